@@ -1,0 +1,69 @@
+import { readJson, type CarrierError } from '../carrier/index.js';
+import type { JsonValue } from '../carrier/json-value.js';
+import { err, ok, type Result } from '../result.js';
+import { FALSE, TRUE, UNKNOWN, type CompiledPack } from './compiled-pack.js';
+import { MAX_WORK_BUDGET, DEFAULT_WORK_BUDGET } from './limits.js';
+import type { EvaluationError } from './types.js';
+
+/** §8.2 input preflight (everything after the pack): completed before §8 step 1 so no result can outrace it. */
+
+const malformed = (code: string, message: string): EvaluationError => ({ class: 'malformed-input', phase: 'preflight', code, message });
+
+const carrierMessage = (what: string, e: CarrierError): string =>
+  `${what} is not a carrier-conforming JSON text (§2.1): ${e.message}${e.offset === undefined ? '' : ` at byte ${e.offset}`}`;
+
+/** ADR 0030: facts and evidence are read under the carrier contract of the pack's own specVersion. */
+const carrierOptions = (c: CompiledPack) => ({ allowLoneSurrogates: c.specVersion === '0.2.0-draft' });
+
+/** ADR 0033: a budget is a safe integer in 1..MAX_WORK_BUDGET; anything else is refused, never clamped. */
+export function admitBudget(budget: number | undefined): Result<number, EvaluationError> {
+  if (budget === undefined) return ok(DEFAULT_WORK_BUDGET);
+  if (typeof budget !== 'number' || !Number.isSafeInteger(budget) || budget < 1 || budget > MAX_WORK_BUDGET) {
+    return err(malformed('work-budget-invalid', `the work budget must be an integer from 1 to ${MAX_WORK_BUDGET}`));
+  }
+  return ok(budget);
+}
+
+/** §8.2: one JSON facts document, carrier-conforming; a carrier limit reached while admitting it is malformed-input. */
+export function admitFacts(c: CompiledPack, bytes: Uint8Array): Result<JsonValue, EvaluationError> {
+  const r = readJson(bytes, carrierOptions(c));
+  return r.ok ? r : err(malformed(`facts-${r.error.code}`, carrierMessage('the facts document', r.error)));
+}
+
+/**
+ * §8.2 evidence availability: a JSON object whose member names are declared requirement ids and whose values are
+ * exactly "present", "absent" or "unknown"; an omitted key, or an omitted document, means unknown. Fills the
+ * per-evaluation presence table (§7.5). Members are checked in document order; the first violation is reported.
+ */
+export function admitEvidence(c: CompiledPack, bytes: Uint8Array | undefined): EvaluationError | undefined {
+  const presence = c.scratch.evidence;
+  presence.fill(UNKNOWN);
+  if (bytes === undefined) return undefined;
+  const r = readJson(bytes, carrierOptions(c));
+  if (!r.ok) return malformed(`evidence-${r.error.code}`, carrierMessage('the evidence-availability document', r.error));
+  if (r.value.kind !== 'object') return malformed('evidence-not-object', 'the evidence-availability document must be a JSON object (§8.2)');
+  for (const [name, value] of r.value.members) {
+    const index = c.evidenceIndex.get(name);
+    if (index === undefined) {
+      return malformed('evidence-undeclared-requirement', `evidence names ${JSON.stringify(name)}, which is not a declared evidence requirement id (§8.2)`);
+    }
+    const state = value.kind === 'string' ? value.value : undefined;
+    if (state === 'present') presence[index] = TRUE;
+    else if (state === 'absent') presence[index] = FALSE;
+    else if (state === 'unknown') presence[index] = UNKNOWN;
+    else return malformed('evidence-invalid-value', `evidence for ${JSON.stringify(name)} must be "present", "absent" or "unknown" (§8.2)`);
+  }
+  return undefined;
+}
+
+/** §9/§8.4: every metadata.requiredExtensions capability must be supported; reports all unsupported ones. */
+export function checkExtensions(c: CompiledPack, supported: ReadonlySet<string>): EvaluationError | undefined {
+  const missing = c.requiredExtensions.filter((x) => !supported.has(x));
+  if (missing.length === 0) return undefined;
+  return {
+    class: 'unsupported-required-extension',
+    phase: 'preflight',
+    code: 'unsupported-required-extension',
+    message: `the pack requires unsupported extension capabilities (§9): ${missing.map((x) => JSON.stringify(x)).join(', ')}`,
+  };
+}
