@@ -1,4 +1,3 @@
-import { validatePack } from '../pack/index.js';
 import type { JsonValue } from '../carrier/json-value.js';
 import { compilePack } from './compile.js';
 import type { CompiledPack } from './compiled-pack.js';
@@ -55,7 +54,7 @@ function render(c: CompiledPack, r: Exclude<Resolution, { kind: 'exhausted' }>):
   return made;
 }
 
-const failure = (error: EvaluationError, work: number): EvaluationResult => ({ kind: 'error', error, work });
+export const failure = (error: EvaluationError, work: number): EvaluationResult => ({ kind: 'error', error, work });
 
 function nextEpoch(c: CompiledPack): void {
   const s = c.scratch;
@@ -105,20 +104,4 @@ function run(c: CompiledPack, facts: JsonValue, budget: number, wantTrace: boole
   return trace === undefined
     ? { kind: 'disposition', disposition, bytes, work: meter.work }
     : { kind: 'disposition', disposition, bytes, work: meter.work, trace };
-}
-
-/** Full §8.2 preflight from bytes: pack → facts → evidence → required extensions, then §8. */
-export function evaluateDocuments(input: EvaluationInput & { readonly pack: Uint8Array }): EvaluationResult {
-  const validation = validatePack(input.pack);
-  if (!validation.conformant || validation.pack === undefined) {
-    const first = validation.diagnostics.find((d) => d.severity === 'error');
-    return failure({
-      class: 'pack-not-conformant',
-      phase: 'preflight',
-      code: `pack-${validation.class === 'valid' ? 'semantic' : validation.class}`,
-      message: `the pack is not a semantically conforming document (§3.3), failing at the ${validation.class} layer`
-        + (first === undefined ? '' : `: ${first.code}: ${first.message}`),
-    }, 0);
-  }
-  return evaluateCompiled(compilePack(validation.pack), input);
 }
