@@ -1,0 +1,66 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { CliIo } from './io.js';
+
+/** Exit codes shared by every command (sysexits.h where one fits; see docs/adr/0040-cli-exit-codes.md). */
+export const EXIT = Object.freeze({
+  OK: 0,
+  /** validate: the document is not conformant; conformance: a case failed. */
+  FAILED: 1,
+  /** evaluate: the result is a typed evaluation error (§8.4) rather than a disposition. */
+  EVALUATION_ERROR: 2,
+  /** EX_USAGE: the command line is wrong. */
+  USAGE: 64,
+  /** EX_NOINPUT: a named input file could not be read. */
+  NO_INPUT: 66,
+  /** EX_SOFTWARE: an internal error (a bug), never caused by document content. */
+  SOFTWARE: 70,
+});
+
+/** A command-line mistake: reported on stderr with the command's usage, exit 64. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
+
+export interface ParsedArgs {
+  readonly values: Record<string, string | boolean | string[] | undefined>;
+  readonly positionals: string[];
+}
+
+/**
+ * Strict flag parsing: unknown flags, missing flag values and unexpected positionals are usage errors.
+ * "-" is an ordinary positional or flag value (stdin).
+ */
+export function parseCommandArgs(argv: readonly string[], options: FlagSpec, positionals: { min: number; max: number }): ParsedArgs {
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals.max > 0 }) as typeof parsed;
+  } catch (e) {
+    throw new UsageError((e as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+  }
+  const n = parsed.positionals.length;
+  if (n < positionals.min) throw new UsageError(positionals.min === 1 ? 'missing argument' : `expected at least ${positionals.min} arguments`);
+  if (n > positionals.max) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals.max])}`);
+  for (const [name, spec] of Object.entries(options)) {
+    const v = parsed.values[name];
+    // A value that looks like a flag is almost always a forgotten value ("--pack --facts x").
+    if (spec.type === 'string' && typeof v === 'string' && v.startsWith('--')) throw new UsageError(`option --${name} needs a value, got ${JSON.stringify(v)}`);
+    if (spec.type === 'string' && v === '') throw new UsageError(`option --${name} needs a non-empty value`);
+  }
+  return parsed as ParsedArgs;
+}
+
+/** A positive integer written in plain decimal digits (no sign, exponent, fraction or leading zero). */
+export function parsePositiveInteger(text: string, what: string): number {
+  if (!/^[1-9][0-9]*$/.test(text)) throw new UsageError(`${what} must be a positive integer, got ${JSON.stringify(text)}`);
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new UsageError(`${what} is too large: ${text}`);
+  return n;
+}
+
+/** Prints a usage error and returns its exit code. */
+export function reportUsage(io: CliIo, command: string, message: string, usage: string): number {
+  io.stderr(`docket ${command}: ${message}\nusage: ${usage}\n`);
+  return EXIT.USAGE;
+}

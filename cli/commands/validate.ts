@@ -1,0 +1,55 @@
+import { validatePack, type Diagnostic } from '../../core/pack/index.js';
+import { EXIT, parseCommandArgs, reportUsage, UsageError } from '../args.js';
+import { readInput, type CliIo } from '../io.js';
+
+const USAGE = 'docket validate <pack-file|-> [--strict] [--json]';
+
+/**
+ * `docket validate`: document conformance (Core §3.1–§3.3; §3.3.1 overlap warnings, errors under --strict).
+ * Exit 0 when conformant, 1 when not. With --json, one JSON object:
+ * {"conformant", "class": "valid"|"carrier"|"structural"|"semantic", "diagnostics": [{"code", "pointer"?, "message", …}]}.
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  let args;
+  try {
+    args = parseCommandArgs(argv, { strict: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, { min: 0, max: 1 });
+  } catch (e) {
+    if (e instanceof UsageError) return reportUsage(io, 'validate', e.message, USAGE);
+    throw e;
+  }
+  if (args.values.help === true) {
+    io.stdout(`usage: ${USAGE}\n`);
+    return EXIT.OK;
+  }
+  const file = args.positionals[0];
+  if (file === undefined) return reportUsage(io, 'validate', 'missing <pack-file> (use - for stdin)', USAGE);
+  const bytes = await readInput(file, io);
+  const result = validatePack(bytes, { strict: args.values.strict === true });
+  const diagnostics = result.diagnostics.map(diagnosticView);
+  if (args.values.json === true) {
+    io.stdout(`${JSON.stringify({ conformant: result.conformant, class: result.class, diagnostics })}\n`);
+  } else {
+    io.stdout(readable(file, result.conformant, result.class, result.pack?.specVersion, result.pack?.profile, result.diagnostics));
+  }
+  return result.conformant ? EXIT.OK : EXIT.FAILED;
+}
+
+/** The contract's member order first (code, pointer, message), then every other member the validator reported
+ * (severity, and the §3.3.1 members of JPS-RULES-OVERLAP), so nothing the validator knows is lost (ADR 0041). */
+function diagnosticView(d: Diagnostic): Record<string, unknown> {
+  const view: Record<string, unknown> = { code: d.code };
+  if (d.pointer !== undefined) view.pointer = d.pointer;
+  view.message = d.message;
+  for (const [k, v] of Object.entries(d)) if (!(k in view)) view[k] = v;
+  return view;
+}
+
+function readable(file: string, conformant: boolean, layer: string, specVersion: string | undefined, profile: string | undefined, ds: readonly Diagnostic[]): string {
+  const name = file === '-' ? '<stdin>' : file;
+  const head = conformant
+    ? `${name}: conformant (specVersion ${specVersion ?? '?'}, profile ${profile ?? 'base'})`
+    : `${name}: not conformant (fails the ${layer} layer)`;
+  const lines = ds.map((d) => `  ${d.severity.padEnd(7)} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer === '' ? '(root)' : d.pointer}` : ''}: ${d.message}`);
+  const counts = `${ds.filter((d) => d.severity === 'error').length} error(s), ${ds.filter((d) => d.severity === 'warning').length} warning(s)`;
+  return `${head}\n${lines.join('\n')}${lines.length ? '\n' : ''}${counts}\n`;
+}

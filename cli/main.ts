@@ -1,0 +1,108 @@
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { EXIT, UsageError } from './args.js';
+import { InputReadError, processIo, type CliIo } from './io.js';
+
+/**
+ * `docket <command> [args…]`: dispatches to cli/commands/<command>.ts, each exporting
+ * `run(argv: string[], io: CliIo): Promise<number>` (the exit code). Commands are imported lazily so that one
+ * command's dependencies (the AWS SDK for the pipeline commands) never load for another, and so a command that is
+ * not built yet is reported clearly (exit 64) instead of crashing the whole CLI.
+ */
+export const COMMANDS = Object.freeze({
+  validate: 'check a Judgment Pack for carrier, structural and semantic conformance (Core §3)',
+  evaluate: 'evaluate a pack against facts and evidence: one disposition or one typed error (Core §8)',
+  conformance: 'run the conformance corpus',
+  verify: 'verify a ledger export or live ledger against a trust policy',
+  replay: 'replay ledger entries and compare their bytes',
+  publish: 'publish a pack to the pack registry',
+  submit: 'submit evaluation requests to the intake queue',
+  show: 'show one ledger entry',
+  tail: 'follow new ledger entries',
+  handoffs: 'read handoff messages from route queues',
+  checkpoint: 'create or inspect ledger checkpoints',
+  keygen: 'generate an Ed25519 signing key',
+  local: 'start or stop the local AWS stack',
+} as const);
+
+export type CommandName = keyof typeof COMMANDS;
+
+export interface CommandModule {
+  run(argv: string[], io: CliIo): Promise<number>;
+}
+
+const isCommand = (s: string): s is CommandName => Object.prototype.hasOwnProperty.call(COMMANDS, s);
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([c, d]) => `  ${c.padEnd(width)}  ${d}`);
+  return `usage: docket <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun "docket <command> --help" for a command's options.\n`;
+}
+
+async function loadCommand(name: CommandName): Promise<CommandModule | { missing: string }> {
+  try {
+    const mod = (await import(`./commands/${name}.js`)) as Partial<CommandModule>;
+    if (typeof mod.run !== 'function') return { missing: `cli/commands/${name} exports no run function` };
+    return mod as CommandModule;
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const own = err.code === 'ERR_MODULE_NOT_FOUND' && new RegExp(`commands[/\\\\]${name}\\.(js|ts)`).test(err.message);
+    if (own) return { missing: `the "${name}" command is not available in this build` };
+    return { missing: `the "${name}" command could not be loaded: ${err.message}` };
+  }
+}
+
+/** Runs one CLI invocation; returns its exit code. Never throws. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr(usage());
+    return EXIT.USAGE;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(usage());
+    return EXIT.OK;
+  }
+  if (!isCommand(name)) {
+    io.stderr(`docket: unknown command ${JSON.stringify(name)}\n${usage()}`);
+    return EXIT.USAGE;
+  }
+  const mod = await loadCommand(name);
+  if ('missing' in mod) {
+    io.stderr(`docket: ${mod.missing}\n`);
+    return EXIT.USAGE;
+  }
+  try {
+    return await mod.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`docket ${name}: ${e.message}\n`);
+      return EXIT.USAGE;
+    }
+    if (e instanceof InputReadError) {
+      io.stderr(`docket ${name}: ${e.message}\n`);
+      return EXIT.NO_INPUT;
+    }
+    io.stderr(`docket ${name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return EXIT.SOFTWARE;
+  }
+}
+
+/** True when this module is the program (bin/docket.js imports it, or `node dist/cli/main.js`), not a library import. */
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    const real = realpathSync(script);
+    const self = fileURLToPath(import.meta.url);
+    const bin = fileURLToPath(new URL('../../bin/docket.js', import.meta.url));
+    return real === self || real === bin;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  // exitCode rather than process.exit(): stdout is flushed before the process ends.
+  process.exitCode = await main(process.argv.slice(2), processIo());
+}
