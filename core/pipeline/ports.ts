@@ -1,0 +1,72 @@
+/**
+ * What the pipeline needs from the world, as interfaces. core/pipeline stays pure (no AWS SDK, no clock, no env):
+ * the handler wires these to adapters (DynamoDB, SQS) and tests wire them to in-memory fakes or the local stack.
+ */
+import type { CompiledPack } from '../evaluate/compiled-pack.js';
+import type { HandoffTarget } from '../evaluate/types.js';
+import type { SignedEntry, UnsignedEntry } from '../ledger/entry-types.js';
+
+/** A published pack, validated and compiled once. */
+export interface LoadedPack {
+  /** SHA-256 hex of the exact pack bytes. */
+  readonly digest: string;
+  readonly id: string;
+  readonly version: string;
+  readonly specVersion: string;
+  readonly compiled: CompiledPack;
+  /** escalation.target when the pack declares one (§6.7). */
+  readonly target: HandoffTarget | undefined;
+  /** The most handoff routes this pack can select (for the worst-case entry size). */
+  readonly maxRoutes: number;
+  /** The plain document, for worst-case sizing. */
+  readonly plain: unknown;
+}
+
+/** The outcome of loading a pack by digest. `not-conformant` carries the §8.4 error to record. */
+export type PackLoad =
+  | { readonly status: 'found'; readonly pack: LoadedPack }
+  | { readonly status: 'missing' }
+  | { readonly status: 'not-conformant'; readonly id?: string; readonly version?: string; readonly specVersion?: string; readonly message: string };
+
+export interface PackSource {
+  load(digestHex: string): Promise<PackLoad>;
+  /** `id@version` → digest hex, or null. */
+  resolveAlias(alias: string): Promise<string | null>;
+}
+
+export interface RequestArchive {
+  /** Retain the exact request bytes, content-addressed (idempotent). */
+  put(bytes: Uint8Array): Promise<unknown>;
+}
+
+/** The members of an entry the pipeline decides; the ledger fills format, log, seq, prevHash, time and keyId. */
+export type EntryDraft = DistributiveOmit<UnsignedEntry, 'format' | 'logId' | 'seq' | 'prevHash' | 'time' | 'keyId'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export interface RecordedEntry {
+  readonly logId: string;
+  readonly seq: number;
+  /** Entry hash as the ledger names it (hex). */
+  readonly entryHash: string;
+  readonly entry: SignedEntry;
+}
+
+export type AppendResult =
+  | { readonly status: 'appended' | 'existing'; readonly recorded: RecordedEntry }
+  /** The request id is already claimed by other request bytes: the new request cannot be recorded under it. */
+  | { readonly status: 'conflict'; readonly existingRequestDigest: string };
+
+export interface LedgerWriter {
+  /** The entry already recorded for this request id (complete, consistent), or null. */
+  find(requestId: string, requestDigest: string): Promise<AppendResult | null>;
+  /** Appends exactly once per request id (the ledger's append protocol); a duplicate returns the existing entry. */
+  append(logId: string, draft: EntryDraft): Promise<AppendResult>;
+}
+
+export interface HandoffSender {
+  /** Sends one message; throws when it could not be sent (the record is then retried, never dropped). */
+  send(queue: string, handoffId: string, body: string, routeKey: string): Promise<void>;
+}
+
+/** Worst-case entry size check (Lispex III.10, issue 3 item 7): a refusal message, or undefined when it fits. */
+export type EntrySizeAdmission = (pack: LoadedPack, draft: { readonly requestId: string; readonly correlation: Readonly<Record<string, string>> | null }) => string | undefined;

@@ -1,0 +1,209 @@
+/**
+ * One evaluation request, end to end, over the ports (issue 4 item 3): decode → find an earlier entry → admission →
+ * evaluate under the budget → retain the exact request bytes → append exactly once → fan out handoffs.
+ *
+ * Pure orchestration: every effect goes through a port, so the same code runs in Lambda, under the local poller
+ * and in unit tests. It never throws for bad input: an identified bad request becomes an `admission-refusal` or
+ * `evaluation-error` entry; an unidentified one is returned as `dead-letter` with its reason
+ * (docs/adr/0071-unidentified-requests-go-to-the-dlq.md). It throws only for infrastructure faults (a store or
+ * queue call failed), and then the whole step is safe to retry: every write is idempotent.
+ */
+import { createHash } from 'node:crypto';
+import { evaluateCompiled } from '../evaluate/index.js';
+import type { Disposition, EvaluationError } from '../evaluate/types.js';
+import type { EntryRefusal, RefusalCode } from '../ledger/entry-types.js';
+import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
+import { handoffMessageBytes } from './handoff-message.js';
+import { selectLog } from './log-select.js';
+import type { AppendResult, EntryDraft, EntrySizeAdmission, HandoffSender, LedgerWriter, LoadedPack, PackSource, RecordedEntry, RequestArchive } from './ports.js';
+import { readRequest, type EvaluationRequest, type RequestErrorCode } from './request.js';
+
+export interface PipelineConfig extends RouteQueueConfig {
+  readonly logIds: readonly string[];
+  /** The deployed evaluator's supported extensions (§9): a property of the deployment, never of a request. */
+  readonly supportedExtensions: readonly string[];
+  /** Budget applied when a request names none, recorded in the entry so replay uses the same one. */
+  readonly defaultWorkBudget: number;
+  /** The most a request may ask for in this deployment (≤ the evaluator's MAX_WORK_BUDGET). */
+  readonly maxWorkBudget: number;
+  readonly evaluator: { readonly name: string; readonly version: string; readonly buildDigest: string };
+}
+
+export interface PipelinePorts {
+  readonly packs: PackSource;
+  readonly archive: RequestArchive;
+  readonly ledger: LedgerWriter;
+  readonly handoffs: HandoffSender;
+  readonly admitEntrySize?: EntrySizeAdmission;
+}
+
+export type ProcessOutcome =
+  | {
+      readonly status: 'recorded';
+      /** false when an earlier delivery already recorded this request (its handoffs were re-sent). */
+      readonly created: boolean;
+      readonly requestId: string;
+      readonly kind: EntryDraft['kind'];
+      readonly logId: string;
+      readonly seq: number;
+      readonly entryHash: string;
+      readonly packDigest: string | null;
+      readonly work: number;
+      readonly errorClass?: string;
+      readonly refusalCode?: string;
+      readonly handoffs: readonly (PlannedHandoff & { readonly handoffId: string })[];
+    }
+  | { readonly status: 'dead-letter'; readonly code: string; readonly message: string; readonly requestId?: string };
+
+const sha256Hex = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
+
+export async function processRequest(bytes: Uint8Array, config: PipelineConfig, ports: PipelinePorts): Promise<ProcessOutcome> {
+  const requestDigest = sha256Hex(bytes);
+  const read = readRequest(bytes);
+  const requestId = read.ok ? read.value.requestId : read.error.requestId;
+  if (requestId === undefined) {
+    const e = read.ok ? undefined : read.error;
+    return { status: 'dead-letter', code: e?.code ?? 'request-id-invalid', message: e?.message ?? 'no usable request id' };
+  }
+  // A redelivery finds its entry and only re-sends the handoffs (issue 4 item 4: none lost after a crash).
+  const earlier = await ports.ledger.find(requestId, requestDigest);
+  if (earlier !== null) return finish(earlier, requestId, config, ports);
+
+  const common = {
+    requestId,
+    requestDigest,
+    correlation: read.ok ? (read.value.correlation ?? null) : null,
+    supportedExtensions: [...new Set(config.supportedExtensions)].sort(),
+    evaluator: config.evaluator,
+  };
+  const draft = read.ok ? await decide(read.value, common, config, ports) : refusal(common, refusalCodeOf(read.error.code), read.error.message);
+  // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed (issue 3
+  // item 6). A request over the archive's limit was refused for exactly that reason and is not retained.
+  if (!(draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large')) await ports.archive.put(bytes);
+  const appended = await ports.ledger.append(selectLog(requestId, config.logIds), draft);
+  return finish(appended, requestId, config, ports);
+}
+
+type Common = Pick<EntryDraft, 'requestId' | 'requestDigest' | 'correlation' | 'supportedExtensions' | 'evaluator'>;
+
+async function decide(req: EvaluationRequest, common: Common, config: PipelineConfig, ports: PipelinePorts): Promise<EntryDraft> {
+  let digest: string;
+  if (req.pack.kind === 'alias') {
+    const resolved = await ports.packs.resolveAlias(req.pack.alias);
+    if (resolved === null) return refusal(common, 'unknown-pack-alias', `no pack is published as ${req.pack.alias}`);
+    digest = resolved; // recorded as the digest (issue 4 item 1)
+  } else {
+    digest = req.pack.digest.slice('sha256:'.length);
+  }
+  const loaded = await ports.packs.load(digest);
+  if (loaded.status === 'missing') return refusal(common, 'unknown-pack-digest', `no pack with digest sha256:${digest} is published`, { digest });
+  const factsDigest = sha256Hex(req.facts);
+  const evidenceDigest = req.evidence ? sha256Hex(req.evidence) : null;
+  const budget = req.workBudget ?? config.defaultWorkBudget;
+  if (loaded.status === 'not-conformant') {
+    // §8.2/§8.4: the pack is the first preflight input; a stored pack that no longer validates is that error.
+    const pack = { digest, ...(loaded.id !== undefined ? { id: loaded.id } : {}), ...(loaded.version !== undefined ? { version: loaded.version } : {}) };
+    const error: EvaluationError = { class: 'pack-not-conformant', phase: 'preflight', code: 'pack-not-conformant', message: loaded.message };
+    return { ...common, kind: 'evaluation-error', pack, specVersion: loaded.specVersion ?? null, factsDigest, evidenceDigest, workBudget: budget, work: 0, error };
+  }
+  const p = loaded.pack;
+  const pack = { id: p.id, version: p.version, digest };
+  if (!Number.isSafeInteger(budget) || budget < 1 || budget > config.maxWorkBudget) {
+    return refusal(common, 'work-budget-out-of-range', `workBudget must be from 1 to ${config.maxWorkBudget} work units in this deployment`, pack, p.specVersion);
+  }
+  const tooBig = ports.admitEntrySize?.(p, { requestId: common.requestId, correlation: common.correlation });
+  if (tooBig !== undefined) return refusal(common, 'entry-would-not-fit', tooBig, pack, p.specVersion);
+
+  const result = evaluateCompiled(p.compiled, {
+    facts: req.facts,
+    ...(req.evidence ? { evidence: req.evidence } : {}),
+    supportedExtensions: new Set(config.supportedExtensions),
+    workBudget: budget,
+  });
+  const base = { ...common, pack, specVersion: p.specVersion, factsDigest, evidenceDigest, workBudget: budget, work: result.work };
+  if (result.kind === 'error') return { ...base, kind: 'evaluation-error', error: { ...result.error, message: capUtf8(result.error.message, 1024) } };
+  return { ...base, kind: 'disposition', disposition: result.disposition, dispositionDigest: sha256Hex(new TextEncoder().encode(result.bytes)) };
+}
+
+function refusal(common: Common, code: RefusalCode, message: string, pack?: { digest: string; id?: string; version?: string }, specVersion?: string): EntryDraft {
+  const r: EntryRefusal = { code, message: capUtf8(message, 1024) };
+  return { ...common, kind: 'admission-refusal', pack: pack ?? null, specVersion: specVersion ?? null, factsDigest: null, evidenceDigest: null, workBudget: null, work: 0, refusal: r };
+}
+
+function refusalCodeOf(code: RequestErrorCode): RefusalCode {
+  if (code === 'request-too-large') return 'request-too-large';
+  if (code === 'request-format-unsupported') return 'unsupported-request-format';
+  return 'request-malformed';
+}
+
+async function finish(result: AppendResult, requestId: string, config: PipelineConfig, ports: PipelinePorts): Promise<ProcessOutcome> {
+  if (result.status === 'conflict') {
+    return {
+      status: 'dead-letter',
+      requestId,
+      code: 'request-id-reused',
+      message: `request id ${requestId} is already recorded for other request bytes (sha256:${result.existingRequestDigest}); use a new id`,
+    };
+  }
+  const handoffs = await fanOut(result.recorded, config, ports);
+  const e = result.recorded.entry;
+  return {
+    status: 'recorded',
+    created: result.status === 'appended',
+    requestId,
+    kind: e.kind,
+    logId: result.recorded.logId,
+    seq: result.recorded.seq,
+    entryHash: result.recorded.entryHash,
+    packDigest: e.pack?.digest ?? null,
+    work: e.work,
+    ...(e.kind === 'evaluation-error' ? { errorClass: e.error.class } : {}),
+    ...(e.kind === 'admission-refusal' ? { refusalCode: e.refusal.code } : {}),
+    handoffs,
+  };
+}
+
+/** Sends every planned handoff of a recorded disposition, in order; the ids are deterministic, so re-sends dedupe. */
+async function fanOut(recorded: RecordedEntry, config: PipelineConfig, ports: PipelinePorts): Promise<(PlannedHandoff & { handoffId: string })[]> {
+  const e = recorded.entry;
+  if (e.kind !== 'disposition' || e.disposition.handoff.state !== 'requested') return [];
+  const disposition: Disposition = e.disposition;
+  let target: LoadedPack['target'];
+  if (disposition.handoff.routes === undefined && e.pack !== null) {
+    // Target-only packs: §8.3 "a consumer reads that target from the pack".
+    const loaded = await ports.packs.load(e.pack.digest);
+    target = loaded.status === 'found' ? loaded.pack.target : undefined;
+  }
+  const plan = planHandoffs(disposition, target, config);
+  const sent: (PlannedHandoff & { handoffId: string })[] = [];
+  for (const h of plan) {
+    const { id, body } = handoffMessageBytes({
+      ledger: { logId: recorded.logId, seq: recorded.seq, entryHash: recorded.entryHash },
+      requestId: e.requestId,
+      packDigest: e.pack?.digest ?? '',
+      routeIndex: h.routeIndex,
+      shape: h.shape,
+      destination: h.destination,
+      ...(h.target ? { target: h.target } : {}),
+      disposition,
+      ...(e.correlation ? { correlation: e.correlation } : {}),
+    });
+    await ports.handoffs.send(h.queue, id, body, h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
+    sent.push({ ...h, handoffId: id });
+  }
+  return sent;
+}
+
+function capUtf8(s: string, maxBytes: number): string {
+  const enc = new TextEncoder();
+  if (enc.encode(s).length <= maxBytes) return s;
+  let out = '';
+  let n = 0;
+  for (const ch of s) {
+    const b = enc.encode(ch).length;
+    if (n + b > maxBytes - 3) break;
+    out += ch;
+    n += b;
+  }
+  return `${out}...`;
+}
