@@ -1,0 +1,32 @@
+import { readJson, type CarrierError, type JsonValue, type ReadJsonOptions } from '../../core/carrier/index.js';
+
+const encoder = new TextEncoder();
+
+export const utf8 = (text: string): Uint8Array => encoder.encode(text);
+export const bytes = (...values: number[]): Uint8Array => Uint8Array.from(values);
+
+/** Reads text (UTF-8 encoded) or raw bytes and returns the value, failing the test when it is refused. */
+export function accept(input: string | Uint8Array, options?: ReadJsonOptions): JsonValue {
+  const r = readJson(typeof input === 'string' ? utf8(input) : input, options);
+  if (!r.ok) throw new Error(`expected acceptance, got ${r.error.code}: ${r.error.message}`);
+  return r.value;
+}
+
+/** Reads text or bytes and returns the refusal, failing the test when the input is accepted. */
+export function refuse(input: string | Uint8Array, options?: ReadJsonOptions): CarrierError {
+  const r = readJson(typeof input === 'string' ? utf8(input) : input, options);
+  if (r.ok) throw new Error(`expected a refusal, got a ${r.value.kind}`);
+  return r.error;
+}
+
+/** Deterministic PRNG (mulberry32): seeded tests never use Math.random. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
