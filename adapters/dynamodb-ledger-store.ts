@@ -1,0 +1,262 @@
+/**
+ * LedgerStore over DynamoDB (core/ledger/store.ts). Only operations that real DynamoDB and dynalite both implement:
+ * conditional single-item PutItem (`attribute_not_exists(pk)`), consistent GetItem, consistent Query and Scan.
+ * No UpdateItem, DeleteItem, BatchWriteItem or Transact* is ever sent: the ledger table is append-only (issue 3 item 3).
+ *
+ * Reads are complete or they throw StoreReadError: every Query/Scan follows LastEvaluatedKey to the end, and any
+ * failure (throttling after the SDK's retries, a network error, an item that is not of the family its key says)
+ * surfaces as an error — never as a shorter ledger.
+ */
+import {
+  ConditionalCheckFailedException,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  ScanCommand,
+  type AttributeValue,
+  type DynamoDBClient,
+  type QueryCommandInput,
+} from '@aws-sdk/client-dynamodb';
+import {
+  StoreReadError,
+  type Claim,
+  type LedgerStore,
+  type Position,
+  type StoredCheckpoint,
+  type StoredEntry,
+} from '../core/ledger/store.js';
+
+type Item = Record<string, AttributeValue>;
+
+export interface DynamoDbLedgerStoreOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+}
+
+const ENTRY_PREFIX = 'log#';
+const REQUEST_PREFIX = 'req#';
+const CHECKPOINT_PREFIX = 'ckpt#';
+const CLAIM_SK = 0;
+const POSITION_SK = 1;
+
+export class DynamoDbLedgerStore implements LedgerStore {
+  private readonly client: DynamoDBClient;
+  private readonly tableName: string;
+
+  constructor(options: DynamoDbLedgerStoreOptions) {
+    this.client = options.client;
+    this.tableName = options.tableName;
+  }
+
+  async readHead(logId: string): Promise<StoredEntry | null> {
+    const page = await this.read('readHead', () =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: ENTRY_PREFIX + logId } },
+          ScanIndexForward: false,
+          Limit: 1,
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    const item = page.Items?.[0];
+    return item ? toEntry(item) : null;
+  }
+
+  async *readEntries(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<StoredEntry> {
+    if (toSeq !== undefined && toSeq < fromSeq) return;
+    const values: Record<string, AttributeValue> = { ':pk': { S: ENTRY_PREFIX + logId }, ':from': { N: String(fromSeq) } };
+    let condition = 'pk = :pk AND sk >= :from';
+    if (toSeq !== undefined) {
+      condition = 'pk = :pk AND sk BETWEEN :from AND :to';
+      values[':to'] = { N: String(toSeq) };
+    }
+    let expected = fromSeq;
+    for await (const item of this.queryAll('readEntries', {
+      TableName: this.tableName,
+      KeyConditionExpression: condition,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: true,
+      ConsistentRead: true,
+    })) {
+      const entry = toEntry(item);
+      // Ascending and strictly increasing is DynamoDB's promise; a page that breaks it is not a complete answer.
+      if (entry.seq < expected) throw new StoreReadError(`readEntries: out-of-order item seq ${entry.seq} in ${logId}`);
+      expected = entry.seq + 1;
+      yield entry;
+    }
+  }
+
+  async putEntryIfAbsent(entry: StoredEntry): Promise<boolean> {
+    return this.putIfAbsent({
+      pk: { S: ENTRY_PREFIX + entry.logId },
+      sk: { N: String(entry.seq) },
+      body: { S: entry.body },
+      requestId: { S: entry.projection.requestId },
+      kind: { S: entry.projection.kind },
+      entryHash: { S: entry.projection.entryHash },
+    });
+  }
+
+  async readClaim(requestId: string): Promise<Claim | null> {
+    const item = await this.getItem('readClaim', REQUEST_PREFIX + requestId, CLAIM_SK);
+    if (!item) return null;
+    return {
+      requestId,
+      logId: str(item, 'logId'),
+      requestDigest: str(item, 'requestDigest'),
+      headBefore: num(item, 'headBefore'),
+    };
+  }
+
+  async putClaimIfAbsent(claim: Claim): Promise<boolean> {
+    return this.putIfAbsent({
+      pk: { S: REQUEST_PREFIX + claim.requestId },
+      sk: { N: String(CLAIM_SK) },
+      logId: { S: claim.logId },
+      requestDigest: { S: claim.requestDigest },
+      headBefore: { N: String(claim.headBefore) },
+    });
+  }
+
+  async readPosition(requestId: string): Promise<Position | null> {
+    const item = await this.getItem('readPosition', REQUEST_PREFIX + requestId, POSITION_SK);
+    if (!item) return null;
+    return { requestId, logId: str(item, 'logId'), seq: num(item, 'seq') };
+  }
+
+  async putPositionIfAbsent(position: Position): Promise<boolean> {
+    return this.putIfAbsent({
+      pk: { S: REQUEST_PREFIX + position.requestId },
+      sk: { N: String(POSITION_SK) },
+      logId: { S: position.logId },
+      seq: { N: String(position.seq) },
+    });
+  }
+
+  async putCheckpointIfAbsent(checkpoint: StoredCheckpoint): Promise<boolean> {
+    return this.putIfAbsent({
+      pk: { S: CHECKPOINT_PREFIX + checkpoint.logId },
+      sk: { N: String(checkpoint.treeSize) },
+      body: { S: checkpoint.body },
+    });
+  }
+
+  async *readCheckpoints(logId: string): AsyncIterable<StoredCheckpoint> {
+    for await (const item of this.queryAll('readCheckpoints', {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: CHECKPOINT_PREFIX + logId } },
+      ScanIndexForward: true,
+      ConsistentRead: true,
+    })) {
+      yield { logId, treeSize: num(item, 'sk'), body: bodyOf(item) };
+    }
+  }
+
+  /** A complete, consistent Scan of the partition keys (see docs/adr/0061-ledger-item-layout.md for its cost). */
+  async listLogs(): Promise<string[]> {
+    const logs = new Set<string>();
+    let startKey: Item | undefined;
+    do {
+      const page = await this.read('listLogs', () =>
+        this.client.send(
+          new ScanCommand({
+            TableName: this.tableName,
+            ConsistentRead: true,
+            ProjectionExpression: 'pk',
+            FilterExpression: 'begins_with(pk, :p)',
+            ExpressionAttributeValues: { ':p': { S: ENTRY_PREFIX } },
+            ExclusiveStartKey: startKey,
+          }),
+        ),
+      );
+      for (const item of page.Items ?? []) logs.add(str(item, 'pk').slice(ENTRY_PREFIX.length));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return [...logs].sort();
+  }
+
+  private async putIfAbsent(item: Item): Promise<boolean> {
+    try {
+      await this.client.send(
+        new PutItemCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+      );
+      return true;
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException || (e as { name?: string }).name === 'ConditionalCheckFailedException') {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private async getItem(op: string, pk: string, sk: number): Promise<Item | undefined> {
+    const out = await this.read(op, () =>
+      this.client.send(
+        new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: pk }, sk: { N: String(sk) } }, ConsistentRead: true }),
+      ),
+    );
+    return out.Item;
+  }
+
+  private async *queryAll(op: string, input: QueryCommandInput): AsyncIterable<Item> {
+    let startKey: Item | undefined;
+    do {
+      const page = await this.read(op, () => this.client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey })));
+      for (const item of page.Items ?? []) yield item;
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+
+  private async read<T>(op: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (e) {
+      if (e instanceof StoreReadError) throw e;
+      const error = new StoreReadError(`${op} on ${this.tableName} could not complete: ${(e as Error).message}`);
+      (error as { cause?: unknown }).cause = e;
+      throw error;
+    }
+  }
+}
+
+function toEntry(item: Item): StoredEntry {
+  const pk = str(item, 'pk');
+  return {
+    logId: pk.slice(ENTRY_PREFIX.length),
+    seq: num(item, 'sk'),
+    body: bodyOf(item),
+    projection: { requestId: optStr(item, 'requestId'), kind: optStr(item, 'kind'), entryHash: optStr(item, 'entryHash') },
+  };
+}
+
+/**
+ * The signed body and the projection are data to be judged by `verify`, not by the store: a missing or non-string
+ * attribute is surfaced as an empty string (which no canonical entry is, so verify reports it `malformed` /
+ * `projection-mismatch`) rather than hidden by a read error (docs/adr/0061-ledger-item-layout.md).
+ */
+function bodyOf(item: Item): string {
+  return optStr(item, 'body');
+}
+
+function optStr(item: Item, name: string): string {
+  const v = item[name];
+  return v && typeof v.S === 'string' ? v.S : '';
+}
+
+/** Key and bookkeeping attributes must be well-typed: anything else means this is not the item we asked for. */
+function str(item: Item, name: string): string {
+  const v = item[name];
+  if (!v || typeof v.S !== 'string') throw new StoreReadError(`item attribute ${name} is missing or not a string`);
+  return v.S;
+}
+
+function num(item: Item, name: string): number {
+  const v = item[name];
+  const n = v && typeof v.N === 'string' ? Number(v.N) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new StoreReadError(`item attribute ${name} is missing or not a safe integer`);
+  return n;
+}

@@ -1,0 +1,119 @@
+/**
+ * The pack registry (issue 4 item 2): exact pack bytes by SHA-256 digest, and immutable aliases `id@version` → digest.
+ *   pack   pk "pack#<digest>"           sk "pack"   bytes (B), size (N)
+ *   alias  pk "alias#<id>@<version>"    sk "alias"  digest (S)
+ * Both are conditional creates. A pack item can only ever hold the bytes that hash to its key; an alias, once
+ * published, names one digest forever: publishing it again with the same bytes is an idempotent success, with
+ * other bytes a typed refusal (docs/adr/0062-content-addressed-tables.md).
+ */
+import { GetItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DEFAULT_KEY_LAYOUT,
+  DIGEST_PATTERN,
+  MAX_STORED_BYTES,
+  bytesOf,
+  isConditionalFailure,
+  key,
+  notExistsCondition,
+  sha256Hex,
+  type KeyLayout,
+} from './content-table.js';
+
+export interface PackRegistryOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly keyLayout?: KeyLayout;
+}
+
+export type PublishOutcome =
+  | { readonly ok: true; readonly digest: string; readonly alias: string; readonly created: boolean }
+  | { readonly ok: false; readonly code: 'alias-conflict'; readonly alias: string; readonly digest: string; readonly existingDigest: string; readonly message: string }
+  | { readonly ok: false; readonly code: 'pack-too-large'; readonly size: number; readonly limit: number; readonly message: string }
+  | { readonly ok: false; readonly code: 'invalid-alias'; readonly alias: string; readonly message: string };
+
+/** A stored pack whose bytes do not hash to its key: refused, never served. */
+export class RegistryIntegrityError extends Error {
+  readonly code = 'registry-integrity';
+}
+
+export class DynamoDbPackRegistry {
+  private readonly client: DynamoDBClient;
+  private readonly tableName: string;
+  private readonly layout: KeyLayout;
+
+  constructor(options: PackRegistryOptions) {
+    this.client = options.client;
+    this.tableName = options.tableName;
+    this.layout = options.keyLayout ?? DEFAULT_KEY_LAYOUT;
+  }
+
+  /** Stores the bytes under their digest (idempotent). Returns the digest. */
+  async putPack(bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
+    if (bytes.byteLength > MAX_STORED_BYTES) throw new RangeError(`pack of ${bytes.byteLength} bytes exceeds the registry limit ${MAX_STORED_BYTES}`);
+    const digest = sha256Hex(bytes);
+    const created = await this.putIfAbsent({
+      ...key(this.layout, `pack#${digest}`, 'pack'),
+      bytes: { B: bytes },
+      size: { N: String(bytes.byteLength) },
+    });
+    return { digest, created };
+  }
+
+  /** The exact bytes for a digest, or null when no such pack was published. */
+  async getPack(digest: string): Promise<Uint8Array | null> {
+    if (!DIGEST_PATTERN.test(digest)) return null;
+    const out = await this.client.send(
+      new GetItemCommand({ TableName: this.tableName, Key: key(this.layout, `pack#${digest}`, 'pack'), ConsistentRead: true }),
+    );
+    if (!out.Item) return null;
+    const bytes = bytesOf(out.Item, 'bytes');
+    if (!bytes || sha256Hex(bytes) !== digest) throw new RegistryIntegrityError(`stored pack ${digest} does not hash to its digest`);
+    return bytes;
+  }
+
+  /** The digest an alias `id@version` names, or null. */
+  async resolveAlias(alias: string): Promise<string | null> {
+    const out = await this.client.send(
+      new GetItemCommand({ TableName: this.tableName, Key: key(this.layout, `alias#${alias}`, 'alias'), ConsistentRead: true }),
+    );
+    const digest = out.Item?.digest?.S;
+    if (out.Item && (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest))) {
+      throw new RegistryIntegrityError(`alias ${alias} holds no valid digest`);
+    }
+    return digest ?? null;
+  }
+
+  /** Pack bytes first, then the alias, so an alias never names a digest whose bytes are missing. */
+  async publish(packId: string, version: string, bytes: Uint8Array): Promise<PublishOutcome> {
+    const alias = `${packId}@${version}`;
+    if (packId === '' || version === '' || packId.includes('@')) {
+      return { ok: false, code: 'invalid-alias', alias, message: `"${alias}" is not an id@version alias` };
+    }
+    if (bytes.byteLength > MAX_STORED_BYTES) {
+      return { ok: false, code: 'pack-too-large', size: bytes.byteLength, limit: MAX_STORED_BYTES, message: `pack of ${bytes.byteLength} bytes exceeds ${MAX_STORED_BYTES}` };
+    }
+    const { digest } = await this.putPack(bytes);
+    const created = await this.putIfAbsent({ ...key(this.layout, `alias#${alias}`, 'alias'), digest: { S: digest } });
+    if (created) return { ok: true, digest, alias, created: true };
+    const existingDigest = await this.resolveAlias(alias);
+    if (existingDigest === digest) return { ok: true, digest, alias, created: false };
+    return {
+      ok: false,
+      code: 'alias-conflict',
+      alias,
+      digest,
+      existingDigest: existingDigest ?? '',
+      message: `${alias} is already published as ${existingDigest}; an alias is immutable, publish a new version`,
+    };
+  }
+
+  private async putIfAbsent(item: Record<string, import('@aws-sdk/client-dynamodb').AttributeValue>): Promise<boolean> {
+    try {
+      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item, ...notExistsCondition(this.layout) }));
+      return true;
+    } catch (e) {
+      if (isConditionalFailure(e)) return false;
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * SQS sending and receiving for Docket: single and batch sends whose partial failures are retried (a batch call
+ * answers 200 even when some entries failed), long-poll receive with every system attribute, and deletes.
+ * A send that still has failed entries after its retries throws SqsBatchError naming them, so no message is
+ * silently dropped (issue 4 item 4: no handoff is lost).
+ */
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageBatchCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  type Message,
+  type MessageAttributeValue,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
+
+export interface OutgoingMessage {
+  /** Batch entry id: unique within one call, [A-Za-z0-9_-]{1,80}. Defaults to the entry's index. */
+  readonly id?: string;
+  readonly body: string;
+  readonly attributes?: Record<string, MessageAttributeValue>;
+  /** FIFO queues only. */
+  readonly groupId?: string;
+  readonly deduplicationId?: string;
+  readonly delaySeconds?: number;
+}
+
+export interface SentMessage { readonly id: string; readonly messageId: string }
+export interface FailedEntry { readonly id: string; readonly code: string; readonly message: string; readonly senderFault: boolean }
+
+export class SqsBatchError extends Error {
+  readonly code = 'sqs-batch-incomplete';
+  constructor(
+    message: string,
+    readonly failed: readonly FailedEntry[],
+    readonly sent: readonly SentMessage[],
+  ) {
+    super(message);
+  }
+}
+
+export interface RetryOptions {
+  /** Attempts per failed entry, the first included (default 4). Sender faults are not retried. */
+  readonly maxAttempts?: number;
+  /** Base backoff in ms, doubled per attempt (default 50). */
+  readonly backoffMs?: number;
+}
+
+/** SQS's limits on one batch call. */
+export const MAX_BATCH_ENTRIES = 10;
+
+export async function sendMessage(client: SQSClient, queueUrl: string, message: OutgoingMessage): Promise<string> {
+  const out = await client.send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl,
+      MessageBody: message.body,
+      MessageAttributes: message.attributes,
+      MessageGroupId: message.groupId,
+      MessageDeduplicationId: message.deduplicationId,
+      DelaySeconds: message.delaySeconds,
+    }),
+  );
+  if (!out.MessageId) throw new Error('SendMessage answered without a MessageId');
+  return out.MessageId;
+}
+
+/**
+ * Sends any number of messages in calls of at most 10, retrying only the entries that failed (transient faults,
+ * with backoff). Returns one SentMessage per input, in input order; throws SqsBatchError if any entry could not be
+ * sent (sender faults at once, others after `maxAttempts`).
+ */
+export async function sendMessages(
+  client: SQSClient,
+  queueUrl: string,
+  messages: readonly OutgoingMessage[],
+  retry: RetryOptions = {},
+): Promise<SentMessage[]> {
+  const withIds = messages.map((m, i) => ({ ...m, id: m.id ?? String(i) }));
+  if (new Set(withIds.map((m) => m.id)).size !== withIds.length) throw new Error('sendMessages: batch entry ids must be unique');
+  const sent = new Map<string, SentMessage>();
+  const failed: FailedEntry[] = [];
+  for (let i = 0; i < withIds.length; i += MAX_BATCH_ENTRIES) {
+    const chunk = withIds.slice(i, i + MAX_BATCH_ENTRIES);
+    const outcome = await withRetries(chunk, retry, async (pending) => {
+      const out = await client.send(
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: pending.map((m) => ({
+            Id: m.id,
+            MessageBody: m.body,
+            MessageAttributes: m.attributes,
+            MessageGroupId: m.groupId,
+            MessageDeduplicationId: m.deduplicationId,
+            DelaySeconds: m.delaySeconds,
+          })),
+        }),
+      );
+      for (const s of out.Successful ?? []) if (s.Id && s.MessageId) sent.set(s.Id, { id: s.Id, messageId: s.MessageId });
+      return (out.Failed ?? []).map((f) => ({ id: f.Id ?? '', code: f.Code ?? 'Unknown', message: f.Message ?? '', senderFault: f.SenderFault === true }));
+    });
+    failed.push(...outcome);
+  }
+  const missing = withIds.filter((m) => !sent.has(m.id) && !failed.some((f) => f.id === m.id));
+  for (const m of missing) failed.push({ id: m.id, code: 'NoAnswer', message: 'the batch answer named neither success nor failure', senderFault: false });
+  const result = withIds.flatMap((m) => (sent.has(m.id) ? [sent.get(m.id)!] : []));
+  if (failed.length > 0) {
+    throw new SqsBatchError(`${failed.length} of ${withIds.length} messages could not be sent to ${queueUrl}`, failed, result);
+  }
+  return result;
+}
+
+export interface ReceiveOptions {
+  /** 1–10 (default 10). */
+  readonly maxMessages?: number;
+  /** Long-poll wait, 0–20 s (default 20). */
+  readonly waitTimeSeconds?: number;
+  /** Overrides the queue's visibility timeout for these messages. */
+  readonly visibilityTimeout?: number;
+  readonly abortSignal?: AbortSignal;
+}
+
+/** Long-poll receive with every system attribute and message attribute (what Lambda's event source reads). */
+export async function receiveMessages(client: SQSClient, queueUrl: string, options: ReceiveOptions = {}): Promise<Message[]> {
+  const out = await client.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: options.maxMessages ?? 10,
+      WaitTimeSeconds: options.waitTimeSeconds ?? 20,
+      VisibilityTimeout: options.visibilityTimeout,
+      MessageSystemAttributeNames: ['All'],
+      MessageAttributeNames: ['All'],
+    }),
+    options.abortSignal ? { abortSignal: options.abortSignal } : {},
+  );
+  return out.Messages ?? [];
+}
+
+export async function deleteMessage(client: SQSClient, queueUrl: string, receiptHandle: string): Promise<void> {
+  await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle }));
+}
+
+/** Deletes by receipt handle in calls of at most 10, retrying partial failures; throws SqsBatchError for leftovers. */
+export async function deleteMessages(
+  client: SQSClient,
+  queueUrl: string,
+  receiptHandles: readonly string[],
+  retry: RetryOptions = {},
+): Promise<void> {
+  const entries = receiptHandles.map((h, i) => ({ id: String(i), handle: h }));
+  const failed: FailedEntry[] = [];
+  for (let i = 0; i < entries.length; i += MAX_BATCH_ENTRIES) {
+    const chunk = entries.slice(i, i + MAX_BATCH_ENTRIES);
+    failed.push(
+      ...(await withRetries(chunk, retry, async (pending) => {
+        const out = await client.send(
+          new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending.map((e) => ({ Id: e.id, ReceiptHandle: e.handle })) }),
+        );
+        return (out.Failed ?? []).map((f) => ({ id: f.Id ?? '', code: f.Code ?? 'Unknown', message: f.Message ?? '', senderFault: f.SenderFault === true }));
+      })),
+    );
+  }
+  if (failed.length > 0) throw new SqsBatchError(`${failed.length} of ${entries.length} deletes failed on ${queueUrl}`, failed, []);
+}
+
+export async function changeVisibility(client: SQSClient, queueUrl: string, receiptHandle: string, seconds: number): Promise<void> {
+  await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }));
+}
+
+export async function getQueueUrl(client: SQSClient, queueName: string): Promise<string> {
+  const out = await client.send(new GetQueueUrlCommand({ QueueName: queueName }));
+  if (!out.QueueUrl) throw new Error(`GetQueueUrl answered without a URL for ${queueName}`);
+  return out.QueueUrl;
+}
+
+export async function getQueueAttributes(client: SQSClient, queueUrl: string): Promise<Record<string, string>> {
+  const out = await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }));
+  return out.Attributes ?? {};
+}
+
+/** Approximate visible + in flight + delayed messages (what an operator reads as the queue's depth). */
+export async function approximateDepth(client: SQSClient, queueUrl: string): Promise<{ visible: number; inFlight: number; delayed: number }> {
+  const a = await getQueueAttributes(client, queueUrl);
+  return {
+    visible: Number(a.ApproximateNumberOfMessages ?? 0),
+    inFlight: Number(a.ApproximateNumberOfMessagesNotVisible ?? 0),
+    delayed: Number(a.ApproximateNumberOfMessagesDelayed ?? 0),
+  };
+}
+
+async function withRetries<T extends { id: string }>(
+  entries: readonly T[],
+  retry: RetryOptions,
+  attempt: (pending: readonly T[]) => Promise<FailedEntry[]>,
+): Promise<FailedEntry[]> {
+  const maxAttempts = retry.maxAttempts ?? 4;
+  const backoffMs = retry.backoffMs ?? 50;
+  let pending = entries;
+  const permanent: FailedEntry[] = [];
+  let transient: FailedEntry[] = [];
+  for (let n = 1; n <= maxAttempts && pending.length > 0; n++) {
+    if (n > 1) await sleep(backoffMs * 2 ** (n - 2));
+    const failures = await attempt(pending);
+    permanent.push(...failures.filter((f) => f.senderFault));
+    transient = failures.filter((f) => !f.senderFault);
+    const retryIds = new Set(transient.map((f) => f.id));
+    pending = pending.filter((e) => retryIds.has(e.id));
+  }
+  return [...permanent, ...transient];
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

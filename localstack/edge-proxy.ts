@@ -1,0 +1,189 @@
+/**
+ * One endpoint like LocalStack's edge port: routes each request by its `X-Amz-Target` header —
+ * `DynamoDB_20120810.*` to dynalite, `AmazonSQS.*` (and target-less SQS query / S3 calls) to fauxqs — and answers
+ * health checks itself. Queue URLs are translated both ways: clients see `http://<the host they called>/<account>/<name>`
+ * (what LocalStack hands out), fauxqs sees the `http://sqs.<region>.localhost:<port>/…` form it keys queues by
+ * (shared notes, "One endpoint like LocalStack's"; docs/adr/0063-edge-proxy-queue-urls.md).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface EdgeProxyOptions {
+  readonly host?: string;
+  readonly port: number;
+  /** Base URL of dynalite, e.g. http://127.0.0.1:41234 */
+  readonly dynamodbUpstream: string;
+  /** Base URL of fauxqs. */
+  readonly sqsUpstream: string;
+  /** Region used when a request's signature names none. */
+  readonly defaultRegion: string;
+}
+
+export interface EdgeProxy {
+  readonly endpoint: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** SQS actions whose answers carry queue URLs (JSON protocol targets and query-protocol Action names). */
+const URL_ANSWERING_ACTIONS = new Set(['CreateQueue', 'GetQueueUrl', 'ListQueues', 'ListDeadLetterSourceQueues']);
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgeProxy> {
+  const host = options.host ?? '127.0.0.1';
+  const dynamo = new URL(options.dynamodbUpstream);
+  const sqs = new URL(options.sqsUpstream);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const sqsPort = sqs.port;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reply(res, 413, { __type: 'RequestEntityTooLarge', message: 'request body exceeds 16 MiB' });
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (res.headersSent) return;
+      handle(req, res, Buffer.concat(chunks)).catch((e: unknown) => {
+        if (!res.headersSent) reply(res, 502, { __type: 'BadGateway', message: (e as Error).message });
+        else res.destroy();
+      });
+    });
+    req.on('error', () => res.destroy());
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer): Promise<void> {
+    const target = header(req, 'x-amz-target');
+    const path = req.url ?? '/';
+    if (!target && req.method === 'GET' && (path === '/health' || path === '/_localstack/health')) {
+      reply(res, 200, { services: { dynamodb: 'running', sqs: 'running' }, edition: 'docket-local' });
+      return;
+    }
+    if (target?.startsWith('DynamoDB_')) {
+      await forward(req, res, dynamo, body, null);
+      return;
+    }
+    if (target && !target.startsWith('AmazonSQS.')) {
+      reply(res, 400, {
+        __type: 'UnknownOperationException',
+        message: `the docket local stack serves DynamoDB and SQS only; no emulator for ${target.split('.')[0]}`,
+      });
+      return;
+    }
+    // AmazonSQS.* (JSON protocol) or a target-less call (SQS query protocol, S3): fauxqs.
+    const region = signedRegion(req) ?? options.defaultRegion;
+    const toFauxqs = (url: string): string => {
+      const m = /^[a-z]+:\/\/[^/]+\/(\d{12})\/([^/?#]+)$/i.exec(url);
+      return m ? `http://sqs.${region}.localhost:${sqsPort}/${m[1]}/${m[2]}` : url;
+    };
+    let action = target ? target.slice('AmazonSQS.'.length) : '';
+    let upstreamBody = body;
+    const contentType = header(req, 'content-type') ?? '';
+    if (target && body.length > 0) {
+      const json = parseObject(body);
+      if (json && typeof json.QueueUrl === 'string') {
+        json.QueueUrl = toFauxqs(json.QueueUrl);
+        upstreamBody = Buffer.from(JSON.stringify(json), 'utf8');
+      }
+    } else if (!target && contentType.startsWith('application/x-www-form-urlencoded')) {
+      const form = new URLSearchParams(body.toString('utf8'));
+      action = form.get('Action') ?? '';
+      const url = form.get('QueueUrl');
+      if (url !== null) {
+        form.set('QueueUrl', toFauxqs(url));
+        upstreamBody = Buffer.from(form.toString(), 'utf8');
+      }
+    }
+    const publicBase = `http://${header(req, 'host') ?? `${host}:${(server.address() as AddressInfo).port}`}`;
+    const rewrite = URL_ANSWERING_ACTIONS.has(action)
+      ? (text: string): string => text.replace(new RegExp(`https?://sqs\\.[a-z0-9-]+\\.localhost:${sqsPort}`, 'g'), publicBase)
+      : null;
+    // fauxqs builds a queue's URL from the Host header's port; presenting its own keeps every URL canonical.
+    const isSqsCall = target !== undefined || action !== '';
+    await forward(req, res, sqs, upstreamBody, rewrite, isSqsCall ? `${sqs.hostname}:${sqsPort}` : undefined);
+  }
+
+  function forward(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    upstream: URL,
+    body: Buffer,
+    rewrite: ((text: string) => string) | null,
+    hostHeader?: string,
+  ): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const headers = { ...req.headers, 'content-length': String(body.length), ...(hostHeader ? { host: hostHeader } : {}) };
+      delete headers['transfer-encoding'];
+      const up = http.request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
+        (upRes) => {
+          const parts: Buffer[] = [];
+          upRes.on('data', (c: Buffer) => parts.push(c));
+          upRes.on('end', () => {
+            let out = Buffer.concat(parts);
+            if (rewrite) out = Buffer.from(rewrite(out.toString('utf8')), 'utf8');
+            const outHeaders: http.OutgoingHttpHeaders = { ...upRes.headers, 'content-length': String(out.length) };
+            delete outHeaders['transfer-encoding'];
+            delete outHeaders.connection;
+            delete outHeaders['keep-alive'];
+            res.writeHead(upRes.statusCode ?? 502, outHeaders);
+            res.end(out);
+            resolve();
+          });
+          upRes.on('error', reject);
+        },
+      );
+      up.on('error', reject);
+      up.end(body);
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    endpoint: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
+  };
+}
+
+function header(req: http.IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** The region of a SigV4 Authorization header's credential scope (`Credential=AKID/date/REGION/service/aws4_request`). */
+function signedRegion(req: http.IncomingMessage): string | undefined {
+  const m = /Credential=[^/]+\/\d{8}\/([a-z0-9-]+)\//.exec(header(req, 'authorization') ?? '');
+  return m?.[1];
+}
+
+function reply(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The request as a JSON object, or null (an unreadable body goes to fauxqs untouched, to be refused there). */
+function parseObject(body: Buffer): Record<string, unknown> | null {
+  try {
+    const v: unknown = JSON.parse(body.toString('utf8'));
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The docker-free local AWS stack (issue 4 item 5): dynalite (DynamoDB) and fauxqs 1.9 (SQS) in this process on
+ * ephemeral loopback ports, behind one edge endpoint on 127.0.0.1:<port> (LocalStack's 4566 by default), provisioned
+ * with exactly the tables and queues of the CDK template (infra/synth.ts) — never a second hand-written list.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import dynalite from 'dynalite';
+import { startFauxqs, type FauxqsServer } from 'fauxqs';
+import { createDynamoDbClient, createSqsClient, DEFAULT_LOCAL_REGION } from '../adapters/aws-clients.js';
+import { startEdgeProxy, type EdgeProxy } from './edge-proxy.js';
+import { planFromTemplate, type CfnTemplate } from './template-plan.js';
+import { provision, type LocalResources } from './provision.js';
+
+export interface LocalStackOptions {
+  /** Edge port on 127.0.0.1: default 4566; 0 = ephemeral (tests). */
+  readonly port?: number;
+  readonly host?: string;
+  /** LevelDB directory for dynalite (tables survive restarts); in memory when absent. Queues are always in memory. */
+  readonly dataDir?: string;
+  /** Stage whose template is synthesized (default "local"). */
+  readonly stage?: string;
+  readonly region?: string;
+  /** A CloudFormation template to provision instead of synthesizing infra's (fixtures, other stacks). */
+  readonly template?: CfnTemplate;
+  /** false: start the emulators and the edge only. */
+  readonly provision?: boolean;
+}
+
+export interface LocalStack {
+  readonly endpoint: string;
+  readonly port: number;
+  readonly region: string;
+  readonly resources: LocalResources;
+  stop(): Promise<void>;
+}
+
+const EMPTY_RESOURCES: LocalResources = { tables: [], queues: [], eventSources: [], byLogicalId: new Map() };
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const region = options.region ?? DEFAULT_LOCAL_REGION;
+  const host = options.host ?? '127.0.0.1';
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async (): Promise<void> => {
+    for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    const dynamo = await startDynalite(options.dataDir);
+    stops.push(dynamo.stop);
+    const fauxqs: FauxqsServer = await startFauxqs({ port: 0, host: 'localhost', logger: false, defaultRegion: region });
+    stops.push(() => fauxqs.stop());
+    const edge: EdgeProxy = await startEdgeProxy({
+      host,
+      port: options.port ?? 4566,
+      dynamodbUpstream: dynamo.url,
+      sqsUpstream: `http://127.0.0.1:${fauxqs.port}`,
+      defaultRegion: region,
+    });
+    stops.push(() => edge.close());
+
+    let resources = EMPTY_RESOURCES;
+    if (options.provision !== false) {
+      const template = options.template ?? (await synthesize(options.stage ?? 'local'));
+      const clients = { dynamodb: createDynamoDbClient({ endpoint: edge.endpoint, region }), sqs: createSqsClient({ endpoint: edge.endpoint, region }) };
+      try {
+        resources = await provision(planFromTemplate(template), clients, region);
+      } finally {
+        clients.dynamodb.destroy();
+        clients.sqs.destroy();
+      }
+    }
+    let stopped: Promise<void> | undefined;
+    return { endpoint: edge.endpoint, port: edge.port, region, resources, stop: () => (stopped ??= stopAll()) };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}
+
+/** infra's synthesized template for a stage (CDK bundling skipped; see infra/synth.ts). */
+export async function synthesize(stage: string): Promise<CfnTemplate> {
+  // Resolved at run time so the launcher still loads (with an explicit template) where infra is not built.
+  const specifier = '../infra/synth.js';
+  const mod = (await import(specifier)) as { synthesizeTemplate: (config?: { stage?: string }) => CfnTemplate | Promise<CfnTemplate> };
+  return await mod.synthesizeTemplate({ stage });
+}
+
+async function startDynalite(dataDir: string | undefined): Promise<{ url: string; stop: () => Promise<void> }> {
+  const server: Server = dynalite({ path: dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,84 @@
+/** A small CloudFormation template in the shape infra/synth.ts emits, for provisioning tests. */
+import type { CfnTemplate } from '../../localstack/template-plan.js';
+
+export function fixtureTemplate(prefix: string): CfnTemplate {
+  return {
+    Resources: {
+      LedgerTable: {
+        Type: 'AWS::DynamoDB::Table',
+        Properties: {
+          TableName: `${prefix}-ledger`,
+          BillingMode: 'PAY_PER_REQUEST',
+          KeySchema: [
+            { AttributeName: 'pk', KeyType: 'HASH' },
+            { AttributeName: 'sk', KeyType: 'RANGE' },
+          ],
+          AttributeDefinitions: [
+            { AttributeName: 'pk', AttributeType: 'S' },
+            { AttributeName: 'sk', AttributeType: 'N' },
+            { AttributeName: 'requestId', AttributeType: 'S' },
+          ],
+          GlobalSecondaryIndexes: [
+            { IndexName: 'byRequest', KeySchema: [{ AttributeName: 'requestId', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+          ],
+          PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          DeletionProtectionEnabled: true,
+          SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': ['Key', 'Arn'] } },
+        },
+      },
+      PacksTable: {
+        Type: 'AWS::DynamoDB::Table',
+        Properties: {
+          TableName: `${prefix}-packs`,
+          BillingMode: 'PAY_PER_REQUEST',
+          KeySchema: [
+            { AttributeName: 'pk', KeyType: 'HASH' },
+            { AttributeName: 'sk', KeyType: 'RANGE' },
+          ],
+          AttributeDefinitions: [
+            { AttributeName: 'pk', AttributeType: 'S' },
+            { AttributeName: 'sk', AttributeType: 'S' },
+          ],
+        },
+      },
+      IntakeDlq: { Type: 'AWS::SQS::Queue', Properties: { QueueName: `${prefix}-intake-dlq`, MessageRetentionPeriod: 1209600 } },
+      // Declared before its DLQ on purpose: the plan must order queues by their redrive dependency.
+      Intake: {
+        Type: 'AWS::SQS::Queue',
+        Properties: {
+          QueueName: `${prefix}-intake`,
+          VisibilityTimeout: 2,
+          RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': ['IntakeDlq', 'Arn'] }, maxReceiveCount: 3 },
+        },
+      },
+      Evaluate: {
+        Type: 'AWS::Lambda::Function',
+        Properties: {
+          Handler: 'index.handler',
+          Timeout: 30,
+          Environment: {
+            Variables: {
+              LEDGER_TABLE: { Ref: 'LedgerTable' },
+              INTAKE_DLQ_URL: { Ref: 'IntakeDlq' },
+              INTAKE_ARN: { 'Fn::GetAtt': ['Intake', 'Arn'] },
+              ROUTE_QUEUES: { 'Fn::Join': ['', ['{"queue:review":"', { Ref: 'IntakeDlq' }, '"}']] },
+              STAGE: 'fixture',
+              SECRET_ARN: { Ref: 'SigningSecret' },
+            },
+          },
+        },
+      },
+      EvaluateSource: {
+        Type: 'AWS::Lambda::EventSourceMapping',
+        Properties: {
+          EventSourceArn: { 'Fn::GetAtt': ['Intake', 'Arn'] },
+          FunctionName: { Ref: 'Evaluate' },
+          BatchSize: 5,
+          MaximumBatchingWindowInSeconds: 1,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+          ScalingConfig: { MaximumConcurrency: 2 },
+        },
+      },
+    },
+  };
+}
