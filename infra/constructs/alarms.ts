@@ -1,0 +1,77 @@
+/**
+ * CloudWatch alarms to one SNS topic (issue 5 item 1): depth of every DLQ, errors of every function, age of the
+ * oldest intake message. Missing data is not breaching: an idle pipeline is healthy.
+ */
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { AlarmThresholds } from '../config.js';
+
+export interface AlarmsProps {
+  readonly prefix: string;
+  readonly thresholds: AlarmThresholds;
+  readonly alarmEmail?: string;
+  readonly dlqs: ReadonlyArray<{ readonly label: string; readonly queue: sqs.IQueue }>;
+  readonly functions: ReadonlyArray<{ readonly label: string; readonly fn: lambda.IFunction }>;
+  readonly intake: sqs.IQueue;
+}
+
+export class Alarms extends Construct {
+  readonly topic: sns.Topic;
+  readonly alarms: cloudwatch.Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: AlarmsProps) {
+    super(scope, id);
+    const t = props.thresholds;
+    // A key of its own: CloudWatch must be allowed to use it, and that grant does not belong on the data key.
+    const key = new kms.Key(this, 'TopicKey', {
+      alias: `alias/${props.prefix}-alarms`,
+      description: `Docket ${props.prefix}: alarm topic encryption`,
+      enableKeyRotation: true,
+    });
+    key.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsToPublish',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey'],
+        resources: ['*'],
+      }),
+    );
+    this.topic = new sns.Topic(this, 'Topic', { topicName: `${props.prefix}-alarms`, masterKey: key, enforceSSL: true });
+    if (props.alarmEmail !== undefined) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    const period = Duration.seconds(t.periodSeconds);
+    const add = (id: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
+      const alarm = new cloudwatch.Alarm(this, id, {
+        alarmName: `${props.prefix}-${id}`,
+        alarmDescription: description,
+        metric,
+        threshold,
+        evaluationPeriods: t.evaluationPeriods,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      });
+      alarm.addAlarmAction(new actions.SnsAction(this.topic));
+      alarm.addOkAction(new actions.SnsAction(this.topic));
+      this.alarms.push(alarm);
+    };
+    for (const d of props.dlqs) {
+      add(`${d.label}-dlq-depth`, d.queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }), t.dlqDepth, `Messages are dead-lettered in ${d.label}: inspect and redrive`);
+    }
+    for (const f of props.functions) {
+      add(`${f.label}-errors`, f.fn.metricErrors({ period, statistic: 'Sum' }), t.functionErrors, `The ${f.label} function reported errors`);
+    }
+    add(
+      'intake-age-of-oldest-message',
+      props.intake.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
+      t.intakeAgeOfOldestMessageSeconds,
+      'Requests wait too long on the intake queue: the evaluator is failing, throttled or under-provisioned',
+    );
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * One Docket Lambda function: NodejsFunction bundled by esbuild (no Docker), nodejs22.x on arm64, ESM output, its own
+ * role (no managed policies) and its own log group with the configured retention.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { repoRoot } from '../paths.js';
+
+export interface DocketFunctionProps {
+  readonly functionName: string;
+  /** Handler source relative to the repository root, exporting `handler`. */
+  readonly entry: string;
+  readonly description: string;
+  readonly timeout: Duration;
+  readonly memoryMb: number;
+  readonly logRetentionDays: number;
+  readonly environment: Record<string, string>;
+}
+
+/** ESM bundles still meet CommonJS dependencies that call require(); give them one. */
+const ESM_REQUIRE_BANNER = "import { createRequire as __docketCreateRequire } from 'module'; const require = __docketCreateRequire(import.meta.url);";
+
+export class DocketFunction extends Construct {
+  readonly fn: lambda.Function;
+  readonly role: iam.Role;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: DocketFunctionProps) {
+    super(scope, id);
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `${props.functionName}: least-privilege execution role`,
+    });
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `/aws/lambda/${props.functionName}`,
+      retention: props.logRetentionDays as logs.RetentionDays,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    // Written explicitly instead of AWSLambdaBasicExecutionRole: only this function's own log group.
+    this.role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [this.logGroup.logGroupArn] }),
+    );
+    const root = repoRoot();
+    const entry = join(root, props.entry);
+    const common = {
+      functionName: props.functionName,
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_22_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memoryMb,
+      timeout: props.timeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    };
+    if (existsSync(entry)) {
+      this.fn = new NodejsFunction(this, 'Function', {
+        ...common,
+        entry,
+        handler: 'handler',
+        projectRoot: root,
+        depsLockFilePath: join(root, 'package-lock.json'),
+        bundling: {
+          format: OutputFormat.ESM,
+          target: 'node22',
+          mainFields: ['module', 'main'],
+          banner: ESM_REQUIRE_BANNER,
+          minify: true,
+          sourceMap: true,
+          // Bundle the AWS SDK too: the deployed bytes (and the evaluator build digest) must not change under us
+          // when Lambda updates the runtime's SDK.
+          externalModules: [],
+          forceDockerBundling: false,
+        },
+      });
+    } else if (!Stack.of(this).bundlingRequired) {
+      // The handler is not written yet and this synth skips bundling (unit tests): keep every property, with a
+      // stub body that fails loudly if ever deployed.
+      this.fn = new lambda.Function(this, 'Function', {
+        ...common,
+        handler: 'index.handler',
+        code: lambda.Code.fromInline(`exports.handler = async () => { throw new Error('${props.entry} was not built'); };`),
+      });
+    } else {
+      throw new Error(`cannot bundle ${props.functionName}: ${props.entry} does not exist`);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/** The intake queue requesters write to, and its DLQ (issue 5 item 1). */
+import { Duration } from 'aws-cdk-lib';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import type { DocketConfig } from '../config.js';
+import type { QueuePair } from '../names.js';
+
+export interface QueueWithDlqProps {
+  readonly names: QueuePair;
+  readonly visibilityTimeout: Duration;
+  readonly retention: Duration;
+  readonly dlqRetention: Duration;
+  readonly maxReceiveCount: number;
+}
+
+/**
+ * A standard queue, SSE-SQS encrypted, TLS-only, with a redrive policy to its own DLQ. Queues are destroyed with the
+ * stack (they hold transit data; every handoff can be re-derived from the retained ledger, docs/deploy.md).
+ */
+export class QueueWithDlq extends Construct {
+  readonly queue: sqs.Queue;
+  readonly dlq: sqs.Queue;
+  readonly names: QueuePair;
+
+  constructor(scope: Construct, id: string, props: QueueWithDlqProps) {
+    super(scope, id);
+    this.names = props.names;
+    this.dlq = new sqs.Queue(this, 'Dlq', {
+      queueName: props.names.dlq,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: props.dlqRetention,
+    });
+    this.queue = new sqs.Queue(this, 'Queue', {
+      queueName: props.names.queue,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: props.visibilityTimeout,
+      retentionPeriod: props.retention,
+      deadLetterQueue: { queue: this.dlq, maxReceiveCount: props.maxReceiveCount },
+    });
+  }
+}
+
+export class Intake extends Construct {
+  readonly queues: QueueWithDlq;
+
+  constructor(scope: Construct, id: string, props: { readonly config: DocketConfig; readonly names: QueuePair }) {
+    super(scope, id);
+    const c = props.config;
+    this.queues = new QueueWithDlq(this, 'Intake', {
+      names: props.names,
+      // AWS guidance for SQS event sources: visibility timeout ≥ 6 × function timeout (config enforces factor ≥ 6).
+      visibilityTimeout: Duration.seconds(c.functionTimeoutSeconds * c.visibilityTimeoutFactor),
+      retention: Duration.seconds(c.queueRetentionSeconds),
+      dlqRetention: Duration.seconds(c.dlqRetentionSeconds),
+      maxReceiveCount: c.maxReceiveCount,
+    });
+  }
+
+  get queue(): QueueWithDlq['queue'] {
+    return this.queues.queue;
+  }
+  get dlq(): QueueWithDlq['dlq'] {
+    return this.queues.dlq;
+  }
+}

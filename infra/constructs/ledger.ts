@@ -1,0 +1,140 @@
+/**
+ * The append-only ledger table (issue 5 item 1; item families in core/ledger/store.ts). On-demand, point-in-time
+ * recovery, deletion protection, RETAIN, customer-managed KMS key, TTL never enabled. Append-only is enforced twice:
+ * the table's resource policy denies every rewrite to every principal and every PutItem except the two writer roles,
+ * and the identity policies of those roles grant nothing but single-item reads and PutItem on their own key families.
+ * What this does and does not stop: docs/adr/0080-ledger-append-only-enforcement.md.
+ */
+import { RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import { Construct } from 'constructs';
+import type { DocketConfig } from '../config.js';
+import { grantKeyVia } from './key-grants.js';
+
+/** Partition-key prefixes of the item families (core/ledger/store.ts). */
+export const LEDGER_KEY_PREFIX = { entry: 'log#', request: 'req#', checkpoint: 'ckpt#' } as const;
+
+/** Every data-plane action that changes or removes an existing item, or could (TTL): denied to everyone. */
+export const LEDGER_REWRITE_ACTIONS = [
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  // BatchWriteItem carries deletes and unconditional puts; appends are single conditional PutItem calls.
+  'dynamodb:BatchWriteItem',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+  'dynamodb:PartiQLInsert',
+  // TTL would delete entries behind everyone's back; it is never enabled.
+  'dynamodb:UpdateTimeToLive',
+  'dynamodb:DeleteTable',
+] as const;
+
+export class Ledger extends Construct {
+  readonly table: dynamodb.Table;
+  private readonly key: kms.IKey;
+  private readonly physicalName: string;
+
+  constructor(scope: Construct, id: string, props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey }) {
+    super(scope, id);
+    this.key = props.key;
+    this.physicalName = props.tableName;
+    this.table = new dynamodb.Table(this, 'Table', {
+      tableName: props.tableName,
+      partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
+      sortKey: { name: 'sk', type: dynamodb.AttributeType.NUMBER },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: props.config.pitrRecoveryDays },
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: props.key,
+      // No timeToLiveAttribute, ever: a TTL deletion would remove signed entries (see LEDGER_REWRITE_ACTIONS).
+    });
+    this.table.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DenyEveryRewriteToEveryone',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: [...LEDGER_REWRITE_ACTIONS],
+        resources: [this.tableArnLiteral()],
+      }),
+    );
+  }
+
+  /**
+   * The table ARN built from its physical name: a table's own resource policy cannot reference the table
+   * (Fn::GetAtt on itself is circular).
+   */
+  tableArnLiteral(): string {
+    return Stack.of(this).formatArn({ service: 'dynamodb', resource: 'table', resourceName: this.physicalName });
+  }
+
+  /** The evaluate function: read and conditionally create entry, claim and position items (log#, req#). */
+  grantAppend(role: iam.IRole): void {
+    this.grantFamilies(role, ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'], [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.request]);
+    grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
+  }
+
+  /** The checkpoint function: read entries and checkpoints, create checkpoint items only (ckpt#). */
+  grantCheckpoint(role: iam.IRole): void {
+    this.grantFamilies(role, ['dynamodb:GetItem', 'dynamodb:Query'], [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.checkpoint]);
+    this.grantFamilies(role, ['dynamodb:PutItem'], [LEDGER_KEY_PREFIX.checkpoint]);
+    grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
+  }
+
+  /**
+   * Deny PutItem to everyone but the appender and the checkpointer, and each of those outside its own key
+   * families — in the table's resource policy, so that no identity policy granted later (an admin's
+   * `dynamodb:*`) can widen it.
+   */
+  restrictWriters(writers: { readonly appender: iam.IRole; readonly checkpointer: iam.IRole }): void {
+    const resources = [this.tableArnLiteral()];
+    this.table.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DenyPutItemExceptWriterRoles',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['dynamodb:PutItem'],
+        resources,
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': [writers.appender.roleArn, writers.checkpointer.roleArn] } },
+      }),
+    );
+    this.table.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DenyAppenderOutsideEntryAndRequestItems',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['dynamodb:PutItem'],
+        resources,
+        conditions: {
+          ArnEquals: { 'aws:PrincipalArn': writers.appender.roleArn },
+          'ForAnyValue:StringNotLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.entry}*`, `${LEDGER_KEY_PREFIX.request}*`] },
+        },
+      }),
+    );
+    this.table.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DenyCheckpointerOutsideCheckpointItems',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['dynamodb:PutItem'],
+        resources,
+        conditions: {
+          ArnEquals: { 'aws:PrincipalArn': writers.checkpointer.roleArn },
+          'ForAnyValue:StringNotLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.checkpoint}*`] },
+        },
+      }),
+    );
+  }
+
+  private grantFamilies(role: iam.IRole, actions: string[], prefixes: string[]): void {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions,
+        resources: [this.table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((p) => `${p}*`) } },
+      }),
+    );
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * The pack registry (issue 4 item 2): exact pack bytes by SHA-256 digest, plus `id@version` alias items, in one
+ * table (key layout: docs/adr/0081-registry-and-request-archive-tables.md). Entries name packs by digest, so replay
+ * needs every pack forever: items are never updated or deleted (resource policy), only conditionally created by
+ * publishers who hold the managed policy this construct creates (`docket publish` runs with operator credentials).
+ */
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import { Construct } from 'constructs';
+import type { DocketConfig } from '../config.js';
+import { ContentTable } from './content-table.js';
+import { grantKeyVia, keyUseStatement } from './key-grants.js';
+
+export const REGISTRY_REWRITE_ACTIONS = [
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+  'dynamodb:UpdateTimeToLive',
+  'dynamodb:DeleteTable',
+] as const;
+
+export class Registry extends Construct {
+  readonly table: dynamodb.Table;
+  /** Attach to the people or pipelines that run `docket publish`. */
+  readonly publisherPolicy: iam.ManagedPolicy;
+  private readonly key: kms.IKey;
+
+  constructor(scope: Construct, id: string, props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey }) {
+    super(scope, id);
+    this.key = props.key;
+    const content = new ContentTable(this, 'Packs', { tableName: props.tableName, key: props.key, pitrRecoveryDays: props.config.pitrRecoveryDays });
+    this.table = content.table;
+    this.table.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DenyEveryRewriteToEveryone',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: [...REGISTRY_REWRITE_ACTIONS],
+        resources: [content.tableArnLiteral()],
+      }),
+    );
+    this.publisherPolicy = new iam.ManagedPolicy(this, 'PublisherPolicy', {
+      managedPolicyName: `${props.tableName}-publisher`,
+      description: 'Publish Judgment Packs to the Docket registry (conditional create only; never update or delete)',
+      statements: [new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'], resources: [this.table.tableArn] })],
+    });
+    this.publisherPolicy.addStatements(keyUseStatement(this.key, ['dynamodb'], ['encrypt']));
+  }
+
+  /** The evaluate function loads packs by digest (and resolves aliases); it never writes. */
+  grantRead(role: iam.IRole): void {
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [this.table.tableArn] }));
+    grantKeyVia(this.key, role, ['dynamodb'], ['decrypt']);
+  }
+}

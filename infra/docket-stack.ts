@@ -1,0 +1,137 @@
+/**
+ * The whole Docket pipeline in one stack, one construct per concern (issue 5 item 1). Everything it names comes
+ * from infra/names.ts and everything it tunes from infra/config.ts; no account or region appears here.
+ */
+import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import type { DocketConfig } from './config.js';
+import { Alarms } from './constructs/alarms.js';
+import { Checkpoints } from './constructs/checkpoints.js';
+import { DataKey } from './constructs/data-key.js';
+import { Evaluator } from './constructs/evaluator.js';
+import { Intake } from './constructs/intake.js';
+import { Ledger } from './constructs/ledger.js';
+import { Registry } from './constructs/registry.js';
+import { RequestArchive } from './constructs/request-archive.js';
+import { Routes } from './constructs/routes.js';
+import { SigningKey } from './constructs/signing-key.js';
+import { checkpointEnvironment, evaluateEnvironment } from './function-environment.js';
+import { resourceNames, type ResourceNames } from './names.js';
+
+export interface DocketStackProps extends StackProps {
+  readonly config: DocketConfig;
+}
+
+export class DocketStack extends Stack {
+  readonly config: DocketConfig;
+  readonly names: ResourceNames;
+  readonly dataKey: DataKey;
+  readonly intake: Intake;
+  readonly routes: Routes;
+  readonly ledger: Ledger;
+  readonly registry: Registry;
+  readonly requestArchive: RequestArchive;
+  readonly signingKey: SigningKey;
+  readonly evaluator: Evaluator;
+  readonly checkpoints: Checkpoints;
+  readonly alarms: Alarms;
+
+  constructor(scope: Construct, id: string, props: DocketStackProps) {
+    super(scope, id, props);
+    const config = props.config;
+    const names = resourceNames(config.stage, config);
+    this.config = config;
+    this.names = names;
+    Tags.of(this).add('project', 'docket');
+    Tags.of(this).add('docket:stage', config.stage);
+
+    this.dataKey = new DataKey(this, 'DataKey', { prefix: names.prefix });
+    const key = this.dataKey.key;
+    this.intake = new Intake(this, 'Intake', { config, names: names.intake });
+    this.routes = new Routes(this, 'Routes', { config, names });
+    this.ledger = new Ledger(this, 'Ledger', { config, tableName: names.ledgerTable, key });
+    this.registry = new Registry(this, 'Registry', { config, tableName: names.packsTable, key });
+    this.requestArchive = new RequestArchive(this, 'RequestArchive', { config, tableName: names.requestsTable, key });
+    this.signingKey = new SigningKey(this, 'SigningKey', {
+      secretName: names.signingSecret,
+      key,
+      trustPolicyParameterName: names.trustPolicyParameter,
+      ...(config.trustPolicy !== undefined ? { trustPolicy: config.trustPolicy } : {}),
+    });
+
+    const queueUrl = (name: string): string => {
+      const q = [this.intake.queues, ...this.routes.handoffQueues()].find((p) => p.names.queue === name);
+      if (q === undefined) throw new Error(`no queue named ${name}`);
+      return q.queue.queueUrl;
+    };
+    const signingSecretArn = this.signingKey.secret.secretArn;
+    this.evaluator = new Evaluator(this, 'Evaluator', {
+      config,
+      functionName: names.evaluateFunction,
+      intake: this.intake.queue,
+      environment: evaluateEnvironment({ config, names, queueUrl, signingSecretArn }),
+    });
+    this.checkpoints = new Checkpoints(this, 'Checkpoints', {
+      config,
+      functionName: names.checkpointFunction,
+      key,
+      environment: (exportBucket) => checkpointEnvironment({ config, names, signingSecretArn, exportBucket }),
+    });
+
+    // Least privilege, one grant per need (docs/adr/0080-ledger-append-only-enforcement.md).
+    const evaluateRole = this.evaluator.function.role;
+    const checkpointRole = this.checkpoints.function.role;
+    this.ledger.grantAppend(evaluateRole);
+    this.registry.grantRead(evaluateRole);
+    this.requestArchive.grantArchive(evaluateRole);
+    this.routes.grantSend(evaluateRole);
+    this.signingKey.grantSign(evaluateRole);
+    this.ledger.grantCheckpoint(checkpointRole);
+    this.signingKey.grantSign(checkpointRole);
+    this.signingKey.seal();
+    this.ledger.restrictWriters({ appender: evaluateRole, checkpointer: checkpointRole });
+
+    this.alarms = new Alarms(this, 'Alarms', {
+      prefix: names.prefix,
+      thresholds: config.alarms,
+      ...(config.alarmEmail !== undefined ? { alarmEmail: config.alarmEmail } : {}),
+      dlqs: [
+        { label: 'intake', queue: this.intake.dlq },
+        { label: 'unrouted', queue: this.routes.unrouted.dlq },
+        ...[...this.routes.routes.entries()].map(([k, q]) => ({ label: `route-${k}`, queue: q.dlq })),
+      ],
+      functions: [
+        { label: 'evaluate', fn: this.evaluator.fn },
+        { label: 'checkpoint', fn: this.checkpoints.fn },
+      ],
+      intake: this.intake.queue,
+    });
+
+    this.outputs();
+  }
+
+  private outputs(): void {
+    const out = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
+    out('IntakeQueueUrl', this.intake.queue.queueUrl, 'Requesters send evaluation requests here');
+    out('IntakeDlqUrl', this.intake.dlq.queueUrl, 'Requests without a usable id, or failing maxReceiveCount times');
+    out('UnroutedQueueUrl', this.routes.unrouted.queue.queueUrl, 'Direct exception escalations with no escalation object');
+    for (const [key, q] of this.routes.routes) {
+      out(`RouteQueueUrl${outputSuffix(key)}`, q.queue.queueUrl, `Handoffs for route queue "${key}"`);
+    }
+    out('LedgerTableName', this.ledger.table.tableName, 'Append-only ledger (entries, claims, positions, checkpoints)');
+    out('PacksTableName', this.registry.table.tableName, 'Pack registry (bytes by digest, aliases)');
+    out('RequestsTableName', this.requestArchive.table.tableName, 'Request archive (exact request bytes by digest)');
+    out('CheckpointExportBucket', this.checkpoints.bucket.bucketName, 'Object Lock (compliance) bucket of exported checkpoints');
+    out('AlarmTopicArn', this.alarms.topic.topicArn, 'Subscribe on-call here');
+    out('PackPublisherPolicyArn', this.registry.publisherPolicy.managedPolicyArn, 'Attach to whoever runs `docket publish`');
+    out('RequestPurgeRoleArn', this.requestArchive.purgeRole.roleArn, 'Assume to purge archived request bytes');
+  }
+}
+
+/** Output logical ids allow [A-Za-z0-9] only. */
+function outputSuffix(key: string): string {
+  return key
+    .split('-')
+    .map((w) => (w.length > 0 ? w[0]!.toUpperCase() + w.slice(1) : ''))
+    .join('');
+}

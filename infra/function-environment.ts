@@ -1,0 +1,75 @@
+/**
+ * The environment of the two functions, built in one place for the stack (queue URLs are CloudFormation tokens
+ * there) and for the local stack (real local URLs), so both run the handlers with the same variables.
+ * No secret ever appears here: the signing key is read at cold start from SIGNING_SECRET_ARN.
+ */
+import { routeTargetKey, type DocketConfig } from './config.js';
+import type { ResourceNames } from './names.js';
+
+/** Names of the variables, for handlers and the local launcher. */
+export const ENV = {
+  stage: 'DOCKET_STAGE',
+  ledgerTable: 'LEDGER_TABLE',
+  packsTable: 'PACKS_TABLE',
+  requestsTable: 'REQUESTS_TABLE',
+  /** JSON object: "<kind>:<name>" → queue URL. */
+  routeQueues: 'ROUTE_QUEUES',
+  unroutedQueueUrl: 'UNROUTED_QUEUE_URL',
+  signingSecretArn: 'SIGNING_SECRET_ARN',
+  defaultWorkBudget: 'DEFAULT_WORK_BUDGET',
+  maxWorkBudget: 'MAX_WORK_BUDGET',
+  /** JSON array of log ids. */
+  logIds: 'LOG_IDS',
+  /** JSON array of supported extension names (§9). */
+  supportedExtensions: 'SUPPORTED_EXTENSIONS',
+  exportBucket: 'CHECKPOINT_EXPORT_BUCKET',
+  trustPolicyParameter: 'TRUST_POLICY_PARAMETER',
+} as const;
+
+export interface EvaluateEnvironmentInput {
+  readonly config: DocketConfig;
+  readonly names: ResourceNames;
+  /** Queue URL by physical queue name (a token in the stack, a real URL locally). */
+  readonly queueUrl: (queueName: string) => string;
+  readonly signingSecretArn: string;
+}
+
+export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string, string> {
+  const routeQueues: Record<string, string> = {};
+  for (const r of i.config.routes) {
+    const pair = i.names.routes[r.queue];
+    if (pair === undefined) throw new Error(`no queue named for route key ${r.queue}`);
+    routeQueues[routeTargetKey(r)] = i.queueUrl(pair.queue);
+  }
+  return {
+    [ENV.stage]: i.config.stage,
+    [ENV.ledgerTable]: i.names.ledgerTable,
+    [ENV.packsTable]: i.names.packsTable,
+    [ENV.requestsTable]: i.names.requestsTable,
+    [ENV.routeQueues]: JSON.stringify(routeQueues),
+    [ENV.unroutedQueueUrl]: i.queueUrl(i.names.unrouted.queue),
+    [ENV.signingSecretArn]: i.signingSecretArn,
+    [ENV.defaultWorkBudget]: String(i.config.budgets.defaultWorkUnits),
+    [ENV.maxWorkBudget]: String(i.config.budgets.maxWorkUnits),
+    [ENV.logIds]: JSON.stringify(i.names.logIds),
+    [ENV.supportedExtensions]: JSON.stringify(i.config.supportedExtensions),
+  };
+}
+
+export interface CheckpointEnvironmentInput {
+  readonly config: DocketConfig;
+  readonly names: ResourceNames;
+  readonly signingSecretArn: string;
+  readonly exportBucket: string;
+}
+
+export function checkpointEnvironment(i: CheckpointEnvironmentInput): Record<string, string> {
+  return {
+    [ENV.stage]: i.config.stage,
+    [ENV.ledgerTable]: i.names.ledgerTable,
+    [ENV.logIds]: JSON.stringify(i.names.logIds),
+    [ENV.signingSecretArn]: i.signingSecretArn,
+    [ENV.exportBucket]: i.exportBucket,
+    [ENV.trustPolicyParameter]: i.names.trustPolicyParameter,
+  };
+}

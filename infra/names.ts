@@ -1,0 +1,60 @@
+/**
+ * Physical names of every queue, table and parameter, derived from the stage alone. The stack gives each resource
+ * exactly these names and the local stack (localstack/) provisions the same ones, so a name never differs between a
+ * laptop and an account (issue 5 item 4).
+ */
+import type { DocketConfig, RouteConfig } from './config.js';
+
+export interface QueuePair {
+  readonly queue: string;
+  readonly dlq: string;
+}
+
+export interface ResourceNames {
+  readonly prefix: string;
+  readonly intake: QueuePair;
+  /** Direct exception escalations with no escalation object (§8.1) land here. */
+  readonly unrouted: QueuePair;
+  /** One pair per distinct route queue key, keyed by that key ("review" → docket-<stage>-route-review). */
+  readonly routes: Readonly<Record<string, QueuePair>>;
+  /** pk S / sk N: entries, claims, positions, checkpoints (core/ledger/store.ts). */
+  readonly ledgerTable: string;
+  /** pk S / sk S: pack bytes by digest and alias items (docs/adr/0081-pack-registry-and-request-archive-keys.md). */
+  readonly packsTable: string;
+  /** pk S / sk S: exact request bytes by digest (replay; purgeable without touching the ledger). */
+  readonly requestsTable: string;
+  readonly evaluateFunction: string;
+  readonly checkpointFunction: string;
+  /** Secrets Manager name of the Ed25519 signing key (value written out of band by `docket keygen`). */
+  readonly signingSecret: string;
+  /** SSM parameter holding the public trust policy (public keys and their sequence ranges). */
+  readonly trustPolicyParameter: string;
+  /** Ledger log ids, `<stage>-<n>`; the evaluate function spreads requests over them. */
+  readonly logIds: readonly string[];
+}
+
+export function resourceNames(stage: string, config: Pick<DocketConfig, 'routes' | 'logCount'>): ResourceNames {
+  const prefix = `docket-${stage}`;
+  const pair = (base: string): QueuePair => ({ queue: base, dlq: `${base}-dlq` });
+  const routes: Record<string, QueuePair> = {};
+  for (const key of routeQueueKeys(config.routes)) routes[key] = pair(`${prefix}-route-${key}`);
+  return {
+    prefix,
+    intake: pair(`${prefix}-intake`),
+    unrouted: pair(`${prefix}-unrouted`),
+    routes,
+    ledgerTable: `${prefix}-ledger`,
+    packsTable: `${prefix}-packs`,
+    requestsTable: `${prefix}-requests`,
+    evaluateFunction: `${prefix}-evaluate`,
+    checkpointFunction: `${prefix}-checkpoint`,
+    signingSecret: `docket/${stage}/signing-key`,
+    trustPolicyParameter: `/docket/${stage}/trust-policy`,
+    logIds: Array.from({ length: config.logCount }, (_, i) => `${stage}-${i}`),
+  };
+}
+
+/** Distinct route queue keys in first-declaration order (several targets may share one queue). */
+export function routeQueueKeys(routes: readonly RouteConfig[]): string[] {
+  return [...new Set(routes.map((r) => r.queue))];
+}
