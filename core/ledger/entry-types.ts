@@ -1,0 +1,125 @@
+/**
+ * The ledger entry, format "docket.ledger-entry/1" (docs/ledger-format.md; schema/ledger-entry.schema.json).
+ * Shapes only; invariants live in entry-rules.ts, bytes in entry.ts.
+ */
+import type { Disposition } from '../evaluate/types.js';
+
+export const ENTRY_FORMAT = 'docket.ledger-entry/1';
+export const ENTRY_FORMAT_PREFIX = 'docket.ledger-entry/';
+
+export type EntryKind = 'disposition' | 'evaluation-error' | 'admission-refusal';
+export const ENTRY_KINDS: readonly EntryKind[] = ['disposition', 'evaluation-error', 'admission-refusal'];
+
+/** The pack the request named. `id`/`version` are present once the pack's bytes were found and read. */
+export interface PackRef {
+  readonly id?: string;
+  readonly version?: string;
+  /** SHA-256 (hex) of the exact pack bytes. */
+  readonly digest: string;
+}
+
+export interface EvaluatorRef {
+  readonly name: string;
+  readonly version: string;
+  /** SHA-256 (hex) identifying the deployed evaluator build (e.g. of its bundle). */
+  readonly buildDigest: string;
+}
+
+/** Core §8.4 error as recorded. `message` is capped (ENTRY_LIMITS.errorMessageBytes); see capErrorMessage. */
+export interface EntryError {
+  readonly class: 'pack-not-conformant' | 'malformed-input' | 'unsupported-required-extension' | 'resource-exhaustion';
+  readonly phase: 'preflight' | 'evaluation';
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Why our own admission refused the request before evaluation (docs/adr/0052-admission-refusals-and-absent-members.md). */
+export type RefusalCode =
+  | 'request-malformed'
+  | 'request-too-large'
+  | 'unsupported-request-format'
+  | 'unknown-pack-digest'
+  | 'unknown-pack-alias'
+  | 'work-budget-out-of-range'
+  | 'entry-would-not-fit';
+export const REFUSAL_CODES: readonly RefusalCode[] = [
+  'request-malformed',
+  'request-too-large',
+  'unsupported-request-format',
+  'unknown-pack-digest',
+  'unknown-pack-alias',
+  'work-budget-out-of-range',
+  'entry-would-not-fit',
+];
+
+export interface EntryRefusal {
+  readonly code: RefusalCode;
+  readonly message: string;
+}
+
+/** Members common to every kind. Absent-vs-null rules per kind are in docs/ledger-format.md. */
+interface EntryCommon {
+  readonly format: typeof ENTRY_FORMAT;
+  readonly logId: string;
+  readonly seq: number;
+  /** Entry hash of entry seq−1 of the same log; null exactly when seq = 0. */
+  readonly prevHash: string | null;
+  readonly requestId: string;
+  /** SHA-256 (hex) of the exact request bytes. */
+  readonly requestDigest: string;
+  /** Correlation metadata copied from the request (string values only), or null. */
+  readonly correlation: Readonly<Record<string, string>> | null;
+  readonly pack: PackRef | null;
+  readonly specVersion: string | null;
+  readonly factsDigest: string | null;
+  readonly evidenceDigest: string | null;
+  /** The deployed evaluator's supported extensions: sorted ascending (code units), duplicate-free. */
+  readonly supportedExtensions: readonly string[];
+  readonly workBudget: number | null;
+  /** Work units charged (RFC 0008 Limit accounting); 0 for an admission refusal. */
+  readonly work: number;
+  readonly evaluator: EvaluatorRef;
+  /** RFC 3339 UTC time supplied by the caller (core has no clock). */
+  readonly time: string;
+  readonly keyId: string;
+}
+
+export interface DispositionEntryBody extends EntryCommon {
+  readonly kind: 'disposition';
+  readonly disposition: Disposition;
+  /** SHA-256 (hex) of the RFC 8785 bytes of `disposition`. */
+  readonly dispositionDigest: string;
+}
+export interface ErrorEntryBody extends EntryCommon {
+  readonly kind: 'evaluation-error';
+  readonly error: EntryError;
+}
+export interface RefusalEntryBody extends EntryCommon {
+  readonly kind: 'admission-refusal';
+  readonly refusal: EntryRefusal;
+}
+
+/** An entry before signing (the signed message is its RFC 8785 bytes after the domain prefix). */
+export type UnsignedEntry = DispositionEntryBody | ErrorEntryBody | RefusalEntryBody;
+
+/** An entry as stored: the unsigned members plus `signature` (hex of the 64-byte Ed25519 signature). */
+export type SignedEntry = UnsignedEntry & { readonly signature: string };
+
+/** Documented limits of the entry format (docs/ledger-format.md). */
+export const ENTRY_LIMITS = Object.freeze({
+  logIdBytes: 64,
+  requestIdBytes: 256,
+  correlationMembers: 16,
+  correlationNameBytes: 64,
+  correlationValueBytes: 256,
+  packIdBytes: 256,
+  packVersionBytes: 64,
+  specVersionBytes: 32,
+  extensionNameBytes: 256,
+  supportedExtensions: 64,
+  evaluatorNameBytes: 64,
+  evaluatorVersionBytes: 64,
+  errorCodeBytes: 64,
+  errorMessageBytes: 1024,
+  refusalMessageBytes: 1024,
+});

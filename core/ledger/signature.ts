@@ -1,0 +1,183 @@
+/**
+ * Ed25519 signing and strict verification for ledger entries and checkpoints (docs/adr/0051-entry-hash-signatures-and-key-ids.md).
+ *
+ * Strict means (RFC 8032 §5.1.7, the cofactorless check, plus the rules below), identically on both paths:
+ *   - signature is 64 bytes, public key 32 bytes;
+ *   - S < L (RFC 8032 §5.1.7 step 1; rejects S+L malleability and every non-canonical S);
+ *   - A and R are canonical encodings (y < p, and x = 0 never carries the sign bit);
+ *   - A and R are not of small order (the 8 torsion points);
+ *   - the encoding of [S]B − [k]A equals the R bytes (cofactorless, as OpenSSL computes it).
+ * noble's own `verify(…, { zip215: false })` is cofactored ([8][S]B = [8]R + [8][k]A): on its own it accepts a
+ * signature whose R carries a torsion component, which OpenSSL rejects. So the noble path checks the cofactorless
+ * equation with noble's strict point decoding, and both paths run the same pre-checks; test/ledger/signature.test.ts
+ * proves they agree over the malleability corpus and random cases.
+ *
+ * Private keys are parameters only: never logged, never serialized into any record.
+ */
+import { createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVerify, createHash, type KeyObject } from 'node:crypto';
+import * as ed from '@noble/ed25519';
+import { bytesEqual, concatBytes, sha256, toHex } from './bytes.js';
+
+// noble v3 needs a synchronous SHA-512; node:crypto's is deterministic and pure.
+const sha512 = (m: Uint8Array): Uint8Array => new Uint8Array(createHash('sha512').update(m).digest());
+ed.hashes.sha512 = sha512 as typeof ed.hashes.sha512;
+
+/** Group order L (RFC 8032 §5.1). */
+export const ED25519_L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const P = 2n ** 255n - 19n;
+
+export type SignatureBackend = 'node' | 'noble';
+
+export interface Ed25519KeyPair {
+  /** 32-byte RFC 8032 secret seed. Never log or store it in a record. */
+  readonly secretKey: Uint8Array;
+  readonly publicKey: Uint8Array;
+  readonly keyId: string;
+}
+
+/**
+ * Key id = "ed25519:" + lowercase hex of the first 16 bytes of SHA-256(public key) (docs/adr/0051). It names the key
+ * in entries, checkpoints and trust policies; verifiers recompute it from the pinned public key.
+ */
+export function keyIdOf(publicKey: Uint8Array): string {
+  if (publicKey.length !== 32) throw new RangeError('an Ed25519 public key is 32 bytes');
+  return `ed25519:${toHex(sha256(publicKey).subarray(0, 16))}`;
+}
+
+export const KEY_ID_PATTERN = /^ed25519:[0-9a-f]{32}$/;
+
+/** Derives the key pair from a 32-byte seed. Core has no randomness: the caller supplies the entropy. */
+export function keyPairFromSeed(seed: Uint8Array): Ed25519KeyPair {
+  if (seed.length !== 32) throw new RangeError('an Ed25519 seed is 32 bytes');
+  const secretKey = Uint8Array.from(seed);
+  const publicKey = ed.getPublicKey(secretKey);
+  return { secretKey, publicKey, keyId: keyIdOf(publicKey) };
+}
+
+/** Generates a key pair from caller-supplied entropy (e.g. node:crypto randomBytes in cli/ or adapters/). */
+export function generateKeyPair(randomBytes: (n: number) => Uint8Array): Ed25519KeyPair {
+  return keyPairFromSeed(randomBytes(32));
+}
+
+// PKCS#8 / SPKI DER prefixes for raw Ed25519 keys (RFC 8410), so node:crypto can use raw 32-byte keys.
+const PKCS8_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
+
+const privateKeyCache = new WeakMap<Uint8Array, KeyObject>();
+const publicKeyCache = new Map<string, KeyObject>();
+
+function nodePrivateKey(secretKey: Uint8Array): KeyObject {
+  let k = privateKeyCache.get(secretKey);
+  if (k === undefined) {
+    k = createPrivateKey({ key: Buffer.from(concatBytes(PKCS8_PREFIX, secretKey)), format: 'der', type: 'pkcs8' });
+    privateKeyCache.set(secretKey, k);
+  }
+  return k;
+}
+
+function nodePublicKey(publicKey: Uint8Array): KeyObject {
+  const id = toHex(publicKey);
+  let k = publicKeyCache.get(id);
+  if (k === undefined) {
+    k = createPublicKey({ key: Buffer.from(concatBytes(SPKI_PREFIX, publicKey)), format: 'der', type: 'spki' });
+    if (publicKeyCache.size > 1024) publicKeyCache.clear();
+    publicKeyCache.set(id, k);
+  }
+  return k;
+}
+
+/** Ed25519 signature (RFC 8032 §5.1.6; deterministic, so both backends produce the same 64 bytes). */
+export function signEd25519(message: Uint8Array, secretKey: Uint8Array, backend: SignatureBackend = 'node'): Uint8Array {
+  if (secretKey.length !== 32) throw new RangeError('an Ed25519 secret key is 32 bytes');
+  if (backend === 'noble') return ed.sign(message, secretKey);
+  return new Uint8Array(nodeSign(null, message, nodePrivateKey(secretKey)));
+}
+
+function littleEndian(bytes: Uint8Array): bigint {
+  let n = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(bytes[i] as number);
+  return n;
+}
+
+/** y < p once the sign bit is cleared (RFC 8032 §5.1.3 decoding step 1). */
+function isCanonicalEncoding(enc: Uint8Array): boolean {
+  const y = littleEndian(enc) & ((1n << 255n) - 1n);
+  if (y >= P) return false;
+  return true;
+}
+
+/** Strict decoding (noble, zip215: false): canonical y, x = 0 never with the sign bit; null when not a point. */
+function decodePoint(enc: Uint8Array): ed.Point | null {
+  if (!isCanonicalEncoding(enc)) return null;
+  try {
+    return ed.Point.fromBytes(enc, false);
+  } catch {
+    return null;
+  }
+}
+
+const smallOrderCache = new Map<string, boolean>();
+
+/** Pre-checks shared by both backends: lengths, S < L, canonical non-small-order A and R. */
+export function passesStrictPrechecks(signature: Uint8Array, publicKey: Uint8Array): boolean {
+  if (signature.length !== 64 || publicKey.length !== 32) return false;
+  if (littleEndian(signature.subarray(32)) >= ED25519_L) return false;
+  const pubHex = toHex(publicKey);
+  let aBad = smallOrderCache.get(pubHex);
+  if (aBad === undefined) {
+    const a = decodePoint(publicKey);
+    aBad = a === null || a.isSmallOrder();
+    if (smallOrderCache.size > 1024) smallOrderCache.clear();
+    smallOrderCache.set(pubHex, aBad);
+  }
+  if (aBad) return false;
+  const r = decodePoint(signature.subarray(0, 32));
+  return r !== null && !r.isSmallOrder();
+}
+
+function nobleCofactorless(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  const a = decodePoint(publicKey);
+  if (a === null) return false;
+  const s = littleEndian(signature.subarray(32));
+  const rBytes = signature.subarray(0, 32);
+  const k = littleEndian(sha512(concatBytes(rBytes, publicKey, message))) % ED25519_L;
+  // RFC 8032 §5.1.7: check [S]B = R + [k]A by encoding [S]B − [k]A and comparing it with the R bytes.
+  const check = ed.Point.BASE.multiply(s, false).subtract(a.multiply(k, false));
+  return bytesEqual(check.toBytes(), rBytes);
+}
+
+/** Strict Ed25519 verification (see the module header). Never throws for bad input. */
+export function verifyEd25519(
+  signature: Uint8Array,
+  message: Uint8Array,
+  publicKey: Uint8Array,
+  backend: SignatureBackend = 'node',
+): boolean {
+  if (!passesStrictPrechecks(signature, publicKey)) return false;
+  if (backend === 'noble') return nobleCofactorless(signature, message, publicKey);
+  try {
+    return nodeVerify(null, message, nodePublicKey(publicKey), signature);
+  } catch {
+    return false;
+  }
+}
+
+/** Domain-separation prefixes: an entry signature can never be presented as a checkpoint signature or vice versa. */
+export const ENTRY_SIGNATURE_DOMAIN = 'docket.ledger-entry.v1\0';
+export const CHECKPOINT_SIGNATURE_DOMAIN = 'docket.checkpoint.v1\0';
+
+/** A signer held by the caller; core never stores it. */
+export interface Signer {
+  readonly keyId: string;
+  sign(message: Uint8Array): Uint8Array;
+}
+
+export function signerFromKeyPair(keys: Ed25519KeyPair, backend: SignatureBackend = 'node'): Signer {
+  const secret = keys.secretKey;
+  return {
+    keyId: keys.keyId,
+    sign: (m) => signEd25519(m, secret, backend),
+    // Keep the secret out of JSON.stringify / util.inspect output of the signer.
+    toJSON: () => ({ keyId: keys.keyId }),
+  } as Signer;
+}

@@ -1,0 +1,80 @@
+/** Shared test fixtures: deterministic keys (seeds are fixed bytes, never real secrets) and sample entries. */
+import { sha256Hex } from '../../core/ledger/bytes.js';
+import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entry-types.js';
+import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
+
+export const seed = (byte: number): Uint8Array => new Uint8Array(32).fill(byte);
+export const KEYS: Ed25519KeyPair = keyPairFromSeed(seed(7));
+export const OTHER_KEYS: Ed25519KeyPair = keyPairFromSeed(seed(9));
+export const SIGNER = signerFromKeyPair(KEYS);
+
+export const BUILD_DIGEST = sha256Hex('docket-evaluator build 0.1.0');
+export const PACK_DIGEST = sha256Hex('pack bytes');
+
+export function dispositionEntry(over: Partial<Record<string, unknown>> = {}): UnsignedEntry {
+  const disposition = { kind: 'outcome', outcomeId: 'approve', reasons: [], handoff: { state: 'none' } };
+  return {
+    format: ENTRY_FORMAT,
+    kind: 'disposition',
+    logId: 'log-0',
+    seq: 0,
+    prevHash: null,
+    requestId: 'req-1',
+    requestDigest: sha256Hex('request req-1'),
+    correlation: { tenant: 'acme' },
+    pack: { id: 'triage', version: '1.0.0', digest: PACK_DIGEST },
+    specVersion: '0.3.0',
+    factsDigest: sha256Hex('{}'),
+    evidenceDigest: null,
+    supportedExtensions: [],
+    workBudget: 100000,
+    work: 42,
+    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
+    disposition,
+    dispositionDigest: sha256Hex(JSON.stringify({ handoff: { state: 'none' }, kind: 'outcome', outcomeId: 'approve', reasons: [] })),
+    time: '2026-12-02T13:45:00Z',
+    keyId: KEYS.keyId,
+    ...over,
+  } as UnsignedEntry;
+}
+
+export function refusalEntry(over: Partial<Record<string, unknown>> = {}): UnsignedEntry {
+  return {
+    format: ENTRY_FORMAT,
+    kind: 'admission-refusal',
+    logId: 'log-0',
+    seq: 0,
+    prevHash: null,
+    requestId: 'req-2',
+    requestDigest: sha256Hex('request req-2'),
+    correlation: null,
+    pack: { digest: PACK_DIGEST },
+    specVersion: null,
+    factsDigest: null,
+    evidenceDigest: null,
+    supportedExtensions: [],
+    workBudget: null,
+    work: 0,
+    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
+    refusal: { code: 'unknown-pack-digest', message: 'no pack is registered under this digest' },
+    time: '2026-12-02T13:45:00.123Z',
+    keyId: KEYS.keyId,
+    ...over,
+  } as UnsignedEntry;
+}
+
+export function errorEntry(over: Partial<Record<string, unknown>> = {}): UnsignedEntry {
+  const { refusal: _refusal, ...base } = refusalEntry() as unknown as Record<string, unknown>;
+  return {
+    ...base,
+    kind: 'evaluation-error',
+    requestId: 'req-3',
+    pack: { id: 'triage', version: '1.0.0', digest: PACK_DIGEST },
+    specVersion: '0.3.0',
+    factsDigest: sha256Hex('{"a":'),
+    workBudget: 100000,
+    work: 0,
+    error: { class: 'malformed-input', phase: 'preflight', code: 'facts-syntax', message: 'facts are not JSON' },
+    ...over,
+  } as unknown as UnsignedEntry;
+}
