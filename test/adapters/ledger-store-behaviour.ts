@@ -1,0 +1,138 @@
+/**
+ * The behaviour every LedgerStore must show (core/ledger/store.ts), as one suite run against each implementation:
+ * the in-memory store and the DynamoDB adapter over the wire. Same tests, same expectations.
+ */
+import { describe, expect, it } from 'vitest';
+import type { LedgerStore, StoredEntry } from '../../core/ledger/store.js';
+import { rawEntry } from './entry-fixture.js';
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+/** `makeStore` returns a store over an empty ledger; `unique` prefixes ids so suites may share one table. */
+export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore): void {
+  describe(`${name}: LedgerStore behaviour`, () => {
+    let counter = 0;
+    const fresh = (label: string): string => `${label}-${Date.now().toString(36)}-${counter++}`;
+
+    it('reports an empty log as no head and no entries', async () => {
+      const store = makeStore();
+      const log = fresh('empty');
+      expect(await store.readHead(log)).toBeNull();
+      expect(await collect(store.readEntries(log, 0))).toEqual([]);
+    });
+
+    it('creates an entry slot once and never overwrites it', async () => {
+      const store = makeStore();
+      const log = fresh('once');
+      const first = rawEntry(log, 0);
+      const rival: StoredEntry = { ...rawEntry(log, 0, 5), projection: { requestId: 'rival', kind: 'disposition', entryHash: 'ff' } };
+      expect(await store.putEntryIfAbsent(first)).toBe(true);
+      expect(await store.putEntryIfAbsent(rival)).toBe(false);
+      expect(await store.putEntryIfAbsent(first)).toBe(false);
+      expect(await collect(store.readEntries(log, 0))).toEqual([first]);
+      expect(await store.readHead(log)).toEqual(first);
+    });
+
+    it('keeps the exact body bytes, including non-ASCII text and escapes', async () => {
+      const store = makeStore();
+      const log = fresh('bytes');
+      const body = '{"a":"\\u0000é😀\\"","b":[1,2.50,1e400]}';
+      const e: StoredEntry = { logId: log, seq: 0, body, projection: { requestId: 'ü', kind: 'disposition', entryHash: 'ab' } };
+      await store.putEntryIfAbsent(e);
+      expect((await store.readHead(log))?.body).toBe(body);
+      expect((await store.readHead(log))?.projection).toEqual(e.projection);
+    });
+
+    it('reads entries in ascending order with inclusive bounds, to the end when no upper bound is given', async () => {
+      const store = makeStore();
+      const log = fresh('order');
+      // Written out of order on purpose: order comes from the sequence numbers, not from arrival.
+      for (const seq of [3, 0, 4, 1, 2, 10]) await store.putEntryIfAbsent(rawEntry(log, seq));
+      expect((await collect(store.readEntries(log, 0))).map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 10]);
+      expect((await collect(store.readEntries(log, 1, 3))).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect((await collect(store.readEntries(log, 4, 4))).map((e) => e.seq)).toEqual([4]);
+      expect((await collect(store.readEntries(log, 5, 9))).map((e) => e.seq)).toEqual([]);
+      expect((await store.readHead(log))?.seq).toBe(10);
+    });
+
+    it('reads a log larger than one DynamoDB result page completely', async () => {
+      const store = makeStore();
+      const log = fresh('pages');
+      const count = 120;
+      // 120 × ~20 KB ≈ 2.4 MB: at least three 1 MB Query pages.
+      await Promise.all(Array.from({ length: count }, (_, seq) => store.putEntryIfAbsent(rawEntry(log, seq, 20_000))));
+      const all = await collect(store.readEntries(log, 0));
+      expect(all.map((e) => e.seq)).toEqual(Array.from({ length: count }, (_, i) => i));
+      expect(all.every((e) => e.body.length > 20_000)).toBe(true);
+      expect((await collect(store.readEntries(log, 57))).length).toBe(count - 57);
+    });
+
+    it('creates a claim once and keeps the first one', async () => {
+      const store = makeStore();
+      const requestId = fresh('claim');
+      const claim = { requestId, logId: 'l1', requestDigest: 'a'.repeat(64), headBefore: -1 };
+      expect(await store.readClaim(requestId)).toBeNull();
+      expect(await store.putClaimIfAbsent(claim)).toBe(true);
+      expect(await store.putClaimIfAbsent({ ...claim, logId: 'l2', requestDigest: 'b'.repeat(64), headBefore: 7 })).toBe(false);
+      expect(await store.readClaim(requestId)).toEqual(claim);
+    });
+
+    it('creates a position once, a second write being a no-op', async () => {
+      const store = makeStore();
+      const requestId = fresh('pos');
+      expect(await store.readPosition(requestId)).toBeNull();
+      expect(await store.putPositionIfAbsent({ requestId, logId: 'l1', seq: 4 })).toBe(true);
+      expect(await store.putPositionIfAbsent({ requestId, logId: 'l1', seq: 4 })).toBe(false);
+      expect(await store.putPositionIfAbsent({ requestId, logId: 'l9', seq: 9 })).toBe(false);
+      expect(await store.readPosition(requestId)).toEqual({ requestId, logId: 'l1', seq: 4 });
+      // A claim and a position of one request live side by side.
+      await store.putClaimIfAbsent({ requestId, logId: 'l1', requestDigest: 'c'.repeat(64), headBefore: 3 });
+      expect(await store.readPosition(requestId)).toEqual({ requestId, logId: 'l1', seq: 4 });
+    });
+
+    it('keeps checkpoints per log in tree-size order and never overwrites one', async () => {
+      const store = makeStore();
+      const log = fresh('ckpt');
+      for (const treeSize of [5, 1, 3]) expect(await store.putCheckpointIfAbsent({ logId: log, treeSize, body: `cp${treeSize}` })).toBe(true);
+      expect(await store.putCheckpointIfAbsent({ logId: log, treeSize: 3, body: 'forged' })).toBe(false);
+      expect(await collect(store.readCheckpoints(log))).toEqual([
+        { logId: log, treeSize: 1, body: 'cp1' },
+        { logId: log, treeSize: 3, body: 'cp3' },
+        { logId: log, treeSize: 5, body: 'cp5' },
+      ]);
+      // Checkpoints are not entries: the log itself is still empty.
+      expect(await store.readHead(log)).toBeNull();
+    });
+
+    it('lists exactly the logs that hold entries, not those with only claims or checkpoints', async () => {
+      const store = makeStore();
+      const a = fresh('list-a');
+      const b = fresh('list-b');
+      const onlyCheckpoint = fresh('list-c');
+      await store.putEntryIfAbsent(rawEntry(a, 0));
+      await store.putEntryIfAbsent(rawEntry(b, 0));
+      await store.putEntryIfAbsent(rawEntry(b, 1));
+      await store.putCheckpointIfAbsent({ logId: onlyCheckpoint, treeSize: 1, body: 'x' });
+      await store.putClaimIfAbsent({ requestId: fresh('list-req'), logId: onlyCheckpoint, requestDigest: 'd'.repeat(64), headBefore: -1 });
+      const logs = await store.listLogs();
+      expect(logs).toContain(a);
+      expect(logs).toContain(b);
+      expect(logs).not.toContain(onlyCheckpoint);
+      expect(new Set(logs).size).toBe(logs.length);
+    });
+
+    it('keeps logs whose ids share a prefix apart', async () => {
+      const store = makeStore();
+      const log = fresh('prefix');
+      await store.putEntryIfAbsent(rawEntry(log, 0));
+      await store.putEntryIfAbsent(rawEntry(`${log}0`, 0));
+      await store.putEntryIfAbsent(rawEntry(`${log}0`, 1));
+      expect((await collect(store.readEntries(log, 0))).map((e) => e.logId)).toEqual([log]);
+      expect((await store.readHead(log))?.seq).toBe(0);
+    });
+  });
+}
