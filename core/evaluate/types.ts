@@ -45,7 +45,7 @@ export interface EvaluationError {
   readonly class: EvaluationErrorClass;
   /** preflight = §8.2 admission; evaluation = §8 steps under the work budget. */
   readonly phase: 'preflight' | 'evaluation';
-  /** Stable machine code; see docs/limits.md and core/evaluate/error-codes.ts. */
+  /** Stable machine code; the list is docs/adr/0035-evaluation-error-codes.md. */
   readonly code: string;
   readonly message: string;
 }
