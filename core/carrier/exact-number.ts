@@ -51,7 +51,8 @@ export function compareExactNumbers(a: ExactNumber, b: ExactNumber): -1 | 0 | 1 
   if (ma !== mb) magnitude = ma < mb ? -1 : 1;
   else if (a.digits === b.digits) magnitude = 0;
   else magnitude = a.digits < b.digits ? -1 : 1;
-  return sa === 1 ? magnitude : ((-magnitude) as -1 | 0 | 1);
+  if (sa === 1 || magnitude === 0) return magnitude; // never -0
+  return magnitude === 1 ? -1 : 1;
 }
 
 /** A bug, not bad input: callers pass lexemes the carrier already admitted. */
