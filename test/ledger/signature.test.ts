@@ -1,0 +1,175 @@
+import { createHash, createPublicKey, verify as nodeVerify } from 'node:crypto';
+import * as ed from '@noble/ed25519';
+import { describe, expect, it } from 'vitest';
+import { fromHex, toHex } from '../../core/ledger/bytes.js';
+import {
+  ED25519_L,
+  generateKeyPair,
+  keyIdOf,
+  keyPairFromSeed,
+  passesStrictPrechecks,
+  signEd25519,
+  verifyEd25519,
+} from '../../core/ledger/signature.js';
+
+// RFC 8032 §7.1 TEST 1, TEST 2, TEST 3 (secret seed, public key, message, signature).
+const RFC8032_VECTORS = [
+  {
+    secret: '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60',
+    public: 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
+    message: '',
+    signature: 'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
+  },
+  {
+    secret: '4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb',
+    public: '3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c',
+    message: '72',
+    signature: '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
+  },
+  {
+    secret: 'c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7',
+    public: 'fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025',
+    message: 'af82',
+    signature: '6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a',
+  },
+];
+
+const le = (n: bigint): Uint8Array => {
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
+  return out;
+};
+const leNum = (b: Uint8Array): bigint => b.reduceRight((acc, x) => (acc << 8n) | BigInt(x), 0n);
+const sha512 = (...parts: Uint8Array[]): Uint8Array => {
+  const h = createHash('sha512');
+  for (const p of parts) h.update(p);
+  return new Uint8Array(h.digest());
+};
+const cat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts));
+
+/** Deterministic byte stream (SHA-256 counter mode) so the random cases are the same on every run. */
+function stream(label: string): (n: number) => Uint8Array {
+  let counter = 0;
+  return (n) => {
+    const out: number[] = [];
+    while (out.length < n) out.push(...createHash('sha256').update(`${label}:${counter++}`).digest());
+    return Uint8Array.from(out.slice(0, n));
+  };
+}
+
+/** The 8 torsion points: the multiples of a point of order exactly 8 (checked here, not assumed). */
+function torsionPoints(): ed.Point[] {
+  const t = ed.Point.fromBytes(fromHex('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05'), false);
+  if (!t.isSmallOrder() || t.double().double().is0()) throw new Error('expected a point of order 8');
+  return Array.from({ length: 8 }, (_, k) => (k === 0 ? ed.Point.ZERO : t.multiplyUnsafe(BigInt(k))));
+}
+
+interface Case { readonly name: string; readonly sig: Uint8Array; readonly msg: Uint8Array; readonly pub: Uint8Array }
+
+/** The malleability corpus: each case must be rejected by both backends. */
+function malleabilityCorpus(): Case[] {
+  const keys = keyPairFromSeed(new Uint8Array(32).fill(3));
+  const msg = new TextEncoder().encode('docket malleability');
+  const good = signEd25519(msg, keys.secretKey);
+  const r = good.subarray(0, 32);
+  const s = leNum(good.subarray(32));
+  const torsion = torsionPoints();
+  const cases: Case[] = [
+    { name: 'S + L', sig: cat(r, le(s + ED25519_L)), msg, pub: keys.publicKey },
+    { name: 'S + 2L', sig: cat(r, le(s + 2n * ED25519_L)), msg, pub: keys.publicKey },
+    { name: 'S = L', sig: cat(r, le(ED25519_L)), msg, pub: keys.publicKey },
+    { name: 'S with the top bits set', sig: cat(r, le((1n << 256n) - 1n)), msg, pub: keys.publicKey },
+    { name: 'a flipped bit in S', sig: cat(r, le(s ^ 1n)), msg, pub: keys.publicKey },
+    { name: 'a flipped bit in R', sig: cat(le(leNum(r) ^ 2n), good.subarray(32)), msg, pub: keys.publicKey },
+    { name: 'a truncated signature', sig: good.subarray(0, 63), msg, pub: keys.publicKey },
+    { name: 'another message', sig: good, msg: new TextEncoder().encode('docket malleabilitY'), pub: keys.publicKey },
+  ];
+  // Small-order public keys with R = identity and S = 0: [0]B = O + [k]A holds for every message.
+  for (const [i, t] of torsion.entries()) {
+    cases.push({ name: `small-order public key #${i} with R = O, S = 0`, sig: cat(ed.Point.ZERO.toBytes(), le(0n)), msg, pub: t.toBytes() });
+    cases.push({ name: `small-order public key #${i} with R = A, S = 0`, sig: cat(t.toBytes(), le(0n)), msg, pub: t.toBytes() });
+    cases.push({ name: `small-order R #${i}`, sig: cat(t.toBytes(), good.subarray(32)), msg, pub: keys.publicKey });
+  }
+  // Non-canonical encodings (y ≥ p): y = p (≡ 0), y = p + 1 (≡ 1, the identity), and x = 0 with the sign bit.
+  const P = 2n ** 255n - 19n;
+  for (const [label, enc] of [
+    ['y = p', le(P)],
+    ['y = p + 1', le(P + 1n)],
+    ['y = 1 with the sign bit (x = 0)', le(1n | (1n << 255n))],
+  ] as const) {
+    cases.push({ name: `non-canonical public key ${label}`, sig: good, msg, pub: enc });
+    cases.push({ name: `non-canonical R ${label}`, sig: cat(enc, good.subarray(32)), msg, pub: keys.publicKey });
+  }
+  // Mixed-order R: R' = [r]B + T8 with S computed honestly for R'. Cofactored verification accepts it; strict
+  // cofactorless verification (OpenSSL, and ours on both paths) rejects it.
+  const { scalar: a } = ed.utils.getExtendedPublicKey(keys.secretKey);
+  const nonce = 123456789n;
+  const rPrime = ed.Point.BASE.multiply(nonce).add(torsion[1] as ed.Point).toBytes();
+  const k = leNum(sha512(rPrime, keys.publicKey, msg)) % ED25519_L;
+  cases.push({ name: 'mixed-order R (torsion component)', sig: cat(rPrime, le((nonce + k * a) % ED25519_L)), msg, pub: keys.publicKey });
+  return cases;
+}
+
+describe('Ed25519 signatures', () => {
+  it('reproduce the RFC 8032 §7.1 test vectors on both backends', () => {
+    for (const v of RFC8032_VECTORS) {
+      const kp = keyPairFromSeed(fromHex(v.secret));
+      expect(toHex(kp.publicKey)).toBe(v.public);
+      const msg = fromHex(v.message);
+      expect(toHex(signEd25519(msg, kp.secretKey, 'node'))).toBe(v.signature);
+      expect(toHex(signEd25519(msg, kp.secretKey, 'noble'))).toBe(v.signature);
+      expect(verifyEd25519(fromHex(v.signature), msg, kp.publicKey, 'node')).toBe(true);
+      expect(verifyEd25519(fromHex(v.signature), msg, kp.publicKey, 'noble')).toBe(true);
+    }
+  });
+
+  it('reject every case of the malleability corpus on both backends', () => {
+    const corpus = malleabilityCorpus();
+    expect(corpus.length).toBeGreaterThan(30);
+    for (const c of corpus) {
+      expect({ name: c.name, node: verifyEd25519(c.sig, c.msg, c.pub, 'node') }).toEqual({ name: c.name, node: false });
+      expect({ name: c.name, noble: verifyEd25519(c.sig, c.msg, c.pub, 'noble') }).toEqual({ name: c.name, noble: false });
+    }
+  });
+
+  it('need the cofactorless check: noble verify alone (zip215: false) accepts the mixed-order R case', () => {
+    const c = malleabilityCorpus().find((x) => x.name.startsWith('mixed-order R')) as Case;
+    expect(ed.verify(c.sig, c.msg, c.pub, { zip215: false })).toBe(true);
+    expect(passesStrictPrechecks(c.sig, c.pub)).toBe(true);
+    expect(verifyEd25519(c.sig, c.msg, c.pub, 'noble')).toBe(false);
+  });
+
+  it('need the small-order checks: the all-identity signature passes bare noble (ZIP-215) and bare OpenSSL verification', () => {
+    const id = ed.Point.ZERO.toBytes();
+    const sig = cat(id, le(0n));
+    expect(ed.verify(sig, new Uint8Array([1]), id, { zip215: true })).toBe(true);
+    const spki = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), id]), format: 'der', type: 'spki' });
+    expect(nodeVerify(null, Buffer.from([1]), spki, sig)).toBe(true); // bare OpenSSL accepts it too
+    expect(verifyEd25519(sig, new Uint8Array([1]), id, 'node')).toBe(false);
+  });
+
+  it('accept and reject the same signatures on both backends over random cases', () => {
+    const rand = stream('ed25519-agreement');
+    let accepted = 0;
+    for (let i = 0; i < 100; i++) {
+      const kp = generateKeyPair(rand);
+      const msg = rand(i % 97);
+      const sig = signEd25519(msg, kp.secretKey, i % 2 === 0 ? 'node' : 'noble');
+      const variants = [sig, cat(sig.subarray(0, 63), Uint8Array.of((sig[63] as number) ^ (1 << (i % 5)))), cat(rand(32), sig.subarray(32)), rand(64)];
+      for (const v of variants) {
+        const n = verifyEd25519(v, msg, kp.publicKey, 'node');
+        expect(verifyEd25519(v, msg, kp.publicKey, 'noble')).toBe(n);
+        if (n) accepted += 1;
+      }
+    }
+    expect(accepted).toBe(100);
+  });
+
+  it('derive the key id from the public key: ed25519 + first 16 bytes of its SHA-256', () => {
+    const kp = keyPairFromSeed(new Uint8Array(32).fill(1));
+    const expected = `ed25519:${createHash('sha256').update(kp.publicKey).digest('hex').slice(0, 32)}`;
+    expect(kp.keyId).toBe(expected);
+    expect(keyIdOf(kp.publicKey)).toBe(expected);
+    expect(keyPairFromSeed(new Uint8Array(32).fill(2)).keyId).not.toBe(expected);
+  });
+});
