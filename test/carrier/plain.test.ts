@@ -8,7 +8,7 @@ describe('toPlain', () => {
     expect(Object.getPrototypeOf(plain)).toBeNull();
     expect(Object.getOwnPropertyNames(plain)).toEqual(['__proto__', 'constructor']);
     expect(Object.getOwnPropertyDescriptor(plain, '__proto__')).toMatchObject({ value: 1, enumerable: true });
-    expect((plain.constructor as Record<string, unknown>).prototype).toBe(2);
+    expect((plain.constructor as unknown as Record<string, unknown>).prototype).toBe(2);
   });
 
   it('turns numbers into JavaScript numbers and keeps arrays as arrays', () => {
