@@ -1,0 +1,93 @@
+/**
+ * The structural validators (§3.2), compiled once per process on first use:
+ *   - 0.2.0-draft: the published historical schema, verbatim (§11 keeps the older contract);
+ *   - 0.3.0 base: schema/judgment-pack-core.schema.json;
+ *   - 0.3.0 extended: the same schema with the §4.1/§6.7 extended ceiling (escalation.routes maxItems 16) and
+ *     nothing else changed — applying the base schema alone does not validate an extended document (§4.1).
+ * ajv runs Draft 2020-12 with ajv-formats, so `format` is an assertion (uri, date, date-time; §3.2).
+ *
+ * For diagnostics only, the condition `oneOf` is compiled as the equivalent discriminated form (object, `op` in the
+ * six names, then the branch selected by `op`): the branches' `op` constraints are disjoint, so "exactly one branch
+ * matches" and "the branch named by op matches" accept the same instances, while errors then come from the one
+ * branch the author meant instead of from all six. test/pack/schema-equivalence.test.ts checks the two forms agree.
+ */
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import schema030 from '../../schema/judgment-pack-core.schema.json' with { type: 'json' };
+import schema020 from '../../schema/judgment-pack-core-0.2.0-draft.schema.json' with { type: 'json' };
+import type { Profile, SpecVersion } from './types.js';
+
+const Ajv2020 = Ajv2020Module.default;
+const addFormats = addFormatsModule.default;
+
+/** §6.7: base admits 1–8 routes; §4.1 extended raises the ceiling to 16. */
+export const ROUTE_CEILINGS: Readonly<Record<Profile, number>> = Object.freeze({ base: 8, extended: 16 });
+
+type SchemaKey = '0.2.0-draft' | '0.3.0/base' | '0.3.0/extended';
+const compiled = new Map<SchemaKey, ValidateFunction>();
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Schema = any;
+
+function clone(x: Schema): Schema {
+  return structuredClone(x);
+}
+
+/** The published schema documents (verbatim), e.g. for tools that want to show them. */
+export function publishedSchema(specVersion: SpecVersion): unknown {
+  return clone(specVersion === '0.3.0' ? schema030 : schema020);
+}
+
+/** The schema actually compiled for a version and profile (see the module comment). */
+export function effectiveSchema(specVersion: SpecVersion, profile: Profile, discriminatedConditions = true): Schema {
+  const s = clone(specVersion === '0.3.0' ? schema030 : schema020);
+  if (specVersion === '0.3.0') {
+    s.$defs.escalation.properties.routes.maxItems = ROUTE_CEILINGS[profile];
+    s.$id = String(s.$id).replace(/\.schema\.json$/, `.${profile}-profile.schema.json`);
+  }
+  if (discriminatedConditions) s.$defs.condition = discriminate(s.$defs.condition);
+  return s;
+}
+
+/** Rewrites `oneOf` of op-tagged branches into `op` enum + if/then per branch (equivalent; see module comment). */
+function discriminate(condition: Schema): Schema {
+  const branches: Schema[] = condition.oneOf;
+  const ops: string[] = [];
+  const allOf = branches.map((branch: Schema) => {
+    const op = branch.properties.op;
+    const names: string[] = op.const !== undefined ? [op.const] : op.enum;
+    ops.push(...names);
+    return { if: { properties: { op: { enum: names } }, required: ['op'] }, then: branch };
+  });
+  return { type: 'object', required: ['op'], properties: { op: { enum: ops } }, allOf };
+}
+
+function newAjv(): InstanceType<typeof Ajv2020> {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    // The published 0.2.0-draft schema puts `properties`/`required` in if/then subschemas without a `type`, which
+    // ajv's strictTypes/strictRequired flag; those subschemas are correct JSON Schema, so those two checks are off.
+    strictTypes: false,
+    strictRequired: false,
+    useDefaults: false, // §4.1: never insert the default profile
+  });
+  addFormats(ajv, ['uri', 'date', 'date-time']);
+  return ajv;
+}
+
+export function validatorFor(specVersion: SpecVersion, profile: Profile): ValidateFunction {
+  const key: SchemaKey = specVersion === '0.2.0-draft' ? '0.2.0-draft' : `0.3.0/${profile}`;
+  let v = compiled.get(key);
+  if (v === undefined) {
+    v = newAjv().compile(effectiveSchema(specVersion, profile));
+    compiled.set(key, v);
+  }
+  return v;
+}
+
+/** For the equivalence test: a validator of the schema exactly as published (condition oneOf untouched). */
+export function literalValidatorFor(specVersion: SpecVersion, profile: Profile): ValidateFunction {
+  return newAjv().compile(effectiveSchema(specVersion, profile, false));
+}

@@ -1,0 +1,54 @@
+/**
+ * Public value types of pack document conformance (Core §§2.1, 3.1–3.3.1, 4.1, 11). Shapes only.
+ */
+import type { JsonObject } from '../carrier/json-value.js';
+import type { CarrierLimits } from '../carrier/index.js';
+
+/** §11: the exact selectors this reader dispatches on. Anything else is refused. */
+export type SpecVersion = '0.3.0' | '0.2.0-draft';
+/** §4.1 document ceiling profiles. */
+export type Profile = 'base' | 'extended';
+
+/** The first failing layer (carrier → structural → semantic), or `valid`. */
+export type ConformanceClass = 'valid' | 'carrier' | 'structural' | 'semantic';
+
+export interface Diagnostic {
+  /** Stable machine code (core/pack/codes.ts; carrier failures carry the carrier's own code). */
+  readonly code: string;
+  readonly severity: 'error' | 'warning';
+  /** RFC 6901 pointer into the pack document, when the finding has a location. */
+  readonly pointer?: string;
+  /** For people; never compared. */
+  readonly message: string;
+  readonly [member: string]: unknown;
+}
+
+export interface ValidatedPack {
+  readonly specVersion: SpecVersion;
+  /** The selected profile: the declared one, or `base` when absent (§4.1). The document itself is never edited. */
+  readonly profile: Profile;
+  /** The carrier tree (exact number lexemes, Map members). */
+  readonly document: JsonObject;
+  /** Plain JS projection of `document` (toPlain): convenient to read, lossy for numbers beyond double precision. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly plain: any;
+  /** The exact bytes validated (digest and identity use these, §4.1). */
+  readonly bytes: Uint8Array;
+}
+
+export interface PackValidation {
+  readonly conformant: boolean;
+  readonly class: ConformanceClass;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Present iff conformant. */
+  readonly pack?: ValidatedPack;
+}
+
+export interface ValidatePackOptions {
+  /** §3.3.1 strict mode: an exact, non-empty rule overlap is an error (docs/adr/0022-strict-overlap-verdict.md). */
+  readonly strict?: boolean;
+  /** §4.1 profiles this reader admits. Default: both (`SUPPORTED_PROFILES`). */
+  readonly supportedProfiles?: ReadonlySet<Profile> | readonly Profile[];
+  /** Carrier limits (§10); defaults are the carrier's documented ones. */
+  readonly limits?: Partial<CarrierLimits>;
+}
