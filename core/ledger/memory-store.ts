@@ -1,0 +1,111 @@
+/**
+ * An in-memory LedgerStore for unit tests and offline tools. Same conditional-create semantics as the DynamoDB
+ * adapter: nothing is ever overwritten, updated or deleted. Every method is async and yields to the event loop
+ * (optionally through `interleave`) so concurrent appenders really interleave in tests.
+ */
+import type { Claim, LedgerStore, Position, StoredCheckpoint, StoredEntry } from './store.js';
+
+export interface MemoryStoreOptions {
+  /** Awaited before every operation; tests pass a seeded random delay to shuffle interleavings. */
+  readonly interleave?: (operation: string) => Promise<void>;
+}
+
+export class MemoryLedgerStore implements LedgerStore {
+  private readonly logs = new Map<string, StoredEntry[]>();
+  private readonly claims = new Map<string, Claim>();
+  private readonly positions = new Map<string, Position>();
+  private readonly checkpoints = new Map<string, StoredCheckpoint[]>();
+
+  constructor(private readonly options: MemoryStoreOptions = {}) {}
+
+  private async step(op: string): Promise<void> {
+    if (this.options.interleave !== undefined) await this.options.interleave(op);
+    else await Promise.resolve();
+  }
+
+  async readHead(logId: string): Promise<StoredEntry | null> {
+    await this.step('readHead');
+    const log = this.logs.get(logId);
+    return log === undefined || log.length === 0 ? null : (log[log.length - 1] as StoredEntry);
+  }
+
+  async *readEntries(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<StoredEntry> {
+    await this.step('readEntries');
+    const log = [...(this.logs.get(logId) ?? [])];
+    for (const e of log) if (e.seq >= fromSeq && (toSeq === undefined || e.seq <= toSeq)) yield e;
+  }
+
+  async putEntryIfAbsent(entry: StoredEntry): Promise<boolean> {
+    await this.step('putEntryIfAbsent');
+    let log = this.logs.get(entry.logId);
+    if (log === undefined) {
+      log = [];
+      this.logs.set(entry.logId, log);
+    }
+    if (log.some((e) => e.seq === entry.seq)) return false;
+    log.push(freeze(entry));
+    log.sort((a, b) => a.seq - b.seq);
+    return true;
+  }
+
+  async readClaim(requestId: string): Promise<Claim | null> {
+    await this.step('readClaim');
+    return this.claims.get(requestId) ?? null;
+  }
+
+  async putClaimIfAbsent(claim: Claim): Promise<boolean> {
+    await this.step('putClaimIfAbsent');
+    if (this.claims.has(claim.requestId)) return false;
+    this.claims.set(claim.requestId, Object.freeze({ ...claim }));
+    return true;
+  }
+
+  async readPosition(requestId: string): Promise<Position | null> {
+    await this.step('readPosition');
+    return this.positions.get(requestId) ?? null;
+  }
+
+  async putPositionIfAbsent(position: Position): Promise<boolean> {
+    await this.step('putPositionIfAbsent');
+    if (this.positions.has(position.requestId)) return false;
+    this.positions.set(position.requestId, Object.freeze({ ...position }));
+    return true;
+  }
+
+  async putCheckpointIfAbsent(checkpoint: StoredCheckpoint): Promise<boolean> {
+    await this.step('putCheckpointIfAbsent');
+    let list = this.checkpoints.get(checkpoint.logId);
+    if (list === undefined) {
+      list = [];
+      this.checkpoints.set(checkpoint.logId, list);
+    }
+    if (list.some((c) => c.treeSize === checkpoint.treeSize)) return false;
+    list.push(Object.freeze({ ...checkpoint }));
+    list.sort((a, b) => a.treeSize - b.treeSize);
+    return true;
+  }
+
+  async *readCheckpoints(logId: string): AsyncIterable<StoredCheckpoint> {
+    await this.step('readCheckpoints');
+    for (const c of [...(this.checkpoints.get(logId) ?? [])]) yield c;
+  }
+
+  async listLogs(): Promise<string[]> {
+    await this.step('listLogs');
+    return [...this.logs.entries()].filter(([, l]) => l.length > 0).map(([id]) => id).sort();
+  }
+
+  /** Test/offline helper: every entry of a log, synchronously (no copy of the bodies). */
+  snapshot(logId: string): readonly StoredEntry[] {
+    return [...(this.logs.get(logId) ?? [])];
+  }
+
+  /** Test/offline helper: all claims and positions. */
+  markers(): { claims: Claim[]; positions: Position[] } {
+    return { claims: [...this.claims.values()], positions: [...this.positions.values()] };
+  }
+}
+
+function freeze(e: StoredEntry): StoredEntry {
+  return Object.freeze({ ...e, projection: Object.freeze({ ...e.projection }) });
+}

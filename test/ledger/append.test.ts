@@ -1,0 +1,255 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { appendOnce, type AppendRequest } from '../../core/ledger/append.js';
+import { sha256Hex } from '../../core/ledger/bytes.js';
+import { buildEntry, entryHashOf, parseStoredEntry } from '../../core/ledger/entry.js';
+import { selectLog } from '../../core/ledger/log-selection.js';
+import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
+import type { LedgerStore } from '../../core/ledger/store.js';
+import { dispositionEntry, SIGNER } from './fixtures.js';
+
+/** Seeded PRNG (SHA-256 counter) so every interleaving is reproducible. */
+function rng(label: string): () => number {
+  let i = 0;
+  return () => createHash('sha256').update(`${label}:${i++}`).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+function shuffledStore(label: string): MemoryLedgerStore {
+  const r = rng(label);
+  return new MemoryLedgerStore({
+    interleave: async () => {
+      const x = r();
+      if (x < 0.25) await new Promise<void>((res) => setImmediate(res));
+      else if (x < 0.6) for (let i = 0; i < Math.floor(x * 10); i++) await Promise.resolve();
+    },
+  });
+}
+
+let crashes = 0;
+class Crash extends Error {
+  constructor(message: string) {
+    super(message);
+    crashes += 1;
+  }
+}
+
+/**
+ * A view of the store for one delivery that "crashes" at operation number `at`: before the operation runs
+ * (`when: 'before'`) or after it took effect but before its answer reached the caller (`when: 'after'`).
+ */
+function crashingView(store: LedgerStore, at: number, when: 'before' | 'after'): LedgerStore {
+  let ops = 0;
+  const gate = async <T>(run: () => Promise<T>): Promise<T> => {
+    const n = ops++;
+    if (n === at && when === 'before') throw new Crash(`crash before op ${n}`);
+    const v = await run();
+    if (n === at && when === 'after') throw new Crash(`crash after op ${n}`);
+    return v;
+  };
+  return {
+    readHead: (l) => gate(() => store.readHead(l)),
+    readEntries: (l, f, t) => {
+      const n = ops++;
+      if (n === at) throw new Crash(`crash at scan ${n}`);
+      return store.readEntries(l, f, t);
+    },
+    putEntryIfAbsent: (e) => gate(() => store.putEntryIfAbsent(e)),
+    readClaim: (r) => gate(() => store.readClaim(r)),
+    putClaimIfAbsent: (c) => gate(() => store.putClaimIfAbsent(c)),
+    readPosition: (r) => gate(() => store.readPosition(r)),
+    putPositionIfAbsent: (p) => gate(() => store.putPositionIfAbsent(p)),
+    putCheckpointIfAbsent: (c) => gate(() => store.putCheckpointIfAbsent(c)),
+    readCheckpoints: (l) => store.readCheckpoints(l),
+    listLogs: () => gate(() => store.listLogs()),
+  };
+}
+
+const LOGS = ['log-0', 'log-1', 'log-2'];
+
+function request(requestId: string, bytes = `request ${requestId}`): AppendRequest {
+  const requestDigest = sha256Hex(bytes);
+  return {
+    requestId,
+    requestDigest,
+    logIds: LOGS,
+    build: ({ logId, seq, prevHash }) => buildEntry(dispositionEntry({ logId, seq, prevHash, requestId, requestDigest }), SIGNER),
+  };
+}
+
+/** Delivers until a delivery completes (SQS redelivers after a crash); returns the final outcome. */
+async function deliverUntilDone(store: LedgerStore, req: AppendRequest, crashes: { at: number; when: 'before' | 'after' }[]) {
+  for (const c of crashes) {
+    // A delivery that finishes in fewer operations than the crash point simply completes.
+    try {
+      return await appendOnce(crashingView(store, c.at, c.when), req);
+    } catch (e) {
+      if (!(e instanceof Crash)) throw e;
+    }
+  }
+  for (;;) {
+    try {
+      return await appendOnce(store, req);
+    } catch (e) {
+      if (!(e instanceof Crash)) throw e;
+    }
+  }
+}
+
+/** Asserts the ledger's shape: every log dense from 0, chained, parseable; each request exactly once; positions right. */
+async function assertLedger(store: MemoryLedgerStore, requestIds: readonly string[]): Promise<void> {
+  const seen = new Map<string, { logId: string; seq: number }>();
+  for (const logId of await store.listLogs()) {
+    const entries = store.snapshot(logId);
+    entries.forEach((e, i) => {
+      expect(e.seq).toBe(i);
+      const parsed = parseStoredEntry(e.body);
+      expect(parsed.ok).toBe(true);
+      if (!parsed.ok) return;
+      expect(parsed.value.entry.logId).toBe(logId);
+      expect(parsed.value.entry.seq).toBe(i);
+      expect(parsed.value.entry.prevHash).toBe(i === 0 ? null : entryHashOf((entries[i - 1] as { body: string }).body));
+      expect(e.projection).toEqual({ requestId: parsed.value.entry.requestId, kind: parsed.value.entry.kind, entryHash: parsed.value.entryHash });
+      expect(seen.has(e.projection.requestId)).toBe(false);
+      seen.set(e.projection.requestId, { logId, seq: i });
+    });
+  }
+  expect([...seen.keys()].sort()).toEqual([...requestIds].sort());
+  const { positions, claims } = store.markers();
+  for (const p of positions) expect(seen.get(p.requestId)).toEqual({ logId: p.logId, seq: p.seq });
+  for (const c of claims) expect(seen.get(c.requestId)?.logId).toBe(c.logId);
+}
+
+describe('the append protocol', () => {
+  it('appends the first entry of a log at seq 0 with a null previous hash, then chains the next', async () => {
+    const store = new MemoryLedgerStore();
+    const a = await appendOnce(store, { ...request('a'), logIds: ['only'] });
+    const b = await appendOnce(store, { ...request('b'), logIds: ['only'] });
+    expect(a.ok && b.ok).toBe(true);
+    if (!a.ok || !b.ok) return;
+    expect([a.value.status, a.value.entry.seq, b.value.entry.seq]).toEqual(['appended', 0, 1]);
+    const parsed = parseStoredEntry(b.value.entry.body);
+    expect(parsed.ok && parsed.value.entry.prevHash).toBe(entryHashOf(a.value.entry.body));
+  });
+
+  it('returns the same entry as a duplicate for a second delivery of the same request', async () => {
+    const store = new MemoryLedgerStore();
+    const first = await appendOnce(store, request('r'));
+    const second = await appendOnce(store, request('r'));
+    expect(first.ok && second.ok).toBe(true);
+    if (!first.ok || !second.ok) return;
+    expect(second.value.status).toBe('duplicate');
+    expect(second.value.entry).toEqual(first.value.entry);
+    await assertLedger(store, ['r']);
+  });
+
+  it('refuses a request id reused with other bytes as a typed request-id-conflict and writes nothing', async () => {
+    const store = new MemoryLedgerStore();
+    await appendOnce(store, request('r'));
+    const other = await appendOnce(store, request('r', 'different bytes'));
+    expect(other.ok).toBe(false);
+    if (!other.ok) {
+      expect(other.error.code).toBe('request-id-conflict');
+      if (other.error.code === 'request-id-conflict') expect(other.error.claim.requestDigest).toBe(sha256Hex('request r'));
+    }
+    await assertLedger(store, ['r']);
+  });
+
+  it('refuses the conflicting request even when it races the original before any entry exists', async () => {
+    const store = shuffledStore('conflict-race');
+    const results = await Promise.all([appendOnce(store, request('r')), appendOnce(store, request('r', 'other'))]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok && r.error.code === 'request-id-conflict')).toHaveLength(1);
+    expect((await store.listLogs()).flatMap((l) => store.snapshot(l))).toHaveLength(1);
+  });
+
+  it('places each request on the log its claim fixed, even when the configured logs change later', async () => {
+    const store = new MemoryLedgerStore();
+    const first = await appendOnce(store, { ...request('moving'), logIds: ['x-log'] });
+    const again = await appendOnce(store, { ...request('moving'), logIds: ['y-log', 'z-log'] });
+    expect(first.ok && again.ok && again.value.entry.logId).toBe('x-log');
+    expect(again.ok && again.value.status).toBe('duplicate');
+  });
+
+  it('keeps one entry per request, no fork and no gap under 200 concurrent deliveries of 60 requests', async () => {
+    const store = shuffledStore('concurrency');
+    const ids = Array.from({ length: 60 }, (_, i) => `req-${i}`);
+    const deliveries = [...ids, ...ids, ...ids.slice(0, 40), ...ids.slice(20, 60)];
+    const results = await Promise.all(deliveries.map((id) => appendOnce(store, request(id))));
+    const byId = new Map<string, string>();
+    for (const [i, r] of results.entries()) {
+      expect(r.ok).toBe(true);
+      if (!r.ok) continue;
+      const key = `${r.value.entry.logId}#${r.value.entry.seq}`;
+      const id = deliveries[i] as string;
+      if (byId.has(id)) expect(byId.get(id)).toBe(key);
+      byId.set(id, key);
+    }
+    expect(results.filter((r) => r.ok && r.value.status === 'appended')).toHaveLength(60);
+    await assertLedger(store, ids);
+  });
+
+  it('survives a crash before or after every store operation of a delivery, with a concurrent duplicate in flight', async () => {
+    const before = crashes;
+    for (let at = 0; at < 9; at++) {
+      for (const when of ['before', 'after'] as const) {
+        const store = shuffledStore(`crash-${at}-${when}`);
+        await appendOnce(store, request('warm-up')); // so the scans cover a non-empty log
+        const [x, y] = await Promise.all([
+          deliverUntilDone(store, request('victim'), [{ at, when }]),
+          deliverUntilDone(store, request('victim'), []),
+        ]);
+        expect(x.ok && y.ok).toBe(true);
+        if (x.ok && y.ok) expect(x.value.entry).toEqual(y.value.entry);
+        await assertLedger(store, ['warm-up', 'victim']);
+      }
+    }
+    expect(crashes - before).toBeGreaterThanOrEqual(10); // the crash points were really reached
+  });
+
+  it('keeps the ledger exact under many requests with random crashes, redeliveries and concurrency', async () => {
+    const store = shuffledStore('chaos');
+    const r = rng('chaos-plan');
+    const ids = Array.from({ length: 80 }, (_, i) => `chaos-${i}`);
+    const outcomes = await Promise.all(
+      ids.flatMap((id) => {
+        const copies = 1 + Math.floor(r() * 3);
+        return Array.from({ length: copies }, () => {
+          const crashes = r() < 0.5 ? [{ at: Math.floor(r() * 10), when: (r() < 0.5 ? 'before' : 'after') as 'before' | 'after' }] : [];
+          return deliverUntilDone(store, request(id), crashes).then((o) => [id, o] as const);
+        });
+      }),
+    );
+    const placedAt = new Map<string, string>();
+    for (const [id, o] of outcomes) {
+      expect(o.ok).toBe(true);
+      if (!o.ok) continue;
+      const key = `${o.value.entry.logId}#${o.value.entry.seq}`;
+      if (placedAt.has(id)) expect(placedAt.get(id)).toBe(key);
+      placedAt.set(id, key);
+    }
+    await assertLedger(store, ids);
+    expect((await store.listLogs()).length).toBe(3);
+  });
+});
+
+describe('log selection', () => {
+  it('is a pure function of the request id over the configured log ids, independent of their order', () => {
+    const ids = Array.from({ length: 300 }, (_, i) => `request-${i}`);
+    for (const id of ids) expect(selectLog(id, ['c', 'a', 'b'])).toBe(selectLog(id, ['a', 'b', 'c']));
+    const counts = new Map<string, number>();
+    for (const id of ids) counts.set(selectLog(id, LOGS), (counts.get(selectLog(id, LOGS)) ?? 0) + 1);
+    expect([...counts.keys()].sort()).toEqual(LOGS);
+    for (const n of counts.values()) expect(n).toBeGreaterThan(60);
+  });
+
+  it('takes the first 8 bytes of SHA-256(request id), big-endian, modulo the number of logs', () => {
+    const id = 'abc';
+    const index = createHash('sha256').update(id).digest().readBigUInt64BE(0) % 3n;
+    expect(selectLog(id, ['l0', 'l1', 'l2'])).toBe(['l0', 'l1', 'l2'][Number(index)]);
+  });
+
+  it('refuses an empty configuration and invalid log ids', () => {
+    expect(() => selectLog('x', [])).toThrow(RangeError);
+    expect(() => selectLog('x', ['a/b'])).toThrow(RangeError);
+  });
+});
