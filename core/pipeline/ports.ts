@@ -59,8 +59,8 @@ export type AppendResult =
 export interface LedgerWriter {
   /** The entry already recorded for this request id (complete, consistent), or null. */
   find(requestId: string, requestDigest: string): Promise<AppendResult | null>;
-  /** Appends exactly once per request id (the ledger's append protocol); a duplicate returns the existing entry. */
-  append(logId: string, draft: EntryDraft): Promise<AppendResult>;
+  /** Appends exactly once per request id (the ledger's append protocol selects the log); a duplicate returns the existing entry. */
+  append(draft: EntryDraft): Promise<AppendResult>;
 }
 
 export interface HandoffSender {

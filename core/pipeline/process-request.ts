@@ -14,7 +14,6 @@ import type { Disposition, EvaluationError } from '../evaluate/types.js';
 import type { EntryRefusal, RefusalCode } from '../ledger/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 import { handoffMessageBytes } from './handoff-message.js';
-import { selectLog } from './log-select.js';
 import type { AppendResult, EntryDraft, EntrySizeAdmission, HandoffSender, LedgerWriter, LoadedPack, PackSource, RecordedEntry, RequestArchive } from './ports.js';
 import { readRequest, type EvaluationRequest, type RequestErrorCode } from './request.js';
 
@@ -80,7 +79,7 @@ export async function processRequest(bytes: Uint8Array, config: PipelineConfig, 
   // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed (issue 3
   // item 6). A request over the archive's limit was refused for exactly that reason and is not retained.
   if (!(draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large')) await ports.archive.put(bytes);
-  const appended = await ports.ledger.append(selectLog(requestId, config.logIds), draft);
+  const appended = await ports.ledger.append(draft);
   return finish(appended, requestId, config, ports);
 }
 

@@ -1,0 +1,65 @@
+/**
+ * The pipeline's LedgerWriter over the ledger's append protocol (core/ledger/append.ts): the pipeline decides the
+ * entry's content, the protocol decides its slot (log, seq, prevHash), and the builder checks and signs it.
+ * Time and the signer are passed in (core has no clock and never holds a key it did not receive).
+ */
+import { appendOnce } from '../ledger/append.js';
+import { buildEntry, parseStoredEntry } from '../ledger/entry.js';
+import { ENTRY_FORMAT, type UnsignedEntry } from '../ledger/entry-types.js';
+import type { Signer } from '../ledger/signature.js';
+import type { LedgerStore, StoredEntry } from '../ledger/store.js';
+import type { AppendResult, EntryDraft, LedgerWriter, RecordedEntry } from './ports.js';
+
+export interface LedgerWriterOptions {
+  readonly store: LedgerStore;
+  readonly signer: Signer;
+  readonly logIds: readonly string[];
+  /** RFC 3339 UTC time of the entry (the handler's clock). */
+  readonly now: () => string;
+}
+
+/** A stored entry that does not read back strictly: the ledger is damaged; never repaired here. */
+export class StoredEntryError extends Error {
+  readonly code = 'stored-entry-unreadable';
+}
+
+function recorded(stored: StoredEntry): RecordedEntry {
+  const parsed = parseStoredEntry(stored.body);
+  if (!parsed.ok) throw new StoredEntryError(`entry ${stored.logId}/${stored.seq} is ${parsed.error.code}: ${parsed.error.detail}`);
+  return { logId: stored.logId, seq: stored.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry };
+}
+
+async function entryAt(store: LedgerStore, logId: string, seq: number): Promise<StoredEntry | null> {
+  for await (const e of store.readEntries(logId, seq, seq)) if (e.seq === seq) return e;
+  return null;
+}
+
+export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
+  return {
+    async find(requestId, requestDigest): Promise<AppendResult | null> {
+      const claim = await o.store.readClaim(requestId);
+      if (claim === null) return null;
+      if (claim.requestDigest !== requestDigest) return { status: 'conflict', existingRequestDigest: claim.requestDigest };
+      const position = await o.store.readPosition(requestId);
+      // Claimed but not yet placed (an earlier delivery died mid-append): the append protocol finishes the job.
+      if (position === null) return null;
+      const stored = await entryAt(o.store, position.logId, position.seq);
+      if (stored === null) return null;
+      return { status: 'existing', recorded: recorded(stored) };
+    },
+    async append(draft: EntryDraft): Promise<AppendResult> {
+      const time = o.now();
+      const out = await appendOnce(o.store, {
+        requestId: draft.requestId,
+        requestDigest: draft.requestDigest,
+        logIds: o.logIds,
+        build: (slot) => buildEntry({ ...draft, format: ENTRY_FORMAT, ...slot, time, keyId: o.signer.keyId } as UnsignedEntry, o.signer),
+      });
+      if (!out.ok) {
+        if (out.error.code === 'request-id-conflict') return { status: 'conflict', existingRequestDigest: out.error.claim.requestDigest };
+        throw new Error(`${out.error.code}: ${out.error.message}`);
+      }
+      return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recorded(out.value.entry) };
+    },
+  };
+}

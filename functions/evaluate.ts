@@ -1,0 +1,32 @@
+/**
+ * The evaluate Lambda: SQS intake → evaluator → ledger → handoff queues, with partial batch responses
+ * (ReportBatchItemFailures). Thin by design: decode the event, call the pipeline, return. Everything else lives in
+ * core/pipeline (logic) and adapters (AWS). Built once per cold start: the signing key (Secrets Manager, or a local
+ * key file), the build digest of this bundle, the clients and the compiled-pack cache.
+ */
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { buildDigest } from './lib/build-digest.js';
+import { evaluateRuntimeFromEnv, type EvaluateRuntime } from './lib/evaluate-runtime.js';
+import { powertoolsObservability } from './lib/observability.js';
+import { loadSigningKey } from './lib/signing-key.js';
+
+let runtime: Promise<EvaluateRuntime> | undefined;
+
+async function coldStart(): Promise<EvaluateRuntime> {
+  const signer = await loadSigningKey(process.env);
+  return evaluateRuntimeFromEnv({ env: process.env, signer, buildDigest: buildDigest(process.env, import.meta.url), observability: powertoolsObservability() });
+}
+
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  runtime ??= coldStart();
+  let rt: EvaluateRuntime;
+  try {
+    rt = await runtime;
+  } catch (e) {
+    // A failed cold start (key unreadable, bad configuration) is not cached: the next invocation retries it.
+    // Throwing fails the whole batch, which SQS redelivers (never an empty failure list, which would mean success).
+    runtime = undefined;
+    throw e;
+  }
+  return rt.handle(event);
+}

@@ -1,0 +1,180 @@
+/**
+ * Wires the pipeline (core/pipeline) to the AWS adapters for the evaluate function: built once per cold start,
+ * reused by every invocation (compiled packs stay cached). Everything configurable comes from the function
+ * environment that infra/function-environment.ts builds, for the cloud and for the local stack alike.
+ */
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
+import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
+import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
+import { getQueueUrl, sendMessage } from '../../adapters/sqs.js';
+import { EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
+import type { Signer } from '../../core/ledger/signature.js';
+import { handleBatch, type BatchRecord } from '../../core/pipeline/batch.js';
+import { parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
+import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
+import { cachedPackSource } from '../../core/pipeline/pack-source.js';
+import type { HandoffSender } from '../../core/pipeline/ports.js';
+import { processRequest, type PipelineConfig, type PipelinePorts, type ProcessOutcome } from '../../core/pipeline/process-request.js';
+import { silentObservability, type Observability } from './observability.js';
+
+export interface EvaluateRuntime {
+  handle(event: SQSEvent): Promise<SQSBatchResponse>;
+  readonly config: PipelineConfig;
+}
+
+export interface RuntimeParts {
+  readonly config: PipelineConfig;
+  readonly ports: PipelinePorts;
+  /** Sends an unidentifiable message to the DLQ with its reason. */
+  readonly deadLetter: (record: BatchRecord & { readonly eventSourceArn?: string }, o: Extract<ProcessOutcome, { status: 'dead-letter' }>) => Promise<void>;
+  readonly observability?: Observability;
+  readonly concurrency?: number;
+}
+
+export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
+  const obs = parts.observability ?? silentObservability;
+  return {
+    config: parts.config,
+    async handle(event) {
+      const records = (event.Records ?? []).map((r) => ({
+        messageId: r.messageId,
+        body: r.body,
+        receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1'),
+        eventSourceArn: r.eventSourceARN,
+      }));
+      try {
+        return await handleBatch(records, {
+          process: (bytes) => processRequest(bytes, parts.config, parts.ports),
+          deadLetter: (record, o) => parts.deadLetter(record as BatchRecord & { eventSourceArn?: string }, o),
+          observer: obs,
+          ...(parts.concurrency !== undefined ? { concurrency: parts.concurrency } : {}),
+        });
+      } finally {
+        obs.flush();
+      }
+    },
+  };
+}
+
+function jsonArray(text: string | undefined, name: string): string[] {
+  if (text === undefined || text === '') return [];
+  const v = JSON.parse(text) as unknown;
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new TypeError(`${name} must be a JSON array of strings`);
+  return v;
+}
+
+function positiveInt(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined || text === '') return fallback;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`${name} must be a positive integer`);
+  return n;
+}
+
+/** The pipeline configuration from the function environment (infra/function-environment.ts names). */
+export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: string): PipelineConfig {
+  const logIds = jsonArray(env.LOG_IDS, 'LOG_IDS');
+  if (logIds.length === 0) throw new TypeError('LOG_IDS must name at least one log');
+  const unrouted = env.UNROUTED_QUEUE_URL;
+  if (!unrouted) throw new TypeError('UNROUTED_QUEUE_URL is required');
+  const maxWorkBudget = Math.min(positiveInt(env.MAX_WORK_BUDGET, MAX_WORK_BUDGET, 'MAX_WORK_BUDGET'), MAX_WORK_BUDGET);
+  const defaultWorkBudget = positiveInt(env.DEFAULT_WORK_BUDGET, 100_000, 'DEFAULT_WORK_BUDGET');
+  if (defaultWorkBudget > maxWorkBudget) throw new TypeError('DEFAULT_WORK_BUDGET exceeds MAX_WORK_BUDGET');
+  return {
+    logIds,
+    supportedExtensions: jsonArray(env.SUPPORTED_EXTENSIONS, 'SUPPORTED_EXTENSIONS'),
+    defaultWorkBudget,
+    maxWorkBudget,
+    evaluator: { name: EVALUATOR_IDENTITY.name, version: EVALUATOR_IDENTITY.version, buildDigest },
+    routeQueues: parseRouteQueues(env.ROUTE_QUEUES),
+    unroutedQueue: unrouted,
+  };
+}
+
+export function sqsHandoffSender(sqs: SQSClient): HandoffSender {
+  return {
+    async send(queue, handoffId, body, routeKey) {
+      await sendMessage(sqs, queue, {
+        body,
+        attributes: {
+          HandoffId: { DataType: 'String', StringValue: handoffId },
+          Route: { DataType: 'String', StringValue: routeKey },
+        },
+      });
+    },
+  };
+}
+
+/**
+ * Dead letters: SQS delivers only the body to the handler, so the reason travels as message attributes on a copy
+ * sent to the intake DLQ (INTAKE_DLQ_URL, or "<intake queue name>-dlq" looked up from the record's event source
+ * ARN, the naming rule of infra/names.ts). If the send fails the record fails and SQS's redrive moves it there.
+ */
+export function sqsDeadLetter(sqs: SQSClient, env: NodeJS.ProcessEnv): RuntimeParts['deadLetter'] {
+  const urls = new Map<string, Promise<string>>();
+  const dlqUrl = (arn: string | undefined): Promise<string> => {
+    if (env.INTAKE_DLQ_URL) return Promise.resolve(env.INTAKE_DLQ_URL);
+    const name = arn?.split(':').at(-1);
+    if (!name) return Promise.reject(new Error('no INTAKE_DLQ_URL and no event source ARN to derive the DLQ from'));
+    let u = urls.get(name);
+    if (u === undefined) {
+      u = getQueueUrl(sqs, `${name}-dlq`);
+      u.catch(() => urls.delete(name));
+      urls.set(name, u);
+    }
+    return u;
+  };
+  return async (record, o) => {
+    await sendMessage(sqs, await dlqUrl(record.eventSourceArn), {
+      body: record.body,
+      attributes: {
+        DocketReason: { DataType: 'String', StringValue: o.code },
+        DocketReasonMessage: { DataType: 'String', StringValue: o.message.slice(0, 1000) || o.code },
+        OriginalMessageId: { DataType: 'String', StringValue: record.messageId },
+        ...(o.requestId ? { RequestId: { DataType: 'String', StringValue: o.requestId } } : {}),
+      },
+    });
+  };
+}
+
+export interface EnvRuntimeOptions {
+  readonly env: NodeJS.ProcessEnv;
+  readonly signer: Signer;
+  readonly buildDigest: string;
+  readonly observability?: Observability;
+  readonly dynamodb?: DynamoDBClient;
+  readonly sqs?: SQSClient;
+  /** Wraps the handoff sender (fault injection in tests: "the function dies after the ledger write"). */
+  readonly wrapSender?: (s: HandoffSender) => HandoffSender;
+  readonly now?: () => string;
+}
+
+export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
+  const env = o.env;
+  const ddb = o.dynamodb ?? createDynamoDbClient({}, env);
+  const sqs = o.sqs ?? createSqsClient({}, env);
+  const need = (name: string): string => {
+    const v = env[name];
+    if (!v) throw new TypeError(`${name} is required`);
+    return v;
+  };
+  const config = pipelineConfigFromEnv(env, o.buildDigest);
+  const store = new DynamoDbLedgerStore({ client: ddb, tableName: need('LEDGER_TABLE') });
+  const registry = new DynamoDbPackRegistry({ client: ddb, tableName: need('PACKS_TABLE') });
+  const archive = new DynamoDbRequestArchive({ client: ddb, tableName: need('REQUESTS_TABLE') });
+  const sender = sqsHandoffSender(sqs);
+  return createEvaluateRuntime({
+    config,
+    ports: {
+      packs: cachedPackSource(registry),
+      archive,
+      ledger: ledgerWriter({ store, signer: o.signer, logIds: config.logIds, now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')) }),
+      handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
+    },
+    deadLetter: sqsDeadLetter(sqs, env),
+    ...(o.observability ? { observability: o.observability } : {}),
+  });
+}

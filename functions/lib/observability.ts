@@ -1,0 +1,61 @@
+/**
+ * Structured logs and metrics of the evaluate function (issue 4 item 3): Powertools Logger (JSON lines with request
+ * id, pack digest, log position, outcome kind, work units) and Powertools Metrics (CloudWatch EMF): evaluations by
+ * kind, errors by class, handoffs by route, dead letters by reason. No secret or document content is ever logged.
+ */
+import { Logger } from '@aws-lambda-powertools/logger';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { BatchObserver, BatchRecord } from '../../core/pipeline/batch.js';
+import type { ProcessOutcome } from '../../core/pipeline/process-request.js';
+
+export interface Observability extends BatchObserver {
+  flush(): void;
+}
+
+export function powertoolsObservability(serviceName = 'docket-evaluate', namespace = 'Docket'): Observability {
+  const logger = new Logger({ serviceName });
+  const metrics = new Metrics({ namespace, serviceName });
+  const count = (name: string, dimension: string, value: string): void => {
+    const m = metrics.singleMetric();
+    m.addDimension(dimension, value);
+    m.addMetric(name, MetricUnit.Count, 1);
+  };
+  return {
+    outcome(record: BatchRecord, o: ProcessOutcome) {
+      if (o.status === 'dead-letter') {
+        logger.warn('request dead-lettered', { messageId: record.messageId, requestId: o.requestId, reason: o.code, detail: o.message });
+        count('DeadLetters', 'reason', o.code);
+        return;
+      }
+      logger.info(o.created ? 'request recorded' : 'duplicate delivery: handoffs re-sent', {
+        messageId: record.messageId,
+        requestId: o.requestId,
+        packDigest: o.packDigest,
+        logId: o.logId,
+        seq: o.seq,
+        entryHash: o.entryHash,
+        outcome: o.kind,
+        work: o.work,
+        ...(o.errorClass ? { errorClass: o.errorClass } : {}),
+        ...(o.refusalCode ? { refusalCode: o.refusalCode } : {}),
+        handoffs: o.handoffs.map((h) => ({ handoffId: h.handoffId, routeIndex: h.routeIndex, destination: h.destination })),
+      });
+      if (o.created) {
+        count('Evaluations', 'kind', o.kind);
+        if (o.errorClass) count('EvaluationErrors', 'class', o.errorClass);
+        if (o.refusalCode) count('AdmissionRefusals', 'code', o.refusalCode);
+      } else count('DuplicateDeliveries', 'kind', o.kind);
+      for (const h of o.handoffs) count('Handoffs', 'route', h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
+    },
+    failure(record: BatchRecord, error: unknown) {
+      const e = error as { name?: string; code?: string; message?: string };
+      logger.error('record failed; it will be redelivered', { messageId: record.messageId, receiveCount: record.receiveCount, errorName: e?.name, errorCode: e?.code, error: e?.message });
+      count('RecordFailures', 'class', e?.name ?? 'Error');
+    },
+    flush() {
+      metrics.publishStoredMetrics();
+    },
+  };
+}
+
+export const silentObservability: Observability = { outcome() {}, failure() {}, flush() {} };

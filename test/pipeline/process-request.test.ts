@@ -1,0 +1,207 @@
+import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
+import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { cachedPackSource } from '../../core/pipeline/pack-source.js';
+import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
+import { processRequest, type PipelineConfig, type PipelinePorts } from '../../core/pipeline/process-request.js';
+import { handleBatch } from '../../core/pipeline/batch.js';
+import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
+import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+
+const enc = new TextEncoder();
+const ex = (p: string) => new Uint8Array(readFileSync(new URL(`../../examples/${p}`, import.meta.url)));
+const hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+function world(overrides: Partial<PipelineConfig> = {}) {
+  const packs = new Map<string, Uint8Array>();
+  const aliases = new Map<string, string>();
+  const publish = (file: string) => {
+    const b = ex(file);
+    const d = hex(b);
+    packs.set(d, b);
+    const plain = JSON.parse(new TextDecoder().decode(b));
+    aliases.set(`${plain.id}@${plain.version}`, d);
+    return d;
+  };
+  const store = new MemoryLedgerStore();
+  const archived = new Map<string, Uint8Array>();
+  const sent: { queue: string; id: string; body: string }[] = [];
+  let failSends = 0;
+  const signer = signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(7)));
+  const config: PipelineConfig = {
+    logIds: ['t-0', 't-1'],
+    supportedExtensions: [],
+    defaultWorkBudget: 100_000,
+    maxWorkBudget: 1_000_000,
+    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: 'b'.repeat(64) },
+    routeQueues: { 'queue:Vendor Risk': 'q-vendor', 'queue:Intake Desk': 'q-intake', 'human-role:Oversight': 'q-oversight', 'human-role:Data Steward': 'q-steward' },
+    unroutedQueue: 'q-unrouted',
+    ...overrides,
+  };
+  const ports: PipelinePorts = {
+    packs: cachedPackSource({ getPack: async (d) => packs.get(d) ?? null, resolveAlias: async (a) => aliases.get(a) ?? null }),
+    archive: { put: async (b) => void archived.set(hex(b), b) },
+    ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-02T14:00:00Z' }),
+    handoffs: {
+      send: async (queue, id, body) => {
+        if (failSends > 0) {
+          failSends -= 1;
+          throw new Error('simulated crash after the ledger write');
+        }
+        sent.push({ queue, id, body });
+      },
+    },
+  };
+  return { publish, store, archived, sent, config, ports, failNextSends: (n: number) => (failSends = n) };
+}
+
+const req = (id: string, pack: string, facts: string, extra = '') => enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"${pack}","facts":${facts}${extra}}`);
+
+async function entries(store: MemoryLedgerStore) {
+  const out = [];
+  for (const log of await store.listLogs()) for await (const e of store.readEntries(log, 0)) out.push(e);
+  return out;
+}
+
+describe('processing one request', () => {
+  it('records an outcome disposition with digests of the exact request, facts and evidence bytes', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    const facts = ' {"vendor":{"riskScore":"12.5","sanctioned":false}} ';
+    const bytes = req('v-1', `sha256:${digest}`, facts, ',"evidence":{"tax-certificate":"present"}');
+    const o = await processRequest(bytes, w.config, w.ports);
+    expect(o.status === 'recorded' && o.kind).toBe('disposition');
+    const [stored] = await entries(w.store);
+    const parsed = parseStoredEntry(stored!.body);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok || parsed.value.entry.kind !== 'disposition') return;
+    const e = parsed.value.entry;
+    expect(e.disposition).toMatchObject({ kind: 'outcome', outcomeId: 'onboard' });
+    expect(e.requestDigest).toBe(hex(bytes));
+    expect(e.factsDigest).toBe(hex(enc.encode(facts.trim())));
+    expect(e.evidenceDigest).toBe(hex(enc.encode('{"tax-certificate":"present"}')));
+    expect(e.pack).toEqual({ id: 'https://packs.example.org/procurement/vendor-onboarding', version: '2.1.0', digest });
+    expect(e.workBudget).toBe(100_000);
+    expect(w.archived.get(hex(bytes))).toEqual(bytes);
+    expect(w.sent).toEqual([]);
+  });
+
+  it('resolves an alias at intake and records the digest, then sends the target-only handoff to the target queue', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    const o = await processRequest(req('v-2', 'https://packs.example.org/procurement/vendor-onboarding@2.1.0', '{"vendor":{"riskScore":"45","sanctioned":false}}', ',"evidence":{"tax-certificate":"present"}'), w.config, w.ports);
+    expect(o.status === 'recorded' && o.packDigest).toBe(digest);
+    expect(w.sent.map((s) => s.queue)).toEqual(['q-vendor']);
+    const m = readHandoffMessage(enc.encode(w.sent[0]!.body));
+    expect(m.ok && [m.value.shape, m.value.target?.name, m.value.packDigest]).toEqual(['target', 'Vendor Risk', digest]);
+  });
+
+  it('fans out routed handoffs in declaration order with duplicate targets kept', async () => {
+    const w = world();
+    const digest = w.publish('data-request-intake-triage.json');
+    const facts = new TextDecoder().decode(ex('requests/triage-complete-appropriate.facts.json'));
+    const evidence = new TextDecoder().decode(ex('requests/triage-instance-7b.evidence.json'));
+    await processRequest(req('t-7b', `sha256:${digest}`, facts, `,"evidence":${evidence}`), w.config, w.ports);
+    expect(w.sent.map((s) => s.queue)).toEqual(['q-steward', 'q-oversight', 'q-intake']);
+    expect(new Set(w.sent.map((s) => s.id)).size).toBe(3);
+  });
+
+  it('sends a direct escalation without an escalation object to the unrouted queue', async () => {
+    const w = world();
+    const digest = w.publish('direct-exception-no-escalation.json');
+    await processRequest(req('d-1', `sha256:${digest}`, '{"refund":{"amount":"20.00","fraudFlag":true}}'), w.config, w.ports);
+    expect(w.sent.map((s) => s.queue)).toEqual(['q-unrouted']);
+    const m = readHandoffMessage(enc.encode(w.sent[0]!.body));
+    expect(m.ok && [m.value.shape, m.value.destination]).toEqual(['no-destination', 'no-destination']);
+  });
+
+  it('records an unknown pack digest, an unknown alias and an out-of-range budget as admission refusals', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    const codes = [];
+    for (const [id, bytes] of [
+      ['u-1', req('u-1', `sha256:${'0'.repeat(64)}`, '{}')],
+      ['u-2', req('u-2', 'nope@1', '{}')],
+      ['u-3', req('u-3', `sha256:${digest}`, '{}', ',"workBudget":2000000')],
+    ] as const) {
+      const o = await processRequest(bytes, w.config, w.ports);
+      codes.push(o.status === 'recorded' ? `${id}:${o.kind}:${o.refusalCode}` : o.code);
+    }
+    expect(codes).toEqual(['u-1:admission-refusal:unknown-pack-digest', 'u-2:admission-refusal:unknown-pack-alias', 'u-3:admission-refusal:work-budget-out-of-range']);
+  });
+
+  it('records an over-budget evaluation as a resource-exhaustion evaluation error', async () => {
+    const w = world();
+    const digest = w.publish('data-request-intake-triage.json');
+    const facts = new TextDecoder().decode(ex('requests/triage-complete-appropriate.facts.json'));
+    const o = await processRequest(req('b-1', `sha256:${digest}`, facts, ',"workBudget":10'), w.config, w.ports);
+    expect(o.status === 'recorded' && [o.kind, o.errorClass]).toEqual(['evaluation-error', 'resource-exhaustion']);
+  });
+
+  it('records a malformed request with a readable id as a refusal and dead-letters one without a usable id', async () => {
+    const w = world();
+    const refused = await processRequest(enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"m-1","pack":"x"}`), w.config, w.ports);
+    expect(refused.status === 'recorded' && refused.refusalCode).toBe('request-malformed');
+    const dead = await processRequest(enc.encode('{"requestId": 5}'), w.config, w.ports);
+    expect(dead.status === 'dead-letter' && dead.code).toBe('request-format-unsupported');
+    expect((await entries(w.store)).length).toBe(1);
+  });
+
+  it('produces one entry for three deliveries and re-sends the same handoff ids each time', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    const bytes = req('dup-1', `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}');
+    const outcomes = [];
+    for (let i = 0; i < 3; i++) outcomes.push(await processRequest(bytes, w.config, w.ports));
+    expect(outcomes.map((o) => o.status === 'recorded' && o.created)).toEqual([true, false, false]);
+    expect((await entries(w.store)).length).toBe(1);
+    expect(new Set(w.sent.map((s) => s.id)).size).toBe(1);
+    expect(w.sent.length).toBe(3);
+  });
+
+  it('delivers the handoff after a crash between the ledger write and the send', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    const bytes = req('crash-1', `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}');
+    w.failNextSends(1);
+    await expect(processRequest(bytes, w.config, w.ports)).rejects.toThrow(/simulated crash/);
+    expect((await entries(w.store)).length).toBe(1);
+    expect(w.sent.length).toBe(0);
+    const again = await processRequest(bytes, w.config, w.ports);
+    expect(again.status === 'recorded' && again.created).toBe(false);
+    expect(w.sent.length).toBe(1);
+  });
+
+  it('dead-letters a second request that reuses an id with other bytes, leaving the first entry alone', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    await processRequest(req('same', `sha256:${digest}`, '{}'), w.config, w.ports);
+    const o = await processRequest(req('same', `sha256:${digest}`, '{"x":1}'), w.config, w.ports);
+    expect(o.status === 'dead-letter' && o.code).toBe('request-id-reused');
+    expect((await entries(w.store)).length).toBe(1);
+  });
+});
+
+describe('processing a batch', () => {
+  it('fails only the record whose processing threw and dead-letters the unidentified one', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    const dead: string[] = [];
+    const records = [
+      { messageId: 'a', body: new TextDecoder().decode(req('ok-1', `sha256:${digest}`, '{"vendor":{"riskScore":"12.5","sanctioned":false}}', ',"evidence":{"tax-certificate":"present"}')) },
+      { messageId: 'b', body: 'not json' },
+      { messageId: 'c', body: new TextDecoder().decode(req('ok-2', `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}')) },
+    ];
+    w.failNextSends(1);
+    const res = await handleBatch(records, {
+      process: (b) => processRequest(b, w.config, w.ports),
+      deadLetter: async (r) => void dead.push(r.messageId),
+      concurrency: 1,
+    });
+    expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'c' }]);
+    expect(dead).toEqual(['b']);
+  });
+});
