@@ -9,7 +9,10 @@ import { configFromContext } from './config.js';
 import { DocketStack } from './docket-stack.js';
 import { stackName } from './synth.js';
 
+// `DOCKET_SYNTH_BUNDLING=off` skips esbuild (the CLI refuses user context keys prefixed with "aws:").
+// Set after construction: context from the CLI (which asks to bundle every stack) would override constructor props.
 const app = new App();
+if (process.env['DOCKET_SYNTH_BUNDLING'] === 'off') app.node.setContext('aws:cdk:bundling-stacks', []);
 const config = configFromContext(app.node);
 const account = process.env['CDK_DEFAULT_ACCOUNT'];
 const region = process.env['CDK_DEFAULT_REGION'];

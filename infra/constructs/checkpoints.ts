@@ -3,7 +3,7 @@
  * compliance mode: once written, not even the account root can delete or overwrite a checkpoint version before its
  * retention ends, so a rewritten ledger cannot also rewrite its anchors.
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as kms from 'aws-cdk-lib/aws-kms';
@@ -73,6 +73,14 @@ export class Checkpoints extends Construct {
       new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.bucket.arnForObjects(`${CHECKPOINT_EXPORT_PREFIX}*`)] }),
     );
     grantKeyVia(props.key, this.function.role, ['s3'], ['encrypt']);
+    const bucketLogicalId = Stack.of(this).resolve((this.bucket.node.defaultChild as s3.CfnBucket).logicalId) as string;
+    Validations.of(this.function.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${CHECKPOINT_EXPORT_PREFIX}*]`,
+      reason:
+        'Checkpoint object keys name the log and tree size (checkpoints/<logId>/<treeSize>.json), unknown at deploy ' +
+        'time. The grant is create-only (s3:PutObject) under one prefix; Object Lock in compliance mode makes every ' +
+        'written version immutable, so the wildcard cannot be used to overwrite or delete an exported checkpoint.',
+    });
     this.schedule = new events.Rule(this, 'Schedule', {
       description: 'Docket: periodic signed checkpoints of every ledger log',
       schedule: events.Schedule.expression(c.checkpointSchedule),

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -91,5 +91,12 @@ export class DocketFunction extends Construct {
     } else {
       throw new Error(`cannot bundle ${props.functionName}: ${props.entry} does not exist`);
     }
+    Validations.of(this.fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Pinned to nodejs22.x on purpose (issue 5): the evaluator build digest recorded in every ledger entry names ' +
+        'one runtime, and moving to a newer runtime is a reviewed release (new build digest in the trust policy), ' +
+        'never an implicit upgrade.',
+    });
   }
 }

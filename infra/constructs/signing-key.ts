@@ -6,7 +6,7 @@
  * The public side (trust policy: public keys, key ids and the sequence ranges each is valid for) is public data,
  * kept in CDK context, published as an SSM parameter and a stack output.
  */
-import { CfnOutput, RemovalPolicy } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -45,6 +45,13 @@ export class SigningKey extends Construct {
         excludePunctuation: true,
       },
       removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotating a ledger signing key is a ledger event, not a password change: the new key id must enter the trust ' +
+        'policy with the sequence range it signs from (docs/deploy.md "Rotate the signing key"). An automatic rotation ' +
+        'Lambda would sign entries with a key no trust policy lists, and `docket verify` would reject them.',
     });
     if (props.trustPolicy !== undefined) {
       this.trustPolicyParameter = new ssm.StringParameter(this, 'TrustPolicy', {

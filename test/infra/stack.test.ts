@@ -1,0 +1,280 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig, routeTargetKey } from '../../infra/config.js';
+import { ENV } from '../../infra/function-environment.js';
+import { resourceNames } from '../../infra/names.js';
+import { functionId, logicalIdWhere, queueId, resolve, resourcesOfType, roleOfFunction, tableId, template, type Cfn } from './template.js';
+
+const names = resourceNames('dev', defaultConfig('dev'));
+const props = (t: Cfn, id: string): Cfn => t.Resources[id].Properties;
+
+describe('intake', () => {
+  it('the intake queue is SSE-encrypted, TLS-only and dead-letters to its DLQ after maxReceiveCount deliveries', () => {
+    const t = template({ maxReceiveCount: 7 });
+    const intake = props(t, queueId(t, 'docket-dev-intake'));
+    expect(intake.SqsManagedSseEnabled).toBe(true);
+    expect(intake.RedrivePolicy.maxReceiveCount).toBe(7);
+    expect(intake.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [queueId(t, 'docket-dev-intake-dlq'), 'Arn'] });
+    const policy = resourcesOfType(t, 'AWS::SQS::QueuePolicy').find(([, r]) => r.Properties.Queues[0].Ref === queueId(t, 'docket-dev-intake'));
+    expect(JSON.stringify(policy?.[1].Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+  });
+
+  it('the intake visibility timeout is six times the function timeout', () => {
+    const t = template({ functionTimeoutSeconds: 45 });
+    expect(props(t, queueId(t, 'docket-dev-intake')).VisibilityTimeout).toBe(270);
+    expect(props(t, functionId(t, 'docket-dev-evaluate')).Timeout).toBe(45);
+  });
+
+  it('a dead letter is kept fourteen days by default, longer than any alarm takes to be answered', () => {
+    const t = template();
+    expect(props(t, queueId(t, 'docket-dev-intake-dlq')).MessageRetentionPeriod).toBe(1_209_600);
+  });
+});
+
+describe('evaluate function', () => {
+  it('runs nodejs22.x on arm64 with the configured memory and JSON logs in its own retained log group', () => {
+    const t = template({ memoryMb: 1536, logRetentionDays: 90 });
+    const fn = props(t, functionId(t, 'docket-dev-evaluate'));
+    expect(fn.Runtime).toBe('nodejs22.x');
+    expect(fn.Architectures).toEqual(['arm64']);
+    expect(fn.MemorySize).toBe(1536);
+    expect(fn.LoggingConfig.LogFormat).toBe('JSON');
+    const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
+    expect(t.Resources[logGroupId].Properties).toMatchObject({ LogGroupName: '/aws/lambda/docket-dev-evaluate', RetentionInDays: 90 });
+    expect(t.Resources[logGroupId].DeletionPolicy).toBe('Retain');
+  });
+
+  it('reads the intake queue through an event source with partial batch responses and the configured batching', () => {
+    const t = template({ batchSize: 100, maxBatchingWindowSeconds: 5, maximumConcurrency: 12 });
+    const [[, esm], ...rest] = resourcesOfType(t, 'AWS::Lambda::EventSourceMapping');
+    expect(rest).toHaveLength(0);
+    expect(esm!.Properties).toMatchObject({
+      BatchSize: 100,
+      MaximumBatchingWindowInSeconds: 5,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 12 },
+      EventSourceArn: { 'Fn::GetAtt': [queueId(t, 'docket-dev-intake'), 'Arn'] },
+      FunctionName: { Ref: functionId(t, 'docket-dev-evaluate') },
+    });
+  });
+
+  it('gets table names, route queues by target kind and name, the unrouted queue, the secret ARN, budgets and log ids', () => {
+    const routes = [
+      { kind: 'queue' as const, name: 'Review', queue: 'review' },
+      { kind: 'human-role' as const, name: 'Oversight Board', queue: 'review' },
+      { kind: 'system' as const, name: 'Tickets', queue: 'tickets' },
+    ];
+    const t = template({ routes, logCount: 3, budgets: { defaultWorkUnits: 5000, maxWorkUnits: 9000 }, supportedExtensions: ['x-geo'] });
+    const env = props(t, functionId(t, 'docket-dev-evaluate')).Environment.Variables as Cfn;
+    const value = (k: string) => resolve(t, env[k]);
+    expect(JSON.parse(value(ENV.routeQueues))).toEqual({
+      [routeTargetKey(routes[0]!)]: 'url:docket-dev-route-review',
+      [routeTargetKey(routes[1]!)]: 'url:docket-dev-route-review',
+      [routeTargetKey(routes[2]!)]: 'url:docket-dev-route-tickets',
+    });
+    expect(value(ENV.unroutedQueueUrl)).toBe('url:docket-dev-unrouted');
+    expect(value(ENV.ledgerTable)).toBe('docket-dev-ledger');
+    expect(value(ENV.packsTable)).toBe('docket-dev-packs');
+    expect(value(ENV.requestsTable)).toBe('docket-dev-requests');
+    expect(value(ENV.signingSecretArn)).toBe(`ref:${logicalIdWhere(t, 'AWS::SecretsManager::Secret', () => true)}`);
+    expect(value(ENV.defaultWorkBudget)).toBe('5000');
+    expect(value(ENV.maxWorkBudget)).toBe('9000');
+    expect(JSON.parse(value(ENV.logIds))).toEqual(['dev-0', 'dev-1', 'dev-2']);
+    expect(JSON.parse(value(ENV.supportedExtensions))).toEqual(['x-geo']);
+  });
+});
+
+describe('ledger table', () => {
+  it('is on-demand with pk S / sk N, point-in-time recovery, deletion protection and a customer-managed KMS key with rotation', () => {
+    const t = template({ pitrRecoveryDays: 21 });
+    const id = tableId(t, names.ledgerTable);
+    const p = props(t, id);
+    expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(p.KeySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }]);
+    expect(p.AttributeDefinitions).toEqual([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'N' }]);
+    expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 21 });
+    expect(p.DeletionProtectionEnabled).toBe(true);
+    expect(p.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
+    const keyId = p.SSESpecification.KMSMasterKeyId['Fn::GetAtt'][0] as string;
+    expect(t.Resources[keyId].Type).toBe('AWS::KMS::Key');
+    expect(t.Resources[keyId].Properties.EnableKeyRotation).toBe(true);
+    expect(t.Resources[keyId].DeletionPolicy).toBe('Retain');
+  });
+
+  it('is retained when the stack is deleted and when CloudFormation would replace it', () => {
+    const t = template();
+    for (const name of [names.ledgerTable, names.packsTable, names.requestsTable]) {
+      const r = t.Resources[tableId(t, name)];
+      expect(r.DeletionPolicy, name).toBe('Retain');
+      expect(r.UpdateReplacePolicy, name).toBe('Retain');
+    }
+  });
+
+  it('never has TTL enabled, even when the request archive is given a TTL attribute', () => {
+    const t = template({ requestArchiveTtlAttribute: 'expiresAt' });
+    expect(props(t, tableId(t, names.ledgerTable)).TimeToLiveSpecification).toBeUndefined();
+    expect(props(t, tableId(t, names.requestsTable)).TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    expect(props(t, tableId(t, names.packsTable)).TimeToLiveSpecification).toBeUndefined();
+  });
+
+  it('has no index or stream a writer could use to bypass the single-item append protocol', () => {
+    const p = props(template(), tableId(template(), names.ledgerTable));
+    expect(p.GlobalSecondaryIndexes).toBeUndefined();
+    expect(p.StreamSpecification).toBeUndefined();
+  });
+});
+
+describe('pack registry and request archive', () => {
+  it('both key items by pk S / sk S on demand, with point-in-time recovery, deletion protection and the data key', () => {
+    const t = template();
+    const ledgerKey = props(t, tableId(t, names.ledgerTable)).SSESpecification.KMSMasterKeyId;
+    for (const name of [names.packsTable, names.requestsTable]) {
+      const p = props(t, tableId(t, name));
+      expect(p.AttributeDefinitions).toEqual([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }]);
+      expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(p.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled).toBe(true);
+      expect(p.DeletionProtectionEnabled).toBe(true);
+      expect(p.SSESpecification.KMSMasterKeyId).toEqual(ledgerKey);
+    }
+  });
+});
+
+describe('handoff routes', () => {
+  it('give every distinct route queue key one queue and one DLQ, plus the unrouted pair, and nothing else', () => {
+    const routes = [
+      { kind: 'queue' as const, name: 'Review', queue: 'review' },
+      { kind: 'human-role' as const, name: 'Oversight', queue: 'review' },
+      { kind: 'system' as const, name: 'Case Management', queue: 'case-mgmt' },
+    ];
+    const t = template({ routes });
+    const queueNames = resourcesOfType(t, 'AWS::SQS::Queue').map(([, r]) => r.Properties.QueueName as string).sort();
+    expect(queueNames).toEqual(
+      [
+        'docket-dev-intake', 'docket-dev-intake-dlq',
+        'docket-dev-route-case-mgmt', 'docket-dev-route-case-mgmt-dlq',
+        'docket-dev-route-review', 'docket-dev-route-review-dlq',
+        'docket-dev-unrouted', 'docket-dev-unrouted-dlq',
+      ].sort(),
+    );
+    for (const q of ['docket-dev-route-review', 'docket-dev-route-case-mgmt', 'docket-dev-unrouted']) {
+      expect(props(t, queueId(t, q)).RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [queueId(t, `${q}-dlq`), 'Arn'] });
+    }
+  });
+
+  it('name every queue and table exactly as resourceNames says, so the local stack provisions the same ones', () => {
+    const config = { ...defaultConfig('qa'), stage: 'qa' };
+    const t = template({ stage: 'qa' });
+    const n = resourceNames('qa', config);
+    const expectedQueues = [n.intake, n.unrouted, ...Object.values(n.routes)].flatMap((p) => [p.queue, p.dlq]).sort();
+    expect(resourcesOfType(t, 'AWS::SQS::Queue').map(([, r]) => r.Properties.QueueName).sort()).toEqual(expectedQueues);
+    expect(resourcesOfType(t, 'AWS::DynamoDB::Table').map(([, r]) => r.Properties.TableName).sort()).toEqual([n.ledgerTable, n.packsTable, n.requestsTable].sort());
+    expect(resourcesOfType(t, 'AWS::Lambda::Function').map(([, r]) => r.Properties.FunctionName).sort()).toEqual([n.checkpointFunction, n.evaluateFunction].sort());
+  });
+});
+
+describe('signing key', () => {
+  it('is a Secrets Manager secret created with a generated placeholder, so no key material is ever in the template', () => {
+    const t = template();
+    const [[id, secret], ...rest] = resourcesOfType(t, 'AWS::SecretsManager::Secret');
+    expect(rest).toHaveLength(0);
+    expect(secret!.Properties.Name).toBe('docket/dev/signing-key');
+    expect(secret!.Properties.SecretString).toBeUndefined();
+    expect(JSON.parse(secret!.Properties.GenerateSecretString.SecretStringTemplate)).toEqual({ docketPlaceholder: true });
+    expect(secret!.DeletionPolicy).toBe('Retain');
+    expect(secret!.Properties.KmsKeyId).toBeDefined();
+    // The functions get the ARN only.
+    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint']) {
+      const env = props(t, functionId(t, fn)).Environment.Variables as Cfn;
+      const secretRefs = Object.values(env).filter((v) => JSON.stringify(v).includes(id));
+      expect(secretRefs).toEqual([{ Ref: id }]);
+    }
+    expect(JSON.stringify(t)).not.toMatch(/PRIVATE KEY|privateKey|"SecretString"/);
+  });
+
+  it('publishes a configured trust policy as an SSM parameter and an output, and creates no parameter without one', () => {
+    const trustPolicy = JSON.stringify({ version: 1, keys: [{ keyId: 'k1', publicKey: 'AAAA', fromSeq: 0 }] });
+    const t = template({ trustPolicy });
+    const [[, param]] = resourcesOfType(t, 'AWS::SSM::Parameter');
+    expect(param!.Properties).toMatchObject({ Name: '/docket/dev/trust-policy', Value: trustPolicy, Type: 'String' });
+    expect(t.Outputs.TrustPolicy.Value).toBe(trustPolicy);
+    expect(resourcesOfType(template(), 'AWS::SSM::Parameter')).toHaveLength(0);
+    expect(template().Outputs.TrustPolicy.Value).toMatch(/not configured/);
+  });
+});
+
+describe('checkpoints', () => {
+  it('run the checkpoint function on the configured EventBridge schedule', () => {
+    const t = template({ checkpointSchedule: 'rate(5 minutes)' });
+    const [[, rule], ...rest] = resourcesOfType(t, 'AWS::Events::Rule');
+    expect(rest).toHaveLength(0);
+    expect(rule!.Properties.ScheduleExpression).toBe('rate(5 minutes)');
+    expect(rule!.Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [functionId(t, 'docket-dev-checkpoint'), 'Arn'] });
+    const fn = props(t, functionId(t, 'docket-dev-checkpoint'));
+    expect(fn.Runtime).toBe('nodejs22.x');
+    expect(fn.Architectures).toEqual(['arm64']);
+  });
+
+  it('are exported to a bucket with Object Lock in compliance mode, versioning, public access blocked, TLS only and KMS encryption', () => {
+    const t = template({ checkpointExportRetentionDays: 3650 });
+    const bucketId = logicalIdWhere(t, 'AWS::S3::Bucket', (p) => p.ObjectLockEnabled === true);
+    const b = props(t, bucketId);
+    expect(b.ObjectLockConfiguration).toEqual({ ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 3650 } } });
+    expect(b.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(b.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(b.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('aws:kms');
+    expect(b.LoggingConfiguration.DestinationBucketName).toBeDefined();
+    expect(t.Resources[bucketId].DeletionPolicy).toBe('Retain');
+    const policy = resourcesOfType(t, 'AWS::S3::BucketPolicy').find(([, r]) => r.Properties.Bucket.Ref === bucketId);
+    expect(JSON.stringify(policy?.[1].Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+    const env = props(t, functionId(t, 'docket-dev-checkpoint')).Environment.Variables as Cfn;
+    expect(env[ENV.exportBucket]).toEqual({ Ref: bucketId });
+  });
+});
+
+describe('alarms', () => {
+  it('watch the depth of every DLQ, the errors of both functions and the age of the oldest intake message, all to one encrypted topic', () => {
+    const t = template({ alarms: { ...defaultConfig('dev').alarms, dlqDepth: 3, intakeAgeOfOldestMessageSeconds: 600 } });
+    const alarms = resourcesOfType(t, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties as Cfn);
+    const [[topicId, topic]] = resourcesOfType(t, 'AWS::SNS::Topic');
+    expect(topic!.Properties.KmsMasterKeyId).toBeDefined();
+    for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topicId }]);
+    const dlqIds = resourcesOfType(t, 'AWS::SQS::Queue').filter(([, r]) => (r.Properties.QueueName as string).endsWith('-dlq')).map(([id]) => id);
+    expect(dlqIds.length).toBe(5);
+    for (const dlq of dlqIds) {
+      const a = alarms.find((x) => x.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(x.Dimensions).includes(`"${dlq}"`));
+      expect(a, dlq).toMatchObject({ Threshold: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    }
+    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint']) {
+      const a = alarms.find((x) => x.MetricName === 'Errors' && JSON.stringify(x.Dimensions).includes(`"${functionId(t, fn)}"`));
+      expect(a, fn).toBeDefined();
+    }
+    const age = alarms.find((x) => x.MetricName === 'ApproximateAgeOfOldestMessage');
+    expect(age).toMatchObject({ Threshold: 600 });
+    expect(JSON.stringify(age!.Dimensions)).toContain(`"${queueId(t, 'docket-dev-intake')}"`);
+  });
+});
+
+describe('outputs', () => {
+  it('give the URL of every queue requesters and consumers use and the name of every table', () => {
+    const t = template();
+    const out = (k: string) => resolve(t, t.Outputs[k].Value);
+    expect(out('IntakeQueueUrl')).toBe('url:docket-dev-intake');
+    expect(out('IntakeDlqUrl')).toBe('url:docket-dev-intake-dlq');
+    expect(out('UnroutedQueueUrl')).toBe('url:docket-dev-unrouted');
+    expect(out('RouteQueueUrlReview')).toBe('url:docket-dev-route-review');
+    expect(out('RouteQueueUrlCaseManagement')).toBe('url:docket-dev-route-case-management');
+    expect(out('LedgerTableName')).toBe(`ref:${tableId(t, 'docket-dev-ledger')}`);
+    expect(out('PacksTableName')).toBe(`ref:${tableId(t, 'docket-dev-packs')}`);
+    expect(out('RequestsTableName')).toBe(`ref:${tableId(t, 'docket-dev-requests')}`);
+    expect(out('SigningSecretArn')).toMatch(/^ref:SigningKeySecret/);
+  });
+});
+
+describe('roles', () => {
+  it('give each function its own role and never an AWS managed policy', () => {
+    const t = template();
+    const evaluateRole = roleOfFunction(t, 'docket-dev-evaluate');
+    const checkpointRole = roleOfFunction(t, 'docket-dev-checkpoint');
+    expect(evaluateRole).not.toBe(checkpointRole);
+    for (const [, r] of resourcesOfType(t, 'AWS::IAM::Role')) expect(r.Properties.ManagedPolicyArns).toBeUndefined();
+  });
+});
