@@ -7,6 +7,8 @@
 import type { Diagnostic } from './types.js';
 import { PackCodes } from './codes.js';
 
+const VOCABULARY = new Set(['not-applicable', 'missing-required-evidence', 'unknown', 'conflict', 'no-match']);
+
 export function checkRouteTriggers(plain: unknown): Diagnostic[] {
   const out: Diagnostic[] = [];
   const esc = asRecord(asRecord(plain)?.['escalation']);
@@ -19,7 +21,8 @@ export function checkRouteTriggers(plain: unknown): Diagnostic[] {
     const triggers = asRecord(route)?.['triggers'];
     if (!Array.isArray(triggers)) return;
     triggers.forEach((t, i) => {
-      if (typeof t === 'string' && !declaredSet.has(t)) {
+      // A name outside the §6.7 vocabulary is already the schema's enum finding; report only real subset breaks.
+      if (typeof t === 'string' && VOCABULARY.has(t) && !declaredSet.has(t)) {
         out.push({
           code: PackCodes.ROUTE_TRIGGER_NOT_DECLARED,
           severity: 'error',
