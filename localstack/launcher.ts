@@ -81,10 +81,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
 /** infra's synthesized template for a stage (CDK bundling skipped; see infra/synth.ts). */
 export async function synthesize(stage: string): Promise<CfnTemplate> {
-  // Resolved at run time so the launcher still loads (with an explicit template) where infra is not built.
-  const specifier = '../infra/synth.js';
-  const mod = (await import(specifier)) as { synthesizeTemplate: (config?: { stage?: string }) => CfnTemplate | Promise<CfnTemplate> };
-  return await mod.synthesizeTemplate({ stage });
+  // Loaded on demand: aws-cdk-lib is heavy and not needed when a template is passed in.
+  const { synthesizeTemplate } = await import('../infra/synth.js');
+  return synthesizeTemplate({ stage }) as CfnTemplate;
 }
 
 async function startDynalite(dataDir: string | undefined): Promise<{ url: string; stop: () => Promise<void> }> {

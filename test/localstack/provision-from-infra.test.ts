@@ -1,0 +1,91 @@
+/**
+ * The launcher provisions exactly what infra/ synthesizes (issue 5 item 4): the same table and queue names, keys,
+ * GSIs, redrive policies and visibility timeouts — read from the template, never from a second list.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DescribeTableCommand, ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ListQueuesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { getQueueAttributes } from '../../adapters/sqs.js';
+import { startLocalStack, synthesize, type LocalStack } from '../../localstack/launcher.js';
+import type { CfnTemplate } from '../../localstack/template-plan.js';
+import { resourceNames } from '../../infra/names.js';
+import { resolveConfig } from '../../infra/config.js';
+
+const STAGE = 'provtest';
+let stack: LocalStack;
+let template: CfnTemplate;
+let ddb: DynamoDBClient;
+let sqs: SQSClient;
+
+beforeAll(async () => {
+  template = await synthesize(STAGE);
+  stack = await startLocalStack({ port: 0, stage: STAGE });
+  ddb = createDynamoDbClient({ endpoint: stack.endpoint });
+  sqs = createSqsClient({ endpoint: stack.endpoint });
+});
+afterAll(async () => {
+  ddb?.destroy();
+  sqs?.destroy();
+  await stack?.stop();
+});
+
+function resourcesOfType(type: string): Array<[string, Record<string, any>]> {
+  return Object.entries(template.Resources ?? {})
+    .filter(([, r]) => r.Type === type)
+    .map(([id, r]) => [id, (r.Properties ?? {}) as Record<string, any>]);
+}
+
+describe('provisioning the local stack from the synthesized CDK template', () => {
+  it('creates exactly the tables of the template, under infra’s physical names', async () => {
+    const expected = resourcesOfType('AWS::DynamoDB::Table').map(([, p]) => p.TableName as string).sort();
+    const names = resourceNames(STAGE, resolveConfig({ stage: STAGE }));
+    expect(expected).toEqual([names.ledgerTable, names.packsTable, names.requestsTable].sort());
+    expect((await ddb.send(new ListTablesCommand({}))).TableNames?.sort()).toEqual(expected);
+  });
+
+  it('gives each table the key schema and indexes of the template', async () => {
+    for (const [, p] of resourcesOfType('AWS::DynamoDB::Table')) {
+      const d = await ddb.send(new DescribeTableCommand({ TableName: p.TableName }));
+      expect(d.Table?.KeySchema, p.TableName).toEqual(p.KeySchema);
+      expect((d.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName).sort()).toEqual(
+        ((p.GlobalSecondaryIndexes ?? []) as Array<{ IndexName: string }>).map((g) => g.IndexName).sort(),
+      );
+    }
+  });
+
+  it('creates exactly the queues of the template with their visibility timeouts and redrive policies', async () => {
+    const queues = resourcesOfType('AWS::SQS::Queue');
+    const listed = ((await sqs.send(new ListQueuesCommand({}))).QueueUrls ?? []).map((u) => u.split('/').pop()).sort();
+    expect(listed).toEqual(queues.map(([, p]) => p.QueueName as string).sort());
+    const nameOf = new Map(queues.map(([id, p]) => [id, p.QueueName as string]));
+    for (const [, p] of queues) {
+      const local = stack.resources.queues.find((q) => q.name === p.QueueName)!;
+      const a = await getQueueAttributes(sqs, local.url);
+      expect(a.VisibilityTimeout, p.QueueName).toBe(String(p.VisibilityTimeout ?? 30));
+      if (p.MessageRetentionPeriod !== undefined) expect(a.MessageRetentionPeriod).toBe(String(p.MessageRetentionPeriod));
+      if (p.RedrivePolicy) {
+        const redrive = JSON.parse(a.RedrivePolicy ?? '{}') as { deadLetterTargetArn: string; maxReceiveCount: number };
+        expect(redrive.maxReceiveCount).toBe(p.RedrivePolicy.maxReceiveCount);
+        expect(redrive.deadLetterTargetArn.split(':').pop()).toBe(nameOf.get(p.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]));
+      } else {
+        expect(a.RedrivePolicy).toBeUndefined();
+      }
+    }
+  });
+
+  it('finds the intake event source mapping with the settings the template gives it', () => {
+    const mappings = resourcesOfType('AWS::Lambda::EventSourceMapping');
+    expect(stack.resources.eventSources).toHaveLength(mappings.length);
+    const [, p] = mappings[0]!;
+    const es = stack.resources.eventSources[0]!;
+    expect(es.queueName).toBe(resourceNames(STAGE, resolveConfig({ stage: STAGE })).intake.queue);
+    expect(es.batchSize).toBe(p.BatchSize ?? 10);
+    expect(es.maxBatchingWindowSeconds).toBe(p.MaximumBatchingWindowInSeconds ?? 0);
+    expect(es.reportBatchItemFailures).toBe(true);
+    expect(es.maximumConcurrency).toBe(p.ScalingConfig?.MaximumConcurrency);
+    // AWS guidance the template keeps (issue 5 item 1): visibility timeout ≥ 6 × the function timeout.
+    expect(es.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * es.function.timeoutSeconds);
+    expect(es.environment.LEDGER_TABLE).toBe(`docket-${STAGE}-ledger`);
+  });
+});
