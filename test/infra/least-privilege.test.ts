@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import { LEDGER_REWRITE_ACTIONS } from '../../infra/constructs/ledger.js';
+import { ADMIN_ARN, ROOT_ARN, allowed, identityAllows, resourceDenials } from './policy-sim.js';
+import { functionId, policySources, queueId, resolve, resourcesOfType, roleOfFunction, roleStatements, tableId, template, type Cfn } from './template.js';
+
+const t = template();
+const ledger = tableId(t, 'docket-dev-ledger');
+const packs = tableId(t, 'docket-dev-packs');
+const requests = tableId(t, 'docket-dev-requests');
+const evaluateRole = roleOfFunction(t, 'docket-dev-evaluate');
+const checkpointRole = roleOfFunction(t, 'docket-dev-checkpoint');
+const purgeRole = resourcesOfType(t, 'AWS::IAM::Role').find(([, r]) => r.Properties.RoleName === 'docket-dev-requests-purger')![0];
+const secretId = resourcesOfType(t, 'AWS::SecretsManager::Secret')[0]![0];
+const allStatements = policySources(t).flatMap((s) => s.statements.map((st) => ({ source: s, st })));
+const ITEM_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:PartiQLInsert', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete'];
+
+describe('no wildcard actions', () => {
+  it('no policy grants a bare * action or a service-wide wildcard, except kms:* to the account root in key policies', () => {
+    const wild = allStatements.filter(({ st }) => st.Effect === 'Allow' && st.Action.some((a) => a === '*' || a.endsWith(':*')));
+    for (const { source, st } of wild) {
+      expect(source.kind, JSON.stringify(st)).toBe('key');
+      expect(st.Action).toEqual(['kms:*']);
+      expect(resolve(t, (st.Principal as Cfn).AWS)).toBe('arn:<AWS::Partition>:iam::<AWS::AccountId>:root');
+    }
+    // Service-wide wildcards appear only in Deny statements (the TLS-only policies of queues, buckets and topic).
+    const serviceWide = allStatements.filter(({ st }) => st.Action.some((a) => /^(dynamodb|sqs|s3|secretsmanager|logs|sns):\*$/.test(a)));
+    expect(serviceWide.length).toBeGreaterThan(0);
+    for (const { st } of serviceWide) expect(st.Effect, JSON.stringify(st)).toBe('Deny');
+  });
+
+  it('no identity policy allows an action on every resource', () => {
+    const identity = allStatements.filter(({ source, st }) => source.kind === 'identity' && st.Effect === 'Allow');
+    expect(identity.length).toBeGreaterThan(5);
+    for (const { st } of identity) expect(st.Resource, JSON.stringify(st)).not.toContain('*');
+  });
+});
+
+describe('ledger: append-only for every principal', () => {
+  it('no identity policy in the stack allows UpdateItem, DeleteItem or BatchWriteItem on the ledger', () => {
+    const roles = resourcesOfType(t, 'AWS::IAM::Role').map(([id]) => id);
+    for (const role of roles) {
+      for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete']) {
+        expect(identityAllows(t, role, { action, resource: ledger, leadingKey: 'log#dev-0' }), `${role} ${action}`).toBe(false);
+      }
+    }
+  });
+
+  it('the resource policy denies every rewrite to every principal, the writer roles included', () => {
+    for (const principal of [ADMIN_ARN, ROOT_ARN, evaluateRole, checkpointRole]) {
+      for (const action of LEDGER_REWRITE_ACTIONS) {
+        expect(resourceDenials(t, { principal, action, resource: ledger, leadingKey: 'log#dev-0' }).length, `${principal} ${action}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('an administrator with every IAM permission still cannot put, update, delete or batch-write ledger items', () => {
+    for (const action of ITEM_WRITES) {
+      for (const key of ['log#dev-0', 'req#r1', 'ckpt#dev-0']) expect(allowed(t, { principal: ADMIN_ARN, action, resource: ledger, leadingKey: key }), `${action} ${key}`).toBe(false);
+    }
+    // …but can still read it (auditors, `docket verify`).
+    expect(allowed(t, { principal: ADMIN_ARN, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
+  });
+
+  it('only the evaluate and checkpoint roles hold PutItem on the ledger', () => {
+    const holders = resourcesOfType(t, 'AWS::IAM::Role')
+      .map(([id]) => id)
+      .filter((role) => ['log#dev-0', 'req#r1', 'ckpt#dev-0'].some((k) => identityAllows(t, role, { action: 'dynamodb:PutItem', resource: ledger, leadingKey: k })));
+    expect(holders.sort()).toEqual([checkpointRole, evaluateRole].sort());
+  });
+
+  it('the evaluate role appends entries and request markers but can never write a checkpoint item', () => {
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'log#dev-3' })).toBe(true);
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'req#abc' })).toBe(true);
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'ckpt#dev-3' })).toBe(false);
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'other' })).toBe(false);
+    // Denied by the resource policy too, not only by the missing grant.
+    expect(resourceDenials(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'ckpt#dev-3' }).length).toBeGreaterThan(0);
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'req#abc' })).toBe(true);
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:Scan', resource: ledger })).toBe(false);
+  });
+
+  it('the checkpoint role writes checkpoint items only, and reads entries and checkpoints', () => {
+    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'ckpt#dev-0' })).toBe(true);
+    for (const key of ['log#dev-0', 'req#abc']) {
+      expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: key })).toBe(false);
+      expect(resourceDenials(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: key }).length).toBeGreaterThan(0);
+    }
+    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
+    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'ckpt#dev-0' })).toBe(true);
+    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'req#abc' })).toBe(false);
+  });
+
+  it('the simulator is not vacuous: the same questions on a table without those statements come out allowed', () => {
+    const bare = structuredClone(t);
+    delete bare.Resources[ledger].Properties.ResourcePolicy;
+    expect(allowed(bare, { principal: ADMIN_ARN, action: 'dynamodb:UpdateItem', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
+    expect(allowed(bare, { principal: ADMIN_ARN, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
+  });
+});
+
+describe('pack registry and request archive', () => {
+  it('nobody can update or delete a published pack; the evaluate role only reads the registry', () => {
+    for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
+      expect(allowed(t, { principal: ADMIN_ARN, action, resource: packs, leadingKey: 'pack#x' })).toBe(false);
+    }
+    expect(allowed(t, { principal: ADMIN_ARN, action: 'dynamodb:PutItem', resource: packs, leadingKey: 'pack#x' })).toBe(true);
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:GetItem', resource: packs, leadingKey: 'pack#x' })).toBe(true);
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: packs, leadingKey: 'pack#x' })).toBe(false);
+  });
+
+  it('only the purge role may delete archived request bytes, and nobody may update them', () => {
+    expect(allowed(t, { principal: purgeRole, action: 'dynamodb:DeleteItem', resource: requests, leadingKey: 'request#d' })).toBe(true);
+    for (const principal of [ADMIN_ARN, evaluateRole, checkpointRole]) {
+      expect(allowed(t, { principal, action: 'dynamodb:DeleteItem', resource: requests, leadingKey: 'request#d' }), principal).toBe(false);
+    }
+    for (const principal of [ADMIN_ARN, purgeRole, evaluateRole]) {
+      expect(allowed(t, { principal, action: 'dynamodb:UpdateItem', resource: requests, leadingKey: 'request#d' }), principal).toBe(false);
+    }
+    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: requests, leadingKey: 'request#d' })).toBe(true);
+    // The purge role cannot reach the ledger at all.
+    expect(allowed(t, { principal: purgeRole, action: 'dynamodb:DeleteItem', resource: ledger, leadingKey: 'req#r' })).toBe(false);
+    expect(identityAllows(t, purgeRole, { action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'log#dev-0' })).toBe(false);
+  });
+});
+
+describe('signing key', () => {
+  it('only the two functions that sign may read the secret', () => {
+    const readers = resourcesOfType(t, 'AWS::IAM::Role')
+      .map(([id]) => id)
+      .filter((role) => identityAllows(t, role, { action: 'secretsmanager:GetSecretValue', resource: secretId }));
+    expect(readers.sort()).toEqual([checkpointRole, evaluateRole].sort());
+    expect(allowed(t, { principal: ADMIN_ARN, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(false);
+    expect(allowed(t, { principal: ROOT_ARN, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(false);
+    expect(allowed(t, { principal: evaluateRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(true);
+    expect(allowed(t, { principal: checkpointRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(true);
+    expect(allowed(t, { principal: purgeRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(false);
+  });
+});
+
+describe('queues', () => {
+  const sends = (role: string, queueName: string) => identityAllows(t, role, { action: 'sqs:SendMessage', resource: queueId(t, queueName) });
+
+  it('the evaluate role sends to the handoff queues only: never to the intake queue or any DLQ', () => {
+    for (const q of ['docket-dev-route-review', 'docket-dev-route-oversight', 'docket-dev-route-case-management', 'docket-dev-unrouted']) expect(sends(evaluateRole, q), q).toBe(true);
+    const dlqs = resourcesOfType(t, 'AWS::SQS::Queue').map(([, r]) => r.Properties.QueueName as string).filter((n) => n.endsWith('-dlq'));
+    for (const q of ['docket-dev-intake', ...dlqs]) expect(sends(evaluateRole, q), q).toBe(false);
+  });
+
+  it('only the evaluate role consumes the intake queue, and the checkpoint role touches no queue', () => {
+    const intake = queueId(t, 'docket-dev-intake');
+    expect(identityAllows(t, evaluateRole, { action: 'sqs:DeleteMessage', resource: intake })).toBe(true);
+    expect(identityAllows(t, evaluateRole, { action: 'sqs:ReceiveMessage', resource: intake })).toBe(true);
+    expect(roleStatements(t, checkpointRole).some((s) => s.Action.some((a) => a.startsWith('sqs:')))).toBe(false);
+    expect(roleStatements(t, evaluateRole).filter((s) => s.Action.includes('sqs:ReceiveMessage')).flatMap((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [intake, 'Arn'] }]);
+  });
+});
+
+describe('keys and logs', () => {
+  it('every identity KMS permission is usable only through DynamoDB, Secrets Manager or S3', () => {
+    const kmsStatements = allStatements.filter(({ source, st }) => source.kind === 'identity' && st.Action.some((a) => a.startsWith('kms:')));
+    expect(kmsStatements.length).toBeGreaterThan(0);
+    for (const { st } of kmsStatements) {
+      const via = st.Condition?.StringEquals?.['kms:ViaService'] as unknown[];
+      expect(via, JSON.stringify(st)).toBeDefined();
+      for (const v of via) expect(resolve(t, v)).toMatch(/^(dynamodb|secretsmanager|s3)\.<AWS::Region>\.amazonaws\.com$/);
+    }
+  });
+
+  it('each function may write only to its own log group', () => {
+    for (const [fnName, role] of [['docket-dev-evaluate', evaluateRole], ['docket-dev-checkpoint', checkpointRole]] as const) {
+      const logGroup = t.Resources[functionId(t, fnName)].Properties.LoggingConfig.LogGroup.Ref as string;
+      const logs = roleStatements(t, role).filter((s) => s.Action.some((a) => a.startsWith('logs:')));
+      expect(logs.flatMap((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [logGroup, 'Arn'] }]);
+    }
+  });
+
+  it('the checkpoint role may only create objects under the checkpoint prefix of the export bucket', () => {
+    const s3 = roleStatements(t, checkpointRole).filter((s) => s.Action.some((a) => a.startsWith('s3:')));
+    expect(s3.flatMap((s) => s.Action)).toEqual(['s3:PutObject']);
+    expect(resolve(t, s3[0]!.Resource[0])).toMatch(/^CheckpointsExport[0-9A-F]+\.Arn\/checkpoints\/\*$/);
+    expect(roleStatements(t, evaluateRole).some((s) => s.Action.some((a) => a.startsWith('s3:')))).toBe(false);
+  });
+});
