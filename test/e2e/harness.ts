@@ -1,0 +1,92 @@
+/**
+ * An end-to-end world over the docket-free local stack: dynalite + fauxqs behind one edge on an ephemeral port,
+ * provisioned from infra's synthesized template, with the event-source poller invoking the real evaluate runtime
+ * (the same wiring functions/evaluate.ts uses, with the signing key passed in rather than read from a file).
+ */
+import { randomBytes } from 'node:crypto';
+import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
+import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
+import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
+import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
+import type { HandoffSender } from '../../core/pipeline/ports.js';
+import { evaluateRuntimeFromEnv, type EvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
+import { LOCAL_CONFIG } from '../../functions/lib/local-config.js';
+import { synthesizeTemplate } from '../../infra/synth.js';
+import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
+import { pollerOptionsFromEventSource, startPoller, type Poller } from '../../localstack/event-source-poller.js';
+import type { DocketConfig } from '../../infra/config.js';
+
+export interface E2eWorld {
+  readonly stack: LocalStack;
+  readonly env: Record<string, string>;
+  readonly keys: Ed25519KeyPair;
+  readonly runtime: EvaluateRuntime;
+  readonly poller: Poller;
+  readonly dynamodb: ReturnType<typeof createDynamoDbClient>;
+  readonly sqs: ReturnType<typeof createSqsClient>;
+  readonly store: DynamoDbLedgerStore;
+  readonly registry: DynamoDbPackRegistry;
+  readonly archive: DynamoDbRequestArchive;
+  readonly queueUrl: (suffix: string) => string;
+  stop(): Promise<void>;
+}
+
+export interface E2eOptions {
+  readonly config?: Partial<DocketConfig>;
+  readonly wrapSender?: (s: HandoffSender) => HandoffSender;
+  /** Visibility timeout the poller asks for, seconds (short, so redelivery tests are quick). */
+  readonly visibilityTimeout?: number;
+  readonly stage?: string;
+}
+
+export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
+  const stage = o.stage ?? 'e2e';
+  const template = synthesizeTemplate({ ...LOCAL_CONFIG, ...o.config, stage });
+  const stack = await startLocalStack({ port: 0, stage, template: template as never });
+  const es = stack.resources.eventSources[0];
+  if (!es) throw new Error('the template defines no event source');
+  const env: Record<string, string> = { ...es.environment, AWS_ENDPOINT_URL: stack.endpoint, AWS_REGION: stack.region };
+  const dynamodb = createDynamoDbClient({ endpoint: stack.endpoint, region: stack.region });
+  const sqs = createSqsClient({ endpoint: stack.endpoint, region: stack.region });
+  const keys = keyPairFromSeed(new Uint8Array(randomBytes(32)));
+  const runtime = evaluateRuntimeFromEnv({
+    env,
+    signer: signerFromKeyPair(keys),
+    buildDigest: 'e'.repeat(64),
+    dynamodb,
+    sqs,
+    ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
+  });
+  const poller = startPoller(
+    pollerOptionsFromEventSource(es, (event) => runtime.handle(event), {
+      client: sqs,
+      waitTimeSeconds: 1,
+      ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
+    }),
+  );
+  const queueUrl = (suffix: string): string => {
+    const q = stack.resources.queues.find((x) => x.name === `docket-${stage}-${suffix}`);
+    if (!q) throw new Error(`no queue docket-${stage}-${suffix}`);
+    return q.url;
+  };
+  return {
+    stack,
+    env,
+    keys,
+    runtime,
+    poller,
+    dynamodb,
+    sqs,
+    store: new DynamoDbLedgerStore({ client: dynamodb, tableName: env.LEDGER_TABLE! }),
+    registry: new DynamoDbPackRegistry({ client: dynamodb, tableName: env.PACKS_TABLE! }),
+    archive: new DynamoDbRequestArchive({ client: dynamodb, tableName: env.REQUESTS_TABLE! }),
+    queueUrl,
+    async stop() {
+      await poller.stop();
+      dynamodb.destroy();
+      sqs.destroy();
+      await stack.stop();
+    },
+  };
+}
