@@ -50,8 +50,39 @@ export interface RetryOptions {
   readonly backoffMs?: number;
 }
 
-/** SQS's limits on one batch call. */
+/** SQS's limits on one batch call: 10 entries and 1 MiB of bodies plus attributes in total (as for one message). */
 export const MAX_BATCH_ENTRIES = 10;
+export const MAX_BATCH_BYTES = 1024 * 1024;
+
+/** Bytes SQS counts for a message: body plus each attribute's name, type and value. */
+export function messageBytes(m: OutgoingMessage): number {
+  let n = Buffer.byteLength(m.body, 'utf8');
+  for (const [name, a] of Object.entries(m.attributes ?? {})) {
+    n += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(a.DataType ?? '', 'utf8');
+    n += a.StringValue !== undefined ? Buffer.byteLength(a.StringValue, 'utf8') : 0;
+    n += a.BinaryValue !== undefined ? a.BinaryValue.byteLength : 0;
+  }
+  return n;
+}
+
+/** Groups messages into calls of at most 10 entries and MAX_BATCH_BYTES, keeping their order. */
+function chunk<T extends OutgoingMessage>(messages: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const m of messages) {
+    const size = messageBytes(m);
+    if (current.length > 0 && (current.length === MAX_BATCH_ENTRIES || bytes + size > MAX_BATCH_BYTES)) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(m);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
 
 export async function sendMessage(client: SQSClient, queueUrl: string, message: OutgoingMessage): Promise<string> {
   const out = await client.send(
@@ -83,9 +114,14 @@ export async function sendMessages(
   if (new Set(withIds.map((m) => m.id)).size !== withIds.length) throw new Error('sendMessages: batch entry ids must be unique');
   const sent = new Map<string, SentMessage>();
   const failed: FailedEntry[] = [];
-  for (let i = 0; i < withIds.length; i += MAX_BATCH_ENTRIES) {
-    const chunk = withIds.slice(i, i + MAX_BATCH_ENTRIES);
-    const outcome = await withRetries(chunk, retry, async (pending) => {
+  // A message over the limit would make SQS refuse its whole call (BatchRequestTooLong): refuse it alone, here.
+  const sendable = withIds.filter((m) => {
+    if (messageBytes(m) <= MAX_BATCH_BYTES) return true;
+    failed.push({ id: m.id, code: 'MessageTooLong', message: `message exceeds ${MAX_BATCH_BYTES} bytes`, senderFault: true });
+    return false;
+  });
+  for (const group of chunk(sendable)) {
+    const outcome = await withRetries(group, retry, async (pending) => {
       const out = await client.send(
         new SendMessageBatchCommand({
           QueueUrl: queueUrl,

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { LOCAL_CREDENTIALS, resolveAwsSettings } from '../../adapters/aws-clients.js';
+
+describe('AWS client settings', () => {
+  it('prefers an explicit endpoint, then the service variable, then AWS_ENDPOINT_URL', () => {
+    const env = { AWS_ENDPOINT_URL: 'http://general:1', AWS_ENDPOINT_URL_SQS: 'http://sqs:2' };
+    expect(resolveAwsSettings('SQS', { endpoint: 'http://explicit:3' }, env).endpoint).toBe('http://explicit:3');
+    expect(resolveAwsSettings('SQS', {}, env).endpoint).toBe('http://sqs:2');
+    expect(resolveAwsSettings('DYNAMODB', {}, env).endpoint).toBe('http://general:1');
+  });
+
+  it('uses dummy credentials and a default region only when pointed at a local endpoint without credentials', () => {
+    const local = resolveAwsSettings('DYNAMODB', {}, { AWS_ENDPOINT_URL: 'http://127.0.0.1:4566' });
+    expect(local.credentials).toEqual(LOCAL_CREDENTIALS);
+    expect(local.region).toBe('us-east-1');
+    const cloud = resolveAwsSettings('DYNAMODB', {}, {});
+    expect(cloud.credentials).toBeUndefined();
+    expect(cloud.region).toBeUndefined();
+    const withKeys = resolveAwsSettings('DYNAMODB', {}, { AWS_ENDPOINT_URL: 'http://127.0.0.1:4566', AWS_ACCESS_KEY_ID: 'AKIA', AWS_REGION: 'eu-west-1' });
+    expect(withKeys.credentials).toBeUndefined();
+    expect(withKeys.region).toBe('eu-west-1');
+  });
+
+  it('ignores blank variables rather than treating them as an endpoint', () => {
+    expect(resolveAwsSettings('SQS', {}, { AWS_ENDPOINT_URL: '  ' }).endpoint).toBeUndefined();
+  });
+});
