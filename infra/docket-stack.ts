@@ -60,9 +60,11 @@ export class DocketStack extends Stack {
     });
 
     const queueUrl = (name: string): string => {
-      const q = [this.intake.queues, ...this.routes.handoffQueues()].find((p) => p.names.queue === name);
-      if (q === undefined) throw new Error(`no queue named ${name}`);
-      return q.queue.queueUrl;
+      for (const p of [this.intake.queues, ...this.routes.handoffQueues()]) {
+        if (p.names.queue === name) return p.queue.queueUrl;
+        if (p.names.dlq === name) return p.dlq.queueUrl;
+      }
+      throw new Error(`no queue named ${name}`);
     };
     const signingSecretArn = this.signingKey.secret.secretArn;
     this.evaluator = new Evaluator(this, 'Evaluator', {
@@ -85,6 +87,8 @@ export class DocketStack extends Stack {
     this.registry.grantRead(evaluateRole);
     this.requestArchive.grantArchive(evaluateRole);
     this.routes.grantSend(evaluateRole);
+    // A request without a usable id is dead-lettered by the handler itself, with its reason (issue 4 item 3).
+    this.intake.dlq.grantSendMessages(evaluateRole);
     this.signingKey.grantSign(evaluateRole);
     this.ledger.grantCheckpoint(checkpointRole);
     this.signingKey.grantSign(checkpointRole);

@@ -15,6 +15,8 @@ export const ENV = {
   /** JSON object: "<kind>:<name>" → queue URL. */
   routeQueues: 'ROUTE_QUEUES',
   unroutedQueueUrl: 'UNROUTED_QUEUE_URL',
+  /** Requests without a usable id are sent here with their reason as message attributes (issue 4 item 3). */
+  intakeDlqUrl: 'INTAKE_DLQ_URL',
   signingSecretArn: 'SIGNING_SECRET_ARN',
   defaultWorkBudget: 'DEFAULT_WORK_BUDGET',
   maxWorkBudget: 'MAX_WORK_BUDGET',
@@ -23,13 +25,12 @@ export const ENV = {
   /** JSON array of supported extension names (§9). */
   supportedExtensions: 'SUPPORTED_EXTENSIONS',
   exportBucket: 'CHECKPOINT_EXPORT_BUCKET',
-  trustPolicyParameter: 'TRUST_POLICY_PARAMETER',
 } as const;
 
 export interface EvaluateEnvironmentInput {
   readonly config: DocketConfig;
   readonly names: ResourceNames;
-  /** Queue URL by physical queue name (a token in the stack, a real URL locally). */
+  /** Queue URL by physical queue name, DLQs included (a token in the stack, a real URL locally). */
   readonly queueUrl: (queueName: string) => string;
   readonly signingSecretArn: string;
 }
@@ -48,6 +49,7 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
     [ENV.requestsTable]: i.names.requestsTable,
     [ENV.routeQueues]: JSON.stringify(routeQueues),
     [ENV.unroutedQueueUrl]: i.queueUrl(i.names.unrouted.queue),
+    [ENV.intakeDlqUrl]: i.queueUrl(i.names.intake.dlq),
     [ENV.signingSecretArn]: i.signingSecretArn,
     [ENV.defaultWorkBudget]: String(i.config.budgets.defaultWorkUnits),
     [ENV.maxWorkBudget]: String(i.config.budgets.maxWorkUnits),
@@ -70,6 +72,5 @@ export function checkpointEnvironment(i: CheckpointEnvironmentInput): Record<str
     [ENV.logIds]: JSON.stringify(i.names.logIds),
     [ENV.signingSecretArn]: i.signingSecretArn,
     [ENV.exportBucket]: i.exportBucket,
-    [ENV.trustPolicyParameter]: i.names.trustPolicyParameter,
   };
 }

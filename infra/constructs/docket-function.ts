@@ -58,7 +58,7 @@ export class DocketFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      environment: props.environment,
     };
     if (existsSync(entry)) {
       this.fn = new NodejsFunction(this, 'Function', {
@@ -72,8 +72,10 @@ export class DocketFunction extends Construct {
           target: 'node22',
           mainFields: ['module', 'main'],
           banner: ESM_REQUIRE_BANNER,
+          // Small bundle, fast cold start; keepNames keeps function names readable in stack traces.
           minify: true,
-          sourceMap: true,
+          keepNames: true,
+          sourceMap: false,
           // Bundle the AWS SDK too: the deployed bytes (and the evaluator build digest) must not change under us
           // when Lambda updates the runtime's SDK.
           externalModules: [],

@@ -141,10 +141,13 @@ describe('signing key', () => {
 describe('queues', () => {
   const sends = (role: string, queueName: string) => identityAllows(t, role, { action: 'sqs:SendMessage', resource: queueId(t, queueName) });
 
-  it('the evaluate role sends to the handoff queues only: never to the intake queue or any DLQ', () => {
-    for (const q of ['docket-dev-route-review', 'docket-dev-route-oversight', 'docket-dev-route-case-management', 'docket-dev-unrouted']) expect(sends(evaluateRole, q), q).toBe(true);
-    const dlqs = resourcesOfType(t, 'AWS::SQS::Queue').map(([, r]) => r.Properties.QueueName as string).filter((n) => n.endsWith('-dlq'));
-    for (const q of ['docket-dev-intake', ...dlqs]) expect(sends(evaluateRole, q), q).toBe(false);
+  it('the evaluate role sends to the handoff queues and the intake DLQ only: never to the intake queue or a route DLQ', () => {
+    for (const q of ['docket-dev-route-review', 'docket-dev-route-oversight', 'docket-dev-route-case-management', 'docket-dev-unrouted', 'docket-dev-intake-dlq']) {
+      expect(sends(evaluateRole, q), q).toBe(true);
+    }
+    const routeDlqs = resourcesOfType(t, 'AWS::SQS::Queue').map(([, r]) => r.Properties.QueueName as string).filter((n) => n.endsWith('-dlq') && n !== 'docket-dev-intake-dlq');
+    expect(routeDlqs).toHaveLength(4);
+    for (const q of ['docket-dev-intake', ...routeDlqs]) expect(sends(evaluateRole, q), q).toBe(false);
   });
 
   it('only the evaluate role consumes the intake queue, and the checkpoint role touches no queue', () => {

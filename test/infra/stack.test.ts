@@ -72,6 +72,7 @@ describe('evaluate function', () => {
       [routeTargetKey(routes[2]!)]: 'url:docket-dev-route-tickets',
     });
     expect(value(ENV.unroutedQueueUrl)).toBe('url:docket-dev-unrouted');
+    expect(value(ENV.intakeDlqUrl)).toBe('url:docket-dev-intake-dlq');
     expect(value(ENV.ledgerTable)).toBe('docket-dev-ledger');
     expect(value(ENV.packsTable)).toBe('docket-dev-packs');
     expect(value(ENV.requestsTable)).toBe('docket-dev-requests');

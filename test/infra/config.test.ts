@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { App } from 'aws-cdk-lib';
+import { DocketConfigError, configFromContext, defaultConfig, resolveConfig, routeTargetKey, validateConfig, type DocketConfig } from '../../infra/config.js';
+import { evaluateEnvironment } from '../../infra/function-environment.js';
+import { resourceNames, routeQueueKeys } from '../../infra/names.js';
+
+const problems = (overrides: Partial<DocketConfig>) => validateConfig({ ...defaultConfig('dev'), ...overrides });
+
+describe('configuration', () => {
+  it('the defaults of any well-formed stage are deployable', () => {
+    for (const stage of ['dev', 'prod', 'eu-test-2']) expect(validateConfig(defaultConfig(stage))).toEqual([]);
+  });
+
+  it('refuses fewer than five receives before dead-lettering', () => {
+    expect(problems({ maxReceiveCount: 4 })).toEqual([expect.stringMatching(/^maxReceiveCount/)]);
+    expect(problems({ maxReceiveCount: 5 })).toEqual([]);
+  });
+
+  it('refuses a visibility timeout under six times the function timeout, and one over SQS’s twelve hours', () => {
+    expect(problems({ visibilityTimeoutFactor: 5 })).toEqual([expect.stringMatching(/^visibilityTimeoutFactor/)]);
+    expect(problems({ functionTimeoutSeconds: 900, visibilityTimeoutFactor: 60 })).toEqual([expect.stringMatching(/43200/)]);
+  });
+
+  it('allows batches above ten only with a batching window, as SQS event sources do', () => {
+    expect(problems({ batchSize: 11 })).toEqual([expect.stringMatching(/^batchSize/)]);
+    expect(problems({ batchSize: 500, maxBatchingWindowSeconds: 2 })).toEqual([]);
+  });
+
+  it('refuses a maximum concurrency outside 2–1000 and a default budget above the maximum budget', () => {
+    expect(problems({ maximumConcurrency: 1 })).toHaveLength(1);
+    expect(problems({ budgets: { defaultWorkUnits: 10, maxWorkUnits: 5 } })).toEqual([expect.stringMatching(/defaultWorkUnits must not exceed/)]);
+  });
+
+  it('refuses stage names that cannot become resource names', () => {
+    for (const stage of ['Prod', '1dev', 'dev_1', '', 'a'.repeat(21)]) expect(validateConfig(defaultConfig(stage)), stage).toHaveLength(1);
+  });
+
+  it('refuses a route target mapped twice, an unknown kind, an empty name and a queue key that cannot be a queue name', () => {
+    const bad = problems({
+      routes: [
+        { kind: 'queue', name: 'Review', queue: 'review' },
+        { kind: 'queue', name: 'Review', queue: 'other' },
+        { kind: 'robot' as never, name: 'X', queue: 'x' },
+        { kind: 'system', name: '', queue: 'y' },
+        { kind: 'system', name: 'Z', queue: 'Has Space' },
+      ],
+    });
+    expect(bad).toEqual([
+      expect.stringMatching(/routes\[1\] maps "queue:Review" a second time/),
+      expect.stringMatching(/routes\[2\]\.kind/),
+      expect.stringMatching(/routes\[3\]\.name/),
+      expect.stringMatching(/routes\[4\]\.queue/),
+    ]);
+  });
+
+  it('refuses so many routes that ROUTE_QUEUES would overflow Lambda’s 4 KB environment', () => {
+    const routes = Array.from({ length: 40 }, (_, i) => ({ kind: 'queue' as const, name: `Route number ${i}`, queue: `route-${i}` }));
+    expect(problems({ routes })).toEqual([expect.stringMatching(/function environment too large/)]);
+    expect(problems({ routes: routes.slice(0, 16) })).toEqual([]);
+  });
+
+  it('refuses a trust policy that is not a JSON object', () => {
+    expect(problems({ trustPolicy: 'not json' })).toEqual(['trustPolicy must be JSON text']);
+    expect(problems({ trustPolicy: '[]' })).toEqual(['trustPolicy must be a JSON object']);
+  });
+
+  it('resolveConfig merges budgets and alarms member-wise and throws every problem at once', () => {
+    const c = resolveConfig({ stage: 'qa', budgets: { maxWorkUnits: 2_000_000 } as never, alarms: { dlqDepth: 5 } as never });
+    expect(c.budgets).toEqual({ defaultWorkUnits: 100_000, maxWorkUnits: 2_000_000 });
+    expect(c.alarms.dlqDepth).toBe(5);
+    expect(c.alarms.periodSeconds).toBe(60);
+    try {
+      resolveConfig({ maxReceiveCount: 1, logCount: 0 });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(DocketConfigError);
+      expect((e as DocketConfigError).code).toBe('invalid-config');
+      expect((e as DocketConfigError).problems).toHaveLength(2);
+    }
+  });
+
+  it('configFromContext selects the stage from context and applies that stage’s overrides, from objects or JSON strings', () => {
+    const app = new App({ context: { stage: 'prod', docket: { prod: { logCount: 8, maxReceiveCount: 9 }, dev: { logCount: 2 } } } });
+    const c = configFromContext(app.node);
+    expect(c.stage).toBe('prod');
+    expect(c.logCount).toBe(8);
+    expect(c.maxReceiveCount).toBe(9);
+    const fromCli = new App({ context: { stage: 'dev', docket: JSON.stringify({ dev: { logCount: 2 } }) } });
+    expect(configFromContext(fromCli.node).logCount).toBe(2);
+    expect(configFromContext(new App().node).stage).toBe('dev');
+  });
+
+  it('configFromContext refuses an invalid override instead of deploying it', () => {
+    const app = new App({ context: { stage: 'dev', docket: { dev: { maxReceiveCount: 2 } } } });
+    expect(() => configFromContext(app.node)).toThrow(DocketConfigError);
+  });
+});
+
+describe('resource names', () => {
+  it('derive every physical name from the stage', () => {
+    const n = resourceNames('prod', defaultConfig('prod'));
+    expect(n.intake).toEqual({ queue: 'docket-prod-intake', dlq: 'docket-prod-intake-dlq' });
+    expect(n.unrouted).toEqual({ queue: 'docket-prod-unrouted', dlq: 'docket-prod-unrouted-dlq' });
+    expect(n.routes['review']).toEqual({ queue: 'docket-prod-route-review', dlq: 'docket-prod-route-review-dlq' });
+    expect([n.ledgerTable, n.packsTable, n.requestsTable]).toEqual(['docket-prod-ledger', 'docket-prod-packs', 'docket-prod-requests']);
+    expect(n.logIds).toEqual(['prod-0', 'prod-1', 'prod-2', 'prod-3']);
+    expect(n.signingSecret).toBe('docket/prod/signing-key');
+  });
+
+  it('give a queue key shared by several route targets one queue, in first-declaration order', () => {
+    const routes = [
+      { kind: 'queue' as const, name: 'B', queue: 'b' },
+      { kind: 'queue' as const, name: 'A', queue: 'a' },
+      { kind: 'system' as const, name: 'B2', queue: 'b' },
+    ];
+    expect(routeQueueKeys(routes)).toEqual(['b', 'a']);
+    expect(Object.keys(resourceNames('dev', { routes, logCount: 1 }).routes)).toEqual(['b', 'a']);
+  });
+
+  it('keep every queue name within SQS’s 80 characters at the longest stage and queue key', () => {
+    const stage = 'a'.repeat(20);
+    const config = { ...defaultConfig(stage), routes: [{ kind: 'queue' as const, name: 'X', queue: 'k'.repeat(24) }] };
+    expect(validateConfig(config)).toEqual([]);
+    const n = resourceNames(stage, config);
+    for (const p of [n.intake, n.unrouted, ...Object.values(n.routes)]) expect(p.dlq.length).toBeLessThanOrEqual(80);
+  });
+
+  it('give the local stack the same function environment as the cloud, with real queue URLs', () => {
+    const config = defaultConfig('local');
+    const names = resourceNames('local', config);
+    const env = evaluateEnvironment({ config, names, queueUrl: (q) => `http://127.0.0.1:4566/000000000000/${q}`, signingSecretArn: 'arn:local' });
+    expect(JSON.parse(env['ROUTE_QUEUES']!)).toEqual({
+      [routeTargetKey({ kind: 'queue', name: 'Review' })]: 'http://127.0.0.1:4566/000000000000/docket-local-route-review',
+      'human-role:Oversight': 'http://127.0.0.1:4566/000000000000/docket-local-route-oversight',
+      'system:Case Management': 'http://127.0.0.1:4566/000000000000/docket-local-route-case-management',
+    });
+    expect(env['UNROUTED_QUEUE_URL']).toBe('http://127.0.0.1:4566/000000000000/docket-local-unrouted');
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { Validations } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { buildDocketApp } from '../../infra/synth.js';
+
+function acknowledgments(root: IConstruct): Array<{ path: string; data: unknown }> {
+  return root.node
+    .findAll()
+    .flatMap((c) => c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).map((m) => ({ path: c.node.path, data: m.data })));
+}
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports no unacknowledged finding on the stack, with routes and a trust policy configured', () => {
+    const { app } = buildDocketApp({ trustPolicy: '{"keys":[]}', alarmEmail: 'oncall@example.org', requestArchiveTtlAttribute: 'expiresAt' });
+    const report = new AwsSolutionsChecks(app).validateScope(app);
+    expect(report.violations.map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('acknowledges exactly the findings the design accepts, each with a reason of at least a sentence', () => {
+    const { app } = buildDocketApp();
+    const acks = acknowledgments(app);
+    const text = JSON.stringify(acks);
+    expect(text).toContain('AwsSolutions-SMG4');
+    expect(text).toContain('AwsSolutions-L1');
+    expect(text).toMatch(/AwsSolutions-IAM5\[Resource::<CheckpointsExport[0-9A-F]+\.Arn>\/checkpoints\/\*\]/);
+    expect(text).not.toMatch(/AwsSolutions-IAM5\[Action::/);
+    for (const a of acks) {
+      const reasons = Object.values(a.data as Record<string, string>);
+      expect(reasons.length, a.path).toBe(1);
+      for (const r of reasons) expect(r, a.path).toMatch(/^[A-Z].{80,}\.$/s);
+    }
+    expect(acks.length).toBe(4); // SMG4 on the secret, L1 on each function, IAM5 on the checkpoint role
+  });
+
+  it('still catches a new violation: an unrotated secret added to the stack fails synthesis through Validations', () => {
+    const { app, stack } = buildDocketApp();
+    new secretsmanager.Secret(stack, 'Unreviewed');
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    expect(() => app.synth()).toThrow(/AwsSolutions-SMG4/);
+  });
+});
