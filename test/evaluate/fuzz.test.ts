@@ -73,9 +73,9 @@ function mutateTree(rand: () => number, doc: unknown): unknown {
   let parent: Record<string, unknown> | unknown[] = root;
   let key: string | number = 'v';
   for (let steps = Math.floor(rand() * 8); steps > 0; steps--) {
-    const here = (parent as Record<string, unknown>)[key as string];
+    const here: unknown = (parent as Record<string, unknown>)[key as string];
     if (typeof here !== 'object' || here === null) break;
-    const keys = Array.isArray(here) ? here.map((_, i) => i) : Object.keys(here);
+    const keys: (string | number)[] = Array.isArray(here) ? here.map((_, i) => i) : Object.keys(here);
     if (keys.length === 0) break;
     parent = here as Record<string, unknown>;
     key = pick(rand, keys);
