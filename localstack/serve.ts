@@ -1,0 +1,115 @@
+/**
+ * The local stack as a process: `node dist/localstack/serve.js '<json ServeConfig>'`. Started detached by
+ * daemon.ts (`docket local start`) or attached by startStackProcess (benchmarks). It starts the stack, optionally
+ * runs the event-source poller with real handler modules, writes its state file once ready, and on SIGTERM/SIGINT
+ * stops everything and removes the state file.
+ */
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startLocalStack, type LocalStack } from './launcher.js';
+import { pollerOptionsFromEventSource, startPoller, type Poller, type SqsHandler } from './event-source-poller.js';
+import { LOCAL_CREDENTIALS } from '../adapters/aws-clients.js';
+
+export interface HandlerBinding {
+  /** Path (absolute, or relative to the working directory) of an ES module exporting the handler. */
+  readonly module: string;
+  /** Export name (default "handler"). */
+  readonly exportName?: string;
+  /** Only event sources whose function logical id contains this text (default: every SQS event source). */
+  readonly functionMatch?: string;
+}
+
+export interface ServeConfig {
+  readonly port: number;
+  readonly host?: string;
+  readonly dataDir?: string;
+  readonly stage?: string;
+  readonly region?: string;
+  /** Where to write the state JSON once ready (absent: print it on stdout only). */
+  readonly stateFile?: string;
+  readonly handlers?: readonly HandlerBinding[];
+}
+
+export interface StackState {
+  readonly endpoint: string;
+  readonly port: number;
+  readonly pid: number;
+  readonly region: string;
+  readonly stage: string;
+  readonly startedAt: string;
+  readonly tables: Record<string, string>;
+  readonly queues: Record<string, string>;
+  readonly pollers: readonly { readonly queue: string; readonly function: string; readonly module: string }[];
+}
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.argv[2] ?? '{}') as ServeConfig;
+  const stage = config.stage ?? 'local';
+  const log = (msg: string): void => void process.stderr.write(`${new Date().toISOString()} ${msg}\n`);
+  let stack: LocalStack | undefined;
+  const pollers: Poller[] = [];
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log(`stopping (${signal})`);
+    await Promise.allSettled(pollers.map((p) => p.stop()));
+    await stack?.stop();
+    if (config.stateFile) rmSync(config.stateFile, { force: true });
+    log('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  stack = await startLocalStack({ port: config.port, host: config.host, dataDir: config.dataDir, stage, region: config.region });
+  log(`stack ready on ${stack.endpoint} (stage ${stage})`);
+  const bound: Array<StackState['pollers'][number]> = [];
+  for (const binding of config.handlers ?? []) {
+    const sources = stack.resources.eventSources.filter((es) => es.enabled && (!binding.functionMatch || es.function.logicalId.includes(binding.functionMatch)));
+    if (sources.length === 0) throw new Error(`no enabled SQS event source matches ${binding.functionMatch ?? '*'}`);
+    // The function's environment as the template defines it, pointed at this stack (as Lambda would see it).
+    for (const es of sources) Object.assign(process.env, es.environment);
+    process.env.AWS_ENDPOINT_URL = stack.endpoint;
+    process.env.AWS_REGION = stack.region;
+    process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
+    process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
+    const mod = (await import(pathToFileURL(binding.module).href)) as Record<string, unknown>;
+    const handler = mod[binding.exportName ?? 'handler'];
+    if (typeof handler !== 'function') throw new Error(`${binding.module} exports no function ${binding.exportName ?? 'handler'}`);
+    for (const es of sources) {
+      pollers.push(startPoller(pollerOptionsFromEventSource(es, handler as SqsHandler, {
+        endpoint: stack.endpoint,
+        region: stack.region,
+        onError: (e, where) => log(`poller ${es.queueName} ${where}: ${(e as Error)?.message ?? String(e)}`),
+        onBatch: (b) => b.outcome !== 'success' && log(`poller ${es.queueName}: batch ${b.outcome} (${b.failed.length}/${b.messageIds.length} kept)${b.reason ? `: ${b.reason}` : ''}`),
+      })));
+      bound.push({ queue: es.queueName, function: es.function.logicalId, module: binding.module });
+      log(`polling ${es.queueName} → ${binding.module} (batch ${es.batchSize}, concurrency ${es.maximumConcurrency ?? 2})`);
+    }
+  }
+  const state: StackState = {
+    endpoint: stack.endpoint,
+    port: stack.port,
+    pid: process.pid,
+    region: stack.region,
+    stage,
+    startedAt: new Date().toISOString(),
+    tables: Object.fromEntries(stack.resources.tables.map((t) => [t.logicalId, t.name])),
+    queues: Object.fromEntries(stack.resources.queues.map((q) => [q.name, q.url])),
+    pollers: bound,
+  };
+  if (config.stateFile) {
+    mkdirSync(dirname(config.stateFile), { recursive: true });
+    const tmp = `${config.stateFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
+    renameSync(tmp, config.stateFile); // atomic: a reader sees no file or a whole one
+  }
+  process.stdout.write(`${JSON.stringify(state)}\n`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`${new Date().toISOString()} failed: ${(e as Error)?.stack ?? String(e)}\n`);
+  process.exit(1);
+});

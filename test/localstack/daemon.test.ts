@@ -1,0 +1,117 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { sendMessages } from '../../adapters/sqs.js';
+import { LocalStackStartError, readStackState, startDaemon, stopDaemon } from '../../localstack/daemon.js';
+import { buildServeEntry } from './build-serve.js';
+
+let entry: string;
+let work: string;
+
+beforeAll(async () => {
+  entry = await buildServeEntry();
+  work = mkdtempSync(join(tmpdir(), 'docket-daemon-'));
+});
+afterAll(async () => {
+  // Whatever a failed test left running is stopped here, by the pid in its own state file.
+  for (const dir of ['a', 'b', 'c', 'd']) await stopDaemon({ stateDir: join(work, dir) }).catch(() => undefined);
+  rmSync(entry, { force: true });
+  rmSync(work, { recursive: true, force: true });
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('the local stack daemon', () => {
+  it('starts detached, records endpoint and pid in stack.json, logs to stack.log, and stops cleanly', async () => {
+    const stateDir = join(work, 'a');
+    const state = await startDaemon({ stateDir, port: 0, dataDir: null, stage: 'dmn', entry });
+    expect(state.alreadyRunning).toBe(false);
+    expect(state.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(isAlive(state.pid)).toBe(true);
+    expect(JSON.parse(readFileSync(join(stateDir, 'stack.json'), 'utf8'))).toMatchObject({ endpoint: state.endpoint, pid: state.pid });
+    expect(readFileSync(join(stateDir, 'stack.log'), 'utf8')).toMatch(/stack ready on/);
+    expect(state.queues['docket-dmn-intake']).toBe(`${state.endpoint}/000000000000/docket-dmn-intake`);
+    expect((await fetch(`${state.endpoint}/_localstack/health`)).status).toBe(200);
+
+    const again = await startDaemon({ stateDir, port: 0, dataDir: null, stage: 'dmn', entry });
+    expect(again).toMatchObject({ alreadyRunning: true, pid: state.pid });
+
+    expect(await stopDaemon({ stateDir })).toEqual({ stopped: true, pid: state.pid });
+    expect(isAlive(state.pid)).toBe(false);
+    expect(existsSync(join(stateDir, 'stack.json'))).toBe(false);
+    expect(readStackState(stateDir)).toBeNull();
+    await expect(fetch(`${state.endpoint}/health`)).rejects.toThrow();
+    expect(await stopDaemon({ stateDir })).toEqual({ stopped: false });
+  });
+
+  it('runs the real handler module under the event-source poller with the function environment of the template', async () => {
+    const stateDir = join(work, 'b');
+    const handlerFile = join(work, 'handler.mjs');
+    const recordFile = join(work, 'records.jsonl');
+    writeFileSync(
+      handlerFile,
+      `import { appendFileSync } from 'node:fs';
+       export const handler = async (event) => {
+         for (const r of event.Records) appendFileSync(process.env.RECORD_FILE, JSON.stringify({ body: r.body, table: process.env.LEDGER_TABLE, endpoint: process.env.AWS_ENDPOINT_URL }) + '\\n');
+         return { batchItemFailures: [] };
+       };\n`,
+    );
+    const state = await startDaemon({
+      stateDir, port: 0, dataDir: null, stage: 'dmnh', entry,
+      handlers: [{ module: handlerFile }],
+      env: { RECORD_FILE: recordFile },
+    });
+    expect(state.pollers).toEqual([{ queue: 'docket-dmnh-intake', function: expect.stringContaining('Evaluate'), module: handlerFile }]);
+    const sqs = createSqsClient({ endpoint: state.endpoint });
+    await sendMessages(sqs, state.queues['docket-dmnh-intake']!, [{ body: 'r1' }, { body: 'r2' }]);
+    sqs.destroy();
+    await waitFor(() => existsSync(recordFile) && readFileSync(recordFile, 'utf8').trim().split('\n').length === 2);
+    const records = readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    expect(records.map((r) => r.body).sort()).toEqual(['r1', 'r2']);
+    expect(records[0]).toMatchObject({ table: 'docket-dmnh-ledger', endpoint: state.endpoint });
+    await stopDaemon({ stateDir });
+    expect(isAlive(state.pid)).toBe(false);
+  });
+
+  it('keeps tables across a restart when given a data directory', async () => {
+    const stateDir = join(work, 'c');
+    const first = await startDaemon({ stateDir, port: 0, stage: 'dmnp', entry });
+    let ddb = createDynamoDbClient({ endpoint: first.endpoint });
+    await ddb.send(new PutItemCommand({ TableName: 'docket-dmnp-ledger', Item: { pk: { S: 'log#x' }, sk: { N: '0' }, body: { S: 'kept' } } }));
+    ddb.destroy();
+    await stopDaemon({ stateDir });
+    const second = await startDaemon({ stateDir, port: 0, stage: 'dmnp', entry });
+    expect(second.pid).not.toBe(first.pid);
+    ddb = createDynamoDbClient({ endpoint: second.endpoint });
+    const got = await ddb.send(new GetItemCommand({ TableName: 'docket-dmnp-ledger', Key: { pk: { S: 'log#x' }, sk: { N: '0' } } }));
+    ddb.destroy();
+    expect(got.Item?.body?.S).toBe('kept');
+    await stopDaemon({ stateDir });
+  });
+
+  it('reports a stack that cannot start with the end of its log, and leaves no process behind', async () => {
+    const stateDir = join(work, 'd');
+    const error = await startDaemon({ stateDir, port: 0, dataDir: null, stage: 'dmnf', entry, handlers: [{ module: join(work, 'missing.mjs') }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LocalStackStartError);
+    expect((error as Error).message).toMatch(/missing\.mjs/);
+    expect(readStackState(stateDir)).toBeNull();
+  });
+});
