@@ -5,7 +5,9 @@
  * The `canonicalize` package emits the bytes; this module only refuses what it must not see.
  */
 import canonicalize from 'canonicalize';
-import { isWellFormed } from './bytes.js';
+import { readJson, type JsonValue } from '../carrier/index.js';
+import { err, ok, type Result } from '../result.js';
+import { bytesEqual, isWellFormed, utf8Bytes } from './bytes.js';
 
 export class LedgerValueError extends Error {
   override readonly name = 'LedgerValueError';
@@ -56,4 +58,49 @@ export function canonicalText(x: unknown): string {
   const text = canonicalize(x);
   if (text === undefined) throw new LedgerValueError('', 'value has a JSON text');
   return text;
+}
+
+/** JsonValue → plain data, accepting integers only (the only numbers an entry holds). */
+function toLedgerPlain(v: JsonValue): unknown {
+  switch (v.kind) {
+    case 'null':
+      return null;
+    case 'boolean':
+      return v.value;
+    case 'string':
+      return v.value;
+    case 'number': {
+      if (!/^-?(?:0|[1-9][0-9]{0,15})$/.test(v.lexeme)) throw new LedgerValueError('', `number ${v.lexeme} is not an integer spelling`);
+      const n = Number(v.lexeme);
+      if (!Number.isSafeInteger(n) || v.lexeme === '-0') throw new LedgerValueError('', `number ${v.lexeme} is outside ±(2^53−1)`);
+      return n;
+    }
+    case 'array':
+      return v.items.map(toLedgerPlain);
+    case 'object': {
+      const o: Record<string, unknown> = {};
+      for (const [k, x] of v.members) Object.defineProperty(o, k, { value: toLedgerPlain(x), enumerable: true, writable: true, configurable: true });
+      return o;
+    }
+  }
+}
+
+/**
+ * Strict read of a canonical ledger record (entry, checkpoint): the strict carrier (duplicates, lone surrogates,
+ * invalid UTF-8 refused), integer numbers only, and the bytes must equal the RFC 8785 form of the value they parse
+ * to. The error is a detail for people; callers report it as `malformed`.
+ */
+export function readCanonicalRecord(raw: Uint8Array): Result<unknown, string> {
+  const read = readJson(raw);
+  if (!read.ok) return err(`carrier: ${read.error.code}`);
+  let plain: unknown;
+  let canonical: Uint8Array;
+  try {
+    plain = toLedgerPlain(read.value);
+    canonical = utf8Bytes(canonicalText(plain));
+  } catch (e) {
+    return err(e instanceof Error ? e.message : String(e));
+  }
+  if (!bytesEqual(canonical, raw)) return err('stored bytes are not the RFC 8785 form of their value');
+  return ok(plain);
 }

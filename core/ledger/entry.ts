@@ -7,12 +7,11 @@
  * and the stored bytes must equal the canonical form of what they parse to; anything else is `malformed`, never
  * repaired. A different format version is `unsupported-version`.
  */
-import { readJson, type JsonValue } from '../carrier/index.js';
 import { err, ok, type Result } from '../result.js';
-import { bytesEqual, fromHex, sha256, toHex, utf8Bytes } from './bytes.js';
-import { canonicalText, LedgerValueError } from './canonical.js';
+import { fromHex, sha256, toHex, utf8Bytes } from './bytes.js';
+import { canonicalText, LedgerValueError, readCanonicalRecord } from './canonical.js';
 import { entryViolation } from './entry-rules.js';
-import { ENTRY_FORMAT_PREFIX, type SignedEntry, type UnsignedEntry } from './entry-types.js';
+import { ENTRY_FORMAT, ENTRY_FORMAT_PREFIX, type SignedEntry, type UnsignedEntry } from './entry-types.js';
 import { ENTRY_SIGNATURE_DOMAIN, verifyEd25519, type SignatureBackend, type Signer } from './signature.js';
 import type { StoredEntry } from './store.js';
 
@@ -93,58 +92,20 @@ export interface ParsedEntry {
   readonly entryHash: string;
 }
 
-/** JsonValue → plain data, accepting integers only (the only numbers an entry holds). */
-function toLedgerPlain(v: JsonValue): unknown {
-  switch (v.kind) {
-    case 'null':
-      return null;
-    case 'boolean':
-      return v.value;
-    case 'string':
-      return v.value;
-    case 'number': {
-      if (!/^-?(?:0|[1-9][0-9]{0,15})$/.test(v.lexeme)) throw new LedgerValueError('', `number ${v.lexeme} is not an integer spelling`);
-      const n = Number(v.lexeme);
-      if (!Number.isSafeInteger(n) || v.lexeme === '-0') throw new LedgerValueError('', `number ${v.lexeme} is outside ±(2^53−1)`);
-      return n;
-    }
-    case 'array':
-      return v.items.map(toLedgerPlain);
-    case 'object': {
-      const o: Record<string, unknown> = {};
-      for (const [k, x] of v.members) Object.defineProperty(o, k, { value: toLedgerPlain(x), enumerable: true, writable: true, configurable: true });
-      return o;
-    }
-  }
-}
-
 /** Strict reader of stored entry bytes. Never throws for bad input. */
 export function parseStoredEntry(bytes: Uint8Array | string): Result<ParsedEntry, EntryReadError> {
   const raw = typeof bytes === 'string' ? utf8Bytes(bytes) : bytes;
-  const read = readJson(raw);
-  if (!read.ok) return err({ code: 'malformed', detail: `carrier: ${read.error.code}` });
-  let plain: unknown;
-  try {
-    plain = toLedgerPlain(read.value);
-  } catch (e) {
-    return err({ code: 'malformed', detail: e instanceof Error ? e.message : String(e) });
-  }
-  const rec = plain as Record<string, unknown>;
+  const read = readCanonicalRecord(raw);
+  if (!read.ok) return err({ code: 'malformed', detail: read.error });
+  const plain = read.value;
   if (typeof plain === 'object' && plain !== null && !Array.isArray(plain)) {
-    const f = rec.format;
-    if (typeof f === 'string' && f !== `${ENTRY_FORMAT_PREFIX}1` && f.startsWith(ENTRY_FORMAT_PREFIX)) {
+    const f = (plain as Record<string, unknown>).format;
+    if (typeof f === 'string' && f !== ENTRY_FORMAT && f.startsWith(ENTRY_FORMAT_PREFIX)) {
       return err({ code: 'unsupported-version', detail: `format ${f}` });
     }
   }
   const violation = entryViolation(plain, true);
   if (violation !== null) return err({ code: 'malformed', detail: violation });
-  let canonical: Uint8Array;
-  try {
-    canonical = utf8Bytes(canonicalText(plain));
-  } catch (e) {
-    return err({ code: 'malformed', detail: e instanceof Error ? e.message : String(e) });
-  }
-  if (!bytesEqual(canonical, raw)) return err({ code: 'malformed', detail: 'stored bytes are not the RFC 8785 form of their value' });
   return ok({ entry: plain as SignedEntry, entryHash: toHex(sha256(LEAF_PREFIX, raw)) });
 }
 

@@ -1,0 +1,188 @@
+/**
+ * Signed checkpoints, format "docket.checkpoint/1" (docs/ledger-format.md; schema/checkpoint.schema.json):
+ *   { format, logId, treeSize, rootHash, chainHead, keyId, origin: { environment, table }, time, signature }
+ * rootHash = RFC 9162 MTH over the leaf hashes of entries 0..treeSize−1 (the leaf hash is the entry hash);
+ * chainHead = entry hash of entry treeSize−1 (null for the empty tree). The signature covers
+ * CHECKPOINT_SIGNATURE_DOMAIN || RFC 8785(checkpoint without `signature`), a prefix no entry signature uses.
+ */
+import { err, ok, type Result } from '../result.js';
+import { fromHex, isHex, sha256, toHex, utf8Bytes } from './bytes.js';
+import { canonicalText, LedgerValueError, readCanonicalRecord } from './canonical.js';
+import { isRfc3339Utc, LOG_ID_PATTERN } from './entry-rules.js';
+import { entryHashOf } from './entry.js';
+import { MerkleFrontier } from './merkle.js';
+import { CHECKPOINT_SIGNATURE_DOMAIN, KEY_ID_PATTERN, verifyEd25519, type SignatureBackend, type Signer } from './signature.js';
+import type { LedgerStore, StoredCheckpoint } from './store.js';
+
+export const CHECKPOINT_FORMAT = 'docket.checkpoint/1';
+const CHECKPOINT_FORMAT_PREFIX = 'docket.checkpoint/';
+
+export interface CheckpointOrigin {
+  /** The deployment environment (stage), e.g. "prod". */
+  readonly environment: string;
+  /** The ledger table the log lives in. */
+  readonly table: string;
+}
+
+export interface UnsignedCheckpoint {
+  readonly format: typeof CHECKPOINT_FORMAT;
+  readonly logId: string;
+  readonly treeSize: number;
+  readonly rootHash: string;
+  readonly chainHead: string | null;
+  readonly keyId: string;
+  readonly origin: CheckpointOrigin;
+  readonly time: string;
+}
+export type SignedCheckpoint = UnsignedCheckpoint & { readonly signature: string };
+
+export class CheckpointInvariantError extends Error {
+  override readonly name = 'CheckpointInvariantError';
+  readonly code = 'checkpoint-invariant';
+  constructor(readonly invariant: string) {
+    super(`checkpoint invariant violated: ${invariant}`);
+  }
+}
+
+const ENVIRONMENT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** DynamoDB table name rules: 3–255 of [A-Za-z0-9_.-]. */
+const TABLE_PATTERN = /^[A-Za-z0-9_.-]{3,255}$/;
+const MEMBERS = ['format', 'logId', 'treeSize', 'rootHash', 'chainHead', 'keyId', 'origin', 'time'];
+const EMPTY_ROOT_HEX = toHex(sha256());
+
+/** First violated invariant of a checkpoint, or null. */
+export function checkpointViolation(x: unknown, signed: boolean): string | null {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return 'a checkpoint is an object';
+  const o = x as Record<string, unknown>;
+  if (o.format !== CHECKPOINT_FORMAT) return `format is ${CHECKPOINT_FORMAT}`;
+  const members = signed ? [...MEMBERS, 'signature'] : MEMBERS;
+  for (const k of Object.keys(o)) if (!members.includes(k)) return `checkpoint has no member ${JSON.stringify(k)}`;
+  for (const k of members) if (!Object.hasOwn(o, k)) return `checkpoint.${k} is present`;
+  if (typeof o.logId !== 'string' || !LOG_ID_PATTERN.test(o.logId)) return 'logId is a valid log id';
+  if (typeof o.treeSize !== 'number' || !Number.isSafeInteger(o.treeSize) || o.treeSize < 0) return 'treeSize is a non-negative integer';
+  if (!isHex(o.rootHash, 32)) return 'rootHash is 64 lowercase hex digits';
+  if (o.treeSize === 0 ? o.chainHead !== null || o.rootHash !== EMPTY_ROOT_HEX : !isHex(o.chainHead, 32)) {
+    return 'chainHead is null with the empty root for an empty tree, else 64 lowercase hex digits';
+  }
+  if (o.treeSize === 1 && o.rootHash !== o.chainHead) return 'a one-entry tree has its only entry hash as root';
+  if (typeof o.keyId !== 'string' || !KEY_ID_PATTERN.test(o.keyId)) return 'keyId is "ed25519:" + 32 lowercase hex digits';
+  const origin = o.origin as Record<string, unknown> | null;
+  if (typeof origin !== 'object' || origin === null || Array.isArray(origin)) return 'origin is an object';
+  if (Object.keys(origin).sort().join(',') !== 'environment,table') return 'origin has exactly environment and table';
+  if (typeof origin.environment !== 'string' || !ENVIRONMENT_PATTERN.test(origin.environment)) return 'origin.environment is a short ASCII token';
+  if (typeof origin.table !== 'string' || !TABLE_PATTERN.test(origin.table)) return 'origin.table is a DynamoDB table name';
+  if (!isRfc3339Utc(o.time)) return 'time is an RFC 3339 UTC date-time (…Z)';
+  if (signed && !isHex(o.signature, 64)) return 'signature is 128 lowercase hex digits';
+  return null;
+}
+
+const DOMAIN = utf8Bytes(CHECKPOINT_SIGNATURE_DOMAIN);
+
+export function checkpointSigningMessage(cp: UnsignedCheckpoint): Uint8Array {
+  const { signature: _drop, ...unsigned } = cp as UnsignedCheckpoint & { signature?: string };
+  const text = utf8Bytes(canonicalText(unsigned));
+  const m = new Uint8Array(DOMAIN.length + text.length);
+  m.set(DOMAIN, 0);
+  m.set(text, DOMAIN.length);
+  return m;
+}
+
+/** The one checkpoint builder: checks, signs, emits the RFC 8785 bytes. Throws CheckpointInvariantError on a bug. */
+export function buildCheckpoint(unsigned: UnsignedCheckpoint, signer: Signer): { checkpoint: SignedCheckpoint; body: string } {
+  const v = checkpointViolation(unsigned, false);
+  if (v !== null) throw new CheckpointInvariantError(v);
+  if (unsigned.keyId !== signer.keyId) throw new CheckpointInvariantError('keyId names the signing key');
+  let message: Uint8Array;
+  try {
+    message = checkpointSigningMessage(unsigned);
+  } catch (e) {
+    if (e instanceof LedgerValueError) throw new CheckpointInvariantError(e.message);
+    throw e;
+  }
+  const checkpoint = { ...unsigned, signature: toHex(signer.sign(message)) } as SignedCheckpoint;
+  return { checkpoint, body: canonicalText(checkpoint) };
+}
+
+export interface CheckpointReadError {
+  readonly code: 'malformed' | 'unsupported-version';
+  readonly detail: string;
+}
+
+/** The strict checkpoint reader (same rules as entries: canonical bytes or `malformed`). */
+export function parseCheckpoint(bytes: Uint8Array | string): Result<SignedCheckpoint, CheckpointReadError> {
+  const raw = typeof bytes === 'string' ? utf8Bytes(bytes) : bytes;
+  const read = readCanonicalRecord(raw);
+  if (!read.ok) return err({ code: 'malformed', detail: read.error });
+  const f = (read.value as Record<string, unknown> | null)?.format;
+  if (typeof f === 'string' && f !== CHECKPOINT_FORMAT && f.startsWith(CHECKPOINT_FORMAT_PREFIX)) return err({ code: 'unsupported-version', detail: `format ${f}` });
+  const v = checkpointViolation(read.value, true);
+  if (v !== null) return err({ code: 'malformed', detail: v });
+  return ok(read.value as SignedCheckpoint);
+}
+
+export function verifyCheckpointSignature(cp: SignedCheckpoint, publicKey: Uint8Array, backend: SignatureBackend = 'node'): boolean {
+  return verifyEd25519(fromHex(cp.signature), checkpointSigningMessage(cp), publicKey, backend);
+}
+
+/** What a checkpoint states about a log prefix, plus the frontier to extend it later without rehashing. */
+export interface LogTreeState {
+  readonly logId: string;
+  readonly treeSize: number;
+  readonly rootHash: string;
+  readonly chainHead: string | null;
+  readonly frontier: MerkleFrontier;
+}
+
+/**
+ * Reads entries [from.treeSize, upTo) of a log and extends `from` (or the empty tree). The entry hash is recomputed
+ * from the stored bytes, never taken from the projection. A gap in the sequence throws (the store is not a ledger).
+ */
+export async function computeLogTree(
+  store: LedgerStore,
+  logId: string,
+  options: { readonly from?: LogTreeState; readonly upTo?: number } = {},
+): Promise<LogTreeState> {
+  const frontier = options.from?.frontier.clone() ?? new MerkleFrontier();
+  let chainHead = options.from?.chainHead ?? null;
+  let next = frontier.size;
+  if (options.upTo !== undefined && options.upTo < next) throw new RangeError('upTo is below the starting tree size');
+  if (options.upTo === undefined || options.upTo > next) {
+    for await (const e of store.readEntries(logId, next, options.upTo === undefined ? undefined : options.upTo - 1)) {
+      if (e.seq !== next) throw new RangeError(`log ${logId} has no entry at seq ${next}`);
+      const h = entryHashOf(e.body);
+      frontier.append(fromHex(h));
+      chainHead = h;
+      next += 1;
+    }
+  }
+  if (options.upTo !== undefined && next !== options.upTo) throw new RangeError(`log ${logId} ends at ${next}, before ${options.upTo}`);
+  return { logId, treeSize: next, rootHash: toHex(frontier.root()), chainHead, frontier };
+}
+
+/**
+ * Builds, signs and stores a checkpoint of a log's current state (on schedule or on demand). Returns the stored
+ * checkpoint and the tree state, which the caller may keep to extend the next checkpoint incrementally.
+ */
+export async function checkpointLog(
+  store: LedgerStore,
+  logId: string,
+  options: { readonly signer: Signer; readonly origin: CheckpointOrigin; readonly time: string; readonly from?: LogTreeState },
+): Promise<{ readonly stored: StoredCheckpoint; readonly written: boolean; readonly state: LogTreeState }> {
+  const state = await computeLogTree(store, logId, options.from === undefined ? {} : { from: options.from });
+  const { body } = buildCheckpoint(
+    {
+      format: CHECKPOINT_FORMAT,
+      logId,
+      treeSize: state.treeSize,
+      rootHash: state.rootHash,
+      chainHead: state.chainHead,
+      keyId: options.signer.keyId,
+      origin: options.origin,
+      time: options.time,
+    },
+    options.signer,
+  );
+  const stored: StoredCheckpoint = { logId, treeSize: state.treeSize, body };
+  const written = await store.putCheckpointIfAbsent(stored);
+  return { stored, written, state };
+}
