@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig, routeTargetKey } from '../../infra/config.js';
 import { ENV } from '../../infra/function-environment.js';
 import { resourceNames } from '../../infra/names.js';
-import { functionId, logicalIdWhere, queueId, resolve, resourcesOfType, roleOfFunction, tableId, template, type Cfn } from './template.js';
+import { functionId, logicalIdWhere, only, queueId, resolve, resourcesOfType, roleOfFunction, tableId, template, type Cfn } from './template.js';
 
 const names = resourceNames('dev', defaultConfig('dev'));
 const props = (t: Cfn, id: string): Cfn => t.Resources[id].Properties;
@@ -45,9 +45,8 @@ describe('evaluate function', () => {
 
   it('reads the intake queue through an event source with partial batch responses and the configured batching', () => {
     const t = template({ batchSize: 100, maxBatchingWindowSeconds: 5, maximumConcurrency: 12 });
-    const [[, esm], ...rest] = resourcesOfType(t, 'AWS::Lambda::EventSourceMapping');
-    expect(rest).toHaveLength(0);
-    expect(esm!.Properties).toMatchObject({
+    const [, esm] = only(t, 'AWS::Lambda::EventSourceMapping');
+    expect(esm.Properties).toMatchObject({
       BatchSize: 100,
       MaximumBatchingWindowInSeconds: 5,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
@@ -175,13 +174,12 @@ describe('handoff routes', () => {
 describe('signing key', () => {
   it('is a Secrets Manager secret created with a generated placeholder, so no key material is ever in the template', () => {
     const t = template();
-    const [[id, secret], ...rest] = resourcesOfType(t, 'AWS::SecretsManager::Secret');
-    expect(rest).toHaveLength(0);
-    expect(secret!.Properties.Name).toBe('docket/dev/signing-key');
-    expect(secret!.Properties.SecretString).toBeUndefined();
-    expect(JSON.parse(secret!.Properties.GenerateSecretString.SecretStringTemplate)).toEqual({ docketPlaceholder: true });
-    expect(secret!.DeletionPolicy).toBe('Retain');
-    expect(secret!.Properties.KmsKeyId).toBeDefined();
+    const [id, secret] = only(t, 'AWS::SecretsManager::Secret');
+    expect(secret.Properties.Name).toBe('docket/dev/signing-key');
+    expect(secret.Properties.SecretString).toBeUndefined();
+    expect(JSON.parse(secret.Properties.GenerateSecretString.SecretStringTemplate)).toEqual({ docketPlaceholder: true });
+    expect(secret.DeletionPolicy).toBe('Retain');
+    expect(secret.Properties.KmsKeyId).toBeDefined();
     // The functions get the ARN only.
     for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint']) {
       const env = props(t, functionId(t, fn)).Environment.Variables as Cfn;
@@ -194,8 +192,8 @@ describe('signing key', () => {
   it('publishes a configured trust policy as an SSM parameter and an output, and creates no parameter without one', () => {
     const trustPolicy = JSON.stringify({ version: 1, keys: [{ keyId: 'k1', publicKey: 'AAAA', fromSeq: 0 }] });
     const t = template({ trustPolicy });
-    const [[, param]] = resourcesOfType(t, 'AWS::SSM::Parameter');
-    expect(param!.Properties).toMatchObject({ Name: '/docket/dev/trust-policy', Value: trustPolicy, Type: 'String' });
+    const [, param] = only(t, 'AWS::SSM::Parameter');
+    expect(param.Properties).toMatchObject({ Name: '/docket/dev/trust-policy', Value: trustPolicy, Type: 'String' });
     expect(t.Outputs.TrustPolicy.Value).toBe(trustPolicy);
     expect(resourcesOfType(template(), 'AWS::SSM::Parameter')).toHaveLength(0);
     expect(template().Outputs.TrustPolicy.Value).toMatch(/not configured/);
@@ -205,10 +203,9 @@ describe('signing key', () => {
 describe('checkpoints', () => {
   it('run the checkpoint function on the configured EventBridge schedule', () => {
     const t = template({ checkpointSchedule: 'rate(5 minutes)' });
-    const [[, rule], ...rest] = resourcesOfType(t, 'AWS::Events::Rule');
-    expect(rest).toHaveLength(0);
-    expect(rule!.Properties.ScheduleExpression).toBe('rate(5 minutes)');
-    expect(rule!.Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [functionId(t, 'docket-dev-checkpoint'), 'Arn'] });
+    const [, rule] = only(t, 'AWS::Events::Rule');
+    expect(rule.Properties.ScheduleExpression).toBe('rate(5 minutes)');
+    expect(rule.Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [functionId(t, 'docket-dev-checkpoint'), 'Arn'] });
     const fn = props(t, functionId(t, 'docket-dev-checkpoint'));
     expect(fn.Runtime).toBe('nodejs22.x');
     expect(fn.Architectures).toEqual(['arm64']);
@@ -235,8 +232,8 @@ describe('alarms', () => {
   it('watch the depth of every DLQ, the errors of both functions and the age of the oldest intake message, all to one encrypted topic', () => {
     const t = template({ alarms: { ...defaultConfig('dev').alarms, dlqDepth: 3, intakeAgeOfOldestMessageSeconds: 600 } });
     const alarms = resourcesOfType(t, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties as Cfn);
-    const [[topicId, topic]] = resourcesOfType(t, 'AWS::SNS::Topic');
-    expect(topic!.Properties.KmsMasterKeyId).toBeDefined();
+    const [topicId, topic] = only(t, 'AWS::SNS::Topic');
+    expect(topic.Properties.KmsMasterKeyId).toBeDefined();
     for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topicId }]);
     const dlqIds = resourcesOfType(t, 'AWS::SQS::Queue').filter(([, r]) => (r.Properties.QueueName as string).endsWith('-dlq')).map(([id]) => id);
     expect(dlqIds.length).toBe(5);

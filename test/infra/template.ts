@@ -21,6 +21,13 @@ export function resourcesOfType(t: Cfn, type: string): Array<[string, Cfn]> {
   return Object.entries<Cfn>(t.Resources).filter(([, r]) => r.Type === type);
 }
 
+/** The one resource of a type (throws when there are none or several). */
+export function only(t: Cfn, type: string): [string, Cfn] {
+  const all = resourcesOfType(t, type);
+  if (all.length !== 1) throw new Error(`expected exactly one ${type}, found ${all.length}`);
+  return all[0]!;
+}
+
 export function logicalIdWhere(t: Cfn, type: string, pred: (props: Cfn) => boolean): string {
   const found = resourcesOfType(t, type).filter(([, r]) => pred(r.Properties ?? {}));
   if (found.length !== 1) throw new Error(`expected one ${type}, found ${found.length}`);
