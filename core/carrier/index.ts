@@ -27,3 +27,4 @@ export { jsonEquals } from './json-equals.js';
 export type { PointerError, PointerErrorCode } from './pointer.js';
 export { readPointer, resolvePointer } from './pointer.js';
 export { utf8ByteLength, firstInvalidUtf8 } from './utf8.js';
+export { MemberMap } from './member-map.js';

@@ -2,6 +2,7 @@
  * Conversions between the carrier's value tree and plain JavaScript data.
  */
 import type { JsonValue } from './json-value.js';
+import { MemberMap } from './member-map.js';
 import { JSON_FALSE, JSON_NULL, JSON_TRUE } from './read-json.js';
 import { utf8ByteLength } from './utf8.js';
 
@@ -65,14 +66,15 @@ function build(x: unknown, seen: Set<object>): JsonValue {
         if (proto !== Object.prototype && proto !== null) {
           throw new NotJsonDataError('only arrays and plain objects have a JSON representation');
         }
-        const members = new Map<string, JsonValue>();
+        const names = Object.keys(x); // own enumerable string keys: unique by construction
+        const values: JsonValue[] = [];
         let v = 1;
-        for (const name of Object.keys(x)) {
+        for (const name of names) {
           const value = build((x as Record<string, unknown>)[name], seen);
-          members.set(name, value);
+          values.push(value);
           v += 1 + utf8ByteLength(name) + value.v;
         }
-        return { kind: 'object', members, v };
+        return { kind: 'object', members: new MemberMap(names, values), v };
       } finally {
         seen.delete(x);
       }

@@ -12,6 +12,7 @@ import { err, ok, type Result } from '../result.js';
 import type { CarrierError, CarrierErrorCode } from './errors.js';
 import type { JsonArray, JsonBoolean, JsonNull, JsonNumber, JsonObject, JsonString, JsonValue } from './json-value.js';
 import { resolveLimits, type CarrierLimits } from './limits.js';
+import { LINEAR_LIMIT, MemberMap, indexOf } from './member-map.js';
 import { firstInvalidUtf8, utf8ByteLength } from './utf8.js';
 
 export interface ReadJsonOptions {
@@ -65,6 +66,22 @@ class Refusal {
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
+/** The single-character strings of the two-character escapes, indexed by code unit. */
+const SHORT_ESCAPES: string[] = [];
+for (const c of [0x22, 0x5c, 0x2f, 0x08, 0x0c, 0x0a, 0x0d, 0x09]) SHORT_ESCAPES[c] = String.fromCharCode(c);
+
+const NAME_CACHE_SIZE = 1024; // a power of two
+const NAME_CACHE_MAX_LENGTH = 32;
+/** Interned member names (see Scanner.memberName). Holds at most 1,024 names of at most 32 ASCII characters. */
+const nameCache: (string | undefined)[] = new Array<string | undefined>(NAME_CACHE_SIZE).fill(undefined);
+
+/** A fresh flat string with the code units s[start..end): never a slice that would pin `s` in memory. */
+function flatCopy(s: string, start: number, end: number): string {
+  const codes: number[] = [];
+  for (let i = start; i < end; i++) codes.push(s.charCodeAt(i));
+  return String.fromCharCode(...codes); // builds a new sequential string
+}
+
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
@@ -82,6 +99,9 @@ function extraBytes(c: number): number {
 
 class Scanner {
   private i = 0;
+  /** Shared stacks for the elements/members of open containers (see array()). */
+  private readonly values: JsonValue[] = [];
+  private readonly names: string[] = [];
   /** Byte length of the last scanned string token, quotes and escapes as written (for V). */
   private tokenBytes = 0;
   /** UTF-8 byte length of the last scanned string's decoded value (for member-name V and the string limit). */
@@ -167,20 +187,27 @@ class Scanner {
   private array(depth: number): JsonArray {
     if (depth > this.maxDepth) this.fail('limit-depth', `nesting deeper than the limit of ${this.maxDepth}`);
     this.i++;
-    const items: JsonValue[] = [];
     let v = 1;
-    if (this.ws() === 0x5d) { this.i++; return { kind: 'array', items, v }; }
+    if (this.ws() === 0x5d) { this.i++; return { kind: 'array', items: [], v }; }
+    // Elements go on a shared stack and leave it as one exact-size slice: no growth slack per array.
+    const stack = this.values;
+    const base = stack.length;
     for (;;) {
       // A further element is coming (a trailing comma stays a syntax error, reported by value()).
-      if (items.length === this.maxCollection && this.startsValue(this.ws())) {
+      if (stack.length - base === this.maxCollection && this.startsValue(this.ws())) {
         this.fail('limit-collection-size', `array has more than the limit of ${this.maxCollection} elements`);
       }
       const item = this.value(depth);
-      items.push(item);
+      stack.push(item);
       v += 1 + item.v; // V(array) = 1 + count + ΣV (RFC 0008)
       const c = this.ws();
       if (c === 0x2c) { this.i++; continue; }
-      if (c === 0x5d) { this.i++; return { kind: 'array', items, v }; }
+      if (c === 0x5d) {
+        this.i++;
+        const items = stack.slice(base);
+        stack.length = base;
+        return { kind: 'array', items, v };
+      }
       this.fail('syntax', c !== c ? 'unterminated array' : `unexpected character ${describe(c)}; expected , or ]`);
     }
   }
@@ -192,30 +219,82 @@ class Scanner {
   private object(depth: number): JsonObject {
     if (depth > this.maxDepth) this.fail('limit-depth', `nesting deeper than the limit of ${this.maxDepth}`);
     this.i++;
-    const members = new Map<string, JsonValue>();
     let v = 1;
     let c = this.ws();
-    if (c === 0x7d) { this.i++; return { kind: 'object', members, v }; }
+    if (c === 0x7d) { this.i++; return { kind: 'object', members: new MemberMap([], []), v }; }
+    const names = this.names;
+    const values = this.values;
+    const base = names.length;
+    const valueBase = values.length;
+    let index: Map<string, number> | undefined;
     for (;;) {
       if (c !== 0x22) this.fail('syntax', c !== c ? 'unterminated object' : `unexpected character ${describe(c)}; expected a member name`);
-      if (members.size === this.maxCollection) {
+      const count = names.length - base;
+      if (count === this.maxCollection) {
         this.fail('limit-collection-size', `object has more than the limit of ${this.maxCollection} members`);
       }
       const nameAt = this.i;
-      const name = this.string();
+      const name = this.memberName();
       const nameBytes = this.valueBytes;
-      // §2.1: member names are unique, compared after unescaping.
-      if (members.has(name)) this.fail('duplicate-member', `duplicate member name ${JSON.stringify(name)}`, nameAt);
+      // §2.1: member names are unique, compared after unescaping. Linear up to LINEAR_LIMIT, then a Map index.
+      if (index !== undefined) {
+        if (index.has(name)) this.duplicate(name, nameAt);
+        index.set(name, count);
+      } else {
+        for (let k = base; k < names.length; k++) if (names[k] === name) this.duplicate(name, nameAt);
+        if (count === LINEAR_LIMIT) index = indexOf(names.slice(base)).set(name, count);
+      }
+      names.push(name);
       if (this.ws() !== 0x3a) this.fail('syntax', 'expected : after a member name');
       this.i++;
       const value = this.value(depth);
-      members.set(name, value);
+      values.push(value);
       v += 1 + nameBytes + value.v; // V(object) = 1 + count + Σ(bytes(name) + V(value)) (RFC 0008)
       c = this.ws();
       if (c === 0x2c) { this.i++; c = this.ws(); continue; }
-      if (c === 0x7d) { this.i++; return { kind: 'object', members, v }; }
+      if (c === 0x7d) {
+        this.i++;
+        const members = new MemberMap(names.slice(base), values.slice(valueBase), index);
+        names.length = base;
+        values.length = valueBase;
+        return { kind: 'object', members, v };
+      }
       this.fail('syntax', c !== c ? 'unterminated object' : `unexpected character ${describe(c)}; expected , or }`);
     }
+  }
+
+  private duplicate(name: string, at: number): never {
+    return this.fail('duplicate-member', `duplicate member name ${JSON.stringify(name)}`, at);
+  }
+
+  /**
+   * A member name. Short unescaped ASCII names are interned through a small module-level cache (names repeat
+   * across the documents an evaluator reads), which saves an allocation per member; the cache holds flat copies
+   * only, so it never keeps a document's text alive.
+   */
+  private memberName(): string {
+    const s = this.s;
+    const start = this.i + 1;
+    let i = start;
+    let hash = 0;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c === 0x5c || c < 0x20 || c >= 0x80 || c !== c || i - start === NAME_CACHE_MAX_LENGTH) return this.string();
+      hash = (Math.imul(hash, 31) + c) | 0;
+      i++;
+    }
+    const length = i - start;
+    if (length > this.maxString) this.stringTooLong(start - 1);
+    this.valueBytes = length;
+    this.tokenBytes = length + 2;
+    this.i = i + 1;
+    const slot = hash & (NAME_CACHE_SIZE - 1);
+    const cached = nameCache[slot];
+    if (cached !== undefined && cached.length === length && s.startsWith(cached, start)) return cached;
+    const fresh = flatCopy(s, start, i);
+    nameCache[slot] = fresh;
+    return fresh;
   }
 
   /** Scans a string token at the opening quote; sets tokenBytes/valueBytes; returns the decoded value. */
@@ -253,7 +332,7 @@ class Scanner {
   /** Slow path: a string with at least one escape. `i` is at the first backslash; `extra` counts raw bytes so far. */
   private escapedString(open: number, i: number, extra: number): string {
     const s = this.s;
-    const parts: string[] = [];
+    let out = '';
     let segment = open + 1;
     let rawExtra = extra; // extra UTF-8 bytes of raw (unescaped) non-ASCII code units in the token
     let decodedBytes = i - segment + extra; // UTF-8 bytes of the decoded value so far
@@ -266,7 +345,7 @@ class Scanner {
         i++;
         continue;
       }
-      if (i > segment) parts.push(s.slice(segment, i));
+      if (i > segment) out += s.slice(segment, i);
       const e = s.charCodeAt(i + 1);
       let unit: number;
       switch (e) {
@@ -284,7 +363,7 @@ class Scanner {
             // §2.1: a high surrogate escape must be followed at once by a low surrogate escape.
             const low = s.charCodeAt(i + 6) === 0x5c && s.charCodeAt(i + 7) === 0x75 ? this.hex4(i + 8) : -1;
             if (low >= 0xdc00 && low <= 0xdfff) {
-              parts.push(String.fromCharCode(u, low));
+              out += String.fromCharCode(u, low);
               decodedBytes += 4;
               i += 12;
               segment = i;
@@ -298,7 +377,7 @@ class Scanner {
           } else {
             decodedBytes += u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
           }
-          parts.push(String.fromCharCode(u));
+          out += String.fromCharCode(u);
           i += 6;
           segment = i;
           continue;
@@ -307,17 +386,17 @@ class Scanner {
           if (e !== e) this.fail('syntax', 'unterminated string', i + 1);
           this.fail('syntax', `invalid escape \\${describe(e)}`, i);
       }
-      parts.push(String.fromCharCode(unit));
+      out += SHORT_ESCAPES[unit]!;
       decodedBytes++;
       i += 2;
       segment = i;
     }
-    if (i > segment) parts.push(s.slice(segment, i));
+    if (i > segment) out += s.slice(segment, i);
     if (decodedBytes > this.maxString) this.stringTooLong(open);
     this.valueBytes = decodedBytes;
     this.tokenBytes = i + 1 - open + rawExtra;
     this.i = i + 1;
-    return parts.join('');
+    return out;
   }
 
   /** Four hex digits at index j (RFC 8259 §7: case-insensitive). */
