@@ -62,20 +62,32 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     let resources = EMPTY_RESOURCES;
     if (options.provision !== false) {
-      const template = options.template ?? (await synthesize(options.stage ?? 'local'));
-      const clients = { dynamodb: createDynamoDbClient({ endpoint: edge.endpoint, region }), sqs: createSqsClient({ endpoint: edge.endpoint, region }) };
-      try {
-        resources = await provision(planFromTemplate(template), clients, region);
-      } finally {
-        clients.dynamodb.destroy();
-        clients.sqs.destroy();
-      }
+      resources = await provisionAt(edge.endpoint, { stage: options.stage, region, template: options.template });
     }
     let stopped: Promise<void> | undefined;
     return { endpoint: edge.endpoint, port: edge.port, region, resources, stop: () => (stopped ??= stopAll()) };
   } catch (e) {
     await stopAll();
     throw e;
+  }
+}
+
+/**
+ * Provisions infra's tables and queues on a stack someone else runs — real LocalStack under Docker
+ * (localstack/docker-compose.yml) — through the same plan and wire calls the docker-free launcher uses.
+ */
+export async function provisionAt(
+  endpoint: string,
+  options: { stage?: string; region?: string; template?: CfnTemplate } = {},
+): Promise<LocalResources> {
+  const region = options.region ?? DEFAULT_LOCAL_REGION;
+  const template = options.template ?? (await synthesize(options.stage ?? 'local'));
+  const clients = { dynamodb: createDynamoDbClient({ endpoint, region }), sqs: createSqsClient({ endpoint, region }) };
+  try {
+    return await provision(planFromTemplate(template), clients, region);
+  } finally {
+    clients.dynamodb.destroy();
+    clients.sqs.destroy();
   }
 }
 

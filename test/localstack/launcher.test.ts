@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeTableCommand, ListTablesCommand, PutItemCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, GetQueueUrlCommand, ListQueuesCommand, SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
+import { provisionAt, startLocalStack, type LocalStack } from '../../localstack/launcher.js';
+import { ProvisionError } from '../../localstack/provision.js';
 import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
 import { fixtureTemplate } from './fixture-template.js';
 
@@ -100,5 +101,18 @@ describe('the local stack launcher', () => {
       ROUTE_QUEUES: JSON.stringify({ 'queue:review': dlq.url }),
       STAGE: 'fixture',
     });
+  });
+
+  it('provisions idempotently: a second run over the same stack reuses the same tables and queues', async () => {
+    const again = await provisionAt(stack.endpoint, { template: fixtureTemplate('fx') });
+    expect(again.queues.map((q) => q.url)).toEqual(stack.resources.queues.map((q) => q.url));
+    expect(again.tables.map((t) => t.name).sort()).toEqual(['fx-ledger', 'fx-packs']);
+  });
+
+  it('refuses to reuse an existing table whose key schema differs from the template', async () => {
+    const changed = fixtureTemplate('fx');
+    const ledger = changed.Resources!.LedgerTable!.Properties!;
+    ledger.KeySchema = [{ AttributeName: 'pk', KeyType: 'HASH' }];
+    await expect(provisionAt(stack.endpoint, { template: changed })).rejects.toBeInstanceOf(ProvisionError);
   });
 });
