@@ -1,0 +1,57 @@
+/**
+ * `docket publish <pack>…`: validates each pack (Core §3; a non-conformant pack is refused with its diagnostics,
+ * exit 1) and stores its exact bytes by SHA-256 digest plus the alias `id@version` → digest (issue 4 item 2).
+ * Prints one line per pack: "sha256:<digest>  <id>@<version>".
+ */
+import { EXIT, parseCommandArgs } from '../args.js';
+import { readInput, type CliIo } from '../io.js';
+import { validatePack } from '../../core/pack/index.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
+import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+
+const USAGE = `docket publish <pack.json>… [--json] [stack options]\n${SETTINGS_HELP}`;
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, { ...SETTING_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean' } }, { min: 0, max: 1000 });
+  if (values.help) {
+    io.stdout(`usage: ${USAGE}\n`);
+    return EXIT.OK;
+  }
+  if (positionals.length === 0) {
+    io.stderr(`docket publish: name at least one pack file\nusage: ${USAGE}\n`);
+    return EXIT.USAGE;
+  }
+  const settings = resolveSettings(values as never, process.env);
+  const stack = openStack(settings);
+  let failed = false;
+  try {
+    for (const file of positionals) {
+      const bytes = await readInput(file, io);
+      const v = validatePack(bytes);
+      if (!v.conformant || !v.pack) {
+        failed = true;
+        io.stderr(`docket publish: ${file} is not conformant (${v.class}); not published\n`);
+        for (const d of v.diagnostics) io.stderr(`  ${d.severity} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer || '/'}` : ''}: ${d.message}\n`);
+        if (values.json) io.stdout(`${JSON.stringify({ file, published: false, class: v.class, diagnostics: v.diagnostics })}\n`);
+        continue;
+      }
+      const plain = v.pack.plain as { id: string; version: string };
+      const out = await stack.registry.publish(String(plain.id), String(plain.version), bytes);
+      if (!out.ok) {
+        failed = true;
+        io.stderr(`docket publish: ${file}: ${out.code}: ${out.message}\n`);
+        if (values.json) io.stdout(`${JSON.stringify({ file, published: false, code: out.code })}\n`);
+        continue;
+      }
+      for (const d of v.diagnostics) io.stderr(`  ${d.severity} ${d.code}: ${d.message}\n`);
+      if (values.json) io.stdout(`${JSON.stringify({ file, published: true, digest: `sha256:${out.digest}`, alias: out.alias, created: out.created })}\n`);
+      else io.stdout(`sha256:${out.digest}  ${out.alias}${out.created ? '' : '  (already published)'}\n`);
+    }
+  } catch (e) {
+    io.stderr(`docket publish: ${explainStackError(e, settings)}\n`);
+    return EXIT.FAILED;
+  } finally {
+    stack.close();
+  }
+  return failed ? EXIT.FAILED : EXIT.OK;
+}

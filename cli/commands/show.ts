@@ -1,0 +1,78 @@
+/**
+ * `docket show <request-id> [--json]`: the request's ledger entry and its disposition (or error, or refusal).
+ * Exit 0 when recorded, 1 when unknown (or claimed but not yet recorded).
+ */
+import { EXIT, parseCommandArgs } from '../args.js';
+import type { CliIo } from '../io.js';
+import { parseStoredEntry } from '../../core/ledger/entry.js';
+import type { SignedEntry } from '../../core/ledger/entry-types.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
+import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+
+const USAGE = `docket show <request-id> [--json]\n${SETTINGS_HELP}`;
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, { ...SETTING_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean' } }, { min: 0, max: 1 });
+  if (values.help) {
+    io.stdout(`usage: ${USAGE}\n`);
+    return EXIT.OK;
+  }
+  const requestId = positionals[0];
+  if (requestId === undefined) {
+    io.stderr(`docket show: name a request id\nusage: ${USAGE}\n`);
+    return EXIT.USAGE;
+  }
+  const settings = resolveSettings(values as never, process.env);
+  const stack = openStack(settings);
+  try {
+    const position = await stack.store.readPosition(requestId);
+    if (position === null) {
+      const claim = await stack.store.readClaim(requestId);
+      io.stderr(`docket show: ${claim ? `${requestId} is claimed on log ${claim.logId} but not recorded yet` : `no entry for request ${requestId}`}\n`);
+      return EXIT.FAILED;
+    }
+    for await (const stored of stack.store.readEntries(position.logId, position.seq, position.seq)) {
+      const parsed = parseStoredEntry(stored.body);
+      if (!parsed.ok) {
+        io.stderr(`docket show: the stored entry ${position.logId}/${position.seq} is ${parsed.error.code}: ${parsed.error.detail}\n`);
+        return EXIT.FAILED;
+      }
+      if (values.json) io.stdout(`${JSON.stringify({ logId: position.logId, seq: position.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry })}\n`);
+      else io.stdout(describeEntry(parsed.value.entry, parsed.value.entryHash));
+      return EXIT.OK;
+    }
+    io.stderr(`docket show: the position of ${requestId} names a missing entry ${position.logId}/${position.seq}\n`);
+    return EXIT.FAILED;
+  } catch (e) {
+    io.stderr(`docket show: ${explainStackError(e, settings)}\n`);
+    return EXIT.FAILED;
+  } finally {
+    stack.close();
+  }
+}
+
+/** The human form of an entry: what happened first, then where it is recorded and what it binds. */
+export function describeEntry(e: SignedEntry, entryHash: string): string {
+  const lines: string[] = [];
+  lines.push(`request   ${e.requestId}`);
+  if (e.kind === 'disposition') {
+    const d = e.disposition;
+    lines.push(`result    ${d.kind}${d.kind === 'outcome' ? ` ${d.outcomeId}` : ''}${d.reasons.length ? `  reasons: ${d.reasons.join(', ')}` : ''}`);
+    const h = d.handoff;
+    lines.push(`handoff   ${h.state}${h.triggeredBy ? ` (triggered by ${h.triggeredBy.join(', ')})` : ''}${h.routes ? `  routes: ${h.routes.length ? h.routes.map((r) => `${r.kind}:${r.name}`).join(' | ') : '[]'}` : ''}`);
+  } else if (e.kind === 'evaluation-error') {
+    lines.push(`result    evaluation error ${e.error.class} (${e.error.phase}) ${e.error.code}`);
+    lines.push(`          ${e.error.message}`);
+  } else {
+    lines.push(`result    admission refusal ${e.refusal.code}`);
+    lines.push(`          ${e.refusal.message}`);
+  }
+  lines.push(`ledger    log ${e.logId} seq ${e.seq}  entry ${entryHash}`);
+  lines.push(`pack      ${e.pack ? `${e.pack.id ?? '?'}@${e.pack.version ?? '?'} sha256:${e.pack.digest}` : '-'}${e.specVersion ? ` (spec ${e.specVersion})` : ''}`);
+  lines.push(`digests   request ${e.requestDigest}`);
+  if (e.factsDigest) lines.push(`          facts ${e.factsDigest}${e.evidenceDigest ? `  evidence ${e.evidenceDigest}` : ''}`);
+  lines.push(`work      ${e.work}${e.workBudget !== null ? ` of ${e.workBudget} units` : ''}`);
+  lines.push(`evaluator ${e.evaluator.name} ${e.evaluator.version} build ${e.evaluator.buildDigest.slice(0, 16)}…`);
+  lines.push(`signed    ${e.time} by ${e.keyId}`);
+  return `${lines.join('\n')}\n`;
+}

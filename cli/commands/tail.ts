@@ -1,0 +1,63 @@
+/**
+ * `docket tail`: follows new ledger entries across every log, one line each (or JSON lines with --json).
+ * Starts at the current heads (or at the beginning with --from-start); --once prints what is there and exits.
+ */
+import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import type { CliIo } from '../io.js';
+import { parseStoredEntry } from '../../core/ledger/entry.js';
+import type { SignedEntry } from '../../core/ledger/entry-types.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
+import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+
+const USAGE = `docket tail [--from-start] [--once] [--interval <ms>] [--json]\n${SETTINGS_HELP}`;
+
+export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
+  const { values } = parseCommandArgs(
+    argv,
+    { ...SETTING_FLAGS, 'from-start': { type: 'boolean' }, once: { type: 'boolean' }, interval: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
+    { min: 0, max: 0 },
+  );
+  if (values.help) {
+    io.stdout(`usage: ${USAGE}\n`);
+    return EXIT.OK;
+  }
+  const interval = typeof values.interval === 'string' ? parsePositiveInteger(values.interval, '--interval') : 1000;
+  const settings = resolveSettings(values as never, process.env);
+  const stack = openStack(settings);
+  const next = new Map<string, number>();
+  try {
+    if (!values['from-start']) {
+      for (const log of await stack.store.listLogs()) {
+        const head = await stack.store.readHead(log);
+        next.set(log, head === null ? 0 : head.seq + 1);
+      }
+    }
+    for (;;) {
+      for (const log of (await stack.store.listLogs()).sort()) {
+        for await (const stored of stack.store.readEntries(log, next.get(log) ?? 0)) {
+          const p = parseStoredEntry(stored.body);
+          if (values.json) io.stdout(`${JSON.stringify(p.ok ? { logId: log, seq: stored.seq, entryHash: p.value.entryHash, entry: p.value.entry } : { logId: log, seq: stored.seq, unreadable: p.error })}\n`);
+          else io.stdout(p.ok ? `${summary(p.value.entry)}\n` : `${log}#${stored.seq}  unreadable: ${p.error.code} ${p.error.detail}\n`);
+          next.set(log, stored.seq + 1);
+        }
+      }
+      if (values.once || signal?.aborted) return EXIT.OK;
+      await new Promise((r) => setTimeout(r, interval));
+    }
+  } catch (e) {
+    io.stderr(`docket tail: ${explainStackError(e, settings)}\n`);
+    return EXIT.FAILED;
+  } finally {
+    stack.close();
+  }
+}
+
+export function summary(e: SignedEntry): string {
+  const what =
+    e.kind === 'disposition'
+      ? `${e.disposition.kind}${e.disposition.kind === 'outcome' ? ` ${e.disposition.outcomeId}` : ''}${e.disposition.reasons.length ? ` [${e.disposition.reasons.join(',')}]` : ''}${e.disposition.handoff.state === 'requested' ? ' handoff' : ''}`
+      : e.kind === 'evaluation-error'
+        ? `error ${e.error.class}/${e.error.phase}`
+        : `refused ${e.refusal.code}`;
+  return `${e.time}  ${e.logId}#${e.seq}  ${e.requestId}  ${what}  work ${e.work}`;
+}
