@@ -61,7 +61,7 @@ export function canonicalText(x: unknown): string {
 }
 
 /** JsonValue → plain data, accepting integers only (the only numbers an entry holds). */
-function toLedgerPlain(v: JsonValue): unknown {
+export function toLedgerPlain(v: JsonValue): unknown {
   switch (v.kind) {
     case 'null':
       return null;

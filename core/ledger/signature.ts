@@ -118,6 +118,13 @@ function decodePoint(enc: Uint8Array): ed.Point | null {
 
 const smallOrderCache = new Map<string, boolean>();
 
+/** A public key the ledger accepts: a canonical encoding of a point that is not of small order. */
+export function isAcceptablePublicKey(publicKey: Uint8Array): boolean {
+  if (publicKey.length !== 32) return false;
+  const a = decodePoint(publicKey);
+  return a !== null && !a.isSmallOrder();
+}
+
 /** Pre-checks shared by both backends: lengths, S < L, canonical non-small-order A and R. */
 export function passesStrictPrechecks(signature: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;

@@ -1,0 +1,149 @@
+/**
+ * Trust policy, format "docket.trust-policy/1" (schema/trust-policy.schema.json; docs/ledger-format.md): what an
+ * auditor pins before verifying — the public keys with the sequence ranges (per log) each may sign, the logs that
+ * exist, the authorities (environment + table) whose checkpoints count, and the evaluator builds accepted.
+ * Authored by people, so it need not be canonical, but it is read with the strict carrier and every rule is checked.
+ *
+ *   { "format": "docket.trust-policy/1",
+ *     "logs": ["log-0", …],
+ *     "keys": [{ "keyId": "ed25519:…", "publicKey": "<64 hex>",
+ *                "validity": [{ "logId": "log-0", "fromSeq": 0, "toSeq": 999 | null }] }],
+ *     "authorities": [{ "environment": "prod", "table": "docket-ledger" }],
+ *     "evaluatorBuilds": ["<64 hex>", …] }
+ *
+ * A key signs checkpoints of a log under the same ranges: a checkpoint of tree size T needs the key valid at seq T−1
+ * (seq 0 for the empty tree).
+ */
+import { readJson } from '../carrier/index.js';
+import { err, ok, type Result } from '../result.js';
+import { fromHex, isHex } from './bytes.js';
+import { LOG_ID_PATTERN } from './entry-rules.js';
+import { isAcceptablePublicKey, KEY_ID_PATTERN, keyIdOf } from './signature.js';
+import { canonicalText, toLedgerPlain } from './canonical.js';
+
+export const TRUST_POLICY_FORMAT = 'docket.trust-policy/1';
+
+export interface KeyValidity {
+  readonly logId: string;
+  readonly fromSeq: number;
+  /** Inclusive; null = open-ended (the current key). */
+  readonly toSeq: number | null;
+}
+export interface TrustedKey {
+  readonly keyId: string;
+  readonly publicKey: Uint8Array;
+  readonly validity: readonly KeyValidity[];
+}
+export interface TrustPolicy {
+  readonly logs: readonly string[];
+  readonly keys: readonly TrustedKey[];
+  readonly authorities: readonly { readonly environment: string; readonly table: string }[];
+  readonly evaluatorBuilds: readonly string[];
+}
+
+export interface TrustPolicyError {
+  readonly code: 'trust-policy-invalid';
+  readonly detail: string;
+}
+
+const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const exactly = (o: Record<string, unknown>, names: string[]): boolean => Object.keys(o).sort().join(',') === [...names].sort().join(',');
+const nat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+
+function policyViolation(x: unknown): string | null {
+  if (!isRec(x) || !exactly(x, ['format', 'logs', 'keys', 'authorities', 'evaluatorBuilds'])) return 'a policy has exactly format, logs, keys, authorities, evaluatorBuilds';
+  if (x.format !== TRUST_POLICY_FORMAT) return `format is ${TRUST_POLICY_FORMAT}`;
+  if (!Array.isArray(x.logs) || x.logs.length === 0) return 'logs is a non-empty array';
+  const logs = new Set<string>();
+  for (const l of x.logs) {
+    if (typeof l !== 'string' || !LOG_ID_PATTERN.test(l)) return 'logs holds valid log ids';
+    if (logs.has(l)) return `log ${l} is listed once`;
+    logs.add(l);
+  }
+  if (!Array.isArray(x.keys) || x.keys.length === 0) return 'keys is a non-empty array';
+  const ids = new Set<string>();
+  for (const [i, k] of x.keys.entries()) {
+    const at = `keys[${i}]`;
+    if (!isRec(k) || !exactly(k, ['keyId', 'publicKey', 'validity'])) return `${at} has exactly keyId, publicKey, validity`;
+    if (typeof k.keyId !== 'string' || !KEY_ID_PATTERN.test(k.keyId)) return `${at}.keyId is "ed25519:" + 32 lowercase hex digits`;
+    if (!isHex(k.publicKey, 32) || !isAcceptablePublicKey(fromHex(k.publicKey))) return `${at}.publicKey is a canonical, non-small-order Ed25519 key in lowercase hex`;
+    if (keyIdOf(fromHex(k.publicKey)) !== k.keyId) return `${at}.keyId is derived from its public key`;
+    if (ids.has(k.keyId)) return `${at}.keyId is listed once`;
+    ids.add(k.keyId);
+    if (!Array.isArray(k.validity) || k.validity.length === 0) return `${at}.validity is a non-empty array`;
+    const ranges: KeyValidity[] = [];
+    for (const [j, r] of k.validity.entries()) {
+      const rat = `${at}.validity[${j}]`;
+      if (!isRec(r) || !exactly(r, ['logId', 'fromSeq', 'toSeq'])) return `${rat} has exactly logId, fromSeq, toSeq`;
+      if (typeof r.logId !== 'string' || !logs.has(r.logId)) return `${rat}.logId is one of logs`;
+      if (!nat(r.fromSeq)) return `${rat}.fromSeq is a non-negative integer`;
+      if (r.toSeq !== null && (!nat(r.toSeq) || r.toSeq < r.fromSeq)) return `${rat}.toSeq is null or an integer ≥ fromSeq`;
+      const mine = { logId: r.logId, fromSeq: r.fromSeq, toSeq: r.toSeq as number | null };
+      for (const o of ranges) {
+        if (o.logId === mine.logId && mine.fromSeq <= (o.toSeq ?? Infinity) && o.fromSeq <= (mine.toSeq ?? Infinity)) return `${rat} overlaps another range of the same key and log`;
+      }
+      ranges.push(mine);
+    }
+  }
+  if (!Array.isArray(x.authorities) || x.authorities.length === 0) return 'authorities is a non-empty array';
+  const seen = new Set<string>();
+  for (const [i, a] of x.authorities.entries()) {
+    if (!isRec(a) || !exactly(a, ['environment', 'table']) || typeof a.environment !== 'string' || typeof a.table !== 'string' || a.environment === '' || a.table === '') {
+      return `authorities[${i}] is {environment, table} with non-empty strings`;
+    }
+    const key = canonicalText(a);
+    if (seen.has(key)) return `authorities[${i}] is listed once`;
+    seen.add(key);
+  }
+  if (!Array.isArray(x.evaluatorBuilds)) return 'evaluatorBuilds is an array';
+  if (new Set(x.evaluatorBuilds).size !== x.evaluatorBuilds.length) return 'evaluatorBuilds lists each digest once';
+  for (const d of x.evaluatorBuilds) if (!isHex(d, 32)) return 'evaluatorBuilds holds 64 lowercase hex digit digests';
+  return null;
+}
+
+/** Strict reader of a trust policy file. Never throws for bad input. */
+export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPolicyError> {
+  const read = readJson(bytes);
+  if (!read.ok) return err({ code: 'trust-policy-invalid', detail: `carrier: ${read.error.code}` });
+  let plain: Record<string, unknown>;
+  try {
+    plain = toLedgerPlain(read.value) as Record<string, unknown>; // integers only, as in every ledger record
+  } catch (e) {
+    return err({ code: 'trust-policy-invalid', detail: e instanceof Error ? e.message : String(e) });
+  }
+  const v = policyViolation(plain);
+  if (v !== null) return err({ code: 'trust-policy-invalid', detail: v });
+  const keys = (plain.keys as Record<string, unknown>[]).map((k) => ({
+    keyId: k.keyId as string,
+    publicKey: fromHex(k.publicKey as string),
+    validity: (k.validity as KeyValidity[]).map((r) => ({ logId: r.logId, fromSeq: r.fromSeq, toSeq: r.toSeq })),
+  }));
+  return ok({
+    logs: [...(plain.logs as string[])],
+    keys,
+    authorities: (plain.authorities as { environment: string; table: string }[]).map((a) => ({ environment: a.environment, table: a.table })),
+    evaluatorBuilds: [...(plain.evaluatorBuilds as string[])],
+  });
+}
+
+export type KeyLookup =
+  | { readonly ok: true; readonly key: TrustedKey }
+  | { readonly ok: false; readonly code: 'unknown-key' | 'key-not-valid-at-seq' };
+
+/** The pinned key an entry at (logId, seq) signed with keyId must verify under, or why there is none. */
+export function keyForEntry(policy: TrustPolicy, keyId: string, logId: string, seq: number): KeyLookup {
+  const key = policy.keys.find((k) => k.keyId === keyId);
+  if (key === undefined) return { ok: false, code: 'unknown-key' };
+  const valid = key.validity.some((r) => r.logId === logId && seq >= r.fromSeq && (r.toSeq === null || seq <= r.toSeq));
+  return valid ? { ok: true, key } : { ok: false, code: 'key-not-valid-at-seq' };
+}
+
+/** A checkpoint of tree size T is signed under the key's range for seq T−1 (seq 0 for the empty tree). */
+export function keyForCheckpoint(policy: TrustPolicy, keyId: string, logId: string, treeSize: number): KeyLookup {
+  return keyForEntry(policy, keyId, logId, Math.max(treeSize - 1, 0));
+}
+
+export const isAllowedAuthority = (policy: TrustPolicy, origin: { environment: string; table: string }): boolean =>
+  policy.authorities.some((a) => a.environment === origin.environment && a.table === origin.table);
+
+export const isAllowedBuild = (policy: TrustPolicy, buildDigest: string): boolean => policy.evaluatorBuilds.includes(buildDigest);
