@@ -1,7 +1,7 @@
 /**
  * Carrier throughput: readJson next to JSON.parse on the same bytes, in the same run, as a ratio.
  *
- *   npm run build && node dist/bench/carrier.bench.js
+ *   npm run build && node --expose-gc dist/bench/carrier.bench.js   (--expose-gc adds the heap figure)
  *
  * Baseline = `JSON.parse(new TextDecoder().decode(bytes))` (the floor: a non-strict decode plus the native
  * parser, which builds plain objects and keeps no lexemes, no V charges and no duplicate checks).
@@ -9,7 +9,7 @@
  */
 import { readJson } from '../core/carrier/index.js';
 
-const BENCH_COMMAND = 'npm run build && node dist/bench/carrier.bench.js';
+const BENCH_COMMAND = 'npm run build && node --expose-gc dist/bench/carrier.bench.js';
 
 function prng(seed: number): () => number {
   let a = seed >>> 0;
