@@ -1,0 +1,54 @@
+import { runCorpus, type CaseResult, type Suite } from '../../conformance/runner.js';
+import { EXIT, parseCommandArgs, reportUsage, UsageError } from '../args.js';
+import type { CliIo } from '../io.js';
+
+const USAGE = 'docket conformance [--strict] [--suite document|evaluation] [--only <text>] [--quiet]';
+
+/**
+ * `docket conformance`: runs our corpus (conformance/), prints one line per case and the totals, and ends with the
+ * line "N passed, M failed" on its own. Exit 0 iff every case passed.
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseCommandArgs(argv, {
+      strict: { type: 'boolean' },
+      suite: { type: 'string' },
+      only: { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      help: { type: 'boolean', short: 'h' },
+    }, { min: 0, max: 0 }));
+    if (values.suite !== undefined && values.suite !== 'document' && values.suite !== 'evaluation') throw new UsageError(`--suite must be document or evaluation, got ${JSON.stringify(values.suite)}`);
+  } catch (e) {
+    if (e instanceof UsageError) return reportUsage(io, 'conformance', e.message, USAGE);
+    throw e;
+  }
+  if (values.help === true) {
+    io.stdout(`usage: ${USAGE}\n`);
+    return EXIT.OK;
+  }
+  const report = runCorpus({
+    strict: values.strict === true,
+    ...(values.suite !== undefined ? { suite: values.suite as Suite } : {}),
+    ...(values.only !== undefined ? { only: values.only as string } : {}),
+  });
+  const lines: string[] = [];
+  for (const r of report.results) {
+    if (r.passed && values.quiet === true) continue;
+    lines.push(caseLine(r));
+  }
+  for (const suite of ['document', 'evaluation'] as const) {
+    const rs = report.results.filter((r) => r.suite === suite);
+    if (rs.length === 0) continue;
+    const ok = rs.filter((r) => r.passed).length;
+    lines.push(`${suite} suite ${report.suiteVersions[suite]}${values.strict === true && suite === 'document' ? ' (strict)' : ''}: ${ok}/${rs.length} passed`);
+  }
+  lines.push(`${report.passed} passed, ${report.failed} failed`);
+  io.stdout(`${lines.join('\n')}\n`);
+  return report.failed === 0 && report.results.length > 0 ? EXIT.OK : EXIT.FAILED;
+}
+
+function caseLine(r: CaseResult): string {
+  if (r.passed) return `ok    ${r.suite}/${r.id}`;
+  return `FAIL  ${r.suite}/${r.id}\n        ${r.description}\n        expected: ${r.expected}\n        actual:   ${r.actual}`;
+}
