@@ -49,6 +49,11 @@ export interface ValidatePackOptions {
   readonly strict?: boolean;
   /** §4.1 profiles this reader admits. Default: both (`SUPPORTED_PROFILES`). */
   readonly supportedProfiles?: ReadonlySet<Profile> | readonly Profile[];
+  /**
+   * Run the §3.3.1 overlap lint (default true). It cannot change a non-strict verdict, so a caller that only needs
+   * conformance (the evaluator's preflight) may skip it; it always runs under `strict`.
+   */
+  readonly overlapCheck?: boolean;
   /** Carrier limits (§10); defaults are the carrier's documented ones. */
   readonly limits?: Partial<CarrierLimits>;
 }

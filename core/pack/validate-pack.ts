@@ -56,7 +56,8 @@ function validateDocument(root: JsonObject, bytes: Uint8Array, contract: SpecVer
   const semantic = checkSemantics(plain);
   if (semantic.length > 0) return refuse('semantic', semantic);
 
-  const lint = checkOverlaps(root, { strict: options.strict === true });
+  const strict = options.strict === true;
+  const lint = strict || options.overlapCheck !== false ? checkOverlaps(root, { strict }) : [];
   if (lint.some((d) => d.severity === 'error')) return refuse('semantic', lint);
   return {
     conformant: true,

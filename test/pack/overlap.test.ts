@@ -271,3 +271,14 @@ describe('the overlap analysis is bounded (docs/adr/0024-overlap-analysis.md)', 
     expect(ds).toHaveLength(50 * 50); // every a/b pair shares the ray above the larger threshold
   });
 });
+
+describe('skipping the overlap lint', () => {
+  const p = () => pair(fact('/s', 'greater-than-or-equal', '40'), fact('/s', 'greater-than-or-equal', '70'));
+  test('overlapCheck: false skips the lint without changing the plain verdict', () => {
+    const r = validate(p(), { overlapCheck: false });
+    expect(r).toMatchObject({ conformant: true, class: 'valid', diagnostics: [] });
+  });
+  test('strict mode runs the lint even when overlapCheck is false', () => {
+    expect(validate(p(), { overlapCheck: false, strict: true }).conformant).toBe(false);
+  });
+});

@@ -150,3 +150,19 @@ describe('structural conformance of 0.2.0-draft under its own published schema (
     expect(validate(load('rich-0.2.0-draft')).diagnostics).toEqual([]);
   });
 });
+
+describe('prototype-named members are data to the schema (§10 untrusted input)', () => {
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    test(`a root member named ${name} is reported as an unknown member, never inherited or dropped`, () => {
+      const text = JSON.stringify(load('minimal-0.3.0')).replace('{', `{"${name}":{"specVersion":"9"},`);
+      const r = validate(text);
+      expect(findings(r)).toEqual([{ code: C.SCHEMA_UNKNOWN_MEMBER, pointer: `/${name}` }]);
+    });
+  }
+
+  test('an extension named like a prototype member stays an ordinary extension key', () => {
+    const p = load('minimal-0.3.0');
+    const text = JSON.stringify(p).replace('"rules":', '"extensions":{"__proto__":1},"rules":');
+    expect(findings(validate(text))).toEqual([{ code: C.SCHEMA_EXTENSION_NAME, pointer: '/extensions/__proto__' }]);
+  });
+});
