@@ -59,6 +59,8 @@ export interface DocketConfig {
   readonly memoryMb: number;
   readonly checkpointTimeoutSeconds: number;
   readonly checkpointMemoryMb: number;
+  /** Bundle the AWS SDK into the functions instead of using the runtime's copy (docs/adr/0083-lambda-bundle.md). */
+  readonly bundleAwsSdk: boolean;
   /** CloudWatch Logs retention of both functions, days. */
   readonly logRetentionDays: number;
   /** Intake and handoff queue message retention, seconds (60–1,209,600). */
@@ -105,6 +107,7 @@ export function defaultConfig(stage: string): DocketConfig {
     memoryMb: 1024,
     checkpointTimeoutSeconds: 300,
     checkpointMemoryMb: 1024,
+    bundleAwsSdk: false,
     logRetentionDays: 365,
     queueRetentionSeconds: 4 * 24 * 3600,
     dlqRetentionSeconds: 14 * 24 * 3600,
@@ -198,6 +201,7 @@ export function validateConfig(c: DocketConfig): string[] {
   int('memoryMb', c.memoryMb, 128, 10_240);
   int('checkpointTimeoutSeconds', c.checkpointTimeoutSeconds, 1, 900);
   int('checkpointMemoryMb', c.checkpointMemoryMb, 128, 10_240);
+  if (typeof c.bundleAwsSdk !== 'boolean') p.push('bundleAwsSdk must be a boolean');
   if (!VALID_LOG_RETENTION_DAYS.includes(c.logRetentionDays)) p.push(`logRetentionDays must be one of CloudWatch's values (${VALID_LOG_RETENTION_DAYS.join(', ')}), got ${c.logRetentionDays}`);
   int('queueRetentionSeconds', c.queueRetentionSeconds, 60, 1_209_600);
   int('dlqRetentionSeconds', c.dlqRetentionSeconds, 60, 1_209_600);

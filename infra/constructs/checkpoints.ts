@@ -66,6 +66,7 @@ export class Checkpoints extends Construct {
       timeout: Duration.seconds(c.checkpointTimeoutSeconds),
       memoryMb: c.checkpointMemoryMb,
       logRetentionDays: c.logRetentionDays,
+      bundleAwsSdk: c.bundleAwsSdk,
       environment: props.environment(this.bucket.bucketName),
     });
     // Create objects under the checkpoint prefix only; no read, delete or retention changes.

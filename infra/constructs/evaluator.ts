@@ -31,6 +31,7 @@ export class Evaluator extends Construct {
       timeout: Duration.seconds(c.functionTimeoutSeconds),
       memoryMb: c.memoryMb,
       logRetentionDays: c.logRetentionDays,
+      bundleAwsSdk: c.bundleAwsSdk,
       environment: props.environment,
     });
     // Grants ReceiveMessage/DeleteMessage/ChangeMessageVisibility/GetQueueAttributes on the intake queue only.

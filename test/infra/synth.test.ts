@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { HANDLER_ENTRIES, repoRoot } from '../../infra/paths.js';
+import { buildDocketApp, synthesizeTemplate } from '../../infra/synth.js';
+
+// cdk.json sets @aws-cdk/core:validateAgainstDefaultRules, so a CloudFormation validation error fails the CLI synth.
+
+const root = repoRoot();
+const handlersExist = Object.values(HANDLER_ENTRIES).every((e) => existsSync(join(root, e)));
+
+/** The offline environment: no credentials, no instance metadata, no default account or region. */
+function offlineEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, AWS_EC2_METADATA_DISABLED: 'true', CDK_DISABLE_VERSION_CHECK: 'true', CDK_DISABLE_CLI_TELEMETRY: 'true', ...extra };
+  for (const k of ['AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'CDK_DEFAULT_ACCOUNT', 'CDK_DEFAULT_REGION', 'AWS_REGION', 'AWS_DEFAULT_REGION']) delete env[k];
+  return env;
+}
+
+describe('offline synthesis', () => {
+  it('the cdk CLI synthesizes infra/app.ts with cdk.json context offline, running AwsSolutions checks and CloudFormation validation', async () => {
+    // infra/app.ts compiled to one ESM file inside the repository, so its imports resolve as `node dist/infra/app.js` would.
+    const work = join(root, 'node_modules', '.cache', 'docket-infra-test');
+    mkdirSync(work, { recursive: true });
+    const appFile = join(work, `app-${process.pid}.mjs`);
+    const out = mkdtempSync(join(tmpdir(), 'docket-cdk-out-'));
+    try {
+      await build({ entryPoints: [join(root, 'infra/app.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: appFile, logLevel: 'error' });
+      const cdk = join(root, 'node_modules', '.bin', 'cdk');
+      const r = spawnSync(cdk, ['synth', '--no-notices', '--quiet', '--app', `node ${appFile}`, '--output', out], {
+        cwd: root,
+        env: offlineEnv({ DOCKET_SYNTH_BUNDLING: 'off' }),
+        encoding: 'utf8',
+        timeout: 90_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const tpl = JSON.parse(readFileSync(join(out, 'Docket-dev.template.json'), 'utf8')) as { Resources: Record<string, { Type: string; Properties: { TableName?: string } }> };
+      const tables = Object.values(tpl.Resources).filter((x) => x.Type === 'AWS::DynamoDB::Table').map((x) => x.Properties.TableName);
+      expect(tables.sort()).toEqual(['docket-dev-ledger', 'docket-dev-packs', 'docket-dev-requests']);
+      const report = JSON.parse(readFileSync(join(out, 'validation-report.json'), 'utf8')) as { pluginReports: Array<{ summary?: { status?: string } }> };
+      for (const p of report.pluginReports) expect(p.summary?.status ?? 'success').toBe('success');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+      rmSync(appFile, { force: true });
+    }
+  }, 120_000);
+
+  it('synthesis is deterministic: two synths of one configuration give identical templates', () => {
+    expect(JSON.stringify(synthesizeTemplate({ stage: 'qa' }))).toBe(JSON.stringify(synthesizeTemplate({ stage: 'qa' })));
+  });
+
+  it.runIf(handlersExist)('bundles both handlers with esbuild into ESM index.mjs files under 500 KB without Docker', () => {
+    const { app } = buildDocketApp({}, { bundle: true });
+    const assembly = app.synth();
+    const bundles = readdirSync(assembly.directory)
+      .filter((d) => d.startsWith('asset.'))
+      .map((d) => join(assembly.directory, d, 'index.mjs'))
+      .filter((f) => existsSync(f));
+    expect(bundles).toHaveLength(2);
+    for (const f of bundles) {
+      expect(statSync(f).size).toBeLessThan(500 * 1024);
+      expect(readFileSync(f, 'utf8')).toMatch(/^import \{ createRequire as __docketCreateRequire \}/);
+    }
+  }, 180_000);
+});
