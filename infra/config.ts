@@ -6,6 +6,8 @@
  * function environment with infra/function-environment.ts), so local and cloud cannot drift.
  */
 import type { Node } from 'constructs';
+// Pure constants (no I/O): the deployed defaults are the evaluator's own (docs/adr/0034-work-budget-defaults.md).
+import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../core/evaluate/limits.js';
 
 /** §6.7 target kinds: a route target is `{kind, name}` with kind one of these. */
 export type RouteKind = 'human-role' | 'queue' | 'system';
@@ -97,7 +99,7 @@ export function defaultConfig(stage: string): DocketConfig {
       { kind: 'human-role', name: 'Oversight', queue: 'oversight' },
       { kind: 'system', name: 'Case Management', queue: 'case-management' },
     ],
-    budgets: { defaultWorkUnits: 100_000, maxWorkUnits: 1_000_000 },
+    budgets: { defaultWorkUnits: DEFAULT_WORK_BUDGET, maxWorkUnits: MAX_WORK_BUDGET },
     supportedExtensions: [],
     batchSize: 10,
     maxBatchingWindowSeconds: 0,
@@ -188,7 +190,8 @@ export function validateConfig(c: DocketConfig): string[] {
   if (!STAGE_RE.test(c.stage)) p.push(`stage must match ${STAGE_RE}, got ${JSON.stringify(c.stage)}`);
   int('logCount', c.logCount, 1, 64);
   int('budgets.defaultWorkUnits', c.budgets.defaultWorkUnits, 1, Number.MAX_SAFE_INTEGER);
-  int('budgets.maxWorkUnits', c.budgets.maxWorkUnits, 1, Number.MAX_SAFE_INTEGER);
+  // A deployment may lower the evaluator's maximum, never raise it (ADR 0033 refuses larger budgets anyway).
+  int('budgets.maxWorkUnits', c.budgets.maxWorkUnits, 1, MAX_WORK_BUDGET);
   if (c.budgets.defaultWorkUnits > c.budgets.maxWorkUnits) p.push('budgets.defaultWorkUnits must not exceed budgets.maxWorkUnits');
   int('maxBatchingWindowSeconds', c.maxBatchingWindowSeconds, 0, 300);
   // AWS: batch size above 10 requires a batching window of at least 1 s (standard queues, up to 10,000).

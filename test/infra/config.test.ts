@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { App } from 'aws-cdk-lib';
 import { DocketConfigError, configFromContext, defaultConfig, resolveConfig, routeTargetKey, validateConfig, type DocketConfig } from '../../infra/config.js';
+import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../../core/evaluate/limits.js';
 import { evaluateEnvironment } from '../../infra/function-environment.js';
 import { resourceNames, routeQueueKeys } from '../../infra/names.js';
 
@@ -26,8 +27,9 @@ describe('configuration', () => {
     expect(problems({ batchSize: 500, maxBatchingWindowSeconds: 2 })).toEqual([]);
   });
 
-  it('refuses a maximum concurrency outside 2–1000 and a default budget above the maximum budget', () => {
+  it('refuses a maximum concurrency outside 2–1000, a default budget above the maximum budget, and a maximum above the evaluator’s', () => {
     expect(problems({ maximumConcurrency: 1 })).toHaveLength(1);
+    expect(problems({ budgets: { defaultWorkUnits: 10, maxWorkUnits: MAX_WORK_BUDGET + 1 } })).toEqual([expect.stringMatching(/^budgets\.maxWorkUnits/)]);
     expect(problems({ budgets: { defaultWorkUnits: 10, maxWorkUnits: 5 } })).toEqual([expect.stringMatching(/defaultWorkUnits must not exceed/)]);
   });
 
@@ -66,7 +68,7 @@ describe('configuration', () => {
 
   it('resolveConfig merges budgets and alarms member-wise and throws every problem at once', () => {
     const c = resolveConfig({ stage: 'qa', budgets: { maxWorkUnits: 2_000_000 } as never, alarms: { dlqDepth: 5 } as never });
-    expect(c.budgets).toEqual({ defaultWorkUnits: 100_000, maxWorkUnits: 2_000_000 });
+    expect(c.budgets).toEqual({ defaultWorkUnits: DEFAULT_WORK_BUDGET, maxWorkUnits: 2_000_000 });
     expect(c.alarms.dlqDepth).toBe(5);
     expect(c.alarms.periodSeconds).toBe(60);
     try {
