@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { App } from 'aws-cdk-lib';
 import { DocketConfigError, configFromContext, defaultConfig, resolveConfig, routeTargetKey, validateConfig, type DocketConfig } from '../../infra/config.js';
 import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../../core/evaluate/limits.js';
+import { LOG_ID_PATTERN } from '../../core/ledger/entry-rules.js';
 import { evaluateEnvironment } from '../../infra/function-environment.js';
 import { resourceNames, routeQueueKeys } from '../../infra/names.js';
 
@@ -107,6 +108,12 @@ describe('resource names', () => {
     expect([n.ledgerTable, n.packsTable, n.requestsTable]).toEqual(['docket-prod-ledger', 'docket-prod-packs', 'docket-prod-requests']);
     expect(n.logIds).toEqual(['prod-0', 'prod-1', 'prod-2', 'prod-3']);
     expect(n.signingSecret).toBe('docket/prod/signing-key');
+  });
+
+  it('name ledger logs with ids the ledger format accepts', () => {
+    for (const stage of ['dev', 'a'.repeat(20)]) {
+      for (const id of resourceNames(stage, { ...defaultConfig(stage), logCount: 64 }).logIds) expect(id).toMatch(LOG_ID_PATTERN);
+    }
   });
 
   it('give a queue key shared by several route targets one queue, in first-declaration order', () => {
