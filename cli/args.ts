@@ -37,7 +37,8 @@ export function parseCommandArgs(argv: readonly string[], options: FlagSpec, pos
   try {
     parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals.max > 0 }) as typeof parsed;
   } catch (e) {
-    throw new UsageError((e as Error).message.replace(/\. To specify a positional argument.*$/s, ''));
+    // node:util's messages run over several lines of advice; the first line says what is wrong.
+    throw new UsageError(((e as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/s, ''));
   }
   const n = parsed.positionals.length;
   if (n < positionals.min) throw new UsageError(positionals.min === 1 ? 'missing argument' : `expected at least ${positionals.min} arguments`);

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EXIT, UsageError } from './args.js';
 import { InputReadError, processIo, type CliIo } from './io.js';
 
@@ -39,21 +40,28 @@ function usage(): string {
   return `usage: docket <command> [options]\n\ncommands:\n${lines.join('\n')}\n\nRun "docket <command> --help" for a command's options.\n`;
 }
 
-async function loadCommand(name: CommandName): Promise<CommandModule | { missing: string }> {
+export interface MainOptions {
+  /** Directory holding the command modules (default: cli/commands beside this file). Tests point it elsewhere. */
+  readonly commandsDir?: string;
+}
+
+async function loadCommand(name: CommandName, options: MainOptions): Promise<CommandModule | { missing: string }> {
   try {
-    const mod = (await import(`./commands/${name}.js`)) as Partial<CommandModule>;
+    // The specifier is computed, not a literal, so each command loads only when invoked (and bundlers leave it be).
+    const specifier = options.commandsDir === undefined ? `./commands/${name}.js` : pathToFileURL(join(options.commandsDir, `${name}.js`)).href;
+    const mod = (await import(/* @vite-ignore */ specifier)) as Partial<CommandModule>;
     if (typeof mod.run !== 'function') return { missing: `cli/commands/${name} exports no run function` };
     return mod as CommandModule;
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    const own = err.code === 'ERR_MODULE_NOT_FOUND' && new RegExp(`commands[/\\\\]${name}\\.(js|ts)`).test(err.message);
+    const own = err.code === 'ERR_MODULE_NOT_FOUND' && new RegExp(`[/\\\\]${name}\\.(js|ts)\\b`).test(err.message);
     if (own) return { missing: `the "${name}" command is not available in this build` };
     return { missing: `the "${name}" command could not be loaded: ${err.message}` };
   }
 }
 
 /** Runs one CLI invocation; returns its exit code. Never throws. */
-export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+export async function main(argv: readonly string[], io: CliIo, options: MainOptions = {}): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
     io.stderr(usage());
@@ -67,7 +75,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.stderr(`docket: unknown command ${JSON.stringify(name)}\n${usage()}`);
     return EXIT.USAGE;
   }
-  const mod = await loadCommand(name);
+  const mod = await loadCommand(name, options);
   if ('missing' in mod) {
     io.stderr(`docket: ${mod.missing}\n`);
     return EXIT.USAGE;
