@@ -135,13 +135,17 @@ function mapOne(e: ErrorObject, instance: unknown): Diagnostic | undefined {
     case 'oneOf':
       if (at === '/escalation') return escalationOneOf(instance);
       break;
+    case 'anyOf':
+      return undefined; // inside `not` (exception effect members): the `not` finding is reported
   }
   return structural(PackCodes.SCHEMA_OTHER, at, `schema keyword ${e.keyword} failed`, { keyword: e.keyword });
 }
 
-function escalationOneOf(instance: unknown): Diagnostic {
-  const esc = (instance as Record<string, unknown> | null)?.['escalation'] as Record<string, unknown> | undefined;
-  const both = esc !== undefined && Object.hasOwn(esc, 'target') && Object.hasOwn(esc, 'routes');
+function escalationOneOf(instance: unknown): Diagnostic | undefined {
+  const esc = (instance as Record<string, unknown> | null)?.['escalation'];
+  // On a non-object, `required` holds vacuously in both branches so oneOf fails too; the type error says it all.
+  if (esc === null || typeof esc !== 'object' || Array.isArray(esc)) return undefined;
+  const both = Object.hasOwn(esc, 'target') && Object.hasOwn(esc, 'routes');
   return both
     ? structural(PackCodes.SCHEMA_ESCALATION_TARGET_AND_ROUTES, '/escalation', 'an escalation declares exactly one of target and routes, not both (§6.7)')
     : structural(PackCodes.SCHEMA_ESCALATION_NO_TARGET_OR_ROUTES, '/escalation', 'an escalation declares exactly one of target and routes (§6.7)');

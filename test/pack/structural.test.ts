@@ -166,3 +166,13 @@ describe('prototype-named members are data to the schema (§10 untrusted input)'
     expect(findings(validate(text))).toEqual([{ code: C.SCHEMA_EXTENSION_NAME, pointer: '/extensions/__proto__' }]);
   });
 });
+
+describe('non-object escalations', () => {
+  for (const value of [null, [], 'queue', 1]) {
+    test(`an escalation of ${JSON.stringify(value)} is one type error, not an exactly-one-of finding`, () => {
+      const p = load('minimal-0.3.0');
+      p.escalation = value;
+      expect(findings(validate(p))).toEqual([{ code: C.SCHEMA_TYPE, pointer: '/escalation' }]);
+    });
+  }
+});
