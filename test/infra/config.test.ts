@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
+import { repoRoot } from '../../infra/paths.js';
 import { DocketConfigError, configFromContext, defaultConfig, resolveConfig, routeTargetKey, validateConfig, type DocketConfig } from '../../infra/config.js';
 import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../../core/evaluate/limits.js';
 import { LOG_ID_PATTERN } from '../../core/ledger/entry-rules.js';
@@ -91,6 +94,17 @@ describe('configuration', () => {
     const fromCli = new App({ context: { stage: 'dev', docket: JSON.stringify({ dev: { logCount: 2 } }) } });
     expect(configFromContext(fromCli.node).logCount).toBe(2);
     expect(configFromContext(new App().node).stage).toBe('dev');
+  });
+
+  it('every stage configured in cdk.json is deployable', () => {
+    const cdkJson = JSON.parse(readFileSync(join(repoRoot(), 'cdk.json'), 'utf8')) as { app: string; context: { stage: string; docket: Record<string, object> } };
+    expect(cdkJson.app).toBe('node dist/infra/app.js');
+    const stages = Object.keys(cdkJson.context.docket);
+    expect(stages).toContain(cdkJson.context.stage);
+    for (const stage of stages) {
+      const app = new App({ context: { ...cdkJson.context, stage } });
+      expect(configFromContext(app.node).stage).toBe(stage);
+    }
   });
 
   it('configFromContext refuses an invalid override instead of deploying it', () => {

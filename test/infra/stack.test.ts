@@ -267,6 +267,16 @@ describe('outputs', () => {
   });
 });
 
+describe('environment independence', () => {
+  it('hard-codes no account id and no region: both come from pseudo parameters at deploy time', () => {
+    const text = JSON.stringify(template({ stage: 'prod' }));
+    expect(text).not.toMatch(/\b\d{12}\b/);
+    expect(text).not.toMatch(/\b(us|eu|ap|sa|ca|me|af|il|mx)-(east|west|north|south|central|northeast|southeast|northwest|southwest)-\d\b/);
+    expect(text).toContain('"Ref":"AWS::Region"');
+    expect(text).toContain('"Ref":"AWS::AccountId"');
+  });
+});
+
 describe('roles', () => {
   it('give each function its own role and never an AWS managed policy', () => {
     const t = template();
