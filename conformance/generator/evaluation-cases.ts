@@ -278,6 +278,8 @@ probeCase('proto-constructor-absent-unknown', '/constructor on {} does not resol
 probeCase('proto-tostring-absent-unknown', '/toString on {} does not resolve: unknown.', fact('/toString', 'in', ['x']), { a: 1 }, 'unknown');
 probeCase('proto-constructor-present', '"constructor" as a fact name is data.', fact('/constructor/name', 'equals', 'Object'), raw('{"constructor":{"name":"Object"}}'), 'true');
 probeCase('proto-nested-proto-path', '/__proto__/polluted resolves only through real members.', fact('/__proto__/polluted', 'equals', true), raw('{"__proto__":{"polluted":true}}'), 'true');
+probeCase('proto-tostring-present', '"toString" as a fact name is data when present.', fact('/toString', 'equals', 'ts'), raw('{"toString":"ts"}'), 'true');
+probeCase('proto-pointer-token-in-array-index-position', 'A pointer token "constructor" on an array is an invalid traversal: unknown.', fact('/list/constructor', 'equals', 'x'), { list: ['x'] }, 'unknown');
 probeCase('proto-has-own-property-unknown', '/hasOwnProperty does not resolve on {}.', fact('/hasOwnProperty', 'equals', 'x'), {}, 'unknown');
 probeCase('proto-equals-object-with-proto-member', 'Equality treats "__proto__" as an ordinary member name: {"__proto__":1} is not {}.', fact('/v', 'equals', {}), raw('{"v":{"__proto__":1}}'), 'false');
 add('proto-evidence-key-undeclared', '§8.2: an evidence member named "__proto__" is an undeclared key: malformed-input in preflight.',
