@@ -131,3 +131,31 @@ describe('exceptions with hostile optional extensions stay inert', () => {
     expect(outcome(run(c2, {}))).toBe('{"handoff":{"state":"none"},"kind":"outcome","outcomeId":"yes","reasons":[]}');
   });
 });
+
+describe('evidence admission is memoized without changing any answer (ADR 0037)', () => {
+  const m = compile(pack({ ...declared, rules: [rule('r', { op: 'evidence-present', evidenceRequirement: 'note' }, 'yes', 'escalate')] }));
+  const docs = ['{"form":"present","note":"present"}', '{"form":"present","note":"absent"}', '{"form":"present"}', '{"form":"maybe"}', '{"form":"present","x":"present"}'];
+  const fresh = docs.map((d) => outcome(run(compile(pack({ ...declared, rules: [rule('r', { op: 'evidence-present', evidenceRequirement: 'note' }, 'yes', 'escalate')] })), {}, { evidence: d })));
+  it('repeated and interleaved evidence documents give the answers of a fresh read', () => {
+    for (let round = 0; round < 3; round++) {
+      docs.forEach((d, i) => expect(outcome(run(m, {}, { evidence: d }))).toBe(fresh[i]));
+    }
+    expect(fresh).toEqual([
+      '{"handoff":{"state":"none"},"kind":"outcome","outcomeId":"yes","reasons":[]}',
+      '{"handoff":{"state":"none"},"kind":"unresolved","reasons":["no-match"]}',
+      '{"handoff":{"state":"none"},"kind":"unresolved","reasons":["unknown"]}',
+      'error:malformed-input/preflight/evidence-invalid-value',
+      'error:malformed-input/preflight/evidence-undeclared-requirement',
+    ]);
+  });
+  it('keeps answering correctly after more distinct documents than the memo holds', () => {
+    for (let i = 0; i < 600; i++) {
+      const d = i % 2 === 0 ? `{"form":"present","note":"present"${' '.repeat(i)}}` : `{"form":"present","note":"absent"${' '.repeat(i)}}`;
+      expect(outcome(run(m, {}, { evidence: d })).includes('"outcomeId":"yes"')).toBe(i % 2 === 0);
+    }
+  });
+  it('an omitted document after a memoized one is still all unknown', () => {
+    run(m, {}, { evidence: docs[0] });
+    expect(outcome(run(m, {}))).toBe('{"handoff":{"state":"none"},"kind":"unresolved","reasons":["unknown"]}');
+  });
+});
