@@ -1,0 +1,204 @@
+/**
+ * `docket local start | stop | status` — the main job on a laptop (issue 4 item 6). `start` (what `npm start`
+ * runs): brings the local stack up on 127.0.0.1:4566 detached (localstack/daemon.ts) with the event-source poller
+ * running the real evaluate handler in it; creates the signing key and the trust policy under .docket/local/;
+ * publishes the example packs; submits a demo batch covering every disposition kind and handoff shape; waits for
+ * the entries; shows the dispositions, the ledger entries and what sits on each route queue; writes a checkpoint;
+ * runs `docket verify` when that command is present; and exits 0 leaving the stack running. `stop` stops it.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import type { CliIo } from '../io.js';
+import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { signerFromKeyPair } from '../../core/ledger/signature.js';
+import { validatePack } from '../../core/pack/index.js';
+import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
+import { buildRequest } from '../../core/pipeline/request-builder.js';
+import { resolveSettings } from '../../core/pipeline/settings.js';
+import { buildDigest } from '../../functions/lib/build-digest.js';
+import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
+import { DEMO_PACKS, DEMO_REQUESTS } from '../../functions/lib/local-demo.js';
+import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../functions/lib/local-files.js';
+import { openStack, type StackClients } from '../../functions/lib/stack-clients.js';
+import { writeFileSync } from 'node:fs';
+
+const USAGE = 'docket local start [--port <n>] [--quiet] | docket local stop | docket local status';
+
+const repoFile = (rel: string): string => fileURLToPath(new URL(`../../../${rel}`, import.meta.url));
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'stop') return stop(io);
+  if (sub === 'status') return status(io);
+  if (sub === 'start') return start(rest, io);
+  io.stderr(`usage: ${USAGE}\n`);
+  return sub === '--help' || sub === '-h' ? EXIT.OK : EXIT.USAGE;
+}
+
+async function stop(io: CliIo): Promise<number> {
+  const { stopDaemon } = await import('../../localstack/daemon.js');
+  const r = await stopDaemon();
+  io.stdout(r.stopped ? `local stack stopped (pid ${r.pid})\n` : 'no local stack is running\n');
+  return EXIT.OK;
+}
+
+async function status(io: CliIo): Promise<number> {
+  const { readStackState } = await import('../../localstack/daemon.js');
+  const s = readStackState();
+  if (!s) {
+    io.stdout('no local stack is running (start it with "npm start")\n');
+    return EXIT.FAILED;
+  }
+  io.stdout(`local stack running: ${s.endpoint} (pid ${s.pid}, stage ${s.stage}, since ${s.startedAt})\n`);
+  return EXIT.OK;
+}
+
+async function start(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommandArgs(argv, { port: { type: 'string' }, quiet: { type: 'boolean' } }, { min: 0, max: 0 });
+  const port = typeof values.port === 'string' ? (values.port === '0' ? 0 : parsePositiveInteger(values.port, '--port')) : 4566;
+  const say = (s: string): void => io.stdout(s);
+  const paths = localPaths();
+  const { keys, created } = ensureSigningKey(paths.signingKey);
+  say(`${created ? 'created' : 'using'} signing key ${keys.keyId} (${paths.signingKey})\n`);
+
+  const { startDaemon } = await import('../../localstack/daemon.js');
+  const evaluateModule = repoFile('dist/functions/evaluate.js');
+  const state = await startDaemon({
+    port,
+    handlers: [{ module: evaluateModule }],
+    env: { DOCKET_SIGNING_KEY_FILE: paths.signingKey, POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_METRICS_DISABLED: 'true' },
+  });
+  say(`${state.alreadyRunning ? 'local stack already running' : 'local stack started'} on ${state.endpoint} (pid ${state.pid}, stage ${state.stage}; log .docket/local/stack.log)\n`);
+
+  const settings = resolveSettings({ endpoint: state.endpoint, stage: state.stage, region: state.region }, {});
+  const { resolveConfig } = await import('../../infra/config.js');
+  const { resourceNames } = await import('../../infra/names.js');
+  const names = resourceNames(state.stage, resolveConfig({ stage: state.stage }));
+  const build = buildDigest({}, new URL(`file://${evaluateModule}`).href);
+  writeFileSync(paths.trustPolicy, trustPolicyDocument({ keys, logIds: names.logIds, environment: state.stage, table: names.ledgerTable, evaluatorBuilds: [build] }));
+  say(`trust policy ${paths.trustPolicy} (key ${keys.keyId}, logs ${names.logIds.join(', ')}, evaluator build ${build.slice(0, 12)}…)\n`);
+
+  const stack = openStack(settings);
+  try {
+    const digests = await publishExamples(stack, io);
+    const stamp = rfc3339Now().replace(/[-:TZ]/g, '').slice(0, 14);
+    const ids = await submitDemo(stack, digests, `demo-${stamp}`, io);
+    const recorded = await waitForEntries(stack, ids, 60_000);
+    if (recorded.length < ids.length) io.stderr(`warning: ${ids.length - recorded.length} demo request(s) not recorded within 60 s; see .docket/local/stack.log\n`);
+    say('\n== dispositions and ledger entries\n');
+    for (const r of recorded) say(`${r.line}\n`);
+    say('\n== route queues (messages waiting; read them with "docket handoffs --route <key>")\n');
+    await showQueues(stack, state.queues, io);
+    const cp = await runCheckpoints({ store: stack.store, signer: signerFromKeyPair(keys), logIds: names.logIds, origin: { environment: state.stage, table: names.ledgerTable }, time: rfc3339Now() });
+    writeFileSync(paths.checkpoints, cp.export);
+    say(`\n== checkpoints ${cp.checkpoints.map((c) => `${c.logId}:${c.treeSize}`).join('  ')} → ${paths.checkpoints}\n`);
+  } finally {
+    stack.close();
+  }
+  const verified = await runVerify(io);
+  say(`\nThe stack keeps running on ${state.endpoint}. Try: docket tail --from-start --once | docket show <request-id> | docket handoffs --route oversight | docket verify\nStop it with: npm run stop\n`);
+  return verified;
+}
+
+async function publishExamples(stack: StackClients, io: CliIo): Promise<Map<string, string>> {
+  const digests = new Map<string, string>();
+  for (const file of DEMO_PACKS) {
+    const bytes = new Uint8Array(readFileSync(repoFile(`examples/${file}`)));
+    const v = validatePack(bytes);
+    if (!v.conformant || !v.pack) {
+      io.stderr(`example ${file} is not conformant (${v.class}); skipped\n`);
+      continue;
+    }
+    const plain = v.pack.plain as { id: string; version: string };
+    const out = await stack.registry.publish(String(plain.id), String(plain.version), bytes);
+    if (!out.ok) throw new Error(`publishing ${file}: ${out.message}`);
+    digests.set(file, out.digest);
+    io.stdout(`published ${out.alias} sha256:${out.digest.slice(0, 16)}…\n`);
+  }
+  return digests;
+}
+
+async function submitDemo(stack: StackClients, digests: Map<string, string>, prefix: string, io: CliIo): Promise<string[]> {
+  const url = await stack.queueUrl(stack.settings.intakeQueue);
+  const { sendMessage } = await import('../../adapters/sqs.js');
+  const ids: string[] = [];
+  const doc = (name: string) => new Uint8Array(readFileSync(repoFile(`examples/requests/${name}`)));
+  for (const r of DEMO_REQUESTS) {
+    const digest = digests.get(r.pack);
+    if (!digest) continue;
+    const built = buildRequest({ requestId: `${prefix}-${r.name}`, pack: `sha256:${digest}`, facts: doc(r.facts), ...(r.evidence ? { evidence: doc(r.evidence) } : {}), ...(r.workBudget ? { workBudget: r.workBudget } : {}) });
+    if (!built.ok) throw new Error(built.error);
+    await sendMessage(stack.sqs, url, { body: built.value });
+    ids.push(`${prefix}-${r.name}`);
+  }
+  // An identified request naming an unpublished pack: recorded as an admission refusal.
+  await sendMessage(stack.sqs, url, { body: `{"format":"docket.evaluation-request/1","requestId":"${prefix}-unknown-pack","pack":"sha256:${'0'.repeat(64)}","facts":{}}` });
+  ids.push(`${prefix}-unknown-pack`);
+  io.stdout(`submitted ${ids.length} demo requests (${prefix}-*)\n`);
+  return ids;
+}
+
+async function waitForEntries(stack: StackClients, ids: readonly string[], timeoutMs: number): Promise<{ id: string; line: string }[]> {
+  const until = Date.now() + timeoutMs;
+  const done = new Map<string, string>();
+  while (done.size < ids.length && Date.now() < until) {
+    for (const id of ids) {
+      if (done.has(id)) continue;
+      const p = await stack.store.readPosition(id);
+      if (!p) continue;
+      for await (const s of stack.store.readEntries(p.logId, p.seq, p.seq)) {
+        const parsed = parseStoredEntry(s.body);
+        if (!parsed.ok) done.set(id, `${id}: stored entry unreadable (${parsed.error.code})`);
+        else {
+          const e = parsed.value.entry;
+          const what =
+            e.kind === 'disposition'
+              ? `${e.disposition.kind}${e.disposition.kind === 'outcome' ? ` ${e.disposition.outcomeId}` : ''} reasons [${e.disposition.reasons.join(',')}] handoff ${e.disposition.handoff.state}${e.disposition.handoff.routes ? ` routes ${e.disposition.handoff.routes.length}` : ''}`
+              : e.kind === 'evaluation-error'
+                ? `evaluation-error ${e.error.class}/${e.error.phase}`
+                : `admission-refusal ${e.refusal.code}`;
+          done.set(id, `${id.padEnd(48)} ${what}\n${''.padEnd(48)} ledger ${e.logId}#${e.seq} entry ${parsed.value.entryHash.slice(0, 16)}… work ${e.work}`);
+        }
+      }
+    }
+    if (done.size < ids.length) await new Promise((r) => setTimeout(r, 250));
+  }
+  return ids.filter((id) => done.has(id)).map((id) => ({ id, line: done.get(id)! }));
+}
+
+async function showQueues(stack: StackClients, queues: Record<string, string>, io: CliIo): Promise<void> {
+  for (const [name, url] of Object.entries(queues).sort()) {
+    if (!/-route-|-unrouted$|-dlq$/.test(name)) continue;
+    const a = await stack.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }));
+    const n = Number(a.Attributes?.ApproximateNumberOfMessages ?? '0');
+    if (n === 0 && name.endsWith('-dlq')) continue;
+    io.stdout(`${name.padEnd(44)} ${n} message${n === 1 ? '' : 's'}\n`);
+    // A peek: received with a zero visibility timeout, so every message stays on the queue for its consumer.
+    const seen = new Set<string>();
+    const peek = await stack.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 0 }));
+    for (const m of peek.Messages ?? []) {
+      if (seen.has(m.MessageId ?? '')) continue;
+      seen.add(m.MessageId ?? '');
+      const h = readHandoffMessage(new TextEncoder().encode(m.Body ?? ''));
+      if (h.ok) io.stdout(`    ${h.value.requestId} → ${h.value.target ? `${h.value.target.kind}:${h.value.target.name}` : '(no destination)'} [${h.value.shape} #${h.value.routeIndex}${h.value.destination === 'unmapped-target' ? ', no queue configured' : ''}]\n`);
+    }
+  }
+}
+
+/** Runs `docket verify` (built by the ledger owner) with no flags, when present; its exit code is ours. */
+async function runVerify(io: CliIo): Promise<number> {
+  let mod: { run?: (argv: string[], io: CliIo) => Promise<number> };
+  try {
+    const specifier = './verify.js'; // built by another area; absent in some builds
+    mod = (await import(specifier)) as typeof mod;
+  } catch {
+    io.stdout('\n== verify: the "docket verify" command is not in this build; skipped\n');
+    return EXIT.OK;
+  }
+  if (typeof mod.run !== 'function') return EXIT.OK;
+  io.stdout('\n== docket verify\n');
+  const code = await mod.run([], io);
+  return code === 0 ? EXIT.OK : EXIT.FAILED;
+}

@@ -1,0 +1,56 @@
+/**
+ * Files of the local run under .docket/local/ (gitignored): the signing key (mode 0600), the trust policy that
+ * `docket verify` uses with no flags, and the checkpoint export. Created by `docket local start` / `docket keygen`.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { toHex } from '../../core/ledger/bytes.js';
+import { generateKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
+import { TRUST_POLICY_FORMAT } from '../../core/ledger/trust-policy.js';
+import { parseSigningKey, signingKeyDocument } from './signing-key.js';
+
+export const LOCAL_DIR = join('.docket', 'local');
+export const localPaths = (cwd: string = process.cwd()) => ({
+  dir: join(cwd, LOCAL_DIR),
+  signingKey: join(cwd, LOCAL_DIR, 'signing-key.json'),
+  trustPolicy: join(cwd, LOCAL_DIR, 'trust-policy.json'),
+  checkpoints: join(cwd, LOCAL_DIR, 'checkpoints.json'),
+});
+
+/** A new key pair from the OS CSPRNG. */
+export function newKeyPair(): Ed25519KeyPair {
+  return generateKeyPair((n) => new Uint8Array(randomBytes(n)));
+}
+
+/** Writes a key document readable by its owner only; refuses to overwrite unless `force`. */
+export function writeSigningKey(path: string, keys: Ed25519KeyPair, force = false): void {
+  if (existsSync(path) && !force) throw new Error(`${path} exists; refusing to overwrite a signing key (use --force)`);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, signingKeyDocument(keys), { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+/** The key at `path`, creating it first when absent. */
+export function ensureSigningKey(path: string): { keys: Ed25519KeyPair; created: boolean } {
+  if (existsSync(path)) return { keys: parseSigningKey(readFileSync(path, 'utf8'), path), created: false };
+  const keys = newKeyPair();
+  writeSigningKey(path, keys);
+  return { keys, created: true };
+}
+
+/** A trust policy (docket.trust-policy/1) pinning one key for every log from seq 0, open-ended. */
+export function trustPolicyDocument(o: { keys: Ed25519KeyPair; logIds: readonly string[]; environment: string; table: string; evaluatorBuilds: readonly string[] }): string {
+  const logs = [...o.logIds].sort();
+  return `${JSON.stringify(
+    {
+      format: TRUST_POLICY_FORMAT,
+      logs,
+      keys: [{ keyId: o.keys.keyId, publicKey: toHex(o.keys.publicKey), validity: logs.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }],
+      authorities: [{ environment: o.environment, table: o.table }],
+      evaluatorBuilds: [...new Set(o.evaluatorBuilds)].sort(),
+    },
+    null,
+    2,
+  )}\n`;
+}
