@@ -4,13 +4,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { DocketFunction } from '../../infra/constructs/docket-function.js';
 import { HANDLER_ENTRIES, repoRoot } from '../../infra/paths.js';
-import { buildDocketApp, synthesizeTemplate } from '../../infra/synth.js';
+import { synthesizeTemplate } from '../../infra/synth.js';
 
 // cdk.json sets @aws-cdk/core:validateAgainstDefaultRules, so a CloudFormation validation error fails the CLI synth.
 
 const root = repoRoot();
-const handlersExist = Object.values(HANDLER_ENTRIES).every((e) => existsSync(join(root, e)));
 
 /** The offline environment: no credentials, no instance metadata, no default account or region. */
 function offlineEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -51,17 +52,28 @@ describe('offline synthesis', () => {
     expect(JSON.stringify(synthesizeTemplate({ stage: 'qa' }))).toBe(JSON.stringify(synthesizeTemplate({ stage: 'qa' })));
   });
 
-  it.runIf(handlersExist)('bundles both handlers with esbuild into ESM index.mjs files under 500 KB without Docker', () => {
-    const { app } = buildDocketApp({}, { bundle: true });
-    const assembly = app.synth();
-    const bundles = readdirSync(assembly.directory)
-      .filter((d) => d.startsWith('asset.'))
-      .map((d) => join(assembly.directory, d, 'index.mjs'))
-      .filter((f) => existsSync(f));
-    expect(bundles).toHaveLength(2);
-    for (const f of bundles) {
-      expect(statSync(f).size).toBeLessThan(500 * 1024);
-      expect(readFileSync(f, 'utf8')).toMatch(/^import \{ createRequire as __docketCreateRequire \}/);
-    }
-  }, 180_000);
+  for (const [name, entry] of Object.entries(HANDLER_ENTRIES)) {
+    // Skipped only while the pipeline owner has not written this handler yet.
+    it.runIf(existsSync(join(root, entry)))(`bundles the ${name} handler with esbuild, without Docker, into one ESM index.mjs under 500 KB`, () => {
+      const app = new App({ analyticsReporting: false });
+      const stack = new Stack(app, 'BundleProbe');
+      new DocketFunction(stack, 'Fn', { functionName: `probe-${name}`, entry, description: 'bundle probe', timeout: Duration.seconds(3), memoryMb: 128, logRetentionDays: 7, environment: {} });
+      const assembly = app.synth();
+      const bundles = readdirSync(assembly.directory)
+        .filter((d) => d.startsWith('asset.'))
+        .map((d) => join(assembly.directory, d));
+      expect(bundles).toHaveLength(1);
+      expect(readdirSync(bundles[0]!)).toEqual(['index.mjs']);
+      const file = join(bundles[0]!, 'index.mjs');
+      const text = readFileSync(file, 'utf8');
+      expect(statSync(file).size).toBeLessThan(500 * 1024);
+      expect(text).toMatch(/^import \{ createRequire as __docketCreateRequire \}/);
+      // ESM that exports the handler, and leaves the AWS SDK to the runtime (ADR 0083).
+      expect(text).toMatch(/export\{[^}]*\bas handler\b[^}]*\}|export\{handler\}/);
+      expect(text).toMatch(/from"@aws-sdk\/client-/);
+      const fn = (assembly.getStackByName('BundleProbe').template as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> }).Resources;
+      const props = Object.values(fn).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties;
+      expect(props).toMatchObject({ Handler: 'index.handler', Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+    }, 180_000);
+  }
 });
