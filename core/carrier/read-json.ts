@@ -102,6 +102,9 @@ class Scanner {
   /** Shared stacks for the elements/members of open containers (see array()). */
   private readonly values: JsonValue[] = [];
   private readonly names: string[] = [];
+  /** Stack tops: entries above them are stale and never read (cheaper than truncating `length`). */
+  private valuesTop = 0;
+  private namesTop = 0;
   /** Byte length of the last scanned string token, quotes and escapes as written (for V). */
   private tokenBytes = 0;
   /** UTF-8 byte length of the last scanned string's decoded value (for member-name V and the string limit). */
@@ -191,21 +194,21 @@ class Scanner {
     if (this.ws() === 0x5d) { this.i++; return { kind: 'array', items: [], v }; }
     // Elements go on a shared stack and leave it as one exact-size slice: no growth slack per array.
     const stack = this.values;
-    const base = stack.length;
+    const base = this.valuesTop;
     for (;;) {
       // A further element is coming (a trailing comma stays a syntax error, reported by value()).
-      if (stack.length - base === this.maxCollection && this.startsValue(this.ws())) {
+      if (this.valuesTop - base === this.maxCollection && this.startsValue(this.ws())) {
         this.fail('limit-collection-size', `array has more than the limit of ${this.maxCollection} elements`);
       }
       const item = this.value(depth);
-      stack.push(item);
+      stack[this.valuesTop++] = item;
       v += 1 + item.v; // V(array) = 1 + count + ΣV (RFC 0008)
       const c = this.ws();
       if (c === 0x2c) { this.i++; continue; }
       if (c === 0x5d) {
         this.i++;
-        const items = stack.slice(base);
-        stack.length = base;
+        const items = stack.slice(base, this.valuesTop);
+        this.valuesTop = base;
         return { kind: 'array', items, v };
       }
       this.fail('syntax', c !== c ? 'unterminated array' : `unexpected character ${describe(c)}; expected , or ]`);
@@ -224,12 +227,12 @@ class Scanner {
     if (c === 0x7d) { this.i++; return { kind: 'object', members: new MemberMap([], []), v }; }
     const names = this.names;
     const values = this.values;
-    const base = names.length;
-    const valueBase = values.length;
+    const base = this.namesTop;
+    const valueBase = this.valuesTop;
     let index: Map<string, number> | undefined;
     for (;;) {
       if (c !== 0x22) this.fail('syntax', c !== c ? 'unterminated object' : `unexpected character ${describe(c)}; expected a member name`);
-      const count = names.length - base;
+      const count = this.namesTop - base;
       if (count === this.maxCollection) {
         this.fail('limit-collection-size', `object has more than the limit of ${this.maxCollection} members`);
       }
@@ -241,22 +244,22 @@ class Scanner {
         if (index.has(name)) this.duplicate(name, nameAt);
         index.set(name, count);
       } else {
-        for (let k = base; k < names.length; k++) if (names[k] === name) this.duplicate(name, nameAt);
-        if (count === LINEAR_LIMIT) index = indexOf(names.slice(base)).set(name, count);
+        for (let k = base; k < this.namesTop; k++) if (names[k] === name) this.duplicate(name, nameAt);
+        if (count === LINEAR_LIMIT) index = indexOf(names.slice(base, this.namesTop)).set(name, count);
       }
-      names.push(name);
+      names[this.namesTop++] = name;
       if (this.ws() !== 0x3a) this.fail('syntax', 'expected : after a member name');
       this.i++;
       const value = this.value(depth);
-      values.push(value);
+      values[this.valuesTop++] = value;
       v += 1 + nameBytes + value.v; // V(object) = 1 + count + Σ(bytes(name) + V(value)) (RFC 0008)
       c = this.ws();
       if (c === 0x2c) { this.i++; c = this.ws(); continue; }
       if (c === 0x7d) {
         this.i++;
-        const members = new MemberMap(names.slice(base), values.slice(valueBase), index);
-        names.length = base;
-        values.length = valueBase;
+        const members = new MemberMap(names.slice(base, this.namesTop), values.slice(valueBase, this.valuesTop), index);
+        this.namesTop = base;
+        this.valuesTop = valueBase;
         return { kind: 'object', members, v };
       }
       this.fail('syntax', c !== c ? 'unterminated object' : `unexpected character ${describe(c)}; expected , or }`);
