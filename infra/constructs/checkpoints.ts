@@ -16,7 +16,7 @@ import { HANDLER_ENTRIES } from '../paths.js';
 import { DocketFunction } from './docket-function.js';
 import { grantKeyVia } from './key-grants.js';
 
-/** Object key prefix of exported checkpoints: `checkpoints/<logId>/<treeSize>.json`. */
+/** Object key prefix of exported checkpoints (functions/checkpoint.ts writes `checkpoints/<run time>.json`). */
 export const CHECKPOINT_EXPORT_PREFIX = 'checkpoints/';
 
 export interface CheckpointsProps {
@@ -78,8 +78,7 @@ export class Checkpoints extends Construct {
     Validations.of(this.function.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketLogicalId}.Arn>/${CHECKPOINT_EXPORT_PREFIX}*]`,
       reason:
-        'Checkpoint object keys name the log and tree size (checkpoints/<logId>/<treeSize>.json), unknown at deploy ' +
-        'time. The grant is create-only (s3:PutObject) under one prefix; Object Lock in compliance mode makes every ' +
+        'Checkpoint export object keys name each run (checkpoints/<run time>.json), unknown at deploy time. The grant is create-only (s3:PutObject) under one prefix; Object Lock in compliance mode makes every ' +
         'written version immutable, so the wildcard cannot be used to overwrite or delete an exported checkpoint.',
     });
     this.schedule = new events.Rule(this, 'Schedule', {

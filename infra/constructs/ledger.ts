@@ -80,9 +80,6 @@ export class Ledger extends Construct {
   grantCheckpoint(role: iam.IRole): void {
     this.grantFamilies(role, ['dynamodb:GetItem', 'dynamodb:Query'], [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.checkpoint]);
     this.grantFamilies(role, ['dynamodb:PutItem'], [LEDGER_KEY_PREFIX.checkpoint]);
-    // LedgerStore.listLogs() scans for every log ever written, so a log dropped from LOG_IDS (logCount lowered)
-    // is still checkpointed. Read-only; Scan has no key condition to narrow it.
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:Scan'], resources: [this.table.tableArn] }));
     grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
   }
 

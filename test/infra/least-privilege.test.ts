@@ -89,6 +89,7 @@ describe('ledger: append-only for every principal', () => {
     expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
     expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'ckpt#dev-0' })).toBe(true);
     expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'req#abc' })).toBe(false);
+    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Scan', resource: ledger })).toBe(false);
   });
 
   it('the simulator is not vacuous: the same questions on a table without those statements come out allowed', () => {
