@@ -1,6 +1,6 @@
 /**
  * One endpoint like LocalStack's edge port: routes each request by its `X-Amz-Target` header —
- * `DynamoDB_20120810.*` to dynalite, `AmazonSQS.*` (and target-less SQS query / S3 calls) to fauxqs — and answers
+ * `DynamoDB_20120810.*` to dynalite, `AmazonSQS.*` (and target-less SNS/S3 calls) to fauxqs — and answers
  * health checks itself. Queue URLs are translated both ways: clients see `http://<the host they called>/<account>/<name>`
  * (what LocalStack hands out), fauxqs sees the `http://sqs.<region>.localhost:<port>/…` form it keys queues by
  * (shared notes, "One endpoint like LocalStack's"; docs/adr/0063-edge-proxy-queue-urls.md).
@@ -25,7 +25,7 @@ export interface EdgeProxy {
   close(): Promise<void>;
 }
 
-/** SQS actions whose answers carry queue URLs (JSON protocol targets and query-protocol Action names). */
+/** SQS actions whose answers carry queue URLs. */
 const URL_ANSWERING_ACTIONS = new Set(['CreateQueue', 'GetQueueUrl', 'ListQueues', 'ListDeadLetterSourceQueues']);
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -82,22 +82,13 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
       const m = /^[a-z]+:\/\/[^/]+\/(\d{12})\/([^/?#]+)$/i.exec(url);
       return m ? `http://sqs.${region}.localhost:${sqsPort}/${m[1]}/${m[2]}` : url;
     };
-    let action = target ? target.slice('AmazonSQS.'.length) : '';
+    const action = target ? target.slice('AmazonSQS.'.length) : '';
     let upstreamBody = body;
-    const contentType = header(req, 'content-type') ?? '';
     if (target && body.length > 0) {
       const json = parseObject(body);
       if (json && typeof json.QueueUrl === 'string') {
         json.QueueUrl = toFauxqs(json.QueueUrl);
         upstreamBody = Buffer.from(JSON.stringify(json), 'utf8');
-      }
-    } else if (!target && contentType.startsWith('application/x-www-form-urlencoded')) {
-      const form = new URLSearchParams(body.toString('utf8'));
-      action = form.get('Action') ?? '';
-      const url = form.get('QueueUrl');
-      if (url !== null) {
-        form.set('QueueUrl', toFauxqs(url));
-        upstreamBody = Buffer.from(form.toString(), 'utf8');
       }
     }
     const publicBase = `http://${header(req, 'host') ?? `${host}:${(server.address() as AddressInfo).port}`}`;
@@ -105,8 +96,8 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
       ? (text: string): string => text.replace(new RegExp(`https?://sqs\\.[a-z0-9-]+\\.localhost:${sqsPort}`, 'g'), publicBase)
       : null;
     // fauxqs builds a queue's URL from the Host header's port; presenting its own keeps every URL canonical.
-    const isSqsCall = target !== undefined || action !== '';
-    await forward(req, res, sqs, upstreamBody, rewrite, isSqsCall ? `${sqs.hostname}:${sqsPort}` : undefined);
+    // (fauxqs speaks SQS's JSON protocol only; target-less calls are SNS/S3 and keep their Host.)
+    await forward(req, res, sqs, upstreamBody, rewrite, target ? `${sqs.hostname}:${sqsPort}` : undefined);
   }
 
   function forward(
