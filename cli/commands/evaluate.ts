@@ -192,7 +192,9 @@ const batchError = (code: string, message: string): { error: EvaluationError } =
  * RFC 0008 V charge is the one the same document would carry as a file.
  */
 export function readBatchRequest(line: Uint8Array): BatchRequest | { error: EvaluationError } {
-  const parsed = readJson(line);
+  // Lone surrogate escapes are left to the evaluator, which reads the facts and evidence slices under the pack's own
+  // carrier (ADR 0030: admitted for a 0.2.0-draft pack, malformed-input for 0.3.0), exactly as in single mode.
+  const parsed = readJson(line, { allowLoneSurrogates: true });
   if (!parsed.ok) return batchError('batch-line-not-json', `batch line is not a strict JSON text (${parsed.error.code}): ${parsed.error.message}`);
   const root = parsed.value;
   if (root.kind !== 'object') return batchError('batch-line-not-object', 'batch line must be a JSON object {"facts": …, "evidence"?: {…}, "workBudget"?: n}');

@@ -211,6 +211,16 @@ describe('docket evaluate --batch', () => {
     expect(r.code).toBe(2);
   });
 
+  it('leaves a lone surrogate in facts to the pack\'s carrier: refused for a 0.3.0 pack, admitted for a 0.2.0-draft pack (ADR 0030)', async () => {
+    const line = '{"facts":{"claim":{"amount":"10.00","category":"\\ud800"}},"evidence":{"receipt":"present"}}\n';
+    const legacy = await cli(['evaluate', '--pack', join(EX, 'legacy-expense-approval-0.2.0-draft.json'), '--batch', '-'], line);
+    expect(JSON.parse(legacy.out).disposition).toEqual({ handoff: { state: 'none' }, kind: 'outcome', outcomeId: 'approve', reasons: [] });
+    const current = await cli(['evaluate', '--pack', join(EX, 'vendor-onboarding-target.json'), '--batch', '-'], '{"facts":{"v":"\\ud800"}}\n');
+    const single = await cli(['evaluate', '--pack', join(EX, 'vendor-onboarding-target.json'), '--facts', '-'], '{"v":"\\ud800"}');
+    expect(JSON.parse(current.out).error).toEqual(JSON.parse(single.out).error);
+    expect(JSON.parse(current.out).error.class).toBe('malformed-input');
+  });
+
   it('answers the example batch file line for line', async () => {
     const r = await cli(['evaluate', '--pack', TRIAGE, '--batch', join(REQ, 'triage-batch.jsonl')]);
     const out = lines(r.out);
@@ -253,6 +263,6 @@ describe('batch line reading', () => {
       expect(ok.evidence).toBeUndefined();
     }
     expect('error' in readBatchRequest(enc.encode('{"facts":1,"facts":2}'))).toBe(true);
-    expect('error' in readBatchRequest(enc.encode('{"facts":"\\ud800"}'))).toBe(true);
+    expect('error' in readBatchRequest(enc.encode('{"facts":1,"x":{"a":1,"a":1}}'))).toBe(true);
   });
 });
