@@ -37,6 +37,11 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
   const sqsPort = sqs.port;
 
   const server = http.createServer((req, res) => {
+    // DynamoDB calls need no rewriting: stream them through without buffering.
+    if (header(req, 'x-amz-target')?.startsWith('DynamoDB_')) {
+      pipeThrough(req, res, dynamo);
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
@@ -63,10 +68,6 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
     const path = req.url ?? '/';
     if (!target && req.method === 'GET' && (path === '/health' || path === '/_localstack/health')) {
       reply(res, 200, { services: { dynamodb: 'running', sqs: 'running' }, edition: 'docket-local' });
-      return;
-    }
-    if (target?.startsWith('DynamoDB_')) {
-      await forward(req, res, dynamo, body, null);
       return;
     }
     if (target && !target.startsWith('AmazonSQS.')) {
@@ -98,6 +99,24 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
     // fauxqs builds a queue's URL from the Host header's port; presenting its own keeps every URL canonical.
     // (fauxqs speaks SQS's JSON protocol only; target-less calls are SNS/S3 and keep their Host.)
     await forward(req, res, sqs, upstreamBody, rewrite, target ? `${sqs.hostname}:${sqsPort}` : undefined);
+  }
+
+  function pipeThrough(req: http.IncomingMessage, res: http.ServerResponse, upstream: URL): void {
+    const up = http.request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent },
+      (upRes) => {
+        const headers: http.OutgoingHttpHeaders = { ...upRes.headers };
+        delete headers.connection;
+        delete headers['keep-alive'];
+        res.writeHead(upRes.statusCode ?? 502, headers);
+        upRes.pipe(res);
+      },
+    );
+    up.on('error', (e) => {
+      if (!res.headersSent) reply(res, 502, { __type: 'BadGateway', message: e.message });
+      else res.destroy();
+    });
+    req.pipe(up);
   }
 
   function forward(
