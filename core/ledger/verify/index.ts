@@ -1,0 +1,21 @@
+/** core/ledger/verify: offline verification of a ledger against a trust policy and signed checkpoints (docs/verify.md). */
+export { verifyLedger, type VerifyOptions } from './verify-ledger.js';
+export { checkEntry, type EntryCheck } from './entry-status.js';
+export { checkCheckpoint, type CheckpointCheck } from './checkpoint-status.js';
+export { storeSource, exportSource, storeCheckpoints, type LedgerSource, type LogSource } from './sources.js';
+export { readMarkers, MARKERS_FORMAT } from './markers.js';
+export {
+  ENTRY_STATUS_ORDER,
+  CHECKPOINT_STATUS_ORDER,
+  compareFindings,
+  type EntryStatus,
+  type CheckpointStatus,
+  type Finding,
+  type EntryFinding,
+  type CheckpointFinding,
+  type LogFinding,
+  type AnchorFinding,
+  type Verdict,
+  type VerifySummary,
+  type NoVerdict,
+} from './findings.js';

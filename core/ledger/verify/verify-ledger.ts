@@ -1,0 +1,243 @@
+/**
+ * verifyLedger (issue 3 item 5; docs/verify.md): judges a ledger against a trust policy and signed checkpoints and
+ * returns a verdict {ok, findings}, or no verdict when the ledger could not be read completely. Pure apart from
+ * reading the async source: no clock, no I/O of its own.
+ *
+ * Two modes (docs/adr/0091-checkpoint-path.md):
+ *  - all-signatures: every entry's Ed25519 signature is checked.
+ *  - checkpoint (default): every entry is still read strictly, its key looked up under the policy, its placement,
+ *    projection, digests, chain link and request id checked, and the RFC 9162 root of each log is recomputed from
+ *    the stored bytes; but the entry signature is checked only for entries NOT covered by the largest valid
+ *    checkpoint whose root (and chain head) the ledger matches. A covered entry's bytes are exactly the bytes the
+ *    checkpoint key vouched for. If no checkpoint matches, every signature of that log is checked.
+ */
+import { err, ok, type Result } from '../../result.js';
+import { toHex } from '../bytes.js';
+import type { SignedCheckpoint } from '../checkpoint.js';
+import { consistencyProof, EMPTY_ROOT, MerkleFrontier, verifyConsistency } from '../merkle.js';
+import { fromHex } from '../bytes.js';
+import { StoreReadError, type Position, type StoredCheckpoint, type StoredEntry } from '../store.js';
+import type { TrustPolicy } from '../trust-policy.js';
+import { checkCheckpoint } from './checkpoint-status.js';
+import { checkEntry } from './entry-status.js';
+import { compareFindings, type EntryStatus, type Finding, type NoVerdict, type Verdict } from './findings.js';
+import type { LedgerSource } from './sources.js';
+
+export interface VerifyOptions {
+  /** Check every entry signature (default false: the checkpoint path). */
+  readonly allSignatures?: boolean;
+  /** Position markers (request → log, seq), when the source has them: each must name a stored entry of that request. */
+  readonly positions?: readonly Position[];
+  /** Called every `progressEvery` entries with the count so far (the CLI draws its progress bar from it). */
+  readonly onProgress?: (entries: number) => void;
+  readonly progressEvery?: number;
+}
+
+/** Statuses that come before the signature check: the entry's signature could not be checked at all. */
+const BEFORE_SIGNATURE: ReadonlySet<EntryStatus> = new Set(['malformed', 'unsupported-version', 'unknown-key', 'key-not-valid-at-seq']);
+const EMPTY_ROOT_HEX = toHex(EMPTY_ROOT);
+
+interface Anchor {
+  readonly cp: SignedCheckpoint;
+}
+
+class Run {
+  readonly findings: Finding[] = [];
+  readonly requests = new Map<string, { logId: string; seq: number }>();
+  readonly slots = new Map<string, string | null>();
+  readonly anchorsByLog = new Map<string, Anchor[]>();
+  readonly summaryAnchors: { logId: string; treeSize: number; time: string }[] = [];
+  entries = 0;
+  signatures = 0;
+  logs = 0;
+
+  constructor(
+    readonly policy: TrustPolicy,
+    readonly options: VerifyOptions,
+  ) {}
+
+  judgeCheckpoints(checkpoints: readonly StoredCheckpoint[]): void {
+    for (const stored of checkpoints) {
+      const c = checkCheckpoint(stored, this.policy);
+      if (c.status !== 'ok') {
+        this.findings.push({ code: c.status, logId: stored.logId, treeSize: stored.treeSize });
+        continue;
+      }
+      const cp = c.checkpoint as SignedCheckpoint;
+      let list = this.anchorsByLog.get(cp.logId);
+      if (list === undefined) this.anchorsByLog.set(cp.logId, (list = []));
+      list.push({ cp });
+    }
+  }
+
+  async verifyLog(logId: string, entries: AsyncIterable<StoredEntry> | Iterable<StoredEntry>): Promise<void> {
+    this.logs += 1;
+    const anchors = this.anchorsByLog.get(logId) ?? [];
+    const sizes = new Set(anchors.map((a) => a.cp.treeSize));
+    const maxAnchor = anchors.reduce((m, a) => Math.max(m, a.cp.treeSize), -1);
+    const all = this.options.allSignatures === true;
+    const every = this.options.progressEvery ?? 10_000;
+    const leaves: Uint8Array[] = [];
+    const frontier = new MerkleFrontier();
+    const rootsAt = new Map<number, string>([[0, EMPTY_ROOT_HEX]]);
+    const statuses = new Map<number, { seq: number; status: EntryStatus }>();
+    const pending: { index: number; stored: StoredEntry }[] = [];
+    const trackSlots = this.options.positions !== undefined;
+    let expected = 0;
+    let prevSeq = -1;
+    let prevHash: string | null = null;
+
+    for await (const stored of entries) {
+      const index = leaves.length;
+      // A log's stored sequence is 0, 1, 2, … with no gap and no repeat (issue 3 item 3).
+      if (stored.seq !== expected) this.findings.push({ code: 'sequence-broken', logId, seq: stored.seq, expectedSeq: expected });
+      const defer = !all && index < maxAnchor;
+      const c = checkEntry(stored, this.policy, !defer);
+      if (c.signatureChecked) this.signatures += 1;
+      if (defer && !BEFORE_SIGNATURE.has(c.status)) pending.push({ index, stored });
+      if (c.status !== 'ok') statuses.set(index, { seq: stored.seq, status: c.status });
+      const hashHex = toHex(c.entryHash);
+      if (c.entry !== null) {
+        // The chain link is judged only between directly consecutive stored slots; a gap is sequence-broken alone.
+        if (stored.seq === prevSeq + 1 && c.entry.prevHash !== prevHash) this.findings.push({ code: 'chain-broken', logId, seq: stored.seq });
+        // Exactly one terminal entry per request id, across all logs (issue 3 item 3).
+        const first = this.requests.get(c.entry.requestId);
+        if (first !== undefined) {
+          this.findings.push({ code: 'duplicate-request', logId, seq: stored.seq, requestId: c.entry.requestId, firstLogId: first.logId, firstSeq: first.seq });
+        } else this.requests.set(c.entry.requestId, { logId, seq: stored.seq });
+      }
+      if (trackSlots && !this.slots.has(`${logId}\u0000${stored.seq}`)) this.slots.set(`${logId}\u0000${stored.seq}`, c.entry?.requestId ?? null);
+      leaves.push(c.entryHash);
+      frontier.append(c.entryHash);
+      if (sizes.has(frontier.size)) rootsAt.set(frontier.size, toHex(frontier.root()));
+      prevSeq = stored.seq;
+      prevHash = hashHex;
+      expected = stored.seq + 1;
+      this.entries += 1;
+      if (this.options.onProgress !== undefined && this.entries % every === 0) this.options.onProgress(this.entries);
+    }
+
+    const covered = this.judgeAnchors(logId, anchors, leaves, rootsAt);
+    // Entries the matching checkpoint does not cover get their signature checked now (the checkpoint path's rule).
+    for (const p of pending) {
+      if (p.index < covered) continue;
+      const c = checkEntry(p.stored, this.policy, true);
+      this.signatures += 1;
+      if (c.status === 'ok') statuses.delete(p.index);
+      else statuses.set(p.index, { seq: p.stored.seq, status: c.status });
+    }
+    for (const { seq, status } of statuses.values()) this.findings.push({ code: status as Exclude<EntryStatus, 'ok'>, logId, seq });
+  }
+
+  /** Anchor findings of one log; returns the size of the largest checkpoint the ledger matches (0 when none). */
+  judgeAnchors(logId: string, anchors: readonly Anchor[], leaves: readonly Uint8Array[], rootsAt: ReadonlyMap<number, string>): number {
+    const n = leaves.length;
+    if (!this.policy.logs.includes(logId)) {
+      this.findings.push({ code: 'unregistered-log', logId, missing: 'policy' });
+      return 0;
+    }
+    // An absent anchor fails closed (issue 3 item 5).
+    if (anchors.length === 0) {
+      this.findings.push({ code: 'unregistered-log', logId, missing: 'checkpoint' });
+      return 0;
+    }
+    const bySize = new Map<number, Map<string, SignedCheckpoint>>();
+    for (const a of anchors) {
+      let m = bySize.get(a.cp.treeSize);
+      if (m === undefined) bySize.set(a.cp.treeSize, (m = new Map()));
+      const claim = `${a.cp.rootHash}:${a.cp.chainHead ?? ''}`;
+      if (!m.has(claim)) m.set(claim, a.cp);
+    }
+    const sizes = [...bySize.keys()].sort((a, b) => a - b);
+    const maxSize = sizes[sizes.length - 1] as number;
+    if (n === 0 && maxSize > 0) {
+      this.findings.push({ code: 'anchored-log-missing', logId, treeSize: maxSize });
+      return 0;
+    }
+    const matched = new Map<number, SignedCheckpoint>();
+    for (const size of sizes) {
+      const claims = [...(bySize.get(size) as Map<string, SignedCheckpoint>).values()];
+      if (claims.length > 1) this.findings.push({ code: 'checkpoint-equivocation', logId, treeSize: size });
+      if (size > n) {
+        this.findings.push({ code: 'tail-rollback', logId, treeSize: size, entries: n });
+        continue;
+      }
+      const root = rootsAt.get(size) as string;
+      const head = size === 0 ? null : toHex(leaves[size - 1] as Uint8Array);
+      const rootOk = claims.filter((c) => c.rootHash === root);
+      if (rootOk.length < claims.length) this.findings.push({ code: 'root-mismatch', logId, treeSize: size });
+      const full = rootOk.find((c) => c.chainHead === head);
+      if (rootOk.length > 0 && full === undefined) this.findings.push({ code: 'head-mismatch', logId, treeSize: size });
+      if (full !== undefined) matched.set(size, full);
+    }
+    // RFC 9162 §2.1.4: each earlier checkpoint must be a prefix of the next later checkpoint the ledger matches.
+    for (const size of sizes) {
+      const later = sizes.find((s) => s > size && matched.has(s));
+      if (later === undefined || size === 0) continue;
+      const laterRoot = fromHex((matched.get(later) as SignedCheckpoint).rootHash);
+      const proof = consistencyProof(size, leaves.slice(0, later));
+      const claims = [...(bySize.get(size) as Map<string, SignedCheckpoint>).values()];
+      if (claims.some((c) => !verifyConsistency(size, later, fromHex(c.rootHash), laterRoot, proof))) {
+        this.findings.push({ code: 'checkpoint-inconsistent', logId, treeSize: size, laterTreeSize: later });
+      }
+    }
+    const best = [...matched.keys()].sort((a, b) => b - a)[0];
+    if (best === undefined) return 0;
+    const cp = matched.get(best) as SignedCheckpoint;
+    this.summaryAnchors.push({ logId, treeSize: best, time: cp.time });
+    return best;
+  }
+
+  checkPositions(): void {
+    for (const p of this.options.positions ?? []) {
+      const key = `${p.logId}\u0000${p.seq}`;
+      if (!this.slots.has(key)) this.findings.push({ code: 'position-without-entry', logId: p.logId, seq: p.seq, requestId: p.requestId });
+      else {
+        const rid = this.slots.get(key);
+        if (rid !== null && rid !== p.requestId) this.findings.push({ code: 'position-mismatch', logId: p.logId, seq: p.seq, requestId: p.requestId });
+      }
+    }
+  }
+}
+
+/**
+ * Verifies a ledger. Returns no verdict (never a shorter ok) when the source's read is cut short (StoreReadError).
+ * Any other exception is a bug and propagates.
+ */
+export async function verifyLedger(
+  source: LedgerSource,
+  policy: TrustPolicy,
+  checkpoints: readonly StoredCheckpoint[],
+  options: VerifyOptions = {},
+): Promise<Result<Verdict, NoVerdict>> {
+  const run = new Run(policy, options);
+  run.judgeCheckpoints(checkpoints);
+  const seen = new Set<string>();
+  try {
+    for await (const log of source.logs()) {
+      if (seen.has(log.logId)) throw new StoreReadError(`log ${log.logId} listed twice by the source`);
+      seen.add(log.logId);
+      await run.verifyLog(log.logId, log.entries);
+    }
+  } catch (e) {
+    if (e instanceof StoreReadError) return err({ code: 'store-read-incomplete', detail: e.message });
+    throw e;
+  }
+  // Logs the policy or a valid checkpoint names but the ledger does not hold: judged as empty logs.
+  const absent = new Set([...policy.logs, ...run.anchorsByLog.keys()].filter((l) => !seen.has(l)));
+  for (const logId of [...absent].sort()) await run.verifyLog(logId, []);
+  run.checkPositions();
+  const findings = [...run.findings].sort(compareFindings);
+  return ok({
+    ok: findings.length === 0,
+    findings,
+    summary: {
+      mode: options.allSignatures === true ? 'all-signatures' : 'checkpoint',
+      logs: run.logs,
+      entries: run.entries,
+      entrySignaturesChecked: run.signatures,
+      checkpoints: checkpoints.length,
+      anchors: run.summaryAnchors.sort((a, b) => (a.logId < b.logId ? -1 : a.logId > b.logId ? 1 : 0)),
+    },
+  });
+}
