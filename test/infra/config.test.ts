@@ -6,6 +6,7 @@ import { repoRoot } from '../../infra/paths.js';
 import { DocketConfigError, configFromContext, defaultConfig, resolveConfig, routeTargetKey, validateConfig, type DocketConfig } from '../../infra/config.js';
 import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../../core/evaluate/limits.js';
 import { LOG_ID_PATTERN } from '../../core/ledger/entry-rules.js';
+import { routeKey } from '../../core/pipeline/handoff-plan.js';
 import { evaluateEnvironment } from '../../infra/function-environment.js';
 import { resourceNames, routeQueueKeys } from '../../infra/names.js';
 
@@ -146,6 +147,12 @@ describe('resource names', () => {
     expect(validateConfig(config)).toEqual([]);
     const n = resourceNames(stage, config);
     for (const p of [n.intake, n.unrouted, ...Object.values(n.routes)]) expect(p.dlq.length).toBeLessThanOrEqual(80);
+  });
+
+  it('key ROUTE_QUEUES exactly as the pipeline looks targets up', () => {
+    for (const target of [{ kind: 'queue' as const, name: 'Review' }, { kind: 'human-role' as const, name: 'Oversight: EU / Ünïcode' }]) {
+      expect(routeTargetKey(target)).toBe(routeKey(target));
+    }
   });
 
   it('give the local stack the same function environment as the cloud, with real queue URLs', () => {

@@ -52,6 +52,15 @@ describe('offline synthesis', () => {
     expect(JSON.stringify(synthesizeTemplate({ stage: 'qa' }))).toBe(JSON.stringify(synthesizeTemplate({ stage: 'qa' })));
   });
 
+  it('refuses to deploy a function whose handler source is missing, and stubs it only when bundling is skipped', () => {
+    const props = { functionName: 'probe', entry: 'functions/no-such-handler.ts', description: 'probe', timeout: Duration.seconds(3), memoryMb: 128, logRetentionDays: 7, environment: {} };
+    const bundling = new Stack(new App({ analyticsReporting: false }), 'Bundling');
+    expect(() => new DocketFunction(bundling, 'Fn', props)).toThrow(/cannot bundle probe: functions\/no-such-handler\.ts does not exist/);
+    const skipping = new Stack(new App({ analyticsReporting: false, context: { 'aws:cdk:bundling-stacks': [] } }), 'Skipping');
+    const fn = new DocketFunction(skipping, 'Fn', props);
+    expect(fn.fn.runtime.name).toBe('nodejs22.x');
+  });
+
   for (const [name, entry] of Object.entries(HANDLER_ENTRIES)) {
     // Skipped only while the pipeline owner has not written this handler yet.
     it.runIf(existsSync(join(root, entry)))(`bundles the ${name} handler with esbuild, without Docker, into one ESM index.mjs under 500 KB`, () => {
