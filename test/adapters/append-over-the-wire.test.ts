@@ -13,6 +13,7 @@ import type { LedgerStore } from '../../core/ledger/store.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { fixtureTemplate } from '../localstack/fixture-template.js';
 import { digestOf, refusalEntry } from './entry-fixture.js';
+import { startRecordingProxy } from './recording-proxy.js';
 
 let stack: LocalStack;
 const clients: DynamoDBClient[] = [];
@@ -104,5 +105,37 @@ describe('a request id reused with other bytes over the wire', () => {
     expect(first.ok).toBe(true);
     expect(second.ok ? 'ok' : second.error.code).toBe('request-id-conflict');
     expect(await auditLog(store, logIds[0]!)).toEqual(['dup-id']);
+  });
+});
+
+describe('a writer that crashes mid-append over the wire', () => {
+  type Item = { pk?: { S?: string }; sk?: { N?: string } };
+  const cases: Array<[string, (item: Item) => boolean]> = [
+    ['after its claim, before its entry', (item) => item.pk?.S?.startsWith('log#') === true],
+    ['after its entry, before its position', (item) => item.pk?.S?.startsWith('req#') === true && item.sk?.N === '1'],
+  ];
+  it.each(cases)('leaves exactly one entry once the request is redelivered, when it dies %s', async (_, dies) => {
+    const relay = await startRecordingProxy(stack.endpoint);
+    const crashing = createDynamoDbClient({ endpoint: relay.endpoint, maxAttempts: 1 });
+    try {
+      const logIds = [`crash-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`];
+      const requestId = `${logIds[0]}-req`;
+      const append = (store: LedgerStore) =>
+        appendOnce(store, { requestId, requestDigest: digestOf(requestId), logIds, build: (slot) => refusalEntry(slot, requestId) });
+      // The relay refuses the write the writer would make next, as if its process died before sending it.
+      relay.fail = (target, body) => (target.endsWith('.PutItem') && dies(body.Item as Item) ? 'InternalServerError' : null);
+      await expect(append(new DynamoDbLedgerStore({ client: crashing, tableName: TABLE }))).rejects.toThrow();
+      relay.fail = () => null;
+      const redelivered = await append(writerStore());
+      expect(redelivered.ok).toBe(true);
+      const again = await append(writerStore());
+      expect(again.ok && again.value.status).toBe('duplicate');
+      const reader = writerStore();
+      expect(await auditLog(reader, logIds[0]!)).toEqual([requestId]);
+      expect(await reader.readPosition(requestId)).toEqual({ requestId, logId: logIds[0], seq: 0 });
+    } finally {
+      crashing.destroy();
+      await relay.close();
+    }
   });
 });
