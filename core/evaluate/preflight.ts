@@ -59,12 +59,34 @@ function readEvidence(c: CompiledPack, bytes: Uint8Array): EvaluationError | und
 
 /**
  * ADR 0037: evidence documents are small and repeat (a few declared ids × three states), so the admission of a short
- * one is memoized per compiled pack, keyed by its exact bytes. The answer is a pure function of (pack, bytes), so a
+ * one is memoized per compiled pack, keyed by its exact bytes (hash, then a full byte comparison). The answer is a pure function of (pack, bytes), so a
  * hit is indistinguishable from re-reading.
  */
 const MEMO_MAX_BYTES = 512;
 const MEMO_MAX_ENTRIES = 256;
-const memo = new WeakMap<CompiledPack, Map<string, Uint8Array | EvaluationError>>();
+
+interface MemoEntry {
+  readonly bytes: Uint8Array;
+  readonly answer: Uint8Array | EvaluationError;
+}
+interface Memo {
+  /** FNV-1a of the bytes → entries with that hash; a hit also compares every byte. */
+  readonly byHash: Map<number, MemoEntry[]>;
+  size: number;
+}
+const memo = new WeakMap<CompiledPack, Memo>();
+
+function fnv1a(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  return h >>> 0;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** Fills the per-evaluation presence table (§7.5) from the evidence-availability document, or says why it is refused. */
 export function admitEvidence(c: CompiledPack, bytes: Uint8Array | undefined): EvaluationError | undefined {
@@ -74,21 +96,31 @@ export function admitEvidence(c: CompiledPack, bytes: Uint8Array | undefined): E
     return undefined;
   }
   if (bytes.length > MEMO_MAX_BYTES) return readEvidence(c, bytes);
-  // One char per byte: an injective key for the exact bytes.
-  const key = String.fromCharCode.apply(null, bytes as unknown as number[]);
-  let entries = memo.get(c);
-  if (entries === undefined) memo.set(c, (entries = new Map()));
-  const hit = entries.get(key);
-  if (hit !== undefined) {
-    if (hit instanceof Uint8Array) {
-      presence.set(hit);
-      return undefined;
+  let m = memo.get(c);
+  if (m === undefined) memo.set(c, (m = { byHash: new Map(), size: 0 }));
+  const hash = fnv1a(bytes);
+  const bucket = m.byHash.get(hash);
+  if (bucket !== undefined) {
+    for (const entry of bucket) {
+      if (!sameBytes(entry.bytes, bytes)) continue;
+      if (entry.answer instanceof Uint8Array) {
+        presence.set(entry.answer);
+        return undefined;
+      }
+      return entry.answer;
     }
-    return hit;
   }
   const refused = readEvidence(c, bytes);
-  if (entries.size >= MEMO_MAX_ENTRIES) entries.clear();
-  entries.set(key, refused === undefined ? presence.slice() : Object.freeze(refused));
+  if (m.size >= MEMO_MAX_ENTRIES) {
+    m.byHash.clear();
+    m.size = 0;
+  }
+  // Copies: the caller may reuse its buffer, and a later hit must compare against the bytes actually read.
+  const entry: MemoEntry = { bytes: bytes.slice(), answer: refused === undefined ? presence.slice() : Object.freeze(refused) };
+  const b = m.byHash.get(hash);
+  if (b === undefined) m.byHash.set(hash, [entry]);
+  else b.push(entry);
+  m.size++;
   return refused;
 }
 

@@ -159,3 +159,13 @@ describe('evidence admission is memoized without changing any answer (ADR 0037)'
     expect(outcome(run(m, {}))).toBe('{"handoff":{"state":"none"},"kind":"unresolved","reasons":["unknown"]}');
   });
 });
+
+describe('the evidence memo compares exact bytes', () => {
+  it('a caller reusing its buffer with different content gets a fresh read', () => {
+    const m = compile(pack(declared));
+    const buf = bytes('{"form":"present"}');
+    expect(outcome(evaluateCompiled(m, { facts: bytes('{}'), evidence: buf, supportedExtensions: new Set() }))).toContain('"outcomeId":"yes"');
+    buf.set(bytes('{"form":"absent" }'));
+    expect(outcome(evaluateCompiled(m, { facts: bytes('{}'), evidence: buf, supportedExtensions: new Set() }))).toContain('"missing-required-evidence"');
+  });
+});
