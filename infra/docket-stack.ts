@@ -6,6 +6,7 @@ import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { DocketConfig } from './config.js';
 import { Alarms } from './constructs/alarms.js';
+import { AuditAccess } from './constructs/audit-access.js';
 import { Checkpoints } from './constructs/checkpoints.js';
 import { DataKey } from './constructs/data-key.js';
 import { Evaluator } from './constructs/evaluator.js';
@@ -35,6 +36,7 @@ export class DocketStack extends Stack {
   readonly evaluator: Evaluator;
   readonly checkpoints: Checkpoints;
   readonly alarms: Alarms;
+  readonly auditAccess: AuditAccess;
 
   constructor(scope: Construct, id: string, props: DocketStackProps) {
     super(scope, id, props);
@@ -95,6 +97,14 @@ export class DocketStack extends Stack {
     this.signingKey.seal();
     this.ledger.restrictWriters({ appender: evaluateRole, checkpointer: checkpointRole });
 
+    this.auditAccess = new AuditAccess(this, 'AuditAccess', {
+      policyName: `${names.prefix}-auditor`,
+      tables: [this.ledger.table, this.registry.table, this.requestArchive.table],
+      exportBucket: this.checkpoints.bucket,
+      trustPolicyParameterName: names.trustPolicyParameter,
+      key,
+    });
+
     this.alarms = new Alarms(this, 'Alarms', {
       prefix: names.prefix,
       thresholds: config.alarms,
@@ -128,6 +138,7 @@ export class DocketStack extends Stack {
     out('CheckpointExportBucket', this.checkpoints.bucket.bucketName, 'Object Lock (compliance) bucket of exported checkpoints');
     out('AlarmTopicArn', this.alarms.topic.topicArn, 'Subscribe on-call here');
     out('PackPublisherPolicyArn', this.registry.publisherPolicy.managedPolicyArn, 'Attach to whoever runs `docket publish`');
+    out('AuditorPolicyArn', this.auditAccess.policy.managedPolicyArn, 'Attach to auditors: read-only ledger, registry, archive, checkpoints, trust policy');
     out('RequestPurgeRoleArn', this.requestArchive.purgeRole.roleArn, 'Assume to purge archived request bytes');
   }
 }

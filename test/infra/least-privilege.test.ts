@@ -160,6 +160,21 @@ describe('queues', () => {
   });
 });
 
+describe('auditor policy', () => {
+  it('reads the ledger, registry, archive, exported checkpoints and trust policy, and writes nothing', () => {
+    const [policyId] = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').find(([, r]) => r.Properties.ManagedPolicyName === 'docket-dev-auditor')!;
+    const statements = policySources(t).find((s) => s.logicalId === policyId)!.statements;
+    const actions = statements.flatMap((s) => s.Action).sort();
+    expect(actions).toEqual(
+      ['dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan', 'kms:Decrypt', 'kms:DescribeKey', 's3:GetObject', 's3:GetObjectVersion', 's3:ListBucket', 's3:ListBucketVersions', 'ssm:GetParameter'].sort(),
+    );
+    const tables = statements.find((s) => s.Action.includes('dynamodb:Scan'))!.Resource.map((r) => resolve(t, r)).sort();
+    expect(tables).toEqual([`${ledger}.Arn`, `${packs}.Arn`, `${requests}.Arn`].sort());
+    // Reading is all it can do: the ledger's resource policy still denies it every write.
+    expect(resourceDenials(t, { principal: ADMIN_ARN, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'log#dev-0' }).length).toBeGreaterThan(0);
+  });
+});
+
 describe('keys and logs', () => {
   it('every identity KMS permission is usable only through DynamoDB, Secrets Manager or S3', () => {
     const kmsStatements = allStatements.filter(({ source, st }) => source.kind === 'identity' && st.Action.some((a) => a.startsWith('kms:')));

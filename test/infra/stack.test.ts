@@ -264,6 +264,9 @@ describe('outputs', () => {
     expect(out('PacksTableName')).toBe(`ref:${tableId(t, 'docket-dev-packs')}`);
     expect(out('RequestsTableName')).toBe(`ref:${tableId(t, 'docket-dev-requests')}`);
     expect(out('SigningSecretArn')).toMatch(/^ref:SigningKeySecret/);
+    expect(out('AuditorPolicyArn')).toMatch(/^ref:AuditAccessPolicy/);
+    expect(out('PackPublisherPolicyArn')).toMatch(/^ref:RegistryPublisherPolicy/);
+    expect(out('RequestPurgeRoleArn')).toMatch(/^RequestArchivePurgeRole[0-9A-F]+\.Arn$/);
   });
 });
 
