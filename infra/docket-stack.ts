@@ -138,6 +138,7 @@ export class DocketStack extends Stack {
     out('CheckpointExportBucket', this.checkpoints.bucket.bucketName, 'Object Lock (compliance) bucket of exported checkpoints');
     out('AlarmTopicArn', this.alarms.topic.topicArn, 'Subscribe on-call here');
     out('PackPublisherPolicyArn', this.registry.publisherPolicy.managedPolicyArn, 'Attach to whoever runs `docket publish`');
+    out('RequesterPolicyArn', this.intake.requesterPolicy.managedPolicyArn, 'Attach to requesters: send to the intake queue');
     out('AuditorPolicyArn', this.auditAccess.policy.managedPolicyArn, 'Attach to auditors: read-only ledger, registry, archive, checkpoints, trust policy');
     out('RequestPurgeRoleArn', this.requestArchive.purgeRole.roleArn, 'Assume to purge archived request bytes');
   }

@@ -1,5 +1,6 @@
 /** The intake queue requesters write to, and its DLQ (issue 5 item 1). */
 import { Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
@@ -44,6 +45,8 @@ export class QueueWithDlq extends Construct {
 
 export class Intake extends Construct {
   readonly queues: QueueWithDlq;
+  /** Attach to requesters (`docket submit`): send to the intake queue, nothing else (ADR 0086). */
+  readonly requesterPolicy: iam.ManagedPolicy;
 
   constructor(scope: Construct, id: string, props: { readonly config: DocketConfig; readonly names: QueuePair }) {
     super(scope, id);
@@ -55,6 +58,11 @@ export class Intake extends Construct {
       retention: Duration.seconds(c.queueRetentionSeconds),
       dlqRetention: Duration.seconds(c.dlqRetentionSeconds),
       maxReceiveCount: c.maxReceiveCount,
+    });
+    this.requesterPolicy = new iam.ManagedPolicy(this, 'RequesterPolicy', {
+      managedPolicyName: `${props.names.queue}-requester`,
+      description: 'Submit Docket evaluation requests to the intake queue',
+      statements: [new iam.PolicyStatement({ actions: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], resources: [this.queues.queue.queueArn] })],
     });
   }
 

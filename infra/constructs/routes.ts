@@ -3,7 +3,7 @@
  * exception escalations without an escalation object (§8.1), each with a DLQ for consumers that keep failing.
  */
 import { Duration } from 'aws-cdk-lib';
-import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
 import type { ResourceNames } from '../names.js';
@@ -32,6 +32,19 @@ export class Routes extends Construct {
     }
     this.routes = routes;
     this.unrouted = new QueueWithDlq(this, 'Unrouted', { ...common, names: props.names.unrouted });
+    // One consumer policy per handoff queue, so each team reads only its own route (`docket handoffs`, ADR 0086).
+    for (const q of this.handoffQueues()) {
+      new iam.ManagedPolicy(q, 'ConsumerPolicy', {
+        managedPolicyName: `${q.names.queue}-consumer`,
+        description: `Receive and acknowledge Docket handoffs on ${q.names.queue}`,
+        statements: [
+          new iam.PolicyStatement({
+            actions: ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'],
+            resources: [q.queue.queueArn],
+          }),
+        ],
+      });
+    }
   }
 
   /** Every handoff queue (never the DLQs): the evaluate function may send to these and nothing else. */

@@ -160,6 +160,28 @@ describe('queues', () => {
   });
 });
 
+describe('people', () => {
+  const managed = (name: string) => {
+    const [id] = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').find(([, r]) => r.Properties.ManagedPolicyName === name)!;
+    return policySources(t).find((s) => s.logicalId === id)!.statements;
+  };
+
+  it('requesters may only send to the intake queue', () => {
+    const st = managed('docket-dev-intake-requester');
+    expect(st.flatMap((s) => s.Action).sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    expect(st.flatMap((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [queueId(t, 'docket-dev-intake'), 'Arn'] }]);
+  });
+
+  it('each handoff queue has its own consumer policy that reads and acknowledges that queue only', () => {
+    for (const q of ['docket-dev-route-review', 'docket-dev-route-oversight', 'docket-dev-route-case-management', 'docket-dev-unrouted']) {
+      const st = managed(`${q}-consumer`);
+      expect(st.flatMap((s) => s.Action)).toContain('sqs:ReceiveMessage');
+      expect(st.flatMap((s) => s.Action).some((a) => a === 'sqs:SendMessage' || a === 'sqs:PurgeQueue')).toBe(false);
+      expect(st.flatMap((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [queueId(t, q), 'Arn'] }]);
+    }
+  });
+});
+
 describe('auditor policy', () => {
   it('reads the ledger, registry, archive, exported checkpoints and trust policy, and writes nothing', () => {
     const [policyId] = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').find(([, r]) => r.Properties.ManagedPolicyName === 'docket-dev-auditor')!;
