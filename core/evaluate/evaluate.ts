@@ -26,9 +26,15 @@ interface Rendered { readonly disposition: Disposition; readonly bytes: string }
 
 /**
  * A compiled pack yields few distinct dispositions (kind × outcome × reason set), so each is built and serialized once
- * by canonicalDisposition and then shared, deeply frozen.
+ * by canonicalDisposition and then shared, deeply frozen (ADR 0036).
  */
-const rendered = new WeakMap<CompiledPack, Map<string, Rendered>>();
+interface RenderCache {
+  readonly outcomes: Map<string, Rendered>;
+  /** Indexed by reason mask (< 64); not-applicable has its own slot. */
+  readonly unresolved: (Rendered | undefined)[];
+  notApplicable: Rendered | undefined;
+}
+const rendered = new WeakMap<CompiledPack, RenderCache>();
 
 function deepFreeze<T>(x: T): T {
   if (typeof x === 'object' && x !== null && !Object.isFrozen(x)) {
@@ -38,20 +44,25 @@ function deepFreeze<T>(x: T): T {
   return x;
 }
 
-function render(c: CompiledPack, r: Exclude<Resolution, { kind: 'exhausted' }>): Rendered {
-  let cache = rendered.get(c);
-  if (cache === undefined) rendered.set(c, (cache = new Map()));
-  const key = r.kind === 'outcome' ? `o${r.outcomeId}` : `${r.kind === 'unresolved' ? 'u' : 'n'}${r.reasons}`;
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
+function build(c: CompiledPack, r: Exclude<Resolution, { kind: 'exhausted' }>): Rendered {
   const reasons = reasonList(r.reasons);
   const handoff = selectHandoff(c.escalation, reasons);
   const disposition: Disposition = r.kind === 'outcome'
     ? { kind: 'outcome', outcomeId: r.outcomeId, reasons, handoff }
     : { kind: r.kind, reasons, handoff };
-  const made: Rendered = { disposition: deepFreeze(disposition), bytes: canonicalDisposition(disposition, c.context) };
-  cache.set(key, made);
-  return made;
+  return { disposition: deepFreeze(disposition), bytes: canonicalDisposition(disposition, c.context) };
+}
+
+function render(c: CompiledPack, r: Exclude<Resolution, { kind: 'exhausted' }>): Rendered {
+  let cache = rendered.get(c);
+  if (cache === undefined) rendered.set(c, (cache = { outcomes: new Map(), unresolved: [], notApplicable: undefined }));
+  if (r.kind === 'outcome') {
+    let hit = cache.outcomes.get(r.outcomeId);
+    if (hit === undefined) cache.outcomes.set(r.outcomeId, (hit = build(c, r)));
+    return hit;
+  }
+  if (r.kind === 'not-applicable') return (cache.notApplicable ??= build(c, r));
+  return (cache.unresolved[r.reasons] ??= build(c, r));
 }
 
 export const failure = (error: EvaluationError, work: number): EvaluationResult => ({ kind: 'error', error, work });
