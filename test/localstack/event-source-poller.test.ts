@@ -226,7 +226,10 @@ describe('the event-source poller over the local stack', () => {
       handler: async () => {
         active++;
         peak = Math.max(peak, active);
-        await new Promise((r) => setTimeout(r, 150));
+        // Hold each invocation until three run at once (or 1.5 s pass), so a loaded machine cannot hide the overlap.
+        const until = Date.now() + 1500;
+        while (active < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 50));
         active--;
       },
     });
