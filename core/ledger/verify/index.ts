@@ -19,3 +19,4 @@ export {
   type VerifySummary,
   type NoVerdict,
 } from './findings.js';
+export { verifyExportFiles, readPolicyBytes, type VerifyFiles } from './files.js';
