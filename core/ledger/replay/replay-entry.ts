@@ -1,0 +1,164 @@
+/**
+ * Replays one stored entry (issue 3 item 6; docs/replay.md): verify it first, fetch the retained request bytes by
+ * the entry's request digest, decode them with the pipeline's own reader, load the recorded pack by digest with the
+ * pipeline's own loader, evaluate under the RECORDED budget and supported-extension set, and compare what the
+ * entry records with what the replay produced — RFC 8785 disposition bytes or error class/phase/code, the digests
+ * of the exact facts and evidence slices, and the work units charged.
+ *
+ * Pure: every byte comes through ReplayOptions.fetch; it never throws for bad stored data (a fetcher's own
+ * failure — a store that could not be read — propagates, so the caller reports no verdict rather than a wrong one).
+ */
+import { evaluateCompiled } from '../../evaluate/index.js';
+import { readRequest, type EvaluationRequest } from '../../pipeline/request.js';
+import { sha256Hex, toHex } from '../bytes.js';
+import { canonicalText } from '../canonical.js';
+import type { SignedEntry } from '../entry-types.js';
+import type { StoredEntry } from '../store.js';
+import { checkEntry } from '../verify/entry-status.js';
+import { compareEvaluator } from './evaluator.js';
+import { fetchRequest, PackCache } from './fetch.js';
+import { refusalCodeOfRequestError, replayRefusal } from './refusal.js';
+import type { Difference, EvaluatorComparison, ReplayOptions, ReplayOutcome } from './types.js';
+
+/** Replay state shared by the entries of one run (compiled packs). */
+export interface ReplayContext {
+  readonly options: ReplayOptions;
+  readonly packs: PackCache;
+}
+
+export function replayContext(options: ReplayOptions): ReplayContext {
+  return { options, packs: new PackCache(options.fetch) };
+}
+
+/** A verdict before the entry's identification is attached. */
+export type Verdict = Pick<ReplayOutcome, 'result' | 'reason' | 'detail' | 'differs' | 'work'>;
+
+export async function replayStoredEntry(stored: StoredEntry, ctx: ReplayContext): Promise<ReplayOutcome> {
+  // Verify first (issue 3 item 6): canonical bytes, key valid at this position, strict Ed25519 signature, placement,
+  // projection, disposition digest and allowed build — the verify owner's per-entry check, unchanged.
+  const check = checkEntry(stored, ctx.options.policy, true);
+  const head = {
+    logId: stored.logId,
+    seq: stored.seq,
+    requestId: check.entry?.requestId ?? null,
+    kind: check.entry?.kind ?? null,
+    entryHash: toHex(check.entryHash),
+  };
+  if (check.status !== 'ok' || check.entry === null) {
+    return { ...head, result: 'not-replayable', reason: 'entry-fails-verification', detail: check.status };
+  }
+  const entry = check.entry;
+  const evaluator = compareEvaluator(entry.evaluator, ctx.options.evaluator);
+  if (evaluator === 'identity-differs' && ctx.options.acrossEvaluators !== true) {
+    const r = entry.evaluator;
+    const mine = ctx.options.evaluator;
+    return {
+      ...head,
+      result: 'not-replayable',
+      reason: 'evaluator-identity-differs',
+      detail: `recorded by ${r.name} ${r.version}; this is ${mine.name} ${mine.version}`,
+      evaluator,
+    };
+  }
+  const verdict = await replayVerified(entry, ctx);
+  return { ...head, ...verdict, evaluator };
+}
+
+async function replayVerified(entry: SignedEntry, ctx: ReplayContext): Promise<Verdict> {
+  const tooLarge = entry.kind === 'admission-refusal' && entry.refusal.code === 'request-too-large';
+  const request = await fetchRequest(ctx.options.fetch, entry.requestDigest, tooLarge ? 'request-not-retained' : 'request-purged');
+  if (!request.ok) return { result: 'not-replayable', reason: request.reason, detail: request.detail };
+  // The pipeline's decoder, so the facts/evidence slices and their digests are the pipeline's own.
+  const read = readRequest(request.value);
+  if (entry.kind === 'admission-refusal') return replayRefusal(entry, read, ctx);
+  if (!read.ok) {
+    return mismatch([
+      { member: 'kind', recorded: entry.kind, replayed: 'admission-refusal' },
+      { member: 'refusal', recorded: null, replayed: refusalCodeOfRequestError(read.error.code) },
+    ]);
+  }
+  return replayEvaluation(entry, read.value, ctx);
+}
+
+/** What the replay produced, in the entry's own terms. */
+type Replayed =
+  | { readonly kind: 'disposition'; readonly bytes: string; readonly work: number }
+  | { readonly kind: 'evaluation-error'; readonly error: { readonly class: string; readonly phase: string; readonly code: string }; readonly work: number };
+
+async function replayEvaluation(entry: Extract<SignedEntry, { kind: 'disposition' | 'evaluation-error' }>, req: EvaluationRequest, ctx: ReplayContext): Promise<Verdict> {
+  const differs: Difference[] = [];
+  const same = (member: string, recorded: unknown, replayed: unknown): void => {
+    if (canonicalText(recorded) !== canonicalText(replayed)) differs.push({ member, recorded, replayed });
+  };
+  const pack = entry.pack;
+  if (pack === null) return mismatch([{ member: 'pack', recorded: null, replayed: 'a pack reference' }]);
+  same('requestId', entry.requestId, req.requestId);
+  same('correlation', entry.correlation, req.correlation ?? null);
+  // The recorded digest is what was evaluated; the request's reference must name it (an alias is immutable, ADR 0062).
+  const named = req.pack.kind === 'digest' ? req.pack.digest.slice('sha256:'.length) : await ctx.options.fetch.resolveAlias(req.pack.alias);
+  same('pack.digest', pack.digest, named);
+  same('factsDigest', entry.factsDigest, sha256Hex(req.facts));
+  same('evidenceDigest', entry.evidenceDigest, req.evidence ? sha256Hex(req.evidence) : null);
+  // A budget the request named is the one recorded; with none, the recorded one is the deployment default.
+  if (req.workBudget !== undefined) same('workBudget', entry.workBudget, req.workBudget);
+
+  const loaded = await ctx.packs.load(pack.digest);
+  if (!loaded.ok) return { result: 'not-replayable', reason: loaded.reason, detail: loaded.detail };
+  if (loaded.value === null) return { result: 'not-replayable', reason: 'pack-missing', detail: `the pack registry holds no pack sha256:${pack.digest}` };
+  const load = loaded.value;
+  let replayed: Replayed;
+  if (load.status === 'found') {
+    const p = load.pack;
+    same('pack.id', pack.id ?? null, p.id);
+    same('pack.version', pack.version ?? null, p.version);
+    same('specVersion', entry.specVersion, p.specVersion);
+    // §8.2 preflight then §8 steps under the RECORDED budget and the RECORDED supported extensions (§9): the
+    // entry, not today's deployment, says what the evaluation was given.
+    const result = evaluateCompiled(p.compiled, {
+      facts: req.facts,
+      ...(req.evidence ? { evidence: req.evidence } : {}),
+      supportedExtensions: new Set(entry.supportedExtensions),
+      ...(entry.workBudget !== null ? { workBudget: entry.workBudget } : {}),
+    });
+    replayed =
+      result.kind === 'disposition'
+        ? { kind: 'disposition', bytes: result.bytes, work: result.work }
+        : { kind: 'evaluation-error', error: { class: result.error.class, phase: result.error.phase, code: result.error.code }, work: result.work };
+  } else {
+    // The pipeline records a stored pack that no longer validates as this §8.4 preflight error, with no work.
+    if (load.status === 'missing') return { result: 'not-replayable', reason: 'pack-missing', detail: `sha256:${pack.digest}` };
+    replayed = { kind: 'evaluation-error', error: { class: 'pack-not-conformant', phase: 'preflight', code: 'pack-not-conformant' }, work: 0 };
+  }
+  compareResult(entry, replayed, same);
+  same('work', entry.work, replayed.work);
+  const work = { recorded: entry.work, replayed: replayed.work };
+  return differs.length === 0 ? { result: 'replay-match', work } : { result: 'replay-mismatch', differs, work };
+}
+
+/** The RFC 8785 disposition bytes, or the §8.4 error class, phase and code (ADR 0102: messages are not compared). */
+function compareResult(entry: Extract<SignedEntry, { kind: 'disposition' | 'evaluation-error' }>, replayed: Replayed, same: (m: string, a: unknown, b: unknown) => void): void {
+  if (entry.kind !== replayed.kind) {
+    same('kind', entry.kind, replayed.kind);
+    if (replayed.kind === 'evaluation-error') same('error', null, replayed.error);
+    else same('dispositionDigest', entry.kind === 'disposition' ? entry.dispositionDigest : null, sha256Hex(replayed.bytes));
+    return;
+  }
+  if (entry.kind === 'disposition' && replayed.kind === 'disposition') {
+    // Byte comparison of the RFC 8785 text; the digest is reported because the bytes may be long.
+    if (canonicalText(entry.disposition) !== replayed.bytes) {
+      same('dispositionDigest', entry.dispositionDigest, sha256Hex(replayed.bytes));
+    }
+    return;
+  }
+  if (entry.kind === 'evaluation-error' && replayed.kind === 'evaluation-error') {
+    same('error.class', entry.error.class, replayed.error.class);
+    same('error.phase', entry.error.phase, replayed.error.phase);
+    same('error.code', entry.error.code, replayed.error.code);
+  }
+}
+
+export function mismatch(differs: Difference[]): Verdict {
+  return { result: 'replay-mismatch', differs };
+}
+
+export type { EvaluatorComparison };

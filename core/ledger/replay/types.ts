@@ -1,0 +1,110 @@
+/**
+ * Shapes of `docket replay` (issue 3 item 6; docs/replay.md): what replay needs from the outside world (functions,
+ * never I/O of its own) and what it reports for each entry.
+ */
+import type { EntryKind } from '../entry-types.js';
+import type { TrustPolicy } from '../trust-policy.js';
+
+export type ReplayResult = 'replay-match' | 'replay-mismatch' | 'not-replayable';
+
+/** Why an entry could not be replayed. Stable codes (docs/replay.md "Reason codes"). */
+export type NotReplayableReason =
+  /** No entry is stored at the position asked for. */
+  | 'entry-absent'
+  /** The stored entry does not verify under the trust policy (its verify status is in `detail`). */
+  | 'entry-fails-verification'
+  /** The request archive no longer holds the bytes the entry's request digest names (purged, or never retained). */
+  | 'request-purged'
+  /** A `request-too-large` refusal: the pipeline never retains such requests (docs/replay.md "Size limit"). */
+  | 'request-not-retained'
+  /** The retained request bytes do not hash to the entry's request digest. */
+  | 'request-digest-mismatch'
+  /** The registry holds no bytes for the recorded pack digest. */
+  | 'pack-missing'
+  /** The registry's bytes for the recorded pack digest do not hash to it. */
+  | 'pack-digest-mismatch'
+  /** The entry names another evaluator (name or version) than the one running (ADR 0100). */
+  | 'evaluator-identity-differs'
+  /** A refusal that depended on registry content which has changed since (a pack or alias published later; ADR 0101). */
+  | 'registry-state-changed'
+  /** A refusal that depended on deployment settings the entry does not record (ADR 0101). */
+  | 'refusal-depends-on-deployment';
+
+export const NOT_REPLAYABLE_REASONS: readonly NotReplayableReason[] = [
+  'entry-absent',
+  'entry-fails-verification',
+  'request-purged',
+  'request-not-retained',
+  'request-digest-mismatch',
+  'pack-missing',
+  'pack-digest-mismatch',
+  'evaluator-identity-differs',
+  'registry-state-changed',
+  'refusal-depends-on-deployment',
+];
+
+/** Bytes a fetcher found, none (`null`: never stored or purged), or bytes the store itself refused as corrupt. */
+export type Retained = Uint8Array | null | { readonly corrupt: string };
+
+/** Where replay gets the bytes an entry names by digest. Each is content-addressed by SHA-256 (lowercase hex). */
+export interface ReplayFetchers {
+  /** The exact request bytes retained in the request archive. */
+  requestBytes(digestHex: string): Promise<Retained>;
+  /** The exact pack bytes in the pack registry. */
+  packBytes(digestHex: string): Promise<Retained>;
+  /** `id@version` → digest hex, or null (aliases are immutable once published, ADR 0062). */
+  resolveAlias(alias: string): Promise<string | null>;
+}
+
+export interface EvaluatorIdentity {
+  readonly name: string;
+  readonly version: string;
+  readonly buildDigest: string;
+}
+
+export interface ReplayOptions {
+  readonly policy: TrustPolicy;
+  readonly fetch: ReplayFetchers;
+  /** The evaluator doing the replay (EVALUATOR_IDENTITY plus this build's digest). */
+  readonly evaluator: EvaluatorIdentity;
+  /** Replay entries recorded by another evaluator name/version too, marking them (ADR 0100). Default false. */
+  readonly acrossEvaluators?: boolean;
+  /** The deployment's maximum work budget, when known: lets a `work-budget-out-of-range` refusal be re-judged. */
+  readonly maxWorkBudget?: number;
+}
+
+/** One recorded member that the replay did not reproduce. */
+export interface Difference {
+  readonly member: string;
+  readonly recorded: unknown;
+  readonly replayed: unknown;
+}
+
+/** How the recorded evaluator compares to the running one (ADR 0100). */
+export type EvaluatorComparison = 'same' | 'build-differs' | 'identity-differs';
+
+/** The report for one entry: one JSON line of `docket replay`. */
+export interface ReplayOutcome {
+  readonly logId: string;
+  readonly seq: number;
+  readonly requestId: string | null;
+  readonly kind: EntryKind | null;
+  readonly entryHash: string | null;
+  readonly result: ReplayResult;
+  readonly reason?: NotReplayableReason;
+  readonly detail?: string;
+  /** Present on replay-mismatch: every member that differed, in a fixed order. */
+  readonly differs?: readonly Difference[];
+  readonly work?: { readonly recorded: number; readonly replayed: number };
+  readonly evaluator?: EvaluatorComparison;
+}
+
+export interface ReplaySummary {
+  readonly entries: number;
+  readonly match: number;
+  readonly mismatch: number;
+  readonly notReplayable: number;
+  /** Count per not-replayable reason, sorted by reason. */
+  readonly reasons: Readonly<Record<string, number>>;
+  readonly ok: boolean;
+}
