@@ -158,4 +158,31 @@ describe('seeded fuzzing of packs, facts and evidence', () => {
       expect(seen.get(label) ?? 0, label).toBeGreaterThan(20);
     }
   }, 120_000);
+
+  it('never throws when any single member of a seed pack is removed or replaced by null, [] or a string', () => {
+    function* paths(x: unknown, p: (string | number)[] = []): Generator<(string | number)[]> {
+      if (p.length > 0) yield p;
+      if (Array.isArray(x)) for (let i = 0; i < x.length; i++) yield* paths(x[i], [...p, i]);
+      else if (typeof x === 'object' && x !== null) for (const k of Object.keys(x)) yield* paths((x as Record<string, unknown>)[k], [...p, k]);
+    }
+    const facts = enc.encode('{"request":{"type":"data-access","completeness":"complete","appropriateness":"pass"}}');
+    let inputs = 0;
+    for (const seed of SEEDS) {
+      const doc = JSON.parse(dec.decode(seed.pack)) as Record<string, unknown>;
+      for (const path of paths(doc)) {
+        for (const replacement of [null, [], 'x', undefined]) {
+          const copy = structuredClone(doc);
+          let parent = copy as Record<string | number, unknown>;
+          for (const k of path.slice(0, -1)) parent = parent[k] as Record<string | number, unknown>;
+          const last = path[path.length - 1]!;
+          if (replacement !== undefined) parent[last] = replacement;
+          else if (Array.isArray(parent)) parent.splice(last as number, 1);
+          else delete parent[last];
+          check(evaluateDocuments({ pack: enc.encode(JSON.stringify(copy)), facts, supportedExtensions: new Set() }), DEFAULT_WORK_BUDGET);
+          inputs++;
+        }
+      }
+    }
+    expect(inputs).toBeGreaterThan(2_000);
+  }, 120_000);
 });
