@@ -1,0 +1,170 @@
+/**
+ * `docket verify` (issue 3 item 5; docs/verify.md): verifies a ledger — the live table through the DynamoDB
+ * adapter, or an export file — against a trust policy and signed checkpoints, and prints the verdict as ONE line of
+ * JSON on stdout. Exit 0 when ok, 1 when not, 2 when no verdict could be reached (a read cut short, an unreadable
+ * export, policy or checkpoint file), 64 on a usage error. Progress on large ledgers goes to stderr.
+ *
+ * With no flags: the local stack (default endpoint http://127.0.0.1:4566, table docket-local-ledger) with the trust
+ * policy and checkpoint export that `npm start` writes under .docket/local/.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { EXIT, parseCommandArgs, reportUsage, UsageError } from '../args.js';
+import type { CliIo } from '../io.js';
+import { readCheckpointExport } from '../../core/ledger/export.js';
+import type { LedgerStore, StoredCheckpoint } from '../../core/ledger/store.js';
+import { readMarkers } from '../../core/ledger/verify/markers.js';
+import { readPolicyBytes, verifyExportFiles } from '../../core/ledger/verify/files.js';
+import type { NoVerdict, Verdict } from '../../core/ledger/verify/findings.js';
+import { storeCheckpoints, storeSource } from '../../core/ledger/verify/sources.js';
+import { verifyLedger } from '../../core/ledger/verify/verify-ledger.js';
+import { err, type Result } from '../../core/result.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../core/pipeline/settings.js';
+import { localPaths } from '../../functions/lib/local-files.js';
+import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+
+const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoints.json>] [--policy <trust-policy.json>] [--markers <markers.json>] [--all-signatures]
+  Without --export, reads the live ledger table (stack options below). Defaults: --policy .docket/local/trust-policy.json,
+  --checkpoints .docket/local/checkpoints.json (the live table's own checkpoints are added when reading the table).
+  Prints one line of JSON {ok, findings, summary}; exit 0 ok, 1 not ok, 2 no verdict.
+${SETTINGS_HELP}`;
+
+export const EXIT_NOT_OK = 1;
+export const EXIT_NO_VERDICT = 2;
+const PROGRESS_EVERY = 10_000;
+
+/** How the live path opens its store; tests may substitute another LedgerStore. */
+export interface VerifyDeps {
+  readonly openStore: (settings: StackSettings) => { readonly store: LedgerStore; close(): void };
+}
+const defaultDeps: VerifyDeps = {
+  openStore: (settings) => {
+    const stack = openStack(settings);
+    return { store: stack.store, close: () => stack.close() };
+  },
+};
+
+async function readInput(path: string): Promise<Uint8Array | Error> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (e) {
+    return e as Error;
+  }
+}
+
+function noVerdict(io: CliIo, nv: NoVerdict): number {
+  io.stdout(`${JSON.stringify({ noVerdict: nv })}\n`);
+  io.stderr(`docket verify: no verdict (${nv.code}): ${nv.detail}\n`);
+  return EXIT_NO_VERDICT;
+}
+
+function progress(io: CliIo): { onProgress: (n: number) => void; done: () => void } {
+  let shown = false;
+  return {
+    onProgress: (n) => {
+      shown = true;
+      io.stderr(`\rdocket verify: ${n.toLocaleString('en-US')} entries checked`);
+    },
+    done: () => {
+      if (shown) io.stderr('\n');
+    },
+  };
+}
+
+export async function run(argv: string[], io: CliIo, deps: VerifyDeps = defaultDeps): Promise<number> {
+  let values: Record<string, string | boolean | string[] | undefined>;
+  try {
+    ({ values } = parseCommandArgs(
+      argv,
+      { ...SETTING_FLAGS, export: { type: 'string' }, checkpoints: { type: 'string' }, policy: { type: 'string' }, markers: { type: 'string' }, 'all-signatures': { type: 'boolean' }, help: { type: 'boolean' } },
+      { min: 0, max: 0 },
+    ));
+  } catch (e) {
+    if (e instanceof UsageError) return reportUsage(io, 'verify', e.message, USAGE);
+    throw e;
+  }
+  if (values.help === true) {
+    io.stdout(`usage: ${USAGE}\n`);
+    return EXIT.OK;
+  }
+  const local = localPaths();
+  const allSignatures = values['all-signatures'] === true;
+  const policyPath = typeof values.policy === 'string' ? values.policy : local.trustPolicy;
+  const explicitCheckpoints = typeof values.checkpoints === 'string' ? values.checkpoints : undefined;
+  const checkpointsPath = explicitCheckpoints ?? (existsSync(local.checkpoints) ? local.checkpoints : undefined);
+
+  const policyBytes = await readInput(policyPath);
+  if (policyBytes instanceof Error) return noVerdict(io, { code: 'policy-unreadable', detail: `${policyPath}: ${policyBytes.message}` });
+  let checkpointBytes: Uint8Array | undefined;
+  if (checkpointsPath !== undefined) {
+    const b = await readInput(checkpointsPath);
+    if (b instanceof Error) return noVerdict(io, { code: 'checkpoints-unreadable', detail: `${checkpointsPath}: ${b.message}` });
+    checkpointBytes = b;
+  }
+  let markerBytes: Uint8Array | undefined;
+  if (typeof values.markers === 'string') {
+    const b = await readInput(values.markers);
+    if (b instanceof Error) return noVerdict(io, { code: 'markers-unreadable', detail: `${values.markers}: ${b.message}` });
+    markerBytes = b;
+  }
+  const bar = progress(io);
+  const options = { allSignatures, onProgress: bar.onProgress, progressEvery: PROGRESS_EVERY };
+
+  let result: Result<Verdict, NoVerdict>;
+  if (typeof values.export === 'string') {
+    const ledger = await readInput(values.export);
+    if (ledger instanceof Error) return noVerdict(io, { code: 'export-unreadable', detail: `${values.export}: ${ledger.message}` });
+    // An export with no checkpoint file is judged with no anchors: every log fails closed (unregistered-log).
+    const checkpoints = checkpointBytes ?? new TextEncoder().encode('{"checkpoints":[],"format":"docket.checkpoint-export/1"}');
+    result = await verifyExportFiles({ ledger, policy: policyBytes, checkpoints, ...(markerBytes ? { markers: markerBytes } : {}) }, options);
+  } else {
+    result = await verifyLive(values, policyBytes, checkpointBytes, markerBytes, options, deps);
+  }
+  bar.done();
+  if (!result.ok) return noVerdict(io, result.error);
+  io.stdout(`${JSON.stringify(result.value)}\n`);
+  return result.value.ok ? EXIT.OK : EXIT_NOT_OK;
+}
+
+async function verifyLive(
+  values: Record<string, unknown>,
+  policyBytes: Uint8Array,
+  checkpointBytes: Uint8Array | undefined,
+  markerBytes: Uint8Array | undefined,
+  options: { allSignatures: boolean; onProgress: (n: number) => void; progressEvery: number },
+  deps: VerifyDeps,
+): Promise<Result<Verdict, NoVerdict>> {
+  const policy = readPolicyBytes(policyBytes);
+  if (!policy.ok) return policy;
+  const fromFile: StoredCheckpoint[] = [];
+  if (checkpointBytes !== undefined) {
+    const c = readCheckpointExport(checkpointBytes);
+    if (!c.ok) return err({ code: 'checkpoints-unreadable', detail: c.error.detail });
+    fromFile.push(...c.value);
+  }
+  let positions;
+  if (markerBytes !== undefined) {
+    const m = readMarkers(markerBytes);
+    if (!m.ok) return err({ code: 'markers-unreadable', detail: m.error });
+    positions = m.value;
+  }
+  const settings = resolveSettings(values as never, process.env);
+  const { store, close } = deps.openStore(settings);
+  try {
+    const logs = new Set([...policy.value.logs, ...(await store.listLogs()), ...fromFile.map((c) => c.logId)]);
+    // The file's checkpoints plus the table's own; the same checkpoint bytes from both count once.
+    const seen = new Set<string>();
+    const checkpoints = [...fromFile, ...(await storeCheckpoints(store, logs))].filter((c) => {
+      const k = `${c.logId}\u0000${c.treeSize}\u0000${c.body}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    return await verifyLedger(storeSource(store), policy.value, checkpoints, { ...options, ...(positions ? { positions } : {}) });
+  } catch (e) {
+    // Any failure to read the table (StoreReadError, connection refused, missing table) is "no verdict".
+    return err({ code: 'store-read-incomplete', detail: explainStackError(e, settings) });
+  } finally {
+    close();
+  }
+}
