@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { replayContext, replayStoredEntry } from '../../core/ledger/replay/index.js';
+import type { StoredEntry } from '../../core/ledger/store.js';
+import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import { enc, example, hex, request, world, type World } from './world.js';
+
+const VENDOR = 'vendor-onboarding-target.json';
+const ALIAS = 'https://packs.example.org/procurement/vendor-onboarding@2.1.0';
+
+function refusalCode(stored: StoredEntry): string | undefined {
+  const p = parseStoredEntry(stored.body);
+  return p.ok && p.value.entry.kind === 'admission-refusal' ? p.value.entry.refusal.code : undefined;
+}
+
+const replay = (w: World, stored: StoredEntry, o: Parameters<World['options']>[0] = {}) => replayStoredEntry(stored, replayContext(w.options(o)));
+
+describe('replaying admission refusals (ADR 0101)', () => {
+  it('matches a malformed-request refusal by re-reading the retained bytes with the pipeline’s reader', async () => {
+    const w = world();
+    const stored = await w.submit(enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"r-1","pack":"x"}`));
+    expect(refusalCode(stored)).toBe('request-malformed');
+    const o = await replay(w, stored);
+    expect([o.kind, o.result]).toEqual(['admission-refusal', 'replay-match']);
+    expect(o.work).toEqual({ recorded: 0, replayed: 0 });
+  });
+
+  it('matches an unknown-pack-digest refusal while the pack is still unpublished', async () => {
+    const w = world();
+    const d = hex(example(VENDOR));
+    const stored = await w.submit(request('r-2', `sha256:${d}`, '{}'));
+    expect(refusalCode(stored)).toBe('unknown-pack-digest');
+    expect((await replay(w, stored)).result).toBe('replay-match');
+  });
+
+  it('says registry-state-changed for an unknown-pack-digest refusal once that pack has been published', async () => {
+    const w = world();
+    const d = hex(example(VENDOR));
+    const stored = await w.submit(request('r-3', `sha256:${d}`, '{}'));
+    w.publish(VENDOR);
+    const o = await replay(w, stored);
+    expect([o.result, o.reason]).toEqual(['not-replayable', 'registry-state-changed']);
+  });
+
+  it('matches an unknown-alias refusal while unresolved and says registry-state-changed once the alias exists', async () => {
+    const w = world();
+    const stored = await w.submit(request('r-4', ALIAS, '{}'));
+    expect(refusalCode(stored)).toBe('unknown-pack-alias');
+    expect((await replay(w, stored)).result).toBe('replay-match');
+    w.publish(VENDOR);
+    expect((await replay(w, stored)).reason).toBe('registry-state-changed');
+  });
+
+  it('matches a budget refusal beyond the evaluator’s own maximum without knowing the deployment', async () => {
+    const w = world();
+    const d = w.publish(VENDOR);
+    const stored = await w.submit(request('r-5', `sha256:${d}`, '{}', ',"workBudget":200000000'));
+    expect(refusalCode(stored)).toBe('work-budget-out-of-range');
+    expect((await replay(w, stored)).result).toBe('replay-match');
+  });
+
+  it('judges a budget refusal under the deployment maximum only when that maximum is supplied', async () => {
+    const w = world();
+    const d = w.publish(VENDOR);
+    const stored = await w.submit(request('r-6', `sha256:${d}`, '{}', ',"workBudget":2000000'));
+    expect(refusalCode(stored)).toBe('work-budget-out-of-range');
+    const unknown = await replay(w, stored);
+    expect([unknown.result, unknown.reason]).toEqual(['not-replayable', 'refusal-depends-on-deployment']);
+    expect((await replay(w, stored, { maxWorkBudget: 1_000_000 })).result).toBe('replay-match');
+    const admitted = await replay(w, stored, { maxWorkBudget: 5_000_000 });
+    expect(admitted.result).toBe('replay-mismatch');
+    expect(admitted.differs?.[0]).toEqual({ member: 'refusal.code', recorded: 'work-budget-out-of-range', replayed: null });
+  });
+
+  it('says request-not-retained for a request-too-large refusal, whose bytes the pipeline never keeps', async () => {
+    const w = world();
+    const big = request('r-7', `sha256:${'0'.repeat(64)}`, `{"pad":"${'x'.repeat(MAX_REQUEST_BYTES)}"}`);
+    const stored = await w.submit(big);
+    expect(refusalCode(stored)).toBe('request-too-large');
+    expect(w.archive.size).toBe(0);
+    const o = await replay(w, stored);
+    expect([o.result, o.reason]).toEqual(['not-replayable', 'request-not-retained']);
+  });
+
+  it('says request-purged for a purged refusal of any other kind', async () => {
+    const w = world();
+    const stored = await w.submit(request('r-8', `sha256:${'0'.repeat(64)}`, '{}'));
+    w.archive.clear();
+    expect((await replay(w, stored)).reason).toBe('request-purged');
+  });
+});
