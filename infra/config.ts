@@ -8,6 +8,7 @@
 import type { Node } from 'constructs';
 // Pure constants (no I/O): the deployed defaults are the evaluator's own (docs/adr/0034-work-budget-defaults.md).
 import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../core/evaluate/limits.js';
+import { routeOutputId } from './names.js';
 
 /** §6.7 target kinds: a route target is `{kind, name}` with kind one of these. */
 export type RouteKind = 'human-role' | 'queue' | 'system';
@@ -21,7 +22,7 @@ export interface RouteConfig {
   readonly kind: RouteKind;
   /** The target's exact `name` (a non-empty display name, compared byte for byte). */
   readonly name: string;
-  /** Short queue key, `[a-z0-9-]{1,24}`, e.g. "review". */
+  /** Short queue key: 1–24 chars of `[a-z0-9]` words joined by single hyphens, e.g. "case-review". */
   readonly queue: string;
 }
 
@@ -177,7 +178,7 @@ function parseMaybeJson(v: unknown): unknown {
 }
 
 const STAGE_RE = /^[a-z][a-z0-9-]{0,19}$/;
-const QUEUE_KEY_RE = /^[a-z0-9][a-z0-9-]{0,23}$/;
+const QUEUE_KEY_RE = /^(?=.{1,24}$)[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Lambda caps the whole environment at 4 KB; route URLs are its only unbounded part. */
 const LAMBDA_ENV_LIMIT_BYTES = 4096;
 
@@ -249,6 +250,14 @@ function validateRoutes(routes: readonly RouteConfig[]): string[] {
     if (seen.has(key)) p.push(`routes[${i}] maps ${JSON.stringify(key)} a second time`);
     seen.add(key);
   });
+  // Output ids drop hyphens; two keys that differ only there ("a-1", "a1") would collide.
+  const byOutputId = new Map<string, string>();
+  for (const key of new Set(routes.map((r) => r.queue))) {
+    const id = routeOutputId(key);
+    const other = byOutputId.get(id);
+    if (other !== undefined) p.push(`route queue keys ${JSON.stringify(other)} and ${JSON.stringify(key)} are too alike (both become output ${id})`);
+    byOutputId.set(id, key);
+  }
   return p;
 }
 

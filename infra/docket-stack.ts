@@ -17,7 +17,7 @@ import { RequestArchive } from './constructs/request-archive.js';
 import { Routes } from './constructs/routes.js';
 import { SigningKey } from './constructs/signing-key.js';
 import { checkpointEnvironment, evaluateEnvironment } from './function-environment.js';
-import { resourceNames, type ResourceNames } from './names.js';
+import { resourceNames, routeOutputId, type ResourceNames } from './names.js';
 
 export interface DocketStackProps extends StackProps {
   readonly config: DocketConfig;
@@ -130,7 +130,7 @@ export class DocketStack extends Stack {
     out('IntakeDlqUrl', this.intake.dlq.queueUrl, 'Requests without a usable id, or failing maxReceiveCount times');
     out('UnroutedQueueUrl', this.routes.unrouted.queue.queueUrl, 'Direct exception escalations with no escalation object');
     for (const [key, q] of this.routes.routes) {
-      out(`RouteQueueUrl${outputSuffix(key)}`, q.queue.queueUrl, `Handoffs for route queue "${key}"`);
+      out(routeOutputId(key), q.queue.queueUrl, `Handoffs for route queue "${key}"`);
     }
     out('LedgerTableName', this.ledger.table.tableName, 'Append-only ledger (entries, claims, positions, checkpoints)');
     out('PacksTableName', this.registry.table.tableName, 'Pack registry (bytes by digest, aliases)');
@@ -142,12 +142,4 @@ export class DocketStack extends Stack {
     out('AuditorPolicyArn', this.auditAccess.policy.managedPolicyArn, 'Attach to auditors: read-only ledger, registry, archive, checkpoints, trust policy');
     out('RequestPurgeRoleArn', this.requestArchive.purgeRole.roleArn, 'Assume to purge archived request bytes');
   }
-}
-
-/** Output logical ids allow [A-Za-z0-9] only. */
-function outputSuffix(key: string): string {
-  return key
-    .split('-')
-    .map((w) => (w.length > 0 ? w[0]!.toUpperCase() + w.slice(1) : ''))
-    .join('');
 }

@@ -60,6 +60,14 @@ describe('configuration', () => {
     ]);
   });
 
+  it('refuses queue keys with doubled or edge hyphens, and two keys that would share an output id', () => {
+    for (const queue of ['a--b', '-a', 'a-', 'k'.repeat(25)]) expect(problems({ routes: [{ kind: 'queue', name: 'X', queue }] }), queue).toHaveLength(1);
+    expect(problems({ routes: [{ kind: 'queue', name: 'X', queue: 'a-1' }, { kind: 'queue', name: 'Y', queue: 'a1' }] })).toEqual([
+      'route queue keys "a-1" and "a1" are too alike (both become output RouteQueueUrlA1)',
+    ]);
+    expect(problems({ routes: [{ kind: 'queue', name: 'X', queue: 'case-review-2' }] })).toEqual([]);
+  });
+
   it('refuses so many routes that ROUTE_QUEUES would overflow Lambda’s 4 KB environment', () => {
     const routes = Array.from({ length: 40 }, (_, i) => ({ kind: 'queue' as const, name: `Route number ${i}`, queue: `route-${i}` }));
     expect(problems({ routes })).toEqual([expect.stringMatching(/function environment too large/)]);
