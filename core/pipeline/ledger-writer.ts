@@ -29,24 +29,8 @@ function recorded(stored: StoredEntry): RecordedEntry {
   return { logId: stored.logId, seq: stored.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry };
 }
 
-async function entryAt(store: LedgerStore, logId: string, seq: number): Promise<StoredEntry | null> {
-  for await (const e of store.readEntries(logId, seq, seq)) if (e.seq === seq) return e;
-  return null;
-}
-
 export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
   return {
-    async find(requestId, requestDigest): Promise<AppendResult | null> {
-      const claim = await o.store.readClaim(requestId);
-      if (claim === null) return null;
-      if (claim.requestDigest !== requestDigest) return { status: 'conflict', existingRequestDigest: claim.requestDigest };
-      const position = await o.store.readPosition(requestId);
-      // Claimed but not yet placed (an earlier delivery died mid-append): the append protocol finishes the job.
-      if (position === null) return null;
-      const stored = await entryAt(o.store, position.logId, position.seq);
-      if (stored === null) return null;
-      return { status: 'existing', recorded: recorded(stored) };
-    },
     async append(draft: EntryDraft): Promise<AppendResult> {
       const time = o.now();
       const out = await appendOnce(o.store, {

@@ -57,8 +57,6 @@ export type AppendResult =
   | { readonly status: 'conflict'; readonly existingRequestDigest: string };
 
 export interface LedgerWriter {
-  /** The entry already recorded for this request id (complete, consistent), or null. */
-  find(requestId: string, requestDigest: string): Promise<AppendResult | null>;
   /** Appends exactly once per request id (the ledger's append protocol selects the log); a duplicate returns the existing entry. */
   append(draft: EntryDraft): Promise<AppendResult>;
 }

@@ -1,5 +1,5 @@
 /**
- * One evaluation request, end to end, over the ports (issue 4 item 3): decode → find an earlier entry → admission →
+ * One evaluation request, end to end, over the ports (issue 4 item 3): decode → admission →
  * evaluate under the budget → retain the exact request bytes → append exactly once → fan out handoffs.
  *
  * Pure orchestration: every effect goes through a port, so the same code runs in Lambda, under the local poller
@@ -64,9 +64,9 @@ export async function processRequest(bytes: Uint8Array, config: PipelineConfig, 
     const e = read.ok ? undefined : read.error;
     return { status: 'dead-letter', code: e?.code ?? 'request-id-invalid', message: e?.message ?? 'no usable request id' };
   }
-  // A redelivery finds its entry and only re-sends the handoffs (issue 4 item 4: none lost after a crash).
-  const earlier = await ports.ledger.find(requestId, requestDigest);
-  if (earlier !== null) return finish(earlier, requestId, config, ports);
+  // No lookup first: the append protocol itself returns the entry an earlier delivery recorded (and refuses an id
+  // reused for other bytes), and evaluation is deterministic and cheap, so a redelivery costs no extra round trip.
+  // Either way the handoffs are (re-)sent from the recorded entry (issue 4 item 4: none lost after a crash).
 
   const common = {
     requestId,

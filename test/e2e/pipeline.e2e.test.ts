@@ -1,0 +1,201 @@
+/**
+ * The pipeline over the local stack (issue 4 item 8): real SQS and DynamoDB wire protocols, the real evaluate
+ * runtime invoked by the event-source poller. One stack for the whole file keeps the suite's runtime modest.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReceiveMessageCommand, DeleteMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { sendMessage } from '../../adapters/sqs.js';
+import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { verifyEntrySignature } from '../../core/ledger/entry.js';
+import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
+import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import type { SignedEntry } from '../../core/ledger/entry-types.js';
+import { startE2e, type E2eWorld } from './harness.js';
+
+const enc = new TextEncoder();
+const ex = (p: string) => readFileSync(new URL(`../../examples/${p}`, import.meta.url), 'utf8');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let w: E2eWorld;
+const digests: Record<string, string> = {};
+
+beforeAll(async () => {
+  // Concurrency 6: enough to exercise concurrent appends on every log without starving a loaded 2-core runner.
+  w = await startE2e({ config: { maximumConcurrency: 6 } });
+  for (const [name, file] of Object.entries({ triage: 'data-request-intake-triage.json', vendor: 'vendor-onboarding-target.json', refund: 'direct-exception-no-escalation.json', leave: 'routes-all-filtered.json', incident: 'extended-profile-fanout.json', trial: 'requires-extension.json' })) {
+    digests[name] = (await w.registry.putPack(enc.encode(ex(file)))).digest;
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await w?.stop();
+});
+
+function request(id: string, pack: string, facts: string, evidence?: string, extra = ''): string {
+  return `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${digests[pack]}","facts":${facts}${evidence ? `,"evidence":${evidence}` : ''}${extra}}`;
+}
+
+async function submit(body: string): Promise<void> {
+  await sendMessage(w.sqs, w.queueUrl('intake'), { body });
+}
+
+async function entryOf(requestId: string, timeoutMs = 20_000): Promise<{ entry: SignedEntry; entryHash: string; logId: string; seq: number }> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const p = await w.store.readPosition(requestId);
+    if (p) {
+      for await (const e of w.store.readEntries(p.logId, p.seq, p.seq)) {
+        const parsed = parseStoredEntry(e.body);
+        if (!parsed.ok) throw new Error(`stored entry unreadable: ${parsed.error.detail}`);
+        return { ...parsed.value, logId: p.logId, seq: p.seq };
+      }
+    }
+    await sleep(100);
+  }
+  throw new Error(`no entry for ${requestId} within ${timeoutMs} ms`);
+}
+
+/** Receives every message currently on a queue (deleting them), parsed as handoffs. */
+async function drain(url: string, expectAtLeast = 0, timeoutMs = 10_000): Promise<{ body: string; attributes: Record<string, string> }[]> {
+  const out: { body: string; attributes: Record<string, string> }[] = [];
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await w.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: out.length >= expectAtLeast ? 0 : 1, MessageAttributeNames: ['All'] }));
+    for (const m of r.Messages ?? []) {
+      out.push({ body: m.Body ?? '', attributes: Object.fromEntries(Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [k, v.StringValue ?? ''])) });
+      await w.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+    }
+    if ((r.Messages ?? []).length === 0 && (out.length >= expectAtLeast || Date.now() > until)) return out;
+  }
+}
+
+const handoffs = (msgs: { body: string }[]): HandoffMessage[] =>
+  msgs.map((m) => {
+    const r = readHandoffMessage(enc.encode(m.body));
+    if (!r.ok) throw new Error(r.error.message);
+    return r.value;
+  });
+
+describe('each disposition kind over the local stack', () => {
+  it('records an outcome, a not-applicable, an unresolved disposition and a preflight error, each signed by the stack key', async () => {
+    await submit(request('kind-outcome', 'triage', ex('requests/triage-complete-appropriate.facts.json'), ex('requests/triage-all-present.evidence.json')));
+    await submit(request('kind-na', 'triage', ex('requests/triage-instance-1-not-applicable.facts.json')));
+    await submit(request('kind-unresolved', 'leave', ex('requests/leave-long.facts.json')));
+    await submit(request('kind-error', 'trial', ex('requests/volunteer-adult.facts.json')));
+    const kinds = [];
+    for (const id of ['kind-outcome', 'kind-na', 'kind-unresolved', 'kind-error']) {
+      const { entry } = await entryOf(id);
+      expect(verifyEntrySignature(entry, w.keys.publicKey)).toBe(true);
+      kinds.push(entry.kind === 'disposition' ? entry.disposition.kind : entry.kind === 'evaluation-error' ? `${entry.error.class}/${entry.error.phase}` : entry.kind);
+    }
+    expect(kinds).toEqual(['outcome', 'not-applicable', 'unresolved', 'unsupported-required-extension/preflight']);
+  });
+});
+
+describe('each handoff shape over the local stack', () => {
+  it('sends a target-only handoff to the target queue with the ledger coordinates', async () => {
+    await submit(request('shape-target', 'vendor', ex('requests/vendor-no-match.facts.json'), ex('requests/vendor-certificate.evidence.json')));
+    const e = await entryOf('shape-target');
+    const [m, ...rest] = handoffs(await drain(w.queueUrl('route-vendor-risk'), 1));
+    expect(rest).toEqual([]);
+    expect(m).toMatchObject({ shape: 'target', target: { kind: 'queue', name: 'Vendor Risk' }, ledger: { logId: e.logId, seq: e.seq, entryHash: e.entryHash } });
+  });
+
+  it('fans filtered routes out in declaration order and keeps a duplicate target as its own message', async () => {
+    await submit(request('shape-routes', 'triage', ex('requests/triage-complete-appropriate.facts.json'), ex('requests/triage-instance-7b.evidence.json')));
+    await entryOf('shape-routes');
+    const steward = handoffs(await drain(w.queueUrl('route-data-steward'), 1));
+    const oversight = handoffs(await drain(w.queueUrl('route-oversight'), 1));
+    const desk = handoffs(await drain(w.queueUrl('route-intake-desk'), 1));
+    expect([...steward, ...oversight, ...desk].map((m) => `${m.routeIndex}:${m.target?.name}`).sort()).toEqual(['0:Data Steward', '1:Oversight', '2:Intake Desk']);
+  });
+
+  it('sends ten routes to their queues for an extended-profile pack, sharing one queue among nine targets', async () => {
+    await submit(request('shape-ten', 'incident', ex('requests/incident-unknown-severity.facts.json')));
+    await entryOf('shape-ten');
+    const regions = handoffs(await drain(w.queueUrl('route-regions'), 9));
+    const commander = handoffs(await drain(w.queueUrl('route-incident'), 1));
+    const ours = [...regions, ...commander].filter((m) => m.requestId === 'shape-ten');
+    expect(new Set(ours.map((m) => m.routeIndex))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    expect(new Set(ours.map((m) => m.handoffId)).size).toBe(10);
+  });
+
+  it('sends a destinationless direct escalation to the unrouted queue', async () => {
+    await submit(request('shape-direct', 'refund', ex('requests/refund-fraud-flag.facts.json')));
+    await entryOf('shape-direct');
+    const [m] = handoffs(await drain(w.queueUrl('unrouted'), 1));
+    expect(m).toMatchObject({ requestId: 'shape-direct', shape: 'no-destination', destination: 'no-destination' });
+    expect(m!.target).toBeUndefined();
+  });
+});
+
+describe('bad input over the local stack', () => {
+  it('records a malformed message with a readable id as an admission refusal', async () => {
+    await submit(`{"format":"${REQUEST_FORMAT}","requestId":"bad-1","pack":"sha256:${digests.vendor}"}`);
+    const { entry } = await entryOf('bad-1');
+    expect(entry.kind === 'admission-refusal' && entry.refusal.code).toBe('request-malformed');
+  });
+
+  it('sends a message without a usable id to the DLQ with its reason, at once', async () => {
+    await submit('{"facts": {}, "oops": ');
+    const [m] = await drain(w.queueUrl('intake-dlq'), 1);
+    expect(m?.attributes.DocketReason).toBe('request-not-json');
+    expect(m?.body).toBe('{"facts": {}, "oops": ');
+  });
+
+  it('refuses an unknown pack digest in the ledger', async () => {
+    await submit(`{"format":"${REQUEST_FORMAT}","requestId":"bad-digest","pack":"sha256:${'0'.repeat(64)}","facts":{}}`);
+    const { entry } = await entryOf('bad-digest');
+    expect(entry.kind === 'admission-refusal' && [entry.refusal.code, entry.pack?.digest]).toEqual(['unknown-pack-digest', '0'.repeat(64)]);
+  });
+
+  it('records an over-budget evaluation as resource exhaustion with the work charged', async () => {
+    await submit(request('over-budget', 'triage', ex('requests/triage-complete-appropriate.facts.json'), undefined, ',"workBudget":5'));
+    const { entry } = await entryOf('over-budget');
+    expect(entry.kind === 'evaluation-error' && [entry.error.class, entry.error.phase, entry.workBudget]).toEqual(['resource-exhaustion', 'evaluation', 5]);
+  });
+});
+
+describe('volume over the local stack', () => {
+  it('accounts for 1,000 requests: entries plus DLQ messages equal what was submitted, and every chain links', async () => {
+    const ids: string[] = [];
+    const bodies: string[] = [];
+    const facts = [ex('requests/vendor-low-risk.facts.json'), ex('requests/vendor-no-match.facts.json')];
+    for (let i = 0; i < 1000; i++) {
+      if (i % 100 === 99) bodies.push(`not a request ${i}`);
+      else {
+        ids.push(`bulk-${i}`);
+        bodies.push(request(`bulk-${i}`, 'vendor', facts[i % 2]!, ex('requests/vendor-certificate.evidence.json')));
+      }
+    }
+    const intake = w.queueUrl('intake');
+    for (let i = 0; i < bodies.length; i += 10) {
+      await w.sqs.send(new SendMessageBatchCommand({ QueueUrl: intake, Entries: bodies.slice(i, i + 10).map((b, j) => ({ Id: String(j), MessageBody: b })) }));
+    }
+    const until = Date.now() + 280_000;
+    let recorded = 0;
+    while (Date.now() < until) {
+      recorded = 0;
+      for (const id of ids) if (await w.store.readPosition(id)) recorded += 1;
+      if (recorded === ids.length) break;
+      await sleep(500);
+    }
+    const dead = await drain(w.queueUrl('intake-dlq'), 10, 10_000);
+    expect(recorded + dead.length).toBe(1000);
+    expect(dead.every((m) => m.attributes.DocketReason === 'request-not-json')).toBe(true);
+    // Every log: contiguous seqs from 0 and each prevHash is the previous entry hash (the chain).
+    for (const log of await w.store.listLogs()) {
+      let expectSeq = 0;
+      let prev: string | null = null;
+      for await (const s of w.store.readEntries(log, 0)) {
+        const p = parseStoredEntry(s.body);
+        expect(p.ok).toBe(true);
+        if (!p.ok) return;
+        expect([s.seq, p.value.entry.prevHash]).toEqual([expectSeq, prev]);
+        prev = p.value.entryHash;
+        expectSeq += 1;
+      }
+    }
+  }, 300_000);
+});
