@@ -1,5 +1,5 @@
 /** Byte helpers shared by the ledger: lowercase hex, SHA-256 and UTF-8. node:crypto hashing is pure and deterministic. */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 const utf8 = new TextEncoder();
 
@@ -26,8 +26,7 @@ export function sha256(...parts: Uint8Array[]): Uint8Array {
 }
 
 /** SHA-256 (lowercase hex) of exact bytes: request, pack, facts, evidence and disposition digests. */
-export const sha256Hex = (bytes: Uint8Array | string): string =>
-  createHash('sha256').update(typeof bytes === 'string' ? utf8Bytes(bytes) : bytes).digest('hex');
+export const sha256Hex = (bytes: Uint8Array | string): string => hash('sha256', bytes, 'hex'); // strings as UTF-8
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

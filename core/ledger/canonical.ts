@@ -2,9 +2,8 @@
  * RFC 8785 (JCS) bytes for the ledger's own records, after checking the ledger's value rules: every member name is
  * ASCII (so UTF-16 and code point orders agree), every string is well-formed Unicode, every number is an integer
  * within ±(2^53−1) (no floats, so JCS number formatting is the plain decimal integer), no undefined, no functions.
- * The `canonicalize` package emits the bytes; this module only refuses what it must not see.
+ * One pass checks and writes (docs/adr/0055-ledger-canonical-serializer.md).
  */
-import canonicalize from 'canonicalize';
 import { readJson, type JsonValue } from '../carrier/index.js';
 import { err, ok, type Result } from '../result.js';
 import { bytesEqual, isWellFormed, utf8Bytes } from './bytes.js';
@@ -23,44 +22,80 @@ function escapePointerToken(t: string): string {
   return t.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Throws LedgerValueError at the first value the ledger does not allow. */
-export function checkLedgerValue(x: unknown, pointer = ''): void {
-  if (x === null || typeof x === 'boolean') return;
-  if (typeof x === 'number') {
-    if (!Number.isSafeInteger(x)) throw new LedgerValueError(pointer, 'numbers are integers within ±(2^53−1)');
-    if (Object.is(x, -0)) throw new LedgerValueError(pointer, 'negative zero is not an integer spelling');
-    return;
-  }
-  if (typeof x === 'string') {
-    if (!isWellFormed(x)) throw new LedgerValueError(pointer, 'strings are well-formed Unicode (no lone surrogate)');
-    return;
-  }
-  if (Array.isArray(x)) {
-    x.forEach((v, i) => checkLedgerValue(v, `${pointer}/${i}`));
-    return;
-  }
-  if (typeof x === 'object') {
-    const proto = Object.getPrototypeOf(x);
-    if (proto !== Object.prototype && proto !== null) throw new LedgerValueError(pointer, 'objects are plain records');
-    for (const [k, v] of Object.entries(x as Record<string, unknown>)) {
-      if (!ASCII_NAME.test(k)) throw new LedgerValueError(`${pointer}/${escapePointerToken(k)}`, 'member names are printable ASCII');
-      if (v === undefined) throw new LedgerValueError(`${pointer}/${escapePointerToken(k)}`, 'no undefined members');
-      checkLedgerValue(v, `${pointer}/${escapePointerToken(k)}`);
-    }
-    return;
-  }
-  throw new LedgerValueError(pointer, `no ${typeof x} values`);
-}
-
-/** RFC 8785 text of a checked ledger value. */
+/**
+ * RFC 8785 text of a ledger value, checking the value rules in the same pass (docs/adr/0055-ledger-canonical-serializer.md).
+ * Within the ledger's domain RFC 8785 reduces to: members sorted by UTF-16 code units (Array#sort's default order),
+ * strings as ECMAScript JSON.stringify writes them (well-formed strings only), integers in plain decimal, no
+ * whitespace. test/ledger/canonical.test.ts cross-checks this against the `canonicalize` package.
+ */
 export function canonicalText(x: unknown): string {
-  checkLedgerValue(x);
-  const text = canonicalize(x);
-  if (text === undefined) throw new LedgerValueError('', 'value has a JSON text');
-  return text;
+  return write(x, '');
 }
 
-/** JsonValue → plain data, accepting integers only (the only numbers an entry holds). */
+/** The canonical `"name":value` member texts of an object, in RFC 8785 order (for splicing in a signature). */
+export function canonicalMembers(o: Readonly<Record<string, unknown>>): [string, string][] {
+  const keys = Object.keys(o).sort();
+  const out: [string, string][] = [];
+  for (const k of keys) {
+    const v = o[k];
+    const prefix = memberPrefix(k, '');
+    if (v === undefined) throw new LedgerValueError(`/${escapePointerToken(k)}`, 'no undefined members');
+    out.push([k, prefix + write(v, k)]);
+  }
+  return out;
+}
+
+export const joinMembers = (members: readonly (readonly [string, string])[]): string => `{${members.map((m) => m[1]).join(',')}}`;
+
+/** `"name":` texts of member names already checked (the ledger's records reuse a few dozen names). */
+const nameCache = new Map<string, string>();
+
+function memberPrefix(k: string, at: string): string {
+  let p = nameCache.get(k);
+  if (p === undefined) {
+    if (!ASCII_NAME.test(k)) throw new LedgerValueError(`${at}/${escapePointerToken(k)}`, 'member names are printable ASCII');
+    p = `${JSON.stringify(k)}:`;
+    if (nameCache.size < 4096) nameCache.set(k, p);
+  }
+  return p;
+}
+
+function write(x: unknown, at: string): string {
+  if (x === null) return 'null';
+  switch (typeof x) {
+    case 'boolean':
+      return x ? 'true' : 'false';
+    case 'number':
+      if (!Number.isSafeInteger(x) || Object.is(x, -0)) throw new LedgerValueError(at, 'numbers are integers within ±(2^53−1)');
+      return String(x);
+    case 'string':
+      if (!isWellFormed(x)) throw new LedgerValueError(at, 'strings are well-formed Unicode (no lone surrogate)');
+      return JSON.stringify(x);
+    case 'object': {
+      if (Array.isArray(x)) {
+        let s = '[';
+        for (let i = 0; i < x.length; i++) s += (i === 0 ? '' : ',') + write(x[i], at);
+        return `${s}]`;
+      }
+      const proto = Object.getPrototypeOf(x);
+      if (proto !== Object.prototype && proto !== null) throw new LedgerValueError(at, 'objects are plain records');
+      const o = x as Record<string, unknown>;
+      const keys = Object.keys(o).sort();
+      let s = '{';
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] as string;
+        const v = o[k];
+        const prefix = memberPrefix(k, at);
+        if (v === undefined) throw new LedgerValueError(`${at}/${escapePointerToken(k)}`, 'no undefined members');
+        s += (i === 0 ? prefix : `,${prefix}`) + write(v, k);
+      }
+      return `${s}}`;
+    }
+    default:
+      throw new LedgerValueError(at, `no ${typeof x} values`);
+  }
+}
+
 export function toLedgerPlain(v: JsonValue): unknown {
   switch (v.kind) {
     case 'null':
