@@ -33,6 +33,8 @@ export interface AlarmThresholds {
   readonly intakeAgeOfOldestMessageSeconds: number;
   /** Alarm when a function reports at least this many errors in one period. */
   readonly functionErrors: number;
+  /** Alarm when the evaluate function or the ledger table is throttled at least this often in one period. */
+  readonly throttles: number;
   /** Period of every alarm, in seconds (60 or a multiple of 60). */
   readonly periodSeconds: number;
   /** Consecutive periods over the threshold before the alarm fires. */
@@ -122,6 +124,7 @@ export function defaultConfig(stage: string): DocketConfig {
       dlqDepth: 1,
       intakeAgeOfOldestMessageSeconds: 300,
       functionErrors: 1,
+      throttles: 1,
       periodSeconds: 60,
       evaluationPeriods: 1,
     },
@@ -218,6 +221,7 @@ export function validateConfig(c: DocketConfig): string[] {
   int('alarms.dlqDepth', c.alarms.dlqDepth, 1, 1_000_000);
   int('alarms.intakeAgeOfOldestMessageSeconds', c.alarms.intakeAgeOfOldestMessageSeconds, 60, 1_209_600);
   int('alarms.functionErrors', c.alarms.functionErrors, 1, 1_000_000);
+  int('alarms.throttles', c.alarms.throttles, 1, 1_000_000);
   if (!Number.isInteger(c.alarms.periodSeconds) || c.alarms.periodSeconds < 60 || c.alarms.periodSeconds % 60 !== 0) p.push('alarms.periodSeconds must be a multiple of 60');
   int('alarms.evaluationPeriods', c.alarms.evaluationPeriods, 1, 100);
   if (c.alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+$/.test(c.alarmEmail)) p.push('alarmEmail must be an e-mail address');

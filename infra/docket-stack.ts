@@ -119,6 +119,7 @@ export class DocketStack extends Stack {
         { label: 'checkpoint', fn: this.checkpoints.fn },
       ],
       intake: this.intake.queue,
+      throttled: { evaluate: this.evaluator.fn, ledger: this.ledger.table },
     });
 
     this.outputs();

@@ -2,7 +2,7 @@
  * The ledger store interface. Core defines it; adapters implement it (adapters/dynamodb-ledger-store.ts over
  * @aws-sdk/client-dynamodb, and an in-memory store for unit tests). Every operation is one that both real DynamoDB
  * and dynalite implement: conditional single-item PutItem, consistent GetItem and Query. No transactions, no
- * streams, no UpdateItem, no DeleteItem (the ledger table is append-only; see docs/adr/0005-append-protocol.md).
+ * streams, no UpdateItem, no DeleteItem (the ledger table is append-only; see docs/adr/0050-append-protocol.md).
  *
  * Item families (one table):
  *   entry       pk "log#<logId>"      sk = seq (0, 1, 2, …)  the signed entry's canonical bytes + unsigned projection

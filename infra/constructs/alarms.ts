@@ -7,6 +7,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -21,6 +22,8 @@ export interface AlarmsProps {
   readonly dlqs: ReadonlyArray<{ readonly label: string; readonly queue: sqs.IQueue }>;
   readonly functions: ReadonlyArray<{ readonly label: string; readonly fn: lambda.IFunction }>;
   readonly intake: sqs.IQueue;
+  /** Throttling here means requests wait (SQS retries them): the signal to raise maximumConcurrency or logCount. */
+  readonly throttled: { readonly evaluate: lambda.IFunction; readonly ledger: dynamodb.ITable };
 }
 
 export class Alarms extends Construct {
@@ -67,6 +70,13 @@ export class Alarms extends Construct {
     for (const f of props.functions) {
       add(`${f.label}-errors`, f.fn.metricErrors({ period, statistic: 'Sum' }), t.functionErrors, `The ${f.label} function reported errors`);
     }
+    add('evaluate-throttles', props.throttled.evaluate.metricThrottles({ period, statistic: 'Sum' }), t.throttles, 'The evaluate function is throttled: check account concurrency and maximumConcurrency');
+    add(
+      'ledger-write-throttles',
+      new cloudwatch.Metric({ namespace: 'AWS/DynamoDB', metricName: 'WriteThrottleEvents', dimensionsMap: { TableName: props.throttled.ledger.tableName }, period, statistic: 'Sum' }),
+      t.throttles,
+      'Ledger writes are throttled: one log (one partition) tops out at a few hundred appends/s; raise logCount',
+    );
     add(
       'intake-age-of-oldest-message',
       props.intake.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),

@@ -229,7 +229,7 @@ describe('checkpoints', () => {
 });
 
 describe('alarms', () => {
-  it('watch the depth of every DLQ, the errors of both functions and the age of the oldest intake message, all to one encrypted topic', () => {
+  it('watch every DLQ, both functions’ errors, evaluate and ledger throttling and the oldest intake message, all to one encrypted topic', () => {
     const t = template({ alarms: { ...defaultConfig('dev').alarms, dlqDepth: 3, intakeAgeOfOldestMessageSeconds: 600 } });
     const alarms = resourcesOfType(t, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties as Cfn);
     const [topicId, topic] = only(t, 'AWS::SNS::Topic');
@@ -245,6 +245,12 @@ describe('alarms', () => {
       const a = alarms.find((x) => x.MetricName === 'Errors' && JSON.stringify(x.Dimensions).includes(`"${functionId(t, fn)}"`));
       expect(a, fn).toBeDefined();
     }
+    const throttles = alarms.find((x) => x.MetricName === 'Throttles');
+    expect(JSON.stringify(throttles?.Dimensions)).toContain(`"${functionId(t, 'docket-dev-evaluate')}"`);
+    const ledgerThrottles = alarms.find((x) => x.MetricName === 'WriteThrottleEvents');
+    expect(ledgerThrottles).toMatchObject({ Namespace: 'AWS/DynamoDB', Statistic: 'Sum', Threshold: 1 });
+    expect(JSON.stringify(ledgerThrottles!.Dimensions)).toContain(`"${tableId(t, 'docket-dev-ledger')}"`);
+    expect(alarms).toHaveLength(5 + 2 + 2 + 1);
     const age = alarms.find((x) => x.MetricName === 'ApproximateAgeOfOldestMessage');
     expect(age).toMatchObject({ Threshold: 600 });
     expect(JSON.stringify(age!.Dimensions)).toContain(`"${queueId(t, 'docket-dev-intake')}"`);
