@@ -1,0 +1,60 @@
+/**
+ * `docket verify` throughput on a generated 100,000-entry export (issue 3 numbers), beside a same-run baseline.
+ * Reproduce: npm run build && node dist/bench/verify.bench.js [entries]
+ *
+ * The export is deterministic (the corpus's fixed test key, fixed times): 4 logs of 25,000 entries, each log
+ * checkpointed 100 entries before its end, so the checkpoint path checks 400 entry signatures and every-signature
+ * checks 100,000. Baseline: SHA-256 over each stored body (the bytes verify must at least read once).
+ */
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { buildLog, checkpointOf, checkpointsText, exportText, K1, policyText } from '../conformance/ledger/fixtures.js';
+import { verifyExportFiles } from '../core/ledger/verify/files.js';
+
+const total = Number(process.argv[2] ?? 100_000);
+const LOGS = 4;
+const perLog = Math.floor(total / LOGS);
+const logIds = Array.from({ length: LOGS }, (_, i) => `log-${i}`);
+const enc = new TextEncoder();
+
+const t0 = performance.now();
+const logs = logIds.map((id) => buildLog(id, perLog));
+const recs = logs.flat();
+const ledger = enc.encode(exportText(recs));
+const checkpoints = enc.encode(checkpointsText(logs.map((l, i) => checkpointOf(l, logIds[i] as string, perLog - 100))));
+const policy = enc.encode(policyText(logIds, [{ keys: K1, validity: logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }]));
+process.stdout.write(`generated ${recs.length} entries (${(ledger.length / 1e6).toFixed(1)} MB export) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+
+function baseline(): number {
+  const start = performance.now();
+  let x = 0;
+  for (const r of recs) x ^= createHash('sha256').update(r.body).digest()[0] as number;
+  if (x === 256) throw new Error('unreachable');
+  return performance.now() - start;
+}
+
+async function verify(allSignatures: boolean): Promise<number> {
+  const start = performance.now();
+  const r = await verifyExportFiles({ ledger, policy, checkpoints }, { allSignatures });
+  const ms = performance.now() - start;
+  if (!r.ok || !r.value.ok) throw new Error(`the generated ledger must verify: ${JSON.stringify(r.ok ? r.value.findings.slice(0, 3) : r.error)}`);
+  return ms;
+}
+
+const best = async (f: () => number | Promise<number>, runs: number): Promise<number> => {
+  let m = Infinity;
+  for (let i = 0; i < runs; i++) m = Math.min(m, await f());
+  return m;
+};
+
+await verify(false); // warm-up
+const base = await best(baseline, 3);
+const quick = await best(() => verify(false), 3);
+const all = await best(() => verify(true), 2);
+const rate = (ms: number) => Math.round(recs.length / (ms / 1000));
+const line = (label: string, ms: number, goal?: number) =>
+  `${label.padEnd(34)} ${String(rate(ms)).padStart(9)} entries/s  ${(ms / 1000).toFixed(2).padStart(6)} s  ${(ms / base).toFixed(1).padStart(6)}× baseline${goal ? `  (goal ≥ ${goal.toLocaleString('en-US')}/s: ${rate(ms) >= goal ? 'met' : 'NOT met'})` : ''}\n`;
+process.stdout.write(`node ${process.version}, ${recs.length} entries, best of runs\n`);
+process.stdout.write(line('baseline: SHA-256 of each body', base));
+process.stdout.write(line('verify (checkpoint path)', quick, 20_000));
+process.stdout.write(line('verify --all-signatures', all, 5_000));
