@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessage } from '../../adapters/sqs.js';
 import { memoryIo } from '../../cli/io.js';
-import { run, stackDeps } from '../../cli/commands/replay.js';
+import { run, stackDeps } from '../../cli/commands/replay-entries.js';
 import { parseStoredEntry } from '../../core/ledger/entry.js';
 import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
 import { trustPolicyDocument } from '../../functions/lib/local-files.js';
