@@ -9,13 +9,17 @@
  * work budget + the RFC 8785 canonical disposition bytes (evaluateCompiled).
  * Floor: `JSON.parse(new TextDecoder().decode(facts))` over the same 1,000 facts byte arrays in the same run.
  * Heap: a ~1 MiB facts document; retained tree size (after GC) and un-collected growth across one evaluation.
+ * Unit cost: nanoseconds of §8 work per charged unit for the costliest per-unit operation, deep §7.4 equality of a
+ * ~0.9 MB selected value against an equal authored operand (§8 timed on the parsed facts); it bounds what
+ * MAX_WORK_BUDGET can cost (docs/adr/0034-work-budget-defaults.md).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { readJson } from '../core/carrier/index.js';
-import { compilePack, evaluateCompiled, type EvaluationInput, type EvaluationResult } from '../core/evaluate/index.js';
+import { compilePack, evaluateCompiled, MAX_WORK_BUDGET, type EvaluationInput, type EvaluationResult } from '../core/evaluate/index.js';
+import { resolve } from '../core/evaluate/resolve.js';
 import { validatePack } from '../core/pack/index.js';
 
 const COMMAND = 'npm run build && node dist/bench/evaluate.bench.js';
@@ -136,6 +140,28 @@ function main(): void {
   collect();
   const after = process.memoryUsage().heapUsed - base;
 
+  // Unit cost: deep equality, the operation with the most real work per charged unit.
+  const eqRows: unknown[] = [];
+  while (JSON.stringify(eqRows).length < 900_000) eqRows.push({ id: eqRows.length, name: `attachment ${eqRows.length}`, sha: 'ab'.repeat(16), bytes: '123456.78', ok: true, tags: ['a', 'b', 'c'] });
+  const eqPack = {
+    specVersion: '0.3.0', id: 'https://bench.example/equality', version: '1.0.0', title: 'Deep equality', decision: { intent: 'Bench.', question: 'Equal?' },
+    outcomes: [{ id: 'same', label: 'Same' }, { id: 'other', label: 'Other' }],
+    rules: [{ id: 'same-rows', description: 'Rows equal.', when: { op: 'fact', path: '/rows', operator: 'equals', value: eqRows }, outcome: 'same', onUnknown: 'ignore' }],
+  };
+  const eqValidation = validatePack(enc.encode(JSON.stringify(eqPack)));
+  if (!eqValidation.conformant || eqValidation.pack === undefined) throw new Error('the equality bench pack must be conformant');
+  const eqCompiled = compilePack(eqValidation.pack);
+  const eqFacts = enc.encode(JSON.stringify({ rows: eqRows }));
+  const eqInput: EvaluationInput = { facts: eqFacts, supportedExtensions: new Set(), workBudget: MAX_WORK_BUDGET };
+  const eqResult = evaluateCompiled(eqCompiled, eqInput);
+  if (eqResult.kind !== 'disposition' || eqResult.disposition.kind !== 'outcome') throw new Error('equal rows must be equal');
+  // Time §8 alone over the already-parsed facts (resolve is what evaluateCompiled runs after preflight).
+  const eqTree = readJson(eqFacts);
+  if (!eqTree.ok) throw new Error('equality facts must parse');
+  const eqRun = () => { sink += resolve(eqCompiled, eqTree.value, { work: 0, budget: MAX_WORK_BUDGET }, undefined).kind.length; };
+  time(3, eqRun);
+  const nsPerUnit = (time(20, eqRun) / 20 * 1e9) / eqResult.work;
+
   const mib = (x: number) => `${(x / 1_048_576).toFixed(2)} MiB`;
   const lines = [
     `evaluate bench — ${COMMAND}`,
@@ -148,6 +174,7 @@ function main(): void {
     `1 MiB facts (${bigBytes.length.toLocaleString('en-US')} bytes, ${bigResult.kind === 'disposition' ? bigResult.disposition.kind : bigResult.kind}, work ${bigResult.work}):`,
     `  retained parsed tree ${mib(retainedTree)} = ${(retainedTree / bigBytes.length).toFixed(1)}× the document (target < 10×)`,
     `  heap growth across one evaluation before GC ${mib(grown)} = ${(grown / bigBytes.length).toFixed(1)}×; after GC ${mib(after)}`,
+    `unit cost, deep equality of ${eqFacts.length.toLocaleString('en-US')} bytes (${eqResult.work.toLocaleString('en-US')} units): ${nsPerUnit.toFixed(1)} ns/unit of §8 work → MAX_WORK_BUDGET (${MAX_WORK_BUDGET.toLocaleString('en-US')}) ≈ ${(nsPerUnit * MAX_WORK_BUDGET / 1e9).toFixed(1)} s of condition work`,
   ];
   console.log(lines.join('\n'));
   if (sink === -1) console.log('');
