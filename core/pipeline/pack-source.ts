@@ -6,6 +6,7 @@
 import { validatePack } from '../pack/index.js';
 import { compilePack } from '../evaluate/index.js';
 import type { Diagnostic } from '../pack/types.js';
+import type { HandoffTarget } from '../evaluate/types.js';
 import { Lru } from './lru.js';
 import { packEscalationTarget } from './handoff-plan.js';
 import type { PackLoad, PackSource } from './ports.js';
@@ -42,8 +43,9 @@ export function loadPackBytes(digest: string, bytes: Uint8Array): PackLoad {
     const first = v.diagnostics.find((d: Diagnostic) => d.severity === 'error');
     return { status: 'not-conformant', message: `the stored pack is not conformant (${v.class}): ${first?.code ?? 'unknown'}` };
   }
-  const plain = v.pack.plain as { id?: unknown; version?: unknown; escalation?: { routes?: unknown[] } };
-  const routes = Array.isArray(plain.escalation?.routes) ? plain.escalation.routes.length : plain.escalation ? 1 : 1;
+  const plain = v.pack.plain as { id?: unknown; version?: unknown; outcomes?: { id?: unknown }[]; escalation?: { routes?: { target?: unknown }[] } };
+  const outcomeIds = (plain.outcomes ?? []).map((o) => String(o.id));
+  const routeTargets = (plain.escalation?.routes ?? []).map((r) => r.target as HandoffTarget);
   return {
     status: 'found',
     pack: {
@@ -53,8 +55,8 @@ export function loadPackBytes(digest: string, bytes: Uint8Array): PackLoad {
       specVersion: v.pack.specVersion,
       compiled: compilePack(v.pack),
       target: packEscalationTarget(v.pack.plain),
-      maxRoutes: routes,
-      plain: v.pack.plain,
+      outcomeIds,
+      routeTargets,
     },
   };
 }

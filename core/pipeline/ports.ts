@@ -16,10 +16,9 @@ export interface LoadedPack {
   readonly compiled: CompiledPack;
   /** escalation.target when the pack declares one (§6.7). */
   readonly target: HandoffTarget | undefined;
-  /** The most handoff routes this pack can select (for the worst-case entry size). */
-  readonly maxRoutes: number;
-  /** The plain document, for worst-case sizing. */
-  readonly plain: unknown;
+  /** Every declared outcome id, and the declared route targets in order: the pack's worst case for admission. */
+  readonly outcomeIds: readonly string[];
+  readonly routeTargets: readonly HandoffTarget[];
 }
 
 /** The outcome of loading a pack by digest. `not-conformant` carries the §8.4 error to record. */
@@ -65,6 +64,3 @@ export interface HandoffSender {
   /** Sends one message; throws when it could not be sent (the record is then retried, never dropped). */
   send(queue: string, handoffId: string, body: string, routeKey: string): Promise<void>;
 }
-
-/** Worst-case entry size check (Lispex III.10, issue 3 item 7): a refusal message, or undefined when it fits. */
-export type EntrySizeAdmission = (pack: LoadedPack, draft: { readonly requestId: string; readonly correlation: Readonly<Record<string, string>> | null }) => string | undefined;

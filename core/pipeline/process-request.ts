@@ -11,10 +11,11 @@
 import { createHash } from 'node:crypto';
 import { evaluateCompiled } from '../evaluate/index.js';
 import type { Disposition, EvaluationError } from '../evaluate/types.js';
+import { checkEntryFits } from '../ledger/admission.js';
 import type { EntryRefusal, RefusalCode } from '../ledger/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 import { handoffMessageBytes } from './handoff-message.js';
-import type { AppendResult, EntryDraft, EntrySizeAdmission, HandoffSender, LedgerWriter, LoadedPack, PackSource, RecordedEntry, RequestArchive } from './ports.js';
+import type { AppendResult, EntryDraft, HandoffSender, LedgerWriter, LoadedPack, PackSource, RecordedEntry, RequestArchive } from './ports.js';
 import { readRequest, type EvaluationRequest, type RequestErrorCode } from './request.js';
 
 export interface PipelineConfig extends RouteQueueConfig {
@@ -33,7 +34,6 @@ export interface PipelinePorts {
   readonly archive: RequestArchive;
   readonly ledger: LedgerWriter;
   readonly handoffs: HandoffSender;
-  readonly admitEntrySize?: EntrySizeAdmission;
 }
 
 export type ProcessOutcome =
@@ -110,8 +110,17 @@ async function decide(req: EvaluationRequest, common: Common, config: PipelineCo
   if (!Number.isSafeInteger(budget) || budget < 1 || budget > config.maxWorkBudget) {
     return refusal(common, 'work-budget-out-of-range', `workBudget must be from 1 to ${config.maxWorkBudget} work units in this deployment`, pack, p.specVersion);
   }
-  const tooBig = ports.admitEntrySize?.(p, { requestId: common.requestId, correlation: common.correlation });
-  if (tooBig !== undefined) return refusal(common, 'entry-would-not-fit', tooBig, pack, p.specVersion);
+  // Issue 3 item 7 ("reserve the terminal report"): refuse before evaluating when the worst-case entry could not
+  // fit one ledger item, so evaluation never produces a result the ledger cannot hold.
+  const fits = checkEntryFits({
+    requestId: common.requestId,
+    correlation: common.correlation,
+    pack: { id: p.id, version: p.version, specVersion: p.specVersion, outcomeIds: p.outcomeIds, routeTargets: p.routeTargets },
+    logIds: config.logIds,
+    supportedExtensions: common.supportedExtensions,
+    evaluator: config.evaluator,
+  });
+  if (!fits.ok) return refusal(common, 'entry-would-not-fit', fits.error.message, pack, p.specVersion);
 
   const result = evaluateCompiled(p.compiled, {
     facts: req.facts,

@@ -18,6 +18,11 @@ const hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 function world(overrides: Partial<PipelineConfig> = {}) {
   const packs = new Map<string, Uint8Array>();
   const aliases = new Map<string, string>();
+  const publishBytes = (b: Uint8Array) => {
+    const d = hex(b);
+    packs.set(d, b);
+    return d;
+  };
   const publish = (file: string) => {
     const b = ex(file);
     const d = hex(b);
@@ -55,7 +60,7 @@ function world(overrides: Partial<PipelineConfig> = {}) {
       },
     },
   };
-  return { publish, store, archived, sent, config, ports, failNextSends: (n: number) => (failSends = n) };
+  return { publish, publishBytes, store, archived, sent, config, ports, failNextSends: (n: number) => (failSends = n) };
 }
 
 const req = (id: string, pack: string, facts: string, extra = '') => enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"${pack}","facts":${facts}${extra}}`);
@@ -131,6 +136,16 @@ describe('processing one request', () => {
       codes.push(o.status === 'recorded' ? `${id}:${o.kind}:${o.refusalCode}` : o.code);
     }
     expect(codes).toEqual(['u-1:admission-refusal:unknown-pack-digest', 'u-2:admission-refusal:unknown-pack-alias', 'u-3:admission-refusal:work-budget-out-of-range']);
+  });
+
+  it('refuses before evaluating when the worst-case entry could not fit one ledger item', async () => {
+    // Two route targets with 210,000-byte display names: any requested handoff would echo both in the disposition.
+    const w = world();
+    const pack = JSON.parse(new TextDecoder().decode(ex('routes-all-filtered.json')));
+    pack.escalation.routes.forEach((r: { target: { name: string } }, i: number) => (r.target.name = `${i}`.repeat(210_000)));
+    const digest = w.publishBytes(enc.encode(JSON.stringify(pack)));
+    const o = await processRequest(req('fit-1', `sha256:${digest}`, '{}'), w.config, w.ports);
+    expect(o.status === 'recorded' && [o.kind, o.refusalCode, o.work]).toEqual(['admission-refusal', 'entry-would-not-fit', 0]);
   });
 
   it('records an over-budget evaluation as a resource-exhaustion evaluation error', async () => {
