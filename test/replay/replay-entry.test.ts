@@ -4,6 +4,7 @@ import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/e
 import type { SignedEntry, UnsignedEntry } from '../../core/ledger/entry-types.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/signature.js';
 import type { StoredEntry } from '../../core/ledger/store.js';
+import { checkEntry } from '../../core/ledger/verify/index.js';
 import { replayContext, replayStoredEntry, type ReplayOptions } from '../../core/ledger/replay/index.js';
 import { enc, exampleText, hex, request, world } from './world.js';
 
@@ -147,6 +148,8 @@ describe('entries that cannot be replayed', () => {
     w.archive.delete(entryOf(stored).requestDigest);
     const o = await replay(stored, w.options());
     expect([o.result, o.reason]).toEqual(['not-replayable', 'request-purged']);
+    // The ledger binds only digests: the purged entry's own verification is unchanged.
+    expect(checkEntry(stored, w.policy, true).status).toBe('ok');
   });
 
   it('says request-digest-mismatch when the retained bytes do not hash to the recorded digest', async () => {
