@@ -68,6 +68,19 @@ describe('RFC 0008 charges for Core condition nodes', () => {
     // V({"ab":[1,true]}) = 1 + 1 + (2 + V([1,true]) = 1 + 2 + 2 + 5 = 10) = 14; total 1 + 2 + 2 + V(null) 5 + 14 = 24
     expectCharge(oneRule(fact('/x', 'equals', null)), { x: { ab: [1, true] } }, 24);
   });
+  it('non-ASCII pointers and values are charged by their UTF-8 bytes', () => {
+    // 1 + compile "/é" 3 + (1 token + 2 bytes) 3 + V("é") (1 + 4) 5 + V("é") 5 = 17
+    expectCharge(oneRule(fact('/é', 'equals', 'é')), { é: 'é' }, 17);
+  });
+  it('a long evidence-requirement id costs its bytes (RFC 0008 "long evidence id")', () => {
+    const id = `e${'x'.repeat(999)}`; // 1,000 bytes
+    // evidence-present: 1 node + 1,000 id bytes = 1,001
+    expectCharge(oneRule(ev(id), { evidenceRequirements: [{ id, description: 'Long.', required: false }] }), {}, 1001);
+  });
+  it('a long authored operand costs its bytes even when the pointer does not resolve (RFC 0008 "long operand")', () => {
+    // 1 + compile "/v" 2 + resolve 2 + V(1,000-byte string token "…") (1 + 1,002) = 1,008
+    expectCharge(oneRule(fact('/v', 'equals', 'a'.repeat(1000))), {}, 1008);
+  });
   it('the work of a whole §8 path adds up across applicability, exceptions and rules', () => {
     // applicability literal 1 + exception literal 1 + rule 15 = 17
     expectCharge(pack({
