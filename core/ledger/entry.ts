@@ -97,6 +97,23 @@ export interface EntryReadError {
 export interface ParsedEntry {
   readonly entry: SignedEntry;
   readonly entryHash: string;
+  /** The exact message the signature must cover (domain prefix + canonical text without `signature`). */
+  readonly signingMessage: Uint8Array;
+}
+
+const SIGNATURE_MEMBER = ',"signature":"';
+
+/**
+ * The unsigned canonical text, cut out of a canonical signed body: removing one member of a canonical object leaves
+ * the canonical text of the rest. The top-level `signature` member is the last `,"signature":"` in the text:
+ * every member sorted after it (specVersion, supportedExtensions, time, work, workBudget) holds no object, and inside a
+ * string a quote is always escaped. The caller has already checked the body is canonical.
+ */
+function unsignedTextOf(body: string, signatureHex: string): string | null {
+  const at = body.lastIndexOf(SIGNATURE_MEMBER);
+  const end = at + SIGNATURE_MEMBER.length + 128;
+  if (at < 0 || body.slice(at + SIGNATURE_MEMBER.length, end) !== signatureHex || body[end] !== '"') return null;
+  return body.slice(0, at) + body.slice(end + 1);
 }
 
 /** Strict reader of stored entry bytes. Never throws for bad input. */
@@ -113,7 +130,16 @@ export function parseStoredEntry(bytes: Uint8Array | string): Result<ParsedEntry
   }
   const violation = entryViolation(plain, true);
   if (violation !== null) return err({ code: 'malformed', detail: violation });
-  return ok({ entry: plain as SignedEntry, entryHash: entryHashOf(raw) });
+  const entry = plain as SignedEntry;
+  const text = typeof bytes === 'string' ? bytes : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+  const unsigned = unsignedTextOf(text, entry.signature);
+  if (unsigned === null) return err({ code: 'malformed', detail: 'signature member not found where RFC 8785 puts it' });
+  return ok({ entry, entryHash: entryHashOf(raw), signingMessage: signingMessage(unsigned) });
+}
+
+/** Strict signature check of a read entry, using the message cut from its stored bytes (no re-serialization). */
+export function verifyParsedEntrySignature(parsed: ParsedEntry, publicKey: Uint8Array, backend: SignatureBackend = 'node'): boolean {
+  return verifyEd25519(fromHex(parsed.entry.signature), parsed.signingMessage, publicKey, backend);
 }
 
 /** Strict signature check of a parsed entry against a public key (the key id match is the caller's policy check). */

@@ -31,6 +31,7 @@ export {
   entrySigningMessage,
   toStoredEntry,
   verifyEntrySignature,
+  verifyParsedEntrySignature,
   capMessage,
   EntryInvariantError,
   type BuiltEntry,

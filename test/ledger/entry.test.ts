@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import canonicalize from 'canonicalize';
 import { sha256Hex, toHex } from '../../core/ledger/bytes.js';
-import { buildEntry, capMessage, entryHashOf, entrySigningMessage, EntryInvariantError, parseStoredEntry, verifyEntrySignature } from '../../core/ledger/entry.js';
+import { buildEntry, capMessage, entryHashOf, entrySigningMessage, EntryInvariantError, parseStoredEntry, verifyEntrySignature, verifyParsedEntrySignature } from '../../core/ledger/entry.js';
 import { ENTRY_SIGNATURE_DOMAIN, signerFromKeyPair } from '../../core/ledger/signature.js';
 import { createHash } from 'node:crypto';
 import { dispositionEntry, errorEntry, KEYS, OTHER_KEYS, refusalEntry, SIGNER } from './fixtures.js';
@@ -153,10 +153,25 @@ describe('the strict entry reader', () => {
     expect(r.ok ? 'ok' : r.error.code).toBe('unsupported-version');
   });
 
+  it('cuts the exact signed message out of the stored bytes, even when a correlation member is named signature', () => {
+    for (const u of [dispositionEntry(), dispositionEntry({ correlation: { a: 'x', signature: ',"signature":"x', zzz: 'signature' } }), refusalEntry(), errorEntry({ supportedExtensions: ['signature'] })]) {
+      const built = buildEntry(u, SIGNER);
+      const parsed = parseStoredEntry(built.body);
+      expect(parsed.ok).toBe(true);
+      if (!parsed.ok) continue;
+      expect(Buffer.from(parsed.value.signingMessage).equals(Buffer.from(entrySigningMessage(built.entry)))).toBe(true);
+      expect(verifyParsedEntrySignature(parsed.value, KEYS.publicKey)).toBe(true);
+      expect(verifyParsedEntrySignature(parsed.value, OTHER_KEYS.publicKey)).toBe(false);
+    }
+  });
+
   it('detects an edited signed body through the signature', () => {
     const edited = body.replace('"work":42', '"work":43');
     const r = parseStoredEntry(edited);
     expect(r.ok).toBe(true);
-    if (r.ok) expect(verifyEntrySignature(r.value.entry, KEYS.publicKey)).toBe(false);
+    if (r.ok) {
+      expect(verifyEntrySignature(r.value.entry, KEYS.publicKey)).toBe(false);
+      expect(verifyParsedEntrySignature(r.value, KEYS.publicKey)).toBe(false);
+    }
   });
 });
