@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entry.js';
+import type { UnsignedEntry } from '../../core/ledger/entry-types.js';
 import { replayContext, replayStoredEntry } from '../../core/ledger/replay/index.js';
 import type { StoredEntry } from '../../core/ledger/store.js';
 import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
@@ -80,6 +81,30 @@ describe('replaying admission refusals (ADR 0101)', () => {
     expect(w.archive.size).toBe(0);
     const o = await replay(w, stored);
     expect([o.result, o.reason]).toEqual(['not-replayable', 'request-not-retained']);
+  });
+
+  it('matches an entry-would-not-fit refusal by re-running the worst-case entry arithmetic over the recorded log', async () => {
+    const w = world();
+    // Two route targets with 210,000-byte names: a requested handoff would echo both (the pipeline's own test case).
+    const pack = JSON.parse(new TextDecoder().decode(example('routes-all-filtered.json'))) as { escalation: { routes: { target: { name: string } }[] } };
+    pack.escalation.routes.forEach((r, i) => (r.target.name = `${i}`.repeat(210_000)));
+    const bytes = enc.encode(JSON.stringify(pack));
+    w.packs.set(hex(bytes), bytes);
+    const stored = await w.submit(request('r-9', `sha256:${hex(bytes)}`, '{}'));
+    expect(refusalCode(stored)).toBe('entry-would-not-fit');
+    expect((await replay(w, stored)).result).toBe('replay-match');
+  });
+
+  it('reports a mismatch when a refusal entry names another refusal code than the request earns, re-signed', async () => {
+    const w = world();
+    const stored = await w.submit(enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"r-10","pack":"x"}`));
+    const p = parseStoredEntry(stored.body);
+    if (!p.ok) throw new Error(p.error.detail);
+    const { signature: _s, ...unsigned } = p.value.entry;
+    const forged = toStoredEntry(buildEntry({ ...unsigned, refusal: { code: 'unsupported-request-format', message: 'forged' } } as UnsignedEntry, w.signer));
+    const o = await replay(w, forged);
+    expect(o.result).toBe('replay-mismatch');
+    expect(o.differs).toEqual([{ member: 'refusal.code', recorded: 'unsupported-request-format', replayed: 'request-malformed' }]);
   });
 
   it('says request-purged for a purged refusal of any other kind', async () => {

@@ -11,11 +11,16 @@
  *   work-budget-out-of-range — outside 1..MAX_WORK_BUDGET is a match whatever the deployment; inside it, the
  *     refusal depended on the deployment's lower maximum, which the entry does not record: judged when the caller
  *     supplies it (ReplayOptions.maxWorkBudget), else `not-replayable/refusal-depends-on-deployment`.
- *   entry-would-not-fit — a deployment-supplied admission check: `not-replayable/refusal-depends-on-deployment`.
+ *   entry-would-not-fit — the ledger's own worst-case check (core/ledger/admission.ts) again, from the recorded
+ *     request id, correlation, supported extensions, evaluator and the pack's worst case, over the one log the entry
+ *     landed on. The pipeline judged over every configured log, whose worst case can only be larger, so "still does
+ *     not fit" is a match; "fits over this log alone" means the refusal depended on the deployment's other log ids
+ *     → `not-replayable/refusal-depends-on-deployment`.
  */
 import { MAX_WORK_BUDGET } from '../../evaluate/index.js';
 import type { EvaluationRequest, RequestError, RequestErrorCode } from '../../pipeline/request.js';
 import type { Result } from '../../result.js';
+import { checkEntryFits } from '../admission.js';
 import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../entry-types.js';
 import type { Difference } from './types.js';
 import type { ReplayContext, Verdict } from './replay-entry.js';
@@ -81,7 +86,20 @@ export async function replayRefusal(
     if (max === undefined) return dependsOnDeployment(`workBudget ${b} is within the evaluator's range; the deployment's maximum is not recorded`);
     return b > max ? match : admitted(code, `workBudget ${b} is within 1..${max}`);
   }
-  return dependsOnDeployment('the entry-size admission is a deployment check the entry does not record');
+  if (code === 'entry-would-not-fit') {
+    const p = loaded.value.pack;
+    // Issue 3 item 7: the same worst-case arithmetic the pipeline ran before evaluating.
+    const fits = checkEntryFits({
+      requestId: entry.requestId,
+      correlation: entry.correlation,
+      pack: { id: p.id, version: p.version, specVersion: p.specVersion, outcomeIds: p.outcomeIds, routeTargets: p.routeTargets },
+      logIds: [entry.logId],
+      supportedExtensions: entry.supportedExtensions,
+      evaluator: entry.evaluator,
+    });
+    return fits.ok ? dependsOnDeployment(`the worst-case entry fits over log ${entry.logId}; the deployment's other log ids are not recorded`) : match;
+  }
+  return admitted(code, 'no admission rule of this replay refuses it');
 }
 
 const changed = (detail: string): Verdict => ({ result: 'not-replayable', reason: 'registry-state-changed', detail });
