@@ -80,6 +80,13 @@ describe('docket replay', () => {
     expect(lines(io.out())).toEqual([{ noVerdict: { code: 'ledger-unreadable', detail: expect.stringContaining('throttled') } }]);
   });
 
+  it('is what the CLI dispatcher runs for "docket replay"', async () => {
+    const { main } = await import('../../cli/main.js');
+    const io = memoryIo();
+    expect(await main(['replay', '--help'], io)).toBe(0);
+    expect(io.out()).toContain('--across-evaluators');
+  });
+
   it('exits 2 when the trust policy cannot be read and 64 on a selection that makes no sense', async () => {
     const w = await threeEntries();
     const missing = memoryIo();
