@@ -125,7 +125,28 @@ export function isAcceptablePublicKey(publicKey: Uint8Array): boolean {
   return a !== null && !a.isSmallOrder();
 }
 
-/** Pre-checks shared by both backends: lengths, S < L, canonical non-small-order A and R. */
+/**
+ * Encodings of the eight small-order points (the multiples of a point of order 8), plus the x = 0 encodings with the
+ * sign bit set. Computed once; test/ledger/signature.test.ts checks each really is of small order.
+ */
+export const SMALL_ORDER_ENCODINGS: ReadonlySet<string> = (() => {
+  const t = ed.Point.fromBytes(Uint8Array.from(Buffer.from('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05', 'hex')), false);
+  const out = new Set<string>();
+  for (let k = 0n; k < 8n; k++) out.add(toHex((k === 0n ? ed.Point.ZERO : t.multiplyUnsafe(k)).toBytes()));
+  for (const y of ['01', 'ec']) {
+    const enc = new Uint8Array(32).fill(y === 'ec' ? 0xff : 0);
+    enc[0] = Number.parseInt(y, 16);
+    enc[31] = y === 'ec' ? 0xff : 0x80; // y = 1 or y = p − 1 with the sign bit set (x = 0)
+    out.add(toHex(enc));
+  }
+  return out;
+})();
+
+/**
+ * Pre-checks shared by both backends: lengths, S < L, A a canonical non-small-order point (decoded once per key and
+ * cached), R a canonical encoding that is not of small order. R is not decoded: a canonical encoding that is not on
+ * the curve can never equal the encoding of [S]B − [k]A, so both backends reject it in the final comparison.
+ */
 export function passesStrictPrechecks(signature: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
   if (littleEndian(signature.subarray(32)) >= ED25519_L) return false;
@@ -138,12 +159,14 @@ export function passesStrictPrechecks(signature: Uint8Array, publicKey: Uint8Arr
     smallOrderCache.set(pubHex, aBad);
   }
   if (aBad) return false;
-  const r = decodePoint(signature.subarray(0, 32));
-  return r !== null && !r.isSmallOrder();
+  const r = signature.subarray(0, 32);
+  return isCanonicalEncoding(r) && !SMALL_ORDER_ENCODINGS.has(toHex(r));
 }
 
 function nobleCofactorless(signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
   const a = decodePoint(publicKey);
+  // Strict decoding of R too, so noble's own point rules apply (the comparison below would reject it anyway).
+  if (decodePoint(signature.subarray(0, 32)) === null) return false;
   if (a === null) return false;
   const s = littleEndian(signature.subarray(32));
   const rBytes = signature.subarray(0, 32);

@@ -8,6 +8,7 @@ import {
   keyIdOf,
   keyPairFromSeed,
   passesStrictPrechecks,
+  SMALL_ORDER_ENCODINGS,
   signEd25519,
   verifyEd25519,
 } from '../../core/ledger/signature.js';
@@ -129,6 +130,17 @@ describe('Ed25519 signatures', () => {
     for (const c of corpus) {
       expect({ name: c.name, node: verifyEd25519(c.sig, c.msg, c.pub, 'node') }).toEqual({ name: c.name, node: false });
       expect({ name: c.name, noble: verifyEd25519(c.sig, c.msg, c.pub, 'noble') }).toEqual({ name: c.name, noble: false });
+    }
+  });
+
+  it('list exactly the small-order encodings the pre-check refuses for R', () => {
+    const torsion = torsionPoints().map((t) => toHex(t.toBytes()));
+    for (const t of torsion) expect(SMALL_ORDER_ENCODINGS.has(t)).toBe(true);
+    expect(SMALL_ORDER_ENCODINGS.size).toBe(10);
+    for (const hex of SMALL_ORDER_ENCODINGS) {
+      let p: ed.Point | null = null;
+      try { p = ed.Point.fromBytes(fromHex(hex), true); } catch { p = null; }
+      expect(p !== null && p.isSmallOrder()).toBe(true);
     }
   });
 
