@@ -88,7 +88,7 @@ type Replayed =
 async function replayEvaluation(entry: Extract<SignedEntry, { kind: 'disposition' | 'evaluation-error' }>, req: EvaluationRequest, ctx: ReplayContext): Promise<Verdict> {
   const differs: Difference[] = [];
   const same = (member: string, recorded: unknown, replayed: unknown): void => {
-    if (canonicalText(recorded) !== canonicalText(replayed)) differs.push({ member, recorded, replayed });
+    if (!sameValue(recorded, replayed)) differs.push({ member, recorded, replayed });
   };
   const pack = entry.pack;
   if (pack === null) return mismatch([{ member: 'pack', recorded: null, replayed: 'a pack reference' }]);
@@ -155,6 +155,13 @@ function compareResult(entry: Extract<SignedEntry, { kind: 'disposition' | 'eval
     same('error.phase', entry.error.phase, replayed.error.phase);
     same('error.code', entry.error.code, replayed.error.code);
   }
+}
+
+/** Strings, integers and null compare directly; objects (correlation) by their RFC 8785 text. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return canonicalText(a) === canonicalText(b);
 }
 
 export function mismatch(differs: Difference[]): Verdict {
