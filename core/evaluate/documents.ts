@@ -5,7 +5,8 @@ import type { EvaluationInput, EvaluationResult } from './types.js';
 
 /** Full §8.2 preflight from bytes: pack → facts → evidence → required extensions, then §8. */
 export function evaluateDocuments(input: EvaluationInput & { readonly pack: Uint8Array }): EvaluationResult {
-  const validation = validatePack(input.pack);
+  // The §3.3.1 overlap lint never changes a non-strict verdict, so the evaluator's preflight skips it.
+  const validation = validatePack(input.pack, { overlapCheck: false });
   if (!validation.conformant || validation.pack === undefined) {
     const first = validation.diagnostics.find((d) => d.severity === 'error');
     return failure({
