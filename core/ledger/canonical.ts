@@ -114,7 +114,11 @@ export function toLedgerPlain(v: JsonValue): unknown {
       return v.items.map(toLedgerPlain);
     case 'object': {
       const o: Record<string, unknown> = {};
-      for (const [k, x] of v.members) Object.defineProperty(o, k, { value: toLedgerPlain(x), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of v.members) {
+        // "__proto__" must become an own data member, never the prototype (Core §10: names are data).
+        if (k === '__proto__') Object.defineProperty(o, k, { value: toLedgerPlain(x), enumerable: true, writable: true, configurable: true });
+        else o[k] = toLedgerPlain(x);
+      }
       return o;
     }
   }

@@ -57,6 +57,16 @@ describe('the ledger canonical serializer', () => {
     });
   }
 
+  it('reads a member named __proto__ as data, never as a prototype', () => {
+    const r = readCanonicalRecord(new TextEncoder().encode('{"__proto__":{"x":1},"a":1}'));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const v = r.value as Record<string, unknown>;
+    expect(Object.getPrototypeOf(v)).toBe(Object.prototype);
+    expect(Object.keys(v)).toEqual(['__proto__', 'a']);
+    expect((v as { x?: unknown }).x).toBeUndefined();
+  });
+
   it('reads back only canonical bytes', () => {
     const enc = new TextEncoder();
     expect(readCanonicalRecord(enc.encode('{"a":1,"b":[2]}')).ok).toBe(true);
