@@ -17,7 +17,7 @@ import type { CliIo } from '../io.js';
 import { ArchiveIntegrityError } from '../../adapters/dynamodb-request-archive.js';
 import { RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
-import { outcomeLine, replayLedger, summarize, summaryLine, type ReplayFetchers, type ReplayOutcome, type ReplaySelection, type Retained } from '../../core/ledger/replay/index.js';
+import { outcomeLine, replayLedger, ReplayTally, summaryLine, type ReplayFetchers, type ReplaySelection, type Retained } from '../../core/ledger/replay/index.js';
 import type { LedgerStore } from '../../core/ledger/store.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../core/pipeline/settings.js';
@@ -163,7 +163,7 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
   }
   const settings = resolveSettings(values as never, process.env);
   const { store, fetch, close } = deps.open(settings);
-  const outcomes: ReplayOutcome[] = [];
+  const tally = new ReplayTally();
   try {
     const options = {
       policy: policy.value,
@@ -173,7 +173,7 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
       ...(maxWorkBudget !== undefined ? { maxWorkBudget } : {}),
     };
     for await (const o of replayLedger(store, selection, options)) {
-      outcomes.push(o);
+      tally.add(o);
       io.stdout(outcomeLine(o));
     }
   } catch (e) {
@@ -182,7 +182,7 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
   } finally {
     close();
   }
-  const summary = summarize(outcomes);
+  const summary = tally.summary();
   io.stdout(summaryLine(summary));
   return summary.ok ? EXIT.OK : EXIT_NOT_ALL_MATCH;
 }

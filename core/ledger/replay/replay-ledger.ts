@@ -69,22 +69,35 @@ async function* replayRange(store: LedgerStore, logId: string, fromSeq: number, 
   }
 }
 
-/** Counts of a finished run; `ok` only when at least one entry was replayed and every one matched (ADR 0103). */
-export function summarize(outcomes: readonly ReplayOutcome[]): ReplaySummary {
-  const reasons: Record<string, number> = {};
-  let match = 0;
-  let mismatch = 0;
-  let notReplayable = 0;
-  for (const o of outcomes) {
-    if (o.result === 'replay-match') match++;
-    else if (o.result === 'replay-mismatch') mismatch++;
+/** Running counts of a replay, so a long run streams its lines without keeping them (ADR 0103). */
+export class ReplayTally {
+  private match = 0;
+  private mismatch = 0;
+  private notReplayable = 0;
+  private readonly reasons = new Map<string, number>();
+
+  add(o: ReplayOutcome): void {
+    if (o.result === 'replay-match') this.match++;
+    else if (o.result === 'replay-mismatch') this.mismatch++;
     else {
-      notReplayable++;
+      this.notReplayable++;
       const r = o.reason ?? 'unknown';
-      reasons[r] = (reasons[r] ?? 0) + 1;
+      this.reasons.set(r, (this.reasons.get(r) ?? 0) + 1);
     }
   }
-  const sorted: Record<string, number> = {};
-  for (const k of Object.keys(reasons).sort()) sorted[k] = reasons[k] as number;
-  return { entries: outcomes.length, match, mismatch, notReplayable, reasons: sorted, ok: outcomes.length > 0 && match === outcomes.length };
+
+  /** `ok` only when at least one entry was replayed and every one matched (ADR 0103). */
+  summary(): ReplaySummary {
+    const entries = this.match + this.mismatch + this.notReplayable;
+    const reasons: Record<string, number> = {};
+    for (const k of [...this.reasons.keys()].sort()) reasons[k] = this.reasons.get(k) as number;
+    return { entries, match: this.match, mismatch: this.mismatch, notReplayable: this.notReplayable, reasons, ok: entries > 0 && this.match === entries };
+  }
+}
+
+/** Counts of a finished run (see ReplayTally). */
+export function summarize(outcomes: readonly ReplayOutcome[]): ReplaySummary {
+  const t = new ReplayTally();
+  for (const o of outcomes) t.add(o);
+  return t.summary();
 }
