@@ -112,15 +112,8 @@ async function decide(req: EvaluationRequest, common: Common, config: PipelineCo
   }
   // Issue 3 item 7 ("reserve the terminal report"): refuse before evaluating when the worst-case entry could not
   // fit one ledger item, so evaluation never produces a result the ledger cannot hold.
-  const fits = checkEntryFits({
-    requestId: common.requestId,
-    correlation: common.correlation,
-    pack: { id: p.id, version: p.version, specVersion: p.specVersion, outcomeIds: p.outcomeIds, routeTargets: p.routeTargets },
-    logIds: config.logIds,
-    supportedExtensions: common.supportedExtensions,
-    evaluator: config.evaluator,
-  });
-  if (!fits.ok) return refusal(common, 'entry-would-not-fit', fits.error.message, pack, p.specVersion);
+  const fits = entryFits(p, config, common);
+  if (fits !== undefined) return refusal(common, 'entry-would-not-fit', fits, pack, p.specVersion);
 
   const result = evaluateCompiled(p.compiled, {
     facts: req.facts,
@@ -131,6 +124,35 @@ async function decide(req: EvaluationRequest, common: Common, config: PipelineCo
   const base = { ...common, pack, specVersion: p.specVersion, factsDigest, evidenceDigest, workBudget: budget, work: result.work };
   if (result.kind === 'error') return { ...base, kind: 'evaluation-error', error: { ...result.error, message: capUtf8(result.error.message, 1024) } };
   return { ...base, kind: 'disposition', disposition: result.disposition, dispositionDigest: sha256Hex(new TextEncoder().encode(result.bytes)) };
+}
+
+/**
+ * The worst-case entry check, memoized per compiled pack and configuration: a pack that fits with the largest
+ * request id and correlation any request may carry (128-character id; 16 correlation members with 64-byte names and
+ * 256 control characters each, which JSON escapes to 6 bytes apiece) fits for every request, so the exact
+ * per-request computation only runs for packs near the limit.
+ */
+const WORST_REQUEST = {
+  requestId: 'x'.repeat(128),
+  correlation: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`${String(i).padStart(2, '0')}${'n'.repeat(62)}`, '\u0001'.repeat(256)])),
+};
+const fitsForEveryRequest = new WeakMap<LoadedPack, WeakMap<PipelineConfig, boolean>>();
+
+function entryFits(p: LoadedPack, config: PipelineConfig, common: Common): string | undefined {
+  const input = (r: { requestId: string; correlation: Readonly<Record<string, string>> | null }) => ({
+    ...r,
+    pack: { id: p.id, version: p.version, specVersion: p.specVersion, outcomeIds: p.outcomeIds, routeTargets: p.routeTargets },
+    logIds: config.logIds,
+    supportedExtensions: common.supportedExtensions,
+    evaluator: config.evaluator,
+  });
+  let perConfig = fitsForEveryRequest.get(p);
+  if (perConfig === undefined) fitsForEveryRequest.set(p, (perConfig = new WeakMap()));
+  let always = perConfig.get(config);
+  if (always === undefined) perConfig.set(config, (always = checkEntryFits(input(WORST_REQUEST)).ok));
+  if (always) return undefined;
+  const exact = checkEntryFits(input({ requestId: common.requestId, correlation: common.correlation }));
+  return exact.ok ? undefined : exact.error.message;
 }
 
 function refusal(common: Common, code: RefusalCode, message: string, pack?: { digest: string; id?: string; version?: string }, specVersion?: string): EntryDraft {

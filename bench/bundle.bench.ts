@@ -1,0 +1,72 @@
+/**
+ * The evaluate Lambda bundle: minified size (goal ≤ 500 KB) and module init time (goal ≤ 150 ms), built with the
+ * same esbuild options as infra/constructs/docket-function.ts (ESM, node22, minify, keepNames, AWS SDK external —
+ * the nodejs22.x runtime provides it). Also the size with the SDK bundled, for reference.
+ *
+ *   npm run build && node dist/bench/bundle.bench.js
+ *
+ * Init time = `await import(bundle)` in a fresh Node process, median of 7; same-run baseline = importing a one-line
+ * ES module in a fresh process the same way (the floor of module loading), reported as a ratio.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const BENCH_COMMAND = 'npm run build && node dist/bench/bundle.bench.js';
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const out = join(root, '.docket', 'bench-bundle');
+
+async function bundle(file: string, external: string[]): Promise<string> {
+  const outfile = join(out, file);
+  await build({
+    entryPoints: [join(root, 'functions/evaluate.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    minify: true,
+    keepNames: true,
+    sourcemap: false,
+    external,
+    outfile,
+    banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
+function importMs(file: string): number {
+  const script = `const t0 = performance.now(); await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(String(performance.now() - t0));`;
+  const runs: number[] = [];
+  for (let i = 0; i < 7; i++) runs.push(Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })));
+  return runs.sort((a, b) => a - b)[3]!;
+}
+
+async function main(): Promise<void> {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const lean = await bundle('evaluate.mjs', ['@aws-sdk/*', '@smithy/*']);
+  const full = await bundle('evaluate-with-sdk.mjs', []);
+  const empty = join(out, 'empty.mjs');
+  writeFileSync(empty, 'export const x = 1;\n');
+  const kb = (f: string) => (statSync(f).size / 1024).toFixed(1);
+  const gz = (f: string) => (gzipSync(readFileSync(f)).length / 1024).toFixed(1);
+  const baseline = importMs(empty);
+  const leanMs = importMs(lean);
+  const fullMs = importMs(full);
+  console.log('evaluate Lambda bundle (esbuild, ESM, node22, minified, keepNames)');
+  console.log(`  SDK external (as deployed) : ${kb(lean)} KB (gzip ${gz(lean)} KB)   goal ≤ 500 KB`);
+  console.log(`  SDK bundled (reference)    : ${kb(full)} KB (gzip ${gz(full)} KB)`);
+  console.log(`  module init, as deployed   : ${leanMs.toFixed(1)} ms median of 7   goal ≤ 150 ms`);
+  console.log(`  module init, SDK bundled   : ${fullMs.toFixed(1)} ms`);
+  console.log(`  baseline (one-line module) : ${baseline.toFixed(1)} ms → ratio ${(leanMs / baseline).toFixed(1)}× (as deployed)`);
+  console.log(`  command: ${BENCH_COMMAND}`);
+  rmSync(out, { recursive: true, force: true });
+}
+
+await main();
