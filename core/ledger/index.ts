@@ -51,6 +51,7 @@ export {
   signerFromKeyPair,
   isAcceptablePublicKey,
   passesStrictPrechecks,
+  SMALL_ORDER_ENCODINGS,
   ENTRY_SIGNATURE_DOMAIN,
   CHECKPOINT_SIGNATURE_DOMAIN,
   KEY_ID_PATTERN,
