@@ -6,12 +6,12 @@
  * placement and projection checks (docs/adr/0090-verify-findings-and-order.md).
  */
 import { sha256, toHex, utf8Bytes } from '../bytes.js';
-import { readCanonicalRecord } from '../canonical.js';
 import { entryViolation } from '../entry-rules.js';
 import { ENTRY_FORMAT, ENTRY_FORMAT_PREFIX, type SignedEntry } from '../entry-types.js';
 import { verifyEntrySignature } from '../entry.js';
 import type { StoredEntry } from '../store.js';
 import { isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy.js';
+import { readCanonicalText } from './fast-read.js';
 import type { EntryStatus } from './findings.js';
 
 /** The exact text entry-rules.ts gives for a digest that is not the SHA-256 of the canonical disposition. */
@@ -33,9 +33,8 @@ export interface EntryCheck {
  * under the trust policy is always done. Never throws for bad input.
  */
 export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignature: boolean): EntryCheck {
-  const raw = utf8Bytes(stored.body);
-  const entryHash = sha256(LEAF_PREFIX, raw);
-  const read = readCanonicalRecord(raw);
+  const entryHash = sha256(LEAF_PREFIX, utf8Bytes(stored.body));
+  const read = readCanonicalText(stored.body);
   if (!read.ok) return { status: 'malformed', entryHash, entry: null, signatureChecked: false };
   const plain = read.value as Record<string, unknown> | null;
   if (typeof plain === 'object' && plain !== null && !Array.isArray(plain)) {

@@ -4,7 +4,8 @@
  * exported: a truncated export (its last line cut short) is refused by the export reader.
  */
 import { err, type Result } from '../../result.js';
-import { readCheckpointExport, readLedgerExport } from '../export.js';
+import { readCheckpointExport } from '../export.js';
+import { readLedgerExportFast } from './fast-read.js';
 import { readTrustPolicy, type TrustPolicy } from '../trust-policy.js';
 import type { NoVerdict, Verdict } from './findings.js';
 import { readMarkers } from './markers.js';
@@ -28,7 +29,7 @@ export async function verifyExportFiles(files: VerifyFiles, options: Omit<Verify
   if (!policy.ok) return policy;
   const cps = readCheckpointExport(files.checkpoints);
   if (!cps.ok) return err({ code: 'checkpoints-unreadable', detail: cps.error.detail });
-  const exp = readLedgerExport(files.ledger);
+  const exp = readLedgerExportFast(files.ledger);
   if (!exp.ok) return err({ code: 'export-unreadable', detail: `line ${exp.error.line}: ${exp.error.detail}` });
   let positions;
   if (files.markers !== undefined) {

@@ -20,3 +20,4 @@ export {
   type NoVerdict,
 } from './findings.js';
 export { verifyExportFiles, readPolicyBytes, type VerifyFiles } from './files.js';
+export { readCanonicalText, readLedgerExportFast, isSortedLedgerValue } from './fast-read.js';
