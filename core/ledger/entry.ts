@@ -9,7 +9,7 @@
  */
 import { hash } from 'node:crypto';
 import { err, ok, type Result } from '../result.js';
-import { fromHex, sha256, toHex, utf8Bytes } from './bytes.js';
+import { fromHex, toHex, utf8Bytes } from './bytes.js';
 import { canonicalMembers, canonicalText, joinMembers, LedgerValueError, readCanonicalRecord } from './canonical.js';
 import { entryViolation } from './entry-rules.js';
 import { ENTRY_FORMAT, ENTRY_FORMAT_PREFIX, type SignedEntry, type UnsignedEntry } from './entry-types.js';

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
+
+const entry = (seq: number, body: string) => ({ logId: 'l', seq, body, projection: { requestId: `r${seq}`, kind: 'disposition', entryHash: 'h' } });
+
+describe('the in-memory ledger store', () => {
+  it('creates each item once and never overwrites it', async () => {
+    const s = new MemoryLedgerStore();
+    expect(await s.putEntryIfAbsent(entry(0, 'a'))).toBe(true);
+    expect(await s.putEntryIfAbsent(entry(0, 'b'))).toBe(false);
+    expect((await s.readHead('l'))?.body).toBe('a');
+    expect(await s.putClaimIfAbsent({ requestId: 'r', logId: 'l', requestDigest: 'd', headBefore: -1 })).toBe(true);
+    expect(await s.putClaimIfAbsent({ requestId: 'r', logId: 'x', requestDigest: 'e', headBefore: 5 })).toBe(false);
+    expect((await s.readClaim('r'))?.logId).toBe('l');
+    expect(await s.putPositionIfAbsent({ requestId: 'r', logId: 'l', seq: 0 })).toBe(true);
+    expect(await s.putPositionIfAbsent({ requestId: 'r', logId: 'l', seq: 1 })).toBe(false);
+    expect((await s.readPosition('r'))?.seq).toBe(0);
+    expect(await s.putCheckpointIfAbsent({ logId: 'l', treeSize: 1, body: 'c' })).toBe(true);
+    expect(await s.putCheckpointIfAbsent({ logId: 'l', treeSize: 1, body: 'd' })).toBe(false);
+  });
+
+  it('reads inclusive ranges in ascending order and lists only logs that hold entries', async () => {
+    const s = new MemoryLedgerStore();
+    for (const seq of [2, 0, 1, 3]) await s.putEntryIfAbsent(entry(seq, `b${seq}`));
+    const seqs: number[] = [];
+    for await (const e of s.readEntries('l', 1, 2)) seqs.push(e.seq);
+    expect(seqs).toEqual([1, 2]);
+    const all: number[] = [];
+    for await (const e of s.readEntries('l', 0)) all.push(e.seq);
+    expect(all).toEqual([0, 1, 2, 3]);
+    await s.putCheckpointIfAbsent({ logId: 'only-checkpoint', treeSize: 0, body: 'c' });
+    expect(await s.listLogs()).toEqual(['l']);
+    expect(await s.readHead('none')).toBeNull();
+  });
+
+  it('hands out frozen items, so a caller cannot edit what is stored', async () => {
+    const s = new MemoryLedgerStore();
+    await s.putEntryIfAbsent(entry(0, 'a'));
+    const head = await s.readHead('l');
+    expect(Object.isFrozen(head) && Object.isFrozen(head?.projection)).toBe(true);
+  });
+});
