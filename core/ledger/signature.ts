@@ -51,7 +51,13 @@ export function keyPairFromSeed(seed: Uint8Array): Ed25519KeyPair {
   if (seed.length !== 32) throw new RangeError('an Ed25519 seed is 32 bytes');
   const secretKey = Uint8Array.from(seed);
   const publicKey = ed.getPublicKey(secretKey);
-  return { secretKey, publicKey, keyId: keyIdOf(publicKey) };
+  const keyId = keyIdOf(publicKey);
+  const pair = { secretKey, publicKey, keyId };
+  // JSON.stringify and console.log / util.inspect show the public half only; the secret is read explicitly or never.
+  const visible = (): { keyId: string; publicKey: string } => ({ keyId, publicKey: toHex(publicKey) });
+  Object.defineProperty(pair, 'toJSON', { value: visible, enumerable: false });
+  Object.defineProperty(pair, Symbol.for('nodejs.util.inspect.custom'), { value: visible, enumerable: false });
+  return pair;
 }
 
 /** Generates a key pair from caller-supplied entropy (e.g. node:crypto randomBytes in cli/ or adapters/). */
@@ -209,5 +215,6 @@ export function signerFromKeyPair(keys: Ed25519KeyPair, backend: SignatureBacken
     sign: (m) => signEd25519(m, secret, backend),
     // Keep the secret out of JSON.stringify / util.inspect output of the signer.
     toJSON: () => ({ keyId: keys.keyId }),
+    [Symbol.for('nodejs.util.inspect.custom')]: () => ({ keyId: keys.keyId }),
   } as Signer;
 }

@@ -4,6 +4,7 @@ import { sha256Hex, toHex } from '../../core/ledger/bytes.js';
 import { buildEntry, capMessage, entryHashOf, entrySigningMessage, EntryInvariantError, parseStoredEntry, verifyEntrySignature, verifyParsedEntrySignature } from '../../core/ledger/entry.js';
 import { ENTRY_SIGNATURE_DOMAIN, signerFromKeyPair } from '../../core/ledger/signature.js';
 import { createHash } from 'node:crypto';
+import { inspect } from 'node:util';
 import { dispositionEntry, errorEntry, KEYS, OTHER_KEYS, refusalEntry, SIGNER } from './fixtures.js';
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -89,7 +90,14 @@ describe('the entry builder', () => {
     expect(() => buildEntry(dispositionEntry(), signerFromKeyPair(OTHER_KEYS))).toThrow(/keyId/);
   });
 
-  it('never serializes the private key with a signer', () => {
+  it('never serializes or prints the private key of a signer or a key pair', () => {
+    const secretHex = toHex(KEYS.secretKey);
+    const secretList = Array.from(KEYS.secretKey).join(',');
+    for (const shown of [JSON.stringify(SIGNER), JSON.stringify(KEYS), inspect(SIGNER, { depth: 5 }), inspect(KEYS, { depth: 5 }), inspect({ k: KEYS }, { depth: 5 })]) {
+      expect(shown).not.toContain(secretHex);
+      expect(shown.replace(/\s/g, '')).not.toContain(secretList);
+    }
+    expect(JSON.stringify(KEYS)).toContain(toHex(KEYS.publicKey));
     const text = JSON.stringify(SIGNER);
     expect(text).not.toContain(toHex(KEYS.secretKey));
     expect(JSON.stringify(buildEntry(dispositionEntry(), SIGNER))).not.toContain(toHex(KEYS.secretKey));
