@@ -34,6 +34,9 @@ const USAGE = `docket replay [--log <id> [--seq <n> | --from <n> [--to <n>]]] [-
   Prints one JSON line per entry and a summary line; exit 0 all match, 1 any mismatch or not-replayable, 2 unreadable.
 ${SETTINGS_HELP}`;
 
+/** A progress line on stderr every this many entries (stdout stays one JSON line per entry). */
+const PROGRESS_EVERY = 10_000;
+
 export const EXIT_NOT_ALL_MATCH = 1;
 export const EXIT_UNREADABLE = 2;
 
@@ -172,9 +175,11 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
       acrossEvaluators: values['across-evaluators'] === true,
       ...(maxWorkBudget !== undefined ? { maxWorkBudget } : {}),
     };
+    let n = 0;
     for await (const o of replayLedger(store, selection, options)) {
       tally.add(o);
       io.stdout(outcomeLine(o));
+      if (++n % PROGRESS_EVERY === 0) io.stderr(`docket replay: ${n.toLocaleString('en-US')} entries replayed\n`);
     }
   } catch (e) {
     // A read cut short (ledger, archive or registry) ends the run without a summary: no shorter verdict.

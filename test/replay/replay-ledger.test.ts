@@ -42,7 +42,7 @@ describe('replaying a range, a log, the whole ledger', () => {
     const all = await collect(w.store, { kind: 'all' }, w);
     expect(all.length).toBe(8);
     expect(all.every((o) => o.result === 'replay-match')).toBe(true);
-    const logs = [...new Set(all.map((o) => o.logId))];
+    const logs = [...new Set(all.map((o) => o.logId ?? ''))];
     expect(logs).toEqual([...logs].sort());
     const perLog = await Promise.all(logs.map((logId) => collect(w.store, { kind: 'log', logId }, w)));
     expect(perLog.flat().map((o) => `${o.logId}/${o.seq}`)).toEqual(all.map((o) => `${o.logId}/${o.seq}`));
@@ -58,7 +58,7 @@ describe('replaying a range, a log, the whole ledger', () => {
     const none = await collect(w.store, { kind: 'entry', logId: 't-0', seq: 99 }, w);
     expect(none.map((o) => [o.result, o.reason])).toEqual([['not-replayable', 'entry-absent']]);
     const unknown = await collect(w.store, { kind: 'request', requestId: 'nobody' }, w);
-    expect(unknown.map((o) => [o.requestId, o.reason])).toEqual([['nobody', 'entry-absent']]);
+    expect(unknown.map((o) => [o.logId, o.seq, o.requestId, o.reason])).toEqual([[null, null, 'nobody', 'entry-absent']]);
   });
 
   it('reports a gap inside a log as entry-absent rather than skipping it', async () => {
@@ -84,6 +84,14 @@ describe('replaying a range, a log, the whole ledger', () => {
     const s = summarize(out);
     expect(s).toEqual({ entries: 10, match: 8, mismatch: 0, notReplayable: 2, reasons: { 'request-purged': 2 }, ok: false });
     expect(summarize([]).ok).toBe(false);
+  });
+
+  it('prints the same lines on every run over the same ledger', async () => {
+    const w = await tenOnOneLog();
+    const a = (await collect(w.store, { kind: 'all' }, w)).map(outcomeLine).join('');
+    const b = (await collect(w.store, { kind: 'all' }, w)).map(outcomeLine).join('');
+    expect(a.split('\n').length).toBe(11);
+    expect(b).toBe(a);
   });
 
   it('writes one JSON line per entry with members in a fixed order, then a summary line', async () => {

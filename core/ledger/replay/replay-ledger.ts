@@ -16,7 +16,7 @@ export type ReplaySelection =
   | { readonly kind: 'log'; readonly logId: string }
   | { readonly kind: 'all' };
 
-const absent = (logId: string, seq: number, detail: string): ReplayOutcome => ({
+const absent = (logId: string | null, seq: number | null, detail: string): ReplayOutcome => ({
   logId,
   seq,
   requestId: null,
@@ -36,7 +36,7 @@ export async function* replayLedger(store: LedgerStore, selection: ReplaySelecti
     case 'request': {
       const position = await store.readPosition(selection.requestId);
       if (position === null) {
-        yield { ...absent('', -1, `no entry is recorded for request ${selection.requestId}`), requestId: selection.requestId };
+        yield { ...absent(null, null, `no entry is recorded for request ${selection.requestId}`), requestId: selection.requestId };
         return;
       }
       yield* replayOne(store, position.logId, position.seq, ctx, `the position of ${selection.requestId} names a missing entry`);

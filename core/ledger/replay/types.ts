@@ -85,8 +85,9 @@ export type EvaluatorComparison = 'same' | 'build-differs' | 'identity-differs';
 
 /** The report for one entry: one JSON line of `docket replay`. */
 export interface ReplayOutcome {
-  readonly logId: string;
-  readonly seq: number;
+  /** null only for a request id that has no recorded position (`entry-absent`). */
+  readonly logId: string | null;
+  readonly seq: number | null;
   readonly requestId: string | null;
   readonly kind: EntryKind | null;
   readonly entryHash: string | null;
