@@ -36,6 +36,8 @@ const PROGRESS_EVERY = 10_000;
 /** How the live path opens its store; tests may substitute another LedgerStore. */
 export interface VerifyDeps {
   readonly openStore: (settings: StackSettings) => { readonly store: LedgerStore; close(): void };
+  /** Entries between progress updates on stderr (default 10,000). */
+  readonly progressEvery?: number;
 }
 const defaultDeps: VerifyDeps = {
   openStore: (settings) => {
@@ -71,7 +73,8 @@ function progress(io: CliIo): { onProgress: (n: number) => void; done: () => voi
   };
 }
 
-export async function run(argv: string[], io: CliIo, deps: VerifyDeps = defaultDeps): Promise<number> {
+export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> = {}): Promise<number> {
+  const deps: VerifyDeps = { ...defaultDeps, ...given };
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseCommandArgs(
@@ -108,7 +111,7 @@ export async function run(argv: string[], io: CliIo, deps: VerifyDeps = defaultD
     markerBytes = b;
   }
   const bar = progress(io);
-  const options = { allSignatures, onProgress: bar.onProgress, progressEvery: PROGRESS_EVERY };
+  const options = { allSignatures, onProgress: bar.onProgress, progressEvery: deps.progressEvery ?? PROGRESS_EVERY };
 
   let result: Result<Verdict, NoVerdict>;
   if (typeof values.export === 'string') {

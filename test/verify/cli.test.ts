@@ -71,6 +71,13 @@ describe('docket verify on export files', () => {
     expect(oneJsonLine(io.out())).toMatchObject({ noVerdict: { code: 'policy-unreadable' } });
   });
 
+  it('draws progress on stderr only, keeping stdout to the one verdict line', async () => {
+    const io = memoryIo();
+    expect(await run(exportArgs('baseline'), io, { progressEvery: 5 })).toBe(0);
+    expect(io.err()).toContain('10 entries checked');
+    expect(oneJsonLine(io.out()).ok).toBe(true);
+  });
+
   it('rejects an unknown flag as a usage error (exit 64) without a verdict on stdout', async () => {
     const io = memoryIo();
     expect(await run(['--frobnicate'], io)).toBe(64);
