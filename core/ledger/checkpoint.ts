@@ -161,7 +161,8 @@ export async function computeLogTree(
 
 /**
  * Builds, signs and stores a checkpoint of a log's current state (on schedule or on demand). Returns the stored
- * checkpoint and the tree state, which the caller may keep to extend the next checkpoint incrementally.
+ * checkpoint (the existing one, with written = false, when that tree size was already checkpointed) and the tree
+ * state, which the caller may keep to extend the next checkpoint incrementally.
  */
 export async function checkpointLog(
   store: LedgerStore,
@@ -182,7 +183,9 @@ export async function checkpointLog(
     },
     options.signer,
   );
-  const stored: StoredCheckpoint = { logId, treeSize: state.treeSize, body };
-  const written = await store.putCheckpointIfAbsent(stored);
-  return { stored, written, state };
+  const mine: StoredCheckpoint = { logId, treeSize: state.treeSize, body };
+  if (await store.putCheckpointIfAbsent(mine)) return { stored: mine, written: true, state };
+  // A checkpoint of this size already exists (no new entries since, or a concurrent run): return that one.
+  for await (const c of store.readCheckpoints(logId)) if (c.treeSize === state.treeSize) return { stored: c, written: false, state };
+  throw new RangeError(`checkpoint ${logId}@${state.treeSize} refused yet absent`);
 }

@@ -96,6 +96,7 @@ describe('checkpoints', () => {
     const a = await checkpointLog(store, 'log-a', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T14:00:00Z' });
     const b = await checkpointLog(store, 'log-a', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T14:05:00Z' });
     expect([a.written, b.written]).toEqual([true, false]);
+    expect(b.stored.body).toBe(a.stored.body);
     const all: string[] = [];
     for await (const c of store.readCheckpoints('log-a')) all.push(c.body);
     expect(all).toEqual([a.stored.body]);
