@@ -14,6 +14,14 @@ function refusalCode(stored: StoredEntry): string | undefined {
   return p.ok && p.value.entry.kind === 'admission-refusal' ? p.value.entry.refusal.code : undefined;
 }
 
+/** The refusal entry re-signed with another refusal code, as a forger holding the key would. */
+function resignRefusal(w: World, stored: StoredEntry, code: string): StoredEntry {
+  const p = parseStoredEntry(stored.body);
+  if (!p.ok || p.value.entry.kind !== 'admission-refusal') throw new Error('not a refusal');
+  const { signature: _s, ...unsigned } = p.value.entry;
+  return toStoredEntry(buildEntry({ ...unsigned, refusal: { code, message: 'forged' } } as UnsignedEntry, w.signer));
+}
+
 const replay = (w: World, stored: StoredEntry, o: Parameters<World['options']>[0] = {}) => replayStoredEntry(stored, replayContext(w.options(o)));
 
 describe('replaying admission refusals (ADR 0101)', () => {
@@ -105,6 +113,24 @@ describe('replaying admission refusals (ADR 0101)', () => {
     const o = await replay(w, forged);
     expect(o.result).toBe('replay-mismatch');
     expect(o.differs).toEqual([{ member: 'refusal.code', recorded: 'unsupported-request-format', replayed: 'request-malformed' }]);
+  });
+
+  it('says refusal-depends-on-deployment for an entry-would-not-fit refusal that fits over its own log', async () => {
+    const w = world();
+    const d = w.publish(VENDOR);
+    const stored = await w.submit(request('r-11', `sha256:${d}`, '{}', ',"workBudget":200000000'));
+    const forged = resignRefusal(w, stored, 'entry-would-not-fit');
+    const o = await replay(w, forged);
+    expect([o.result, o.reason]).toEqual(['not-replayable', 'refusal-depends-on-deployment']);
+  });
+
+  it('reports a mismatch when a valid request is recorded as malformed, re-signed', async () => {
+    const w = world();
+    const d = w.publish(VENDOR);
+    const stored = await w.submit(request('r-12', `sha256:${d}`, '{}', ',"workBudget":200000000'));
+    const o = await replay(w, resignRefusal(w, stored, 'request-malformed'));
+    expect(o.result).toBe('replay-mismatch');
+    expect(o.differs?.[0]).toEqual({ member: 'refusal.code', recorded: 'request-malformed', replayed: null });
   });
 
   it('says request-purged for a purged refusal of any other kind', async () => {
