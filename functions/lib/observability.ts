@@ -15,7 +15,9 @@ export interface Observability extends BatchObserver {
 export function powertoolsObservability(serviceName = 'docket-evaluate', namespace = 'Docket'): Observability {
   const logger = new Logger({ serviceName });
   const metrics = new Metrics({ namespace, serviceName });
+  let pending = 0;
   const count = (name: string, dimension: string, value: string): void => {
+    pending += 1;
     const m = metrics.singleMetric();
     m.addDimension(dimension, value);
     m.addMetric(name, MetricUnit.Count, 1);
@@ -53,7 +55,9 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
       count('RecordFailures', 'class', e?.name ?? 'Error');
     },
     flush() {
-      metrics.publishStoredMetrics();
+      // Single metrics are emitted as they are added; publishing an empty buffer only logs a warning.
+      if (pending > 0) metrics.publishStoredMetrics();
+      pending = 0;
     },
   };
 }

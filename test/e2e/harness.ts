@@ -4,6 +4,12 @@
  * (the same wiring functions/evaluate.ts uses, with the signing key passed in rather than read from a file).
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { memoryIo } from '../../cli/io.js';
+import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
+import { trustPolicyDocument } from '../../functions/lib/local-files.js';
 import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
@@ -29,6 +35,8 @@ export interface E2eWorld {
   readonly registry: DynamoDbPackRegistry;
   readonly archive: DynamoDbRequestArchive;
   readonly queueUrl: (suffix: string) => string;
+  /** Checkpoints every log, then runs `docket verify` over the live table under a trust policy for this stack. */
+  verify(): Promise<{ exitCode: number; stdout: string; stderr: string }>;
   stop(): Promise<void>;
 }
 
@@ -82,6 +90,23 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     registry: new DynamoDbPackRegistry({ client: dynamodb, tableName: env.PACKS_TABLE! }),
     archive: new DynamoDbRequestArchive({ client: dynamodb, tableName: env.REQUESTS_TABLE! }),
     queueUrl,
+    async verify() {
+      const dir = mkdtempSync(join(tmpdir(), 'docket-e2e-verify-'));
+      try {
+        const store = new DynamoDbLedgerStore({ client: dynamodb, tableName: env.LEDGER_TABLE! });
+        const logIds = JSON.parse(env.LOG_IDS!) as string[];
+        const origin = { environment: stage, table: env.LEDGER_TABLE! };
+        const cp = await runCheckpoints({ store, signer: signerFromKeyPair(keys), logIds, origin, time: rfc3339Now() });
+        writeFileSync(join(dir, 'checkpoints.json'), cp.export);
+        writeFileSync(join(dir, 'policy.json'), trustPolicyDocument({ keys, logIds, environment: stage, table: env.LEDGER_TABLE!, evaluatorBuilds: ['e'.repeat(64)] }));
+        const io = memoryIo();
+        const { run } = await import('../../cli/commands/verify.js');
+        const exitCode = await run(['--endpoint', stack.endpoint, '--region', stack.region, '--stage', stage, '--policy', join(dir, 'policy.json'), '--checkpoints', join(dir, 'checkpoints.json')], io);
+        return { exitCode, stdout: io.out(), stderr: io.err() };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
     async stop() {
       await poller.stop();
       dynamodb.destroy();

@@ -158,7 +158,16 @@ describe('bad input over the local stack', () => {
 });
 
 describe('volume over the local stack', () => {
-  it('accounts for 1,000 requests: entries plus DLQ messages equal what was submitted, and every chain links', async () => {
+  it('accounts for 1,000 requests: entries plus DLQ messages equal what was submitted, and docket verify says ok', async () => {
+    const entryCount = async (): Promise<number> => {
+      let n = 0;
+      for (const log of await w.store.listLogs()) {
+        const h = await w.store.readHead(log);
+        n += h === null ? 0 : h.seq + 1;
+      }
+      return n;
+    };
+    const before = await entryCount();
     const ids: string[] = [];
     const bodies: string[] = [];
     const facts = [ex('requests/vendor-low-risk.facts.json'), ex('requests/vendor-no-match.facts.json')];
@@ -173,29 +182,19 @@ describe('volume over the local stack', () => {
     for (let i = 0; i < bodies.length; i += 10) {
       await w.sqs.send(new SendMessageBatchCommand({ QueueUrl: intake, Entries: bodies.slice(i, i + 10).map((b, j) => ({ Id: String(j), MessageBody: b })) }));
     }
-    const until = Date.now() + 280_000;
+    // Poll the log heads (4 queries), not 990 positions: the emulator's time goes to the pipeline, not to us.
+    const until = Date.now() + 560_000;
+    while ((await entryCount()) < before + ids.length && Date.now() < until) await sleep(1000);
+    expect((await entryCount()) - before).toBe(ids.length);
     let recorded = 0;
-    while (Date.now() < until) {
-      recorded = 0;
-      for (const id of ids) if (await w.store.readPosition(id)) recorded += 1;
-      if (recorded === ids.length) break;
-      await sleep(500);
-    }
+    for (const id of ids) if (await w.store.readPosition(id)) recorded += 1;
     const dead = await drain(w.queueUrl('intake-dlq'), 10, 10_000);
     expect(recorded + dead.length).toBe(1000);
     expect(dead.every((m) => m.attributes.DocketReason === 'request-not-json')).toBe(true);
-    // Every log: contiguous seqs from 0 and each prevHash is the previous entry hash (the chain).
-    for (const log of await w.store.listLogs()) {
-      let expectSeq = 0;
-      let prev: string | null = null;
-      for await (const s of w.store.readEntries(log, 0)) {
-        const p = parseStoredEntry(s.body);
-        expect(p.ok).toBe(true);
-        if (!p.ok) return;
-        expect([s.seq, p.value.entry.prevHash]).toEqual([expectSeq, prev]);
-        prev = p.value.entryHash;
-        expectSeq += 1;
-      }
-    }
-  }, 300_000);
+    // docket verify over the live table, with a checkpoint of every log as its anchor.
+    const out = await w.verify();
+    expect(out.exitCode).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ ok: true, findings: [] });
+    // Generous: a loaded 2-core runner (the emulators share one event loop with the handler) needs minutes.
+  }, 600_000);
 });
