@@ -3,29 +3,39 @@
  * exactly one terminal entry per request id under duplicate deliveries, concurrent deliveries and a crash at any
  * point; a log never forks (slots are created conditionally) and never has a gap (only slot head+1 is ever tried).
  *
- *   (a) a position item exists → the request's entry is already placed: return it (duplicate);
- *   (b) read the claim; if absent, read the head h0 of the selected log and create the claim
- *       {requestId, logId, requestDigest, headBefore: h0} if absent (a lost race re-reads it). A claim whose
- *       requestDigest differs from ours is a typed `request-id-conflict`. The claim fixes the log;
- *   (c) loop: read head n of the claim's log; scan (claim.headBefore, n] for this request id — found → write the
+ *   (a) read the head h0 of the log chosen for a new request (or take a cached head: heads only grow, so a cached
+ *       one is a valid lower bound) and create the claim {requestId, logId, requestDigest, headBefore: h0} if absent.
+ *       Created → this is the request's first sight: no entry or position of it can exist yet, skip to (c).
+ *       Refused → read the winner; a requestDigest other than ours is a typed `request-id-conflict`. The claim
+ *       fixes the log;
+ *   (b) a position item exists → the request's entry is already placed: return it (duplicate);
+ *   (c) loop: with head n of the claim's log, scan (claim.headBefore, n] for this request id — found → write the
  *       position (if absent) and return it (duplicate); else build the entry for seq n+1 with prev = hash(entry n)
- *       and create slot n+1 if absent; success → write the position and return; lost slot → repeat.
+ *       and create slot n+1 if absent; success → write the position and return; lost slot → re-read the head, repeat.
+ * On the fast path (first sight, warm head cache, no contention) an append costs three conditional writes.
  */
 import { err, ok, type Result } from '../result.js';
 import { entryHashOf, toStoredEntry, type BuiltEntry } from './entry.js';
 import { selectLog } from './log-selection.js';
 import type { Claim, LedgerStore, StoredEntry } from './store.js';
 
+/** A writer's own memory of each log's head. Only ever a lower bound of the true head, so it can cost a retry but
+ *  never correctness; a writer keeps one per process and shares it across its appends. */
+export type HeadCache = Map<string, StoredEntry | null>;
+
 export interface AppendRequest {
   readonly requestId: string;
   /** SHA-256 (hex) of the exact request bytes. */
   readonly requestDigest: string;
-  /** The configured log ids; a new request's log is selectLog(requestId, logIds). */
+  /** The configured log ids; a new request's log is `logId` when given, else selectLog(requestId, logIds). */
   readonly logIds: readonly string[];
+  /** The log for a new request (e.g. a writer's own log, to avoid slot contention); must be one of logIds. */
+  readonly logId?: string;
   /** Builds and signs the entry for (logId, seq, prevHash); called once per attempted slot. */
   build(slot: { readonly logId: string; readonly seq: number; readonly prevHash: string | null }): BuiltEntry | Promise<BuiltEntry>;
   /** Upper bound on lost-slot retries before giving up (a store error, not a ledger state); default 10,000. */
   readonly maxAttempts?: number;
+  readonly headCache?: HeadCache;
 }
 
 export interface AppendOutcome {
@@ -49,16 +59,29 @@ async function entryAt(store: LedgerStore, logId: string, seq: number): Promise<
   return null;
 }
 
-async function claimFor(store: LedgerStore, req: AppendRequest): Promise<Claim> {
-  const existing = await store.readClaim(req.requestId);
-  if (existing !== null) return existing;
-  const logId = selectLog(req.requestId, req.logIds);
+async function readHead(store: LedgerStore, logId: string, cache: HeadCache | undefined): Promise<StoredEntry | null> {
   const head = await store.readHead(logId);
+  cache?.set(logId, head);
+  return head;
+}
+
+function newRequestLog(req: AppendRequest): string {
+  if (req.logId === undefined) return selectLog(req.requestId, req.logIds);
+  if (!req.logIds.includes(req.logId)) throw new RangeError(`log ${JSON.stringify(req.logId)} is not a configured log`);
+  return req.logId;
+}
+
+interface ClaimSight { readonly claim: Claim; readonly created: boolean; readonly head: StoredEntry | null | undefined }
+
+async function claimFor(store: LedgerStore, req: AppendRequest): Promise<ClaimSight> {
+  const logId = newRequestLog(req);
+  const cached = req.headCache?.get(logId);
+  const head = cached !== undefined ? cached : await readHead(store, logId, req.headCache);
   const claim: Claim = { requestId: req.requestId, logId, requestDigest: req.requestDigest, headBefore: head === null ? -1 : head.seq };
-  if (await store.putClaimIfAbsent(claim)) return claim;
+  if (await store.putClaimIfAbsent(claim)) return { claim, created: true, head };
   const winner = await store.readClaim(req.requestId);
   if (winner === null) throw new LedgerStateError(`claim for ${req.requestId} refused yet absent`);
-  return winner;
+  return { claim: winner, created: false, head: undefined };
 }
 
 async function placed(store: LedgerStore, entry: StoredEntry, status: AppendOutcome['status']): Promise<AppendOutcome> {
@@ -68,22 +91,26 @@ async function placed(store: LedgerStore, entry: StoredEntry, status: AppendOutc
 
 /** Appends the one terminal entry of a request, or returns the one already there. Store errors propagate (retry). */
 export async function appendOnce(store: LedgerStore, req: AppendRequest): Promise<Result<AppendOutcome, AppendError>> {
-  const claim = await claimFor(store, req);
+  const sight = await claimFor(store, req);
+  const claim = sight.claim;
   if (claim.requestDigest !== req.requestDigest) {
     return err({ code: 'request-id-conflict', claim, message: `request id ${JSON.stringify(req.requestId)} was first seen with other bytes` });
   }
-  // (a) The position is written only after its entry, so when present the entry is final.
-  const position = await store.readPosition(req.requestId);
-  if (position !== null) {
-    const e = await entryAt(store, position.logId, position.seq);
-    if (e === null || e.projection.requestId !== req.requestId) throw new LedgerStateError(`position of ${req.requestId} names no entry of it`);
-    return ok({ status: 'duplicate', entry: e });
+  if (!sight.created) {
+    // (b) The position is written only after its entry, so when present the entry is final.
+    const position = await store.readPosition(req.requestId);
+    if (position !== null) {
+      const e = await entryAt(store, position.logId, position.seq);
+      if (e === null || e.projection.requestId !== req.requestId) throw new LedgerStateError(`position of ${req.requestId} names no entry of it`);
+      return ok({ status: 'duplicate', entry: e });
+    }
   }
-  // (c) Any entry of this request sits above headBefore (the claim was read before any attempt read the head).
+  // (c) Any entry of this request sits above headBefore (every writer reads the head only after the claim exists).
   let scanned = claim.headBefore;
+  let head = sight.head;
   const maxAttempts = req.maxAttempts ?? 10_000;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    const head = await store.readHead(claim.logId);
+    if (head === undefined) head = await readHead(store, claim.logId, req.headCache);
     const n = head === null ? -1 : head.seq;
     if (n > scanned) {
       for await (const e of store.readEntries(claim.logId, scanned + 1, n)) {
@@ -98,7 +125,11 @@ export async function appendOnce(store: LedgerStore, req: AppendRequest): Promis
       throw new LedgerStateError('build() returned an entry for another slot or request');
     }
     const stored = toStoredEntry(built);
-    if (await store.putEntryIfAbsent(stored)) return ok(await placed(store, stored, 'appended'));
+    if (await store.putEntryIfAbsent(stored)) {
+      req.headCache?.set(claim.logId, stored);
+      return ok(await placed(store, stored, 'appended'));
+    }
+    head = undefined; // lost the slot: the cached or read head was stale
   }
   return err({ code: 'append-contention', message: `no free slot after ${maxAttempts} attempts` });
 }

@@ -253,3 +253,77 @@ describe('log selection', () => {
     expect(() => selectLog('x', ['a/b'])).toThrow(RangeError);
   });
 });
+
+describe('the append protocol with writer head caches and writer-chosen logs', () => {
+  function writer(logId: string) {
+    const headCache = new Map();
+    return (id: string, bytes?: string) => appendOnce(storeRef.current!, { ...request(id, bytes), logId, headCache });
+  }
+  const storeRef: { current: MemoryLedgerStore | null } = { current: null };
+
+  it('keeps one entry per request when duplicates reach writers that prefer different logs', async () => {
+    const store = (storeRef.current = shuffledStore('writers'));
+    const writers = ['log-0', 'log-1', 'log-2', 'log-0', 'log-1', 'log-2', 'log-0', 'log-1'].map(writer);
+    const ids = Array.from({ length: 50 }, (_, i) => `w-${i}`);
+    const r = rng('writers-plan');
+    const deliveries = [...ids, ...ids, ...ids.slice(10, 30)].map((id) => (writers[Math.floor(r() * writers.length)] as ReturnType<typeof writer>)(id));
+    const results = await Promise.all(deliveries);
+    for (const res of results) expect(res.ok).toBe(true);
+    expect(results.filter((x) => x.ok && x.value.status === 'appended')).toHaveLength(50);
+    await assertLedger(store, ids);
+  });
+
+  it('recovers from a stale head cache by losing the slot once and appending after the true head', async () => {
+    const store = (storeRef.current = shuffledStore('stale'));
+    const slow = writer('log-0');
+    const fast = writer('log-0');
+    await slow('s-0'); // slow caches head 0
+    await fast('f-0');
+    await fast('f-1'); // the true head is now 2
+    const late = await slow('s-1');
+    expect(late.ok && late.value.entry.seq).toBe(3);
+    await assertLedger(store, ['s-0', 'f-0', 'f-1', 's-1']);
+  });
+
+  it('appends a first sight with a warm cache in exactly three conditional creates and no reads', async () => {
+    const store = (storeRef.current = shuffledStore('fast-path'));
+    const w = writer('log-1');
+    await w('warm');
+    const calls: string[] = [];
+    const counting = new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv);
+        return typeof v === 'function' ? (...args: unknown[]) => (calls.push(String(prop)), v.apply(target, args)) : v;
+      },
+    });
+    const headCache = new Map();
+    headCache.set('log-1', store.snapshot('log-1').at(-1));
+    const out = await appendOnce(counting, { ...request('next'), logId: 'log-1', headCache });
+    expect(out.ok && out.value.status).toBe('appended');
+    expect(calls).toEqual(['putClaimIfAbsent', 'putEntryIfAbsent', 'putPositionIfAbsent']);
+  });
+
+  it('refuses a writer-chosen log that is not configured', async () => {
+    storeRef.current = shuffledStore('unconfigured');
+    await expect(writer('log-9')('x')).rejects.toThrow(RangeError);
+  });
+
+  it('keeps the ledger exact under crashes and redeliveries when every writer caches heads', async () => {
+    const store = shuffledStore('cached-chaos');
+    const r = rng('cached-chaos-plan');
+    const caches = LOGS.map(() => new Map());
+    const ids = Array.from({ length: 60 }, (_, i) => `cc-${i}`);
+    const outcomes = await Promise.all(
+      ids.flatMap((id) =>
+        Array.from({ length: 1 + Math.floor(r() * 3) }, () => {
+          const w = Math.floor(r() * LOGS.length);
+          const req = { ...request(id), logId: LOGS[w] as string, headCache: caches[w] };
+          const crashes = r() < 0.5 ? [{ at: Math.floor(r() * 8), when: (r() < 0.5 ? 'before' : 'after') as 'before' | 'after' }] : [];
+          return deliverUntilDone(store, req, crashes);
+        }),
+      ),
+    );
+    for (const o of outcomes) expect(o.ok).toBe(true);
+    await assertLedger(store, ids);
+  });
+});
