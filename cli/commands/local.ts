@@ -97,6 +97,10 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   } finally {
     stack.close();
   }
+  // verify reads its stack settings from the environment when no flag is given: point it at this stack (the
+  // same as the default on port 4566; needed when --port chose another one).
+  process.env.DOCKET_ENDPOINT ??= state.endpoint;
+  process.env.DOCKET_STAGE ??= state.stage;
   const verified = await runVerify(io);
   say(`\nThe stack keeps running on ${state.endpoint}. Try: docket tail --from-start --once | docket show <request-id> | docket handoffs --route oversight | docket verify\nStop it with: npm run stop\n`);
   return verified;
