@@ -90,7 +90,7 @@ function stackedAt6(a: Rec[], o: { bodyLog?: string; keys?: typeof K1; signer?: 
   const unsigned = unsignedEntry(o.bodyLog ?? 'log-a', 6, prev, o.keys ?? K1, o.extra ?? {}) as unknown as Record<string, unknown>;
   let body = signRaw(unsigned, o.signer ?? o.keys ?? K1);
   if (o.mutateBody) body = o.mutateBody(body);
-  const r = recordOf(body.startsWith('{"') && !o.mutateBody ? body : body, 'log-a', 6);
+  const r = recordOf(body, 'log-a', 6);
   return o.projectionRequestId === undefined ? r : { ...r, projection: { ...r.projection, requestId: o.projectionRequestId } };
 }
 const safeRecord = (body: string, logId: string, seq: number, requestId: string, kind: string): Rec => ({ logId, seq, body, projection: { requestId, kind, entryHash: entryHashOf(body) } });
