@@ -1,0 +1,65 @@
+/**
+ * The Lambda module itself (functions/evaluate.ts `handler`): cold start from the environment (key file, build
+ * digest, configuration), an SQS event of three records — a valid request, an unidentifiable one, an unknown pack —
+ * and the partial batch response, against the local stack.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { SQSEvent } from 'aws-lambda';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { writeSigningKey } from '../../functions/lib/local-files.js';
+import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import { startE2e, type E2eWorld } from './harness.js';
+
+let w: E2eWorld;
+const dir = mkdtempSync(join(tmpdir(), 'docket-handler-'));
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  w = await startE2e({ stage: 'handler' });
+  await w.poller.stop(); // the test invokes the handler itself
+  const keyFile = join(dir, 'key.json');
+  writeSigningKey(keyFile, w.keys);
+  Object.assign(process.env, w.env, { DOCKET_SIGNING_KEY_FILE: keyFile, DOCKET_BUILD_DIGEST: 'd'.repeat(64), POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' });
+}, 120_000);
+afterAll(async () => {
+  process.env = saved;
+  await w?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const record = (messageId: string, body: string) => ({
+  messageId,
+  receiptHandle: messageId,
+  body,
+  attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+  messageAttributes: {},
+  md5OfBody: '',
+  eventSource: 'aws:sqs',
+  eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:docket-handler-intake',
+  awsRegion: 'us-east-1',
+});
+
+it('cold-starts from the environment, records the good request and the refusal, and dead-letters the unidentifiable one', async () => {
+  const { digest } = await w.registry.putPack(new Uint8Array(readFileSync('examples/vendor-onboarding-target.json')));
+  const { handler } = await import('../../functions/evaluate.js');
+  const event = {
+    Records: [
+      record('m1', `{"format":"${REQUEST_FORMAT}","requestId":"h-1","pack":"sha256:${digest}","facts":{"vendor":{"riskScore":"12.5","sanctioned":false}},"evidence":{"tax-certificate":"present"}}`),
+      record('m2', '{"requestId":'),
+      record('m3', `{"format":"${REQUEST_FORMAT}","requestId":"h-3","pack":"sha256:${'0'.repeat(64)}","facts":{}}`),
+    ],
+  } as unknown as SQSEvent;
+  const res = await handler(event);
+  expect(res).toEqual({ batchItemFailures: [] });
+  const p1 = await w.store.readPosition('h-1');
+  const p3 = await w.store.readPosition('h-3');
+  expect([p1 !== null, p3 !== null]).toEqual([true, true]);
+  for await (const e of w.store.readEntries(p1!.logId, p1!.seq, p1!.seq)) {
+    expect(JSON.parse(e.body).evaluator).toEqual({ name: 'docket-evaluator', version: '0.1.0', buildDigest: 'd'.repeat(64) });
+  }
+  const dlq = await w.sqs.send(new ReceiveMessageCommand({ QueueUrl: w.queueUrl('intake-dlq'), MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageAttributeNames: ['All'] }));
+  expect((dlq.Messages ?? []).map((m) => [m.Body, m.MessageAttributes?.DocketReason?.StringValue, m.MessageAttributes?.OriginalMessageId?.StringValue])).toEqual([['{"requestId":', 'request-not-json', 'm2']]);
+});
