@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { appendOnce } from '../../core/ledger/append.js';
+import { sha256Hex } from '../../core/ledger/bytes.js';
+import { checkpointLog } from '../../core/ledger/checkpoint.js';
+import { buildEntry } from '../../core/ledger/entry.js';
+import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
+import { signerFromKeyPair } from '../../core/ledger/signature.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { storeCheckpoints, storeSource, verifyLedger } from '../../core/ledger/verify/index.js';
+import { K1, PROD, policyText, unsignedEntry } from '../../conformance/ledger/fixtures.js';
+
+const LOGS = ['log-a', 'log-b'];
+const policy = (() => {
+  const r = readTrustPolicy(new TextEncoder().encode(policyText(LOGS, [{ keys: K1, validity: LOGS.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }])));
+  if (!r.ok) throw new Error(r.error.detail);
+  return r.value;
+})();
+const signer = signerFromKeyPair(K1);
+
+/** A store filled through the ledger's own append protocol and checkpoint builder, as the pipeline fills it. */
+async function appendedStore(requests: number, checkpointAfter: number): Promise<MemoryLedgerStore> {
+  const store = new MemoryLedgerStore();
+  for (let i = 0; i < requests; i++) {
+    const requestId = `request-${i}`;
+    const r = await appendOnce(store, {
+      requestId,
+      requestDigest: sha256Hex(`request ${requestId}`),
+      logIds: LOGS,
+      build: ({ logId, seq, prevHash }) => buildEntry({ ...unsignedEntry(logId, seq, prevHash, K1), requestId, requestDigest: sha256Hex(`request ${requestId}`) } as never, signer),
+    });
+    expect(r.ok).toBe(true);
+    if (i + 1 === checkpointAfter) for (const logId of LOGS) await checkpointLog(store, logId, { signer, origin: PROD, time: '2026-12-01T12:00:00Z' });
+  }
+  return store;
+}
+
+describe('verifyLedger over a live store', () => {
+  it('finds an honest ledger written by appendOnce and checkpointLog ok in both modes', async () => {
+    const store = await appendedStore(20, 20);
+    for (const allSignatures of [false, true]) {
+      const r = await verifyLedger(storeSource(store), policy, await storeCheckpoints(store, LOGS), { allSignatures });
+      expect(r.ok && r.value.findings).toEqual([]);
+      expect(r.ok && r.value.ok).toBe(true);
+      expect(r.ok && r.value.summary.entries).toBe(20);
+    }
+  });
+
+  it('checks signatures on the checkpoint path only for entries after the matching checkpoint, and all of them with allSignatures', async () => {
+    const store = await appendedStore(20, 12);
+    const quick = await verifyLedger(storeSource(store), policy, await storeCheckpoints(store, LOGS));
+    const all = await verifyLedger(storeSource(store), policy, await storeCheckpoints(store, LOGS), { allSignatures: true });
+    if (!quick.ok || !all.ok) throw new Error('no verdict');
+    expect(quick.value.ok && all.value.ok).toBe(true);
+    expect(quick.value.summary.entrySignaturesChecked).toBe(8);
+    expect(all.value.summary.entrySignaturesChecked).toBe(20);
+    expect(quick.value.summary.anchors.reduce((n, a) => n + a.treeSize, 0)).toBe(12);
+  });
+
+  it('fails closed when the store holds no checkpoint for a log', async () => {
+    const store = await appendedStore(6, 0);
+    const r = await verifyLedger(storeSource(store), policy, []);
+    expect(r.ok && r.value.ok).toBe(false);
+    expect(r.ok && r.value.findings.filter((f) => f.code === 'unregistered-log')).toEqual(LOGS.map((logId) => ({ code: 'unregistered-log', logId, missing: 'checkpoint' })));
+  });
+
+  it('gives no verdict, never a shorter ok, when listing the logs is cut short', async () => {
+    const store = await appendedStore(6, 6);
+    const { StoreReadError } = await import('../../core/ledger/store.js');
+    const broken = Object.create(store) as MemoryLedgerStore;
+    broken.listLogs = async () => {
+      throw new StoreReadError('scan page 2 throttled');
+    };
+    const r = await verifyLedger(storeSource(broken), policy, await storeCheckpoints(store, LOGS));
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.code).toBe('store-read-incomplete');
+  });
+});
