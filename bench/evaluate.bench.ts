@@ -21,21 +21,11 @@ import { readJson } from '../core/carrier/index.js';
 import { compilePack, evaluateCompiled, MAX_WORK_BUDGET, type EvaluationInput, type EvaluationResult } from '../core/evaluate/index.js';
 import { resolve } from '../core/evaluate/resolve.js';
 import { validatePack } from '../core/pack/index.js';
+import { prng } from './support/seeded-prng.js';
 
 const COMMAND = 'npm run build && node dist/bench/evaluate.bench.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const enc = new TextEncoder();
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Varied triage facts: every member sometimes absent, so every §8 path (and unknown) is exercised. */
 function facts(r: () => number): Uint8Array {

@@ -8,7 +8,7 @@ import {
   isNumberLexeme,
   parseNumberLexeme,
 } from '../../core/carrier/index.js';
-import { prng } from './helpers.js';
+import { prng } from '../../bench/support/seeded-prng.js';
 
 describe('compareNumberLexemes compares exact mathematical values', () => {
   it('treats different spellings of one value as equal', () => {

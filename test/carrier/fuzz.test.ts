@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CARRIER_ERROR_CODES, readJson, toPlain } from '../../core/carrier/index.js';
-import { prng, utf8 } from './helpers.js';
+import { prng } from '../../bench/support/seeded-prng.js';
+import { utf8 } from './helpers.js';
 
 const SEEDS = [
   '{"a":[1,2.5e-3,"x\\u00e9\\ud83d\\ude00",true,null],"b":{"c":false,"d":"é€😀"}}',

@@ -18,15 +18,3 @@ export function refuse(input: string | Uint8Array, options?: ReadJsonOptions): C
   if (r.ok) throw new Error(`expected a refusal, got a ${r.value.kind}`);
   return r.error;
 }
-
-/** Deterministic PRNG (mulberry32): seeded tests never use Math.random. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

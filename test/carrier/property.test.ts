@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { firstInvalidUtf8, readJson, toPlain, utf8ByteLength, type JsonValue } from '../../core/carrier/index.js';
-import { prng, utf8 } from './helpers.js';
+import { prng } from '../../bench/support/seeded-prng.js';
+import { utf8 } from './helpers.js';
 
 /** Generates a random JSON text (no duplicate names) with random whitespace, escapes and number spellings. */
 function generator(seed: number): () => string {

@@ -7,7 +7,7 @@ import { DEFAULT_WORK_BUDGET } from '../../core/evaluate/limits.js';
 import type { EvaluationResult } from '../../core/evaluate/types.js';
 import { validatePack } from '../../core/pack/index.js';
 import { file } from './fixtures.js';
-import { pick, prng } from './prng.js';
+import { pick, prng } from '../../bench/support/seeded-prng.js';
 
 /**
  * Seeded fuzzing (issue 2, "Bad input"): byte-level and structure-level mutations of packs, facts and evidence. Every

@@ -3,7 +3,7 @@ import { compilePack } from '../../core/evaluate/compile.js';
 import { evaluateCompiled } from '../../core/evaluate/evaluate.js';
 import { json } from './fixtures.js';
 import { bytes, validated } from './helpers.js';
-import { pick, prng, shuffle } from './prng.js';
+import { pick, prng, shuffle } from '../../bench/support/seeded-prng.js';
 
 /** §4 / §8: collection order never determines priority, so permuting rules, exceptions, evidence requirements or the
  * children of all/any changes no disposition byte and no work unit. */

@@ -1,18 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { validatePack, type PackValidation } from '../../core/pack/index.js';
+import { prng } from '../../bench/support/seeded-prng.js';
 import { bytes, fixtureBytes, load, type FixtureName, type Pack } from './fixtures/index.js';
-
-/** mulberry32: a small seeded PRNG so every run mutates the same way. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function checkShape(r: PackValidation): void {
   expect(['valid', 'carrier', 'structural', 'semantic']).toContain(r.class);
@@ -31,7 +20,7 @@ const JUNK = [null, true, 0, -1.5, '', 'x', 'Bad Id', '1e3', [], {}, [null], { o
 
 describe('every mutated pack yields exactly one typed verdict and never throws', () => {
   test('2,000 byte-level mutations (flip, delete, insert, truncate) of the sample packs', () => {
-    const next = rng(20261202);
+    const next = prng(20261202);
     const tokens = [...'{}[]":,\\ ', '\\ud800', '\\u0000', '1e999', 'null', '"__proto__"'];
     for (let i = 0; i < 2000; i++) {
       const src = fixtureBytes(FIXTURES[i % FIXTURES.length]!);
@@ -49,7 +38,7 @@ describe('every mutated pack yields exactly one typed verdict and never throws',
   });
 
   test('2,000 structure-level mutations (replace or delete a member anywhere) of the sample packs', () => {
-    const next = rng(42);
+    const next = prng(42);
     const counts = { valid: 0, carrier: 0, structural: 0, semantic: 0 };
     for (let i = 0; i < 2000; i++) {
       const p: Pack = load(FIXTURES[i % FIXTURES.length]!);
