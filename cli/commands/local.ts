@@ -77,7 +77,9 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const { resourceNames } = await import('../../infra/names.js');
   const names = resourceNames(state.stage, resolveConfig({ stage: state.stage }));
   const build = buildDigest({}, new URL(`file://${evaluateModule}`).href);
-  writeFileSync(paths.trustPolicy, trustPolicyDocument({ keys, logIds: names.logIds, environment: state.stage, table: names.ledgerTable, evaluatorBuilds: [build] }));
+  // Keep builds an earlier run allowed: a stack already running may be running an older build than dist/ holds now.
+  const builds = [build, ...previousBuilds(paths.trustPolicy)];
+  writeFileSync(paths.trustPolicy, trustPolicyDocument({ keys, logIds: names.logIds, environment: state.stage, table: names.ledgerTable, evaluatorBuilds: builds }));
   say(`trust policy ${paths.trustPolicy} (key ${keys.keyId}, logs ${names.logIds.join(', ')}, evaluator build ${build.slice(0, 12)}…)\n`);
 
   const stack = openStack(settings);
@@ -104,6 +106,15 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const verified = await runVerify(io);
   say(`\nThe stack keeps running on ${state.endpoint}. Try: docket tail --from-start --once | docket show <request-id> | docket handoffs --route oversight | docket verify\nStop it with: npm run stop\n`);
   return verified;
+}
+
+function previousBuilds(file: string): string[] {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as { evaluatorBuilds?: unknown };
+    return Array.isArray(v.evaluatorBuilds) ? v.evaluatorBuilds.filter((b): b is string => typeof b === 'string' && /^[0-9a-f]{64}$/.test(b)) : [];
+  } catch {
+    return [];
+  }
 }
 
 async function publishExamples(stack: StackClients, io: CliIo): Promise<Map<string, string>> {
