@@ -1,11 +1,18 @@
 /**
  * Shared plumbing of the two content-addressed tables (pack registry, request archive): key layout (pk S / sk S,
- * see infra/names.ts), SHA-256 digests and the exact-bytes attribute. Bytes are stored as a binary attribute so what
+ * see infra/names.ts), SHA-256 digests, the exact-bytes attribute, conditional creates and consistent reads. Bytes are stored as a binary attribute so what
  * comes back is exactly what went in; every read re-hashes them, so a tampered or corrupted item is refused, never
  * served (docs/adr/0062-content-addressed-tables.md).
  */
 import { createHash } from 'node:crypto';
-import { ConditionalCheckFailedException, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  GetItemCommand,
+  PutItemCommand,
+  type AttributeValue,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 
 export type Item = Record<string, AttributeValue>;
 
@@ -21,27 +28,95 @@ export const DEFAULT_KEY_LAYOUT: KeyLayout = Object.freeze({ partitionKey: 'pk',
 /** DynamoDB's item size limit is 400 KB including attribute names; keep a margin for the other attributes. */
 export const MAX_STORED_BYTES = 400 * 1024 - 1024;
 
-export function sha256Hex(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
 export const DIGEST_PATTERN = /^[0-9a-f]{64}$/;
 
-export function key(layout: KeyLayout, pk: string, sk: string): Item {
+function key(layout: KeyLayout, pk: string, sk: string): Item {
   const k: Item = { [layout.partitionKey]: { S: pk } };
   if (layout.sortKey !== null) k[layout.sortKey] = { S: sk };
   return k;
 }
 
-export function notExistsCondition(layout: KeyLayout): { ConditionExpression: string; ExpressionAttributeNames: Record<string, string> } {
+function notExistsCondition(layout: KeyLayout): { ConditionExpression: string; ExpressionAttributeNames: Record<string, string> } {
   return { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': layout.partitionKey } };
 }
 
-export function isConditionalFailure(e: unknown): boolean {
+function isConditionalFailure(e: unknown): boolean {
   return e instanceof ConditionalCheckFailedException || (e as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 }
 
-export function bytesOf(item: Item, name: string): Uint8Array | undefined {
+function bytesOf(item: Item, name: string): Uint8Array | undefined {
   const v = item[name];
   return v && v.B instanceof Uint8Array ? v.B : undefined;
+}
+
+export interface ContentTableOptions {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  readonly keyLayout?: KeyLayout;
+}
+
+/**
+ * One content-addressed table over the wire. A content item of family `f` is pk "f#<digest>", sk "f", bytes (B),
+ * size (N); writes are conditional creates and reads are consistent, so what a digest names never changes.
+ */
+export class ContentTable {
+  private readonly client: DynamoDBClient;
+  private readonly tableName: string;
+  private readonly layout: KeyLayout;
+
+  constructor(options: ContentTableOptions) {
+    this.client = options.client;
+    this.tableName = options.tableName;
+    this.layout = options.keyLayout ?? DEFAULT_KEY_LAYOUT;
+  }
+
+  /** The key of item (pk, sk) under this table's layout. */
+  key(pk: string, sk: string): Item {
+    return key(this.layout, pk, sk);
+  }
+
+  /** Creates the item unless one with its key exists: true when this call created it. */
+  async putIfAbsent(item: Item): Promise<boolean> {
+    try {
+      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item, ...notExistsCondition(this.layout) }));
+      return true;
+    } catch (e) {
+      if (isConditionalFailure(e)) return false;
+      throw e;
+    }
+  }
+
+  /** The item at (pk, sk), read consistently, or undefined. */
+  async getItem(pk: string, sk: string): Promise<Item | undefined> {
+    const out = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: this.key(pk, sk), ConsistentRead: true }));
+    return out.Item;
+  }
+
+  async deleteItem(pk: string, sk: string): Promise<void> {
+    await this.client.send(new DeleteItemCommand({ TableName: this.tableName, Key: this.key(pk, sk) }));
+  }
+
+  /** Stores exact bytes as a `family` item under their digest (idempotent: `created` is false when already there). */
+  async putContent(family: string, bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
+    const digest = sha256Hex(bytes);
+    const created = await this.putIfAbsent({ ...this.key(`${family}#${digest}`, family), bytes: { B: bytes }, size: { N: String(bytes.byteLength) } });
+    return { digest, created };
+  }
+
+  /**
+   * The exact bytes of the `family` item for a digest; null when the digest is malformed or nothing is stored under it.
+   * Stored bytes that do not hash to the digest are never served: `integrityError` is thrown instead.
+   */
+  async getContent(family: string, digest: string, integrityError: () => Error): Promise<Uint8Array | null> {
+    if (!DIGEST_PATTERN.test(digest)) return null;
+    const item = await this.getItem(`${family}#${digest}`, family);
+    if (!item) return null;
+    const bytes = bytesOf(item, 'bytes');
+    if (!bytes || sha256Hex(bytes) !== digest) throw integrityError();
+    return bytes;
+  }
 }

@@ -6,24 +6,9 @@
  * published, names one digest forever: publishing it again with the same bytes is an idempotent success, with
  * other bytes a typed refusal (docs/adr/0062-content-addressed-tables.md).
  */
-import { GetItemCommand, PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DEFAULT_KEY_LAYOUT,
-  DIGEST_PATTERN,
-  MAX_STORED_BYTES,
-  bytesOf,
-  isConditionalFailure,
-  key,
-  notExistsCondition,
-  sha256Hex,
-  type KeyLayout,
-} from './content-table.js';
+import { ContentTable, DIGEST_PATTERN, MAX_STORED_BYTES, type ContentTableOptions } from './content-table.js';
 
-export interface PackRegistryOptions {
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly keyLayout?: KeyLayout;
-}
+export type PackRegistryOptions = ContentTableOptions;
 
 export type PublishOutcome =
   | { readonly ok: true; readonly digest: string; readonly alias: string; readonly created: boolean }
@@ -37,47 +22,28 @@ export class RegistryIntegrityError extends Error {
 }
 
 export class DynamoDbPackRegistry {
-  private readonly client: DynamoDBClient;
-  private readonly tableName: string;
-  private readonly layout: KeyLayout;
+  private readonly table: ContentTable;
 
   constructor(options: PackRegistryOptions) {
-    this.client = options.client;
-    this.tableName = options.tableName;
-    this.layout = options.keyLayout ?? DEFAULT_KEY_LAYOUT;
+    this.table = new ContentTable(options);
   }
 
   /** Stores the bytes under their digest (idempotent). Returns the digest. */
   async putPack(bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
     if (bytes.byteLength > MAX_STORED_BYTES) throw new RangeError(`pack of ${bytes.byteLength} bytes exceeds the registry limit ${MAX_STORED_BYTES}`);
-    const digest = sha256Hex(bytes);
-    const created = await this.putIfAbsent({
-      ...key(this.layout, `pack#${digest}`, 'pack'),
-      bytes: { B: bytes },
-      size: { N: String(bytes.byteLength) },
-    });
-    return { digest, created };
+    return this.table.putContent('pack', bytes);
   }
 
   /** The exact bytes for a digest, or null when no such pack was published. */
   async getPack(digest: string): Promise<Uint8Array | null> {
-    if (!DIGEST_PATTERN.test(digest)) return null;
-    const out = await this.client.send(
-      new GetItemCommand({ TableName: this.tableName, Key: key(this.layout, `pack#${digest}`, 'pack'), ConsistentRead: true }),
-    );
-    if (!out.Item) return null;
-    const bytes = bytesOf(out.Item, 'bytes');
-    if (!bytes || sha256Hex(bytes) !== digest) throw new RegistryIntegrityError(`stored pack ${digest} does not hash to its digest`);
-    return bytes;
+    return this.table.getContent('pack', digest, () => new RegistryIntegrityError(`stored pack ${digest} does not hash to its digest`));
   }
 
   /** The digest an alias `id@version` names, or null. */
   async resolveAlias(alias: string): Promise<string | null> {
-    const out = await this.client.send(
-      new GetItemCommand({ TableName: this.tableName, Key: key(this.layout, `alias#${alias}`, 'alias'), ConsistentRead: true }),
-    );
-    const digest = out.Item?.digest?.S;
-    if (out.Item && (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest))) {
+    const item = await this.table.getItem(`alias#${alias}`, 'alias');
+    const digest = item?.digest?.S;
+    if (item && (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest))) {
       throw new RegistryIntegrityError(`alias ${alias} holds no valid digest`);
     }
     return digest ?? null;
@@ -93,7 +59,7 @@ export class DynamoDbPackRegistry {
       return { ok: false, code: 'pack-too-large', size: bytes.byteLength, limit: MAX_STORED_BYTES, message: `pack of ${bytes.byteLength} bytes exceeds ${MAX_STORED_BYTES}` };
     }
     const { digest } = await this.putPack(bytes);
-    const created = await this.putIfAbsent({ ...key(this.layout, `alias#${alias}`, 'alias'), digest: { S: digest } });
+    const created = await this.table.putIfAbsent({ ...this.table.key(`alias#${alias}`, 'alias'), digest: { S: digest } });
     if (created) return { ok: true, digest, alias, created: true };
     const existingDigest = await this.resolveAlias(alias);
     if (existingDigest === digest) return { ok: true, digest, alias, created: false };
@@ -105,15 +71,5 @@ export class DynamoDbPackRegistry {
       existingDigest: existingDigest ?? '',
       message: `${alias} is already published as ${existingDigest}; an alias is immutable, publish a new version`,
     };
-  }
-
-  private async putIfAbsent(item: Record<string, import('@aws-sdk/client-dynamodb').AttributeValue>): Promise<boolean> {
-    try {
-      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item, ...notExistsCondition(this.layout) }));
-      return true;
-    } catch (e) {
-      if (isConditionalFailure(e)) return false;
-      throw e;
-    }
   }
 }
