@@ -19,6 +19,7 @@ import { buildEntry, entryHashOf, type BuiltEntry } from '../core/ledger/entry.j
 import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/signature.js';
 import { startStackProcess } from '../localstack/daemon.js';
 import { startLocalStack } from '../localstack/launcher.js';
+import { refusalEntryBody } from './support/refusal-entry.js';
 
 const STAGE = 'bench';
 const TABLE = `docket-${STAGE}-ledger`;
@@ -27,27 +28,16 @@ const sha = (s: string): string => createHash('sha256').update(s, 'utf8').digest
 
 function entryFor(slot: { logId: string; seq: number; prevHash: string | null }, requestId: string): BuiltEntry {
   return buildEntry(
-    {
-      format: 'docket.ledger-entry/1',
-      kind: 'admission-refusal',
-      logId: slot.logId,
-      seq: slot.seq,
-      prevHash: slot.prevHash,
+    refusalEntryBody({
+      slot,
       requestId,
       requestDigest: sha(requestId),
-      correlation: null,
-      pack: { digest: sha('bench-pack') },
-      specVersion: null,
-      factsDigest: null,
-      evidenceDigest: null,
-      supportedExtensions: [],
-      workBudget: null,
-      work: 0,
+      packDigest: sha('bench-pack'),
       evaluator: { name: 'docket', version: '0.1.0', buildDigest: sha('bench-build') },
       time: '2026-12-02T00:00:00Z',
       keyId: signer.keyId,
       refusal: { code: 'unknown-pack-digest', message: 'benchmark entry' },
-    },
+    }),
     signer,
   );
 }

@@ -1,5 +1,6 @@
 /** Real signed ledger entries (admission refusals: the smallest kind) built with core/ledger, for store tests. */
 import { createHash } from 'node:crypto';
+import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
 import { buildEntry, type BuiltEntry } from '../../core/ledger/entry.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/signature.js';
 import type { StoredEntry } from '../../core/ledger/store.js';
@@ -12,27 +13,16 @@ export function digestOf(text: string): string {
 
 export function refusalEntry(slot: { logId: string; seq: number; prevHash: string | null }, requestId: string, requestDigest = digestOf(requestId)): BuiltEntry {
   return buildEntry(
-    {
-      format: 'docket.ledger-entry/1',
-      kind: 'admission-refusal',
-      logId: slot.logId,
-      seq: slot.seq,
-      prevHash: slot.prevHash,
+    refusalEntryBody({
+      slot,
       requestId,
       requestDigest,
-      correlation: null,
-      pack: { digest: digestOf(`pack:${requestId}`) },
-      specVersion: null,
-      factsDigest: null,
-      evidenceDigest: null,
-      supportedExtensions: [],
-      workBudget: null,
-      work: 0,
+      packDigest: digestOf(`pack:${requestId}`),
       evaluator: { name: 'docket', version: '0.1.0', buildDigest: digestOf('build') },
       time: '2026-12-02T14:00:00Z',
       keyId: testSigner.keyId,
       refusal: { code: 'unknown-pack-digest', message: 'no pack with this digest is published' },
-    },
+    }),
     testSigner,
   );
 }

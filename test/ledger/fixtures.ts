@@ -1,4 +1,5 @@
 /** Shared test fixtures: deterministic keys (seeds are fixed bytes, never real secrets) and sample entries. */
+import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
 import { sha256Hex } from '../../core/ledger/bytes.js';
 import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entry-types.js';
 import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
@@ -40,25 +41,16 @@ export function dispositionEntry(over: Partial<Record<string, unknown>> = {}): U
 
 export function refusalEntry(over: Partial<Record<string, unknown>> = {}): UnsignedEntry {
   return {
-    format: ENTRY_FORMAT,
-    kind: 'admission-refusal',
-    logId: 'log-0',
-    seq: 0,
-    prevHash: null,
-    requestId: 'req-2',
-    requestDigest: sha256Hex('request req-2'),
-    correlation: null,
-    pack: { digest: PACK_DIGEST },
-    specVersion: null,
-    factsDigest: null,
-    evidenceDigest: null,
-    supportedExtensions: [],
-    workBudget: null,
-    work: 0,
-    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
-    refusal: { code: 'unknown-pack-digest', message: 'no pack is registered under this digest' },
-    time: '2026-12-02T13:45:00.123Z',
-    keyId: KEYS.keyId,
+    ...refusalEntryBody({
+      slot: { logId: 'log-0', seq: 0, prevHash: null },
+      requestId: 'req-2',
+      requestDigest: sha256Hex('request req-2'),
+      packDigest: PACK_DIGEST,
+      evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
+      time: '2026-12-02T13:45:00.123Z',
+      keyId: KEYS.keyId,
+      refusal: { code: 'unknown-pack-digest', message: 'no pack is registered under this digest' },
+    }),
     ...over,
   } as UnsignedEntry;
 }
