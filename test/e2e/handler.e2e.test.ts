@@ -1,7 +1,7 @@
 /**
  * The Lambda module itself (functions/evaluate.ts `handler`): cold start from the environment (key file, build
  * digest, configuration), an SQS event of three records — a valid request, an unidentifiable one, an unknown pack —
- * and the partial batch response, against the local stack.
+ * and the partial batch response, against the local stack; then the checkpoint Lambda module on demand.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,4 +62,18 @@ it('cold-starts from the environment, records the good request and the refusal, 
   }
   const dlq = await w.sqs.send(new ReceiveMessageCommand({ QueueUrl: w.queueUrl('intake-dlq'), MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageAttributeNames: ['All'] }));
   expect((dlq.Messages ?? []).map((m) => [m.Body, m.MessageAttributes?.DocketReason?.StringValue, m.MessageAttributes?.OriginalMessageId?.StringValue])).toEqual([['{"requestId":', 'request-not-json', 'm2']]);
+});
+
+it('writes a signed checkpoint of every log on invocation and exports them to the configured file', async () => {
+  const exportFile = join(dir, 'checkpoints.json');
+  process.env.DOCKET_CHECKPOINT_EXPORT_FILE = exportFile;
+  const { handler } = await import('../../functions/checkpoint.js');
+  const out = await handler();
+  const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
+  expect(out.checkpoints.map((c) => c.logId)).toEqual(logIds);
+  const total = out.checkpoints.reduce((n, c) => n + c.treeSize, 0);
+  expect(total).toBe(2); // h-1 and h-3 of the test above
+  const exported = JSON.parse(readFileSync(exportFile, 'utf8')) as { format: string; checkpoints: { body: string }[] };
+  expect(exported.format).toBe('docket.checkpoint-export/1');
+  expect(exported.checkpoints.map((c) => JSON.parse(c.body).origin)).toEqual(logIds.map(() => ({ environment: 'handler', table: 'docket-handler-ledger' })));
 });
