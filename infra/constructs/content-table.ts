@@ -1,8 +1,8 @@
 /** A content-addressed table (pk S / sk S): on-demand, PITR, deletion protection, RETAIN, customer-managed key. */
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
+import { durableTableProps, tableArnLiteral } from './durable-table.js';
 
 export interface ContentTableProps {
   readonly tableName: string;
@@ -22,18 +22,13 @@ export class ContentTable extends Construct {
       tableName: props.tableName,
       partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
       sortKey: { name: 'sk', type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: props.pitrRecoveryDays },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
-      encryptionKey: props.key,
+      ...durableTableProps(props.key, props.pitrRecoveryDays),
       ...(props.timeToLiveAttribute !== undefined ? { timeToLiveAttribute: props.timeToLiveAttribute } : {}),
     });
   }
 
-  /** See Ledger.tableArnLiteral: a table's own resource policy cannot Fn::GetAtt the table. */
+  /** For the table's own resource policy (see durable-table.ts). */
   tableArnLiteral(): string {
-    return Stack.of(this).formatArn({ service: 'dynamodb', resource: 'table', resourceName: this.physicalName });
+    return tableArnLiteral(this, this.physicalName);
   }
 }

@@ -5,12 +5,12 @@
  * and the identity policies of those roles grant nothing but single-item reads and PutItem on their own key families.
  * What this does and does not stop: docs/adr/0080-ledger-append-only-enforcement.md.
  */
-import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
+import { durableTableProps, tableArnLiteral } from './durable-table.js';
 import { grantKeyVia } from './key-grants.js';
 
 /** Partition-key prefixes of the item families (core/ledger/store.ts). */
@@ -43,12 +43,7 @@ export class Ledger extends Construct {
       tableName: props.tableName,
       partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
       sortKey: { name: 'sk', type: dynamodb.AttributeType.NUMBER },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: props.config.pitrRecoveryDays },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
-      encryptionKey: props.key,
+      ...durableTableProps(props.key, props.config.pitrRecoveryDays),
       // No timeToLiveAttribute, ever: a TTL deletion would remove signed entries (see LEDGER_REWRITE_ACTIONS).
     });
     this.table.addToResourcePolicy(
@@ -62,12 +57,9 @@ export class Ledger extends Construct {
     );
   }
 
-  /**
-   * The table ARN built from its physical name: a table's own resource policy cannot reference the table
-   * (Fn::GetAtt on itself is circular).
-   */
+  /** For the table's own resource policy (see durable-table.ts). */
   tableArnLiteral(): string {
-    return Stack.of(this).formatArn({ service: 'dynamodb', resource: 'table', resourceName: this.physicalName });
+    return tableArnLiteral(this, this.physicalName);
   }
 
   /** The evaluate function: read and conditionally create entry, claim and position items (log#, req#). */
