@@ -1,23 +1,28 @@
 /** A small CloudFormation template in the shape infra/synth.ts emits, for provisioning tests. */
 import type { CfnTemplate } from '../../localstack/template-plan.js';
 
+type AttributeDefinition = { AttributeName: string; AttributeType: 'S' | 'N' };
+
+/** A table keyed like infra's (pk S HASH, sk RANGE of the given type); `more` are further attributes (GSI keys). */
+function pkSkTable(tableName: string, sortKeyType: 'S' | 'N', more: AttributeDefinition[] = []): Record<string, unknown> {
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    KeySchema: [
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ],
+    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: sortKeyType }, ...more],
+  };
+}
+
 export function fixtureTemplate(prefix: string): CfnTemplate {
   return {
     Resources: {
       LedgerTable: {
         Type: 'AWS::DynamoDB::Table',
         Properties: {
-          TableName: `${prefix}-ledger`,
-          BillingMode: 'PAY_PER_REQUEST',
-          KeySchema: [
-            { AttributeName: 'pk', KeyType: 'HASH' },
-            { AttributeName: 'sk', KeyType: 'RANGE' },
-          ],
-          AttributeDefinitions: [
-            { AttributeName: 'pk', AttributeType: 'S' },
-            { AttributeName: 'sk', AttributeType: 'N' },
-            { AttributeName: 'requestId', AttributeType: 'S' },
-          ],
+          ...pkSkTable(`${prefix}-ledger`, 'N', [{ AttributeName: 'requestId', AttributeType: 'S' }]),
           GlobalSecondaryIndexes: [
             { IndexName: 'byRequest', KeySchema: [{ AttributeName: 'requestId', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
           ],
@@ -28,18 +33,7 @@ export function fixtureTemplate(prefix: string): CfnTemplate {
       },
       PacksTable: {
         Type: 'AWS::DynamoDB::Table',
-        Properties: {
-          TableName: `${prefix}-packs`,
-          BillingMode: 'PAY_PER_REQUEST',
-          KeySchema: [
-            { AttributeName: 'pk', KeyType: 'HASH' },
-            { AttributeName: 'sk', KeyType: 'RANGE' },
-          ],
-          AttributeDefinitions: [
-            { AttributeName: 'pk', AttributeType: 'S' },
-            { AttributeName: 'sk', AttributeType: 'S' },
-          ],
-        },
+        Properties: pkSkTable(`${prefix}-packs`, 'S'),
       },
       IntakeDlq: { Type: 'AWS::SQS::Queue', Properties: { QueueName: `${prefix}-intake-dlq`, MessageRetentionPeriod: 1209600 } },
       // Declared before its DLQ on purpose: the plan must order queues by their redrive dependency.
