@@ -65,3 +65,26 @@ export function reportUsage(io: CliIo, command: string, message: string, usage: 
   io.stderr(`docket ${command}: ${message}\nusage: ${usage}\n`);
   return EXIT.USAGE;
 }
+
+/** What a command's argument reading gives: the arguments to run with, or the exit code to return at once. */
+export type CommandLine<T> = { readonly ok: true; readonly args: T } | { readonly ok: false; readonly exit: number };
+
+/**
+ * A command's argument reading, handled the same way by every command: `read` parses argv (throwing UsageError
+ * on a mistake) and returns 'help' when --help was given. Help prints the usage on stdout (exit 0); a usage error
+ * is reported with the usage on stderr (exit 64). Any other error is a bug and propagates.
+ */
+export function readCommandLine<T>(io: CliIo, command: string, usage: string, read: () => T | 'help'): CommandLine<T> {
+  let args: T | 'help';
+  try {
+    args = read();
+  } catch (e) {
+    if (e instanceof UsageError) return { ok: false, exit: reportUsage(io, command, e.message, usage) };
+    throw e;
+  }
+  if (args === 'help') {
+    io.stdout(`usage: ${usage}\n`);
+    return { ok: false, exit: EXIT.OK };
+  }
+  return { ok: true, args };
+}

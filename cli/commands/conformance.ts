@@ -1,5 +1,5 @@
 import { runCorpus, type CaseResult, type Suite } from '../../conformance/runner.js';
-import { EXIT, parseCommandArgs, reportUsage, UsageError } from '../args.js';
+import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 
 const USAGE = 'docket conformance [--strict] [--suite document|evaluation] [--only <text>] [--quiet]';
@@ -9,24 +9,19 @@ const USAGE = 'docket conformance [--strict] [--suite document|evaluation] [--on
  * line "N passed, M failed" on its own. Exit 0 iff every case passed.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseCommandArgs(argv, {
+  const line = readCommandLine(io, 'conformance', USAGE, () => {
+    const { values } = parseCommandArgs(argv, {
       strict: { type: 'boolean' },
       suite: { type: 'string' },
       only: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
       help: { type: 'boolean', short: 'h' },
-    }, { min: 0, max: 0 }));
+    }, { min: 0, max: 0 });
     if (values.suite !== undefined && values.suite !== 'document' && values.suite !== 'evaluation') throw new UsageError(`--suite must be document or evaluation, got ${JSON.stringify(values.suite)}`);
-  } catch (e) {
-    if (e instanceof UsageError) return reportUsage(io, 'conformance', e.message, USAGE);
-    throw e;
-  }
-  if (values.help === true) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
+    return values.help === true ? 'help' : values;
+  });
+  if (!line.ok) return line.exit;
+  const values = line.args;
   const report = runCorpus({
     strict: values.strict === true,
     ...(values.suite !== undefined ? { suite: values.suite as Suite } : {}),

@@ -1,7 +1,7 @@
 import { readJson } from '../../core/carrier/index.js';
 import { compilePack, evaluateCompiled, evaluateDocuments, type EvaluationError, type EvaluationResult } from '../../core/evaluate/index.js';
 import { validatePack } from '../../core/pack/index.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
+import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 
 const USAGE = [
@@ -31,17 +31,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * With --batch, one such line per input line, in order (docs/adr/0042-batch-evaluation-lines.md).
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  let opts: Options;
-  try {
-    opts = options(argv);
-  } catch (e) {
-    if (e instanceof UsageError) return reportUsage(io, 'evaluate', e.message, USAGE);
-    throw e;
-  }
-  if (opts === 'help') {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
+  const line = readCommandLine(io, 'evaluate', USAGE, () => options(argv));
+  if (!line.ok) return line.exit;
+  const opts = line.args;
   const pack = await readInput(opts.pack, io);
   if (opts.mode === 'batch') return runBatch(pack, await readInput(opts.batch, io), opts, io);
   const facts = await readInput(opts.facts, io);

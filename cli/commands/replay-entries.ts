@@ -12,8 +12,9 @@
  * trust policy it wrote to .docket/local/trust-policy.json, and replays every log.
  */
 import { readFile } from 'node:fs/promises';
-import { EXIT, parseCommandArgs, reportUsage, UsageError } from '../args.js';
+import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
+import { reportNoVerdict } from '../no-verdict.js';
 import { ArchiveIntegrityError } from '../../adapters/dynamodb-request-archive.js';
 import { RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
@@ -109,17 +110,12 @@ function selectionOf(values: Record<string, unknown>): ReplaySelection {
 }
 
 function unreadable(io: CliIo, code: string, detail: string): number {
-  io.stdout(`${JSON.stringify({ noVerdict: { code, detail } })}\n`);
-  io.stderr(`docket replay: no verdict (${code}): ${detail}\n`);
-  return EXIT_UNREADABLE;
+  return reportNoVerdict(io, 'replay', { code, detail }, EXIT_UNREADABLE);
 }
 
 export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDeps): Promise<number> {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  let selection: ReplaySelection;
-  let maxWorkBudget: number | undefined;
-  try {
-    ({ values } = parseCommandArgs(
+  const line = readCommandLine(io, 'replay', USAGE, () => {
+    const { values } = parseCommandArgs(
       argv,
       {
         ...SETTING_FLAGS,
@@ -134,19 +130,15 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
         help: { type: 'boolean' },
       },
       { min: 0, max: 0 },
-    ));
-    if (values.help === true) {
-      io.stdout(`usage: ${USAGE}\n`);
-      return EXIT.OK;
-    }
-    selection = selectionOf(values);
-    const m = seqOf(values['max-work-budget'], '--max-work-budget');
-    if (m === 0) throw new UsageError('--max-work-budget must be positive');
-    maxWorkBudget = m;
-  } catch (e) {
-    if (e instanceof UsageError) return reportUsage(io, 'replay', e.message, USAGE);
-    throw e;
-  }
+    );
+    if (values.help === true) return 'help';
+    const selection = selectionOf(values);
+    const maxWorkBudget = seqOf(values['max-work-budget'], '--max-work-budget');
+    if (maxWorkBudget === 0) throw new UsageError('--max-work-budget must be positive');
+    return { values, selection, maxWorkBudget };
+  });
+  if (!line.ok) return line.exit;
+  const { values, selection, maxWorkBudget } = line.args;
 
   const policyPath = typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy;
   let policyBytes: Uint8Array;

@@ -1,5 +1,5 @@
 import { validatePack, type Diagnostic } from '../../core/pack/index.js';
-import { EXIT, parseCommandArgs, reportUsage, UsageError } from '../args.js';
+import { EXIT, parseCommandArgs, readCommandLine, reportUsage } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 
 const USAGE = 'docket validate <pack-file|-> [--strict] [--json]';
@@ -10,17 +10,12 @@ const USAGE = 'docket validate <pack-file|-> [--strict] [--json]';
  * {"conformant", "class": "valid"|"carrier"|"structural"|"semantic", "diagnostics": [{"code", "pointer"?, "message", …}]}.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  let args;
-  try {
-    args = parseCommandArgs(argv, { strict: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, { min: 0, max: 1 });
-  } catch (e) {
-    if (e instanceof UsageError) return reportUsage(io, 'validate', e.message, USAGE);
-    throw e;
-  }
-  if (args.values.help === true) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
+  const line = readCommandLine(io, 'validate', USAGE, () => {
+    const args = parseCommandArgs(argv, { strict: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, { min: 0, max: 1 });
+    return args.values.help === true ? 'help' : args;
+  });
+  if (!line.ok) return line.exit;
+  const args = line.args;
   const file = args.positionals[0];
   if (file === undefined) return reportUsage(io, 'validate', 'missing <pack-file> (use - for stdin)', USAGE);
   const bytes = await readInput(file, io);

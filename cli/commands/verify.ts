@@ -9,8 +9,9 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { EXIT, parseCommandArgs, reportUsage, UsageError } from '../args.js';
+import { EXIT, parseCommandArgs, readCommandLine } from '../args.js';
 import type { CliIo } from '../io.js';
+import { reportNoVerdict } from '../no-verdict.js';
 import { readCheckpointExport } from '../../core/ledger/export.js';
 import type { LedgerStore, StoredCheckpoint } from '../../core/ledger/store.js';
 import { readMarkers } from '../../core/ledger/verify/markers.js';
@@ -55,9 +56,7 @@ async function readInput(path: string): Promise<Uint8Array | Error> {
 }
 
 function noVerdict(io: CliIo, nv: NoVerdict): number {
-  io.stdout(`${JSON.stringify({ noVerdict: nv })}\n`);
-  io.stderr(`docket verify: no verdict (${nv.code}): ${nv.detail}\n`);
-  return EXIT_NO_VERDICT;
+  return reportNoVerdict(io, 'verify', nv, EXIT_NO_VERDICT);
 }
 
 function progress(io: CliIo): { onProgress: (n: number) => void; done: () => void } {
@@ -75,21 +74,16 @@ function progress(io: CliIo): { onProgress: (n: number) => void; done: () => voi
 
 export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> = {}): Promise<number> {
   const deps: VerifyDeps = { ...defaultDeps, ...given };
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    ({ values } = parseCommandArgs(
+  const line = readCommandLine(io, 'verify', USAGE, () => {
+    const { values } = parseCommandArgs(
       argv,
       { ...SETTING_FLAGS, export: { type: 'string' }, checkpoints: { type: 'string' }, policy: { type: 'string' }, markers: { type: 'string' }, 'all-signatures': { type: 'boolean' }, help: { type: 'boolean' } },
       { min: 0, max: 0 },
-    ));
-  } catch (e) {
-    if (e instanceof UsageError) return reportUsage(io, 'verify', e.message, USAGE);
-    throw e;
-  }
-  if (values.help === true) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
+    );
+    return values.help === true ? 'help' : values;
+  });
+  if (!line.ok) return line.exit;
+  const values = line.args;
   const local = localPaths();
   const allSignatures = values['all-signatures'] === true;
   const policyPath = typeof values.policy === 'string' ? values.policy : local.trustPolicy;
