@@ -3,8 +3,7 @@
  * entry's content, the protocol decides its slot (log, seq, prevHash), and the builder checks and signs it.
  * Time and the signer are passed in (core has no clock and never holds a key it did not receive).
  */
-import { appendOnce } from '../ledger/append.js';
-import { selectLog } from '../ledger/log-selection.js';
+import { appendOnce, type HeadCache } from '../ledger/append.js';
 import { buildEntry, parseStoredEntry } from '../ledger/entry.js';
 import { ENTRY_FORMAT, type UnsignedEntry } from '../ledger/entry-types.js';
 import type { Signer } from '../ledger/signature.js';
@@ -17,6 +16,8 @@ export interface LedgerWriterOptions {
   readonly logIds: readonly string[];
   /** RFC 3339 UTC time of the entry (the handler's clock). */
   readonly now: () => string;
+  /** Where this writer starts its round over the logs (the edge passes a per-instance value, so instances spread). */
+  readonly logOffset?: number;
 }
 
 /** A stored entry that does not read back strictly: the ledger is damaged; never repaired here. */
@@ -32,20 +33,27 @@ function recorded(stored: StoredEntry): RecordedEntry {
 
 export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
   const lock = new KeyedMutex();
+  const logs = [...new Set(o.logIds)].sort();
+  const headCache: HeadCache = new Map();
+  let turn = Math.abs(Math.trunc(o.logOffset ?? 0));
   return {
     async append(draft: EntryDraft): Promise<AppendResult> {
-      // One append per log at a time within this instance: concurrent records of one batch that land on the same
-      // log would otherwise race for the same slot and retry (each retry re-reads the head and re-signs). The
-      // append protocol still guarantees one entry per request across instances; this only removes self-contention.
-      return lock.run(selectLog(draft.requestId, o.logIds), () => appendNow(draft));
+      // New requests take the logs in turn and one append per log runs at a time within this instance, so the
+      // records of one batch never race each other for a slot; the head cache then makes a first sight three
+      // conditional writes (ADR 0050 amendment). Any log is correct: the claim fixes it for every duplicate, and
+      // the append protocol guarantees one entry per request across instances (ADR 0053 amendment).
+      const logId = logs[turn++ % logs.length] as string;
+      return lock.run(logId, () => appendNow(draft, logId));
     },
   };
-  async function appendNow(draft: EntryDraft): Promise<AppendResult> {
+  async function appendNow(draft: EntryDraft, logId: string): Promise<AppendResult> {
     const time = o.now();
     const out = await appendOnce(o.store, {
       requestId: draft.requestId,
       requestDigest: draft.requestDigest,
-      logIds: o.logIds,
+      logIds: logs,
+      logId,
+      headCache,
       build: (slot) => buildEntry({ ...draft, format: ENTRY_FORMAT, ...slot, time, keyId: o.signer.keyId } as UnsignedEntry, o.signer),
     });
     if (!out.ok) {

@@ -21,6 +21,10 @@ import type { HandoffSender } from '../../core/pipeline/ports.js';
 import { processRequest, type PipelineConfig, type PipelinePorts, type ProcessOutcome } from '../../core/pipeline/process-request.js';
 import { silentObservability, type Observability } from './observability.js';
 
+/** Where this instance starts its round over the ledger logs: random per cold start, so concurrent Lambda instances
+ *  spread over the logs instead of all contending for the first one (a hint only; any log is correct). */
+const INSTANCE_LOG_OFFSET = Math.floor(Math.random() * 1024);
+
 export interface EvaluateRuntime {
   handle(event: SQSEvent): Promise<SQSBatchResponse>;
   readonly config: PipelineConfig;
@@ -171,7 +175,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
     ports: {
       packs: cachedPackSource(registry),
       archive,
-      ledger: ledgerWriter({ store, signer: o.signer, logIds: config.logIds, now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')) }),
+      ledger: ledgerWriter({ store, signer: o.signer, logIds: config.logIds, logOffset: INSTANCE_LOG_OFFSET, now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')) }),
       handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
     },
     deadLetter: sqsDeadLetter(sqs, env),
