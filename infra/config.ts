@@ -141,9 +141,30 @@ export class DocketConfigError extends Error {
 }
 
 /** Merge overrides over the stage defaults (nested `budgets` and `alarms` merge member-wise), then validate. */
+/**
+ * Per-stage presets shipped with Docket, applied over the defaults and under any override. `local` is the stage
+ * `npm start` runs: one route queue per target the example packs name (examples/), so the demo shows every handoff
+ * shape landing on a real route queue. Route targets are mapped by configuration, never by code (issue 4 item 4).
+ */
+export const STAGE_PRESETS: Readonly<Record<string, Partial<DocketConfig>>> = {
+  local: {
+    routes: [
+      { kind: 'queue', name: 'Intake Desk', queue: 'intake-desk' },
+      { kind: 'human-role', name: 'Oversight', queue: 'oversight' },
+      { kind: 'human-role', name: 'Data Steward', queue: 'data-steward' },
+      { kind: 'queue', name: 'Vendor Risk', queue: 'vendor-risk' },
+      { kind: 'human-role', name: 'Finance Controller', queue: 'finance' },
+      { kind: 'human-role', name: 'Incident Commander', queue: 'incident' },
+      ...Array.from({ length: 9 }, (_, i) => ({ kind: 'queue' as const, name: `Region 0${i + 1}`, queue: 'regions' })),
+      { kind: 'human-role', name: 'Line Manager', queue: 'hr' },
+      { kind: 'system', name: 'HR Data Quality', queue: 'hr' },
+    ],
+  },
+};
+
 export function resolveConfig(overrides: Partial<DocketConfig> = {}): DocketConfig {
   const stage = overrides.stage ?? 'dev';
-  const base = defaultConfig(stage);
+  const base: DocketConfig = { ...defaultConfig(stage), ...(Object.hasOwn(STAGE_PRESETS, stage) ? STAGE_PRESETS[stage] : {}) };
   const merged: DocketConfig = {
     ...base,
     ...overrides,

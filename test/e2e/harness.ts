@@ -17,11 +17,10 @@ import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.
 import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
 import type { HandoffSender } from '../../core/pipeline/ports.js';
 import { evaluateRuntimeFromEnv, type EvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
-import { LOCAL_CONFIG } from '../../functions/lib/local-config.js';
 import { synthesizeTemplate } from '../../infra/synth.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { pollerOptionsFromEventSource, startPoller, type Poller } from '../../localstack/event-source-poller.js';
-import type { DocketConfig } from '../../infra/config.js';
+import { STAGE_PRESETS, type DocketConfig } from '../../infra/config.js';
 
 export interface E2eWorld {
   readonly stack: LocalStack;
@@ -50,7 +49,8 @@ export interface E2eOptions {
 
 export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   const stage = o.stage ?? 'e2e';
-  const template = synthesizeTemplate({ ...LOCAL_CONFIG, ...o.config, stage });
+  // The e2e stage reuses the local stage's route configuration (every example pack target has a queue).
+  const template = synthesizeTemplate({ ...STAGE_PRESETS.local, ...o.config, stage });
   const stack = await startLocalStack({ port: 0, stage, template: template as never });
   const es = stack.resources.eventSources[0];
   if (!es) throw new Error('the template defines no event source');

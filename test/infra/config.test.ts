@@ -175,3 +175,23 @@ describe('resource names', () => {
     expect(env['UNROUTED_QUEUE_URL']).toBe('http://127.0.0.1:4566/000000000000/docket-local-unrouted');
   });
 });
+
+describe('the local stage preset', () => {
+  it('maps every target the example packs name to a route queue, so the demo never lands on unrouted by accident', () => {
+    const config = resolveConfig({ stage: 'local' });
+    const mapped = new Set(config.routes.map((r) => `${r.kind}:${r.name}`));
+    const dir = join(repoRoot(), 'examples');
+    const named: string[] = [];
+    for (const file of ['data-request-intake-triage.json', 'extended-profile-fanout.json', 'routes-all-filtered.json', 'vendor-onboarding-target.json', 'legacy-expense-approval-0.2.0-draft.json']) {
+      const pack = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { escalation?: { target?: { kind: string; name: string }; routes?: { target: { kind: string; name: string } }[] } };
+      const targets = [pack.escalation?.target, ...(pack.escalation?.routes ?? []).map((r) => r.target)].filter((t) => t !== undefined);
+      for (const t of targets) named.push(`${t.kind}:${t.name}`);
+    }
+    expect(named.length).toBeGreaterThan(10);
+    expect(named.filter((t) => !mapped.has(t))).toEqual([]);
+  });
+
+  it('leaves every other stage on the defaults', () => {
+    expect(resolveConfig({ stage: 'dev' }).routes).toEqual(defaultConfig('dev').routes);
+  });
+});
