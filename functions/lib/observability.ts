@@ -15,9 +15,7 @@ export interface Observability extends BatchObserver {
 export function powertoolsObservability(serviceName = 'docket-evaluate', namespace = 'Docket'): Observability {
   const logger = new Logger({ serviceName });
   const metrics = new Metrics({ namespace, serviceName });
-  let pending = 0;
   const count = (name: string, dimension: string, value: string): void => {
-    pending += 1;
     const m = metrics.singleMetric();
     m.addDimension(dimension, value);
     m.addMetric(name, MetricUnit.Count, 1);
@@ -55,9 +53,8 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
       count('RecordFailures', 'class', e?.name ?? 'Error');
     },
     flush() {
-      // Single metrics are emitted as they are added; publishing an empty buffer only logs a warning.
-      if (pending > 0) metrics.publishStoredMetrics();
-      pending = 0;
+      // Each count is a single metric, emitted (EMF) the moment it is added: the shared buffer is always empty, and
+      // publishing an empty buffer only prints Powertools' "No application metrics to publish" warning per batch.
     },
   };
 }
