@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';
-import { toPlainValue } from './plain.js';
+import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
@@ -77,7 +77,7 @@ export type HandoffReadError = { readonly code: 'handoff-not-json' | 'handoff-sh
 export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, HandoffReadError> {
   const r = readJson(bytes);
   if (!r.ok) return err({ code: 'handoff-not-json', message: r.error.message });
-  const plain = toPlainValue(r.value) as Record<string, unknown>;
+  const plain = toPlain(r.value) as Record<string, unknown>;
   if (typeof plain !== 'object' || plain === null || plain.format !== HANDOFF_FORMAT) return err({ code: 'handoff-shape', message: `format must be ${HANDOFF_FORMAT}` });
   const allowed = new Set(['format', 'handoffId', 'ledger', 'requestId', 'packDigest', 'routeIndex', 'shape', 'destination', 'target', 'disposition', 'correlation']);
   for (const k of Object.keys(plain)) if (!allowed.has(k)) return err({ code: 'handoff-shape', message: `unknown member ${k}` });
