@@ -1,0 +1,21 @@
+/**
+ * `npm run bench`: every benchmark in turn, each in its own process so one's heap and JIT state cannot colour the
+ * next. Each prints its own figures beside a same-run baseline and the command that reproduces it alone.
+ */
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BENCHES = ['carrier', 'evaluate', 'ledger', 'verify', 'handler', 'bundle', 'append', 'pipeline'];
+
+const here = dirname(fileURLToPath(import.meta.url));
+let failed = 0;
+for (const name of BENCHES) {
+  process.stdout.write(`\n===== ${name} =====\n`);
+  const r = spawnSync(process.execPath, ['--expose-gc', join(here, `${name}.bench.js`)], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    failed += 1;
+    process.stdout.write(`${name} bench exited ${r.status ?? r.signal}\n`);
+  }
+}
+process.exitCode = failed === 0 ? 0 : 1;
