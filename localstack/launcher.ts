@@ -1,12 +1,11 @@
 /**
- * The docker-free local AWS stack (issue 4 item 5): dynalite (DynamoDB) and fauxqs 1.9 (SQS) in this process on
+ * The docker-free local AWS stack (issue 4 item 5): dynalite (DynamoDB, on a worker thread) and fauxqs 1.9 (SQS) on
  * ephemeral loopback ports, behind one edge endpoint on 127.0.0.1:<port> (LocalStack's 4566 by default), provisioned
  * with exactly the tables and queues of the CDK template (infra/synth.ts) — never a second hand-written list.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { mkdirSync } from 'node:fs';
-import dynalite from 'dynalite';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import { createDynamoDbClient, createSqsClient, DEFAULT_LOCAL_REGION } from '../adapters/aws-clients.js';
 import { startEdgeProxy, type EdgeProxy } from './edge-proxy.js';
@@ -98,19 +97,41 @@ export async function synthesize(stage: string): Promise<CfnTemplate> {
   return synthesizeTemplate({ stage }) as CfnTemplate;
 }
 
+/**
+ * dynalite runs on a worker thread of its own: DynamoDB emulation (request validation, LevelDB) is the busiest part
+ * of the local stack, and off the main thread it no longer competes with the edge proxy, fauxqs and the handler the
+ * daemon runs. The worker is plain CommonJS evaluated from a string so it runs the same from sources and from dist/.
+ */
+const DYNALITE_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const dynalite = require(workerData.dynalitePath);
+const server = dynalite({ path: workerData.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+server.once('error', (e) => parentPort.postMessage({ error: String(e && e.message || e) }));
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
+parentPort.on('message', (m) => {
+  if (m === 'stop') { server.close(() => parentPort.postMessage({ stopped: true })); server.closeAllConnections(); }
+});
+`;
+
 async function startDynalite(dataDir: string | undefined): Promise<{ url: string; stop: () => Promise<void> }> {
-  const server: Server = dynalite({ path: dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+  const worker = new Worker(DYNALITE_WORKER, {
+    eval: true,
+    workerData: { dynalitePath: createRequire(import.meta.url).resolve('dynalite'), dataDir },
   });
-  const { port } = server.address() as AddressInfo;
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`dynalite worker exited (${code}) before listening`)));
+    worker.once('message', (m: { port?: number; error?: string }) => (m.port !== undefined ? resolve(m.port) : reject(new Error(`dynalite: ${m.error}`))));
+  });
+  worker.removeAllListeners('exit');
+  worker.removeAllListeners('error');
   return {
     url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: async () => {
+      const stopped = new Promise<void>((resolve) => worker.once('message', () => resolve()));
+      worker.postMessage('stop');
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, 2_000))]);
+      await worker.terminate();
+    },
   };
 }
