@@ -2,80 +2,29 @@
  * The pipeline over the local stack (issue 4 item 8): real SQS and DynamoDB wire protocols, the real evaluate
  * runtime invoked by the event-source poller. One stack for the whole file keeps the suite's runtime modest.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReceiveMessageCommand, DeleteMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { sendMessage } from '../../adapters/sqs.js';
-import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { verifyEntrySignature } from '../../core/ledger/entry.js';
-import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
-import type { SignedEntry } from '../../core/ledger/entry-types.js';
 import { startE2e, type E2eWorld } from './harness.js';
-
-const enc = new TextEncoder();
-const ex = (p: string) => readFileSync(new URL(`../../examples/${p}`, import.meta.url), 'utf8');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { ex, handoffs, sleep, worldIo, type WorldIo } from './world-io.js';
 
 let w: E2eWorld;
-const digests: Record<string, string> = {};
+let digests: WorldIo['digests'];
+let request: WorldIo['request'];
+let submit: WorldIo['submit'];
+let entryOf: WorldIo['entryOf'];
+let drain: WorldIo['drain'];
 
 beforeAll(async () => {
   // Concurrency 6: enough to exercise concurrent appends on every log without starving a loaded 2-core runner.
   w = await startE2e({ config: { maximumConcurrency: 6 } });
-  for (const [name, file] of Object.entries({ triage: 'data-request-intake-triage.json', vendor: 'vendor-onboarding-target.json', refund: 'direct-exception-no-escalation.json', leave: 'routes-all-filtered.json', incident: 'extended-profile-fanout.json', trial: 'requires-extension.json' })) {
-    digests[name] = (await w.registry.putPack(enc.encode(ex(file)))).digest;
-  }
+  ({ digests, request, submit, entryOf, drain } = await worldIo(w));
 }, 120_000);
 
 afterAll(async () => {
   await w?.stop();
 });
-
-function request(id: string, pack: string, facts: string, evidence?: string, extra = ''): string {
-  return `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${digests[pack]}","facts":${facts}${evidence ? `,"evidence":${evidence}` : ''}${extra}}`;
-}
-
-async function submit(body: string): Promise<void> {
-  await sendMessage(w.sqs, w.queueUrl('intake'), { body });
-}
-
-async function entryOf(requestId: string, timeoutMs = 20_000): Promise<{ entry: SignedEntry; entryHash: string; logId: string; seq: number }> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const p = await w.store.readPosition(requestId);
-    if (p) {
-      for await (const e of w.store.readEntries(p.logId, p.seq, p.seq)) {
-        const parsed = parseStoredEntry(e.body);
-        if (!parsed.ok) throw new Error(`stored entry unreadable: ${parsed.error.detail}`);
-        return { ...parsed.value, logId: p.logId, seq: p.seq };
-      }
-    }
-    await sleep(100);
-  }
-  throw new Error(`no entry for ${requestId} within ${timeoutMs} ms`);
-}
-
-/** Receives every message currently on a queue (deleting them), parsed as handoffs. */
-async function drain(url: string, expectAtLeast = 0, timeoutMs = 10_000): Promise<{ body: string; attributes: Record<string, string> }[]> {
-  const out: { body: string; attributes: Record<string, string> }[] = [];
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await w.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: out.length >= expectAtLeast ? 0 : 1, MessageAttributeNames: ['All'] }));
-    for (const m of r.Messages ?? []) {
-      out.push({ body: m.Body ?? '', attributes: Object.fromEntries(Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [k, v.StringValue ?? ''])) });
-      await w.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
-    }
-    if ((r.Messages ?? []).length === 0 && (out.length >= expectAtLeast || Date.now() > until)) return out;
-  }
-}
-
-const handoffs = (msgs: { body: string }[]): HandoffMessage[] =>
-  msgs.map((m) => {
-    const r = readHandoffMessage(enc.encode(m.body));
-    if (!r.ok) throw new Error(r.error.message);
-    return r.value;
-  });
 
 describe('each disposition kind over the local stack', () => {
   it('records an outcome, a not-applicable, an unresolved disposition and a preflight error, each signed by the stack key', async () => {
