@@ -15,10 +15,13 @@ export interface Observability extends BatchObserver {
 export function powertoolsObservability(serviceName = 'docket-evaluate', namespace = 'Docket'): Observability {
   const logger = new Logger({ serviceName });
   const metrics = new Metrics({ namespace, serviceName });
+  // One single-metric instance, reused: its addMetric publishes at once and then clears the metric and its
+  // dimensions (the default ones stay), so each count is still its own EMF line — without constructing a Metrics
+  // object (config, env and validation) per count, which cost more than a record's ledger signing.
+  const single = metrics.singleMetric();
   const count = (name: string, dimension: string, value: string): void => {
-    const m = metrics.singleMetric();
-    m.addDimension(dimension, value);
-    m.addMetric(name, MetricUnit.Count, 1);
+    single.addDimension(dimension, value);
+    single.addMetric(name, MetricUnit.Count, 1);
   };
   return {
     outcome(record: BatchRecord, o: ProcessOutcome) {
