@@ -4,7 +4,7 @@
  * Time and the signer are passed in (core has no clock and never holds a key it did not receive).
  */
 import { appendOnce, type HeadCache } from '../ledger/append.js';
-import { buildEntry, parseStoredEntry } from '../ledger/entry.js';
+import { buildEntry, parseStoredEntry, type BuiltEntry } from '../ledger/entry.js';
 import { ENTRY_FORMAT, type UnsignedEntry } from '../ledger/entry-types.js';
 import type { Signer } from '../ledger/signature.js';
 import type { LedgerStore, StoredEntry } from '../ledger/store.js';
@@ -48,19 +48,27 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
   };
   async function appendNow(draft: EntryDraft, logId: string): Promise<AppendResult> {
     const time = o.now();
+    let built: BuiltEntry | undefined;
     const out = await appendOnce(o.store, {
       requestId: draft.requestId,
       requestDigest: draft.requestDigest,
       logIds: logs,
       logId,
       headCache,
-      build: (slot) => buildEntry({ ...draft, format: ENTRY_FORMAT, ...slot, time, keyId: o.signer.keyId } as UnsignedEntry, o.signer),
+      build: (slot) => (built = buildEntry({ ...draft, format: ENTRY_FORMAT, ...slot, time, keyId: o.signer.keyId } as UnsignedEntry, o.signer)),
     });
     if (!out.ok) {
       if (out.error.code === 'request-id-conflict') return { status: 'conflict', existingRequestDigest: out.error.claim.requestDigest };
       throw new Error(`${out.error.code}: ${out.error.message}`);
     }
-    return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recorded(out.value.entry) };
+    const stored = out.value.entry;
+    if (out.value.status === 'appended' && built !== undefined && stored.body === built.body) {
+      // Our own entry, just written: buildEntry validated it (entry-rules, the same member and value rules a strict
+      // read applies) and the stored bytes are exactly its canonical text, so reading them back would only repeat
+      // that work. Entries written by anyone else (duplicates, earlier deliveries) are still read back strictly.
+      return { status: 'appended', recorded: { logId: stored.logId, seq: stored.seq, entryHash: built.entryHash, entry: built.entry } };
+    }
+    return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recorded(stored) };
   }
 }
 
