@@ -12,7 +12,8 @@
  *   (c) loop: with head n of the claim's log, scan (claim.headBefore, n] for this request id — found → write the
  *       position (if absent) and return it (duplicate); else build the entry for seq n+1 with prev = hash(entry n)
  *       and create slot n+1 if absent; success → write the position and return; lost slot → re-read the head, repeat.
- * On the fast path (first sight, warm head cache, no contention) an append costs three conditional writes.
+ * On the fast path (first sight, warm head cache, no contention) an append costs three conditional writes, and only
+ * the slot write of (c) has to run one at a time per log within a writer (`slotLock`; ADR 0050 amendment 2).
  */
 import { err, ok, type Result } from '../result.js';
 import { entryHashOf, toStoredEntry, type BuiltEntry } from './entry.js';
@@ -36,6 +37,42 @@ export interface AppendRequest {
   /** Upper bound on lost-slot retries before giving up (a store error, not a ledger state); default 10,000. */
   readonly maxAttempts?: number;
   readonly headCache?: HeadCache;
+  /**
+   * Runs the slot step (find this request's entry above headBefore, or write slot head+1) one at a time per log
+   * within this writer, so its own appends never race each other for a slot. Claim and position writes run outside
+   * it. Absent: no serialization (correct, but concurrent appends to one log may lose slots and retry).
+   */
+  readonly slotLock?: SlotLock;
+  readonly ownSlots?: OwnSlots;
+}
+
+export type SlotLock = <T>(logId: string, task: () => Promise<T>) => Promise<T>;
+
+/**
+ * Slots this writer created, per log: seq → request id. A created slot never changes, so this is exact knowledge of
+ * those entries: when every slot above a claim's headBefore is one of them and none is the request's, the scan of
+ * step (c) can be answered from memory instead of a read. Bounded: the oldest are forgotten (then the scan reads).
+ */
+export type OwnSlots = Map<string, Map<number, string>>;
+const OWN_SLOTS_PER_LOG = 4096;
+
+function rememberOwnSlot(own: OwnSlots | undefined, logId: string, seq: number, requestId: string): void {
+  if (own === undefined) return;
+  let slots = own.get(logId);
+  if (slots === undefined) own.set(logId, (slots = new Map()));
+  slots.set(seq, requestId);
+  if (slots.size > OWN_SLOTS_PER_LOG) slots.delete(slots.keys().next().value as number);
+}
+
+/** True when slots from..to are all this writer's and none holds `requestId`: nothing there to find. */
+function ownedByOthers(own: OwnSlots | undefined, logId: string, from: number, to: number, requestId: string): boolean {
+  const slots = own?.get(logId);
+  if (slots === undefined) return false;
+  for (let seq = from; seq <= to; seq++) {
+    const r = slots.get(seq);
+    if (r === undefined || r === requestId) return false;
+  }
+  return true;
 }
 
 export interface AppendOutcome {
@@ -105,16 +142,31 @@ export async function appendOnce(store: LedgerStore, req: AppendRequest): Promis
       return ok({ status: 'duplicate', entry: e });
     }
   }
-  // (c) Any entry of this request sits above headBefore (every writer reads the head only after the claim exists).
+  // (c) Only the slot write needs one-at-a-time per log; the claim and the position do not (ADR 0050 amendment 2).
+  const slotLock = req.slotLock ?? ((_logId, task) => task());
+  const slot = await slotLock(claim.logId, () => takeSlot(store, req, claim, sight.head));
+  if (!slot.ok) return slot;
+  return ok(await placed(store, slot.value.entry, slot.value.status));
+}
+
+/**
+ * (c) Any entry of this request sits above headBefore (every writer reads the head only after the claim exists):
+ * find it, or write slot head+1. Starts from the freshest head this writer knows — the cache is updated by every
+ * append that ran while this one waited for the slot lock — which is still only a lower bound.
+ */
+async function takeSlot(store: LedgerStore, req: AppendRequest, claim: Claim, sighted: StoredEntry | null | undefined): Promise<Result<AppendOutcome, AppendError>> {
   let scanned = claim.headBefore;
-  let head = sight.head;
+  const cached = req.headCache?.get(claim.logId);
+  let head = cached !== undefined ? cached : sighted;
   const maxAttempts = req.maxAttempts ?? 10_000;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     if (head === undefined) head = await readHead(store, claim.logId, req.headCache);
     const n = head === null ? -1 : head.seq;
     if (n > scanned) {
-      for await (const e of store.readEntries(claim.logId, scanned + 1, n)) {
-        if (e.projection.requestId === req.requestId) return ok(await placed(store, e, 'duplicate'));
+      if (!ownedByOthers(req.ownSlots, claim.logId, scanned + 1, n, req.requestId)) {
+        for await (const e of store.readEntries(claim.logId, scanned + 1, n)) {
+          if (e.projection.requestId === req.requestId) return ok({ status: 'duplicate', entry: e });
+        }
       }
       scanned = n;
     }
@@ -127,7 +179,8 @@ export async function appendOnce(store: LedgerStore, req: AppendRequest): Promis
     const stored = toStoredEntry(built);
     if (await store.putEntryIfAbsent(stored)) {
       req.headCache?.set(claim.logId, stored);
-      return ok(await placed(store, stored, 'appended'));
+      rememberOwnSlot(req.ownSlots, claim.logId, stored.seq, req.requestId);
+      return ok({ status: 'appended', entry: stored });
     }
     head = undefined; // lost the slot: the cached or read head was stale
   }

@@ -3,7 +3,7 @@
  * entry's content, the protocol decides its slot (log, seq, prevHash), and the builder checks and signs it.
  * Time and the signer are passed in (core has no clock and never holds a key it did not receive).
  */
-import { appendOnce, type HeadCache } from '../ledger/append.js';
+import { appendOnce, type HeadCache, type OwnSlots } from '../ledger/append.js';
 import { buildEntry, parseStoredEntry, type BuiltEntry } from '../ledger/entry.js';
 import { ENTRY_FORMAT, type UnsignedEntry } from '../ledger/entry-types.js';
 import type { Signer } from '../ledger/signature.js';
@@ -35,15 +35,16 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
   const lock = new KeyedMutex();
   const logs = [...new Set(o.logIds)].sort();
   const headCache: HeadCache = new Map();
+  const ownSlots: OwnSlots = new Map();
   let turn = Math.abs(Math.trunc(o.logOffset ?? 0));
   return {
     async append(draft: EntryDraft): Promise<AppendResult> {
-      // New requests take the logs in turn and one append per log runs at a time within this instance, so the
+      // New requests take the logs in turn and one slot write per log runs at a time within this instance, so the
       // records of one batch never race each other for a slot; the head cache then makes a first sight three
-      // conditional writes (ADR 0050 amendment). Any log is correct: the claim fixes it for every duplicate, and
+      // conditional writes (ADR 0050 amendments). Any log is correct: the claim fixes it for every duplicate, and
       // the append protocol guarantees one entry per request across instances (ADR 0053 amendment).
       const logId = logs[turn++ % logs.length] as string;
-      return lock.run(logId, () => appendNow(draft, logId));
+      return appendNow(draft, logId);
     },
   };
   async function appendNow(draft: EntryDraft, logId: string): Promise<AppendResult> {
@@ -55,6 +56,8 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
       logIds: logs,
       logId,
       headCache,
+      ownSlots,
+      slotLock: (log, task) => lock.run(log, task),
       build: (slot) => (built = buildEntry({ ...draft, format: ENTRY_FORMAT, ...slot, time, keyId: o.signer.keyId } as UnsignedEntry, o.signer)),
     });
     if (!out.ok) {

@@ -327,3 +327,136 @@ describe('the append protocol with writer head caches and writer-chosen logs', (
     await assertLedger(store, ids);
   });
 });
+
+describe('the append protocol with a slot lock and a memory of its own slots (ADR 0050 amendment 2)', () => {
+  /** One writer instance as the pipeline runs it: a per-log FIFO slot lock, a head cache and its own slots. */
+  function instance(store: LedgerStore, logId: string) {
+    const tails = new Map<string, Promise<unknown>>();
+    const state = { held: new Set<string>() };
+    const slotLock = <T>(log: string, task: () => Promise<T>): Promise<T> => {
+      const run = async (): Promise<T> => {
+        state.held.add(log);
+        try {
+          return await task();
+        } finally {
+          state.held.delete(log);
+        }
+      };
+      const result = (tails.get(log) ?? Promise.resolve()).then(run, run);
+      tails.set(log, result.catch(() => undefined));
+      return result;
+    };
+    const headCache = new Map();
+    const ownSlots = new Map();
+    const append = (id: string, via: LedgerStore = store, bytes?: string) => appendOnce(via, { ...request(id, bytes), logId, headCache, ownSlots, slotLock });
+    return { append, state };
+  }
+
+  function recording(store: LedgerStore, calls: string[], held?: () => boolean): LedgerStore {
+    return new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv);
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          calls.push(held === undefined ? String(prop) : `${String(prop)}${held() ? ' (locked)' : ''}`);
+          return v.apply(target, args);
+        };
+      },
+    });
+  }
+
+  it('runs only the slot write under the lock: the claim before it and the position after it', async () => {
+    const store = shuffledStore('lock-scope');
+    const w = instance(store, 'log-0');
+    await w.append('warm');
+    const calls: string[] = [];
+    const out = await w.append('next', recording(store, calls, () => w.state.held.has('log-0')));
+    expect(out.ok && out.value.status).toBe('appended');
+    expect(calls).toEqual(['putClaimIfAbsent', 'putEntryIfAbsent (locked)', 'putPositionIfAbsent']);
+  });
+
+  it('answers the scan above a claim from its own slots, without a read, when concurrent appends of one writer share a log', async () => {
+    const store = shuffledStore('own-slots');
+    const w = instance(store, 'log-1');
+    await w.append('warm');
+    const calls: string[] = [];
+    const view = recording(store, calls);
+    const outs = await Promise.all(Array.from({ length: 8 }, (_, i) => w.append(`c-${i}`, view)));
+    for (const o of outs) expect(o.ok && o.value.status).toBe('appended');
+    expect(calls.filter((c) => c === 'readEntries' || c === 'readHead')).toEqual([]);
+    expect(calls.filter((c) => c === 'putEntryIfAbsent')).toHaveLength(8);
+    await assertLedger(store, ['warm', ...Array.from({ length: 8 }, (_, i) => `c-${i}`)]);
+  });
+
+  it('reads the slots above a claim when it has no memory of them (the control for the test above)', async () => {
+    const store = shuffledStore('no-own-slots');
+    const headCache = new Map();
+    const tails = new Map<string, Promise<unknown>>();
+    const slotLock = <T>(log: string, task: () => Promise<T>): Promise<T> => {
+      const result = (tails.get(log) ?? Promise.resolve()).then(task, task);
+      tails.set(log, result.catch(() => undefined));
+      return result;
+    };
+    await appendOnce(store, { ...request('warm'), logId: 'log-1', headCache, slotLock });
+    const calls: string[] = [];
+    const view = recording(store, calls);
+    await Promise.all(Array.from({ length: 8 }, (_, i) => appendOnce(view, { ...request(`c-${i}`), logId: 'log-1', headCache, slotLock })));
+    expect(calls.filter((c) => c === 'readEntries').length).toBeGreaterThan(0);
+  });
+
+  it('never assumes away an own slot holding the same request: a duplicate in the same writer finds its entry', async () => {
+    const store = shuffledStore('own-duplicate');
+    const w = instance(store, 'log-2');
+    await w.append('warm');
+    // The first delivery writes its entry, then stalls before its position: the second delivery finds no position
+    // and must find the entry above the claim, although that slot is one this writer wrote itself.
+    let release!: () => void;
+    const mayPlace = new Promise<void>((r) => (release = r));
+    const stalled = new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv);
+        if (prop === 'putPositionIfAbsent') return async (...args: unknown[]) => (await mayPlace, v.apply(target, args));
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const first = w.append('twice', stalled);
+    for (let i = 0; i < 10_000 && !store.snapshot('log-2').some((e) => e.projection.requestId === 'twice'); i++) await new Promise<void>((r) => setImmediate(r));
+    const second = await w.append('twice');
+    release();
+    const one = await first;
+    expect(one.ok && one.value.status).toBe('appended');
+    expect(second.ok && second.value.status).toBe('duplicate');
+    expect(second.ok && second.value.entry.seq).toBe(one.ok && one.value.entry.seq);
+    await assertLedger(store, ['warm', 'twice']);
+  });
+
+  it('keeps the ledger exact under crashes, redeliveries and several locked writers sharing logs', async () => {
+    const store = shuffledStore('locked-chaos');
+    const r = rng('locked-chaos-plan');
+    const writers = [0, 1, 2, 3, 4, 5].map((i) => instance(store, LOGS[i % LOGS.length] as string));
+    const ids = Array.from({ length: 60 }, (_, i) => `lc-${i}`);
+    const outcomes = await Promise.all(
+      ids.flatMap((id) =>
+        Array.from({ length: 1 + Math.floor(r() * 3) }, async () => {
+          const w = writers[Math.floor(r() * writers.length)]!;
+          if (r() < 0.5) {
+            try {
+              return await w.append(id, crashingView(store, Math.floor(r() * 8), r() < 0.5 ? 'before' : 'after'));
+            } catch (e) {
+              if (!(e instanceof Crash)) throw e;
+            }
+          }
+          for (;;) {
+            try {
+              return await w.append(id);
+            } catch (e) {
+              if (!(e instanceof Crash)) throw e;
+            }
+          }
+        }),
+      ),
+    );
+    for (const o of outcomes) expect(o.ok).toBe(true);
+    await assertLedger(store, ids);
+  });
+});
