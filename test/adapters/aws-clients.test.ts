@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCAL_CREDENTIALS, resolveAwsSettings } from '../../adapters/aws-clients.js';
+import { createDynamoDbClient, createSqsClient, LOCAL_CREDENTIALS, resolveAwsSettings } from '../../adapters/aws-clients.js';
 
 describe('AWS client settings', () => {
   it('prefers an explicit endpoint, then the service variable, then AWS_ENDPOINT_URL', () => {
@@ -23,5 +23,15 @@ describe('AWS client settings', () => {
 
   it('ignores blank variables rather than treating them as an endpoint', () => {
     expect(resolveAwsSettings('SQS', {}, { AWS_ENDPOINT_URL: '  ' }).endpoint).toBeUndefined();
+  });
+
+  it('builds clients that resolve their middleware once per command class (cacheMiddleware, ADR 0060)', () => {
+    const env = { AWS_ENDPOINT_URL: 'http://127.0.0.1:4566' };
+    const ddb = createDynamoDbClient({}, env);
+    const sqs = createSqsClient({}, env);
+    expect((ddb.config as { cacheMiddleware?: boolean }).cacheMiddleware).toBe(true);
+    expect((sqs.config as { cacheMiddleware?: boolean }).cacheMiddleware).toBe(true);
+    ddb.destroy();
+    sqs.destroy();
   });
 });
