@@ -32,6 +32,8 @@ export interface LocalStack {
   readonly port: number;
   readonly region: string;
   readonly resources: LocalResources;
+  /** The DynamoDB emulator's own endpoint, for functions the stack runs in-process (ADR 0068). */
+  readonly dynamodbEndpoint: string;
   stop(): Promise<void>;
 }
 
@@ -64,7 +66,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       resources = await provisionAt(edge.endpoint, { stage: options.stage, region, template: options.template });
     }
     let stopped: Promise<void> | undefined;
-    return { endpoint: edge.endpoint, port: edge.port, region, resources, stop: () => (stopped ??= stopAll()) };
+    return { endpoint: edge.endpoint, port: edge.port, region, resources, dynamodbEndpoint: dynamo.url, stop: () => (stopped ??= stopAll()) };
   } catch (e) {
     await stopAll();
     throw e;

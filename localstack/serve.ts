@@ -5,11 +5,9 @@
  * stops everything and removes the state file.
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, resolve } from 'node:path';
 import { startLocalStack, type LocalStack } from './launcher.js';
-import { pollerOptionsFromEventSource, startPoller, type Poller, type SqsHandler } from './event-source-poller.js';
-import { LOCAL_CREDENTIALS } from '../adapters/aws-clients.js';
+import { startFunctionHost, type FunctionBinding, type FunctionHost } from './function-host.js';
 
 export interface HandlerBinding {
   /** Path (absolute, or relative to the working directory) of an ES module exporting the handler. */
@@ -48,13 +46,13 @@ async function main(): Promise<void> {
   const stage = config.stage ?? 'local';
   const log = (msg: string): void => void process.stderr.write(`${new Date().toISOString()} ${msg}\n`);
   let stack: LocalStack | undefined;
-  const pollers: Poller[] = [];
+  let functions: FunctionHost | undefined;
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
     log(`stopping (${signal})`);
-    await Promise.allSettled(pollers.map((p) => p.stop()));
+    await functions?.stop();
     await stack?.stop();
     if (config.stateFile) rmSync(config.stateFile, { force: true });
     log('stopped');
@@ -66,28 +64,18 @@ async function main(): Promise<void> {
   stack = await startLocalStack({ port: config.port, host: config.host, dataDir: config.dataDir, stage, region: config.region });
   log(`stack ready on ${stack.endpoint} (stage ${stage})`);
   const bound: Array<StackState['pollers'][number]> = [];
+  const bindings: FunctionBinding[] = [];
   for (const binding of config.handlers ?? []) {
     const sources = stack.resources.eventSources.filter((es) => es.enabled && (!binding.functionMatch || es.function.logicalId.includes(binding.functionMatch)));
     if (sources.length === 0) throw new Error(`no enabled SQS event source matches ${binding.functionMatch ?? '*'}`);
-    // The function's environment as the template defines it, pointed at this stack (as Lambda would see it).
-    for (const es of sources) Object.assign(process.env, es.environment);
-    process.env.AWS_ENDPOINT_URL = stack.endpoint;
-    process.env.AWS_REGION = stack.region;
-    process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
-    process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
-    const mod = (await import(pathToFileURL(binding.module).href)) as Record<string, unknown>;
-    const handler = mod[binding.exportName ?? 'handler'];
-    if (typeof handler !== 'function') throw new Error(`${binding.module} exports no function ${binding.exportName ?? 'handler'}`);
+    bindings.push({ module: resolve(binding.module), ...(binding.exportName ? { exportName: binding.exportName } : {}), sources });
     for (const es of sources) {
-      pollers.push(startPoller(pollerOptionsFromEventSource(es, handler as SqsHandler, {
-        endpoint: stack.endpoint,
-        region: stack.region,
-        onError: (e, where) => log(`poller ${es.queueName} ${where}: ${(e as Error)?.message ?? String(e)}`),
-        onBatch: (b) => b.outcome !== 'success' && log(`poller ${es.queueName}: batch ${b.outcome} (${b.failed.length}/${b.messageIds.length} kept)${b.reason ? `: ${b.reason}` : ''}`),
-      })));
       bound.push({ queue: es.queueName, function: es.function.logicalId, module: binding.module });
       log(`polling ${es.queueName} → ${binding.module} (batch ${es.batchSize}, concurrency ${es.maximumConcurrency ?? 2})`);
     }
+  }
+  if (bindings.length > 0) {
+    functions = await startFunctionHost({ bindings, endpoint: stack.endpoint, dynamodbEndpoint: stack.dynamodbEndpoint, region: stack.region }, log);
   }
   const state: StackState = {
     endpoint: stack.endpoint,

@@ -1,18 +1,21 @@
 /**
- * Tests run from TypeScript sources, but the stack process is a plain `node` child: bundle localstack/serve.ts
- * (our code only; packages stay external) into node_modules/.cache so its bare imports resolve as in dist/.
+ * Tests run from TypeScript sources, but the stack process is a plain `node` child: bundle localstack/serve.ts and
+ * the function host's worker entry (our code only; packages stay external) side by side into node_modules/.cache, so
+ * their bare imports resolve as in dist/ and serve finds ./function-host-worker.js next to itself.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
 export async function buildServeEntry(): Promise<string> {
-  const dir = join(process.cwd(), 'node_modules', '.cache', 'docket-localstack-test');
+  const dir = join(process.cwd(), 'node_modules', '.cache', 'docket-localstack-test', `serve-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  const outfile = join(dir, `serve-${process.pid}.mjs`);
+  // ES modules: package scope lookup stops at node_modules, so the directory says so itself.
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   await build({
-    entryPoints: [join(process.cwd(), 'localstack', 'serve.ts')],
-    outfile,
+    entryPoints: [join(process.cwd(), 'localstack', 'serve.ts'), join(process.cwd(), 'localstack', 'function-host-worker.ts')],
+    outdir: dir,
+    entryNames: '[name]',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -20,5 +23,5 @@ export async function buildServeEntry(): Promise<string> {
     packages: 'external',
     logLevel: 'silent',
   });
-  return outfile;
+  return join(dir, 'serve.js');
 }

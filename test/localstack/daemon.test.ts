@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // Whatever a failed test left running is stopped here, by the pid in its own state file.
   for (const dir of ['a', 'b', 'c', 'd']) await stopDaemon({ stateDir: join(work, dir) }).catch(() => undefined);
-  rmSync(entry, { force: true });
+  rmSync(dirname(entry), { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -62,15 +62,16 @@ describe('the local stack daemon', () => {
     expect(await stopDaemon({ stateDir })).toEqual({ stopped: false });
   });
 
-  it('runs the real handler module under the event-source poller with the function environment of the template', async () => {
+  it('runs the real handler module under the event-source poller, on its own thread, with the function environment of the template', async () => {
     const stateDir = join(work, 'b');
     const handlerFile = join(work, 'handler.mjs');
     const recordFile = join(work, 'records.jsonl');
     writeFileSync(
       handlerFile,
       `import { appendFileSync } from 'node:fs';
+       import { isMainThread } from 'node:worker_threads';
        export const handler = async (event) => {
-         for (const r of event.Records) appendFileSync(process.env.RECORD_FILE, JSON.stringify({ body: r.body, table: process.env.LEDGER_TABLE, endpoint: process.env.AWS_ENDPOINT_URL }) + '\\n');
+         for (const r of event.Records) appendFileSync(process.env.RECORD_FILE, JSON.stringify({ body: r.body, table: process.env.LEDGER_TABLE, endpoint: process.env.AWS_ENDPOINT_URL, dynamodb: process.env.AWS_ENDPOINT_URL_DYNAMODB, mainThread: isMainThread }) + '\\n');
          return { batchItemFailures: [] };
        };\n`,
     );
@@ -87,6 +88,10 @@ describe('the local stack daemon', () => {
     const records = readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
     expect(records.map((r) => r.body).sort()).toEqual(['r1', 'r2']);
     expect(records[0]).toMatchObject({ table: 'docket-dmnh-ledger', endpoint: state.endpoint });
+    // The function runs on a thread of its own (ADR 0068) and reaches DynamoDB at the emulator's own port.
+    expect(records[0]!.mainThread).toBe(false);
+    expect(records[0]!.dynamodb).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(records[0]!.dynamodb).not.toBe(state.endpoint);
     await stopDaemon({ stateDir });
     expect(isAlive(state.pid)).toBe(false);
   });

@@ -1,0 +1,48 @@
+/**
+ * The worker side of the function host (function-host.ts): imports the handler modules with the function's
+ * environment, runs their event-source pollers, reports ready/failed/log lines to the stack process and stops its
+ * pollers (in-flight invocations and their deletes first) when told to.
+ */
+import { pathToFileURL } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
+import { LOCAL_CREDENTIALS } from '../adapters/aws-clients.js';
+import { pollerOptionsFromEventSource, startPoller, type Poller, type SqsHandler } from './event-source-poller.js';
+import type { FunctionHostConfig, HostMessage } from './function-host.js';
+
+async function runWorker(config: FunctionHostConfig): Promise<void> {
+  const post = (m: HostMessage): void => parentPort!.postMessage(m);
+  const pollers: Poller[] = [];
+  parentPort!.on('message', (m) => {
+    if (m !== 'stop') return;
+    void Promise.allSettled(pollers.map((p) => p.stop())).then(() => post({ kind: 'stopped' }));
+  });
+  try {
+    for (const binding of config.bindings) {
+      // The function's environment as the template defines it, pointed at this stack (as Lambda would see it).
+      for (const es of binding.sources) Object.assign(process.env, es.environment);
+      process.env.AWS_ENDPOINT_URL = config.endpoint;
+      process.env.AWS_ENDPOINT_URL_DYNAMODB = config.dynamodbEndpoint;
+      process.env.AWS_REGION = config.region;
+      process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
+      process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
+      const mod = (await import(pathToFileURL(binding.module).href)) as Record<string, unknown>;
+      const handler = mod[binding.exportName ?? 'handler'];
+      if (typeof handler !== 'function') throw new Error(`${binding.module} exports no function ${binding.exportName ?? 'handler'}`);
+      for (const es of binding.sources) {
+        pollers.push(startPoller(pollerOptionsFromEventSource(es, handler as SqsHandler, {
+          endpoint: config.endpoint,
+          region: config.region,
+          onError: (e, where) => post({ kind: 'log', text: `poller ${es.queueName} ${where}: ${(e as Error)?.message ?? String(e)}` }),
+          onBatch: (b) => {
+            if (b.outcome !== 'success') post({ kind: 'log', text: `poller ${es.queueName}: batch ${b.outcome} (${b.failed.length}/${b.messageIds.length} kept)${b.reason ? `: ${b.reason}` : ''}` });
+          },
+        })));
+      }
+    }
+    post({ kind: 'ready' });
+  } catch (e) {
+    post({ kind: 'failed', error: (e as Error)?.stack ?? String(e) });
+  }
+}
+
+void runWorker(workerData as FunctionHostConfig);

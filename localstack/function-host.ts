@@ -1,0 +1,62 @@
+/**
+ * Runs the stack's functions — their handler modules and the event-source pollers that invoke them — on a worker
+ * thread of their own, as Lambda runs a function apart from the services it calls (ADR 0068). The worker has its own
+ * module state and its own copy of the environment (the function's, from the template), and shares nothing with the
+ * emulators but the wire: it reaches them over HTTP like any client. Off the main thread, the handler's SDK work no
+ * longer competes with the edge proxy and the SQS emulator for one core.
+ *
+ * Main side: startFunctionHost(). Worker side: function-host-worker.ts (a module of its own, so that a bundle of the
+ * stack process is never re-entered as a worker).
+ */
+import { Worker } from 'node:worker_threads';
+import type { LocalEventSource } from './provision.js';
+
+export interface FunctionBinding {
+  readonly module: string;
+  readonly exportName?: string;
+  /** The event sources (from the template) whose records this module's handler receives. */
+  readonly sources: readonly LocalEventSource[];
+}
+
+export interface FunctionHostConfig {
+  readonly bindings: readonly FunctionBinding[];
+  /** The edge endpoint (SQS and every other service). */
+  readonly endpoint: string;
+  /** The DynamoDB emulator's own endpoint (a function reaches DynamoDB directly, as in a region). */
+  readonly dynamodbEndpoint: string;
+  readonly region: string;
+}
+
+export interface FunctionHost {
+  stop(): Promise<void>;
+}
+
+export type HostMessage = { kind: 'ready' } | { kind: 'failed'; error: string } | { kind: 'log'; text: string } | { kind: 'stopped' };
+
+/** Starts the worker and waits until every poller runs (or the worker reports why it could not start). */
+export async function startFunctionHost(config: FunctionHostConfig, log: (text: string) => void): Promise<FunctionHost> {
+  const worker = new Worker(new URL('./function-host-worker.js', import.meta.url), { workerData: config });
+  let stopped: (() => void) | undefined;
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (m: HostMessage) => {
+      if (m.kind === 'ready') resolve();
+      else if (m.kind === 'failed') reject(new Error(m.error));
+      else if (m.kind === 'log') log(m.text);
+      else if (m.kind === 'stopped') stopped?.();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the function host exited (${code}) before it was ready`)));
+  });
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  worker.on('error', (e) => log(`function host: ${e.message}`));
+  return {
+    stop: async () => {
+      const done = new Promise<void>((r) => (stopped = r));
+      worker.postMessage('stop');
+      // Pollers finish their in-flight invocations and deletes first; a wedged handler cannot hold the stack forever.
+      await Promise.race([done, new Promise((r) => setTimeout(r, 30_000))]);
+      await worker.terminate();
+    },
+  };
+}
