@@ -13,6 +13,7 @@
  * Without ReportBatchItemFailures the response is ignored: the batch succeeds unless the handler throws.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../adapters/aws-clients.js';
@@ -87,6 +88,8 @@ export function startPoller(options: PollerOptions): Poller {
 
   const stats: PollerStats = { invocations: 0, records: 0, deleted: 0, failedBatches: 0, partialBatches: 0 };
   const abort = new AbortController();
+  // Every concurrent poller's in-flight receive listens on this one signal (Node warns above 10 by default).
+  setMaxListeners(concurrency + 10, abort.signal);
   let stopping = false;
   let queueArn: Promise<string> | undefined;
   const arn = (): Promise<string> =>
