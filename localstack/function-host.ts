@@ -35,7 +35,12 @@ export type HostMessage = { kind: 'ready' } | { kind: 'failed'; error: string } 
 
 /** Starts the worker and waits until every poller runs (or the worker reports why it could not start). */
 export async function startFunctionHost(config: FunctionHostConfig, log: (text: string) => void): Promise<FunctionHost> {
-  const worker = new Worker(new URL('./function-host-worker.js', import.meta.url), { workerData: config });
+  const worker = new Worker(new URL('./function-host-worker.js', import.meta.url), {
+    workerData: config,
+    // The handler and the SDK allocate short-lived objects per call; a 64 MB young generation scavenges less often.
+    // Measured with pipeline.bench (16 warm bursts each way, alternating): 4.9 vs 5.5 ms of stack CPU per request.
+    resourceLimits: { maxYoungGenerationSizeMb: 64 },
+  });
   let stopped: (() => void) | undefined;
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (m: HostMessage) => {
