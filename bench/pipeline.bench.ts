@@ -3,14 +3,14 @@
  * requests/s on 2 cores, nothing lost). The stack runs in its own process (localstack/daemon.ts startStackProcess)
  * with the event-source poller invoking the real built handler (dist/functions/evaluate.js), as `npm start` does.
  *
- *   npm run build && node dist/bench/pipeline.bench.js     (BENCH_ROUNDS=3 bursts of BENCH_N=1000 after BENCH_WARMUP=1000)
+ *   npm run build && node dist/bench/pipeline.bench.js     (BENCH_ROUNDS=3 bursts of BENCH_N=1000 after BENCH_WARMUP=2000)
  *
  * Each measured burst reports its own rate; the median burst is the headline (a shared 2-core VM varies by ±25 %
  * run to run), with the minimum and maximum beside it. On Linux each burst also reports the stack process's CPU time
  * per request, the figure that does not depend on neighbours: 2 cores / that = the stack's ceiling on this machine.
  *
  * Latency = time from the SendMessageBatch that carried a request to the moment this process first sees its entry
- * (log heads polled every 50 ms, so figures include up to 50 ms of polling). Same-run baseline = raw SQS on the same
+ * (log heads polled every 100 ms, so figures include up to 100 ms of polling). Same-run baseline = raw SQS on the same
  * stack: the same number of messages sent in batches of 10 and received+deleted by one consumer — the floor any
  * SQS-driven pipeline on this stack pays — reported as a ratio.
  */
@@ -30,7 +30,7 @@ import { resourceNames } from '../infra/names.js';
 
 const BENCH_COMMAND = 'npm run build && node dist/bench/pipeline.bench.js';
 const N = Number(process.env.BENCH_N ?? 1000);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 
 /** CPU time (user + system, ms) the stack process has used so far, from /proc (Linux); undefined elsewhere. */
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     const next = new Map<string, number>();
     let polling = true;
     // The observer shares the stack's two cores, so it asks for as little as it can: the deployed logs come from
-    // configuration (infra/names.ts) rather than a Scan of the growing table, and each 50 ms poll is one Query per log
+    // configuration (infra/names.ts) rather than a Scan of the growing table, and each poll (every 100 ms) is one Query per log
     // for the new items' seq and request id only (the entry's projection attribute), not their signed bodies.
     const logs = resourceNames('bench', resolveConfig({ stage: 'bench' })).logIds;
     const poll = (async () => {
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
             startKey = page.LastEvaluatedKey;
           } while (startKey);
         }
-        await sleep(50);
+        await sleep(100);
       }
     })();
     const burst = async (prefix: string, count: number) => {
