@@ -32,6 +32,7 @@ async function runWorker(config: FunctionHostConfig): Promise<void> {
         pollers.push(startPoller(pollerOptionsFromEventSource(es, handler as SqsHandler, {
           endpoint: config.endpoint,
           region: config.region,
+          ...(binding.visibilityTimeoutSeconds !== undefined ? { visibilityTimeout: binding.visibilityTimeoutSeconds } : {}),
           onError: (e, where) => post({ kind: 'log', text: `poller ${es.queueName} ${where}: ${(e as Error)?.message ?? String(e)}` }),
           onBatch: (b) => {
             if (b.outcome !== 'success') post({ kind: 'log', text: `poller ${es.queueName}: batch ${b.outcome} (${b.failed.length}/${b.messageIds.length} kept)${b.reason ? `: ${b.reason}` : ''}` });

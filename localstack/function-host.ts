@@ -14,6 +14,8 @@ import type { LocalEventSource } from './provision.js';
 export interface FunctionBinding {
   readonly module: string;
   readonly exportName?: string;
+  /** Overrides the queue's visibility timeout for received records (tests that wait for a redelivery). */
+  readonly visibilityTimeoutSeconds?: number;
   /** The event sources (from the template) whose records this module's handler receives. */
   readonly sources: readonly LocalEventSource[];
 }
@@ -33,8 +35,46 @@ export interface FunctionHost {
 
 export type HostMessage = { kind: 'ready' } | { kind: 'failed'; error: string } | { kind: 'log'; text: string } | { kind: 'stopped' };
 
-/** Starts the worker and waits until every poller runs (or the worker reports why it could not start). */
+/**
+ * Starts the function instance and waits until every poller runs (or it reports why it could not start). An instance
+ * that dies later — its thread exits mid-invocation, as a crashed or killed Lambda instance does — is replaced after
+ * a second, as Lambda replaces it: its in-flight records are simply not deleted, so SQS redelivers them after their
+ * visibility timeout to the new instance (issue 4 item 4: nothing is lost when the function dies).
+ */
 export async function startFunctionHost(config: FunctionHostConfig, log: (text: string) => void): Promise<FunctionHost> {
+  let stopping = false;
+  let current = await startInstance(config, log);
+  const watch = (instance: Instance): void => {
+    instance.exited.then((code) => {
+      if (stopping) return;
+      log(`function instance exited (code ${code}); starting a new one`);
+      setTimeout(() => {
+        if (stopping) return;
+        startInstance(config, log).then(
+          (next) => {
+            current = next;
+            watch(next);
+          },
+          (e: unknown) => log(`function instance could not start: ${(e as Error).message}`),
+        );
+      }, 1_000);
+    });
+  };
+  watch(current);
+  return {
+    stop: async () => {
+      stopping = true;
+      await current.stop();
+    },
+  };
+}
+
+interface Instance {
+  readonly exited: Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startInstance(config: FunctionHostConfig, log: (text: string) => void): Promise<Instance> {
   const worker = new Worker(new URL('./function-host-worker.js', import.meta.url), {
     workerData: config,
     // The handler and the SDK allocate short-lived objects per call; a 64 MB young generation scavenges less often.
@@ -42,6 +82,7 @@ export async function startFunctionHost(config: FunctionHostConfig, log: (text: 
     resourceLimits: { maxYoungGenerationSizeMb: 64 },
   });
   let stopped: (() => void) | undefined;
+  const exited = new Promise<number>((r) => worker.once('exit', r));
   await new Promise<void>((resolve, reject) => {
     worker.on('message', (m: HostMessage) => {
       if (m.kind === 'ready') resolve();
@@ -50,17 +91,17 @@ export async function startFunctionHost(config: FunctionHostConfig, log: (text: 
       else if (m.kind === 'stopped') stopped?.();
     });
     worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the function host exited (${code}) before it was ready`)));
+    void exited.then((code) => reject(new Error(`the function instance exited (${code}) before it was ready`)));
   });
   worker.removeAllListeners('error');
-  worker.removeAllListeners('exit');
-  worker.on('error', (e) => log(`function host: ${e.message}`));
+  worker.on('error', (e) => log(`function instance: ${e.message}`));
   return {
+    exited,
     stop: async () => {
       const done = new Promise<void>((r) => (stopped = r));
       worker.postMessage('stop');
       // Pollers finish their in-flight invocations and deletes first; a wedged handler cannot hold the stack forever.
-      await Promise.race([done, new Promise((r) => setTimeout(r, 30_000))]);
+      await Promise.race([done, exited, new Promise((r) => setTimeout(r, 30_000))]);
       await worker.terminate();
     },
   };

@@ -16,6 +16,8 @@ export interface HandlerBinding {
   readonly exportName?: string;
   /** Only event sources whose function logical id contains this text (default: every SQS event source). */
   readonly functionMatch?: string;
+  /** Overrides the queue's visibility timeout for records this function receives (tests waiting for redelivery). */
+  readonly visibilityTimeoutSeconds?: number;
 }
 
 export interface ServeConfig {
@@ -68,7 +70,12 @@ async function main(): Promise<void> {
   for (const binding of config.handlers ?? []) {
     const sources = stack.resources.eventSources.filter((es) => es.enabled && (!binding.functionMatch || es.function.logicalId.includes(binding.functionMatch)));
     if (sources.length === 0) throw new Error(`no enabled SQS event source matches ${binding.functionMatch ?? '*'}`);
-    bindings.push({ module: resolve(binding.module), ...(binding.exportName ? { exportName: binding.exportName } : {}), sources });
+    bindings.push({
+      module: resolve(binding.module),
+      ...(binding.exportName ? { exportName: binding.exportName } : {}),
+      ...(binding.visibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: binding.visibilityTimeoutSeconds } : {}),
+      sources,
+    });
     for (const es of sources) {
       bound.push({ queue: es.queueName, function: es.function.logicalId, module: binding.module });
       log(`polling ${es.queueName} → ${binding.module} (batch ${es.batchSize}, concurrency ${es.maximumConcurrency ?? 2})`);

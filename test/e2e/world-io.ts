@@ -35,7 +35,7 @@ export interface WorldIo {
 }
 
 /** Publishes the example packs into the world's registry and returns the requester/consumer helpers bound to it. */
-export async function worldIo(w: E2eWorld): Promise<WorldIo> {
+export async function worldIo(w: Pick<E2eWorld, 'registry' | 'sqs' | 'store' | 'queueUrl'>): Promise<WorldIo> {
   const digests: Record<string, string> = {};
   for (const [name, file] of Object.entries(EXAMPLE_PACKS)) digests[name] = (await w.registry.putPack(enc.encode(ex(file)))).digest;
   return {

@@ -4,7 +4,7 @@
  * their bare imports resolve as in dist/ and serve finds ./function-host-worker.js next to itself.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 export async function buildServeEntry(): Promise<string> {
@@ -24,4 +24,11 @@ export async function buildServeEntry(): Promise<string> {
     logLevel: 'silent',
   });
   return join(dir, 'serve.js');
+}
+
+/** Bundles one more module (a test's handler) the same way, into the same directory; returns its path. */
+export async function buildModuleBeside(serveEntry: string, source: string, name: string): Promise<string> {
+  const outfile = join(dirname(serveEntry), `${name}.js`);
+  await build({ entryPoints: [join(process.cwd(), source)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
+  return outfile;
 }
