@@ -8,8 +8,9 @@
  * (its documented trade: no middleware changes after the first request, which nothing here makes). Measured in
  * bench/pipeline.bench.ts, where the handler's SDK calls are the busiest part of the local pipeline.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { dynamodb, sqs } from './aws-sdk.js';
 
 export interface AwsClientOptions {
   /** Explicit endpoint (e.g. the local stack's `http://127.0.0.1:4566`). Wins over the environment. */
@@ -52,7 +53,7 @@ export function resolveAwsSettings(
 
 export function createDynamoDbClient(options: AwsClientOptions = {}, env: NodeJS.ProcessEnv = process.env): DynamoDBClient {
   const s = resolveAwsSettings('DYNAMODB', options, env);
-  return new DynamoDBClient({
+  return new dynamodb.DynamoDBClient({
     ...(s.endpoint ? { endpoint: s.endpoint } : {}),
     ...(s.region ? { region: s.region } : {}),
     ...(s.credentials ? { credentials: s.credentials } : {}),
@@ -63,7 +64,7 @@ export function createDynamoDbClient(options: AwsClientOptions = {}, env: NodeJS
 
 export function createSqsClient(options: AwsClientOptions = {}, env: NodeJS.ProcessEnv = process.env): SQSClient {
   const s = resolveAwsSettings('SQS', options, env);
-  return new SQSClient({
+  return new sqs.SQSClient({
     ...(s.endpoint ? { endpoint: s.endpoint } : {}),
     ...(s.region ? { region: s.region } : {}),
     ...(s.credentials ? { credentials: s.credentials } : {}),

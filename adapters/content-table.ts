@@ -5,14 +5,15 @@
  * served (docs/adr/0062-content-addressed-tables.md).
  */
 import { createHash } from 'node:crypto';
-import {
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { dynamodb } from './aws-sdk.js';
+
+const {
   ConditionalCheckFailedException,
   DeleteItemCommand,
   GetItemCommand,
   PutItemCommand,
-  type AttributeValue,
-  type DynamoDBClient,
-} from '@aws-sdk/client-dynamodb';
+} = dynamodb;
 
 export type Item = Record<string, AttributeValue>;
 

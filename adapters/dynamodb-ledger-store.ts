@@ -7,16 +7,8 @@
  * failure (throttling after the SDK's retries, a network error, an item that is not of the family its key says)
  * surfaces as an error — never as a shorter ledger.
  */
-import {
-  ConditionalCheckFailedException,
-  GetItemCommand,
-  PutItemCommand,
-  QueryCommand,
-  ScanCommand,
-  type AttributeValue,
-  type DynamoDBClient,
-  type QueryCommandInput,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient, QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import { dynamodb } from './aws-sdk.js';
 import {
   StoreReadError,
   type Claim,
@@ -25,6 +17,14 @@ import {
   type StoredCheckpoint,
   type StoredEntry,
 } from '../core/ledger/store.js';
+
+const {
+  ConditionalCheckFailedException,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  ScanCommand,
+} = dynamodb;
 
 type Item = Record<string, AttributeValue>;
 

@@ -4,7 +4,10 @@
  * A send that still has failed entries after its retries throws SqsBatchError naming them, so no message is
  * silently dropped (issue 4 item 4: no handoff is lost).
  */
-import {
+import type { Message, MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
+import { sqs } from './aws-sdk.js';
+
+const {
   ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
   DeleteMessageCommand,
@@ -13,10 +16,7 @@ import {
   ReceiveMessageCommand,
   SendMessageBatchCommand,
   SendMessageCommand,
-  type Message,
-  type MessageAttributeValue,
-  type SQSClient,
-} from '@aws-sdk/client-sqs';
+} = sqs;
 
 export interface OutgoingMessage {
   /** Batch entry id: unique within one call, [A-Za-z0-9_-]{1,80}. Defaults to the entry's index. */

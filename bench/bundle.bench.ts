@@ -20,7 +20,7 @@ const BENCH_COMMAND = 'npm run build && node dist/bench/bundle.bench.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const out = join(root, '.docket', 'bench-bundle');
 
-async function bundle(file: string, external: string[]): Promise<string> {
+async function bundle(file: string, external: string[], define: Record<string, string> = {}): Promise<string> {
   const outfile = join(out, file);
   await build({
     entryPoints: [join(root, 'functions/evaluate.ts')],
@@ -33,6 +33,7 @@ async function bundle(file: string, external: string[]): Promise<string> {
     keepNames: true,
     sourcemap: false,
     external,
+    define,
     outfile,
     banner: { js: "import { createRequire as __cr } from 'module'; const require = __cr(import.meta.url);" },
     logLevel: 'error',
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   const lean = await bundle('evaluate.mjs', ['@aws-sdk/*', '@smithy/*']);
-  const full = await bundle('evaluate-with-sdk.mjs', []);
+  const full = await bundle('evaluate-with-sdk.mjs', [], { 'process.env.DOCKET_BUNDLED_SDK': '"true"' });
   const empty = join(out, 'empty.mjs');
   writeFileSync(empty, 'export const x = 1;\n');
   const kb = (f: string) => (statSync(f).size / 1024).toFixed(1);

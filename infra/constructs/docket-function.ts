@@ -81,6 +81,9 @@ export class DocketFunction extends Construct {
           // The AWS SDK v3 comes from the nodejs22.x runtime (docs/adr/0083-lambda-bundle.md): it only moves bytes,
           // never decides a disposition, and leaving it out halves the bundle (≈ 330 KB instead of ≈ 710 KB).
           externalModules: props.bundleAwsSdk === true ? [] : ['@aws-sdk/*', '@smithy/*'],
+          // adapters/aws-sdk.ts loads the runtime's SDK with require() (faster module init); a bundled SDK must be
+          // inlined instead, which this define selects at build time.
+          ...(props.bundleAwsSdk === true ? { define: { 'process.env.DOCKET_BUNDLED_SDK': JSON.stringify('true') } } : {}),
           forceDockerBundling: false,
         },
       });

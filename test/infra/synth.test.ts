@@ -80,9 +80,23 @@ describe('offline synthesis', () => {
       // ESM that exports the handler, and leaves the AWS SDK to the runtime (ADR 0083).
       expect(text).toMatch(/export\{[^}]*\bas handler\b[^}]*\}|export\{handler\}/);
       expect(text).toMatch(/from"@aws-sdk\/client-/);
+      // DynamoDB's client is loaded with require() from the runtime, not inlined (adapters/aws-sdk.ts).
+      expect(text).toMatch(/\("@aws-sdk\/client-dynamodb"\)/);
+      expect(text).not.toMatch(/DynamoDB_20120810/); // the SDK's own wire code is not in the bundle
       const fn = (assembly.getStackByName('BundleProbe').template as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> }).Resources;
       const props = Object.values(fn).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties;
       expect(props).toMatchObject({ Handler: 'index.handler', Runtime: 'nodejs22.x', Architectures: ['arm64'] });
     }, 180_000);
   }
+
+  it('inlines the AWS SDK when a stage asks to bundle it (bundleAwsSdk), instead of requiring the runtime\'s', () => {
+    const app = new App({ analyticsReporting: false });
+    const stack = new Stack(app, 'BundledSdkProbe');
+    new DocketFunction(stack, 'Fn', { functionName: 'probe-sdk', entry: HANDLER_ENTRIES.evaluate, description: 'bundle probe', timeout: Duration.seconds(3), memoryMb: 128, logRetentionDays: 7, environment: {}, bundleAwsSdk: true });
+    const assembly = app.synth();
+    const dir = readdirSync(assembly.directory).find((d) => d.startsWith('asset.'))!;
+    const text = readFileSync(join(assembly.directory, dir, 'index.mjs'), 'utf8');
+    expect(text).toMatch(/DynamoDB_20120810/);
+    expect(text).not.toMatch(/from"@aws-sdk\/client-/);
+  }, 180_000);
 });
