@@ -52,6 +52,7 @@ export async function startFunctionHost(config: FunctionHostConfig, log: (text: 
         if (stopping) return;
         startInstance(config, log).then(
           (next) => {
+            if (stopping) return void next.stop(); // stopped while the replacement was starting
             current = next;
             watch(next);
           },
