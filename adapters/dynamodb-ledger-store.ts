@@ -179,6 +179,29 @@ export class DynamoDbLedgerStore implements LedgerStore {
     return [...logs].sort();
   }
 
+  /** Every position marker: a complete, consistent Scan of the table (the same cost as listLogs, ADR 0061). */
+  async *listPositions(): AsyncIterable<Position> {
+    let startKey: Item | undefined;
+    do {
+      const page = await this.read('listPositions', () =>
+        this.client.send(
+          new ScanCommand({
+            TableName: this.tableName,
+            ConsistentRead: true,
+            ProjectionExpression: 'pk, sk, logId, seq',
+            FilterExpression: 'begins_with(pk, :p) AND sk = :position',
+            ExpressionAttributeValues: { ':p': { S: REQUEST_PREFIX }, ':position': { N: String(POSITION_SK) } },
+            ExclusiveStartKey: startKey,
+          }),
+        ),
+      );
+      for (const item of page.Items ?? []) {
+        yield { requestId: str(item, 'pk').slice(REQUEST_PREFIX.length), logId: str(item, 'logId'), seq: num(item, 'seq') };
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+  }
+
   private async putIfAbsent(item: Item): Promise<boolean> {
     try {
       await this.client.send(

@@ -13,7 +13,7 @@ import { EXIT, parseCommandArgs, readCommandLine } from '../args.js';
 import type { CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import { readCheckpointExport } from '../../core/ledger/export.js';
-import type { LedgerStore, StoredCheckpoint } from '../../core/ledger/store.js';
+import type { LedgerStore, Position, StoredCheckpoint } from '../../core/ledger/store.js';
 import { readMarkers } from '../../core/ledger/verify/markers.js';
 import { readPolicyBytes, verifyExportFiles } from '../../core/ledger/verify/files.js';
 import type { NoVerdict, Verdict } from '../../core/ledger/verify/findings.js';
@@ -26,7 +26,8 @@ import { explainStackError, openStack } from '../../functions/lib/stack-clients.
 
 const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoints.json>] [--policy <trust-policy.json>] [--markers <markers.json>] [--all-signatures]
   Without --export, reads the live ledger table (stack options below). Defaults: --policy .docket/local/trust-policy.json,
-  --checkpoints .docket/local/checkpoints.json (the live table's own checkpoints are added when reading the table).
+  --checkpoints .docket/local/checkpoints.json (the live table's own checkpoints are added when reading the table, and
+  its own position markers are checked unless --markers names a file).
   Prints one line of JSON {ok, findings, summary}; exit 0 ok, 1 not ok, 2 no verdict.
 ${SETTINGS_HELP}`;
 
@@ -139,11 +140,11 @@ async function verifyLive(
     if (!c.ok) return err({ code: 'checkpoints-unreadable', detail: c.error.detail });
     fromFile.push(...c.value);
   }
-  let positions;
+  let positions: Position[] | undefined;
   if (markerBytes !== undefined) {
     const m = readMarkers(markerBytes);
     if (!m.ok) return err({ code: 'markers-unreadable', detail: m.error });
-    positions = m.value;
+    positions = [...m.value];
   }
   const settings = resolveSettings(values as never, process.env);
   const { store, close } = deps.openStore(settings);
@@ -157,6 +158,11 @@ async function verifyLive(
       seen.add(k);
       return true;
     });
+    // Without a markers file, the table's own position markers are checked (ADR 0092 amendment).
+    if (positions === undefined && store.listPositions) {
+      positions = [];
+      for await (const p of store.listPositions()) positions.push(p);
+    }
     return await verifyLedger(storeSource(store), policy.value, checkpoints, { ...options, ...(positions ? { positions } : {}) });
   } catch (e) {
     // Any failure to read the table (StoreReadError, connection refused, missing table) is "no verdict".

@@ -100,6 +100,10 @@ export class MemoryLedgerStore implements LedgerStore {
     return [...(this.logs.get(logId) ?? [])];
   }
 
+  async *listPositions(): AsyncIterable<Position> {
+    yield* [...this.positions.values()];
+  }
+
   /** Test/offline helper: all claims and positions. */
   markers(): { claims: Claim[]; positions: Position[] } {
     return { claims: [...this.claims.values()], positions: [...this.positions.values()] };

@@ -56,6 +56,12 @@ export interface LedgerStore {
   readCheckpoints(logId: string): AsyncIterable<StoredCheckpoint>;
   /** The log ids that hold at least one entry (a full, complete listing). */
   listLogs(): Promise<string[]>;
+  /**
+   * Every request position marker (a full, complete listing, in no particular order), for stores that can list
+   * them. `verify` checks each names a stored entry of its request: the only trace of an entry deleted from an
+   * unanchored tail (docs/adr/0092-position-markers.md).
+   */
+  listPositions?(): AsyncIterable<Position>;
 }
 
 /** A read that could not be completed. `verify` turns it into "no verdict" (exit 2), never a shorter ok. */

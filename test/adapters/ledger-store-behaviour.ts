@@ -94,6 +94,20 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       expect(await store.readPosition(requestId)).toEqual({ requestId, logId: 'l1', seq: 4 });
     });
 
+    it('lists every position marker, and no claim, entry or checkpoint as one', async () => {
+      const store = makeStore();
+      const log = fresh('positions');
+      const mine = [0, 1, 2].map((seq) => ({ requestId: `${log}-r${seq}`, logId: log, seq }));
+      for (const p of mine) expect(await store.putPositionIfAbsent(p)).toBe(true);
+      expect(await store.putClaimIfAbsent({ requestId: `${log}-claimed`, logId: log, requestDigest: 'aa', headBefore: -1 })).toBe(true);
+      expect(await store.putEntryIfAbsent(rawEntry(log, 0))).toBe(true);
+      await store.putCheckpointIfAbsent({ logId: log, treeSize: 1, body: '{}' });
+      expect(store.listPositions).toBeTypeOf('function');
+      // The table may be shared with other suites: judge only this test's log.
+      const listed = (await collect(store.listPositions!())).filter((p) => p.logId === log);
+      expect(listed.sort((a, b) => a.seq - b.seq)).toEqual(mine);
+    });
+
     it('keeps checkpoints per log in tree-size order and never overwrites one', async () => {
       const store = makeStore();
       const log = fresh('ckpt');

@@ -5,6 +5,7 @@ import { memoryIo } from '../../cli/io.js';
 import { createDynamoDbClient } from '../../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { readCheckpointExport, readLedgerExport } from '../../core/ledger/export.js';
+import { readMarkers } from '../../core/ledger/verify/markers.js';
 import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { StoreReadError, type StoredEntry } from '../../core/ledger/store.js';
 import { readFileSync } from 'node:fs';
@@ -111,6 +112,25 @@ describe('docket verify on a live ledger store', () => {
     const code = await run(['--policy', file('baseline', 'policy.json'), '--checkpoints', file('baseline', 'checkpoints.json')], io, { openStore: () => ({ store, close: () => {} }) });
     expect(code).toBe(2);
     expect(oneJsonLine(io.out())).toMatchObject({ noVerdict: { code: 'store-read-incomplete' } });
+  });
+
+  it('checks the table\'s own position markers when no markers file is given: a deleted unanchored tail is found (exit 1)', async () => {
+    const scenario = 'deleted-unanchored-tail-markers-intact';
+    const store = new MemoryLedgerStore();
+    await load(store, scenario);
+    const markers = readMarkers(new Uint8Array(readFileSync(file(scenario, 'markers.json'))));
+    if (!markers.ok) throw new Error(markers.error);
+    for (const p of markers.value) expect(await store.putPositionIfAbsent(p)).toBe(true);
+    const args = ['--policy', file(scenario, 'policy.json'), '--checkpoints', file(scenario, 'checkpoints.json')];
+    const io = memoryIo();
+    expect(await run(args, io, { openStore: () => ({ store, close: () => {} }) })).toBe(1);
+    const v = oneJsonLine(io.out());
+    expect(v.findings).toEqual([{ code: 'position-without-entry', logId: 'log-a', seq: 5, requestId: 'log-a-req-5' }]);
+    // The same table without its markers is the undetectable case (corpus: deleted-unanchored-tail-without-markers).
+    const bare = new MemoryLedgerStore();
+    await load(bare, scenario);
+    const io2 = memoryIo();
+    expect(await run(args, io2, { openStore: () => ({ store: bare, close: () => {} }) })).toBe(0);
   });
 
   describe('over the local stack (DynamoDB wire protocol)', () => {
