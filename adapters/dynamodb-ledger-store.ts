@@ -7,7 +7,7 @@
  * failure (throttling after the SDK's retries, a network error, an item that is not of the family its key says)
  * surfaces as an error — never as a shorter ledger.
  */
-import type { AttributeValue, DynamoDBClient, QueryCommandInput } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient, QueryCommandInput, ScanCommandInput } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './aws-sdk.js';
 import {
   StoreReadError,
@@ -159,47 +159,25 @@ export class DynamoDbLedgerStore implements LedgerStore {
   /** A complete, consistent Scan of the partition keys (see docs/adr/0061-ledger-item-layout.md for its cost). */
   async listLogs(): Promise<string[]> {
     const logs = new Set<string>();
-    let startKey: Item | undefined;
-    do {
-      const page = await this.read('listLogs', () =>
-        this.client.send(
-          new ScanCommand({
-            TableName: this.tableName,
-            ConsistentRead: true,
-            ProjectionExpression: 'pk',
-            FilterExpression: 'begins_with(pk, :p)',
-            ExpressionAttributeValues: { ':p': { S: ENTRY_PREFIX } },
-            ExclusiveStartKey: startKey,
-          }),
-        ),
-      );
-      for (const item of page.Items ?? []) logs.add(str(item, 'pk').slice(ENTRY_PREFIX.length));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for await (const item of this.scanAll('listLogs', {
+      ProjectionExpression: 'pk',
+      FilterExpression: 'begins_with(pk, :p)',
+      ExpressionAttributeValues: { ':p': { S: ENTRY_PREFIX } },
+    })) {
+      logs.add(str(item, 'pk').slice(ENTRY_PREFIX.length));
+    }
     return [...logs].sort();
   }
 
   /** Every position marker: a complete, consistent Scan of the table (the same cost as listLogs, ADR 0061). */
   async *listPositions(): AsyncIterable<Position> {
-    let startKey: Item | undefined;
-    do {
-      const page = await this.read('listPositions', () =>
-        this.client.send(
-          new ScanCommand({
-            TableName: this.tableName,
-            ConsistentRead: true,
-            ProjectionExpression: 'pk, sk, logId, seq',
-            FilterExpression: 'begins_with(pk, :p) AND sk = :position',
-            ExpressionAttributeValues: { ':p': { S: REQUEST_PREFIX }, ':position': { N: String(POSITION_SK) } },
-            ExclusiveStartKey: startKey,
-          }),
-        ),
-      );
-      for (const item of page.Items ?? []) {
-        yield { requestId: str(item, 'pk').slice(REQUEST_PREFIX.length), logId: str(item, 'logId'), seq: num(item, 'seq') };
-      }
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    for await (const item of this.scanAll('listPositions', {
+      ProjectionExpression: 'pk, sk, logId, seq',
+      FilterExpression: 'begins_with(pk, :p) AND sk = :position',
+      ExpressionAttributeValues: { ':p': { S: REQUEST_PREFIX }, ':position': { N: String(POSITION_SK) } },
+    })) {
+      yield { requestId: str(item, 'pk').slice(REQUEST_PREFIX.length), logId: str(item, 'logId'), seq: num(item, 'seq') };
+    }
   }
 
   private async putIfAbsent(item: Item): Promise<boolean> {
@@ -225,12 +203,27 @@ export class DynamoDbLedgerStore implements LedgerStore {
     return out.Item;
   }
 
-  private async *queryAll(op: string, input: QueryCommandInput): AsyncIterable<Item> {
+  private queryAll(op: string, input: QueryCommandInput): AsyncIterable<Item> {
+    return this.pages(op, (startKey) => this.client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey })));
+  }
+
+  /** A consistent Scan of this table, every page. */
+  private scanAll(op: string, input: Omit<ScanCommandInput, 'TableName' | 'ConsistentRead' | 'ExclusiveStartKey'>): AsyncIterable<Item> {
+    return this.pages(op, (startKey) =>
+      this.client.send(new ScanCommand({ ...input, TableName: this.tableName, ConsistentRead: true, ExclusiveStartKey: startKey })),
+    );
+  }
+
+  /** Follows LastEvaluatedKey to the end; a page that cannot be read ends the listing with StoreReadError. */
+  private async *pages(
+    op: string,
+    page: (startKey: Item | undefined) => Promise<{ Items?: Item[]; LastEvaluatedKey?: Item }>,
+  ): AsyncIterable<Item> {
     let startKey: Item | undefined;
     do {
-      const page = await this.read(op, () => this.client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey })));
-      for (const item of page.Items ?? []) yield item;
-      startKey = page.LastEvaluatedKey;
+      const out = await this.read(op, () => page(startKey));
+      for (const item of out.Items ?? []) yield item;
+      startKey = out.LastEvaluatedKey;
     } while (startKey);
   }
 

@@ -35,7 +35,9 @@ async function runWorker(config: FunctionHostConfig): Promise<void> {
           ...(binding.visibilityTimeoutSeconds !== undefined ? { visibilityTimeout: binding.visibilityTimeoutSeconds } : {}),
           onError: (e, where) => post({ kind: 'log', text: `poller ${es.queueName} ${where}: ${(e as Error)?.message ?? String(e)}` }),
           onBatch: (b) => {
-            if (b.outcome !== 'success') post({ kind: 'log', text: `poller ${es.queueName}: batch ${b.outcome} (${b.failed.length}/${b.messageIds.length} kept)${b.reason ? `: ${b.reason}` : ''}` });
+            if (b.outcome === 'success') return;
+            const why = b.reason ? `: ${b.reason}` : '';
+            post({ kind: 'log', text: `poller ${es.queueName}: batch ${b.outcome} (${b.failed.length}/${b.messageIds.length} kept)${why}` });
           },
         })));
       }
