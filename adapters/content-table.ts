@@ -101,8 +101,12 @@ export class ContentTable {
     await this.client.send(new DeleteItemCommand({ TableName: this.tableName, Key: this.key(pk, sk) }));
   }
 
-  /** Stores exact bytes as a `family` item under their digest (idempotent: `created` is false when already there). */
+  /**
+   * Stores exact bytes as a `family` item under their digest (idempotent: `created` is false when already there).
+   * Bytes over MAX_STORED_BYTES could not fit one item: refused here with a RangeError, before any call.
+   */
   async putContent(family: string, bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
+    if (bytes.byteLength > MAX_STORED_BYTES) throw new RangeError(`${family} of ${bytes.byteLength} bytes exceeds the ${MAX_STORED_BYTES}-byte item limit`);
     const digest = sha256Hex(bytes);
     const created = await this.putIfAbsent({ ...this.key(`${family}#${digest}`, family), bytes: { B: bytes }, size: { N: String(bytes.byteLength) } });
     return { digest, created };

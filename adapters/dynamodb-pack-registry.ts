@@ -30,7 +30,6 @@ export class DynamoDbPackRegistry {
 
   /** Stores the bytes under their digest (idempotent). Returns the digest. */
   async putPack(bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
-    if (bytes.byteLength > MAX_STORED_BYTES) throw new RangeError(`pack of ${bytes.byteLength} bytes exceeds the registry limit ${MAX_STORED_BYTES}`);
     return this.table.putContent('pack', bytes);
   }
 

@@ -4,7 +4,7 @@
  * Unlike the ledger this table may be purged (DeleteItem): the ledger binds only the digest, so purging retained
  * facts makes an entry `not-replayable` but never breaks verification of the chain.
  */
-import { ContentTable, DIGEST_PATTERN, MAX_STORED_BYTES, type ContentTableOptions } from './content-table.js';
+import { ContentTable, DIGEST_PATTERN, type ContentTableOptions } from './content-table.js';
 
 export type RequestArchiveOptions = ContentTableOptions;
 
@@ -21,7 +21,6 @@ export class DynamoDbRequestArchive {
 
   /** Retains the bytes (idempotent: a second put of the same bytes is a no-op). Returns their digest. */
   async put(bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
-    if (bytes.byteLength > MAX_STORED_BYTES) throw new RangeError(`request of ${bytes.byteLength} bytes exceeds the archive limit ${MAX_STORED_BYTES}`);
     return this.table.putContent('request', bytes);
   }
 

@@ -28,6 +28,16 @@ afterAll(async () => {
 const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
 const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
+describe('both content tables', () => {
+  it('refuse bytes that could not fit one item with a RangeError, and store none of them', async () => {
+    const big = new Uint8Array(MAX_STORED_BYTES + 1).fill(0x20);
+    await expect(registry.putPack(big)).rejects.toThrow(RangeError);
+    await expect(archive.put(big)).rejects.toThrow(`request of ${MAX_STORED_BYTES + 1} bytes exceeds the ${MAX_STORED_BYTES}-byte item limit`);
+    expect(await registry.getPack(sha(big))).toBeNull();
+    expect(await archive.get(sha(big))).toBeNull();
+  });
+});
+
 describe('the pack registry over the wire', () => {
   it('stores a pack under the SHA-256 of its exact bytes and returns those bytes', async () => {
     const pack = bytes('{"specVersion":"0.3.0",  "id":"p"}\n'); // whitespace kept: exact bytes, not a re-serialization
