@@ -16,7 +16,11 @@ export interface AwsClientOptions {
   /** Explicit endpoint (e.g. the local stack's `http://127.0.0.1:4566`). Wins over the environment. */
   readonly endpoint?: string;
   readonly region?: string;
-  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string; readonly sessionToken?: string };
+  readonly credentials?: {
+    readonly accessKeyId: string;
+    readonly secretAccessKey: string;
+    readonly sessionToken?: string;
+  };
   /** SDK attempts per call (default 3, the SDK's standard retry mode: throttling and 5xx are retried). */
   readonly maxAttempts?: number;
 }
@@ -42,16 +46,25 @@ export function resolveAwsSettings(
   options: AwsClientOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedAwsSettings {
-  const endpoint = nonEmpty(options.endpoint) ?? nonEmpty(env[`AWS_ENDPOINT_URL_${service}`]) ?? nonEmpty(env.AWS_ENDPOINT_URL);
+  const endpoint =
+    nonEmpty(options.endpoint) ?? nonEmpty(env[`AWS_ENDPOINT_URL_${service}`]) ?? nonEmpty(env.AWS_ENDPOINT_URL);
   const region =
-    nonEmpty(options.region) ?? nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? (endpoint ? DEFAULT_LOCAL_REGION : undefined);
+    nonEmpty(options.region) ??
+    nonEmpty(env.AWS_REGION) ??
+    nonEmpty(env.AWS_DEFAULT_REGION) ??
+    (endpoint ? DEFAULT_LOCAL_REGION : undefined);
   const envHasCredentials = nonEmpty(env.AWS_ACCESS_KEY_ID) !== undefined || nonEmpty(env.AWS_PROFILE) !== undefined;
   // A fresh object each time: the SDK annotates the credentials it is given.
-  const credentials = (options.credentials && { ...options.credentials }) ?? (endpoint && !envHasCredentials ? { ...LOCAL_CREDENTIALS } : undefined);
+  const credentials =
+    (options.credentials && { ...options.credentials }) ??
+    (endpoint && !envHasCredentials ? { ...LOCAL_CREDENTIALS } : undefined);
   return { endpoint, region, credentials, maxAttempts: options.maxAttempts ?? 3 };
 }
 
-export function createDynamoDbClient(options: AwsClientOptions = {}, env: NodeJS.ProcessEnv = process.env): DynamoDBClient {
+export function createDynamoDbClient(
+  options: AwsClientOptions = {},
+  env: NodeJS.ProcessEnv = process.env,
+): DynamoDBClient {
   const s = resolveAwsSettings('DYNAMODB', options, env);
   return new dynamodb.DynamoDBClient({
     ...(s.endpoint ? { endpoint: s.endpoint } : {}),

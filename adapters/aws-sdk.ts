@@ -17,6 +17,7 @@ import type * as Sqs from '@aws-sdk/client-sqs';
 const bundled = process.env.DOCKET_BUNDLED_SDK === 'true';
 const load = createRequire(import.meta.url);
 
-export const dynamodb: typeof DynamoDb = bundled ? await import('@aws-sdk/client-dynamodb') : load('@aws-sdk/client-dynamodb');
+export const dynamodb: typeof DynamoDb = bundled
+  ? await import('@aws-sdk/client-dynamodb')
+  : load('@aws-sdk/client-dynamodb');
 export const sqs: typeof Sqs = bundled ? await import('@aws-sdk/client-sqs') : load('@aws-sdk/client-sqs');
-

@@ -8,12 +8,7 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './aws-sdk.js';
 
-const {
-  ConditionalCheckFailedException,
-  DeleteItemCommand,
-  GetItemCommand,
-  PutItemCommand,
-} = dynamodb;
+const { ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand, PutItemCommand } = dynamodb;
 
 export type Item = Record<string, AttributeValue>;
 
@@ -41,12 +36,18 @@ function key(layout: KeyLayout, pk: string, sk: string): Item {
   return k;
 }
 
-function notExistsCondition(layout: KeyLayout): { ConditionExpression: string; ExpressionAttributeNames: Record<string, string> } {
+function notExistsCondition(layout: KeyLayout): {
+  ConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+} {
   return { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': layout.partitionKey } };
 }
 
 function isConditionalFailure(e: unknown): boolean {
-  return e instanceof ConditionalCheckFailedException || (e as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
+  return (
+    e instanceof ConditionalCheckFailedException ||
+    (e as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
+  );
 }
 
 function bytesOf(item: Item, name: string): Uint8Array | undefined {
@@ -83,7 +84,9 @@ export class ContentTable {
   /** Creates the item unless one with its key exists: true when this call created it. */
   async putIfAbsent(item: Item): Promise<boolean> {
     try {
-      await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: item, ...notExistsCondition(this.layout) }));
+      await this.client.send(
+        new PutItemCommand({ TableName: this.tableName, Item: item, ...notExistsCondition(this.layout) }),
+      );
       return true;
     } catch (e) {
       if (isConditionalFailure(e)) return false;
@@ -93,7 +96,9 @@ export class ContentTable {
 
   /** The item at (pk, sk), read consistently, or undefined. */
   async getItem(pk: string, sk: string): Promise<Item | undefined> {
-    const out = await this.client.send(new GetItemCommand({ TableName: this.tableName, Key: this.key(pk, sk), ConsistentRead: true }));
+    const out = await this.client.send(
+      new GetItemCommand({ TableName: this.tableName, Key: this.key(pk, sk), ConsistentRead: true }),
+    );
     return out.Item;
   }
 
@@ -106,9 +111,14 @@ export class ContentTable {
    * Bytes over MAX_STORED_BYTES could not fit one item: refused here with a RangeError, before any call.
    */
   async putContent(family: string, bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
-    if (bytes.byteLength > MAX_STORED_BYTES) throw new RangeError(`${family} of ${bytes.byteLength} bytes exceeds the ${MAX_STORED_BYTES}-byte item limit`);
+    if (bytes.byteLength > MAX_STORED_BYTES)
+      throw new RangeError(`${family} of ${bytes.byteLength} bytes exceeds the ${MAX_STORED_BYTES}-byte item limit`);
     const digest = sha256Hex(bytes);
-    const created = await this.putIfAbsent({ ...this.key(`${family}#${digest}`, family), bytes: { B: bytes }, size: { N: String(bytes.byteLength) } });
+    const created = await this.putIfAbsent({
+      ...this.key(`${family}#${digest}`, family),
+      bytes: { B: bytes },
+      size: { N: String(bytes.byteLength) },
+    });
     return { digest, created };
   }
 

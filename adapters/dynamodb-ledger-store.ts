@@ -18,13 +18,7 @@ import {
   type StoredEntry,
 } from '../core/ledger/store.js';
 
-const {
-  ConditionalCheckFailedException,
-  GetItemCommand,
-  PutItemCommand,
-  QueryCommand,
-  ScanCommand,
-} = dynamodb;
+const { ConditionalCheckFailedException, GetItemCommand, PutItemCommand, QueryCommand, ScanCommand } = dynamodb;
 
 type Item = Record<string, AttributeValue>;
 
@@ -67,7 +61,10 @@ export class DynamoDbLedgerStore implements LedgerStore {
 
   async *readEntries(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<StoredEntry> {
     if (toSeq !== undefined && toSeq < fromSeq) return;
-    const values: Record<string, AttributeValue> = { ':pk': { S: ENTRY_PREFIX + logId }, ':from': { N: String(fromSeq) } };
+    const values: Record<string, AttributeValue> = {
+      ':pk': { S: ENTRY_PREFIX + logId },
+      ':from': { N: String(fromSeq) },
+    };
     let condition = 'pk = :pk AND sk >= :from';
     if (toSeq !== undefined) {
       condition = 'pk = :pk AND sk BETWEEN :from AND :to';
@@ -176,7 +173,11 @@ export class DynamoDbLedgerStore implements LedgerStore {
       FilterExpression: 'begins_with(pk, :p) AND sk = :position',
       ExpressionAttributeValues: { ':p': { S: REQUEST_PREFIX }, ':position': { N: String(POSITION_SK) } },
     })) {
-      yield { requestId: str(item, 'pk').slice(REQUEST_PREFIX.length), logId: str(item, 'logId'), seq: num(item, 'seq') };
+      yield {
+        requestId: str(item, 'pk').slice(REQUEST_PREFIX.length),
+        logId: str(item, 'logId'),
+        seq: num(item, 'seq'),
+      };
     }
   }
 
@@ -187,7 +188,10 @@ export class DynamoDbLedgerStore implements LedgerStore {
       );
       return true;
     } catch (e) {
-      if (e instanceof ConditionalCheckFailedException || (e as { name?: string }).name === 'ConditionalCheckFailedException') {
+      if (
+        e instanceof ConditionalCheckFailedException ||
+        (e as { name?: string }).name === 'ConditionalCheckFailedException'
+      ) {
         return false;
       }
       throw e;
@@ -197,7 +201,11 @@ export class DynamoDbLedgerStore implements LedgerStore {
   private async getItem(op: string, pk: string, sk: number): Promise<Item | undefined> {
     const out = await this.read(op, () =>
       this.client.send(
-        new GetItemCommand({ TableName: this.tableName, Key: { pk: { S: pk }, sk: { N: String(sk) } }, ConsistentRead: true }),
+        new GetItemCommand({
+          TableName: this.tableName,
+          Key: { pk: { S: pk }, sk: { N: String(sk) } },
+          ConsistentRead: true,
+        }),
       ),
     );
     return out.Item;
@@ -208,9 +216,14 @@ export class DynamoDbLedgerStore implements LedgerStore {
   }
 
   /** A consistent Scan of this table, every page. */
-  private scanAll(op: string, input: Omit<ScanCommandInput, 'TableName' | 'ConsistentRead' | 'ExclusiveStartKey'>): AsyncIterable<Item> {
+  private scanAll(
+    op: string,
+    input: Omit<ScanCommandInput, 'TableName' | 'ConsistentRead' | 'ExclusiveStartKey'>,
+  ): AsyncIterable<Item> {
     return this.pages(op, (startKey) =>
-      this.client.send(new ScanCommand({ ...input, TableName: this.tableName, ConsistentRead: true, ExclusiveStartKey: startKey })),
+      this.client.send(
+        new ScanCommand({ ...input, TableName: this.tableName, ConsistentRead: true, ExclusiveStartKey: startKey }),
+      ),
     );
   }
 
@@ -245,7 +258,11 @@ function toEntry(item: Item): StoredEntry {
     logId: pk.slice(ENTRY_PREFIX.length),
     seq: num(item, 'sk'),
     body: bodyOf(item),
-    projection: { requestId: optStr(item, 'requestId'), kind: optStr(item, 'kind'), entryHash: optStr(item, 'entryHash') },
+    projection: {
+      requestId: optStr(item, 'requestId'),
+      kind: optStr(item, 'kind'),
+      entryHash: optStr(item, 'entryHash'),
+    },
   };
 }
 

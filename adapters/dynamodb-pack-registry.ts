@@ -12,8 +12,21 @@ export type PackRegistryOptions = ContentTableOptions;
 
 export type PublishOutcome =
   | { readonly ok: true; readonly digest: string; readonly alias: string; readonly created: boolean }
-  | { readonly ok: false; readonly code: 'alias-conflict'; readonly alias: string; readonly digest: string; readonly existingDigest: string; readonly message: string }
-  | { readonly ok: false; readonly code: 'pack-too-large'; readonly size: number; readonly limit: number; readonly message: string }
+  | {
+      readonly ok: false;
+      readonly code: 'alias-conflict';
+      readonly alias: string;
+      readonly digest: string;
+      readonly existingDigest: string;
+      readonly message: string;
+    }
+  | {
+      readonly ok: false;
+      readonly code: 'pack-too-large';
+      readonly size: number;
+      readonly limit: number;
+      readonly message: string;
+    }
   | { readonly ok: false; readonly code: 'invalid-alias'; readonly alias: string; readonly message: string };
 
 /** A stored pack whose bytes do not hash to its key: refused, never served. */
@@ -35,7 +48,11 @@ export class DynamoDbPackRegistry {
 
   /** The exact bytes for a digest, or null when no such pack was published. */
   async getPack(digest: string): Promise<Uint8Array | null> {
-    return this.table.getContent('pack', digest, () => new RegistryIntegrityError(`stored pack ${digest} does not hash to its digest`));
+    return this.table.getContent(
+      'pack',
+      digest,
+      () => new RegistryIntegrityError(`stored pack ${digest} does not hash to its digest`),
+    );
   }
 
   /** The digest an alias `id@version` names, or null. */
@@ -55,10 +72,19 @@ export class DynamoDbPackRegistry {
       return { ok: false, code: 'invalid-alias', alias, message: `"${alias}" is not an id@version alias` };
     }
     if (bytes.byteLength > MAX_STORED_BYTES) {
-      return { ok: false, code: 'pack-too-large', size: bytes.byteLength, limit: MAX_STORED_BYTES, message: `pack of ${bytes.byteLength} bytes exceeds ${MAX_STORED_BYTES}` };
+      return {
+        ok: false,
+        code: 'pack-too-large',
+        size: bytes.byteLength,
+        limit: MAX_STORED_BYTES,
+        message: `pack of ${bytes.byteLength} bytes exceeds ${MAX_STORED_BYTES}`,
+      };
     }
     const { digest } = await this.putPack(bytes);
-    const created = await this.table.putIfAbsent({ ...this.table.key(`alias#${alias}`, 'alias'), digest: { S: digest } });
+    const created = await this.table.putIfAbsent({
+      ...this.table.key(`alias#${alias}`, 'alias'),
+      digest: { S: digest },
+    });
     if (created) return { ok: true, digest, alias, created: true };
     const existingDigest = await this.resolveAlias(alias);
     if (existingDigest === digest) return { ok: true, digest, alias, created: false };

@@ -26,7 +26,11 @@ export class DynamoDbRequestArchive {
 
   /** The exact bytes for a digest; null when never retained or purged. Bytes that do not hash to the digest throw. */
   async get(digest: string): Promise<Uint8Array | null> {
-    return this.table.getContent('request', digest, () => new ArchiveIntegrityError(`retained request ${digest} does not hash to its digest`));
+    return this.table.getContent(
+      'request',
+      digest,
+      () => new ArchiveIntegrityError(`retained request ${digest} does not hash to its digest`),
+    );
   }
 
   /** Forgets the bytes of one request (e.g. a data-subject request); the ledger entry keeps verifying. */

@@ -29,8 +29,16 @@ export interface OutgoingMessage {
   readonly delaySeconds?: number;
 }
 
-export interface SentMessage { readonly id: string; readonly messageId: string }
-export interface FailedEntry { readonly id: string; readonly code: string; readonly message: string; readonly senderFault: boolean }
+export interface SentMessage {
+  readonly id: string;
+  readonly messageId: string;
+}
+export interface FailedEntry {
+  readonly id: string;
+  readonly code: string;
+  readonly message: string;
+  readonly senderFault: boolean;
+}
 
 export class SqsBatchError extends Error {
   readonly code = 'sqs-batch-incomplete';
@@ -111,13 +119,19 @@ export async function sendMessages(
   retry: RetryOptions = {},
 ): Promise<SentMessage[]> {
   const withIds = messages.map((m, i) => ({ ...m, id: m.id ?? String(i) }));
-  if (new Set(withIds.map((m) => m.id)).size !== withIds.length) throw new Error('sendMessages: batch entry ids must be unique');
+  if (new Set(withIds.map((m) => m.id)).size !== withIds.length)
+    throw new Error('sendMessages: batch entry ids must be unique');
   const sent = new Map<string, SentMessage>();
   const failed: FailedEntry[] = [];
   // A message over the limit would make SQS refuse its whole call (BatchRequestTooLong): refuse it alone, here.
   const sendable = withIds.filter((m) => {
     if (messageBytes(m) <= MAX_BATCH_BYTES) return true;
-    failed.push({ id: m.id, code: 'MessageTooLong', message: `message exceeds ${MAX_BATCH_BYTES} bytes`, senderFault: true });
+    failed.push({
+      id: m.id,
+      code: 'MessageTooLong',
+      message: `message exceeds ${MAX_BATCH_BYTES} bytes`,
+      senderFault: true,
+    });
     return false;
   });
   for (const group of chunk(sendable)) {
@@ -135,16 +149,32 @@ export async function sendMessages(
           })),
         }),
       );
-      for (const s of out.Successful ?? []) if (s.Id && s.MessageId) sent.set(s.Id, { id: s.Id, messageId: s.MessageId });
-      return (out.Failed ?? []).map((f) => ({ id: f.Id ?? '', code: f.Code ?? 'Unknown', message: f.Message ?? '', senderFault: f.SenderFault === true }));
+      for (const s of out.Successful ?? [])
+        if (s.Id && s.MessageId) sent.set(s.Id, { id: s.Id, messageId: s.MessageId });
+      return (out.Failed ?? []).map((f) => ({
+        id: f.Id ?? '',
+        code: f.Code ?? 'Unknown',
+        message: f.Message ?? '',
+        senderFault: f.SenderFault === true,
+      }));
     });
     failed.push(...outcome);
   }
   const missing = withIds.filter((m) => !sent.has(m.id) && !failed.some((f) => f.id === m.id));
-  for (const m of missing) failed.push({ id: m.id, code: 'NoAnswer', message: 'the batch answer named neither success nor failure', senderFault: false });
+  for (const m of missing)
+    failed.push({
+      id: m.id,
+      code: 'NoAnswer',
+      message: 'the batch answer named neither success nor failure',
+      senderFault: false,
+    });
   const result = withIds.flatMap((m) => (sent.has(m.id) ? [sent.get(m.id)!] : []));
   if (failed.length > 0) {
-    throw new SqsBatchError(`${failed.length} of ${withIds.length} messages could not be sent to ${queueUrl}`, failed, result);
+    throw new SqsBatchError(
+      `${failed.length} of ${withIds.length} messages could not be sent to ${queueUrl}`,
+      failed,
+      result,
+    );
   }
   return result;
 }
@@ -160,7 +190,11 @@ export interface ReceiveOptions {
 }
 
 /** Long-poll receive with every system attribute and message attribute (what Lambda's event source reads). */
-export async function receiveMessages(client: SQSClient, queueUrl: string, options: ReceiveOptions = {}): Promise<Message[]> {
+export async function receiveMessages(
+  client: SQSClient,
+  queueUrl: string,
+  options: ReceiveOptions = {},
+): Promise<Message[]> {
   const out = await client.send(
     new ReceiveMessageCommand({
       QueueUrl: queueUrl,
@@ -193,17 +227,37 @@ export async function deleteMessages(
     failed.push(
       ...(await withRetries(chunk, retry, async (pending) => {
         const out = await client.send(
-          new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: pending.map((e) => ({ Id: e.id, ReceiptHandle: e.handle })) }),
+          new DeleteMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: pending.map((e) => ({ Id: e.id, ReceiptHandle: e.handle })),
+          }),
         );
-        return (out.Failed ?? []).map((f) => ({ id: f.Id ?? '', code: f.Code ?? 'Unknown', message: f.Message ?? '', senderFault: f.SenderFault === true }));
+        return (out.Failed ?? []).map((f) => ({
+          id: f.Id ?? '',
+          code: f.Code ?? 'Unknown',
+          message: f.Message ?? '',
+          senderFault: f.SenderFault === true,
+        }));
       })),
     );
   }
-  if (failed.length > 0) throw new SqsBatchError(`${failed.length} of ${entries.length} deletes failed on ${queueUrl}`, failed, []);
+  if (failed.length > 0)
+    throw new SqsBatchError(`${failed.length} of ${entries.length} deletes failed on ${queueUrl}`, failed, []);
 }
 
-export async function changeVisibility(client: SQSClient, queueUrl: string, receiptHandle: string, seconds: number): Promise<void> {
-  await client.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }));
+export async function changeVisibility(
+  client: SQSClient,
+  queueUrl: string,
+  receiptHandle: string,
+  seconds: number,
+): Promise<void> {
+  await client.send(
+    new ChangeMessageVisibilityCommand({
+      QueueUrl: queueUrl,
+      ReceiptHandle: receiptHandle,
+      VisibilityTimeout: seconds,
+    }),
+  );
 }
 
 export async function getQueueUrl(client: SQSClient, queueName: string): Promise<string> {
@@ -218,7 +272,10 @@ export async function getQueueAttributes(client: SQSClient, queueUrl: string): P
 }
 
 /** Approximate visible + in flight + delayed messages (what an operator reads as the queue's depth). */
-export async function approximateDepth(client: SQSClient, queueUrl: string): Promise<{ visible: number; inFlight: number; delayed: number }> {
+export async function approximateDepth(
+  client: SQSClient,
+  queueUrl: string,
+): Promise<{ visible: number; inFlight: number; delayed: number }> {
   const a = await getQueueAttributes(client, queueUrl);
   return {
     visible: Number(a.ApproximateNumberOfMessages ?? 0),

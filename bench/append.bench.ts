@@ -42,7 +42,11 @@ function entryFor(slot: { logId: string; seq: number; prevHash: string | null },
   );
 }
 
-async function runWriters(writers: number, total: number, work: (index: number, writer: number) => Promise<void>): Promise<number> {
+async function runWriters(
+  writers: number,
+  total: number,
+  work: (index: number, writer: number) => Promise<void>,
+): Promise<number> {
   let next = 0;
   const started = process.hrtime.bigint();
   await Promise.all(
@@ -53,12 +57,22 @@ async function runWriters(writers: number, total: number, work: (index: number, 
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
-async function appendRun(clients: DynamoDBClient[], writers: number, total: number, runId: string): Promise<{ perSecond: number; logId: string }> {
+async function appendRun(
+  clients: DynamoDBClient[],
+  writers: number,
+  total: number,
+  runId: string,
+): Promise<{ perSecond: number; logId: string }> {
   const logId = `b${writers}-${runId}`;
   const stores = clients.slice(0, writers).map((client) => new DynamoDbLedgerStore({ client, tableName: TABLE }));
   const seconds = await runWriters(writers, total, async (i, w) => {
     const requestId = `${logId}-r${i}`;
-    const r = await appendOnce(stores[w]!, { requestId, requestDigest: sha(requestId), logIds: [logId], build: (slot) => entryFor(slot, requestId) });
+    const r = await appendOnce(stores[w]!, {
+      requestId,
+      requestDigest: sha(requestId),
+      logIds: [logId],
+      build: (slot) => entryFor(slot, requestId),
+    });
     if (!r.ok) throw new Error(`append refused: ${r.error.code}`);
   });
   await audit(stores[0]!, logId, total);
@@ -103,10 +117,14 @@ async function audit(store: DynamoDbLedgerStore, logId: string, expected: number
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { appends: { type: 'string', default: '120' }, 'in-process': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { appends: { type: 'string', default: '120' }, 'in-process': { type: 'boolean', default: false } },
+  });
   const total = Number(values.appends);
   const inProcess = values['in-process'] === true;
-  const stack = inProcess ? await startLocalStack({ port: 0, stage: STAGE }) : await startStackProcess({ port: 0, stage: STAGE });
+  const stack = inProcess
+    ? await startLocalStack({ port: 0, stage: STAGE })
+    : await startStackProcess({ port: 0, stage: STAGE });
   const clients = Array.from({ length: 16 }, () => createDynamoDbClient({ endpoint: stack.endpoint }));
   const runId = Date.now().toString(36);
   const rows: string[] = [];

@@ -44,7 +44,16 @@ async function bundle(file: string, external: string[], define: Record<string, s
 function importMs(file: string): number {
   const script = `const t0 = performance.now(); await import(${JSON.stringify(`file://${file}`)}); process.stdout.write(String(performance.now() - t0));`;
   const runs: number[] = [];
-  for (let i = 0; i < 7; i++) runs.push(Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })));
+  for (let i = 0; i < 7; i++)
+    runs.push(
+      Number(
+        execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+          cwd: root,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        }),
+      ),
+    );
   return runs.sort((a, b) => a - b)[3]!;
 }
 
@@ -65,7 +74,9 @@ async function main(): Promise<void> {
   console.log(`  SDK bundled (reference)    : ${kb(full)} KB (gzip ${gz(full)} KB)`);
   console.log(`  module init, as deployed   : ${leanMs.toFixed(1)} ms median of 7   goal ≤ 150 ms`);
   console.log(`  module init, SDK bundled   : ${fullMs.toFixed(1)} ms`);
-  console.log(`  baseline (one-line module) : ${baseline.toFixed(1)} ms → ratio ${(leanMs / baseline).toFixed(1)}× (as deployed)`);
+  console.log(
+    `  baseline (one-line module) : ${baseline.toFixed(1)} ms → ratio ${(leanMs / baseline).toFixed(1)}× (as deployed)`,
+  );
   console.log(`  command: ${BENCH_COMMAND}`);
   rmSync(out, { recursive: true, force: true });
 }

@@ -20,10 +20,20 @@ function factsDocument(r: () => number, unicode: boolean): Uint8Array {
   const pick = (): string => WORDS[Math.floor(r() * WORDS.length)]!;
   const decimal = (): string => `${Math.floor(r() * 10000)}.${String(Math.floor(r() * 100)).padStart(2, '0')}`;
   const doc = {
-    customer: { id: `c-${Math.floor(r() * 1e6)}`, tier: pick(), country: pick(), age: Math.floor(r() * 90), flags: [pick(), pick()] },
+    customer: {
+      id: `c-${Math.floor(r() * 1e6)}`,
+      tier: pick(),
+      country: pick(),
+      age: Math.floor(r() * 90),
+      flags: [pick(), pick()],
+    },
     order: {
       total: decimal(),
-      items: Array.from({ length: 1 + Math.floor(r() * 3) }, () => ({ sku: `X${Math.floor(r() * 999)}`, qty: 1 + Math.floor(r() * 4), price: decimal() })),
+      items: Array.from({ length: 1 + Math.floor(r() * 3) }, () => ({
+        sku: `X${Math.floor(r() * 999)}`,
+        qty: 1 + Math.floor(r() * 4),
+        price: decimal(),
+      })),
       channel: pick(),
     },
     request: {
@@ -46,10 +56,18 @@ function bigDocument(r: () => number, targetBytes: number): Uint8Array {
   let size = 0;
   const outer: unknown[][] = [];
   while (size < targetBytes) {
-    const row = { id: Math.floor(r() * 1e9), name: `row ${Math.floor(r() * 1e6)}`, amount: (r() * 1e4).toFixed(2), ok: r() < 0.5, tags: ['a', 'b'] };
+    const row = {
+      id: Math.floor(r() * 1e9),
+      name: `row ${Math.floor(r() * 1e6)}`,
+      amount: (r() * 1e4).toFixed(2),
+      ok: r() < 0.5,
+      tags: ['a', 'b'],
+    };
     rows.push(row);
     size += JSON.stringify(row).length + 1;
-    if (rows.length === 5000) { outer.push(rows.splice(0)); }
+    if (rows.length === 5000) {
+      outer.push(rows.splice(0));
+    }
   }
   if (rows.length > 0) outer.push(rows);
   chunks.push(enc.encode(JSON.stringify({ batches: outer })));
@@ -62,7 +80,10 @@ function escapedDocument(r: () => number): Uint8Array {
   return enc.encode(`{${parts.join(',')}}`);
 }
 
-interface Figure { readonly seconds: number; readonly iterations: number }
+interface Figure {
+  readonly seconds: number;
+  readonly iterations: number;
+}
 
 function time(docs: readonly Uint8Array[], minSeconds: number, run: (b: Uint8Array) => unknown): Figure {
   let iterations = 0;
@@ -124,8 +145,10 @@ function heapPerByte(doc: Uint8Array): string {
   gc();
   const parsedAfter = process.memoryUsage().heapUsed;
   const keep = [r, p];
-  return `readJson retains ${((after - before) / doc.length).toFixed(1)} B heap per input byte; ` +
-    `JSON.parse retains ${((parsedAfter - parsedBefore) / doc.length).toFixed(1)} (${keep.length} trees kept alive while measured)`;
+  return (
+    `readJson retains ${((after - before) / doc.length).toFixed(1)} B heap per input byte; ` +
+    `JSON.parse retains ${((parsedAfter - parsedBefore) / doc.length).toFixed(1)} (${keep.length} trees kept alive while measured)`
+  );
 }
 
 function main(): void {

@@ -18,7 +18,13 @@ import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { readJson } from '../core/carrier/index.js';
-import { compilePack, evaluateCompiled, MAX_WORK_BUDGET, type EvaluationInput, type EvaluationResult } from '../core/evaluate/index.js';
+import {
+  compilePack,
+  evaluateCompiled,
+  MAX_WORK_BUDGET,
+  type EvaluationInput,
+  type EvaluationResult,
+} from '../core/evaluate/index.js';
 import { resolve } from '../core/evaluate/resolve.js';
 import { validatePack } from '../core/pack/index.js';
 import { prng } from './support/seeded-prng.js';
@@ -31,22 +37,27 @@ const enc = new TextEncoder();
 function facts(r: () => number): Uint8Array {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
   const maybe = <T>(xs: readonly T[]): T | undefined => (r() < 0.15 ? undefined : pick(xs));
-  return enc.encode(JSON.stringify({
-    request: {
-      id: `req-${Math.floor(r() * 1e9)}`,
-      type: pick(['data-access', 'data-access', 'data-access', 'data-access', 'media-inquiry']),
-      completeness: maybe(['complete', 'complete', 'incomplete', 'partial']),
-      appropriateness: maybe(['pass', 'pass', 'fail', 'borderline']),
-      embargoedInformationToUnauthorizedRecipients: maybe([false, false, false, true]),
-      recordCount: maybe(['12', '99999.99', '100000', '2500000', '731.5']),
-      specialCategory: maybe(['none', 'none', 'health', 'genetic']),
-      purpose: maybe(['research', 'teaching', 'commercial-resale']),
-      dataClassification: maybe(['open', 'restricted', 'confidential']),
-      legalHold: maybe([false, false, false, true]),
-      programme: maybe([{ preApproved: true, name: 'cohort' }, { preApproved: false }, {}]),
-      requester: { name: `Researcher ${Math.floor(r() * 1000)}`, unit: pick(['epidemiology', 'economics', 'physics']) },
-    },
-  }));
+  return enc.encode(
+    JSON.stringify({
+      request: {
+        id: `req-${Math.floor(r() * 1e9)}`,
+        type: pick(['data-access', 'data-access', 'data-access', 'data-access', 'media-inquiry']),
+        completeness: maybe(['complete', 'complete', 'incomplete', 'partial']),
+        appropriateness: maybe(['pass', 'pass', 'fail', 'borderline']),
+        embargoedInformationToUnauthorizedRecipients: maybe([false, false, false, true]),
+        recordCount: maybe(['12', '99999.99', '100000', '2500000', '731.5']),
+        specialCategory: maybe(['none', 'none', 'health', 'genetic']),
+        purpose: maybe(['research', 'teaching', 'commercial-resale']),
+        dataClassification: maybe(['open', 'restricted', 'confidential']),
+        legalHold: maybe([false, false, false, true]),
+        programme: maybe([{ preApproved: true, name: 'cohort' }, { preApproved: false }, {}]),
+        requester: {
+          name: `Researcher ${Math.floor(r() * 1000)}`,
+          unit: pick(['epidemiology', 'economics', 'physics']),
+        },
+      },
+    }),
+  );
 }
 
 const EVIDENCE = [
@@ -72,12 +83,17 @@ function gc(): () => void {
 function main(): void {
   const packBytes = new Uint8Array(readFileSync(`${root}examples/data-request-intake-triage.json`));
   const validation = validatePack(packBytes);
-  if (!validation.conformant || validation.pack === undefined) throw new Error('the triage example pack must be conformant');
+  if (!validation.conformant || validation.pack === undefined)
+    throw new Error('the triage example pack must be conformant');
   const compiled = compilePack(validation.pack);
 
   const r = prng(20261202);
   const docs = Array.from({ length: 1000 }, () => facts(r));
-  const inputs: EvaluationInput[] = docs.map((f, i) => ({ facts: f, evidence: EVIDENCE[i % EVIDENCE.length]!, supportedExtensions: new Set<string>() }));
+  const inputs: EvaluationInput[] = docs.map((f, i) => ({
+    facts: f,
+    evidence: EVIDENCE[i % EVIDENCE.length]!,
+    supportedExtensions: new Set<string>(),
+  }));
   const totalBytes = docs.reduce((n, d) => n + d.length, 0);
 
   // Correctness guard: every input must yield a disposition, and several kinds must appear.
@@ -87,14 +103,21 @@ function main(): void {
     const out: EvaluationResult = evaluateCompiled(compiled, input);
     if (out.kind !== 'disposition') throw new Error(`unexpected error ${out.error.code}`);
     units += out.work;
-    const k = out.disposition.kind === 'outcome' ? `outcome:${out.disposition.outcomeId}` : `${out.disposition.kind}:${out.disposition.reasons.join('+')}`;
+    const k =
+      out.disposition.kind === 'outcome'
+        ? `outcome:${out.disposition.outcomeId}`
+        : `${out.disposition.kind}:${out.disposition.reasons.join('+')}`;
     kinds.set(k, (kinds.get(k) ?? 0) + 1);
   }
 
   const decoder = new TextDecoder();
   let sink = 0;
-  const floorRound = () => { for (const d of docs) sink += (JSON.parse(decoder.decode(d)) as object) === null ? 1 : 0; };
-  const evalRound = () => { for (const input of inputs) sink += evaluateCompiled(compiled, input).work; };
+  const floorRound = () => {
+    for (const d of docs) sink += (JSON.parse(decoder.decode(d)) as object) === null ? 1 : 0;
+  };
+  const evalRound = () => {
+    for (const input of inputs) sink += evaluateCompiled(compiled, input).work;
+  };
   // Warm up both, then alternate measured rounds so drift affects both alike.
   time(30, floorRound);
   time(30, evalRound);
@@ -111,8 +134,23 @@ function main(): void {
 
   // Heap for a ~1 MiB facts document whose request matches the triage pack.
   const rows: unknown[] = [];
-  const big = { request: { type: 'data-access', completeness: 'complete', appropriateness: 'pass', embargoedInformationToUnauthorizedRecipients: false, attachments: rows } };
-  while (JSON.stringify(big).length < 1_048_576) rows.push({ id: rows.length, name: `attachment ${rows.length}`, sha: 'ab'.repeat(16), bytes: '123456.78', ok: true });
+  const big = {
+    request: {
+      type: 'data-access',
+      completeness: 'complete',
+      appropriateness: 'pass',
+      embargoedInformationToUnauthorizedRecipients: false,
+      attachments: rows,
+    },
+  };
+  while (JSON.stringify(big).length < 1_048_576)
+    rows.push({
+      id: rows.length,
+      name: `attachment ${rows.length}`,
+      sha: 'ab'.repeat(16),
+      bytes: '123456.78',
+      ok: true,
+    });
   const bigBytes = enc.encode(JSON.stringify(big));
   const collect = gc();
   const bigInput: EvaluationInput = { facts: bigBytes, evidence: EVIDENCE[0]!, supportedExtensions: new Set() };
@@ -132,39 +170,69 @@ function main(): void {
 
   // Unit cost: deep equality, the operation with the most real work per charged unit.
   const eqRows: unknown[] = [];
-  while (JSON.stringify(eqRows).length < 900_000) eqRows.push({ id: eqRows.length, name: `attachment ${eqRows.length}`, sha: 'ab'.repeat(16), bytes: '123456.78', ok: true, tags: ['a', 'b', 'c'] });
+  while (JSON.stringify(eqRows).length < 900_000)
+    eqRows.push({
+      id: eqRows.length,
+      name: `attachment ${eqRows.length}`,
+      sha: 'ab'.repeat(16),
+      bytes: '123456.78',
+      ok: true,
+      tags: ['a', 'b', 'c'],
+    });
   const eqPack = {
-    specVersion: '0.3.0', id: 'https://bench.example/equality', version: '1.0.0', title: 'Deep equality', decision: { intent: 'Bench.', question: 'Equal?' },
-    outcomes: [{ id: 'same', label: 'Same' }, { id: 'other', label: 'Other' }],
-    rules: [{ id: 'same-rows', description: 'Rows equal.', when: { op: 'fact', path: '/rows', operator: 'equals', value: eqRows }, outcome: 'same', onUnknown: 'ignore' }],
+    specVersion: '0.3.0',
+    id: 'https://bench.example/equality',
+    version: '1.0.0',
+    title: 'Deep equality',
+    decision: { intent: 'Bench.', question: 'Equal?' },
+    outcomes: [
+      { id: 'same', label: 'Same' },
+      { id: 'other', label: 'Other' },
+    ],
+    rules: [
+      {
+        id: 'same-rows',
+        description: 'Rows equal.',
+        when: { op: 'fact', path: '/rows', operator: 'equals', value: eqRows },
+        outcome: 'same',
+        onUnknown: 'ignore',
+      },
+    ],
   };
   const eqValidation = validatePack(enc.encode(JSON.stringify(eqPack)));
-  if (!eqValidation.conformant || eqValidation.pack === undefined) throw new Error('the equality bench pack must be conformant');
+  if (!eqValidation.conformant || eqValidation.pack === undefined)
+    throw new Error('the equality bench pack must be conformant');
   const eqCompiled = compilePack(eqValidation.pack);
   const eqFacts = enc.encode(JSON.stringify({ rows: eqRows }));
   const eqInput: EvaluationInput = { facts: eqFacts, supportedExtensions: new Set(), workBudget: MAX_WORK_BUDGET };
   const eqResult = evaluateCompiled(eqCompiled, eqInput);
-  if (eqResult.kind !== 'disposition' || eqResult.disposition.kind !== 'outcome') throw new Error('equal rows must be equal');
+  if (eqResult.kind !== 'disposition' || eqResult.disposition.kind !== 'outcome')
+    throw new Error('equal rows must be equal');
   // Time §8 alone over the already-parsed facts (resolve is what evaluateCompiled runs after preflight).
   const eqTree = readJson(eqFacts);
   if (!eqTree.ok) throw new Error('equality facts must parse');
-  const eqRun = () => { sink += resolve(eqCompiled, eqTree.value, { work: 0, budget: MAX_WORK_BUDGET }, undefined).kind.length; };
+  const eqRun = () => {
+    sink += resolve(eqCompiled, eqTree.value, { work: 0, budget: MAX_WORK_BUDGET }, undefined).kind.length;
+  };
   time(3, eqRun);
-  const nsPerUnit = (time(20, eqRun) / 20 * 1e9) / eqResult.work;
+  const nsPerUnit = ((time(20, eqRun) / 20) * 1e9) / eqResult.work;
 
   const mib = (x: number) => `${(x / 1_048_576).toFixed(2)} MiB`;
   const lines = [
     `evaluate bench — ${COMMAND}`,
     `node ${process.version}, pack examples/data-request-intake-triage.json (${compiled.rules.length} rules, ${compiled.exceptions.length} exceptions, ${compiled.escalation?.routes?.length ?? 0} routes)`,
     `workload: 1,000 seeded facts documents, ${(totalBytes / 1000).toFixed(0)} bytes on average, ${ROUNDS * 10} passes each; mean work ${(units / 1000).toFixed(1)} units/evaluation`,
-    `dispositions: ${[...kinds.entries()].sort((a, b) => b[1] - a[1]).map(([k, c]) => `${k} ${c}`).join(', ')}`,
+    `dispositions: ${[...kinds.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, c]) => `${k} ${c}`)
+      .join(', ')}`,
     `evaluateCompiled (strict facts + evidence parse, §8, canonical bytes): ${Math.round(evalRate).toLocaleString('en-US')} evaluations/s (target ≥ 100,000)`,
     `floor JSON.parse(TextDecoder.decode(facts)):                          ${Math.round(floorRate).toLocaleString('en-US')} parses/s`,
     `ratio evaluation time / floor time: ${(floorRate / evalRate).toFixed(2)}× (target ≤ 4×)`,
     `1 MiB facts (${bigBytes.length.toLocaleString('en-US')} bytes, ${bigResult.kind === 'disposition' ? bigResult.disposition.kind : bigResult.kind}, work ${bigResult.work}):`,
     `  retained parsed tree ${mib(retainedTree)} = ${(retainedTree / bigBytes.length).toFixed(1)}× the document (target < 10×)`,
     `  heap growth across one evaluation before GC ${mib(grown)} = ${(grown / bigBytes.length).toFixed(1)}×; after GC ${mib(after)}`,
-    `unit cost, deep equality of ${eqFacts.length.toLocaleString('en-US')} bytes (${eqResult.work.toLocaleString('en-US')} units): ${nsPerUnit.toFixed(1)} ns/unit of §8 work → MAX_WORK_BUDGET (${MAX_WORK_BUDGET.toLocaleString('en-US')}) ≈ ${(nsPerUnit * MAX_WORK_BUDGET / 1e9).toFixed(1)} s of condition work`,
+    `unit cost, deep equality of ${eqFacts.length.toLocaleString('en-US')} bytes (${eqResult.work.toLocaleString('en-US')} units): ${nsPerUnit.toFixed(1)} ns/unit of §8 work → MAX_WORK_BUDGET (${MAX_WORK_BUDGET.toLocaleString('en-US')}) ≈ ${((nsPerUnit * MAX_WORK_BUDGET) / 1e9).toFixed(1)} s of condition work`,
   ];
   console.log(lines.join('\n'));
   if (sink === -1) console.log('');

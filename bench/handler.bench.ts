@@ -43,10 +43,19 @@ let sent = 0;
 const ports = {
   packs: cachedPackSource({ getPack: async () => packBytes, resolveAlias: async () => null }),
   archive: { put: async () => undefined },
-  ledger: ledgerWriter({ store: new MemoryLedgerStore(), signer, logIds: config.logIds, now: () => '2026-12-02T14:00:00Z' }),
+  ledger: ledgerWriter({
+    store: new MemoryLedgerStore(),
+    signer,
+    logIds: config.logIds,
+    now: () => '2026-12-02T14:00:00Z',
+  }),
   handoffs: { send: async () => void (sent += 1) },
 };
-const requests = Array.from({ length: N }, (_, i) => enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"bench-${i}","pack":"sha256:${digest}","facts":${facts},"evidence":${evidence}}`));
+const requests = Array.from({ length: N }, (_, i) =>
+  enc.encode(
+    `{"format":"${REQUEST_FORMAT}","requestId":"bench-${i}","pack":"sha256:${digest}","facts":${facts},"evidence":${evidence}}`,
+  ),
+);
 
 const loaded = loadPackBytes(digest, packBytes);
 if (loaded.status !== 'found') throw new Error('bench pack did not load');
@@ -57,11 +66,27 @@ const supported = new Set<string>();
 
 async function main(): Promise<void> {
   // Warm-up (JIT, pack cache).
-  for (let i = 0; i < 200; i++) evaluateCompiled(compiled, { facts: factsBytes, evidence: evidenceBytes, supportedExtensions: supported, workBudget: 100_000 });
-  await processRequest(enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"warm","pack":"sha256:${digest}","facts":${facts}}`), config, ports);
+  for (let i = 0; i < 200; i++)
+    evaluateCompiled(compiled, {
+      facts: factsBytes,
+      evidence: evidenceBytes,
+      supportedExtensions: supported,
+      workBudget: 100_000,
+    });
+  await processRequest(
+    enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"warm","pack":"sha256:${digest}","facts":${facts}}`),
+    config,
+    ports,
+  );
 
   let t0 = process.hrtime.bigint();
-  for (let i = 0; i < N; i++) evaluateCompiled(compiled, { facts: factsBytes, evidence: evidenceBytes, supportedExtensions: supported, workBudget: 100_000 });
+  for (let i = 0; i < N; i++)
+    evaluateCompiled(compiled, {
+      facts: factsBytes,
+      evidence: evidenceBytes,
+      supportedExtensions: supported,
+      workBudget: 100_000,
+    });
   const evalUs = Number(process.hrtime.bigint() - t0) / 1000 / N;
 
   t0 = process.hrtime.bigint();
@@ -71,9 +96,13 @@ async function main(): Promise<void> {
   }
   const recordUs = Number(process.hrtime.bigint() - t0) / 1000 / N;
 
-  console.log(`handler per-record cost (in-process, in-memory ports), ${N} records of the triage pack, 3 handoffs each`);
+  console.log(
+    `handler per-record cost (in-process, in-memory ports), ${N} records of the triage pack, 3 handoffs each`,
+  );
   console.log(`  baseline evaluateCompiled alone : ${evalUs.toFixed(1)} µs/record`);
-  console.log(`  whole pipeline per record       : ${recordUs.toFixed(1)} µs/record  (${(1e6 / recordUs).toFixed(0)} records/s on one core)`);
+  console.log(
+    `  whole pipeline per record       : ${recordUs.toFixed(1)} µs/record  (${(1e6 / recordUs).toFixed(0)} records/s on one core)`,
+  );
   console.log(`  ratio pipeline / evaluation     : ${(recordUs / evalUs).toFixed(1)}×`);
   console.log(`  handoff messages built          : ${sent}`);
   console.log(`  command: ${BENCH_COMMAND}`);

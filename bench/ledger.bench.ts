@@ -13,7 +13,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { compilePack, evaluateCompiled, EVALUATOR_IDENTITY, type EvaluationInput, type EvaluationResult } from '../core/evaluate/index.js';
+import {
+  compilePack,
+  evaluateCompiled,
+  EVALUATOR_IDENTITY,
+  type EvaluationInput,
+  type EvaluationResult,
+} from '../core/evaluate/index.js';
 import { sha256Hex } from '../core/ledger/bytes.js';
 import { buildEntry, parseStoredEntry, verifyParsedEntrySignature } from '../core/ledger/entry.js';
 import { ENTRY_FORMAT, type UnsignedEntry } from '../core/ledger/entry-types.js';
@@ -38,14 +44,16 @@ interface Request {
 
 function requests(n: number): Request[] {
   // The batch file also holds deliberately broken lines (for the CLI's tests); only well-formed requests are used.
-  const lines = readFileSync(`${root}examples/requests/triage-batch.jsonl`, 'utf8').split('\n').filter((l) => {
-    try {
-      const x = JSON.parse(l) as { facts?: unknown };
-      return typeof x.facts === 'object' && x.facts !== null && !Array.isArray(x.facts);
-    } catch {
-      return false;
-    }
-  });
+  const lines = readFileSync(`${root}examples/requests/triage-batch.jsonl`, 'utf8')
+    .split('\n')
+    .filter((l) => {
+      try {
+        const x = JSON.parse(l) as { facts?: unknown };
+        return typeof x.facts === 'object' && x.facts !== null && !Array.isArray(x.facts);
+      } catch {
+        return false;
+      }
+    });
   const out: Request[] = [];
   for (let i = 0; i < n; i++) {
     const line = JSON.parse(lines[i % lines.length] as string) as { facts: unknown; evidence?: unknown };
@@ -62,7 +70,15 @@ function requests(n: number): Request[] {
   return out;
 }
 
-function unsignedEntry(req: Request, result: EvaluationResult, seq: number, prevHash: string | null, keyId: string, packDigest: string, buildDigest: string): UnsignedEntry {
+function unsignedEntry(
+  req: Request,
+  result: EvaluationResult,
+  seq: number,
+  prevHash: string | null,
+  keyId: string,
+  packDigest: string,
+  buildDigest: string,
+): UnsignedEntry {
   const common = {
     format: ENTRY_FORMAT,
     logId: 'log-0',
@@ -83,7 +99,12 @@ function unsignedEntry(req: Request, result: EvaluationResult, seq: number, prev
     keyId,
   } as const;
   if (result.kind === 'disposition') {
-    return { ...common, kind: 'disposition', disposition: result.disposition, dispositionDigest: sha256Hex(result.bytes) };
+    return {
+      ...common,
+      kind: 'disposition',
+      disposition: result.disposition,
+      dispositionDigest: sha256Hex(result.bytes),
+    };
   }
   return { ...common, kind: 'evaluation-error', error: result.error };
 }
@@ -96,7 +117,10 @@ function main(): void {
   const packDigest = sha256Hex(new Uint8Array(packBytes));
   const buildDigest = sha256Hex('bench build');
   const keys = keyPairFromSeed(new Uint8Array(32).fill(42));
-  const signers: Record<'node' | 'noble', Signer> = { node: signerFromKeyPair(keys, 'node'), noble: signerFromKeyPair(keys, 'noble') };
+  const signers: Record<'node' | 'noble', Signer> = {
+    node: signerFromKeyPair(keys, 'node'),
+    noble: signerFromKeyPair(keys, 'noble'),
+  };
 
   const reqs = requests(1_000);
   const results = reqs.map((r) => evaluateCompiled(compiled, r.input));
@@ -108,7 +132,18 @@ function main(): void {
   const ledgerRound = (signer: Signer) => (): void => {
     let prev: string | null = null;
     for (let i = 0; i < reqs.length; i++) {
-      const built = buildEntry(unsignedEntry(reqs[i] as Request, results[i] as EvaluationResult, i, prev, signer.keyId, packDigest, buildDigest), signer);
+      const built = buildEntry(
+        unsignedEntry(
+          reqs[i] as Request,
+          results[i] as EvaluationResult,
+          i,
+          prev,
+          signer.keyId,
+          packDigest,
+          buildDigest,
+        ),
+        signer,
+      );
       prev = built.entryHash;
       sink += built.body.length;
     }
@@ -117,7 +152,10 @@ function main(): void {
   {
     let prev: string | null = null;
     for (let i = 0; i < reqs.length; i++) {
-      const b = buildEntry(unsignedEntry(reqs[i] as Request, results[i] as EvaluationResult, i, prev, keys.keyId, packDigest, buildDigest), signers.node);
+      const b = buildEntry(
+        unsignedEntry(reqs[i] as Request, results[i] as EvaluationResult, i, prev, keys.keyId, packDigest, buildDigest),
+        signers.node,
+      );
       prev = b.entryHash;
       bodies.push(b.body);
     }
@@ -142,19 +180,32 @@ function main(): void {
   const noSignUs = per(time(10, ledgerRound({ keyId: keys.keyId, sign: () => new Uint8Array(64) })), 10);
   const verifyUs = per(time(5, verifyRound), 5);
   const message = new TextEncoder().encode(bodies[0] as string);
-  const signOnlyUs = per(time(5, () => { for (let i = 0; i < reqs.length; i++) sink += (signers.node.sign(message)[0] as number); }), 5);
+  const signOnlyUs = per(
+    time(5, () => {
+      for (let i = 0; i < reqs.length; i++) sink += signers.node.sign(message)[0] as number;
+    }),
+    5,
+  );
   const kinds = results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.kind]: (acc[r.kind] ?? 0) + 1 }), {});
   const avgBytes = Math.round(bodies.reduce((a, b) => a + b.length, 0) / bodies.length);
 
   const f = (x: number): string => x.toFixed(1).padStart(8);
   const ratio = (x: number): string => `${(x / evalUs).toFixed(2)}×`;
-  console.log(`ledger bench — ${reqs.length} requests (${JSON.stringify(kinds)}), average entry ${avgBytes} bytes; node ${process.version}`);
+  console.log(
+    `ledger bench — ${reqs.length} requests (${JSON.stringify(kinds)}), average entry ${avgBytes} bytes; node ${process.version}`,
+  );
   console.log(`  evaluation (baseline, evaluateCompiled)              ${f(evalUs)} µs/request`);
   console.log(`  entry: digests + build + canonicalize + hash, no sig ${f(noSignUs)} µs/entry  ${ratio(noSignUs)}`);
-  console.log(`  entry incl. Ed25519 signing via node:crypto          ${f(nodeUs)} µs/entry  ${ratio(nodeUs)}  (goal ≤ 1×)`);
+  console.log(
+    `  entry incl. Ed25519 signing via node:crypto          ${f(nodeUs)} µs/entry  ${ratio(nodeUs)}  (goal ≤ 1×)`,
+  );
   console.log(`  entry incl. Ed25519 signing via @noble/ed25519       ${f(nobleUs)} µs/entry  ${ratio(nobleUs)}`);
-  console.log(`  of which Ed25519 signing alone (node:crypto)         ${f(signOnlyUs)} µs/entry  ${ratio(signOnlyUs)}  (a floor no entry format can go below)`);
-  console.log(`  strict re-read + signature check (node:crypto)       ${f(verifyUs)} µs/entry  (≈ ${Math.round(1e6 / verifyUs).toLocaleString('en-US')} entries/s)`);
+  console.log(
+    `  of which Ed25519 signing alone (node:crypto)         ${f(signOnlyUs)} µs/entry  ${ratio(signOnlyUs)}  (a floor no entry format can go below)`,
+  );
+  console.log(
+    `  strict re-read + signature check (node:crypto)       ${f(verifyUs)} µs/entry  (≈ ${Math.round(1e6 / verifyUs).toLocaleString('en-US')} entries/s)`,
+  );
   console.log(`  reproduce: ${COMMAND}${sink === -1 ? ' ' : ''}`);
 }
 

@@ -66,21 +66,37 @@ async function main(): Promise<void> {
     // Baseline: raw SQS on the same stack (a route queue nobody polls).
     const raw = await s.queueUrl('docket-bench-unrouted');
     const t0 = performance.now();
-    for (let i = 0; i < N; i += 10) await s.sqs.send(new SendMessageBatchCommand({ QueueUrl: raw, Entries: Array.from({ length: Math.min(10, N - i) }, (_, j) => ({ Id: String(j), MessageBody: `m${i + j}` })) }));
+    for (let i = 0; i < N; i += 10)
+      await s.sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: raw,
+          Entries: Array.from({ length: Math.min(10, N - i) }, (_, j) => ({ Id: String(j), MessageBody: `m${i + j}` })),
+        }),
+      );
     let got = 0;
     while (got < N) {
-      const r = await s.sqs.send(new ReceiveMessageCommand({ QueueUrl: raw, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      const r = await s.sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: raw, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      );
       const ms = r.Messages ?? [];
       if (ms.length === 0) continue;
       got += ms.length;
-      await s.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: raw, Entries: ms.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })) }));
+      await s.sqs.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: raw,
+          Entries: ms.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })),
+        }),
+      );
     }
     const rawPerSec = N / ((performance.now() - t0) / 1000);
 
     // The pipeline: bursts of requests (half outcome, half a target handoff), submitted as fast as SQS takes them.
     // A warm-up burst first (not counted): a deployed pipeline runs warm — JIT-compiled handler and SDK, open
     // connections, cached packs and log heads — and the first seconds of a cold process measure its start, not its rate.
-    const facts = ['{"vendor":{"riskScore":"12.5","sanctioned":false}}', '{"vendor":{"riskScore":"45","sanctioned":false}}'];
+    const facts = [
+      '{"vendor":{"riskScore":"12.5","sanctioned":false}}',
+      '{"vendor":{"riskScore":"45","sanctioned":false}}',
+    ];
     const seenAt = new Map<string, number>();
     const next = new Map<string, number>();
     let polling = true;
@@ -93,14 +109,16 @@ async function main(): Promise<void> {
         for (const log of logs) {
           let startKey: Record<string, AttributeValue> | undefined;
           do {
-            const page = await s.dynamodb.send(new QueryCommand({
-              TableName: s.settings.ledgerTable,
-              KeyConditionExpression: 'pk = :pk AND sk >= :from',
-              ExpressionAttributeValues: { ':pk': { S: `log#${log}` }, ':from': { N: String(next.get(log) ?? 0) } },
-              ProjectionExpression: 'sk, requestId',
-              ConsistentRead: true,
-              ExclusiveStartKey: startKey,
-            }));
+            const page = await s.dynamodb.send(
+              new QueryCommand({
+                TableName: s.settings.ledgerTable,
+                KeyConditionExpression: 'pk = :pk AND sk >= :from',
+                ExpressionAttributeValues: { ':pk': { S: `log#${log}` }, ':from': { N: String(next.get(log) ?? 0) } },
+                ProjectionExpression: 'sk, requestId',
+                ConsistentRead: true,
+                ExclusiveStartKey: startKey,
+              }),
+            );
             for (const item of page.Items ?? []) {
               const id = item.requestId?.S ?? '';
               if (!seenAt.has(id)) seenAt.set(id, performance.now());
@@ -123,16 +141,24 @@ async function main(): Promise<void> {
         }
         const ids = Array.from({ length: Math.min(10, count - i) }, (_, j) => `${prefix}-${i + j}`);
         const at = performance.now();
-        await s.sqs.send(new SendMessageBatchCommand({
-          QueueUrl: intake,
-          Entries: ids.map((id, j) => ({ Id: String(j), MessageBody: `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${digest}","facts":${facts[(i + j) % 2]},"evidence":{"tax-certificate":"present"}}` })),
-        }));
+        await s.sqs.send(
+          new SendMessageBatchCommand({
+            QueueUrl: intake,
+            Entries: ids.map((id, j) => ({
+              Id: String(j),
+              MessageBody: `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${digest}","facts":${facts[(i + j) % 2]},"evidence":{"tax-certificate":"present"}}`,
+            })),
+          }),
+        );
         for (const id of ids) sentAt.set(id, at);
       }
       const submitSecs = (performance.now() - start) / 1000;
       const deadline = performance.now() + Math.max(120_000, count * 500);
       while ([...sentAt.keys()].some((id) => !seenAt.has(id)) && performance.now() < deadline) await sleep(100);
-      const lat = [...sentAt].filter(([id]) => seenAt.has(id)).map(([id, at]) => seenAt.get(id)! - at).sort((a, b) => a - b);
+      const lat = [...sentAt]
+        .filter(([id]) => seenAt.has(id))
+        .map(([id, at]) => seenAt.get(id)! - at)
+        .sort((a, b) => a - b);
       const last = Math.max(...[...sentAt.keys()].filter((id) => seenAt.has(id)).map((id) => seenAt.get(id)!));
       return { lat, submitSecs, secs: (last - start) / 1000 };
     };
@@ -152,18 +178,36 @@ async function main(): Promise<void> {
     const byRate = [...rounds].sort((a, b) => rate(a) - rate(b));
     const median = byRate[Math.floor(byRate.length / 2)]!;
     const recorded = rounds.reduce((n, b) => n + b.lat.length, 0) + paced.lat.length;
-    const pct = (lat: number[], p: number) => lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0);
-    console.log(`pipeline on the local stack: ${ROUNDS} bursts of ${N} requests after ${WARMUP} warm-up requests, submit → signed ledger entry (stack in its own process)`);
-    console.log(`  recorded            : ${recorded}/${(ROUNDS + 1) * N} measured${recorded === (ROUNDS + 1) * N ? ' (nothing lost)' : ' — MISSING ENTRIES'}`);
+    const pct = (lat: number[], p: number) =>
+      lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0);
+    console.log(
+      `pipeline on the local stack: ${ROUNDS} bursts of ${N} requests after ${WARMUP} warm-up requests, submit → signed ledger entry (stack in its own process)`,
+    );
+    console.log(
+      `  recorded            : ${recorded}/${(ROUNDS + 1) * N} measured${recorded === (ROUNDS + 1) * N ? ' (nothing lost)' : ' — MISSING ENTRIES'}`,
+    );
     rounds.forEach((b, i) => {
       const cpu = b.cpuMs !== undefined ? `, stack CPU ${(b.cpuMs / b.lat.length).toFixed(2)} ms/request` : '';
-      console.log(`  burst ${i + 1}             : ${rate(b).toFixed(1)} requests/s, p50 ${pct(b.lat, 50)} ms / p99 ${pct(b.lat, 99)} ms, submitted at ${(N / b.submitSecs).toFixed(0)}/s${cpu}`);
+      console.log(
+        `  burst ${i + 1}             : ${rate(b).toFixed(1)} requests/s, p50 ${pct(b.lat, 50)} ms / p99 ${pct(b.lat, 99)} ms, submitted at ${(N / b.submitSecs).toFixed(0)}/s${cpu}`,
+      );
     });
-    console.log(`  throughput (median) : ${rate(median).toFixed(1)} requests/s   goal ≥ 300   (min ${rate(byRate[0]!).toFixed(1)}, max ${rate(byRate.at(-1)!).toFixed(1)})`);
-    console.log(`  latency p50 / p99   : ${pct(median.lat, 50)} ms / ${pct(median.lat, 99)} ms (median burst; a ${N}-request burst queues, so latency includes its wait)`);
-    console.log(`  ${`paced ${PACED_RATE}/s`.padEnd(20)}: p50 ${pct(paced.lat, 50)} ms / p99 ${pct(paced.lat, 99)} ms submit → entry, ${paced.lat.length}/${N} recorded (${N} requests at a steady ${PACED_RATE}/s)`);
-    if (cold) console.log(`  cold first burst    : ${rate(cold).toFixed(1)} requests/s, ${cold.lat.length}/${WARMUP} recorded (the warm-up, from a fresh stack)`);
-    console.log(`  baseline raw SQS    : ${rawPerSec.toFixed(0)} messages/s sent+received+deleted → pipeline/baseline ${(rate(median) / rawPerSec).toFixed(3)}`);
+    console.log(
+      `  throughput (median) : ${rate(median).toFixed(1)} requests/s   goal ≥ 300   (min ${rate(byRate[0]!).toFixed(1)}, max ${rate(byRate.at(-1)!).toFixed(1)})`,
+    );
+    console.log(
+      `  latency p50 / p99   : ${pct(median.lat, 50)} ms / ${pct(median.lat, 99)} ms (median burst; a ${N}-request burst queues, so latency includes its wait)`,
+    );
+    console.log(
+      `  ${`paced ${PACED_RATE}/s`.padEnd(20)}: p50 ${pct(paced.lat, 50)} ms / p99 ${pct(paced.lat, 99)} ms submit → entry, ${paced.lat.length}/${N} recorded (${N} requests at a steady ${PACED_RATE}/s)`,
+    );
+    if (cold)
+      console.log(
+        `  cold first burst    : ${rate(cold).toFixed(1)} requests/s, ${cold.lat.length}/${WARMUP} recorded (the warm-up, from a fresh stack)`,
+      );
+    console.log(
+      `  baseline raw SQS    : ${rawPerSec.toFixed(0)} messages/s sent+received+deleted → pipeline/baseline ${(rate(median) / rawPerSec).toFixed(3)}`,
+    );
     console.log(`  command: ${BENCH_COMMAND}`);
   } finally {
     s.close();

@@ -22,8 +22,12 @@ const logs = logIds.map((id) => buildLog(id, perLog));
 const recs = logs.flat();
 const ledger = enc.encode(exportText(recs));
 const checkpoints = enc.encode(checkpointsText(logs.map((l, i) => checkpointOf(l, logIds[i] as string, perLog - 100))));
-const policy = enc.encode(policyText(logIds, [{ keys: K1, validity: logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }]));
-process.stdout.write(`generated ${recs.length} entries (${(ledger.length / 1e6).toFixed(1)} MB export) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+const policy = enc.encode(
+  policyText(logIds, [{ keys: K1, validity: logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }]),
+);
+process.stdout.write(
+  `generated ${recs.length} entries (${(ledger.length / 1e6).toFixed(1)} MB export) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+);
 
 function baseline(): number {
   const start = performance.now();
@@ -37,7 +41,10 @@ async function verify(allSignatures: boolean): Promise<number> {
   const start = performance.now();
   const r = await verifyExportFiles({ ledger, policy, checkpoints }, { allSignatures });
   const ms = performance.now() - start;
-  if (!r.ok || !r.value.ok) throw new Error(`the generated ledger must verify: ${JSON.stringify(r.ok ? r.value.findings.slice(0, 3) : r.error)}`);
+  if (!r.ok || !r.value.ok)
+    throw new Error(
+      `the generated ledger must verify: ${JSON.stringify(r.ok ? r.value.findings.slice(0, 3) : r.error)}`,
+    );
   return ms;
 }
 

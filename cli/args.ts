@@ -32,21 +32,35 @@ export interface ParsedArgs {
  * Strict flag parsing: unknown flags, missing flag values and unexpected positionals are usage errors.
  * "-" is an ordinary positional or flag value (stdin).
  */
-export function parseCommandArgs(argv: readonly string[], options: FlagSpec, positionals: { min: number; max: number }): ParsedArgs {
+export function parseCommandArgs(
+  argv: readonly string[],
+  options: FlagSpec,
+  positionals: { min: number; max: number },
+): ParsedArgs {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: positionals.max > 0 }) as typeof parsed;
+    parsed = parseArgs({
+      args: [...argv],
+      options,
+      strict: true,
+      allowPositionals: positionals.max > 0,
+    }) as typeof parsed;
   } catch (e) {
     // node:util's messages run over several lines of advice; the first line says what is wrong.
-    throw new UsageError(((e as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/s, ''));
+    throw new UsageError(
+      ((e as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/s, ''),
+    );
   }
   const n = parsed.positionals.length;
-  if (n < positionals.min) throw new UsageError(positionals.min === 1 ? 'missing argument' : `expected at least ${positionals.min} arguments`);
-  if (n > positionals.max) throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals.max])}`);
+  if (n < positionals.min)
+    throw new UsageError(positionals.min === 1 ? 'missing argument' : `expected at least ${positionals.min} arguments`);
+  if (n > positionals.max)
+    throw new UsageError(`unexpected argument ${JSON.stringify(parsed.positionals[positionals.max])}`);
   for (const [name, spec] of Object.entries(options)) {
     const v = parsed.values[name];
     // A value that looks like a flag is almost always a forgotten value ("--pack --facts x").
-    if (spec.type === 'string' && typeof v === 'string' && v.startsWith('--')) throw new UsageError(`option --${name} needs a value, got ${JSON.stringify(v)}`);
+    if (spec.type === 'string' && typeof v === 'string' && v.startsWith('--'))
+      throw new UsageError(`option --${name} needs a value, got ${JSON.stringify(v)}`);
     if (spec.type === 'string' && v === '') throw new UsageError(`option --${name} needs a non-empty value`);
   }
   return parsed as ParsedArgs;
@@ -54,7 +68,8 @@ export function parseCommandArgs(argv: readonly string[], options: FlagSpec, pos
 
 /** A positive integer written in plain decimal digits (no sign, exponent, fraction or leading zero). */
 export function parsePositiveInteger(text: string, what: string): number {
-  if (!/^[1-9][0-9]*$/.test(text)) throw new UsageError(`${what} must be a positive integer, got ${JSON.stringify(text)}`);
+  if (!/^[1-9][0-9]*$/.test(text))
+    throw new UsageError(`${what} must be a positive integer, got ${JSON.stringify(text)}`);
   const n = Number(text);
   if (!Number.isSafeInteger(n)) throw new UsageError(`${what} is too large: ${text}`);
   return n;

@@ -21,7 +21,8 @@ export function processIo(): CliIo {
     stderr: (chunk) => void process.stderr.write(chunk),
     readStdin: async () => {
       const parts: Buffer[] = [];
-      for await (const part of process.stdin) parts.push(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part as Buffer));
+      for await (const part of process.stdin)
+        parts.push(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part as Buffer));
       return new Uint8Array(Buffer.concat(parts));
     },
   };
@@ -56,7 +57,10 @@ export function memoryIo(stdin: Uint8Array | string = new Uint8Array()): MemoryI
 /** A named input that could not be read (exit EXIT.NO_INPUT). */
 export class InputReadError extends Error {
   override readonly name = 'InputReadError';
-  constructor(readonly path: string, readonly reason: string) {
+  constructor(
+    readonly path: string,
+    readonly reason: string,
+  ) {
     super(`cannot read ${path}: ${reason}`);
   }
 }

@@ -48,7 +48,10 @@ export interface MainOptions {
 async function loadCommand(name: CommandName, options: MainOptions): Promise<CommandModule | { missing: string }> {
   try {
     // The specifier is computed, not a literal, so each command loads only when invoked (and bundlers leave it be).
-    const specifier = options.commandsDir === undefined ? `./commands/${name}.js` : pathToFileURL(join(options.commandsDir, `${name}.js`)).href;
+    const specifier =
+      options.commandsDir === undefined
+        ? `./commands/${name}.js`
+        : pathToFileURL(join(options.commandsDir, `${name}.js`)).href;
     const mod = (await import(/* @vite-ignore */ specifier)) as Partial<CommandModule>;
     if (typeof mod.run !== 'function') return { missing: `cli/commands/${name} exports no run function` };
     return mod as CommandModule;

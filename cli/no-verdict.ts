@@ -4,7 +4,12 @@ import type { CliIo } from './io.js';
  * "No verdict", as `docket verify` and `docket replay` both report it when an input could not be read: one JSON
  * line {"noVerdict": {code, detail}} on stdout for machines, the same reason on stderr for people.
  */
-export function reportNoVerdict(io: CliIo, command: string, noVerdict: { readonly code: string; readonly detail: string }, exit: number): number {
+export function reportNoVerdict(
+  io: CliIo,
+  command: string,
+  noVerdict: { readonly code: string; readonly detail: string },
+  exit: number,
+): number {
   io.stdout(`${JSON.stringify({ noVerdict })}\n`);
   io.stderr(`docket ${command}: no verdict (${noVerdict.code}): ${noVerdict.detail}\n`);
   return exit;

@@ -10,11 +10,14 @@ import { findRepoRoot } from './runner.js';
 const root = findRepoRoot();
 const files = generateCorpus(root);
 // Remove generated directories first so a renamed case leaves no stale file behind.
-for (const dir of ['document/documents', 'evaluation/packs', 'evaluation/inputs']) rmSync(join(root, 'conformance', dir), { recursive: true, force: true });
+for (const dir of ['document/documents', 'evaluation/packs', 'evaluation/inputs'])
+  rmSync(join(root, 'conformance', dir), { recursive: true, force: true });
 for (const [path, bytes] of files) {
   const full = join(root, 'conformance', path);
   mkdirSync(dirname(full), { recursive: true });
   writeFileSync(full, bytes);
 }
 const count = (d: string) => readdirSync(join(root, 'conformance', d)).length;
-process.stdout.write(`wrote ${files.size} files (${count('document/documents')} documents, ${count('evaluation/packs')} packs, ${count('evaluation/inputs')} inputs)\n`);
+process.stdout.write(
+  `wrote ${files.size} files (${count('document/documents')} documents, ${count('evaluation/packs')} packs, ${count('evaluation/inputs')} inputs)\n`,
+);

@@ -76,7 +76,11 @@ interface Manifest<C> {
 export function findRepoRoot(start: string = dirname(fileURLToPath(import.meta.url))): string {
   let dir = start;
   for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'conformance', 'evaluation', 'manifest.json')) || existsSync(join(dir, 'conformance', 'runner.ts'))) return dir;
+    if (
+      existsSync(join(dir, 'conformance', 'evaluation', 'manifest.json')) ||
+      existsSync(join(dir, 'conformance', 'runner.ts'))
+    )
+      return dir;
     const up = dirname(dir);
     if (up === dir) break;
     dir = up;
@@ -115,11 +119,23 @@ export function runCorpus(options: RunOptions = {}): CorpusReport {
 }
 
 /** Runs a case and turns a thrown exception (a bug: core never throws for bad input) into a failed row. */
-function guarded(suite: Suite, c: { id: string; description: string }, expected: string, fn: () => CaseResult): CaseResult {
+function guarded(
+  suite: Suite,
+  c: { id: string; description: string },
+  expected: string,
+  fn: () => CaseResult,
+): CaseResult {
   try {
     return fn();
   } catch (e) {
-    return { suite, id: c.id, description: c.description, passed: false, expected, actual: `threw ${(e as Error)?.name ?? 'error'}: ${(e as Error)?.message ?? String(e)}` };
+    return {
+      suite,
+      id: c.id,
+      description: c.description,
+      passed: false,
+      expected,
+      actual: `threw ${(e as Error)?.name ?? 'error'}: ${(e as Error)?.message ?? String(e)}`,
+    };
   }
 }
 
@@ -127,23 +143,41 @@ export function runDocumentCase(root: string, c: DocumentCase, strict: boolean):
   const strictDiffers = strict && c.expectedStrictClass !== undefined;
   const expectedClass = strictDiffers ? c.expectedStrictClass : c.expectedClass;
   const expectedConformant = strictDiffers ? c.expectedStrictClass === 'valid' : c.expectedConformant;
-  const expected = `${expectedConformant ? 'conformant' : 'not conformant'}${expectedClass !== undefined ? ` (${expectedClass})` : ''}`
-    + (c.expectedCodes?.length ? ` with ${c.expectedCodes.join(', ')}` : '')
-    + (c.expectedDiagnostics ? ` with exactly ${JSON.stringify(c.expectedDiagnostics)}` : '');
+  const expected =
+    `${expectedConformant ? 'conformant' : 'not conformant'}${expectedClass !== undefined ? ` (${expectedClass})` : ''}` +
+    (c.expectedCodes?.length ? ` with ${c.expectedCodes.join(', ')}` : '') +
+    (c.expectedDiagnostics ? ` with exactly ${JSON.stringify(c.expectedDiagnostics)}` : '');
   return guarded('document', c, expected, () => {
     const bytes = bytesOf(join(root, 'conformance', 'document', c.documentFile));
-    const v: PackValidation = validatePack(bytes, { strict, ...(c.readerProfiles ? { supportedProfiles: c.readerProfiles } : {}) });
+    const v: PackValidation = validatePack(bytes, {
+      strict,
+      ...(c.readerProfiles ? { supportedProfiles: c.readerProfiles } : {}),
+    });
     const problems: string[] = [];
     if (v.conformant !== expectedConformant) problems.push(`conformant=${v.conformant}`);
     if (expectedClass !== undefined && v.class !== expectedClass) problems.push(`class=${v.class}`);
-    for (const code of c.expectedCodes ?? []) if (!v.diagnostics.some((d) => d.code === code)) problems.push(`no ${code} diagnostic`);
+    for (const code of c.expectedCodes ?? [])
+      if (!v.diagnostics.some((d) => d.code === code)) problems.push(`no ${code} diagnostic`);
     if (c.expectedDiagnostics !== undefined) {
-      const ok = v.diagnostics.length === c.expectedDiagnostics.length
-        && c.expectedDiagnostics.every((want, i) => Object.entries(want).every(([k, val]) => (v.diagnostics[i] as Record<string, unknown>)[k] === val));
-      if (!ok) problems.push(`diagnostics=${JSON.stringify(v.diagnostics.map((d) => ({ code: d.code, profile: d.profile })))}`);
+      const ok =
+        v.diagnostics.length === c.expectedDiagnostics.length &&
+        c.expectedDiagnostics.every((want, i) =>
+          Object.entries(want).every(([k, val]) => (v.diagnostics[i] as Record<string, unknown>)[k] === val),
+        );
+      if (!ok)
+        problems.push(
+          `diagnostics=${JSON.stringify(v.diagnostics.map((d) => ({ code: d.code, profile: d.profile })))}`,
+        );
     }
     const actual = `${v.conformant ? 'conformant' : 'not conformant'} (${v.class}); codes ${[...new Set(v.diagnostics.map((d) => d.code))].join(', ') || 'none'}`;
-    return { suite: 'document', id: c.id, description: c.description, passed: problems.length === 0, expected, actual: problems.length ? `${actual} [${problems.join('; ')}]` : actual };
+    return {
+      suite: 'document',
+      id: c.id,
+      description: c.description,
+      passed: problems.length === 0,
+      expected,
+      actual: problems.length ? `${actual} [${problems.join('; ')}]` : actual,
+    };
   });
 }
 
@@ -154,8 +188,10 @@ function inputBytes(root: string, inline: unknown, file: string | undefined): Ui
 
 export function runEvaluationCase(root: string, c: EvaluationCase): CaseResult {
   const expectDisposition = c.expectedDisposition !== undefined;
-  const expectedBytes = expectDisposition ? canonicalize(c.expectedDisposition) ?? '' : '';
-  const expected = expectDisposition ? `disposition ${expectedBytes}` : `error ${c.expectedErrorClass}/${c.expectedErrorPhase}`;
+  const expectedBytes = expectDisposition ? (canonicalize(c.expectedDisposition) ?? '') : '';
+  const expected = expectDisposition
+    ? `disposition ${expectedBytes}`
+    : `error ${c.expectedErrorClass}/${c.expectedErrorPhase}`;
   return guarded('evaluation', c, expected, () => {
     const hasEvidence = c.evidenceAvailabilityFile !== undefined || 'evidenceAvailability' in c;
     const result: EvaluationResult = evaluateDocuments({
@@ -165,12 +201,15 @@ export function runEvaluationCase(root: string, c: EvaluationCase): CaseResult {
       supportedExtensions: new Set(c.supportedExtensions),
       ...(c.workBudget !== undefined ? { workBudget: c.workBudget } : {}),
     });
-    const actual = result.kind === 'disposition'
-      ? `disposition ${result.bytes} (work ${result.work})`
-      : `error ${result.error.class}/${result.error.phase} ${result.error.code}: ${result.error.message} (work ${result.work})`;
+    const actual =
+      result.kind === 'disposition'
+        ? `disposition ${result.bytes} (work ${result.work})`
+        : `error ${result.error.class}/${result.error.phase} ${result.error.code}: ${result.error.message} (work ${result.work})`;
     const passed = expectDisposition
       ? result.kind === 'disposition' && result.bytes === expectedBytes
-      : result.kind === 'error' && result.error.class === c.expectedErrorClass && result.error.phase === c.expectedErrorPhase;
+      : result.kind === 'error' &&
+        result.error.class === c.expectedErrorClass &&
+        result.error.phase === c.expectedErrorPhase;
     return { suite: 'evaluation', id: c.id, description: c.description, passed, expected, actual };
   });
 }

@@ -18,12 +18,25 @@ export async function handler(): Promise<{ checkpoints: CheckpointRun['checkpoin
   const signer = await loadSigningKey(env);
   const store = new DynamoDbLedgerStore({ client: createDynamoDbClient({}, env), tableName: table });
   const time = rfc3339Now();
-  const run = await runCheckpoints({ store, signer, logIds, origin: { environment: env.DOCKET_STAGE ?? 'unknown', table }, time });
+  const run = await runCheckpoints({
+    store,
+    signer,
+    logIds,
+    origin: { environment: env.DOCKET_STAGE ?? 'unknown', table },
+    time,
+  });
   if (env.DOCKET_CHECKPOINT_EXPORT_FILE) await writeFile(env.DOCKET_CHECKPOINT_EXPORT_FILE, run.export);
   if (env.CHECKPOINT_EXPORT_BUCKET) {
     const s3 = new S3Client({});
     // One immutable object per run (Object Lock retains it) plus nothing mutable: readers list by prefix.
-    await s3.send(new PutObjectCommand({ Bucket: env.CHECKPOINT_EXPORT_BUCKET, Key: `checkpoints/${time}.json`, Body: run.export, ContentType: 'application/json' }));
+    await s3.send(
+      new PutObjectCommand({
+        Bucket: env.CHECKPOINT_EXPORT_BUCKET,
+        Key: `checkpoints/${time}.json`,
+        Body: run.export,
+        ContentType: 'application/json',
+      }),
+    );
   }
   console.log(JSON.stringify({ level: 'INFO', message: 'checkpoints written', checkpoints: run.checkpoints }));
   return { checkpoints: run.checkpoints };

@@ -14,7 +14,12 @@ let runtime: Promise<EvaluateRuntime> | undefined;
 
 async function coldStart(): Promise<EvaluateRuntime> {
   const signer = await loadSigningKey(process.env);
-  return evaluateRuntimeFromEnv({ env: process.env, signer, buildDigest: buildDigest(process.env, import.meta.url), observability: powertoolsObservability() });
+  return evaluateRuntimeFromEnv({
+    env: process.env,
+    signer,
+    buildDigest: buildDigest(process.env, import.meta.url),
+    observability: powertoolsObservability(),
+  });
 }
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {

@@ -164,7 +164,10 @@ export const STAGE_PRESETS: Readonly<Record<string, Partial<DocketConfig>>> = {
 
 export function resolveConfig(overrides: Partial<DocketConfig> = {}): DocketConfig {
   const stage = overrides.stage ?? 'dev';
-  const base: DocketConfig = { ...defaultConfig(stage), ...(Object.hasOwn(STAGE_PRESETS, stage) ? STAGE_PRESETS[stage] : {}) };
+  const base: DocketConfig = {
+    ...defaultConfig(stage),
+    ...(Object.hasOwn(STAGE_PRESETS, stage) ? STAGE_PRESETS[stage] : {}),
+  };
   const merged: DocketConfig = {
     ...base,
     ...overrides,
@@ -217,7 +220,8 @@ export function validateConfig(c: DocketConfig): string[] {
   int('budgets.defaultWorkUnits', c.budgets.defaultWorkUnits, 1, Number.MAX_SAFE_INTEGER);
   // A deployment may lower the evaluator's maximum, never raise it (ADR 0033 refuses larger budgets anyway).
   int('budgets.maxWorkUnits', c.budgets.maxWorkUnits, 1, MAX_WORK_BUDGET);
-  if (c.budgets.defaultWorkUnits > c.budgets.maxWorkUnits) p.push('budgets.defaultWorkUnits must not exceed budgets.maxWorkUnits');
+  if (c.budgets.defaultWorkUnits > c.budgets.maxWorkUnits)
+    p.push('budgets.defaultWorkUnits must not exceed budgets.maxWorkUnits');
   int('maxBatchingWindowSeconds', c.maxBatchingWindowSeconds, 0, 300);
   // AWS: batch size above 10 requires a batching window of at least 1 s (standard queues, up to 10,000).
   int('batchSize', c.batchSize, 1, c.maxBatchingWindowSeconds > 0 ? 10_000 : 10);
@@ -225,27 +229,38 @@ export function validateConfig(c: DocketConfig): string[] {
   int('functionTimeoutSeconds', c.functionTimeoutSeconds, 1, 900);
   int('visibilityTimeoutFactor', c.visibilityTimeoutFactor, 6, 100);
   // SQS caps visibility timeout at 12 hours.
-  if (c.functionTimeoutSeconds * c.visibilityTimeoutFactor > 43_200) p.push('functionTimeoutSeconds × visibilityTimeoutFactor must not exceed 43200 s (SQS maximum visibility timeout)');
+  if (c.functionTimeoutSeconds * c.visibilityTimeoutFactor > 43_200)
+    p.push('functionTimeoutSeconds × visibilityTimeoutFactor must not exceed 43200 s (SQS maximum visibility timeout)');
   int('memoryMb', c.memoryMb, 128, 10_240);
   int('checkpointTimeoutSeconds', c.checkpointTimeoutSeconds, 1, 900);
   int('checkpointMemoryMb', c.checkpointMemoryMb, 128, 10_240);
   if (typeof c.bundleAwsSdk !== 'boolean') p.push('bundleAwsSdk must be a boolean');
-  if (!VALID_LOG_RETENTION_DAYS.includes(c.logRetentionDays)) p.push(`logRetentionDays must be one of CloudWatch's values (${VALID_LOG_RETENTION_DAYS.join(', ')}), got ${c.logRetentionDays}`);
+  if (!VALID_LOG_RETENTION_DAYS.includes(c.logRetentionDays))
+    p.push(
+      `logRetentionDays must be one of CloudWatch's values (${VALID_LOG_RETENTION_DAYS.join(', ')}), got ${c.logRetentionDays}`,
+    );
   int('queueRetentionSeconds', c.queueRetentionSeconds, 60, 1_209_600);
   int('dlqRetentionSeconds', c.dlqRetentionSeconds, 60, 1_209_600);
   int('maxReceiveCount', c.maxReceiveCount, 5, 1000);
   int('pitrRecoveryDays', c.pitrRecoveryDays, 1, 35);
-  if (!/^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(.+\))$/.test(c.checkpointSchedule)) p.push(`checkpointSchedule must be an EventBridge rate(...) or cron(...) expression, got ${JSON.stringify(c.checkpointSchedule)}`);
+  if (!/^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(.+\))$/.test(c.checkpointSchedule))
+    p.push(
+      `checkpointSchedule must be an EventBridge rate(...) or cron(...) expression, got ${JSON.stringify(c.checkpointSchedule)}`,
+    );
   int('checkpointExportRetentionDays', c.checkpointExportRetentionDays, 1, 36_500);
-  if (c.requestArchiveTtlAttribute !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(c.requestArchiveTtlAttribute)) p.push('requestArchiveTtlAttribute must be a plain attribute name');
-  if (c.requestArchiveTtlAttribute === 'pk' || c.requestArchiveTtlAttribute === 'sk') p.push('requestArchiveTtlAttribute must not be a key attribute');
+  if (c.requestArchiveTtlAttribute !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(c.requestArchiveTtlAttribute))
+    p.push('requestArchiveTtlAttribute must be a plain attribute name');
+  if (c.requestArchiveTtlAttribute === 'pk' || c.requestArchiveTtlAttribute === 'sk')
+    p.push('requestArchiveTtlAttribute must not be a key attribute');
   int('alarms.dlqDepth', c.alarms.dlqDepth, 1, 1_000_000);
   int('alarms.intakeAgeOfOldestMessageSeconds', c.alarms.intakeAgeOfOldestMessageSeconds, 60, 1_209_600);
   int('alarms.functionErrors', c.alarms.functionErrors, 1, 1_000_000);
   int('alarms.throttles', c.alarms.throttles, 1, 1_000_000);
-  if (!Number.isInteger(c.alarms.periodSeconds) || c.alarms.periodSeconds < 60 || c.alarms.periodSeconds % 60 !== 0) p.push('alarms.periodSeconds must be a multiple of 60');
+  if (!Number.isInteger(c.alarms.periodSeconds) || c.alarms.periodSeconds < 60 || c.alarms.periodSeconds % 60 !== 0)
+    p.push('alarms.periodSeconds must be a multiple of 60');
   int('alarms.evaluationPeriods', c.alarms.evaluationPeriods, 1, 100);
-  if (c.alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+$/.test(c.alarmEmail)) p.push('alarmEmail must be an e-mail address');
+  if (c.alarmEmail !== undefined && !/^[^@\s]+@[^@\s]+$/.test(c.alarmEmail))
+    p.push('alarmEmail must be an e-mail address');
   if (c.trustPolicy !== undefined) {
     try {
       const t: unknown = JSON.parse(c.trustPolicy);
@@ -255,10 +270,14 @@ export function validateConfig(c: DocketConfig): string[] {
     }
     if (c.trustPolicy.length > 8192) p.push('trustPolicy must fit an SSM parameter (8 KB)');
   }
-  for (const e of c.supportedExtensions) if (typeof e !== 'string' || e.length === 0) p.push('supportedExtensions must be non-empty strings');
+  for (const e of c.supportedExtensions)
+    if (typeof e !== 'string' || e.length === 0) p.push('supportedExtensions must be non-empty strings');
   p.push(...validateRoutes(c.routes));
   const envBytes = estimateRouteEnvironmentBytes(c);
-  if (envBytes > LAMBDA_ENV_LIMIT_BYTES - 1024) p.push(`routes make the function environment too large (~${envBytes} bytes of ROUTE_QUEUES; Lambda allows 4 KB in total)`);
+  if (envBytes > LAMBDA_ENV_LIMIT_BYTES - 1024)
+    p.push(
+      `routes make the function environment too large (~${envBytes} bytes of ROUTE_QUEUES; Lambda allows 4 KB in total)`,
+    );
   return p;
 }
 
@@ -270,7 +289,8 @@ function validateRoutes(routes: readonly RouteConfig[]): string[] {
     if (!ROUTE_KINDS.includes(r.kind)) p.push(`routes[${i}].kind must be one of ${ROUTE_KINDS.join(', ')}`);
     // §6.7: name is a non-empty display name.
     if (typeof r.name !== 'string' || r.name.length === 0) p.push(`routes[${i}].name must be a non-empty string`);
-    if (typeof r.queue !== 'string' || !QUEUE_KEY_RE.test(r.queue)) p.push(`routes[${i}].queue must match ${QUEUE_KEY_RE}`);
+    if (typeof r.queue !== 'string' || !QUEUE_KEY_RE.test(r.queue))
+      p.push(`routes[${i}].queue must match ${QUEUE_KEY_RE}`);
     const key = routeTargetKey(r);
     if (seen.has(key)) p.push(`routes[${i}] maps ${JSON.stringify(key)} a second time`);
     seen.add(key);
@@ -280,7 +300,10 @@ function validateRoutes(routes: readonly RouteConfig[]): string[] {
   for (const key of new Set(routes.map((r) => r.queue))) {
     const id = routeOutputId(key);
     const other = byOutputId.get(id);
-    if (other !== undefined) p.push(`route queue keys ${JSON.stringify(other)} and ${JSON.stringify(key)} are too alike (both become output ${id})`);
+    if (other !== undefined)
+      p.push(
+        `route queue keys ${JSON.stringify(other)} and ${JSON.stringify(key)} are too alike (both become output ${id})`,
+      );
     byOutputId.set(id, key);
   }
   return p;
@@ -293,10 +316,13 @@ export function routeTargetKey(r: { readonly kind: string; readonly name: string
 
 /** Worst-case size of ROUTE_QUEUES once queue URLs resolve (longest region name, 12-digit account). */
 function estimateRouteEnvironmentBytes(c: DocketConfig): number {
-  const urlBytes = (key: string) => `https://sqs.ap-southeast-5.amazonaws.com/123456789012/docket-${c.stage}-route-${key}`.length;
+  const urlBytes = (key: string) =>
+    `https://sqs.ap-southeast-5.amazonaws.com/123456789012/docket-${c.stage}-route-${key}`.length;
   let n = 2;
   for (const r of c.routes ?? []) n += Buffer.byteLength(JSON.stringify(routeTargetKey(r))) + urlBytes(r.queue) + 4;
   return n;
 }
 
-const VALID_LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
+const VALID_LOG_RETENTION_DAYS = [
+  1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
+];

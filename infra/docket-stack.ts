@@ -129,18 +129,38 @@ export class DocketStack extends Stack {
     const out = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     out('IntakeQueueUrl', this.intake.queue.queueUrl, 'Requesters send evaluation requests here');
     out('IntakeDlqUrl', this.intake.dlq.queueUrl, 'Requests without a usable id, or failing maxReceiveCount times');
-    out('UnroutedQueueUrl', this.routes.unrouted.queue.queueUrl, 'Direct exception escalations with no escalation object');
+    out(
+      'UnroutedQueueUrl',
+      this.routes.unrouted.queue.queueUrl,
+      'Direct exception escalations with no escalation object',
+    );
     for (const [key, q] of this.routes.routes) {
       out(routeOutputId(key), q.queue.queueUrl, `Handoffs for route queue "${key}"`);
     }
     out('LedgerTableName', this.ledger.table.tableName, 'Append-only ledger (entries, claims, positions, checkpoints)');
     out('PacksTableName', this.registry.table.tableName, 'Pack registry (bytes by digest, aliases)');
     out('RequestsTableName', this.requestArchive.table.tableName, 'Request archive (exact request bytes by digest)');
-    out('CheckpointExportBucket', this.checkpoints.bucket.bucketName, 'Object Lock (compliance) bucket of exported checkpoints');
+    out(
+      'CheckpointExportBucket',
+      this.checkpoints.bucket.bucketName,
+      'Object Lock (compliance) bucket of exported checkpoints',
+    );
     out('AlarmTopicArn', this.alarms.topic.topicArn, 'Subscribe on-call here');
-    out('PackPublisherPolicyArn', this.registry.publisherPolicy.managedPolicyArn, 'Attach to whoever runs `docket publish`');
-    out('RequesterPolicyArn', this.intake.requesterPolicy.managedPolicyArn, 'Attach to requesters: send to the intake queue');
-    out('AuditorPolicyArn', this.auditAccess.policy.managedPolicyArn, 'Attach to auditors: read-only ledger, registry, archive, checkpoints, trust policy');
+    out(
+      'PackPublisherPolicyArn',
+      this.registry.publisherPolicy.managedPolicyArn,
+      'Attach to whoever runs `docket publish`',
+    );
+    out(
+      'RequesterPolicyArn',
+      this.intake.requesterPolicy.managedPolicyArn,
+      'Attach to requesters: send to the intake queue',
+    );
+    out(
+      'AuditorPolicyArn',
+      this.auditAccess.policy.managedPolicyArn,
+      'Attach to auditors: read-only ledger, registry, archive, checkpoints, trust policy',
+    );
     out('RequestPurgeRoleArn', this.requestArchive.purgeRole.roleArn, 'Assume to purge archived request bytes');
   }
 }

@@ -22,7 +22,10 @@ export function stackName(stage: string): string {
 }
 
 /** Build the app and stack without synthesizing (tests use it for assertions and cdk-nag). */
-export function buildDocketApp(config: Partial<DocketConfig> = {}, options: SynthOptions = {}): { app: App; stack: DocketStack; config: DocketConfig } {
+export function buildDocketApp(
+  config: Partial<DocketConfig> = {},
+  options: SynthOptions = {},
+): { app: App; stack: DocketStack; config: DocketConfig } {
   const resolved = resolveConfig(config);
   const app = new App({
     context: {
@@ -38,7 +41,10 @@ export function buildDocketApp(config: Partial<DocketConfig> = {}, options: Synt
 }
 
 /** The CloudFormation template (JSON) of the Docket stack for this configuration. */
-export function synthesizeTemplate(config: Partial<DocketConfig> = {}, options: SynthOptions = {}): Record<string, any> {
+export function synthesizeTemplate(
+  config: Partial<DocketConfig> = {},
+  options: SynthOptions = {},
+): Record<string, any> {
   const { app, stack } = buildDocketApp(config, options);
   const assembly = app.synth();
   return assembly.getStackByName(stack.stackName).template as Record<string, any>;
@@ -46,6 +52,8 @@ export function synthesizeTemplate(config: Partial<DocketConfig> = {}, options: 
 
 /** The `@aws-cdk/...` feature flags recorded in cdk.json (per-stage `docket` context is passed as config instead). */
 export function cdkJsonFeatureFlags(): Record<string, unknown> {
-  const cdkJson = JSON.parse(readFileSync(join(repoRoot(), 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> };
+  const cdkJson = JSON.parse(readFileSync(join(repoRoot(), 'cdk.json'), 'utf8')) as {
+    context?: Record<string, unknown>;
+  };
   return Object.fromEntries(Object.entries(cdkJson.context ?? {}).filter(([k]) => k.startsWith('@aws-cdk/')));
 }

@@ -93,7 +93,9 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<StackSta
 }
 
 /** Stops the stack of this state directory; resolves once its process has exited. */
-export async function stopDaemon(options: { stateDir?: string; timeoutMs?: number } = {}): Promise<{ stopped: boolean; pid?: number }> {
+export async function stopDaemon(
+  options: { stateDir?: string; timeoutMs?: number } = {},
+): Promise<{ stopped: boolean; pid?: number }> {
   const stateDir = resolve(options.stateDir ?? defaultStateDir());
   const state = readStackState(stateDir);
   if (!state) return { stopped: false };
@@ -115,13 +117,22 @@ export async function startStackProcess(
   options: Omit<DaemonOptions, 'stateDir' | 'dataDir'> & { dataDir?: string },
 ): Promise<StackState & { stop(): Promise<void> }> {
   const child = spawnServe(
-    { port: options.port ?? 0, dataDir: options.dataDir, stage: options.stage, region: options.region, handlers: options.handlers },
+    {
+      port: options.port ?? 0,
+      dataDir: options.dataDir,
+      stage: options.stage,
+      region: options.region,
+      handlers: options.handlers,
+    },
     options,
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const state = await new Promise<StackState>((resolveState, reject) => {
     let buffer = '';
-    const timer = setTimeout(() => reject(new LocalStackStartError('the stack process did not report ready in time')), options.readyTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new LocalStackStartError('the stack process did not report ready in time')),
+      options.readyTimeoutMs ?? 60_000,
+    );
     child.stdout!.on('data', (c: Buffer) => {
       buffer += c.toString('utf8');
       const line = buffer.split('\n').find((l) => l.startsWith('{'));
@@ -145,7 +156,11 @@ export async function startStackProcess(
   };
 }
 
-function spawnServe(config: ServeConfig, options: DaemonOptions, spawnOptions: Parameters<typeof spawn>[2]): ChildProcess {
+function spawnServe(
+  config: ServeConfig,
+  options: DaemonOptions,
+  spawnOptions: Parameters<typeof spawn>[2],
+): ChildProcess {
   const entry = options.entry ?? defaultEntry();
   if (!existsSync(entry)) throw new LocalStackStartError(`${entry} does not exist (run npm run build first)`);
   return spawn(process.execPath, [entry, JSON.stringify(config)], {
@@ -154,7 +169,12 @@ function spawnServe(config: ServeConfig, options: DaemonOptions, spawnOptions: P
   });
 }
 
-async function waitForState(stateDir: string, child: ChildProcess, timeoutMs: number, logFile: string): Promise<StackState> {
+async function waitForState(
+  stateDir: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  logFile: string,
+): Promise<StackState> {
   let exitCode: number | null = null;
   child.once('exit', (code) => {
     exitCode = code ?? -1;
@@ -163,7 +183,10 @@ async function waitForState(stateDir: string, child: ChildProcess, timeoutMs: nu
   for (;;) {
     const state = readStackState(stateDir);
     if (state && state.pid === child.pid) return state;
-    if (exitCode !== null) throw new LocalStackStartError(`the local stack exited (code ${exitCode}) before it was ready:\n${tail(logFile)}`);
+    if (exitCode !== null)
+      throw new LocalStackStartError(
+        `the local stack exited (code ${exitCode}) before it was ready:\n${tail(logFile)}`,
+      );
     if (Date.now() > until) {
       if (child.pid) process.kill(child.pid, 'SIGTERM');
       throw new LocalStackStartError(`the local stack was not ready within ${timeoutMs} ms:\n${tail(logFile)}`);

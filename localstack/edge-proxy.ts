@@ -94,7 +94,8 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
     }
     const publicBase = `http://${header(req, 'host') ?? `${host}:${(server.address() as AddressInfo).port}`}`;
     const rewrite = URL_ANSWERING_ACTIONS.has(action)
-      ? (text: string): string => text.replace(new RegExp(`https?://sqs\\.[a-z0-9-]+\\.localhost:${sqsPort}`, 'g'), publicBase)
+      ? (text: string): string =>
+          text.replace(new RegExp(`https?://sqs\\.[a-z0-9-]+\\.localhost:${sqsPort}`, 'g'), publicBase)
       : null;
     // fauxqs builds a queue's URL from the Host header's port; presenting its own keeps every URL canonical.
     // (fauxqs speaks SQS's JSON protocol only; target-less calls are SNS/S3 and keep their Host.)
@@ -128,7 +129,11 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
     hostHeader?: string,
   ): Promise<void> {
     return new Promise((resolve, reject) => {
-      const headers = { ...req.headers, 'content-length': String(body.length), ...(hostHeader ? { host: hostHeader } : {}) };
+      const headers = {
+        ...req.headers,
+        'content-length': String(body.length),
+        ...(hostHeader ? { host: hostHeader } : {}),
+      };
       delete headers['transfer-encoding'];
       const up = http.request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },

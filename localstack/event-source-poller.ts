@@ -83,7 +83,9 @@ export function startPoller(options: PollerOptions): Poller {
   const concurrency = Math.max(1, options.concurrency ?? 1);
   const reportFailures = options.reportBatchItemFailures ?? true;
   const functionName = options.functionName ?? 'docket-local-function';
-  const onError = options.onError ?? ((e, where) => process.stderr.write(`[poller] ${where}: ${(e as Error)?.message ?? String(e)}\n`));
+  const onError =
+    options.onError ??
+    ((e, where) => process.stderr.write(`[poller] ${where}: ${(e as Error)?.message ?? String(e)}\n`));
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new RangeError('batchSize is 1–10000');
 
   const stats: PollerStats = { invocations: 0, records: 0, deleted: 0, failedBatches: 0, partialBatches: 0 };
@@ -103,7 +105,10 @@ export function startPoller(options: PollerOptions): Poller {
     while (!stopping && batch.length < batchSize) {
       const remainingWindow = deadline - Date.now();
       // The first receive long-polls; later ones (filling a batch within the window) wait at most what is left of it.
-      const wait = batch.length === 0 ? waitTimeSeconds : Math.max(0, Math.min(waitTimeSeconds, Math.floor(remainingWindow / 1000)));
+      const wait =
+        batch.length === 0
+          ? waitTimeSeconds
+          : Math.max(0, Math.min(waitTimeSeconds, Math.floor(remainingWindow / 1000)));
       const got = await receiveMessages(client, options.queueUrl, {
         maxMessages: Math.min(10, batchSize - batch.length),
         waitTimeSeconds: wait,
@@ -132,7 +137,11 @@ export function startPoller(options: PollerOptions): Poller {
     const toDelete = event.Records.filter((r) => !failedIds.has(r.messageId));
     if (toDelete.length > 0) {
       try {
-        await deleteMessages(client, options.queueUrl, toDelete.map((r) => r.receiptHandle));
+        await deleteMessages(
+          client,
+          options.queueUrl,
+          toDelete.map((r) => r.receiptHandle),
+        );
         stats.deleted += toDelete.length;
       } catch (e) {
         onError(e, 'delete');
@@ -150,7 +159,9 @@ export function startPoller(options: PollerOptions): Poller {
     });
   }
 
-  async function runHandler(event: SQSEvent): Promise<{ kind: 'failed'; reason: string } | { kind: 'ok'; failed: Set<string> }> {
+  async function runHandler(
+    event: SQSEvent,
+  ): Promise<{ kind: 'failed'; reason: string } | { kind: 'ok'; failed: Set<string> }> {
     const started = Date.now();
     const timeoutMs = options.functionTimeoutSeconds !== undefined ? options.functionTimeoutSeconds * 1000 : undefined;
     const context = lambdaContext(functionName, started, timeoutMs);
@@ -158,14 +169,18 @@ export function startPoller(options: PollerOptions): Poller {
     let response: unknown;
     try {
       const call = Promise.resolve().then(() => options.handler(event, context));
-      response = timeoutMs === undefined
-        ? await call
-        : await Promise.race([
-            call,
-            new Promise((_, reject) => {
-              timer = setTimeout(() => reject(new Error(`Task timed out after ${options.functionTimeoutSeconds} seconds`)), timeoutMs);
-            }),
-          ]);
+      response =
+        timeoutMs === undefined
+          ? await call
+          : await Promise.race([
+              call,
+              new Promise((_, reject) => {
+                timer = setTimeout(
+                  () => reject(new Error(`Task timed out after ${options.functionTimeoutSeconds} seconds`)),
+                  timeoutMs,
+                );
+              }),
+            ]);
     } catch (e) {
       onError(e, 'handler');
       return { kind: 'failed', reason: `handler error: ${(e as Error)?.message ?? String(e)}` };
@@ -218,15 +233,19 @@ export function readBatchResponse(
   batchIds: ReadonlySet<string>,
 ): { ok: true; failed: Set<string> } | { ok: false; reason: string } {
   if (response === undefined || response === null) return { ok: true, failed: new Set() };
-  if (typeof response !== 'object' || Array.isArray(response)) return { ok: false, reason: 'the response is not an object' };
+  if (typeof response !== 'object' || Array.isArray(response))
+    return { ok: false, reason: 'the response is not an object' };
   const items = (response as { batchItemFailures?: unknown }).batchItemFailures;
   if (items === undefined || items === null) return { ok: true, failed: new Set() };
   if (!Array.isArray(items)) return { ok: false, reason: 'batchItemFailures is not an array' };
   const failed = new Set<string>();
   for (const item of items) {
-    const id = item !== null && typeof item === 'object' ? (item as { itemIdentifier?: unknown }).itemIdentifier : undefined;
-    if (typeof id !== 'string' || id === '') return { ok: false, reason: 'a batchItemFailures item has no itemIdentifier' };
-    if (!batchIds.has(id)) return { ok: false, reason: `itemIdentifier ${JSON.stringify(id)} is not a message of this batch` };
+    const id =
+      item !== null && typeof item === 'object' ? (item as { itemIdentifier?: unknown }).itemIdentifier : undefined;
+    if (typeof id !== 'string' || id === '')
+      return { ok: false, reason: 'a batchItemFailures item has no itemIdentifier' };
+    if (!batchIds.has(id))
+      return { ok: false, reason: `itemIdentifier ${JSON.stringify(id)} is not a message of this batch` };
     failed.add(id);
   }
   return { ok: true, failed };

@@ -27,19 +27,30 @@ async function runWorker(config: FunctionHostConfig): Promise<void> {
       process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
       const mod = (await import(pathToFileURL(binding.module).href)) as Record<string, unknown>;
       const handler = mod[binding.exportName ?? 'handler'];
-      if (typeof handler !== 'function') throw new Error(`${binding.module} exports no function ${binding.exportName ?? 'handler'}`);
+      if (typeof handler !== 'function')
+        throw new Error(`${binding.module} exports no function ${binding.exportName ?? 'handler'}`);
       for (const es of binding.sources) {
-        pollers.push(startPoller(pollerOptionsFromEventSource(es, handler as SqsHandler, {
-          endpoint: config.endpoint,
-          region: config.region,
-          ...(binding.visibilityTimeoutSeconds !== undefined ? { visibilityTimeout: binding.visibilityTimeoutSeconds } : {}),
-          onError: (e, where) => post({ kind: 'log', text: `poller ${es.queueName} ${where}: ${(e as Error)?.message ?? String(e)}` }),
-          onBatch: (b) => {
-            if (b.outcome === 'success') return;
-            const why = b.reason ? `: ${b.reason}` : '';
-            post({ kind: 'log', text: `poller ${es.queueName}: batch ${b.outcome} (${b.failed.length}/${b.messageIds.length} kept)${why}` });
-          },
-        })));
+        pollers.push(
+          startPoller(
+            pollerOptionsFromEventSource(es, handler as SqsHandler, {
+              endpoint: config.endpoint,
+              region: config.region,
+              ...(binding.visibilityTimeoutSeconds !== undefined
+                ? { visibilityTimeout: binding.visibilityTimeoutSeconds }
+                : {}),
+              onError: (e, where) =>
+                post({ kind: 'log', text: `poller ${es.queueName} ${where}: ${(e as Error)?.message ?? String(e)}` }),
+              onBatch: (b) => {
+                if (b.outcome === 'success') return;
+                const why = b.reason ? `: ${b.reason}` : '';
+                post({
+                  kind: 'log',
+                  text: `poller ${es.queueName}: batch ${b.outcome} (${b.failed.length}/${b.messageIds.length} kept)${why}`,
+                });
+              },
+            }),
+          ),
+        );
       }
     }
     post({ kind: 'ready' });

@@ -33,7 +33,8 @@ export interface FunctionHost {
   stop(): Promise<void>;
 }
 
-export type HostMessage = { kind: 'ready' } | { kind: 'failed'; error: string } | { kind: 'log'; text: string } | { kind: 'stopped' };
+export type HostMessage =
+  { kind: 'ready' } | { kind: 'failed'; error: string } | { kind: 'log'; text: string } | { kind: 'stopped' };
 
 /**
  * Starts the function instance and waits until every poller runs (or it reports why it could not start). An instance
@@ -41,7 +42,10 @@ export type HostMessage = { kind: 'ready' } | { kind: 'failed'; error: string } 
  * a second, as Lambda replaces it: its in-flight records are simply not deleted, so SQS redelivers them after their
  * visibility timeout to the new instance (issue 4 item 4: nothing is lost when the function dies).
  */
-export async function startFunctionHost(config: FunctionHostConfig, log: (text: string) => void): Promise<FunctionHost> {
+export async function startFunctionHost(
+  config: FunctionHostConfig,
+  log: (text: string) => void,
+): Promise<FunctionHost> {
   let stopping = false;
   let current = await startInstance(config, log);
   const watch = (instance: Instance): void => {

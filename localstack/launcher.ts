@@ -50,7 +50,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
     const dynamo = await startDynalite(options.dataDir);
     stops.push(dynamo.stop);
-    const fauxqs: FauxqsServer = await startFauxqs({ port: 0, host: 'localhost', logger: false, defaultRegion: region });
+    const fauxqs: FauxqsServer = await startFauxqs({
+      port: 0,
+      host: 'localhost',
+      logger: false,
+      defaultRegion: region,
+    });
     stops.push(() => fauxqs.stop());
     const edge: EdgeProxy = await startEdgeProxy({
       host,
@@ -66,7 +71,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       resources = await provisionAt(edge.endpoint, { stage: options.stage, region, template: options.template });
     }
     let stopped: Promise<void> | undefined;
-    return { endpoint: edge.endpoint, port: edge.port, region, resources, dynamodbEndpoint: dynamo.url, stop: () => (stopped ??= stopAll()) };
+    return {
+      endpoint: edge.endpoint,
+      port: edge.port,
+      region,
+      resources,
+      dynamodbEndpoint: dynamo.url,
+      stop: () => (stopped ??= stopAll()),
+    };
   } catch (e) {
     await stopAll();
     throw e;
@@ -123,7 +135,9 @@ async function startDynalite(dataDir: string | undefined): Promise<{ url: string
   const port = await new Promise<number>((resolve, reject) => {
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`dynalite worker exited (${code}) before listening`)));
-    worker.once('message', (m: { port?: number; error?: string }) => (m.port !== undefined ? resolve(m.port) : reject(new Error(`dynalite: ${m.error}`))));
+    worker.once('message', (m: { port?: number; error?: string }) =>
+      m.port !== undefined ? resolve(m.port) : reject(new Error(`dynalite: ${m.error}`)),
+    );
   });
   worker.removeAllListeners('exit');
   worker.removeAllListeners('error');

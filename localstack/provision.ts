@@ -15,8 +15,18 @@ import {
 
 export const LOCAL_ACCOUNT_ID = '000000000000';
 
-export interface LocalQueue { readonly logicalId: string; readonly name: string; readonly url: string; readonly arn: string; readonly attributes: Record<string, string> }
-export interface LocalTable { readonly logicalId: string; readonly name: string; readonly arn: string }
+export interface LocalQueue {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly url: string;
+  readonly arn: string;
+  readonly attributes: Record<string, string>;
+}
+export interface LocalTable {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly arn: string;
+}
 
 /** An event source mapping made concrete: the queue to poll and the function it feeds. */
 export interface LocalEventSource extends EventSourcePlan {
@@ -61,8 +71,12 @@ export async function provision(
     const attributes = { ...q.attributes };
     if (q.redrive) {
       const dlq = byLogicalId.get(q.redrive.deadLetterLogicalId);
-      if (!dlq?.attributes.Arn) throw new ProvisionError(`dead-letter queue ${q.redrive.deadLetterLogicalId} was not created first`);
-      attributes.RedrivePolicy = JSON.stringify({ deadLetterTargetArn: dlq.attributes.Arn, maxReceiveCount: q.redrive.maxReceiveCount });
+      if (!dlq?.attributes.Arn)
+        throw new ProvisionError(`dead-letter queue ${q.redrive.deadLetterLogicalId} was not created first`);
+      attributes.RedrivePolicy = JSON.stringify({
+        deadLetterTargetArn: dlq.attributes.Arn,
+        maxReceiveCount: q.redrive.maxReceiveCount,
+      });
     }
     const created = await clients.sqs.send(new CreateQueueCommand({ QueueName: q.queueName, Attributes: attributes }));
     const url = created.QueueUrl;
@@ -78,7 +92,8 @@ export async function provision(
   const eventSources: LocalEventSource[] = plan.eventSources.map((es) => {
     const queue = queues.find((q) => q.logicalId === es.queueLogicalId);
     const fn = functions.get(es.functionLogicalId);
-    if (!queue || !fn) throw new ProvisionError(`event source ${es.logicalId} names a queue or function that does not exist`);
+    if (!queue || !fn)
+      throw new ProvisionError(`event source ${es.logicalId} names a queue or function that does not exist`);
     const environment: Record<string, string> = {};
     for (const [name, raw] of Object.entries(fn.environment)) {
       const value = resolveIntrinsic(raw, ctx);
@@ -97,14 +112,19 @@ export async function provision(
   return { tables, queues, eventSources, byLogicalId };
 }
 
-async function createTable(client: DynamoDBClient, input: import('@aws-sdk/client-dynamodb').CreateTableCommandInput): Promise<void> {
+async function createTable(
+  client: DynamoDBClient,
+  input: import('@aws-sdk/client-dynamodb').CreateTableCommandInput,
+): Promise<void> {
   try {
     await client.send(new CreateTableCommand(input));
   } catch (e) {
     if ((e as { name?: string }).name !== 'ResourceInUseException') throw e;
     const existing = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
     const want = JSON.stringify(input.KeySchema);
-    const have = JSON.stringify(existing.Table?.KeySchema?.map((k) => ({ AttributeName: k.AttributeName, KeyType: k.KeyType })));
+    const have = JSON.stringify(
+      existing.Table?.KeySchema?.map((k) => ({ AttributeName: k.AttributeName, KeyType: k.KeyType })),
+    );
     if (want !== have) throw new ProvisionError(`table ${input.TableName} exists with another key schema (${have})`);
   }
   for (let i = 0; i < 200; i++) {

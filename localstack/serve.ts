@@ -63,26 +63,41 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
-  stack = await startLocalStack({ port: config.port, host: config.host, dataDir: config.dataDir, stage, region: config.region });
+  stack = await startLocalStack({
+    port: config.port,
+    host: config.host,
+    dataDir: config.dataDir,
+    stage,
+    region: config.region,
+  });
   log(`stack ready on ${stack.endpoint} (stage ${stage})`);
   const bound: Array<StackState['pollers'][number]> = [];
   const bindings: FunctionBinding[] = [];
   for (const binding of config.handlers ?? []) {
-    const sources = stack.resources.eventSources.filter((es) => es.enabled && (!binding.functionMatch || es.function.logicalId.includes(binding.functionMatch)));
+    const sources = stack.resources.eventSources.filter(
+      (es) => es.enabled && (!binding.functionMatch || es.function.logicalId.includes(binding.functionMatch)),
+    );
     if (sources.length === 0) throw new Error(`no enabled SQS event source matches ${binding.functionMatch ?? '*'}`);
     bindings.push({
       module: resolve(binding.module),
       ...(binding.exportName ? { exportName: binding.exportName } : {}),
-      ...(binding.visibilityTimeoutSeconds !== undefined ? { visibilityTimeoutSeconds: binding.visibilityTimeoutSeconds } : {}),
+      ...(binding.visibilityTimeoutSeconds !== undefined
+        ? { visibilityTimeoutSeconds: binding.visibilityTimeoutSeconds }
+        : {}),
       sources,
     });
     for (const es of sources) {
       bound.push({ queue: es.queueName, function: es.function.logicalId, module: binding.module });
-      log(`polling ${es.queueName} → ${binding.module} (batch ${es.batchSize}, concurrency ${es.maximumConcurrency ?? 2})`);
+      log(
+        `polling ${es.queueName} → ${binding.module} (batch ${es.batchSize}, concurrency ${es.maximumConcurrency ?? 2})`,
+      );
     }
   }
   if (bindings.length > 0) {
-    functions = await startFunctionHost({ bindings, endpoint: stack.endpoint, dynamodbEndpoint: stack.dynamodbEndpoint, region: stack.region }, log);
+    functions = await startFunctionHost(
+      { bindings, endpoint: stack.endpoint, dynamodbEndpoint: stack.dynamodbEndpoint, region: stack.region },
+      log,
+    );
   }
   const state: StackState = {
     endpoint: stack.endpoint,

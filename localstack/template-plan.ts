@@ -6,7 +6,9 @@
  */
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 
-export type CfnTemplate = { Resources?: Record<string, { Type: string; Properties?: Record<string, unknown> }> } & Record<string, unknown>;
+export type CfnTemplate = {
+  Resources?: Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+} & Record<string, unknown>;
 
 export class TemplatePlanError extends Error {
   readonly code = 'template-unsupported';
@@ -101,7 +103,8 @@ function planTable(logicalId: string, p: Record<string, unknown>): TablePlan {
     KeySchema: l.KeySchema as never,
     Projection: l.Projection as never,
   }));
-  const billing = (p.BillingMode as string | undefined) ?? (p.ProvisionedThroughput ? 'PROVISIONED' : 'PAY_PER_REQUEST');
+  const billing =
+    (p.BillingMode as string | undefined) ?? (p.ProvisionedThroughput ? 'PROVISIONED' : 'PAY_PER_REQUEST');
   const input: CreateTableCommandInput = {
     TableName: tableName,
     KeySchema: p.KeySchema as never,
@@ -157,15 +160,18 @@ function planEventSource(
   const queueLogicalId = logicalIdOf(p.EventSourceArn);
   if (!queueLogicalId || resources[queueLogicalId]?.Type !== 'AWS::SQS::Queue') return null; // not an SQS source
   const functionLogicalId = logicalIdOf(p.FunctionName);
-  if (!functionLogicalId) throw new TemplatePlanError(`event source ${logicalId} does not name a function of this template`);
+  if (!functionLogicalId)
+    throw new TemplatePlanError(`event source ${logicalId} does not name a function of this template`);
   const scaling = p.ScalingConfig as { MaximumConcurrency?: unknown } | undefined;
   return {
     logicalId,
     queueLogicalId,
     functionLogicalId,
     batchSize: p.BatchSize === undefined ? 10 : Number(p.BatchSize),
-    maxBatchingWindowSeconds: p.MaximumBatchingWindowInSeconds === undefined ? 0 : Number(p.MaximumBatchingWindowInSeconds),
-    reportBatchItemFailures: Array.isArray(p.FunctionResponseTypes) && p.FunctionResponseTypes.includes('ReportBatchItemFailures'),
+    maxBatchingWindowSeconds:
+      p.MaximumBatchingWindowInSeconds === undefined ? 0 : Number(p.MaximumBatchingWindowInSeconds),
+    reportBatchItemFailures:
+      Array.isArray(p.FunctionResponseTypes) && p.FunctionResponseTypes.includes('ReportBatchItemFailures'),
     maximumConcurrency: scaling?.MaximumConcurrency === undefined ? undefined : Number(scaling.MaximumConcurrency),
     enabled: p.Enabled === undefined ? true : p.Enabled === true || p.Enabled === 'true',
   };
@@ -178,11 +184,15 @@ function orderQueues(queues: QueuePlan[]): QueuePlan[] {
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (q: QueuePlan): void => {
     if (state.get(q.logicalId) === 'done') return;
-    if (state.get(q.logicalId) === 'visiting') throw new TemplatePlanError(`RedrivePolicy cycle through ${q.logicalId}`);
+    if (state.get(q.logicalId) === 'visiting')
+      throw new TemplatePlanError(`RedrivePolicy cycle through ${q.logicalId}`);
     state.set(q.logicalId, 'visiting');
     if (q.redrive) {
       const dlq = byId.get(q.redrive.deadLetterLogicalId);
-      if (!dlq) throw new TemplatePlanError(`queue ${q.logicalId} names missing dead-letter queue ${q.redrive.deadLetterLogicalId}`);
+      if (!dlq)
+        throw new TemplatePlanError(
+          `queue ${q.logicalId} names missing dead-letter queue ${q.redrive.deadLetterLogicalId}`,
+        );
       visit(dlq);
     }
     state.set(q.logicalId, 'done');

@@ -3,7 +3,12 @@
  * before evaluation leaves empty (no correlation, spec version, facts, evidence, extensions or budget; zero work:
  * docs/adr/0052-admission-refusals-and-absent-members.md) are written here once; the caller names the rest.
  */
-import { ENTRY_FORMAT, type EntryRefusal, type EvaluatorRef, type RefusalEntryBody } from '../../core/ledger/entry-types.js';
+import {
+  ENTRY_FORMAT,
+  type EntryRefusal,
+  type EvaluatorRef,
+  type RefusalEntryBody,
+} from '../../core/ledger/entry-types.js';
 
 export interface RefusalEntryParts {
   readonly slot: { readonly logId: string; readonly seq: number; readonly prevHash: string | null };

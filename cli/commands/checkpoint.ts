@@ -17,7 +17,17 @@ import { readFileSync } from 'node:fs';
 const USAGE = `docket checkpoint [--key <signing-key.json>] [--out <checkpoints.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(argv, { ...SETTING_FLAGS, key: { type: 'string' }, out: { type: 'string' }, logs: { type: 'string' }, help: { type: 'boolean' } }, { min: 0, max: 0 });
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      ...SETTING_FLAGS,
+      key: { type: 'string' },
+      out: { type: 'string' },
+      logs: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+    { min: 0, max: 0 },
+  );
   if (values.help) {
     io.stdout(`usage: ${USAGE}\n`);
     return EXIT.OK;
@@ -33,11 +43,19 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const settings = resolveSettings(values as never, process.env);
   const stack = openStack(settings);
   try {
-    const logIds = typeof values.logs === 'string' ? values.logs.split(',').filter(Boolean) : await stack.store.listLogs();
-    const r = await runCheckpoints({ store: stack.store, signer, logIds, origin: { environment: settings.stage, table: settings.ledgerTable }, time: rfc3339Now() });
+    const logIds =
+      typeof values.logs === 'string' ? values.logs.split(',').filter(Boolean) : await stack.store.listLogs();
+    const r = await runCheckpoints({
+      store: stack.store,
+      signer,
+      logIds,
+      origin: { environment: settings.stage, table: settings.ledgerTable },
+      time: rfc3339Now(),
+    });
     const out = typeof values.out === 'string' ? values.out : localPaths().checkpoints;
     writeFileSync(out, r.export);
-    for (const c of r.checkpoints) io.stdout(`${c.logId}  tree size ${c.treeSize}${c.written ? '' : '  (already checkpointed)'}\n`);
+    for (const c of r.checkpoints)
+      io.stdout(`${c.logId}  tree size ${c.treeSize}${c.written ? '' : '  (already checkpointed)'}\n`);
     io.stderr(`checkpoint export written to ${out}\n`);
     return EXIT.OK;
   } catch (e) {

@@ -10,14 +10,19 @@ const USAGE = 'docket conformance [--strict] [--suite document|evaluation] [--on
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const line = readCommandLine(io, 'conformance', USAGE, () => {
-    const { values } = parseCommandArgs(argv, {
-      strict: { type: 'boolean' },
-      suite: { type: 'string' },
-      only: { type: 'string' },
-      quiet: { type: 'boolean', short: 'q' },
-      help: { type: 'boolean', short: 'h' },
-    }, { min: 0, max: 0 });
-    if (values.suite !== undefined && values.suite !== 'document' && values.suite !== 'evaluation') throw new UsageError(`--suite must be document or evaluation, got ${JSON.stringify(values.suite)}`);
+    const { values } = parseCommandArgs(
+      argv,
+      {
+        strict: { type: 'boolean' },
+        suite: { type: 'string' },
+        only: { type: 'string' },
+        quiet: { type: 'boolean', short: 'q' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      { min: 0, max: 0 },
+    );
+    if (values.suite !== undefined && values.suite !== 'document' && values.suite !== 'evaluation')
+      throw new UsageError(`--suite must be document or evaluation, got ${JSON.stringify(values.suite)}`);
     return values.help === true ? 'help' : values;
   });
   if (!line.ok) return line.exit;
@@ -36,7 +41,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const rs = report.results.filter((r) => r.suite === suite);
     if (rs.length === 0) continue;
     const ok = rs.filter((r) => r.passed).length;
-    lines.push(`${suite} suite ${report.suiteVersions[suite]}${values.strict === true && suite === 'document' ? ' (strict)' : ''}: ${ok}/${rs.length} passed`);
+    lines.push(
+      `${suite} suite ${report.suiteVersions[suite]}${values.strict === true && suite === 'document' ? ' (strict)' : ''}: ${ok}/${rs.length} passed`,
+    );
   }
   lines.push(`${report.passed} passed, ${report.failed} failed`);
   io.stdout(`${lines.join('\n')}\n`);

@@ -1,5 +1,11 @@
 import { readJson } from '../../core/carrier/index.js';
-import { compilePack, evaluateCompiled, evaluateDocuments, type EvaluationError, type EvaluationResult } from '../../core/evaluate/index.js';
+import {
+  compilePack,
+  evaluateCompiled,
+  evaluateDocuments,
+  type EvaluationError,
+  type EvaluationResult,
+} from '../../core/evaluate/index.js';
 import { validatePack } from '../../core/pack/index.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
@@ -81,7 +87,8 @@ function options(argv: string[]): Options {
   if (pack === undefined) throw new UsageError('--pack is required');
   if (facts === undefined && batch === undefined) throw new UsageError('one of --facts or --batch is required');
   if (facts !== undefined && batch !== undefined) throw new UsageError('--facts and --batch cannot be combined');
-  if (batch !== undefined && evidence !== undefined) throw new UsageError('--evidence cannot be combined with --batch (each line carries its own "evidence")');
+  if (batch !== undefined && evidence !== undefined)
+    throw new UsageError('--evidence cannot be combined with --batch (each line carries its own "evidence")');
   if (batch !== undefined && values.trace === true) throw new UsageError('--trace cannot be combined with --batch');
   const stdinUsers = [pack, facts, evidence, batch].filter((x) => x === '-').length;
   if (stdinUsers > 1) throw new UsageError('only one input may be "-" (standard input)');
@@ -89,7 +96,15 @@ function options(argv: string[]): Options {
   const workBudget = wb === undefined ? undefined : parsePositiveInteger(wb, '--work-budget');
   const extensions = new Set((values.extension as string[] | undefined) ?? []);
   if (batch !== undefined) return { mode: 'batch', pack, batch, extensions, workBudget, trace: false };
-  return { mode: 'single', pack, facts: facts as string, evidence, extensions, workBudget, trace: values.trace === true };
+  return {
+    mode: 'single',
+    pack,
+    facts: facts as string,
+    evidence,
+    extensions,
+    workBudget,
+    trace: values.trace === true,
+  };
 }
 
 /** One result line. The disposition's canonical string is spliced in as it is: re-serializing it could change
@@ -110,7 +125,12 @@ function errorLine(error: EvaluationError, work: number): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Batch mode (docs/adr/0042-batch-evaluation-lines.md)
 
-function runBatch(pack: Uint8Array, input: Uint8Array, opts: Extract<Options, { mode: 'batch' }>, io: CliIo): Promise<number> {
+function runBatch(
+  pack: Uint8Array,
+  input: Uint8Array,
+  opts: Extract<Options, { mode: 'batch' }>,
+  io: CliIo,
+): Promise<number> {
   const lines = splitLines(input);
   const out: string[] = [];
   let errors = 0;
@@ -187,18 +207,31 @@ export function readBatchRequest(line: Uint8Array): BatchRequest | { error: Eval
   // Lone surrogate escapes are left to the evaluator, which reads the facts and evidence slices under the pack's own
   // carrier (ADR 0030: admitted for a 0.2.0-draft pack, malformed-input for 0.3.0), exactly as in single mode.
   const parsed = readJson(line, { allowLoneSurrogates: true });
-  if (!parsed.ok) return batchError('batch-line-not-json', `batch line is not a strict JSON text (${parsed.error.code}): ${parsed.error.message}`);
+  if (!parsed.ok)
+    return batchError(
+      'batch-line-not-json',
+      `batch line is not a strict JSON text (${parsed.error.code}): ${parsed.error.message}`,
+    );
   const root = parsed.value;
-  if (root.kind !== 'object') return batchError('batch-line-not-object', 'batch line must be a JSON object {"facts": …, "evidence"?: {…}, "workBudget"?: n}');
+  if (root.kind !== 'object')
+    return batchError(
+      'batch-line-not-object',
+      'batch line must be a JSON object {"facts": …, "evidence"?: {…}, "workBudget"?: n}',
+    );
   for (const name of root.members.keys()) {
-    if (name !== 'facts' && name !== 'evidence' && name !== 'workBudget') return batchError('batch-line-unknown-member', `batch line has an unknown member ${JSON.stringify(name)}`);
+    if (name !== 'facts' && name !== 'evidence' && name !== 'workBudget')
+      return batchError('batch-line-unknown-member', `batch line has an unknown member ${JSON.stringify(name)}`);
   }
   if (!root.members.has('facts')) return batchError('batch-line-missing-facts', 'batch line has no "facts" member');
   let workBudget: number | undefined;
   const wb = root.members.get('workBudget');
   if (wb !== undefined) {
     const n = wb.kind === 'number' && /^[1-9][0-9]*$/.test(wb.lexeme) ? Number(wb.lexeme) : NaN;
-    if (!Number.isSafeInteger(n)) return batchError('batch-line-work-budget', '"workBudget" must be a positive integer written without sign, fraction or exponent');
+    if (!Number.isSafeInteger(n))
+      return batchError(
+        'batch-line-work-budget',
+        '"workBudget" must be a positive integer written without sign, fraction or exponent',
+      );
     workBudget = n;
   }
   const spans = topLevelMemberSpans(line);

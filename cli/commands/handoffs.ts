@@ -16,7 +16,15 @@ const USAGE = `docket handoffs --route <queue-key|unrouted> [--max <n>] [--wait 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { ...SETTING_FLAGS, route: { type: 'string' }, max: { type: 'string' }, wait: { type: 'string' }, peek: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
+    {
+      ...SETTING_FLAGS,
+      route: { type: 'string' },
+      max: { type: 'string' },
+      wait: { type: 'string' },
+      peek: { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
     { min: 0, max: 0 },
   );
   if (values.help) {
@@ -36,20 +44,36 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const url = await stack.queueUrl(routeQueueName(settings, values.route));
     while (received < max) {
       const out = await stack.sqs.send(
-        new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: Math.min(10, max - received), WaitTimeSeconds: wait, MessageAttributeNames: ['All'], VisibilityTimeout: values.peek ? 5 : 30 }),
+        new ReceiveMessageCommand({
+          QueueUrl: url,
+          MaxNumberOfMessages: Math.min(10, max - received),
+          WaitTimeSeconds: wait,
+          MessageAttributeNames: ['All'],
+          VisibilityTimeout: values.peek ? 5 : 30,
+        }),
       );
       const messages = out.Messages ?? [];
       if (messages.length === 0) break;
       for (const m of messages) {
         received += 1;
         const parsed = readHandoffMessage(new TextEncoder().encode(m.Body ?? ''));
-        if (values.json) io.stdout(`${parsed.ok ? m.Body : JSON.stringify({ unreadable: parsed.error, body: m.Body })}\n`);
-        else io.stdout(parsed.ok ? describeHandoff(parsed.value) : `unreadable message ${m.MessageId}: ${parsed.error.code}: ${parsed.error.message}\n`);
+        if (values.json)
+          io.stdout(`${parsed.ok ? m.Body : JSON.stringify({ unreadable: parsed.error, body: m.Body })}\n`);
+        else
+          io.stdout(
+            parsed.ok
+              ? describeHandoff(parsed.value)
+              : `unreadable message ${m.MessageId}: ${parsed.error.code}: ${parsed.error.message}\n`,
+          );
         // Acknowledge only after the message was printed: a crash before this line redelivers it.
-        if (!values.peek) await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+        if (!values.peek)
+          await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
       }
     }
-    if (!values.json) io.stderr(`${received} handoff${received === 1 ? '' : 's'} ${values.peek ? 'peeked' : 'received and acknowledged'} from ${routeQueueName(settings, values.route)}\n`);
+    if (!values.json)
+      io.stderr(
+        `${received} handoff${received === 1 ? '' : 's'} ${values.peek ? 'peeked' : 'received and acknowledged'} from ${routeQueueName(settings, values.route)}\n`,
+      );
     return EXIT.OK;
   } catch (e) {
     io.stderr(`docket handoffs: ${explainStackError(e, settings)}\n`);
@@ -61,7 +85,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
 export function describeHandoff(m: HandoffMessage): string {
   const d = m.disposition;
-  const to = m.shape === 'no-destination' ? 'no destination (direct escalation, no escalation object)' : `${m.target!.kind}:${m.target!.name}${m.destination === 'unmapped-target' ? ' (no queue configured: unrouted)' : ''}`;
+  const to =
+    m.shape === 'no-destination'
+      ? 'no destination (direct escalation, no escalation object)'
+      : `${m.target!.kind}:${m.target!.name}${m.destination === 'unmapped-target' ? ' (no queue configured: unrouted)' : ''}`;
   return [
     `handoff ${m.handoffId}`,
     `  request ${m.requestId}  →  ${to}  [${m.shape} #${m.routeIndex}]`,

@@ -16,7 +16,16 @@ const USAGE = `docket keygen [--out <key.json>] [--force] [--trust-policy <polic
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { out: { type: 'string' }, force: { type: 'boolean' }, 'trust-policy': { type: 'string' }, logs: { type: 'string' }, environment: { type: 'string' }, table: { type: 'string' }, build: { type: 'string', multiple: true }, help: { type: 'boolean' } },
+    {
+      out: { type: 'string' },
+      force: { type: 'boolean' },
+      'trust-policy': { type: 'string' },
+      logs: { type: 'string' },
+      environment: { type: 'string' },
+      table: { type: 'string' },
+      build: { type: 'string', multiple: true },
+      help: { type: 'boolean' },
+    },
     { min: 0, max: 0 },
   );
   if (values.help) {

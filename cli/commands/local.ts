@@ -56,8 +56,13 @@ async function status(io: CliIo): Promise<number> {
 }
 
 async function start(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(argv, { port: { type: 'string' }, quiet: { type: 'boolean' } }, { min: 0, max: 0 });
-  const port = typeof values.port === 'string' ? (values.port === '0' ? 0 : parsePositiveInteger(values.port, '--port')) : 4566;
+  const { values } = parseCommandArgs(
+    argv,
+    { port: { type: 'string' }, quiet: { type: 'boolean' } },
+    { min: 0, max: 0 },
+  );
+  const port =
+    typeof values.port === 'string' ? (values.port === '0' ? 0 : parsePositiveInteger(values.port, '--port')) : 4566;
   const say = (s: string): void => io.stdout(s);
   const paths = localPaths();
   const { keys, created } = ensureSigningKey(paths.signingKey);
@@ -68,9 +73,15 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const state = await startDaemon({
     port,
     handlers: [{ module: evaluateModule }],
-    env: { DOCKET_SIGNING_KEY_FILE: paths.signingKey, POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_METRICS_DISABLED: 'true' },
+    env: {
+      DOCKET_SIGNING_KEY_FILE: paths.signingKey,
+      POWERTOOLS_LOG_LEVEL: 'WARN',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    },
   });
-  say(`${state.alreadyRunning ? 'local stack already running' : 'local stack started'} on ${state.endpoint} (pid ${state.pid}, stage ${state.stage}; log .docket/local/stack.log)\n`);
+  say(
+    `${state.alreadyRunning ? 'local stack already running' : 'local stack started'} on ${state.endpoint} (pid ${state.pid}, stage ${state.stage}; log .docket/local/stack.log)\n`,
+  );
 
   const settings = resolveSettings({ endpoint: state.endpoint, stage: state.stage, region: state.region }, {});
   const { resolveConfig } = await import('../../infra/config.js');
@@ -79,23 +90,47 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const build = buildDigest({}, new URL(`file://${evaluateModule}`).href);
   // Keep builds an earlier run allowed: a stack already running may be running an older build than dist/ holds now.
   const builds = [build, ...previousBuilds(paths.trustPolicy)];
-  writeFileSync(paths.trustPolicy, trustPolicyDocument({ keys, logIds: names.logIds, environment: state.stage, table: names.ledgerTable, evaluatorBuilds: builds }));
-  say(`trust policy ${paths.trustPolicy} (key ${keys.keyId}, logs ${names.logIds.join(', ')}, evaluator build ${build.slice(0, 12)}…)\n`);
+  writeFileSync(
+    paths.trustPolicy,
+    trustPolicyDocument({
+      keys,
+      logIds: names.logIds,
+      environment: state.stage,
+      table: names.ledgerTable,
+      evaluatorBuilds: builds,
+    }),
+  );
+  say(
+    `trust policy ${paths.trustPolicy} (key ${keys.keyId}, logs ${names.logIds.join(', ')}, evaluator build ${build.slice(0, 12)}…)\n`,
+  );
 
   const stack = openStack(settings);
   try {
     const digests = await publishExamples(stack, io);
-    const stamp = rfc3339Now().replace(/[-:TZ]/g, '').slice(0, 14);
+    const stamp = rfc3339Now()
+      .replace(/[-:TZ]/g, '')
+      .slice(0, 14);
     const ids = await submitDemo(stack, digests, `demo-${stamp}`, io);
     const recorded = await waitForEntries(stack, ids, 60_000);
-    if (recorded.length < ids.length) io.stderr(`warning: ${ids.length - recorded.length} demo request(s) not recorded within 60 s; see .docket/local/stack.log\n`);
+    if (recorded.length < ids.length)
+      io.stderr(
+        `warning: ${ids.length - recorded.length} demo request(s) not recorded within 60 s; see .docket/local/stack.log\n`,
+      );
     say('\n== dispositions and ledger entries\n');
     for (const r of recorded) say(`${r.line}\n`);
     say('\n== route queues (messages waiting; read them with "docket handoffs --route <key>")\n');
     await showQueues(stack, state.queues, io);
-    const cp = await runCheckpoints({ store: stack.store, signer: signerFromKeyPair(keys), logIds: names.logIds, origin: { environment: state.stage, table: names.ledgerTable }, time: rfc3339Now() });
+    const cp = await runCheckpoints({
+      store: stack.store,
+      signer: signerFromKeyPair(keys),
+      logIds: names.logIds,
+      origin: { environment: state.stage, table: names.ledgerTable },
+      time: rfc3339Now(),
+    });
     writeFileSync(paths.checkpoints, cp.export);
-    say(`\n== checkpoints ${cp.checkpoints.map((c) => `${c.logId}:${c.treeSize}`).join('  ')} → ${paths.checkpoints}\n`);
+    say(
+      `\n== checkpoints ${cp.checkpoints.map((c) => `${c.logId}:${c.treeSize}`).join('  ')} → ${paths.checkpoints}\n`,
+    );
   } finally {
     stack.close();
   }
@@ -104,14 +139,18 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   process.env.DOCKET_ENDPOINT ??= state.endpoint;
   process.env.DOCKET_STAGE ??= state.stage;
   const verified = await runVerify(io);
-  say(`\nThe stack keeps running on ${state.endpoint}. Try: docket tail --from-start --once | docket show <request-id> | docket handoffs --route oversight | docket verify\nStop it with: npm run stop\n`);
+  say(
+    `\nThe stack keeps running on ${state.endpoint}. Try: docket tail --from-start --once | docket show <request-id> | docket handoffs --route oversight | docket verify\nStop it with: npm run stop\n`,
+  );
   return verified;
 }
 
 function previousBuilds(file: string): string[] {
   try {
     const v = JSON.parse(readFileSync(file, 'utf8')) as { evaluatorBuilds?: unknown };
-    return Array.isArray(v.evaluatorBuilds) ? v.evaluatorBuilds.filter((b): b is string => typeof b === 'string' && /^[0-9a-f]{64}$/.test(b)) : [];
+    return Array.isArray(v.evaluatorBuilds)
+      ? v.evaluatorBuilds.filter((b): b is string => typeof b === 'string' && /^[0-9a-f]{64}$/.test(b))
+      : [];
   } catch {
     return [];
   }
@@ -135,7 +174,12 @@ async function publishExamples(stack: StackClients, io: CliIo): Promise<Map<stri
   return digests;
 }
 
-async function submitDemo(stack: StackClients, digests: Map<string, string>, prefix: string, io: CliIo): Promise<string[]> {
+async function submitDemo(
+  stack: StackClients,
+  digests: Map<string, string>,
+  prefix: string,
+  io: CliIo,
+): Promise<string[]> {
   const url = await stack.queueUrl(stack.settings.intakeQueue);
   const { sendMessage } = await import('../../adapters/sqs.js');
   const ids: string[] = [];
@@ -143,19 +187,31 @@ async function submitDemo(stack: StackClients, digests: Map<string, string>, pre
   for (const r of DEMO_REQUESTS) {
     const digest = digests.get(r.pack);
     if (!digest) continue;
-    const built = buildRequest({ requestId: `${prefix}-${r.name}`, pack: `sha256:${digest}`, facts: doc(r.facts), ...(r.evidence ? { evidence: doc(r.evidence) } : {}), ...(r.workBudget ? { workBudget: r.workBudget } : {}) });
+    const built = buildRequest({
+      requestId: `${prefix}-${r.name}`,
+      pack: `sha256:${digest}`,
+      facts: doc(r.facts),
+      ...(r.evidence ? { evidence: doc(r.evidence) } : {}),
+      ...(r.workBudget ? { workBudget: r.workBudget } : {}),
+    });
     if (!built.ok) throw new Error(built.error);
     await sendMessage(stack.sqs, url, { body: built.value });
     ids.push(`${prefix}-${r.name}`);
   }
   // An identified request naming an unpublished pack: recorded as an admission refusal.
-  await sendMessage(stack.sqs, url, { body: `{"format":"docket.evaluation-request/1","requestId":"${prefix}-unknown-pack","pack":"sha256:${'0'.repeat(64)}","facts":{}}` });
+  await sendMessage(stack.sqs, url, {
+    body: `{"format":"docket.evaluation-request/1","requestId":"${prefix}-unknown-pack","pack":"sha256:${'0'.repeat(64)}","facts":{}}`,
+  });
   ids.push(`${prefix}-unknown-pack`);
   io.stdout(`submitted ${ids.length} demo requests (${prefix}-*)\n`);
   return ids;
 }
 
-async function waitForEntries(stack: StackClients, ids: readonly string[], timeoutMs: number): Promise<{ id: string; line: string }[]> {
+async function waitForEntries(
+  stack: StackClients,
+  ids: readonly string[],
+  timeoutMs: number,
+): Promise<{ id: string; line: string }[]> {
   const until = Date.now() + timeoutMs;
   const done = new Map<string, string>();
   while (done.size < ids.length && Date.now() < until) {
@@ -174,7 +230,10 @@ async function waitForEntries(stack: StackClients, ids: readonly string[], timeo
               : e.kind === 'evaluation-error'
                 ? `evaluation-error ${e.error.class}/${e.error.phase}`
                 : `admission-refusal ${e.refusal.code}`;
-          done.set(id, `${id.padEnd(48)} ${what}\n${''.padEnd(48)} ledger ${e.logId}#${e.seq} entry ${parsed.value.entryHash.slice(0, 16)}… work ${e.work}`);
+          done.set(
+            id,
+            `${id.padEnd(48)} ${what}\n${''.padEnd(48)} ledger ${e.logId}#${e.seq} entry ${parsed.value.entryHash.slice(0, 16)}… work ${e.work}`,
+          );
         }
       }
     }
@@ -186,18 +245,25 @@ async function waitForEntries(stack: StackClients, ids: readonly string[], timeo
 async function showQueues(stack: StackClients, queues: Record<string, string>, io: CliIo): Promise<void> {
   for (const [name, url] of Object.entries(queues).sort()) {
     if (!/-route-|-unrouted$|-dlq$/.test(name)) continue;
-    const a = await stack.sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }));
+    const a = await stack.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }),
+    );
     const n = Number(a.Attributes?.ApproximateNumberOfMessages ?? '0');
     if (n === 0 && name.endsWith('-dlq')) continue;
     io.stdout(`${name.padEnd(44)} ${n} message${n === 1 ? '' : 's'}\n`);
     // A peek: received with a zero visibility timeout, so every message stays on the queue for its consumer.
     const seen = new Set<string>();
-    const peek = await stack.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 0 }));
+    const peek = await stack.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 0 }),
+    );
     for (const m of peek.Messages ?? []) {
       if (seen.has(m.MessageId ?? '')) continue;
       seen.add(m.MessageId ?? '');
       const h = readHandoffMessage(new TextEncoder().encode(m.Body ?? ''));
-      if (h.ok) io.stdout(`    ${h.value.requestId} → ${h.value.target ? `${h.value.target.kind}:${h.value.target.name}` : '(no destination)'} [${h.value.shape} #${h.value.routeIndex}${h.value.destination === 'unmapped-target' ? ', no queue configured' : ''}]\n`);
+      if (h.ok)
+        io.stdout(
+          `    ${h.value.requestId} → ${h.value.target ? `${h.value.target.kind}:${h.value.target.name}` : '(no destination)'} [${h.value.shape} #${h.value.routeIndex}${h.value.destination === 'unmapped-target' ? ', no queue configured' : ''}]\n`,
+        );
     }
   }
 }

@@ -12,7 +12,11 @@ import { explainStackError, openStack } from '../../functions/lib/stack-clients.
 const USAGE = `docket publish <pack.json>… [--json] [stack options]\n${SETTINGS_HELP}`;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { ...SETTING_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean' } }, { min: 0, max: 1000 });
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { ...SETTING_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean' } },
+    { min: 0, max: 1000 },
+  );
   if (values.help) {
     io.stdout(`usage: ${USAGE}\n`);
     return EXIT.OK;
@@ -31,8 +35,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       if (!v.conformant || !v.pack) {
         failed = true;
         io.stderr(`docket publish: ${file} is not conformant (${v.class}); not published\n`);
-        for (const d of v.diagnostics) io.stderr(`  ${d.severity} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer || '/'}` : ''}: ${d.message}\n`);
-        if (values.json) io.stdout(`${JSON.stringify({ file, published: false, class: v.class, diagnostics: v.diagnostics })}\n`);
+        for (const d of v.diagnostics)
+          io.stderr(
+            `  ${d.severity} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer || '/'}` : ''}: ${d.message}\n`,
+          );
+        if (values.json)
+          io.stdout(`${JSON.stringify({ file, published: false, class: v.class, diagnostics: v.diagnostics })}\n`);
         continue;
       }
       const plain = v.pack.plain as { id: string; version: string };
@@ -44,7 +52,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         continue;
       }
       for (const d of v.diagnostics) io.stderr(`  ${d.severity} ${d.code}: ${d.message}\n`);
-      if (values.json) io.stdout(`${JSON.stringify({ file, published: true, digest: `sha256:${out.digest}`, alias: out.alias, created: out.created })}\n`);
+      if (values.json)
+        io.stdout(
+          `${JSON.stringify({ file, published: true, digest: `sha256:${out.digest}`, alias: out.alias, created: out.created })}\n`,
+        );
       else io.stdout(`sha256:${out.digest}  ${out.alias}${out.created ? '' : '  (already published)'}\n`);
     }
   } catch (e) {

@@ -18,7 +18,15 @@ import { reportNoVerdict } from '../no-verdict.js';
 import { ArchiveIntegrityError } from '../../adapters/dynamodb-request-archive.js';
 import { RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
-import { outcomeLine, replayLedger, ReplayTally, summaryLine, type ReplayFetchers, type ReplaySelection, type Retained } from '../../core/ledger/replay/index.js';
+import {
+  outcomeLine,
+  replayLedger,
+  ReplayTally,
+  summaryLine,
+  type ReplayFetchers,
+  type ReplaySelection,
+  type Retained,
+} from '../../core/ledger/replay/index.js';
 import type { LedgerStore } from '../../core/ledger/store.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../core/pipeline/settings.js';
@@ -43,7 +51,11 @@ export const EXIT_UNREADABLE = 2;
 
 /** How the command reaches the stack; tests substitute in-memory stores and fetchers. */
 export interface ReplayDeps {
-  readonly open: (settings: StackSettings) => { readonly store: LedgerStore; readonly fetch: ReplayFetchers; close(): void };
+  readonly open: (settings: StackSettings) => {
+    readonly store: LedgerStore;
+    readonly fetch: ReplayFetchers;
+    close(): void;
+  };
   /** The running evaluator's build digest (the same rule as the evaluate function's, ADR 0072). */
   readonly buildDigest: () => string;
 }
@@ -55,7 +67,12 @@ const corruptOr =
       return await get();
     } catch (e) {
       // The adapters re-hash what they read and throw a typed integrity error: replay reports it, never serves it.
-      if (e instanceof ArchiveIntegrityError || e instanceof RegistryIntegrityError || (e as { code?: string }).code === code) return { corrupt: (e as Error).message };
+      if (
+        e instanceof ArchiveIntegrityError ||
+        e instanceof RegistryIntegrityError ||
+        (e as { code?: string }).code === code
+      )
+        return { corrupt: (e as Error).message };
       throw e;
     }
   };
@@ -81,7 +98,8 @@ export const stackDeps: ReplayDeps = {
 
 function seqOf(v: unknown, what: string): number | undefined {
   if (typeof v !== 'string') return undefined;
-  if (!/^(0|[1-9][0-9]*)$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`${what} must be a non-negative integer, got ${JSON.stringify(v)}`);
+  if (!/^(0|[1-9][0-9]*)$/.test(v) || !Number.isSafeInteger(Number(v)))
+    throw new UsageError(`${what} must be a non-negative integer, got ${JSON.stringify(v)}`);
   return Number(v);
 }
 
@@ -92,11 +110,13 @@ function selectionOf(values: Record<string, unknown>): ReplaySelection {
   const from = seqOf(values.from, '--from');
   const to = seqOf(values.to, '--to');
   if (request !== undefined) {
-    if (log !== undefined || seq !== undefined || from !== undefined || to !== undefined) throw new UsageError('--request selects one entry; do not combine it with --log, --seq, --from or --to');
+    if (log !== undefined || seq !== undefined || from !== undefined || to !== undefined)
+      throw new UsageError('--request selects one entry; do not combine it with --log, --seq, --from or --to');
     return { kind: 'request', requestId: request };
   }
   if (log === undefined) {
-    if (seq !== undefined || from !== undefined || to !== undefined) throw new UsageError('--seq, --from and --to need --log');
+    if (seq !== undefined || from !== undefined || to !== undefined)
+      throw new UsageError('--seq, --from and --to need --log');
     return { kind: 'all' };
   }
   if (seq !== undefined) {

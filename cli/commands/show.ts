@@ -12,7 +12,11 @@ import { explainStackError, openStack } from '../../functions/lib/stack-clients.
 const USAGE = `docket show <request-id> [--json]\n${SETTINGS_HELP}`;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(argv, { ...SETTING_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean' } }, { min: 0, max: 1 });
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { ...SETTING_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean' } },
+    { min: 0, max: 1 },
+  );
   if (values.help) {
     io.stdout(`usage: ${USAGE}\n`);
     return EXIT.OK;
@@ -28,16 +32,23 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const position = await stack.store.readPosition(requestId);
     if (position === null) {
       const claim = await stack.store.readClaim(requestId);
-      io.stderr(`docket show: ${claim ? `${requestId} is claimed on log ${claim.logId} but not recorded yet` : `no entry for request ${requestId}`}\n`);
+      io.stderr(
+        `docket show: ${claim ? `${requestId} is claimed on log ${claim.logId} but not recorded yet` : `no entry for request ${requestId}`}\n`,
+      );
       return EXIT.FAILED;
     }
     for await (const stored of stack.store.readEntries(position.logId, position.seq, position.seq)) {
       const parsed = parseStoredEntry(stored.body);
       if (!parsed.ok) {
-        io.stderr(`docket show: the stored entry ${position.logId}/${position.seq} is ${parsed.error.code}: ${parsed.error.detail}\n`);
+        io.stderr(
+          `docket show: the stored entry ${position.logId}/${position.seq} is ${parsed.error.code}: ${parsed.error.detail}\n`,
+        );
         return EXIT.FAILED;
       }
-      if (values.json) io.stdout(`${JSON.stringify({ logId: position.logId, seq: position.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry })}\n`);
+      if (values.json)
+        io.stdout(
+          `${JSON.stringify({ logId: position.logId, seq: position.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry })}\n`,
+        );
       else io.stdout(describeEntry(parsed.value.entry, parsed.value.entryHash));
       return EXIT.OK;
     }
@@ -57,9 +68,13 @@ export function describeEntry(e: SignedEntry, entryHash: string): string {
   lines.push(`request   ${e.requestId}`);
   if (e.kind === 'disposition') {
     const d = e.disposition;
-    lines.push(`result    ${d.kind}${d.kind === 'outcome' ? ` ${d.outcomeId}` : ''}${d.reasons.length ? `  reasons: ${d.reasons.join(', ')}` : ''}`);
+    lines.push(
+      `result    ${d.kind}${d.kind === 'outcome' ? ` ${d.outcomeId}` : ''}${d.reasons.length ? `  reasons: ${d.reasons.join(', ')}` : ''}`,
+    );
     const h = d.handoff;
-    lines.push(`handoff   ${h.state}${h.triggeredBy ? ` (triggered by ${h.triggeredBy.join(', ')})` : ''}${h.routes ? `  routes: ${h.routes.length ? h.routes.map((r) => `${r.kind}:${r.name}`).join(' | ') : '[]'}` : ''}`);
+    lines.push(
+      `handoff   ${h.state}${h.triggeredBy ? ` (triggered by ${h.triggeredBy.join(', ')})` : ''}${h.routes ? `  routes: ${h.routes.length ? h.routes.map((r) => `${r.kind}:${r.name}`).join(' | ') : '[]'}` : ''}`,
+    );
   } else if (e.kind === 'evaluation-error') {
     lines.push(`result    evaluation error ${e.error.class} (${e.error.phase}) ${e.error.code}`);
     lines.push(`          ${e.error.message}`);
@@ -68,9 +83,12 @@ export function describeEntry(e: SignedEntry, entryHash: string): string {
     lines.push(`          ${e.refusal.message}`);
   }
   lines.push(`ledger    log ${e.logId} seq ${e.seq}  entry ${entryHash}`);
-  lines.push(`pack      ${e.pack ? `${e.pack.id ?? '?'}@${e.pack.version ?? '?'} sha256:${e.pack.digest}` : '-'}${e.specVersion ? ` (spec ${e.specVersion})` : ''}`);
+  lines.push(
+    `pack      ${e.pack ? `${e.pack.id ?? '?'}@${e.pack.version ?? '?'} sha256:${e.pack.digest}` : '-'}${e.specVersion ? ` (spec ${e.specVersion})` : ''}`,
+  );
   lines.push(`digests   request ${e.requestDigest}`);
-  if (e.factsDigest) lines.push(`          facts ${e.factsDigest}${e.evidenceDigest ? `  evidence ${e.evidenceDigest}` : ''}`);
+  if (e.factsDigest)
+    lines.push(`          facts ${e.factsDigest}${e.evidenceDigest ? `  evidence ${e.evidenceDigest}` : ''}`);
   lines.push(`work      ${e.work}${e.workBudget !== null ? ` of ${e.workBudget} units` : ''}`);
   lines.push(`evaluator ${e.evaluator.name} ${e.evaluator.version} build ${e.evaluator.buildDigest.slice(0, 16)}…`);
   lines.push(`signed    ${e.time} by ${e.keyId}`);

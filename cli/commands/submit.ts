@@ -39,7 +39,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let requests: { requestId: string; text: string }[];
   let failures = 0;
   if (typeof v.file === 'string') {
-    if (v.facts !== undefined || v.evidence !== undefined || v.id !== undefined) return usage(io, '--file cannot be combined with --facts, --evidence or --id');
+    if (v.facts !== undefined || v.evidence !== undefined || v.id !== undefined)
+      return usage(io, '--file cannot be combined with --facts, --evidence or --id');
     const bytes = await readInput(v.file, io);
     const prefix = idPrefixFor(v.file, bytes);
     requests = [];
@@ -51,14 +52,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       const line = bytes.subarray(start, i > start && bytes[i - 1] === 0x0d ? i - 1 : i);
       start = i + 1;
       if (line.length === 0 || line.every((b) => b === 0x20 || b === 0x09)) continue;
-      const r = requestFromLine(line, lineNo, { ...(typeof v.pack === 'string' ? { pack: v.pack } : {}), idPrefix: prefix });
+      const r = requestFromLine(line, lineNo, {
+        ...(typeof v.pack === 'string' ? { pack: v.pack } : {}),
+        idPrefix: prefix,
+      });
       if (!r.ok) {
         failures += 1;
         io.stderr(`docket submit: ${v.file}:${lineNo}: ${r.error} (not submitted)\n`);
       } else requests.push(r.value);
     }
   } else {
-    if (typeof v.pack !== 'string' || typeof v.facts !== 'string') return usage(io, 'give --pack and --facts, or --file');
+    if (typeof v.pack !== 'string' || typeof v.facts !== 'string')
+      return usage(io, 'give --pack and --facts, or --file');
     const built = buildRequest({
       requestId: typeof v.id === 'string' ? v.id : `req-${randomUUID()}`,
       pack: v.pack,
@@ -74,7 +79,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   for (const r of requests) {
     const size = Buffer.byteLength(r.text);
-    if (size > MAX_REQUEST_BYTES) io.stderr(`docket submit: warning: ${r.requestId} is ${size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit; it will be recorded as request-too-large\n`);
+    if (size > MAX_REQUEST_BYTES)
+      io.stderr(
+        `docket submit: warning: ${r.requestId} is ${size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit; it will be recorded as request-too-large\n`,
+      );
   }
   const settings = resolveSettings(v as never, process.env);
   const stack = openStack(settings);
@@ -84,12 +92,19 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     let sent = 0;
     for (let i = 0; i < requests.length; i += 10) {
       const chunk = requests.slice(i, i + 10);
-      const out = await stack.sqs.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: chunk.map((r, j) => ({ Id: String(j), MessageBody: r.text })) }));
+      const out = await stack.sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: url,
+          Entries: chunk.map((r, j) => ({ Id: String(j), MessageBody: r.text })),
+        }),
+      );
       const failed = new Set((out.Failed ?? []).map((f) => Number(f.Id)));
       chunk.forEach((r, j) => {
         if (failed.has(j)) {
           failures += 1;
-          io.stderr(`docket submit: ${r.requestId}: not sent (${out.Failed?.find((f) => Number(f.Id) === j)?.Message ?? 'error'})\n`);
+          io.stderr(
+            `docket submit: ${r.requestId}: not sent (${out.Failed?.find((f) => Number(f.Id) === j)?.Message ?? 'error'})\n`,
+          );
         } else io.stdout(`${r.requestId}\n`);
       });
       sent += chunk.length;

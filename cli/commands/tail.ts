@@ -14,7 +14,14 @@ const USAGE = `docket tail [--from-start] [--once] [--interval <ms>] [--json]\n$
 export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { ...SETTING_FLAGS, 'from-start': { type: 'boolean' }, once: { type: 'boolean' }, interval: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
+    {
+      ...SETTING_FLAGS,
+      'from-start': { type: 'boolean' },
+      once: { type: 'boolean' },
+      interval: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
     { min: 0, max: 0 },
   );
   if (values.help) {
@@ -36,8 +43,16 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
       for (const log of (await stack.store.listLogs()).sort()) {
         for await (const stored of stack.store.readEntries(log, next.get(log) ?? 0)) {
           const p = parseStoredEntry(stored.body);
-          if (values.json) io.stdout(`${JSON.stringify(p.ok ? { logId: log, seq: stored.seq, entryHash: p.value.entryHash, entry: p.value.entry } : { logId: log, seq: stored.seq, unreadable: p.error })}\n`);
-          else io.stdout(p.ok ? `${summary(p.value.entry)}\n` : `${log}#${stored.seq}  unreadable: ${p.error.code} ${p.error.detail}\n`);
+          if (values.json)
+            io.stdout(
+              `${JSON.stringify(p.ok ? { logId: log, seq: stored.seq, entryHash: p.value.entryHash, entry: p.value.entry } : { logId: log, seq: stored.seq, unreadable: p.error })}\n`,
+            );
+          else
+            io.stdout(
+              p.ok
+                ? `${summary(p.value.entry)}\n`
+                : `${log}#${stored.seq}  unreadable: ${p.error.code} ${p.error.detail}\n`,
+            );
           next.set(log, stored.seq + 1);
         }
       }

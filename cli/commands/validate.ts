@@ -11,7 +11,11 @@ const USAGE = 'docket validate <pack-file|-> [--strict] [--json]';
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const line = readCommandLine(io, 'validate', USAGE, () => {
-    const args = parseCommandArgs(argv, { strict: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, { min: 0, max: 1 });
+    const args = parseCommandArgs(
+      argv,
+      { strict: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      { min: 0, max: 1 },
+    );
     return args.values.help === true ? 'help' : args;
   });
   if (!line.ok) return line.exit;
@@ -24,7 +28,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (args.values.json === true) {
     io.stdout(`${JSON.stringify({ conformant: result.conformant, class: result.class, diagnostics })}\n`);
   } else {
-    io.stdout(readable(file, result.conformant, result.class, result.pack?.specVersion, result.pack?.profile, result.diagnostics));
+    io.stdout(
+      readable(
+        file,
+        result.conformant,
+        result.class,
+        result.pack?.specVersion,
+        result.pack?.profile,
+        result.diagnostics,
+      ),
+    );
   }
   return result.conformant ? EXIT.OK : EXIT.FAILED;
 }
@@ -39,12 +52,22 @@ function diagnosticView(d: Diagnostic): Record<string, unknown> {
   return view;
 }
 
-function readable(file: string, conformant: boolean, layer: string, specVersion: string | undefined, profile: string | undefined, ds: readonly Diagnostic[]): string {
+function readable(
+  file: string,
+  conformant: boolean,
+  layer: string,
+  specVersion: string | undefined,
+  profile: string | undefined,
+  ds: readonly Diagnostic[],
+): string {
   const name = file === '-' ? '<stdin>' : file;
   const head = conformant
     ? `${name}: conformant (specVersion ${specVersion ?? '?'}, profile ${profile ?? 'base'})`
     : `${name}: not conformant (fails the ${layer} layer)`;
-  const lines = ds.map((d) => `  ${d.severity.padEnd(7)} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer === '' ? '(root)' : d.pointer}` : ''}: ${d.message}`);
+  const lines = ds.map(
+    (d) =>
+      `  ${d.severity.padEnd(7)} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer === '' ? '(root)' : d.pointer}` : ''}: ${d.message}`,
+  );
   const counts = `${ds.filter((d) => d.severity === 'error').length} error(s), ${ds.filter((d) => d.severity === 'warning').length} warning(s)`;
   return `${head}\n${lines.join('\n')}${lines.length ? '\n' : ''}${counts}\n`;
 }

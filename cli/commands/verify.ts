@@ -78,7 +78,15 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
   const line = readCommandLine(io, 'verify', USAGE, () => {
     const { values } = parseCommandArgs(
       argv,
-      { ...SETTING_FLAGS, export: { type: 'string' }, checkpoints: { type: 'string' }, policy: { type: 'string' }, markers: { type: 'string' }, 'all-signatures': { type: 'boolean' }, help: { type: 'boolean' } },
+      {
+        ...SETTING_FLAGS,
+        export: { type: 'string' },
+        checkpoints: { type: 'string' },
+        policy: { type: 'string' },
+        markers: { type: 'string' },
+        'all-signatures': { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
       { min: 0, max: 0 },
     );
     return values.help === true ? 'help' : values;
@@ -92,17 +100,20 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
   const checkpointsPath = explicitCheckpoints ?? (existsSync(local.checkpoints) ? local.checkpoints : undefined);
 
   const policyBytes = await readInput(policyPath);
-  if (policyBytes instanceof Error) return noVerdict(io, { code: 'policy-unreadable', detail: `${policyPath}: ${policyBytes.message}` });
+  if (policyBytes instanceof Error)
+    return noVerdict(io, { code: 'policy-unreadable', detail: `${policyPath}: ${policyBytes.message}` });
   let checkpointBytes: Uint8Array | undefined;
   if (checkpointsPath !== undefined) {
     const b = await readInput(checkpointsPath);
-    if (b instanceof Error) return noVerdict(io, { code: 'checkpoints-unreadable', detail: `${checkpointsPath}: ${b.message}` });
+    if (b instanceof Error)
+      return noVerdict(io, { code: 'checkpoints-unreadable', detail: `${checkpointsPath}: ${b.message}` });
     checkpointBytes = b;
   }
   let markerBytes: Uint8Array | undefined;
   if (typeof values.markers === 'string') {
     const b = await readInput(values.markers);
-    if (b instanceof Error) return noVerdict(io, { code: 'markers-unreadable', detail: `${values.markers}: ${b.message}` });
+    if (b instanceof Error)
+      return noVerdict(io, { code: 'markers-unreadable', detail: `${values.markers}: ${b.message}` });
     markerBytes = b;
   }
   const bar = progress(io);
@@ -111,10 +122,15 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
   let result: Result<Verdict, NoVerdict>;
   if (typeof values.export === 'string') {
     const ledger = await readInput(values.export);
-    if (ledger instanceof Error) return noVerdict(io, { code: 'export-unreadable', detail: `${values.export}: ${ledger.message}` });
+    if (ledger instanceof Error)
+      return noVerdict(io, { code: 'export-unreadable', detail: `${values.export}: ${ledger.message}` });
     // An export with no checkpoint file is judged with no anchors: every log fails closed (unregistered-log).
-    const checkpoints = checkpointBytes ?? new TextEncoder().encode('{"checkpoints":[],"format":"docket.checkpoint-export/1"}');
-    result = await verifyExportFiles({ ledger, policy: policyBytes, checkpoints, ...(markerBytes ? { markers: markerBytes } : {}) }, options);
+    const checkpoints =
+      checkpointBytes ?? new TextEncoder().encode('{"checkpoints":[],"format":"docket.checkpoint-export/1"}');
+    result = await verifyExportFiles(
+      { ledger, policy: policyBytes, checkpoints, ...(markerBytes ? { markers: markerBytes } : {}) },
+      options,
+    );
   } else {
     result = await verifyLive(values, policyBytes, checkpointBytes, markerBytes, options, deps);
   }
@@ -163,7 +179,10 @@ async function verifyLive(
       positions = [];
       for await (const p of store.listPositions()) positions.push(p);
     }
-    return await verifyLedger(storeSource(store), policy.value, checkpoints, { ...options, ...(positions ? { positions } : {}) });
+    return await verifyLedger(storeSource(store), policy.value, checkpoints, {
+      ...options,
+      ...(positions ? { positions } : {}),
+    });
   } catch (e) {
     // Any failure to read the table (StoreReadError, connection refused, missing table) is "no verdict".
     return err({ code: 'store-read-incomplete', detail: explainStackError(e, settings) });

@@ -25,7 +25,13 @@ export const not = (condition: Cond): Cond => ({ op: 'not', condition });
 export const fact = (path: string, operator: string, value: Json): Cond => ({ op: 'fact', path, operator, value });
 export const ev = (evidenceRequirement: string): Cond => ({ op: 'evidence-present', evidenceRequirement });
 
-export const rule = (id: string, when: Cond, outcome: string, onUnknown: 'ignore' | 'escalate' = 'ignore', extra: Record<string, Json> = {}): Cond => ({
+export const rule = (
+  id: string,
+  when: Cond,
+  outcome: string,
+  onUnknown: 'ignore' | 'escalate' = 'ignore',
+  extra: Record<string, Json> = {},
+): Cond => ({
   id,
   description: `Rule ${id}.`,
   when,
@@ -34,19 +40,39 @@ export const rule = (id: string, when: Cond, outcome: string, onUnknown: 'ignore
   ...extra,
 });
 
-export const suppress = (id: string, when: Cond, targetRule: string, onUnknown: 'ignore' | 'escalate' = 'ignore'): Cond => ({
-  id, description: `Exception ${id}.`, when, effect: 'suppress-rule', targetRule, onUnknown,
+export const suppress = (
+  id: string,
+  when: Cond,
+  targetRule: string,
+  onUnknown: 'ignore' | 'escalate' = 'ignore',
+): Cond => ({
+  id,
+  description: `Exception ${id}.`,
+  when,
+  effect: 'suppress-rule',
+  targetRule,
+  onUnknown,
 });
 export const force = (id: string, when: Cond, outcome: string, onUnknown: 'ignore' | 'escalate' = 'ignore'): Cond => ({
-  id, description: `Exception ${id}.`, when, effect: 'force-outcome', outcome, onUnknown,
+  id,
+  description: `Exception ${id}.`,
+  when,
+  effect: 'force-outcome',
+  outcome,
+  onUnknown,
 });
 export const escalateEx = (id: string, when: Cond, onUnknown: 'ignore' | 'escalate' = 'ignore'): Cond => ({
-  id, description: `Exception ${id}.`, when, effect: 'escalate', onUnknown,
+  id,
+  description: `Exception ${id}.`,
+  when,
+  effect: 'escalate',
+  onUnknown,
 });
 export const evReq = (id: string, required: boolean): Cond => ({ id, description: `Evidence ${id}.`, required });
 
 export const target = (kind: 'human-role' | 'queue' | 'system', name: string): Cond => ({ kind, name });
-export const route = (t: Cond, triggers?: string[]): Cond => (triggers === undefined ? { target: t } : { target: t, triggers });
+export const route = (t: Cond, triggers?: string[]): Cond =>
+  triggers === undefined ? { target: t } : { target: t, triggers };
 
 export interface PackParts {
   specVersion?: Json;
@@ -81,7 +107,25 @@ export function pack(parts: PackParts = {}): Record<string, Json> {
     outcomes: OUTCOMES,
     rules: [rule('r1', lit(true), 'yes')],
   };
-  const order = ['specVersion', 'profile', 'id', 'version', 'title', 'description', 'decision', 'applicability', 'evidenceRequirements', 'sources', 'outcomes', 'rules', 'exceptions', 'fallbackOutcome', 'escalation', 'metadata', 'extensions'];
+  const order = [
+    'specVersion',
+    'profile',
+    'id',
+    'version',
+    'title',
+    'description',
+    'decision',
+    'applicability',
+    'evidenceRequirements',
+    'sources',
+    'outcomes',
+    'rules',
+    'exceptions',
+    'fallbackOutcome',
+    'escalation',
+    'metadata',
+    'extensions',
+  ];
   const merged: Record<string, Json | undefined> = { ...base };
   for (const [k, v] of Object.entries(parts)) merged[k] = v;
   const out: Record<string, Json> = {};
@@ -103,11 +147,26 @@ export type Handoff = { state: 'none' | 'requested'; triggeredBy?: string[]; rou
 export const NONE: Handoff = { state: 'none' };
 export const NONE_ROUTES: Handoff = { state: 'none', routes: [] };
 export const requested = (triggeredBy: string[], routes?: Cond[]): Handoff =>
-  routes === undefined ? { state: 'requested', triggeredBy: [...triggeredBy].sort() } : { state: 'requested', triggeredBy: [...triggeredBy].sort(), routes };
+  routes === undefined
+    ? { state: 'requested', triggeredBy: [...triggeredBy].sort() }
+    : { state: 'requested', triggeredBy: [...triggeredBy].sort(), routes };
 
-export const outcome = (outcomeId: string, handoff: Handoff = NONE): Record<string, Json> => ({ kind: 'outcome', outcomeId, reasons: [], handoff: handoff as unknown as Json });
-export const unresolved = (reasons: string[], handoff: Handoff = NONE): Record<string, Json> => ({ kind: 'unresolved', reasons: [...reasons].sort(), handoff: handoff as unknown as Json });
-export const notApplicable = (handoff: Handoff = NONE): Record<string, Json> => ({ kind: 'not-applicable', reasons: ['not-applicable'], handoff: handoff as unknown as Json });
+export const outcome = (outcomeId: string, handoff: Handoff = NONE): Record<string, Json> => ({
+  kind: 'outcome',
+  outcomeId,
+  reasons: [],
+  handoff: handoff as unknown as Json,
+});
+export const unresolved = (reasons: string[], handoff: Handoff = NONE): Record<string, Json> => ({
+  kind: 'unresolved',
+  reasons: [...reasons].sort(),
+  handoff: handoff as unknown as Json,
+});
+export const notApplicable = (handoff: Handoff = NONE): Record<string, Json> => ({
+  kind: 'not-applicable',
+  reasons: ['not-applicable'],
+  handoff: handoff as unknown as Json,
+});
 
 /** Probe results. */
 export const TRUE = outcome('yes');

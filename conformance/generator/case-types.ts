@@ -8,7 +8,11 @@ export interface PackRef {
 
 export type Expectation =
   | { readonly disposition: Record<string, Json> }
-  | { readonly errorClass: 'pack-not-conformant' | 'malformed-input' | 'unsupported-required-extension' | 'resource-exhaustion'; readonly errorPhase: 'preflight' | 'evaluation' };
+  | {
+      readonly errorClass:
+        'pack-not-conformant' | 'malformed-input' | 'unsupported-required-extension' | 'resource-exhaustion';
+      readonly errorPhase: 'preflight' | 'evaluation';
+    };
 
 /** One evaluation case (§3.4.1 case carrier). Inline JSON inputs are serialized compactly; Raw inputs become files. */
 export interface EvalCaseDef {

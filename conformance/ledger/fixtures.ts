@@ -4,18 +4,30 @@
  */
 import { sha256, sha256Hex, toHex, fromHex, utf8Bytes, concatBytes } from '../../core/ledger/bytes.js';
 import { canonicalText } from '../../core/ledger/canonical.js';
-import { buildCheckpoint, CHECKPOINT_FORMAT, type CheckpointOrigin, type UnsignedCheckpoint } from '../../core/ledger/checkpoint.js';
+import {
+  buildCheckpoint,
+  CHECKPOINT_FORMAT,
+  type CheckpointOrigin,
+  type UnsignedCheckpoint,
+} from '../../core/ledger/checkpoint.js';
 import { entryHashOf, entrySigningMessage } from '../../core/ledger/entry.js';
 import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entry-types.js';
 import { LEDGER_EXPORT_FORMAT, CHECKPOINT_EXPORT_FORMAT } from '../../core/ledger/export.js';
 import { merkleRoot } from '../../core/ledger/merkle.js';
-import { keyPairFromSeed, signEd25519, signerFromKeyPair, ENTRY_SIGNATURE_DOMAIN, type Ed25519KeyPair } from '../../core/ledger/signature.js';
+import {
+  keyPairFromSeed,
+  signEd25519,
+  signerFromKeyPair,
+  ENTRY_SIGNATURE_DOMAIN,
+  type Ed25519KeyPair,
+} from '../../core/ledger/signature.js';
 import type { StoredCheckpoint, StoredEntry } from '../../core/ledger/store.js';
 import { canonicalDisposition } from '../../core/evaluate/disposition.js';
 import type { Disposition } from '../../core/evaluate/types.js';
 
 /** A fixed key from a fixed seed: SHA-256 of a label. */
-export const testKey = (label: string): Ed25519KeyPair => keyPairFromSeed(sha256(utf8Bytes(`docket verify corpus key: ${label}`)));
+export const testKey = (label: string): Ed25519KeyPair =>
+  keyPairFromSeed(sha256(utf8Bytes(`docket verify corpus key: ${label}`)));
 
 export const K1 = testKey('prod-1');
 export const K2 = testKey('prod-2 (rotated in)');
@@ -30,12 +42,20 @@ export const PACK_DIGEST = sha256Hex('corpus pack bytes');
 
 export type Rec = StoredEntry;
 
-const time = (seq: number, minute = 0): string => `2026-12-01T10:${String(minute).padStart(2, '0')}:${String(seq % 60).padStart(2, '0')}Z`;
+const time = (seq: number, minute = 0): string =>
+  `2026-12-01T10:${String(minute).padStart(2, '0')}:${String(seq % 60).padStart(2, '0')}Z`;
 
 const DISPOSITION: Disposition = { kind: 'outcome', outcomeId: 'approve', reasons: [], handoff: { state: 'none' } };
 
 /** An honest unsigned entry for (logId, seq); the kind rotates disposition / evaluation-error / admission-refusal. */
-export function unsignedEntry(logId: string, seq: number, prevHash: string | null, keys: Ed25519KeyPair, over: Record<string, unknown> = {}, env = 'prod'): UnsignedEntry {
+export function unsignedEntry(
+  logId: string,
+  seq: number,
+  prevHash: string | null,
+  keys: Ed25519KeyPair,
+  over: Record<string, unknown> = {},
+  env = 'prod',
+): UnsignedEntry {
   const requestId = `${env === 'prod' ? '' : `${env}-`}${logId}-req-${seq}`;
   const common = {
     format: ENTRY_FORMAT,
@@ -57,17 +77,51 @@ export function unsignedEntry(logId: string, seq: number, prevHash: string | nul
   const kind = seq % 3;
   const body =
     kind === 0
-      ? { ...common, kind: 'disposition', pack: { id: 'triage', version: '1.0.0', digest: PACK_DIGEST }, work: 40 + seq, disposition: DISPOSITION, dispositionDigest: sha256Hex(canonicalDisposition(DISPOSITION)) }
+      ? {
+          ...common,
+          kind: 'disposition',
+          pack: { id: 'triage', version: '1.0.0', digest: PACK_DIGEST },
+          work: 40 + seq,
+          disposition: DISPOSITION,
+          dispositionDigest: sha256Hex(canonicalDisposition(DISPOSITION)),
+        }
       : kind === 1
-        ? { ...common, kind: 'evaluation-error', pack: { id: 'triage', version: '1.0.0', digest: PACK_DIGEST }, work: 7, error: { class: 'malformed-input', phase: 'preflight', code: 'facts-syntax', message: 'facts are not JSON' } }
-        : { ...common, kind: 'admission-refusal', pack: { digest: PACK_DIGEST }, specVersion: null, factsDigest: null, workBudget: null, work: 0, refusal: { code: 'unknown-pack-digest', message: 'no pack is registered under this digest' } };
+        ? {
+            ...common,
+            kind: 'evaluation-error',
+            pack: { id: 'triage', version: '1.0.0', digest: PACK_DIGEST },
+            work: 7,
+            error: {
+              class: 'malformed-input',
+              phase: 'preflight',
+              code: 'facts-syntax',
+              message: 'facts are not JSON',
+            },
+          }
+        : {
+            ...common,
+            kind: 'admission-refusal',
+            pack: { digest: PACK_DIGEST },
+            specVersion: null,
+            factsDigest: null,
+            workBudget: null,
+            work: 0,
+            refusal: { code: 'unknown-pack-digest', message: 'no pack is registered under this digest' },
+          };
   return { ...body, ...over } as unknown as UnsignedEntry;
 }
 
 /** Signs anything entry-shaped without the builder's checks (so dishonest entries can be made), with a domain. */
-export function signRaw(unsigned: Record<string, unknown>, keys: Ed25519KeyPair, domain: string = ENTRY_SIGNATURE_DOMAIN): string {
+export function signRaw(
+  unsigned: Record<string, unknown>,
+  keys: Ed25519KeyPair,
+  domain: string = ENTRY_SIGNATURE_DOMAIN,
+): string {
   const { signature: _drop, ...rest } = unsigned;
-  const message = domain === ENTRY_SIGNATURE_DOMAIN ? entrySigningMessage(rest as unknown as UnsignedEntry) : concatBytes(utf8Bytes(domain), utf8Bytes(canonicalText(rest)));
+  const message =
+    domain === ENTRY_SIGNATURE_DOMAIN
+      ? entrySigningMessage(rest as unknown as UnsignedEntry)
+      : concatBytes(utf8Bytes(domain), utf8Bytes(canonicalText(rest)));
   return canonicalText({ ...rest, signature: toHex(signEd25519(message, keys.secretKey)) });
 }
 
@@ -78,11 +132,20 @@ export function recordOf(body: string, logId: string, seq: number): Rec {
 }
 
 /** An honest, chained log of n entries; `keyAt` picks the signing key per seq, `over` overrides members per seq. */
-export function buildLog(logId: string, n: number, keyAt: (seq: number) => Ed25519KeyPair = () => K1, over: (seq: number) => Record<string, unknown> = () => ({}), env = 'prod'): Rec[] {
+export function buildLog(
+  logId: string,
+  n: number,
+  keyAt: (seq: number) => Ed25519KeyPair = () => K1,
+  over: (seq: number) => Record<string, unknown> = () => ({}),
+  env = 'prod',
+): Rec[] {
   const out: Rec[] = [];
   let prev: string | null = null;
   for (let seq = 0; seq < n; seq++) {
-    const body = signRaw(unsignedEntry(logId, seq, prev, keyAt(seq), over(seq), env) as unknown as Record<string, unknown>, keyAt(seq));
+    const body = signRaw(
+      unsignedEntry(logId, seq, prev, keyAt(seq), over(seq), env) as unknown as Record<string, unknown>,
+      keyAt(seq),
+    );
     out.push(recordOf(body, logId, seq));
     prev = entryHashOf(body);
   }
@@ -93,16 +156,27 @@ export function buildLog(logId: string, n: number, keyAt: (seq: number) => Ed255
 export function appendTo(log: Rec[], keys: Ed25519KeyPair, over: Record<string, unknown> = {}): Rec {
   const last = log[log.length - 1] as Rec;
   const seq = last.seq + 1;
-  const body = signRaw(unsignedEntry(last.logId, seq, entryHashOf(last.body), keys, over) as unknown as Record<string, unknown>, keys);
+  const body = signRaw(
+    unsignedEntry(last.logId, seq, entryHashOf(last.body), keys, over) as unknown as Record<string, unknown>,
+    keys,
+  );
   const rec = recordOf(body, last.logId, seq);
   log.push(rec);
   return rec;
 }
 
-export const rootOf = (recs: readonly Rec[], size: number): string => toHex(merkleRoot(recs.slice(0, size).map((r) => fromHex(entryHashOf(r.body)))));
+export const rootOf = (recs: readonly Rec[], size: number): string =>
+  toHex(merkleRoot(recs.slice(0, size).map((r) => fromHex(entryHashOf(r.body)))));
 
 /** A checkpoint of the first `size` records, signed by `keys` (honest unless `over` says otherwise). */
-export function checkpointOf(recs: readonly Rec[], logId: string, size: number, keys: Ed25519KeyPair = K1, origin: CheckpointOrigin = PROD, over: Partial<UnsignedCheckpoint> = {}): StoredCheckpoint {
+export function checkpointOf(
+  recs: readonly Rec[],
+  logId: string,
+  size: number,
+  keys: Ed25519KeyPair = K1,
+  origin: CheckpointOrigin = PROD,
+  over: Partial<UnsignedCheckpoint> = {},
+): StoredCheckpoint {
   const unsigned: UnsignedCheckpoint = {
     format: CHECKPOINT_FORMAT,
     logId,
@@ -123,7 +197,12 @@ export interface PolicyKey {
   readonly validity: readonly { logId: string; fromSeq: number; toSeq: number | null }[];
 }
 
-export function policyText(logs: readonly string[], keys: readonly PolicyKey[], builds: readonly string[] = [BUILD], authorities = [PROD]): string {
+export function policyText(
+  logs: readonly string[],
+  keys: readonly PolicyKey[],
+  builds: readonly string[] = [BUILD],
+  authorities = [PROD],
+): string {
   return `${JSON.stringify(
     {
       format: 'docket.trust-policy/1',
@@ -139,7 +218,8 @@ export function policyText(logs: readonly string[], keys: readonly PolicyKey[], 
 
 export function exportText(recs: readonly Rec[], origin: CheckpointOrigin | null = PROD): string {
   const lines = [canonicalText({ format: LEDGER_EXPORT_FORMAT, origin })];
-  for (const r of recs) lines.push(canonicalText({ body: r.body, logId: r.logId, projection: { ...r.projection }, seq: r.seq }));
+  for (const r of recs)
+    lines.push(canonicalText({ body: r.body, logId: r.logId, projection: { ...r.projection }, seq: r.seq }));
   return `${lines.join('\n')}\n`;
 }
 

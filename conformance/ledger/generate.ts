@@ -16,4 +16,6 @@ for (const [path, text] of files) {
   mkdirSync(dirname(full), { recursive: true });
   writeFileSync(full, text);
 }
-process.stdout.write(`wrote ${files.size} files (${files.size > 0 ? [...files.keys()].filter((k) => k.endsWith('expected.json')).length : 0} scenarios)\n`);
+process.stdout.write(
+  `wrote ${files.size} files (${files.size > 0 ? [...files.keys()].filter((k) => k.endsWith('expected.json')).length : 0} scenarios)\n`,
+);

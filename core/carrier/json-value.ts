@@ -12,10 +12,33 @@
  */
 export type JsonValue = JsonNull | JsonBoolean | JsonNumber | JsonString | JsonArray | JsonObject;
 
-export interface JsonNull { readonly kind: 'null'; readonly v: number }
-export interface JsonBoolean { readonly kind: 'boolean'; readonly value: boolean; readonly v: number }
+export interface JsonNull {
+  readonly kind: 'null';
+  readonly v: number;
+}
+export interface JsonBoolean {
+  readonly kind: 'boolean';
+  readonly value: boolean;
+  readonly v: number;
+}
 /** A number keeps its exact lexeme; its mathematical value is compared from the lexeme (core/carrier/exact-number.ts). */
-export interface JsonNumber { readonly kind: 'number'; readonly lexeme: string; readonly v: number }
-export interface JsonString { readonly kind: 'string'; readonly value: string; readonly v: number }
-export interface JsonArray { readonly kind: 'array'; readonly items: readonly JsonValue[]; readonly v: number }
-export interface JsonObject { readonly kind: 'object'; readonly members: ReadonlyMap<string, JsonValue>; readonly v: number }
+export interface JsonNumber {
+  readonly kind: 'number';
+  readonly lexeme: string;
+  readonly v: number;
+}
+export interface JsonString {
+  readonly kind: 'string';
+  readonly value: string;
+  readonly v: number;
+}
+export interface JsonArray {
+  readonly kind: 'array';
+  readonly items: readonly JsonValue[];
+  readonly v: number;
+}
+export interface JsonObject {
+  readonly kind: 'object';
+  readonly members: ReadonlyMap<string, JsonValue>;
+  readonly v: number;
+}

@@ -85,7 +85,9 @@ export function resolveLimits(overrides?: Partial<CarrierLimits>): CarrierLimits
     const value = overrides[name];
     if (value === undefined) continue;
     if (!Number.isSafeInteger(value) || value < 1 || value > CARRIER_LIMIT_CEILINGS[name]) {
-      throw new CarrierLimitsError(`carrier limit ${name} must be an integer in 1..${CARRIER_LIMIT_CEILINGS[name]}, got ${String(value)}`);
+      throw new CarrierLimitsError(
+        `carrier limit ${name} must be an integer in 1..${CARRIER_LIMIT_CEILINGS[name]}, got ${String(value)}`,
+      );
     }
     out[name] = value;
   }

@@ -44,7 +44,10 @@ export class MemberMap implements ReadonlyMap<string, JsonValue> {
     return -1;
   }
 
-  forEach(callback: (value: JsonValue, name: string, map: ReadonlyMap<string, JsonValue>) => void, thisArg?: unknown): void {
+  forEach(
+    callback: (value: JsonValue, name: string, map: ReadonlyMap<string, JsonValue>) => void,
+    thisArg?: unknown,
+  ): void {
     for (let i = 0; i < this.#names.length; i++) callback.call(thisArg, this.#values[i]!, this.#names[i]!, this);
   }
 

@@ -13,16 +13,26 @@ import { utf8ByteLength } from './utf8.js';
  */
 export function toPlain(v: JsonValue): unknown {
   switch (v.kind) {
-    case 'null': return null;
-    case 'boolean': return v.value;
-    case 'string': return v.value;
-    case 'number': return Number(v.lexeme);
-    case 'array': return v.items.map(toPlain);
+    case 'null':
+      return null;
+    case 'boolean':
+      return v.value;
+    case 'string':
+      return v.value;
+    case 'number':
+      return Number(v.lexeme);
+    case 'array':
+      return v.items.map(toPlain);
     case 'object': {
       const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
       // defineProperty, not assignment: even on a null-prototype object this states the intent (own data property).
       for (const [name, value] of v.members) {
-        Object.defineProperty(out, name, { value: toPlain(value), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, name, {
+          value: toPlain(value),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return out;
     }
@@ -46,7 +56,8 @@ export function fromPlain(x: unknown): JsonValue {
 function build(x: unknown, seen: Set<object>): JsonValue {
   if (x === null) return JSON_NULL;
   switch (typeof x) {
-    case 'boolean': return x ? JSON_TRUE : JSON_FALSE;
+    case 'boolean':
+      return x ? JSON_TRUE : JSON_FALSE;
     case 'number': {
       if (!Number.isFinite(x)) throw new NotJsonDataError(`${x} has no JSON representation`);
       const lexeme = String(x);

@@ -61,7 +61,11 @@ export function readJson(bytes: Uint8Array, options?: ReadJsonOptions): Result<J
 
 /** Internal control flow only: thrown inside the scanner, turned into a CarrierError by `run`. */
 class Refusal {
-  constructor(readonly code: CarrierErrorCode, readonly message: string, readonly index: number) {}
+  constructor(
+    readonly code: CarrierErrorCode,
+    readonly message: string,
+    readonly index: number,
+  ) {}
 }
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
@@ -129,7 +133,8 @@ class Scanner {
   run(): Result<JsonValue, CarrierError> {
     try {
       this.ws();
-      if (this.i >= this.s.length) return err({ code: 'empty-input', message: 'input holds only whitespace', offset: this.byteOffset(this.i) });
+      if (this.i >= this.s.length)
+        return err({ code: 'empty-input', message: 'input holds only whitespace', offset: this.byteOffset(this.i) });
       const value = this.value(0);
       this.ws();
       if (this.i < this.s.length) {
@@ -163,20 +168,27 @@ class Scanner {
   private value(depth: number): JsonValue {
     const c = this.ws();
     switch (c) {
-      case 0x7b: return this.object(depth + 1);
-      case 0x5b: return this.array(depth + 1);
+      case 0x7b:
+        return this.object(depth + 1);
+      case 0x5b:
+        return this.array(depth + 1);
       case 0x22: {
         const value = this.string();
         return { kind: 'string', value, v: 1 + this.tokenBytes } satisfies JsonString;
       }
-      case 0x74: return this.literal('true', JSON_TRUE);
-      case 0x66: return this.literal('false', JSON_FALSE);
-      case 0x6e: return this.literal('null', JSON_NULL);
-      case 0x2d: return this.number();
+      case 0x74:
+        return this.literal('true', JSON_TRUE);
+      case 0x66:
+        return this.literal('false', JSON_FALSE);
+      case 0x6e:
+        return this.literal('null', JSON_NULL);
+      case 0x2d:
+        return this.number();
       default:
         if (isDigit(c)) return this.number();
         if (c !== c) this.fail('syntax', 'unexpected end of input; a value was expected');
-        if (c === 0xfeff && this.i === 0) this.fail('syntax', 'a byte order mark is not part of a JSON text (docs/adr/0010)');
+        if (c === 0xfeff && this.i === 0)
+          this.fail('syntax', 'a byte order mark is not part of a JSON text (docs/adr/0010)');
         return this.fail('syntax', `unexpected character ${describe(c)}; a value was expected`);
     }
   }
@@ -191,7 +203,10 @@ class Scanner {
     if (depth > this.maxDepth) this.fail('limit-depth', `nesting deeper than the limit of ${this.maxDepth}`);
     this.i++;
     let v = 1;
-    if (this.ws() === 0x5d) { this.i++; return { kind: 'array', items: [], v }; }
+    if (this.ws() === 0x5d) {
+      this.i++;
+      return { kind: 'array', items: [], v };
+    }
     // Elements go on a shared stack and leave it as one exact-size slice: no growth slack per array.
     const stack = this.values;
     const base = this.valuesTop;
@@ -204,7 +219,10 @@ class Scanner {
       stack[this.valuesTop++] = item;
       v += 1 + item.v; // V(array) = 1 + count + ΣV (RFC 0008)
       const c = this.ws();
-      if (c === 0x2c) { this.i++; continue; }
+      if (c === 0x2c) {
+        this.i++;
+        continue;
+      }
       if (c === 0x5d) {
         this.i++;
         const items = stack.slice(base, this.valuesTop);
@@ -224,14 +242,21 @@ class Scanner {
     this.i++;
     let v = 1;
     let c = this.ws();
-    if (c === 0x7d) { this.i++; return { kind: 'object', members: new MemberMap([], []), v }; }
+    if (c === 0x7d) {
+      this.i++;
+      return { kind: 'object', members: new MemberMap([], []), v };
+    }
     const names = this.names;
     const values = this.values;
     const base = this.namesTop;
     const valueBase = this.valuesTop;
     let index: Map<string, number> | undefined;
     for (;;) {
-      if (c !== 0x22) this.fail('syntax', c !== c ? 'unterminated object' : `unexpected character ${describe(c)}; expected a member name`);
+      if (c !== 0x22)
+        this.fail(
+          'syntax',
+          c !== c ? 'unterminated object' : `unexpected character ${describe(c)}; expected a member name`,
+        );
       const count = this.namesTop - base;
       if (count === this.maxCollection) {
         this.fail('limit-collection-size', `object has more than the limit of ${this.maxCollection} members`);
@@ -254,7 +279,11 @@ class Scanner {
       values[this.valuesTop++] = value;
       v += 1 + nameBytes + value.v; // V(object) = 1 + count + Σ(bytes(name) + V(value)) (RFC 0008)
       c = this.ws();
-      if (c === 0x2c) { this.i++; c = this.ws(); continue; }
+      if (c === 0x2c) {
+        this.i++;
+        c = this.ws();
+        continue;
+      }
       if (c === 0x7d) {
         this.i++;
         const members = new MemberMap(names.slice(base, this.namesTop), values.slice(valueBase, this.valuesTop), index);
@@ -344,7 +373,11 @@ class Scanner {
       if (c === 0x22) break;
       if (c < 0x20 || c !== c) this.unterminatedOrControl(c, i);
       if (c !== 0x5c) {
-        if (c >= 0x80) { const x = extraBytes(c); rawExtra += x; decodedBytes += 1 + x; } else decodedBytes++;
+        if (c >= 0x80) {
+          const x = extraBytes(c);
+          rawExtra += x;
+          decodedBytes += 1 + x;
+        } else decodedBytes++;
         i++;
         continue;
       }
@@ -352,14 +385,30 @@ class Scanner {
       const e = s.charCodeAt(i + 1);
       let unit: number;
       switch (e) {
-        case 0x22: unit = 0x22; break;
-        case 0x5c: unit = 0x5c; break;
-        case 0x2f: unit = 0x2f; break;
-        case 0x62: unit = 0x08; break;
-        case 0x66: unit = 0x0c; break;
-        case 0x6e: unit = 0x0a; break;
-        case 0x72: unit = 0x0d; break;
-        case 0x74: unit = 0x09; break;
+        case 0x22:
+          unit = 0x22;
+          break;
+        case 0x5c:
+          unit = 0x5c;
+          break;
+        case 0x2f:
+          unit = 0x2f;
+          break;
+        case 0x62:
+          unit = 0x08;
+          break;
+        case 0x66:
+          unit = 0x0c;
+          break;
+        case 0x6e:
+          unit = 0x0a;
+          break;
+        case 0x72:
+          unit = 0x0d;
+          break;
+        case 0x74:
+          unit = 0x09;
+          break;
         case 0x75: {
           const u = this.hex4(i + 2);
           if (u >= 0xd800 && u <= 0xdbff) {
@@ -372,10 +421,20 @@ class Scanner {
               segment = i;
               continue;
             }
-            if (!this.allowLone) this.fail('lone-surrogate', `\\u${hex(u)} is a high surrogate escape without a low surrogate escape after it`, i);
+            if (!this.allowLone)
+              this.fail(
+                'lone-surrogate',
+                `\\u${hex(u)} is a high surrogate escape without a low surrogate escape after it`,
+                i,
+              );
             decodedBytes += 3;
           } else if (u >= 0xdc00 && u <= 0xdfff) {
-            if (!this.allowLone) this.fail('lone-surrogate', `\\u${hex(u)} is a low surrogate escape without a high surrogate escape before it`, i);
+            if (!this.allowLone)
+              this.fail(
+                'lone-surrogate',
+                `\\u${hex(u)} is a low surrogate escape without a high surrogate escape before it`,
+                i,
+              );
             decodedBytes += 3;
           } else {
             decodedBytes += u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
@@ -424,20 +483,23 @@ class Scanner {
       c = s.charCodeAt(++i);
       if (isDigit(c)) this.fail('syntax', 'a number must not have a leading zero', start);
     } else if (c >= 0x31 && c <= 0x39) {
-      do c = s.charCodeAt(++i); while (isDigit(c));
+      do c = s.charCodeAt(++i);
+      while (isDigit(c));
     } else {
       this.fail('syntax', 'a digit was expected in the number', i);
     }
     if (c === 0x2e) {
       c = s.charCodeAt(++i);
       if (!isDigit(c)) this.fail('syntax', 'a digit was expected after the decimal point', i);
-      do c = s.charCodeAt(++i); while (isDigit(c));
+      do c = s.charCodeAt(++i);
+      while (isDigit(c));
     }
     if (c === 0x65 || c === 0x45) {
       c = s.charCodeAt(++i);
       if (c === 0x2b || c === 0x2d) c = s.charCodeAt(++i);
       if (!isDigit(c)) this.fail('syntax', 'a digit was expected in the exponent', i);
-      do c = s.charCodeAt(++i); while (isDigit(c));
+      do c = s.charCodeAt(++i);
+      while (isDigit(c));
     }
     const length = i - start; // ASCII: code units == bytes
     if (length > this.maxNumber) {

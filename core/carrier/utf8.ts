@@ -12,18 +12,29 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < n) {
     const b = bytes[i]!;
-    if (b < 0x80) { i++; continue; }
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
     let need: number;
     let lo = 0x80;
     let hi = 0xbf;
     if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b === 0xe0) { need = 2; lo = 0xa0; }
-    else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
-    else if (b === 0xed) { need = 2; hi = 0x9f; }
-    else if (b === 0xf0) { need = 3; lo = 0x90; }
-    else if (b >= 0xf1 && b <= 0xf3) need = 3;
-    else if (b === 0xf4) { need = 3; hi = 0x8f; }
-    else return i;
+    else if (b === 0xe0) {
+      need = 2;
+      lo = 0xa0;
+    } else if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) need = 2;
+    else if (b === 0xed) {
+      need = 2;
+      hi = 0x9f;
+    } else if (b === 0xf0) {
+      need = 3;
+      lo = 0x90;
+    } else if (b >= 0xf1 && b <= 0xf3) need = 3;
+    else if (b === 0xf4) {
+      need = 3;
+      hi = 0x8f;
+    } else return i;
     if (i + need >= n) return i; // truncated: the sequence runs past the end
     const second = bytes[i + 1]!;
     if (second < lo || second > hi) return i;
@@ -46,10 +57,17 @@ export function utf8ByteLength(s: string): number {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) continue;
-    if (c < 0x800) { bytes += 1; continue; }
+    if (c < 0x800) {
+      bytes += 1;
+      continue;
+    }
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
       const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) { bytes += 2; i++; continue; }
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 2;
+        i++;
+        continue;
+      }
     }
     bytes += 2;
   }

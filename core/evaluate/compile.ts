@@ -2,11 +2,28 @@ import { isDecimalString, readPointer } from '../carrier/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../carrier/json-value.js';
 import type { ValidatedPack } from '../pack/index.js';
 import {
-  CMP_EQ, CMP_GE, CMP_GT, CMP_IN, CMP_LE, CMP_LT, CMP_NE,
-  OP_ALL, OP_ANY, OP_EVIDENCE, OP_FACT, OP_LITERAL, OP_NOT,
+  CMP_EQ,
+  CMP_GE,
+  CMP_GT,
+  CMP_IN,
+  CMP_LE,
+  CMP_LT,
+  CMP_NE,
+  OP_ALL,
+  OP_ANY,
+  OP_EVIDENCE,
+  OP_FACT,
+  OP_LITERAL,
+  OP_NOT,
   UNKNOWN,
-  type CompiledCondition, type CompiledEscalation, type CompiledException, type CompiledPack, type CompiledPointer,
-  type CompiledRoute, type CompiledRule, type CompiledTree,
+  type CompiledCondition,
+  type CompiledEscalation,
+  type CompiledException,
+  type CompiledPack,
+  type CompiledPointer,
+  type CompiledRoute,
+  type CompiledRule,
+  type CompiledTree,
 } from './compiled-pack.js';
 import type { HandoffTarget, TriggerReason } from './types.js';
 
@@ -39,8 +56,13 @@ function optArr(o: JsonObject, name: string): readonly JsonValue[] {
 }
 
 const OPERATORS: ReadonlyMap<string, number> = new Map([
-  ['equals', CMP_EQ], ['not-equals', CMP_NE], ['greater-than', CMP_GT], ['greater-than-or-equal', CMP_GE],
-  ['less-than', CMP_LT], ['less-than-or-equal', CMP_LE], ['in', CMP_IN],
+  ['equals', CMP_EQ],
+  ['not-equals', CMP_NE],
+  ['greater-than', CMP_GT],
+  ['greater-than-or-equal', CMP_GE],
+  ['less-than', CMP_LT],
+  ['less-than-or-equal', CMP_LE],
+  ['in', CMP_IN],
 ]);
 
 /** Compile-time state: pointer interning and slot numbering. */
@@ -67,10 +89,21 @@ class Builder {
   }
 }
 
-interface TreeAcc { charge: number; facts: CompiledCondition[] }
+interface TreeAcc {
+  charge: number;
+  facts: CompiledCondition[];
+}
 
 const node = (partial: Partial<CompiledCondition> & { op: number }): CompiledCondition => ({
-  children: [], literal: false, pointer: -1, cmp: -1, operand: undefined, decimal: '', candidates: 0, slot: -1, evidence: -1,
+  children: [],
+  literal: false,
+  pointer: -1,
+  cmp: -1,
+  operand: undefined,
+  decimal: '',
+  candidates: 0,
+  slot: -1,
+  evidence: -1,
   ...partial,
 });
 
@@ -137,18 +170,24 @@ function target(v: JsonValue | undefined): HandoffTarget {
 function compileEscalation(v: JsonValue | undefined): CompiledEscalation | undefined {
   if (v === undefined) return undefined;
   const o = obj(v, 'escalation');
-  const triggers = new Set(arr(member(o, 'triggers'), 'escalation.triggers').items.map((t) => str(t, 'trigger') as TriggerReason));
+  const triggers = new Set(
+    arr(member(o, 'triggers'), 'escalation.triggers').items.map((t) => str(t, 'trigger') as TriggerReason),
+  );
   const routesValue = member(o, 'routes');
-  const routes = routesValue === undefined
-    ? undefined
-    : arr(routesValue, 'escalation.routes').items.map((r): CompiledRoute => {
-      const ro = obj(r, 'route');
-      const rt = member(ro, 'triggers');
-      return {
-        target: target(member(ro, 'target')),
-        triggers: rt === undefined ? undefined : arr(rt, 'route.triggers').items.map((t) => str(t, 'route trigger') as TriggerReason),
-      };
-    });
+  const routes =
+    routesValue === undefined
+      ? undefined
+      : arr(routesValue, 'escalation.routes').items.map((r): CompiledRoute => {
+          const ro = obj(r, 'route');
+          const rt = member(ro, 'triggers');
+          return {
+            target: target(member(ro, 'target')),
+            triggers:
+              rt === undefined
+                ? undefined
+                : arr(rt, 'route.triggers').items.map((t) => str(t, 'route trigger') as TriggerReason),
+          };
+        });
   if (routes === undefined && member(o, 'target') === undefined) bad('escalation declares target or routes');
   return { triggers, routes };
 }
@@ -186,7 +225,8 @@ export function compilePack(pack: ValidatedPack): CompiledPack {
   const exceptions = optArr(doc, 'exceptions').map((x): CompiledException => {
     const xo = obj(x, 'exception');
     const effect = str(member(xo, 'effect'), 'exception.effect');
-    if (effect !== 'suppress-rule' && effect !== 'force-outcome' && effect !== 'escalate') return bad('exception.effect');
+    if (effect !== 'suppress-rule' && effect !== 'force-outcome' && effect !== 'escalate')
+      return bad('exception.effect');
     const tr = member(xo, 'targetRule');
     const oc = member(xo, 'outcome');
     const targetRule = tr === undefined ? -1 : (ruleIndex.get(str(tr, 'targetRule')) ?? bad('targetRule names a rule'));
@@ -201,13 +241,16 @@ export function compilePack(pack: ValidatedPack): CompiledPack {
       escalateOnUnknown: str(member(xo, 'onUnknown'), 'exception.onUnknown') === 'escalate',
     };
   });
-  const outcomeIds = new Set(arr(member(doc, 'outcomes'), 'outcomes').items.map((x) => str(member(obj(x, 'outcome'), 'id'), 'outcome.id')));
+  const outcomeIds = new Set(
+    arr(member(doc, 'outcomes'), 'outcomes').items.map((x) => str(member(obj(x, 'outcome'), 'id'), 'outcome.id')),
+  );
   const fb = member(doc, 'fallbackOutcome');
   const escalation = compileEscalation(member(doc, 'escalation'));
   const metadata = member(doc, 'metadata');
-  const requiredExtensions = metadata === undefined
-    ? []
-    : optArr(obj(metadata, 'metadata'), 'requiredExtensions').map((x) => str(x, 'required extension'));
+  const requiredExtensions =
+    metadata === undefined
+      ? []
+      : optArr(obj(metadata, 'metadata'), 'requiredExtensions').map((x) => str(x, 'required extension'));
 
   return {
     specVersion: pack.specVersion,

@@ -1,9 +1,26 @@
 import { compareDecimalStrings, isDecimalString, jsonEquals, resolvePointer } from '../carrier/index.js';
 import type { JsonValue } from '../carrier/json-value.js';
 import {
-  CMP_EQ, CMP_GE, CMP_GT, CMP_IN, CMP_LE, CMP_LT, CMP_NE,
-  FALSE, OP_ALL, OP_ANY, OP_EVIDENCE, OP_FACT, OP_LITERAL, OP_NOT, TRUE, UNKNOWN,
-  type CompiledCondition, type CompiledPack, type CompiledTree, type Tri,
+  CMP_EQ,
+  CMP_GE,
+  CMP_GT,
+  CMP_IN,
+  CMP_LE,
+  CMP_LT,
+  CMP_NE,
+  FALSE,
+  OP_ALL,
+  OP_ANY,
+  OP_EVIDENCE,
+  OP_FACT,
+  OP_LITERAL,
+  OP_NOT,
+  TRUE,
+  UNKNOWN,
+  type CompiledCondition,
+  type CompiledPack,
+  type CompiledTree,
+  type Tri,
 } from './compiled-pack.js';
 
 /** The running work total of one evaluation (RFC 0008 "Composition": one total for the whole §8 path). */
@@ -74,11 +91,16 @@ function fact(n: CompiledCondition, c: CompiledPack): Tri {
       if (n.decimal === '' || selected.kind !== 'string' || !isDecimalString(selected.value)) return UNKNOWN;
       const r = compareDecimalStrings(selected.value, n.decimal);
       switch (n.cmp) {
-        case CMP_GT: return r > 0 ? TRUE : FALSE;
-        case CMP_GE: return r >= 0 ? TRUE : FALSE;
-        case CMP_LT: return r < 0 ? TRUE : FALSE;
-        case CMP_LE: return r <= 0 ? TRUE : FALSE;
-        default: return UNKNOWN;
+        case CMP_GT:
+          return r > 0 ? TRUE : FALSE;
+        case CMP_GE:
+          return r >= 0 ? TRUE : FALSE;
+        case CMP_LT:
+          return r < 0 ? TRUE : FALSE;
+        case CMP_LE:
+          return r <= 0 ? TRUE : FALSE;
+        default:
+          return UNKNOWN;
       }
     }
   }

@@ -69,7 +69,8 @@ function checkTarget(t: unknown, where: string): void {
   const o = t as Record<string, unknown>;
   onlyMembers(o, ['kind', 'name'], where);
   if (typeof o.kind !== 'string' || !TARGET_KINDS.has(o.kind)) fail(`${where}.kind is human-role, queue or system`);
-  if (typeof o.name !== 'string' || o.name.length === 0 || !isWellFormed(o.name)) fail(`${where}.name is a non-empty well-formed string`);
+  if (typeof o.name !== 'string' || o.name.length === 0 || !isWellFormed(o.name))
+    fail(`${where}.name is a non-empty well-formed string`);
 }
 
 function checkHandoff(h: unknown, reasons: readonly Reason[], ctx: DispositionContext | undefined): void {
@@ -85,12 +86,14 @@ function checkHandoff(h: unknown, reasons: readonly Reason[], ctx: DispositionCo
     if (tb.length === 0) fail('triggeredBy is non-empty');
     for (const r of tb) {
       if (!reasons.includes(r)) fail('triggeredBy is a subset of reasons');
-      if (r !== 'exception-escalation' && ctx !== undefined && !(ctx.triggers?.has(r) ?? false)) fail('triggeredBy names only escalation triggers and exception-escalation');
+      if (r !== 'exception-escalation' && ctx !== undefined && !(ctx.triggers?.has(r) ?? false))
+        fail('triggeredBy names only escalation triggers and exception-escalation');
     }
     // §8.1: every retained reason among the triggers triggers the request, and a direct request is named as such.
     for (const r of reasons) {
       if (r === 'exception-escalation' && !tb.includes(r)) fail('a direct exception request is in triggeredBy');
-      if (ctx !== undefined && TRIGGER_SET.has(r) && (ctx.triggers?.has(r) ?? false) && !tb.includes(r)) fail('triggeredBy holds every retained reason in escalation.triggers');
+      if (ctx !== undefined && TRIGGER_SET.has(r) && (ctx.triggers?.has(r) ?? false) && !tb.includes(r))
+        fail('triggeredBy holds every retained reason in escalation.triggers');
     }
   } else if ('triggeredBy' in o) fail('triggeredBy is absent when state is none');
   // §8.3: routes present iff the pack declares escalation.routes; non-empty iff requested.
@@ -99,12 +102,14 @@ function checkHandoff(h: unknown, reasons: readonly Reason[], ctx: DispositionCo
     if (!Array.isArray(o.routes)) fail('handoff.routes is an array');
     const routes = o.routes as unknown[];
     routes.forEach((t, i) => checkTarget(t, `handoff.routes[${i}]`));
-    if (o.state === 'requested' && routes.length === 0) fail('a requested handoff over routes names at least one route');
+    if (o.state === 'requested' && routes.length === 0)
+      fail('a requested handoff over routes names at least one route');
     if (o.state === 'none' && routes.length !== 0) fail('routes is empty when state is none');
     if (ctx?.routeTargets !== undefined) {
       const declared = ctx.routeTargets;
       for (const t of routes as HandoffTarget[]) {
-        if (!declared.some((d) => d.kind === t.kind && d.name === t.name)) fail('every route target is declared by the pack');
+        if (!declared.some((d) => d.kind === t.kind && d.name === t.name))
+          fail('every route target is declared by the pack');
       }
       if (routes.length > declared.length) fail('at most one request per declared route');
     }
@@ -120,15 +125,18 @@ export function checkDisposition(d: Disposition, ctx?: DispositionContext): void
   checkSortedSet(o.reasons, 'reasons');
   const reasons = o.reasons as readonly Reason[];
   if (o.kind === 'outcome') {
-    if (typeof o.outcomeId !== 'string' || !LOCAL_ID.test(o.outcomeId)) fail('outcomeId is a local id when kind is outcome');
+    if (typeof o.outcomeId !== 'string' || !LOCAL_ID.test(o.outcomeId))
+      fail('outcomeId is a local id when kind is outcome');
     if (ctx !== undefined && !ctx.outcomeIds.has(o.outcomeId as string)) fail('outcomeId names a declared outcome');
     if (reasons.length !== 0) fail('reasons is empty when kind is outcome');
   } else {
     if ('outcomeId' in o) fail('outcomeId is absent unless kind is outcome');
     if (reasons.length === 0) fail('reasons is non-empty unless kind is outcome');
   }
-  if (o.kind === 'not-applicable' && !(reasons.length === 1 && reasons[0] === 'not-applicable')) fail('a not-applicable result carries exactly the reason not-applicable');
-  if (o.kind !== 'not-applicable' && reasons.includes('not-applicable')) fail('the reason not-applicable accompanies only kind not-applicable');
+  if (o.kind === 'not-applicable' && !(reasons.length === 1 && reasons[0] === 'not-applicable'))
+    fail('a not-applicable result carries exactly the reason not-applicable');
+  if (o.kind !== 'not-applicable' && reasons.includes('not-applicable'))
+    fail('the reason not-applicable accompanies only kind not-applicable');
   if (!('handoff' in o)) fail('handoff is present');
   checkHandoff(o.handoff, reasons, ctx);
 }

@@ -9,13 +9,17 @@ export function evaluateDocuments(input: EvaluationInput & { readonly pack: Uint
   const validation = validatePack(input.pack, { overlapCheck: false });
   if (!validation.conformant || validation.pack === undefined) {
     const first = validation.diagnostics.find((d) => d.severity === 'error');
-    return failure({
-      class: 'pack-not-conformant',
-      phase: 'preflight',
-      code: `pack-${validation.class === 'valid' ? 'semantic' : validation.class}`,
-      message: `the pack is not a semantically conforming document (§3.3), failing at the ${validation.class} layer`
-        + (first === undefined ? '' : `: ${first.code}: ${first.message}`),
-    }, 0);
+    return failure(
+      {
+        class: 'pack-not-conformant',
+        phase: 'preflight',
+        code: `pack-${validation.class === 'valid' ? 'semantic' : validation.class}`,
+        message:
+          `the pack is not a semantically conforming document (§3.3), failing at the ${validation.class} layer` +
+          (first === undefined ? '' : `: ${first.code}: ${first.message}`),
+      },
+      0,
+    );
   }
   return evaluateCompiled(compilePack(validation.pack), input);
 }

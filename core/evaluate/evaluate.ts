@@ -5,8 +5,15 @@ import { canonicalDisposition } from './disposition.js';
 import { selectHandoff } from './handoff.js';
 import { admitBudget, admitEvidence, admitFacts, checkExtensions } from './preflight.js';
 import {
-  R_CONFLICT, R_EXCEPTION_ESCALATION, R_MISSING_EVIDENCE, R_NO_MATCH, R_NOT_APPLICABLE, R_UNKNOWN,
-  newTrace, resolve, type Resolution,
+  R_CONFLICT,
+  R_EXCEPTION_ESCALATION,
+  R_MISSING_EVIDENCE,
+  R_NO_MATCH,
+  R_NOT_APPLICABLE,
+  R_UNKNOWN,
+  newTrace,
+  resolve,
+  type Resolution,
 } from './resolve.js';
 import type { Disposition, EvaluationError, EvaluationInput, EvaluationResult, Reason } from './types.js';
 
@@ -22,7 +29,10 @@ const ORDERED_REASONS: readonly [number, Reason][] = [
 
 const reasonList = (mask: number): Reason[] => ORDERED_REASONS.filter(([bit]) => (mask & bit) !== 0).map(([, r]) => r);
 
-interface Rendered { readonly disposition: Disposition; readonly bytes: string }
+interface Rendered {
+  readonly disposition: Disposition;
+  readonly bytes: string;
+}
 
 /**
  * A compiled pack yields few distinct dispositions (kind × outcome × reason set), so each is built and serialized once
@@ -47,9 +57,10 @@ function deepFreeze<T>(x: T): T {
 function build(c: CompiledPack, r: Exclude<Resolution, { kind: 'exhausted' }>): Rendered {
   const reasons = reasonList(r.reasons);
   const handoff = selectHandoff(c.escalation, reasons);
-  const disposition: Disposition = r.kind === 'outcome'
-    ? { kind: 'outcome', outcomeId: r.outcomeId, reasons, handoff }
-    : { kind: r.kind, reasons, handoff };
+  const disposition: Disposition =
+    r.kind === 'outcome'
+      ? { kind: 'outcome', outcomeId: r.outcomeId, reasons, handoff }
+      : { kind: r.kind, reasons, handoff };
   return { disposition: deepFreeze(disposition), bytes: canonicalDisposition(disposition, c.context) };
 }
 
@@ -104,12 +115,15 @@ function run(c: CompiledPack, facts: JsonValue, budget: number, wantTrace: boole
     slots.fill(undefined); // drop references to the facts tree so it can be collected
   }
   if (r.kind === 'exhausted') {
-    return failure({
-      class: 'resource-exhaustion',
-      phase: 'evaluation',
-      code: 'work-budget-exceeded',
-      message: `the §8 path needs more than the work budget of ${budget} units (§10, RFC 0008 Limit accounting)`,
-    }, r.admitted);
+    return failure(
+      {
+        class: 'resource-exhaustion',
+        phase: 'evaluation',
+        code: 'work-budget-exceeded',
+        message: `the §8 path needs more than the work budget of ${budget} units (§10, RFC 0008 Limit accounting)`,
+      },
+      r.admitted,
+    );
   }
   const { disposition, bytes } = render(c, r);
   return trace === undefined

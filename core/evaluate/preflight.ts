@@ -7,7 +7,12 @@ import type { EvaluationError } from './types.js';
 
 /** §8.2 input preflight (everything after the pack): completed before §8 step 1 so no result can outrace it. */
 
-const malformed = (code: string, message: string): EvaluationError => ({ class: 'malformed-input', phase: 'preflight', code, message });
+const malformed = (code: string, message: string): EvaluationError => ({
+  class: 'malformed-input',
+  phase: 'preflight',
+  code,
+  message,
+});
 
 const carrierMessage = (what: string, e: CarrierError): string =>
   `${what} is not a carrier-conforming JSON text (§2.1): ${e.message}${e.offset === undefined ? '' : ` at byte ${e.offset}`}`;
@@ -41,18 +46,27 @@ function readEvidence(c: CompiledPack, bytes: Uint8Array): EvaluationError | und
   const presence = c.scratch.evidence;
   presence.fill(UNKNOWN);
   const r = readJson(bytes, carrierOptions(c));
-  if (!r.ok) return malformed(`evidence-${r.error.code}`, carrierMessage('the evidence-availability document', r.error));
-  if (r.value.kind !== 'object') return malformed('evidence-not-object', 'the evidence-availability document must be a JSON object (§8.2)');
+  if (!r.ok)
+    return malformed(`evidence-${r.error.code}`, carrierMessage('the evidence-availability document', r.error));
+  if (r.value.kind !== 'object')
+    return malformed('evidence-not-object', 'the evidence-availability document must be a JSON object (§8.2)');
   for (const [name, value] of r.value.members) {
     const index = c.evidenceIndex.get(name);
     if (index === undefined) {
-      return malformed('evidence-undeclared-requirement', `evidence names ${JSON.stringify(name)}, which is not a declared evidence requirement id (§8.2)`);
+      return malformed(
+        'evidence-undeclared-requirement',
+        `evidence names ${JSON.stringify(name)}, which is not a declared evidence requirement id (§8.2)`,
+      );
     }
     const state = value.kind === 'string' ? value.value : undefined;
     if (state === 'present') presence[index] = TRUE;
     else if (state === 'absent') presence[index] = FALSE;
     else if (state === 'unknown') presence[index] = UNKNOWN;
-    else return malformed('evidence-invalid-value', `evidence for ${JSON.stringify(name)} must be "present", "absent" or "unknown" (§8.2)`);
+    else
+      return malformed(
+        'evidence-invalid-value',
+        `evidence for ${JSON.stringify(name)} must be "present", "absent" or "unknown" (§8.2)`,
+      );
   }
   return undefined;
 }
@@ -116,7 +130,10 @@ export function admitEvidence(c: CompiledPack, bytes: Uint8Array | undefined): E
     m.size = 0;
   }
   // Copies: the caller may reuse its buffer, and a later hit must compare against the bytes actually read.
-  const entry: MemoEntry = { bytes: bytes.slice(), answer: refused === undefined ? presence.slice() : Object.freeze(refused) };
+  const entry: MemoEntry = {
+    bytes: bytes.slice(),
+    answer: refused === undefined ? presence.slice() : Object.freeze(refused),
+  };
   const b = m.byHash.get(hash);
   if (b === undefined) m.byHash.set(hash, [entry]);
   else b.push(entry);

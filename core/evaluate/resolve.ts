@@ -29,7 +29,11 @@ interface TraceAcc {
 }
 
 export const newTrace = (): TraceAcc => ({
-  applicability: 'omitted', requiredEvidence: { missing: [], unknown: [] }, exceptions: [], rules: [], terminatedAt: '',
+  applicability: 'omitted',
+  requiredEvidence: { missing: [], unknown: [] },
+  exceptions: [],
+  rules: [],
+  terminatedAt: '',
 });
 
 /*
@@ -85,7 +89,12 @@ export function resolve(c: CompiledPack, facts: JsonValue, m: Meter, trace: Trac
     for (const x of c.exceptions) if (!prechargeTree(x.when, c, facts, m)) return { kind: 'exhausted', admitted };
     for (const x of c.exceptions) {
       const v = evaluateCondition(x.when.root, c);
-      trace?.exceptions.push({ id: x.id, value: truth(v), effect: x.effect, onUnknown: x.escalateOnUnknown ? 'escalate' : 'ignore' });
+      trace?.exceptions.push({
+        id: x.id,
+        value: truth(v),
+        effect: x.effect,
+        onUnknown: x.escalateOnUnknown ? 'escalate' : 'ignore',
+      });
       if (v === UNKNOWN) {
         if (x.escalateOnUnknown) reasons |= R_UNKNOWN;
         continue;
@@ -121,11 +130,21 @@ export function resolve(c: CompiledPack, facts: JsonValue, m: Meter, trace: Trac
   for (let i = 0; i < c.rules.length; i++) {
     const r = c.rules[i]!;
     if (suppressed[i] !== 0) {
-      trace?.rules.push({ id: r.id, value: 'suppressed', outcome: r.outcome, onUnknown: r.escalateOnUnknown ? 'escalate' : 'ignore' });
+      trace?.rules.push({
+        id: r.id,
+        value: 'suppressed',
+        outcome: r.outcome,
+        onUnknown: r.escalateOnUnknown ? 'escalate' : 'ignore',
+      });
       continue;
     }
     const v = evaluateCondition(r.when.root, c);
-    trace?.rules.push({ id: r.id, value: truth(v), outcome: r.outcome, onUnknown: r.escalateOnUnknown ? 'escalate' : 'ignore' });
+    trace?.rules.push({
+      id: r.id,
+      value: truth(v),
+      outcome: r.outcome,
+      onUnknown: r.escalateOnUnknown ? 'escalate' : 'ignore',
+    });
     if (v === TRUE) {
       if (candidate === undefined) candidate = r.outcome;
       else if (candidate !== r.outcome) conflict = true;

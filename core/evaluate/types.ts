@@ -31,15 +31,17 @@ export interface Handoff {
 
 /** §8.3 the portable disposition: these members and no others. */
 export type Disposition =
-  | { readonly kind: 'outcome'; readonly outcomeId: string; readonly reasons: readonly Reason[]; readonly handoff: Handoff }
+  | {
+      readonly kind: 'outcome';
+      readonly outcomeId: string;
+      readonly reasons: readonly Reason[];
+      readonly handoff: Handoff;
+    }
   | { readonly kind: 'not-applicable' | 'unresolved'; readonly reasons: readonly Reason[]; readonly handoff: Handoff };
 
 /** §8.4 Core classes, in precedence order. */
 export type EvaluationErrorClass =
-  | 'pack-not-conformant'
-  | 'malformed-input'
-  | 'unsupported-required-extension'
-  | 'resource-exhaustion';
+  'pack-not-conformant' | 'malformed-input' | 'unsupported-required-extension' | 'resource-exhaustion';
 
 export interface EvaluationError {
   readonly class: EvaluationErrorClass;
@@ -63,7 +65,13 @@ export interface EvaluationInput {
 }
 
 export type EvaluationResult =
-  | { readonly kind: 'disposition'; readonly disposition: Disposition; readonly bytes: string; readonly work: number; readonly trace?: EvaluationTrace }
+  | {
+      readonly kind: 'disposition';
+      readonly disposition: Disposition;
+      readonly bytes: string;
+      readonly work: number;
+      readonly trace?: EvaluationTrace;
+    }
   | { readonly kind: 'error'; readonly error: EvaluationError; readonly work: number };
 
 /** Three-valued condition result (§7). */
@@ -73,8 +81,18 @@ export type Truth = 'true' | 'false' | 'unknown';
 export interface EvaluationTrace {
   readonly applicability: Truth | 'omitted';
   readonly requiredEvidence: { readonly missing: readonly string[]; readonly unknown: readonly string[] };
-  readonly exceptions: readonly { readonly id: string; readonly value: Truth; readonly effect: string; readonly onUnknown: string }[];
-  readonly rules: readonly { readonly id: string; readonly value: Truth | 'suppressed'; readonly outcome: string; readonly onUnknown: string }[];
+  readonly exceptions: readonly {
+    readonly id: string;
+    readonly value: Truth;
+    readonly effect: string;
+    readonly onUnknown: string;
+  }[];
+  readonly rules: readonly {
+    readonly id: string;
+    readonly value: Truth | 'suppressed';
+    readonly outcome: string;
+    readonly onUnknown: string;
+  }[];
   /** The step at which §8 terminated, e.g. "1-not-applicable", "5-blocked", "6-forced-outcome", "9-outcome". */
   readonly terminatedAt: string;
 }

@@ -45,12 +45,22 @@ export interface AdmissionLimits {
  * (≤ 21) + projection requestId (≤ 256) + kind (≤ 17) + entryHash (64) = 682, rounded up to 2,048 to leave room
  * for an adapter's extra attributes (e.g. a GSI key). An adapter that stores more must raise this.
  */
-export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = Object.freeze({ itemBytes: 409_600, itemOverheadBytes: 2_048 });
+export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = Object.freeze({
+  itemBytes: 409_600,
+  itemOverheadBytes: 2_048,
+});
 
 const MAX_INT = Number.MAX_SAFE_INTEGER; // 16 digits: seq, workBudget and work are at most this
 const HASH = 'f'.repeat(64);
 const LONGEST_TIME = '2026-12-31T23:59:59.999999999Z';
-const ALL_REASONS = ['conflict', 'exception-escalation', 'missing-required-evidence', 'no-match', 'not-applicable', 'unknown'];
+const ALL_REASONS = [
+  'conflict',
+  'exception-escalation',
+  'missing-required-evidence',
+  'no-match',
+  'not-applicable',
+  'unknown',
+];
 /** A message at the byte cap whose every byte escapes to six (\u0001): the longest JSON any capped message takes. */
 const worstMessage = (capBytes: number): string => '\u0001'.repeat(capBytes);
 
@@ -84,16 +94,29 @@ export function worstCaseEntryBytes(input: AdmissionInput): number {
     kind: 'not-applicable',
     outcomeId: longest(input.pack.outcomeIds),
     reasons: ALL_REASONS,
-    handoff: { state: 'requested', triggeredBy: ALL_REASONS, routes: routes.map((t) => ({ kind: t.kind, name: t.name })) },
+    handoff: {
+      state: 'requested',
+      triggeredBy: ALL_REASONS,
+      routes: routes.map((t) => ({ kind: t.kind, name: t.name })),
+    },
   };
   const candidates = [
     { ...common, kind: 'disposition', disposition: superDisposition, dispositionDigest: HASH },
     {
       ...common,
       kind: 'evaluation-error',
-      error: { class: 'unsupported-required-extension', phase: 'evaluation', code: 'x'.repeat(ENTRY_LIMITS.errorCodeBytes), message: worstMessage(ENTRY_LIMITS.errorMessageBytes) },
+      error: {
+        class: 'unsupported-required-extension',
+        phase: 'evaluation',
+        code: 'x'.repeat(ENTRY_LIMITS.errorCodeBytes),
+        message: worstMessage(ENTRY_LIMITS.errorMessageBytes),
+      },
     },
-    { ...common, kind: 'admission-refusal', refusal: { code: 'unsupported-request-format', message: worstMessage(ENTRY_LIMITS.refusalMessageBytes) } },
+    {
+      ...common,
+      kind: 'admission-refusal',
+      refusal: { code: 'unsupported-request-format', message: worstMessage(ENTRY_LIMITS.refusalMessageBytes) },
+    },
   ];
   return Math.max(...candidates.map((c) => Buffer.byteLength(canonicalText(c), 'utf8')));
 }

@@ -33,7 +33,11 @@ export interface AppendRequest {
   /** The log for a new request (e.g. a writer's own log, to avoid slot contention); must be one of logIds. */
   readonly logId?: string;
   /** Builds and signs the entry for (logId, seq, prevHash); called once per attempted slot. */
-  build(slot: { readonly logId: string; readonly seq: number; readonly prevHash: string | null }): BuiltEntry | Promise<BuiltEntry>;
+  build(slot: {
+    readonly logId: string;
+    readonly seq: number;
+    readonly prevHash: string | null;
+  }): BuiltEntry | Promise<BuiltEntry>;
   /** Upper bound on lost-slot retries before giving up (a store error, not a ledger state); default 10,000. */
   readonly maxAttempts?: number;
   readonly headCache?: HeadCache;
@@ -108,13 +112,22 @@ function newRequestLog(req: AppendRequest): string {
   return req.logId;
 }
 
-interface ClaimSight { readonly claim: Claim; readonly created: boolean; readonly head: StoredEntry | null | undefined }
+interface ClaimSight {
+  readonly claim: Claim;
+  readonly created: boolean;
+  readonly head: StoredEntry | null | undefined;
+}
 
 async function claimFor(store: LedgerStore, req: AppendRequest): Promise<ClaimSight> {
   const logId = newRequestLog(req);
   const cached = req.headCache?.get(logId);
   const head = cached !== undefined ? cached : await readHead(store, logId, req.headCache);
-  const claim: Claim = { requestId: req.requestId, logId, requestDigest: req.requestDigest, headBefore: head === null ? -1 : head.seq };
+  const claim: Claim = {
+    requestId: req.requestId,
+    logId,
+    requestDigest: req.requestDigest,
+    headBefore: head === null ? -1 : head.seq,
+  };
   if (await store.putClaimIfAbsent(claim)) return { claim, created: true, head };
   const winner = await store.readClaim(req.requestId);
   if (winner === null) throw new LedgerStateError(`claim for ${req.requestId} refused yet absent`);
@@ -131,14 +144,19 @@ export async function appendOnce(store: LedgerStore, req: AppendRequest): Promis
   const sight = await claimFor(store, req);
   const claim = sight.claim;
   if (claim.requestDigest !== req.requestDigest) {
-    return err({ code: 'request-id-conflict', claim, message: `request id ${JSON.stringify(req.requestId)} was first seen with other bytes` });
+    return err({
+      code: 'request-id-conflict',
+      claim,
+      message: `request id ${JSON.stringify(req.requestId)} was first seen with other bytes`,
+    });
   }
   if (!sight.created) {
     // (b) The position is written only after its entry, so when present the entry is final.
     const position = await store.readPosition(req.requestId);
     if (position !== null) {
       const e = await entryAt(store, position.logId, position.seq);
-      if (e === null || e.projection.requestId !== req.requestId) throw new LedgerStateError(`position of ${req.requestId} names no entry of it`);
+      if (e === null || e.projection.requestId !== req.requestId)
+        throw new LedgerStateError(`position of ${req.requestId} names no entry of it`);
       return ok({ status: 'duplicate', entry: e });
     }
   }
@@ -154,7 +172,12 @@ export async function appendOnce(store: LedgerStore, req: AppendRequest): Promis
  * find it, or write slot head+1. Starts from the freshest head this writer knows — the cache is updated by every
  * append that ran while this one waited for the slot lock — which is still only a lower bound.
  */
-async function takeSlot(store: LedgerStore, req: AppendRequest, claim: Claim, sighted: StoredEntry | null | undefined): Promise<Result<AppendOutcome, AppendError>> {
+async function takeSlot(
+  store: LedgerStore,
+  req: AppendRequest,
+  claim: Claim,
+  sighted: StoredEntry | null | undefined,
+): Promise<Result<AppendOutcome, AppendError>> {
   let scanned = claim.headBefore;
   const cached = req.headCache?.get(claim.logId);
   let head = cached !== undefined ? cached : sighted;
@@ -173,7 +196,13 @@ async function takeSlot(store: LedgerStore, req: AppendRequest, claim: Claim, si
     const prevHash = head === null ? null : entryHashOf(head.body);
     const built = await req.build({ logId: claim.logId, seq: n + 1, prevHash });
     const e = built.entry;
-    if (e.logId !== claim.logId || e.seq !== n + 1 || e.prevHash !== prevHash || e.requestId !== req.requestId || e.requestDigest !== req.requestDigest) {
+    if (
+      e.logId !== claim.logId ||
+      e.seq !== n + 1 ||
+      e.prevHash !== prevHash ||
+      e.requestId !== req.requestId ||
+      e.requestDigest !== req.requestDigest
+    ) {
       throw new LedgerStateError('build() returned an entry for another slot or request');
     }
     const stored = toStoredEntry(built);

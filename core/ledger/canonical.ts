@@ -11,7 +11,10 @@ import { bytesEqual, isWellFormed, utf8Bytes } from './bytes.js';
 export class LedgerValueError extends Error {
   override readonly name = 'LedgerValueError';
   readonly code = 'ledger-value';
-  constructor(readonly pointer: string, readonly rule: string) {
+  constructor(
+    readonly pointer: string,
+    readonly rule: string,
+  ) {
     super(`${pointer || '/'}: ${rule}`);
   }
 }
@@ -45,7 +48,8 @@ export function canonicalMembers(o: Readonly<Record<string, unknown>>): [string,
   return out;
 }
 
-export const joinMembers = (members: readonly (readonly [string, string])[]): string => `{${members.map((m) => m[1]).join(',')}}`;
+export const joinMembers = (members: readonly (readonly [string, string])[]): string =>
+  `{${members.map((m) => m[1]).join(',')}}`;
 
 /** `"name":` texts of member names already checked (the ledger's records reuse a few dozen names). */
 const nameCache = new Map<string, string>();
@@ -53,7 +57,8 @@ const nameCache = new Map<string, string>();
 function memberPrefix(k: string, at: string): string {
   let p = nameCache.get(k);
   if (p === undefined) {
-    if (!ASCII_NAME.test(k)) throw new LedgerValueError(`${at}/${escapePointerToken(k)}`, 'member names are printable ASCII');
+    if (!ASCII_NAME.test(k))
+      throw new LedgerValueError(`${at}/${escapePointerToken(k)}`, 'member names are printable ASCII');
     p = `${JSON.stringify(k)}:`;
     if (nameCache.size < 4096) nameCache.set(k, p);
   }
@@ -66,7 +71,8 @@ function write(x: unknown, at: string): string {
     case 'boolean':
       return x ? 'true' : 'false';
     case 'number':
-      if (!Number.isSafeInteger(x) || Object.is(x, -0)) throw new LedgerValueError(at, 'numbers are integers within ±(2^53−1)');
+      if (!Number.isSafeInteger(x) || Object.is(x, -0))
+        throw new LedgerValueError(at, 'numbers are integers within ±(2^53−1)');
       return String(x);
     case 'string':
       if (!isWellFormed(x)) throw new LedgerValueError(at, 'strings are well-formed Unicode (no lone surrogate)');
@@ -105,9 +111,11 @@ export function toLedgerPlain(v: JsonValue): unknown {
     case 'string':
       return v.value;
     case 'number': {
-      if (!/^-?(?:0|[1-9][0-9]{0,15})$/.test(v.lexeme)) throw new LedgerValueError('', `number ${v.lexeme} is not an integer spelling`);
+      if (!/^-?(?:0|[1-9][0-9]{0,15})$/.test(v.lexeme))
+        throw new LedgerValueError('', `number ${v.lexeme} is not an integer spelling`);
       const n = Number(v.lexeme);
-      if (!Number.isSafeInteger(n) || v.lexeme === '-0') throw new LedgerValueError('', `number ${v.lexeme} is outside ±(2^53−1)`);
+      if (!Number.isSafeInteger(n) || v.lexeme === '-0')
+        throw new LedgerValueError('', `number ${v.lexeme} is outside ±(2^53−1)`);
       return n;
     }
     case 'array':
@@ -116,7 +124,13 @@ export function toLedgerPlain(v: JsonValue): unknown {
       const o: Record<string, unknown> = {};
       for (const [k, x] of v.members) {
         // "__proto__" must become an own data member, never the prototype (Core §10: names are data).
-        if (k === '__proto__') Object.defineProperty(o, k, { value: toLedgerPlain(x), enumerable: true, writable: true, configurable: true });
+        if (k === '__proto__')
+          Object.defineProperty(o, k, {
+            value: toLedgerPlain(x),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         else o[k] = toLedgerPlain(x);
       }
       return o;

@@ -11,7 +11,13 @@ import { canonicalText, LedgerValueError, readCanonicalRecord } from './canonica
 import { isRfc3339Utc, LOG_ID_PATTERN } from './entry-rules.js';
 import { entryHashOf } from './entry.js';
 import { MerkleFrontier } from './merkle.js';
-import { CHECKPOINT_SIGNATURE_DOMAIN, KEY_ID_PATTERN, verifyEd25519, type SignatureBackend, type Signer } from './signature.js';
+import {
+  CHECKPOINT_SIGNATURE_DOMAIN,
+  KEY_ID_PATTERN,
+  verifyEd25519,
+  type SignatureBackend,
+  type Signer,
+} from './signature.js';
 import type { LedgerStore, StoredCheckpoint } from './store.js';
 
 export const CHECKPOINT_FORMAT = 'docket.checkpoint/1';
@@ -59,18 +65,22 @@ export function checkpointViolation(x: unknown, signed: boolean): string | null 
   for (const k of Object.keys(o)) if (!members.includes(k)) return `checkpoint has no member ${JSON.stringify(k)}`;
   for (const k of members) if (!Object.hasOwn(o, k)) return `checkpoint.${k} is present`;
   if (typeof o.logId !== 'string' || !LOG_ID_PATTERN.test(o.logId)) return 'logId is a valid log id';
-  if (typeof o.treeSize !== 'number' || !Number.isSafeInteger(o.treeSize) || o.treeSize < 0) return 'treeSize is a non-negative integer';
+  if (typeof o.treeSize !== 'number' || !Number.isSafeInteger(o.treeSize) || o.treeSize < 0)
+    return 'treeSize is a non-negative integer';
   if (!isHex(o.rootHash, 32)) return 'rootHash is 64 lowercase hex digits';
   if (o.treeSize === 0 ? o.chainHead !== null || o.rootHash !== EMPTY_ROOT_HEX : !isHex(o.chainHead, 32)) {
     return 'chainHead is null with the empty root for an empty tree, else 64 lowercase hex digits';
   }
   if (o.treeSize === 1 && o.rootHash !== o.chainHead) return 'a one-entry tree has its only entry hash as root';
-  if (typeof o.keyId !== 'string' || !KEY_ID_PATTERN.test(o.keyId)) return 'keyId is "ed25519:" + 32 lowercase hex digits';
+  if (typeof o.keyId !== 'string' || !KEY_ID_PATTERN.test(o.keyId))
+    return 'keyId is "ed25519:" + 32 lowercase hex digits';
   const origin = o.origin as Record<string, unknown> | null;
   if (typeof origin !== 'object' || origin === null || Array.isArray(origin)) return 'origin is an object';
   if (Object.keys(origin).sort().join(',') !== 'environment,table') return 'origin has exactly environment and table';
-  if (typeof origin.environment !== 'string' || !ENVIRONMENT_PATTERN.test(origin.environment)) return 'origin.environment is a short ASCII token';
-  if (typeof origin.table !== 'string' || !TABLE_PATTERN.test(origin.table)) return 'origin.table is a DynamoDB table name';
+  if (typeof origin.environment !== 'string' || !ENVIRONMENT_PATTERN.test(origin.environment))
+    return 'origin.environment is a short ASCII token';
+  if (typeof origin.table !== 'string' || !TABLE_PATTERN.test(origin.table))
+    return 'origin.table is a DynamoDB table name';
   if (!isRfc3339Utc(o.time)) return 'time is an RFC 3339 UTC date-time (…Z)';
   if (signed && !isHex(o.signature, 64)) return 'signature is 128 lowercase hex digits';
   return null;
@@ -88,7 +98,10 @@ export function checkpointSigningMessage(cp: UnsignedCheckpoint): Uint8Array {
 }
 
 /** The one checkpoint builder: checks, signs, emits the RFC 8785 bytes. Throws CheckpointInvariantError on a bug. */
-export function buildCheckpoint(unsigned: UnsignedCheckpoint, signer: Signer): { checkpoint: SignedCheckpoint; body: string } {
+export function buildCheckpoint(
+  unsigned: UnsignedCheckpoint,
+  signer: Signer,
+): { checkpoint: SignedCheckpoint; body: string } {
   const v = checkpointViolation(unsigned, false);
   if (v !== null) throw new CheckpointInvariantError(v);
   if (unsigned.keyId !== signer.keyId) throw new CheckpointInvariantError('keyId names the signing key');
@@ -114,13 +127,18 @@ export function parseCheckpoint(bytes: Uint8Array | string): Result<SignedCheckp
   const read = readCanonicalRecord(raw);
   if (!read.ok) return err({ code: 'malformed', detail: read.error });
   const f = (read.value as Record<string, unknown> | null)?.format;
-  if (typeof f === 'string' && f !== CHECKPOINT_FORMAT && f.startsWith(CHECKPOINT_FORMAT_PREFIX)) return err({ code: 'unsupported-version', detail: `format ${f}` });
+  if (typeof f === 'string' && f !== CHECKPOINT_FORMAT && f.startsWith(CHECKPOINT_FORMAT_PREFIX))
+    return err({ code: 'unsupported-version', detail: `format ${f}` });
   const v = checkpointViolation(read.value, true);
   if (v !== null) return err({ code: 'malformed', detail: v });
   return ok(read.value as SignedCheckpoint);
 }
 
-export function verifyCheckpointSignature(cp: SignedCheckpoint, publicKey: Uint8Array, backend: SignatureBackend = 'node'): boolean {
+export function verifyCheckpointSignature(
+  cp: SignedCheckpoint,
+  publicKey: Uint8Array,
+  backend: SignatureBackend = 'node',
+): boolean {
   return verifyEd25519(fromHex(cp.signature), checkpointSigningMessage(cp), publicKey, backend);
 }
 
@@ -155,7 +173,8 @@ export async function computeLogTree(
       next += 1;
     }
   }
-  if (options.upTo !== undefined && next !== options.upTo) throw new RangeError(`log ${logId} ends at ${next}, before ${options.upTo}`);
+  if (options.upTo !== undefined && next !== options.upTo)
+    throw new RangeError(`log ${logId} ends at ${next}, before ${options.upTo}`);
   return { logId, treeSize: next, rootHash: toHex(frontier.root()), chainHead, frontier };
 }
 
@@ -167,7 +186,12 @@ export async function computeLogTree(
 export async function checkpointLog(
   store: LedgerStore,
   logId: string,
-  options: { readonly signer: Signer; readonly origin: CheckpointOrigin; readonly time: string; readonly from?: LogTreeState },
+  options: {
+    readonly signer: Signer;
+    readonly origin: CheckpointOrigin;
+    readonly time: string;
+    readonly from?: LogTreeState;
+  },
 ): Promise<{ readonly stored: StoredCheckpoint; readonly written: boolean; readonly state: LogTreeState }> {
   const state = await computeLogTree(store, logId, options.from === undefined ? {} : { from: options.from });
   const { body } = buildCheckpoint(
@@ -186,6 +210,7 @@ export async function checkpointLog(
   const mine: StoredCheckpoint = { logId, treeSize: state.treeSize, body };
   if (await store.putCheckpointIfAbsent(mine)) return { stored: mine, written: true, state };
   // A checkpoint of this size already exists (no new entries since, or a concurrent run): return that one.
-  for await (const c of store.readCheckpoints(logId)) if (c.treeSize === state.treeSize) return { stored: c, written: false, state };
+  for await (const c of store.readCheckpoints(logId))
+    if (c.treeSize === state.treeSize) return { stored: c, written: false, state };
   throw new RangeError(`checkpoint ${logId}@${state.treeSize} refused yet absent`);
 }

@@ -14,15 +14,36 @@ import { KEY_ID_PATTERN } from './signature.js';
 type Rec = Record<string, unknown>;
 
 const COMMON = [
-  'format', 'kind', 'logId', 'seq', 'prevHash', 'requestId', 'requestDigest', 'correlation', 'pack', 'specVersion',
-  'factsDigest', 'evidenceDigest', 'supportedExtensions', 'workBudget', 'work', 'evaluator', 'time', 'keyId',
+  'format',
+  'kind',
+  'logId',
+  'seq',
+  'prevHash',
+  'requestId',
+  'requestDigest',
+  'correlation',
+  'pack',
+  'specVersion',
+  'factsDigest',
+  'evidenceDigest',
+  'supportedExtensions',
+  'workBudget',
+  'work',
+  'evaluator',
+  'time',
+  'keyId',
 ];
 const BY_KIND: Record<string, readonly string[]> = {
   disposition: [...COMMON, 'disposition', 'dispositionDigest'],
   'evaluation-error': [...COMMON, 'error'],
   'admission-refusal': [...COMMON, 'refusal'],
 };
-const ERROR_CLASSES = new Set(['pack-not-conformant', 'malformed-input', 'unsupported-required-extension', 'resource-exhaustion']);
+const ERROR_CLASSES = new Set([
+  'pack-not-conformant',
+  'malformed-input',
+  'unsupported-required-extension',
+  'resource-exhaustion',
+]);
 const REFUSALS: ReadonlySet<string> = new Set(REFUSAL_CODES);
 
 /** Log ids name DynamoDB partition keys ("log#<logId>") and file names: a short ASCII token. */
@@ -38,7 +59,13 @@ const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !
 const isNat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 
 function boundedText(x: unknown, maxBytes: number, allowControl = false): boolean {
-  return typeof x === 'string' && x.length > 0 && isWellFormed(x) && utf8ByteLength(x) <= maxBytes && (allowControl || !CONTROL.test(x));
+  return (
+    typeof x === 'string' &&
+    x.length > 0 &&
+    isWellFormed(x) &&
+    utf8ByteLength(x) <= maxBytes &&
+    (allowControl || !CONTROL.test(x))
+  );
 }
 
 export function isRfc3339Utc(s: unknown): s is string {
@@ -47,7 +74,9 @@ export function isRfc3339Utc(s: unknown): s is string {
   if (m === null) return false;
   const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   if (mo < 1 || mo > 12 || h > 23 || mi > 59 || se > 60) return false;
-  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1] as number;
+  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][
+    mo - 1
+  ] as number;
   return d >= 1 && d <= days;
 }
 
@@ -58,7 +87,8 @@ function onlyMembers(o: Rec, allowed: readonly string[], required: readonly stri
 }
 
 function packViolation(p: unknown, kind: string): string | null {
-  if (p === null) return kind === 'admission-refusal' ? null : 'pack is an object unless the entry is an admission refusal';
+  if (p === null)
+    return kind === 'admission-refusal' ? null : 'pack is an object unless the entry is an admission refusal';
   if (!isRec(p)) return 'pack is an object or null';
   const bad = onlyMembers(p, ['id', 'version', 'digest'], ['digest'], 'pack');
   if (bad !== null) return bad;
@@ -66,7 +96,8 @@ function packViolation(p: unknown, kind: string): string | null {
   if (Object.hasOwn(p, 'id') !== Object.hasOwn(p, 'version')) return 'pack.id and pack.version are present together';
   if (Object.hasOwn(p, 'id')) {
     if (!boundedText(p.id, ENTRY_LIMITS.packIdBytes)) return 'pack.id is a non-empty string without control characters';
-    if (!boundedText(p.version, ENTRY_LIMITS.packVersionBytes)) return 'pack.version is a non-empty string without control characters';
+    if (!boundedText(p.version, ENTRY_LIMITS.packVersionBytes))
+      return 'pack.version is a non-empty string without control characters';
   } else if (kind === 'disposition') return 'a disposition names the pack id and version';
   return null;
 }
@@ -76,21 +107,31 @@ function correlationViolation(c: unknown): string | null {
   if (!isRec(c)) return 'correlation is an object or null';
   const names = Object.keys(c);
   if (names.length === 0) return 'correlation is null rather than empty';
-  if (names.length > ENTRY_LIMITS.correlationMembers) return `correlation has at most ${ENTRY_LIMITS.correlationMembers} members`;
+  if (names.length > ENTRY_LIMITS.correlationMembers)
+    return `correlation has at most ${ENTRY_LIMITS.correlationMembers} members`;
   for (const n of names) {
-    if (!/^[\x21-\x7e]+$/.test(n) || n.length > ENTRY_LIMITS.correlationNameBytes) return 'correlation member names are printable ASCII without spaces, at most 64 bytes';
+    if (!/^[\x21-\x7e]+$/.test(n) || n.length > ENTRY_LIMITS.correlationNameBytes)
+      return 'correlation member names are printable ASCII without spaces, at most 64 bytes';
     const v = c[n];
-    if (typeof v !== 'string' || !isWellFormed(v) || utf8ByteLength(v) > ENTRY_LIMITS.correlationValueBytes || CONTROL.test(v)) return 'correlation values are strings of at most 256 bytes without control characters';
+    if (
+      typeof v !== 'string' ||
+      !isWellFormed(v) ||
+      utf8ByteLength(v) > ENTRY_LIMITS.correlationValueBytes ||
+      CONTROL.test(v)
+    )
+      return 'correlation values are strings of at most 256 bytes without control characters';
   }
   return null;
 }
 
 function extensionsViolation(x: unknown): string | null {
   if (!Array.isArray(x)) return 'supportedExtensions is an array';
-  if (x.length > ENTRY_LIMITS.supportedExtensions) return `supportedExtensions has at most ${ENTRY_LIMITS.supportedExtensions} names`;
+  if (x.length > ENTRY_LIMITS.supportedExtensions)
+    return `supportedExtensions has at most ${ENTRY_LIMITS.supportedExtensions} names`;
   for (let i = 0; i < x.length; i++) {
     if (!boundedText(x[i], ENTRY_LIMITS.extensionNameBytes)) return 'supportedExtensions holds non-empty strings';
-    if (i > 0 && !((x[i - 1] as string) < (x[i] as string))) return 'supportedExtensions is sorted ascending and duplicate-free';
+    if (i > 0 && !((x[i - 1] as string) < (x[i] as string)))
+      return 'supportedExtensions is sorted ascending and duplicate-free';
   }
   return null;
 }
@@ -112,7 +153,8 @@ function dispositionViolation(o: Rec): string | null {
   } catch (e) {
     return `disposition satisfies Core §8.3 (${e instanceof Error ? e.message : String(e)})`;
   }
-  if (o.dispositionDigest !== sha256Hex(bytes)) return 'dispositionDigest is the SHA-256 of the RFC 8785 disposition bytes';
+  if (o.dispositionDigest !== sha256Hex(bytes))
+    return 'dispositionDigest is the SHA-256 of the RFC 8785 disposition bytes';
   return null;
 }
 
@@ -122,8 +164,14 @@ function errorViolation(e: unknown): string | null {
   if (bad !== null) return bad;
   if (typeof e.class !== 'string' || !ERROR_CLASSES.has(e.class)) return 'error.class is a Core §8.4 class';
   if (e.phase !== 'preflight' && e.phase !== 'evaluation') return 'error.phase is preflight or evaluation';
-  if (typeof e.code !== 'string' || e.code.length > ENTRY_LIMITS.errorCodeBytes || !CODE_PATTERN.test(e.code)) return 'error.code is a stable lowercase code';
-  if (typeof e.message !== 'string' || !isWellFormed(e.message) || utf8ByteLength(e.message) > ENTRY_LIMITS.errorMessageBytes) return `error.message is a string of at most ${ENTRY_LIMITS.errorMessageBytes} bytes`;
+  if (typeof e.code !== 'string' || e.code.length > ENTRY_LIMITS.errorCodeBytes || !CODE_PATTERN.test(e.code))
+    return 'error.code is a stable lowercase code';
+  if (
+    typeof e.message !== 'string' ||
+    !isWellFormed(e.message) ||
+    utf8ByteLength(e.message) > ENTRY_LIMITS.errorMessageBytes
+  )
+    return `error.message is a string of at most ${ENTRY_LIMITS.errorMessageBytes} bytes`;
   return null;
 }
 
@@ -132,7 +180,12 @@ function refusalViolation(r: unknown): string | null {
   const bad = onlyMembers(r, ['code', 'message'], ['code', 'message'], 'refusal');
   if (bad !== null) return bad;
   if (typeof r.code !== 'string' || !REFUSALS.has(r.code)) return 'refusal.code is a documented refusal code';
-  if (typeof r.message !== 'string' || !isWellFormed(r.message) || utf8ByteLength(r.message) > ENTRY_LIMITS.refusalMessageBytes) return `refusal.message is a string of at most ${ENTRY_LIMITS.refusalMessageBytes} bytes`;
+  if (
+    typeof r.message !== 'string' ||
+    !isWellFormed(r.message) ||
+    utf8ByteLength(r.message) > ENTRY_LIMITS.refusalMessageBytes
+  )
+    return `refusal.message is a string of at most ${ENTRY_LIMITS.refusalMessageBytes} bytes`;
   return null;
 }
 
@@ -140,33 +193,46 @@ function refusalViolation(r: unknown): string | null {
 export function entryViolation(x: unknown, signed: boolean): string | null {
   if (!isRec(x)) return 'an entry is an object';
   if (x.format !== ENTRY_FORMAT) return `format is ${ENTRY_FORMAT}`;
-  if (typeof x.kind !== 'string' || !(ENTRY_KINDS as readonly string[]).includes(x.kind)) return 'kind is disposition, evaluation-error or admission-refusal';
+  if (typeof x.kind !== 'string' || !(ENTRY_KINDS as readonly string[]).includes(x.kind))
+    return 'kind is disposition, evaluation-error or admission-refusal';
   const kind = x.kind;
   const members = signed ? [...(BY_KIND[kind] as string[]), 'signature'] : (BY_KIND[kind] as string[]);
   const bad = onlyMembers(x, members, members, 'entry');
   if (bad !== null) return bad;
-  if (typeof x.logId !== 'string' || !LOG_ID_PATTERN.test(x.logId)) return 'logId is 1–64 characters of [A-Za-z0-9._-] starting alphanumeric';
+  if (typeof x.logId !== 'string' || !LOG_ID_PATTERN.test(x.logId))
+    return 'logId is 1–64 characters of [A-Za-z0-9._-] starting alphanumeric';
   if (!isNat(x.seq)) return 'seq is a non-negative integer within 2^53−1';
-  if (x.seq === 0 ? x.prevHash !== null : !isHex(x.prevHash, 32)) return 'prevHash is null at seq 0 and otherwise 64 lowercase hex digits';
-  if (!boundedText(x.requestId, ENTRY_LIMITS.requestIdBytes)) return 'requestId is a non-empty string of at most 256 bytes without control characters';
+  if (x.seq === 0 ? x.prevHash !== null : !isHex(x.prevHash, 32))
+    return 'prevHash is null at seq 0 and otherwise 64 lowercase hex digits';
+  if (!boundedText(x.requestId, ENTRY_LIMITS.requestIdBytes))
+    return 'requestId is a non-empty string of at most 256 bytes without control characters';
   if (!isHex(x.requestDigest, 32)) return 'requestDigest is 64 lowercase hex digits';
   const corr = correlationViolation(x.correlation);
   if (corr !== null) return corr;
   const pack = packViolation(x.pack, kind);
   if (pack !== null) return pack;
   const refusal = kind === 'admission-refusal';
-  if (x.specVersion === null ? !refusal && kind === 'disposition' : !boundedText(x.specVersion, ENTRY_LIMITS.specVersionBytes)) return 'specVersion is a string (null only without a readable pack)';
-  if (x.factsDigest === null ? !refusal : !isHex(x.factsDigest, 32)) return 'factsDigest is 64 lowercase hex digits (null only in an admission refusal)';
-  if (x.evidenceDigest !== null && !isHex(x.evidenceDigest, 32)) return 'evidenceDigest is 64 lowercase hex digits or null';
+  if (
+    x.specVersion === null
+      ? !refusal && kind === 'disposition'
+      : !boundedText(x.specVersion, ENTRY_LIMITS.specVersionBytes)
+  )
+    return 'specVersion is a string (null only without a readable pack)';
+  if (x.factsDigest === null ? !refusal : !isHex(x.factsDigest, 32))
+    return 'factsDigest is 64 lowercase hex digits (null only in an admission refusal)';
+  if (x.evidenceDigest !== null && !isHex(x.evidenceDigest, 32))
+    return 'evidenceDigest is 64 lowercase hex digits or null';
   const ext = extensionsViolation(x.supportedExtensions);
   if (ext !== null) return ext;
-  if (x.workBudget === null ? !refusal : !(isNat(x.workBudget) && x.workBudget >= 1)) return 'workBudget is a positive integer (null only in an admission refusal)';
+  if (x.workBudget === null ? !refusal : !(isNat(x.workBudget) && x.workBudget >= 1))
+    return 'workBudget is a positive integer (null only in an admission refusal)';
   if (!isNat(x.work)) return 'work is a non-negative integer';
   if (refusal && x.work !== 0) return 'an admission refusal charges no work';
   const ev = evaluatorViolation(x.evaluator);
   if (ev !== null) return ev;
   if (!isRfc3339Utc(x.time)) return 'time is an RFC 3339 UTC date-time (…Z)';
-  if (typeof x.keyId !== 'string' || !KEY_ID_PATTERN.test(x.keyId)) return 'keyId is "ed25519:" + 32 lowercase hex digits';
+  if (typeof x.keyId !== 'string' || !KEY_ID_PATTERN.test(x.keyId))
+    return 'keyId is "ed25519:" + 32 lowercase hex digits';
   if (signed && !isHex(x.signature, 64)) return 'signature is 128 lowercase hex digits';
   if (kind === 'disposition') return dispositionViolation(x);
   if (kind === 'evaluation-error') return errorViolation(x.error);

@@ -25,7 +25,6 @@ export class EntryInvariantError extends Error {
   }
 }
 
-
 /** The exact message an entry signature covers: domain prefix || RFC 8785 bytes of the entry without `signature`. */
 export function entrySigningMessage(entry: UnsignedEntry): Uint8Array {
   const { signature: _drop, ...unsigned } = entry as UnsignedEntry & { signature?: string };
@@ -131,19 +130,28 @@ export function parseStoredEntry(bytes: Uint8Array | string): Result<ParsedEntry
   const violation = entryViolation(plain, true);
   if (violation !== null) return err({ code: 'malformed', detail: violation });
   const entry = plain as SignedEntry;
-  const text = typeof bytes === 'string' ? bytes : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+  const text =
+    typeof bytes === 'string' ? bytes : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
   const unsigned = unsignedTextOf(text, entry.signature);
   if (unsigned === null) return err({ code: 'malformed', detail: 'signature member not found where RFC 8785 puts it' });
   return ok({ entry, entryHash: entryHashOf(raw), signingMessage: signingMessage(unsigned) });
 }
 
 /** Strict signature check of a read entry, using the message cut from its stored bytes (no re-serialization). */
-export function verifyParsedEntrySignature(parsed: ParsedEntry, publicKey: Uint8Array, backend: SignatureBackend = 'node'): boolean {
+export function verifyParsedEntrySignature(
+  parsed: ParsedEntry,
+  publicKey: Uint8Array,
+  backend: SignatureBackend = 'node',
+): boolean {
   return verifyEd25519(fromHex(parsed.entry.signature), parsed.signingMessage, publicKey, backend);
 }
 
 /** Strict signature check of a parsed entry against a public key (the key id match is the caller's policy check). */
-export function verifyEntrySignature(entry: SignedEntry, publicKey: Uint8Array, backend: SignatureBackend = 'node'): boolean {
+export function verifyEntrySignature(
+  entry: SignedEntry,
+  publicKey: Uint8Array,
+  backend: SignatureBackend = 'node',
+): boolean {
   return verifyEd25519(fromHex(entry.signature), entrySigningMessage(entry), publicKey, backend);
 }
 

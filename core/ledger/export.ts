@@ -69,10 +69,16 @@ export function readLedgerExport(bytes: Uint8Array): Result<LedgerExport, Export
   if (lines.length === 0) return exportErr(1, 'an export starts with its header line');
   const header = readJson(lines[0] as Uint8Array);
   if (!header.ok || header.value.kind !== 'object') return exportErr(1, 'the header is a JSON object');
-  if (str(header.value.members, 'format') !== LEDGER_EXPORT_FORMAT) return exportErr(1, `format is ${LEDGER_EXPORT_FORMAT}`);
+  if (str(header.value.members, 'format') !== LEDGER_EXPORT_FORMAT)
+    return exportErr(1, `format is ${LEDGER_EXPORT_FORMAT}`);
   const o = header.value.members.get('origin');
   let origin: CheckpointOrigin | null = null;
-  if (o?.kind === 'object' && str(o.members, 'environment') !== undefined && str(o.members, 'table') !== undefined && o.members.size === 2) {
+  if (
+    o?.kind === 'object' &&
+    str(o.members, 'environment') !== undefined &&
+    str(o.members, 'table') !== undefined &&
+    o.members.size === 2
+  ) {
     origin = { environment: str(o.members, 'environment') as string, table: str(o.members, 'table') as string };
   } else if (o?.kind !== 'null') return exportErr(1, 'origin is null or {environment, table}');
   const entries: StoredEntry[] = [];
@@ -103,7 +109,8 @@ export function readLedgerExport(bytes: Uint8Array): Result<LedgerExport, Export
 export async function exportCheckpoints(store: LedgerStore, logIds: readonly string[]): Promise<string> {
   const checkpoints: { body: string; logId: string; treeSize: number }[] = [];
   for (const logId of [...logIds].sort()) {
-    for await (const c of store.readCheckpoints(logId)) checkpoints.push({ body: c.body, logId: c.logId, treeSize: c.treeSize });
+    for await (const c of store.readCheckpoints(logId))
+      checkpoints.push({ body: c.body, logId: c.logId, treeSize: c.treeSize });
   }
   return `${canonicalText({ checkpoints, format: CHECKPOINT_EXPORT_FORMAT })}\n`;
 }
@@ -112,16 +119,19 @@ export async function exportCheckpoints(store: LedgerStore, logIds: readonly str
 export function readCheckpointExport(bytes: Uint8Array): Result<StoredCheckpoint[], ExportReadError> {
   const r = readJson(bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, bytes.length - 1) : bytes);
   if (!r.ok) return exportErr(0, `carrier: ${r.error.code}`);
-  if (r.value.kind !== 'object' || str(r.value.members, 'format') !== CHECKPOINT_EXPORT_FORMAT) return exportErr(0, `format is ${CHECKPOINT_EXPORT_FORMAT}`);
+  if (r.value.kind !== 'object' || str(r.value.members, 'format') !== CHECKPOINT_EXPORT_FORMAT)
+    return exportErr(0, `format is ${CHECKPOINT_EXPORT_FORMAT}`);
   const list = r.value.members.get('checkpoints');
   if (list?.kind !== 'array' || r.value.members.size !== 2) return exportErr(0, 'checkpoints is an array');
   const out: StoredCheckpoint[] = [];
   for (const item of list.items) {
-    if (item.kind !== 'object' || item.members.size !== 3) return exportErr(0, 'a checkpoint record is {body, logId, treeSize}');
+    if (item.kind !== 'object' || item.members.size !== 3)
+      return exportErr(0, 'a checkpoint record is {body, logId, treeSize}');
     const body = str(item.members, 'body');
     const logId = str(item.members, 'logId');
     const treeSize = int(item.members, 'treeSize');
-    if (body === undefined || logId === undefined || treeSize === undefined) return exportErr(0, 'a checkpoint record is {body, logId, treeSize}');
+    if (body === undefined || logId === undefined || treeSize === undefined)
+      return exportErr(0, 'a checkpoint record is {body, logId, treeSize}');
     out.push({ body, logId, treeSize });
   }
   return ok(out);

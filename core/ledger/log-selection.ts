@@ -11,7 +11,8 @@ import { LOG_ID_PATTERN } from './entry-rules.js';
 export function selectLog(requestId: string, logIds: readonly string[]): string {
   if (logIds.length === 0) throw new RangeError('at least one log id is configured');
   const sorted = [...new Set(logIds)].sort();
-  for (const id of sorted) if (!LOG_ID_PATTERN.test(id)) throw new RangeError(`log id ${JSON.stringify(id)} is not a valid log id`);
+  for (const id of sorted)
+    if (!LOG_ID_PATTERN.test(id)) throw new RangeError(`log id ${JSON.stringify(id)} is not a valid log id`);
   const digest = createHash('sha256').update(requestId, 'utf8').digest();
   const index = digest.readBigUInt64BE(0) % BigInt(sorted.length);
   return sorted[Number(index)] as string;

@@ -92,7 +92,10 @@ export class MemoryLedgerStore implements LedgerStore {
 
   async listLogs(): Promise<string[]> {
     await this.step('listLogs');
-    return [...this.logs.entries()].filter(([, l]) => l.length > 0).map(([id]) => id).sort();
+    return [...this.logs.entries()]
+      .filter(([, l]) => l.length > 0)
+      .map(([id]) => id)
+      .sort();
   }
 
   /** Test/offline helper: every entry of a log, synchronously (no copy of the bodies). */

@@ -35,7 +35,8 @@ export function merkleRoot(leaves: readonly Uint8Array[], start = 0, end = leave
 
 /** PATH(m, D[n]) (§2.1.3.1): the audit path for leaf index m. */
 export function inclusionProof(index: number, leaves: readonly Uint8Array[]): Uint8Array[] {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= leaves.length) throw new RangeError('leaf index outside the tree');
+  if (!Number.isSafeInteger(index) || index < 0 || index >= leaves.length)
+    throw new RangeError('leaf index outside the tree');
   const path = (m: number, start: number, end: number): Uint8Array[] => {
     const n = end - start;
     if (n === 1) return [];
@@ -68,7 +69,8 @@ export function verifyInclusion(
   proof: readonly Uint8Array[],
   root: Uint8Array,
 ): boolean {
-  if (!Number.isSafeInteger(leafIndex) || !Number.isSafeInteger(treeSize) || leafIndex < 0 || leafIndex >= treeSize) return false;
+  if (!Number.isSafeInteger(leafIndex) || !Number.isSafeInteger(treeSize) || leafIndex < 0 || leafIndex >= treeSize)
+    return false;
   let fn = leafIndex;
   let sn = treeSize - 1;
   let r = leaf;
@@ -187,7 +189,8 @@ export class MerkleFrontier {
   static fromArray(size: number, nodes: readonly Uint8Array[]): MerkleFrontier {
     let bits = 0;
     for (let s = size; s > 0; s = Math.floor(s / 2)) bits += s % 2;
-    if (!Number.isSafeInteger(size) || size < 0 || bits !== nodes.length) throw new RangeError('a frontier holds one node per set bit of its size');
+    if (!Number.isSafeInteger(size) || size < 0 || bits !== nodes.length)
+      throw new RangeError('a frontier holds one node per set bit of its size');
     const f = new MerkleFrontier();
     f.nodes.push(...nodes);
     f.count = size;

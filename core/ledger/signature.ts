@@ -14,7 +14,14 @@
  *
  * Private keys are parameters only: never logged, never serialized into any record.
  */
-import { createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVerify, createHash, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  sign as nodeSign,
+  verify as nodeVerify,
+  createHash,
+  type KeyObject,
+} from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import { bytesEqual, concatBytes, sha256, toHex } from './bytes.js';
 
@@ -66,7 +73,9 @@ export function generateKeyPair(randomBytes: (n: number) => Uint8Array): Ed25519
 }
 
 // PKCS#8 / SPKI DER prefixes for raw Ed25519 keys (RFC 8410), so node:crypto can use raw 32-byte keys.
-const PKCS8_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+const PKCS8_PREFIX = Uint8Array.from([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+]);
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
 
 const privateKeyCache = new WeakMap<Uint8Array, KeyObject>();
@@ -93,7 +102,11 @@ function nodePublicKey(publicKey: Uint8Array): KeyObject {
 }
 
 /** Ed25519 signature (RFC 8032 §5.1.6; deterministic, so both backends produce the same 64 bytes). */
-export function signEd25519(message: Uint8Array, secretKey: Uint8Array, backend: SignatureBackend = 'node'): Uint8Array {
+export function signEd25519(
+  message: Uint8Array,
+  secretKey: Uint8Array,
+  backend: SignatureBackend = 'node',
+): Uint8Array {
   if (secretKey.length !== 32) throw new RangeError('an Ed25519 secret key is 32 bytes');
   if (backend === 'noble') return ed.sign(message, secretKey);
   return new Uint8Array(nodeSign(null, message, nodePrivateKey(secretKey)));
@@ -136,7 +149,10 @@ export function isAcceptablePublicKey(publicKey: Uint8Array): boolean {
  * sign bit set. Computed once; test/ledger/signature.test.ts checks each really is of small order.
  */
 export const SMALL_ORDER_ENCODINGS: ReadonlySet<string> = (() => {
-  const t = ed.Point.fromBytes(Uint8Array.from(Buffer.from('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05', 'hex')), false);
+  const t = ed.Point.fromBytes(
+    Uint8Array.from(Buffer.from('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05', 'hex')),
+    false,
+  );
   const out = new Set<string>();
   for (let k = 0n; k < 8n; k++) out.add(toHex((k === 0n ? ed.Point.ZERO : t.multiplyUnsafe(k)).toBytes()));
   for (const y of ['01', 'ec']) {

@@ -34,9 +34,17 @@ export interface Claim {
   readonly headBefore: number;
 }
 
-export interface Position { readonly requestId: string; readonly logId: string; readonly seq: number }
+export interface Position {
+  readonly requestId: string;
+  readonly logId: string;
+  readonly seq: number;
+}
 
-export interface StoredCheckpoint { readonly logId: string; readonly treeSize: number; readonly body: string }
+export interface StoredCheckpoint {
+  readonly logId: string;
+  readonly treeSize: number;
+  readonly body: string;
+}
 
 export interface LedgerStore {
   /** Highest entry of the log (consistent read), or null when the log is empty. */

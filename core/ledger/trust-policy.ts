@@ -47,11 +47,13 @@ export interface TrustPolicyError {
 }
 
 const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const exactly = (o: Record<string, unknown>, names: string[]): boolean => Object.keys(o).sort().join(',') === [...names].sort().join(',');
+const exactly = (o: Record<string, unknown>, names: string[]): boolean =>
+  Object.keys(o).sort().join(',') === [...names].sort().join(',');
 const nat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 
 function policyViolation(x: unknown): string | null {
-  if (!isRec(x) || !exactly(x, ['format', 'logs', 'keys', 'authorities', 'evaluatorBuilds'])) return 'a policy has exactly format, logs, keys, authorities, evaluatorBuilds';
+  if (!isRec(x) || !exactly(x, ['format', 'logs', 'keys', 'authorities', 'evaluatorBuilds']))
+    return 'a policy has exactly format, logs, keys, authorities, evaluatorBuilds';
   if (x.format !== TRUST_POLICY_FORMAT) return `format is ${TRUST_POLICY_FORMAT}`;
   if (!Array.isArray(x.logs) || x.logs.length === 0) return 'logs is a non-empty array';
   const logs = new Set<string>();
@@ -64,9 +66,12 @@ function policyViolation(x: unknown): string | null {
   const ids = new Set<string>();
   for (const [i, k] of x.keys.entries()) {
     const at = `keys[${i}]`;
-    if (!isRec(k) || !exactly(k, ['keyId', 'publicKey', 'validity'])) return `${at} has exactly keyId, publicKey, validity`;
-    if (typeof k.keyId !== 'string' || !KEY_ID_PATTERN.test(k.keyId)) return `${at}.keyId is "ed25519:" + 32 lowercase hex digits`;
-    if (!isHex(k.publicKey, 32) || !isAcceptablePublicKey(fromHex(k.publicKey))) return `${at}.publicKey is a canonical, non-small-order Ed25519 key in lowercase hex`;
+    if (!isRec(k) || !exactly(k, ['keyId', 'publicKey', 'validity']))
+      return `${at} has exactly keyId, publicKey, validity`;
+    if (typeof k.keyId !== 'string' || !KEY_ID_PATTERN.test(k.keyId))
+      return `${at}.keyId is "ed25519:" + 32 lowercase hex digits`;
+    if (!isHex(k.publicKey, 32) || !isAcceptablePublicKey(fromHex(k.publicKey)))
+      return `${at}.publicKey is a canonical, non-small-order Ed25519 key in lowercase hex`;
     if (keyIdOf(fromHex(k.publicKey)) !== k.keyId) return `${at}.keyId is derived from its public key`;
     if (ids.has(k.keyId)) return `${at}.keyId is listed once`;
     ids.add(k.keyId);
@@ -77,10 +82,12 @@ function policyViolation(x: unknown): string | null {
       if (!isRec(r) || !exactly(r, ['logId', 'fromSeq', 'toSeq'])) return `${rat} has exactly logId, fromSeq, toSeq`;
       if (typeof r.logId !== 'string' || !logs.has(r.logId)) return `${rat}.logId is one of logs`;
       if (!nat(r.fromSeq)) return `${rat}.fromSeq is a non-negative integer`;
-      if (r.toSeq !== null && (!nat(r.toSeq) || r.toSeq < r.fromSeq)) return `${rat}.toSeq is null or an integer ≥ fromSeq`;
+      if (r.toSeq !== null && (!nat(r.toSeq) || r.toSeq < r.fromSeq))
+        return `${rat}.toSeq is null or an integer ≥ fromSeq`;
       const mine = { logId: r.logId, fromSeq: r.fromSeq, toSeq: r.toSeq as number | null };
       for (const o of ranges) {
-        if (o.logId === mine.logId && mine.fromSeq <= (o.toSeq ?? Infinity) && o.fromSeq <= (mine.toSeq ?? Infinity)) return `${rat} overlaps another range of the same key and log`;
+        if (o.logId === mine.logId && mine.fromSeq <= (o.toSeq ?? Infinity) && o.fromSeq <= (mine.toSeq ?? Infinity))
+          return `${rat} overlaps another range of the same key and log`;
       }
       ranges.push(mine);
     }
@@ -88,7 +95,14 @@ function policyViolation(x: unknown): string | null {
   if (!Array.isArray(x.authorities) || x.authorities.length === 0) return 'authorities is a non-empty array';
   const seen = new Set<string>();
   for (const [i, a] of x.authorities.entries()) {
-    if (!isRec(a) || !exactly(a, ['environment', 'table']) || typeof a.environment !== 'string' || typeof a.table !== 'string' || a.environment === '' || a.table === '') {
+    if (
+      !isRec(a) ||
+      !exactly(a, ['environment', 'table']) ||
+      typeof a.environment !== 'string' ||
+      typeof a.table !== 'string' ||
+      a.environment === '' ||
+      a.table === ''
+    ) {
       return `authorities[${i}] is {environment, table} with non-empty strings`;
     }
     const key = canonicalText(a);
@@ -121,7 +135,10 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
   return ok({
     logs: [...(plain.logs as string[])],
     keys,
-    authorities: (plain.authorities as { environment: string; table: string }[]).map((a) => ({ environment: a.environment, table: a.table })),
+    authorities: (plain.authorities as { environment: string; table: string }[]).map((a) => ({
+      environment: a.environment,
+      table: a.table,
+    })),
     evaluatorBuilds: [...(plain.evaluatorBuilds as string[])],
   });
 }
@@ -146,4 +163,5 @@ export function keyForCheckpoint(policy: TrustPolicy, keyId: string, logId: stri
 export const isAllowedAuthority = (policy: TrustPolicy, origin: { environment: string; table: string }): boolean =>
   policy.authorities.some((a) => a.environment === origin.environment && a.table === origin.table);
 
-export const isAllowedBuild = (policy: TrustPolicy, buildDigest: string): boolean => policy.evaluatorBuilds.includes(buildDigest);
+export const isAllowedBuild = (policy: TrustPolicy, buildDigest: string): boolean =>
+  policy.evaluatorBuilds.includes(buildDigest);

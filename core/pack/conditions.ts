@@ -18,7 +18,9 @@ export interface ConditionVisit {
 export function conditionRoots(pack: any): ConditionVisit[] {
   const roots: ConditionVisit[] = [];
   if (pack.applicability !== undefined) roots.push({ node: pack.applicability, pointer: '/applicability' });
-  (pack.rules ?? []).forEach((r: { when: PlainCondition }, i: number) => roots.push({ node: r.when, pointer: `/rules/${i}/when` }));
+  (pack.rules ?? []).forEach((r: { when: PlainCondition }, i: number) =>
+    roots.push({ node: r.when, pointer: `/rules/${i}/when` }),
+  );
   (pack.exceptions ?? []).forEach((x: { when: PlainCondition }, i: number) =>
     roots.push({ node: x.when, pointer: `/exceptions/${i}/when` }),
   );
@@ -37,7 +39,8 @@ export function walkCondition(root: ConditionVisit): ConditionVisit[] {
       stack.push({ node: node.condition, pointer: childPointer(pointer, 'condition') });
     } else if (node.op === 'all' || node.op === 'any') {
       const base = childPointer(pointer, 'conditions');
-      for (let i = node.conditions.length - 1; i >= 0; i--) stack.push({ node: node.conditions[i], pointer: childPointer(base, i) });
+      for (let i = node.conditions.length - 1; i >= 0; i--)
+        stack.push({ node: node.conditions[i], pointer: childPointer(base, i) });
     }
   }
   return out;

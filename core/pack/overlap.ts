@@ -149,7 +149,9 @@ function setsFor(node: JsonObject, v: VarKey | '', meter: Meter): Sets {
     }
     case 'all':
     case 'any': {
-      const children = (m.get('conditions') as { items: readonly JsonValue[] }).items.map((c) => setsFor(c as JsonObject, v, meter));
+      const children = (m.get('conditions') as { items: readonly JsonValue[] }).items.map((c) =>
+        setsFor(c as JsonObject, v, meter),
+      );
       let t = children[0]!.t;
       let f = children[0]!.f;
       for (const c of children.slice(1)) {
@@ -212,7 +214,8 @@ function variablesOf(root: JsonObject): Set<VarKey> {
     if (op === 'fact') vars.add('f' + str(m.get('path')));
     else if (op === 'evidence-present') vars.add('e' + str(m.get('evidenceRequirement')));
     else if (op === 'not') stack.push(m.get('condition') as JsonObject);
-    else if (op === 'all' || op === 'any') for (const c of (m.get('conditions') as { items: readonly JsonValue[] }).items) stack.push(c as JsonObject);
+    else if (op === 'all' || op === 'any')
+      for (const c of (m.get('conditions') as { items: readonly JsonValue[] }).items) stack.push(c as JsonObject);
   }
   return vars;
 }
@@ -242,7 +245,9 @@ function exactDiagnostic(
     pointer: `/rules/${a.index}`,
     message:
       `rules "${a.id}" (outcome "${a.outcome}") and "${b.id}" (outcome "${b.outcome}") can both be true for one facts document` +
-      (strict ? '; strict mode reports an exact overlap as an error (§3.3.1), although Core still counts the pack conforming' : ''),
+      (strict
+        ? '; strict mode reports an exact overlap as an error (§3.3.1), although Core still counts the pack conforming'
+        : ''),
     rules: [ruleRef(a), ruleRef(b)],
     region: describeRegion(shared, path),
     witness: { facts: factsPlacing(path, witnessValue, missing) },
@@ -280,7 +285,10 @@ function ruleRef(r: RuleInfo): { id: string; outcome: string; pointer: string } 
 function suggestion(rewrite: RuleInfo, keep: RuleInfo, exact: boolean): Record<string, unknown> {
   const base = toPlain(rewrite.when) as { op: string; conditions?: unknown[] };
   const negated = negate(toPlain(keep.when) as Record<string, unknown>, exact);
-  const when = base.op === 'all' ? { op: 'all', conditions: [...(base.conditions ?? []), negated] } : { op: 'all', conditions: [base, negated] };
+  const when =
+    base.op === 'all'
+      ? { op: 'all', conditions: [...(base.conditions ?? []), negated] }
+      : { op: 'all', conditions: [base, negated] };
   return {
     rule: rewrite.id,
     pointer: `/rules/${rewrite.index}/when`,

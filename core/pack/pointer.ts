@@ -15,5 +15,8 @@ export function childPointer(parent: string, token: string | number): string {
 /** Tokens of a well-formed pointer (as produced by ajv's instancePath or pointerOf). */
 export function pointerTokens(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }

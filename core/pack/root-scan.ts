@@ -16,7 +16,12 @@ export type ScannedMember =
   | { readonly kind: 'other'; readonly jsonType: 'number' | 'boolean' | 'null' | 'object' | 'array' };
 
 export type RootScan =
-  | { readonly readable: true; readonly root: 'object'; readonly specVersion: ScannedMember; readonly profile: ScannedMember }
+  | {
+      readonly readable: true;
+      readonly root: 'object';
+      readonly specVersion: ScannedMember;
+      readonly profile: ScannedMember;
+    }
   | { readonly readable: true; readonly root: 'not-object' }
   | { readonly readable: false };
 
@@ -46,7 +51,10 @@ class Scanner {
   private pos = 0;
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
 
-  constructor(private readonly b: Uint8Array, private readonly maxDepth: number) {}
+  constructor(
+    private readonly b: Uint8Array,
+    private readonly maxDepth: number,
+  ) {}
 
   root(): RootScan {
     this.ws();
@@ -92,7 +100,15 @@ class Scanner {
     const c = this.peek();
     if (c === QUOTE) return { kind: 'string', value: this.stringToken(true) };
     const jsonType =
-      c === 0x7b ? 'object' : c === 0x5b ? 'array' : c === 0x74 || c === 0x66 ? 'boolean' : c === 0x6e ? 'null' : 'number';
+      c === 0x7b
+        ? 'object'
+        : c === 0x5b
+          ? 'array'
+          : c === 0x74 || c === 0x66
+            ? 'boolean'
+            : c === 0x6e
+              ? 'null'
+              : 'number';
     this.skipValue();
     return { kind: 'other', jsonType };
   }

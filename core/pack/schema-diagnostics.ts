@@ -76,9 +76,17 @@ function mapOne(e: ErrorObject, instance: unknown): Diagnostic | undefined {
       return undefined; // the failing then/name errors are reported themselves
     case 'required':
       if (p['missingProperty'] === 'op' && isConditionError(e)) {
-        return structural(PackCodes.SCHEMA_CONDITION_OP, at, `a condition needs op, one of ${CONDITION_OPS.join(', ')}`);
+        return structural(
+          PackCodes.SCHEMA_CONDITION_OP,
+          at,
+          `a condition needs op, one of ${CONDITION_OPS.join(', ')}`,
+        );
       }
-      if (at === '/escalation' && (p['missingProperty'] === 'target' || p['missingProperty'] === 'routes') && /oneOf/.test(e.schemaPath)) {
+      if (
+        at === '/escalation' &&
+        (p['missingProperty'] === 'target' || p['missingProperty'] === 'routes') &&
+        /oneOf/.test(e.schemaPath)
+      ) {
         return undefined; // reported by the oneOf diagnostic below
       }
       return structural(PackCodes.SCHEMA_REQUIRED, at, `missing required member "${String(p['missingProperty'])}"`, {
@@ -92,7 +100,9 @@ function mapOne(e: ErrorObject, instance: unknown): Diagnostic | undefined {
         { member: p['additionalProperty'] },
       );
     case 'type':
-      return structural(PackCodes.SCHEMA_TYPE, at, `must be of JSON type ${String(p['type'])}`, { expected: p['type'] });
+      return structural(PackCodes.SCHEMA_TYPE, at, `must be of JSON type ${String(p['type'])}`, {
+        expected: p['type'],
+      });
     case 'enum':
       if (isConditionOpEnum(e)) {
         return structural(PackCodes.SCHEMA_CONDITION_OP, at, `op must be one of ${CONDITION_OPS.join(', ')}`);
@@ -101,13 +111,19 @@ function mapOne(e: ErrorObject, instance: unknown): Diagnostic | undefined {
         allowed: p['allowedValues'],
       });
     case 'const':
-      return structural(PackCodes.SCHEMA_CONST, at, `must be ${JSON.stringify(p['allowedValue'])}`, { allowed: p['allowedValue'] });
+      return structural(PackCodes.SCHEMA_CONST, at, `must be ${JSON.stringify(p['allowedValue'])}`, {
+        allowed: p['allowedValue'],
+      });
     case 'minLength':
       return structural(PackCodes.SCHEMA_EMPTY_STRING, at, 'must be a non-empty string');
     case 'minItems':
-      return structural(PackCodes.SCHEMA_TOO_FEW_ITEMS, at, `must have at least ${String(p['limit'])} item(s)`, { limit: p['limit'] });
+      return structural(PackCodes.SCHEMA_TOO_FEW_ITEMS, at, `must have at least ${String(p['limit'])} item(s)`, {
+        limit: p['limit'],
+      });
     case 'maxItems':
-      return structural(PackCodes.SCHEMA_TOO_MANY_ITEMS, at, `must have at most ${String(p['limit'])} item(s)`, { limit: p['limit'] });
+      return structural(PackCodes.SCHEMA_TOO_MANY_ITEMS, at, `must have at most ${String(p['limit'])} item(s)`, {
+        limit: p['limit'],
+      });
     case 'uniqueItems':
       return structural(
         PackCodes.SCHEMA_DUPLICATE_ITEMS,
@@ -120,7 +136,10 @@ function mapOne(e: ErrorObject, instance: unknown): Diagnostic | undefined {
       return patternDiagnostic(String(p['pattern']), name !== undefined ? childPointer(at, name) : at);
     }
     case 'format': {
-      const [code, message] = FORMAT_CODES[String(p['format'])] ?? [PackCodes.SCHEMA_OTHER, `must match format ${String(p['format'])}`];
+      const [code, message] = FORMAT_CODES[String(p['format'])] ?? [
+        PackCodes.SCHEMA_OTHER,
+        `must match format ${String(p['format'])}`,
+      ];
       return structural(code, at, message, { format: p['format'] });
     }
     case 'not':
@@ -147,13 +166,23 @@ function escalationOneOf(instance: unknown): Diagnostic | undefined {
   if (esc === null || typeof esc !== 'object' || Array.isArray(esc)) return undefined;
   const both = Object.hasOwn(esc, 'target') && Object.hasOwn(esc, 'routes');
   return both
-    ? structural(PackCodes.SCHEMA_ESCALATION_TARGET_AND_ROUTES, '/escalation', 'an escalation declares exactly one of target and routes, not both (§6.7)')
-    : structural(PackCodes.SCHEMA_ESCALATION_NO_TARGET_OR_ROUTES, '/escalation', 'an escalation declares exactly one of target and routes (§6.7)');
+    ? structural(
+        PackCodes.SCHEMA_ESCALATION_TARGET_AND_ROUTES,
+        '/escalation',
+        'an escalation declares exactly one of target and routes, not both (§6.7)',
+      )
+    : structural(
+        PackCodes.SCHEMA_ESCALATION_NO_TARGET_OR_ROUTES,
+        '/escalation',
+        'an escalation declares exactly one of target and routes (§6.7)',
+      );
 }
 
 /** The discriminated condition form puts `required: ["op"]` at the root of the condition def. */
 function isConditionError(e: ErrorObject): boolean {
-  return e.schemaPath === '#/required' && /(?:\/when|\/applicability|\/conditions\/\d+|\/condition)$/.test(e.instancePath);
+  return (
+    e.schemaPath === '#/required' && /(?:\/when|\/applicability|\/conditions\/\d+|\/condition)$/.test(e.instancePath)
+  );
 }
 
 function isConditionOpEnum(e: ErrorObject): boolean {

@@ -24,7 +24,12 @@ export function toSchemaInstance(v: JsonValue): unknown {
         // Assignment creates an own data property for every name except "__proto__", whose inherited setter would
         // change the prototype instead; that one name is defined explicitly.
         if (name === '__proto__') {
-          Object.defineProperty(out, name, { value: toSchemaInstance(value), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(out, name, {
+            value: toSchemaInstance(value),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         } else {
           out[name] = toSchemaInstance(value);
         }

@@ -143,6 +143,7 @@ function checkRequiredExtensions(pack: Plain): Diagnostic[] {
  */
 function extensionObjects(pack: Plain): object[] {
   const holders: Plain[] = [pack, pack.decision, pack.escalation, pack.metadata];
-  for (const member of ['evidenceRequirements', 'sources', 'outcomes', 'rules', 'exceptions']) holders.push(...(pack[member] ?? []));
+  for (const member of ['evidenceRequirements', 'sources', 'outcomes', 'rules', 'exceptions'])
+    holders.push(...(pack[member] ?? []));
   return holders.filter((h) => h !== undefined && h.extensions !== undefined).map((h) => h.extensions as object);
 }

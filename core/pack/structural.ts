@@ -12,7 +12,8 @@ import { validatorFor } from './schemas.js';
 import { mapSchemaErrors } from './schema-diagnostics.js';
 import { checkRouteTriggers } from './route-triggers.js';
 
-export type Negotiation = { readonly ok: true; readonly profile: Profile } | { readonly ok: false; readonly diagnostic: Diagnostic };
+export type Negotiation =
+  { readonly ok: true; readonly profile: Profile } | { readonly ok: false; readonly diagnostic: Diagnostic };
 
 /**
  * §4.1 profile negotiation. Absent → implicit base. An unknown name, a non-string, an empty string or null is a

@@ -23,7 +23,8 @@ import { toSchemaInstance } from './schema-instance.js';
 export function validatePack(bytes: Uint8Array, options: ValidatePackOptions = {}): PackValidation {
   const limits = resolveLimits(options.limits);
   const scan = scanRoot(bytes, limits);
-  const selector = scan.readable && scan.root === 'object' && scan.specVersion.kind === 'string' ? scan.specVersion.value : undefined;
+  const selector =
+    scan.readable && scan.root === 'object' && scan.specVersion.kind === 'string' ? scan.specVersion.value : undefined;
   let contract = selector === undefined ? undefined : contractFor(selector);
 
   // Carrier layer: the selected version's carrier, or the most permissive supported one when there is none.
@@ -43,7 +44,12 @@ export function validatePack(bytes: Uint8Array, options: ValidatePackOptions = {
   return validateDocument(root, bytes, contract, options);
 }
 
-function validateDocument(root: JsonObject, bytes: Uint8Array, contract: SpecVersionContract, options: ValidatePackOptions): PackValidation {
+function validateDocument(
+  root: JsonObject,
+  bytes: Uint8Array,
+  contract: SpecVersionContract,
+  options: ValidatePackOptions,
+): PackValidation {
   const supported = new Set<Profile>(options.supportedProfiles ?? SUPPORTED_PROFILES);
   // §4.1: negotiation is the first structural step; its refusal is the only diagnostic.
   const negotiated = negotiateProfile(root, contract, supported);
@@ -80,15 +86,31 @@ function carrierFailure(e: CarrierError): PackValidation {
 /** Why a carrier-conforming document has no usable selector (§4 root object, §11 exact selector). */
 function selectorDiagnostic(root: JsonValue): Diagnostic {
   if (root.kind !== 'object') {
-    return { code: PackCodes.ROOT_NOT_OBJECT, severity: 'error', pointer: '', message: `the root must be an object, not ${root.kind} (§4)` };
+    return {
+      code: PackCodes.ROOT_NOT_OBJECT,
+      severity: 'error',
+      pointer: '',
+      message: `the root must be an object, not ${root.kind} (§4)`,
+    };
   }
   const sv = root.members.get('specVersion');
   const supported = `supported: ${SUPPORTED_SPEC_VERSIONS.map((v) => JSON.stringify(v)).join(', ')}`;
   if (sv === undefined) {
-    return { code: PackCodes.SPEC_VERSION_MISSING, severity: 'error', pointer: '', message: `missing required member "specVersion" (§11; ${supported})`, member: 'specVersion' };
+    return {
+      code: PackCodes.SPEC_VERSION_MISSING,
+      severity: 'error',
+      pointer: '',
+      message: `missing required member "specVersion" (§11; ${supported})`,
+      member: 'specVersion',
+    };
   }
   if (sv.kind !== 'string') {
-    return { code: PackCodes.SPEC_VERSION_NOT_STRING, severity: 'error', pointer: '/specVersion', message: `specVersion must be a string (§11; ${supported})` };
+    return {
+      code: PackCodes.SPEC_VERSION_NOT_STRING,
+      severity: 'error',
+      pointer: '/specVersion',
+      message: `specVersion must be a string (§11; ${supported})`,
+    };
   }
   return {
     code: PackCodes.SPEC_VERSION_UNSUPPORTED,

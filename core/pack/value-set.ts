@@ -47,9 +47,21 @@ const NO_VALUES = Object.freeze({ co: false, values: Object.freeze([]) as readon
 const ALL_VALUES = Object.freeze({ co: true, values: Object.freeze([]) as readonly JsonValue[] });
 const WHOLE_LINE: readonly Interval[] = Object.freeze([Object.freeze({})]);
 
-export const EMPTY: ValueSet = Object.freeze({ missing: false, others: NO_VALUES, intervals: [], added: [], removed: [] });
+export const EMPTY: ValueSet = Object.freeze({
+  missing: false,
+  others: NO_VALUES,
+  intervals: [],
+  added: [],
+  removed: [],
+});
 /** Every value and ⊥: what a literal true supplies, and what a condition on another variable leaves open. */
-export const FULL: ValueSet = Object.freeze({ missing: true, others: ALL_VALUES, intervals: WHOLE_LINE, added: [], removed: [] });
+export const FULL: ValueSet = Object.freeze({
+  missing: true,
+  others: ALL_VALUES,
+  intervals: WHOLE_LINE,
+  added: [],
+  removed: [],
+});
 
 export function isDecimalSpelling(v: JsonValue): v is JsonString {
   return v.kind === 'string' && isDecimalString(v.value);
@@ -108,7 +120,9 @@ function combine(a: ValueSet, b: ValueSet, op: 'and' | 'or', meter: Meter): Valu
   const and = op === 'and';
   const missing = and ? a.missing && b.missing : a.missing || b.missing;
   const others = combineOthers(a.others, b.others, and, meter);
-  const intervals = and ? intersectIntervals(a.intervals, b.intervals, meter) : uniteIntervals(a.intervals, b.intervals, meter);
+  const intervals = and
+    ? intersectIntervals(a.intervals, b.intervals, meter)
+    : uniteIntervals(a.intervals, b.intervals, meter);
   const added: string[] = [];
   const removed: string[] = [];
   const candidates = new Set<string>([...a.added, ...a.removed, ...b.added, ...b.removed]);
@@ -122,12 +136,7 @@ function combine(a: ValueSet, b: ValueSet, op: 'and' | 'or', meter: Meter): Valu
   return { missing, others, intervals, added, removed };
 }
 
-function combineOthers(
-  a: ValueSet['others'],
-  b: ValueSet['others'],
-  and: boolean,
-  meter: Meter,
-): ValueSet['others'] {
+function combineOthers(a: ValueSet['others'], b: ValueSet['others'], and: boolean, meter: Meter): ValueSet['others'] {
   const has = (list: readonly JsonValue[], v: JsonValue): boolean => {
     meter.charge(list.length + 1);
     return list.some((x) => jsonEquals(x, v));
@@ -218,7 +227,10 @@ function normalize(list: Interval[]): Interval[] {
   for (const i of sorted) {
     const last = out[out.length - 1];
     if (last !== undefined && joins(last, i)) {
-      out[out.length - 1] = { ...(last.lo ? { lo: last.lo } : {}), ...(compareHi(last.hi, i.hi) >= 0 ? (last.hi ? { hi: last.hi } : {}) : i.hi ? { hi: i.hi } : {}) };
+      out[out.length - 1] = {
+        ...(last.lo ? { lo: last.lo } : {}),
+        ...(compareHi(last.hi, i.hi) >= 0 ? (last.hi ? { hi: last.hi } : {}) : i.hi ? { hi: i.hi } : {}),
+      };
     } else {
       out.push(i);
     }

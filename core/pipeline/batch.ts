@@ -22,7 +22,10 @@ export interface BatchObserver {
 
 export interface BatchDeps {
   readonly process: (bytes: Uint8Array) => Promise<ProcessOutcome>;
-  readonly deadLetter: (record: BatchRecord, outcome: Extract<ProcessOutcome, { status: 'dead-letter' }>) => Promise<void>;
+  readonly deadLetter: (
+    record: BatchRecord,
+    outcome: Extract<ProcessOutcome, { status: 'dead-letter' }>,
+  ) => Promise<void>;
   readonly observer?: BatchObserver;
   /** Records processed at once (default 10, a whole default batch: appends to one log are serialized anyway, ADR 0077). */
   readonly concurrency?: number;
@@ -54,5 +57,7 @@ export async function handleBatch(records: readonly BatchRecord[], deps: BatchDe
   const n = Math.max(1, Math.min(deps.concurrency ?? 10, records.length));
   await Promise.all(Array.from({ length: n }, worker));
   // Report in record order: an empty list means every record succeeded.
-  return { batchItemFailures: records.filter((r) => failed.has(r.messageId)).map((r) => ({ itemIdentifier: r.messageId })) };
+  return {
+    batchItemFailures: records.filter((r) => failed.has(r.messageId)).map((r) => ({ itemIdentifier: r.messageId })),
+  };
 }

@@ -60,33 +60,67 @@ function checkHandoff(m: HandoffMessage): string | undefined {
   if (!Number.isSafeInteger(m.ledger.seq) || m.ledger.seq < 0) return 'ledger.seq must be a non-negative integer';
   if (!Number.isSafeInteger(m.routeIndex) || m.routeIndex < 0) return 'routeIndex must be a non-negative integer';
   if (m.disposition.handoff.state !== 'requested') return 'a handoff is only sent for a requested handoff';
-  if (m.shape === 'no-destination' && (m.target !== undefined || m.destination !== 'no-destination')) return 'a destinationless handoff names no target';
+  if (m.shape === 'no-destination' && (m.target !== undefined || m.destination !== 'no-destination'))
+    return 'a destinationless handoff names no target';
   if (m.shape !== 'no-destination' && m.target === undefined) return 'a routed or targeted handoff names its target';
   if (m.shape === 'route') {
     const routes = m.disposition.handoff.routes;
     const t = routes?.[m.routeIndex];
-    if (t === undefined || t.kind !== m.target?.kind || t.name !== m.target.name) return 'routeIndex must select the target in disposition.handoff.routes';
+    if (t === undefined || t.kind !== m.target?.kind || t.name !== m.target.name)
+      return 'routeIndex must select the target in disposition.handoff.routes';
   } else if (m.routeIndex !== 0) return 'a target or destinationless handoff has routeIndex 0';
-  if (m.handoffId !== handoffId(m.ledger.entryHash, m.routeIndex)) return 'handoffId does not derive from the entry hash and route index';
+  if (m.handoffId !== handoffId(m.ledger.entryHash, m.routeIndex))
+    return 'handoffId does not derive from the entry hash and route index';
   return undefined;
 }
 
-export type HandoffReadError = { readonly code: 'handoff-not-json' | 'handoff-shape' | 'handoff-not-canonical'; readonly message: string };
+export type HandoffReadError = {
+  readonly code: 'handoff-not-json' | 'handoff-shape' | 'handoff-not-canonical';
+  readonly message: string;
+};
 
 /** Reads a handoff message strictly: carrier, shape, invariants, and canonical bytes. */
 export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, HandoffReadError> {
   const r = readJson(bytes);
   if (!r.ok) return err({ code: 'handoff-not-json', message: r.error.message });
   const plain = toPlain(r.value) as Record<string, unknown>;
-  if (typeof plain !== 'object' || plain === null || plain.format !== HANDOFF_FORMAT) return err({ code: 'handoff-shape', message: `format must be ${HANDOFF_FORMAT}` });
-  const allowed = new Set(['format', 'handoffId', 'ledger', 'requestId', 'packDigest', 'routeIndex', 'shape', 'destination', 'target', 'disposition', 'correlation']);
-  for (const k of Object.keys(plain)) if (!allowed.has(k)) return err({ code: 'handoff-shape', message: `unknown member ${k}` });
+  if (typeof plain !== 'object' || plain === null || plain.format !== HANDOFF_FORMAT)
+    return err({ code: 'handoff-shape', message: `format must be ${HANDOFF_FORMAT}` });
+  const allowed = new Set([
+    'format',
+    'handoffId',
+    'ledger',
+    'requestId',
+    'packDigest',
+    'routeIndex',
+    'shape',
+    'destination',
+    'target',
+    'disposition',
+    'correlation',
+  ]);
+  for (const k of Object.keys(plain))
+    if (!allowed.has(k)) return err({ code: 'handoff-shape', message: `unknown member ${k}` });
   const m = plain as unknown as HandoffMessage;
-  if (typeof m.handoffId !== 'string' || typeof m.requestId !== 'string' || typeof m.packDigest !== 'string' || typeof m.ledger !== 'object' || m.ledger === null || typeof m.ledger.entryHash !== 'string' || typeof m.ledger.logId !== 'string' || typeof m.disposition !== 'object' || m.disposition === null) {
+  if (
+    typeof m.handoffId !== 'string' ||
+    typeof m.requestId !== 'string' ||
+    typeof m.packDigest !== 'string' ||
+    typeof m.ledger !== 'object' ||
+    m.ledger === null ||
+    typeof m.ledger.entryHash !== 'string' ||
+    typeof m.ledger.logId !== 'string' ||
+    typeof m.disposition !== 'object' ||
+    m.disposition === null
+  ) {
     return err({ code: 'handoff-shape', message: 'missing or mistyped members' });
   }
   const problem = checkHandoff(m);
   if (problem !== undefined) return err({ code: 'handoff-shape', message: problem });
-  if (canonicalize(m) !== new TextDecoder().decode(bytes)) return err({ code: 'handoff-not-canonical', message: 'the message bytes are not the RFC 8785 form of what they parse to' });
+  if (canonicalize(m) !== new TextDecoder().decode(bytes))
+    return err({
+      code: 'handoff-not-canonical',
+      message: 'the message bytes are not the RFC 8785 form of what they parse to',
+    });
   return ok(m);
 }

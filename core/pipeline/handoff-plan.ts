@@ -33,7 +33,11 @@ export interface RouteQueueConfig {
 export const routeKey = (t: HandoffTarget): string => `${t.kind}:${t.name}`;
 
 /** Plans the handoffs of one disposition. `packTarget` is the pack's `escalation.target`, when it declares one. */
-export function planHandoffs(disposition: Disposition, packTarget: HandoffTarget | undefined, config: RouteQueueConfig): PlannedHandoff[] {
+export function planHandoffs(
+  disposition: Disposition,
+  packTarget: HandoffTarget | undefined,
+  config: RouteQueueConfig,
+): PlannedHandoff[] {
   const h = disposition.handoff;
   if (h.state !== 'requested') return [];
   const toTarget = (routeIndex: number, shape: 'route' | 'target', target: HandoffTarget): PlannedHandoff => {
@@ -63,10 +67,12 @@ export function packEscalationTarget(plainPack: unknown): HandoffTarget | undefi
 export function parseRouteQueues(text: string | undefined): Record<string, string> {
   if (text === undefined || text === '') return {};
   const v = JSON.parse(text) as unknown;
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new TypeError('ROUTE_QUEUES must be a JSON object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new TypeError('ROUTE_QUEUES must be a JSON object');
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, url] of Object.entries(v)) {
-    if (typeof url !== 'string' || url === '') throw new TypeError(`ROUTE_QUEUES[${JSON.stringify(k)}] must be a queue URL`);
+    if (typeof url !== 'string' || url === '')
+      throw new TypeError(`ROUTE_QUEUES[${JSON.stringify(k)}] must be a queue URL`);
     out[k] = url;
   }
   return out;

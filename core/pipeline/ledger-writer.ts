@@ -27,7 +27,8 @@ export class StoredEntryError extends Error {
 
 function recorded(stored: StoredEntry): RecordedEntry {
   const parsed = parseStoredEntry(stored.body);
-  if (!parsed.ok) throw new StoredEntryError(`entry ${stored.logId}/${stored.seq} is ${parsed.error.code}: ${parsed.error.detail}`);
+  if (!parsed.ok)
+    throw new StoredEntryError(`entry ${stored.logId}/${stored.seq} is ${parsed.error.code}: ${parsed.error.detail}`);
   return { logId: stored.logId, seq: stored.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry };
 }
 
@@ -58,10 +59,15 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
       headCache,
       ownSlots,
       slotLock: (log, task) => lock.run(log, task),
-      build: (slot) => (built = buildEntry({ ...draft, format: ENTRY_FORMAT, ...slot, time, keyId: o.signer.keyId } as UnsignedEntry, o.signer)),
+      build: (slot) =>
+        (built = buildEntry(
+          { ...draft, format: ENTRY_FORMAT, ...slot, time, keyId: o.signer.keyId } as UnsignedEntry,
+          o.signer,
+        )),
     });
     if (!out.ok) {
-      if (out.error.code === 'request-id-conflict') return { status: 'conflict', existingRequestDigest: out.error.claim.requestDigest };
+      if (out.error.code === 'request-id-conflict')
+        return { status: 'conflict', existingRequestDigest: out.error.claim.requestDigest };
       throw new Error(`${out.error.code}: ${out.error.message}`);
     }
     const stored = out.value.entry;
@@ -69,7 +75,10 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
       // Our own entry, just written: buildEntry validated it (entry-rules, the same member and value rules a strict
       // read applies) and the stored bytes are exactly its canonical text, so reading them back would only repeat
       // that work. Entries written by anyone else (duplicates, earlier deliveries) are still read back strictly.
-      return { status: 'appended', recorded: { logId: stored.logId, seq: stored.seq, entryHash: built.entryHash, entry: built.entry } };
+      return {
+        status: 'appended',
+        recorded: { logId: stored.logId, seq: stored.seq, entryHash: built.entryHash, entry: built.entry },
+      };
     }
     return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recorded(stored) };
   }

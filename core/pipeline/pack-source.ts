@@ -19,7 +19,10 @@ export interface PackBytesSource {
 /** Compiled packs kept per warm function instance. 64 × a few hundred KB at most. */
 export const DEFAULT_PACK_CACHE_SIZE = 64;
 
-export function cachedPackSource(registry: PackBytesSource, capacity = DEFAULT_PACK_CACHE_SIZE): PackSource & { readonly cache: Lru<string, PackLoad> } {
+export function cachedPackSource(
+  registry: PackBytesSource,
+  capacity = DEFAULT_PACK_CACHE_SIZE,
+): PackSource & { readonly cache: Lru<string, PackLoad> } {
   const cache = new Lru<string, PackLoad>(capacity);
   return {
     cache,
@@ -41,9 +44,17 @@ export function loadPackBytes(digest: string, bytes: Uint8Array): PackLoad {
   const v = validatePack(bytes);
   if (!v.conformant || v.pack === undefined) {
     const first = v.diagnostics.find((d: Diagnostic) => d.severity === 'error');
-    return { status: 'not-conformant', message: `the stored pack is not conformant (${v.class}): ${first?.code ?? 'unknown'}` };
+    return {
+      status: 'not-conformant',
+      message: `the stored pack is not conformant (${v.class}): ${first?.code ?? 'unknown'}`,
+    };
   }
-  const plain = v.pack.plain as { id?: unknown; version?: unknown; outcomes?: { id?: unknown }[]; escalation?: { routes?: { target?: unknown }[] } };
+  const plain = v.pack.plain as {
+    id?: unknown;
+    version?: unknown;
+    outcomes?: { id?: unknown }[];
+    escalation?: { routes?: { target?: unknown }[] };
+  };
   const outcomeIds = (plain.outcomes ?? []).map((o) => String(o.id));
   const routeTargets = (plain.escalation?.routes ?? []).map((r) => r.target as HandoffTarget);
   return {

@@ -25,7 +25,13 @@ export interface LoadedPack {
 export type PackLoad =
   | { readonly status: 'found'; readonly pack: LoadedPack }
   | { readonly status: 'missing' }
-  | { readonly status: 'not-conformant'; readonly id?: string; readonly version?: string; readonly specVersion?: string; readonly message: string };
+  | {
+      readonly status: 'not-conformant';
+      readonly id?: string;
+      readonly version?: string;
+      readonly specVersion?: string;
+      readonly message: string;
+    };
 
 export interface PackSource {
   load(digestHex: string): Promise<PackLoad>;

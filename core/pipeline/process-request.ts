@@ -15,7 +15,16 @@ import { checkEntryFits } from '../ledger/admission.js';
 import type { EntryRefusal, RefusalCode } from '../ledger/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 import { handoffMessageBytes } from './handoff-message.js';
-import type { AppendResult, EntryDraft, HandoffSender, LedgerWriter, LoadedPack, PackSource, RecordedEntry, RequestArchive } from './ports.js';
+import type {
+  AppendResult,
+  EntryDraft,
+  HandoffSender,
+  LedgerWriter,
+  LoadedPack,
+  PackSource,
+  RecordedEntry,
+  RequestArchive,
+} from './ports.js';
 import { readRequest, type EvaluationRequest, type RequestErrorCode } from './request.js';
 
 export interface PipelineConfig extends RouteQueueConfig {
@@ -56,13 +65,21 @@ export type ProcessOutcome =
 
 const sha256Hex = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
-export async function processRequest(bytes: Uint8Array, config: PipelineConfig, ports: PipelinePorts): Promise<ProcessOutcome> {
+export async function processRequest(
+  bytes: Uint8Array,
+  config: PipelineConfig,
+  ports: PipelinePorts,
+): Promise<ProcessOutcome> {
   const requestDigest = sha256Hex(bytes);
   const read = readRequest(bytes);
   const requestId = read.ok ? read.value.requestId : read.error.requestId;
   if (requestId === undefined) {
     const e = read.ok ? undefined : read.error;
-    return { status: 'dead-letter', code: e?.code ?? 'request-id-invalid', message: e?.message ?? 'no usable request id' };
+    return {
+      status: 'dead-letter',
+      code: e?.code ?? 'request-id-invalid',
+      message: e?.message ?? 'no usable request id',
+    };
   }
   // No lookup first: the append protocol itself returns the entry an earlier delivery recorded (and refuses an id
   // reused for other bytes), and evaluation is deterministic and cheap, so a redelivery costs no extra round trip.
@@ -75,17 +92,25 @@ export async function processRequest(bytes: Uint8Array, config: PipelineConfig, 
     supportedExtensions: [...new Set(config.supportedExtensions)].sort(),
     evaluator: config.evaluator,
   };
-  const draft = read.ok ? await decide(read.value, common, config, ports) : refusal(common, refusalCodeOf(read.error.code), read.error.message);
+  const draft = read.ok
+    ? await decide(read.value, common, config, ports)
+    : refusal(common, refusalCodeOf(read.error.code), read.error.message);
   // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed (issue 3
   // item 6). A request over the archive's limit was refused for exactly that reason and is not retained.
-  if (!(draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large')) await ports.archive.put(bytes);
+  if (!(draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large'))
+    await ports.archive.put(bytes);
   const appended = await ports.ledger.append(draft);
   return finish(appended, requestId, config, ports);
 }
 
 type Common = Pick<EntryDraft, 'requestId' | 'requestDigest' | 'correlation' | 'supportedExtensions' | 'evaluator'>;
 
-async function decide(req: EvaluationRequest, common: Common, config: PipelineConfig, ports: PipelinePorts): Promise<EntryDraft> {
+async function decide(
+  req: EvaluationRequest,
+  common: Common,
+  config: PipelineConfig,
+  ports: PipelinePorts,
+): Promise<EntryDraft> {
   let digest: string;
   if (req.pack.kind === 'alias') {
     const resolved = await ports.packs.resolveAlias(req.pack.alias);
@@ -95,20 +120,46 @@ async function decide(req: EvaluationRequest, common: Common, config: PipelineCo
     digest = req.pack.digest.slice('sha256:'.length);
   }
   const loaded = await ports.packs.load(digest);
-  if (loaded.status === 'missing') return refusal(common, 'unknown-pack-digest', `no pack with digest sha256:${digest} is published`, { digest });
+  if (loaded.status === 'missing')
+    return refusal(common, 'unknown-pack-digest', `no pack with digest sha256:${digest} is published`, { digest });
   const factsDigest = sha256Hex(req.facts);
   const evidenceDigest = req.evidence ? sha256Hex(req.evidence) : null;
   const budget = req.workBudget ?? config.defaultWorkBudget;
   if (loaded.status === 'not-conformant') {
     // §8.2/§8.4: the pack is the first preflight input; a stored pack that no longer validates is that error.
-    const pack = { digest, ...(loaded.id !== undefined ? { id: loaded.id } : {}), ...(loaded.version !== undefined ? { version: loaded.version } : {}) };
-    const error: EvaluationError = { class: 'pack-not-conformant', phase: 'preflight', code: 'pack-not-conformant', message: loaded.message };
-    return { ...common, kind: 'evaluation-error', pack, specVersion: loaded.specVersion ?? null, factsDigest, evidenceDigest, workBudget: budget, work: 0, error };
+    const pack = {
+      digest,
+      ...(loaded.id !== undefined ? { id: loaded.id } : {}),
+      ...(loaded.version !== undefined ? { version: loaded.version } : {}),
+    };
+    const error: EvaluationError = {
+      class: 'pack-not-conformant',
+      phase: 'preflight',
+      code: 'pack-not-conformant',
+      message: loaded.message,
+    };
+    return {
+      ...common,
+      kind: 'evaluation-error',
+      pack,
+      specVersion: loaded.specVersion ?? null,
+      factsDigest,
+      evidenceDigest,
+      workBudget: budget,
+      work: 0,
+      error,
+    };
   }
   const p = loaded.pack;
   const pack = { id: p.id, version: p.version, digest };
   if (!Number.isSafeInteger(budget) || budget < 1 || budget > config.maxWorkBudget) {
-    return refusal(common, 'work-budget-out-of-range', `workBudget must be from 1 to ${config.maxWorkBudget} work units in this deployment`, pack, p.specVersion);
+    return refusal(
+      common,
+      'work-budget-out-of-range',
+      `workBudget must be from 1 to ${config.maxWorkBudget} work units in this deployment`,
+      pack,
+      p.specVersion,
+    );
   }
   // Issue 3 item 7 ("reserve the terminal report"): refuse before evaluating when the worst-case entry could not
   // fit one ledger item, so evaluation never produces a result the ledger cannot hold.
@@ -121,9 +172,27 @@ async function decide(req: EvaluationRequest, common: Common, config: PipelineCo
     supportedExtensions: new Set(config.supportedExtensions),
     workBudget: budget,
   });
-  const base = { ...common, pack, specVersion: p.specVersion, factsDigest, evidenceDigest, workBudget: budget, work: result.work };
-  if (result.kind === 'error') return { ...base, kind: 'evaluation-error', error: { ...result.error, message: capUtf8(result.error.message, 1024) } };
-  return { ...base, kind: 'disposition', disposition: result.disposition, dispositionDigest: sha256Hex(new TextEncoder().encode(result.bytes)) };
+  const base = {
+    ...common,
+    pack,
+    specVersion: p.specVersion,
+    factsDigest,
+    evidenceDigest,
+    workBudget: budget,
+    work: result.work,
+  };
+  if (result.kind === 'error')
+    return {
+      ...base,
+      kind: 'evaluation-error',
+      error: { ...result.error, message: capUtf8(result.error.message, 1024) },
+    };
+  return {
+    ...base,
+    kind: 'disposition',
+    disposition: result.disposition,
+    dispositionDigest: sha256Hex(new TextEncoder().encode(result.bytes)),
+  };
 }
 
 /**
@@ -134,14 +203,22 @@ async function decide(req: EvaluationRequest, common: Common, config: PipelineCo
  */
 const WORST_REQUEST = {
   requestId: 'x'.repeat(128),
-  correlation: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`${String(i).padStart(2, '0')}${'n'.repeat(62)}`, '\u0001'.repeat(256)])),
+  correlation: Object.fromEntries(
+    Array.from({ length: 16 }, (_, i) => [`${String(i).padStart(2, '0')}${'n'.repeat(62)}`, '\u0001'.repeat(256)]),
+  ),
 };
 const fitsForEveryRequest = new WeakMap<LoadedPack, WeakMap<PipelineConfig, boolean>>();
 
 function entryFits(p: LoadedPack, config: PipelineConfig, common: Common): string | undefined {
   const input = (r: { requestId: string; correlation: Readonly<Record<string, string>> | null }) => ({
     ...r,
-    pack: { id: p.id, version: p.version, specVersion: p.specVersion, outcomeIds: p.outcomeIds, routeTargets: p.routeTargets },
+    pack: {
+      id: p.id,
+      version: p.version,
+      specVersion: p.specVersion,
+      outcomeIds: p.outcomeIds,
+      routeTargets: p.routeTargets,
+    },
     logIds: config.logIds,
     supportedExtensions: common.supportedExtensions,
     evaluator: config.evaluator,
@@ -155,9 +232,25 @@ function entryFits(p: LoadedPack, config: PipelineConfig, common: Common): strin
   return exact.ok ? undefined : exact.error.message;
 }
 
-function refusal(common: Common, code: RefusalCode, message: string, pack?: { digest: string; id?: string; version?: string }, specVersion?: string): EntryDraft {
+function refusal(
+  common: Common,
+  code: RefusalCode,
+  message: string,
+  pack?: { digest: string; id?: string; version?: string },
+  specVersion?: string,
+): EntryDraft {
   const r: EntryRefusal = { code, message: capUtf8(message, 1024) };
-  return { ...common, kind: 'admission-refusal', pack: pack ?? null, specVersion: specVersion ?? null, factsDigest: null, evidenceDigest: null, workBudget: null, work: 0, refusal: r };
+  return {
+    ...common,
+    kind: 'admission-refusal',
+    pack: pack ?? null,
+    specVersion: specVersion ?? null,
+    factsDigest: null,
+    evidenceDigest: null,
+    workBudget: null,
+    work: 0,
+    refusal: r,
+  };
 }
 
 function refusalCodeOf(code: RequestErrorCode): RefusalCode {
@@ -166,7 +259,12 @@ function refusalCodeOf(code: RequestErrorCode): RefusalCode {
   return 'request-malformed';
 }
 
-async function finish(result: AppendResult, requestId: string, config: PipelineConfig, ports: PipelinePorts): Promise<ProcessOutcome> {
+async function finish(
+  result: AppendResult,
+  requestId: string,
+  config: PipelineConfig,
+  ports: PipelinePorts,
+): Promise<ProcessOutcome> {
   if (result.status === 'conflict') {
     return {
       status: 'dead-letter',
@@ -194,7 +292,11 @@ async function finish(result: AppendResult, requestId: string, config: PipelineC
 }
 
 /** Sends every planned handoff of a recorded disposition, in order; the ids are deterministic, so re-sends dedupe. */
-async function fanOut(recorded: RecordedEntry, config: PipelineConfig, ports: PipelinePorts): Promise<(PlannedHandoff & { handoffId: string })[]> {
+async function fanOut(
+  recorded: RecordedEntry,
+  config: PipelineConfig,
+  ports: PipelinePorts,
+): Promise<(PlannedHandoff & { handoffId: string })[]> {
   const e = recorded.entry;
   if (e.kind !== 'disposition' || e.disposition.handoff.state !== 'requested') return [];
   const disposition: Disposition = e.disposition;

@@ -22,8 +22,12 @@ const dec = new TextDecoder('utf-8', { fatal: true });
 
 /** The request text, or why it cannot be built (a document that is not a strict JSON text, a bad id). */
 export function buildRequest(p: RequestParts): Result<string, string> {
-  if (!REQUEST_ID_PATTERN.test(p.requestId)) return err(`request id ${JSON.stringify(p.requestId)} must match ${REQUEST_ID_PATTERN.source}`);
-  for (const [what, bytes] of [['facts', p.facts], ['evidence', p.evidence]] as const) {
+  if (!REQUEST_ID_PATTERN.test(p.requestId))
+    return err(`request id ${JSON.stringify(p.requestId)} must match ${REQUEST_ID_PATTERN.source}`);
+  for (const [what, bytes] of [
+    ['facts', p.facts],
+    ['evidence', p.evidence],
+  ] as const) {
     if (bytes === undefined) continue;
     const r = readJson(bytes, { allowLoneSurrogates: true });
     if (!r.ok) return err(`the ${what} document is not a strict JSON text (§2.1): ${r.error.code}: ${r.error.message}`);
@@ -55,7 +59,11 @@ export function trimJsonWhitespace(b: Uint8Array): Uint8Array {
  * with "facts" (and optionally "evidence", "requestId", "workBudget", "correlation", "pack") is wrapped, its
  * documents sliced exactly from the line; a missing id becomes "<idPrefix>-<lineNumber>".
  */
-export function requestFromLine(line: Uint8Array, lineNumber: number, defaults: { pack?: string; idPrefix: string }): Result<{ requestId: string; text: string }, string> {
+export function requestFromLine(
+  line: Uint8Array,
+  lineNumber: number,
+  defaults: { pack?: string; idPrefix: string },
+): Result<{ requestId: string; text: string }, string> {
   const r = readJson(line, { allowLoneSurrogates: true });
   if (!r.ok) return err(`not a strict JSON text: ${r.error.code}`);
   if (r.value.kind !== 'object') return err('a line must be a JSON object');
@@ -91,7 +99,11 @@ export function requestFromLine(line: Uint8Array, lineNumber: number, defaults: 
 
 /** A stable id prefix for a JSONL file: its base name and the first 8 hex digits of its SHA-256. */
 export function idPrefixFor(name: string, bytes: Uint8Array): string {
-  const base = (name.split(/[\\/]/).pop() ?? 'batch').replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 48) || 'batch';
+  const base =
+    (name.split(/[\\/]/).pop() ?? 'batch')
+      .replace(/\.[^.]*$/, '')
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .slice(0, 48) || 'batch';
   const h = createHash('sha256').update(bytes).digest('hex').slice(0, 8);
   return `${/^[A-Za-z0-9]/.test(base) ? base : `b${base}`}-${h}`;
 }

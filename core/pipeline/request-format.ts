@@ -32,4 +32,12 @@ export const MAX_CORRELATION_VALUE_BYTES = 256;
 export const CORRELATION_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The members a version-1 request may carry; anything else is refused (closed object). */
-export const REQUEST_MEMBERS: readonly string[] = ['format', 'requestId', 'pack', 'facts', 'evidence', 'workBudget', 'correlation'];
+export const REQUEST_MEMBERS: readonly string[] = [
+  'format',
+  'requestId',
+  'pack',
+  'facts',
+  'evidence',
+  'workBudget',
+  'correlation',
+];

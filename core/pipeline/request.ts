@@ -23,7 +23,8 @@ import {
   REQUEST_MEMBERS,
 } from './request-format.js';
 
-export type PackRef = { readonly kind: 'digest'; readonly digest: string } | { readonly kind: 'alias'; readonly alias: string };
+export type PackRef =
+  { readonly kind: 'digest'; readonly digest: string } | { readonly kind: 'alias'; readonly alias: string };
 
 export interface EvaluationRequest {
   readonly requestId: string;
@@ -63,7 +64,11 @@ export function readRequest(bytes: Uint8Array): Result<EvaluationRequest, Reques
   // Lone surrogates are admitted at this layer so that a facts document for a 0.2.0-draft pack reaches the
   // evaluator, which reads it under the pack's own carrier (Core §11); our own members are ASCII-bounded below.
   const parsed = readJson(bytes, { allowLoneSurrogates: true });
-  if (!parsed.ok) return refuse('request-not-json', `the request is not a strict JSON text (§2.1): ${parsed.error.code}: ${parsed.error.message}`);
+  if (!parsed.ok)
+    return refuse(
+      'request-not-json',
+      `the request is not a strict JSON text (§2.1): ${parsed.error.code}: ${parsed.error.message}`,
+    );
   const root = parsed.value;
   if (root.kind !== 'object') return refuse('request-not-object', 'the request must be a JSON object');
   if (bytes.length > MAX_REQUEST_BYTES) {
@@ -71,7 +76,11 @@ export function readRequest(bytes: Uint8Array): Result<EvaluationRequest, Reques
     // message at 1 MiB): refused under its own id so the refusal is accounted for in the ledger.
     const id = root.members.get('requestId');
     const requestId = id?.kind === 'string' && REQUEST_ID_PATTERN.test(id.value) ? id.value : undefined;
-    return refuse('request-too-large', `the request is ${bytes.length} bytes; the limit is ${MAX_REQUEST_BYTES}`, requestId);
+    return refuse(
+      'request-too-large',
+      `the request is ${bytes.length} bytes; the limit is ${MAX_REQUEST_BYTES}`,
+      requestId,
+    );
   }
   return readMembers(bytes, root);
 }
@@ -88,16 +97,22 @@ function readMembers(bytes: Uint8Array, root: JsonObject): Result<EvaluationRequ
     return refuse('request-id-invalid', `requestId must be a string matching ${REQUEST_ID_PATTERN.source}`);
   }
   for (const name of m.keys()) {
-    if (!REQUEST_MEMBERS.includes(name)) return refuse('request-member-unknown', `unknown request member ${JSON.stringify(name)}`, requestId);
+    if (!REQUEST_MEMBERS.includes(name))
+      return refuse('request-member-unknown', `unknown request member ${JSON.stringify(name)}`, requestId);
   }
   const pack = readPackRef(m.get('pack'));
-  if (pack === undefined) return refuse('request-pack-invalid', 'pack must be "sha256:<64 lowercase hex>" or "<id>@<version>"', requestId);
+  if (pack === undefined)
+    return refuse('request-pack-invalid', 'pack must be "sha256:<64 lowercase hex>" or "<id>@<version>"', requestId);
   if (!m.has('facts')) return refuse('request-facts-missing', 'the request must carry a facts document', requestId);
   const budget = m.get('workBudget');
   let workBudget: number | undefined;
   if (budget !== undefined) {
     // The range (1..MAX_WORK_BUDGET) is the evaluator's to judge (§10, preflight); here only "an integer".
-    if (budget.kind !== 'number' || !/^-?(0|[1-9][0-9]{0,15})$/.test(budget.lexeme) || !Number.isSafeInteger(Number(budget.lexeme))) {
+    if (
+      budget.kind !== 'number' ||
+      !/^-?(0|[1-9][0-9]{0,15})$/.test(budget.lexeme) ||
+      !Number.isSafeInteger(Number(budget.lexeme))
+    ) {
       return refuse('request-work-budget-invalid', 'workBudget must be an integer', requestId);
     }
     workBudget = Number(budget.lexeme);
@@ -134,9 +149,11 @@ function readCorrelation(v: JsonValue): Record<string, string> | string {
   if (v.members.size > MAX_CORRELATION_MEMBERS) return `correlation holds at most ${MAX_CORRELATION_MEMBERS} members`;
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of v.members) {
-    if (!CORRELATION_NAME_PATTERN.test(name)) return `correlation member names must match ${CORRELATION_NAME_PATTERN.source}`;
+    if (!CORRELATION_NAME_PATTERN.test(name))
+      return `correlation member names must match ${CORRELATION_NAME_PATTERN.source}`;
     if (value.kind !== 'string') return `correlation.${name} must be a string`;
-    if (utf8.encode(value.value).length > MAX_CORRELATION_VALUE_BYTES) return `correlation.${name} exceeds ${MAX_CORRELATION_VALUE_BYTES} bytes`;
+    if (utf8.encode(value.value).length > MAX_CORRELATION_VALUE_BYTES)
+      return `correlation.${name} exceeds ${MAX_CORRELATION_VALUE_BYTES} bytes`;
     // In a `u` regex a paired surrogate is one code point, so this matches lone surrogates only.
     if (/[\ud800-\udfff]/u.test(value.value)) return `correlation.${name} holds a lone surrogate`;
     out[name] = value.value;

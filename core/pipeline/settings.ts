@@ -52,10 +52,12 @@ export const SETTINGS_HELP = `stack options (flag, then environment, then the lo
   --requests-table <name>  REQUESTS_TABLE                          default docket-<stage>-requests
   --queue <name|url>       INTAKE_QUEUE                            default docket-<stage>-intake`;
 
-const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
+const nonEmpty = (v: string | undefined): string | undefined =>
+  v === undefined || v.trim() === '' ? undefined : v.trim();
 
 export function resolveSettings(flags: SettingFlags, env: Readonly<Record<string, string | undefined>>): StackSettings {
-  const rawEndpoint = nonEmpty(flags.endpoint) ?? nonEmpty(env.DOCKET_ENDPOINT) ?? nonEmpty(env.AWS_ENDPOINT_URL) ?? LOCAL_ENDPOINT;
+  const rawEndpoint =
+    nonEmpty(flags.endpoint) ?? nonEmpty(env.DOCKET_ENDPOINT) ?? nonEmpty(env.AWS_ENDPOINT_URL) ?? LOCAL_ENDPOINT;
   const endpoint = rawEndpoint === 'aws' ? undefined : rawEndpoint;
   const stage = nonEmpty(flags.stage) ?? nonEmpty(env.DOCKET_STAGE) ?? LOCAL_STAGE;
   const prefix = `docket-${stage}`;
@@ -73,7 +75,8 @@ export function resolveSettings(flags: SettingFlags, env: Readonly<Record<string
 
 /** The physical queue name of a route key ("review" → docket-<stage>-route-review; "unrouted"; "intake-dlq"). */
 export function routeQueueName(s: StackSettings, route: string): string {
-  if (route === 'unrouted' || route === 'intake-dlq' || route === 'unrouted-dlq' || route === 'intake') return `${s.queuePrefix}-${route}`;
+  if (route === 'unrouted' || route === 'intake-dlq' || route === 'unrouted-dlq' || route === 'intake')
+    return `${s.queuePrefix}-${route}`;
   if (route.startsWith(`${s.queuePrefix}-`)) return route;
   return `${s.queuePrefix}-route-${route}`;
 }

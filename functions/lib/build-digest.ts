@@ -22,7 +22,8 @@ export function buildDigest(env: NodeJS.ProcessEnv, moduleUrl: string): string {
   const functionsDir = dirname(file);
   const root = dirname(functionsDir);
   // Unbundled when this module sits in <root>/functions and <root>/core exists beside it.
-  if (functionsDir.endsWith(`${sep}functions`) && exists(join(root, 'core'))) return treeDigest(root, ['core', 'functions', 'adapters']);
+  if (functionsDir.endsWith(`${sep}functions`) && exists(join(root, 'core')))
+    return treeDigest(root, ['core', 'functions', 'adapters']);
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
 

@@ -13,7 +13,13 @@ export interface CheckpointRun {
   readonly export: string;
 }
 
-export async function runCheckpoints(o: { store: LedgerStore; signer: Signer; logIds: readonly string[]; origin: CheckpointOrigin; time: string }): Promise<CheckpointRun> {
+export async function runCheckpoints(o: {
+  store: LedgerStore;
+  signer: Signer;
+  logIds: readonly string[];
+  origin: CheckpointOrigin;
+  time: string;
+}): Promise<CheckpointRun> {
   const checkpoints = [];
   for (const logId of o.logIds) {
     const r = await checkpointLog(o.store, logId, { signer: o.signer, origin: o.origin, time: o.time });

@@ -18,7 +18,12 @@ import { parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import type { HandoffSender } from '../../core/pipeline/ports.js';
-import { processRequest, type PipelineConfig, type PipelinePorts, type ProcessOutcome } from '../../core/pipeline/process-request.js';
+import {
+  processRequest,
+  type PipelineConfig,
+  type PipelinePorts,
+  type ProcessOutcome,
+} from '../../core/pipeline/process-request.js';
 import { silentObservability, type Observability } from './observability.js';
 
 /** Where this instance starts its round over the ledger logs: random per cold start, so concurrent Lambda instances
@@ -34,7 +39,10 @@ export interface RuntimeParts {
   readonly config: PipelineConfig;
   readonly ports: PipelinePorts;
   /** Sends an unidentifiable message to the DLQ with its reason. */
-  readonly deadLetter: (record: BatchRecord & { readonly eventSourceArn?: string }, o: Extract<ProcessOutcome, { status: 'dead-letter' }>) => Promise<void>;
+  readonly deadLetter: (
+    record: BatchRecord & { readonly eventSourceArn?: string },
+    o: Extract<ProcessOutcome, { status: 'dead-letter' }>,
+  ) => Promise<void>;
   readonly observability?: Observability;
   readonly concurrency?: number;
 }
@@ -67,7 +75,8 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
 function jsonArray(text: string | undefined, name: string): string[] {
   if (text === undefined || text === '') return [];
   const v = JSON.parse(text) as unknown;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw new TypeError(`${name} must be a JSON array of strings`);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+    throw new TypeError(`${name} must be a JSON array of strings`);
   return v;
 }
 
@@ -175,7 +184,13 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
     ports: {
       packs: cachedPackSource(registry),
       archive,
-      ledger: ledgerWriter({ store, signer: o.signer, logIds: config.logIds, logOffset: INSTANCE_LOG_OFFSET, now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')) }),
+      ledger: ledgerWriter({
+        store,
+        signer: o.signer,
+        logIds: config.logIds,
+        logOffset: INSTANCE_LOG_OFFSET,
+        now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
+      }),
       handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
     },
     deadLetter: sqsDeadLetter(sqs, env),

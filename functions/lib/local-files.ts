@@ -40,13 +40,25 @@ export function ensureSigningKey(path: string): { keys: Ed25519KeyPair; created:
 }
 
 /** A trust policy (docket.trust-policy/1) pinning one key for every log from seq 0, open-ended. */
-export function trustPolicyDocument(o: { keys: Ed25519KeyPair; logIds: readonly string[]; environment: string; table: string; evaluatorBuilds: readonly string[] }): string {
+export function trustPolicyDocument(o: {
+  keys: Ed25519KeyPair;
+  logIds: readonly string[];
+  environment: string;
+  table: string;
+  evaluatorBuilds: readonly string[];
+}): string {
   const logs = [...o.logIds].sort();
   return `${JSON.stringify(
     {
       format: TRUST_POLICY_FORMAT,
       logs,
-      keys: [{ keyId: o.keys.keyId, publicKey: toHex(o.keys.publicKey), validity: logs.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }],
+      keys: [
+        {
+          keyId: o.keys.keyId,
+          publicKey: toHex(o.keys.publicKey),
+          validity: logs.map((logId) => ({ logId, fromSeq: 0, toSeq: null })),
+        },
+      ],
       authorities: [{ environment: o.environment, table: o.table }],
       evaluatorBuilds: [...new Set(o.evaluatorBuilds)].sort(),
     },

@@ -26,7 +26,12 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
   return {
     outcome(record: BatchRecord, o: ProcessOutcome) {
       if (o.status === 'dead-letter') {
-        logger.warn('request dead-lettered', { messageId: record.messageId, requestId: o.requestId, reason: o.code, detail: o.message });
+        logger.warn('request dead-lettered', {
+          messageId: record.messageId,
+          requestId: o.requestId,
+          reason: o.code,
+          detail: o.message,
+        });
         count('DeadLetters', 'reason', o.code);
         return;
       }
@@ -41,18 +46,29 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
         work: o.work,
         ...(o.errorClass ? { errorClass: o.errorClass } : {}),
         ...(o.refusalCode ? { refusalCode: o.refusalCode } : {}),
-        handoffs: o.handoffs.map((h) => ({ handoffId: h.handoffId, routeIndex: h.routeIndex, destination: h.destination })),
+        handoffs: o.handoffs.map((h) => ({
+          handoffId: h.handoffId,
+          routeIndex: h.routeIndex,
+          destination: h.destination,
+        })),
       });
       if (o.created) {
         count('Evaluations', 'kind', o.kind);
         if (o.errorClass) count('EvaluationErrors', 'class', o.errorClass);
         if (o.refusalCode) count('AdmissionRefusals', 'code', o.refusalCode);
       } else count('DuplicateDeliveries', 'kind', o.kind);
-      for (const h of o.handoffs) count('Handoffs', 'route', h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
+      for (const h of o.handoffs)
+        count('Handoffs', 'route', h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
     },
     failure(record: BatchRecord, error: unknown) {
       const e = error as { name?: string; code?: string; message?: string };
-      logger.error('record failed; it will be redelivered', { messageId: record.messageId, receiveCount: record.receiveCount, errorName: e?.name, errorCode: e?.code, error: e?.message });
+      logger.error('record failed; it will be redelivered', {
+        messageId: record.messageId,
+        receiveCount: record.receiveCount,
+        errorName: e?.name,
+        errorCode: e?.code,
+        error: e?.message,
+      });
       count('RecordFailures', 'class', e?.name ?? 'Error');
     },
     flush() {

@@ -29,9 +29,11 @@ export function parseSigningKey(text: string, source: string): Ed25519KeyPair {
   } catch {
     throw new SigningKeyError(`${source} is not a signing key document`);
   }
-  if (doc?.format !== SIGNING_KEY_FORMAT || !isHex(doc.seed, 32)) throw new SigningKeyError(`${source} is not a ${SIGNING_KEY_FORMAT} document`);
+  if (doc?.format !== SIGNING_KEY_FORMAT || !isHex(doc.seed, 32))
+    throw new SigningKeyError(`${source} is not a ${SIGNING_KEY_FORMAT} document`);
   const keys = keyPairFromSeed(fromHex(doc.seed));
-  if (doc.publicKey !== toHex(keys.publicKey) || doc.keyId !== keys.keyId) throw new SigningKeyError(`${source}: the public key or key id does not derive from the seed`);
+  if (doc.publicKey !== toHex(keys.publicKey) || doc.keyId !== keys.keyId)
+    throw new SigningKeyError(`${source}: the public key or key id does not derive from the seed`);
   return keys;
 }
 
@@ -42,7 +44,9 @@ export async function loadSigningKey(env: NodeJS.ProcessEnv, secrets?: () => Sec
     try {
       text = await readFile(file, 'utf8');
     } catch (e) {
-      throw new SigningKeyError(`cannot read the signing key file ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+      throw new SigningKeyError(
+        `cannot read the signing key file ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
     }
     return signerFromKeyPair(parseSigningKey(text, file));
   }

@@ -26,7 +26,14 @@ export interface StackClients {
 export function openStack(settings: StackSettings): StackClients {
   const opts = { ...(settings.endpoint ? { endpoint: settings.endpoint } : {}), region: settings.region };
   // The CLI resolves its own endpoint; a stray AWS_ENDPOINT_URL must not redirect a command told "--endpoint aws".
-  const env = settings.endpoint ? process.env : { ...process.env, AWS_ENDPOINT_URL: undefined, AWS_ENDPOINT_URL_SQS: undefined, AWS_ENDPOINT_URL_DYNAMODB: undefined };
+  const env = settings.endpoint
+    ? process.env
+    : {
+        ...process.env,
+        AWS_ENDPOINT_URL: undefined,
+        AWS_ENDPOINT_URL_SQS: undefined,
+        AWS_ENDPOINT_URL_DYNAMODB: undefined,
+      };
   const dynamodb = createDynamoDbClient(opts, env);
   const sqs = createSqsClient(opts, env);
   const urls = new Map<string, Promise<string>>();
@@ -60,7 +67,11 @@ export function explainStackError(e: unknown, settings: StackSettings): string {
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(err?.message ?? '')) {
     return `cannot reach ${settings.endpoint ?? 'AWS'}: is the local stack running? Start it with "npm start" (docket local start).`;
   }
-  if (err?.name === 'ResourceNotFoundException' || err?.name === 'QueueDoesNotExist' || err?.name === 'AWS.SimpleQueueService.NonExistentQueue') {
+  if (
+    err?.name === 'ResourceNotFoundException' ||
+    err?.name === 'QueueDoesNotExist' ||
+    err?.name === 'AWS.SimpleQueueService.NonExistentQueue'
+  ) {
     return `${err.message ?? err.name} (stage ${settings.stage}; check --stage, --table, --queue)`;
   }
   return `${err?.name ?? 'Error'}: ${err?.message ?? String(e)}`;

@@ -47,8 +47,13 @@ export class Alarms extends Construct {
         resources: ['*'],
       }),
     );
-    this.topic = new sns.Topic(this, 'Topic', { topicName: `${props.prefix}-alarms`, masterKey: key, enforceSSL: true });
-    if (props.alarmEmail !== undefined) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    this.topic = new sns.Topic(this, 'Topic', {
+      topicName: `${props.prefix}-alarms`,
+      masterKey: key,
+      enforceSSL: true,
+    });
+    if (props.alarmEmail !== undefined)
+      this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     const period = Duration.seconds(t.periodSeconds);
     const add = (id: string, metric: cloudwatch.IMetric, threshold: number, description: string) => {
       const alarm = new cloudwatch.Alarm(this, id, {
@@ -65,15 +70,36 @@ export class Alarms extends Construct {
       this.alarms.push(alarm);
     };
     for (const d of props.dlqs) {
-      add(`${d.label}-dlq-depth`, d.queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }), t.dlqDepth, `Messages are dead-lettered in ${d.label}: inspect and redrive`);
+      add(
+        `${d.label}-dlq-depth`,
+        d.queue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+        t.dlqDepth,
+        `Messages are dead-lettered in ${d.label}: inspect and redrive`,
+      );
     }
     for (const f of props.functions) {
-      add(`${f.label}-errors`, f.fn.metricErrors({ period, statistic: 'Sum' }), t.functionErrors, `The ${f.label} function reported errors`);
+      add(
+        `${f.label}-errors`,
+        f.fn.metricErrors({ period, statistic: 'Sum' }),
+        t.functionErrors,
+        `The ${f.label} function reported errors`,
+      );
     }
-    add('evaluate-throttles', props.throttled.evaluate.metricThrottles({ period, statistic: 'Sum' }), t.throttles, 'The evaluate function is throttled: check account concurrency and maximumConcurrency');
+    add(
+      'evaluate-throttles',
+      props.throttled.evaluate.metricThrottles({ period, statistic: 'Sum' }),
+      t.throttles,
+      'The evaluate function is throttled: check account concurrency and maximumConcurrency',
+    );
     add(
       'ledger-write-throttles',
-      new cloudwatch.Metric({ namespace: 'AWS/DynamoDB', metricName: 'WriteThrottleEvents', dimensionsMap: { TableName: props.throttled.ledger.tableName }, period, statistic: 'Sum' }),
+      new cloudwatch.Metric({
+        namespace: 'AWS/DynamoDB',
+        metricName: 'WriteThrottleEvents',
+        dimensionsMap: { TableName: props.throttled.ledger.tableName },
+        period,
+        statistic: 'Sum',
+      }),
       t.throttles,
       'Ledger writes are throttled: one log (one partition) tops out at a few hundred appends/s; raise logCount',
     );

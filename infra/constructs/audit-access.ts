@@ -19,7 +19,12 @@ export interface AuditAccessProps {
   readonly key: kms.IKey;
 }
 
-export const AUDIT_TABLE_ACTIONS = ['dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan'] as const;
+export const AUDIT_TABLE_ACTIONS = [
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+] as const;
 
 export class AuditAccess extends Construct {
   readonly policy: iam.ManagedPolicy;
@@ -29,15 +34,28 @@ export class AuditAccess extends Construct {
     const stack = Stack.of(this);
     this.policy = new iam.ManagedPolicy(this, 'Policy', {
       managedPolicyName: props.policyName,
-      description: 'Docket: read-only audit of the ledger, registry, request archive, exported checkpoints and trust policy',
+      description:
+        'Docket: read-only audit of the ledger, registry, request archive, exported checkpoints and trust policy',
       statements: [
         new iam.PolicyStatement({ actions: [...AUDIT_TABLE_ACTIONS], resources: props.tables.map((t) => t.tableArn) }),
-        new iam.PolicyStatement({ actions: ['s3:ListBucket', 's3:ListBucketVersions'], resources: [props.exportBucket.bucketArn] }),
-        new iam.PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [props.exportBucket.arnForObjects('checkpoints/*')] }),
+        new iam.PolicyStatement({
+          actions: ['s3:ListBucket', 's3:ListBucketVersions'],
+          resources: [props.exportBucket.bucketArn],
+        }),
+        new iam.PolicyStatement({
+          actions: ['s3:GetObject', 's3:GetObjectVersion'],
+          resources: [props.exportBucket.arnForObjects('checkpoints/*')],
+        }),
         new iam.PolicyStatement({
           actions: ['ssm:GetParameter'],
           // formatArn keeps the leading slash of the parameter name out of the resource path.
-          resources: [stack.formatArn({ service: 'ssm', resource: 'parameter', resourceName: props.trustPolicyParameterName.replace(/^\//, '') })],
+          resources: [
+            stack.formatArn({
+              service: 'ssm',
+              resource: 'parameter',
+              resourceName: props.trustPolicyParameterName.replace(/^\//, ''),
+            }),
+          ],
         }),
         keyUseStatement(props.key, ['dynamodb', 's3'], ['decrypt']),
       ],

@@ -71,7 +71,10 @@ export class Checkpoints extends Construct {
     });
     // Create objects under the checkpoint prefix only; no read, delete or retention changes.
     this.function.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['s3:PutObject'], resources: [this.bucket.arnForObjects(`${CHECKPOINT_EXPORT_PREFIX}*`)] }),
+      new iam.PolicyStatement({
+        actions: ['s3:PutObject'],
+        resources: [this.bucket.arnForObjects(`${CHECKPOINT_EXPORT_PREFIX}*`)],
+      }),
     );
     grantKeyVia(props.key, this.function.role, ['s3'], ['encrypt']);
     const bucketLogicalId = Stack.of(this).resolve((this.bucket.node.defaultChild as s3.CfnBucket).logicalId) as string;

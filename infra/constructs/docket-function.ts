@@ -26,7 +26,8 @@ export interface DocketFunctionProps {
 }
 
 /** ESM bundles still meet CommonJS dependencies that call require(); give them one. */
-const ESM_REQUIRE_BANNER = "import { createRequire as __docketCreateRequire } from 'module'; const require = __docketCreateRequire(import.meta.url);";
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __docketCreateRequire } from 'module'; const require = __docketCreateRequire(import.meta.url);";
 
 export class DocketFunction extends Construct {
   readonly fn: lambda.Function;
@@ -46,7 +47,10 @@ export class DocketFunction extends Construct {
     });
     // Written explicitly instead of AWSLambdaBasicExecutionRole: only this function's own log group.
     this.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [this.logGroup.logGroupArn] }),
+      new iam.PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [this.logGroup.logGroupArn],
+      }),
     );
     const root = repoRoot();
     const entry = join(root, props.entry);
@@ -83,7 +87,9 @@ export class DocketFunction extends Construct {
           externalModules: props.bundleAwsSdk === true ? [] : ['@aws-sdk/*', '@smithy/*'],
           // adapters/aws-sdk.ts loads the runtime's SDK with require() (faster module init); a bundled SDK must be
           // inlined instead, which this define selects at build time.
-          ...(props.bundleAwsSdk === true ? { define: { 'process.env.DOCKET_BUNDLED_SDK': JSON.stringify('true') } } : {}),
+          ...(props.bundleAwsSdk === true
+            ? { define: { 'process.env.DOCKET_BUNDLED_SDK': JSON.stringify('true') } }
+            : {}),
           forceDockerBundling: false,
         },
       });
@@ -93,7 +99,9 @@ export class DocketFunction extends Construct {
       this.fn = new lambda.Function(this, 'Function', {
         ...common,
         handler: 'index.handler',
-        code: lambda.Code.fromInline(`exports.handler = async () => { throw new Error('${props.entry} was not built'); };`),
+        code: lambda.Code.fromInline(
+          `exports.handler = async () => { throw new Error('${props.entry} was not built'); };`,
+        ),
       });
     } else {
       throw new Error(`cannot bundle ${props.functionName}: ${props.entry} does not exist`);

@@ -27,7 +27,8 @@ export class Evaluator extends Construct {
     this.function = new DocketFunction(this, 'Evaluate', {
       functionName: props.functionName,
       entry: HANDLER_ENTRIES.evaluate,
-      description: 'Docket: evaluate requests from the intake queue, append one signed ledger entry each, fan out handoffs',
+      description:
+        'Docket: evaluate requests from the intake queue, append one signed ledger entry each, fan out handoffs',
       timeout: Duration.seconds(c.functionTimeoutSeconds),
       memoryMb: c.memoryMb,
       logRetentionDays: c.logRetentionDays,

@@ -62,7 +62,12 @@ export class Intake extends Construct {
     this.requesterPolicy = new iam.ManagedPolicy(this, 'RequesterPolicy', {
       managedPolicyName: `${props.names.queue}-requester`,
       description: 'Submit Docket evaluation requests to the intake queue',
-      statements: [new iam.PolicyStatement({ actions: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'], resources: [this.queues.queue.queueArn] })],
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+          resources: [this.queues.queue.queueArn],
+        }),
+      ],
     });
   }
 

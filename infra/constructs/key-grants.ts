@@ -5,7 +5,11 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 
 export type KeyUse = 'decrypt' | 'encrypt';
 
-export function keyUseStatement(key: kms.IKey, services: readonly string[], uses: readonly KeyUse[]): iam.PolicyStatement {
+export function keyUseStatement(
+  key: kms.IKey,
+  services: readonly string[],
+  uses: readonly KeyUse[],
+): iam.PolicyStatement {
   const actions = new Set<string>(['kms:DescribeKey']);
   if (uses.includes('decrypt')) actions.add('kms:Decrypt');
   if (uses.includes('encrypt')) {
@@ -20,6 +24,11 @@ export function keyUseStatement(key: kms.IKey, services: readonly string[], uses
   });
 }
 
-export function grantKeyVia(key: kms.IKey, grantee: iam.IGrantable, services: readonly string[], uses: readonly KeyUse[]): void {
+export function grantKeyVia(
+  key: kms.IKey,
+  grantee: iam.IGrantable,
+  services: readonly string[],
+  uses: readonly KeyUse[],
+): void {
   grantee.grantPrincipal.addToPrincipalPolicy(keyUseStatement(key, services, uses));
 }

@@ -35,7 +35,11 @@ export class Ledger extends Construct {
   private readonly key: kms.IKey;
   private readonly physicalName: string;
 
-  constructor(scope: Construct, id: string, props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey },
+  ) {
     super(scope, id);
     this.key = props.key;
     this.physicalName = props.tableName;
@@ -64,13 +68,21 @@ export class Ledger extends Construct {
 
   /** The evaluate function: read and conditionally create entry, claim and position items (log#, req#). */
   grantAppend(role: iam.IRole): void {
-    this.grantFamilies(role, ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'], [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.request]);
+    this.grantFamilies(
+      role,
+      ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
+      [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.request],
+    );
     grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
   }
 
   /** The checkpoint function: read entries and checkpoints, create checkpoint items only (ckpt#). */
   grantCheckpoint(role: iam.IRole): void {
-    this.grantFamilies(role, ['dynamodb:GetItem', 'dynamodb:Query'], [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.checkpoint]);
+    this.grantFamilies(
+      role,
+      ['dynamodb:GetItem', 'dynamodb:Query'],
+      [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.checkpoint],
+    );
     this.grantFamilies(role, ['dynamodb:PutItem'], [LEDGER_KEY_PREFIX.checkpoint]);
     grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
   }
@@ -101,7 +113,9 @@ export class Ledger extends Construct {
         resources,
         conditions: {
           ArnEquals: { 'aws:PrincipalArn': writers.appender.roleArn },
-          'ForAnyValue:StringNotLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.entry}*`, `${LEDGER_KEY_PREFIX.request}*`] },
+          'ForAnyValue:StringNotLike': {
+            'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.entry}*`, `${LEDGER_KEY_PREFIX.request}*`],
+          },
         },
       }),
     );

@@ -28,10 +28,18 @@ export class Registry extends Construct {
   readonly publisherPolicy: iam.ManagedPolicy;
   private readonly key: kms.IKey;
 
-  constructor(scope: Construct, id: string, props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey },
+  ) {
     super(scope, id);
     this.key = props.key;
-    const content = new ContentTable(this, 'Packs', { tableName: props.tableName, key: props.key, pitrRecoveryDays: props.config.pitrRecoveryDays });
+    const content = new ContentTable(this, 'Packs', {
+      tableName: props.tableName,
+      key: props.key,
+      pitrRecoveryDays: props.config.pitrRecoveryDays,
+    });
     this.table = content.table;
     this.table.addToResourcePolicy(
       new iam.PolicyStatement({
@@ -45,14 +53,21 @@ export class Registry extends Construct {
     this.publisherPolicy = new iam.ManagedPolicy(this, 'PublisherPolicy', {
       managedPolicyName: `${props.tableName}-publisher`,
       description: 'Publish Judgment Packs to the Docket registry (conditional create only; never update or delete)',
-      statements: [new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'], resources: [this.table.tableArn] })],
+      statements: [
+        new iam.PolicyStatement({
+          actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query'],
+          resources: [this.table.tableArn],
+        }),
+      ],
     });
     this.publisherPolicy.addStatements(keyUseStatement(this.key, ['dynamodb'], ['encrypt']));
   }
 
   /** The evaluate function loads packs by digest (and resolves aliases); it never writes. */
   grantRead(role: iam.IRole): void {
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [this.table.tableArn] }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query'], resources: [this.table.tableArn] }),
+    );
     grantKeyVia(this.key, role, ['dynamodb'], ['decrypt']);
   }
 }

@@ -18,7 +18,11 @@ export class RequestArchive extends Construct {
   readonly purgeRole: iam.Role;
   private readonly key: kms.IKey;
 
-  constructor(scope: Construct, id: string, props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey }) {
+  constructor(
+    scope: Construct,
+    id: string,
+    props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey },
+  ) {
     super(scope, id);
     this.key = props.key;
     const ttl = props.config.requestArchiveTtlAttribute;
@@ -34,7 +38,12 @@ export class RequestArchive extends Construct {
       description: 'Purge archived request bytes (facts) from the Docket request archive; never touches the ledger',
       assumedBy: new iam.AccountRootPrincipal(),
     });
-    this.purgeRole.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:DeleteItem'], resources: [this.table.tableArn] }));
+    this.purgeRole.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:DeleteItem'],
+        resources: [this.table.tableArn],
+      }),
+    );
     grantKeyVia(this.key, this.purgeRole, ['dynamodb'], ['decrypt']);
     const resources = [content.tableArnLiteral()];
     this.table.addToResourcePolicy(
@@ -42,7 +51,13 @@ export class RequestArchive extends Construct {
         sid: 'DenyRewritesToEveryone',
         effect: iam.Effect.DENY,
         principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:UpdateItem', 'dynamodb:BatchWriteItem', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete', 'dynamodb:DeleteTable'],
+        actions: [
+          'dynamodb:UpdateItem',
+          'dynamodb:BatchWriteItem',
+          'dynamodb:PartiQLUpdate',
+          'dynamodb:PartiQLDelete',
+          'dynamodb:DeleteTable',
+        ],
         resources,
       }),
     );
@@ -60,7 +75,9 @@ export class RequestArchive extends Construct {
 
   /** The evaluate function archives each request's exact bytes (conditional create) and reads them back. */
   grantArchive(role: iam.IRole): void {
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], resources: [this.table.tableArn] }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], resources: [this.table.tableArn] }),
+    );
     grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
   }
 }

@@ -39,7 +39,13 @@ export class Routes extends Construct {
         description: `Receive and acknowledge Docket handoffs on ${q.names.queue}`,
         statements: [
           new iam.PolicyStatement({
-            actions: ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'],
+            actions: [
+              'sqs:ChangeMessageVisibility',
+              'sqs:DeleteMessage',
+              'sqs:GetQueueAttributes',
+              'sqs:GetQueueUrl',
+              'sqs:ReceiveMessage',
+            ],
             resources: [q.queue.queueArn],
           }),
         ],

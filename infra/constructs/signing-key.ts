@@ -61,7 +61,10 @@ export class SigningKey extends Construct {
         tier: props.trustPolicy.length > 4096 ? ssm.ParameterTier.ADVANCED : ssm.ParameterTier.STANDARD,
       });
     }
-    new CfnOutput(scope, 'SigningSecretArn', { value: this.secret.secretArn, description: 'Write the private key here with `docket keygen`' });
+    new CfnOutput(scope, 'SigningSecretArn', {
+      value: this.secret.secretArn,
+      description: 'Write the private key here with `docket keygen`',
+    });
     new CfnOutput(scope, 'TrustPolicyParameterName', { value: props.trustPolicyParameterName });
     new CfnOutput(scope, 'TrustPolicy', {
       value: props.trustPolicy ?? 'not configured: run `docket keygen` and set context docket.<stage>.trustPolicy',
@@ -72,7 +75,9 @@ export class SigningKey extends Construct {
   /** Only the functions that sign may read the key (identity grant here, resource-policy deny in `seal`). */
   grantSign(role: iam.IRole): void {
     this.signers.push(role);
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.secret.secretArn] }));
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.secret.secretArn] }),
+    );
     grantKeyVia(this.key, role, ['secretsmanager'], ['decrypt']);
   }
 

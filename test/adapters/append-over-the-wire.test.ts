@@ -100,8 +100,18 @@ describe('a request id reused with other bytes over the wire', () => {
   it('is refused as request-id-conflict and leaves the first entry alone', async () => {
     const store = writerStore();
     const logIds = [`conflict-${Date.now().toString(36)}`];
-    const first = await appendOnce(store, { requestId: 'dup-id', requestDigest: digestOf('one'), logIds, build: (s) => refusalEntry(s, 'dup-id', digestOf('one')) });
-    const second = await appendOnce(store, { requestId: 'dup-id', requestDigest: digestOf('two'), logIds, build: (s) => refusalEntry(s, 'dup-id', digestOf('two')) });
+    const first = await appendOnce(store, {
+      requestId: 'dup-id',
+      requestDigest: digestOf('one'),
+      logIds,
+      build: (s) => refusalEntry(s, 'dup-id', digestOf('one')),
+    });
+    const second = await appendOnce(store, {
+      requestId: 'dup-id',
+      requestDigest: digestOf('two'),
+      logIds,
+      build: (s) => refusalEntry(s, 'dup-id', digestOf('two')),
+    });
     expect(first.ok).toBe(true);
     expect(second.ok ? 'ok' : second.error.code).toBe('request-id-conflict');
     expect(await auditLog(store, logIds[0]!)).toEqual(['dup-id']);
@@ -121,9 +131,15 @@ describe('a writer that crashes mid-append over the wire', () => {
       const logIds = [`crash-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`];
       const requestId = `${logIds[0]}-req`;
       const append = (store: LedgerStore) =>
-        appendOnce(store, { requestId, requestDigest: digestOf(requestId), logIds, build: (slot) => refusalEntry(slot, requestId) });
+        appendOnce(store, {
+          requestId,
+          requestDigest: digestOf(requestId),
+          logIds,
+          build: (slot) => refusalEntry(slot, requestId),
+        });
       // The relay refuses the write the writer would make next, as if its process died before sending it.
-      relay.fail = (target, body) => (target.endsWith('.PutItem') && dies(body.Item as Item) ? 'InternalServerError' : null);
+      relay.fail = (target, body) =>
+        target.endsWith('.PutItem') && dies(body.Item as Item) ? 'InternalServerError' : null;
       await expect(append(new DynamoDbLedgerStore({ client: crashing, tableName: TABLE }))).rejects.toThrow();
       relay.fail = () => null;
       const redelivered = await append(writerStore());

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createDynamoDbClient, createSqsClient, LOCAL_CREDENTIALS, resolveAwsSettings } from '../../adapters/aws-clients.js';
+import {
+  createDynamoDbClient,
+  createSqsClient,
+  LOCAL_CREDENTIALS,
+  resolveAwsSettings,
+} from '../../adapters/aws-clients.js';
 
 describe('AWS client settings', () => {
   it('prefers an explicit endpoint, then the service variable, then AWS_ENDPOINT_URL', () => {
@@ -16,7 +21,11 @@ describe('AWS client settings', () => {
     const cloud = resolveAwsSettings('DYNAMODB', {}, {});
     expect(cloud.credentials).toBeUndefined();
     expect(cloud.region).toBeUndefined();
-    const withKeys = resolveAwsSettings('DYNAMODB', {}, { AWS_ENDPOINT_URL: 'http://127.0.0.1:4566', AWS_ACCESS_KEY_ID: 'AKIA', AWS_REGION: 'eu-west-1' });
+    const withKeys = resolveAwsSettings(
+      'DYNAMODB',
+      {},
+      { AWS_ENDPOINT_URL: 'http://127.0.0.1:4566', AWS_ACCESS_KEY_ID: 'AKIA', AWS_REGION: 'eu-west-1' },
+    );
     expect(withKeys.credentials).toBeUndefined();
     expect(withKeys.region).toBe('eu-west-1');
   });

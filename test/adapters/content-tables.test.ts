@@ -32,7 +32,9 @@ describe('both content tables', () => {
   it('refuse bytes that could not fit one item with a RangeError, and store none of them', async () => {
     const big = new Uint8Array(MAX_STORED_BYTES + 1).fill(0x20);
     await expect(registry.putPack(big)).rejects.toThrow(RangeError);
-    await expect(archive.put(big)).rejects.toThrow(`request of ${MAX_STORED_BYTES + 1} bytes exceeds the ${MAX_STORED_BYTES}-byte item limit`);
+    await expect(archive.put(big)).rejects.toThrow(
+      `request of ${MAX_STORED_BYTES + 1} bytes exceeds the ${MAX_STORED_BYTES}-byte item limit`,
+    );
     expect(await registry.getPack(sha(big))).toBeNull();
     expect(await archive.get(sha(big))).toBeNull();
   });
@@ -50,7 +52,12 @@ describe('the pack registry over the wire', () => {
   it('accepts publishing the same bytes under the same alias again as a no-op', async () => {
     const pack = bytes('{"same":true}');
     await registry.publish('same', '1', pack);
-    expect(await registry.publish('same', '1', pack)).toEqual({ ok: true, digest: sha(pack), alias: 'same@1', created: false });
+    expect(await registry.publish('same', '1', pack)).toEqual({
+      ok: true,
+      digest: sha(pack),
+      alias: 'same@1',
+      created: false,
+    });
   });
 
   it('refuses to point a published alias at other bytes and keeps the first', async () => {
@@ -73,7 +80,10 @@ describe('the pack registry over the wire', () => {
   it('refuses a malformed alias and a pack too large for one item, with typed codes', async () => {
     expect(await registry.publish('a@b', '1', bytes('{}'))).toMatchObject({ ok: false, code: 'invalid-alias' });
     expect(await registry.publish('', '1', bytes('{}'))).toMatchObject({ ok: false, code: 'invalid-alias' });
-    expect(await registry.publish('big', '1', new Uint8Array(MAX_STORED_BYTES + 1))).toMatchObject({ ok: false, code: 'pack-too-large' });
+    expect(await registry.publish('big', '1', new Uint8Array(MAX_STORED_BYTES + 1))).toMatchObject({
+      ok: false,
+      code: 'pack-too-large',
+    });
   });
 
   it('stores a pack just under the item limit', async () => {

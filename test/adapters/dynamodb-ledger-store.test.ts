@@ -25,7 +25,10 @@ afterAll(async () => {
 });
 
 ledgerStoreBehaviour('the in-memory store', () => new MemoryLedgerStore());
-ledgerStoreBehaviour('the DynamoDB store over the local stack', () => new DynamoDbLedgerStore({ client, tableName: TABLE }));
+ledgerStoreBehaviour(
+  'the DynamoDB store over the local stack',
+  () => new DynamoDbLedgerStore({ client, tableName: TABLE }),
+);
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -49,7 +52,8 @@ describe('the DynamoDB ledger store over the wire', () => {
     const store = new DynamoDbLedgerStore({ client: relayed, tableName: TABLE });
     const log = `throttled-${Date.now()}`;
     for (let seq = 0; seq < 80; seq++) await store.putEntryIfAbsent(rawEntry(log, seq, 30_000));
-    relay.fail = (target, body) => (target.endsWith('.Query') && body.ExclusiveStartKey ? 'ProvisionedThroughputExceededException' : null);
+    relay.fail = (target, body) =>
+      target.endsWith('.Query') && body.ExclusiveStartKey ? 'ProvisionedThroughputExceededException' : null;
     const seen: number[] = [];
     let error: unknown;
     try {
@@ -93,7 +97,12 @@ describe('the DynamoDB ledger store over the wire', () => {
     const store = new DynamoDbLedgerStore({ client: relayed, tableName: TABLE });
     const logIds = [`ops-${Date.now()}`];
     for (const requestId of ['ops-1', 'ops-2', 'ops-1']) {
-      const r = await appendOnce(store, { requestId, requestDigest: digestOf(requestId), logIds, build: (slot) => refusalEntry(slot, requestId) });
+      const r = await appendOnce(store, {
+        requestId,
+        requestDigest: digestOf(requestId),
+        logIds,
+        build: (slot) => refusalEntry(slot, requestId),
+      });
       expect(r.ok).toBe(true);
     }
     const ops = new Set(relay.targets.map((t) => t.split('.')[1]));
@@ -102,14 +111,26 @@ describe('the DynamoDB ledger store over the wire', () => {
 
   it('surfaces an entry item with no body as an empty body for verify to judge, not as a repaired entry', async () => {
     const log = `bodyless-${Date.now()}`;
-    await client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: `log#${log}` }, sk: { N: '0' }, requestId: { S: 'r' } } }));
+    await client.send(
+      new PutItemCommand({
+        TableName: TABLE,
+        Item: { pk: { S: `log#${log}` }, sk: { N: '0' }, requestId: { S: 'r' } },
+      }),
+    );
     const head = await new DynamoDbLedgerStore({ client, tableName: TABLE }).readHead(log);
     expect(head).toEqual({ logId: log, seq: 0, body: '', projection: { requestId: 'r', kind: '', entryHash: '' } });
   });
 
   it('refuses an item whose sequence key is not a safe integer instead of guessing', async () => {
     const log = `badseq-${Date.now()}`;
-    await client.send(new PutItemCommand({ TableName: TABLE, Item: { pk: { S: `log#${log}` }, sk: { N: '9007199254740993' }, body: { S: '{}' } } }));
-    await expect(new DynamoDbLedgerStore({ client, tableName: TABLE }).readHead(log)).rejects.toBeInstanceOf(StoreReadError);
+    await client.send(
+      new PutItemCommand({
+        TableName: TABLE,
+        Item: { pk: { S: `log#${log}` }, sk: { N: '9007199254740993' }, body: { S: '{}' } },
+      }),
+    );
+    await expect(new DynamoDbLedgerStore({ client, tableName: TABLE }).readHead(log)).rejects.toBeInstanceOf(
+      StoreReadError,
+    );
   });
 });

@@ -11,7 +11,11 @@ export function digestOf(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-export function refusalEntry(slot: { logId: string; seq: number; prevHash: string | null }, requestId: string, requestDigest = digestOf(requestId)): BuiltEntry {
+export function refusalEntry(
+  slot: { logId: string; seq: number; prevHash: string | null },
+  requestId: string,
+  requestDigest = digestOf(requestId),
+): BuiltEntry {
   return buildEntry(
     refusalEntryBody({
       slot,
@@ -30,5 +34,10 @@ export function refusalEntry(slot: { logId: string; seq: number; prevHash: strin
 /** A stored entry with a body of about `padBytes` (not a signed entry: for raw store behaviour such as paging). */
 export function rawEntry(logId: string, seq: number, padBytes = 0): StoredEntry {
   const body = JSON.stringify({ logId, seq, pad: 'x'.repeat(padBytes) });
-  return { logId, seq, body, projection: { requestId: `r-${logId}-${seq}`, kind: 'admission-refusal', entryHash: digestOf(body) } };
+  return {
+    logId,
+    seq,
+    body,
+    projection: { requestId: `r-${logId}-${seq}`, kind: 'admission-refusal', entryHash: digestOf(body) },
+  };
 }

@@ -29,7 +29,10 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       const store = makeStore();
       const log = fresh('once');
       const first = rawEntry(log, 0);
-      const rival: StoredEntry = { ...rawEntry(log, 0, 5), projection: { requestId: 'rival', kind: 'disposition', entryHash: 'ff' } };
+      const rival: StoredEntry = {
+        ...rawEntry(log, 0, 5),
+        projection: { requestId: 'rival', kind: 'disposition', entryHash: 'ff' },
+      };
       expect(await store.putEntryIfAbsent(first)).toBe(true);
       expect(await store.putEntryIfAbsent(rival)).toBe(false);
       expect(await store.putEntryIfAbsent(first)).toBe(false);
@@ -41,7 +44,12 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       const store = makeStore();
       const log = fresh('bytes');
       const body = '{"a":"\\u0000é😀\\"","b":[1,2.50,1e400]}';
-      const e: StoredEntry = { logId: log, seq: 0, body, projection: { requestId: 'ü', kind: 'disposition', entryHash: 'ab' } };
+      const e: StoredEntry = {
+        logId: log,
+        seq: 0,
+        body,
+        projection: { requestId: 'ü', kind: 'disposition', entryHash: 'ab' },
+      };
       await store.putEntryIfAbsent(e);
       expect((await store.readHead(log))?.body).toBe(body);
       expect((await store.readHead(log))?.projection).toEqual(e.projection);
@@ -77,7 +85,9 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       const claim = { requestId, logId: 'l1', requestDigest: 'a'.repeat(64), headBefore: -1 };
       expect(await store.readClaim(requestId)).toBeNull();
       expect(await store.putClaimIfAbsent(claim)).toBe(true);
-      expect(await store.putClaimIfAbsent({ ...claim, logId: 'l2', requestDigest: 'b'.repeat(64), headBefore: 7 })).toBe(false);
+      expect(
+        await store.putClaimIfAbsent({ ...claim, logId: 'l2', requestDigest: 'b'.repeat(64), headBefore: 7 }),
+      ).toBe(false);
       expect(await store.readClaim(requestId)).toEqual(claim);
     });
 
@@ -99,7 +109,9 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       const log = fresh('positions');
       const mine = [0, 1, 2].map((seq) => ({ requestId: `${log}-r${seq}`, logId: log, seq }));
       for (const p of mine) expect(await store.putPositionIfAbsent(p)).toBe(true);
-      expect(await store.putClaimIfAbsent({ requestId: `${log}-claimed`, logId: log, requestDigest: 'aa', headBefore: -1 })).toBe(true);
+      expect(
+        await store.putClaimIfAbsent({ requestId: `${log}-claimed`, logId: log, requestDigest: 'aa', headBefore: -1 }),
+      ).toBe(true);
       expect(await store.putEntryIfAbsent(rawEntry(log, 0))).toBe(true);
       await store.putCheckpointIfAbsent({ logId: log, treeSize: 1, body: '{}' });
       expect(store.listPositions).toBeTypeOf('function');
@@ -111,7 +123,8 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
     it('keeps checkpoints per log in tree-size order and never overwrites one', async () => {
       const store = makeStore();
       const log = fresh('ckpt');
-      for (const treeSize of [5, 1, 3]) expect(await store.putCheckpointIfAbsent({ logId: log, treeSize, body: `cp${treeSize}` })).toBe(true);
+      for (const treeSize of [5, 1, 3])
+        expect(await store.putCheckpointIfAbsent({ logId: log, treeSize, body: `cp${treeSize}` })).toBe(true);
       expect(await store.putCheckpointIfAbsent({ logId: log, treeSize: 3, body: 'forged' })).toBe(false);
       expect(await collect(store.readCheckpoints(log))).toEqual([
         { logId: log, treeSize: 1, body: 'cp1' },
@@ -131,7 +144,12 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       await store.putEntryIfAbsent(rawEntry(b, 0));
       await store.putEntryIfAbsent(rawEntry(b, 1));
       await store.putCheckpointIfAbsent({ logId: onlyCheckpoint, treeSize: 1, body: 'x' });
-      await store.putClaimIfAbsent({ requestId: fresh('list-req'), logId: onlyCheckpoint, requestDigest: 'd'.repeat(64), headBefore: -1 });
+      await store.putClaimIfAbsent({
+        requestId: fresh('list-req'),
+        logId: onlyCheckpoint,
+        requestDigest: 'd'.repeat(64),
+        headBefore: -1,
+      });
       const logs = await store.listLogs();
       expect(logs).toContain(a);
       expect(logs).toContain(b);

@@ -21,11 +21,12 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
     endpoint: '',
     targets: [],
     fail: () => null,
-    close: () => new Promise<void>((r) => {
-      server.close(() => r());
-      server.closeAllConnections();
-      agent.destroy();
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
   };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -42,13 +43,23 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
       }
       const failure = proxy.fail(target, parsed);
       if (failure) {
-        const text = JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${failure}`, message: 'injected by the test relay' });
+        const text = JSON.stringify({
+          __type: `com.amazonaws.dynamodb.v20120810#${failure}`,
+          message: 'injected by the test relay',
+        });
         res.writeHead(400, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(text) });
         res.end(text);
         return;
       }
       const fwd = http.request(
-        { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, 'content-length': String(body.length) }, agent },
+        {
+          host: up.hostname,
+          port: up.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, 'content-length': String(body.length) },
+          agent,
+        },
         (upRes) => {
           res.writeHead(upRes.statusCode ?? 502, upRes.headers);
           upRes.pipe(res);

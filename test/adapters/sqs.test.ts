@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../adapters/aws-clients.js';
-import { approximateDepth, deleteMessages, getQueueUrl, receiveMessages, sendMessage, sendMessages, SqsBatchError } from '../../adapters/sqs.js';
+import {
+  approximateDepth,
+  deleteMessages,
+  getQueueUrl,
+  receiveMessages,
+  sendMessage,
+  sendMessages,
+  SqsBatchError,
+} from '../../adapters/sqs.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { startRecordingProxy, type RecordingProxy } from './recording-proxy.js';
 
@@ -35,14 +43,22 @@ async function drain(url: string): Promise<string[]> {
     const got = await receiveMessages(sqs, url, { waitTimeSeconds: 0 });
     if (got.length === 0) return bodies;
     bodies.push(...got.map((m) => m.Body!));
-    await deleteMessages(sqs, url, got.map((m) => m.ReceiptHandle!));
+    await deleteMessages(
+      sqs,
+      url,
+      got.map((m) => m.ReceiptHandle!),
+    );
   }
 }
 
 describe('the SQS adapter over the wire', () => {
   it('sends any number of messages in batches of ten and returns one message id per input, in order', async () => {
     const url = await queue();
-    const sent = await sendMessages(sqs, url, Array.from({ length: 23 }, (_, i) => ({ body: `m${i}` })));
+    const sent = await sendMessages(
+      sqs,
+      url,
+      Array.from({ length: 23 }, (_, i) => ({ body: `m${i}` })),
+    );
     expect(sent.map((s) => s.id)).toEqual(Array.from({ length: 23 }, (_, i) => String(i)));
     expect(new Set(sent.map((s) => s.messageId)).size).toBe(23);
     expect((await drain(url)).sort()).toEqual(Array.from({ length: 23 }, (_, i) => `m${i}`).sort());
@@ -68,7 +84,11 @@ describe('the SQS adapter over the wire', () => {
   it('throws SqsBatchError naming the entries that could not be sent, after delivering the rest', async () => {
     const url = await queue({ MaximumMessageSize: '1024' });
     // Over this queue's limit: a sender fault that SQS reports per entry and that no retry can fix.
-    const error = await sendMessages(sqs, url, [{ id: 'fine', body: 'fine' }, { id: 'long', body: 'x'.repeat(2000) }, { id: 'also', body: 'also' }]).catch((e: unknown) => e);
+    const error = await sendMessages(sqs, url, [
+      { id: 'fine', body: 'fine' },
+      { id: 'long', body: 'x'.repeat(2000) },
+      { id: 'also', body: 'also' },
+    ]).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SqsBatchError);
     expect((error as SqsBatchError).failed.map((f) => [f.id, f.senderFault])).toEqual([['long', true]]);
     expect((error as SqsBatchError).sent.map((s) => s.id)).toEqual(['fine', 'also']);
@@ -119,15 +139,30 @@ async function sendMessagesWithInjectedFailure(url: string, failThis: () => bool
       if (inject) body.Entries = body.Entries!.slice(0, 3);
       const payload = Buffer.from(JSON.stringify(body));
       const fwd = http.request(
-        { host: target.hostname, port: target.port, method: 'POST', path: req.url, headers: { ...req.headers, 'content-length': String(payload.length) } },
+        {
+          host: target.hostname,
+          port: target.port,
+          method: 'POST',
+          path: req.url,
+          headers: { ...req.headers, 'content-length': String(payload.length) },
+        },
         (up) => {
           const parts: Buffer[] = [];
           up.on('data', (c: Buffer) => parts.push(c));
           up.on('end', () => {
             const answer = JSON.parse(Buffer.concat(parts).toString('utf8')) as { Failed?: unknown[] };
-            if (inject) answer.Failed = dropped.map((e) => ({ Id: e.Id, Code: 'InternalError', Message: 'injected', SenderFault: false }));
+            if (inject)
+              answer.Failed = dropped.map((e) => ({
+                Id: e.Id,
+                Code: 'InternalError',
+                Message: 'injected',
+                SenderFault: false,
+              }));
             const out = JSON.stringify(answer);
-            res.writeHead(up.statusCode ?? 200, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(out) });
+            res.writeHead(up.statusCode ?? 200, {
+              'content-type': 'application/x-amz-json-1.0',
+              'content-length': Buffer.byteLength(out),
+            });
             res.end(out);
           });
         },
@@ -139,7 +174,12 @@ async function sendMessagesWithInjectedFailure(url: string, failThis: () => bool
   const port = (server.address() as import('node:net').AddressInfo).port;
   const client = createSqsClient({ endpoint: `http://127.0.0.1:${port}` });
   try {
-    const sent = await sendMessages(client, url, ['a', 'b', 'c', 'd', 'e'].map((body) => ({ body })), { backoffMs: 1 });
+    const sent = await sendMessages(
+      client,
+      url,
+      ['a', 'b', 'c', 'd', 'e'].map((body) => ({ body })),
+      { backoffMs: 1 },
+    );
     return { sent };
   } finally {
     client.destroy();

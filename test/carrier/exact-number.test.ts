@@ -12,7 +12,19 @@ import { prng } from '../../bench/support/seeded-prng.js';
 
 describe('compareNumberLexemes compares exact mathematical values', () => {
   it('treats different spellings of one value as equal', () => {
-    const one = ['1', '1.0', '1.000', '1e0', '1E0', '1e+0', '10e-1', '0.1e1', '100e-2', '0.001e3', `1.${'0'.repeat(4000)}`];
+    const one = [
+      '1',
+      '1.0',
+      '1.000',
+      '1e0',
+      '1E0',
+      '1e+0',
+      '10e-1',
+      '0.1e1',
+      '100e-2',
+      '0.001e3',
+      `1.${'0'.repeat(4000)}`,
+    ];
     for (const a of one) for (const b of one) expect(compareNumberLexemes(a, b), `${a} vs ${b}`).toBe(0);
   });
 
@@ -65,7 +77,20 @@ describe('compareNumberLexemes compares exact mathematical values', () => {
   });
 
   it('is antisymmetric and transitive on a chain of mixed spellings', () => {
-    const ascending = ['-1e3', '-999.99', '-1', '-0.5e-3', '0', '1e-400', '0.5', '1', '1.0000000000000000001', '2', '1e21', '1e400'];
+    const ascending = [
+      '-1e3',
+      '-999.99',
+      '-1',
+      '-0.5e-3',
+      '0',
+      '1e-400',
+      '0.5',
+      '1',
+      '1.0000000000000000001',
+      '2',
+      '1e21',
+      '1e400',
+    ];
     for (let i = 0; i < ascending.length; i++) {
       for (let j = 0; j < ascending.length; j++) {
         const expected = i < j ? -1 : i > j ? 1 : 0;
@@ -99,7 +124,26 @@ describe('isDecimalString follows the §2.2 grammar', () => {
   });
 
   it('refuses exponents, plus signs, leading zeroes, bare points, NaN, infinities and whitespace', () => {
-    for (const bad of ['', '-', '+1', '01', '-01', '1e3', '1E3', '1.', '.5', '1.2.3', 'NaN', 'Infinity', ' 1', '1 ', '1\n', '١', '1,5', '0x1']) {
+    for (const bad of [
+      '',
+      '-',
+      '+1',
+      '01',
+      '-01',
+      '1e3',
+      '1E3',
+      '1.',
+      '.5',
+      '1.2.3',
+      'NaN',
+      'Infinity',
+      ' 1',
+      '1 ',
+      '1\n',
+      '١',
+      '1,5',
+      '0x1',
+    ]) {
       expect(isDecimalString(bad), JSON.stringify(bad)).toBe(false);
     }
   });

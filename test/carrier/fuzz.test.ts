@@ -17,7 +17,9 @@ function same(a: unknown, b: unknown): boolean {
 function sortKeys(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(sortKeys);
   if (x !== null && typeof x === 'object') {
-    return Object.keys(x).sort().map((k) => [k, sortKeys((x as Record<string, unknown>)[k])]);
+    return Object.keys(x)
+      .sort()
+      .map((k) => [k, sortKeys((x as Record<string, unknown>)[k])]);
   }
   return x;
 }
@@ -26,7 +28,10 @@ describe('readJson on 20,000 seeded byte-level mutations', () => {
   it('never throws, always returns one typed result, and never accepts what JSON.parse refuses', () => {
     const r = prng(1234);
     const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    const interesting = [0x00, 0x09, 0x20, 0x22, 0x2c, 0x2d, 0x2e, 0x30, 0x31, 0x3a, 0x45, 0x5b, 0x5c, 0x5d, 0x65, 0x75, 0x7b, 0x7d, 0x80, 0xbf, 0xc3, 0xe2, 0xed, 0xef, 0xf0, 0xff];
+    const interesting = [
+      0x00, 0x09, 0x20, 0x22, 0x2c, 0x2d, 0x2e, 0x30, 0x31, 0x3a, 0x45, 0x5b, 0x5c, 0x5d, 0x65, 0x75, 0x7b, 0x7d, 0x80,
+      0xbf, 0xc3, 0xe2, 0xed, 0xef, 0xf0, 0xff,
+    ];
     const counts = new Map<string, number>();
     for (let n = 0; n < 20000; n++) {
       const seed = utf8(SEEDS[n % SEEDS.length]!);
@@ -46,9 +51,17 @@ describe('readJson on 20,000 seeded byte-level mutations', () => {
       const key = result.ok ? 'ok' : result.error.code;
       counts.set(key, (counts.get(key) ?? 0) + 1);
       let text: string | undefined;
-      try { text = fatal.decode(input); } catch { text = undefined; }
+      try {
+        text = fatal.decode(input);
+      } catch {
+        text = undefined;
+      }
       let parsed: { value: unknown } | undefined;
-      try { if (text !== undefined) parsed = { value: JSON.parse(text) as unknown }; } catch { parsed = undefined; }
+      try {
+        if (text !== undefined) parsed = { value: JSON.parse(text) as unknown };
+      } catch {
+        parsed = undefined;
+      }
       if (result.ok) {
         // Strict acceptance implies JSON.parse acceptance of the same text with the same data.
         expect(parsed, Array.from(input).join(',')).toBeDefined();
@@ -59,7 +72,9 @@ describe('readJson on 20,000 seeded byte-level mutations', () => {
         if (text === undefined) expect(result.error.code).toBe('invalid-utf8');
         // What JSON.parse accepts but the carrier refuses is exactly §2.1's additions (or a BOM, ADR 0010).
         if (parsed !== undefined) {
-          expect(['duplicate-member', 'lone-surrogate', 'syntax'], Array.from(input).join(',')).toContain(result.error.code);
+          expect(['duplicate-member', 'lone-surrogate', 'syntax'], Array.from(input).join(',')).toContain(
+            result.error.code,
+          );
           if (result.error.code === 'syntax') expect(text!.charCodeAt(0)).toBe(0xfeff);
         }
       }

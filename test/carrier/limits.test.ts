@@ -17,11 +17,23 @@ const object = (n: number): string => `{${Array.from({ length: n }, (_, i) => `"
 describe('default carrier limits', () => {
   it('are at least RFC 0008 mandated minimum domain on every dimension', () => {
     expect(isWithinMandatedMinimum(DEFAULT_CARRIER_LIMITS)).toBe(true);
-    expect(MANDATED_MINIMUM_LIMITS).toEqual({ documentBytes: 2_097_152, depth: 32, stringBytes: 1_048_576, numberBytes: 4_096, collectionSize: 10_000 });
+    expect(MANDATED_MINIMUM_LIMITS).toEqual({
+      documentBytes: 2_097_152,
+      depth: 32,
+      stringBytes: 1_048_576,
+      numberBytes: 4_096,
+      collectionSize: 10_000,
+    });
   });
 
   it('are the documented values', () => {
-    expect(DEFAULT_CARRIER_LIMITS).toEqual({ documentBytes: 2_097_152, depth: 64, stringBytes: 1_048_576, numberBytes: 4_096, collectionSize: 10_000 });
+    expect(DEFAULT_CARRIER_LIMITS).toEqual({
+      documentBytes: 2_097_152,
+      depth: 64,
+      stringBytes: 1_048_576,
+      numberBytes: 4_096,
+      collectionSize: 10_000,
+    });
   });
 });
 
@@ -87,7 +99,10 @@ describe('stringBytes', () => {
   });
 
   it('applies to member names too, at the name offset', () => {
-    expect(refuse('{"abc":1}', { limits: { stringBytes: 2 } })).toMatchObject({ code: 'limit-string-bytes', offset: 1 });
+    expect(refuse('{"abc":1}', { limits: { stringBytes: 2 } })).toMatchObject({
+      code: 'limit-string-bytes',
+      offset: 1,
+    });
     expect(accept('{"ab":"cd"}', { limits: { stringBytes: 2 } }).kind).toBe('object');
   });
 });
@@ -136,7 +151,13 @@ describe('resolveLimits', () => {
   });
 
   it('throws CarrierLimitsError for a misconfiguration (zero, fraction, NaN, above the ceiling)', () => {
-    for (const bad of [{ depth: 0 }, { depth: 1.5 }, { stringBytes: Number.NaN }, { depth: CARRIER_LIMIT_CEILINGS.depth + 1 }, { collectionSize: -1 }]) {
+    for (const bad of [
+      { depth: 0 },
+      { depth: 1.5 },
+      { stringBytes: Number.NaN },
+      { depth: CARRIER_LIMIT_CEILINGS.depth + 1 },
+      { collectionSize: -1 },
+    ]) {
       expect(() => resolveLimits(bad)).toThrow(CarrierLimitsError);
     }
   });

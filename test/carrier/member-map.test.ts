@@ -17,11 +17,16 @@ describe('object members behave as a read-only Map in authored order', () => {
       expect(m.size).toBe(n);
       const names = Array.from({ length: n }, (_, i) => `n${(i * 7) % 1000}`);
       expect([...m.keys()]).toEqual(names);
-      expect([...m.values()].map((x) => (x.kind === 'number' ? x.lexeme : '?'))).toEqual(names.map((_, i) => String(i)));
+      expect([...m.values()].map((x) => (x.kind === 'number' ? x.lexeme : '?'))).toEqual(
+        names.map((_, i) => String(i)),
+      );
       expect([...m].map(([k]) => k)).toEqual(names);
       expect([...m.entries()].map(([k]) => k)).toEqual(names);
       const seen: string[] = [];
-      m.forEach((_, k, map) => { seen.push(k); expect(map).toBe(m); });
+      m.forEach((_, k, map) => {
+        seen.push(k);
+        expect(map).toBe(m);
+      });
       expect(seen).toEqual(names);
       names.forEach((name, i) => {
         expect(m.has(name)).toBe(true);

@@ -18,7 +18,12 @@ describe('toPlain', () => {
 
 describe('fromPlain', () => {
   it('builds trees whose V charges equal those of reading the serialized text', () => {
-    const data = { a: [1, 2.5, -3e-7, 'é😀', 'line\nbreak', true, false, null], b: { c: {}, d: [] }, '': 'empty', 'ü': 1e21 };
+    const data = {
+      a: [1, 2.5, -3e-7, 'é😀', 'line\nbreak', true, false, null],
+      b: { c: {}, d: [] },
+      '': 'empty',
+      ü: 1e21,
+    };
     const text = JSON.stringify(data);
     const fromText = accept(text);
     const built = fromPlain(data);
@@ -36,7 +41,18 @@ describe('fromPlain', () => {
   it('throws NotJsonDataError for values without a JSON meaning', () => {
     const cyclic: unknown[] = [];
     cyclic.push(cyclic);
-    for (const bad of [undefined, Number.NaN, Infinity, () => 1, Symbol('s'), 1n, new Date(0), new Map(), cyclic, { a: undefined }]) {
+    for (const bad of [
+      undefined,
+      Number.NaN,
+      Infinity,
+      () => 1,
+      Symbol('s'),
+      1n,
+      new Date(0),
+      new Map(),
+      cyclic,
+      { a: undefined },
+    ]) {
       expect(() => fromPlain(bad), String(typeof bad)).toThrow(NotJsonDataError);
     }
   });

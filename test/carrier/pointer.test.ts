@@ -70,7 +70,20 @@ describe('resolvePointer resolves against the tree (§7.4)', () => {
   });
 
   it('refuses array tokens that are not canonical indexes or are out of bounds', () => {
-    for (const p of ['/a/b/2', '/a/b/-', '/a/b/01', '/a/b/-1', '/a/b/+1', '/a/b/1.0', '/a/b/1e0', '/a/b/ 1', '/a/b/', '/a/b/length', '/a/b/99999999999999999999999', '/a/b/0x1']) {
+    for (const p of [
+      '/a/b/2',
+      '/a/b/-',
+      '/a/b/01',
+      '/a/b/-1',
+      '/a/b/+1',
+      '/a/b/1.0',
+      '/a/b/1e0',
+      '/a/b/ 1',
+      '/a/b/',
+      '/a/b/length',
+      '/a/b/99999999999999999999999',
+      '/a/b/0x1',
+    ]) {
       expect(at(doc, p), p).toBeUndefined();
     }
   });

@@ -8,7 +8,25 @@ function generator(seed: number): () => string {
   const r = prng(seed);
   const int = (n: number): number => Math.floor(r() * n);
   const ws = (): string => ['', '', '', ' ', '\n', '\t', '\r\n  '][int(7)]!;
-  const alphabet = ['a', 'Z', '0', ' ', 'é', '€', '😀', '"', '\\', '/', '\n', '\t', '\u0001', '\u007f', '\u2028', '\ufeff', '中'];
+  const alphabet = [
+    'a',
+    'Z',
+    '0',
+    ' ',
+    'é',
+    '€',
+    '😀',
+    '"',
+    '\\',
+    '/',
+    '\n',
+    '\t',
+    '\u0001',
+    '\u007f',
+    '\u2028',
+    '\ufeff',
+    '中',
+  ];
   const rawString = (): string => Array.from({ length: int(8) }, () => alphabet[int(alphabet.length)]!).join('');
   const spell = (s: string): string => {
     // JSON.stringify, then randomly re-spell some characters as \u escapes (pairs for astral characters).
@@ -32,10 +50,15 @@ function generator(seed: number): () => string {
   const value = (depth: number): string => {
     const k = depth > 4 ? int(4) : int(6);
     switch (k) {
-      case 0: return ['null', 'true', 'false'][int(3)]!;
-      case 1: return number();
-      case 2: case 3: return spell(rawString());
-      case 4: return `[${ws()}${Array.from({ length: int(5) }, () => value(depth + 1)).join(`${ws()},${ws()}`)}${ws()}]`;
+      case 0:
+        return ['null', 'true', 'false'][int(3)]!;
+      case 1:
+        return number();
+      case 2:
+      case 3:
+        return spell(rawString());
+      case 4:
+        return `[${ws()}${Array.from({ length: int(5) }, () => value(depth + 1)).join(`${ws()},${ws()}`)}${ws()}]`;
       default: {
         const names = new Set<string>();
         while (names.size < int(5)) names.add(rawString());
@@ -52,7 +75,8 @@ function normalize(x: unknown): unknown {
   if (Array.isArray(x)) return x.map(normalize);
   if (x !== null && typeof x === 'object') {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(x).sort()) Object.defineProperty(out, k, { value: normalize((x as Record<string, unknown>)[k]), enumerable: true });
+    for (const k of Object.keys(x).sort())
+      Object.defineProperty(out, k, { value: normalize((x as Record<string, unknown>)[k]), enumerable: true });
     return out;
   }
   return x;
@@ -105,7 +129,9 @@ describe('readJson agrees with JSON.parse on valid documents without duplicates'
 /** An independent V computation over the text using a tiny tokenizer (valid input only). */
 function referenceV(text: string): number {
   let i = 0;
-  const skip = (): void => { while (/[ \t\r\n]/.test(text[i] ?? '')) i++; };
+  const skip = (): void => {
+    while (/[ \t\r\n]/.test(text[i] ?? '')) i++;
+  };
   const stringToken = (): string => {
     const m = /^"(?:[^"\\]|\\.)*"/su.exec(text.slice(i))!;
     i += m[0].length;
@@ -116,19 +142,32 @@ function referenceV(text: string): number {
     const c = text[i]!;
     if (c === '"') return 1 + utf8ByteLength(stringToken());
     if (c === '[') {
-      i++; skip();
+      i++;
+      skip();
       let v = 1;
-      if (text[i] === ']') { i++; return v; }
-      for (;;) { v += 1 + value(); skip(); if (text[i++] === ']') return v; }
+      if (text[i] === ']') {
+        i++;
+        return v;
+      }
+      for (;;) {
+        v += 1 + value();
+        skip();
+        if (text[i++] === ']') return v;
+      }
     }
     if (c === '{') {
-      i++; skip();
+      i++;
+      skip();
       let v = 1;
-      if (text[i] === '}') { i++; return v; }
+      if (text[i] === '}') {
+        i++;
+        return v;
+      }
       for (;;) {
         skip();
         const name = JSON.parse(stringToken()) as string;
-        skip(); i++; // colon
+        skip();
+        i++; // colon
         v += 1 + utf8ByteLength(name) + value();
         skip();
         if (text[i++] === '}') return v;
@@ -145,19 +184,33 @@ describe('UTF-8 validation agrees with the fatal TextDecoder', () => {
   it('finds an ill-formed sequence exactly when TextDecoder refuses, on 20,000 seeded byte strings', () => {
     const r = prng(99);
     const decoder = new TextDecoder('utf-8', { fatal: true });
-    const interesting = [0x00, 0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x9f, 0x90, 0x8f];
+    const interesting = [
+      0x00, 0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0xa0, 0x9f, 0x90,
+      0x8f,
+    ];
     let invalid = 0;
     for (let n = 0; n < 20000; n++) {
-      const b = Uint8Array.from({ length: 1 + Math.floor(r() * 6) }, () => interesting[Math.floor(r() * interesting.length)]!);
+      const b = Uint8Array.from(
+        { length: 1 + Math.floor(r() * 6) },
+        () => interesting[Math.floor(r() * interesting.length)]!,
+      );
       let ok = true;
-      try { decoder.decode(b); } catch { ok = false; }
+      try {
+        decoder.decode(b);
+      } catch {
+        ok = false;
+      }
       if (!ok) invalid++;
       expect(firstInvalidUtf8(b) === -1, Array.from(b).join(',')).toBe(ok);
       // The reader agrees: a string holding those bytes is refused as invalid-utf8 exactly when they are ill-formed.
       const doc = Uint8Array.from([0x22, ...b.filter((x) => x >= 0x80), 0x22]);
       const res = readJson(doc);
       let docOk = true;
-      try { decoder.decode(doc); } catch { docOk = false; }
+      try {
+        decoder.decode(doc);
+      } catch {
+        docOk = false;
+      }
       if (!docOk) expect(res.ok ? 'accepted' : res.error.code).toBe('invalid-utf8');
     }
     expect(invalid).toBeGreaterThan(1000);

@@ -25,17 +25,73 @@ describe('readJson refuses inputs that are not one complete JSON text', () => {
   });
 
   it('refuses a truncated document rather than reading its prefix', () => {
-    for (const text of ['{', '{"a"', '{"a":', '{"a":1', '{"a":1,', '[', '[1', '[1,', '"abc', '"\\', '"\\u00', 'tru', 'nul', 'fals', '-', '1.', '1e', '1e+']) {
+    for (const text of [
+      '{',
+      '{"a"',
+      '{"a":',
+      '{"a":1',
+      '{"a":1,',
+      '[',
+      '[1',
+      '[1,',
+      '"abc',
+      '"\\',
+      '"\\u00',
+      'tru',
+      'nul',
+      'fals',
+      '-',
+      '1.',
+      '1e',
+      '1e+',
+    ]) {
       expect(refuse(text).code, text).toBe('syntax');
     }
   });
 
   it('refuses RFC 8259 grammar violations as syntax', () => {
     const cases = [
-      '[1,]', '{"a":1,}', '[,1]', '{,}', '{"a" 1}', '{"a":1 "b":2}', '[1 2]', '{a:1}', "{'a':1}", "'a'",
-      'True', 'NULL', 'nan', 'NaN', 'Infinity', '-Infinity', '+1', '01', '-01', '00', '.5', '1.e3', '0x10', '1e', '--1',
-      '"\\x41"', '"\\u12G4"', '"\\U0041"', '"\\\'"', '"a\u0001b"', '"tab\there"', '"nl\nhere"', '\u000b1', '\u00a01', '\f1',
-      '[1]]', '{"a":1}}', '[}', '{]', '/*c*/1', '1//c',
+      '[1,]',
+      '{"a":1,}',
+      '[,1]',
+      '{,}',
+      '{"a" 1}',
+      '{"a":1 "b":2}',
+      '[1 2]',
+      '{a:1}',
+      "{'a':1}",
+      "'a'",
+      'True',
+      'NULL',
+      'nan',
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '+1',
+      '01',
+      '-01',
+      '00',
+      '.5',
+      '1.e3',
+      '0x10',
+      '1e',
+      '--1',
+      '"\\x41"',
+      '"\\u12G4"',
+      '"\\U0041"',
+      '"\\\'"',
+      '"a\u0001b"',
+      '"tab\there"',
+      '"nl\nhere"',
+      '\u000b1',
+      '\u00a01',
+      '\f1',
+      '[1]]',
+      '{"a":1}}',
+      '[}',
+      '{]',
+      '/*c*/1',
+      '1//c',
     ];
     for (const text of cases) {
       const code = refuse(text).code;

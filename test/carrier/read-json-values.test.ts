@@ -20,7 +20,21 @@ describe('readJson accepts every RFC 8259 value shape', () => {
   });
 
   it('keeps every number lexeme exactly as written', () => {
-    const lexemes = ['0', '-0', '1.0', '1.000', '1e0', '1E0', '1e+0', '1e-0', '10e-1', '9007199254740993', '0.1', '-0.0e-00', '123456789012345678901234567890'];
+    const lexemes = [
+      '0',
+      '-0',
+      '1.0',
+      '1.000',
+      '1e0',
+      '1E0',
+      '1e+0',
+      '1e-0',
+      '10e-1',
+      '9007199254740993',
+      '0.1',
+      '-0.0e-00',
+      '123456789012345678901234567890',
+    ];
     const v = accept(`[${lexemes.join(',')}]`);
     if (v.kind !== 'array') throw new Error('array expected');
     expect(v.items.map((n) => (n.kind === 'number' ? n.lexeme : n.kind))).toEqual(lexemes);
@@ -138,9 +152,16 @@ describe('readJson charges V as RFC 0008 "Limit accounting" defines it', () => {
     const tree = accept('{"a":[1,"xy",null],"b":{"c":false}}');
     const manual = (x: JsonValue): number => {
       switch (x.kind) {
-        case 'array': return 1 + x.items.length + x.items.reduce((s, i) => s + manual(i), 0);
-        case 'object': return 1 + x.members.size + [...x.members].reduce((s, [k, i]) => s + new TextEncoder().encode(k).length + manual(i), 0);
-        default: return x.v;
+        case 'array':
+          return 1 + x.items.length + x.items.reduce((s, i) => s + manual(i), 0);
+        case 'object':
+          return (
+            1 +
+            x.members.size +
+            [...x.members].reduce((s, [k, i]) => s + new TextEncoder().encode(k).length + manual(i), 0)
+          );
+        default:
+          return x.v;
       }
     };
     expect(tree.v).toBe(manual(tree));

@@ -7,8 +7,10 @@ import { cli, EX, lines, REQ, TRIAGE } from './helpers.js';
 
 // Expected canonical dispositions, worked by hand in examples/README.md from Core §§8–8.3.
 const PROCEED = '{"handoff":{"routes":[],"state":"none"},"kind":"outcome","outcomeId":"proceed","reasons":[]}';
-const INSTANCE_7A = '{"handoff":{"routes":[{"kind":"queue","name":"Intake Desk"},{"kind":"human-role","name":"Oversight"}],"state":"requested","triggeredBy":["missing-required-evidence"]},"kind":"unresolved","reasons":["missing-required-evidence"]}';
-const INSTANCE_7B = '{"handoff":{"routes":[{"kind":"human-role","name":"Data Steward"},{"kind":"human-role","name":"Oversight"},{"kind":"queue","name":"Intake Desk"}],"state":"requested","triggeredBy":["unknown"]},"kind":"unresolved","reasons":["unknown"]}';
+const INSTANCE_7A =
+  '{"handoff":{"routes":[{"kind":"queue","name":"Intake Desk"},{"kind":"human-role","name":"Oversight"}],"state":"requested","triggeredBy":["missing-required-evidence"]},"kind":"unresolved","reasons":["missing-required-evidence"]}';
+const INSTANCE_7B =
+  '{"handoff":{"routes":[{"kind":"human-role","name":"Data Steward"},{"kind":"human-role","name":"Oversight"},{"kind":"queue","name":"Intake Desk"}],"state":"requested","triggeredBy":["unknown"]},"kind":"unresolved","reasons":["unknown"]}';
 const NOT_APPLICABLE = '{"handoff":{"routes":[],"state":"none"},"kind":"not-applicable","reasons":["not-applicable"]}';
 const FACTS = join(REQ, 'triage-complete-appropriate.facts.json');
 const ALL_PRESENT = join(REQ, 'triage-all-present.evidence.json');
@@ -34,14 +36,36 @@ describe('docket evaluate (single)', () => {
   });
 
   it('reproduces RFC 0006 instances 7a and 7b (absent versus omitted sponsor endorsement)', async () => {
-    const a = await cli(['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', join(REQ, 'triage-instance-7a.evidence.json')]);
-    const b = await cli(['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', join(REQ, 'triage-instance-7b.evidence.json')]);
+    const a = await cli([
+      'evaluate',
+      '--pack',
+      TRIAGE,
+      '--facts',
+      FACTS,
+      '--evidence',
+      join(REQ, 'triage-instance-7a.evidence.json'),
+    ]);
+    const b = await cli([
+      'evaluate',
+      '--pack',
+      TRIAGE,
+      '--facts',
+      FACTS,
+      '--evidence',
+      join(REQ, 'triage-instance-7b.evidence.json'),
+    ]);
     expect(dispositionBytes(lines(a.out)[0] as string)).toBe(INSTANCE_7A);
     expect(dispositionBytes(lines(b.out)[0] as string)).toBe(INSTANCE_7B);
   });
 
   it('prints one line {"error": {class, phase, code, message}, "work"} and exits 2 for an evaluation error', async () => {
-    const r = await cli(['evaluate', '--pack', join(EX, 'requires-extension.json'), '--facts', join(REQ, 'volunteer-adult.facts.json')]);
+    const r = await cli([
+      'evaluate',
+      '--pack',
+      join(EX, 'requires-extension.json'),
+      '--facts',
+      join(REQ, 'volunteer-adult.facts.json'),
+    ]);
     expect(r.code).toBe(2);
     expect(lines(r.out)).toHaveLength(1);
     const e = JSON.parse(r.out);
@@ -51,9 +75,22 @@ describe('docket evaluate (single)', () => {
   });
 
   it('admits a required extension named with --extension', async () => {
-    const r = await cli(['evaluate', '--pack', join(EX, 'requires-extension.json'), '--facts', join(REQ, 'volunteer-adult.facts.json'), '--extension', 'com.example.consent-policy']);
+    const r = await cli([
+      'evaluate',
+      '--pack',
+      join(EX, 'requires-extension.json'),
+      '--facts',
+      join(REQ, 'volunteer-adult.facts.json'),
+      '--extension',
+      'com.example.consent-policy',
+    ]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out).disposition).toEqual({ handoff: { state: 'none' }, kind: 'outcome', outcomeId: 'eligible', reasons: [] });
+    expect(JSON.parse(r.out).disposition).toEqual({
+      handoff: { state: 'none' },
+      kind: 'outcome',
+      outcomeId: 'eligible',
+      reasons: [],
+    });
   });
 
   it('puts --trace beside the disposition, never inside it, and leaves the disposition bytes unchanged', async () => {
@@ -68,7 +105,10 @@ describe('docket evaluate (single)', () => {
   it('reads any one input from stdin with "-"', async () => {
     const viaFacts = await cli(['evaluate', '--pack', TRIAGE, '--facts', '-', '--evidence', ALL_PRESENT], read(FACTS));
     const viaPack = await cli(['evaluate', '--pack', '-', '--facts', FACTS, '--evidence', ALL_PRESENT], read(TRIAGE));
-    const viaEvidence = await cli(['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', '-'], read(ALL_PRESENT));
+    const viaEvidence = await cli(
+      ['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', '-'],
+      read(ALL_PRESENT),
+    );
     for (const r of [viaFacts, viaPack, viaEvidence]) {
       expect(r.code).toBe(0);
       expect(dispositionBytes(lines(r.out)[0] as string)).toBe(PROCEED);
@@ -76,15 +116,47 @@ describe('docket evaluate (single)', () => {
   });
 
   it('applies --work-budget: far too small is resource-exhaustion in the evaluation phase', async () => {
-    const r = await cli(['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', ALL_PRESENT, '--work-budget', '3']);
+    const r = await cli([
+      'evaluate',
+      '--pack',
+      TRIAGE,
+      '--facts',
+      FACTS,
+      '--evidence',
+      ALL_PRESENT,
+      '--work-budget',
+      '3',
+    ]);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.out).error).toMatchObject({ class: 'resource-exhaustion', phase: 'evaluation' });
   });
 
   it('answers at exactly the work it reports and refuses one unit below', async () => {
-    const full = JSON.parse((await cli(['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', ALL_PRESENT])).out);
-    const at = await cli(['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', ALL_PRESENT, '--work-budget', String(full.work)]);
-    const below = await cli(['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', ALL_PRESENT, '--work-budget', String(full.work - 1)]);
+    const full = JSON.parse(
+      (await cli(['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', ALL_PRESENT])).out,
+    );
+    const at = await cli([
+      'evaluate',
+      '--pack',
+      TRIAGE,
+      '--facts',
+      FACTS,
+      '--evidence',
+      ALL_PRESENT,
+      '--work-budget',
+      String(full.work),
+    ]);
+    const below = await cli([
+      'evaluate',
+      '--pack',
+      TRIAGE,
+      '--facts',
+      FACTS,
+      '--evidence',
+      ALL_PRESENT,
+      '--work-budget',
+      String(full.work - 1),
+    ]);
     expect(at.code).toBe(0);
     expect(below.code).toBe(2);
   });
@@ -120,23 +192,25 @@ describe('docket evaluate (single)', () => {
 });
 
 describe('docket evaluate --batch', () => {
-  const batch = (input: string, extra: string[] = []) => cli(['evaluate', '--pack', TRIAGE, '--batch', '-', ...extra], input);
+  const batch = (input: string, extra: string[] = []) =>
+    cli(['evaluate', '--pack', TRIAGE, '--batch', '-', ...extra], input);
   const good = '{"facts":{"request":{"type":"media-inquiry"}}}';
 
   it('prints exactly one result line per input line, in order, including an error line for every bad line', async () => {
-    const input = [
-      good,
-      '',
-      'not json',
-      '[1,2]',
-      '{"facts":{},"extra":1}',
-      '{"evidence":{}}',
-      '{"facts":{},"workBudget":1.5}',
-      '{"facts":{},"workBudget":0}',
-      '{"facts":{"a":1,"a":2}}',
-      '{"facts":{"request":{"type":"data-access"}},"evidence":{"nope":"present"}}',
-      good,
-    ].join('\n') + '\n';
+    const input =
+      [
+        good,
+        '',
+        'not json',
+        '[1,2]',
+        '{"facts":{},"extra":1}',
+        '{"evidence":{}}',
+        '{"facts":{},"workBudget":1.5}',
+        '{"facts":{},"workBudget":0}',
+        '{"facts":{"a":1,"a":2}}',
+        '{"facts":{"request":{"type":"data-access"}},"evidence":{"nope":"present"}}',
+        good,
+      ].join('\n') + '\n';
     const r = await batch(input);
     const out = lines(r.out);
     expect(out).toHaveLength(11);
@@ -146,8 +220,13 @@ describe('docket evaluate --batch', () => {
     const codes = out.slice(1, 10).map((l) => JSON.parse(l).error);
     for (const e of codes) expect(e).toMatchObject({ class: 'malformed-input', phase: 'preflight' });
     expect(codes.map((e) => e.code).slice(0, 7)).toEqual([
-      'batch-line-not-json', 'batch-line-not-json', 'batch-line-not-object', 'batch-line-unknown-member',
-      'batch-line-missing-facts', 'batch-line-work-budget', 'batch-line-work-budget',
+      'batch-line-not-json',
+      'batch-line-not-json',
+      'batch-line-not-object',
+      'batch-line-unknown-member',
+      'batch-line-missing-facts',
+      'batch-line-work-budget',
+      'batch-line-work-budget',
     ]);
   });
 
@@ -167,16 +246,41 @@ describe('docket evaluate --batch', () => {
 
   it('evaluates each line exactly as the same facts and evidence would evaluate as files', async () => {
     const facts = read(FACTS).trim();
-    const single = await cli(['evaluate', '--pack', TRIAGE, '--facts', FACTS, '--evidence', join(REQ, 'triage-instance-7a.evidence.json')]);
-    const r = await batch(`{"facts":${facts},"evidence":${read(join(REQ, 'triage-instance-7a.evidence.json')).trim()}}\n`);
+    const single = await cli([
+      'evaluate',
+      '--pack',
+      TRIAGE,
+      '--facts',
+      FACTS,
+      '--evidence',
+      join(REQ, 'triage-instance-7a.evidence.json'),
+    ]);
+    const r = await batch(
+      `{"facts":${facts},"evidence":${read(join(REQ, 'triage-instance-7a.evidence.json')).trim()}}\n`,
+    );
     expect(lines(r.out)[0]).toBe(lines(single.out)[0]);
   });
 
   it('uses the exact source slice of "facts", so a padded number lexeme is charged as written (ADR 0042)', async () => {
     const pack = JSON.stringify({
-      specVersion: '0.3.0', id: 'urn:x:n', version: '1.0.0', title: 'N', decision: { intent: 'i', question: 'q' },
-      outcomes: [{ id: 'one', label: 'One' }, { id: 'other', label: 'Other' }],
-      rules: [{ id: 'r1', description: 'd', when: { op: 'fact', path: '/n', operator: 'equals', value: 1 }, outcome: 'one', onUnknown: 'ignore' }],
+      specVersion: '0.3.0',
+      id: 'urn:x:n',
+      version: '1.0.0',
+      title: 'N',
+      decision: { intent: 'i', question: 'q' },
+      outcomes: [
+        { id: 'one', label: 'One' },
+        { id: 'other', label: 'Other' },
+      ],
+      rules: [
+        {
+          id: 'r1',
+          description: 'd',
+          when: { op: 'fact', path: '/n', operator: 'equals', value: 1 },
+          outcome: 'one',
+          onUnknown: 'ignore',
+        },
+      ],
       fallbackOutcome: 'other',
     });
     const dir = mkdtempSync(join(tmpdir(), 'docket-batch-'));
@@ -196,27 +300,48 @@ describe('docket evaluate --batch', () => {
     }
   });
 
-  it('lets a line\'s workBudget override --work-budget', async () => {
-    const r = await batch(`${good}\n{"facts":{"request":{"type":"media-inquiry"}},"workBudget":1000}\n`, ['--work-budget', '1']);
+  it("lets a line's workBudget override --work-budget", async () => {
+    const r = await batch(`${good}\n{"facts":{"request":{"type":"media-inquiry"}},"workBudget":1000}\n`, [
+      '--work-budget',
+      '1',
+    ]);
     const out = lines(r.out);
     expect(JSON.parse(out[0] as string).error.class).toBe('resource-exhaustion');
     expect(dispositionBytes(out[1] as string)).toBe(NOT_APPLICABLE);
   });
 
   it('reports pack-not-conformant on every line when the pack is not conformant, whatever the lines hold', async () => {
-    const r = await cli(['evaluate', '--pack', '-', '--batch', join(REQ, 'triage-batch.jsonl')], '{"specVersion":"0.3.0"}');
+    const r = await cli(
+      ['evaluate', '--pack', '-', '--batch', join(REQ, 'triage-batch.jsonl')],
+      '{"specVersion":"0.3.0"}',
+    );
     const out = lines(r.out);
     expect(out).toHaveLength(10);
-    for (const l of out) expect(JSON.parse(l).error).toMatchObject({ class: 'pack-not-conformant', phase: 'preflight' });
+    for (const l of out)
+      expect(JSON.parse(l).error).toMatchObject({ class: 'pack-not-conformant', phase: 'preflight' });
     expect(r.code).toBe(2);
   });
 
-  it('leaves a lone surrogate in facts to the pack\'s carrier: refused for a 0.3.0 pack, admitted for a 0.2.0-draft pack (ADR 0030)', async () => {
+  it("leaves a lone surrogate in facts to the pack's carrier: refused for a 0.3.0 pack, admitted for a 0.2.0-draft pack (ADR 0030)", async () => {
     const line = '{"facts":{"claim":{"amount":"10.00","category":"\\ud800"}},"evidence":{"receipt":"present"}}\n';
-    const legacy = await cli(['evaluate', '--pack', join(EX, 'legacy-expense-approval-0.2.0-draft.json'), '--batch', '-'], line);
-    expect(JSON.parse(legacy.out).disposition).toEqual({ handoff: { state: 'none' }, kind: 'outcome', outcomeId: 'approve', reasons: [] });
-    const current = await cli(['evaluate', '--pack', join(EX, 'vendor-onboarding-target.json'), '--batch', '-'], '{"facts":{"v":"\\ud800"}}\n');
-    const single = await cli(['evaluate', '--pack', join(EX, 'vendor-onboarding-target.json'), '--facts', '-'], '{"v":"\\ud800"}');
+    const legacy = await cli(
+      ['evaluate', '--pack', join(EX, 'legacy-expense-approval-0.2.0-draft.json'), '--batch', '-'],
+      line,
+    );
+    expect(JSON.parse(legacy.out).disposition).toEqual({
+      handoff: { state: 'none' },
+      kind: 'outcome',
+      outcomeId: 'approve',
+      reasons: [],
+    });
+    const current = await cli(
+      ['evaluate', '--pack', join(EX, 'vendor-onboarding-target.json'), '--batch', '-'],
+      '{"facts":{"v":"\\ud800"}}\n',
+    );
+    const single = await cli(
+      ['evaluate', '--pack', join(EX, 'vendor-onboarding-target.json'), '--facts', '-'],
+      '{"v":"\\ud800"}',
+    );
     expect(JSON.parse(current.out).error).toEqual(JSON.parse(single.out).error);
     expect(JSON.parse(current.out).error.class).toBe('malformed-input');
   });

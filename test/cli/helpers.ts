@@ -19,12 +19,18 @@ export async function cli(argv: string[], stdin: string | Uint8Array = '') {
 
 /** Builds dist/ once if it is missing (npm test builds before vitest; a lone `npx vitest run test/cli` may not have). */
 export function ensureBuilt(): void {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 /** Runs `node bin/docket.js …` as a real subprocess. */
 export function docket(args: string[], input?: string | Uint8Array) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'docket.js'), ...args], { cwd: ROOT, input: input ?? '', encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'docket.js'), ...args], {
+    cwd: ROOT,
+    input: input ?? '',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

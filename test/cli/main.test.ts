@@ -48,7 +48,10 @@ describe('docket dispatch', () => {
   });
 
   it('passes the remaining arguments and the io to the command and returns its exit code', async () => {
-    writeFileSync(join(dir, 'keygen.js'), 'export async function run(argv, io) { io.stdout(JSON.stringify(argv)); return 7; }\n');
+    writeFileSync(
+      join(dir, 'keygen.js'),
+      'export async function run(argv, io) { io.stdout(JSON.stringify(argv)); return 7; }\n',
+    );
     const io = memoryIo();
     expect(await main(['keygen', '--out', '-'], io, { commandsDir: dir })).toBe(7);
     expect(io.out()).toBe('["--out","-"]');

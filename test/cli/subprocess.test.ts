@@ -7,9 +7,17 @@ describe('docket as a subprocess', () => {
   beforeAll(() => ensureBuilt(), 180_000);
 
   it('exits 0 and prints one canonical line for a disposition', () => {
-    const r = docket(['evaluate', '--pack', TRIAGE, '--facts', join(REQ, 'triage-instance-1-not-applicable.facts.json')]);
+    const r = docket([
+      'evaluate',
+      '--pack',
+      TRIAGE,
+      '--facts',
+      join(REQ, 'triage-instance-1-not-applicable.facts.json'),
+    ]);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^\{"disposition":\{"handoff":\{"routes":\[\],"state":"none"\},"kind":"not-applicable","reasons":\["not-applicable"\]\},"work":\d+\}\n$/);
+    expect(r.out).toMatch(
+      /^\{"disposition":\{"handoff":\{"routes":\[\],"state":"none"\},"kind":"not-applicable","reasons":\["not-applicable"\]\},"work":\d+\}\n$/,
+    );
     expect(r.err).toBe('');
   });
 
@@ -21,7 +29,10 @@ describe('docket as a subprocess', () => {
   });
 
   it('reads the batch from stdin and answers every line in order', () => {
-    const r = docket(['evaluate', '--pack', TRIAGE, '--batch', '-'], '{"facts":{"request":{"type":"x"}}}\nnope\n{"facts":{"request":{"type":"y"}}}\n');
+    const r = docket(
+      ['evaluate', '--pack', TRIAGE, '--batch', '-'],
+      '{"facts":{"request":{"type":"x"}}}\nnope\n{"facts":{"request":{"type":"y"}}}\n',
+    );
     const out = lines(r.out);
     expect(out).toHaveLength(3);
     expect(JSON.parse(out[0] as string).disposition.kind).toBe('not-applicable');

@@ -4,11 +4,30 @@ import { describe, expect, it } from 'vitest';
 import { cli, EX, lines, TRIAGE } from './helpers.js';
 
 const OVERLAP = JSON.stringify({
-  specVersion: '0.3.0', id: 'urn:x:overlap', version: '1.0.0', title: 'Overlap', decision: { intent: 'i', question: 'q' },
-  outcomes: [{ id: 'low', label: 'Low' }, { id: 'high', label: 'High' }],
+  specVersion: '0.3.0',
+  id: 'urn:x:overlap',
+  version: '1.0.0',
+  title: 'Overlap',
+  decision: { intent: 'i', question: 'q' },
+  outcomes: [
+    { id: 'low', label: 'Low' },
+    { id: 'high', label: 'High' },
+  ],
   rules: [
-    { id: 'a', description: 'd', when: { op: 'fact', path: '/score', operator: 'greater-than-or-equal', value: '40' }, outcome: 'low', onUnknown: 'ignore' },
-    { id: 'b', description: 'd', when: { op: 'fact', path: '/score', operator: 'greater-than-or-equal', value: '70' }, outcome: 'high', onUnknown: 'ignore' },
+    {
+      id: 'a',
+      description: 'd',
+      when: { op: 'fact', path: '/score', operator: 'greater-than-or-equal', value: '40' },
+      outcome: 'low',
+      onUnknown: 'ignore',
+    },
+    {
+      id: 'b',
+      description: 'd',
+      when: { op: 'fact', path: '/score', operator: 'greater-than-or-equal', value: '70' },
+      outcome: 'high',
+      onUnknown: 'ignore',
+    },
   ],
 });
 

@@ -50,7 +50,9 @@ describe('docket publish, submit, show, handoffs, tail and checkpoint over the l
   it('publishes a conformant pack by digest and alias and refuses a non-conformant one with diagnostics', async () => {
     const ok = await cli(publish, [ex('vendor-onboarding-target.json')]);
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/^sha256:[0-9a-f]{64} {2}https:\/\/packs\.example\.org\/procurement\/vendor-onboarding@2\.1\.0\n$/);
+    expect(ok.out).toMatch(
+      /^sha256:[0-9a-f]{64} {2}https:\/\/packs\.example\.org\/procurement\/vendor-onboarding@2\.1\.0\n$/,
+    );
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, '{"specVersion":"0.3.0","id":"x"}');
     const refused = await cli(publish, [bad]);
@@ -59,15 +61,31 @@ describe('docket publish, submit, show, handoffs, tail and checkpoint over the l
   });
 
   it('submits one request by alias, shows its entry as JSON and as text, and hands the handoff to the route consumer', async () => {
-    const s = await cli(submit, ['--pack', 'https://packs.example.org/procurement/vendor-onboarding@2.1.0', '--facts', ex('requests/vendor-no-match.facts.json'), '--evidence', ex('requests/vendor-certificate.evidence.json'), '--id', 'cli-1']);
+    const s = await cli(submit, [
+      '--pack',
+      'https://packs.example.org/procurement/vendor-onboarding@2.1.0',
+      '--facts',
+      ex('requests/vendor-no-match.facts.json'),
+      '--evidence',
+      ex('requests/vendor-certificate.evidence.json'),
+      '--id',
+      'cli-1',
+    ]);
     expect([s.code, s.out]).toEqual([0, 'cli-1\n']);
     const r = await shown('cli-1');
-    const shownEntry = JSON.parse(r.out) as { entry: { kind: string; disposition: { kind: string }; requestId: string } };
-    expect([shownEntry.entry.kind, shownEntry.entry.disposition.kind, shownEntry.entry.requestId]).toEqual(['disposition', 'unresolved', 'cli-1']);
+    const shownEntry = JSON.parse(r.out) as {
+      entry: { kind: string; disposition: { kind: string }; requestId: string };
+    };
+    expect([shownEntry.entry.kind, shownEntry.entry.disposition.kind, shownEntry.entry.requestId]).toEqual([
+      'disposition',
+      'unresolved',
+      'cli-1',
+    ]);
     const text = await cli(show, ['cli-1']);
     expect(text.out).toMatch(/result {4}unresolved {2}reasons: no-match/);
     let received = '';
-    for (let i = 0; i < 20 && !received.includes('cli-1'); i++) received += (await cli(handoffs, ['--route', 'vendor-risk', '--json'])).out;
+    for (let i = 0; i < 20 && !received.includes('cli-1'); i++)
+      received += (await cli(handoffs, ['--route', 'vendor-risk', '--json'])).out;
     expect(received).toContain('"requestId":"cli-1"');
     const again = await cli(handoffs, ['--route', 'vendor-risk', '--json']);
     expect(again.out).not.toContain('"requestId":"cli-1"');
@@ -75,8 +93,16 @@ describe('docket publish, submit, show, handoffs, tail and checkpoint over the l
 
   it('submits a JSONL file, printing one id per line and refusing a line that is not JSON without sending it', async () => {
     const file = join(dir, 'batch.jsonl');
-    writeFileSync(file, `${readFileSync(ex('requests/vendor-low-risk.facts.json'), 'utf8').trim().replace(/^/, '{"facts":').concat(',"evidence":{"tax-certificate":"present"}}')}\nnot json\n{"facts":{},"requestId":"cli-jsonl-x"}\n`);
-    const s = await cli(submit, ['--file', file, '--pack', 'https://packs.example.org/procurement/vendor-onboarding@2.1.0']);
+    writeFileSync(
+      file,
+      `${readFileSync(ex('requests/vendor-low-risk.facts.json'), 'utf8').trim().replace(/^/, '{"facts":').concat(',"evidence":{"tax-certificate":"present"}}')}\nnot json\n{"facts":{},"requestId":"cli-jsonl-x"}\n`,
+    );
+    const s = await cli(submit, [
+      '--file',
+      file,
+      '--pack',
+      'https://packs.example.org/procurement/vendor-onboarding@2.1.0',
+    ]);
     expect(s.code).toBe(1);
     const ids = s.out.trim().split('\n');
     expect(ids).toHaveLength(2);

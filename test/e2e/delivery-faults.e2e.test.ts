@@ -39,7 +39,12 @@ afterAll(async () => {
 
 describe('delivery faults over the local stack', () => {
   it('keeps one entry and one handoff id when the same message is delivered three times', async () => {
-    const body = request('thrice', 'vendor', ex('requests/vendor-no-match.facts.json'), ex('requests/vendor-certificate.evidence.json'));
+    const body = request(
+      'thrice',
+      'vendor',
+      ex('requests/vendor-no-match.facts.json'),
+      ex('requests/vendor-certificate.evidence.json'),
+    );
     for (let i = 0; i < 3; i++) await submit(body);
     const first = await entryOf('thrice');
     const msgs = handoffs(await drain(w.queueUrl('route-vendor-risk'), 3)).filter((m) => m.requestId === 'thrice');
@@ -53,20 +58,37 @@ describe('delivery faults over the local stack', () => {
 
   it('delivers the handoff once per handoff id after the function dies between the ledger write and the send', async () => {
     crashOnce.add('crash-after-write');
-    await submit(request('crash-after-write', 'vendor', ex('requests/vendor-no-match.facts.json'), ex('requests/vendor-certificate.evidence.json')));
+    await submit(
+      request(
+        'crash-after-write',
+        'vendor',
+        ex('requests/vendor-no-match.facts.json'),
+        ex('requests/vendor-certificate.evidence.json'),
+      ),
+    );
     const e = await entryOf('crash-after-write');
-    const msgs = handoffs(await drain(w.queueUrl('route-vendor-risk'), 1, 15_000)).filter((m) => m.requestId === 'crash-after-write');
+    const msgs = handoffs(await drain(w.queueUrl('route-vendor-risk'), 1, 15_000)).filter(
+      (m) => m.requestId === 'crash-after-write',
+    );
     expect(crashOnce.has('crash-after-write')).toBe(false);
-    expect(new Set(msgs.map((m) => `${m.handoffId} ${m.ledger.entryHash}`))).toEqual(new Set([`${msgs[0]?.handoffId} ${e.entryHash}`]));
+    expect(new Set(msgs.map((m) => `${m.handoffId} ${m.ledger.entryHash}`))).toEqual(
+      new Set([`${msgs[0]?.handoffId} ${e.entryHash}`]),
+    );
     expect(msgs.length).toBeGreaterThanOrEqual(1);
   });
 
   it('moves a message that fails every time to the DLQ after maxReceiveCount', async () => {
     alwaysFail.add('poison');
-    await submit(request('poison', 'vendor', ex('requests/vendor-no-match.facts.json'), ex('requests/vendor-certificate.evidence.json')));
+    await submit(
+      request(
+        'poison',
+        'vendor',
+        ex('requests/vendor-no-match.facts.json'),
+        ex('requests/vendor-certificate.evidence.json'),
+      ),
+    );
     const dead = await drain(w.queueUrl('intake-dlq'), 1, 30_000);
     expect(dead.map((m) => (JSON.parse(m.body) as { requestId: string }).requestId)).toEqual(['poison']);
     alwaysFail.delete('poison');
   }, 40_000);
 });
-

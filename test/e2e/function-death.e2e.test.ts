@@ -40,7 +40,13 @@ beforeAll(async () => {
     stage: STAGE,
     entry,
     handlers: [{ module: handler, visibilityTimeoutSeconds: 2 }],
-    env: { DOCKET_SIGNING_KEY_FILE: keyFile, DIE_AFTER_APPEND: 'dies-once', DIE_MARKER: marker(), POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
+    env: {
+      DOCKET_SIGNING_KEY_FILE: keyFile,
+      DIE_AFTER_APPEND: 'dies-once',
+      DIE_MARKER: marker(),
+      POWERTOOLS_LOG_LEVEL: 'ERROR',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    },
   });
   s = openStack(resolveSettings({ endpoint: state.endpoint, stage: STAGE, region: state.region }, {}));
   io = await worldIo({ registry: s.registry, sqs: s.sqs, store: s.store, queueUrl });
@@ -55,8 +61,18 @@ afterAll(async () => {
 
 describe('a function instance that dies after the ledger write', () => {
   it('is replaced, and the redelivered request sends its handoff with the recorded entry and the same handoff id', async () => {
-    const neighbour = io.request('lives', 'vendor', ex('requests/vendor-no-match.facts.json'), ex('requests/vendor-certificate.evidence.json'));
-    const victim = io.request('dies-once', 'vendor', ex('requests/vendor-no-match.facts.json'), ex('requests/vendor-certificate.evidence.json'));
+    const neighbour = io.request(
+      'lives',
+      'vendor',
+      ex('requests/vendor-no-match.facts.json'),
+      ex('requests/vendor-certificate.evidence.json'),
+    );
+    const victim = io.request(
+      'dies-once',
+      'vendor',
+      ex('requests/vendor-no-match.facts.json'),
+      ex('requests/vendor-certificate.evidence.json'),
+    );
     await io.submit(victim);
     await io.submit(neighbour);
     const e = await io.entryOf('dies-once', 30_000);
@@ -65,7 +81,8 @@ describe('a function instance that dies after the ledger write', () => {
     const msgs: HandoffMessage[] = [];
     const until = Date.now() + 30_000;
     const seen = (id: string) => msgs.some((m) => m.requestId === id);
-    while (!(seen('dies-once') && seen('lives')) && Date.now() < until) msgs.push(...handoffs(await io.drain(queueUrl('unrouted'), 1, 5_000)));
+    while (!(seen('dies-once') && seen('lives')) && Date.now() < until)
+      msgs.push(...handoffs(await io.drain(queueUrl('unrouted'), 1, 5_000)));
     const log = readFileSync(join(work, 'state', 'stack.log'), 'utf8');
 
     expect(existsSync(marker())).toBe(true); // the instance really died mid-invocation

@@ -22,7 +22,12 @@ beforeAll(async () => {
   await w.poller.stop(); // the test invokes the handler itself
   const keyFile = join(dir, 'key.json');
   writeSigningKey(keyFile, w.keys);
-  Object.assign(process.env, w.env, { DOCKET_SIGNING_KEY_FILE: keyFile, DOCKET_BUILD_DIGEST: 'd'.repeat(64), POWERTOOLS_METRICS_DISABLED: 'true', POWERTOOLS_LOG_LEVEL: 'SILENT' });
+  Object.assign(process.env, w.env, {
+    DOCKET_SIGNING_KEY_FILE: keyFile,
+    DOCKET_BUILD_DIGEST: 'd'.repeat(64),
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+  });
 }, 120_000);
 afterAll(async () => {
   process.env = saved;
@@ -34,7 +39,12 @@ const record = (messageId: string, body: string) => ({
   messageId,
   receiptHandle: messageId,
   body,
-  attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'x', ApproximateFirstReceiveTimestamp: '0' },
+  attributes: {
+    ApproximateReceiveCount: '1',
+    SentTimestamp: '0',
+    SenderId: 'x',
+    ApproximateFirstReceiveTimestamp: '0',
+  },
   messageAttributes: {},
   md5OfBody: '',
   eventSource: 'aws:sqs',
@@ -47,7 +57,10 @@ it('cold-starts from the environment, records the good request and the refusal, 
   const { handler } = await import('../../functions/evaluate.js');
   const event = {
     Records: [
-      record('m1', `{"format":"${REQUEST_FORMAT}","requestId":"h-1","pack":"sha256:${digest}","facts":{"vendor":{"riskScore":"12.5","sanctioned":false}},"evidence":{"tax-certificate":"present"}}`),
+      record(
+        'm1',
+        `{"format":"${REQUEST_FORMAT}","requestId":"h-1","pack":"sha256:${digest}","facts":{"vendor":{"riskScore":"12.5","sanctioned":false}},"evidence":{"tax-certificate":"present"}}`,
+      ),
       record('m2', '{"requestId":'),
       record('m3', `{"format":"${REQUEST_FORMAT}","requestId":"h-3","pack":"sha256:${'0'.repeat(64)}","facts":{}}`),
     ],
@@ -58,10 +71,27 @@ it('cold-starts from the environment, records the good request and the refusal, 
   const p3 = await w.store.readPosition('h-3');
   expect([p1 !== null, p3 !== null]).toEqual([true, true]);
   for await (const e of w.store.readEntries(p1!.logId, p1!.seq, p1!.seq)) {
-    expect(JSON.parse(e.body).evaluator).toEqual({ name: 'docket-evaluator', version: '0.1.0', buildDigest: 'd'.repeat(64) });
+    expect(JSON.parse(e.body).evaluator).toEqual({
+      name: 'docket-evaluator',
+      version: '0.1.0',
+      buildDigest: 'd'.repeat(64),
+    });
   }
-  const dlq = await w.sqs.send(new ReceiveMessageCommand({ QueueUrl: w.queueUrl('intake-dlq'), MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageAttributeNames: ['All'] }));
-  expect((dlq.Messages ?? []).map((m) => [m.Body, m.MessageAttributes?.DocketReason?.StringValue, m.MessageAttributes?.OriginalMessageId?.StringValue])).toEqual([['{"requestId":', 'request-not-json', 'm2']]);
+  const dlq = await w.sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: w.queueUrl('intake-dlq'),
+      MaxNumberOfMessages: 10,
+      WaitTimeSeconds: 1,
+      MessageAttributeNames: ['All'],
+    }),
+  );
+  expect(
+    (dlq.Messages ?? []).map((m) => [
+      m.Body,
+      m.MessageAttributes?.DocketReason?.StringValue,
+      m.MessageAttributes?.OriginalMessageId?.StringValue,
+    ]),
+  ).toEqual([['{"requestId":', 'request-not-json', 'm2']]);
 });
 
 it('writes a signed checkpoint of every log on invocation and exports them to the configured file', async () => {
@@ -75,5 +105,7 @@ it('writes a signed checkpoint of every log on invocation and exports them to th
   expect(total).toBe(2); // h-1 and h-3 of the test above
   const exported = JSON.parse(readFileSync(exportFile, 'utf8')) as { format: string; checkpoints: { body: string }[] };
   expect(exported.format).toBe('docket.checkpoint-export/1');
-  expect(exported.checkpoints.map((c) => JSON.parse(c.body).origin)).toEqual(logIds.map(() => ({ environment: 'handler', table: 'docket-handler-ledger' })));
+  expect(exported.checkpoints.map((c) => JSON.parse(c.body).origin)).toEqual(
+    logIds.map(() => ({ environment: 'handler', table: 'docket-handler-ledger' })),
+  );
 });

@@ -98,10 +98,33 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
         const origin = { environment: stage, table: env.LEDGER_TABLE! };
         const cp = await runCheckpoints({ store, signer: signerFromKeyPair(keys), logIds, origin, time: rfc3339Now() });
         writeFileSync(join(dir, 'checkpoints.json'), cp.export);
-        writeFileSync(join(dir, 'policy.json'), trustPolicyDocument({ keys, logIds, environment: stage, table: env.LEDGER_TABLE!, evaluatorBuilds: ['e'.repeat(64)] }));
+        writeFileSync(
+          join(dir, 'policy.json'),
+          trustPolicyDocument({
+            keys,
+            logIds,
+            environment: stage,
+            table: env.LEDGER_TABLE!,
+            evaluatorBuilds: ['e'.repeat(64)],
+          }),
+        );
         const io = memoryIo();
         const { run } = await import('../../cli/commands/verify.js');
-        const exitCode = await run(['--endpoint', stack.endpoint, '--region', stack.region, '--stage', stage, '--policy', join(dir, 'policy.json'), '--checkpoints', join(dir, 'checkpoints.json')], io);
+        const exitCode = await run(
+          [
+            '--endpoint',
+            stack.endpoint,
+            '--region',
+            stack.region,
+            '--stage',
+            stage,
+            '--policy',
+            join(dir, 'policy.json'),
+            '--checkpoints',
+            join(dir, 'checkpoints.json'),
+          ],
+          io,
+        );
         return { exitCode, stdout: io.out(), stderr: io.err() };
       } finally {
         rmSync(dir, { recursive: true, force: true });

@@ -28,7 +28,14 @@ afterAll(async () => {
 
 describe('each disposition kind over the local stack', () => {
   it('records an outcome, a not-applicable, an unresolved disposition and a preflight error, each signed by the stack key', async () => {
-    await submit(request('kind-outcome', 'triage', ex('requests/triage-complete-appropriate.facts.json'), ex('requests/triage-all-present.evidence.json')));
+    await submit(
+      request(
+        'kind-outcome',
+        'triage',
+        ex('requests/triage-complete-appropriate.facts.json'),
+        ex('requests/triage-all-present.evidence.json'),
+      ),
+    );
     await submit(request('kind-na', 'triage', ex('requests/triage-instance-1-not-applicable.facts.json')));
     await submit(request('kind-unresolved', 'leave', ex('requests/leave-long.facts.json')));
     await submit(request('kind-error', 'trial', ex('requests/volunteer-adult.facts.json')));
@@ -36,7 +43,13 @@ describe('each disposition kind over the local stack', () => {
     for (const id of ['kind-outcome', 'kind-na', 'kind-unresolved', 'kind-error']) {
       const { entry } = await entryOf(id);
       expect(verifyEntrySignature(entry, w.keys.publicKey)).toBe(true);
-      kinds.push(entry.kind === 'disposition' ? entry.disposition.kind : entry.kind === 'evaluation-error' ? `${entry.error.class}/${entry.error.phase}` : entry.kind);
+      kinds.push(
+        entry.kind === 'disposition'
+          ? entry.disposition.kind
+          : entry.kind === 'evaluation-error'
+            ? `${entry.error.class}/${entry.error.phase}`
+            : entry.kind,
+      );
     }
     expect(kinds).toEqual(['outcome', 'not-applicable', 'unresolved', 'unsupported-required-extension/preflight']);
   });
@@ -44,20 +57,42 @@ describe('each disposition kind over the local stack', () => {
 
 describe('each handoff shape over the local stack', () => {
   it('sends a target-only handoff to the target queue with the ledger coordinates', async () => {
-    await submit(request('shape-target', 'vendor', ex('requests/vendor-no-match.facts.json'), ex('requests/vendor-certificate.evidence.json')));
+    await submit(
+      request(
+        'shape-target',
+        'vendor',
+        ex('requests/vendor-no-match.facts.json'),
+        ex('requests/vendor-certificate.evidence.json'),
+      ),
+    );
     const e = await entryOf('shape-target');
     const [m, ...rest] = handoffs(await drain(w.queueUrl('route-vendor-risk'), 1));
     expect(rest).toEqual([]);
-    expect(m).toMatchObject({ shape: 'target', target: { kind: 'queue', name: 'Vendor Risk' }, ledger: { logId: e.logId, seq: e.seq, entryHash: e.entryHash } });
+    expect(m).toMatchObject({
+      shape: 'target',
+      target: { kind: 'queue', name: 'Vendor Risk' },
+      ledger: { logId: e.logId, seq: e.seq, entryHash: e.entryHash },
+    });
   });
 
   it('fans filtered routes out in declaration order and keeps a duplicate target as its own message', async () => {
-    await submit(request('shape-routes', 'triage', ex('requests/triage-complete-appropriate.facts.json'), ex('requests/triage-instance-7b.evidence.json')));
+    await submit(
+      request(
+        'shape-routes',
+        'triage',
+        ex('requests/triage-complete-appropriate.facts.json'),
+        ex('requests/triage-instance-7b.evidence.json'),
+      ),
+    );
     await entryOf('shape-routes');
     const steward = handoffs(await drain(w.queueUrl('route-data-steward'), 1));
     const oversight = handoffs(await drain(w.queueUrl('route-oversight'), 1));
     const desk = handoffs(await drain(w.queueUrl('route-intake-desk'), 1));
-    expect([...steward, ...oversight, ...desk].map((m) => `${m.routeIndex}:${m.target?.name}`).sort()).toEqual(['0:Data Steward', '1:Oversight', '2:Intake Desk']);
+    expect([...steward, ...oversight, ...desk].map((m) => `${m.routeIndex}:${m.target?.name}`).sort()).toEqual([
+      '0:Data Steward',
+      '1:Oversight',
+      '2:Intake Desk',
+    ]);
   });
 
   it('sends ten routes to their queues for an extended-profile pack, sharing one queue among nine targets', async () => {
@@ -94,15 +129,32 @@ describe('bad input over the local stack', () => {
   });
 
   it('refuses an unknown pack digest in the ledger', async () => {
-    await submit(`{"format":"${REQUEST_FORMAT}","requestId":"bad-digest","pack":"sha256:${'0'.repeat(64)}","facts":{}}`);
+    await submit(
+      `{"format":"${REQUEST_FORMAT}","requestId":"bad-digest","pack":"sha256:${'0'.repeat(64)}","facts":{}}`,
+    );
     const { entry } = await entryOf('bad-digest');
-    expect(entry.kind === 'admission-refusal' && [entry.refusal.code, entry.pack?.digest]).toEqual(['unknown-pack-digest', '0'.repeat(64)]);
+    expect(entry.kind === 'admission-refusal' && [entry.refusal.code, entry.pack?.digest]).toEqual([
+      'unknown-pack-digest',
+      '0'.repeat(64),
+    ]);
   });
 
   it('records an over-budget evaluation as resource exhaustion with the work charged', async () => {
-    await submit(request('over-budget', 'triage', ex('requests/triage-complete-appropriate.facts.json'), undefined, ',"workBudget":5'));
+    await submit(
+      request(
+        'over-budget',
+        'triage',
+        ex('requests/triage-complete-appropriate.facts.json'),
+        undefined,
+        ',"workBudget":5',
+      ),
+    );
     const { entry } = await entryOf('over-budget');
-    expect(entry.kind === 'evaluation-error' && [entry.error.class, entry.error.phase, entry.workBudget]).toEqual(['resource-exhaustion', 'evaluation', 5]);
+    expect(entry.kind === 'evaluation-error' && [entry.error.class, entry.error.phase, entry.workBudget]).toEqual([
+      'resource-exhaustion',
+      'evaluation',
+      5,
+    ]);
   });
 });
 
@@ -129,7 +181,12 @@ describe('volume over the local stack', () => {
     }
     const intake = w.queueUrl('intake');
     for (let i = 0; i < bodies.length; i += 10) {
-      await w.sqs.send(new SendMessageBatchCommand({ QueueUrl: intake, Entries: bodies.slice(i, i + 10).map((b, j) => ({ Id: String(j), MessageBody: b })) }));
+      await w.sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: intake,
+          Entries: bodies.slice(i, i + 10).map((b, j) => ({ Id: String(j), MessageBody: b })),
+        }),
+      );
     }
     // Poll the log heads (4 queries), not 990 positions: the emulator's time goes to the pipeline, not to us.
     const until = Date.now() + 240_000;

@@ -30,14 +30,22 @@ export interface WorldIo {
   readonly digests: Readonly<Record<ExamplePack, string>>;
   request(id: string, pack: ExamplePack, facts: string, evidence?: string, extra?: string): string;
   submit(body: string): Promise<void>;
-  entryOf(requestId: string, timeoutMs?: number): Promise<{ entry: SignedEntry; entryHash: string; logId: string; seq: number }>;
-  drain(url: string, expectAtLeast?: number, timeoutMs?: number): Promise<{ body: string; attributes: Record<string, string> }[]>;
+  entryOf(
+    requestId: string,
+    timeoutMs?: number,
+  ): Promise<{ entry: SignedEntry; entryHash: string; logId: string; seq: number }>;
+  drain(
+    url: string,
+    expectAtLeast?: number,
+    timeoutMs?: number,
+  ): Promise<{ body: string; attributes: Record<string, string> }[]>;
 }
 
 /** Publishes the example packs into the world's registry and returns the requester/consumer helpers bound to it. */
 export async function worldIo(w: Pick<E2eWorld, 'registry' | 'sqs' | 'store' | 'queueUrl'>): Promise<WorldIo> {
   const digests: Record<string, string> = {};
-  for (const [name, file] of Object.entries(EXAMPLE_PACKS)) digests[name] = (await w.registry.putPack(enc.encode(ex(file)))).digest;
+  for (const [name, file] of Object.entries(EXAMPLE_PACKS))
+    digests[name] = (await w.registry.putPack(enc.encode(ex(file)))).digest;
   return {
     digests: digests as Record<ExamplePack, string>,
     request: (id, pack, facts, evidence, extra = '') =>
@@ -65,9 +73,21 @@ export async function worldIo(w: Pick<E2eWorld, 'registry' | 'sqs' | 'store' | '
       const out: { body: string; attributes: Record<string, string> }[] = [];
       const until = Date.now() + timeoutMs;
       for (;;) {
-        const r = await w.sqs.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: out.length >= expectAtLeast ? 0 : 1, MessageAttributeNames: ['All'] }));
+        const r = await w.sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: url,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: out.length >= expectAtLeast ? 0 : 1,
+            MessageAttributeNames: ['All'],
+          }),
+        );
         for (const m of r.Messages ?? []) {
-          out.push({ body: m.Body ?? '', attributes: Object.fromEntries(Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [k, v.StringValue ?? ''])) });
+          out.push({
+            body: m.Body ?? '',
+            attributes: Object.fromEntries(
+              Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [k, v.StringValue ?? '']),
+            ),
+          });
           await w.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
         }
         if ((r.Messages ?? []).length === 0 && (out.length >= expectAtLeast || Date.now() > until)) return out;

@@ -12,23 +12,62 @@ import { validated } from './helpers.js';
 const c = compilePack(validated(json('examples/data-request-intake-triage.json')));
 const req = (name: string) => file(`examples/requests/${name}.json`);
 const evaluate = (facts: string, evidence?: string) =>
-  evaluateCompiled(c, { facts: req(facts), ...(evidence === undefined ? {} : { evidence: req(evidence) }), supportedExtensions: new Set() });
+  evaluateCompiled(c, {
+    facts: req(facts),
+    ...(evidence === undefined ? {} : { evidence: req(evidence) }),
+    supportedExtensions: new Set(),
+  });
 
 const cases: [string, string, string | undefined, string, number | undefined][] = [
-  ['instance 1: a non-data-access request is not-applicable, and not-applicable is not a trigger', 'triage-instance-1-not-applicable.facts', 'triage-all-present.evidence',
-    '{"handoff":{"routes":[],"state":"none"},"kind":"not-applicable","reasons":["not-applicable"]}', 57],
-  ['a complete, appropriate request with all evidence proceeds', 'triage-complete-appropriate.facts', 'triage-all-present.evidence',
-    '{"handoff":{"routes":[],"state":"none"},"kind":"outcome","outcomeId":"proceed","reasons":[]}', 845],
-  ['instance 7a: absent sponsor endorsement is missing-required-evidence, routed to the desk and oversight', 'triage-complete-appropriate.facts', 'triage-instance-7a.evidence',
-    '{"handoff":{"routes":[{"kind":"queue","name":"Intake Desk"},{"kind":"human-role","name":"Oversight"}],"state":"requested","triggeredBy":["missing-required-evidence"]},"kind":"unresolved","reasons":["missing-required-evidence"]}', 281],
-  ['instance 7b: an omitted evidence key is unknown, and the duplicate desk target is kept', 'triage-complete-appropriate.facts', 'triage-instance-7b.evidence',
-    '{"handoff":{"routes":[{"kind":"human-role","name":"Data Steward"},{"kind":"human-role","name":"Oversight"},{"kind":"queue","name":"Intake Desk"}],"state":"requested","triggeredBy":["unknown"]},"kind":"unresolved","reasons":["unknown"]}', 281],
-  ['instance 8: the embargo forces decline, bypassing a true proceed rule', 'triage-instance-8-embargo.facts', 'triage-all-present.evidence',
-    '{"handoff":{"routes":[],"state":"none"},"kind":"outcome","outcomeId":"decline","reasons":[]}', 280],
-  ['instance 9: proceed and ethics review conflict, never tie-broken', 'triage-instance-9-conflict.facts', 'triage-all-present.evidence',
-    '{"handoff":{"routes":[{"kind":"human-role","name":"Data Steward"},{"kind":"human-role","name":"Oversight"}],"state":"requested","triggeredBy":["conflict"]},"kind":"unresolved","reasons":["conflict"]}', undefined],
-  ['a legal hold escalates directly, bypassing the trigger gate but not the route filters', 'triage-legal-hold.facts', 'triage-all-present.evidence',
-    '{"handoff":{"routes":[{"kind":"human-role","name":"Oversight"}],"state":"requested","triggeredBy":["exception-escalation"]},"kind":"unresolved","reasons":["exception-escalation"]}', undefined],
+  [
+    'instance 1: a non-data-access request is not-applicable, and not-applicable is not a trigger',
+    'triage-instance-1-not-applicable.facts',
+    'triage-all-present.evidence',
+    '{"handoff":{"routes":[],"state":"none"},"kind":"not-applicable","reasons":["not-applicable"]}',
+    57,
+  ],
+  [
+    'a complete, appropriate request with all evidence proceeds',
+    'triage-complete-appropriate.facts',
+    'triage-all-present.evidence',
+    '{"handoff":{"routes":[],"state":"none"},"kind":"outcome","outcomeId":"proceed","reasons":[]}',
+    845,
+  ],
+  [
+    'instance 7a: absent sponsor endorsement is missing-required-evidence, routed to the desk and oversight',
+    'triage-complete-appropriate.facts',
+    'triage-instance-7a.evidence',
+    '{"handoff":{"routes":[{"kind":"queue","name":"Intake Desk"},{"kind":"human-role","name":"Oversight"}],"state":"requested","triggeredBy":["missing-required-evidence"]},"kind":"unresolved","reasons":["missing-required-evidence"]}',
+    281,
+  ],
+  [
+    'instance 7b: an omitted evidence key is unknown, and the duplicate desk target is kept',
+    'triage-complete-appropriate.facts',
+    'triage-instance-7b.evidence',
+    '{"handoff":{"routes":[{"kind":"human-role","name":"Data Steward"},{"kind":"human-role","name":"Oversight"},{"kind":"queue","name":"Intake Desk"}],"state":"requested","triggeredBy":["unknown"]},"kind":"unresolved","reasons":["unknown"]}',
+    281,
+  ],
+  [
+    'instance 8: the embargo forces decline, bypassing a true proceed rule',
+    'triage-instance-8-embargo.facts',
+    'triage-all-present.evidence',
+    '{"handoff":{"routes":[],"state":"none"},"kind":"outcome","outcomeId":"decline","reasons":[]}',
+    280,
+  ],
+  [
+    'instance 9: proceed and ethics review conflict, never tie-broken',
+    'triage-instance-9-conflict.facts',
+    'triage-all-present.evidence',
+    '{"handoff":{"routes":[{"kind":"human-role","name":"Data Steward"},{"kind":"human-role","name":"Oversight"}],"state":"requested","triggeredBy":["conflict"]},"kind":"unresolved","reasons":["conflict"]}',
+    undefined,
+  ],
+  [
+    'a legal hold escalates directly, bypassing the trigger gate but not the route filters',
+    'triage-legal-hold.facts',
+    'triage-all-present.evidence',
+    '{"handoff":{"routes":[{"kind":"human-role","name":"Oversight"}],"state":"requested","triggeredBy":["exception-escalation"]},"kind":"unresolved","reasons":["exception-escalation"]}',
+    undefined,
+  ],
 ];
 
 describe('RFC 0006 appendix instances (data-request-intake-triage)', () => {

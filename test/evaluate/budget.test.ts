@@ -8,7 +8,10 @@ import { all, compile, ev, exception, fact, lit, not, pack, rule, run } from './
 const work = (r: EvaluationResult): number => r.work;
 const isDisposition = (r: EvaluationResult) => r.kind === 'disposition';
 const exhausted = (r: EvaluationResult) =>
-  r.kind === 'error' && r.error.class === 'resource-exhaustion' && r.error.phase === 'evaluation' && r.error.code === 'work-budget-exceeded';
+  r.kind === 'error' &&
+  r.error.class === 'resource-exhaustion' &&
+  r.error.phase === 'evaluation' &&
+  r.error.code === 'work-budget-exceeded';
 
 /** Asserts the exact charge, and that the charge is the admission boundary: budget = charge answers, charge − 1 refuses. */
 function expectCharge(p: Record<string, unknown>, facts: unknown, charge: number, evidence?: unknown): void {
@@ -20,7 +23,8 @@ function expectCharge(p: Record<string, unknown>, facts: unknown, charge: number
   expect(exhausted(below), 'one unit below the charge refuses').toBe(true);
 }
 
-const oneRule = (when: unknown, extra: Record<string, unknown> = {}) => pack({ rules: [rule('r', when, 'yes')], ...extra });
+const oneRule = (when: unknown, extra: Record<string, unknown> = {}) =>
+  pack({ rules: [rule('r', when, 'yes')], ...extra });
 
 describe('RFC 0008 charges for Core condition nodes', () => {
   it('a fact equals costs node + pointer compile + resolution + V(operand) + V(selected)', () => {
@@ -40,7 +44,11 @@ describe('RFC 0008 charges for Core condition nodes', () => {
   });
   it('a pointer is compiled once per evaluation however many conditions use it', () => {
     // rule a 15 (as above) + rule b: 1 + resolve 2 + V("cd") 5 + V("ab") 5 = 13, no second compile → 28
-    expectCharge(pack({ rules: [rule('a', fact('/x', 'equals', 'ab'), 'yes'), rule('b', fact('/x', 'not-equals', 'cd'), 'yes')] }), { x: 'ab' }, 28);
+    expectCharge(
+      pack({ rules: [rule('a', fact('/x', 'equals', 'ab'), 'yes'), rule('b', fact('/x', 'not-equals', 'cd'), 'yes')] }),
+      { x: 'ab' },
+      28,
+    );
   });
   it('an unresolved pointer still costs its compile and its whole lookup, and no selected value', () => {
     // 1 + compile "/y/z" 4 + (2 tokens + 2 bytes) + V(true) 5 = 14
@@ -83,38 +91,55 @@ describe('RFC 0008 charges for Core condition nodes', () => {
   });
   it('the work of a whole §8 path adds up across applicability, exceptions and rules', () => {
     // applicability literal 1 + exception literal 1 + rule 15 = 17
-    expectCharge(pack({
-      applicability: lit(true),
-      exceptions: [exception('x', lit(false), { effect: 'escalate' })],
-      rules: [rule('r', fact('/x', 'equals', 'ab'), 'yes')],
-    }), { x: 'ab' }, 17);
+    expectCharge(
+      pack({
+        applicability: lit(true),
+        exceptions: [exception('x', lit(false), { effect: 'escalate' })],
+        rules: [rule('r', fact('/x', 'equals', 'ab'), 'yes')],
+      }),
+      { x: 'ab' },
+      17,
+    );
   });
 });
 
 describe('only conditions §8 reaches are charged', () => {
   const costly = fact('/x', 'equals', 'ab'); // 15 units against {x:"ab"}
   it('rules after a false applicability are not charged', () => {
-    const r = run(compile(pack({ applicability: lit(false), rules: [rule('r', costly, 'yes')] })), { x: 'ab' }, { workBudget: 1 });
+    const r = run(
+      compile(pack({ applicability: lit(false), rules: [rule('r', costly, 'yes')] })),
+      { x: 'ab' },
+      { workBudget: 1 },
+    );
     expect(r.kind === 'disposition' && r.disposition.kind).toBe('not-applicable');
     expect(work(r)).toBe(1);
   });
   it('rules after a forced outcome are not charged', () => {
-    const c = compile(pack({ rules: [rule('r', costly, 'yes')], exceptions: [exception('x', lit(true), { effect: 'force-outcome', outcome: 'no' })] }));
+    const c = compile(
+      pack({
+        rules: [rule('r', costly, 'yes')],
+        exceptions: [exception('x', lit(true), { effect: 'force-outcome', outcome: 'no' })],
+      }),
+    );
     const r = run(c, { x: 'ab' }, { workBudget: 1 });
     expect(r.kind === 'disposition' && r.bytes).toContain('"outcomeId":"no"');
     expect(work(r)).toBe(1);
   });
   it('a suppressed rule is not charged', () => {
-    const c = compile(pack({
-      rules: [rule('r', costly, 'no'), rule('s', lit(true), 'yes')],
-      exceptions: [exception('x', lit(true), { effect: 'suppress-rule', targetRule: 'r' })],
-    }));
+    const c = compile(
+      pack({
+        rules: [rule('r', costly, 'no'), rule('s', lit(true), 'yes')],
+        exceptions: [exception('x', lit(true), { effect: 'suppress-rule', targetRule: 'r' })],
+      }),
+    );
     const r = run(c, { x: 'ab' }, { workBudget: 2 });
     expect(r.kind === 'disposition' && r.bytes).toContain('"outcomeId":"yes"');
     expect(work(r)).toBe(2);
   });
   it('rules blocked at step 5 are not charged', () => {
-    const c = compile(pack({ rules: [rule('r', costly, 'yes')], exceptions: [exception('x', lit(true), { effect: 'escalate' })] }));
+    const c = compile(
+      pack({ rules: [rule('r', costly, 'yes')], exceptions: [exception('x', lit(true), { effect: 'escalate' })] }),
+    );
     const r = run(c, { x: 'ab' }, { workBudget: 1 });
     expect(r.kind === 'disposition' && r.disposition.kind).toBe('unresolved');
     expect(work(r)).toBe(1);
@@ -148,7 +173,9 @@ describe('exhaustion', () => {
     const c = compile(pack());
     for (const b of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, MAX_WORK_BUDGET + 1]) {
       const r = run(c, {}, { workBudget: b });
-      expect(r.kind === 'error' && `${r.error.class}/${r.error.phase}/${r.error.code}`, String(b)).toBe('malformed-input/preflight/work-budget-invalid');
+      expect(r.kind === 'error' && `${r.error.class}/${r.error.phase}/${r.error.code}`, String(b)).toBe(
+        'malformed-input/preflight/work-budget-invalid',
+      );
       expect(work(r)).toBe(0);
     }
   });

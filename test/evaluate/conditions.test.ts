@@ -24,7 +24,13 @@ describe('§7.1–7.3 strong three-valued logic', () => {
 
 describe('§7.4 equals and not-equals', () => {
   const facts = {
-    s: 'abc', n: 1, big: 9007199254740993, t: true, z: null, a: [1, 'x', { k: [] }], o: { p: 1, q: [true] },
+    s: 'abc',
+    n: 1,
+    big: 9007199254740993,
+    t: true,
+    z: null,
+    a: [1, 'x', { k: [] }],
+    o: { p: 1, q: [true] },
   };
   const cases: [string, unknown, string][] = [
     ['equal strings are equal', fact('/s', 'equals', 'abc'), 'true'],
@@ -51,7 +57,9 @@ describe('§7.4 equals and not-equals', () => {
   });
   it('numbers beyond double precision are never rounded into equality', () => {
     // 9007199254740993 becomes …992 through a double; exact comparison keeps them apart.
-    expect(truthOf({ op: 'fact', path: '/n', operator: 'equals', value: 9007199254740992 }, '{"n":9007199254740993}')).toBe('false');
+    expect(
+      truthOf({ op: 'fact', path: '/n', operator: 'equals', value: 9007199254740992 }, '{"n":9007199254740993}'),
+    ).toBe('false');
     expect(truthOf(fact('/n', 'equals', 9007199254740992), '{"n":9007199254740992.0}')).toBe('true');
   });
   it('numbers with huge exponents are compared exactly, never unknown', () => {
@@ -96,17 +104,32 @@ describe('prototype-named members are ordinary data', () => {
   });
   it('an object operand with a __proto__ member compares it as data', () => {
     const facts = '{"o":{"__proto__":1}}';
-    expect(truthOf(JSON.parse('{"op":"fact","path":"/o","operator":"equals","value":{"__proto__":1}}'), facts)).toBe('true');
+    expect(truthOf(JSON.parse('{"op":"fact","path":"/o","operator":"equals","value":{"__proto__":1}}'), facts)).toBe(
+      'true',
+    );
     expect(truthOf(fact('/o', 'equals', {}), facts)).toBe('false');
   });
 });
 
 describe('§7.4 ordered comparisons', () => {
-  const facts = { d: '10.5', neg: '-3', int: '7', n: 10.5, bad: '1e3', plus: '+1', lead: '01', long: '123456789012345678901234567890.000000000000000000001' };
+  const facts = {
+    d: '10.5',
+    neg: '-3',
+    int: '7',
+    n: 10.5,
+    bad: '1e3',
+    plus: '+1',
+    lead: '01',
+    long: '123456789012345678901234567890.000000000000000000001',
+  };
   const cases: [string, unknown, string][] = [
     ['greater-than holds between decimal strings by value', fact('/d', 'greater-than', '9.99'), 'true'],
     ['greater-than is false at equality', fact('/d', 'greater-than', '10.50'), 'false'],
-    ['greater-than-or-equal holds at equal value with different scale', fact('/d', 'greater-than-or-equal', '10.50'), 'true'],
+    [
+      'greater-than-or-equal holds at equal value with different scale',
+      fact('/d', 'greater-than-or-equal', '10.50'),
+      'true',
+    ],
     ['less-than compares negative values', fact('/neg', 'less-than', '-2.999'), 'true'],
     ['less-than-or-equal holds at equality', fact('/int', 'less-than-or-equal', '7.0'), 'true'],
     ['less-than is false above', fact('/int', 'less-than', '6'), 'false'],
@@ -115,13 +138,22 @@ describe('§7.4 ordered comparisons', () => {
     ['a leading plus sign is not a decimal string: unknown', fact('/plus', 'less-than', '5'), 'unknown'],
     ['a leading zero is not a decimal string: unknown', fact('/lead', 'less-than', '5'), 'unknown'],
     ['an unresolved path is unknown', fact('/none', 'less-than', '5'), 'unknown'],
-    ['long decimal strings are ordered exactly', fact('/long', 'greater-than', '123456789012345678901234567890'), 'true'],
-    ['long decimal strings are ordered exactly below', fact('/long', 'less-than', '123456789012345678901234567890.000000000000000000002'), 'true'],
+    [
+      'long decimal strings are ordered exactly',
+      fact('/long', 'greater-than', '123456789012345678901234567890'),
+      'true',
+    ],
+    [
+      'long decimal strings are ordered exactly below',
+      fact('/long', 'less-than', '123456789012345678901234567890.000000000000000000002'),
+      'true',
+    ],
   ];
   for (const [name, when, expected] of cases) it(name, () => expect(truthOf(when, facts)).toBe(expected));
 
   it('booleans, null, arrays and objects selected for an ordered comparison are unknown', () => {
-    for (const v of [true, null, ['1'], { a: '1' }]) expect(truthOf(fact('/v', 'greater-than', '0'), { v })).toBe('unknown');
+    for (const v of [true, null, ['1'], { a: '1' }])
+      expect(truthOf(fact('/v', 'greater-than', '0'), { v })).toBe('unknown');
   });
 });
 

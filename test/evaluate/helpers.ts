@@ -47,11 +47,20 @@ export function pack(over: Record<string, unknown> = {}): Record<string, unknown
   };
 }
 
-export const rule = (id: string, when: unknown, outcome: string, onUnknown: 'ignore' | 'escalate' = 'ignore') =>
-  ({ id, description: `Rule ${id}.`, when, outcome, onUnknown });
+export const rule = (id: string, when: unknown, outcome: string, onUnknown: 'ignore' | 'escalate' = 'ignore') => ({
+  id,
+  description: `Rule ${id}.`,
+  when,
+  outcome,
+  onUnknown,
+});
 
-export const exception = (id: string, when: unknown, effect: Record<string, unknown>, onUnknown: 'ignore' | 'escalate' = 'ignore') =>
-  ({ id, description: `Exception ${id}.`, when, onUnknown, ...effect });
+export const exception = (
+  id: string,
+  when: unknown,
+  effect: Record<string, unknown>,
+  onUnknown: 'ignore' | 'escalate' = 'ignore',
+) => ({ id, description: `Exception ${id}.`, when, onUnknown, ...effect });
 
 export const fact = (path: string, operator: string, value: unknown) => ({ op: 'fact', path, operator, value });
 export const lit = (value: boolean) => ({ op: 'literal', value });
@@ -60,7 +69,12 @@ export const any = (...conditions: unknown[]) => ({ op: 'any', conditions });
 export const not = (condition: unknown) => ({ op: 'not', condition });
 export const ev = (evidenceRequirement: string) => ({ op: 'evidence-present', evidenceRequirement });
 
-export interface RunOptions { evidence?: unknown; extensions?: string[]; workBudget?: number; trace?: boolean }
+export interface RunOptions {
+  evidence?: unknown;
+  extensions?: string[];
+  workBudget?: number;
+  trace?: boolean;
+}
 
 export function run(c: CompiledPack, facts: unknown, o: RunOptions = {}): EvaluationResult {
   return evaluateCompiled(c, {
@@ -78,11 +92,18 @@ export function outcome(r: EvaluationResult): string {
 }
 
 /** Evaluates a one-rule pack whose rule is `when` (onUnknown ignore, no fallback): returns 'true'|'false'|'unknown'. */
-export function truthOf(when: unknown, facts: unknown, evidence?: unknown, extra: Record<string, unknown> = {}): string {
-  const c = compile(pack({
-    rules: [rule('probe', when, 'yes', 'escalate')],
-    ...extra,
-  }));
+export function truthOf(
+  when: unknown,
+  facts: unknown,
+  evidence?: unknown,
+  extra: Record<string, unknown> = {},
+): string {
+  const c = compile(
+    pack({
+      rules: [rule('probe', when, 'yes', 'escalate')],
+      ...extra,
+    }),
+  );
   const r = run(c, facts, evidence === undefined ? {} : { evidence });
   if (r.kind !== 'disposition') throw new Error(`unexpected error ${r.error.code}`);
   const d = r.disposition;

@@ -13,7 +13,14 @@ const base = json('examples/data-request-intake-triage.json');
 function permuteConditions(rand: () => number, c: unknown): unknown {
   if (typeof c !== 'object' || c === null) return c;
   const o = c as Record<string, unknown>;
-  if (o.op === 'all' || o.op === 'any') return { ...o, conditions: shuffle(rand, (o.conditions as unknown[]).map((x) => permuteConditions(rand, x))) };
+  if (o.op === 'all' || o.op === 'any')
+    return {
+      ...o,
+      conditions: shuffle(
+        rand,
+        (o.conditions as unknown[]).map((x) => permuteConditions(rand, x)),
+      ),
+    };
   if (o.op === 'not') return { ...o, condition: permuteConditions(rand, o.condition) };
   return o;
 }
@@ -64,12 +71,22 @@ describe('rule-order permutations', () => {
     const rand = prng(42);
     const kinds = new Set<string>();
     for (let i = 0; i < 300; i++) {
-      const input = { facts: bytes(facts(rand)), evidence: bytes(evidence(rand)), supportedExtensions: new Set<string>() };
+      const input = {
+        facts: bytes(facts(rand)),
+        evidence: bytes(evidence(rand)),
+        supportedExtensions: new Set<string>(),
+      };
       const want = evaluateCompiled(original, input);
-      kinds.add(want.kind === 'disposition' ? `${want.disposition.kind}:${want.disposition.reasons.join('+')}` : want.error.code);
+      kinds.add(
+        want.kind === 'disposition'
+          ? `${want.disposition.kind}:${want.disposition.reasons.join('+')}`
+          : want.error.code,
+      );
       for (const v of variants) {
         const got = evaluateCompiled(v, input);
-        expect(got.kind === 'disposition' ? got.bytes : got.kind).toBe(want.kind === 'disposition' ? want.bytes : want.kind);
+        expect(got.kind === 'disposition' ? got.bytes : got.kind).toBe(
+          want.kind === 'disposition' ? want.bytes : want.kind,
+        );
         expect(got.work).toBe(want.work);
       }
     }
@@ -79,7 +96,11 @@ describe('rule-order permutations', () => {
   it('never change where a tight budget refuses', () => {
     const rand = prng(7);
     for (let i = 0; i < 100; i++) {
-      const input = { facts: bytes(facts(rand)), evidence: bytes(evidence(rand)), supportedExtensions: new Set<string>() };
+      const input = {
+        facts: bytes(facts(rand)),
+        evidence: bytes(evidence(rand)),
+        supportedExtensions: new Set<string>(),
+      };
       const full = evaluateCompiled(original, input).work;
       for (const budget of [Math.max(1, full - 1), full]) {
         const want = evaluateCompiled(original, { ...input, workBudget: budget });

@@ -11,11 +11,13 @@ const declared = {
 };
 const c = compile(pack(declared));
 const raw = (facts: Uint8Array | string, evidence?: Uint8Array | string, extensions: string[] = []) =>
-  outcome(evaluateCompiled(c, {
-    facts: typeof facts === 'string' ? bytes(facts) : facts,
-    ...(evidence === undefined ? {} : { evidence: typeof evidence === 'string' ? bytes(evidence) : evidence }),
-    supportedExtensions: new Set(extensions),
-  }));
+  outcome(
+    evaluateCompiled(c, {
+      facts: typeof facts === 'string' ? bytes(facts) : facts,
+      ...(evidence === undefined ? {} : { evidence: typeof evidence === 'string' ? bytes(evidence) : evidence }),
+      supportedExtensions: new Set(extensions),
+    }),
+  );
 
 describe('§8.2 facts preflight', () => {
   const cases: [string, Uint8Array | string, string][] = [
@@ -66,19 +68,26 @@ describe('§8.2 evidence preflight', () => {
 });
 
 describe('§8.2 preflight order and §8.4 precedence', () => {
-  const gated = compile(pack({
-    ...declared,
-    applicability: lit(false),
-    metadata: { requiredExtensions: ['com.example.policy'] },
-    extensions: { 'com.example.policy': {} },
-  }));
-  const ev = (facts: string, evidence: string | undefined, extensions: string[] = []) => outcome(evaluateCompiled(gated, {
-    facts: bytes(facts),
-    ...(evidence === undefined ? {} : { evidence: bytes(evidence) }),
-    supportedExtensions: new Set(extensions),
-  }));
+  const gated = compile(
+    pack({
+      ...declared,
+      applicability: lit(false),
+      metadata: { requiredExtensions: ['com.example.policy'] },
+      extensions: { 'com.example.policy': {} },
+    }),
+  );
+  const ev = (facts: string, evidence: string | undefined, extensions: string[] = []) =>
+    outcome(
+      evaluateCompiled(gated, {
+        facts: bytes(facts),
+        ...(evidence === undefined ? {} : { evidence: bytes(evidence) }),
+        supportedExtensions: new Set(extensions),
+      }),
+    );
   it('a malformed evidence document wins over a not-applicable result', () => {
-    expect(ev('{}', '{"nope":"present"}', ['com.example.policy'])).toBe('error:malformed-input/preflight/evidence-undeclared-requirement');
+    expect(ev('{}', '{"nope":"present"}', ['com.example.policy'])).toBe(
+      'error:malformed-input/preflight/evidence-undeclared-requirement',
+    );
   });
   it('facts are checked before evidence', () => {
     expect(ev('{', '{"nope":"present"}')).toBe('error:malformed-input/preflight/facts-syntax');
@@ -124,18 +133,44 @@ describe('facts and evidence for a 0.2.0-draft pack (ADR 0030)', () => {
 
 describe('exceptions with hostile optional extensions stay inert', () => {
   it('an extension value shaped like a condition changes nothing', () => {
-    const c2 = compile(pack({
-      extensions: { 'com.example.evil': { op: 'literal', value: false, __proto__: { polluted: true } } },
-      exceptions: [exception('x', lit(false), { effect: 'escalate', extensions: { 'com.example.x': 'force' } })],
-    }));
+    const c2 = compile(
+      pack({
+        extensions: { 'com.example.evil': { op: 'literal', value: false, __proto__: { polluted: true } } },
+        exceptions: [exception('x', lit(false), { effect: 'escalate', extensions: { 'com.example.x': 'force' } })],
+      }),
+    );
     expect(outcome(run(c2, {}))).toBe('{"handoff":{"state":"none"},"kind":"outcome","outcomeId":"yes","reasons":[]}');
   });
 });
 
 describe('evidence admission is memoized without changing any answer (ADR 0037)', () => {
-  const m = compile(pack({ ...declared, rules: [rule('r', { op: 'evidence-present', evidenceRequirement: 'note' }, 'yes', 'escalate')] }));
-  const docs = ['{"form":"present","note":"present"}', '{"form":"present","note":"absent"}', '{"form":"present"}', '{"form":"maybe"}', '{"form":"present","x":"present"}'];
-  const fresh = docs.map((d) => outcome(run(compile(pack({ ...declared, rules: [rule('r', { op: 'evidence-present', evidenceRequirement: 'note' }, 'yes', 'escalate')] })), {}, { evidence: d })));
+  const m = compile(
+    pack({
+      ...declared,
+      rules: [rule('r', { op: 'evidence-present', evidenceRequirement: 'note' }, 'yes', 'escalate')],
+    }),
+  );
+  const docs = [
+    '{"form":"present","note":"present"}',
+    '{"form":"present","note":"absent"}',
+    '{"form":"present"}',
+    '{"form":"maybe"}',
+    '{"form":"present","x":"present"}',
+  ];
+  const fresh = docs.map((d) =>
+    outcome(
+      run(
+        compile(
+          pack({
+            ...declared,
+            rules: [rule('r', { op: 'evidence-present', evidenceRequirement: 'note' }, 'yes', 'escalate')],
+          }),
+        ),
+        {},
+        { evidence: d },
+      ),
+    ),
+  );
   it('repeated and interleaved evidence documents give the answers of a fresh read', () => {
     for (let round = 0; round < 3; round++) {
       docs.forEach((d, i) => expect(outcome(run(m, {}, { evidence: d }))).toBe(fresh[i]));
@@ -150,7 +185,10 @@ describe('evidence admission is memoized without changing any answer (ADR 0037)'
   });
   it('keeps answering correctly after more distinct documents than the memo holds', () => {
     for (let i = 0; i < 600; i++) {
-      const d = i % 2 === 0 ? `{"form":"present","note":"present"${' '.repeat(i)}}` : `{"form":"present","note":"absent"${' '.repeat(i)}}`;
+      const d =
+        i % 2 === 0
+          ? `{"form":"present","note":"present"${' '.repeat(i)}}`
+          : `{"form":"present","note":"absent"${' '.repeat(i)}}`;
       expect(outcome(run(m, {}, { evidence: d })).includes('"outcomeId":"yes"')).toBe(i % 2 === 0);
     }
   });
@@ -164,8 +202,12 @@ describe('the evidence memo compares exact bytes', () => {
   it('a caller reusing its buffer with different content gets a fresh read', () => {
     const m = compile(pack(declared));
     const buf = bytes('{"form":"present"}');
-    expect(outcome(evaluateCompiled(m, { facts: bytes('{}'), evidence: buf, supportedExtensions: new Set() }))).toContain('"outcomeId":"yes"');
+    expect(
+      outcome(evaluateCompiled(m, { facts: bytes('{}'), evidence: buf, supportedExtensions: new Set() })),
+    ).toContain('"outcomeId":"yes"');
     buf.set(bytes('{"form":"absent" }'));
-    expect(outcome(evaluateCompiled(m, { facts: bytes('{}'), evidence: buf, supportedExtensions: new Set() }))).toContain('"missing-required-evidence"');
+    expect(
+      outcome(evaluateCompiled(m, { facts: bytes('{}'), evidence: buf, supportedExtensions: new Set() })),
+    ).toContain('"missing-required-evidence"');
   });
 });

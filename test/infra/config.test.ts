@@ -3,7 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { repoRoot } from '../../infra/paths.js';
-import { DocketConfigError, configFromContext, defaultConfig, resolveConfig, routeTargetKey, validateConfig, type DocketConfig } from '../../infra/config.js';
+import {
+  DocketConfigError,
+  configFromContext,
+  defaultConfig,
+  resolveConfig,
+  routeTargetKey,
+  validateConfig,
+  type DocketConfig,
+} from '../../infra/config.js';
 import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../../core/evaluate/limits.js';
 import { LOG_ID_PATTERN } from '../../core/ledger/entry-rules.js';
 import { routeKey } from '../../core/pipeline/handoff-plan.js';
@@ -24,7 +32,9 @@ describe('configuration', () => {
 
   it('refuses a visibility timeout under six times the function timeout, and one over SQS’s twelve hours', () => {
     expect(problems({ visibilityTimeoutFactor: 5 })).toEqual([expect.stringMatching(/^visibilityTimeoutFactor/)]);
-    expect(problems({ functionTimeoutSeconds: 900, visibilityTimeoutFactor: 60 })).toEqual([expect.stringMatching(/43200/)]);
+    expect(problems({ functionTimeoutSeconds: 900, visibilityTimeoutFactor: 60 })).toEqual([
+      expect.stringMatching(/43200/),
+    ]);
   });
 
   it('allows batches above ten only with a batching window, as SQS event sources do', () => {
@@ -34,12 +44,17 @@ describe('configuration', () => {
 
   it('refuses a maximum concurrency outside 2–1000, a default budget above the maximum budget, and a maximum above the evaluator’s', () => {
     expect(problems({ maximumConcurrency: 1 })).toHaveLength(1);
-    expect(problems({ budgets: { defaultWorkUnits: 10, maxWorkUnits: MAX_WORK_BUDGET + 1 } })).toEqual([expect.stringMatching(/^budgets\.maxWorkUnits/)]);
-    expect(problems({ budgets: { defaultWorkUnits: 10, maxWorkUnits: 5 } })).toEqual([expect.stringMatching(/defaultWorkUnits must not exceed/)]);
+    expect(problems({ budgets: { defaultWorkUnits: 10, maxWorkUnits: MAX_WORK_BUDGET + 1 } })).toEqual([
+      expect.stringMatching(/^budgets\.maxWorkUnits/),
+    ]);
+    expect(problems({ budgets: { defaultWorkUnits: 10, maxWorkUnits: 5 } })).toEqual([
+      expect.stringMatching(/defaultWorkUnits must not exceed/),
+    ]);
   });
 
   it('refuses stage names that cannot become resource names', () => {
-    for (const stage of ['Prod', '1dev', 'dev_1', '', 'a'.repeat(21)]) expect(validateConfig(defaultConfig(stage)), stage).toHaveLength(1);
+    for (const stage of ['Prod', '1dev', 'dev_1', '', 'a'.repeat(21)])
+      expect(validateConfig(defaultConfig(stage)), stage).toHaveLength(1);
   });
 
   it('refuses a route target mapped twice, an unknown kind, an empty name and a queue key that cannot be a queue name', () => {
@@ -61,15 +76,25 @@ describe('configuration', () => {
   });
 
   it('refuses queue keys with doubled or edge hyphens, and two keys that would share an output id', () => {
-    for (const queue of ['a--b', '-a', 'a-', 'k'.repeat(25)]) expect(problems({ routes: [{ kind: 'queue', name: 'X', queue }] }), queue).toHaveLength(1);
-    expect(problems({ routes: [{ kind: 'queue', name: 'X', queue: 'a-1' }, { kind: 'queue', name: 'Y', queue: 'a1' }] })).toEqual([
-      'route queue keys "a-1" and "a1" are too alike (both become output RouteQueueUrlA1)',
-    ]);
+    for (const queue of ['a--b', '-a', 'a-', 'k'.repeat(25)])
+      expect(problems({ routes: [{ kind: 'queue', name: 'X', queue }] }), queue).toHaveLength(1);
+    expect(
+      problems({
+        routes: [
+          { kind: 'queue', name: 'X', queue: 'a-1' },
+          { kind: 'queue', name: 'Y', queue: 'a1' },
+        ],
+      }),
+    ).toEqual(['route queue keys "a-1" and "a1" are too alike (both become output RouteQueueUrlA1)']);
     expect(problems({ routes: [{ kind: 'queue', name: 'X', queue: 'case-review-2' }] })).toEqual([]);
   });
 
   it('refuses so many routes that ROUTE_QUEUES would overflow Lambda’s 4 KB environment', () => {
-    const routes = Array.from({ length: 40 }, (_, i) => ({ kind: 'queue' as const, name: `Route number ${i}`, queue: `route-${i}` }));
+    const routes = Array.from({ length: 40 }, (_, i) => ({
+      kind: 'queue' as const,
+      name: `Route number ${i}`,
+      queue: `route-${i}`,
+    }));
     expect(problems({ routes })).toEqual([expect.stringMatching(/function environment too large/)]);
     expect(problems({ routes: routes.slice(0, 16) })).toEqual([]);
   });
@@ -80,7 +105,11 @@ describe('configuration', () => {
   });
 
   it('resolveConfig merges budgets and alarms member-wise and throws every problem at once', () => {
-    const c = resolveConfig({ stage: 'qa', budgets: { maxWorkUnits: 2_000_000 } as never, alarms: { dlqDepth: 5 } as never });
+    const c = resolveConfig({
+      stage: 'qa',
+      budgets: { maxWorkUnits: 2_000_000 } as never,
+      alarms: { dlqDepth: 5 } as never,
+    });
     expect(c.budgets).toEqual({ defaultWorkUnits: DEFAULT_WORK_BUDGET, maxWorkUnits: 2_000_000 });
     expect(c.alarms.dlqDepth).toBe(5);
     expect(c.alarms.periodSeconds).toBe(60);
@@ -95,7 +124,9 @@ describe('configuration', () => {
   });
 
   it('configFromContext selects the stage from context and applies that stage’s overrides, from objects or JSON strings', () => {
-    const app = new App({ context: { stage: 'prod', docket: { prod: { logCount: 8, maxReceiveCount: 9 }, dev: { logCount: 2 } } } });
+    const app = new App({
+      context: { stage: 'prod', docket: { prod: { logCount: 8, maxReceiveCount: 9 }, dev: { logCount: 2 } } },
+    });
     const c = configFromContext(app.node);
     expect(c.stage).toBe('prod');
     expect(c.logCount).toBe(8);
@@ -106,7 +137,10 @@ describe('configuration', () => {
   });
 
   it('every stage configured in cdk.json is deployable', () => {
-    const cdkJson = JSON.parse(readFileSync(join(repoRoot(), 'cdk.json'), 'utf8')) as { app: string; context: { stage: string; docket: Record<string, object> } };
+    const cdkJson = JSON.parse(readFileSync(join(repoRoot(), 'cdk.json'), 'utf8')) as {
+      app: string;
+      context: { stage: string; docket: Record<string, object> };
+    };
     expect(cdkJson.app).toBe('node dist/infra/app.js');
     const stages = Object.keys(cdkJson.context.docket);
     expect(stages).toContain(cdkJson.context.stage);
@@ -128,14 +162,19 @@ describe('resource names', () => {
     expect(n.intake).toEqual({ queue: 'docket-prod-intake', dlq: 'docket-prod-intake-dlq' });
     expect(n.unrouted).toEqual({ queue: 'docket-prod-unrouted', dlq: 'docket-prod-unrouted-dlq' });
     expect(n.routes['review']).toEqual({ queue: 'docket-prod-route-review', dlq: 'docket-prod-route-review-dlq' });
-    expect([n.ledgerTable, n.packsTable, n.requestsTable]).toEqual(['docket-prod-ledger', 'docket-prod-packs', 'docket-prod-requests']);
+    expect([n.ledgerTable, n.packsTable, n.requestsTable]).toEqual([
+      'docket-prod-ledger',
+      'docket-prod-packs',
+      'docket-prod-requests',
+    ]);
     expect(n.logIds).toEqual(['prod-0', 'prod-1', 'prod-2', 'prod-3']);
     expect(n.signingSecret).toBe('docket/prod/signing-key');
   });
 
   it('name ledger logs with ids the ledger format accepts', () => {
     for (const stage of ['dev', 'a'.repeat(20)]) {
-      for (const id of resourceNames(stage, { ...defaultConfig(stage), logCount: 64 }).logIds) expect(id).toMatch(LOG_ID_PATTERN);
+      for (const id of resourceNames(stage, { ...defaultConfig(stage), logCount: 64 }).logIds)
+        expect(id).toMatch(LOG_ID_PATTERN);
     }
   });
 
@@ -158,7 +197,10 @@ describe('resource names', () => {
   });
 
   it('key ROUTE_QUEUES exactly as the pipeline looks targets up', () => {
-    for (const target of [{ kind: 'queue' as const, name: 'Review' }, { kind: 'human-role' as const, name: 'Oversight: EU / Ünïcode' }]) {
+    for (const target of [
+      { kind: 'queue' as const, name: 'Review' },
+      { kind: 'human-role' as const, name: 'Oversight: EU / Ünïcode' },
+    ]) {
       expect(routeTargetKey(target)).toBe(routeKey(target));
     }
   });
@@ -166,9 +208,15 @@ describe('resource names', () => {
   it('give the local stack the same function environment as the cloud, with real queue URLs', () => {
     const config = defaultConfig('local');
     const names = resourceNames('local', config);
-    const env = evaluateEnvironment({ config, names, queueUrl: (q) => `http://127.0.0.1:4566/000000000000/${q}`, signingSecretArn: 'arn:local' });
+    const env = evaluateEnvironment({
+      config,
+      names,
+      queueUrl: (q) => `http://127.0.0.1:4566/000000000000/${q}`,
+      signingSecretArn: 'arn:local',
+    });
     expect(JSON.parse(env['ROUTE_QUEUES']!)).toEqual({
-      [routeTargetKey({ kind: 'queue', name: 'Review' })]: 'http://127.0.0.1:4566/000000000000/docket-local-route-review',
+      [routeTargetKey({ kind: 'queue', name: 'Review' })]:
+        'http://127.0.0.1:4566/000000000000/docket-local-route-review',
       'human-role:Oversight': 'http://127.0.0.1:4566/000000000000/docket-local-route-oversight',
       'system:Case Management': 'http://127.0.0.1:4566/000000000000/docket-local-route-case-management',
     });
@@ -182,9 +230,19 @@ describe('the local stage preset', () => {
     const mapped = new Set(config.routes.map((r) => `${r.kind}:${r.name}`));
     const dir = join(repoRoot(), 'examples');
     const named: string[] = [];
-    for (const file of ['data-request-intake-triage.json', 'extended-profile-fanout.json', 'routes-all-filtered.json', 'vendor-onboarding-target.json', 'legacy-expense-approval-0.2.0-draft.json']) {
-      const pack = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { escalation?: { target?: { kind: string; name: string }; routes?: { target: { kind: string; name: string } }[] } };
-      const targets = [pack.escalation?.target, ...(pack.escalation?.routes ?? []).map((r) => r.target)].filter((t) => t !== undefined);
+    for (const file of [
+      'data-request-intake-triage.json',
+      'extended-profile-fanout.json',
+      'routes-all-filtered.json',
+      'vendor-onboarding-target.json',
+      'legacy-expense-approval-0.2.0-draft.json',
+    ]) {
+      const pack = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+        escalation?: { target?: { kind: string; name: string }; routes?: { target: { kind: string; name: string } }[] };
+      };
+      const targets = [pack.escalation?.target, ...(pack.escalation?.routes ?? []).map((r) => r.target)].filter(
+        (t) => t !== undefined,
+      );
       for (const t of targets) named.push(`${t.kind}:${t.name}`);
     }
     expect(named.length).toBeGreaterThan(10);

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { LEDGER_REWRITE_ACTIONS } from '../../infra/constructs/ledger.js';
 import { ADMIN_ARN, ROOT_ARN, allowed, identityAllows, resourceDenials } from './policy-sim.js';
-import { functionId, policySources, queueId, resolve, resourcesOfType, roleOfFunction, roleStatements, tableId, template, type Cfn } from './template.js';
+import {
+  functionId,
+  policySources,
+  queueId,
+  resolve,
+  resourcesOfType,
+  roleOfFunction,
+  roleStatements,
+  tableId,
+  template,
+  type Cfn,
+} from './template.js';
 
 const t = template();
 const ledger = tableId(t, 'docket-dev-ledger');
@@ -9,21 +20,35 @@ const packs = tableId(t, 'docket-dev-packs');
 const requests = tableId(t, 'docket-dev-requests');
 const evaluateRole = roleOfFunction(t, 'docket-dev-evaluate');
 const checkpointRole = roleOfFunction(t, 'docket-dev-checkpoint');
-const purgeRole = resourcesOfType(t, 'AWS::IAM::Role').find(([, r]) => r.Properties.RoleName === 'docket-dev-requests-purger')![0];
+const purgeRole = resourcesOfType(t, 'AWS::IAM::Role').find(
+  ([, r]) => r.Properties.RoleName === 'docket-dev-requests-purger',
+)![0];
 const secretId = resourcesOfType(t, 'AWS::SecretsManager::Secret')[0]![0];
 const allStatements = policySources(t).flatMap((s) => s.statements.map((st) => ({ source: s, st })));
-const ITEM_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:PartiQLInsert', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete'];
+const ITEM_WRITES = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:PartiQLInsert',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+];
 
 describe('no wildcard actions', () => {
   it('no policy grants a bare * action or a service-wide wildcard, except kms:* to the account root in key policies', () => {
-    const wild = allStatements.filter(({ st }) => st.Effect === 'Allow' && st.Action.some((a) => a === '*' || a.endsWith(':*')));
+    const wild = allStatements.filter(
+      ({ st }) => st.Effect === 'Allow' && st.Action.some((a) => a === '*' || a.endsWith(':*')),
+    );
     for (const { source, st } of wild) {
       expect(source.kind, JSON.stringify(st)).toBe('key');
       expect(st.Action).toEqual(['kms:*']);
       expect(resolve(t, (st.Principal as Cfn).AWS)).toBe('arn:<AWS::Partition>:iam::<AWS::AccountId>:root');
     }
     // Service-wide wildcards appear only in Deny statements (the TLS-only policies of queues, buckets and topic).
-    const serviceWide = allStatements.filter(({ st }) => st.Action.some((a) => /^(dynamodb|sqs|s3|secretsmanager|logs|sns):\*$/.test(a)));
+    const serviceWide = allStatements.filter(({ st }) =>
+      st.Action.some((a) => /^(dynamodb|sqs|s3|secretsmanager|logs|sns):\*$/.test(a)),
+    );
     expect(serviceWide.length).toBeGreaterThan(0);
     for (const { st } of serviceWide) expect(st.Effect, JSON.stringify(st)).toBe('Deny');
   });
@@ -39,8 +64,17 @@ describe('ledger: append-only for every principal', () => {
   it('no identity policy in the stack allows UpdateItem, DeleteItem or BatchWriteItem on the ledger', () => {
     const roles = resourcesOfType(t, 'AWS::IAM::Role').map(([id]) => id);
     for (const role of roles) {
-      for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete']) {
-        expect(identityAllows(t, role, { action, resource: ledger, leadingKey: 'log#dev-0' }), `${role} ${action}`).toBe(false);
+      for (const action of [
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:PartiQLUpdate',
+        'dynamodb:PartiQLDelete',
+      ]) {
+        expect(
+          identityAllows(t, role, { action, resource: ledger, leadingKey: 'log#dev-0' }),
+          `${role} ${action}`,
+        ).toBe(false);
       }
     }
   });
@@ -48,55 +82,104 @@ describe('ledger: append-only for every principal', () => {
   it('the resource policy denies every rewrite to every principal, the writer roles included', () => {
     for (const principal of [ADMIN_ARN, ROOT_ARN, evaluateRole, checkpointRole]) {
       for (const action of LEDGER_REWRITE_ACTIONS) {
-        expect(resourceDenials(t, { principal, action, resource: ledger, leadingKey: 'log#dev-0' }).length, `${principal} ${action}`).toBeGreaterThan(0);
+        expect(
+          resourceDenials(t, { principal, action, resource: ledger, leadingKey: 'log#dev-0' }).length,
+          `${principal} ${action}`,
+        ).toBeGreaterThan(0);
       }
     }
   });
 
   it('an administrator with every IAM permission still cannot put, update, delete or batch-write ledger items', () => {
     for (const action of ITEM_WRITES) {
-      for (const key of ['log#dev-0', 'req#r1', 'ckpt#dev-0']) expect(allowed(t, { principal: ADMIN_ARN, action, resource: ledger, leadingKey: key }), `${action} ${key}`).toBe(false);
+      for (const key of ['log#dev-0', 'req#r1', 'ckpt#dev-0'])
+        expect(
+          allowed(t, { principal: ADMIN_ARN, action, resource: ledger, leadingKey: key }),
+          `${action} ${key}`,
+        ).toBe(false);
     }
     // …but can still read it (auditors, `docket verify`).
-    expect(allowed(t, { principal: ADMIN_ARN, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
+    expect(
+      allowed(t, { principal: ADMIN_ARN, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' }),
+    ).toBe(true);
   });
 
   it('only the evaluate and checkpoint roles hold PutItem on the ledger', () => {
     const holders = resourcesOfType(t, 'AWS::IAM::Role')
       .map(([id]) => id)
-      .filter((role) => ['log#dev-0', 'req#r1', 'ckpt#dev-0'].some((k) => identityAllows(t, role, { action: 'dynamodb:PutItem', resource: ledger, leadingKey: k })));
+      .filter((role) =>
+        ['log#dev-0', 'req#r1', 'ckpt#dev-0'].some((k) =>
+          identityAllows(t, role, { action: 'dynamodb:PutItem', resource: ledger, leadingKey: k }),
+        ),
+      );
     expect(holders.sort()).toEqual([checkpointRole, evaluateRole].sort());
   });
 
   it('the evaluate role appends entries and request markers but can never write a checkpoint item', () => {
-    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'log#dev-3' })).toBe(true);
-    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'req#abc' })).toBe(true);
-    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'ckpt#dev-3' })).toBe(false);
-    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'other' })).toBe(false);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'log#dev-3' }),
+    ).toBe(true);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'req#abc' }),
+    ).toBe(true);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'ckpt#dev-3' }),
+    ).toBe(false);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'other' }),
+    ).toBe(false);
     // Denied by the resource policy too, not only by the missing grant.
-    expect(resourceDenials(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'ckpt#dev-3' }).length).toBeGreaterThan(0);
-    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'req#abc' })).toBe(true);
-    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
+    expect(
+      resourceDenials(t, {
+        principal: evaluateRole,
+        action: 'dynamodb:PutItem',
+        resource: ledger,
+        leadingKey: 'ckpt#dev-3',
+      }).length,
+    ).toBeGreaterThan(0);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'req#abc' }),
+    ).toBe(true);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' }),
+    ).toBe(true);
     expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:Scan', resource: ledger })).toBe(false);
   });
 
   it('the checkpoint role writes checkpoint items only, and reads entries and checkpoints', () => {
-    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'ckpt#dev-0' })).toBe(true);
+    expect(
+      allowed(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'ckpt#dev-0' }),
+    ).toBe(true);
     for (const key of ['log#dev-0', 'req#abc']) {
-      expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: key })).toBe(false);
-      expect(resourceDenials(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: key }).length).toBeGreaterThan(0);
+      expect(
+        allowed(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: key }),
+      ).toBe(false);
+      expect(
+        resourceDenials(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: key })
+          .length,
+      ).toBeGreaterThan(0);
     }
-    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
-    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'ckpt#dev-0' })).toBe(true);
-    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'req#abc' })).toBe(false);
+    expect(
+      allowed(t, { principal: checkpointRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' }),
+    ).toBe(true);
+    expect(
+      allowed(t, { principal: checkpointRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'ckpt#dev-0' }),
+    ).toBe(true);
+    expect(
+      allowed(t, { principal: checkpointRole, action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'req#abc' }),
+    ).toBe(false);
     expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Scan', resource: ledger })).toBe(false);
   });
 
   it('the simulator is not vacuous: the same questions on a table without those statements come out allowed', () => {
     const bare = structuredClone(t);
     delete bare.Resources[ledger].Properties.ResourcePolicy;
-    expect(allowed(bare, { principal: ADMIN_ARN, action: 'dynamodb:UpdateItem', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
-    expect(allowed(bare, { principal: ADMIN_ARN, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'log#dev-0' })).toBe(true);
+    expect(
+      allowed(bare, { principal: ADMIN_ARN, action: 'dynamodb:UpdateItem', resource: ledger, leadingKey: 'log#dev-0' }),
+    ).toBe(true);
+    expect(
+      allowed(bare, { principal: ADMIN_ARN, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'log#dev-0' }),
+    ).toBe(true);
   });
 });
 
@@ -105,23 +188,43 @@ describe('pack registry and request archive', () => {
     for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
       expect(allowed(t, { principal: ADMIN_ARN, action, resource: packs, leadingKey: 'pack#x' })).toBe(false);
     }
-    expect(allowed(t, { principal: ADMIN_ARN, action: 'dynamodb:PutItem', resource: packs, leadingKey: 'pack#x' })).toBe(true);
-    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:GetItem', resource: packs, leadingKey: 'pack#x' })).toBe(true);
-    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: packs, leadingKey: 'pack#x' })).toBe(false);
+    expect(
+      allowed(t, { principal: ADMIN_ARN, action: 'dynamodb:PutItem', resource: packs, leadingKey: 'pack#x' }),
+    ).toBe(true);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:GetItem', resource: packs, leadingKey: 'pack#x' }),
+    ).toBe(true);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: packs, leadingKey: 'pack#x' }),
+    ).toBe(false);
   });
 
   it('only the purge role may delete archived request bytes, and nobody may update them', () => {
-    expect(allowed(t, { principal: purgeRole, action: 'dynamodb:DeleteItem', resource: requests, leadingKey: 'request#d' })).toBe(true);
+    expect(
+      allowed(t, { principal: purgeRole, action: 'dynamodb:DeleteItem', resource: requests, leadingKey: 'request#d' }),
+    ).toBe(true);
     for (const principal of [ADMIN_ARN, evaluateRole, checkpointRole]) {
-      expect(allowed(t, { principal, action: 'dynamodb:DeleteItem', resource: requests, leadingKey: 'request#d' }), principal).toBe(false);
+      expect(
+        allowed(t, { principal, action: 'dynamodb:DeleteItem', resource: requests, leadingKey: 'request#d' }),
+        principal,
+      ).toBe(false);
     }
     for (const principal of [ADMIN_ARN, purgeRole, evaluateRole]) {
-      expect(allowed(t, { principal, action: 'dynamodb:UpdateItem', resource: requests, leadingKey: 'request#d' }), principal).toBe(false);
+      expect(
+        allowed(t, { principal, action: 'dynamodb:UpdateItem', resource: requests, leadingKey: 'request#d' }),
+        principal,
+      ).toBe(false);
     }
-    expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: requests, leadingKey: 'request#d' })).toBe(true);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: requests, leadingKey: 'request#d' }),
+    ).toBe(true);
     // The purge role cannot reach the ledger at all.
-    expect(allowed(t, { principal: purgeRole, action: 'dynamodb:DeleteItem', resource: ledger, leadingKey: 'req#r' })).toBe(false);
-    expect(identityAllows(t, purgeRole, { action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'log#dev-0' })).toBe(false);
+    expect(
+      allowed(t, { principal: purgeRole, action: 'dynamodb:DeleteItem', resource: ledger, leadingKey: 'req#r' }),
+    ).toBe(false);
+    expect(
+      identityAllows(t, purgeRole, { action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'log#dev-0' }),
+    ).toBe(false);
   });
 });
 
@@ -131,22 +234,41 @@ describe('signing key', () => {
       .map(([id]) => id)
       .filter((role) => identityAllows(t, role, { action: 'secretsmanager:GetSecretValue', resource: secretId }));
     expect(readers.sort()).toEqual([checkpointRole, evaluateRole].sort());
-    expect(allowed(t, { principal: ADMIN_ARN, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(false);
-    expect(allowed(t, { principal: ROOT_ARN, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(false);
-    expect(allowed(t, { principal: evaluateRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(true);
-    expect(allowed(t, { principal: checkpointRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(true);
-    expect(allowed(t, { principal: purgeRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(false);
+    expect(allowed(t, { principal: ADMIN_ARN, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
+      false,
+    );
+    expect(allowed(t, { principal: ROOT_ARN, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
+      false,
+    );
+    expect(allowed(t, { principal: evaluateRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
+      true,
+    );
+    expect(allowed(t, { principal: checkpointRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
+      true,
+    );
+    expect(allowed(t, { principal: purgeRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
+      false,
+    );
   });
 });
 
 describe('queues', () => {
-  const sends = (role: string, queueName: string) => identityAllows(t, role, { action: 'sqs:SendMessage', resource: queueId(t, queueName) });
+  const sends = (role: string, queueName: string) =>
+    identityAllows(t, role, { action: 'sqs:SendMessage', resource: queueId(t, queueName) });
 
   it('the evaluate role sends to the handoff queues and the intake DLQ only: never to the intake queue or a route DLQ', () => {
-    for (const q of ['docket-dev-route-review', 'docket-dev-route-oversight', 'docket-dev-route-case-management', 'docket-dev-unrouted', 'docket-dev-intake-dlq']) {
+    for (const q of [
+      'docket-dev-route-review',
+      'docket-dev-route-oversight',
+      'docket-dev-route-case-management',
+      'docket-dev-unrouted',
+      'docket-dev-intake-dlq',
+    ]) {
       expect(sends(evaluateRole, q), q).toBe(true);
     }
-    const routeDlqs = resourcesOfType(t, 'AWS::SQS::Queue').map(([, r]) => r.Properties.QueueName as string).filter((n) => n.endsWith('-dlq') && n !== 'docket-dev-intake-dlq');
+    const routeDlqs = resourcesOfType(t, 'AWS::SQS::Queue')
+      .map(([, r]) => r.Properties.QueueName as string)
+      .filter((n) => n.endsWith('-dlq') && n !== 'docket-dev-intake-dlq');
     expect(routeDlqs).toHaveLength(4);
     for (const q of ['docket-dev-intake', ...routeDlqs]) expect(sends(evaluateRole, q), q).toBe(false);
   });
@@ -156,24 +278,39 @@ describe('queues', () => {
     expect(identityAllows(t, evaluateRole, { action: 'sqs:DeleteMessage', resource: intake })).toBe(true);
     expect(identityAllows(t, evaluateRole, { action: 'sqs:ReceiveMessage', resource: intake })).toBe(true);
     expect(roleStatements(t, checkpointRole).some((s) => s.Action.some((a) => a.startsWith('sqs:')))).toBe(false);
-    expect(roleStatements(t, evaluateRole).filter((s) => s.Action.includes('sqs:ReceiveMessage')).flatMap((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [intake, 'Arn'] }]);
+    expect(
+      roleStatements(t, evaluateRole)
+        .filter((s) => s.Action.includes('sqs:ReceiveMessage'))
+        .flatMap((s) => s.Resource),
+    ).toEqual([{ 'Fn::GetAtt': [intake, 'Arn'] }]);
   });
 });
 
 describe('people', () => {
   const managed = (name: string) => {
-    const [id] = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').find(([, r]) => r.Properties.ManagedPolicyName === name)!;
+    const [id] = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').find(
+      ([, r]) => r.Properties.ManagedPolicyName === name,
+    )!;
     return policySources(t).find((s) => s.logicalId === id)!.statements;
   };
 
   it('requesters may only send to the intake queue', () => {
     const st = managed('docket-dev-intake-requester');
-    expect(st.flatMap((s) => s.Action).sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
+    expect(st.flatMap((s) => s.Action).sort()).toEqual([
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:SendMessage',
+    ]);
     expect(st.flatMap((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [queueId(t, 'docket-dev-intake'), 'Arn'] }]);
   });
 
   it('each handoff queue has its own consumer policy that reads and acknowledges that queue only', () => {
-    for (const q of ['docket-dev-route-review', 'docket-dev-route-oversight', 'docket-dev-route-case-management', 'docket-dev-unrouted']) {
+    for (const q of [
+      'docket-dev-route-review',
+      'docket-dev-route-oversight',
+      'docket-dev-route-case-management',
+      'docket-dev-unrouted',
+    ]) {
       const st = managed(`${q}-consumer`);
       expect(st.flatMap((s) => s.Action)).toContain('sqs:ReceiveMessage');
       expect(st.flatMap((s) => s.Action).some((a) => a === 'sqs:SendMessage' || a === 'sqs:PurgeQueue')).toBe(false);
@@ -184,32 +321,62 @@ describe('people', () => {
 
 describe('auditor policy', () => {
   it('reads the ledger, registry, archive, exported checkpoints and trust policy, and writes nothing', () => {
-    const [policyId] = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').find(([, r]) => r.Properties.ManagedPolicyName === 'docket-dev-auditor')!;
+    const [policyId] = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').find(
+      ([, r]) => r.Properties.ManagedPolicyName === 'docket-dev-auditor',
+    )!;
     const statements = policySources(t).find((s) => s.logicalId === policyId)!.statements;
     const actions = statements.flatMap((s) => s.Action).sort();
     expect(actions).toEqual(
-      ['dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan', 'kms:Decrypt', 'kms:DescribeKey', 's3:GetObject', 's3:GetObjectVersion', 's3:ListBucket', 's3:ListBucketVersions', 'ssm:GetParameter'].sort(),
+      [
+        'dynamodb:DescribeTable',
+        'dynamodb:GetItem',
+        'dynamodb:Query',
+        'dynamodb:Scan',
+        'kms:Decrypt',
+        'kms:DescribeKey',
+        's3:GetObject',
+        's3:GetObjectVersion',
+        's3:ListBucket',
+        's3:ListBucketVersions',
+        'ssm:GetParameter',
+      ].sort(),
     );
-    const tables = statements.find((s) => s.Action.includes('dynamodb:Scan'))!.Resource.map((r) => resolve(t, r)).sort();
+    const tables = statements
+      .find((s) => s.Action.includes('dynamodb:Scan'))!
+      .Resource.map((r) => resolve(t, r))
+      .sort();
     expect(tables).toEqual([`${ledger}.Arn`, `${packs}.Arn`, `${requests}.Arn`].sort());
     // Reading is all it can do: the ledger's resource policy still denies it every write.
-    expect(resourceDenials(t, { principal: ADMIN_ARN, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'log#dev-0' }).length).toBeGreaterThan(0);
+    expect(
+      resourceDenials(t, {
+        principal: ADMIN_ARN,
+        action: 'dynamodb:PutItem',
+        resource: ledger,
+        leadingKey: 'log#dev-0',
+      }).length,
+    ).toBeGreaterThan(0);
   });
 });
 
 describe('keys and logs', () => {
   it('every identity KMS permission is usable only through DynamoDB, Secrets Manager or S3', () => {
-    const kmsStatements = allStatements.filter(({ source, st }) => source.kind === 'identity' && st.Action.some((a) => a.startsWith('kms:')));
+    const kmsStatements = allStatements.filter(
+      ({ source, st }) => source.kind === 'identity' && st.Action.some((a) => a.startsWith('kms:')),
+    );
     expect(kmsStatements.length).toBeGreaterThan(0);
     for (const { st } of kmsStatements) {
       const via = st.Condition?.StringEquals?.['kms:ViaService'] as unknown[];
       expect(via, JSON.stringify(st)).toBeDefined();
-      for (const v of via) expect(resolve(t, v)).toMatch(/^(dynamodb|secretsmanager|s3)\.<AWS::Region>\.amazonaws\.com$/);
+      for (const v of via)
+        expect(resolve(t, v)).toMatch(/^(dynamodb|secretsmanager|s3)\.<AWS::Region>\.amazonaws\.com$/);
     }
   });
 
   it('each function may write only to its own log group', () => {
-    for (const [fnName, role] of [['docket-dev-evaluate', evaluateRole], ['docket-dev-checkpoint', checkpointRole]] as const) {
+    for (const [fnName, role] of [
+      ['docket-dev-evaluate', evaluateRole],
+      ['docket-dev-checkpoint', checkpointRole],
+    ] as const) {
       const logGroup = t.Resources[functionId(t, fnName)].Properties.LoggingConfig.LogGroup.Ref as string;
       const logs = roleStatements(t, role).filter((s) => s.Action.some((a) => a.startsWith('logs:')));
       expect(logs.flatMap((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [logGroup, 'Arn'] }]);

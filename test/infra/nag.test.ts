@@ -8,14 +8,24 @@ import { buildDocketApp } from '../../infra/synth.js';
 function acknowledgments(root: IConstruct): Array<{ path: string; data: unknown }> {
   return root.node
     .findAll()
-    .flatMap((c) => c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY).map((m) => ({ path: c.node.path, data: m.data })));
+    .flatMap((c) =>
+      c.node.metadata
+        .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .map((m) => ({ path: c.node.path, data: m.data })),
+    );
 }
 
 describe('cdk-nag AwsSolutions', () => {
   it('reports no unacknowledged finding on the stack, with routes and a trust policy configured', () => {
-    const { app } = buildDocketApp({ trustPolicy: '{"keys":[]}', alarmEmail: 'oncall@example.org', requestArchiveTtlAttribute: 'expiresAt' });
+    const { app } = buildDocketApp({
+      trustPolicy: '{"keys":[]}',
+      alarmEmail: 'oncall@example.org',
+      requestArchiveTtlAttribute: 'expiresAt',
+    });
     const report = new AwsSolutionsChecks(app).validateScope(app);
-    expect(report.violations.map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    expect(
+      report.violations.map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+    ).toEqual([]);
     expect(report.success).toBe(true);
   });
 
@@ -34,7 +44,13 @@ describe('cdk-nag AwsSolutions', () => {
     }
     // SMG4 on the secret, L1 on each function, IAM5 (checkpoint prefix) on the checkpoint role and the auditor policy.
     expect(acks.map((a) => a.path.split('/').slice(1).join('/')).sort()).toEqual(
-      ['AuditAccess/Policy', 'Checkpoints/Checkpoint/Function', 'Checkpoints/Checkpoint/Role', 'Evaluator/Evaluate/Function', 'SigningKey/Secret'].sort(),
+      [
+        'AuditAccess/Policy',
+        'Checkpoints/Checkpoint/Function',
+        'Checkpoints/Checkpoint/Role',
+        'Evaluator/Evaluate/Function',
+        'SigningKey/Secret',
+      ].sort(),
     );
   });
 

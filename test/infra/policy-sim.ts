@@ -19,7 +19,15 @@ export const ADMIN_ARN = 'arn:aws:iam::111122223333:role/Administrator';
 export const ROOT_ARN = 'arn:aws:iam::111122223333:root';
 
 const glob = (pattern: string, value: string): boolean =>
-  new RegExp('^' + pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$', 'i').test(value);
+  new RegExp(
+    '^' +
+      pattern
+        .split('*')
+        .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*') +
+      '$',
+    'i',
+  ).test(value);
 
 function principalArn(t: Cfn, principal: string): string {
   return t.Resources[principal] !== undefined ? `${principal}.Arn` : principal;

@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig, routeTargetKey } from '../../infra/config.js';
 import { ENV } from '../../infra/function-environment.js';
 import { resourceNames } from '../../infra/names.js';
-import { functionId, logicalIdWhere, only, queueId, resolve, resourcesOfType, roleOfFunction, tableId, template, type Cfn } from './template.js';
+import {
+  functionId,
+  logicalIdWhere,
+  only,
+  queueId,
+  resolve,
+  resourcesOfType,
+  roleOfFunction,
+  tableId,
+  template,
+  type Cfn,
+} from './template.js';
 
 const names = resourceNames('dev', defaultConfig('dev'));
 const props = (t: Cfn, id: string): Cfn => t.Resources[id].Properties;
@@ -13,8 +24,12 @@ describe('intake', () => {
     const intake = props(t, queueId(t, 'docket-dev-intake'));
     expect(intake.SqsManagedSseEnabled).toBe(true);
     expect(intake.RedrivePolicy.maxReceiveCount).toBe(7);
-    expect(intake.RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [queueId(t, 'docket-dev-intake-dlq'), 'Arn'] });
-    const policy = resourcesOfType(t, 'AWS::SQS::QueuePolicy').find(([, r]) => r.Properties.Queues[0].Ref === queueId(t, 'docket-dev-intake'));
+    expect(intake.RedrivePolicy.deadLetterTargetArn).toEqual({
+      'Fn::GetAtt': [queueId(t, 'docket-dev-intake-dlq'), 'Arn'],
+    });
+    const policy = resourcesOfType(t, 'AWS::SQS::QueuePolicy').find(
+      ([, r]) => r.Properties.Queues[0].Ref === queueId(t, 'docket-dev-intake'),
+    );
     expect(JSON.stringify(policy?.[1].Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
   });
 
@@ -39,7 +54,10 @@ describe('evaluate function', () => {
     expect(fn.MemorySize).toBe(1536);
     expect(fn.LoggingConfig.LogFormat).toBe('JSON');
     const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
-    expect(t.Resources[logGroupId].Properties).toMatchObject({ LogGroupName: '/aws/lambda/docket-dev-evaluate', RetentionInDays: 90 });
+    expect(t.Resources[logGroupId].Properties).toMatchObject({
+      LogGroupName: '/aws/lambda/docket-dev-evaluate',
+      RetentionInDays: 90,
+    });
     expect(t.Resources[logGroupId].DeletionPolicy).toBe('Retain');
   });
 
@@ -62,7 +80,12 @@ describe('evaluate function', () => {
       { kind: 'human-role' as const, name: 'Oversight Board', queue: 'review' },
       { kind: 'system' as const, name: 'Tickets', queue: 'tickets' },
     ];
-    const t = template({ routes, logCount: 3, budgets: { defaultWorkUnits: 5000, maxWorkUnits: 9000 }, supportedExtensions: ['x-geo'] });
+    const t = template({
+      routes,
+      logCount: 3,
+      budgets: { defaultWorkUnits: 5000, maxWorkUnits: 9000 },
+      supportedExtensions: ['x-geo'],
+    });
     const env = props(t, functionId(t, 'docket-dev-evaluate')).Environment.Variables as Cfn;
     const value = (k: string) => resolve(t, env[k]);
     expect(JSON.parse(value(ENV.routeQueues))).toEqual({
@@ -89,8 +112,14 @@ describe('ledger table', () => {
     const id = tableId(t, names.ledgerTable);
     const p = props(t, id);
     expect(p.BillingMode).toBe('PAY_PER_REQUEST');
-    expect(p.KeySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }]);
-    expect(p.AttributeDefinitions).toEqual([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'N' }]);
+    expect(p.KeySchema).toEqual([
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
+    expect(p.AttributeDefinitions).toEqual([
+      { AttributeName: 'pk', AttributeType: 'S' },
+      { AttributeName: 'sk', AttributeType: 'N' },
+    ]);
     expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 21 });
     expect(p.DeletionProtectionEnabled).toBe(true);
     expect(p.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS' });
@@ -112,7 +141,10 @@ describe('ledger table', () => {
   it('never has TTL enabled, even when the request archive is given a TTL attribute', () => {
     const t = template({ requestArchiveTtlAttribute: 'expiresAt' });
     expect(props(t, tableId(t, names.ledgerTable)).TimeToLiveSpecification).toBeUndefined();
-    expect(props(t, tableId(t, names.requestsTable)).TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    expect(props(t, tableId(t, names.requestsTable)).TimeToLiveSpecification).toEqual({
+      AttributeName: 'expiresAt',
+      Enabled: true,
+    });
     expect(props(t, tableId(t, names.packsTable)).TimeToLiveSpecification).toBeUndefined();
   });
 
@@ -129,7 +161,10 @@ describe('pack registry and request archive', () => {
     const ledgerKey = props(t, tableId(t, names.ledgerTable)).SSESpecification.KMSMasterKeyId;
     for (const name of [names.packsTable, names.requestsTable]) {
       const p = props(t, tableId(t, name));
-      expect(p.AttributeDefinitions).toEqual([{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: 'S' }]);
+      expect(p.AttributeDefinitions).toEqual([
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+      ]);
       expect(p.BillingMode).toBe('PAY_PER_REQUEST');
       expect(p.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled).toBe(true);
       expect(p.DeletionProtectionEnabled).toBe(true);
@@ -146,17 +181,25 @@ describe('handoff routes', () => {
       { kind: 'system' as const, name: 'Case Management', queue: 'case-mgmt' },
     ];
     const t = template({ routes });
-    const queueNames = resourcesOfType(t, 'AWS::SQS::Queue').map(([, r]) => r.Properties.QueueName as string).sort();
+    const queueNames = resourcesOfType(t, 'AWS::SQS::Queue')
+      .map(([, r]) => r.Properties.QueueName as string)
+      .sort();
     expect(queueNames).toEqual(
       [
-        'docket-dev-intake', 'docket-dev-intake-dlq',
-        'docket-dev-route-case-mgmt', 'docket-dev-route-case-mgmt-dlq',
-        'docket-dev-route-review', 'docket-dev-route-review-dlq',
-        'docket-dev-unrouted', 'docket-dev-unrouted-dlq',
+        'docket-dev-intake',
+        'docket-dev-intake-dlq',
+        'docket-dev-route-case-mgmt',
+        'docket-dev-route-case-mgmt-dlq',
+        'docket-dev-route-review',
+        'docket-dev-route-review-dlq',
+        'docket-dev-unrouted',
+        'docket-dev-unrouted-dlq',
       ].sort(),
     );
     for (const q of ['docket-dev-route-review', 'docket-dev-route-case-mgmt', 'docket-dev-unrouted']) {
-      expect(props(t, queueId(t, q)).RedrivePolicy.deadLetterTargetArn).toEqual({ 'Fn::GetAtt': [queueId(t, `${q}-dlq`), 'Arn'] });
+      expect(props(t, queueId(t, q)).RedrivePolicy.deadLetterTargetArn).toEqual({
+        'Fn::GetAtt': [queueId(t, `${q}-dlq`), 'Arn'],
+      });
     }
   });
 
@@ -165,9 +208,21 @@ describe('handoff routes', () => {
     const t = template({ stage: 'qa' });
     const n = resourceNames('qa', config);
     const expectedQueues = [n.intake, n.unrouted, ...Object.values(n.routes)].flatMap((p) => [p.queue, p.dlq]).sort();
-    expect(resourcesOfType(t, 'AWS::SQS::Queue').map(([, r]) => r.Properties.QueueName).sort()).toEqual(expectedQueues);
-    expect(resourcesOfType(t, 'AWS::DynamoDB::Table').map(([, r]) => r.Properties.TableName).sort()).toEqual([n.ledgerTable, n.packsTable, n.requestsTable].sort());
-    expect(resourcesOfType(t, 'AWS::Lambda::Function').map(([, r]) => r.Properties.FunctionName).sort()).toEqual([n.checkpointFunction, n.evaluateFunction].sort());
+    expect(
+      resourcesOfType(t, 'AWS::SQS::Queue')
+        .map(([, r]) => r.Properties.QueueName)
+        .sort(),
+    ).toEqual(expectedQueues);
+    expect(
+      resourcesOfType(t, 'AWS::DynamoDB::Table')
+        .map(([, r]) => r.Properties.TableName)
+        .sort(),
+    ).toEqual([n.ledgerTable, n.packsTable, n.requestsTable].sort());
+    expect(
+      resourcesOfType(t, 'AWS::Lambda::Function')
+        .map(([, r]) => r.Properties.FunctionName)
+        .sort(),
+    ).toEqual([n.checkpointFunction, n.evaluateFunction].sort());
   });
 });
 
@@ -177,7 +232,9 @@ describe('signing key', () => {
     const [id, secret] = only(t, 'AWS::SecretsManager::Secret');
     expect(secret.Properties.Name).toBe('docket/dev/signing-key');
     expect(secret.Properties.SecretString).toBeUndefined();
-    expect(JSON.parse(secret.Properties.GenerateSecretString.SecretStringTemplate)).toEqual({ docketPlaceholder: true });
+    expect(JSON.parse(secret.Properties.GenerateSecretString.SecretStringTemplate)).toEqual({
+      docketPlaceholder: true,
+    });
     expect(secret.DeletionPolicy).toBe('Retain');
     expect(secret.Properties.KmsKeyId).toBeDefined();
     // The functions get the ARN only.
@@ -215,10 +272,20 @@ describe('checkpoints', () => {
     const t = template({ checkpointExportRetentionDays: 3650 });
     const bucketId = logicalIdWhere(t, 'AWS::S3::Bucket', (p) => p.ObjectLockEnabled === true);
     const b = props(t, bucketId);
-    expect(b.ObjectLockConfiguration).toEqual({ ObjectLockEnabled: 'Enabled', Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 3650 } } });
+    expect(b.ObjectLockConfiguration).toEqual({
+      ObjectLockEnabled: 'Enabled',
+      Rule: { DefaultRetention: { Mode: 'COMPLIANCE', Days: 3650 } },
+    });
     expect(b.VersioningConfiguration).toEqual({ Status: 'Enabled' });
-    expect(b.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
-    expect(b.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('aws:kms');
+    expect(b.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(b.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe(
+      'aws:kms',
+    );
     expect(b.LoggingConfiguration.DestinationBucketName).toBeDefined();
     expect(t.Resources[bucketId].DeletionPolicy).toBe('Retain');
     const policy = resourcesOfType(t, 'AWS::S3::BucketPolicy').find(([, r]) => r.Properties.Bucket.Ref === bucketId);
@@ -230,19 +297,28 @@ describe('checkpoints', () => {
 
 describe('alarms', () => {
   it('watch every DLQ, both functions’ errors, evaluate and ledger throttling and the oldest intake message, all to one encrypted topic', () => {
-    const t = template({ alarms: { ...defaultConfig('dev').alarms, dlqDepth: 3, intakeAgeOfOldestMessageSeconds: 600 } });
+    const t = template({
+      alarms: { ...defaultConfig('dev').alarms, dlqDepth: 3, intakeAgeOfOldestMessageSeconds: 600 },
+    });
     const alarms = resourcesOfType(t, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties as Cfn);
     const [topicId, topic] = only(t, 'AWS::SNS::Topic');
     expect(topic.Properties.KmsMasterKeyId).toBeDefined();
     for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topicId }]);
-    const dlqIds = resourcesOfType(t, 'AWS::SQS::Queue').filter(([, r]) => (r.Properties.QueueName as string).endsWith('-dlq')).map(([id]) => id);
+    const dlqIds = resourcesOfType(t, 'AWS::SQS::Queue')
+      .filter(([, r]) => (r.Properties.QueueName as string).endsWith('-dlq'))
+      .map(([id]) => id);
     expect(dlqIds.length).toBe(5);
     for (const dlq of dlqIds) {
-      const a = alarms.find((x) => x.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(x.Dimensions).includes(`"${dlq}"`));
+      const a = alarms.find(
+        (x) =>
+          x.MetricName === 'ApproximateNumberOfMessagesVisible' && JSON.stringify(x.Dimensions).includes(`"${dlq}"`),
+      );
       expect(a, dlq).toMatchObject({ Threshold: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     }
     for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint']) {
-      const a = alarms.find((x) => x.MetricName === 'Errors' && JSON.stringify(x.Dimensions).includes(`"${functionId(t, fn)}"`));
+      const a = alarms.find(
+        (x) => x.MetricName === 'Errors' && JSON.stringify(x.Dimensions).includes(`"${functionId(t, fn)}"`),
+      );
       expect(a, fn).toBeDefined();
     }
     const throttles = alarms.find((x) => x.MetricName === 'Throttles');
@@ -280,7 +356,9 @@ describe('environment independence', () => {
   it('hard-codes no account id and no region: both come from pseudo parameters at deploy time', () => {
     const text = JSON.stringify(template({ stage: 'prod' }));
     expect(text).not.toMatch(/\b\d{12}\b/);
-    expect(text).not.toMatch(/\b(us|eu|ap|sa|ca|me|af|il|mx)-(east|west|north|south|central|northeast|southeast|northwest|southwest)-\d\b/);
+    expect(text).not.toMatch(
+      /\b(us|eu|ap|sa|ca|me|af|il|mx)-(east|west|north|south|central|northeast|southeast|northwest|southwest)-\d\b/,
+    );
     expect(text).toContain('"Ref":"AWS::Region"');
     expect(text).toContain('"Ref":"AWS::AccountId"');
   });

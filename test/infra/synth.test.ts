@@ -15,8 +15,24 @@ const root = repoRoot();
 
 /** The offline environment: no credentials, no instance metadata, no default account or region. */
 function offlineEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, AWS_EC2_METADATA_DISABLED: 'true', CDK_DISABLE_VERSION_CHECK: 'true', CDK_DISABLE_CLI_TELEMETRY: 'true', ...extra };
-  for (const k of ['AWS_PROFILE', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'CDK_DEFAULT_ACCOUNT', 'CDK_DEFAULT_REGION', 'AWS_REGION', 'AWS_DEFAULT_REGION']) delete env[k];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    CDK_DISABLE_VERSION_CHECK: 'true',
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+    ...extra,
+  };
+  for (const k of [
+    'AWS_PROFILE',
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN',
+    'CDK_DEFAULT_ACCOUNT',
+    'CDK_DEFAULT_REGION',
+    'AWS_REGION',
+    'AWS_DEFAULT_REGION',
+  ])
+    delete env[k];
   return env;
 }
 
@@ -28,7 +44,15 @@ describe('offline synthesis', () => {
     const appFile = join(work, `app-${process.pid}.mjs`);
     const out = mkdtempSync(join(tmpdir(), 'docket-cdk-out-'));
     try {
-      await build({ entryPoints: [join(root, 'infra/app.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: appFile, logLevel: 'error' });
+      await build({
+        entryPoints: [join(root, 'infra/app.ts')],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        packages: 'external',
+        outfile: appFile,
+        logLevel: 'error',
+      });
       const cdk = join(root, 'node_modules', '.bin', 'cdk');
       const r = spawnSync(cdk, ['synth', '--no-notices', '--quiet', '--app', `node ${appFile}`, '--output', out], {
         cwd: root,
@@ -37,10 +61,16 @@ describe('offline synthesis', () => {
         timeout: 90_000,
       });
       expect(r.status, r.stderr).toBe(0);
-      const tpl = JSON.parse(readFileSync(join(out, 'Docket-dev.template.json'), 'utf8')) as { Resources: Record<string, { Type: string; Properties: { TableName?: string } }> };
-      const tables = Object.values(tpl.Resources).filter((x) => x.Type === 'AWS::DynamoDB::Table').map((x) => x.Properties.TableName);
+      const tpl = JSON.parse(readFileSync(join(out, 'Docket-dev.template.json'), 'utf8')) as {
+        Resources: Record<string, { Type: string; Properties: { TableName?: string } }>;
+      };
+      const tables = Object.values(tpl.Resources)
+        .filter((x) => x.Type === 'AWS::DynamoDB::Table')
+        .map((x) => x.Properties.TableName);
       expect(tables.sort()).toEqual(['docket-dev-ledger', 'docket-dev-packs', 'docket-dev-requests']);
-      const report = JSON.parse(readFileSync(join(out, 'validation-report.json'), 'utf8')) as { pluginReports: Array<{ summary?: { status?: string } }> };
+      const report = JSON.parse(readFileSync(join(out, 'validation-report.json'), 'utf8')) as {
+        pluginReports: Array<{ summary?: { status?: string } }>;
+      };
       for (const p of report.pluginReports) expect(p.summary?.status ?? 'success').toBe('success');
     } finally {
       rmSync(out, { recursive: true, force: true });
@@ -49,50 +79,90 @@ describe('offline synthesis', () => {
   }, 120_000);
 
   it('synthesis is deterministic: two synths of one configuration give identical templates', () => {
-    expect(JSON.stringify(synthesizeTemplate({ stage: 'qa' }))).toBe(JSON.stringify(synthesizeTemplate({ stage: 'qa' })));
+    expect(JSON.stringify(synthesizeTemplate({ stage: 'qa' }))).toBe(
+      JSON.stringify(synthesizeTemplate({ stage: 'qa' })),
+    );
   });
 
   it('refuses to deploy a function whose handler source is missing, and stubs it only when bundling is skipped', () => {
-    const props = { functionName: 'probe', entry: 'functions/no-such-handler.ts', description: 'probe', timeout: Duration.seconds(3), memoryMb: 128, logRetentionDays: 7, environment: {} };
+    const props = {
+      functionName: 'probe',
+      entry: 'functions/no-such-handler.ts',
+      description: 'probe',
+      timeout: Duration.seconds(3),
+      memoryMb: 128,
+      logRetentionDays: 7,
+      environment: {},
+    };
     const bundling = new Stack(new App({ analyticsReporting: false }), 'Bundling');
-    expect(() => new DocketFunction(bundling, 'Fn', props)).toThrow(/cannot bundle probe: functions\/no-such-handler\.ts does not exist/);
-    const skipping = new Stack(new App({ analyticsReporting: false, context: { 'aws:cdk:bundling-stacks': [] } }), 'Skipping');
+    expect(() => new DocketFunction(bundling, 'Fn', props)).toThrow(
+      /cannot bundle probe: functions\/no-such-handler\.ts does not exist/,
+    );
+    const skipping = new Stack(
+      new App({ analyticsReporting: false, context: { 'aws:cdk:bundling-stacks': [] } }),
+      'Skipping',
+    );
     const fn = new DocketFunction(skipping, 'Fn', props);
     expect(fn.fn.runtime.name).toBe('nodejs22.x');
   });
 
   for (const [name, entry] of Object.entries(HANDLER_ENTRIES)) {
     // Skipped only while the pipeline owner has not written this handler yet.
-    it.runIf(existsSync(join(root, entry)))(`bundles the ${name} handler with esbuild, without Docker, into one ESM index.mjs under 500 KB`, () => {
-      const app = new App({ analyticsReporting: false });
-      const stack = new Stack(app, 'BundleProbe');
-      new DocketFunction(stack, 'Fn', { functionName: `probe-${name}`, entry, description: 'bundle probe', timeout: Duration.seconds(3), memoryMb: 128, logRetentionDays: 7, environment: {} });
-      const assembly = app.synth();
-      const bundles = readdirSync(assembly.directory)
-        .filter((d) => d.startsWith('asset.'))
-        .map((d) => join(assembly.directory, d));
-      expect(bundles).toHaveLength(1);
-      expect(readdirSync(bundles[0]!)).toEqual(['index.mjs']);
-      const file = join(bundles[0]!, 'index.mjs');
-      const text = readFileSync(file, 'utf8');
-      expect(statSync(file).size).toBeLessThan(500 * 1024);
-      expect(text).toMatch(/^import \{ createRequire as __docketCreateRequire \}/);
-      // ESM that exports the handler, and leaves the AWS SDK to the runtime (ADR 0083).
-      expect(text).toMatch(/export\{[^}]*\bas handler\b[^}]*\}|export\{handler\}/);
-      expect(text).toMatch(/from"@aws-sdk\/client-/);
-      // DynamoDB's client is loaded with require() from the runtime, not inlined (adapters/aws-sdk.ts).
-      expect(text).toMatch(/\("@aws-sdk\/client-dynamodb"\)/);
-      expect(text).not.toMatch(/DynamoDB_20120810/); // the SDK's own wire code is not in the bundle
-      const fn = (assembly.getStackByName('BundleProbe').template as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> }).Resources;
-      const props = Object.values(fn).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties;
-      expect(props).toMatchObject({ Handler: 'index.handler', Runtime: 'nodejs22.x', Architectures: ['arm64'] });
-    }, 180_000);
+    it.runIf(existsSync(join(root, entry)))(
+      `bundles the ${name} handler with esbuild, without Docker, into one ESM index.mjs under 500 KB`,
+      () => {
+        const app = new App({ analyticsReporting: false });
+        const stack = new Stack(app, 'BundleProbe');
+        new DocketFunction(stack, 'Fn', {
+          functionName: `probe-${name}`,
+          entry,
+          description: 'bundle probe',
+          timeout: Duration.seconds(3),
+          memoryMb: 128,
+          logRetentionDays: 7,
+          environment: {},
+        });
+        const assembly = app.synth();
+        const bundles = readdirSync(assembly.directory)
+          .filter((d) => d.startsWith('asset.'))
+          .map((d) => join(assembly.directory, d));
+        expect(bundles).toHaveLength(1);
+        expect(readdirSync(bundles[0]!)).toEqual(['index.mjs']);
+        const file = join(bundles[0]!, 'index.mjs');
+        const text = readFileSync(file, 'utf8');
+        expect(statSync(file).size).toBeLessThan(500 * 1024);
+        expect(text).toMatch(/^import \{ createRequire as __docketCreateRequire \}/);
+        // ESM that exports the handler, and leaves the AWS SDK to the runtime (ADR 0083).
+        expect(text).toMatch(/export\{[^}]*\bas handler\b[^}]*\}|export\{handler\}/);
+        expect(text).toMatch(/from"@aws-sdk\/client-/);
+        // DynamoDB's client is loaded with require() from the runtime, not inlined (adapters/aws-sdk.ts).
+        expect(text).toMatch(/\("@aws-sdk\/client-dynamodb"\)/);
+        expect(text).not.toMatch(/DynamoDB_20120810/); // the SDK's own wire code is not in the bundle
+        const fn = (
+          assembly.getStackByName('BundleProbe').template as {
+            Resources: Record<string, { Type: string; Properties: Record<string, unknown> }>;
+          }
+        ).Resources;
+        const props = Object.values(fn).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties;
+        expect(props).toMatchObject({ Handler: 'index.handler', Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+      },
+      180_000,
+    );
   }
 
-  it('inlines the AWS SDK when a stage asks to bundle it (bundleAwsSdk), instead of requiring the runtime\'s', () => {
+  it("inlines the AWS SDK when a stage asks to bundle it (bundleAwsSdk), instead of requiring the runtime's", () => {
     const app = new App({ analyticsReporting: false });
     const stack = new Stack(app, 'BundledSdkProbe');
-    new DocketFunction(stack, 'Fn', { functionName: 'probe-sdk', entry: HANDLER_ENTRIES.evaluate, description: 'bundle probe', timeout: Duration.seconds(3), memoryMb: 128, logRetentionDays: 7, environment: {}, bundleAwsSdk: true });
+    new DocketFunction(stack, 'Fn', {
+      functionName: 'probe-sdk',
+      entry: HANDLER_ENTRIES.evaluate,
+      description: 'bundle probe',
+      timeout: Duration.seconds(3),
+      memoryMb: 128,
+      logRetentionDays: 7,
+      environment: {},
+      bundleAwsSdk: true,
+    });
     const assembly = app.synth();
     const dir = readdirSync(assembly.directory).find((d) => d.startsWith('asset.'))!;
     const text = readFileSync(join(assembly.directory, dir, 'index.mjs'), 'utf8');

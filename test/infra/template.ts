@@ -126,29 +126,68 @@ export function policySources(t: Cfn): PolicySource[] {
         out.push({ kind: 'identity', logicalId: id, roles: roleRefs(p), statements: statementsOf(p.PolicyDocument) });
         break;
       case 'AWS::IAM::Role':
-        for (const inline of asArray<Cfn>(p.Policies)) out.push({ kind: 'identity', logicalId: id, roles: [id], statements: statementsOf(inline.PolicyDocument) });
-        out.push({ kind: 'resource', logicalId: `${id}#trust`, roles: [], protects: id, statements: statementsOf(p.AssumeRolePolicyDocument) });
+        for (const inline of asArray<Cfn>(p.Policies))
+          out.push({ kind: 'identity', logicalId: id, roles: [id], statements: statementsOf(inline.PolicyDocument) });
+        out.push({
+          kind: 'resource',
+          logicalId: `${id}#trust`,
+          roles: [],
+          protects: id,
+          statements: statementsOf(p.AssumeRolePolicyDocument),
+        });
         break;
       case 'AWS::DynamoDB::Table':
-        if (p.ResourcePolicy !== undefined) out.push({ kind: 'resource', logicalId: id, roles: [], protects: id, statements: statementsOf(p.ResourcePolicy.PolicyDocument) });
+        if (p.ResourcePolicy !== undefined)
+          out.push({
+            kind: 'resource',
+            logicalId: id,
+            roles: [],
+            protects: id,
+            statements: statementsOf(p.ResourcePolicy.PolicyDocument),
+          });
         break;
       case 'AWS::KMS::Key':
         out.push({ kind: 'key', logicalId: id, roles: [], protects: id, statements: statementsOf(p.KeyPolicy) });
         break;
       case 'AWS::SecretsManager::ResourcePolicy':
-        out.push({ kind: 'resource', logicalId: id, roles: [], protects: p.SecretId.Ref, statements: statementsOf(p.ResourcePolicy) });
+        out.push({
+          kind: 'resource',
+          logicalId: id,
+          roles: [],
+          protects: p.SecretId.Ref,
+          statements: statementsOf(p.ResourcePolicy),
+        });
         break;
       case 'AWS::SQS::QueuePolicy':
-        out.push({ kind: 'resource', logicalId: id, roles: [], protects: asArray<Cfn>(p.Queues)[0]?.Ref, statements: statementsOf(p.PolicyDocument) });
+        out.push({
+          kind: 'resource',
+          logicalId: id,
+          roles: [],
+          protects: asArray<Cfn>(p.Queues)[0]?.Ref,
+          statements: statementsOf(p.PolicyDocument),
+        });
         break;
       case 'AWS::S3::BucketPolicy':
-        out.push({ kind: 'resource', logicalId: id, roles: [], protects: p.Bucket.Ref, statements: statementsOf(p.PolicyDocument) });
+        out.push({
+          kind: 'resource',
+          logicalId: id,
+          roles: [],
+          protects: p.Bucket.Ref,
+          statements: statementsOf(p.PolicyDocument),
+        });
         break;
       case 'AWS::SNS::TopicPolicy':
-        out.push({ kind: 'resource', logicalId: id, roles: [], protects: asArray<Cfn>(p.Topics)[0]?.Ref, statements: statementsOf(p.PolicyDocument) });
+        out.push({
+          kind: 'resource',
+          logicalId: id,
+          roles: [],
+          protects: asArray<Cfn>(p.Topics)[0]?.Ref,
+          statements: statementsOf(p.PolicyDocument),
+        });
         break;
       default:
-        if (JSON.stringify(p).includes('"Statement"')) throw new Error(`policy carrier not understood by the test helper: ${r.Type}`);
+        if (JSON.stringify(p).includes('"Statement"'))
+          throw new Error(`policy carrier not understood by the test helper: ${r.Type}`);
     }
   }
   return out;

@@ -72,12 +72,17 @@ function request(requestId: string, bytes = `request ${requestId}`): AppendReque
     requestId,
     requestDigest,
     logIds: LOGS,
-    build: ({ logId, seq, prevHash }) => buildEntry(dispositionEntry({ logId, seq, prevHash, requestId, requestDigest }), SIGNER),
+    build: ({ logId, seq, prevHash }) =>
+      buildEntry(dispositionEntry({ logId, seq, prevHash, requestId, requestDigest }), SIGNER),
   };
 }
 
 /** Delivers until a delivery completes (SQS redelivers after a crash); returns the final outcome. */
-async function deliverUntilDone(store: LedgerStore, req: AppendRequest, crashes: { at: number; when: 'before' | 'after' }[]) {
+async function deliverUntilDone(
+  store: LedgerStore,
+  req: AppendRequest,
+  crashes: { at: number; when: 'before' | 'after' }[],
+) {
   for (const c of crashes) {
     // A delivery that finishes in fewer operations than the crash point simply completes.
     try {
@@ -108,7 +113,11 @@ async function assertLedger(store: MemoryLedgerStore, requestIds: readonly strin
       expect(parsed.value.entry.logId).toBe(logId);
       expect(parsed.value.entry.seq).toBe(i);
       expect(parsed.value.entry.prevHash).toBe(i === 0 ? null : entryHashOf((entries[i - 1] as { body: string }).body));
-      expect(e.projection).toEqual({ requestId: parsed.value.entry.requestId, kind: parsed.value.entry.kind, entryHash: parsed.value.entryHash });
+      expect(e.projection).toEqual({
+        requestId: parsed.value.entry.requestId,
+        kind: parsed.value.entry.kind,
+        entryHash: parsed.value.entryHash,
+      });
       expect(seen.has(e.projection.requestId)).toBe(false);
       seen.set(e.projection.requestId, { logId, seq: i });
     });
@@ -149,7 +158,8 @@ describe('the append protocol', () => {
     expect(other.ok).toBe(false);
     if (!other.ok) {
       expect(other.error.code).toBe('request-id-conflict');
-      if (other.error.code === 'request-id-conflict') expect(other.error.claim.requestDigest).toBe(sha256Hex('request r'));
+      if (other.error.code === 'request-id-conflict')
+        expect(other.error.claim.requestDigest).toBe(sha256Hex('request r'));
     }
     await assertLedger(store, ['r']);
   });
@@ -214,7 +224,10 @@ describe('the append protocol', () => {
       ids.flatMap((id) => {
         const copies = 1 + Math.floor(r() * 3);
         return Array.from({ length: copies }, () => {
-          const crashes = r() < 0.5 ? [{ at: Math.floor(r() * 10), when: (r() < 0.5 ? 'before' : 'after') as 'before' | 'after' }] : [];
+          const crashes =
+            r() < 0.5
+              ? [{ at: Math.floor(r() * 10), when: (r() < 0.5 ? 'before' : 'after') as 'before' | 'after' }]
+              : [];
           return deliverUntilDone(store, request(id), crashes).then((o) => [id, o] as const);
         });
       }),
@@ -266,7 +279,9 @@ describe('the append protocol with writer head caches and writer-chosen logs', (
     const writers = ['log-0', 'log-1', 'log-2', 'log-0', 'log-1', 'log-2', 'log-0', 'log-1'].map(writer);
     const ids = Array.from({ length: 50 }, (_, i) => `w-${i}`);
     const r = rng('writers-plan');
-    const deliveries = [...ids, ...ids, ...ids.slice(10, 30)].map((id) => (writers[Math.floor(r() * writers.length)] as ReturnType<typeof writer>)(id));
+    const deliveries = [...ids, ...ids, ...ids.slice(10, 30)].map((id) =>
+      (writers[Math.floor(r() * writers.length)] as ReturnType<typeof writer>)(id),
+    );
     const results = await Promise.all(deliveries);
     for (const res of results) expect(res.ok).toBe(true);
     expect(results.filter((x) => x.ok && x.value.status === 'appended')).toHaveLength(50);
@@ -318,7 +333,10 @@ describe('the append protocol with writer head caches and writer-chosen logs', (
         Array.from({ length: 1 + Math.floor(r() * 3) }, () => {
           const w = Math.floor(r() * LOGS.length);
           const req = { ...request(id), logId: LOGS[w] as string, headCache: caches[w] };
-          const crashes = r() < 0.5 ? [{ at: Math.floor(r() * 8), when: (r() < 0.5 ? 'before' : 'after') as 'before' | 'after' }] : [];
+          const crashes =
+            r() < 0.5
+              ? [{ at: Math.floor(r() * 8), when: (r() < 0.5 ? 'before' : 'after') as 'before' | 'after' }]
+              : [];
           return deliverUntilDone(store, req, crashes);
         }),
       ),
@@ -343,12 +361,16 @@ describe('the append protocol with a slot lock and a memory of its own slots (AD
         }
       };
       const result = (tails.get(log) ?? Promise.resolve()).then(run, run);
-      tails.set(log, result.catch(() => undefined));
+      tails.set(
+        log,
+        result.catch(() => undefined),
+      );
       return result;
     };
     const headCache = new Map();
     const ownSlots = new Map();
-    const append = (id: string, via: LedgerStore = store, bytes?: string) => appendOnce(via, { ...request(id, bytes), logId, headCache, ownSlots, slotLock });
+    const append = (id: string, via: LedgerStore = store, bytes?: string) =>
+      appendOnce(via, { ...request(id, bytes), logId, headCache, ownSlots, slotLock });
     return { append, state };
   }
 
@@ -370,7 +392,10 @@ describe('the append protocol with a slot lock and a memory of its own slots (AD
     const w = instance(store, 'log-0');
     await w.append('warm');
     const calls: string[] = [];
-    const out = await w.append('next', recording(store, calls, () => w.state.held.has('log-0')));
+    const out = await w.append(
+      'next',
+      recording(store, calls, () => w.state.held.has('log-0')),
+    );
     expect(out.ok && out.value.status).toBe('appended');
     expect(calls).toEqual(['putClaimIfAbsent', 'putEntryIfAbsent (locked)', 'putPositionIfAbsent']);
   });
@@ -394,13 +419,20 @@ describe('the append protocol with a slot lock and a memory of its own slots (AD
     const tails = new Map<string, Promise<unknown>>();
     const slotLock = <T>(log: string, task: () => Promise<T>): Promise<T> => {
       const result = (tails.get(log) ?? Promise.resolve()).then(task, task);
-      tails.set(log, result.catch(() => undefined));
+      tails.set(
+        log,
+        result.catch(() => undefined),
+      );
       return result;
     };
     await appendOnce(store, { ...request('warm'), logId: 'log-1', headCache, slotLock });
     const calls: string[] = [];
     const view = recording(store, calls);
-    await Promise.all(Array.from({ length: 8 }, (_, i) => appendOnce(view, { ...request(`c-${i}`), logId: 'log-1', headCache, slotLock })));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        appendOnce(view, { ...request(`c-${i}`), logId: 'log-1', headCache, slotLock }),
+      ),
+    );
     expect(calls.filter((c) => c === 'readEntries').length).toBeGreaterThan(0);
   });
 
@@ -415,12 +447,14 @@ describe('the append protocol with a slot lock and a memory of its own slots (AD
     const stalled = new Proxy(store, {
       get(target, prop, recv) {
         const v = Reflect.get(target, prop, recv);
-        if (prop === 'putPositionIfAbsent') return async (...args: unknown[]) => (await mayPlace, v.apply(target, args));
+        if (prop === 'putPositionIfAbsent')
+          return async (...args: unknown[]) => (await mayPlace, v.apply(target, args));
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });
     const first = w.append('twice', stalled);
-    for (let i = 0; i < 10_000 && !store.snapshot('log-2').some((e) => e.projection.requestId === 'twice'); i++) await new Promise<void>((r) => setImmediate(r));
+    for (let i = 0; i < 10_000 && !store.snapshot('log-2').some((e) => e.projection.requestId === 'twice'); i++)
+      await new Promise<void>((r) => setImmediate(r));
     const second = await w.append('twice');
     release();
     const one = await first;

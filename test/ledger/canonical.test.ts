@@ -8,21 +8,49 @@ function rng(label: string): () => number {
   return () => createHash('sha256').update(`${label}:${i++}`).digest().readUInt32BE(0) / 2 ** 32;
 }
 
-const ALPHABET = ['a', 'Z', '0', ' ', '"', '\\', '/', '\n', '\u0000', '\u001f', '\u007f', 'é', '€', '\u2028', '😀', '\ufeff'];
+const ALPHABET = [
+  'a',
+  'Z',
+  '0',
+  ' ',
+  '"',
+  '\\',
+  '/',
+  '\n',
+  '\u0000',
+  '\u001f',
+  '\u007f',
+  'é',
+  '€',
+  '\u2028',
+  '😀',
+  '\ufeff',
+];
 
 function randomValue(r: () => number, depth: number): unknown {
   const pick = Math.floor(r() * (depth > 3 ? 5 : 7));
-  const str = (): string => Array.from({ length: Math.floor(r() * 6) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
+  const str = (): string =>
+    Array.from({ length: Math.floor(r() * 6) }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join('');
   switch (pick) {
-    case 0: return null;
-    case 1: return r() < 0.5;
-    case 2: return Math.floor((r() - 0.5) * 2 * Number.MAX_SAFE_INTEGER);
-    case 3: return Math.floor(r() * 1000) - 500;
-    case 4: return str();
-    case 5: return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return r() < 0.5;
+    case 2:
+      return Math.floor((r() - 0.5) * 2 * Number.MAX_SAFE_INTEGER);
+    case 3:
+      return Math.floor(r() * 1000) - 500;
+    case 4:
+      return str();
+    case 5:
+      return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (let i = 0; i < Math.floor(r() * 5); i++) o[`${String.fromCharCode(0x21 + Math.floor(r() * 94))}${str().replace(/[^\x20-\x7e]/g, 'x')}`] = randomValue(r, depth + 1);
+      for (let i = 0; i < Math.floor(r() * 5); i++)
+        o[`${String.fromCharCode(0x21 + Math.floor(r() * 94))}${str().replace(/[^\x20-\x7e]/g, 'x')}`] = randomValue(
+          r,
+          depth + 1,
+        );
       return o;
     }
   }
@@ -38,7 +66,9 @@ describe('the ledger canonical serializer', () => {
   });
 
   it('orders member names by UTF-16 code units and escapes strings as RFC 8785 requires', () => {
-    expect(canonicalText({ b: 1, a: [true, null], A: '\u0000"\\\u2028😀' })).toBe('{"A":"\\u0000\\"\\\\\u2028😀","a":[true,null],"b":1}');
+    expect(canonicalText({ b: 1, a: [true, null], A: '\u0000"\\\u2028😀' })).toBe(
+      '{"A":"\\u0000\\"\\\\\u2028😀","a":[true,null],"b":1}',
+    );
   });
 
   const refused: [string, unknown][] = [
@@ -46,7 +76,7 @@ describe('the ledger canonical serializer', () => {
     ['an unsafe integer', { a: 2 ** 53 }],
     ['negative zero', [-0]],
     ['a lone surrogate', ['\ud800']],
-    ['a non-ASCII member name', { 'é': 1 }],
+    ['a non-ASCII member name', { é: 1 }],
     ['an undefined member', { a: undefined }],
     ['a class instance', { a: new Date(0) }],
     ['a function', { a: () => 1 }],

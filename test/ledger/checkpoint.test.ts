@@ -13,8 +13,20 @@ import {
   type UnsignedCheckpoint,
 } from '../../core/ledger/checkpoint.js';
 import { buildEntry, entrySigningMessage, parseStoredEntry, verifyEntrySignature } from '../../core/ledger/entry.js';
-import { exportCheckpoints, ledgerExportLines, readCheckpointExport, readLedgerExport } from '../../core/ledger/export.js';
-import { consistencyProof, inclusionProof, leafHash, merkleRoot, verifyConsistency, verifyInclusion } from '../../core/ledger/merkle.js';
+import {
+  exportCheckpoints,
+  ledgerExportLines,
+  readCheckpointExport,
+  readLedgerExport,
+} from '../../core/ledger/export.js';
+import {
+  consistencyProof,
+  inclusionProof,
+  leafHash,
+  merkleRoot,
+  verifyConsistency,
+  verifyInclusion,
+} from '../../core/ledger/merkle.js';
 import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { verifyEd25519 } from '../../core/ledger/signature.js';
 import { dispositionEntry, KEYS, OTHER_KEYS, SIGNER } from './fixtures.js';
@@ -30,7 +42,8 @@ async function fill(store: MemoryLedgerStore, n: number, logId = 'log-a'): Promi
       requestId,
       requestDigest,
       logIds: [logId],
-      build: ({ seq, prevHash }) => buildEntry(dispositionEntry({ logId, seq, prevHash, requestId, requestDigest }), SIGNER),
+      build: ({ seq, prevHash }) =>
+        buildEntry(dispositionEntry({ logId, seq, prevHash, requestId, requestDigest }), SIGNER),
     });
     if (!r.ok) throw new Error('append failed');
   }
@@ -53,7 +66,11 @@ describe('checkpoints', () => {
   it('state the RFC 9162 root over the entry hashes and the chain head of the last entry', async () => {
     const store = new MemoryLedgerStore();
     await fill(store, 11);
-    const { stored, written } = await checkpointLog(store, 'log-a', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T14:00:00Z' });
+    const { stored, written } = await checkpointLog(store, 'log-a', {
+      signer: SIGNER,
+      origin: ORIGIN,
+      time: '2026-12-02T14:00:00Z',
+    });
     expect(written).toBe(true);
     const cp = parseCheckpoint(stored.body);
     expect(cp.ok).toBe(true);
@@ -72,7 +89,12 @@ describe('checkpoints', () => {
     await fill(store, 5);
     const first = await checkpointLog(store, 'log-a', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T14:00:00Z' });
     await fill(store, 8, 'log-a'); // request ids repeat the first five, so only three new entries land
-    const second = await checkpointLog(store, 'log-a', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T15:00:00Z', from: first.state });
+    const second = await checkpointLog(store, 'log-a', {
+      signer: SIGNER,
+      origin: ORIGIN,
+      time: '2026-12-02T15:00:00Z',
+      from: first.state,
+    });
     expect(second.state.treeSize).toBe(8);
     const leaves = store.snapshot('log-a').map((e) => fromHex(e.projection.entryHash));
     const root = fromHex(second.state.rootHash);
@@ -85,9 +107,17 @@ describe('checkpoints', () => {
 
   it('cover an empty log with the empty-tree root and a null chain head', async () => {
     const store = new MemoryLedgerStore();
-    const { stored } = await checkpointLog(store, 'log-empty', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T14:00:00Z' });
+    const { stored } = await checkpointLog(store, 'log-empty', {
+      signer: SIGNER,
+      origin: ORIGIN,
+      time: '2026-12-02T14:00:00Z',
+    });
     const cp = parseCheckpoint(stored.body);
-    expect(cp.ok && [cp.value.treeSize, cp.value.rootHash, cp.value.chainHead]).toEqual([0, toHex(merkleRoot([])), null]);
+    expect(cp.ok && [cp.value.treeSize, cp.value.rootHash, cp.value.chainHead]).toEqual([
+      0,
+      toHex(merkleRoot([])),
+      null,
+    ]);
   });
 
   it('never overwrite a checkpoint of the same tree size', async () => {
@@ -128,7 +158,9 @@ describe('checkpoints', () => {
 
   it('refuse to build with an origin that is not an environment and a table name', () => {
     expect(() => buildCheckpoint(unsigned({ origin: { environment: 'x' } }), SIGNER)).toThrow(CheckpointInvariantError);
-    expect(() => buildCheckpoint(unsigned({ origin: { environment: 'prod', table: 't' } }), SIGNER)).toThrow(CheckpointInvariantError);
+    expect(() => buildCheckpoint(unsigned({ origin: { environment: 'prod', table: 't' } }), SIGNER)).toThrow(
+      CheckpointInvariantError,
+    );
   });
 });
 
@@ -144,7 +176,9 @@ describe('exports', () => {
     expect(back.ok).toBe(true);
     if (!back.ok) return;
     expect(back.value.origin).toEqual(ORIGIN);
-    expect(back.value.entries).toEqual([...store.snapshot('log-a'), ...store.snapshot('log-b')].map((e) => ({ ...e, projection: { ...e.projection } })));
+    expect(back.value.entries).toEqual(
+      [...store.snapshot('log-a'), ...store.snapshot('log-b')].map((e) => ({ ...e, projection: { ...e.projection } })),
+    );
     for (const e of back.value.entries) expect(parseStoredEntry(e.body).ok).toBe(true);
     const cps = readCheckpointExport(utf8(await exportCheckpoints(store, ['log-a', 'log-b'])));
     expect(cps.ok && cps.value.map((c) => c.treeSize)).toEqual([4]);
@@ -169,7 +203,10 @@ describe('exports', () => {
       ['{"format":"docket.ledger-export/2","origin":null}\n', 1],
       [`${header}{"body":"x"}\n`, 2],
       [`${header}{"body":"x","logId":"l","projection":{"entryHash":"h","kind":"k","requestId":"r"},"seq":0}`, 2],
-      [`${header}{"body":"x","body":"y","logId":"l","projection":{"entryHash":"h","kind":"k","requestId":"r"},"seq":0}\n`, 2],
+      [
+        `${header}{"body":"x","body":"y","logId":"l","projection":{"entryHash":"h","kind":"k","requestId":"r"},"seq":0}\n`,
+        2,
+      ],
     ];
     for (const [text, line] of cases) {
       const r = readLedgerExport(utf8(text));

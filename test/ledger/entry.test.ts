@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import canonicalize from 'canonicalize';
 import { sha256Hex, toHex } from '../../core/ledger/bytes.js';
-import { buildEntry, capMessage, entryHashOf, entrySigningMessage, EntryInvariantError, parseStoredEntry, verifyEntrySignature, verifyParsedEntrySignature } from '../../core/ledger/entry.js';
+import {
+  buildEntry,
+  capMessage,
+  entryHashOf,
+  entrySigningMessage,
+  EntryInvariantError,
+  parseStoredEntry,
+  verifyEntrySignature,
+  verifyParsedEntrySignature,
+} from '../../core/ledger/entry.js';
 import { ENTRY_SIGNATURE_DOMAIN, signerFromKeyPair } from '../../core/ledger/signature.js';
 import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
@@ -26,7 +35,10 @@ describe('the entry builder', () => {
   it('signs the domain prefix followed by the canonical bytes of the entry without its signature', () => {
     const built = buildEntry(dispositionEntry(), SIGNER);
     const { signature, ...unsigned } = built.entry;
-    const message = Buffer.concat([Buffer.from(ENTRY_SIGNATURE_DOMAIN, 'utf8'), Buffer.from(canonicalize(unsigned) as string, 'utf8')]);
+    const message = Buffer.concat([
+      Buffer.from(ENTRY_SIGNATURE_DOMAIN, 'utf8'),
+      Buffer.from(canonicalize(unsigned) as string, 'utf8'),
+    ]);
     expect(Buffer.from(entrySigningMessage(built.entry)).equals(message)).toBe(true);
     expect(signature).toMatch(/^[0-9a-f]{128}$/);
     expect(verifyEntrySignature(built.entry, KEYS.publicKey)).toBe(true);
@@ -36,18 +48,27 @@ describe('the entry builder', () => {
 
   it('computes the entry hash as the RFC 9162 leaf hash SHA-256(0x00 || body)', () => {
     const built = buildEntry(dispositionEntry(), SIGNER);
-    const expected = createHash('sha256').update(Buffer.concat([Buffer.from([0]), Buffer.from(built.body, 'utf8')])).digest('hex');
+    const expected = createHash('sha256')
+      .update(Buffer.concat([Buffer.from([0]), Buffer.from(built.body, 'utf8')]))
+      .digest('hex');
     expect(built.entryHash).toBe(expected);
     expect(entryHashOf(built.body)).toBe(expected);
   });
 
   it('checks the disposition digest against the RFC 8785 bytes of the embedded disposition', () => {
-    expect(() => buildEntry(dispositionEntry({ dispositionDigest: sha256Hex('other') }), SIGNER)).toThrow(EntryInvariantError);
+    expect(() => buildEntry(dispositionEntry({ dispositionDigest: sha256Hex('other') }), SIGNER)).toThrow(
+      EntryInvariantError,
+    );
   });
 
   it('checks the embedded disposition against Core §8.3 invariants', () => {
     const bad = { kind: 'outcome', outcomeId: 'approve', reasons: ['unknown'], handoff: { state: 'none' } };
-    expect(() => buildEntry(dispositionEntry({ disposition: bad, dispositionDigest: sha256Hex(canonicalize(bad) as string) }), SIGNER)).toThrow(/8\.3/);
+    expect(() =>
+      buildEntry(
+        dispositionEntry({ disposition: bad, dispositionDigest: sha256Hex(canonicalize(bad) as string) }),
+        SIGNER,
+      ),
+    ).toThrow(/8\.3/);
   });
 
   const broken: [string, Partial<Record<string, unknown>>][] = [
@@ -57,7 +78,7 @@ describe('the entry builder', () => {
     ['a previous hash at seq 0', { prevHash: sha256Hex('x') }],
     ['no previous hash after seq 0', { seq: 3 }],
     ['an upper-case digest', { requestDigest: sha256Hex('x').toUpperCase() }],
-    ['a non-ASCII correlation member name', { correlation: { 'tenänt': 'x' } }],
+    ['a non-ASCII correlation member name', { correlation: { tenänt: 'x' } }],
     ['a lone surrogate in a string', { requestId: 'req-\ud800' }],
     ['a time that is not RFC 3339 UTC', { time: '2026-12-02 13:45:00' }],
     ['a time with an offset instead of Z', { time: '2026-12-02T13:45:00+01:00' }],
@@ -79,11 +100,15 @@ describe('the entry builder', () => {
 
   it('refuses an admission refusal that charges work or has an undocumented code', () => {
     expect(() => buildEntry(refusalEntry({ work: 1 }), SIGNER)).toThrow(/no work/);
-    expect(() => buildEntry(refusalEntry({ refusal: { code: 'because', message: 'x' } }), SIGNER)).toThrow(/refusal code/);
+    expect(() => buildEntry(refusalEntry({ refusal: { code: 'because', message: 'x' } }), SIGNER)).toThrow(
+      /refusal code/,
+    );
   });
 
   it('refuses an evaluation error whose class is not a Core §8.4 class', () => {
-    expect(() => buildEntry(errorEntry({ error: { class: 'oops', phase: 'preflight', code: 'x', message: '' } }), SIGNER)).toThrow(/8\.4/);
+    expect(() =>
+      buildEntry(errorEntry({ error: { class: 'oops', phase: 'preflight', code: 'x', message: '' } }), SIGNER),
+    ).toThrow(/8\.4/);
   });
 
   it('refuses to sign with a key other than the one the entry names', () => {
@@ -93,7 +118,13 @@ describe('the entry builder', () => {
   it('never serializes or prints the private key of a signer or a key pair', () => {
     const secretHex = toHex(KEYS.secretKey);
     const secretList = Array.from(KEYS.secretKey).join(',');
-    for (const shown of [JSON.stringify(SIGNER), JSON.stringify(KEYS), inspect(SIGNER, { depth: 5 }), inspect(KEYS, { depth: 5 }), inspect({ k: KEYS }, { depth: 5 })]) {
+    for (const shown of [
+      JSON.stringify(SIGNER),
+      JSON.stringify(KEYS),
+      inspect(SIGNER, { depth: 5 }),
+      inspect(KEYS, { depth: 5 }),
+      inspect({ k: KEYS }, { depth: 5 }),
+    ]) {
       expect(shown).not.toContain(secretHex);
       expect(shown.replace(/\s/g, '')).not.toContain(secretList);
     }
@@ -108,7 +139,14 @@ describe('the entry builder', () => {
     expect(Buffer.byteLength(capped, 'utf8')).toBeLessThanOrEqual(1024);
     expect(capped.endsWith('…')).toBe(true);
     expect(capMessage('short')).toBe('short');
-    expect(() => buildEntry(errorEntry({ error: { class: 'malformed-input', phase: 'preflight', code: 'x', message: capMessage('x'.repeat(5000)) } }), SIGNER)).not.toThrow();
+    expect(() =>
+      buildEntry(
+        errorEntry({
+          error: { class: 'malformed-input', phase: 'preflight', code: 'x', message: capMessage('x'.repeat(5000)) },
+        }),
+        SIGNER,
+      ),
+    ).not.toThrow();
   });
 });
 
@@ -162,7 +200,12 @@ describe('the strict entry reader', () => {
   });
 
   it('cuts the exact signed message out of the stored bytes, even when a correlation member is named signature', () => {
-    for (const u of [dispositionEntry(), dispositionEntry({ correlation: { a: 'x', signature: ',"signature":"x', zzz: 'signature' } }), refusalEntry(), errorEntry({ supportedExtensions: ['signature'] })]) {
+    for (const u of [
+      dispositionEntry(),
+      dispositionEntry({ correlation: { a: 'x', signature: ',"signature":"x', zzz: 'signature' } }),
+      refusalEntry(),
+      errorEntry({ supportedExtensions: ['signature'] }),
+    ]) {
       const built = buildEntry(u, SIGNER);
       const parsed = parseStoredEntry(built.body);
       expect(parsed.ok).toBe(true);

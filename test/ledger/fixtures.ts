@@ -32,7 +32,9 @@ export function dispositionEntry(over: Partial<Record<string, unknown>> = {}): U
     work: 42,
     evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
     disposition,
-    dispositionDigest: sha256Hex(JSON.stringify({ handoff: { state: 'none' }, kind: 'outcome', outcomeId: 'approve', reasons: [] })),
+    dispositionDigest: sha256Hex(
+      JSON.stringify({ handoff: { state: 'none' }, kind: 'outcome', outcomeId: 'approve', reasons: [] }),
+    ),
     time: '2026-12-02T13:45:00Z',
     keyId: KEYS.keyId,
     ...over,

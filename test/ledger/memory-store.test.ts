@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 
-const entry = (seq: number, body: string) => ({ logId: 'l', seq, body, projection: { requestId: `r${seq}`, kind: 'disposition', entryHash: 'h' } });
+const entry = (seq: number, body: string) => ({
+  logId: 'l',
+  seq,
+  body,
+  projection: { requestId: `r${seq}`, kind: 'disposition', entryHash: 'h' },
+});
 
 describe('the in-memory ledger store', () => {
   it('creates each item once and never overwrites it', async () => {

@@ -11,7 +11,8 @@ import {
   verifyInclusion,
 } from '../../core/ledger/merkle.js';
 
-const leaves = (n: number): Uint8Array[] => Array.from({ length: n }, (_, i) => leafHash(new TextEncoder().encode(`entry-${i}`)));
+const leaves = (n: number): Uint8Array[] =>
+  Array.from({ length: n }, (_, i) => leafHash(new TextEncoder().encode(`entry-${i}`)));
 
 // Roots computed independently from the RFC 9162 §2.1.1 definition (Python hashlib, outside this code base) over
 // leaves SHA-256(0x00 || "entry-i"), then frozen here.
@@ -43,9 +44,17 @@ describe('the RFC 9162 Merkle tree', () => {
 
   it('hashes a leaf as SHA-256(0x00 || bytes) and an interior node as SHA-256(0x01 || left || right)', () => {
     const l = leafHash(new TextEncoder().encode('x'));
-    expect(toHex(l)).toBe(createHash('sha256').update(Buffer.from([0, 0x78])).digest('hex'));
+    expect(toHex(l)).toBe(
+      createHash('sha256')
+        .update(Buffer.from([0, 0x78]))
+        .digest('hex'),
+    );
     const two = leaves(2);
-    expect(toHex(merkleRoot(two))).toBe(createHash('sha256').update(Buffer.concat([Buffer.from([1]), two[0] as Uint8Array, two[1] as Uint8Array])).digest('hex'));
+    expect(toHex(merkleRoot(two))).toBe(
+      createHash('sha256')
+        .update(Buffer.concat([Buffer.from([1]), two[0] as Uint8Array, two[1] as Uint8Array]))
+        .digest('hex'),
+    );
   });
 
   it('verifies every inclusion proof of every tree up to 64 leaves, and rejects wrong leaves, indexes, roots and paths', () => {
@@ -60,7 +69,15 @@ describe('the RFC 9162 Merkle tree', () => {
         if (n > 1) expect(verifyInclusion((m + 1) % n, n, ls[m] as Uint8Array, proof, root)).toBe(false);
         if (proof.length > 0) {
           expect(verifyInclusion(m, n, ls[m] as Uint8Array, proof.slice(1), root)).toBe(false);
-          expect(verifyInclusion(m, n, ls[m] as Uint8Array, [...proof.slice(0, -1), flip(proof[proof.length - 1] as Uint8Array)], root)).toBe(false);
+          expect(
+            verifyInclusion(
+              m,
+              n,
+              ls[m] as Uint8Array,
+              [...proof.slice(0, -1), flip(proof[proof.length - 1] as Uint8Array)],
+              root,
+            ),
+          ).toBe(false);
         }
         expect(verifyInclusion(m, n, ls[m] as Uint8Array, [...proof, root], root)).toBe(false);
       }

@@ -18,7 +18,12 @@ const policyValid = ajv.compile(policySchema);
 
 describe('the published schemas', () => {
   it('accept every kind of entry the builder emits', () => {
-    for (const u of [dispositionEntry(), errorEntry(), refusalEntry(), dispositionEntry({ seq: 5, prevHash: 'a'.repeat(64) })]) {
+    for (const u of [
+      dispositionEntry(),
+      errorEntry(),
+      refusalEntry(),
+      dispositionEntry({ seq: 5, prevHash: 'a'.repeat(64) }),
+    ]) {
       const e = JSON.parse(buildEntry(u, SIGNER).body);
       expect(entryValid(e), JSON.stringify(entryValid.errors)).toBe(true);
     }
@@ -44,7 +49,16 @@ describe('the published schemas', () => {
 
   it('accept a built checkpoint and a valid trust policy, and reject altered ones', () => {
     const { body } = buildCheckpoint(
-      { format: CHECKPOINT_FORMAT, logId: 'log-0', treeSize: 0, rootHash: toHex(merkleRoot([])), chainHead: null, keyId: KEYS.keyId, origin: { environment: 'prod', table: 'docket-ledger' }, time: '2026-12-02T14:00:00Z' },
+      {
+        format: CHECKPOINT_FORMAT,
+        logId: 'log-0',
+        treeSize: 0,
+        rootHash: toHex(merkleRoot([])),
+        chainHead: null,
+        keyId: KEYS.keyId,
+        origin: { environment: 'prod', table: 'docket-ledger' },
+        time: '2026-12-02T14:00:00Z',
+      },
       SIGNER,
     );
     const cp = JSON.parse(body) as Record<string, unknown>;
@@ -54,7 +68,13 @@ describe('the published schemas', () => {
     const policy = {
       format: 'docket.trust-policy/1',
       logs: ['log-0'],
-      keys: [{ keyId: KEYS.keyId, publicKey: toHex(KEYS.publicKey), validity: [{ logId: 'log-0', fromSeq: 0, toSeq: null }] }],
+      keys: [
+        {
+          keyId: KEYS.keyId,
+          publicKey: toHex(KEYS.publicKey),
+          validity: [{ logId: 'log-0', fromSeq: 0, toSeq: null }],
+        },
+      ],
       authorities: [{ environment: 'prod', table: 'docket-ledger' }],
       evaluatorBuilds: [BUILD_DIGEST],
     };

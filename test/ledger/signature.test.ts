@@ -19,19 +19,22 @@ const RFC8032_VECTORS = [
     secret: '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60',
     public: 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
     message: '',
-    signature: 'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
+    signature:
+      'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
   },
   {
     secret: '4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb',
     public: '3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c',
     message: '72',
-    signature: '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
+    signature:
+      '92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00',
   },
   {
     secret: 'c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7',
     public: 'fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025',
     message: 'af82',
-    signature: '6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a',
+    signature:
+      '6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a',
   },
 ];
 
@@ -65,7 +68,12 @@ function torsionPoints(): ed.Point[] {
   return Array.from({ length: 8 }, (_, k) => (k === 0 ? ed.Point.ZERO : t.multiplyUnsafe(BigInt(k))));
 }
 
-interface Case { readonly name: string; readonly sig: Uint8Array; readonly msg: Uint8Array; readonly pub: Uint8Array }
+interface Case {
+  readonly name: string;
+  readonly sig: Uint8Array;
+  readonly msg: Uint8Array;
+  readonly pub: Uint8Array;
+}
 
 /** The malleability corpus: each case must be rejected by both backends. */
 function malleabilityCorpus(): Case[] {
@@ -87,8 +95,18 @@ function malleabilityCorpus(): Case[] {
   ];
   // Small-order public keys with R = identity and S = 0: [0]B = O + [k]A holds for every message.
   for (const [i, t] of torsion.entries()) {
-    cases.push({ name: `small-order public key #${i} with R = O, S = 0`, sig: cat(ed.Point.ZERO.toBytes(), le(0n)), msg, pub: t.toBytes() });
-    cases.push({ name: `small-order public key #${i} with R = A, S = 0`, sig: cat(t.toBytes(), le(0n)), msg, pub: t.toBytes() });
+    cases.push({
+      name: `small-order public key #${i} with R = O, S = 0`,
+      sig: cat(ed.Point.ZERO.toBytes(), le(0n)),
+      msg,
+      pub: t.toBytes(),
+    });
+    cases.push({
+      name: `small-order public key #${i} with R = A, S = 0`,
+      sig: cat(t.toBytes(), le(0n)),
+      msg,
+      pub: t.toBytes(),
+    });
     cases.push({ name: `small-order R #${i}`, sig: cat(t.toBytes(), good.subarray(32)), msg, pub: keys.publicKey });
   }
   // Non-canonical encodings (y ≥ p): y = p (≡ 0), y = p + 1 (≡ 1, the identity), and x = 0 with the sign bit.
@@ -105,9 +123,16 @@ function malleabilityCorpus(): Case[] {
   // cofactorless verification (OpenSSL, and ours on both paths) rejects it.
   const { scalar: a } = ed.utils.getExtendedPublicKey(keys.secretKey);
   const nonce = 123456789n;
-  const rPrime = ed.Point.BASE.multiply(nonce).add(torsion[1] as ed.Point).toBytes();
+  const rPrime = ed.Point.BASE.multiply(nonce)
+    .add(torsion[1] as ed.Point)
+    .toBytes();
   const k = leNum(sha512(rPrime, keys.publicKey, msg)) % ED25519_L;
-  cases.push({ name: 'mixed-order R (torsion component)', sig: cat(rPrime, le((nonce + k * a) % ED25519_L)), msg, pub: keys.publicKey });
+  cases.push({
+    name: 'mixed-order R (torsion component)',
+    sig: cat(rPrime, le((nonce + k * a) % ED25519_L)),
+    msg,
+    pub: keys.publicKey,
+  });
   return cases;
 }
 
@@ -129,7 +154,10 @@ describe('Ed25519 signatures', () => {
     expect(corpus.length).toBeGreaterThan(30);
     for (const c of corpus) {
       expect({ name: c.name, node: verifyEd25519(c.sig, c.msg, c.pub, 'node') }).toEqual({ name: c.name, node: false });
-      expect({ name: c.name, noble: verifyEd25519(c.sig, c.msg, c.pub, 'noble') }).toEqual({ name: c.name, noble: false });
+      expect({ name: c.name, noble: verifyEd25519(c.sig, c.msg, c.pub, 'noble') }).toEqual({
+        name: c.name,
+        noble: false,
+      });
     }
   });
 
@@ -139,7 +167,11 @@ describe('Ed25519 signatures', () => {
     expect(SMALL_ORDER_ENCODINGS.size).toBe(10);
     for (const hex of SMALL_ORDER_ENCODINGS) {
       let p: ed.Point | null = null;
-      try { p = ed.Point.fromBytes(fromHex(hex), true); } catch { p = null; }
+      try {
+        p = ed.Point.fromBytes(fromHex(hex), true);
+      } catch {
+        p = null;
+      }
       expect(p !== null && p.isSmallOrder()).toBe(true);
     }
   });
@@ -155,7 +187,11 @@ describe('Ed25519 signatures', () => {
     const id = ed.Point.ZERO.toBytes();
     const sig = cat(id, le(0n));
     expect(ed.verify(sig, new Uint8Array([1]), id, { zip215: true })).toBe(true);
-    const spki = createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), id]), format: 'der', type: 'spki' });
+    const spki = createPublicKey({
+      key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), id]),
+      format: 'der',
+      type: 'spki',
+    });
     expect(nodeVerify(null, Buffer.from([1]), spki, sig)).toBe(true); // bare OpenSSL accepts it too
     expect(verifyEd25519(sig, new Uint8Array([1]), id, 'node')).toBe(false);
   });
@@ -167,7 +203,12 @@ describe('Ed25519 signatures', () => {
       const kp = generateKeyPair(rand);
       const msg = rand(i % 97);
       const sig = signEd25519(msg, kp.secretKey, i % 2 === 0 ? 'node' : 'noble');
-      const variants = [sig, cat(sig.subarray(0, 63), Uint8Array.of((sig[63] as number) ^ (1 << (i % 5)))), cat(rand(32), sig.subarray(32)), rand(64)];
+      const variants = [
+        sig,
+        cat(sig.subarray(0, 63), Uint8Array.of((sig[63] as number) ^ (1 << (i % 5)))),
+        cat(rand(32), sig.subarray(32)),
+        rand(64),
+      ];
       for (const v of variants) {
         const n = verifyEd25519(v, msg, kp.publicKey, 'node');
         expect(verifyEd25519(v, msg, kp.publicKey, 'noble')).toBe(n);

@@ -1,14 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../../core/ledger/bytes.js';
-import { isAllowedAuthority, isAllowedBuild, keyForCheckpoint, keyForEntry, readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import {
+  isAllowedAuthority,
+  isAllowedBuild,
+  keyForCheckpoint,
+  keyForEntry,
+  readTrustPolicy,
+} from '../../core/ledger/trust-policy.js';
 import { BUILD_DIGEST, KEYS, OTHER_KEYS } from './fixtures.js';
 
 const policy = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
   format: 'docket.trust-policy/1',
   logs: ['log-0', 'log-1'],
   keys: [
-    { keyId: KEYS.keyId, publicKey: toHex(KEYS.publicKey), validity: [{ logId: 'log-0', fromSeq: 0, toSeq: 99 }, { logId: 'log-1', fromSeq: 0, toSeq: null }] },
-    { keyId: OTHER_KEYS.keyId, publicKey: toHex(OTHER_KEYS.publicKey), validity: [{ logId: 'log-0', fromSeq: 100, toSeq: null }] },
+    {
+      keyId: KEYS.keyId,
+      publicKey: toHex(KEYS.publicKey),
+      validity: [
+        { logId: 'log-0', fromSeq: 0, toSeq: 99 },
+        { logId: 'log-1', fromSeq: 0, toSeq: null },
+      ],
+    },
+    {
+      keyId: OTHER_KEYS.keyId,
+      publicKey: toHex(OTHER_KEYS.publicKey),
+      validity: [{ logId: 'log-0', fromSeq: 100, toSeq: null }],
+    },
   ],
   authorities: [{ environment: 'prod', table: 'docket-ledger' }],
   evaluatorBuilds: [BUILD_DIGEST],
@@ -25,7 +42,10 @@ describe('the trust policy', () => {
     expect(keyForEntry(r.value, KEYS.keyId, 'log-0', 100)).toEqual({ ok: false, code: 'key-not-valid-at-seq' });
     expect(keyForEntry(r.value, OTHER_KEYS.keyId, 'log-0', 100).ok).toBe(true);
     expect(keyForEntry(r.value, OTHER_KEYS.keyId, 'log-1', 5)).toEqual({ ok: false, code: 'key-not-valid-at-seq' });
-    expect(keyForEntry(r.value, 'ed25519:00000000000000000000000000000000', 'log-0', 0)).toEqual({ ok: false, code: 'unknown-key' });
+    expect(keyForEntry(r.value, 'ed25519:00000000000000000000000000000000', 'log-0', 0)).toEqual({
+      ok: false,
+      code: 'unknown-key',
+    });
     expect(keyForCheckpoint(r.value, KEYS.keyId, 'log-0', 100).ok).toBe(true);
     expect(keyForCheckpoint(r.value, KEYS.keyId, 'log-0', 101).ok).toBe(false);
     expect(keyForCheckpoint(r.value, KEYS.keyId, 'log-0', 0).ok).toBe(true);
@@ -41,12 +61,77 @@ describe('the trust policy', () => {
   });
 
   const invalid: [string, Record<string, unknown> | string][] = [
-    ['a key id not derived from its public key', policy({ keys: [{ keyId: OTHER_KEYS.keyId, publicKey: toHex(KEYS.publicKey), validity: [{ logId: 'log-0', fromSeq: 0, toSeq: null }] }] })],
-    ['a small-order public key', policy({ keys: [{ keyId: 'ed25519:' + '0'.repeat(32), publicKey: '01' + '00'.repeat(31), validity: [{ logId: 'log-0', fromSeq: 0, toSeq: null }] }] })],
-    ['overlapping ranges of one key on one log', policy({ keys: [{ keyId: KEYS.keyId, publicKey: toHex(KEYS.publicKey), validity: [{ logId: 'log-0', fromSeq: 0, toSeq: 10 }, { logId: 'log-0', fromSeq: 10, toSeq: null }] }] })],
-    ['a range on an unlisted log', policy({ keys: [{ keyId: KEYS.keyId, publicKey: toHex(KEYS.publicKey), validity: [{ logId: 'log-9', fromSeq: 0, toSeq: null }] }] })],
-    ['a range that ends before it starts', policy({ keys: [{ keyId: KEYS.keyId, publicKey: toHex(KEYS.publicKey), validity: [{ logId: 'log-0', fromSeq: 5, toSeq: 4 }] }] })],
-    ['a fractional sequence number', policy({ keys: [{ keyId: KEYS.keyId, publicKey: toHex(KEYS.publicKey), validity: [{ logId: 'log-0', fromSeq: 0.5, toSeq: null }] }] })],
+    [
+      'a key id not derived from its public key',
+      policy({
+        keys: [
+          {
+            keyId: OTHER_KEYS.keyId,
+            publicKey: toHex(KEYS.publicKey),
+            validity: [{ logId: 'log-0', fromSeq: 0, toSeq: null }],
+          },
+        ],
+      }),
+    ],
+    [
+      'a small-order public key',
+      policy({
+        keys: [
+          {
+            keyId: 'ed25519:' + '0'.repeat(32),
+            publicKey: '01' + '00'.repeat(31),
+            validity: [{ logId: 'log-0', fromSeq: 0, toSeq: null }],
+          },
+        ],
+      }),
+    ],
+    [
+      'overlapping ranges of one key on one log',
+      policy({
+        keys: [
+          {
+            keyId: KEYS.keyId,
+            publicKey: toHex(KEYS.publicKey),
+            validity: [
+              { logId: 'log-0', fromSeq: 0, toSeq: 10 },
+              { logId: 'log-0', fromSeq: 10, toSeq: null },
+            ],
+          },
+        ],
+      }),
+    ],
+    [
+      'a range on an unlisted log',
+      policy({
+        keys: [
+          {
+            keyId: KEYS.keyId,
+            publicKey: toHex(KEYS.publicKey),
+            validity: [{ logId: 'log-9', fromSeq: 0, toSeq: null }],
+          },
+        ],
+      }),
+    ],
+    [
+      'a range that ends before it starts',
+      policy({
+        keys: [
+          { keyId: KEYS.keyId, publicKey: toHex(KEYS.publicKey), validity: [{ logId: 'log-0', fromSeq: 5, toSeq: 4 }] },
+        ],
+      }),
+    ],
+    [
+      'a fractional sequence number',
+      policy({
+        keys: [
+          {
+            keyId: KEYS.keyId,
+            publicKey: toHex(KEYS.publicKey),
+            validity: [{ logId: 'log-0', fromSeq: 0.5, toSeq: null }],
+          },
+        ],
+      }),
+    ],
     ['an unknown member', policy({ comment: 'x' })],
     ['another format', policy({ format: 'docket.trust-policy/2' })],
     ['no authorities', policy({ authorities: [] })],

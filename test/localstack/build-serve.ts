@@ -13,7 +13,10 @@ export async function buildServeEntry(): Promise<string> {
   // ES modules: package scope lookup stops at node_modules, so the directory says so itself.
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}\n');
   await build({
-    entryPoints: [join(process.cwd(), 'localstack', 'serve.ts'), join(process.cwd(), 'localstack', 'function-host-worker.ts')],
+    entryPoints: [
+      join(process.cwd(), 'localstack', 'serve.ts'),
+      join(process.cwd(), 'localstack', 'function-host-worker.ts'),
+    ],
     outdir: dir,
     entryNames: '[name]',
     bundle: true,
@@ -29,6 +32,15 @@ export async function buildServeEntry(): Promise<string> {
 /** Bundles one more module (a test's handler) the same way, into the same directory; returns its path. */
 export async function buildModuleBeside(serveEntry: string, source: string, name: string): Promise<string> {
   const outfile = join(dirname(serveEntry), `${name}.js`);
-  await build({ entryPoints: [join(process.cwd(), source)], outfile, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
+  await build({
+    entryPoints: [join(process.cwd(), source)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+  });
   return outfile;
 }

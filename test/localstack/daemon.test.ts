@@ -46,7 +46,10 @@ describe('the local stack daemon', () => {
     expect(state.alreadyRunning).toBe(false);
     expect(state.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(isAlive(state.pid)).toBe(true);
-    expect(JSON.parse(readFileSync(join(stateDir, 'stack.json'), 'utf8'))).toMatchObject({ endpoint: state.endpoint, pid: state.pid });
+    expect(JSON.parse(readFileSync(join(stateDir, 'stack.json'), 'utf8'))).toMatchObject({
+      endpoint: state.endpoint,
+      pid: state.pid,
+    });
     expect(readFileSync(join(stateDir, 'stack.log'), 'utf8')).toMatch(/stack ready on/);
     expect(state.queues['docket-dmn-intake']).toBe(`${state.endpoint}/000000000000/docket-dmn-intake`);
     expect((await fetch(`${state.endpoint}/_localstack/health`)).status).toBe(200);
@@ -76,16 +79,25 @@ describe('the local stack daemon', () => {
        };\n`,
     );
     const state = await startDaemon({
-      stateDir, port: 0, dataDir: null, stage: 'dmnh', entry,
+      stateDir,
+      port: 0,
+      dataDir: null,
+      stage: 'dmnh',
+      entry,
       handlers: [{ module: handlerFile }],
       env: { RECORD_FILE: recordFile },
     });
-    expect(state.pollers).toEqual([{ queue: 'docket-dmnh-intake', function: expect.stringContaining('Evaluate'), module: handlerFile }]);
+    expect(state.pollers).toEqual([
+      { queue: 'docket-dmnh-intake', function: expect.stringContaining('Evaluate'), module: handlerFile },
+    ]);
     const sqs = createSqsClient({ endpoint: state.endpoint });
     await sendMessages(sqs, state.queues['docket-dmnh-intake']!, [{ body: 'r1' }, { body: 'r2' }]);
     sqs.destroy();
     await waitFor(() => existsSync(recordFile) && readFileSync(recordFile, 'utf8').trim().split('\n').length === 2);
-    const records = readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
+    const records = readFileSync(recordFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
     expect(records.map((r) => r.body).sort()).toEqual(['r1', 'r2']);
     expect(records[0]).toMatchObject({ table: 'docket-dmnh-ledger', endpoint: state.endpoint });
     // The function runs on a thread of its own (ADR 0068) and reaches DynamoDB at the emulator's own port.
@@ -100,13 +112,20 @@ describe('the local stack daemon', () => {
     const stateDir = join(work, 'c');
     const first = await startDaemon({ stateDir, port: 0, stage: 'dmnp', entry });
     let ddb = createDynamoDbClient({ endpoint: first.endpoint });
-    await ddb.send(new PutItemCommand({ TableName: 'docket-dmnp-ledger', Item: { pk: { S: 'log#x' }, sk: { N: '0' }, body: { S: 'kept' } } }));
+    await ddb.send(
+      new PutItemCommand({
+        TableName: 'docket-dmnp-ledger',
+        Item: { pk: { S: 'log#x' }, sk: { N: '0' }, body: { S: 'kept' } },
+      }),
+    );
     ddb.destroy();
     await stopDaemon({ stateDir });
     const second = await startDaemon({ stateDir, port: 0, stage: 'dmnp', entry });
     expect(second.pid).not.toBe(first.pid);
     ddb = createDynamoDbClient({ endpoint: second.endpoint });
-    const got = await ddb.send(new GetItemCommand({ TableName: 'docket-dmnp-ledger', Key: { pk: { S: 'log#x' }, sk: { N: '0' } } }));
+    const got = await ddb.send(
+      new GetItemCommand({ TableName: 'docket-dmnp-ledger', Key: { pk: { S: 'log#x' }, sk: { N: '0' } } }),
+    );
     ddb.destroy();
     expect(got.Item?.body?.S).toBe('kept');
     await stopDaemon({ stateDir });
@@ -114,7 +133,14 @@ describe('the local stack daemon', () => {
 
   it('reports a stack that cannot start with the end of its log, and leaves no process behind', async () => {
     const stateDir = join(work, 'd');
-    const error = await startDaemon({ stateDir, port: 0, dataDir: null, stage: 'dmnf', entry, handlers: [{ module: join(work, 'missing.mjs') }] }).catch((e: unknown) => e);
+    const error = await startDaemon({
+      stateDir,
+      port: 0,
+      dataDir: null,
+      stage: 'dmnf',
+      entry,
+      handlers: [{ module: join(work, 'missing.mjs') }],
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LocalStackStartError);
     expect((error as Error).message).toMatch(/missing\.mjs/);
     expect(readStackState(stateDir)).toBeNull();

@@ -6,7 +6,12 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { createSqsClient } from '../../adapters/aws-clients.js';
 import { approximateDepth, getQueueAttributes, receiveMessages, sendMessages } from '../../adapters/sqs.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
-import { pollerOptionsFromEventSource, readBatchResponse, startPoller, type Poller } from '../../localstack/event-source-poller.js';
+import {
+  pollerOptionsFromEventSource,
+  readBatchResponse,
+  startPoller,
+  type Poller,
+} from '../../localstack/event-source-poller.js';
 import { fixtureTemplate } from './fixture-template.js';
 
 let stack: LocalStack;
@@ -32,7 +37,10 @@ async function queuePair(maxReceiveCount = 2): Promise<{ url: string; arn: strin
   const q = await sqs.send(
     new CreateQueueCommand({
       QueueName: name,
-      Attributes: { VisibilityTimeout: '1', RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount }) },
+      Attributes: {
+        VisibilityTimeout: '1',
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount }),
+      },
     }),
   );
   const arn = (await getQueueAttributes(sqs, q.QueueUrl!)).QueueArn!;
@@ -69,7 +77,13 @@ describe('the event-source poller over the local stack', () => {
       }),
     );
     const events: SQSEvent[] = [];
-    const p = poll({ queueUrl: q.url, handler: async (e) => { events.push(e); return { batchItemFailures: [] }; } });
+    const p = poll({
+      queueUrl: q.url,
+      handler: async (e) => {
+        events.push(e);
+        return { batchItemFailures: [] };
+      },
+    });
     await waitFor(() => p.stats.deleted === 1);
     await p.stop();
     const r = events[0]!.Records[0]!;
@@ -80,7 +94,9 @@ describe('the event-source poller over the local stack', () => {
       eventSource: 'aws:sqs',
       eventSourceARN: q.arn,
       awsRegion: 'us-east-1',
-      messageAttributes: { kind: { dataType: 'String', stringValue: 'evaluation-request', stringListValues: [], binaryListValues: [] } },
+      messageAttributes: {
+        kind: { dataType: 'String', stringValue: 'evaluation-request', stringListValues: [], binaryListValues: [] },
+      },
     });
     expect(r.attributes.ApproximateReceiveCount).toBe('1');
     expect(Number(r.attributes.SentTimestamp)).toBeGreaterThan(1_700_000_000_000);
@@ -91,7 +107,11 @@ describe('the event-source poller over the local stack', () => {
   it('deletes exactly the records not listed in batchItemFailures and redelivers the listed ones after the visibility timeout', async () => {
     const q = await queuePair(5);
     const bodies = ['ok-1', 'fail-1', 'ok-2', 'fail-2', 'ok-3'];
-    await sendMessages(sqs, q.url, bodies.map((body) => ({ body })));
+    await sendMessages(
+      sqs,
+      q.url,
+      bodies.map((body) => ({ body })),
+    );
     const seen: Array<{ body: string; count: string }> = [];
     const p = poll({
       queueUrl: q.url,
@@ -99,15 +119,21 @@ describe('the event-source poller over the local stack', () => {
       maxBatchingWindowSeconds: 1,
       handler: async (e) => {
         for (const r of e.Records) seen.push({ body: r.body, count: r.attributes.ApproximateReceiveCount });
-        const failures = e.Records.filter((r) => r.body.startsWith('fail') && r.attributes.ApproximateReceiveCount === '1');
+        const failures = e.Records.filter(
+          (r) => r.body.startsWith('fail') && r.attributes.ApproximateReceiveCount === '1',
+        );
         return { batchItemFailures: failures.map((r) => ({ itemIdentifier: r.messageId })) };
       },
     });
     await waitFor(() => p.stats.deleted === 5);
     await p.stop();
-    for (const ok of ['ok-1', 'ok-2', 'ok-3']) expect(seen.filter((s) => s.body === ok)).toEqual([{ body: ok, count: '1' }]);
+    for (const ok of ['ok-1', 'ok-2', 'ok-3'])
+      expect(seen.filter((s) => s.body === ok)).toEqual([{ body: ok, count: '1' }]);
     for (const fail of ['fail-1', 'fail-2']) {
-      expect(seen.filter((s) => s.body === fail)).toEqual([{ body: fail, count: '1' }, { body: fail, count: '2' }]);
+      expect(seen.filter((s) => s.body === fail)).toEqual([
+        { body: fail, count: '1' },
+        { body: fail, count: '2' },
+      ]);
     }
     expect(p.stats.partialBatches).toBeGreaterThanOrEqual(1);
     expect(await isEmpty(q.url)).toBe(true);
@@ -123,7 +149,8 @@ describe('the event-source poller over the local stack', () => {
       batchSize: 3,
       maxBatchingWindowSeconds: 1,
       handler: async (e) => {
-        for (const r of e.Records) counts.set(r.body, [...(counts.get(r.body) ?? []), r.attributes.ApproximateReceiveCount]);
+        for (const r of e.Records)
+          counts.set(r.body, [...(counts.get(r.body) ?? []), r.attributes.ApproximateReceiveCount]);
         if (!thrown) {
           thrown = true;
           throw new Error('handler crashed');
@@ -150,7 +177,9 @@ describe('the event-source poller over the local stack', () => {
       onBatch: (b) => b.reason && reasons.push(b.reason),
       handler: async (e) => {
         counts.push(e.Records[0]!.attributes.ApproximateReceiveCount);
-        return counts.length === 1 ? { batchItemFailures: [{ itemIdentifier: 'not-in-this-batch' }] } : { batchItemFailures: [] };
+        return counts.length === 1
+          ? { batchItemFailures: [{ itemIdentifier: 'not-in-this-batch' }] }
+          : { batchItemFailures: [] };
       },
     });
     await waitFor(() => p.stats.deleted === 1);
@@ -206,7 +235,12 @@ describe('the event-source poller over the local stack', () => {
   it('stops polling when stopped: a later message stays on the queue', async () => {
     const q = await queuePair();
     let calls = 0;
-    const p = poll({ queueUrl: q.url, handler: async () => { calls++; } });
+    const p = poll({
+      queueUrl: q.url,
+      handler: async () => {
+        calls++;
+      },
+    });
     await p.stop();
     await sendMessages(sqs, q.url, [{ body: 'after stop' }]);
     await new Promise((r) => setTimeout(r, 300));
@@ -216,7 +250,11 @@ describe('the event-source poller over the local stack', () => {
 
   it('runs several invocations at once up to the configured concurrency', async () => {
     const q = await queuePair(5);
-    await sendMessages(sqs, q.url, Array.from({ length: 12 }, (_, i) => ({ body: `m${i}` })));
+    await sendMessages(
+      sqs,
+      q.url,
+      Array.from({ length: 12 }, (_, i) => ({ body: `m${i}` })),
+    );
     let active = 0;
     let peak = 0;
     const p = poll({
@@ -262,11 +300,23 @@ describe('reading a handler response under ReportBatchItemFailures', () => {
     }
   });
   it('reads listed message ids as the failed records', () => {
-    expect(readBatchResponse({ batchItemFailures: [{ itemIdentifier: 'm2' }] }, ids)).toEqual({ ok: true, failed: new Set(['m2']) });
+    expect(readBatchResponse({ batchItemFailures: [{ itemIdentifier: 'm2' }] }, ids)).toEqual({
+      ok: true,
+      failed: new Set(['m2']),
+    });
   });
   it('reads an unreadable response or a bad item as a failure of the whole batch', () => {
-    for (const r of ['ok', 42, [], { batchItemFailures: 'm1' }, { batchItemFailures: [{}] }, { batchItemFailures: [{ itemIdentifier: '' }] },
-      { batchItemFailures: [{ itemIdentifier: null }] }, { batchItemFailures: [{ itemIdentifier: 'm3' }] }, { batchItemFailures: [null] }]) {
+    for (const r of [
+      'ok',
+      42,
+      [],
+      { batchItemFailures: 'm1' },
+      { batchItemFailures: [{}] },
+      { batchItemFailures: [{ itemIdentifier: '' }] },
+      { batchItemFailures: [{ itemIdentifier: null }] },
+      { batchItemFailures: [{ itemIdentifier: 'm3' }] },
+      { batchItemFailures: [null] },
+    ]) {
       expect(readBatchResponse(r, ids).ok, JSON.stringify(r)).toBe(false);
     }
   });
@@ -275,10 +325,19 @@ describe('reading a handler response under ReportBatchItemFailures', () => {
 // A record built from a real receive keeps Lambda's field names even for FIFO-only attributes.
 describe('records from a FIFO queue', () => {
   it('carry MessageGroupId, MessageDeduplicationId and SequenceNumber', async () => {
-    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `fifo-${Date.now()}.fifo`, Attributes: { FifoQueue: 'true' } }));
-    await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'f', MessageGroupId: 'g1', MessageDeduplicationId: 'd1' }));
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `fifo-${Date.now()}.fifo`, Attributes: { FifoQueue: 'true' } }),
+    );
+    await sqs.send(
+      new SendMessageCommand({ QueueUrl, MessageBody: 'f', MessageGroupId: 'g1', MessageDeduplicationId: 'd1' }),
+    );
     const records: SQSRecord[] = [];
-    const p = poll({ queueUrl: QueueUrl!, handler: async (e) => { records.push(...e.Records); } });
+    const p = poll({
+      queueUrl: QueueUrl!,
+      handler: async (e) => {
+        records.push(...e.Records);
+      },
+    });
     await waitFor(() => p.stats.deleted === 1);
     await p.stop();
     expect(records[0]!.attributes).toMatchObject({ MessageGroupId: 'g1', MessageDeduplicationId: 'd1' });

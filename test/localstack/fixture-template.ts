@@ -4,7 +4,11 @@ import type { CfnTemplate } from '../../localstack/template-plan.js';
 type AttributeDefinition = { AttributeName: string; AttributeType: 'S' | 'N' };
 
 /** A table keyed like infra's (pk S HASH, sk RANGE of the given type); `more` are further attributes (GSI keys). */
-function pkSkTable(tableName: string, sortKeyType: 'S' | 'N', more: AttributeDefinition[] = []): Record<string, unknown> {
+function pkSkTable(
+  tableName: string,
+  sortKeyType: 'S' | 'N',
+  more: AttributeDefinition[] = [],
+): Record<string, unknown> {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
@@ -12,7 +16,11 @@ function pkSkTable(tableName: string, sortKeyType: 'S' | 'N', more: AttributeDef
       { AttributeName: 'pk', KeyType: 'HASH' },
       { AttributeName: 'sk', KeyType: 'RANGE' },
     ],
-    AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }, { AttributeName: 'sk', AttributeType: sortKeyType }, ...more],
+    AttributeDefinitions: [
+      { AttributeName: 'pk', AttributeType: 'S' },
+      { AttributeName: 'sk', AttributeType: sortKeyType },
+      ...more,
+    ],
   };
 }
 
@@ -24,7 +32,11 @@ export function fixtureTemplate(prefix: string): CfnTemplate {
         Properties: {
           ...pkSkTable(`${prefix}-ledger`, 'N', [{ AttributeName: 'requestId', AttributeType: 'S' }]),
           GlobalSecondaryIndexes: [
-            { IndexName: 'byRequest', KeySchema: [{ AttributeName: 'requestId', KeyType: 'HASH' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+            {
+              IndexName: 'byRequest',
+              KeySchema: [{ AttributeName: 'requestId', KeyType: 'HASH' }],
+              Projection: { ProjectionType: 'KEYS_ONLY' },
+            },
           ],
           PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
           DeletionProtectionEnabled: true,
@@ -35,7 +47,10 @@ export function fixtureTemplate(prefix: string): CfnTemplate {
         Type: 'AWS::DynamoDB::Table',
         Properties: pkSkTable(`${prefix}-packs`, 'S'),
       },
-      IntakeDlq: { Type: 'AWS::SQS::Queue', Properties: { QueueName: `${prefix}-intake-dlq`, MessageRetentionPeriod: 1209600 } },
+      IntakeDlq: {
+        Type: 'AWS::SQS::Queue',
+        Properties: { QueueName: `${prefix}-intake-dlq`, MessageRetentionPeriod: 1209600 },
+      },
       // Declared before its DLQ on purpose: the plan must order queues by their redrive dependency.
       Intake: {
         Type: 'AWS::SQS::Queue',

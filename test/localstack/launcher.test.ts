@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeTableCommand, ListTablesCommand, PutItemCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, GetQueueUrlCommand, ListQueuesCommand, SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import {
+  GetQueueAttributesCommand,
+  GetQueueUrlCommand,
+  ListQueuesCommand,
+  SendMessageCommand,
+  ReceiveMessageCommand,
+} from '@aws-sdk/client-sqs';
 import { provisionAt, startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { ProvisionError } from '../../localstack/provision.js';
 import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
@@ -20,7 +26,10 @@ describe('the local stack launcher', () => {
     expect(stack.port).not.toBe(4566);
     const res = await fetch(`${stack.endpoint}/_localstack/health`);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { services: Record<string, string> }).services).toEqual({ dynamodb: 'running', sqs: 'running' });
+    expect(((await res.json()) as { services: Record<string, string> }).services).toEqual({
+      dynamodb: 'running',
+      sqs: 'running',
+    });
   });
 
   it('routes DynamoDB and SQS calls on the one endpoint to their emulators', async () => {
@@ -28,11 +37,16 @@ describe('the local stack launcher', () => {
     const sqs = createSqsClient({ endpoint: stack.endpoint });
     const tables = await ddb.send(new ListTablesCommand({}));
     expect(tables.TableNames?.sort()).toEqual(['fx-ledger', 'fx-packs']);
-    await ddb.send(new PutItemCommand({ TableName: 'fx-packs', Item: { pk: { S: 'a' }, sk: { S: 'b' }, v: { S: 'x' } } }));
+    await ddb.send(
+      new PutItemCommand({ TableName: 'fx-packs', Item: { pk: { S: 'a' }, sk: { S: 'b' }, v: { S: 'x' } } }),
+    );
     const got = await ddb.send(new GetItemCommand({ TableName: 'fx-packs', Key: { pk: { S: 'a' }, sk: { S: 'b' } } }));
     expect(got.Item?.v?.S).toBe('x');
     const queues = await sqs.send(new ListQueuesCommand({}));
-    expect(queues.QueueUrls?.sort()).toEqual([`${stack.endpoint}/000000000000/fx-intake`, `${stack.endpoint}/000000000000/fx-intake-dlq`]);
+    expect(queues.QueueUrls?.sort()).toEqual([
+      `${stack.endpoint}/000000000000/fx-intake`,
+      `${stack.endpoint}/000000000000/fx-intake-dlq`,
+    ]);
     ddb.destroy();
     sqs.destroy();
   });
@@ -43,7 +57,10 @@ describe('the local stack launcher', () => {
     const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: 'fx-intake-dlq' }));
     expect(QueueUrl).toBe(`${viaLocalhost}/000000000000/fx-intake-dlq`);
     // A client with no endpoint at all follows the QueueUrl's host, as the SDK does by default.
-    const plain = createSqsClient({ region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } }, {});
+    const plain = createSqsClient(
+      { region: 'us-east-1', credentials: { accessKeyId: 'test', secretAccessKey: 'test' } },
+      {},
+    );
     await plain.send(new SendMessageCommand({ QueueUrl, MessageBody: 'routed by url' }));
     const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 1 }));
     expect(got.Messages?.map((m) => m.Body)).toEqual(['routed by url']);
@@ -78,7 +95,10 @@ describe('the local stack launcher', () => {
     const dlq = stack.resources.queues.find((q) => q.logicalId === 'IntakeDlq')!;
     const a = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: intake.url, AttributeNames: ['All'] }));
     expect(a.Attributes?.VisibilityTimeout).toBe('2');
-    expect(JSON.parse(a.Attributes?.RedrivePolicy ?? '{}')).toEqual({ deadLetterTargetArn: dlq.arn, maxReceiveCount: 3 });
+    expect(JSON.parse(a.Attributes?.RedrivePolicy ?? '{}')).toEqual({
+      deadLetterTargetArn: dlq.arn,
+      maxReceiveCount: 3,
+    });
     sqs.destroy();
   });
 

@@ -38,7 +38,9 @@ function resourcesOfType(type: string): Array<[string, Record<string, any>]> {
 
 describe('provisioning the local stack from the synthesized CDK template', () => {
   it('creates exactly the tables of the template, under infra’s physical names', async () => {
-    const expected = resourcesOfType('AWS::DynamoDB::Table').map(([, p]) => p.TableName as string).sort();
+    const expected = resourcesOfType('AWS::DynamoDB::Table')
+      .map(([, p]) => p.TableName as string)
+      .sort();
     const names = resourceNames(STAGE, resolveConfig({ stage: STAGE }));
     expect(expected).toEqual([names.ledgerTable, names.packsTable, names.requestsTable].sort());
     expect((await ddb.send(new ListTablesCommand({}))).TableNames?.sort()).toEqual(expected);
@@ -63,11 +65,14 @@ describe('provisioning the local stack from the synthesized CDK template', () =>
       const local = stack.resources.queues.find((q) => q.name === p.QueueName)!;
       const a = await getQueueAttributes(sqs, local.url);
       expect(a.VisibilityTimeout, p.QueueName).toBe(String(p.VisibilityTimeout ?? 30));
-      if (p.MessageRetentionPeriod !== undefined) expect(a.MessageRetentionPeriod).toBe(String(p.MessageRetentionPeriod));
+      if (p.MessageRetentionPeriod !== undefined)
+        expect(a.MessageRetentionPeriod).toBe(String(p.MessageRetentionPeriod));
       if (p.RedrivePolicy) {
         const redrive = JSON.parse(a.RedrivePolicy ?? '{}') as { deadLetterTargetArn: string; maxReceiveCount: number };
         expect(redrive.maxReceiveCount).toBe(p.RedrivePolicy.maxReceiveCount);
-        expect(redrive.deadLetterTargetArn.split(':').pop()).toBe(nameOf.get(p.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]));
+        expect(redrive.deadLetterTargetArn.split(':').pop()).toBe(
+          nameOf.get(p.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0]),
+        );
       } else {
         expect(a.RedrivePolicy).toBeUndefined();
       }

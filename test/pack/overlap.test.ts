@@ -5,31 +5,54 @@ import { readJson } from '../../core/carrier/index.js';
 import type { JsonObject } from '../../core/carrier/json-value.js';
 import { bytes, fact, packWithRules, rule, validate, type Pack } from './fixtures/index.js';
 
-const overlaps = (p: Pack, strict = false) => validate(p, { strict }).diagnostics.filter((d) => d.code === C.RULES_OVERLAP);
-const pair = (a: Pack, b: Pack, outcomes: [string, string] = ['a', 'b']) => packWithRules([rule('first', outcomes[0], a), rule('second', outcomes[1], b)]);
+const overlaps = (p: Pack, strict = false) =>
+  validate(p, { strict }).diagnostics.filter((d) => d.code === C.RULES_OVERLAP);
+const pair = (a: Pack, b: Pack, outcomes: [string, string] = ['a', 'b']) =>
+  packWithRules([rule('first', outcomes[0], a), rule('second', outcomes[1], b)]);
 
 /** An independent §7 oracle over plain JSON (test data only: small values, no huge numbers). */
 function truth(c: Pack, facts: unknown): boolean | undefined {
   const at = (path: string): { v: unknown } | undefined => {
     let cur: unknown = facts;
-    for (const t of path === '' ? [] : path.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+    for (const t of path === ''
+      ? []
+      : path
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))) {
       if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, t)) return undefined;
       cur = (cur as Record<string, unknown>)[t];
     }
     return { v: cur };
   };
   const canon = (x: unknown): string =>
-    Array.isArray(x) ? `[${x.map(canon).join(',')}]`
-      : x !== null && typeof x === 'object' ? `{${Object.keys(x).sort().map((k) => `${JSON.stringify(k)}:${canon((x as Record<string, unknown>)[k])}`).join(',')}}`
+    Array.isArray(x)
+      ? `[${x.map(canon).join(',')}]`
+      : x !== null && typeof x === 'object'
+        ? `{${Object.keys(x)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${canon((x as Record<string, unknown>)[k])}`)
+            .join(',')}}`
         : JSON.stringify(x);
   const eq = (x: unknown, y: unknown): boolean => canon(x) === canon(y);
   const dec = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
   switch (c.op) {
-    case 'literal': return c.value;
-    case 'not': { const r = truth(c.condition, facts); return r === undefined ? undefined : !r; }
-    case 'all': { const rs = c.conditions.map((x: Pack) => truth(x, facts)); return rs.includes(false) ? false : rs.includes(undefined) ? undefined : true; }
-    case 'any': { const rs = c.conditions.map((x: Pack) => truth(x, facts)); return rs.includes(true) ? true : rs.includes(undefined) ? undefined : false; }
-    case 'evidence-present': return undefined;
+    case 'literal':
+      return c.value;
+    case 'not': {
+      const r = truth(c.condition, facts);
+      return r === undefined ? undefined : !r;
+    }
+    case 'all': {
+      const rs = c.conditions.map((x: Pack) => truth(x, facts));
+      return rs.includes(false) ? false : rs.includes(undefined) ? undefined : true;
+    }
+    case 'any': {
+      const rs = c.conditions.map((x: Pack) => truth(x, facts));
+      return rs.includes(true) ? true : rs.includes(undefined) ? undefined : false;
+    }
+    case 'evidence-present':
+      return undefined;
     case 'fact': {
       const s = at(c.path);
       if (s === undefined) return undefined;
@@ -38,7 +61,12 @@ function truth(c: Pack, facts: unknown): boolean | undefined {
       if (c.operator === 'in') return c.value.some((x: unknown) => eq(s.v, x));
       if (typeof s.v !== 'string' || !dec.test(s.v)) return undefined;
       const d = Number(s.v) - Number(c.value); // test values are small and exact in binary here
-      return { 'greater-than': d > 0, 'greater-than-or-equal': d >= 0, 'less-than': d < 0, 'less-than-or-equal': d <= 0 }[c.operator as string];
+      return {
+        'greater-than': d > 0,
+        'greater-than-or-equal': d >= 0,
+        'less-than': d < 0,
+        'less-than-or-equal': d <= 0,
+      }[c.operator as string];
     }
   }
   throw new Error('bad condition');
@@ -67,7 +95,10 @@ describe('§3.3.1 exact overlap on one fact path', () => {
         suggestion: {
           rule: 'first',
           pointer: '/rules/0/when',
-          when: { op: 'all', conditions: [fact('/score', 'greater-than-or-equal', '40'), fact('/score', 'less-than', '70')] },
+          when: {
+            op: 'all',
+            conditions: [fact('/score', 'greater-than-or-equal', '40'), fact('/score', 'less-than', '70')],
+          },
           message: expect.any(String),
         },
       },
@@ -77,7 +108,13 @@ describe('§3.3.1 exact overlap on one fact path', () => {
 
   test('when the broader rule comes second, the second rule is the one rewritten', () => {
     const [d] = overlaps(pair(fact('/score', 'less-than-or-equal', '10'), fact('/score', 'less-than-or-equal', '50')));
-    expect(d?.['suggestion']).toMatchObject({ rule: 'second', when: { op: 'all', conditions: [fact('/score', 'less-than-or-equal', '50'), fact('/score', 'greater-than', '10')] } });
+    expect(d?.['suggestion']).toMatchObject({
+      rule: 'second',
+      when: {
+        op: 'all',
+        conditions: [fact('/score', 'less-than-or-equal', '50'), fact('/score', 'greater-than', '10')],
+      },
+    });
     expect(d?.['region']).toEqual({ path: '/score', to: { value: '10', inclusive: true } });
   });
 
@@ -89,7 +126,11 @@ describe('§3.3.1 exact overlap on one fact path', () => {
 
   test('ranges that share a closed endpoint overlap at exactly that point', () => {
     const [d] = overlaps(pair(fact('/s', 'less-than-or-equal', '70'), fact('/s', 'greater-than-or-equal', '70.00')));
-    expect(d?.['region']).toEqual({ path: '/s', from: { value: '70.00', inclusive: true }, to: { value: '70', inclusive: true } });
+    expect(d?.['region']).toEqual({
+      path: '/s',
+      from: { value: '70.00', inclusive: true },
+      to: { value: '70', inclusive: true },
+    });
     expect(d?.['certainty']).toBe('exact');
   });
 
@@ -100,20 +141,64 @@ describe('§3.3.1 exact overlap on one fact path', () => {
   });
 
   test('an open band between two endpoints yields a witness strictly inside it', () => {
-    const [d] = overlaps(pair({ op: 'all', conditions: [fact('/s', 'greater-than', '1'), fact('/s', 'less-than', '2')] }, fact('/s', 'greater-than', '1.5')));
-    expect(d?.['region']).toEqual({ path: '/s', from: { value: '1.5', inclusive: false }, to: { value: '2', inclusive: false } });
+    const [d] = overlaps(
+      pair(
+        { op: 'all', conditions: [fact('/s', 'greater-than', '1'), fact('/s', 'less-than', '2')] },
+        fact('/s', 'greater-than', '1.5'),
+      ),
+    );
+    expect(d?.['region']).toEqual({
+      path: '/s',
+      from: { value: '1.5', inclusive: false },
+      to: { value: '2', inclusive: false },
+    });
     const w = (d?.['witness'] as { facts: { s: string } }).facts.s;
     expect(Number(w) > 1.5 && Number(w) < 2).toBe(true);
   });
 
   const cases: [string, Pack, Pack, unknown][] = [
-    ['equals and in sharing a value', fact('/x', 'equals', 'red'), fact('/x', 'in', ['blue', 'red']), { path: '/x', values: ['red'] }],
-    ['equal JSON numbers with different spellings', fact('/n', 'equals', 1), fact('/n', 'equals', 1.0), { path: '/n', values: [1] }],
-    ['objects equal regardless of member order', fact('/o', 'equals', { a: 1, b: [true] }), fact('/o', 'in', [{ b: [true], a: 1 }]), { path: '/o', values: [{ a: 1, b: [true] }] }],
-    ['a decimal string equal to an ordered bound', fact('/s', 'equals', '5'), fact('/s', 'greater-than-or-equal', '5'), { path: '/s', values: ['5'] }],
-    ['two not-equals', fact('/x', 'not-equals', 'a'), fact('/x', 'not-equals', 'b'), { path: '/x', allOtherValuesExcept: ['a', 'b'] }],
-    ['any and all on one path', { op: 'any', conditions: [fact('/x', 'equals', 'a'), fact('/x', 'equals', 'b')] }, { op: 'all', conditions: [fact('/x', 'not-equals', 'a'), fact('/x', 'not-equals', 'c')] }, { path: '/x', values: ['b'] }],
-    ['literal true against a fact', { op: 'literal', value: true }, fact('/x', 'equals', null), { path: '/x', values: [null] }],
+    [
+      'equals and in sharing a value',
+      fact('/x', 'equals', 'red'),
+      fact('/x', 'in', ['blue', 'red']),
+      { path: '/x', values: ['red'] },
+    ],
+    [
+      'equal JSON numbers with different spellings',
+      fact('/n', 'equals', 1),
+      fact('/n', 'equals', 1.0),
+      { path: '/n', values: [1] },
+    ],
+    [
+      'objects equal regardless of member order',
+      fact('/o', 'equals', { a: 1, b: [true] }),
+      fact('/o', 'in', [{ b: [true], a: 1 }]),
+      { path: '/o', values: [{ a: 1, b: [true] }] },
+    ],
+    [
+      'a decimal string equal to an ordered bound',
+      fact('/s', 'equals', '5'),
+      fact('/s', 'greater-than-or-equal', '5'),
+      { path: '/s', values: ['5'] },
+    ],
+    [
+      'two not-equals',
+      fact('/x', 'not-equals', 'a'),
+      fact('/x', 'not-equals', 'b'),
+      { path: '/x', allOtherValuesExcept: ['a', 'b'] },
+    ],
+    [
+      'any and all on one path',
+      { op: 'any', conditions: [fact('/x', 'equals', 'a'), fact('/x', 'equals', 'b')] },
+      { op: 'all', conditions: [fact('/x', 'not-equals', 'a'), fact('/x', 'not-equals', 'c')] },
+      { path: '/x', values: ['b'] },
+    ],
+    [
+      'literal true against a fact',
+      { op: 'literal', value: true },
+      fact('/x', 'equals', null),
+      { path: '/x', values: [null] },
+    ],
     ['two literal trues', { op: 'literal', value: true }, { op: 'literal', value: true }, { pathMissing: true }],
   ];
   for (const [label, a, b, region] of cases) {
@@ -129,16 +214,32 @@ describe('§3.3.1 exact overlap on one fact path', () => {
   }
 
   const disjoint: [string, Pack, Pack][] = [
-    ['decimal strings with different spellings under equals', fact('/s', 'equals', '1.0'), fact('/s', 'equals', '1.00')],
+    [
+      'decimal strings with different spellings under equals',
+      fact('/s', 'equals', '1.0'),
+      fact('/s', 'equals', '1.00'),
+    ],
     ['a string and a Boolean', fact('/x', 'equals', 'true'), fact('/x', 'equals', true)],
     ['a JSON number and an ordered comparison', fact('/n', 'equals', 5), fact('/n', 'greater-than', '0')],
     ['a decimal string below a bound', fact('/s', 'equals', '1.0'), fact('/s', 'less-than', '1')],
-    ['a condition and its negation', fact('/s', 'greater-than-or-equal', '70'), { op: 'not', condition: fact('/s', 'greater-than-or-equal', '70') }],
+    [
+      'a condition and its negation',
+      fact('/s', 'greater-than-or-equal', '70'),
+      { op: 'not', condition: fact('/s', 'greater-than-or-equal', '70') },
+    ],
     ['equals and not-equals of one value', fact('/x', 'equals', 'a'), fact('/x', 'not-equals', 'a')],
     ['in lists with no common value', fact('/x', 'in', ['a', 'b']), fact('/x', 'in', ['c', 1, '1'])],
     ['literal false against anything', { op: 'literal', value: false }, { op: 'literal', value: true }],
-    ['an unsatisfiable all', { op: 'all', conditions: [fact('/x', 'equals', 'a'), fact('/x', 'equals', 'b')] }, fact('/x', 'not-equals', 'z')],
-    ['a not-equals whose only other values are excluded', { op: 'all', conditions: [fact('/x', 'not-equals', 'a'), fact('/x', 'in', ['a'])] }, { op: 'literal', value: true }],
+    [
+      'an unsatisfiable all',
+      { op: 'all', conditions: [fact('/x', 'equals', 'a'), fact('/x', 'equals', 'b')] },
+      fact('/x', 'not-equals', 'z'),
+    ],
+    [
+      'a not-equals whose only other values are excluded',
+      { op: 'all', conditions: [fact('/x', 'not-equals', 'a'), fact('/x', 'in', ['a'])] },
+      { op: 'literal', value: true },
+    ],
   ];
   for (const [label, a, b] of disjoint) {
     test(`${label} do not overlap`, () => {
@@ -151,8 +252,16 @@ describe('§3.3.1 exact overlap on one fact path', () => {
   });
 
   test('every pair is reported, in rule order', () => {
-    const p = packWithRules([rule('r1', 'a', { op: 'literal', value: true }), rule('r2', 'b', { op: 'literal', value: true }), rule('r3', 'c', { op: 'literal', value: true })]);
-    expect(overlaps(p).map((d) => (d['rules'] as { id: string }[]).map((r) => r.id))).toEqual([['r1', 'r2'], ['r1', 'r3'], ['r2', 'r3']]);
+    const p = packWithRules([
+      rule('r1', 'a', { op: 'literal', value: true }),
+      rule('r2', 'b', { op: 'literal', value: true }),
+      rule('r3', 'c', { op: 'literal', value: true }),
+    ]);
+    expect(overlaps(p).map((d) => (d['rules'] as { id: string }[]).map((r) => r.id))).toEqual([
+      ['r1', 'r2'],
+      ['r1', 'r3'],
+      ['r2', 'r3'],
+    ]);
   });
 });
 
@@ -162,9 +271,15 @@ describe('§3.3.1 suggested rewrites remove the overlap they report', () => {
     [fact('/s', 'less-than', '10'), fact('/s', 'less-than-or-equal', '50')],
     [fact('/x', 'equals', 'a'), fact('/x', 'in', ['a', 'b'])],
     [fact('/x', 'not-equals', 'a'), fact('/x', 'not-equals', 'b')],
-    [{ op: 'all', conditions: [fact('/s', 'greater-than', '1'), fact('/s', 'less-than', '9')] }, { op: 'any', conditions: [fact('/s', 'equals', '5'), fact('/s', 'greater-than', '8')] }],
+    [
+      { op: 'all', conditions: [fact('/s', 'greater-than', '1'), fact('/s', 'less-than', '9')] },
+      { op: 'any', conditions: [fact('/s', 'equals', '5'), fact('/s', 'greater-than', '8')] },
+    ],
     [fact('/x', 'greater-than', '1'), fact('/y', 'greater-than', '1')],
-    [{ op: 'literal', value: true }, { op: 'not', condition: fact('/x', 'equals', 'a') }],
+    [
+      { op: 'literal', value: true },
+      { op: 'not', condition: fact('/x', 'equals', 'a') },
+    ],
   ];
   for (const [a, b] of samples) {
     test(`rewriting as suggested leaves no overlap between ${JSON.stringify(a)} and ${JSON.stringify(b)}`, () => {
@@ -182,28 +297,51 @@ describe('§3.3.1 suggested rewrites remove the overlap they report', () => {
 
 describe('§3.3.1 overlap across paths and evidence', () => {
   test('conditions on different paths that nothing excludes are reported as not-excluded', () => {
-    const [d, ...rest] = overlaps(pair(fact('/x', 'greater-than-or-equal', '5'), fact('/y', 'greater-than-or-equal', '5')));
+    const [d, ...rest] = overlaps(
+      pair(fact('/x', 'greater-than-or-equal', '5'), fact('/y', 'greater-than-or-equal', '5')),
+    );
     expect(rest).toEqual([]);
     expect(d).toMatchObject({
       code: C.RULES_OVERLAP,
       certainty: 'not-excluded',
       severity: 'warning',
       pointer: '/rules/0',
-      rules: [{ id: 'first', outcome: 'a' }, { id: 'second', outcome: 'b' }],
+      rules: [
+        { id: 'first', outcome: 'a' },
+        { id: 'second', outcome: 'b' },
+      ],
       paths: ['/x', '/y'],
       effect: OVERLAP_EFFECT,
-      suggestion: { rule: 'first', when: { op: 'all', conditions: [fact('/x', 'greater-than-or-equal', '5'), { op: 'not', condition: fact('/y', 'greater-than-or-equal', '5') }] } },
+      suggestion: {
+        rule: 'first',
+        when: {
+          op: 'all',
+          conditions: [
+            fact('/x', 'greater-than-or-equal', '5'),
+            { op: 'not', condition: fact('/y', 'greater-than-or-equal', '5') },
+          ],
+        },
+      },
     });
     expect(d).not.toHaveProperty('witness');
   });
 
   test('a cross-path pair excluded on a shared path is not reported', () => {
-    expect(overlaps(pair(fact('/x', 'greater-than-or-equal', '5'), { op: 'all', conditions: [fact('/x', 'less-than', '3'), fact('/y', 'equals', 1)] }))).toEqual([]);
+    expect(
+      overlaps(
+        pair(fact('/x', 'greater-than-or-equal', '5'), {
+          op: 'all',
+          conditions: [fact('/x', 'less-than', '3'), fact('/y', 'equals', 1)],
+        }),
+      ),
+    ).toEqual([]);
   });
 
   test('a cross-path pair is not excluded when the shared path can be missing on one side', () => {
     const b = { op: 'any', conditions: [fact('/x', 'less-than', '3'), fact('/y', 'equals', 1)] };
-    expect(overlaps(pair(fact('/x', 'greater-than-or-equal', '5'), b)).map((d) => d['certainty'])).toEqual(['not-excluded']);
+    expect(overlaps(pair(fact('/x', 'greater-than-or-equal', '5'), b)).map((d) => d['certainty'])).toEqual([
+      'not-excluded',
+    ]);
   });
 
   test('evidence presence and its negation exclude each other', () => {
@@ -226,7 +364,9 @@ describe('§3.3.1 strict mode (docs/adr/0022-strict-overlap-verdict.md)', () => 
     const r = validate(p, { strict: true });
     expect(r).toMatchObject({ conformant: false, class: 'semantic' });
     expect(r.pack).toBeUndefined();
-    expect(r.diagnostics.map((d) => [d.code, d['certainty'], d.severity])).toEqual([[C.RULES_OVERLAP, 'exact', 'error']]);
+    expect(r.diagnostics.map((d) => [d.code, d['certainty'], d.severity])).toEqual([
+      [C.RULES_OVERLAP, 'exact', 'error'],
+    ]);
   });
 
   test('not-excluded stays a warning under strict mode and the pack passes', () => {
@@ -242,7 +382,10 @@ describe('§3.3.1 strict mode (docs/adr/0022-strict-overlap-verdict.md)', () => 
   });
 
   test('the overlap check runs for 0.2.0-draft packs too', () => {
-    const p = packWithRules([rule('r1', 'a', fact('/s', 'greater-than', '1')), rule('r2', 'b', fact('/s', 'greater-than', '2'))], '0.2.0-draft');
+    const p = packWithRules(
+      [rule('r1', 'a', fact('/s', 'greater-than', '1')), rule('r2', 'b', fact('/s', 'greater-than', '2'))],
+      '0.2.0-draft',
+    );
     expect(validate(p).diagnostics.map((d) => d['certainty'])).toEqual(['exact']);
   });
 });
@@ -255,7 +398,9 @@ describe('the overlap analysis is bounded (docs/adr/0024-overlap-analysis.md)', 
   };
 
   test('a spent budget stops the analysis with one warning saying how far it got', () => {
-    const rules = Array.from({ length: 12 }, (_, i) => rule(`r${i}`, i % 2 ? 'a' : 'b', fact('/s', 'greater-than', String(i))));
+    const rules = Array.from({ length: 12 }, (_, i) =>
+      rule(`r${i}`, i % 2 ? 'a' : 'b', fact('/s', 'greater-than', String(i))),
+    );
     const ds = checkOverlaps(tree(packWithRules(rules)), { strict: false, budget: 50 });
     const bounded = ds.filter((d) => d.code === C.OVERLAP_ANALYSIS_BOUNDED);
     expect(bounded).toHaveLength(1);
@@ -265,7 +410,9 @@ describe('the overlap analysis is bounded (docs/adr/0024-overlap-analysis.md)', 
   });
 
   test('the default budget analyses a hundred rules completely', () => {
-    const rules = Array.from({ length: 100 }, (_, i) => rule(`r${i}`, i % 2 ? 'a' : 'b', fact('/s', 'greater-than', String(i))));
+    const rules = Array.from({ length: 100 }, (_, i) =>
+      rule(`r${i}`, i % 2 ? 'a' : 'b', fact('/s', 'greater-than', String(i))),
+    );
     const ds = checkOverlaps(tree(packWithRules(rules)), { strict: false });
     expect(ds.filter((d) => d.code === C.OVERLAP_ANALYSIS_BOUNDED)).toEqual([]);
     expect(ds).toHaveLength(50 * 50); // every a/b pair shares the ray above the larger threshold

@@ -29,7 +29,12 @@ describe('§4.1 profile negotiation', () => {
       const r = validate(p);
       expect(r).toMatchObject({ conformant: false, class: 'structural' });
       expect(r.diagnostics).toHaveLength(1);
-      expect(r.diagnostics[0]).toMatchObject({ code: C.SCHEMA_ENUM, pointer: '/profile', severity: 'error', allowed: ['base', 'extended'] });
+      expect(r.diagnostics[0]).toMatchObject({
+        code: C.SCHEMA_ENUM,
+        pointer: '/profile',
+        severity: 'error',
+        allowed: ['base', 'extended'],
+      });
     });
   }
 
@@ -72,7 +77,11 @@ describe('§4.1 profile negotiation', () => {
   test('an explicit base is refused by an extended-only reader with a pointer to the declaration', () => {
     const p = load('minimal-0.3.0');
     p.profile = 'base';
-    expect(validate(p, { supportedProfiles: ['extended'] }).diagnostics[0]).toMatchObject({ code: 'profile-unsupported', profile: 'base', pointer: '/profile' });
+    expect(validate(p, { supportedProfiles: ['extended'] }).diagnostics[0]).toMatchObject({
+      code: 'profile-unsupported',
+      profile: 'base',
+      pointer: '/profile',
+    });
   });
 
   test('malformed JSON keeps its syntax refusal even when it declares an unsupported profile', () => {

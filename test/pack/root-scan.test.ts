@@ -15,7 +15,10 @@ describe('the bounded root scan (§4.1, §11)', () => {
   });
 
   test('reports absent selectors and ignores nested members of the same name', () => {
-    expect(scan(' { "x" : { "specVersion" : "0.3.0" } } ')).toMatchObject({ specVersion: { kind: 'absent' }, profile: { kind: 'absent' } });
+    expect(scan(' { "x" : { "specVersion" : "0.3.0" } } ')).toMatchObject({
+      specVersion: { kind: 'absent' },
+      profile: { kind: 'absent' },
+    });
   });
 
   test('reports the JSON type of a non-string selector', () => {
@@ -30,11 +33,15 @@ describe('the bounded root scan (§4.1, §11)', () => {
   });
 
   test('decodes escapes in member names and selector values', () => {
-    expect(scan('{"spec\\u0056ersion":"0.3\\u002e0"}')).toMatchObject({ specVersion: { kind: 'string', value: '0.3.0' } });
+    expect(scan('{"spec\\u0056ersion":"0.3\\u002e0"}')).toMatchObject({
+      specVersion: { kind: 'string', value: '0.3.0' },
+    });
   });
 
   test('skips strings holding brackets, quotes and non-ASCII text exactly', () => {
-    expect(scan('{"t":"é ] } \\" [ {","specVersion":"0.2.0-draft"}')).toMatchObject({ specVersion: { kind: 'string', value: '0.2.0-draft' } });
+    expect(scan('{"t":"é ] } \\" [ {","specVersion":"0.2.0-draft"}')).toMatchObject({
+      specVersion: { kind: 'string', value: '0.2.0-draft' },
+    });
   });
 
   test('a non-object root is reported as such', () => {

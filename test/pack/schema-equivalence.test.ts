@@ -44,7 +44,14 @@ describe('the discriminated condition form accepts exactly what the published on
         for (const place of ['rule', 'nested', 'applicability'] as const) {
           const p: Pack = load(specVersion === '0.3.0' ? 'minimal-0.3.0' : 'minimal-0.2.0-draft');
           if (place === 'rule') p.rules[0].when = c;
-          if (place === 'nested') p.rules[0].when = { op: 'any', conditions: [{ op: 'literal', value: true }, { op: 'not', condition: c }] };
+          if (place === 'nested')
+            p.rules[0].when = {
+              op: 'any',
+              conditions: [
+                { op: 'literal', value: true },
+                { op: 'not', condition: c },
+              ],
+            };
           if (place === 'applicability') p.applicability = c;
           expect(discriminated(p), place).toBe(literal(p));
         }
@@ -58,7 +65,9 @@ describe('the schema files', () => {
     const ours = readFileSync(new URL('../../schema/judgment-pack-core-0.2.0-draft.schema.json', import.meta.url));
     // SHA-256 of ../shared/reference/judgment-pack-core-0.2.0-draft.schema.json as published (pinned here so a
     // clean clone can check it without the shared directory).
-    expect(createHash('sha256').update(ours).digest('hex')).toBe('847910902fa202d9fb3a97062071b532f11649031c9dad32490bf191dca5b3b5');
+    expect(createHash('sha256').update(ours).digest('hex')).toBe(
+      '847910902fa202d9fb3a97062071b532f11649031c9dad32490bf191dca5b3b5',
+    );
   });
 
   test('the 0.3.0 schema declares profile with base as an annotation default and keeps the base route ceiling', () => {

@@ -1,7 +1,18 @@
 import { describe, expect, test } from 'vitest';
 import { fromPlain } from '../../core/carrier/index.js';
 import {
-  EMPTY, FULL, Meter, complement, complementIntervals, complementValues, decimalSet, intersect, isEmpty, unite, valuesSet, inIntervals,
+  EMPTY,
+  FULL,
+  Meter,
+  complement,
+  complementIntervals,
+  complementValues,
+  decimalSet,
+  intersect,
+  isEmpty,
+  unite,
+  valuesSet,
+  inIntervals,
 } from '../../core/pack/value-set.js';
 
 const m = () => new Meter(1_000_000);
@@ -13,10 +24,9 @@ describe('value sets for the §3.3.1 exact analysis', () => {
     expect(complementIntervals([ge('40')])).toEqual([lt('40')]);
     expect(complementIntervals([])).toEqual([{}]);
     expect(complementIntervals([{}])).toEqual([]);
-    expect(complementIntervals([{ lo: { value: '1', inclusive: false }, hi: { value: '2', inclusive: true } }])).toEqual([
-      { hi: { value: '1', inclusive: true } },
-      { lo: { value: '2', inclusive: false } },
-    ]);
+    expect(
+      complementIntervals([{ lo: { value: '1', inclusive: false }, hi: { value: '2', inclusive: true } }]),
+    ).toEqual([{ hi: { value: '1', inclusive: true } }, { lo: { value: '2', inclusive: false } }]);
   });
 
   test('a half-open band and its complement unite to the whole line and share nothing', () => {
@@ -40,7 +50,15 @@ describe('value sets for the §3.3.1 exact analysis', () => {
     expect(isEmpty(intersect(one, decimalSet([ge('1')]), m()))).toBe(false);
     expect(isEmpty(intersect(complementValues(one), valuesSet([fromPlain('1.0')], m()), m()))).toBe(true);
     const allButOne = complementValues(one);
-    expect(isEmpty(intersect(allButOne, decimalSet([{ lo: { value: '1', inclusive: true }, hi: { value: '1', inclusive: true } }]), m()))).toBe(false);
+    expect(
+      isEmpty(
+        intersect(
+          allButOne,
+          decimalSet([{ lo: { value: '1', inclusive: true }, hi: { value: '1', inclusive: true } }]),
+          m(),
+        ),
+      ),
+    ).toBe(false);
   });
 
   test('numbers are equal by exact value, never through a double', () => {
@@ -62,6 +80,11 @@ describe('value sets for the §3.3.1 exact analysis', () => {
 
   test('the meter refuses work beyond its limit', () => {
     const tiny = new Meter(3);
-    expect(() => valuesSet(['a', 'b', 'c', 'd'].map((x) => fromPlain(x)), tiny)).toThrow();
+    expect(() =>
+      valuesSet(
+        ['a', 'b', 'c', 'd'].map((x) => fromPlain(x)),
+        tiny,
+      ),
+    ).toThrow();
   });
 });

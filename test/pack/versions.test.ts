@@ -9,7 +9,13 @@ describe('specVersion dispatch (§11)', () => {
     expect([...SUPPORTED_SPEC_VERSIONS]).toEqual(['0.3.0', '0.2.0-draft']);
   });
 
-  for (const name of ['minimal-0.3.0', 'rich-0.3.0', 'minimal-0.2.0-draft', 'rich-0.2.0-draft', 'extended-16-routes-0.3.0'] as const) {
+  for (const name of [
+    'minimal-0.3.0',
+    'rich-0.3.0',
+    'minimal-0.2.0-draft',
+    'rich-0.2.0-draft',
+    'extended-16-routes-0.3.0',
+  ] as const) {
     test(`the ${name} fixture is conformant with no diagnostics`, () => {
       const r = validatePack(fixtureBytes(name));
       expect(r.diagnostics).toEqual([]);
@@ -27,7 +33,17 @@ describe('specVersion dispatch (§11)', () => {
     expect(r.pack?.plain.title).toBe('Minimal');
   });
 
-  for (const selector of ['0.3.0-draft', '0.1.0-draft', '0.3', '0.3.0 ', 'v0.3.0', '', '__proto__', 'constructor', '0.2.0']) {
+  for (const selector of [
+    '0.3.0-draft',
+    '0.1.0-draft',
+    '0.3',
+    '0.3.0 ',
+    'v0.3.0',
+    '',
+    '__proto__',
+    'constructor',
+    '0.2.0',
+  ]) {
     test(`the unknown selector ${JSON.stringify(selector)} is a structural refusal`, () => {
       const p = load('minimal-0.3.0');
       p.specVersion = selector;
@@ -70,7 +86,11 @@ describe('specVersion dispatch (§11)', () => {
   test('a selector written after a large nested member is still found', () => {
     const p = load('minimal-0.3.0');
     const { specVersion, ...rest } = p;
-    const text = JSON.stringify({ ...rest, extensions: { 'com.example.big': { deep: [[[['x']]]], s: 'a"}]'.repeat(1000) } }, specVersion });
+    const text = JSON.stringify({
+      ...rest,
+      extensions: { 'com.example.big': { deep: [[[['x']]]], s: 'a"}]'.repeat(1000) } },
+      specVersion,
+    });
     expect(validatePack(bytes(text)).conformant).toBe(true);
   });
 });
@@ -91,13 +111,20 @@ describe('the carrier is chosen by the selector (§2.1, §11)', () => {
   });
 
   test('replacing only the selector of a 0.2.0-draft pack with a lone surrogate does not make it 0.3.0 conformant', () => {
-    const text = JSON.stringify(load('minimal-0.2.0-draft')).replace('"Minimal"', `"Min${LONE}imal"`).replace('0.2.0-draft', '0.3.0');
+    const text = JSON.stringify(load('minimal-0.2.0-draft'))
+      .replace('"Minimal"', `"Min${LONE}imal"`)
+      .replace('0.2.0-draft', '0.3.0');
     expect(validatePack(bytes(text)).class).toBe('carrier');
   });
 
   test('a lone surrogate under an unknown selector is refused for its selector, not its carrier', () => {
-    const text = JSON.stringify({ ...load('minimal-0.3.0'), specVersion: '0.1.0-draft' }).replace('"Minimal"', `"${LONE}"`);
-    expect(findings(validatePack(bytes(text)))).toEqual([{ code: PackCodes.SPEC_VERSION_UNSUPPORTED, pointer: '/specVersion' }]);
+    const text = JSON.stringify({ ...load('minimal-0.3.0'), specVersion: '0.1.0-draft' }).replace(
+      '"Minimal"',
+      `"${LONE}"`,
+    );
+    expect(findings(validatePack(bytes(text)))).toEqual([
+      { code: PackCodes.SPEC_VERSION_UNSUPPORTED, pointer: '/specVersion' },
+    ]);
   });
 
   test('malformed JSON keeps its syntax refusal even when the selector is readable', () => {

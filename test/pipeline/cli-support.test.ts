@@ -20,7 +20,11 @@ describe('building requests for docket submit', () => {
     expect(built.ok).toBe(true);
     if (!built.ok) return;
     const read = readRequest(enc.encode(built.value));
-    expect(read.ok && [dec.decode(read.value.facts), dec.decode(read.value.evidence!), read.value.workBudget]).toEqual([dec.decode(facts).trimEnd(), '{"a":"present"}', 500]);
+    expect(read.ok && [dec.decode(read.value.facts), dec.decode(read.value.evidence!), read.value.workBudget]).toEqual([
+      dec.decode(facts).trimEnd(),
+      '{"a":"present"}',
+      500,
+    ]);
   });
 
   it('refuses a facts document that is not a strict JSON text instead of submitting it', () => {
@@ -43,15 +47,32 @@ describe('building requests for docket submit', () => {
 
 describe('stack settings of the pipeline commands', () => {
   it('takes a flag over the environment over the local default', () => {
-    expect(resolveSettings({}, {})).toMatchObject({ endpoint: 'http://127.0.0.1:4566', stage: 'local', ledgerTable: 'docket-local-ledger', intakeQueue: 'docket-local-intake' });
+    expect(resolveSettings({}, {})).toMatchObject({
+      endpoint: 'http://127.0.0.1:4566',
+      stage: 'local',
+      ledgerTable: 'docket-local-ledger',
+      intakeQueue: 'docket-local-intake',
+    });
     const env = { DOCKET_STAGE: 'prod', AWS_ENDPOINT_URL: 'http://x:1', LEDGER_TABLE: 'custom' };
-    expect(resolveSettings({}, env)).toMatchObject({ endpoint: 'http://x:1', stage: 'prod', ledgerTable: 'custom', packsTable: 'docket-prod-packs' });
-    expect(resolveSettings({ endpoint: 'aws', table: 't2' }, env)).toMatchObject({ endpoint: undefined, ledgerTable: 't2' });
+    expect(resolveSettings({}, env)).toMatchObject({
+      endpoint: 'http://x:1',
+      stage: 'prod',
+      ledgerTable: 'custom',
+      packsTable: 'docket-prod-packs',
+    });
+    expect(resolveSettings({ endpoint: 'aws', table: 't2' }, env)).toMatchObject({
+      endpoint: undefined,
+      ledgerTable: 't2',
+    });
   });
 
   it('names route queues from their configuration key', () => {
     const s = resolveSettings({ stage: 'dev' }, {});
-    expect([routeQueueName(s, 'review'), routeQueueName(s, 'unrouted'), routeQueueName(s, 'docket-dev-route-x')]).toEqual(['docket-dev-route-review', 'docket-dev-unrouted', 'docket-dev-route-x']);
+    expect([
+      routeQueueName(s, 'review'),
+      routeQueueName(s, 'unrouted'),
+      routeQueueName(s, 'docket-dev-route-x'),
+    ]).toEqual(['docket-dev-route-review', 'docket-dev-unrouted', 'docket-dev-route-x']);
   });
 });
 
@@ -60,12 +81,45 @@ describe('the published schemas agree with the code', () => {
 
   it('accepts every handoff message the builder emits', () => {
     const validate = ajv.compile(schema('handoff-message.schema.json'));
-    const disposition = { kind: 'unresolved' as const, reasons: ['unknown' as const], handoff: { state: 'requested' as const, triggeredBy: ['unknown' as const], routes: [{ kind: 'queue' as const, name: 'Review' }] } };
-    const common = { ledger: { logId: 'dev-0', seq: 3, entryHash: 'e'.repeat(64) }, requestId: 'r', packDigest: 'a'.repeat(64), disposition };
+    const disposition = {
+      kind: 'unresolved' as const,
+      reasons: ['unknown' as const],
+      handoff: {
+        state: 'requested' as const,
+        triggeredBy: ['unknown' as const],
+        routes: [{ kind: 'queue' as const, name: 'Review' }],
+      },
+    };
+    const common = {
+      ledger: { logId: 'dev-0', seq: 3, entryHash: 'e'.repeat(64) },
+      requestId: 'r',
+      packDigest: 'a'.repeat(64),
+      disposition,
+    };
     const messages = [
-      handoffMessageBytes({ ...common, routeIndex: 0, shape: 'route', destination: 'configured', target: { kind: 'queue', name: 'Review' }, correlation: { t: '1' } }),
-      handoffMessageBytes({ ...common, disposition: { ...disposition, handoff: { state: 'requested', triggeredBy: ['unknown'] } }, routeIndex: 0, shape: 'target', destination: 'unmapped-target', target: { kind: 'system', name: 'X' } }),
-      handoffMessageBytes({ ...common, disposition: { ...disposition, handoff: { state: 'requested', triggeredBy: ['unknown'] } }, routeIndex: 0, shape: 'no-destination', destination: 'no-destination' }),
+      handoffMessageBytes({
+        ...common,
+        routeIndex: 0,
+        shape: 'route',
+        destination: 'configured',
+        target: { kind: 'queue', name: 'Review' },
+        correlation: { t: '1' },
+      }),
+      handoffMessageBytes({
+        ...common,
+        disposition: { ...disposition, handoff: { state: 'requested', triggeredBy: ['unknown'] } },
+        routeIndex: 0,
+        shape: 'target',
+        destination: 'unmapped-target',
+        target: { kind: 'system', name: 'X' },
+      }),
+      handoffMessageBytes({
+        ...common,
+        disposition: { ...disposition, handoff: { state: 'requested', triggeredBy: ['unknown'] } },
+        routeIndex: 0,
+        shape: 'no-destination',
+        destination: 'no-destination',
+      }),
     ];
     for (const m of messages) expect(validate(JSON.parse(m.body)), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...JSON.parse(messages[2]!.body), target: { kind: 'queue', name: 'Y' } })).toBe(false);
@@ -83,6 +137,7 @@ describe('the published schemas agree with the code', () => {
       `{"format":"${REQUEST_FORMAT}","requestId":"a","pack":"${DIGEST}","facts":1,"correlation":{"k":1}}`,
       `{"format":"docket.evaluation-request/9","requestId":"a","pack":"${DIGEST}","facts":1}`,
     ];
-    for (const text of samples) expect([text, validate(JSON.parse(text))]).toEqual([text, readRequest(enc.encode(text)).ok]);
+    for (const text of samples)
+      expect([text, validate(JSON.parse(text))]).toEqual([text, readRequest(enc.encode(text)).ok]);
   });
 });

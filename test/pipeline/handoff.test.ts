@@ -3,7 +3,10 @@ import { planHandoffs, packEscalationTarget, parseRouteQueues } from '../../core
 import { handoffId, handoffMessageBytes, readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import type { Disposition } from '../../core/evaluate/types.js';
 
-const config = { routeQueues: { 'queue:Review': 'q-review', 'human-role:Oversight': 'q-oversight' }, unroutedQueue: 'q-unrouted' };
+const config = {
+  routeQueues: { 'queue:Review': 'q-review', 'human-role:Oversight': 'q-oversight' },
+  unroutedQueue: 'q-unrouted',
+};
 const enc = new TextEncoder();
 
 describe('handoff fan-out planning', () => {
@@ -11,23 +14,62 @@ describe('handoff fan-out planning', () => {
     const d: Disposition = {
       kind: 'unresolved',
       reasons: ['unknown'],
-      handoff: { state: 'requested', triggeredBy: ['unknown'], routes: [{ kind: 'queue', name: 'Review' }, { kind: 'human-role', name: 'Oversight' }, { kind: 'queue', name: 'Review' }] },
+      handoff: {
+        state: 'requested',
+        triggeredBy: ['unknown'],
+        routes: [
+          { kind: 'queue', name: 'Review' },
+          { kind: 'human-role', name: 'Oversight' },
+          { kind: 'queue', name: 'Review' },
+        ],
+      },
     };
     const plan = planHandoffs(d, undefined, config);
-    expect(plan.map((p) => `${p.routeIndex}:${p.queue}:${p.destination}`)).toEqual(['0:q-review:configured', '1:q-oversight:configured', '2:q-review:configured']);
+    expect(plan.map((p) => `${p.routeIndex}:${p.queue}:${p.destination}`)).toEqual([
+      '0:q-review:configured',
+      '1:q-oversight:configured',
+      '2:q-review:configured',
+    ]);
   });
 
-  it('sends a target-only pack\'s handoff to the target read from the pack', () => {
-    const d: Disposition = { kind: 'unresolved', reasons: ['no-match'], handoff: { state: 'requested', triggeredBy: ['no-match'] } };
-    const target = packEscalationTarget({ escalation: { triggers: ['no-match'], target: { kind: 'queue', name: 'Review' } } });
-    expect(planHandoffs(d, target, config)).toEqual([{ routeIndex: 0, shape: 'target', target: { kind: 'queue', name: 'Review' }, destination: 'configured', queue: 'q-review' }]);
+  it("sends a target-only pack's handoff to the target read from the pack", () => {
+    const d: Disposition = {
+      kind: 'unresolved',
+      reasons: ['no-match'],
+      handoff: { state: 'requested', triggeredBy: ['no-match'] },
+    };
+    const target = packEscalationTarget({
+      escalation: { triggers: ['no-match'], target: { kind: 'queue', name: 'Review' } },
+    });
+    expect(planHandoffs(d, target, config)).toEqual([
+      {
+        routeIndex: 0,
+        shape: 'target',
+        target: { kind: 'queue', name: 'Review' },
+        destination: 'configured',
+        queue: 'q-review',
+      },
+    ]);
   });
 
   it('sends a direct escalation without an escalation object, and an unmapped target, to the unrouted queue', () => {
-    const direct: Disposition = { kind: 'unresolved', reasons: ['exception-escalation'], handoff: { state: 'requested', triggeredBy: ['exception-escalation'] } };
-    expect(planHandoffs(direct, undefined, config)).toEqual([{ routeIndex: 0, shape: 'no-destination', destination: 'no-destination', queue: 'q-unrouted' }]);
-    const routed: Disposition = { kind: 'unresolved', reasons: ['unknown'], handoff: { state: 'requested', triggeredBy: ['unknown'], routes: [{ kind: 'system', name: '__proto__' }] } };
-    expect(planHandoffs(routed, undefined, config)[0]).toMatchObject({ destination: 'unmapped-target', queue: 'q-unrouted' });
+    const direct: Disposition = {
+      kind: 'unresolved',
+      reasons: ['exception-escalation'],
+      handoff: { state: 'requested', triggeredBy: ['exception-escalation'] },
+    };
+    expect(planHandoffs(direct, undefined, config)).toEqual([
+      { routeIndex: 0, shape: 'no-destination', destination: 'no-destination', queue: 'q-unrouted' },
+    ]);
+    const routed: Disposition = {
+      kind: 'unresolved',
+      reasons: ['unknown'],
+      handoff: { state: 'requested', triggeredBy: ['unknown'], routes: [{ kind: 'system', name: '__proto__' }] },
+    };
+    expect(planHandoffs(routed, undefined, config)[0]).toMatchObject({
+      destination: 'unmapped-target',
+      queue: 'q-unrouted',
+    });
   });
 
   it('sends nothing when no handoff is requested', () => {
@@ -43,8 +85,27 @@ describe('handoff fan-out planning', () => {
 });
 
 describe('the handoff message', () => {
-  const disposition: Disposition = { kind: 'unresolved', reasons: ['unknown'], handoff: { state: 'requested', triggeredBy: ['unknown'], routes: [{ kind: 'queue', name: 'Review' }, { kind: 'queue', name: 'Review' }] } };
-  const base = { ledger: { logId: 'dev-0', seq: 7, entryHash: 'e'.repeat(64) }, requestId: 'r-1', packDigest: 'a'.repeat(64), shape: 'route' as const, destination: 'configured' as const, target: { kind: 'queue' as const, name: 'Review' }, disposition };
+  const disposition: Disposition = {
+    kind: 'unresolved',
+    reasons: ['unknown'],
+    handoff: {
+      state: 'requested',
+      triggeredBy: ['unknown'],
+      routes: [
+        { kind: 'queue', name: 'Review' },
+        { kind: 'queue', name: 'Review' },
+      ],
+    },
+  };
+  const base = {
+    ledger: { logId: 'dev-0', seq: 7, entryHash: 'e'.repeat(64) },
+    requestId: 'r-1',
+    packDigest: 'a'.repeat(64),
+    shape: 'route' as const,
+    destination: 'configured' as const,
+    target: { kind: 'queue' as const, name: 'Review' },
+    disposition,
+  };
 
   it('derives a deterministic handoff id per entry hash and route index', () => {
     const a = handoffMessageBytes({ ...base, routeIndex: 0 });
@@ -68,6 +129,8 @@ describe('the handoff message', () => {
 
   it('refuses to build a message whose route index does not select its target', () => {
     expect(() => handoffMessageBytes({ ...base, routeIndex: 2 })).toThrow(/routeIndex/);
-    expect(() => handoffMessageBytes({ ...base, routeIndex: 0, target: { kind: 'queue', name: 'Other' } })).toThrow(/routeIndex/);
+    expect(() => handoffMessageBytes({ ...base, routeIndex: 0, target: { kind: 'queue', name: 'Other' } })).toThrow(
+      /routeIndex/,
+    );
   });
 });

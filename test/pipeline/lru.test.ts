@@ -30,10 +30,22 @@ describe('the per-log append lock', () => {
         if (name === 'a2') throw new Error('a2 fails');
         return name;
       });
-    const results = await Promise.allSettled([task('a', 'a1', 20), task('a', 'a2', 5), task('b', 'b1', 1), task('a', 'a3', 1)]);
+    const results = await Promise.allSettled([
+      task('a', 'a1', 20),
+      task('a', 'a2', 5),
+      task('b', 'b1', 1),
+      task('a', 'a3', 1),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
     expect(maxActiveA).toBe(1);
-    expect(log.filter((l) => / a[0-9]/.test(l))).toEqual(['start a1', 'end a1', 'start a2', 'end a2', 'start a3', 'end a3']);
+    expect(log.filter((l) => / a[0-9]/.test(l))).toEqual([
+      'start a1',
+      'end a1',
+      'start a2',
+      'end a2',
+      'start a3',
+      'end a3',
+    ]);
     expect(log.indexOf('end b1')).toBeLessThan(log.indexOf('end a1'));
   });
 });

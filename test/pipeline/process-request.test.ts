@@ -42,12 +42,20 @@ function world(overrides: Partial<PipelineConfig> = {}) {
     defaultWorkBudget: 100_000,
     maxWorkBudget: 1_000_000,
     evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: 'b'.repeat(64) },
-    routeQueues: { 'queue:Vendor Risk': 'q-vendor', 'queue:Intake Desk': 'q-intake', 'human-role:Oversight': 'q-oversight', 'human-role:Data Steward': 'q-steward' },
+    routeQueues: {
+      'queue:Vendor Risk': 'q-vendor',
+      'queue:Intake Desk': 'q-intake',
+      'human-role:Oversight': 'q-oversight',
+      'human-role:Data Steward': 'q-steward',
+    },
     unroutedQueue: 'q-unrouted',
     ...overrides,
   };
   const ports: PipelinePorts = {
-    packs: cachedPackSource({ getPack: async (d) => packs.get(d) ?? null, resolveAlias: async (a) => aliases.get(a) ?? null }),
+    packs: cachedPackSource({
+      getPack: async (d) => packs.get(d) ?? null,
+      resolveAlias: async (a) => aliases.get(a) ?? null,
+    }),
     archive: { put: async (b) => void archived.set(hex(b), b) },
     ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-02T14:00:00Z' }),
     handoffs: {
@@ -63,7 +71,8 @@ function world(overrides: Partial<PipelineConfig> = {}) {
   return { publish, publishBytes, store, archived, sent, config, ports, failNextSends: (n: number) => (failSends = n) };
 }
 
-const req = (id: string, pack: string, facts: string, extra = '') => enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"${pack}","facts":${facts}${extra}}`);
+const req = (id: string, pack: string, facts: string, extra = '') =>
+  enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"${pack}","facts":${facts}${extra}}`);
 
 async function entries(store: MemoryLedgerStore) {
   const out = [];
@@ -97,11 +106,24 @@ describe('processing one request', () => {
   it('resolves an alias at intake and records the digest, then sends the target-only handoff to the target queue', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
-    const o = await processRequest(req('v-2', 'https://packs.example.org/procurement/vendor-onboarding@2.1.0', '{"vendor":{"riskScore":"45","sanctioned":false}}', ',"evidence":{"tax-certificate":"present"}'), w.config, w.ports);
+    const o = await processRequest(
+      req(
+        'v-2',
+        'https://packs.example.org/procurement/vendor-onboarding@2.1.0',
+        '{"vendor":{"riskScore":"45","sanctioned":false}}',
+        ',"evidence":{"tax-certificate":"present"}',
+      ),
+      w.config,
+      w.ports,
+    );
     expect(o.status === 'recorded' && o.packDigest).toBe(digest);
     expect(w.sent.map((s) => s.queue)).toEqual(['q-vendor']);
     const m = readHandoffMessage(enc.encode(w.sent[0]!.body));
-    expect(m.ok && [m.value.shape, m.value.target?.name, m.value.packDigest]).toEqual(['target', 'Vendor Risk', digest]);
+    expect(m.ok && [m.value.shape, m.value.target?.name, m.value.packDigest]).toEqual([
+      'target',
+      'Vendor Risk',
+      digest,
+    ]);
   });
 
   it('fans out routed handoffs in declaration order with duplicate targets kept', async () => {
@@ -117,7 +139,11 @@ describe('processing one request', () => {
   it('sends a direct escalation without an escalation object to the unrouted queue', async () => {
     const w = world();
     const digest = w.publish('direct-exception-no-escalation.json');
-    await processRequest(req('d-1', `sha256:${digest}`, '{"refund":{"amount":"20.00","fraudFlag":true}}'), w.config, w.ports);
+    await processRequest(
+      req('d-1', `sha256:${digest}`, '{"refund":{"amount":"20.00","fraudFlag":true}}'),
+      w.config,
+      w.ports,
+    );
     expect(w.sent.map((s) => s.queue)).toEqual(['q-unrouted']);
     const m = readHandoffMessage(enc.encode(w.sent[0]!.body));
     expect(m.ok && [m.value.shape, m.value.destination]).toEqual(['no-destination', 'no-destination']);
@@ -135,17 +161,27 @@ describe('processing one request', () => {
       const o = await processRequest(bytes, w.config, w.ports);
       codes.push(o.status === 'recorded' ? `${id}:${o.kind}:${o.refusalCode}` : o.code);
     }
-    expect(codes).toEqual(['u-1:admission-refusal:unknown-pack-digest', 'u-2:admission-refusal:unknown-pack-alias', 'u-3:admission-refusal:work-budget-out-of-range']);
+    expect(codes).toEqual([
+      'u-1:admission-refusal:unknown-pack-digest',
+      'u-2:admission-refusal:unknown-pack-alias',
+      'u-3:admission-refusal:work-budget-out-of-range',
+    ]);
   });
 
   it('refuses before evaluating when the worst-case entry could not fit one ledger item', async () => {
     // Two route targets with 210,000-byte display names: any requested handoff would echo both in the disposition.
     const w = world();
     const pack = JSON.parse(new TextDecoder().decode(ex('routes-all-filtered.json')));
-    pack.escalation.routes.forEach((r: { target: { name: string } }, i: number) => (r.target.name = `${i}`.repeat(210_000)));
+    pack.escalation.routes.forEach(
+      (r: { target: { name: string } }, i: number) => (r.target.name = `${i}`.repeat(210_000)),
+    );
     const digest = w.publishBytes(enc.encode(JSON.stringify(pack)));
     const o = await processRequest(req('fit-1', `sha256:${digest}`, '{}'), w.config, w.ports);
-    expect(o.status === 'recorded' && [o.kind, o.refusalCode, o.work]).toEqual(['admission-refusal', 'entry-would-not-fit', 0]);
+    expect(o.status === 'recorded' && [o.kind, o.refusalCode, o.work]).toEqual([
+      'admission-refusal',
+      'entry-would-not-fit',
+      0,
+    ]);
   });
 
   it('records an over-budget evaluation as a resource-exhaustion evaluation error', async () => {
@@ -158,7 +194,11 @@ describe('processing one request', () => {
 
   it('records a malformed request with a readable id as a refusal and dead-letters one without a usable id', async () => {
     const w = world();
-    const refused = await processRequest(enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"m-1","pack":"x"}`), w.config, w.ports);
+    const refused = await processRequest(
+      enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"m-1","pack":"x"}`),
+      w.config,
+      w.ports,
+    );
     expect(refused.status === 'recorded' && refused.refusalCode).toBe('request-malformed');
     const dead = await processRequest(enc.encode('{"requestId": 5}'), w.config, w.ports);
     expect(dead.status === 'dead-letter' && dead.code).toBe('request-format-unsupported');
@@ -206,9 +246,24 @@ describe('processing a batch', () => {
     const digest = w.publish('vendor-onboarding-target.json');
     const dead: string[] = [];
     const records = [
-      { messageId: 'a', body: new TextDecoder().decode(req('ok-1', `sha256:${digest}`, '{"vendor":{"riskScore":"12.5","sanctioned":false}}', ',"evidence":{"tax-certificate":"present"}')) },
+      {
+        messageId: 'a',
+        body: new TextDecoder().decode(
+          req(
+            'ok-1',
+            `sha256:${digest}`,
+            '{"vendor":{"riskScore":"12.5","sanctioned":false}}',
+            ',"evidence":{"tax-certificate":"present"}',
+          ),
+        ),
+      },
       { messageId: 'b', body: 'not json' },
-      { messageId: 'c', body: new TextDecoder().decode(req('ok-2', `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}')) },
+      {
+        messageId: 'c',
+        body: new TextDecoder().decode(
+          req('ok-2', `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}'),
+        ),
+      },
     ];
     w.failNextSends(1);
     const res = await handleBatch(records, {

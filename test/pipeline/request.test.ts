@@ -33,12 +33,22 @@ describe('the evaluation request reader', () => {
   });
 
   it('reads an alias pack reference, a work budget and correlation metadata', () => {
-    const r = readRequest(enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"r-2","pack":"https://x.example/p@1.0.0","facts":[],"workBudget":5000,"correlation":{"ticket":"T-9"}}`));
-    expect(r.ok && r.value).toMatchObject({ pack: { kind: 'alias', alias: 'https://x.example/p@1.0.0' }, workBudget: 5000, correlation: { ticket: 'T-9' } });
+    const r = readRequest(
+      enc.encode(
+        `{"format":"${REQUEST_FORMAT}","requestId":"r-2","pack":"https://x.example/p@1.0.0","facts":[],"workBudget":5000,"correlation":{"ticket":"T-9"}}`,
+      ),
+    );
+    expect(r.ok && r.value).toMatchObject({
+      pack: { kind: 'alias', alias: 'https://x.example/p@1.0.0' },
+      workBudget: 5000,
+      correlation: { ticket: 'T-9' },
+    });
   });
 
   it('refuses duplicate member names without a request id, because the carrier cannot say which one is meant', () => {
-    const r = readRequest(enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"a","requestId":"b","pack":"${DIGEST}","facts":{}}`));
+    const r = readRequest(
+      enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"a","requestId":"b","pack":"${DIGEST}","facts":{}}`),
+    );
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe('request-not-json');
@@ -49,10 +59,22 @@ describe('the evaluation request reader', () => {
     const cases: [string, string][] = [
       [`{"format":"${REQUEST_FORMAT}","requestId":"r-3","pack":"nope","facts":{}}`, 'request-pack-invalid'],
       [`{"format":"${REQUEST_FORMAT}","requestId":"r-3","pack":"${DIGEST}"}`, 'request-facts-missing'],
-      [`{"format":"${REQUEST_FORMAT}","requestId":"r-3","pack":"${DIGEST}","facts":1,"extra":1}`, 'request-member-unknown'],
-      [`{"format":"${REQUEST_FORMAT}","requestId":"r-3","pack":"${DIGEST}","facts":1,"workBudget":1.5}`, 'request-work-budget-invalid'],
-      [`{"format":"${REQUEST_FORMAT}","requestId":"r-3","pack":"${DIGEST}","facts":1,"correlation":{"k":1}}`, 'request-correlation-invalid'],
-      [`{"format":"docket.evaluation-request/2","requestId":"r-3","pack":"${DIGEST}","facts":1}`, 'request-format-unsupported'],
+      [
+        `{"format":"${REQUEST_FORMAT}","requestId":"r-3","pack":"${DIGEST}","facts":1,"extra":1}`,
+        'request-member-unknown',
+      ],
+      [
+        `{"format":"${REQUEST_FORMAT}","requestId":"r-3","pack":"${DIGEST}","facts":1,"workBudget":1.5}`,
+        'request-work-budget-invalid',
+      ],
+      [
+        `{"format":"${REQUEST_FORMAT}","requestId":"r-3","pack":"${DIGEST}","facts":1,"correlation":{"k":1}}`,
+        'request-correlation-invalid',
+      ],
+      [
+        `{"format":"docket.evaluation-request/2","requestId":"r-3","pack":"${DIGEST}","facts":1}`,
+        'request-format-unsupported',
+      ],
     ];
     for (const [text, code] of cases) {
       const r = readRequest(enc.encode(text));
@@ -62,7 +84,9 @@ describe('the evaluation request reader', () => {
 
   it('refuses a request id outside the documented charset or length, leaving it unidentified', () => {
     for (const id of ['', ' x', 'a b', 'x'.repeat(129), 'é']) {
-      const r = readRequest(enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":${JSON.stringify(id)},"pack":"${DIGEST}","facts":{}}`));
+      const r = readRequest(
+        enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":${JSON.stringify(id)},"pack":"${DIGEST}","facts":{}}`),
+      );
       expect(r.ok ? 'ok' : `${r.error.code}/${r.error.requestId ?? '-'}`).toBe('request-id-invalid/-');
     }
   });

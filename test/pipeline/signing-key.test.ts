@@ -24,7 +24,9 @@ describe('the signing key document', () => {
   it('refuses a document whose public key does not derive from its seed, naming the source and not the seed', () => {
     const doc = JSON.parse(signingKeyDocument(keys));
     doc.publicKey = 'a'.repeat(64);
-    expect(() => parseSigningKey(JSON.stringify(doc), 'the file')).toThrow(/the file: the public key or key id does not derive/);
+    expect(() => parseSigningKey(JSON.stringify(doc), 'the file')).toThrow(
+      /the file: the public key or key id does not derive/,
+    );
     try {
       parseSigningKey(JSON.stringify(doc), 'x');
     } catch (e) {
@@ -58,7 +60,9 @@ describe('the evaluator build digest', () => {
     write('core/a.js', 'b');
     const d2 = treeDigest(root, ['core', 'functions']);
     expect(d1).not.toBe(d2);
-    expect(buildDigest({}, `file://${join(root, 'functions/evaluate.js')}`)).toBe(treeDigest(root, ['core', 'functions', 'adapters']));
+    expect(buildDigest({}, `file://${join(root, 'functions/evaluate.js')}`)).toBe(
+      treeDigest(root, ['core', 'functions', 'adapters']),
+    );
     expect(buildDigest({ DOCKET_BUILD_DIGEST: 'f'.repeat(64) }, 'file:///x.mjs')).toBe('f'.repeat(64));
     expect(() => buildDigest({ DOCKET_BUILD_DIGEST: 'nope' }, 'file:///x.mjs')).toThrow();
   });

@@ -27,16 +27,24 @@ function policyFile(w: World): string {
   return path;
 }
 
-const deps = (w: World, store: LedgerStore = w.store): ReplayDeps => ({ open: () => ({ store, fetch: w.fetch, close: () => undefined }), buildDigest: () => BUILD });
+const deps = (w: World, store: LedgerStore = w.store): ReplayDeps => ({
+  open: () => ({ store, fetch: w.fetch, close: () => undefined }),
+  buildDigest: () => BUILD,
+});
 
 async function threeEntries() {
   const w = world({ logIds: ['t-0'] });
   const d = w.publish('vendor-onboarding-target.json');
-  for (const [i, score] of ['10', '50', '20'].entries()) await w.submit(request(`c-${i}`, `sha256:${d}`, `{"vendor":{"riskScore":"${score}","sanctioned":false}}`));
+  for (const [i, score] of ['10', '50', '20'].entries())
+    await w.submit(request(`c-${i}`, `sha256:${d}`, `{"vendor":{"riskScore":"${score}","sanctioned":false}}`));
   return w;
 }
 
-const lines = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (out: string) =>
+  out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('docket replay', () => {
   it('replays every log by default, one line per entry and a summary, exit 0 when all match', async () => {
@@ -65,7 +73,11 @@ describe('docket replay', () => {
     w.archive.clear();
     const purged = memoryIo();
     expect(await run(['--policy', policy, '--request', 'c-2'], purged, deps(w))).toBe(1);
-    expect(lines(purged.out())[0]).toMatchObject({ requestId: 'c-2', result: 'not-replayable', reason: 'request-purged' });
+    expect(lines(purged.out())[0]).toMatchObject({
+      requestId: 'c-2',
+      result: 'not-replayable',
+      reason: 'request-purged',
+    });
   });
 
   it('exits 2 with no summary when the ledger read is cut short', async () => {
@@ -77,7 +89,9 @@ describe('docket replay', () => {
     });
     const io = memoryIo();
     expect(await run(['--policy', policyFile(w)], io, deps(w, broken))).toBe(2);
-    expect(lines(io.out())).toEqual([{ noVerdict: { code: 'ledger-unreadable', detail: expect.stringContaining('throttled') } }]);
+    expect(lines(io.out())).toEqual([
+      { noVerdict: { code: 'ledger-unreadable', detail: expect.stringContaining('throttled') } },
+    ]);
   });
 
   it('is what the CLI dispatcher runs for "docket replay"', async () => {
@@ -92,7 +106,13 @@ describe('docket replay', () => {
     const missing = memoryIo();
     expect(await run(['--policy', join(dir, 'absent.json')], missing, deps(w))).toBe(2);
     expect(lines(missing.out())[0]).toMatchObject({ noVerdict: { code: 'policy-unreadable' } });
-    for (const argv of [['--seq', '1'], ['--log', 't-0', '--seq', '1', '--from', '0'], ['--request', 'x', '--log', 't-0'], ['--log', 't-0', '--from', '3', '--to', '1'], ['--log', 't-0', '--seq', '-1']]) {
+    for (const argv of [
+      ['--seq', '1'],
+      ['--log', 't-0', '--seq', '1', '--from', '0'],
+      ['--request', 'x', '--log', 't-0'],
+      ['--log', 't-0', '--from', '3', '--to', '1'],
+      ['--log', 't-0', '--seq', '-1'],
+    ]) {
       const io = memoryIo();
       expect(await run(argv, io, deps(w)), argv.join(' ')).toBe(64);
     }

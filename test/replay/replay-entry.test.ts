@@ -32,7 +32,9 @@ describe('replaying entries the pipeline recorded', () => {
   it('matches a disposition entry byte for byte, with the same work units', async () => {
     const w = world();
     const d = w.publish(VENDOR);
-    const stored = await w.submit(request('v-1', `sha256:${d}`, ` ${LOW_RISK} `, ',"evidence":{"tax-certificate":"present"}'));
+    const stored = await w.submit(
+      request('v-1', `sha256:${d}`, ` ${LOW_RISK} `, ',"evidence":{"tax-certificate":"present"}'),
+    );
     const o = await replay(stored, w.options());
     expect(o.kind).toBe('disposition');
     expect(o.result).toBe('replay-match');
@@ -45,7 +47,9 @@ describe('replaying entries the pipeline recorded', () => {
   it('matches a disposition entry whose request named the pack by alias', async () => {
     const w = world();
     w.publish(VENDOR);
-    const stored = await w.submit(request('v-alias', 'https://packs.example.org/procurement/vendor-onboarding@2.1.0', LOW_RISK));
+    const stored = await w.submit(
+      request('v-alias', 'https://packs.example.org/procurement/vendor-onboarding@2.1.0', LOW_RISK),
+    );
     expect((await replay(stored, w.options())).result).toBe('replay-match');
   });
 
@@ -54,7 +58,10 @@ describe('replaying entries the pipeline recorded', () => {
     const d = w.publish(VENDOR);
     const stored = await w.submit(request('e-1', `sha256:${d}`, LOW_RISK, ',"evidence":{"tax-certificate":"maybe"}'));
     const e = entryOf(stored);
-    expect(e.kind === 'evaluation-error' && [e.error.class, e.error.code]).toEqual(['malformed-input', 'evidence-invalid-value']);
+    expect(e.kind === 'evaluation-error' && [e.error.class, e.error.code]).toEqual([
+      'malformed-input',
+      'evidence-invalid-value',
+    ]);
     const o = await replay(stored, w.options());
     expect(o.result).toBe('replay-match');
     expect(o.work?.replayed).toBe(e.work);
@@ -63,7 +70,9 @@ describe('replaying entries the pipeline recorded', () => {
   it('matches a budget-exhaustion entry under the recorded budget, not the deployment default', async () => {
     const w = world();
     const d = w.publish(TRIAGE);
-    const stored = await w.submit(request('b-1', `sha256:${d}`, exampleText('requests/triage-complete-appropriate.facts.json'), ',"workBudget":10'));
+    const stored = await w.submit(
+      request('b-1', `sha256:${d}`, exampleText('requests/triage-complete-appropriate.facts.json'), ',"workBudget":10'),
+    );
     const e = entryOf(stored);
     expect(e.kind === 'evaluation-error' && e.error.class).toBe('resource-exhaustion');
     expect(e.workBudget).toBe(10);
@@ -106,7 +115,9 @@ describe('a replay that does not reproduce the entry', () => {
     const o = await replay(forged, w.options());
     expect(o.result).toBe('replay-mismatch');
     expect(o.differs?.map((x) => x.member)).toEqual(['dispositionDigest']);
-    expect(o.differs?.[0]?.recorded).toBe(entryOf(forged).kind === 'disposition' && (entryOf(forged) as { dispositionDigest: string }).dispositionDigest);
+    expect(o.differs?.[0]?.recorded).toBe(
+      entryOf(forged).kind === 'disposition' && (entryOf(forged) as { dispositionDigest: string }).dispositionDigest,
+    );
     expect(o.differs?.[0]?.replayed).toBe((entryOf(stored) as { dispositionDigest: string }).dispositionDigest);
   });
 
@@ -124,7 +135,9 @@ describe('a replay that does not reproduce the entry', () => {
   it('reports a mismatch of the error class when an error entry was altered and re-signed', async () => {
     const w = world();
     const d = w.publish(TRIAGE);
-    const stored = await w.submit(request('m-3', `sha256:${d}`, exampleText('requests/triage-complete-appropriate.facts.json'), ',"workBudget":10'));
+    const stored = await w.submit(
+      request('m-3', `sha256:${d}`, exampleText('requests/triage-complete-appropriate.facts.json'), ',"workBudget":10'),
+    );
     const forged = resign(stored, w.signer, (e) => void ((e.error as { class: string }).class = 'malformed-input'));
     const o = await replay(forged, w.options());
     expect(o.differs?.map((x) => x.member)).toEqual(['error.class']);
@@ -156,7 +169,10 @@ describe('entries that cannot be replayed', () => {
     const w = world();
     const d = w.publish(VENDOR);
     const stored = await w.submit(request('p-2', `sha256:${d}`, LOW_RISK));
-    w.archive.set(entryOf(stored).requestDigest, request('p-2', `sha256:${d}`, '{"vendor":{"riskScore":"99","sanctioned":true}}'));
+    w.archive.set(
+      entryOf(stored).requestDigest,
+      request('p-2', `sha256:${d}`, '{"vendor":{"riskScore":"99","sanctioned":true}}'),
+    );
     const o = await replay(stored, w.options());
     expect([o.result, o.reason]).toEqual(['not-replayable', 'request-digest-mismatch']);
   });
@@ -165,8 +181,17 @@ describe('entries that cannot be replayed', () => {
     const w = world();
     const d = w.publish(VENDOR);
     const stored = await w.submit(request('p-3', `sha256:${d}`, LOW_RISK));
-    const o = await replay(stored, w.options({ fetch: { ...w.fetch, requestBytes: async () => ({ corrupt: 'retained request does not hash to its digest' }) } }));
-    expect([o.result, o.reason, o.detail]).toEqual(['not-replayable', 'request-digest-mismatch', 'retained request does not hash to its digest']);
+    const o = await replay(
+      stored,
+      w.options({
+        fetch: { ...w.fetch, requestBytes: async () => ({ corrupt: 'retained request does not hash to its digest' }) },
+      }),
+    );
+    expect([o.result, o.reason, o.detail]).toEqual([
+      'not-replayable',
+      'request-digest-mismatch',
+      'retained request does not hash to its digest',
+    ]);
   });
 
   it('says pack-missing when the registry holds no bytes for the recorded pack digest', async () => {
@@ -193,7 +218,11 @@ describe('entries that cannot be replayed', () => {
     const body = stored.body.replace(`"work":${e.work}`, `"work":${e.work + 1}`);
     expect(body).not.toBe(stored.body);
     const o = await replay({ ...stored, body }, w.options());
-    expect([o.result, o.reason, o.detail]).toEqual(['not-replayable', 'entry-fails-verification', 'signature-mismatch']);
+    expect([o.result, o.reason, o.detail]).toEqual([
+      'not-replayable',
+      'entry-fails-verification',
+      'signature-mismatch',
+    ]);
   });
 
   it('says entry-fails-verification when the entry is signed by a key the trust policy does not pin', async () => {
@@ -222,7 +251,11 @@ describe('the evaluator identity (ADR 0100)', () => {
     const stored = await w.submit(request('i-2', `sha256:${d}`, LOW_RISK));
     const newer = { ...w.options().evaluator, version: '9.9.9' };
     const refused = await replay(stored, w.options({ evaluator: newer }));
-    expect([refused.result, refused.reason, refused.evaluator]).toEqual(['not-replayable', 'evaluator-identity-differs', 'identity-differs']);
+    expect([refused.result, refused.reason, refused.evaluator]).toEqual([
+      'not-replayable',
+      'evaluator-identity-differs',
+      'identity-differs',
+    ]);
     const across = await replay(stored, w.options({ evaluator: newer, acrossEvaluators: true }));
     expect([across.result, across.evaluator]).toEqual(['replay-match', 'identity-differs']);
   });

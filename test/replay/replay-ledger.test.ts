@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { outcomeLine, replayLedger, summarize, summaryLine, type ReplayOutcome, type ReplaySelection } from '../../core/ledger/replay/index.js';
+import {
+  outcomeLine,
+  replayLedger,
+  summarize,
+  summaryLine,
+  type ReplayOutcome,
+  type ReplaySelection,
+} from '../../core/ledger/replay/index.js';
 import type { LedgerStore } from '../../core/ledger/store.js';
 import { request, world, type World } from './world.js';
 
@@ -18,7 +25,9 @@ async function tenOnOneLog() {
   const d = w.publish(VENDOR);
   for (let i = 0; i < 10; i++) {
     const facts = `{"vendor":{"riskScore":"${i * 10}","sanctioned":${i % 3 === 0}}}`;
-    await w.submit(request(`n-${i}`, `sha256:${d}`, facts, i % 2 === 0 ? ',"evidence":{"tax-certificate":"present"}' : ''));
+    await w.submit(
+      request(`n-${i}`, `sha256:${d}`, facts, i % 2 === 0 ? ',"evidence":{"tax-certificate":"present"}' : ''),
+    );
   }
   return w;
 }
@@ -38,7 +47,8 @@ describe('replaying a range, a log, the whole ledger', () => {
   it('replays a whole log and the whole ledger across logs, every entry matching', async () => {
     const w = world();
     const d = w.publish(VENDOR);
-    for (let i = 0; i < 8; i++) await w.submit(request(`a-${i}`, `sha256:${d}`, `{"vendor":{"riskScore":"${i * 7}","sanctioned":false}}`));
+    for (let i = 0; i < 8; i++)
+      await w.submit(request(`a-${i}`, `sha256:${d}`, `{"vendor":{"riskScore":"${i * 7}","sanctioned":false}}`));
     const all = await collect(w.store, { kind: 'all' }, w);
     expect(all.length).toBe(8);
     expect(all.every((o) => o.result === 'replay-match')).toBe(true);
@@ -58,7 +68,9 @@ describe('replaying a range, a log, the whole ledger', () => {
     const none = await collect(w.store, { kind: 'entry', logId: 't-0', seq: 99 }, w);
     expect(none.map((o) => [o.result, o.reason])).toEqual([['not-replayable', 'entry-absent']]);
     const unknown = await collect(w.store, { kind: 'request', requestId: 'nobody' }, w);
-    expect(unknown.map((o) => [o.logId, o.seq, o.requestId, o.reason])).toEqual([[null, null, 'nobody', 'entry-absent']]);
+    expect(unknown.map((o) => [o.logId, o.seq, o.requestId, o.reason])).toEqual([
+      [null, null, 'nobody', 'entry-absent'],
+    ]);
   });
 
   it('reports a gap inside a log as entry-absent rather than skipping it', async () => {
@@ -82,7 +94,14 @@ describe('replaying a range, a log, the whole ledger', () => {
     }
     const out = await collect(w.store, { kind: 'log', logId: 't-0' }, w);
     const s = summarize(out);
-    expect(s).toEqual({ entries: 10, match: 8, mismatch: 0, notReplayable: 2, reasons: { 'request-purged': 2 }, ok: false });
+    expect(s).toEqual({
+      entries: 10,
+      match: 8,
+      mismatch: 0,
+      notReplayable: 2,
+      reasons: { 'request-purged': 2 },
+      ok: false,
+    });
     expect(summarize([]).ok).toBe(false);
   });
 
@@ -99,7 +118,18 @@ describe('replaying a range, a log, the whole ledger', () => {
     const [o] = await collect(w.store, { kind: 'entry', logId: 't-0', seq: 0 }, w);
     const line = outcomeLine(o!);
     expect(line.endsWith('\n')).toBe(true);
-    expect(Object.keys(JSON.parse(line))).toEqual(['logId', 'seq', 'requestId', 'kind', 'entryHash', 'result', 'work', 'evaluator']);
-    expect(JSON.parse(summaryLine(summarize([o!])))).toEqual({ summary: { entries: 1, match: 1, mismatch: 0, notReplayable: 0, reasons: {}, ok: true } });
+    expect(Object.keys(JSON.parse(line))).toEqual([
+      'logId',
+      'seq',
+      'requestId',
+      'kind',
+      'entryHash',
+      'result',
+      'work',
+      'evaluator',
+    ]);
+    expect(JSON.parse(summaryLine(summarize([o!])))).toEqual({
+      summary: { entries: 1, match: 1, mismatch: 0, notReplayable: 0, reasons: {}, ok: true },
+    });
   });
 });

@@ -22,7 +22,8 @@ function resignRefusal(w: World, stored: StoredEntry, code: string): StoredEntry
   return toStoredEntry(buildEntry({ ...unsigned, refusal: { code, message: 'forged' } } as UnsignedEntry, w.signer));
 }
 
-const replay = (w: World, stored: StoredEntry, o: Parameters<World['options']>[0] = {}) => replayStoredEntry(stored, replayContext(w.options(o)));
+const replay = (w: World, stored: StoredEntry, o: Parameters<World['options']>[0] = {}) =>
+  replayStoredEntry(stored, replayContext(w.options(o)));
 
 describe('replaying admission refusals (ADR 0101)', () => {
   it('matches a malformed-request refusal by re-reading the retained bytes with the pipeline’s reader', async () => {
@@ -78,7 +79,11 @@ describe('replaying admission refusals (ADR 0101)', () => {
     expect((await replay(w, stored, { maxWorkBudget: 1_000_000 })).result).toBe('replay-match');
     const admitted = await replay(w, stored, { maxWorkBudget: 5_000_000 });
     expect(admitted.result).toBe('replay-mismatch');
-    expect(admitted.differs?.[0]).toEqual({ member: 'refusal.code', recorded: 'work-budget-out-of-range', replayed: null });
+    expect(admitted.differs?.[0]).toEqual({
+      member: 'refusal.code',
+      recorded: 'work-budget-out-of-range',
+      replayed: null,
+    });
   });
 
   it('says request-not-retained for a request-too-large refusal, whose bytes the pipeline never keeps', async () => {
@@ -94,7 +99,9 @@ describe('replaying admission refusals (ADR 0101)', () => {
   it('matches an entry-would-not-fit refusal by re-running the worst-case entry arithmetic over the recorded log', async () => {
     const w = world();
     // Two route targets with 210,000-byte names: a requested handoff would echo both (the pipeline's own test case).
-    const pack = JSON.parse(new TextDecoder().decode(example('routes-all-filtered.json'))) as { escalation: { routes: { target: { name: string } }[] } };
+    const pack = JSON.parse(new TextDecoder().decode(example('routes-all-filtered.json'))) as {
+      escalation: { routes: { target: { name: string } }[] };
+    };
     pack.escalation.routes.forEach((r, i) => (r.target.name = `${i}`.repeat(210_000)));
     const bytes = enc.encode(JSON.stringify(pack));
     w.packs.set(hex(bytes), bytes);
@@ -109,10 +116,17 @@ describe('replaying admission refusals (ADR 0101)', () => {
     const p = parseStoredEntry(stored.body);
     if (!p.ok) throw new Error(p.error.detail);
     const { signature: _s, ...unsigned } = p.value.entry;
-    const forged = toStoredEntry(buildEntry({ ...unsigned, refusal: { code: 'unsupported-request-format', message: 'forged' } } as UnsignedEntry, w.signer));
+    const forged = toStoredEntry(
+      buildEntry(
+        { ...unsigned, refusal: { code: 'unsupported-request-format', message: 'forged' } } as UnsignedEntry,
+        w.signer,
+      ),
+    );
     const o = await replay(w, forged);
     expect(o.result).toBe('replay-mismatch');
-    expect(o.differs).toEqual([{ member: 'refusal.code', recorded: 'unsupported-request-format', replayed: 'request-malformed' }]);
+    expect(o.differs).toEqual([
+      { member: 'refusal.code', recorded: 'unsupported-request-format', replayed: 'request-malformed' },
+    ]);
   });
 
   it('says refusal-depends-on-deployment for an entry-would-not-fit refusal that fits over its own log', async () => {

@@ -27,8 +27,20 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'docket-replay-e2e-'));
   policy = join(dir, 'trust-policy.json');
   const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
-  writeFileSync(policy, trustPolicyDocument({ keys: w.keys, logIds, environment: 'replay', table: w.env.LEDGER_TABLE!, evaluatorBuilds: [BUILD] }));
-  for (const [name, file] of Object.entries({ vendor: 'vendor-onboarding-target.json', triage: 'data-request-intake-triage.json' })) {
+  writeFileSync(
+    policy,
+    trustPolicyDocument({
+      keys: w.keys,
+      logIds,
+      environment: 'replay',
+      table: w.env.LEDGER_TABLE!,
+      evaluatorBuilds: [BUILD],
+    }),
+  );
+  for (const [name, file] of Object.entries({
+    vendor: 'vendor-onboarding-target.json',
+    triage: 'data-request-intake-triage.json',
+  })) {
     digests[name] = (await w.registry.putPack(new TextEncoder().encode(exampleText(file)))).digest;
   }
 }, 120_000);
@@ -38,33 +50,65 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const body = (id: string, pack: string, facts: string, extra = '') => `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${pack}","facts":${facts}${extra}}`;
+const body = (id: string, pack: string, facts: string, extra = '') =>
+  `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${pack}","facts":${facts}${extra}}`;
 
 async function recorded(ids: readonly string[], timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const found = await Promise.all(ids.map((id) => w.store.readPosition(id)));
     if (found.every((p) => p !== null)) return;
-    if (Date.now() > until) throw new Error(`not recorded within ${timeoutMs} ms: ${ids.filter((_, i) => found[i] === null).join(', ')}`);
+    if (Date.now() > until)
+      throw new Error(`not recorded within ${timeoutMs} ms: ${ids.filter((_, i) => found[i] === null).join(', ')}`);
     await sleep(200);
   }
 }
 
 function replayArgs(extra: string[] = []): string[] {
-  return ['--endpoint', w.stack.endpoint, '--region', w.stack.region, '--stage', 'replay', '--table', w.env.LEDGER_TABLE!, '--packs-table', w.env.PACKS_TABLE!, '--requests-table', w.env.REQUESTS_TABLE!, '--policy', policy, ...extra];
+  return [
+    '--endpoint',
+    w.stack.endpoint,
+    '--region',
+    w.stack.region,
+    '--stage',
+    'replay',
+    '--table',
+    w.env.LEDGER_TABLE!,
+    '--packs-table',
+    w.env.PACKS_TABLE!,
+    '--requests-table',
+    w.env.REQUESTS_TABLE!,
+    '--policy',
+    policy,
+    ...extra,
+  ];
 }
 const deps = { ...stackDeps, buildDigest: () => BUILD };
-const lines = (out: string) => out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const lines = (out: string) =>
+  out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('docket replay over the local stack', () => {
   it('replays a whole ledger written through the pipeline and every entry matches', async () => {
     const triageFacts = exampleText('requests/triage-complete-appropriate.facts.json');
     const requests = [
-      body('rp-outcome', digests.vendor!, '{"vendor":{"riskScore":"12.5","sanctioned":false}}', ',"evidence":{"tax-certificate":"present"}'),
+      body(
+        'rp-outcome',
+        digests.vendor!,
+        '{"vendor":{"riskScore":"12.5","sanctioned":false}}',
+        ',"evidence":{"tax-certificate":"present"}',
+      ),
       body('rp-escalate', digests.vendor!, '{"vendor":{"riskScore":"45","sanctioned":false}}'),
       body('rp-error', digests.vendor!, '{"vendor":{}}', ',"evidence":{"tax-certificate":"maybe"}'),
       body('rp-budget', digests.triage!, triageFacts, ',"workBudget":10'),
-      body('rp-triage', digests.triage!, triageFacts, `,"evidence":${exampleText('requests/triage-instance-7b.evidence.json')}`),
+      body(
+        'rp-triage',
+        digests.triage!,
+        triageFacts,
+        `,"evidence":${exampleText('requests/triage-instance-7b.evidence.json')}`,
+      ),
       body('rp-refused', '0'.repeat(64), '{}'),
     ];
     for (const r of requests) await sendMessage(w.sqs, w.queueUrl('intake'), { body: r });
@@ -74,10 +118,21 @@ describe('docket replay over the local stack', () => {
     const code = await run(replayArgs(), io, deps);
     const out = lines(io.out());
     const entries = out.slice(0, -1);
-    expect(entries.map((l) => l.requestId).sort()).toEqual(['rp-budget', 'rp-error', 'rp-escalate', 'rp-outcome', 'rp-refused', 'rp-triage']);
-    expect(new Set(entries.map((l) => l.kind))).toEqual(new Set(['disposition', 'evaluation-error', 'admission-refusal']));
+    expect(entries.map((l) => l.requestId).sort()).toEqual([
+      'rp-budget',
+      'rp-error',
+      'rp-escalate',
+      'rp-outcome',
+      'rp-refused',
+      'rp-triage',
+    ]);
+    expect(new Set(entries.map((l) => l.kind))).toEqual(
+      new Set(['disposition', 'evaluation-error', 'admission-refusal']),
+    );
     expect(entries.filter((l) => l.result !== 'replay-match')).toEqual([]);
-    expect(out.at(-1)).toEqual({ summary: { entries: 6, match: 6, mismatch: 0, notReplayable: 0, reasons: {}, ok: true } });
+    expect(out.at(-1)).toEqual({
+      summary: { entries: 6, match: 6, mismatch: 0, notReplayable: 0, reasons: {}, ok: true },
+    });
     expect(code).toBe(0);
   });
 
@@ -93,6 +148,10 @@ describe('docket replay over the local stack', () => {
     await w.archive.purge(digest);
     const io = memoryIo();
     expect(await run(replayArgs(['--request', 'rp-outcome']), io, deps)).toBe(1);
-    expect(lines(io.out())[0]).toMatchObject({ requestId: 'rp-outcome', result: 'not-replayable', reason: 'request-purged' });
+    expect(lines(io.out())[0]).toMatchObject({
+      requestId: 'rp-outcome',
+      result: 'not-replayable',
+      reason: 'request-purged',
+    });
   });
 });

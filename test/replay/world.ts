@@ -17,8 +17,12 @@ import { processRequest, type PipelineConfig, type PipelinePorts } from '../../c
 import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
 
 export const enc = new TextEncoder();
-export const hex = (b: Uint8Array | string): string => createHash('sha256').update(typeof b === 'string' ? enc.encode(b) : b).digest('hex');
-export const example = (p: string): Uint8Array => new Uint8Array(readFileSync(new URL(`../../examples/${p}`, import.meta.url)));
+export const hex = (b: Uint8Array | string): string =>
+  createHash('sha256')
+    .update(typeof b === 'string' ? enc.encode(b) : b)
+    .digest('hex');
+export const example = (p: string): Uint8Array =>
+  new Uint8Array(readFileSync(new URL(`../../examples/${p}`, import.meta.url)));
 export const exampleText = (p: string): string => new TextDecoder().decode(example(p));
 
 export const BUILD = 'b'.repeat(64);
@@ -46,14 +50,23 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
     ...overrides,
   };
   const ports: PipelinePorts = {
-    packs: cachedPackSource({ getPack: async (d) => packs.get(d) ?? null, resolveAlias: async (a) => aliases.get(a) ?? null }),
+    packs: cachedPackSource({
+      getPack: async (d) => packs.get(d) ?? null,
+      resolveAlias: async (a) => aliases.get(a) ?? null,
+    }),
     archive: { put: async (b) => void archive.set(hex(b), new Uint8Array(b)) },
     ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-02T14:00:00Z' }),
     handoffs: { send: async () => undefined },
   };
   const policy: TrustPolicy = {
     logs: [...LOGS],
-    keys: [{ keyId: keys.keyId, publicKey: keys.publicKey, validity: LOGS.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }],
+    keys: [
+      {
+        keyId: keys.keyId,
+        publicKey: keys.publicKey,
+        validity: LOGS.map((logId) => ({ logId, fromSeq: 0, toSeq: null })),
+      },
+    ],
     authorities: [{ environment: 'test', table: 'docket-test-ledger' }],
     evaluatorBuilds: [BUILD],
   };

@@ -15,7 +15,14 @@ import { startRecordingProxy, type RecordingProxy } from '../adapters/recording-
 
 const SCENARIOS = join(import.meta.dirname, '..', '..', 'conformance', 'ledger', 'scenarios');
 const file = (scenario: string, name: string) => join(SCENARIOS, scenario, name);
-const exportArgs = (scenario: string, checkpoints = scenario) => ['--export', file(scenario, 'ledger.jsonl'), '--policy', file(scenario, 'policy.json'), '--checkpoints', file(checkpoints, 'checkpoints.json')];
+const exportArgs = (scenario: string, checkpoints = scenario) => [
+  '--export',
+  file(scenario, 'ledger.jsonl'),
+  '--policy',
+  file(scenario, 'policy.json'),
+  '--checkpoints',
+  file(checkpoints, 'checkpoints.json'),
+];
 
 function oneJsonLine(out: string): Record<string, unknown> {
   expect(out.endsWith('\n')).toBe(true);
@@ -68,7 +75,19 @@ describe('docket verify on export files', () => {
 
   it('gives no verdict when the trust policy file cannot be read', async () => {
     const io = memoryIo();
-    expect(await run(['--export', file('baseline', 'ledger.jsonl'), '--policy', file('baseline', 'no-such-policy.json'), '--checkpoints', file('baseline', 'checkpoints.json')], io)).toBe(2);
+    expect(
+      await run(
+        [
+          '--export',
+          file('baseline', 'ledger.jsonl'),
+          '--policy',
+          file('baseline', 'no-such-policy.json'),
+          '--checkpoints',
+          file('baseline', 'checkpoints.json'),
+        ],
+        io,
+      ),
+    ).toBe(2);
     expect(oneJsonLine(io.out())).toMatchObject({ noVerdict: { code: 'policy-unreadable' } });
   });
 
@@ -87,7 +106,13 @@ describe('docket verify on export files', () => {
 });
 
 /** Loads a corpus scenario's entries and checkpoints into a store, as they would sit in the table. */
-async function load(store: { putEntryIfAbsent(e: StoredEntry): Promise<boolean>; putCheckpointIfAbsent(c: { logId: string; treeSize: number; body: string }): Promise<boolean> }, scenario: string): Promise<void> {
+async function load(
+  store: {
+    putEntryIfAbsent(e: StoredEntry): Promise<boolean>;
+    putCheckpointIfAbsent(c: { logId: string; treeSize: number; body: string }): Promise<boolean>;
+  },
+  scenario: string,
+): Promise<void> {
   const exp = readLedgerExport(new Uint8Array(readFileSync(file(scenario, 'ledger.jsonl'))));
   const cps = readCheckpointExport(new Uint8Array(readFileSync(file(scenario, 'checkpoints.json'))));
   if (!exp.ok || !cps.ok) throw new Error('corpus scenario unreadable');
@@ -109,12 +134,16 @@ describe('docket verify on a live ledger store', () => {
     const store = new CutShort();
     await load(store, 'baseline');
     const io = memoryIo();
-    const code = await run(['--policy', file('baseline', 'policy.json'), '--checkpoints', file('baseline', 'checkpoints.json')], io, { openStore: () => ({ store, close: () => {} }) });
+    const code = await run(
+      ['--policy', file('baseline', 'policy.json'), '--checkpoints', file('baseline', 'checkpoints.json')],
+      io,
+      { openStore: () => ({ store, close: () => {} }) },
+    );
     expect(code).toBe(2);
     expect(oneJsonLine(io.out())).toMatchObject({ noVerdict: { code: 'store-read-incomplete' } });
   });
 
-  it('checks the table\'s own position markers when no markers file is given: a deleted unanchored tail is found (exit 1)', async () => {
+  it("checks the table's own position markers when no markers file is given: a deleted unanchored tail is found (exit 1)", async () => {
     const scenario = 'deleted-unanchored-tail-markers-intact';
     const store = new MemoryLedgerStore();
     await load(store, scenario);
@@ -154,7 +183,21 @@ describe('docket verify on a live ledger store', () => {
 
     it('verifies the table against the policy using the checkpoints stored in it (exit 0)', async () => {
       const io = memoryIo();
-      expect(await run(['--endpoint', stack.endpoint, '--table', TABLE, '--policy', file('baseline', 'policy.json'), '--checkpoints', file('baseline', 'checkpoints.json')], io)).toBe(0);
+      expect(
+        await run(
+          [
+            '--endpoint',
+            stack.endpoint,
+            '--table',
+            TABLE,
+            '--policy',
+            file('baseline', 'policy.json'),
+            '--checkpoints',
+            file('baseline', 'checkpoints.json'),
+          ],
+          io,
+        ),
+      ).toBe(0);
       const v = oneJsonLine(io.out());
       expect(v.ok).toBe(true);
       expect((v.summary as { entries: number; checkpoints: number }).entries).toBe(12);
@@ -165,7 +208,21 @@ describe('docket verify on a live ledger store', () => {
       relay.fail = (target) => (target.endsWith('.Query') ? 'ProvisionedThroughputExceededException' : null);
       try {
         const io = memoryIo();
-        expect(await run(['--endpoint', relay.endpoint, '--table', TABLE, '--policy', file('baseline', 'policy.json'), '--checkpoints', file('baseline', 'checkpoints.json')], io)).toBe(2);
+        expect(
+          await run(
+            [
+              '--endpoint',
+              relay.endpoint,
+              '--table',
+              TABLE,
+              '--policy',
+              file('baseline', 'policy.json'),
+              '--checkpoints',
+              file('baseline', 'checkpoints.json'),
+            ],
+            io,
+          ),
+        ).toBe(2);
         expect(oneJsonLine(io.out())).toMatchObject({ noVerdict: { code: 'store-read-incomplete' } });
       } finally {
         relay.fail = () => null;

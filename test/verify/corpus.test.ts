@@ -17,7 +17,9 @@ function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-const names = readdirSync(SCENARIOS).filter((n) => statSync(join(SCENARIOS, n)).isDirectory()).sort();
+const names = readdirSync(SCENARIOS)
+  .filter((n) => statSync(join(SCENARIOS, n)).isDirectory())
+  .sort();
 const read = (name: string, file: string): Uint8Array | undefined => {
   const p = join(SCENARIOS, name, file);
   return existsSync(p) ? new Uint8Array(readFileSync(p)) : undefined;
@@ -38,14 +40,38 @@ describe('the ledger tamper corpus', () => {
   it('covers every entry status, checkpoint status and log and anchor finding at least once', () => {
     const codes = new Set<string>();
     for (const n of names) {
-      const e = JSON.parse(readFileSync(join(SCENARIOS, n, 'expected.json'), 'utf8')) as { checkpoint?: { findings: { code: string }[] }; allSignatures?: { findings: { code: string }[] } };
+      const e = JSON.parse(readFileSync(join(SCENARIOS, n, 'expected.json'), 'utf8')) as {
+        checkpoint?: { findings: { code: string }[] };
+        allSignatures?: { findings: { code: string }[] };
+      };
       for (const f of [...(e.checkpoint?.findings ?? []), ...(e.allSignatures?.findings ?? [])]) codes.add(f.code);
     }
     const wanted = [
-      'malformed', 'unsupported-version', 'unknown-key', 'key-not-valid-at-seq', 'signature-mismatch', 'misfiled', 'projection-mismatch', 'disposition-digest-mismatch', 'evaluator-build-not-allowed',
-      'checkpoint-unknown-key', 'checkpoint-key-not-valid-at-seq', 'checkpoint-signature-mismatch', 'checkpoint-unauthorized-origin',
-      'sequence-broken', 'chain-broken', 'head-mismatch', 'duplicate-request', 'position-without-entry', 'position-mismatch',
-      'unregistered-log', 'anchored-log-missing', 'tail-rollback', 'root-mismatch', 'checkpoint-inconsistent', 'checkpoint-equivocation',
+      'malformed',
+      'unsupported-version',
+      'unknown-key',
+      'key-not-valid-at-seq',
+      'signature-mismatch',
+      'misfiled',
+      'projection-mismatch',
+      'disposition-digest-mismatch',
+      'evaluator-build-not-allowed',
+      'checkpoint-unknown-key',
+      'checkpoint-key-not-valid-at-seq',
+      'checkpoint-signature-mismatch',
+      'checkpoint-unauthorized-origin',
+      'sequence-broken',
+      'chain-broken',
+      'head-mismatch',
+      'duplicate-request',
+      'position-without-entry',
+      'position-mismatch',
+      'unregistered-log',
+      'anchored-log-missing',
+      'tail-rollback',
+      'root-mismatch',
+      'checkpoint-inconsistent',
+      'checkpoint-equivocation',
     ];
     expect(wanted.filter((c) => !codes.has(c))).toEqual([]);
   });
@@ -53,10 +79,18 @@ describe('the ledger tamper corpus', () => {
   for (const name of names) {
     for (const mode of ['checkpoint', 'allSignatures'] as const) {
       it(`gives the hand-written verdict for scenario ${name} on the ${mode === 'checkpoint' ? 'checkpoint path' : 'every-signature path'}`, async () => {
-        const expected = JSON.parse(readFileSync(join(SCENARIOS, name, 'expected.json'), 'utf8')) as Record<string, unknown>;
+        const expected = JSON.parse(readFileSync(join(SCENARIOS, name, 'expected.json'), 'utf8')) as Record<
+          string,
+          unknown
+        >;
         const markers = read(name, 'markers.json');
         const r = await verifyExportFiles(
-          { ledger: read(name, 'ledger.jsonl') as Uint8Array, policy: read(name, 'policy.json') as Uint8Array, checkpoints: read(name, 'checkpoints.json') as Uint8Array, ...(markers ? { markers } : {}) },
+          {
+            ledger: read(name, 'ledger.jsonl') as Uint8Array,
+            policy: read(name, 'policy.json') as Uint8Array,
+            checkpoints: read(name, 'checkpoints.json') as Uint8Array,
+            ...(markers ? { markers } : {}),
+          },
           { allSignatures: mode === 'allSignatures' },
         );
         if ('noVerdict' in expected) {

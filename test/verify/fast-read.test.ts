@@ -6,8 +6,17 @@ import { readLedgerExport } from '../../core/ledger/export.js';
 import { readCanonicalText, readLedgerExportFast } from '../../core/ledger/verify/fast-read.js';
 
 const SCENARIOS = join(import.meta.dirname, '..', '..', 'conformance', 'ledger', 'scenarios');
-const exports = readdirSync(SCENARIOS).filter((n) => !n.endsWith('.json')).map((n) => new Uint8Array(readFileSync(join(SCENARIOS, n, 'ledger.jsonl'))));
-const bodies = [...new Set(exports.flatMap((b) => { const r = readLedgerExport(b); return r.ok ? r.value.entries.map((e) => e.body) : []; }))];
+const exports = readdirSync(SCENARIOS)
+  .filter((n) => !n.endsWith('.json'))
+  .map((n) => new Uint8Array(readFileSync(join(SCENARIOS, n, 'ledger.jsonl'))));
+const bodies = [
+  ...new Set(
+    exports.flatMap((b) => {
+      const r = readLedgerExport(b);
+      return r.ok ? r.value.entries.map((e) => e.body) : [];
+    }),
+  ),
+];
 
 /** A seeded xorshift generator: the mutations are the same on every run. */
 function rng(seed: number): () => number {
@@ -22,7 +31,28 @@ function rng(seed: number): () => number {
   };
 }
 
-const SNIPPETS = [' ', '"work":1,', '"work":', '\\u0041', '\\ud800', '\\udc00', '1.0', '-0', '1e2', '9007199254740993', '"10":1,', '"__proto__":{},', '{', '}', ',', '\\/', '"a\\u00e9"', 'é', '\u{1F600}', '"'];
+const SNIPPETS = [
+  ' ',
+  '"work":1,',
+  '"work":',
+  '\\u0041',
+  '\\ud800',
+  '\\udc00',
+  '1.0',
+  '-0',
+  '1e2',
+  '9007199254740993',
+  '"10":1,',
+  '"__proto__":{},',
+  '{',
+  '}',
+  ',',
+  '\\/',
+  '"a\\u00e9"',
+  'é',
+  '\u{1F600}',
+  '"',
+];
 
 function mutate(body: string, next: () => number): string {
   const at = Math.floor(next() * (body.length + 1));

@@ -11,7 +11,11 @@ import { K1, PROD, policyText, unsignedEntry } from '../../conformance/ledger/fi
 
 const LOGS = ['log-a', 'log-b'];
 const policy = (() => {
-  const r = readTrustPolicy(new TextEncoder().encode(policyText(LOGS, [{ keys: K1, validity: LOGS.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }])));
+  const r = readTrustPolicy(
+    new TextEncoder().encode(
+      policyText(LOGS, [{ keys: K1, validity: LOGS.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }]),
+    ),
+  );
   if (!r.ok) throw new Error(r.error.detail);
   return r.value;
 })();
@@ -26,10 +30,20 @@ async function appendedStore(requests: number, checkpointAfter: number): Promise
       requestId,
       requestDigest: sha256Hex(`request ${requestId}`),
       logIds: LOGS,
-      build: ({ logId, seq, prevHash }) => buildEntry({ ...unsignedEntry(logId, seq, prevHash, K1), requestId, requestDigest: sha256Hex(`request ${requestId}`) } as never, signer),
+      build: ({ logId, seq, prevHash }) =>
+        buildEntry(
+          {
+            ...unsignedEntry(logId, seq, prevHash, K1),
+            requestId,
+            requestDigest: sha256Hex(`request ${requestId}`),
+          } as never,
+          signer,
+        ),
     });
     expect(r.ok).toBe(true);
-    if (i + 1 === checkpointAfter) for (const logId of LOGS) await checkpointLog(store, logId, { signer, origin: PROD, time: '2026-12-01T12:00:00Z' });
+    if (i + 1 === checkpointAfter)
+      for (const logId of LOGS)
+        await checkpointLog(store, logId, { signer, origin: PROD, time: '2026-12-01T12:00:00Z' });
   }
   return store;
 }
@@ -48,7 +62,9 @@ describe('verifyLedger over a live store', () => {
   it('checks signatures on the checkpoint path only for entries after the matching checkpoint, and all of them with allSignatures', async () => {
     const store = await appendedStore(20, 12);
     const quick = await verifyLedger(storeSource(store), policy, await storeCheckpoints(store, LOGS));
-    const all = await verifyLedger(storeSource(store), policy, await storeCheckpoints(store, LOGS), { allSignatures: true });
+    const all = await verifyLedger(storeSource(store), policy, await storeCheckpoints(store, LOGS), {
+      allSignatures: true,
+    });
     if (!quick.ok || !all.ok) throw new Error('no verdict');
     expect(quick.value.ok && all.value.ok).toBe(true);
     expect(quick.value.summary.entrySignaturesChecked).toBe(8);
@@ -60,7 +76,9 @@ describe('verifyLedger over a live store', () => {
     const store = await appendedStore(6, 0);
     const r = await verifyLedger(storeSource(store), policy, []);
     expect(r.ok && r.value.ok).toBe(false);
-    expect(r.ok && r.value.findings.filter((f) => f.code === 'unregistered-log')).toEqual(LOGS.map((logId) => ({ code: 'unregistered-log', logId, missing: 'checkpoint' })));
+    expect(r.ok && r.value.findings.filter((f) => f.code === 'unregistered-log')).toEqual(
+      LOGS.map((logId) => ({ code: 'unregistered-log', logId, missing: 'checkpoint' })),
+    );
   });
 
   it('gives no verdict, never a shorter ok, when listing the logs is cut short', async () => {

@@ -8,24 +8,39 @@ import { Lru } from '../../pipeline/lru.js';
 import { sha256Hex } from '../bytes.js';
 import type { NotReplayableReason, ReplayFetchers, Retained } from './types.js';
 
-export type Fetched<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly reason: NotReplayableReason; readonly detail: string };
+export type Fetched<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly reason: NotReplayableReason; readonly detail: string };
 
 const isBytes = (r: Retained): r is Uint8Array => r instanceof Uint8Array;
 
 /** The retained request bytes for `digest`, checked against it. `notRetained` names why absence is expected. */
-export async function fetchRequest(fetch: ReplayFetchers, digest: string, absentReason: NotReplayableReason): Promise<Fetched<Uint8Array>> {
+export async function fetchRequest(
+  fetch: ReplayFetchers,
+  digest: string,
+  absentReason: NotReplayableReason,
+): Promise<Fetched<Uint8Array>> {
   const r = await fetch.requestBytes(digest);
-  if (r === null) return { ok: false, reason: absentReason, detail: `the request archive holds no bytes for sha256:${digest}` };
+  if (r === null)
+    return { ok: false, reason: absentReason, detail: `the request archive holds no bytes for sha256:${digest}` };
   if (!isBytes(r)) return { ok: false, reason: 'request-digest-mismatch', detail: r.corrupt };
   const actual = sha256Hex(r);
-  if (actual !== digest) return { ok: false, reason: 'request-digest-mismatch', detail: `the retained bytes hash to sha256:${actual}, the entry names sha256:${digest}` };
+  if (actual !== digest)
+    return {
+      ok: false,
+      reason: 'request-digest-mismatch',
+      detail: `the retained bytes hash to sha256:${actual}, the entry names sha256:${digest}`,
+    };
   return { ok: true, value: r };
 }
 
 /** Packs loaded for one replay run: validated and compiled once per digest, as the pipeline's cache does. */
 export class PackCache {
   private readonly cache: Lru<string, Fetched<PackLoad | null>>;
-  constructor(private readonly fetch: ReplayFetchers, capacity = 64) {
+  constructor(
+    private readonly fetch: ReplayFetchers,
+    capacity = 64,
+  ) {
     this.cache = new Lru(capacity);
   }
 
@@ -37,7 +52,12 @@ export class PackCache {
     let out: Fetched<PackLoad | null>;
     if (r === null) out = { ok: true, value: null };
     else if (!isBytes(r)) out = { ok: false, reason: 'pack-digest-mismatch', detail: r.corrupt };
-    else if (sha256Hex(r) !== digest) out = { ok: false, reason: 'pack-digest-mismatch', detail: `the registry's bytes hash to sha256:${sha256Hex(r)}, the entry names sha256:${digest}` };
+    else if (sha256Hex(r) !== digest)
+      out = {
+        ok: false,
+        reason: 'pack-digest-mismatch',
+        detail: `the registry's bytes hash to sha256:${sha256Hex(r)}, the entry names sha256:${digest}`,
+      };
     // The pipeline's own loader: the same validation and compilation, hence the same preflight (§8.2).
     else out = { ok: true, value: loadPackBytes(digest, r) };
     // A missing pack is not cached: it may be published while a long replay runs (the pipeline does the same).

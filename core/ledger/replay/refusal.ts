@@ -32,11 +32,19 @@ export function refusalCodeOfRequestError(code: RequestErrorCode): RefusalCode {
   return 'request-malformed';
 }
 
-const REQUEST_LEVEL: ReadonlySet<RefusalCode> = new Set(['request-malformed', 'unsupported-request-format', 'request-too-large']);
+const REQUEST_LEVEL: ReadonlySet<RefusalCode> = new Set([
+  'request-malformed',
+  'unsupported-request-format',
+  'request-too-large',
+]);
 
 const match: Verdict = { result: 'replay-match', work: { recorded: 0, replayed: 0 } };
 const differ = (differs: Difference[]): Verdict => ({ result: 'replay-mismatch', differs });
-const admitted = (recorded: RefusalCode, why: string): Verdict => differ([{ member: 'refusal.code', recorded, replayed: null }, { member: 'admission', recorded: 'refused', replayed: why }]);
+const admitted = (recorded: RefusalCode, why: string): Verdict =>
+  differ([
+    { member: 'refusal.code', recorded, replayed: null },
+    { member: 'admission', recorded: 'refused', replayed: why },
+  ]);
 
 export async function replayRefusal(
   entry: SignedEntry & RefusalEntryBody,
@@ -48,12 +56,14 @@ export async function replayRefusal(
     const replayed = refusalCodeOfRequestError(read.error.code);
     const differs: Difference[] = [];
     // The pipeline records a refusal only under an id it could read (ADR 0071); otherwise it dead-letters.
-    if ((read.error.requestId ?? null) !== entry.requestId) differs.push({ member: 'requestId', recorded: entry.requestId, replayed: read.error.requestId ?? null });
+    if ((read.error.requestId ?? null) !== entry.requestId)
+      differs.push({ member: 'requestId', recorded: entry.requestId, replayed: read.error.requestId ?? null });
     if (replayed !== code) differs.push({ member: 'refusal.code', recorded: code, replayed });
     return differs.length === 0 ? match : differ(differs);
   }
   const req = read.value;
-  if (req.requestId !== entry.requestId) return differ([{ member: 'requestId', recorded: entry.requestId, replayed: req.requestId }]);
+  if (req.requestId !== entry.requestId)
+    return differ([{ member: 'requestId', recorded: entry.requestId, replayed: req.requestId }]);
   if (REQUEST_LEVEL.has(code)) return admitted(code, 'the request reads as a valid request');
   const fetch = ctx.options.fetch;
 
@@ -63,16 +73,23 @@ export async function replayRefusal(
     return now === null ? match : changed(`${req.pack.alias} has been published since, as sha256:${now}`);
   }
 
-  const digest = req.pack.kind === 'digest' ? req.pack.digest.slice('sha256:'.length) : await fetch.resolveAlias(req.pack.alias);
+  const digest =
+    req.pack.kind === 'digest' ? req.pack.digest.slice('sha256:'.length) : await fetch.resolveAlias(req.pack.alias);
   if (digest === null) return admitted(code, `the alias is unknown: the replay refuses it as unknown-pack-alias`);
-  if (entry.pack !== null && entry.pack.digest !== digest) return differ([{ member: 'pack.digest', recorded: entry.pack.digest, replayed: digest }]);
+  if (entry.pack !== null && entry.pack.digest !== digest)
+    return differ([{ member: 'pack.digest', recorded: entry.pack.digest, replayed: digest }]);
   const loaded = await ctx.packs.load(digest);
   if (!loaded.ok) return { result: 'not-replayable', reason: loaded.reason, detail: loaded.detail };
 
   if (code === 'unknown-pack-digest') {
     return loaded.value === null ? match : changed(`a pack with digest sha256:${digest} has been published since`);
   }
-  if (loaded.value === null) return { result: 'not-replayable', reason: 'pack-missing', detail: `the pack registry holds no pack sha256:${digest}` };
+  if (loaded.value === null)
+    return {
+      result: 'not-replayable',
+      reason: 'pack-missing',
+      detail: `the pack registry holds no pack sha256:${digest}`,
+    };
   if (loaded.value.status !== 'found') {
     // The pipeline records a non-conformant stored pack as an evaluation error before the budget check.
     return differ([{ member: 'kind', recorded: 'admission-refusal', replayed: 'evaluation-error' }]);
@@ -83,7 +100,10 @@ export async function replayRefusal(
     if (b === undefined) return dependsOnDeployment('the request named no budget; the deployment default applied');
     if (b < 1 || b > MAX_WORK_BUDGET) return match;
     const max = ctx.options.maxWorkBudget;
-    if (max === undefined) return dependsOnDeployment(`workBudget ${b} is within the evaluator's range; the deployment's maximum is not recorded`);
+    if (max === undefined)
+      return dependsOnDeployment(
+        `workBudget ${b} is within the evaluator's range; the deployment's maximum is not recorded`,
+      );
     return b > max ? match : admitted(code, `workBudget ${b} is within 1..${max}`);
   }
   if (code === 'entry-would-not-fit') {
@@ -92,15 +112,29 @@ export async function replayRefusal(
     const fits = checkEntryFits({
       requestId: entry.requestId,
       correlation: entry.correlation,
-      pack: { id: p.id, version: p.version, specVersion: p.specVersion, outcomeIds: p.outcomeIds, routeTargets: p.routeTargets },
+      pack: {
+        id: p.id,
+        version: p.version,
+        specVersion: p.specVersion,
+        outcomeIds: p.outcomeIds,
+        routeTargets: p.routeTargets,
+      },
       logIds: [entry.logId],
       supportedExtensions: entry.supportedExtensions,
       evaluator: entry.evaluator,
     });
-    return fits.ok ? dependsOnDeployment(`the worst-case entry fits over log ${entry.logId}; the deployment's other log ids are not recorded`) : match;
+    return fits.ok
+      ? dependsOnDeployment(
+          `the worst-case entry fits over log ${entry.logId}; the deployment's other log ids are not recorded`,
+        )
+      : match;
   }
   return admitted(code, 'no admission rule of this replay refuses it');
 }
 
 const changed = (detail: string): Verdict => ({ result: 'not-replayable', reason: 'registry-state-changed', detail });
-const dependsOnDeployment = (detail: string): Verdict => ({ result: 'not-replayable', reason: 'refusal-depends-on-deployment', detail });
+const dependsOnDeployment = (detail: string): Verdict => ({
+  result: 'not-replayable',
+  reason: 'refusal-depends-on-deployment',
+  detail,
+});

@@ -66,7 +66,11 @@ export async function replayStoredEntry(stored: StoredEntry, ctx: ReplayContext)
 
 async function replayVerified(entry: SignedEntry, ctx: ReplayContext): Promise<Verdict> {
   const tooLarge = entry.kind === 'admission-refusal' && entry.refusal.code === 'request-too-large';
-  const request = await fetchRequest(ctx.options.fetch, entry.requestDigest, tooLarge ? 'request-not-retained' : 'request-purged');
+  const request = await fetchRequest(
+    ctx.options.fetch,
+    entry.requestDigest,
+    tooLarge ? 'request-not-retained' : 'request-purged',
+  );
   if (!request.ok) return { result: 'not-replayable', reason: request.reason, detail: request.detail };
   // The pipeline's decoder, so the facts/evidence slices and their digests are the pipeline's own.
   const read = readRequest(request.value);
@@ -83,9 +87,17 @@ async function replayVerified(entry: SignedEntry, ctx: ReplayContext): Promise<V
 /** What the replay produced, in the entry's own terms. */
 type Replayed =
   | { readonly kind: 'disposition'; readonly bytes: string; readonly work: number }
-  | { readonly kind: 'evaluation-error'; readonly error: { readonly class: string; readonly phase: string; readonly code: string }; readonly work: number };
+  | {
+      readonly kind: 'evaluation-error';
+      readonly error: { readonly class: string; readonly phase: string; readonly code: string };
+      readonly work: number;
+    };
 
-async function replayEvaluation(entry: Extract<SignedEntry, { kind: 'disposition' | 'evaluation-error' }>, req: EvaluationRequest, ctx: ReplayContext): Promise<Verdict> {
+async function replayEvaluation(
+  entry: Extract<SignedEntry, { kind: 'disposition' | 'evaluation-error' }>,
+  req: EvaluationRequest,
+  ctx: ReplayContext,
+): Promise<Verdict> {
   const differs: Difference[] = [];
   const same = (member: string, recorded: unknown, replayed: unknown): void => {
     if (!sameValue(recorded, replayed)) differs.push({ member, recorded, replayed });
@@ -95,7 +107,10 @@ async function replayEvaluation(entry: Extract<SignedEntry, { kind: 'disposition
   same('requestId', entry.requestId, req.requestId);
   same('correlation', entry.correlation, req.correlation ?? null);
   // The recorded digest is what was evaluated; the request's reference must name it (an alias is immutable, ADR 0062).
-  const named = req.pack.kind === 'digest' ? req.pack.digest.slice('sha256:'.length) : await ctx.options.fetch.resolveAlias(req.pack.alias);
+  const named =
+    req.pack.kind === 'digest'
+      ? req.pack.digest.slice('sha256:'.length)
+      : await ctx.options.fetch.resolveAlias(req.pack.alias);
   same('pack.digest', pack.digest, named);
   same('factsDigest', entry.factsDigest, sha256Hex(req.facts));
   same('evidenceDigest', entry.evidenceDigest, req.evidence ? sha256Hex(req.evidence) : null);
@@ -104,7 +119,12 @@ async function replayEvaluation(entry: Extract<SignedEntry, { kind: 'disposition
 
   const loaded = await ctx.packs.load(pack.digest);
   if (!loaded.ok) return { result: 'not-replayable', reason: loaded.reason, detail: loaded.detail };
-  if (loaded.value === null) return { result: 'not-replayable', reason: 'pack-missing', detail: `the pack registry holds no pack sha256:${pack.digest}` };
+  if (loaded.value === null)
+    return {
+      result: 'not-replayable',
+      reason: 'pack-missing',
+      detail: `the pack registry holds no pack sha256:${pack.digest}`,
+    };
   const load = loaded.value;
   let replayed: Replayed;
   if (load.status === 'found') {
@@ -123,11 +143,20 @@ async function replayEvaluation(entry: Extract<SignedEntry, { kind: 'disposition
     replayed =
       result.kind === 'disposition'
         ? { kind: 'disposition', bytes: result.bytes, work: result.work }
-        : { kind: 'evaluation-error', error: { class: result.error.class, phase: result.error.phase, code: result.error.code }, work: result.work };
+        : {
+            kind: 'evaluation-error',
+            error: { class: result.error.class, phase: result.error.phase, code: result.error.code },
+            work: result.work,
+          };
   } else {
     // The pipeline records a stored pack that no longer validates as this §8.4 preflight error, with no work.
-    if (load.status === 'missing') return { result: 'not-replayable', reason: 'pack-missing', detail: `sha256:${pack.digest}` };
-    replayed = { kind: 'evaluation-error', error: { class: 'pack-not-conformant', phase: 'preflight', code: 'pack-not-conformant' }, work: 0 };
+    if (load.status === 'missing')
+      return { result: 'not-replayable', reason: 'pack-missing', detail: `sha256:${pack.digest}` };
+    replayed = {
+      kind: 'evaluation-error',
+      error: { class: 'pack-not-conformant', phase: 'preflight', code: 'pack-not-conformant' },
+      work: 0,
+    };
   }
   compareResult(entry, replayed, same);
   same('work', entry.work, replayed.work);
@@ -136,11 +165,20 @@ async function replayEvaluation(entry: Extract<SignedEntry, { kind: 'disposition
 }
 
 /** The RFC 8785 disposition bytes, or the §8.4 error class, phase and code (ADR 0102: messages are not compared). */
-function compareResult(entry: Extract<SignedEntry, { kind: 'disposition' | 'evaluation-error' }>, replayed: Replayed, same: (m: string, a: unknown, b: unknown) => void): void {
+function compareResult(
+  entry: Extract<SignedEntry, { kind: 'disposition' | 'evaluation-error' }>,
+  replayed: Replayed,
+  same: (m: string, a: unknown, b: unknown) => void,
+): void {
   if (entry.kind !== replayed.kind) {
     same('kind', entry.kind, replayed.kind);
     if (replayed.kind === 'evaluation-error') same('error', null, replayed.error);
-    else same('dispositionDigest', entry.kind === 'disposition' ? entry.dispositionDigest : null, sha256Hex(replayed.bytes));
+    else
+      same(
+        'dispositionDigest',
+        entry.kind === 'disposition' ? entry.dispositionDigest : null,
+        sha256Hex(replayed.bytes),
+      );
     return;
   }
   if (entry.kind === 'disposition' && replayed.kind === 'disposition') {

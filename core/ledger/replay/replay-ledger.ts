@@ -27,7 +27,11 @@ const absent = (logId: string | null, seq: number | null, detail: string): Repla
   detail,
 });
 
-export async function* replayLedger(store: LedgerStore, selection: ReplaySelection, options: ReplayOptions): AsyncGenerator<ReplayOutcome> {
+export async function* replayLedger(
+  store: LedgerStore,
+  selection: ReplaySelection,
+  options: ReplayOptions,
+): AsyncGenerator<ReplayOutcome> {
   const ctx = replayContext(options);
   switch (selection.kind) {
     case 'entry':
@@ -36,10 +40,19 @@ export async function* replayLedger(store: LedgerStore, selection: ReplaySelecti
     case 'request': {
       const position = await store.readPosition(selection.requestId);
       if (position === null) {
-        yield { ...absent(null, null, `no entry is recorded for request ${selection.requestId}`), requestId: selection.requestId };
+        yield {
+          ...absent(null, null, `no entry is recorded for request ${selection.requestId}`),
+          requestId: selection.requestId,
+        };
         return;
       }
-      yield* replayOne(store, position.logId, position.seq, ctx, `the position of ${selection.requestId} names a missing entry`);
+      yield* replayOne(
+        store,
+        position.logId,
+        position.seq,
+        ctx,
+        `the position of ${selection.requestId} names a missing entry`,
+      );
       return;
     }
     case 'range':
@@ -53,14 +66,26 @@ export async function* replayLedger(store: LedgerStore, selection: ReplaySelecti
   }
 }
 
-async function* replayOne(store: LedgerStore, logId: string, seq: number, ctx: ReplayContext, missing: string): AsyncGenerator<ReplayOutcome> {
+async function* replayOne(
+  store: LedgerStore,
+  logId: string,
+  seq: number,
+  ctx: ReplayContext,
+  missing: string,
+): AsyncGenerator<ReplayOutcome> {
   let found: StoredEntry | undefined;
   for await (const e of store.readEntries(logId, seq, seq)) if (e.seq === seq) found = e;
   yield found === undefined ? absent(logId, seq, missing) : await replayStoredEntry(found, ctx);
 }
 
 /** A gap inside the range (an entry missing between two present ones, or before the first) is reported as absent. */
-async function* replayRange(store: LedgerStore, logId: string, fromSeq: number, toSeq: number | undefined, ctx: ReplayContext): AsyncGenerator<ReplayOutcome> {
+async function* replayRange(
+  store: LedgerStore,
+  logId: string,
+  fromSeq: number,
+  toSeq: number | undefined,
+  ctx: ReplayContext,
+): AsyncGenerator<ReplayOutcome> {
   let next = fromSeq;
   for await (const e of store.readEntries(logId, fromSeq, toSeq)) {
     for (; next < e.seq; next++) yield absent(logId, next, `no entry at ${logId}/${next} (a gap in the log)`);
@@ -91,7 +116,14 @@ export class ReplayTally {
     const entries = this.match + this.mismatch + this.notReplayable;
     const reasons: Record<string, number> = {};
     for (const k of [...this.reasons.keys()].sort()) reasons[k] = this.reasons.get(k) as number;
-    return { entries, match: this.match, mismatch: this.mismatch, notReplayable: this.notReplayable, reasons, ok: entries > 0 && this.match === entries };
+    return {
+      entries,
+      match: this.match,
+      mismatch: this.mismatch,
+      notReplayable: this.notReplayable,
+      reasons,
+      ok: entries > 0 && this.match === entries,
+    };
   }
 }
 

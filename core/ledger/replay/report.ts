@@ -15,7 +15,8 @@ export function outcomeLine(o: ReplayOutcome): string {
   };
   if (o.reason !== undefined) line.reason = o.reason;
   if (o.detail !== undefined) line.detail = o.detail;
-  if (o.differs !== undefined) line.differs = o.differs.map((d) => ({ member: d.member, recorded: d.recorded, replayed: d.replayed }));
+  if (o.differs !== undefined)
+    line.differs = o.differs.map((d) => ({ member: d.member, recorded: d.recorded, replayed: d.replayed }));
   if (o.work !== undefined) line.work = { recorded: o.work.recorded, replayed: o.work.replayed };
   if (o.evaluator !== undefined) line.evaluator = o.evaluator;
   return `${JSON.stringify(line)}\n`;

@@ -44,17 +44,25 @@ export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignat
     }
   }
   const violation = entryViolation(plain, true);
-  if (violation !== null && violation !== DISPOSITION_DIGEST_RULE) return { status: 'malformed', entryHash, entry: null, signatureChecked: false };
+  if (violation !== null && violation !== DISPOSITION_DIGEST_RULE)
+    return { status: 'malformed', entryHash, entry: null, signatureChecked: false };
   const entry = plain as unknown as SignedEntry;
-  const status = (s: EntryStatus, signatureChecked: boolean): EntryCheck => ({ status: s, entryHash, entry, signatureChecked });
+  const status = (s: EntryStatus, signatureChecked: boolean): EntryCheck => ({
+    status: s,
+    entryHash,
+    entry,
+    signatureChecked,
+  });
   // Key validity is judged at the position the signed body claims; misplacement is the later `misfiled`.
   const key = keyForEntry(policy, entry.keyId, entry.logId, entry.seq);
   if (!key.ok) return status(key.code, false);
   if (checkSignature && !verifyEntrySignature(entry, key.key.publicKey)) return status('signature-mismatch', true);
   if (entry.logId !== stored.logId || entry.seq !== stored.seq) return status('misfiled', checkSignature);
   const p = stored.projection;
-  if (p.requestId !== entry.requestId || p.kind !== entry.kind || p.entryHash !== toHex(entryHash)) return status('projection-mismatch', checkSignature);
+  if (p.requestId !== entry.requestId || p.kind !== entry.kind || p.entryHash !== toHex(entryHash))
+    return status('projection-mismatch', checkSignature);
   if (violation === DISPOSITION_DIGEST_RULE) return status('disposition-digest-mismatch', checkSignature);
-  if (!isAllowedBuild(policy, entry.evaluator.buildDigest)) return status('evaluator-build-not-allowed', checkSignature);
+  if (!isAllowedBuild(policy, entry.evaluator.buildDigest))
+    return status('evaluator-build-not-allowed', checkSignature);
   return status('ok', checkSignature);
 }

@@ -55,7 +55,9 @@ export function readCanonicalText(text: string): Result<unknown, string> {
     return readCanonicalRecord(utf8Bytes(text));
   }
   // Anything else (including integer-like member names, which V8 enumerates first) goes to the strict reader.
-  return isSortedLedgerValue(value) && JSON.stringify(value) === text ? ok(value) : readCanonicalRecord(utf8Bytes(text));
+  return isSortedLedgerValue(value) && JSON.stringify(value) === text
+    ? ok(value)
+    : readCanonicalRecord(utf8Bytes(text));
 }
 
 const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -77,9 +79,19 @@ export function readLedgerExportFast(bytes: Uint8Array): Result<LedgerExport, Ex
   if (!text.endsWith('\n')) return readLedgerExport(bytes);
   const lines = text.slice(0, -1).split('\n');
   const header = readCanonicalText(lines[0] as string);
-  if (!header.ok || !isRec(header.value) || keys(header.value) !== 'format,origin' || header.value.format !== LEDGER_EXPORT_FORMAT) return readLedgerExport(bytes);
+  if (
+    !header.ok ||
+    !isRec(header.value) ||
+    keys(header.value) !== 'format,origin' ||
+    header.value.format !== LEDGER_EXPORT_FORMAT
+  )
+    return readLedgerExport(bytes);
   const o = header.value.origin;
-  if (!(o === null || (isRec(o) && keys(o) === 'environment,table' && typeof o.environment === 'string' && typeof o.table === 'string'))) return readLedgerExport(bytes);
+  if (!(
+    o === null ||
+    (isRec(o) && keys(o) === 'environment,table' && typeof o.environment === 'string' && typeof o.table === 'string')
+  ))
+    return readLedgerExport(bytes);
   const entries: StoredEntry[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -91,14 +103,37 @@ export function readLedgerExportFast(bytes: Uint8Array): Result<LedgerExport, Ex
     }
     if (!isRec(r)) return readLedgerExport(bytes);
     const { body, logId, projection: p, seq } = r;
-    if (typeof body !== 'string' || typeof logId !== 'string' || typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0) return readLedgerExport(bytes);
-    if (!isRec(p) || typeof p.entryHash !== 'string' || typeof p.kind !== 'string' || typeof p.requestId !== 'string') return readLedgerExport(bytes);
+    if (
+      typeof body !== 'string' ||
+      typeof logId !== 'string' ||
+      typeof seq !== 'number' ||
+      !Number.isSafeInteger(seq) ||
+      seq < 0
+    )
+      return readLedgerExport(bytes);
+    if (!isRec(p) || typeof p.entryHash !== 'string' || typeof p.kind !== 'string' || typeof p.requestId !== 'string')
+      return readLedgerExport(bytes);
     // The canonical text of exactly this record shape (members sorted); equality also rules out duplicates, extra
     // members, whitespace and non-minimal escapes. Lone surrogates: JSON.stringify escapes them, isWellFormed refuses.
     const canonical = `{"body":${JSON.stringify(body)},"logId":${JSON.stringify(logId)},"projection":{"entryHash":${JSON.stringify(p.entryHash)},"kind":${JSON.stringify(p.kind)},"requestId":${JSON.stringify(p.requestId)}},"seq":${seq}}`;
-    if (canonical !== line || !wellFormed(body) || !wellFormed(p.requestId) || !wellFormed(p.kind) || !wellFormed(logId)) return readLedgerExport(bytes);
+    if (
+      canonical !== line ||
+      !wellFormed(body) ||
+      !wellFormed(p.requestId) ||
+      !wellFormed(p.kind) ||
+      !wellFormed(logId)
+    )
+      return readLedgerExport(bytes);
     entries.push({ logId, seq, body, projection: { requestId: p.requestId, kind: p.kind, entryHash: p.entryHash } });
   }
-  return ok({ origin: o === null ? null : { environment: (o as Record<string, string>).environment as string, table: (o as Record<string, string>).table as string }, entries });
+  return ok({
+    origin:
+      o === null
+        ? null
+        : {
+            environment: (o as Record<string, string>).environment as string,
+            table: (o as Record<string, string>).table as string,
+          },
+    entries,
+  });
 }
-

@@ -24,7 +24,10 @@ export interface VerifyFiles {
   readonly markers?: Uint8Array;
 }
 
-export async function verifyExportFiles(files: VerifyFiles, options: Omit<VerifyOptions, 'positions'> = {}): Promise<Result<Verdict, NoVerdict>> {
+export async function verifyExportFiles(
+  files: VerifyFiles,
+  options: Omit<VerifyOptions, 'positions'> = {},
+): Promise<Result<Verdict, NoVerdict>> {
   const policy = readPolicyBytes(files.policy);
   if (!policy.ok) return policy;
   const cps = readCheckpointExport(files.checkpoints);
@@ -37,5 +40,8 @@ export async function verifyExportFiles(files: VerifyFiles, options: Omit<Verify
     if (!m.ok) return err({ code: 'markers-unreadable', detail: m.error });
     positions = m.value;
   }
-  return verifyLedger(exportSource(exp.value), policy.value, cps.value, { ...options, ...(positions === undefined ? {} : { positions }) });
+  return verifyLedger(exportSource(exp.value), policy.value, cps.value, {
+    ...options,
+    ...(positions === undefined ? {} : { positions }),
+  });
 }

@@ -56,9 +56,21 @@ export type LogFinding =
   /** An anchor's chainHead is not the entry hash of entry treeSize−1, although its root matches. */
   | { readonly code: 'head-mismatch'; readonly logId: string; readonly treeSize: number }
   /** The request id of entry (logId, seq) was already recorded at (firstLogId, firstSeq). */
-  | { readonly code: 'duplicate-request'; readonly logId: string; readonly seq: number; readonly requestId: string; readonly firstLogId: string; readonly firstSeq: number }
+  | {
+      readonly code: 'duplicate-request';
+      readonly logId: string;
+      readonly seq: number;
+      readonly requestId: string;
+      readonly firstLogId: string;
+      readonly firstSeq: number;
+    }
   /** A position marker names (logId, seq) for a request, but no entry is stored there. */
-  | { readonly code: 'position-without-entry'; readonly logId: string; readonly seq: number; readonly requestId: string }
+  | {
+      readonly code: 'position-without-entry';
+      readonly logId: string;
+      readonly seq: number;
+      readonly requestId: string;
+    }
   /** A position marker names (logId, seq) for a request, but the entry stored there records another request. */
   | { readonly code: 'position-mismatch'; readonly logId: string; readonly seq: number; readonly requestId: string };
 
@@ -72,7 +84,12 @@ export type AnchorFinding =
   /** The RFC 9162 root over the log's first treeSize stored entries differs from the checkpoint's root. */
   | { readonly code: 'root-mismatch'; readonly logId: string; readonly treeSize: number }
   /** Two valid checkpoints are not consistent: the later one matches the ledger, the earlier one is not its prefix. */
-  | { readonly code: 'checkpoint-inconsistent'; readonly logId: string; readonly treeSize: number; readonly laterTreeSize: number }
+  | {
+      readonly code: 'checkpoint-inconsistent';
+      readonly logId: string;
+      readonly treeSize: number;
+      readonly laterTreeSize: number;
+    }
   /** Two valid checkpoints for the same log and tree size state different roots or chain heads. */
   | { readonly code: 'checkpoint-equivocation'; readonly logId: string; readonly treeSize: number };
 
@@ -97,15 +114,30 @@ export interface Verdict {
 
 /** No verdict could be reached (exit 2): a read cut short, an unreadable export, policy or checkpoint file. */
 export interface NoVerdict {
-  readonly code: 'store-read-incomplete' | 'export-unreadable' | 'policy-unreadable' | 'checkpoints-unreadable' | 'markers-unreadable';
+  readonly code:
+    | 'store-read-incomplete'
+    | 'export-unreadable'
+    | 'policy-unreadable'
+    | 'checkpoints-unreadable'
+    | 'markers-unreadable';
   readonly detail: string;
 }
 
 const GROUP: Record<string, number> = {};
 for (const c of CHECKPOINT_STATUS_ORDER) GROUP[c] = 0;
 for (const c of ENTRY_STATUS_ORDER) GROUP[c] = 1;
-for (const c of ['sequence-broken', 'chain-broken', 'duplicate-request', 'position-without-entry', 'position-mismatch']) GROUP[c] = 2;
-for (const c of ['unregistered-log', 'anchored-log-missing', 'tail-rollback', 'root-mismatch', 'head-mismatch', 'checkpoint-inconsistent', 'checkpoint-equivocation']) GROUP[c] = 3;
+for (const c of ['sequence-broken', 'chain-broken', 'duplicate-request', 'position-without-entry', 'position-mismatch'])
+  GROUP[c] = 2;
+for (const c of [
+  'unregistered-log',
+  'anchored-log-missing',
+  'tail-rollback',
+  'root-mismatch',
+  'head-mismatch',
+  'checkpoint-inconsistent',
+  'checkpoint-equivocation',
+])
+  GROUP[c] = 3;
 
 const at = (f: Finding): number => ('seq' in f ? f.seq : 'treeSize' in f ? f.treeSize : -1);
 

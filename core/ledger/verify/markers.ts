@@ -21,13 +21,28 @@ export function readMarkers(bytes: Uint8Array): Result<Position[], string> {
     return err((e as Error).message);
   }
   const o = plain as Record<string, unknown>;
-  if (typeof o !== 'object' || o === null || Array.isArray(o) || o.format !== MARKERS_FORMAT || !Array.isArray(o.positions) || Object.keys(o).length !== 2) {
+  if (
+    typeof o !== 'object' ||
+    o === null ||
+    Array.isArray(o) ||
+    o.format !== MARKERS_FORMAT ||
+    !Array.isArray(o.positions) ||
+    Object.keys(o).length !== 2
+  ) {
     return err(`a markers file is {"format":"${MARKERS_FORMAT}","positions":[…]}`);
   }
   const out: Position[] = [];
   for (const p of o.positions as unknown[]) {
     const q = p as Record<string, unknown>;
-    if (typeof q !== 'object' || q === null || Object.keys(q).length !== 3 || typeof q.requestId !== 'string' || typeof q.logId !== 'string' || typeof q.seq !== 'number' || q.seq < 0) {
+    if (
+      typeof q !== 'object' ||
+      q === null ||
+      Object.keys(q).length !== 3 ||
+      typeof q.requestId !== 'string' ||
+      typeof q.logId !== 'string' ||
+      typeof q.seq !== 'number' ||
+      q.seq < 0
+    ) {
       return err('a position is {logId, requestId, seq}');
     }
     out.push({ requestId: q.requestId, logId: q.logId, seq: q.seq });

@@ -34,7 +34,12 @@ export interface VerifyOptions {
 }
 
 /** Statuses that come before the signature check: the entry's signature could not be checked at all. */
-const BEFORE_SIGNATURE: ReadonlySet<EntryStatus> = new Set(['malformed', 'unsupported-version', 'unknown-key', 'key-not-valid-at-seq']);
+const BEFORE_SIGNATURE: ReadonlySet<EntryStatus> = new Set([
+  'malformed',
+  'unsupported-version',
+  'unknown-key',
+  'key-not-valid-at-seq',
+]);
 const EMPTY_ROOT_HEX = toHex(EMPTY_ROOT);
 
 interface Anchor {
@@ -90,7 +95,8 @@ class Run {
     const step = (stored: StoredEntry): void => {
       const index = leaves.length;
       // A log's stored sequence is 0, 1, 2, … with no gap and no repeat (issue 3 item 3).
-      if (stored.seq !== expected) this.findings.push({ code: 'sequence-broken', logId, seq: stored.seq, expectedSeq: expected });
+      if (stored.seq !== expected)
+        this.findings.push({ code: 'sequence-broken', logId, seq: stored.seq, expectedSeq: expected });
       const defer = !all && index < maxAnchor;
       const c = checkEntry(stored, this.policy, !defer);
       if (c.signatureChecked) this.signatures += 1;
@@ -99,14 +105,23 @@ class Run {
       const hashHex = toHex(c.entryHash);
       if (c.entry !== null) {
         // The chain link is judged only between directly consecutive stored slots; a gap is sequence-broken alone.
-        if (stored.seq === prevSeq + 1 && c.entry.prevHash !== prevHash) this.findings.push({ code: 'chain-broken', logId, seq: stored.seq });
+        if (stored.seq === prevSeq + 1 && c.entry.prevHash !== prevHash)
+          this.findings.push({ code: 'chain-broken', logId, seq: stored.seq });
         // Exactly one terminal entry per request id, across all logs (issue 3 item 3).
         const first = this.requests.get(c.entry.requestId);
         if (first !== undefined) {
-          this.findings.push({ code: 'duplicate-request', logId, seq: stored.seq, requestId: c.entry.requestId, firstLogId: first.logId, firstSeq: first.seq });
+          this.findings.push({
+            code: 'duplicate-request',
+            logId,
+            seq: stored.seq,
+            requestId: c.entry.requestId,
+            firstLogId: first.logId,
+            firstSeq: first.seq,
+          });
         } else this.requests.set(c.entry.requestId, { logId, seq: stored.seq });
       }
-      if (trackSlots && !this.slots.has(`${logId}\u0000${stored.seq}`)) this.slots.set(`${logId}\u0000${stored.seq}`, c.entry?.requestId ?? null);
+      if (trackSlots && !this.slots.has(`${logId}\u0000${stored.seq}`))
+        this.slots.set(`${logId}\u0000${stored.seq}`, c.entry?.requestId ?? null);
       leaves.push(c.entryHash);
       frontier.append(c.entryHash);
       if (sizes.has(frontier.size)) rootsAt.set(frontier.size, toHex(frontier.root()));
@@ -129,11 +144,17 @@ class Run {
       if (c.status === 'ok') statuses.delete(p.index);
       else statuses.set(p.index, { seq: p.stored.seq, status: c.status });
     }
-    for (const { seq, status } of statuses.values()) this.findings.push({ code: status as Exclude<EntryStatus, 'ok'>, logId, seq });
+    for (const { seq, status } of statuses.values())
+      this.findings.push({ code: status as Exclude<EntryStatus, 'ok'>, logId, seq });
   }
 
   /** Anchor findings of one log; returns the size of the largest checkpoint the ledger matches (0 when none). */
-  judgeAnchors(logId: string, anchors: readonly Anchor[], leaves: readonly Uint8Array[], rootsAt: ReadonlyMap<number, string>): number {
+  judgeAnchors(
+    logId: string,
+    anchors: readonly Anchor[],
+    leaves: readonly Uint8Array[],
+    rootsAt: ReadonlyMap<number, string>,
+  ): number {
     const n = leaves.length;
     if (!this.policy.logs.includes(logId)) {
       this.findings.push({ code: 'unregistered-log', logId, missing: 'policy' });
@@ -179,7 +200,9 @@ class Run {
       if (later === undefined || size === 0) continue;
       // A claim equal to the ledger's own root at `size` is consistent by construction (the later checkpoint matches
       // the same leaves); a proof is built only for the others, so many scheduled checkpoints stay cheap.
-      const claims = [...(bySize.get(size) as Map<string, SignedCheckpoint>).values()].filter((c) => c.rootHash !== rootsAt.get(size));
+      const claims = [...(bySize.get(size) as Map<string, SignedCheckpoint>).values()].filter(
+        (c) => c.rootHash !== rootsAt.get(size),
+      );
       if (claims.length === 0) continue;
       const laterRoot = fromHex((matched.get(later) as SignedCheckpoint).rootHash);
       const proof = consistencyProof(size, leaves.slice(0, later));
@@ -197,10 +220,12 @@ class Run {
   checkPositions(): void {
     for (const p of this.options.positions ?? []) {
       const key = `${p.logId}\u0000${p.seq}`;
-      if (!this.slots.has(key)) this.findings.push({ code: 'position-without-entry', logId: p.logId, seq: p.seq, requestId: p.requestId });
+      if (!this.slots.has(key))
+        this.findings.push({ code: 'position-without-entry', logId: p.logId, seq: p.seq, requestId: p.requestId });
       else {
         const rid = this.slots.get(key);
-        if (rid !== null && rid !== p.requestId) this.findings.push({ code: 'position-mismatch', logId: p.logId, seq: p.seq, requestId: p.requestId });
+        if (rid !== null && rid !== p.requestId)
+          this.findings.push({ code: 'position-mismatch', logId: p.logId, seq: p.seq, requestId: p.requestId });
       }
     }
   }
