@@ -168,6 +168,21 @@ describe('processing one request', () => {
     ]);
   });
 
+  it('admits a work budget equal to the deployment maximum and refuses one unit more', async () => {
+    const w = world({ maxWorkBudget: 5_000 });
+    const digest = w.publish('vendor-onboarding-target.json');
+    const facts = '{"vendor":{"riskScore":"12.5","sanctioned":false}}';
+    const at = await processRequest(req('max-1', `sha256:${digest}`, facts, ',"workBudget":5000'), w.config, w.ports);
+    expect(at.status === 'recorded' && at.kind).toBe('disposition');
+    const over = await processRequest(req('max-2', `sha256:${digest}`, facts, ',"workBudget":5001'), w.config, w.ports);
+    expect(over.status === 'recorded' && [over.kind, over.refusalCode]).toEqual([
+      'admission-refusal',
+      'work-budget-out-of-range',
+    ]);
+    const none = await processRequest(req('max-3', `sha256:${digest}`, facts, ',"workBudget":0'), w.config, w.ports);
+    expect(none.status === 'recorded' && none.refusalCode).toBe('work-budget-out-of-range');
+  });
+
   it('refuses before evaluating when the worst-case entry could not fit one ledger item', async () => {
     // Two route targets with 210,000-byte display names: any requested handoff would echo both in the disposition.
     const w = world();
