@@ -227,15 +227,24 @@ export function trustScenarios(): Scenario[] {
     add({
       name: 'checkpoint-at-end-of-key-range',
       description:
-        'Rotation at seq 3: K1 signs the checkpoint of tree size 3 (its last seq, 2, is in K1 range: accepted) and K2 signs another of size 3 (K2 is not valid at seq 2: refused).',
+        'Rotation at seq 3: K1 signs the checkpoint of tree size 3, whose last entry (seq 2) is the last of its range: an anchor.',
       ledger: [...a, ...b],
       policy: V1_ROTATION_POLICY,
-      checkpoints: [
-        checkpointOf(a, 'log-a', 3, K1),
-        checkpointOf(a, 'log-a', 3, K2),
-        checkpointOf(a, 'log-a', 6, K2),
-        checkpointOf(b, 'log-b', 4),
-      ],
+      checkpoints: [checkpointOf(a, 'log-a', 3, K1), checkpointOf(a, 'log-a', 6, K2), checkpointOf(b, 'log-b', 4)],
+      expected: [],
+    });
+  }
+
+  {
+    const a = buildLog('log-a', 6, (s) => (s <= 2 ? K1 : K2));
+    const b = buildLog('log-b', 6);
+    add({
+      name: 'checkpoint-before-start-of-key-range',
+      description:
+        'Rotation at seq 3: K2 signs the checkpoint of tree size 3, whose last entry (seq 2) is K1 range, not K2: refused.',
+      ledger: [...a, ...b],
+      policy: V1_ROTATION_POLICY,
+      checkpoints: [checkpointOf(a, 'log-a', 3, K2), checkpointOf(a, 'log-a', 6, K2), checkpointOf(b, 'log-b', 4)],
       expected: [{ code: 'checkpoint-key-not-valid-at-seq', logId: 'log-a', treeSize: 3 }],
     });
   }

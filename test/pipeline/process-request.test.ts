@@ -259,7 +259,7 @@ describe('processing a batch', () => {
   it('fails only the record whose processing threw and dead-letters the unidentified one', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
-    const dead: string[] = [];
+    const dead: [string, string][] = [];
     const records = [
       {
         messageId: 'a',
@@ -283,10 +283,11 @@ describe('processing a batch', () => {
     w.failNextSends(1);
     const res = await handleBatch(records, {
       process: (b) => processRequest(b, w.config, w.ports),
-      deadLetter: async (r) => void dead.push(r.messageId),
+      deadLetter: async (r, o) => void dead.push([r.messageId, o.code]),
       concurrency: 1,
     });
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'c' }]);
-    expect(dead).toEqual(['b']);
+    // The reason travels with the dead letter (the DocketReason attribute), so an operator can tell why.
+    expect(dead).toEqual([['b', 'request-not-json']]);
   });
 });
