@@ -81,4 +81,37 @@ it('refuses to checkpoint a forged head entry, names it, and verify on its defau
   const verdict = JSON.parse(v.out()) as { ok: boolean; findings: unknown[] };
   expect(verdict.ok).toBe(false);
   expect(verdict.findings).toContainEqual({ code: 'signature-mismatch', logId, seq });
+
+  // The scheduled function refuses the same way: an ERROR line naming the entry and CheckpointRefusals = 1 (EMF).
+  const saved = { ...process.env };
+  const lines: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  const log = console.log;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    lines.push(String(chunk));
+    return write(chunk as never, ...(rest as []));
+  }) as typeof process.stdout.write;
+  console.log = (...args: unknown[]) => void lines.push(args.map(String).join(' '));
+  try {
+    Object.assign(process.env, w.env, {
+      DOCKET_CHECKPOINT_KEY_FILE: key,
+      DOCKET_TRUST_POLICY_FILE: policy,
+      POWERTOOLS_METRICS_DISABLED: 'false',
+    });
+    const { handler } = await import('../../functions/checkpoint.js');
+    const out = await handler();
+    expect(out.checkpoints.find((c) => c.logId === logId)).toMatchObject({ status: 'refused', treeSize: seq + 1 });
+  } finally {
+    process.stdout.write = write;
+    console.log = log;
+    process.env = saved;
+  }
+  const text = lines.join('\n');
+  expect(text).toContain(`"level":"ERROR"`);
+  expect(text).toContain(`signature-mismatch at seq ${seq}`);
+  const emf = lines
+    .flatMap((l) => l.split('\n'))
+    .filter((l) => l.includes('"CheckpointRefusals"'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  expect(emf.map((m) => m.CheckpointRefusals)).toEqual([1]);
 }, 120_000);
