@@ -2,13 +2,24 @@
  * `docket verify` throughput on a generated 100,000-entry export (issue 3 numbers), beside a same-run baseline.
  * Reproduce: npm run build && node dist/bench/verify.bench.js [entries]
  *
- * The export is deterministic (the corpus's fixed test key, fixed times): 4 logs of 25,000 entries, each log
- * checkpointed 100 entries before its end, so the checkpoint path checks 400 entry signatures and every-signature
- * checks 100,000. Baseline: SHA-256 over each stored body (the bytes verify must at least read once).
+ * The export is deterministic (the corpus's fixed test keys, fixed times): 4 logs of 25,000 entries signed by the
+ * entry key K1, each log checkpointed 100 entries before its end by the separate checkpoint key KC in format /2 (its
+ * writer verifies: ADR 0121), so the checkpoint path checks 400 entry signatures and every-signature checks 100,000.
+ * The same ledger with format /1 checkpoints (which vouch for no signature) shows what the path costs without them.
+ * Baseline: SHA-256 over each stored body (the bytes verify must at least read once).
  */
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { buildLog, checkpointOf, checkpointsText, exportText, K1, policyText } from '../conformance/ledger/fixtures.js';
+import {
+  buildLog,
+  checkpointOf,
+  checkpointsText,
+  checkpointV2Of,
+  exportText,
+  K1,
+  KC,
+  policyText,
+} from '../conformance/ledger/fixtures.js';
 import { verifyExportFiles } from '../core/ledger/verify/files.js';
 
 const total = Number(process.argv[2] ?? 100_000);
@@ -21,9 +32,18 @@ const t0 = performance.now();
 const logs = logIds.map((id) => buildLog(id, perLog));
 const recs = logs.flat();
 const ledger = enc.encode(exportText(recs));
-const checkpoints = enc.encode(checkpointsText(logs.map((l, i) => checkpointOf(l, logIds[i] as string, perLog - 100))));
+const checkpoints = enc.encode(
+  checkpointsText(logs.map((l, i) => checkpointV2Of(l, logIds[i] as string, perLog - 100, KC))),
+);
+const checkpointsV1 = enc.encode(
+  checkpointsText(logs.map((l, i) => checkpointOf(l, logIds[i] as string, perLog - 100, KC))),
+);
+const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
 const policy = enc.encode(
-  policyText(logIds, [{ keys: K1, validity: logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }]),
+  policyText(logIds, [
+    { keys: K1, role: 'entries', validity: from0 },
+    { keys: KC, role: 'checkpoints', validity: from0 },
+  ]),
 );
 process.stdout.write(
   `generated ${recs.length} entries (${(ledger.length / 1e6).toFixed(1)} MB export) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
@@ -37,9 +57,9 @@ function baseline(): number {
   return performance.now() - start;
 }
 
-async function verify(allSignatures: boolean): Promise<number> {
+async function verify(allSignatures: boolean, cps: Uint8Array = checkpoints): Promise<number> {
   const start = performance.now();
-  const r = await verifyExportFiles({ ledger, policy, checkpoints }, { allSignatures });
+  const r = await verifyExportFiles({ ledger, policy, checkpoints: cps }, { allSignatures });
   const ms = performance.now() - start;
   if (!r.ok || !r.value.ok)
     throw new Error(
@@ -58,10 +78,12 @@ await verify(false); // warm-up
 const base = await best(baseline, 3);
 const quick = await best(() => verify(false), 2);
 const all = await best(() => verify(true), 1);
+const oldCheckpoints = await best(() => verify(false, checkpointsV1), 1);
 const rate = (ms: number) => Math.round(recs.length / (ms / 1000));
 const line = (label: string, ms: number, goal?: number) =>
   `${label.padEnd(34)} ${String(rate(ms)).padStart(9)} entries/s  ${(ms / 1000).toFixed(2).padStart(6)} s  ${(ms / base).toFixed(1).padStart(6)}× baseline${goal ? `  (goal ≥ ${goal.toLocaleString('en-US')}/s: ${rate(ms) >= goal ? 'met' : 'NOT met'})` : ''}\n`;
 process.stdout.write(`node ${process.version}, ${recs.length} entries, best of runs\n`);
 process.stdout.write(line('baseline: SHA-256 of each body', base));
-process.stdout.write(line('verify (checkpoint path)', quick, 20_000));
+process.stdout.write(line('verify (checkpoint path, /2 by KC)', quick, 20_000));
+process.stdout.write(line('verify (checkpoint path, /1 only)', oldCheckpoints));
 process.stdout.write(line('verify --all-signatures', all, 5_000));

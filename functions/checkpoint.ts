@@ -1,30 +1,45 @@
 /**
- * The checkpoint Lambda: on its EventBridge schedule (and when invoked on demand) it writes a signed checkpoint of
- * every log and exports all checkpoints outside the table — to S3 in the cloud (CHECKPOINT_EXPORT_BUCKET; the
- * bucket's Object Lock keeps them), to a file locally (DOCKET_CHECKPOINT_EXPORT_FILE). Thin: wiring only.
+ * The checkpoint Lambda: on its EventBridge schedule (and when invoked on demand) it runs the verifying checkpoint
+ * writer over every log (core/ledger/checkpoint-writer.ts) with its own checkpoint key (KMS in the cloud) and the
+ * trust policy, and exports all checkpoints outside the table — to S3 in the cloud (CHECKPOINT_EXPORT_BUCKET; the
+ * bucket's Object Lock keeps them), to a file locally (DOCKET_CHECKPOINT_EXPORT_FILE). A log whose new entries
+ * verify would refuse gets no checkpoint: an ERROR log line names the findings and the CheckpointRefusals metric
+ * (alarmed in infra/constructs/alarms.ts) counts it, on every run until the log is repaired. Thin: wiring only.
  */
 import { writeFile } from 'node:fs/promises';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { createDynamoDbClient } from '../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../adapters/dynamodb-ledger-store.js';
-import { rfc3339Now, runCheckpoints, type CheckpointRun } from './lib/checkpoint-runner.js';
-import { loadSigningKey } from './lib/signing-key.js';
+import { describeRefusal, rfc3339Now, runCheckpoints, type CheckpointRun } from './lib/checkpoint-runner.js';
+import { loadCheckpointSigner, loadTrustPolicy } from './lib/checkpoint-key.js';
+
+/** The metric the checkpoint-refusals alarm watches (namespace Docket, service docket-checkpoint). */
+export const CHECKPOINT_REFUSALS_METRIC = 'CheckpointRefusals';
 
 export async function handler(): Promise<{ checkpoints: CheckpointRun['checkpoints'] }> {
   const env = process.env;
   const table = env.LEDGER_TABLE;
   if (!table) throw new TypeError('LEDGER_TABLE is required');
   const logIds = JSON.parse(env.LOG_IDS ?? '[]') as string[];
-  const signer = await loadSigningKey(env);
+  const [signer, policy] = await Promise.all([loadCheckpointSigner(env), loadTrustPolicy(env)]);
   const store = new DynamoDbLedgerStore({ client: createDynamoDbClient({}, env), tableName: table });
   const time = rfc3339Now();
   const run = await runCheckpoints({
     store,
     signer,
+    policy,
     logIds,
     origin: { environment: env.DOCKET_STAGE ?? 'unknown', table },
     time,
   });
+  const metrics = new Metrics({ namespace: 'Docket', serviceName: 'docket-checkpoint' });
+  for (const r of run.refused) {
+    console.log(JSON.stringify({ level: 'ERROR', message: describeRefusal(r), logId: r.logId, findings: r.findings }));
+  }
+  // Published on every run (0 when all is well) so the alarm sees data, and refusals repeat until repaired.
+  metrics.addMetric(CHECKPOINT_REFUSALS_METRIC, MetricUnit.Count, run.refused.length);
+  metrics.publishStoredMetrics();
   if (env.DOCKET_CHECKPOINT_EXPORT_FILE) await writeFile(env.DOCKET_CHECKPOINT_EXPORT_FILE, run.export);
   if (env.CHECKPOINT_EXPORT_BUCKET) {
     const s3 = new S3Client({});

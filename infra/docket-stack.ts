@@ -7,7 +7,9 @@ import type { Construct } from 'constructs';
 import type { DocketConfig } from './config.js';
 import { Alarms } from './constructs/alarms.js';
 import { AuditAccess } from './constructs/audit-access.js';
+import { CheckpointKey } from './constructs/checkpoint-key.js';
 import { Checkpoints } from './constructs/checkpoints.js';
+import { CodeSigning } from './constructs/code-signing.js';
 import { DataKey } from './constructs/data-key.js';
 import { Evaluator } from './constructs/evaluator.js';
 import { Intake } from './constructs/intake.js';
@@ -33,6 +35,8 @@ export class DocketStack extends Stack {
   readonly registry: Registry;
   readonly requestArchive: RequestArchive;
   readonly signingKey: SigningKey;
+  readonly checkpointKey: CheckpointKey;
+  readonly codeSigning: CodeSigning;
   readonly evaluator: Evaluator;
   readonly checkpoints: Checkpoints;
   readonly alarms: Alarms;
@@ -61,6 +65,9 @@ export class DocketStack extends Stack {
       ...(config.trustPolicy !== undefined ? { trustPolicy: config.trustPolicy } : {}),
     });
 
+    this.checkpointKey = new CheckpointKey(this, 'CheckpointKey', { prefix: names.prefix });
+    this.codeSigning = new CodeSigning(this, 'CodeSigning', { prefix: names.prefix });
+
     const queueUrl = (name: string): string => {
       for (const p of [this.intake.queues, ...this.routes.handoffQueues()]) {
         if (p.names.queue === name) return p.queue.queueUrl;
@@ -74,12 +81,15 @@ export class DocketStack extends Stack {
       functionName: names.evaluateFunction,
       intake: this.intake.queue,
       environment: evaluateEnvironment({ config, names, queueUrl, signingSecretArn }),
+      codeSigningConfig: this.codeSigning.config,
     });
     this.checkpoints = new Checkpoints(this, 'Checkpoints', {
       config,
       functionName: names.checkpointFunction,
       key,
-      environment: (exportBucket) => checkpointEnvironment({ config, names, signingSecretArn, exportBucket }),
+      environment: (exportBucket) =>
+        checkpointEnvironment({ config, names, checkpointKeyArn: this.checkpointKey.key.keyArn, exportBucket }),
+      codeSigningConfig: this.codeSigning.config,
     });
 
     // Least privilege, one grant per need (docs/adr/0080-ledger-append-only-enforcement.md).
@@ -93,7 +103,11 @@ export class DocketStack extends Stack {
     this.intake.dlq.grantSendMessages(evaluateRole);
     this.signingKey.grantSign(evaluateRole);
     this.ledger.grantCheckpoint(checkpointRole);
-    this.signingKey.grantSign(checkpointRole);
+    // Separate custody (ADR 0120): the checkpoint role signs with the KMS checkpoint key and cannot read the entry key;
+    // the evaluate role cannot use the checkpoint key.
+    this.checkpointKey.grantSign(checkpointRole);
+    this.checkpointKey.seal();
+    this.signingKey.grantReadTrustPolicy(checkpointRole);
     this.signingKey.seal();
     this.ledger.restrictWriters({ appender: evaluateRole, checkpointer: checkpointRole });
 
@@ -119,6 +133,7 @@ export class DocketStack extends Stack {
         { label: 'checkpoint', fn: this.checkpoints.fn },
       ],
       intake: this.intake.queue,
+      checkpointRefusals: true,
       throttled: { evaluate: this.evaluator.fn, ledger: this.ledger.table },
     });
 

@@ -1,7 +1,8 @@
 /**
  * The environment of the two functions, built in one place for the stack (queue URLs are CloudFormation tokens
  * there) and for the local stack (real local URLs), so both run the handlers with the same variables.
- * No secret ever appears here: the signing key is read at cold start from SIGNING_SECRET_ARN.
+ * No secret ever appears here: the entry key is read at cold start from SIGNING_SECRET_ARN (evaluate only); the
+ * checkpoint function signs through the KMS key CHECKPOINT_KMS_KEY_ID and never sees the entry key (ADR 0120).
  */
 import { routeTargetKey, type DocketConfig } from './config.js';
 import type { ResourceNames } from './names.js';
@@ -25,6 +26,10 @@ export const ENV = {
   /** JSON array of supported extension names (§9). */
   supportedExtensions: 'SUPPORTED_EXTENSIONS',
   exportBucket: 'CHECKPOINT_EXPORT_BUCKET',
+  /** The checkpoint writer's non-exportable KMS key (functions/lib/checkpoint-key.ts). */
+  checkpointKmsKeyId: 'CHECKPOINT_KMS_KEY_ID',
+  /** SSM parameter holding the trust policy the checkpoint writer verifies entries under. */
+  trustPolicyParameter: 'TRUST_POLICY_PARAMETER',
 } as const;
 
 export interface EvaluateEnvironmentInput {
@@ -61,7 +66,7 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
 export interface CheckpointEnvironmentInput {
   readonly config: DocketConfig;
   readonly names: ResourceNames;
-  readonly signingSecretArn: string;
+  readonly checkpointKeyArn: string;
   readonly exportBucket: string;
 }
 
@@ -70,7 +75,8 @@ export function checkpointEnvironment(i: CheckpointEnvironmentInput): Record<str
     [ENV.stage]: i.config.stage,
     [ENV.ledgerTable]: i.names.ledgerTable,
     [ENV.logIds]: JSON.stringify(i.names.logIds),
-    [ENV.signingSecretArn]: i.signingSecretArn,
+    [ENV.checkpointKmsKeyId]: i.checkpointKeyArn,
+    [ENV.trustPolicyParameter]: i.names.trustPolicyParameter,
     [ENV.exportBucket]: i.exportBucket,
   };
 }

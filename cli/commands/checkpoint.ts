@@ -1,20 +1,41 @@
 /**
- * `docket checkpoint`: writes a signed checkpoint of every log now (on demand; the checkpoint function does the
- * same on its schedule) and exports all checkpoints to a file (default .docket/local/checkpoints.json), which
- * `docket verify` reads as the anchor. The signing key comes from --key (default the local stack's key file).
+ * `docket checkpoint`: runs the verifying checkpoint writer over every log now (on demand; the checkpoint function
+ * does the same on its schedule) and exports all checkpoints to a file (default .docket/local/checkpoints.json),
+ * which `docket verify` reads as the anchor. It signs with the checkpoint key (--key, default the local stack's
+ * .docket/local/checkpoint-key.json — never the entry key) and judges entries under the trust policy (--policy,
+ * default .docket/local/trust-policy.json). A log with an entry verify would refuse gets no checkpoint: the
+ * command names each finding on stderr and exits 1 (docs/adr/0121-checkpoints-verify-before-signing.md).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
-import { signerFromKeyPair } from '../../core/ledger/signature.js';
+import { signerFromKeyPair, type Signer } from '../../core/ledger/signature.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
-import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
+import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { localPaths } from '../../functions/lib/local-files.js';
 import { parseSigningKey } from '../../functions/lib/signing-key.js';
 import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
-import { readFileSync } from 'node:fs';
 
-const USAGE = `docket checkpoint [--key <signing-key.json>] [--out <checkpoints.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;
+const USAGE = `docket checkpoint [--key <checkpoint-key.json>] [--policy <trust-policy.json>] [--out <checkpoints.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;
+
+function loadInputs(keyFile: string, policyFile: string): { signer: Signer; policy: TrustPolicy } | string {
+  let signer: Signer;
+  try {
+    signer = signerFromKeyPair(parseSigningKey(readFileSync(keyFile, 'utf8'), keyFile));
+  } catch (e) {
+    return `cannot use the checkpoint key ${keyFile}: ${(e as Error).message}`;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(policyFile));
+  } catch (e) {
+    return `cannot read the trust policy ${policyFile}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`;
+  }
+  const policy = readTrustPolicy(bytes);
+  if (!policy.ok) return `${policyFile}: ${policy.error.detail}`;
+  return { signer, policy: policy.value };
+}
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
@@ -22,6 +43,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     {
       ...SETTING_FLAGS,
       key: { type: 'string' },
+      policy: { type: 'string' },
       out: { type: 'string' },
       logs: { type: 'string' },
       help: { type: 'boolean' },
@@ -32,12 +54,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`usage: ${USAGE}\n`);
     return EXIT.OK;
   }
-  const keyFile = typeof values.key === 'string' ? values.key : localPaths().signingKey;
-  let signer;
-  try {
-    signer = signerFromKeyPair(parseSigningKey(readFileSync(keyFile, 'utf8'), keyFile));
-  } catch (e) {
-    io.stderr(`docket checkpoint: cannot use the signing key ${keyFile}: ${(e as Error).message}\n`);
+  const inputs = loadInputs(
+    typeof values.key === 'string' ? values.key : localPaths().checkpointKey,
+    typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy,
+  );
+  if (typeof inputs === 'string') {
+    io.stderr(`docket checkpoint: ${inputs}\n`);
     return EXIT.FAILED;
   }
   const settings = resolveSettings(values as never, process.env);
@@ -47,7 +69,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       typeof values.logs === 'string' ? values.logs.split(',').filter(Boolean) : await stack.store.listLogs();
     const r = await runCheckpoints({
       store: stack.store,
-      signer,
+      signer: inputs.signer,
+      policy: inputs.policy,
       logIds,
       origin: { environment: settings.stage, table: settings.ledgerTable },
       time: rfc3339Now(),
@@ -55,9 +78,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const out = typeof values.out === 'string' ? values.out : localPaths().checkpoints;
     writeFileSync(out, r.export);
     for (const c of r.checkpoints)
-      io.stdout(`${c.logId}  tree size ${c.treeSize}${c.written ? '' : '  (already checkpointed)'}\n`);
+      if (c.status !== 'refused')
+        io.stdout(`${c.logId}  tree size ${c.treeSize}${c.status === 'written' ? '' : '  (already checkpointed)'}\n`);
+    for (const c of r.refused) io.stderr(`docket checkpoint: ${describeRefusal(c)}\n`);
     io.stderr(`checkpoint export written to ${out}\n`);
-    return EXIT.OK;
+    return r.refused.length > 0 ? EXIT.FAILED : EXIT.OK;
   } catch (e) {
     io.stderr(`docket checkpoint: ${explainStackError(e, settings)}\n`);
     return EXIT.FAILED;

@@ -1,17 +1,37 @@
 /**
- * `docket keygen`: a new Ed25519 signing key (docket.signing-key/1, written with mode 0600; the secret never goes
- * to stdout) and, with --trust-policy, the matching trust policy for verifiers. For the cloud, store the key file's
- * content as the SIGNING_SECRET_ARN secret (e.g. `aws secretsmanager put-secret-value --secret-string file://…`)
- * and delete the file.
+ * `docket keygen`: a new Ed25519 key (docket.signing-key/1, written with mode 0600; the secret never goes to stdout)
+ * and, with --trust-policy, a docket.trust-policy/2 for verifiers that pins it as the entry key next to a separate
+ * checkpoint key (docs/adr/0120-separate-entry-and-checkpoint-keys.md): either a new local key file
+ * (--checkpoint-out) or the public half of the deployment's KMS checkpoint key (--checkpoint-public-key, the base64
+ * DER that `aws kms get-public-key --query PublicKey --output text` prints, or 64 hex digits). For the cloud, store
+ * the entry key file's content as the SIGNING_SECRET_ARN secret and delete the file.
  */
+import { writeFileSync } from 'node:fs';
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
-import { toHex } from '../../core/ledger/bytes.js';
+import { fromHex, isHex, toHex } from '../../core/ledger/bytes.js';
+import { isAcceptablePublicKey, keyIdOf } from '../../core/ledger/signature.js';
 import { LOCAL_STAGE } from '../../core/pipeline/settings.js';
-import { localPaths, newKeyPair, trustPolicyDocument, writeSigningKey } from '../../functions/lib/local-files.js';
-import { writeFileSync } from 'node:fs';
+import { ed25519FromSpki } from '../../adapters/kms-checkpoint-signer.js';
+import {
+  localPaths,
+  newKeyPair,
+  trustPolicyDocument,
+  writeSigningKey,
+  type PublicKeyPin,
+} from '../../functions/lib/local-files.js';
 
-const USAGE = `docket keygen [--out <key.json>] [--force] [--trust-policy <policy.json> --logs <id,id…> [--environment <stage>] [--table <ledger-table>] [--build <sha256-hex>]…]`;
+const USAGE = `docket keygen [--out <key.json>] [--force] [--trust-policy <policy.json> --logs <id,id…> (--checkpoint-out <checkpoint-key.json> | --checkpoint-public-key <base64 DER | hex>) [--environment <stage>] [--table <ledger-table>] [--build <sha256-hex>]…]`;
+
+/** A checkpoint public key given on the command line: 64 hex digits, or the base64 DER SPKI KMS returns. */
+export function parsePublicKeyArg(text: string): PublicKeyPin | null {
+  const t = text.trim();
+  let raw: Uint8Array | null;
+  if (isHex(t, 32)) raw = fromHex(t);
+  else if (/^[A-Za-z0-9+/]+={0,2}$/.test(t)) raw = ed25519FromSpki(new Uint8Array(Buffer.from(t, 'base64')));
+  else raw = null;
+  return raw !== null && isAcceptablePublicKey(raw) ? { keyId: keyIdOf(raw), publicKey: raw } : null;
+}
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
@@ -20,6 +40,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       out: { type: 'string' },
       force: { type: 'boolean' },
       'trust-policy': { type: 'string' },
+      'checkpoint-out': { type: 'string' },
+      'checkpoint-public-key': { type: 'string' },
       logs: { type: 'string' },
       environment: { type: 'string' },
       table: { type: 'string' },
@@ -32,6 +54,28 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`usage: ${USAGE}\n`);
     return EXIT.OK;
   }
+  const wantsPolicy = typeof values['trust-policy'] === 'string';
+  const cpOut = values['checkpoint-out'];
+  const cpPublic = values['checkpoint-public-key'];
+  if (
+    wantsPolicy &&
+    (typeof values.logs !== 'string' || (typeof cpOut === 'string') === (typeof cpPublic === 'string'))
+  ) {
+    io.stderr(
+      `docket keygen: --trust-policy needs --logs and exactly one of --checkpoint-out, --checkpoint-public-key\nusage: ${USAGE}\n`,
+    );
+    return EXIT.USAGE;
+  }
+  let checkpointKey: PublicKeyPin | null = null;
+  if (typeof cpPublic === 'string') {
+    checkpointKey = parsePublicKeyArg(cpPublic);
+    if (checkpointKey === null) {
+      io.stderr(
+        'docket keygen: --checkpoint-public-key is not an acceptable Ed25519 public key (base64 DER SPKI or 64 hex)\n',
+      );
+      return EXIT.USAGE;
+    }
+  }
   const out = typeof values.out === 'string' ? values.out : localPaths().signingKey;
   const keys = newKeyPair();
   try {
@@ -41,17 +85,27 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT.FAILED;
   }
   io.stdout(`${JSON.stringify({ keyId: keys.keyId, publicKey: toHex(keys.publicKey), keyFile: out })}\n`);
-  if (typeof values['trust-policy'] === 'string') {
-    if (typeof values.logs !== 'string') {
-      io.stderr(`docket keygen: --trust-policy needs --logs\nusage: ${USAGE}\n`);
-      return EXIT.USAGE;
+  if (typeof cpOut === 'string') {
+    const cp = newKeyPair();
+    try {
+      writeSigningKey(cpOut, cp, values.force === true);
+    } catch (e) {
+      io.stderr(`docket keygen: ${(e as Error).message}\n`);
+      return EXIT.FAILED;
     }
+    io.stdout(
+      `${JSON.stringify({ keyId: cp.keyId, publicKey: toHex(cp.publicKey), keyFile: cpOut, role: 'checkpoints' })}\n`,
+    );
+    checkpointKey = cp;
+  }
+  if (wantsPolicy && checkpointKey !== null) {
     const environment = typeof values.environment === 'string' ? values.environment : LOCAL_STAGE;
     writeFileSync(
-      values['trust-policy'],
+      values['trust-policy'] as string,
       trustPolicyDocument({
         keys,
-        logIds: values.logs.split(',').filter(Boolean),
+        checkpointKey,
+        logIds: (values.logs as string).split(',').filter(Boolean),
         environment,
         table: typeof values.table === 'string' ? values.table : `docket-${environment}-ledger`,
         evaluatorBuilds: (values.build as string[] | undefined) ?? [],

@@ -1,7 +1,8 @@
 /**
  * `docket local start | stop | status` — the main job on a laptop (issue 4 item 6). `start` (what `npm start`
  * runs): brings the local stack up on 127.0.0.1:4566 detached (localstack/daemon.ts) with the event-source poller
- * running the real evaluate handler in it; creates the signing key and the trust policy under .docket/local/;
+ * running the real evaluate handler in it; creates the entry signing key, the separate checkpoint key (never given
+ * to the evaluate function) and the trust policy under .docket/local/;
  * publishes the example packs; submits a demo batch covering every disposition kind and handoff shape; waits for
  * the entries; shows the dispositions, the ledger entries and what sits on each route queue; writes a checkpoint;
  * runs `docket verify` when that command is present; and exits 0 leaving the stack running. `stop` stops it.
@@ -13,12 +14,13 @@ import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import { parseStoredEntry } from '../../core/ledger/entry.js';
 import { signerFromKeyPair } from '../../core/ledger/signature.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { validatePack } from '../../core/pack/index.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { buildRequest } from '../../core/pipeline/request-builder.js';
 import { resolveSettings } from '../../core/pipeline/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
-import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
+import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { DEMO_PACKS, DEMO_REQUESTS } from '../../functions/lib/local-demo.js';
 import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../functions/lib/local-files.js';
 import { openStack, type StackClients } from '../../functions/lib/stack-clients.js';
@@ -66,7 +68,11 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const say = (s: string): void => io.stdout(s);
   const paths = localPaths();
   const { keys, created } = ensureSigningKey(paths.signingKey);
-  say(`${created ? 'created' : 'using'} signing key ${keys.keyId} (${paths.signingKey})\n`);
+  say(`${created ? 'created' : 'using'} entry signing key ${keys.keyId} (${paths.signingKey})\n`);
+  const checkpointKey = ensureSigningKey(paths.checkpointKey);
+  say(
+    `${checkpointKey.created ? 'created' : 'using'} checkpoint key ${checkpointKey.keys.keyId} (${paths.checkpointKey})\n`,
+  );
 
   const { startDaemon } = await import('../../localstack/daemon.js');
   const evaluateModule = repoFile('dist/functions/evaluate.js');
@@ -90,18 +96,19 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const build = buildDigest({}, new URL(`file://${evaluateModule}`).href);
   // Keep builds an earlier run allowed: a stack already running may be running an older build than dist/ holds now.
   const builds = [build, ...previousBuilds(paths.trustPolicy)];
-  writeFileSync(
-    paths.trustPolicy,
-    trustPolicyDocument({
-      keys,
-      logIds: names.logIds,
-      environment: state.stage,
-      table: names.ledgerTable,
-      evaluatorBuilds: builds,
-    }),
-  );
+  const policyText = trustPolicyDocument({
+    keys,
+    checkpointKey: checkpointKey.keys,
+    logIds: names.logIds,
+    environment: state.stage,
+    table: names.ledgerTable,
+    evaluatorBuilds: builds,
+  });
+  writeFileSync(paths.trustPolicy, policyText);
+  const policy = readTrustPolicy(new TextEncoder().encode(policyText));
+  if (!policy.ok) throw new Error(`the trust policy just written is invalid: ${policy.error.detail}`);
   say(
-    `trust policy ${paths.trustPolicy} (key ${keys.keyId}, logs ${names.logIds.join(', ')}, evaluator build ${build.slice(0, 12)}…)\n`,
+    `trust policy ${paths.trustPolicy} (entry key ${keys.keyId}, checkpoint key ${checkpointKey.keys.keyId}, logs ${names.logIds.join(', ')}, evaluator build ${build.slice(0, 12)}…)\n`,
   );
 
   const stack = openStack(settings);
@@ -122,12 +129,14 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     await showQueues(stack, state.queues, io);
     const cp = await runCheckpoints({
       store: stack.store,
-      signer: signerFromKeyPair(keys),
+      signer: signerFromKeyPair(checkpointKey.keys),
+      policy: policy.value,
       logIds: names.logIds,
       origin: { environment: state.stage, table: names.ledgerTable },
       time: rfc3339Now(),
     });
     writeFileSync(paths.checkpoints, cp.export);
+    for (const r of cp.refused) io.stderr(`warning: ${describeRefusal(r)}\n`);
     say(
       `\n== checkpoints ${cp.checkpoints.map((c) => `${c.logId}:${c.treeSize}`).join('  ')} → ${paths.checkpoints}\n`,
     );

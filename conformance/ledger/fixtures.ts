@@ -7,6 +7,7 @@ import { canonicalText } from '../../core/ledger/canonical.js';
 import {
   buildCheckpoint,
   CHECKPOINT_FORMAT,
+  CHECKPOINT_FORMAT_V1,
   type CheckpointOrigin,
   type UnsignedCheckpoint,
 } from '../../core/ledger/checkpoint.js';
@@ -33,6 +34,10 @@ export const K1 = testKey('prod-1');
 export const K2 = testKey('prod-2 (rotated in)');
 export const KS = testKey('staging');
 export const KF = testKey('foreign');
+/** The checkpoint writer's key of the docket.trust-policy/2 scenarios (separate custody from K1/K2). */
+export const KC = testKey('checkpoint writer');
+/** A checkpoint key rotated in after KC. */
+export const KC2 = testKey('checkpoint writer 2 (rotated in)');
 
 export const PROD: CheckpointOrigin = { environment: 'prod', table: 'docket-prod-ledger' };
 export const STAGING: CheckpointOrigin = { environment: 'staging', table: 'docket-staging-ledger' };
@@ -168,7 +173,10 @@ export function appendTo(log: Rec[], keys: Ed25519KeyPair, over: Record<string, 
 export const rootOf = (recs: readonly Rec[], size: number): string =>
   toHex(merkleRoot(recs.slice(0, size).map((r) => fromHex(entryHashOf(r.body)))));
 
-/** A checkpoint of the first `size` records, signed by `keys` (honest unless `over` says otherwise). */
+/**
+ * A docket.checkpoint/1 of the first `size` records, signed by `keys` (honest unless `over` says otherwise). The
+ * frozen scenarios written before format /2 keep these bytes.
+ */
 export function checkpointOf(
   recs: readonly Rec[],
   logId: string,
@@ -178,7 +186,7 @@ export function checkpointOf(
   over: Partial<UnsignedCheckpoint> = {},
 ): StoredCheckpoint {
   const unsigned: UnsignedCheckpoint = {
-    format: CHECKPOINT_FORMAT,
+    format: CHECKPOINT_FORMAT_V1,
     logId,
     treeSize: size,
     rootHash: rootOf(recs, size),
@@ -192,9 +200,22 @@ export function checkpointOf(
   return { logId, treeSize: size, body };
 }
 
+/** A docket.checkpoint/2 (its writer verified the entries it covers) of the first `size` records, by `keys`. */
+export function checkpointV2Of(
+  recs: readonly Rec[],
+  logId: string,
+  size: number,
+  keys: Ed25519KeyPair = KC,
+  origin: CheckpointOrigin = PROD,
+): StoredCheckpoint {
+  return checkpointOf(recs, logId, size, keys, origin, { format: CHECKPOINT_FORMAT, entriesVerified: true });
+}
+
 export interface PolicyKey {
   readonly keys: Ed25519KeyPair;
   readonly validity: readonly { logId: string; fromSeq: number; toSeq: number | null }[];
+  /** Set on every key of a docket.trust-policy/2; absent on every key of a /1. */
+  readonly role?: 'entries' | 'checkpoints';
 }
 
 export function policyText(
@@ -203,11 +224,17 @@ export function policyText(
   builds: readonly string[] = [BUILD],
   authorities = [PROD],
 ): string {
+  const v2 = keys.some((k) => k.role !== undefined);
   return `${JSON.stringify(
     {
-      format: 'docket.trust-policy/1',
+      format: v2 ? 'docket.trust-policy/2' : 'docket.trust-policy/1',
       logs,
-      keys: keys.map((k) => ({ keyId: k.keys.keyId, publicKey: toHex(k.keys.publicKey), validity: k.validity })),
+      keys: keys.map((k) => ({
+        keyId: k.keys.keyId,
+        publicKey: toHex(k.keys.publicKey),
+        ...(v2 ? { role: k.role } : {}),
+        validity: k.validity,
+      })),
       authorities,
       evaluatorBuilds: builds,
     },

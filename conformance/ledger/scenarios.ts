@@ -36,6 +36,7 @@ import {
   withBody,
   type Rec,
 } from './fixtures.js';
+import { trustScenarios } from './trust-scenarios.js';
 
 export interface Scenario {
   readonly name: string;
@@ -999,12 +1000,11 @@ export function scenarios(): Scenario[] {
     add({
       name: 'checkpointed-bad-signature',
       description:
-        'log-a 1 names K1 but carries a signature by another key, and K1 later checkpointed the log over it: the checkpoint path trusts the checkpoint for covered entries; --all-signatures finds it.',
+        'log-a 1 names K1 but carries a signature by another key, and K1 later checkpointed the log over it in format /1: a /1 checkpoint (and a key in its own name) vouches for no signature, so both modes find it (ADR 0121; before it, the checkpoint path trusted the checkpoint).',
       ledger: [...a, ...b],
       policy: BASE_POLICY,
       checkpoints: cps,
-      expected: [],
-      expectedAllSignatures: [ent('signature-mismatch', 'log-a', 1)],
+      expected: [ent('signature-mismatch', 'log-a', 1)],
     });
   }
 
@@ -1073,6 +1073,7 @@ export function scenarios(): Scenario[] {
     });
   }
 
+  out.push(...trustScenarios());
   return out;
 }
 

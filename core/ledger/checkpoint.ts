@@ -1,6 +1,10 @@
 /**
- * Signed checkpoints, format "docket.checkpoint/1" (docs/ledger-format.md; schema/checkpoint.schema.json):
- *   { format, logId, treeSize, rootHash, chainHead, keyId, origin: { environment, table }, time, signature }
+ * Signed checkpoints, format "docket.checkpoint/2" (docs/ledger-format.md; schema/checkpoint.schema.json):
+ *   { format, logId, treeSize, rootHash, chainHead, keyId, origin: { environment, table }, time, entriesVerified,
+ *     signature }
+ * entriesVerified is always true: the writer read every entry the checkpoint newly covers strictly and checked it
+ * under the trust policy before signing (core/ledger/checkpoint-writer.ts; docs/adr/0121-checkpoints-verify-before-signing.md).
+ * "docket.checkpoint/1" (no entriesVerified; its writer hashed whatever the table held) is still read, never written.
  * rootHash = RFC 9162 MTH over the leaf hashes of entries 0..treeSize−1 (the leaf hash is the entry hash);
  * chainHead = entry hash of entry treeSize−1 (null for the empty tree). The signature covers
  * CHECKPOINT_SIGNATURE_DOMAIN || RFC 8785(checkpoint without `signature`), a prefix no entry signature uses.
@@ -18,9 +22,10 @@ import {
   type SignatureBackend,
   type Signer,
 } from './signature.js';
-import type { LedgerStore, StoredCheckpoint } from './store.js';
+import type { LedgerStore } from './store.js';
 
-export const CHECKPOINT_FORMAT = 'docket.checkpoint/1';
+export const CHECKPOINT_FORMAT = 'docket.checkpoint/2';
+export const CHECKPOINT_FORMAT_V1 = 'docket.checkpoint/1';
 const CHECKPOINT_FORMAT_PREFIX = 'docket.checkpoint/';
 
 export interface CheckpointOrigin {
@@ -31,7 +36,7 @@ export interface CheckpointOrigin {
 }
 
 export interface UnsignedCheckpoint {
-  readonly format: typeof CHECKPOINT_FORMAT;
+  readonly format: typeof CHECKPOINT_FORMAT | typeof CHECKPOINT_FORMAT_V1;
   readonly logId: string;
   readonly treeSize: number;
   readonly rootHash: string;
@@ -39,6 +44,8 @@ export interface UnsignedCheckpoint {
   readonly keyId: string;
   readonly origin: CheckpointOrigin;
   readonly time: string;
+  /** Present (true) exactly in format /2: the writer verified every entry it covers before signing. */
+  readonly entriesVerified?: true;
 }
 export type SignedCheckpoint = UnsignedCheckpoint & { readonly signature: string };
 
@@ -60,8 +67,10 @@ const EMPTY_ROOT_HEX = toHex(sha256());
 export function checkpointViolation(x: unknown, signed: boolean): string | null {
   if (typeof x !== 'object' || x === null || Array.isArray(x)) return 'a checkpoint is an object';
   const o = x as Record<string, unknown>;
-  if (o.format !== CHECKPOINT_FORMAT) return `format is ${CHECKPOINT_FORMAT}`;
-  const members = signed ? [...MEMBERS, 'signature'] : MEMBERS;
+  if (o.format !== CHECKPOINT_FORMAT && o.format !== CHECKPOINT_FORMAT_V1)
+    return `format is ${CHECKPOINT_FORMAT} or ${CHECKPOINT_FORMAT_V1}`;
+  const base = o.format === CHECKPOINT_FORMAT ? [...MEMBERS, 'entriesVerified'] : MEMBERS;
+  const members = signed ? [...base, 'signature'] : base;
   for (const k of Object.keys(o)) if (!members.includes(k)) return `checkpoint has no member ${JSON.stringify(k)}`;
   for (const k of members) if (!Object.hasOwn(o, k)) return `checkpoint.${k} is present`;
   if (typeof o.logId !== 'string' || !LOG_ID_PATTERN.test(o.logId)) return 'logId is a valid log id';
@@ -82,6 +91,7 @@ export function checkpointViolation(x: unknown, signed: boolean): string | null 
   if (typeof origin.table !== 'string' || !TABLE_PATTERN.test(origin.table))
     return 'origin.table is a DynamoDB table name';
   if (!isRfc3339Utc(o.time)) return 'time is an RFC 3339 UTC date-time (…Z)';
+  if (o.format === CHECKPOINT_FORMAT && o.entriesVerified !== true) return 'entriesVerified is true';
   if (signed && !isHex(o.signature, 64)) return 'signature is 128 lowercase hex digits';
   return null;
 }
@@ -97,23 +107,48 @@ export function checkpointSigningMessage(cp: UnsignedCheckpoint): Uint8Array {
   return m;
 }
 
+/**
+ * A checkpoint signer whose signature may arrive later: a local key (Signer) or a remote one that never leaves its
+ * custody (adapters/kms-checkpoint-signer.ts; docs/adr/0120-separate-entry-and-checkpoint-keys.md).
+ */
+export interface CheckpointSigner {
+  readonly keyId: string;
+  sign(message: Uint8Array): Uint8Array | Promise<Uint8Array>;
+}
+
+/** The checked signing message of an unsigned checkpoint. Throws CheckpointInvariantError on a bug. */
+function checkedMessage(unsigned: UnsignedCheckpoint, keyId: string): Uint8Array {
+  const v = checkpointViolation(unsigned, false);
+  if (v !== null) throw new CheckpointInvariantError(v);
+  if (unsigned.keyId !== keyId) throw new CheckpointInvariantError('keyId names the signing key');
+  try {
+    return checkpointSigningMessage(unsigned);
+  } catch (e) {
+    if (e instanceof LedgerValueError) throw new CheckpointInvariantError(e.message);
+    throw e;
+  }
+}
+
+function emit(unsigned: UnsignedCheckpoint, signature: Uint8Array): { checkpoint: SignedCheckpoint; body: string } {
+  if (signature.length !== 64) throw new CheckpointInvariantError('the signer returns a 64-byte Ed25519 signature');
+  const checkpoint = { ...unsigned, signature: toHex(signature) } as SignedCheckpoint;
+  return { checkpoint, body: canonicalText(checkpoint) };
+}
+
 /** The one checkpoint builder: checks, signs, emits the RFC 8785 bytes. Throws CheckpointInvariantError on a bug. */
 export function buildCheckpoint(
   unsigned: UnsignedCheckpoint,
   signer: Signer,
 ): { checkpoint: SignedCheckpoint; body: string } {
-  const v = checkpointViolation(unsigned, false);
-  if (v !== null) throw new CheckpointInvariantError(v);
-  if (unsigned.keyId !== signer.keyId) throw new CheckpointInvariantError('keyId names the signing key');
-  let message: Uint8Array;
-  try {
-    message = checkpointSigningMessage(unsigned);
-  } catch (e) {
-    if (e instanceof LedgerValueError) throw new CheckpointInvariantError(e.message);
-    throw e;
-  }
-  const checkpoint = { ...unsigned, signature: toHex(signer.sign(message)) } as SignedCheckpoint;
-  return { checkpoint, body: canonicalText(checkpoint) };
+  return emit(unsigned, signer.sign(checkedMessage(unsigned, signer.keyId)));
+}
+
+/** buildCheckpoint for a signer that may answer asynchronously (same checks, same bytes). */
+export async function signCheckpoint(
+  unsigned: UnsignedCheckpoint,
+  signer: CheckpointSigner,
+): Promise<{ checkpoint: SignedCheckpoint; body: string }> {
+  return emit(unsigned, await signer.sign(checkedMessage(unsigned, signer.keyId)));
 }
 
 export interface CheckpointReadError {
@@ -127,7 +162,12 @@ export function parseCheckpoint(bytes: Uint8Array | string): Result<SignedCheckp
   const read = readCanonicalRecord(raw);
   if (!read.ok) return err({ code: 'malformed', detail: read.error });
   const f = (read.value as Record<string, unknown> | null)?.format;
-  if (typeof f === 'string' && f !== CHECKPOINT_FORMAT && f.startsWith(CHECKPOINT_FORMAT_PREFIX))
+  if (
+    typeof f === 'string' &&
+    f !== CHECKPOINT_FORMAT &&
+    f !== CHECKPOINT_FORMAT_V1 &&
+    f.startsWith(CHECKPOINT_FORMAT_PREFIX)
+  )
     return err({ code: 'unsupported-version', detail: `format ${f}` });
   const v = checkpointViolation(read.value, true);
   if (v !== null) return err({ code: 'malformed', detail: v });
@@ -176,41 +216,4 @@ export async function computeLogTree(
   if (options.upTo !== undefined && next !== options.upTo)
     throw new RangeError(`log ${logId} ends at ${next}, before ${options.upTo}`);
   return { logId, treeSize: next, rootHash: toHex(frontier.root()), chainHead, frontier };
-}
-
-/**
- * Builds, signs and stores a checkpoint of a log's current state (on schedule or on demand). Returns the stored
- * checkpoint (the existing one, with written = false, when that tree size was already checkpointed) and the tree
- * state, which the caller may keep to extend the next checkpoint incrementally.
- */
-export async function checkpointLog(
-  store: LedgerStore,
-  logId: string,
-  options: {
-    readonly signer: Signer;
-    readonly origin: CheckpointOrigin;
-    readonly time: string;
-    readonly from?: LogTreeState;
-  },
-): Promise<{ readonly stored: StoredCheckpoint; readonly written: boolean; readonly state: LogTreeState }> {
-  const state = await computeLogTree(store, logId, options.from === undefined ? {} : { from: options.from });
-  const { body } = buildCheckpoint(
-    {
-      format: CHECKPOINT_FORMAT,
-      logId,
-      treeSize: state.treeSize,
-      rootHash: state.rootHash,
-      chainHead: state.chainHead,
-      keyId: options.signer.keyId,
-      origin: options.origin,
-      time: options.time,
-    },
-    options.signer,
-  );
-  const mine: StoredCheckpoint = { logId, treeSize: state.treeSize, body };
-  if (await store.putCheckpointIfAbsent(mine)) return { stored: mine, written: true, state };
-  // A checkpoint of this size already exists (no new entries since, or a concurrent run): return that one.
-  for await (const c of store.readCheckpoints(logId))
-    if (c.treeSize === state.treeSize) return { stored: c, written: false, state };
-  throw new RangeError(`checkpoint ${logId}@${state.treeSize} refused yet absent`);
 }

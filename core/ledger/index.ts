@@ -75,20 +75,23 @@ export {
 
 export {
   CHECKPOINT_FORMAT,
+  CHECKPOINT_FORMAT_V1,
   buildCheckpoint,
+  signCheckpoint,
   parseCheckpoint,
   checkpointSigningMessage,
   checkpointViolation,
   verifyCheckpointSignature,
   computeLogTree,
-  checkpointLog,
   CheckpointInvariantError,
+  type CheckpointSigner,
   type CheckpointOrigin,
   type UnsignedCheckpoint,
   type SignedCheckpoint,
   type CheckpointReadError,
   type LogTreeState,
 } from './checkpoint.js';
+export { checkpointLog, type CheckpointWrite, type CheckpointWriteOptions } from './checkpoint-writer.js';
 
 export {
   LEDGER_EXPORT_FORMAT,
@@ -103,9 +106,14 @@ export {
 
 export {
   TRUST_POLICY_FORMAT,
+  TRUST_POLICY_FORMAT_V1,
   readTrustPolicy,
   keyForEntry,
+  keyForRole,
   keyForCheckpoint,
+  keyCoversTree,
+  type KeyRole,
+  type CheckpointKeyLookup,
   isAllowedAuthority,
   isAllowedBuild,
   type TrustPolicy,

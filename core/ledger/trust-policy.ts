@@ -1,18 +1,20 @@
 /**
- * Trust policy, format "docket.trust-policy/1" (schema/trust-policy.schema.json; docs/ledger-format.md): what an
- * auditor pins before verifying — the public keys with the sequence ranges (per log) each may sign, the logs that
- * exist, the authorities (environment + table) whose checkpoints count, and the evaluator builds accepted.
+ * Trust policy (schema/trust-policy.schema.json; docs/ledger-format.md; docs/adr/0120-separate-entry-and-checkpoint-keys.md):
+ * what an auditor pins before verifying — the public keys with the sequence ranges (per log) each may sign, the logs
+ * that exist, the authorities (environment + table) whose checkpoints count, and the evaluator builds accepted.
  * Authored by people, so it need not be canonical, but it is read with the strict carrier and every rule is checked.
  *
- *   { "format": "docket.trust-policy/1",
+ *   { "format": "docket.trust-policy/2",
  *     "logs": ["log-0", …],
- *     "keys": [{ "keyId": "ed25519:…", "publicKey": "<64 hex>",
+ *     "keys": [{ "keyId": "ed25519:…", "publicKey": "<64 hex>", "role": "entries" | "checkpoints",
  *                "validity": [{ "logId": "log-0", "fromSeq": 0, "toSeq": 999 | null }] }],
  *     "authorities": [{ "environment": "prod", "table": "docket-ledger" }],
  *     "evaluatorBuilds": ["<64 hex>", …] }
  *
- * A key signs checkpoints of a log under the same ranges: a checkpoint of tree size T needs the key valid at seq T−1
- * (seq 0 for the empty tree).
+ * An entry key's ranges are the seqs whose entries it may sign. A checkpoint key's ranges are the seqs it may vouch
+ * for: a checkpoint of tree size T is an anchor when its key is valid at seq T−1 (seq 0 for the empty tree), and it
+ * vouches for entry signatures only when its key is valid at every seq 0…T−1 (ADR 0121).
+ * "docket.trust-policy/1" (no `role`) is still read: each of its keys holds both roles.
  */
 import { readJson } from '../carrier/index.js';
 import { err, ok, type Result } from '../result.js';
@@ -21,7 +23,12 @@ import { LOG_ID_PATTERN } from './entry-rules.js';
 import { isAcceptablePublicKey, KEY_ID_PATTERN, keyIdOf } from './signature.js';
 import { canonicalText, toLedgerPlain } from './canonical.js';
 
-export const TRUST_POLICY_FORMAT = 'docket.trust-policy/1';
+export const TRUST_POLICY_FORMAT = 'docket.trust-policy/2';
+export const TRUST_POLICY_FORMAT_V1 = 'docket.trust-policy/1';
+
+/** What a key may sign: entries (the evaluator's key) or checkpoints (the checkpoint writer's key). */
+export type KeyRole = 'entries' | 'checkpoints';
+const ROLES: readonly KeyRole[] = ['entries', 'checkpoints'];
 
 export interface KeyValidity {
   readonly logId: string;
@@ -32,9 +39,12 @@ export interface KeyValidity {
 export interface TrustedKey {
   readonly keyId: string;
   readonly publicKey: Uint8Array;
+  /** Both roles for a docket.trust-policy/1 key; exactly one for a /2 key. */
+  readonly roles: readonly KeyRole[];
   readonly validity: readonly KeyValidity[];
 }
 export interface TrustPolicy {
+  readonly format: typeof TRUST_POLICY_FORMAT | typeof TRUST_POLICY_FORMAT_V1;
   readonly logs: readonly string[];
   readonly keys: readonly TrustedKey[];
   readonly authorities: readonly { readonly environment: string; readonly table: string }[];
@@ -54,7 +64,10 @@ const nat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeI
 function policyViolation(x: unknown): string | null {
   if (!isRec(x) || !exactly(x, ['format', 'logs', 'keys', 'authorities', 'evaluatorBuilds']))
     return 'a policy has exactly format, logs, keys, authorities, evaluatorBuilds';
-  if (x.format !== TRUST_POLICY_FORMAT) return `format is ${TRUST_POLICY_FORMAT}`;
+  if (x.format !== TRUST_POLICY_FORMAT && x.format !== TRUST_POLICY_FORMAT_V1)
+    return `format is ${TRUST_POLICY_FORMAT} (or ${TRUST_POLICY_FORMAT_V1})`;
+  const v2 = x.format === TRUST_POLICY_FORMAT;
+  const keyMembers = v2 ? ['keyId', 'publicKey', 'role', 'validity'] : ['keyId', 'publicKey', 'validity'];
   if (!Array.isArray(x.logs) || x.logs.length === 0) return 'logs is a non-empty array';
   const logs = new Set<string>();
   for (const l of x.logs) {
@@ -66,8 +79,8 @@ function policyViolation(x: unknown): string | null {
   const ids = new Set<string>();
   for (const [i, k] of x.keys.entries()) {
     const at = `keys[${i}]`;
-    if (!isRec(k) || !exactly(k, ['keyId', 'publicKey', 'validity']))
-      return `${at} has exactly keyId, publicKey, validity`;
+    if (!isRec(k) || !exactly(k, keyMembers)) return `${at} has exactly ${keyMembers.join(', ')}`;
+    if (v2 && !ROLES.includes(k.role as KeyRole)) return `${at}.role is "entries" or "checkpoints"`;
     if (typeof k.keyId !== 'string' || !KEY_ID_PATTERN.test(k.keyId))
       return `${at}.keyId is "ed25519:" + 32 lowercase hex digits`;
     if (!isHex(k.publicKey, 32) || !isAcceptablePublicKey(fromHex(k.publicKey)))
@@ -127,12 +140,16 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
   }
   const v = policyViolation(plain);
   if (v !== null) return err({ code: 'trust-policy-invalid', detail: v });
+  const v1 = plain.format === TRUST_POLICY_FORMAT_V1;
   const keys = (plain.keys as Record<string, unknown>[]).map((k) => ({
     keyId: k.keyId as string,
     publicKey: fromHex(k.publicKey as string),
+    // A /1 key signed both entries and checkpoints (ADR 0056); it never vouches for its own entries (ADR 0121).
+    roles: v1 ? [...ROLES] : [k.role as KeyRole],
     validity: (k.validity as KeyValidity[]).map((r) => ({ logId: r.logId, fromSeq: r.fromSeq, toSeq: r.toSeq })),
   }));
   return ok({
+    format: v1 ? TRUST_POLICY_FORMAT_V1 : TRUST_POLICY_FORMAT,
     logs: [...(plain.logs as string[])],
     keys,
     authorities: (plain.authorities as { environment: string; table: string }[]).map((a) => ({
@@ -147,17 +164,62 @@ export type KeyLookup =
   | { readonly ok: true; readonly key: TrustedKey }
   | { readonly ok: false; readonly code: 'unknown-key' | 'key-not-valid-at-seq' };
 
-/** The pinned key an entry at (logId, seq) signed with keyId must verify under, or why there is none. */
-export function keyForEntry(policy: TrustPolicy, keyId: string, logId: string, seq: number): KeyLookup {
+const validAt = (key: TrustedKey, logId: string, seq: number): boolean =>
+  key.validity.some((r) => r.logId === logId && seq >= r.fromSeq && (r.toSeq === null || seq <= r.toSeq));
+
+/**
+ * The pinned key a record at (logId, seq) signed with keyId must verify under, or why there is none. A key that does
+ * not hold the role is not valid at any seq for it (a checkpoint key signing an entry is `key-not-valid-at-seq`).
+ */
+export function keyForRole(policy: TrustPolicy, role: KeyRole, keyId: string, logId: string, seq: number): KeyLookup {
   const key = policy.keys.find((k) => k.keyId === keyId);
   if (key === undefined) return { ok: false, code: 'unknown-key' };
-  const valid = key.validity.some((r) => r.logId === logId && seq >= r.fromSeq && (r.toSeq === null || seq <= r.toSeq));
-  return valid ? { ok: true, key } : { ok: false, code: 'key-not-valid-at-seq' };
+  return key.roles.includes(role) && validAt(key, logId, seq)
+    ? { ok: true, key }
+    : { ok: false, code: 'key-not-valid-at-seq' };
 }
 
-/** A checkpoint of tree size T is signed under the key's range for seq T−1 (seq 0 for the empty tree). */
-export function keyForCheckpoint(policy: TrustPolicy, keyId: string, logId: string, treeSize: number): KeyLookup {
-  return keyForEntry(policy, keyId, logId, Math.max(treeSize - 1, 0));
+/** The pinned entry key an entry at (logId, seq) signed with keyId must verify under, or why there is none. */
+export function keyForEntry(policy: TrustPolicy, keyId: string, logId: string, seq: number): KeyLookup {
+  return keyForRole(policy, 'entries', keyId, logId, seq);
+}
+
+export type CheckpointKeyLookup =
+  | {
+      readonly ok: true;
+      readonly key: TrustedKey;
+      /** The key is valid at every seq 0…treeSize−1 of the log: it may vouch for the whole tree (ADR 0121). */
+      readonly coversTree: boolean;
+    }
+  | { readonly ok: false; readonly code: 'unknown-key' | 'key-not-valid-at-seq' };
+
+/** True when the key's ranges for the log, together, hold every seq in [0, treeSize − 1]. */
+export function keyCoversTree(key: TrustedKey, logId: string, treeSize: number): boolean {
+  const ranges = key.validity.filter((r) => r.logId === logId).sort((a, b) => a.fromSeq - b.fromSeq);
+  let next = 0; // the first seq not yet known to be covered
+  for (const r of ranges) {
+    if (next >= treeSize) break;
+    if (r.fromSeq > next) return false;
+    if (r.toSeq === null) return true;
+    next = Math.max(next, r.toSeq + 1);
+  }
+  return next >= treeSize;
+}
+
+/**
+ * The checkpoint key for a checkpoint of tree size T: an anchor when the key holds the checkpoint role and is valid
+ * at seq T−1 (seq 0 for the empty tree; ADR 0056), and `coversTree` when it is valid for the whole covered range
+ * 0…T−1 — only then may verify skip covered entry signatures on its word (ADR 0121).
+ */
+export function keyForCheckpoint(
+  policy: TrustPolicy,
+  keyId: string,
+  logId: string,
+  treeSize: number,
+): CheckpointKeyLookup {
+  const at = keyForRole(policy, 'checkpoints', keyId, logId, Math.max(treeSize - 1, 0));
+  if (!at.ok) return at;
+  return { ok: true, key: at.key, coversTree: keyCoversTree(at.key, logId, treeSize) };
 }
 
 export const isAllowedAuthority = (policy: TrustPolicy, origin: { environment: string; table: string }): boolean =>

@@ -1,5 +1,6 @@
 /**
- * Files of the local run under .docket/local/ (gitignored): the signing key (mode 0600), the trust policy that
+ * Files of the local run under .docket/local/ (gitignored): the entry signing key and the checkpoint key (mode 0600,
+ * separate files: docs/adr/0120-separate-entry-and-checkpoint-keys.md), the trust policy that
  * `docket verify` uses with no flags, and the checkpoint export. Created by `docket local start` / `docket keygen`.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,8 @@ export const LOCAL_DIR = join('.docket', 'local');
 export const localPaths = (cwd: string = process.cwd()) => ({
   dir: join(cwd, LOCAL_DIR),
   signingKey: join(cwd, LOCAL_DIR, 'signing-key.json'),
+  /** The checkpoint writer's own key (ADR 0120): the evaluate function is never given this file. */
+  checkpointKey: join(cwd, LOCAL_DIR, 'checkpoint-key.json'),
   trustPolicy: join(cwd, LOCAL_DIR, 'trust-policy.json'),
   checkpoints: join(cwd, LOCAL_DIR, 'checkpoints.json'),
 });
@@ -39,24 +42,38 @@ export function ensureSigningKey(path: string): { keys: Ed25519KeyPair; created:
   return { keys, created: true };
 }
 
-/** A trust policy (docket.trust-policy/1) pinning one key for every log from seq 0, open-ended. */
+/** A public key to pin: its id and 32 raw bytes (a local key pair, or a KMS key's public half). */
+export interface PublicKeyPin {
+  readonly keyId: string;
+  readonly publicKey: Uint8Array;
+}
+
+/**
+ * A trust policy (docket.trust-policy/2) pinning one entry key and one checkpoint key for every log from seq 0,
+ * open-ended.
+ */
 export function trustPolicyDocument(o: {
-  keys: Ed25519KeyPair;
+  keys: PublicKeyPin;
+  checkpointKey: PublicKeyPin;
   logIds: readonly string[];
   environment: string;
   table: string;
   evaluatorBuilds: readonly string[];
 }): string {
   const logs = [...o.logIds].sort();
+  const from0 = logs.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
+  if (o.keys.keyId === o.checkpointKey.keyId) throw new Error('the checkpoint key must not be the entry key');
   return `${JSON.stringify(
     {
       format: TRUST_POLICY_FORMAT,
       logs,
       keys: [
+        { keyId: o.keys.keyId, publicKey: toHex(o.keys.publicKey), role: 'entries', validity: from0 },
         {
-          keyId: o.keys.keyId,
-          publicKey: toHex(o.keys.publicKey),
-          validity: logs.map((logId) => ({ logId, fromSeq: 0, toSeq: null })),
+          keyId: o.checkpointKey.keyId,
+          publicKey: toHex(o.checkpointKey.publicKey),
+          role: 'checkpoints',
+          validity: from0,
         },
       ],
       authorities: [{ environment: o.environment, table: o.table }],

@@ -22,6 +22,8 @@ export interface AlarmsProps {
   readonly dlqs: ReadonlyArray<{ readonly label: string; readonly queue: sqs.IQueue }>;
   readonly functions: ReadonlyArray<{ readonly label: string; readonly fn: lambda.IFunction }>;
   readonly intake: sqs.IQueue;
+  /** Alarm on the checkpoint writer's refusals (functions/checkpoint.ts publishes CheckpointRefusals every run). */
+  readonly checkpointRefusals?: boolean;
   /** Throttling here means requests wait (SQS retries them): the signal to raise maximumConcurrency or logCount. */
   readonly throttled: { readonly evaluate: lambda.IFunction; readonly ledger: dynamodb.ITable };
 }
@@ -83,6 +85,20 @@ export class Alarms extends Construct {
         f.fn.metricErrors({ period, statistic: 'Sum' }),
         t.functionErrors,
         `The ${f.label} function reported errors`,
+      );
+    }
+    if (props.checkpointRefusals === true) {
+      add(
+        'checkpoint-refusals',
+        new cloudwatch.Metric({
+          namespace: 'Docket',
+          metricName: 'CheckpointRefusals',
+          dimensionsMap: { service: 'docket-checkpoint' },
+          period,
+          statistic: 'Maximum',
+        }),
+        1,
+        'The checkpoint writer refused to sign a log: an entry it would cover fails verification (see its ERROR log line and run docket verify)',
       );
     }
     add(

@@ -23,6 +23,8 @@ export interface DocketFunctionProps {
   readonly environment: Record<string, string>;
   /** Bundle the AWS SDK instead of using the runtime's (DocketConfig.bundleAwsSdk). */
   readonly bundleAwsSdk?: boolean;
+  /** Lambda refuses code not signed by this configuration's profile (infra/constructs/code-signing.ts). */
+  readonly codeSigningConfig?: lambda.ICodeSigningConfig;
 }
 
 /** ESM bundles still meet CommonJS dependencies that call require(); give them one. */
@@ -65,6 +67,7 @@ export class DocketFunction extends Construct {
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       environment: props.environment,
+      ...(props.codeSigningConfig !== undefined ? { codeSigningConfig: props.codeSigningConfig } : {}),
     };
     if (existsSync(entry)) {
       this.fn = new NodejsFunction(this, 'Function', {

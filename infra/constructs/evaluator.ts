@@ -16,6 +16,7 @@ export interface EvaluatorProps {
   readonly functionName: string;
   readonly intake: sqs.IQueue;
   readonly environment: Record<string, string>;
+  readonly codeSigningConfig: lambda.ICodeSigningConfig;
 }
 
 export class Evaluator extends Construct {
@@ -33,6 +34,7 @@ export class Evaluator extends Construct {
       memoryMb: c.memoryMb,
       logRetentionDays: c.logRetentionDays,
       bundleAwsSdk: c.bundleAwsSdk,
+      codeSigningConfig: props.codeSigningConfig,
       environment: props.environment,
     });
     // Grants ReceiveMessage/DeleteMessage/ChangeMessageVisibility/GetQueueAttributes on the intake queue only.

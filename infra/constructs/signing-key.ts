@@ -6,7 +6,7 @@
  * The public side (trust policy: public keys, key ids and the sequence ranges each is valid for) is public data,
  * kept in CDK context, published as an SSM parameter and a stack output.
  */
-import { CfnOutput, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { CfnOutput, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -29,11 +29,13 @@ export class SigningKey extends Construct {
   readonly secret: secretsmanager.Secret;
   readonly trustPolicyParameter?: ssm.StringParameter;
   private readonly key: kms.IKey;
+  private readonly trustPolicyParameterName: string;
   private readonly signers: iam.IRole[] = [];
 
   constructor(scope: Construct, id: string, props: SigningKeyProps) {
     super(scope, id);
     this.key = props.key;
+    this.trustPolicyParameterName = props.trustPolicyParameterName;
     this.secret = new secretsmanager.Secret(this, 'Secret', {
       secretName: props.secretName,
       description: 'Docket Ed25519 ledger signing key; value written by `docket keygen`, never by CloudFormation',
@@ -79,6 +81,23 @@ export class SigningKey extends Construct {
       new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.secret.secretArn] }),
     );
     grantKeyVia(this.key, role, ['secretsmanager'], ['decrypt']);
+  }
+
+  /** The checkpoint writer reads the trust policy it verifies entries under (ADR 0121); nothing else of this key. */
+  grantReadTrustPolicy(role: iam.IRole): void {
+    const stack = Stack.of(this);
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['ssm:GetParameter'],
+        resources: [
+          stack.formatArn({
+            service: 'ssm',
+            resource: 'parameter',
+            resourceName: this.trustPolicyParameterName.replace(/^\//, ''),
+          }),
+        ],
+      }),
+    );
   }
 
   /** Deny GetSecretValue to every principal but the signers (call after every grantSign). */

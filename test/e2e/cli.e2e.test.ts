@@ -116,10 +116,13 @@ describe('docket publish, submit, show, handoffs, tail and checkpoint over the l
     const t = await cli(tail, ['--from-start', '--once']);
     expect(t.code).toBe(0);
     expect(t.out).toMatch(/cli-1 {2}unresolved \[no-match\] handoff/);
-    const key = join(dir, 'key.json');
-    writeFileSync(key, signingKeyDocument(w.keys));
+    const key = join(dir, 'checkpoint-key.json');
+    writeFileSync(key, signingKeyDocument(w.checkpointKeys));
+    const policy = join(dir, 'trust-policy.json');
+    writeFileSync(policy, w.policyText);
     const out = join(dir, 'checkpoints.json');
-    const c = await cli(checkpoint, ['--key', key, '--out', out]);
+    const c = await cli(checkpoint, ['--key', key, '--policy', policy, '--out', out]);
+    expect(c.err).not.toMatch(/refused/);
     expect(c.code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).format).toBe('docket.checkpoint-export/1');
   });

@@ -3,7 +3,7 @@
  * digest, configuration), an SQS event of three records — a valid request, an unidentifiable one, an unknown pack —
  * and the partial batch response, against the local stack; then the checkpoint Lambda module on demand.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -22,8 +22,15 @@ beforeAll(async () => {
   await w.poller.stop(); // the test invokes the handler itself
   const keyFile = join(dir, 'key.json');
   writeSigningKey(keyFile, w.keys);
+  const checkpointKeyFile = join(dir, 'checkpoint-key.json');
+  writeSigningKey(checkpointKeyFile, w.checkpointKeys);
+  const policyFile = join(dir, 'trust-policy.json');
+  // The handler signs with build 'd'×64 here; the checkpoint writer judges entries under a policy that allows it.
+  writeFileSync(policyFile, w.policyText.replace('e'.repeat(64), 'd'.repeat(64)));
   Object.assign(process.env, w.env, {
     DOCKET_SIGNING_KEY_FILE: keyFile,
+    DOCKET_CHECKPOINT_KEY_FILE: checkpointKeyFile,
+    DOCKET_TRUST_POLICY_FILE: policyFile,
     DOCKET_BUILD_DIGEST: 'd'.repeat(64),
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
@@ -101,6 +108,7 @@ it('writes a signed checkpoint of every log on invocation and exports them to th
   const out = await handler();
   const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
   expect(out.checkpoints.map((c) => c.logId)).toEqual(logIds);
+  expect(out.checkpoints.map((c) => c.status)).toEqual(logIds.map(() => 'written'));
   const total = out.checkpoints.reduce((n, c) => n + c.treeSize, 0);
   expect(total).toBe(2); // h-1 and h-3 of the test above
   const exported = JSON.parse(readFileSync(exportFile, 'utf8')) as { format: string; checkpoints: { body: string }[] };
@@ -108,4 +116,7 @@ it('writes a signed checkpoint of every log on invocation and exports them to th
   expect(exported.checkpoints.map((c) => JSON.parse(c.body).origin)).toEqual(
     logIds.map(() => ({ environment: 'handler', table: 'docket-handler-ledger' })),
   );
+  // Signed by the checkpoint key, never the entry key, in the format whose writer verifies before signing.
+  expect(new Set(exported.checkpoints.map((c) => JSON.parse(c.body).keyId))).toEqual(new Set([w.checkpointKeys.keyId]));
+  expect(new Set(exported.checkpoints.map((c) => JSON.parse(c.body).format))).toEqual(new Set(['docket.checkpoint/2']));
 });

@@ -15,6 +15,7 @@ import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import type { HandoffSender } from '../../core/pipeline/ports.js';
 import { evaluateRuntimeFromEnv, type EvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
 import { synthesizeTemplate } from '../../infra/synth.js';
@@ -26,6 +27,10 @@ export interface E2eWorld {
   readonly stack: LocalStack;
   readonly env: Record<string, string>;
   readonly keys: Ed25519KeyPair;
+  /** The checkpoint writer's own key (never given to the evaluate runtime). */
+  readonly checkpointKeys: Ed25519KeyPair;
+  /** The docket.trust-policy/2 text for this stack (entry key, checkpoint key, build 'e'×64). */
+  readonly policyText: string;
   readonly runtime: EvaluateRuntime;
   readonly poller: Poller;
   readonly dynamodb: ReturnType<typeof createDynamoDbClient>;
@@ -58,6 +63,18 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   const dynamodb = createDynamoDbClient({ endpoint: stack.endpoint, region: stack.region });
   const sqs = createSqsClient({ endpoint: stack.endpoint, region: stack.region });
   const keys = keyPairFromSeed(new Uint8Array(randomBytes(32)));
+  const checkpointKeys = keyPairFromSeed(new Uint8Array(randomBytes(32)));
+  const logIdsOfStack = JSON.parse(env.LOG_IDS!) as string[];
+  const policyText = trustPolicyDocument({
+    keys,
+    checkpointKey: checkpointKeys,
+    logIds: logIdsOfStack,
+    environment: stage,
+    table: env.LEDGER_TABLE!,
+    evaluatorBuilds: ['e'.repeat(64)],
+  });
+  const parsedPolicy = readTrustPolicy(new TextEncoder().encode(policyText));
+  if (!parsedPolicy.ok) throw new Error(parsedPolicy.error.detail);
   const runtime = evaluateRuntimeFromEnv({
     env,
     signer: signerFromKeyPair(keys),
@@ -82,6 +99,8 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     stack,
     env,
     keys,
+    checkpointKeys,
+    policyText,
     runtime,
     poller,
     dynamodb,
@@ -94,20 +113,17 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
       const dir = mkdtempSync(join(tmpdir(), 'docket-e2e-verify-'));
       try {
         const store = new DynamoDbLedgerStore({ client: dynamodb, tableName: env.LEDGER_TABLE! });
-        const logIds = JSON.parse(env.LOG_IDS!) as string[];
         const origin = { environment: stage, table: env.LEDGER_TABLE! };
-        const cp = await runCheckpoints({ store, signer: signerFromKeyPair(keys), logIds, origin, time: rfc3339Now() });
+        const cp = await runCheckpoints({
+          store,
+          signer: signerFromKeyPair(checkpointKeys),
+          policy: parsedPolicy.value,
+          logIds: logIdsOfStack,
+          origin,
+          time: rfc3339Now(),
+        });
         writeFileSync(join(dir, 'checkpoints.json'), cp.export);
-        writeFileSync(
-          join(dir, 'policy.json'),
-          trustPolicyDocument({
-            keys,
-            logIds,
-            environment: stage,
-            table: env.LEDGER_TABLE!,
-            evaluatorBuilds: ['e'.repeat(64)],
-          }),
-        );
+        writeFileSync(join(dir, 'policy.json'), policyText);
         const io = memoryIo();
         const { run } = await import('../../cli/commands/verify.js');
         const exitCode = await run(

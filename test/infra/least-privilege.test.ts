@@ -228,12 +228,16 @@ describe('pack registry and request archive', () => {
   });
 });
 
-describe('signing key', () => {
-  it('only the two functions that sign may read the secret', () => {
+describe('signing keys (separate custody, ADR 0120)', () => {
+  const checkpointKeyId = resourcesOfType(t, 'AWS::KMS::Key').find(
+    ([, r]) => r.Properties.KeySpec === 'ECC_NIST_EDWARDS25519',
+  )![0];
+
+  it('only the evaluate function may read the entry key secret: the checkpoint function no longer can', () => {
     const readers = resourcesOfType(t, 'AWS::IAM::Role')
       .map(([id]) => id)
       .filter((role) => identityAllows(t, role, { action: 'secretsmanager:GetSecretValue', resource: secretId }));
-    expect(readers.sort()).toEqual([checkpointRole, evaluateRole].sort());
+    expect(readers).toEqual([evaluateRole]);
     expect(allowed(t, { principal: ADMIN_ARN, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
       false,
     );
@@ -244,11 +248,36 @@ describe('signing key', () => {
       true,
     );
     expect(allowed(t, { principal: checkpointRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
-      true,
+      false,
     );
     expect(allowed(t, { principal: purgeRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
       false,
     );
+  });
+
+  it('the checkpoint key is a non-exportable Ed25519 signing key in KMS', () => {
+    const key = t.Resources[checkpointKeyId] as Cfn;
+    expect([key.Properties.KeySpec, key.Properties.KeyUsage]).toEqual(['ECC_NIST_EDWARDS25519', 'SIGN_VERIFY']);
+    expect(key.DeletionPolicy).toBe('Retain');
+  });
+
+  it('only the checkpoint role may sign with the checkpoint key; the evaluate role, administrators and root may not', () => {
+    const signers = resourcesOfType(t, 'AWS::IAM::Role')
+      .map(([id]) => id)
+      .filter((role) => identityAllows(t, role, { action: 'kms:Sign', resource: checkpointKeyId }));
+    expect(signers).toEqual([checkpointRole]);
+    expect(allowed(t, { principal: checkpointRole, action: 'kms:Sign', resource: checkpointKeyId })).toBe(true);
+    for (const p of [evaluateRole, purgeRole, ADMIN_ARN, ROOT_ARN])
+      expect(allowed(t, { principal: p, action: 'kms:Sign', resource: checkpointKeyId }), p).toBe(false);
+    // Without the key policy's deny, an administrator could sign: the deny is what stops it (not vacuous).
+    expect(resourceDenials(t, { principal: ADMIN_ARN, action: 'kms:Sign', resource: checkpointKeyId })).toHaveLength(1);
+  });
+
+  it('the checkpoint role reads only the trust policy parameter from SSM and writes no parameter', () => {
+    const ssm = roleStatements(t, checkpointRole).filter((s) => s.Action.some((a) => a.startsWith('ssm:')));
+    expect(ssm.flatMap((s) => s.Action)).toEqual(['ssm:GetParameter']);
+    expect(JSON.stringify(ssm[0]!.Resource)).toContain('docket/dev/trust-policy');
+    expect(roleStatements(t, evaluateRole).some((s) => s.Action.some((a) => a.startsWith('ssm:')))).toBe(false);
   });
 });
 
@@ -359,9 +388,19 @@ describe('auditor policy', () => {
 });
 
 describe('keys and logs', () => {
-  it('every identity KMS permission is usable only through DynamoDB, Secrets Manager or S3', () => {
+  it('every identity KMS permission is usable only through DynamoDB, Secrets Manager or S3, except signing with the checkpoint key', () => {
+    const checkpointKey = resourcesOfType(t, 'AWS::KMS::Key').find(
+      ([, r]) => r.Properties.KeySpec === 'ECC_NIST_EDWARDS25519',
+    )![0];
+    const signing = allStatements.filter(
+      ({ source, st }) => source.kind === 'identity' && st.Action.some((a) => a === 'kms:Sign'),
+    );
+    expect(signing.map(({ st }) => [st.Action, st.Resource])).toEqual([
+      [['kms:GetPublicKey', 'kms:Sign'], [{ 'Fn::GetAtt': [checkpointKey, 'Arn'] }]],
+    ]);
     const kmsStatements = allStatements.filter(
-      ({ source, st }) => source.kind === 'identity' && st.Action.some((a) => a.startsWith('kms:')),
+      ({ source, st }) =>
+        source.kind === 'identity' && st.Action.some((a) => a.startsWith('kms:')) && !signing.some((x) => x.st === st),
     );
     expect(kmsStatements.length).toBeGreaterThan(0);
     for (const { st } of kmsStatements) {

@@ -74,10 +74,10 @@ function principalMatches(t: Cfn, principal: unknown, req: Request): boolean {
   return list.some((v) => v === '*' || v === principalArn(t, req.principal));
 }
 
-/** Resource-policy statements that deny this request. */
+/** Resource-policy (and key-policy) statements that deny this request. */
 export function resourceDenials(t: Cfn, req: Request): Statement[] {
   return policySources(t)
-    .filter((s) => s.kind === 'resource' && s.protects === req.resource)
+    .filter((s) => (s.kind === 'resource' || s.kind === 'key') && s.protects === req.resource)
     .flatMap((s) => s.statements)
     .filter((s) => s.Effect === 'Deny' && principalMatches(t, s.Principal, req) && statementApplies(t, s, req));
 }

@@ -237,12 +237,19 @@ describe('signing key', () => {
     });
     expect(secret.DeletionPolicy).toBe('Retain');
     expect(secret.Properties.KmsKeyId).toBeDefined();
-    // The functions get the ARN only.
-    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint']) {
-      const env = props(t, functionId(t, fn)).Environment.Variables as Cfn;
-      const secretRefs = Object.values(env).filter((v) => JSON.stringify(v).includes(id));
-      expect(secretRefs).toEqual([{ Ref: id }]);
-    }
+    // The evaluate function gets the ARN only; the checkpoint function not even that (ADR 0120): it signs with KMS.
+    const secretRefs = (fn: string) =>
+      Object.values(props(t, functionId(t, fn)).Environment.Variables as Cfn).filter((v) =>
+        JSON.stringify(v).includes(id),
+      );
+    expect(secretRefs('docket-dev-evaluate')).toEqual([{ Ref: id }]);
+    expect(secretRefs('docket-dev-checkpoint')).toEqual([]);
+    const cpEnv = props(t, functionId(t, 'docket-dev-checkpoint')).Environment.Variables as Cfn;
+    const [keyId] = resourcesOfType(t, 'AWS::KMS::Key').find(
+      ([, r]) => r.Properties.KeySpec === 'ECC_NIST_EDWARDS25519',
+    )!;
+    expect(cpEnv.CHECKPOINT_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    expect(cpEnv.TRUST_POLICY_PARAMETER).toBe('/docket/dev/trust-policy');
     expect(JSON.stringify(t)).not.toMatch(/PRIVATE KEY|privateKey|"SecretString"/);
   });
 
@@ -326,10 +333,33 @@ describe('alarms', () => {
     const ledgerThrottles = alarms.find((x) => x.MetricName === 'WriteThrottleEvents');
     expect(ledgerThrottles).toMatchObject({ Namespace: 'AWS/DynamoDB', Statistic: 'Sum', Threshold: 1 });
     expect(JSON.stringify(ledgerThrottles!.Dimensions)).toContain(`"${tableId(t, 'docket-dev-ledger')}"`);
-    expect(alarms).toHaveLength(5 + 2 + 2 + 1);
+    // The checkpoint writer's refusals (an entry it would cover fails verification) page like errors do.
+    const refusals = alarms.find((x) => x.MetricName === 'CheckpointRefusals');
+    expect(refusals).toMatchObject({
+      Namespace: 'Docket',
+      Dimensions: [{ Name: 'service', Value: 'docket-checkpoint' }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    expect(alarms).toHaveLength(5 + 2 + 2 + 1 + 1);
     const age = alarms.find((x) => x.MetricName === 'ApproximateAgeOfOldestMessage');
     expect(age).toMatchObject({ Threshold: 600 });
     expect(JSON.stringify(age!.Dimensions)).toContain(`"${queueId(t, 'docket-dev-intake')}"`);
+  });
+});
+
+describe('function code signing (ADR 0122)', () => {
+  it('attaches one Enforce code-signing configuration, trusting one AWS Signer profile for Lambda, to both functions', () => {
+    const t = template();
+    const [profileId, profile] = only(t, 'AWS::Signer::SigningProfile');
+    expect(profile.Properties.PlatformId).toBe('AWSLambda-SHA384-ECDSA');
+    const [cscId, csc] = only(t, 'AWS::Lambda::CodeSigningConfig');
+    expect(csc.Properties.CodeSigningPolicies).toEqual({ UntrustedArtifactOnDeployment: 'Enforce' });
+    expect(JSON.stringify(csc.Properties.AllowedPublishers.SigningProfileVersionArns)).toContain(profileId);
+    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint'])
+      expect(props(t, functionId(t, fn)).CodeSigningConfigArn, fn).toEqual({
+        'Fn::GetAtt': [cscId, 'CodeSigningConfigArn'],
+      });
   });
 });
 

@@ -5,13 +5,13 @@ import { fromHex, sha256Hex, toHex } from '../../core/ledger/bytes.js';
 import {
   buildCheckpoint,
   CHECKPOINT_FORMAT,
-  checkpointLog,
   CheckpointInvariantError,
   computeLogTree,
   parseCheckpoint,
   verifyCheckpointSignature,
   type UnsignedCheckpoint,
 } from '../../core/ledger/checkpoint.js';
+import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
 import { buildEntry, entrySigningMessage, parseStoredEntry, verifyEntrySignature } from '../../core/ledger/entry.js';
 import {
   exportCheckpoints,
@@ -29,7 +29,17 @@ import {
 } from '../../core/ledger/merkle.js';
 import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { verifyEd25519 } from '../../core/ledger/signature.js';
-import { dispositionEntry, KEYS, OTHER_KEYS, SIGNER } from './fixtures.js';
+import {
+  CHECKPOINT_KEYS,
+  CHECKPOINT_SIGNER,
+  dispositionEntry,
+  KEYS,
+  OTHER_KEYS,
+  policyV2,
+  SIGNER,
+} from './fixtures.js';
+
+const POLICY = policyV2();
 
 const ORIGIN = { environment: 'test', table: 'docket-ledger' };
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -54,6 +64,7 @@ const unsigned = (over: Partial<Record<string, unknown>> = {}): UnsignedCheckpoi
     format: CHECKPOINT_FORMAT,
     logId: 'log-a',
     treeSize: 2,
+    entriesVerified: true,
     rootHash: sha256Hex('r'),
     chainHead: sha256Hex('h'),
     keyId: KEYS.keyId,
@@ -66,53 +77,69 @@ describe('checkpoints', () => {
   it('state the RFC 9162 root over the entry hashes and the chain head of the last entry', async () => {
     const store = new MemoryLedgerStore();
     await fill(store, 11);
-    const { stored, written } = await checkpointLog(store, 'log-a', {
-      signer: SIGNER,
+    const w = await checkpointLog(store, 'log-a', {
+      signer: CHECKPOINT_SIGNER,
+      policy: POLICY,
       origin: ORIGIN,
       time: '2026-12-02T14:00:00Z',
     });
-    expect(written).toBe(true);
-    const cp = parseCheckpoint(stored.body);
+    if (w.status === 'refused') throw new Error(JSON.stringify(w.findings));
+    expect(w.status).toBe('written');
+    const cp = parseCheckpoint(w.stored.body);
     expect(cp.ok).toBe(true);
     if (!cp.ok) return;
     const bodies = store.snapshot('log-a').map((e) => e.body);
     expect(cp.value.treeSize).toBe(11);
     expect(cp.value.rootHash).toBe(toHex(merkleRoot(bodies.map((b) => leafHash(utf8(b))))));
     expect(cp.value.chainHead).toBe(store.snapshot('log-a')[10]?.projection.entryHash);
-    expect(verifyCheckpointSignature(cp.value, KEYS.publicKey)).toBe(true);
-    expect(verifyCheckpointSignature(cp.value, KEYS.publicKey, 'noble')).toBe(true);
-    expect(verifyCheckpointSignature(cp.value, OTHER_KEYS.publicKey)).toBe(false);
+    expect(cp.value.format).toBe('docket.checkpoint/2');
+    expect(cp.value.entriesVerified).toBe(true);
+    expect(verifyCheckpointSignature(cp.value, CHECKPOINT_KEYS.publicKey)).toBe(true);
+    expect(verifyCheckpointSignature(cp.value, CHECKPOINT_KEYS.publicKey, 'noble')).toBe(true);
+    expect(verifyCheckpointSignature(cp.value, KEYS.publicKey)).toBe(false);
   });
 
   it('prove each entry is included in a checkpoint and that a later checkpoint extends an earlier one', async () => {
     const store = new MemoryLedgerStore();
     await fill(store, 5);
-    const first = await checkpointLog(store, 'log-a', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T14:00:00Z' });
+    const firstWrite = await checkpointLog(store, 'log-a', {
+      signer: CHECKPOINT_SIGNER,
+      policy: POLICY,
+      origin: ORIGIN,
+      time: '2026-12-02T14:00:00Z',
+    });
+    expect(firstWrite.status).toBe('written');
+    const first = await computeLogTree(store, 'log-a');
     await fill(store, 8, 'log-a'); // request ids repeat the first five, so only three new entries land
-    const second = await checkpointLog(store, 'log-a', {
-      signer: SIGNER,
+    const secondWrite = await checkpointLog(store, 'log-a', {
+      signer: CHECKPOINT_SIGNER,
+      policy: POLICY,
       origin: ORIGIN,
       time: '2026-12-02T15:00:00Z',
-      from: first.state,
     });
+    // The second run verified only the three entries the first checkpoint did not cover.
+    expect(secondWrite.status === 'written' && secondWrite.entriesVerified).toBe(3);
+    const second = { state: await computeLogTree(store, 'log-a', { from: first }) };
     expect(second.state.treeSize).toBe(8);
     const leaves = store.snapshot('log-a').map((e) => fromHex(e.projection.entryHash));
     const root = fromHex(second.state.rootHash);
     leaves.forEach((l, i) => expect(verifyInclusion(i, 8, l, inclusionProof(i, leaves), root)).toBe(true));
     const proof = consistencyProof(5, leaves);
-    expect(verifyConsistency(5, 8, fromHex(first.state.rootHash), root, proof)).toBe(true);
+    expect(verifyConsistency(5, 8, fromHex(first.rootHash), root, proof)).toBe(true);
     const full = await computeLogTree(store, 'log-a');
     expect(full.rootHash).toBe(second.state.rootHash);
   });
 
   it('cover an empty log with the empty-tree root and a null chain head', async () => {
     const store = new MemoryLedgerStore();
-    const { stored } = await checkpointLog(store, 'log-empty', {
-      signer: SIGNER,
+    const w = await checkpointLog(store, 'log-empty', {
+      signer: CHECKPOINT_SIGNER,
+      policy: POLICY,
       origin: ORIGIN,
       time: '2026-12-02T14:00:00Z',
     });
-    const cp = parseCheckpoint(stored.body);
+    if (w.status === 'refused') throw new Error(JSON.stringify(w.findings));
+    const cp = parseCheckpoint(w.stored.body);
     expect(cp.ok && [cp.value.treeSize, cp.value.rootHash, cp.value.chainHead]).toEqual([
       0,
       toHex(merkleRoot([])),
@@ -123,9 +150,20 @@ describe('checkpoints', () => {
   it('never overwrite a checkpoint of the same tree size', async () => {
     const store = new MemoryLedgerStore();
     await fill(store, 2);
-    const a = await checkpointLog(store, 'log-a', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T14:00:00Z' });
-    const b = await checkpointLog(store, 'log-a', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T14:05:00Z' });
-    expect([a.written, b.written]).toEqual([true, false]);
+    const a = await checkpointLog(store, 'log-a', {
+      signer: CHECKPOINT_SIGNER,
+      policy: POLICY,
+      origin: ORIGIN,
+      time: '2026-12-02T14:00:00Z',
+    });
+    const b = await checkpointLog(store, 'log-a', {
+      signer: CHECKPOINT_SIGNER,
+      policy: POLICY,
+      origin: ORIGIN,
+      time: '2026-12-02T14:05:00Z',
+    });
+    if (a.status === 'refused' || b.status === 'refused') throw new Error('refused');
+    expect([a.status, b.status]).toEqual(['written', 'existing']);
     expect(b.stored.body).toBe(a.stored.body);
     const all: string[] = [];
     for await (const c of store.readCheckpoints('log-a')) all.push(c.body);
@@ -152,8 +190,20 @@ describe('checkpoints', () => {
       const r = parseCheckpoint(bad);
       expect(r.ok ? 'ok' : r.error.code).toBe('malformed');
     }
-    const v2 = parseCheckpoint(canonicalize({ ...JSON.parse(body), format: 'docket.checkpoint/2' }) as string);
+    const v2 = parseCheckpoint(canonicalize({ ...JSON.parse(body), format: 'docket.checkpoint/3' }) as string);
     expect(v2.ok ? 'ok' : v2.error.code).toBe('unsupported-version');
+    // A /2 checkpoint without entriesVerified, or a /1 checkpoint with it, is malformed: the field is the version's.
+    const { entriesVerified: _drop, ...noField } = JSON.parse(body) as Record<string, unknown>;
+    for (const bad of [noField, { ...JSON.parse(body), entriesVerified: false }]) {
+      const r = parseCheckpoint(canonicalize(bad) as string);
+      expect(r.ok ? 'ok' : r.error.code).toBe('malformed');
+    }
+    const v1 = { ...JSON.parse(body), format: 'docket.checkpoint/1' } as Record<string, unknown>;
+    const r1 = parseCheckpoint(canonicalize(v1) as string);
+    expect(r1.ok ? 'ok' : r1.error.code).toBe('malformed');
+    delete v1.entriesVerified;
+    const r1ok = parseCheckpoint(canonicalize(v1) as string);
+    expect(r1ok.ok).toBe(true);
   });
 
   it('refuse to build with an origin that is not an environment and a table name', () => {
@@ -169,7 +219,12 @@ describe('exports', () => {
     const store = new MemoryLedgerStore();
     await fill(store, 3, 'log-b');
     await fill(store, 4, 'log-a');
-    await checkpointLog(store, 'log-a', { signer: SIGNER, origin: ORIGIN, time: '2026-12-02T14:00:00Z' });
+    await checkpointLog(store, 'log-a', {
+      signer: CHECKPOINT_SIGNER,
+      policy: POLICY,
+      origin: ORIGIN,
+      time: '2026-12-02T14:00:00Z',
+    });
     let text = '';
     for await (const line of ledgerExportLines(store, ORIGIN)) text += line;
     const back = readLedgerExport(utf8(text));

@@ -1,6 +1,7 @@
 /** Shared test fixtures: deterministic keys (seeds are fixed bytes, never real secrets) and sample entries. */
 import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
+import { sha256Hex, toHex } from '../../core/ledger/bytes.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
 import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entry-types.js';
 import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
 
@@ -71,4 +72,37 @@ export function errorEntry(over: Partial<Record<string, unknown>> = {}): Unsigne
     error: { class: 'malformed-input', phase: 'preflight', code: 'facts-syntax', message: 'facts are not JSON' },
     ...over,
   } as unknown as UnsignedEntry;
+}
+
+/** The checkpoint key of the fixtures' v2 policy (separate from the entry key KEYS). */
+export const CHECKPOINT_KEYS: Ed25519KeyPair = keyPairFromSeed(seed(11));
+export const CHECKPOINT_SIGNER = signerFromKeyPair(CHECKPOINT_KEYS);
+
+/** A docket.trust-policy/2: KEYS signs entries, CHECKPOINT_KEYS checkpoints, of every log from seq 0 on. */
+export function policyV2(
+  logs: readonly string[] = ['log-a', 'log-b', 'log-empty'],
+  authorities = [{ environment: 'test', table: 'docket-ledger' }],
+): TrustPolicy {
+  const from0 = logs.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
+  const r = readTrustPolicy(
+    new TextEncoder().encode(
+      JSON.stringify({
+        format: 'docket.trust-policy/2',
+        logs,
+        keys: [
+          { keyId: KEYS.keyId, publicKey: toHex(KEYS.publicKey), role: 'entries', validity: from0 },
+          {
+            keyId: CHECKPOINT_KEYS.keyId,
+            publicKey: toHex(CHECKPOINT_KEYS.publicKey),
+            role: 'checkpoints',
+            validity: from0,
+          },
+        ],
+        authorities,
+        evaluatorBuilds: [BUILD_DIGEST],
+      }),
+    ),
+  );
+  if (!r.ok) throw new Error(r.error.detail);
+  return r.value;
 }

@@ -58,6 +58,7 @@ describe('the published schemas', () => {
         keyId: KEYS.keyId,
         origin: { environment: 'prod', table: 'docket-ledger' },
         time: '2026-12-02T14:00:00Z',
+        entriesVerified: true,
       },
       SIGNER,
     );
@@ -65,6 +66,12 @@ describe('the published schemas', () => {
     expect(checkpointValid(cp)).toBe(true);
     expect(checkpointValid({ ...cp, rootHash: 'a'.repeat(64) })).toBe(false);
     expect(checkpointValid({ ...cp, origin: { environment: 'prod' } })).toBe(false);
+    // entriesVerified belongs to format /2 (and is always true there); format /1 is still valid without it.
+    const { entriesVerified: _e, ...withoutField } = cp;
+    expect(checkpointValid(withoutField)).toBe(false);
+    expect(checkpointValid({ ...cp, entriesVerified: false })).toBe(false);
+    expect(checkpointValid({ ...withoutField, format: 'docket.checkpoint/1' })).toBe(true);
+    expect(checkpointValid({ ...cp, format: 'docket.checkpoint/1' })).toBe(false);
     const policy = {
       format: 'docket.trust-policy/1',
       logs: ['log-0'],
@@ -81,5 +88,11 @@ describe('the published schemas', () => {
     expect(policyValid(policy)).toBe(true);
     expect(policyValid({ ...policy, keys: [] })).toBe(false);
     expect(policyValid({ ...policy, logs: ['a/b'] })).toBe(false);
+    // Format /2: every key has a role; a /1 key has none.
+    const v2 = { ...policy, format: 'docket.trust-policy/2', keys: [{ ...policy.keys[0], role: 'checkpoints' }] };
+    expect(policyValid(v2)).toBe(true);
+    expect(policyValid({ ...v2, keys: policy.keys })).toBe(false);
+    expect(policyValid({ ...v2, keys: [{ ...policy.keys[0], role: 'both' }] })).toBe(false);
+    expect(policyValid({ ...policy, keys: v2.keys })).toBe(false);
   });
 });

@@ -168,6 +168,21 @@ describe('processing one request', () => {
     ]);
   });
 
+  it('admits a work budget equal to the deployment maximum and refuses one unit more', async () => {
+    const w = world({ maxWorkBudget: 5_000 });
+    const digest = w.publish('vendor-onboarding-target.json');
+    const facts = '{"vendor":{"riskScore":"12.5","sanctioned":false}}';
+    const at = await processRequest(req('max-1', `sha256:${digest}`, facts, ',"workBudget":5000'), w.config, w.ports);
+    expect(at.status === 'recorded' && at.kind).toBe('disposition');
+    const over = await processRequest(req('max-2', `sha256:${digest}`, facts, ',"workBudget":5001'), w.config, w.ports);
+    expect(over.status === 'recorded' && [over.kind, over.refusalCode]).toEqual([
+      'admission-refusal',
+      'work-budget-out-of-range',
+    ]);
+    const none = await processRequest(req('max-3', `sha256:${digest}`, facts, ',"workBudget":0'), w.config, w.ports);
+    expect(none.status === 'recorded' && none.refusalCode).toBe('work-budget-out-of-range');
+  });
+
   it('refuses before evaluating when the worst-case entry could not fit one ledger item', async () => {
     // Two route targets with 210,000-byte display names: any requested handoff would echo both in the disposition.
     const w = world();
@@ -244,7 +259,7 @@ describe('processing a batch', () => {
   it('fails only the record whose processing threw and dead-letters the unidentified one', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
-    const dead: string[] = [];
+    const dead: [string, string][] = [];
     const records = [
       {
         messageId: 'a',
@@ -268,10 +283,11 @@ describe('processing a batch', () => {
     w.failNextSends(1);
     const res = await handleBatch(records, {
       process: (b) => processRequest(b, w.config, w.ports),
-      deadLetter: async (r) => void dead.push(r.messageId),
+      deadLetter: async (r, o) => void dead.push([r.messageId, o.code]),
       concurrency: 1,
     });
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'c' }]);
-    expect(dead).toEqual(['b']);
+    // The reason travels with the dead letter (the DocketReason attribute), so an operator can tell why.
+    expect(dead).toEqual([['b', 'request-not-json']]);
   });
 });

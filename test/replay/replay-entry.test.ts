@@ -153,6 +153,53 @@ describe('a replay that does not reproduce the entry', () => {
   });
 });
 
+describe('a replay that does not reproduce a re-signed request member', () => {
+  const EVIDENCE = ',"evidence":{"tax-certificate":"present"}';
+  const cases: [string, (e: Record<string, unknown>) => void][] = [
+    ['evidenceDigest', (e) => void (e.evidenceDigest = '1'.repeat(64))],
+    ['correlation', (e) => void (e.correlation = { tenant: 'someone-else' })],
+    ['requestId', (e) => void (e.requestId = 'another-request')],
+    ['pack.id', (e) => void ((e.pack as { id: string }).id = 'https://packs.example.org/other')],
+    ['pack.version', (e) => void ((e.pack as { version: string }).version = '9.9.9')],
+    ['specVersion', (e) => void (e.specVersion = '0.2.0')],
+  ];
+  for (const [member, change] of cases) {
+    it(`reports a mismatch of ${member} when it was altered and re-signed`, async () => {
+      const w = world();
+      const d = w.publish(VENDOR);
+      const stored = await w.submit(request(`r-${member}`, `sha256:${d}`, LOW_RISK, EVIDENCE));
+      expect((await replay(stored, w.options())).result).toBe('replay-match');
+      const forged = resign(stored, w.signer, change);
+      const o = await replay(forged, w.options());
+      expect(o.result).toBe('replay-mismatch');
+      expect(o.differs?.map((x) => x.member)).toEqual([member]);
+    });
+  }
+
+  for (const member of ['error.phase', 'error.code'] as const) {
+    it(`reports a mismatch of ${member} when an error entry was altered and re-signed`, async () => {
+      const w = world();
+      const d = w.publish(TRIAGE);
+      const stored = await w.submit(
+        request(
+          `r-${member}`,
+          `sha256:${d}`,
+          exampleText('requests/triage-complete-appropriate.facts.json'),
+          ',"workBudget":10',
+        ),
+      );
+      const forged = resign(stored, w.signer, (e) => {
+        const error = e.error as { phase: string; code: string };
+        if (member === 'error.phase') error.phase = error.phase === 'preflight' ? 'evaluation' : 'preflight';
+        else error.code = `${error.code}-altered`;
+      });
+      const o = await replay(forged, w.options());
+      expect(o.result).toBe('replay-mismatch');
+      expect(o.differs?.map((x) => x.member)).toEqual([member]);
+    });
+  }
+});
+
 describe('entries that cannot be replayed', () => {
   it('says request-purged when the archive no longer holds the request bytes, and the entry still verifies', async () => {
     const w = world();

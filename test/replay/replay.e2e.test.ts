@@ -31,6 +31,7 @@ beforeAll(async () => {
     policy,
     trustPolicyDocument({
       keys: w.keys,
+      checkpointKey: w.checkpointKeys,
       logIds,
       environment: 'replay',
       table: w.env.LEDGER_TABLE!,

@@ -59,11 +59,13 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
     handoffs: { send: async () => undefined },
   };
   const policy: TrustPolicy = {
+    format: 'docket.trust-policy/1',
     logs: [...LOGS],
     keys: [
       {
         keyId: keys.keyId,
         publicKey: keys.publicKey,
+        roles: ['entries', 'checkpoints'],
         validity: LOGS.map((logId) => ({ logId, fromSeq: 0, toSeq: null })),
       },
     ],

@@ -50,12 +50,16 @@ describe('docket verify on export files', () => {
 
   it('checks every entry signature with --all-signatures and says so in the summary', async () => {
     const quick = memoryIo();
-    expect(await run(exportArgs('checkpointed-bad-signature'), quick)).toBe(0);
+    expect(await run(exportArgs('verifying-checkpoint-vouches-for-covered-entries'), quick)).toBe(0);
+    // log-a's 9 entries are vouched for by KC's /2 checkpoint; log-b's entries 4 and 5 lie past its checkpoint.
+    expect((oneJsonLine(quick.out()).summary as { entrySignaturesChecked: number }).entrySignaturesChecked).toBe(2);
     const all = memoryIo();
-    expect(await run([...exportArgs('checkpointed-bad-signature'), '--all-signatures'], all)).toBe(1);
+    expect(
+      await run([...exportArgs('verifying-checkpoint-vouches-for-covered-entries'), '--all-signatures'], all),
+    ).toBe(1);
     const v = oneJsonLine(all.out());
     expect((v.summary as { mode: string; entrySignaturesChecked: number }).mode).toBe('all-signatures');
-    expect((v.summary as { entrySignaturesChecked: number }).entrySignaturesChecked).toBe(12);
+    expect((v.summary as { entrySignaturesChecked: number }).entrySignaturesChecked).toBe(15);
   });
 
   it('fails closed when an honest ledger is presented without any checkpoint', async () => {

@@ -1,25 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { appendOnce } from '../../core/ledger/append.js';
 import { sha256Hex } from '../../core/ledger/bytes.js';
-import { checkpointLog } from '../../core/ledger/checkpoint.js';
+import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
 import { buildEntry } from '../../core/ledger/entry.js';
 import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { signerFromKeyPair } from '../../core/ledger/signature.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../core/ledger/verify/index.js';
-import { K1, PROD, policyText, unsignedEntry } from '../../conformance/ledger/fixtures.js';
+import { K1, KC, PROD, policyText, unsignedEntry } from '../../conformance/ledger/fixtures.js';
 
 const LOGS = ['log-a', 'log-b'];
 const policy = (() => {
   const r = readTrustPolicy(
     new TextEncoder().encode(
-      policyText(LOGS, [{ keys: K1, validity: LOGS.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) }]),
+      policyText(LOGS, [
+        { keys: K1, role: 'entries', validity: LOGS.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) },
+        { keys: KC, role: 'checkpoints', validity: LOGS.map((logId) => ({ logId, fromSeq: 0, toSeq: null })) },
+      ]),
     ),
   );
   if (!r.ok) throw new Error(r.error.detail);
   return r.value;
 })();
 const signer = signerFromKeyPair(K1);
+const checkpointSigner = signerFromKeyPair(KC);
 
 /** A store filled through the ledger's own append protocol and checkpoint builder, as the pipeline fills it. */
 async function appendedStore(requests: number, checkpointAfter: number): Promise<MemoryLedgerStore> {
@@ -43,7 +47,16 @@ async function appendedStore(requests: number, checkpointAfter: number): Promise
     expect(r.ok).toBe(true);
     if (i + 1 === checkpointAfter)
       for (const logId of LOGS)
-        await checkpointLog(store, logId, { signer, origin: PROD, time: '2026-12-01T12:00:00Z' });
+        expect(
+          (
+            await checkpointLog(store, logId, {
+              signer: checkpointSigner,
+              policy,
+              origin: PROD,
+              time: '2026-12-01T12:00:00Z',
+            })
+          ).status,
+        ).toBe('written');
   }
   return store;
 }

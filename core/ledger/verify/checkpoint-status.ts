@@ -1,9 +1,11 @@
 /**
- * Judging presented checkpoints under the trust policy (issue 3 items 4 and 5): only a checkpoint that reads
- * strictly, names a pinned key valid for its log at seq treeSize−1, carries a valid checkpoint-domain signature and
- * comes from an allowed authority (environment + table) is an anchor. Everything else is a finding, never an anchor.
+ * Judging presented checkpoints under the trust policy (docs/verify.md): only a checkpoint that reads strictly, names
+ * a pinned checkpoint key valid for its log at seq treeSize−1, carries a valid checkpoint-domain signature and comes
+ * from an allowed authority (environment + table) is an anchor. Everything else is a finding, never an anchor.
+ * An anchor also vouches for the signatures of the entries it covers only when its writer verified them before
+ * signing (format /2) and its key is valid for the whole covered range (docs/adr/0121-checkpoints-verify-before-signing.md).
  */
-import { parseCheckpoint, verifyCheckpointSignature, type SignedCheckpoint } from '../checkpoint.js';
+import { CHECKPOINT_FORMAT, parseCheckpoint, verifyCheckpointSignature, type SignedCheckpoint } from '../checkpoint.js';
 import type { StoredCheckpoint } from '../store.js';
 import { isAllowedAuthority, keyForCheckpoint, type TrustPolicy } from '../trust-policy.js';
 import type { CheckpointStatus } from './findings.js';
@@ -11,6 +13,8 @@ import type { CheckpointStatus } from './findings.js';
 export interface CheckpointCheck {
   readonly status: CheckpointStatus;
   readonly checkpoint: SignedCheckpoint | null;
+  /** An ok checkpoint whose word stands in for the signatures of the entries it covers (not of its own key's). */
+  readonly vouches: boolean;
 }
 
 export function checkCheckpoint(stored: StoredCheckpoint, policy: TrustPolicy): CheckpointCheck {
@@ -19,19 +23,22 @@ export function checkCheckpoint(stored: StoredCheckpoint, policy: TrustPolicy): 
     return {
       status: parsed.error.code === 'unsupported-version' ? 'checkpoint-unsupported-version' : 'checkpoint-malformed',
       checkpoint: null,
+      vouches: false,
     };
   const cp = parsed.value;
   // The record's (logId, treeSize) is where the checkpoint was filed; a body that says otherwise is not readable as filed.
   if (cp.logId !== stored.logId || cp.treeSize !== stored.treeSize)
-    return { status: 'checkpoint-malformed', checkpoint: null };
+    return { status: 'checkpoint-malformed', checkpoint: null, vouches: false };
   const key = keyForCheckpoint(policy, cp.keyId, cp.logId, cp.treeSize);
   if (!key.ok)
     return {
       status: key.code === 'unknown-key' ? 'checkpoint-unknown-key' : 'checkpoint-key-not-valid-at-seq',
       checkpoint: cp,
+      vouches: false,
     };
   if (!verifyCheckpointSignature(cp, key.key.publicKey))
-    return { status: 'checkpoint-signature-mismatch', checkpoint: cp };
-  if (!isAllowedAuthority(policy, cp.origin)) return { status: 'checkpoint-unauthorized-origin', checkpoint: cp };
-  return { status: 'ok', checkpoint: cp };
+    return { status: 'checkpoint-signature-mismatch', checkpoint: cp, vouches: false };
+  if (!isAllowedAuthority(policy, cp.origin))
+    return { status: 'checkpoint-unauthorized-origin', checkpoint: cp, vouches: false };
+  return { status: 'ok', checkpoint: cp, vouches: cp.format === CHECKPOINT_FORMAT && key.coversTree };
 }

@@ -1,15 +1,15 @@
 /**
- * verifyLedger (issue 3 item 5; docs/verify.md): judges a ledger against a trust policy and signed checkpoints and
- * returns a verdict {ok, findings}, or no verdict when the ledger could not be read completely. Pure apart from
- * reading the async source: no clock, no I/O of its own.
+ * verifyLedger (docs/verify.md): judges a ledger against a trust policy and signed checkpoints and returns a verdict
+ * {ok, findings}, or no verdict when the ledger could not be read completely. Pure apart from reading the async
+ * source: no clock, no I/O of its own.
  *
- * Two modes (docs/adr/0091-checkpoint-path.md):
+ * Two modes (docs/adr/0091-checkpoint-path.md, narrowed by docs/adr/0121-checkpoints-verify-before-signing.md):
  *  - all-signatures: every entry's Ed25519 signature is checked.
  *  - checkpoint (default): every entry is still read strictly, its key looked up under the policy, its placement,
  *    projection, digests, chain link and request id checked, and the RFC 9162 root of each log is recomputed from
- *    the stored bytes; but the entry signature is checked only for entries NOT covered by the largest valid
- *    checkpoint whose root (and chain head) the ledger matches. A covered entry's bytes are exactly the bytes the
- *    checkpoint key vouched for. If no checkpoint matches, every signature of that log is checked.
+ *    the stored bytes; but the entry signature is skipped for an entry only when the largest matched checkpoint that
+ *    vouches (format /2: its writer verified before signing; its key valid for the whole covered range) covers it
+ *    and was signed by a key other than the entry's. Every other signature is checked.
  */
 import { err, ok, type Result } from '../../result.js';
 import { toHex } from '../bytes.js';
@@ -44,7 +44,17 @@ const EMPTY_ROOT_HEX = toHex(EMPTY_ROOT);
 
 interface Anchor {
   readonly cp: SignedCheckpoint;
+  /** May stand in for covered entry signatures (checkpoint-status.ts). */
+  readonly vouches: boolean;
 }
+
+/** The entries whose signatures the checkpoint path may skip: index < size, unless signed by the one vouching key. */
+interface Cover {
+  readonly size: number;
+  /** Keys of the matched vouching checkpoints of that size. An entry signed by one of them is still checked. */
+  readonly keyIds: ReadonlySet<string>;
+}
+const NO_COVER: Cover = { size: 0, keyIds: new Set() };
 
 class Run {
   readonly findings: Finding[] = [];
@@ -71,7 +81,7 @@ class Run {
       const cp = c.checkpoint as SignedCheckpoint;
       let list = this.anchorsByLog.get(cp.logId);
       if (list === undefined) this.anchorsByLog.set(cp.logId, (list = []));
-      list.push({ cp });
+      list.push({ cp, vouches: c.vouches });
     }
   }
 
@@ -79,14 +89,15 @@ class Run {
     this.logs += 1;
     const anchors = this.anchorsByLog.get(logId) ?? [];
     const sizes = new Set(anchors.map((a) => a.cp.treeSize));
-    const maxAnchor = anchors.reduce((m, a) => Math.max(m, a.cp.treeSize), -1);
+    // Only a vouching checkpoint can cover a signature, so only entries below the largest one are deferred.
+    const maxAnchor = anchors.reduce((m, a) => (a.vouches ? Math.max(m, a.cp.treeSize) : m), -1);
     const all = this.options.allSignatures === true;
     const every = this.options.progressEvery ?? 10_000;
     const leaves: Uint8Array[] = [];
     const frontier = new MerkleFrontier();
     const rootsAt = new Map<number, string>([[0, EMPTY_ROOT_HEX]]);
     const statuses = new Map<number, { seq: number; status: EntryStatus }>();
-    const pending: { index: number; stored: StoredEntry }[] = [];
+    const pending: { index: number; stored: StoredEntry; keyId: string }[] = [];
     const trackSlots = this.options.positions !== undefined;
     let expected = 0;
     let prevSeq = -1;
@@ -100,7 +111,8 @@ class Run {
       const defer = !all && index < maxAnchor;
       const c = checkEntry(stored, this.policy, !defer);
       if (c.signatureChecked) this.signatures += 1;
-      if (defer && !BEFORE_SIGNATURE.has(c.status)) pending.push({ index, stored });
+      if (defer && !BEFORE_SIGNATURE.has(c.status))
+        pending.push({ index, stored, keyId: (c.entry as { keyId: string }).keyId });
       if (c.status !== 'ok') statuses.set(index, { seq: stored.seq, status: c.status });
       const hashHex = toHex(c.entryHash);
       if (c.entry !== null) {
@@ -135,10 +147,11 @@ class Run {
     if (Symbol.asyncIterator in entries) for await (const stored of entries as AsyncIterable<StoredEntry>) step(stored);
     else for (const stored of entries as Iterable<StoredEntry>) step(stored);
 
-    const covered = this.judgeAnchors(logId, anchors, leaves, rootsAt);
-    // Entries the matching checkpoint does not cover get their signature checked now (the checkpoint path's rule).
+    const cover = this.judgeAnchors(logId, anchors, leaves, rootsAt);
+    // Entries no vouching checkpoint covers — and covered entries signed by the checkpoint's own key, which cannot
+    // vouch for itself — get their signature checked now (ADR 0121).
     for (const p of pending) {
-      if (p.index < covered) continue;
+      if (p.index < cover.size && (cover.keyIds.size > 1 || !cover.keyIds.has(p.keyId))) continue;
       const c = checkEntry(p.stored, this.policy, true);
       this.signatures += 1;
       if (c.status === 'ok') statuses.delete(p.index);
@@ -148,22 +161,22 @@ class Run {
       this.findings.push({ code: status as Exclude<EntryStatus, 'ok'>, logId, seq });
   }
 
-  /** Anchor findings of one log; returns the size of the largest checkpoint the ledger matches (0 when none). */
+  /** Anchor findings of one log; returns what the largest matched vouching checkpoint covers (nothing when none). */
   judgeAnchors(
     logId: string,
     anchors: readonly Anchor[],
     leaves: readonly Uint8Array[],
     rootsAt: ReadonlyMap<number, string>,
-  ): number {
+  ): Cover {
     const n = leaves.length;
     if (!this.policy.logs.includes(logId)) {
       this.findings.push({ code: 'unregistered-log', logId, missing: 'policy' });
-      return 0;
+      return NO_COVER;
     }
     // An absent anchor fails closed (issue 3 item 5).
     if (anchors.length === 0) {
       this.findings.push({ code: 'unregistered-log', logId, missing: 'checkpoint' });
-      return 0;
+      return NO_COVER;
     }
     const bySize = new Map<number, Map<string, SignedCheckpoint>>();
     for (const a of anchors) {
@@ -176,7 +189,7 @@ class Run {
     const maxSize = sizes[sizes.length - 1] as number;
     if (n === 0 && maxSize > 0) {
       this.findings.push({ code: 'anchored-log-missing', logId, treeSize: maxSize });
-      return 0;
+      return NO_COVER;
     }
     const matched = new Map<number, SignedCheckpoint>();
     for (const size of sizes) {
@@ -211,10 +224,10 @@ class Run {
       }
     }
     const best = [...matched.keys()].sort((a, b) => b - a)[0];
-    if (best === undefined) return 0;
+    if (best === undefined) return NO_COVER;
     const cp = matched.get(best) as SignedCheckpoint;
     this.summaryAnchors.push({ logId, treeSize: best, time: cp.time });
-    return best;
+    return coverOf(anchors, matched);
   }
 
   checkPositions(): void {
@@ -229,6 +242,18 @@ class Run {
       }
     }
   }
+}
+
+/** The largest matched size with a vouching checkpoint making the same claim as the ledger, and its keys. */
+function coverOf(anchors: readonly Anchor[], matched: ReadonlyMap<number, SignedCheckpoint>): Cover {
+  let cover: { size: number; keyIds: Set<string> } = { size: 0, keyIds: new Set() };
+  for (const a of anchors) {
+    const m = matched.get(a.cp.treeSize);
+    if (!a.vouches || m === undefined || a.cp.rootHash !== m.rootHash || a.cp.chainHead !== m.chainHead) continue;
+    if (a.cp.treeSize > cover.size) cover = { size: a.cp.treeSize, keyIds: new Set([a.cp.keyId]) };
+    else if (a.cp.treeSize === cover.size && cover.size > 0) cover.keyIds.add(a.cp.keyId);
+  }
+  return cover;
 }
 
 /**

@@ -1,0 +1,116 @@
+/**
+ * The checkpoint writer's cost per newly covered entry (ADR 0121: it verifies every entry before signing), beside a
+ * same-run baseline. Reproduce: npm run build && node dist/bench/checkpoint.bench.js [entries]
+ *
+ * One log of N honest entries (the corpus's fixed entry key K1) in the in-memory store; the writer, signing with the
+ * separate checkpoint key KC, runs (1) from an empty checkpoint history: every entry is newly covered and verified
+ * (strict read, key lookup, Ed25519, placement, projection, chain); (2) again after 1% more entries: only those are
+ * verified, the rest hashed against its own earlier checkpoint. Baseline: SHA-256 of each stored body; and, as a
+ * second same-run reference for the same per-entry work, `verify --all-signatures` over the same entries.
+ */
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import {
+  appendTo,
+  buildLog,
+  checkpointsText,
+  checkpointV2Of,
+  exportText,
+  K1,
+  KC,
+  policyText,
+  PROD,
+} from '../conformance/ledger/fixtures.js';
+import { verifyExportFiles } from '../core/ledger/verify/files.js';
+import { checkpointLog } from '../core/ledger/checkpoint-writer.js';
+import { MemoryLedgerStore } from '../core/ledger/memory-store.js';
+import { signerFromKeyPair } from '../core/ledger/signature.js';
+import { readTrustPolicy } from '../core/ledger/trust-policy.js';
+
+const total = Number(process.argv[2] ?? 20_000);
+const extra = Math.max(1, Math.floor(total / 100));
+const t0 = performance.now();
+const recs = buildLog('log-0', total);
+const more = [...recs];
+for (let i = 0; i < extra; i++) appendTo(more, K1);
+const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
+const policyBytes = new TextEncoder().encode(
+  policyText(
+    ['log-0'],
+    [
+      { keys: K1, role: 'entries', validity: from0 },
+      { keys: KC, role: 'checkpoints', validity: from0 },
+    ],
+  ),
+);
+const parsed = readTrustPolicy(policyBytes);
+if (!parsed.ok) throw new Error(parsed.error.detail);
+const policy = parsed.value;
+const signer = signerFromKeyPair(KC);
+process.stdout.write(`generated ${total} + ${extra} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+
+async function storeOf(entries: typeof recs): Promise<MemoryLedgerStore> {
+  const s = new MemoryLedgerStore();
+  for (const e of entries) await s.putEntryIfAbsent(e);
+  return s;
+}
+
+function baseline(): number {
+  const start = performance.now();
+  let x = 0;
+  for (const r of recs) x ^= createHash('sha256').update(r.body).digest()[0] as number;
+  if (x === 256) throw new Error('unreachable');
+  return performance.now() - start;
+}
+
+async function fresh(): Promise<number> {
+  const store = await storeOf(recs);
+  const start = performance.now();
+  const w = await checkpointLog(store, 'log-0', { signer, policy, origin: PROD, time: '2026-12-03T09:00:00Z' });
+  const ms = performance.now() - start;
+  if (w.status !== 'written' || w.entriesVerified !== total) throw new Error(`unexpected ${JSON.stringify(w)}`);
+  return ms;
+}
+
+async function incremental(): Promise<number> {
+  const store = await storeOf(recs);
+  const first = await checkpointLog(store, 'log-0', { signer, policy, origin: PROD, time: '2026-12-03T09:00:00Z' });
+  if (first.status !== 'written') throw new Error('first checkpoint refused');
+  for (const e of more.slice(total)) await store.putEntryIfAbsent(e);
+  const start = performance.now();
+  const w = await checkpointLog(store, 'log-0', { signer, policy, origin: PROD, time: '2026-12-03T09:05:00Z' });
+  const ms = performance.now() - start;
+  if (w.status !== 'written' || w.entriesVerified !== extra) throw new Error(`unexpected ${JSON.stringify(w)}`);
+  return ms;
+}
+
+async function verifyAll(): Promise<number> {
+  const ledger = new TextEncoder().encode(exportText(recs));
+  const checkpoints = new TextEncoder().encode(checkpointsText([checkpointV2Of(recs, 'log-0', total, KC)]));
+  const start = performance.now();
+  const r = await verifyExportFiles({ ledger, policy: policyBytes, checkpoints }, { allSignatures: true });
+  const ms = performance.now() - start;
+  if (!r.ok || !r.value.ok) throw new Error('the generated log must verify');
+  return ms;
+}
+
+const best = async (f: () => number | Promise<number>, runs: number): Promise<number> => {
+  let m = Infinity;
+  for (let i = 0; i < runs; i++) m = Math.min(m, await f());
+  return m;
+};
+
+const base = await best(baseline, 3);
+const full = await best(fresh, 2);
+const inc = await best(incremental, 2);
+const all = await best(verifyAll, 1);
+const line = (label: string, ms: number, entries: number, goal?: number) => {
+  const rate = Math.round(entries / (ms / 1000));
+  return `${label.padEnd(46)} ${String(rate).padStart(9)} entries/s  ${(ms / 1000).toFixed(3).padStart(7)} s  ${(ms / base).toFixed(1).padStart(6)}× baseline${goal ? `  (goal ≥ ${goal.toLocaleString('en-US')}/s: ${rate >= goal ? 'met' : 'NOT met'})` : ''}\n`;
+};
+process.stdout.write(`node ${process.version}, best of runs\n`);
+process.stdout.write(line(`baseline: SHA-256 of each of ${total} bodies`, base, total));
+process.stdout.write(line(`verify --all-signatures, same ${total} entries`, all, total));
+process.stdout.write(line(`writer, all ${total} entries newly covered`, full, total, 5_000));
+process.stdout.write(line(`writer, ${extra} new after a vouching checkpoint (per new)`, inc, extra));
+process.stdout.write(line(`  the same run, per entry read`, inc, total + extra));
