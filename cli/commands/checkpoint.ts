@@ -14,7 +14,7 @@ import { parseSigningKey } from '../../functions/lib/signing-key.js';
 import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
 import { readFileSync } from 'node:fs';
 
-const USAGE = `docket checkpoint [--key <signing-key.json>] [--out <checkpoints.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;
+const USAGE = `docket checkpoint [--key <signing-key.json>] [--out <checkpoints.json>] [--notes-out <checkpoint-notes.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
@@ -23,6 +23,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       ...SETTING_FLAGS,
       key: { type: 'string' },
       out: { type: 'string' },
+      'notes-out': { type: 'string' },
       logs: { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -54,9 +55,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     });
     const out = typeof values.out === 'string' ? values.out : localPaths().checkpoints;
     writeFileSync(out, r.export);
+    const notesOut = typeof values['notes-out'] === 'string' ? values['notes-out'] : localPaths().checkpointNotes;
+    if (r.notes !== null) writeFileSync(notesOut, r.notes);
     for (const c of r.checkpoints)
       io.stdout(`${c.logId}  tree size ${c.treeSize}${c.written ? '' : '  (already checkpointed)'}\n`);
-    io.stderr(`checkpoint export written to ${out}\n`);
+    io.stderr(`checkpoint export written to ${out}${r.notes === null ? '' : `, checkpoint notes to ${notesOut}`}\n`);
     return EXIT.OK;
   } catch (e) {
     io.stderr(`docket checkpoint: ${explainStackError(e, settings)}\n`);
