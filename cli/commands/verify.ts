@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { EXIT, parseCommandArgs, readCommandLine } from '../args.js';
+import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import { readCheckpointExport } from '../../core/ledger/export.js';
@@ -101,6 +101,10 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
       },
       { min: 0, max: 0 },
     );
+    if (typeof values.now === 'string' && !isUtcTime(values.now))
+      throw new UsageError('--now is an RFC 3339 UTC date-time (YYYY-MM-DDTHH:MM:SSZ)');
+    if (values.witnesses === undefined && (values.now !== undefined || values.cosigned !== undefined))
+      throw new UsageError('--now and --cosigned go with --witnesses');
     return values.help === true ? 'help' : values;
   });
   if (!line.ok) return line.exit;
@@ -226,6 +230,8 @@ async function verifyLive(
   }
 }
 
+const isUtcTime = (s: string): boolean => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(s) && !Number.isNaN(Date.parse(s));
+
 type WitnessOption = { readonly policy: WitnessPolicy; readonly notes: readonly string[]; readonly now: number };
 
 /** The witness policy, the cosigned notes of every --cosigned file (a notes export or a witness state), the clock. */
@@ -254,12 +260,6 @@ async function readWitnessInputs(
     if (!asState.ok) return err({ code: 'notes-unreadable', detail: `${f}: ${asNotes.error.detail}` });
     notes.push(...[...asState.value.values()].map((l) => l.note));
   }
-  let now = Math.floor(Date.now() / 1000);
-  if (typeof values.now === 'string') {
-    const t = Date.parse(values.now);
-    if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(values.now) || Number.isNaN(t))
-      return err({ code: 'witness-policy-unreadable', detail: '--now is an RFC 3339 UTC time (…Z)' });
-    now = t / 1000;
-  }
+  const now = typeof values.now === 'string' ? Date.parse(values.now) / 1000 : Math.floor(Date.now() / 1000);
   return { ok: true, value: { policy: policy.value, notes, now } };
 }

@@ -10,8 +10,8 @@ import {
   type WitnessContext,
 } from '../../core/ledger/witness/add-checkpoint.js';
 import { emptyWitnessState, type WitnessState } from '../../core/ledger/witness/witness-state.js';
-import { leaves, noteFor, OTHER_KEYS, ORIGIN, POLICY, proofBetween, signerOf, WITNESS } from './fixtures.js';
-import { checkpointOrigin } from '../../core/ledger/checkpoint-note.js';
+import { leaves, LOG_KEYS, noteFor, OTHER_KEYS, ORIGIN, POLICY, proofBetween, signerOf, WITNESS } from './fixtures.js';
+import { checkpointOrigin, signCheckpointNote } from '../../core/ledger/checkpoint-note.js';
 import { merkleRoot } from '../../core/ledger/merkle.js';
 
 const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z
@@ -132,6 +132,19 @@ describe('the tlog-witness add-checkpoint exchange', () => {
       ctx,
     );
     expect(out.response.status).toBe(422);
+  });
+
+  test('an empty tree is cosigned only with the empty root (422 for any other)', async () => {
+    const empty = await signCheckpointNote(
+      { origin: ORIGIN, treeSize: 0, rootHash: merkleRoot([]), extensions: [] },
+      signerOf(LOG_KEYS),
+    );
+    expect(witnessAddCheckpoint(`old 0\n\n${empty}`, emptyWitnessState(), ctx).response.status).toBe(200);
+    const bogus = await signCheckpointNote(
+      { origin: ORIGIN, treeSize: 0, rootHash: new Uint8Array(32), extensions: [] },
+      signerOf(LOG_KEYS),
+    );
+    expect(witnessAddCheckpoint(`old 0\n\n${bogus}`, emptyWitnessState(), ctx).response.status).toBe(422);
   });
 
   test.each([

@@ -129,6 +129,12 @@ describe('docket witness on files', () => {
     expect(b.out() + b.err()).toContain('notes-unreadable');
   });
 
+  it('verify refuses a --now that is not an RFC 3339 UTC time, and --cosigned without --witnesses (exit 64)', async () => {
+    const args = ['--export', f('ledger-full.jsonl'), '--policy', f('policy.json')];
+    expect(await verify([...args, '--witnesses', f('wp.json'), '--now', 'yesterday'], memoryIo())).toBe(64);
+    expect(await verify([...args, '--cosigned', f('notes-full.json')], memoryIo())).toBe(64);
+  });
+
   it('serve answers add-checkpoint on 127.0.0.1 and stops on SIGTERM', async () => {
     const io = memoryIo();
     const done = witness(

@@ -12,7 +12,7 @@ import { err, ok, type Result } from '../../result.js';
 import { bytesEqual } from '../bytes.js';
 import { readCheckpointNote, verifyLogSignature, type CheckpointNote } from '../checkpoint-note.js';
 import { cosign, type WitnessKey } from '../cosignature.js';
-import { verifyConsistency } from '../merkle.js';
+import { EMPTY_ROOT, verifyConsistency } from '../merkle.js';
 import { decodeBase64Strict, encodeBase64, serializeSignedNote, signatureLine } from '../signed-note.js';
 import type { TrustPolicy } from '../trust-policy.js';
 import type { WitnessState } from './witness-state.js';
@@ -158,6 +158,8 @@ function consistent(
   ctx: WitnessContext,
 ): boolean {
   if (ctx.skipConsistencyCheck === true) return true;
+  // RFC 9162 §2.1.1: the empty tree has exactly one root, SHA-256 of the empty string.
+  if (cn.body.treeSize === 0) return proof.length === 0 && bytesEqual(cn.body.rootHash, EMPTY_ROOT);
   // tlog-witness: the proof is empty when the old size is 0 (every tree extends the empty one).
   if (oldSize === 0) return proof.length === 0;
   return verifyConsistency(oldSize, cn.body.treeSize, oldRoot as Uint8Array, cn.body.rootHash, proof);
