@@ -17,6 +17,12 @@ import {
   type StoredCheckpoint,
   type StoredEntry,
 } from '../core/ledger/store.js';
+import {
+  cosignatureSortKey,
+  type CheckpointNoteStore,
+  type StoredCosignature,
+  type StoredNote,
+} from '../core/ledger/note-store.js';
 
 const { ConditionalCheckFailedException, GetItemCommand, PutItemCommand, QueryCommand, ScanCommand } = dynamodb;
 
@@ -30,10 +36,12 @@ export interface DynamoDbLedgerStoreOptions {
 const ENTRY_PREFIX = 'log#';
 const REQUEST_PREFIX = 'req#';
 const CHECKPOINT_PREFIX = 'ckpt#';
+const NOTE_PREFIX = 'note#';
+const COSIGNATURE_PREFIX = 'cosig#';
 const CLAIM_SK = 0;
 const POSITION_SK = 1;
 
-export class DynamoDbLedgerStore implements LedgerStore {
+export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
   private readonly client: DynamoDBClient;
   private readonly tableName: string;
 
@@ -150,6 +158,49 @@ export class DynamoDbLedgerStore implements LedgerStore {
       ConsistentRead: true,
     })) {
       yield { logId, treeSize: num(item, 'sk'), body: bodyOf(item) };
+    }
+  }
+
+  /** Checkpoint notes and cosignatures (core/ledger/note-store.ts; docs/adr/0131-witness-items.md). */
+  async putNoteIfAbsent(note: StoredNote): Promise<boolean> {
+    return this.putIfAbsent({
+      pk: { S: NOTE_PREFIX + note.logId },
+      sk: { N: String(note.treeSize) },
+      body: { S: note.note },
+    });
+  }
+
+  async *readNotes(logId: string): AsyncIterable<StoredNote> {
+    for await (const item of this.queryAll('readNotes', {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: NOTE_PREFIX + logId } },
+      ScanIndexForward: true,
+      ConsistentRead: true,
+    })) {
+      yield { logId, treeSize: num(item, 'sk'), note: bodyOf(item) };
+    }
+  }
+
+  async putCosignatureIfAbsent(c: StoredCosignature): Promise<boolean> {
+    return this.putIfAbsent({
+      pk: { S: `${COSIGNATURE_PREFIX}${c.logId}#${c.treeSize}` },
+      sk: { N: String(cosignatureSortKey(c)) },
+      body: { S: c.line },
+      time: { N: String(c.time) },
+      keyId: { S: c.keyId },
+    });
+  }
+
+  async *readCosignatures(logId: string, treeSize: number): AsyncIterable<StoredCosignature> {
+    for await (const item of this.queryAll('readCosignatures', {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: `${COSIGNATURE_PREFIX}${logId}#${treeSize}` } },
+      ScanIndexForward: true,
+      ConsistentRead: true,
+    })) {
+      yield { logId, treeSize, time: num(item, 'time'), keyId: optStr(item, 'keyId'), line: bodyOf(item) };
     }
   }
 

@@ -23,6 +23,7 @@ export const COMMANDS = Object.freeze({
   handoffs: 'read handoff messages from route queues',
   checkpoint: 'create or inspect ledger checkpoints',
   keygen: 'generate an Ed25519 signing key',
+  witness: 'cosign checkpoints as a C2SP witness (run once, serve add-checkpoint, keygen)',
   local: 'start or stop the local AWS stack',
 } as const);
 

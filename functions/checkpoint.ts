@@ -41,6 +41,8 @@ export async function handler(): Promise<{ checkpoints: CheckpointRun['checkpoin
   metrics.addMetric(CHECKPOINT_REFUSALS_METRIC, MetricUnit.Count, run.refused.length);
   metrics.publishStoredMetrics();
   if (env.DOCKET_CHECKPOINT_EXPORT_FILE) await writeFile(env.DOCKET_CHECKPOINT_EXPORT_FILE, run.export);
+  if (env.DOCKET_CHECKPOINT_NOTES_FILE && run.notes !== null)
+    await writeFile(env.DOCKET_CHECKPOINT_NOTES_FILE, run.notes);
   if (env.CHECKPOINT_EXPORT_BUCKET) {
     const s3 = new S3Client({});
     // One immutable object per run (Object Lock retains it) plus nothing mutable: readers list by prefix.
@@ -52,6 +54,16 @@ export async function handler(): Promise<{ checkpoints: CheckpointRun['checkpoin
         ContentType: 'application/json',
       }),
     );
+    // The checkpoint notes (C2SP tlog-checkpoint, with any cosignatures so far) beside them, for witnesses.
+    if (run.notes !== null)
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: env.CHECKPOINT_EXPORT_BUCKET,
+          Key: `notes/${time}.json`,
+          Body: run.notes,
+          ContentType: 'application/json',
+        }),
+      );
   }
   console.log(JSON.stringify({ level: 'INFO', message: 'checkpoints written', checkpoints: run.checkpoints }));
   return { checkpoints: run.checkpoints };

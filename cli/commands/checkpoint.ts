@@ -17,7 +17,7 @@ import { localPaths } from '../../functions/lib/local-files.js';
 import { parseSigningKey } from '../../functions/lib/signing-key.js';
 import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
 
-const USAGE = `docket checkpoint [--key <checkpoint-key.json>] [--policy <trust-policy.json>] [--out <checkpoints.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;
+const USAGE = `docket checkpoint [--key <checkpoint-key.json>] [--policy <trust-policy.json>] [--out <checkpoints.json>] [--notes-out <checkpoint-notes.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;
 
 function loadInputs(keyFile: string, policyFile: string): { signer: Signer; policy: TrustPolicy } | string {
   let signer: Signer;
@@ -45,6 +45,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       key: { type: 'string' },
       policy: { type: 'string' },
       out: { type: 'string' },
+      'notes-out': { type: 'string' },
       logs: { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -77,11 +78,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     });
     const out = typeof values.out === 'string' ? values.out : localPaths().checkpoints;
     writeFileSync(out, r.export);
+    const notesOut = typeof values['notes-out'] === 'string' ? values['notes-out'] : localPaths().checkpointNotes;
+    if (r.notes !== null) writeFileSync(notesOut, r.notes);
     for (const c of r.checkpoints)
       if (c.status !== 'refused')
         io.stdout(`${c.logId}  tree size ${c.treeSize}${c.status === 'written' ? '' : '  (already checkpointed)'}\n`);
     for (const c of r.refused) io.stderr(`docket checkpoint: ${describeRefusal(c)}\n`);
-    io.stderr(`checkpoint export written to ${out}\n`);
+    io.stderr(`checkpoint export written to ${out}${r.notes === null ? '' : `, checkpoint notes to ${notesOut}`}\n`);
     return r.refused.length > 0 ? EXIT.FAILED : EXIT.OK;
   } catch (e) {
     io.stderr(`docket checkpoint: ${explainStackError(e, settings)}\n`);

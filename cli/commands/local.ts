@@ -4,8 +4,9 @@
  * running the real evaluate handler in it; creates the entry signing key, the separate checkpoint key (never given
  * to the evaluate function) and the trust policy under .docket/local/;
  * publishes the example packs; submits a demo batch covering every disposition kind and handoff shape; waits for
- * the entries; shows the dispositions, the ledger entries and what sits on each route queue; writes a checkpoint;
- * runs `docket verify` when that command is present; and exits 0 leaving the stack running. `stop` stops it.
+ * the entries; shows the dispositions, the ledger entries and what sits on each route queue; writes a checkpoint
+ * and its notes; runs the local witness once; runs `docket verify --witnesses` when that command is present; and
+ * exits 0 leaving the stack running. `stop` stops it.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -137,6 +138,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     });
     writeFileSync(paths.checkpoints, cp.export);
     for (const r of cp.refused) io.stderr(`warning: ${describeRefusal(r)}\n`);
+    if (cp.notes !== null) writeFileSync(paths.checkpointNotes, cp.notes);
     say(
       `\n== checkpoints ${cp.checkpoints.map((c) => `${c.logId}:${c.treeSize}`).join('  ')} → ${paths.checkpoints}\n`,
     );
@@ -147,7 +149,8 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   // same as the default on port 4566; needed when --port chose another one).
   process.env.DOCKET_ENDPOINT ??= state.endpoint;
   process.env.DOCKET_STAGE ??= state.stage;
-  const verified = await runVerify(io);
+  const { runLocalWitness } = await import('../witness/local-witness.js');
+  const verified = await runVerify(io, await runLocalWitness(io, { freshLedger: !state.alreadyRunning }));
   say(
     `\nThe stack keeps running on ${state.endpoint}. Try: docket tail --from-start --once | docket show <request-id> | docket handoffs --route oversight | docket verify\nStop it with: npm run stop\n`,
   );
@@ -278,7 +281,7 @@ async function showQueues(stack: StackClients, queues: Record<string, string>, i
 }
 
 /** Runs `docket verify` (built by the ledger owner) with no flags, when present; its exit code is ours. */
-async function runVerify(io: CliIo): Promise<number> {
+async function runVerify(io: CliIo, argv: string[] = []): Promise<number> {
   let mod: { run?: (argv: string[], io: CliIo) => Promise<number> };
   try {
     const specifier = './verify.js'; // built by another area; absent in some builds
@@ -288,7 +291,7 @@ async function runVerify(io: CliIo): Promise<number> {
     return EXIT.OK;
   }
   if (typeof mod.run !== 'function') return EXIT.OK;
-  io.stdout('\n== docket verify\n');
-  const code = await mod.run([], io);
+  io.stdout(`\n== docket verify ${argv.join(' ')}\n`);
+  const code = await mod.run(argv, io);
   return code === 0 ? EXIT.OK : EXIT.FAILED;
 }

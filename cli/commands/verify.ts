@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { EXIT, parseCommandArgs, readCommandLine } from '../args.js';
+import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import { readCheckpointExport } from '../../core/ledger/export.js';
@@ -23,8 +23,17 @@ import { err, type Result } from '../../core/result.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../core/pipeline/settings.js';
 import { localPaths } from '../../functions/lib/local-files.js';
 import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { keepsNotes } from '../../core/ledger/publish-note.js';
+import { cosignedNote } from '../../core/ledger/note-store.js';
+import { readNotesExport } from '../../core/ledger/notes-export.js';
+import { readWitnessPolicy, type WitnessPolicy } from '../../core/ledger/witness/witness-policy.js';
+import { readWitnessState } from '../../core/ledger/witness/witness-state.js';
 
 const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoints.json>] [--policy <trust-policy.json>] [--markers <markers.json>] [--all-signatures]
+              [--witnesses <witness-policy.json> [--cosigned <checkpoint-notes.json | witness-state.json>]… [--now <RFC 3339>]]
+  --witnesses requires a quorum of cosignatures on each log's newest checkpoint (docs/verify.md "Witnesses"); the
+  cosigned notes come from each --cosigned file (default: .docket/local/checkpoint-notes.json and
+  .docket/local/witness-state.json when present) plus, on the live path, the table's own notes and cosignatures.
   Without --export, reads the live ledger table (stack options below). Defaults: --policy .docket/local/trust-policy.json,
   --checkpoints .docket/local/checkpoints.json (the live table's own checkpoints are added when reading the table, and
   its own position markers are checked unless --markers names a file).
@@ -85,10 +94,17 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
         policy: { type: 'string' },
         markers: { type: 'string' },
         'all-signatures': { type: 'boolean' },
+        witnesses: { type: 'string' },
+        cosigned: { type: 'string', multiple: true },
+        now: { type: 'string' },
         help: { type: 'boolean' },
       },
       { min: 0, max: 0 },
     );
+    if (typeof values.now === 'string' && !isUtcTime(values.now))
+      throw new UsageError('--now is an RFC 3339 UTC date-time (YYYY-MM-DDTHH:MM:SSZ)');
+    if (values.witnesses === undefined && (values.now !== undefined || values.cosigned !== undefined))
+      throw new UsageError('--now and --cosigned go with --witnesses');
     return values.help === true ? 'help' : values;
   });
   if (!line.ok) return line.exit;
@@ -116,8 +132,19 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
       return noVerdict(io, { code: 'markers-unreadable', detail: `${values.markers}: ${b.message}` });
     markerBytes = b;
   }
+  let witnesses: WitnessOption | undefined;
+  if (typeof values.witnesses === 'string') {
+    const w = await readWitnessInputs(values, local);
+    if (!w.ok) return noVerdict(io, w.error);
+    witnesses = w.value;
+  }
   const bar = progress(io);
-  const options = { allSignatures, onProgress: bar.onProgress, progressEvery: deps.progressEvery ?? PROGRESS_EVERY };
+  const options = {
+    allSignatures,
+    onProgress: bar.onProgress,
+    progressEvery: deps.progressEvery ?? PROGRESS_EVERY,
+    ...(witnesses === undefined ? {} : { witnesses }),
+  };
 
   let result: Result<Verdict, NoVerdict>;
   if (typeof values.export === 'string') {
@@ -145,7 +172,12 @@ async function verifyLive(
   policyBytes: Uint8Array,
   checkpointBytes: Uint8Array | undefined,
   markerBytes: Uint8Array | undefined,
-  options: { allSignatures: boolean; onProgress: (n: number) => void; progressEvery: number },
+  options: {
+    allSignatures: boolean;
+    onProgress: (n: number) => void;
+    progressEvery: number;
+    witnesses?: WitnessOption;
+  },
   deps: VerifyDeps,
 ): Promise<Result<Verdict, NoVerdict>> {
   const policy = readPolicyBytes(policyBytes);
@@ -179,6 +211,13 @@ async function verifyLive(
       positions = [];
       for await (const p of store.listPositions()) positions.push(p);
     }
+    // With witnesses, the table's own checkpoint notes and cosignatures join the files'.
+    if (options.witnesses !== undefined && keepsNotes(store)) {
+      const notes = [...options.witnesses.notes];
+      for (const logId of [...logs].sort())
+        for await (const n of store.readNotes(logId)) notes.push(await cosignedNote(store, n));
+      options = { ...options, witnesses: { ...options.witnesses, notes } };
+    }
     return await verifyLedger(storeSource(store), policy.value, checkpoints, {
       ...options,
       ...(positions ? { positions } : {}),
@@ -189,4 +228,38 @@ async function verifyLive(
   } finally {
     close();
   }
+}
+
+const isUtcTime = (s: string): boolean => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(s) && !Number.isNaN(Date.parse(s));
+
+type WitnessOption = { readonly policy: WitnessPolicy; readonly notes: readonly string[]; readonly now: number };
+
+/** The witness policy, the cosigned notes of every --cosigned file (a notes export or a witness state), the clock. */
+async function readWitnessInputs(
+  values: Record<string, unknown>,
+  local: ReturnType<typeof localPaths>,
+): Promise<Result<WitnessOption, NoVerdict>> {
+  const path = values.witnesses as string;
+  const bytes = await readInput(path);
+  if (bytes instanceof Error) return err({ code: 'witness-policy-unreadable', detail: `${path}: ${bytes.message}` });
+  const policy = readWitnessPolicy(bytes);
+  if (!policy.ok) return err({ code: 'witness-policy-unreadable', detail: `${path}: ${policy.error.detail}` });
+  const files = Array.isArray(values.cosigned)
+    ? (values.cosigned as string[])
+    : [local.checkpointNotes, local.witnessState].filter((p) => existsSync(p));
+  const notes: string[] = [];
+  for (const f of files) {
+    const b = await readInput(f);
+    if (b instanceof Error) return err({ code: 'notes-unreadable', detail: `${f}: ${b.message}` });
+    const asNotes = readNotesExport(b);
+    if (asNotes.ok) {
+      notes.push(...asNotes.value.map((n) => n.note));
+      continue;
+    }
+    const asState = readWitnessState(b);
+    if (!asState.ok) return err({ code: 'notes-unreadable', detail: `${f}: ${asNotes.error.detail}` });
+    notes.push(...[...asState.value.values()].map((l) => l.note));
+  }
+  const now = typeof values.now === 'string' ? Date.parse(values.now) / 1000 : Math.floor(Date.now() / 1000);
+  return { ok: true, value: { policy: policy.value, notes, now } };
 }

@@ -113,6 +113,8 @@ export function checkpointSigningMessage(cp: UnsignedCheckpoint): Uint8Array {
  */
 export interface CheckpointSigner {
   readonly keyId: string;
+  /** The public half, when the signer knows it: checkpoint notes name their key by it (core/ledger/checkpoint-note.ts). */
+  readonly publicKey?: Uint8Array;
   sign(message: Uint8Array): Uint8Array | Promise<Uint8Array>;
 }
 

@@ -4,17 +4,20 @@
  * (optionally through `interleave`) so concurrent appenders really interleave in tests.
  */
 import type { Claim, LedgerStore, Position, StoredCheckpoint, StoredEntry } from './store.js';
+import { cosignatureSortKey, type CheckpointNoteStore, type StoredCosignature, type StoredNote } from './note-store.js';
 
 export interface MemoryStoreOptions {
   /** Awaited before every operation; tests pass a seeded random delay to shuffle interleavings. */
   readonly interleave?: (operation: string) => Promise<void>;
 }
 
-export class MemoryLedgerStore implements LedgerStore {
+export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
   private readonly logs = new Map<string, StoredEntry[]>();
   private readonly claims = new Map<string, Claim>();
   private readonly positions = new Map<string, Position>();
   private readonly checkpoints = new Map<string, StoredCheckpoint[]>();
+  private readonly notes = new Map<string, StoredNote>();
+  private readonly cosignatures = new Map<string, StoredCosignature>();
 
   constructor(private readonly options: MemoryStoreOptions = {}) {}
 
@@ -88,6 +91,34 @@ export class MemoryLedgerStore implements LedgerStore {
   async *readCheckpoints(logId: string): AsyncIterable<StoredCheckpoint> {
     await this.step('readCheckpoints');
     for (const c of [...(this.checkpoints.get(logId) ?? [])]) yield c;
+  }
+
+  async putNoteIfAbsent(note: StoredNote): Promise<boolean> {
+    await this.step('putNoteIfAbsent');
+    const k = `${note.logId}\u0000${note.treeSize}`;
+    if (this.notes.has(k)) return false;
+    this.notes.set(k, Object.freeze({ ...note }));
+    return true;
+  }
+
+  async *readNotes(logId: string): AsyncIterable<StoredNote> {
+    await this.step('readNotes');
+    const mine = [...this.notes.values()].filter((n) => n.logId === logId);
+    for (const n of mine.sort((a, b) => a.treeSize - b.treeSize)) yield n;
+  }
+
+  async putCosignatureIfAbsent(c: StoredCosignature): Promise<boolean> {
+    await this.step('putCosignatureIfAbsent');
+    const k = `${c.logId}\u0000${c.treeSize}\u0000${cosignatureSortKey(c)}`;
+    if (this.cosignatures.has(k)) return false;
+    this.cosignatures.set(k, Object.freeze({ ...c }));
+    return true;
+  }
+
+  async *readCosignatures(logId: string, treeSize: number): AsyncIterable<StoredCosignature> {
+    await this.step('readCosignatures');
+    const mine = [...this.cosignatures.values()].filter((c) => c.logId === logId && c.treeSize === treeSize);
+    for (const c of mine.sort((a, b) => cosignatureSortKey(a) - cosignatureSortKey(b))) yield c;
   }
 
   async listLogs(): Promise<string[]> {

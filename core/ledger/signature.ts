@@ -221,6 +221,8 @@ export const CHECKPOINT_SIGNATURE_DOMAIN = 'docket.checkpoint.v1\0';
 /** A signer held by the caller; core never stores it. */
 export interface Signer {
   readonly keyId: string;
+  /** The public half, when the signer knows it: checkpoint notes name their key by it (core/ledger/checkpoint-note.ts). */
+  readonly publicKey?: Uint8Array;
   sign(message: Uint8Array): Uint8Array;
 }
 
@@ -228,6 +230,7 @@ export function signerFromKeyPair(keys: Ed25519KeyPair, backend: SignatureBacken
   const secret = keys.secretKey;
   return {
     keyId: keys.keyId,
+    publicKey: keys.publicKey,
     sign: (m) => signEd25519(m, secret, backend),
     // Keep the secret out of JSON.stringify / util.inspect output of the signer.
     toJSON: () => ({ keyId: keys.keyId }),

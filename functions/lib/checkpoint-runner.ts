@@ -1,12 +1,16 @@
 /**
  * One checkpoint run: for every log, the verifying checkpoint writer (core/ledger/checkpoint-writer.ts) signs a
  * checkpoint of its current state — or refuses, with findings, when an entry it would newly cover is one `docket
- * verify` would refuse — then the checkpoint export (every stored checkpoint of those logs) for storage outside the
- * table. A refusal for one log does not stop the others.
+ * verify` would refuse — and publishes its C2SP checkpoint note when the signer knows its public key and the store
+ * keeps notes (core/ledger/publish-note.ts); then the checkpoint export and the notes export (every stored checkpoint
+ * and note of those logs) for storage outside the table. A refusal for one log does not stop the others.
  */
 import type { CheckpointOrigin, CheckpointSigner } from '../../core/ledger/checkpoint.js';
 import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
 import { exportCheckpoints } from '../../core/ledger/export.js';
+import type { NoteSigner } from '../../core/ledger/checkpoint-note.js';
+import { exportNotes } from '../../core/ledger/notes-export.js';
+import { keepsNotes, publishCheckpointNote } from '../../core/ledger/publish-note.js';
 import type { LedgerStore } from '../../core/ledger/store.js';
 import type { TrustPolicy } from '../../core/ledger/trust-policy.js';
 import type { Finding } from '../../core/ledger/verify/findings.js';
@@ -25,6 +29,8 @@ export interface CheckpointRun {
   readonly refused: readonly LogCheckpointResult[];
   /** docket.checkpoint-export/1 text. */
   readonly export: string;
+  /** docket.checkpoint-notes/1 text (null when the store keeps no notes or the signer has no public key). */
+  readonly notes: string | null;
 }
 
 export async function runCheckpoints(o: {
@@ -36,6 +42,9 @@ export async function runCheckpoints(o: {
   time: string;
 }): Promise<CheckpointRun> {
   const checkpoints: LogCheckpointResult[] = [];
+  const publicKey = o.signer.publicKey;
+  const noteSigner: NoteSigner | null =
+    publicKey === undefined || !keepsNotes(o.store) ? null : { publicKey, sign: (m) => o.signer.sign(m) };
   for (const logId of o.logIds) {
     const r = await checkpointLog(o.store, logId, {
       signer: o.signer,
@@ -43,16 +52,19 @@ export async function runCheckpoints(o: {
       origin: o.origin,
       time: o.time,
     });
-    checkpoints.push(
-      r.status === 'refused'
-        ? { logId, treeSize: r.treeSize, status: r.status, findings: r.findings }
-        : { logId, treeSize: r.treeSize, status: r.status },
-    );
+    if (r.status === 'refused') {
+      checkpoints.push({ logId, treeSize: r.treeSize, status: r.status, findings: r.findings });
+      continue;
+    }
+    // Only a checkpoint the verifying writer signed (or had signed) gets a note: a refused log publishes nothing.
+    if (noteSigner !== null && keepsNotes(o.store)) await publishCheckpointNote(o.store, r.stored, noteSigner);
+    checkpoints.push({ logId, treeSize: r.treeSize, status: r.status });
   }
   return {
     checkpoints,
     refused: checkpoints.filter((c) => c.status === 'refused'),
     export: await exportCheckpoints(o.store, o.logIds),
+    notes: keepsNotes(o.store) ? await exportNotes(o.store, o.logIds) : null,
   };
 }
 

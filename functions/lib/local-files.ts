@@ -19,6 +19,10 @@ export const localPaths = (cwd: string = process.cwd()) => ({
   checkpointKey: join(cwd, LOCAL_DIR, 'checkpoint-key.json'),
   trustPolicy: join(cwd, LOCAL_DIR, 'trust-policy.json'),
   checkpoints: join(cwd, LOCAL_DIR, 'checkpoints.json'),
+  checkpointNotes: join(cwd, LOCAL_DIR, 'checkpoint-notes.json'),
+  witnessKey: join(cwd, LOCAL_DIR, 'witness-key.json'),
+  witnessState: join(cwd, LOCAL_DIR, 'witness-state.json'),
+  witnessPolicy: join(cwd, LOCAL_DIR, 'witness-policy.json'),
 });
 
 /** A new key pair from the OS CSPRNG. */

@@ -14,7 +14,14 @@ import { durableTableProps, tableArnLiteral } from './durable-table.js';
 import { grantKeyVia } from './key-grants.js';
 
 /** Partition-key prefixes of the item families (core/ledger/store.ts). */
-export const LEDGER_KEY_PREFIX = { entry: 'log#', request: 'req#', checkpoint: 'ckpt#' } as const;
+export const LEDGER_KEY_PREFIX = {
+  entry: 'log#',
+  request: 'req#',
+  checkpoint: 'ckpt#',
+  // Checkpoint notes and witness cosignatures (core/ledger/note-store.ts; docs/adr/0131-witness-items-and-exports.md).
+  note: 'note#',
+  cosignature: 'cosig#',
+} as const;
 
 /** Every data-plane action that changes or removes an existing item, or could (TTL): denied to everyone. */
 export const LEDGER_REWRITE_ACTIONS = [
@@ -76,14 +83,17 @@ export class Ledger extends Construct {
     grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
   }
 
-  /** The checkpoint function: read entries and checkpoints, create checkpoint items only (ckpt#). */
+  /**
+   * The checkpoint function: read entries, checkpoints, notes and cosignatures (for the notes export), create
+   * checkpoint and checkpoint-note items only (ckpt#, note#).
+   */
   grantCheckpoint(role: iam.IRole): void {
     this.grantFamilies(
       role,
       ['dynamodb:GetItem', 'dynamodb:Query'],
-      [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.checkpoint],
+      [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.checkpoint, LEDGER_KEY_PREFIX.note, LEDGER_KEY_PREFIX.cosignature],
     );
-    this.grantFamilies(role, ['dynamodb:PutItem'], [LEDGER_KEY_PREFIX.checkpoint]);
+    this.grantFamilies(role, ['dynamodb:PutItem'], [LEDGER_KEY_PREFIX.checkpoint, LEDGER_KEY_PREFIX.note]);
     grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
   }
 
@@ -128,7 +138,9 @@ export class Ledger extends Construct {
         resources,
         conditions: {
           ArnEquals: { 'aws:PrincipalArn': writers.checkpointer.roleArn },
-          'ForAnyValue:StringNotLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.checkpoint}*`] },
+          'ForAnyValue:StringNotLike': {
+            'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.checkpoint}*`, `${LEDGER_KEY_PREFIX.note}*`],
+          },
         },
       }),
     );

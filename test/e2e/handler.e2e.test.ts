@@ -120,3 +120,22 @@ it('writes a signed checkpoint of every log on invocation and exports them to th
   expect(new Set(exported.checkpoints.map((c) => JSON.parse(c.body).keyId))).toEqual(new Set([w.checkpointKeys.keyId]));
   expect(new Set(exported.checkpoints.map((c) => JSON.parse(c.body).format))).toEqual(new Set(['docket.checkpoint/2']));
 });
+
+it('publishes each checkpoint as a C2SP checkpoint note beside it, in the table and the configured notes file', async () => {
+  const notesFile = join(dir, 'checkpoint-notes.json');
+  process.env.DOCKET_CHECKPOINT_NOTES_FILE = notesFile;
+  const { handler } = await import('../../functions/checkpoint.js');
+  await handler();
+  const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
+  const exported = JSON.parse(readFileSync(notesFile, 'utf8')) as {
+    format: string;
+    notes: { logId: string; note: string }[];
+  };
+  expect(exported.format).toBe('docket.checkpoint-notes/1');
+  expect([...new Set(exported.notes.map((n) => n.logId))]).toEqual(logIds);
+  for (const n of exported.notes)
+    expect(n.note).toMatch(new RegExp(`^docket/handler/docket-handler-ledger/${n.logId}\\n\\d+\\n`));
+  const stored = [];
+  for await (const n of w.store.readNotes(logIds[0]!)) stored.push(n);
+  expect(stored.length).toBeGreaterThan(0);
+});

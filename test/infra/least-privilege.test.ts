@@ -168,6 +168,29 @@ describe('ledger: append-only for every principal', () => {
     expect(
       allowed(t, { principal: checkpointRole, action: 'dynamodb:GetItem', resource: ledger, leadingKey: 'req#abc' }),
     ).toBe(false);
+    // Checkpoint notes are the checkpointer's too; cosignatures it may read (for the notes export) but never write.
+    expect(
+      allowed(t, { principal: checkpointRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'note#dev-0' }),
+    ).toBe(true);
+    expect(
+      allowed(t, {
+        principal: checkpointRole,
+        action: 'dynamodb:Query',
+        resource: ledger,
+        leadingKey: 'cosig#dev-0#4',
+      }),
+    ).toBe(true);
+    expect(
+      allowed(t, {
+        principal: checkpointRole,
+        action: 'dynamodb:PutItem',
+        resource: ledger,
+        leadingKey: 'cosig#dev-0#4',
+      }),
+    ).toBe(false);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'note#dev-0' }),
+    ).toBe(false);
     expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Scan', resource: ledger })).toBe(false);
   });
 

@@ -91,7 +91,13 @@ export type AnchorFinding =
       readonly laterTreeSize: number;
     }
   /** Two valid checkpoints for the same log and tree size state different roots or chain heads. */
-  | { readonly code: 'checkpoint-equivocation'; readonly logId: string; readonly treeSize: number };
+  | { readonly code: 'checkpoint-equivocation'; readonly logId: string; readonly treeSize: number }
+  /** With witnesses: a checkpoint a quorum cosigned is not a prefix of the ledger (fewer entries, or another root). */
+  | { readonly code: 'rollback'; readonly logId: string; readonly treeSize: number; readonly entries: number }
+  /** With witnesses: the newest checkpoint a quorum cosigned was cosigned before `now − maxAgeSeconds`. */
+  | { readonly code: 'stale-anchor'; readonly logId: string; readonly treeSize: number; readonly witnessedAt: number }
+  /** With witnesses: the log's newest checkpoint (`treeSize`) has no quorum of cosignatures. */
+  | { readonly code: 'unwitnessed-anchor'; readonly logId: string; readonly treeSize: number };
 
 export type Finding = EntryFinding | CheckpointFinding | LogFinding | AnchorFinding;
 
@@ -119,7 +125,9 @@ export interface NoVerdict {
     | 'export-unreadable'
     | 'policy-unreadable'
     | 'checkpoints-unreadable'
-    | 'markers-unreadable';
+    | 'markers-unreadable'
+    | 'witness-policy-unreadable'
+    | 'notes-unreadable';
   readonly detail: string;
 }
 
@@ -136,6 +144,9 @@ for (const c of [
   'head-mismatch',
   'checkpoint-inconsistent',
   'checkpoint-equivocation',
+  'rollback',
+  'stale-anchor',
+  'unwitnessed-anchor',
 ])
   GROUP[c] = 3;
 

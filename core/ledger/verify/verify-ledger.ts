@@ -22,6 +22,8 @@ import { checkCheckpoint } from './checkpoint-status.js';
 import { checkEntry } from './entry-status.js';
 import { compareFindings, type EntryStatus, type Finding, type NoVerdict, type Verdict } from './findings.js';
 import type { LedgerSource } from './sources.js';
+import { judgeNotes, type NoteCheckpoint, type WitnessEvidence } from '../witness/witness-evidence.js';
+import type { WitnessPolicy } from '../witness/witness-policy.js';
 
 export interface VerifyOptions {
   /** Check every entry signature (default false: the checkpoint path). */
@@ -31,6 +33,18 @@ export interface VerifyOptions {
   /** Called every `progressEvery` entries with the count so far (the CLI draws its progress bar from it). */
   readonly onProgress?: (entries: number) => void;
   readonly progressEvery?: number;
+  /** `verify --witnesses`: the witness policy, every cosigned checkpoint note gathered, and the caller's clock. */
+  readonly witnesses?: {
+    readonly policy: WitnessPolicy;
+    readonly notes: readonly string[];
+    /** Seconds since the epoch. */
+    readonly now: number;
+    /**
+     * Test seam for the witness corpus's teeth test: a verifier that compares only the size of a cosigned checkpoint
+     * with the ledger, not its root, must fail the corpus. Never set outside tests.
+     */
+    readonly skipRootComparison?: boolean;
+  };
 }
 
 /** Statuses that come before the signature check: the entry's signature could not be checked at all. */
@@ -65,11 +79,15 @@ class Run {
   entries = 0;
   signatures = 0;
   logs = 0;
+  readonly evidence: WitnessEvidence | null;
 
   constructor(
     readonly policy: TrustPolicy,
     readonly options: VerifyOptions,
-  ) {}
+  ) {
+    const w = options.witnesses;
+    this.evidence = w === undefined ? null : judgeNotes(w.notes, policy, w.policy);
+  }
 
   judgeCheckpoints(checkpoints: readonly StoredCheckpoint[]): void {
     for (const stored of checkpoints) {
@@ -88,7 +106,8 @@ class Run {
   async verifyLog(logId: string, entries: AsyncIterable<StoredEntry> | Iterable<StoredEntry>): Promise<void> {
     this.logs += 1;
     const anchors = this.anchorsByLog.get(logId) ?? [];
-    const sizes = new Set(anchors.map((a) => a.cp.treeSize));
+    const noted = this.evidence?.get(logId) ?? [];
+    const sizes = new Set([...anchors.map((a) => a.cp.treeSize), ...noted.map((w) => w.treeSize)]);
     // Only a vouching checkpoint can cover a signature, so only entries below the largest one are deferred.
     const maxAnchor = anchors.reduce((m, a) => (a.vouches ? Math.max(m, a.cp.treeSize) : m), -1);
     const all = this.options.allSignatures === true;
@@ -148,6 +167,7 @@ class Run {
     else for (const stored of entries as Iterable<StoredEntry>) step(stored);
 
     const cover = this.judgeAnchors(logId, anchors, leaves, rootsAt);
+    if (this.evidence !== null) this.judgeWitnesses(logId, anchors, noted, leaves.length, rootsAt);
     // Entries no vouching checkpoint covers — and covered entries signed by the checkpoint's own key, which cannot
     // vouch for itself — get their signature checked now (ADR 0121).
     for (const p of pending) {
@@ -228,6 +248,37 @@ class Run {
     const cp = matched.get(best) as SignedCheckpoint;
     this.summaryAnchors.push({ logId, treeSize: best, time: cp.time });
     return coverOf(anchors, matched);
+  }
+
+  /**
+   * `verify --witnesses` (docs/verify.md "Witnesses"): every checkpoint a quorum cosigned must be a prefix of the
+   * ledger (else `rollback`); the newest checkpoint — the largest a valid Docket checkpoint or a log-signed note
+   * states — must be cosigned by a quorum (else `unwitnessed-anchor`), and recently enough (else `stale-anchor`).
+   */
+  judgeWitnesses(
+    logId: string,
+    anchors: readonly Anchor[],
+    noted: readonly NoteCheckpoint[],
+    entries: number,
+    rootsAt: ReadonlyMap<number, string>,
+  ): void {
+    const w = this.options.witnesses as NonNullable<VerifyOptions['witnesses']>;
+    const witnessed = noted.filter((n) => n.witnessedAt !== null);
+    for (const n of witnessed) {
+      if (n.treeSize > entries || (w.skipRootComparison !== true && rootsAt.get(n.treeSize) !== n.rootHash))
+        this.findings.push({ code: 'rollback', logId, treeSize: n.treeSize, entries });
+    }
+    const claims = [...anchors.map((a) => ({ treeSize: a.cp.treeSize, rootHash: a.cp.rootHash })), ...noted];
+    if (claims.length === 0) return; // no checkpoint at all: unregistered-log already fails the log closed
+    const newestSize = Math.max(...claims.map((c) => c.treeSize));
+    const newest = claims.filter((c) => c.treeSize === newestSize);
+    if (!newest.every((c) => witnessed.some((n) => n.treeSize === c.treeSize && n.rootHash === c.rootHash))) {
+      this.findings.push({ code: 'unwitnessed-anchor', logId, treeSize: newestSize });
+      return;
+    }
+    const at = Math.min(...witnessed.filter((n) => n.treeSize === newestSize).map((n) => n.witnessedAt as number));
+    if (at < w.now - w.policy.maxAgeSeconds)
+      this.findings.push({ code: 'stale-anchor', logId, treeSize: newestSize, witnessedAt: at });
   }
 
   checkPositions(): void {

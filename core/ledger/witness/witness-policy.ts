@@ -1,0 +1,94 @@
+/**
+ * Witness policy, format "docket.witness-policy/1" (schema/witness-policy.schema.json; docs/verify.md "Witnesses"):
+ * which witnesses an auditor trusts, how many must have cosigned each log's newest checkpoint, and how old the
+ * newest cosigned checkpoint may be. Authored by people, read with the strict carrier, every rule checked.
+ *
+ *   { "format": "docket.witness-policy/1", "quorum": 1, "maxAgeSeconds": 86400,
+ *     "witnesses": [{ "name": "auditor.example/witness", "publicKey": "<64 hex>" }] }
+ */
+import { readJson } from '../../carrier/index.js';
+import { err, ok, type Result } from '../../result.js';
+import { fromHex, isHex, toHex } from '../bytes.js';
+import { toLedgerPlain } from '../canonical.js';
+import { cosignatureKeyId, type WitnessIdentity } from '../cosignature.js';
+import { isAcceptablePublicKey } from '../signature.js';
+import { isValidKeyName } from '../signed-note.js';
+
+export const WITNESS_POLICY_FORMAT = 'docket.witness-policy/1';
+
+export interface WitnessPolicy {
+  readonly quorum: number;
+  readonly maxAgeSeconds: number;
+  readonly witnesses: readonly WitnessIdentity[];
+}
+
+export interface WitnessPolicyError {
+  readonly code: 'witness-policy-invalid';
+  readonly detail: string;
+}
+
+const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const exactly = (o: Record<string, unknown>, names: string[]): boolean =>
+  Object.keys(o).sort().join(',') === [...names].sort().join(',');
+
+function violation(x: unknown): string | null {
+  if (!isRec(x) || !exactly(x, ['format', 'quorum', 'maxAgeSeconds', 'witnesses']))
+    return 'a witness policy has exactly format, quorum, maxAgeSeconds, witnesses';
+  if (x.format !== WITNESS_POLICY_FORMAT) return `format is ${WITNESS_POLICY_FORMAT}`;
+  if (!Array.isArray(x.witnesses) || x.witnesses.length === 0) return 'witnesses is a non-empty array';
+  const ids = new Set<string>();
+  for (const [i, w] of x.witnesses.entries()) {
+    if (!isRec(w) || !exactly(w, ['name', 'publicKey'])) return `witnesses[${i}] has exactly name, publicKey`;
+    if (typeof w.name !== 'string' || !isValidKeyName(w.name))
+      return `witnesses[${i}].name is a key name (no spaces, no "+")`;
+    if (!isHex(w.publicKey, 32) || !isAcceptablePublicKey(fromHex(w.publicKey)))
+      return `witnesses[${i}].publicKey is a canonical, non-small-order Ed25519 key in lowercase hex`;
+    // One key per cosigner (tlog-cosignature): a key listed twice would count twice towards the quorum.
+    if (ids.has(w.publicKey) || ids.has(w.name)) return `witnesses[${i}] is listed once (name and key)`;
+    ids.add(w.publicKey);
+    ids.add(w.name);
+  }
+  const n = x.witnesses.length;
+  if (typeof x.quorum !== 'number' || !Number.isSafeInteger(x.quorum) || x.quorum < 1 || x.quorum > n)
+    return 'quorum is an integer from 1 to the number of witnesses';
+  if (typeof x.maxAgeSeconds !== 'number' || !Number.isSafeInteger(x.maxAgeSeconds) || x.maxAgeSeconds < 1)
+    return 'maxAgeSeconds is a positive integer';
+  return null;
+}
+
+/** Strict reader. Never throws for bad input. */
+export function readWitnessPolicy(bytes: Uint8Array): Result<WitnessPolicy, WitnessPolicyError> {
+  const read = readJson(bytes);
+  if (!read.ok) return err({ code: 'witness-policy-invalid', detail: `carrier: ${read.error.code}` });
+  let plain: Record<string, unknown>;
+  try {
+    plain = toLedgerPlain(read.value) as Record<string, unknown>;
+  } catch (e) {
+    return err({ code: 'witness-policy-invalid', detail: e instanceof Error ? e.message : String(e) });
+  }
+  const v = violation(plain);
+  if (v !== null) return err({ code: 'witness-policy-invalid', detail: v });
+  return ok({
+    quorum: plain.quorum as number,
+    maxAgeSeconds: plain.maxAgeSeconds as number,
+    witnesses: (plain.witnesses as { name: string; publicKey: string }[]).map((w) => ({
+      name: w.name,
+      publicKey: fromHex(w.publicKey),
+    })),
+  });
+}
+
+/** A witness policy document (pretty JSON) naming the given witnesses. */
+export function witnessPolicyDocument(p: WitnessPolicy): string {
+  if (violation({ format: WITNESS_POLICY_FORMAT, ...plainOf(p) }) !== null)
+    throw new RangeError('invalid witness policy');
+  return `${JSON.stringify({ format: WITNESS_POLICY_FORMAT, ...plainOf(p) }, null, 2)}\n`;
+}
+
+const plainOf = (p: WitnessPolicy) => ({
+  quorum: p.quorum,
+  maxAgeSeconds: p.maxAgeSeconds,
+  witnesses: p.witnesses.map((w) => ({ name: w.name, publicKey: toHex(w.publicKey) })),
+});
+
+export const witnessKeyIdHex = (w: WitnessIdentity): string => toHex(cosignatureKeyId(w));
