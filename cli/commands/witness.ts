@@ -87,18 +87,22 @@ function keygen(values: Values, io: CliIo): number {
     io.stderr(`docket witness keygen: --name is required\nusage: ${USAGE}\n`);
     return EXIT.USAGE;
   }
+  const maxAge = str(values, 'max-age') ?? '86400';
+  if (!/^[1-9][0-9]{0,15}$/.test(maxAge)) {
+    io.stderr(`docket witness keygen: --max-age is a positive number of seconds\nusage: ${USAGE}\n`);
+    return EXIT.USAGE;
+  }
   const out = str(values, 'out') ?? localPaths().witnessKey;
   const key = newWitnessKey(name);
   writeWitnessKey(out, key, values.force === true);
   io.stdout(`${JSON.stringify({ name, publicKey: toHex(key.publicKey), keyFile: out })}\n`);
   const policyOut = str(values, 'policy-out');
   if (policyOut !== undefined) {
-    const maxAge = Number(str(values, 'max-age') ?? '86400');
     writeFileSync(
       policyOut,
       witnessPolicyDocument({
         quorum: 1,
-        maxAgeSeconds: maxAge,
+        maxAgeSeconds: Number(maxAge),
         witnesses: [{ name, publicKey: key.publicKey }],
       }),
     );

@@ -56,6 +56,9 @@ describe('docket witness on files', () => {
     expect(r.out).not.toContain((JSON.parse(readFileSync(f('wk.json'), 'utf8')) as { seed: string }).seed);
     expect((await cli(['keygen', '--name', 'has space'])).code).toBe(1);
     expect((await cli(['keygen'])).code).toBe(64);
+    expect((await cli(['keygen', '--name', 'x.example/w', '--out', f('other.json'), '--max-age', '1.5'])).code).toBe(
+      64,
+    );
   });
 
   it('cosigns an export, then refuses the same log rolled back to a smaller checkpoint (exit 1, rollback)', async () => {
