@@ -9,9 +9,11 @@
  * a corrupted answer is refused here, not discovered by verifiers.
  */
 import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
-import { bytesEqual, toHex } from '../core/ledger/bytes.js';
+import { toHex } from '../core/ledger/bytes.js';
 import type { CheckpointSigner } from '../core/ledger/checkpoint.js';
-import { isAcceptablePublicKey, keyIdOf, verifyEd25519 } from '../core/ledger/signature.js';
+import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf, verifyEd25519 } from '../core/ledger/signature.js';
+
+export { ed25519FromSpki };
 
 /** RFC 8410 SPKI prefix of an Ed25519 public key: SEQUENCE { SEQUENCE { OID 1.3.101.112 }, BIT STRING (33) }. */
 const ED25519_SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
@@ -23,13 +25,6 @@ export const KMS_KEY_SPEC = 'ECC_NIST_EDWARDS25519';
 export class KmsSignerError extends Error {
   override readonly name = 'KmsSignerError';
   readonly code = 'kms-signer-unusable';
-}
-
-/** The raw 32-byte Ed25519 public key inside a DER SPKI, or null when it is not exactly that. */
-export function ed25519FromSpki(der: Uint8Array): Uint8Array | null {
-  if (der.length !== ED25519_SPKI_PREFIX.length + 32) return null;
-  if (!bytesEqual(der.subarray(0, ED25519_SPKI_PREFIX.length), ED25519_SPKI_PREFIX)) return null;
-  return Uint8Array.from(der.subarray(ED25519_SPKI_PREFIX.length));
 }
 
 export interface KmsCheckpointSigner extends CheckpointSigner {

@@ -10,9 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
 import { fromHex, isHex, toHex } from '../../core/ledger/bytes.js';
-import { isAcceptablePublicKey, keyIdOf } from '../../core/ledger/signature.js';
+import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf } from '../../core/ledger/signature.js';
 import { LOCAL_STAGE } from '../../core/pipeline/settings.js';
-import { ed25519FromSpki } from '../../adapters/kms-checkpoint-signer.js';
 import {
   localPaths,
   newKeyPair,

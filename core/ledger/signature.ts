@@ -78,6 +78,16 @@ const PKCS8_PREFIX = Uint8Array.from([
 ]);
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
 
+/**
+ * The raw 32-byte Ed25519 public key inside a DER SubjectPublicKeyInfo (RFC 8410 §4: exactly the SPKI prefix above
+ * and 32 bytes), or null when it is anything else — what KMS GetPublicKey returns for an ECC_NIST_EDWARDS25519 key.
+ */
+export function ed25519FromSpki(der: Uint8Array): Uint8Array | null {
+  if (der.length !== SPKI_PREFIX.length + 32) return null;
+  if (!bytesEqual(der.subarray(0, SPKI_PREFIX.length), SPKI_PREFIX)) return null;
+  return Uint8Array.from(der.subarray(SPKI_PREFIX.length));
+}
+
 const privateKeyCache = new WeakMap<Uint8Array, KeyObject>();
 const publicKeyCache = new Map<string, KeyObject>();
 
