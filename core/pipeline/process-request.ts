@@ -310,15 +310,11 @@ async function fanOut(
   const sent: (PlannedHandoff & { handoffId: string })[] = [];
   for (const h of plan) {
     const { id, body } = handoffMessageBytes({
-      ledger: { logId: recorded.logId, seq: recorded.seq, entryHash: recorded.entryHash },
-      requestId: e.requestId,
-      packDigest: e.pack?.digest ?? '',
+      entryBody: recorded.body,
       routeIndex: h.routeIndex,
       shape: h.shape,
       destination: h.destination,
       ...(h.target ? { target: h.target } : {}),
-      disposition,
-      ...(e.correlation ? { correlation: e.correlation } : {}),
     });
     await ports.handoffs.send(h.queue, id, body, h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
     sent.push({ ...h, handoffId: id });
