@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getQueueAttributes } from '../../adapters/sqs.js';
 import { memoryIo } from '../../cli/io.js';
 import { run as handoffs } from '../../cli/commands/handoffs.js';
 import { sha256Hex } from '../../core/ledger/bytes.js';
@@ -179,4 +180,11 @@ describe('a forged handoff on a route queue', () => {
     );
     expect(await io.drain(url, 0, 0)).toEqual([]);
   }, 90_000);
+
+  it('is provisioned from the template with room for the largest handoff, on the route queue and its DLQ', async () => {
+    for (const q of ['route-oversight', 'route-oversight-dlq']) {
+      const a = await getQueueAttributes(w.sqs, w.queueUrl(q));
+      expect(a.MaximumMessageSize, q).toBe('1048576');
+    }
+  });
 });
