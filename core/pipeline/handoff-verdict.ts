@@ -46,39 +46,85 @@ export interface HandoffVerifyOptions {
   readonly backend?: SignatureBackend;
 }
 
+type Refusal = { readonly reason: HandoffRejection; readonly detail: string };
+
+/** One check of a read message, after the reader's own; undefined when it passes. */
+export interface HandoffCheck {
+  readonly name: 'entry-key' | 'signature' | 'evaluator-build' | 'queue';
+  check(m: HandoffMessage, policy: TrustPolicy, options: HandoffVerifyOptions): Refusal | undefined;
+}
+
+const at = (m: HandoffMessage): string => `${m.ledger.logId}#${m.ledger.seq}`;
+
+/** The checks verifyHandoff runs, in order (HANDOFF_REJECTIONS order). */
+export const HANDOFF_CHECKS: readonly HandoffCheck[] = [
+  {
+    name: 'entry-key',
+    check(m, policy) {
+      const e = m.entry.entry;
+      const key = keyForEntry(policy, e.keyId, e.logId, e.seq);
+      return key.ok ? undefined : { reason: key.code, detail: `entry ${at(m)} names key ${e.keyId}` };
+    },
+  },
+  {
+    name: 'signature',
+    check(m, policy, options) {
+      const e = m.entry.entry;
+      const key = policy.keys.find((k) => k.keyId === e.keyId);
+      return key !== undefined && verifyParsedEntrySignature(m.entry, key.publicKey, options.backend)
+        ? undefined
+        : { reason: 'signature-mismatch', detail: `entry ${at(m)} is not signed by ${e.keyId}` };
+    },
+  },
+  {
+    name: 'evaluator-build',
+    check(m, policy) {
+      const build = m.entry.entry.evaluator.buildDigest;
+      return isAllowedBuild(policy, build)
+        ? undefined
+        : { reason: 'evaluator-build-not-allowed', detail: `entry ${at(m)} was written by build ${build}` };
+    },
+  },
+  {
+    name: 'queue',
+    check(m, _policy, options) {
+      if (options.expectedTargets === undefined && options.acceptNoDestination === undefined) return undefined;
+      const t = m.target;
+      const fits =
+        t === undefined
+          ? options.acceptNoDestination === true
+          : (options.expectedTargets ?? []).some((x) => x.kind === t.kind && x.name === t.name);
+      return fits
+        ? undefined
+        : {
+            reason: 'wrong-queue',
+            detail: `a handoff for ${t === undefined ? 'no destination' : `${t.kind}:${t.name}`} does not belong on this queue`,
+          };
+    },
+  },
+];
+
 /** Verifies one handoff message's bytes. Never throws for bad input. */
 export function verifyHandoff(
   bytes: Uint8Array,
   policy: TrustPolicy,
   options: HandoffVerifyOptions = {},
 ): HandoffVerdict {
+  return verifyHandoffWith(HANDOFF_CHECKS, bytes, policy, options);
+}
+
+/** verifyHandoff with an explicit list of checks (the corpus's teeth tests drop one to show it matters). */
+export function verifyHandoffWith(
+  checks: readonly HandoffCheck[],
+  bytes: Uint8Array,
+  policy: TrustPolicy,
+  options: HandoffVerifyOptions = {},
+): HandoffVerdict {
   const read = readHandoffMessage(bytes);
   if (!read.ok) return { ok: false, reason: read.error.code, detail: read.error.message };
-  const m = read.value;
-  const e = m.entry.entry;
-  const at = `${e.logId}#${e.seq}`;
-  const key = keyForEntry(policy, e.keyId, e.logId, e.seq);
-  if (!key.ok) return { ok: false, reason: key.code, detail: `entry ${at} names key ${e.keyId}` };
-  if (!verifyParsedEntrySignature(m.entry, key.key.publicKey, options.backend))
-    return { ok: false, reason: 'signature-mismatch', detail: `entry ${at} is not signed by ${e.keyId}` };
-  if (!isAllowedBuild(policy, e.evaluator.buildDigest))
-    return {
-      ok: false,
-      reason: 'evaluator-build-not-allowed',
-      detail: `entry ${at} was written by build ${e.evaluator.buildDigest}`,
-    };
-  if (options.expectedTargets !== undefined || options.acceptNoDestination !== undefined) {
-    const t = m.target;
-    const fits =
-      t === undefined
-        ? options.acceptNoDestination === true
-        : (options.expectedTargets ?? []).some((x) => x.kind === t.kind && x.name === t.name);
-    if (!fits)
-      return {
-        ok: false,
-        reason: 'wrong-queue',
-        detail: `a handoff for ${t === undefined ? 'no destination' : `${t.kind}:${t.name}`} does not belong on this queue`,
-      };
+  for (const c of checks) {
+    const refusal = c.check(read.value, policy, options);
+    if (refusal !== undefined) return { ok: false, ...refusal };
   }
-  return { ok: true, handoff: m };
+  return { ok: true, handoff: read.value };
 }
