@@ -6,7 +6,17 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['carrier', 'evaluate', 'ledger', 'verify', 'handler', 'bundle', 'append', 'pipeline'];
+const BENCHES = [
+  'carrier',
+  'evaluate',
+  'ledger',
+  'verify',
+  'handoff-verify',
+  'handler',
+  'bundle',
+  'append',
+  'pipeline',
+];
 
 const here = dirname(fileURLToPath(import.meta.url));
 let failed = 0;
