@@ -19,7 +19,7 @@ import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
-import { parseStoredEntry, type ParsedEntry } from '../ledger/entry.js';
+import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entry.js';
 import type { DispositionEntryBody, SignedEntry } from '../ledger/entry-types.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
 
@@ -92,35 +92,65 @@ export interface HandoffReadError {
   readonly message: string;
 }
 
-export interface HandoffDraft {
-  /** The entry's exact stored bytes. */
-  readonly entryBody: string;
+/** The routing of one handoff of an entry (handoff-plan.ts decides it). */
+export interface HandoffRouting {
   readonly routeIndex: number;
   readonly shape: HandoffShape;
   readonly destination: HandoffDestination;
   readonly target?: HandoffTarget;
 }
 
-/** Builds the canonical bytes of a handoff message after checking every invariant (a failure here is a bug). */
+export interface HandoffDraft extends HandoffRouting {
+  /** The entry's exact stored bytes. */
+  readonly entryBody: string;
+}
+
+/** Builds the canonical bytes of one handoff message after checking every invariant (a failure here is a bug). */
 export function handoffMessageBytes(d: HandoffDraft): { id: string; body: string } {
   const parsed = parseStoredEntry(d.entryBody);
   if (!parsed.ok) throw new HandoffInvariantError(`entry: ${parsed.error.code}: ${parsed.error.detail}`);
-  const id = handoffId(parsed.value.entryHash, d.routeIndex);
-  const wire: HandoffWire = {
-    format: HANDOFF_FORMAT,
-    handoffId: id,
-    entry: d.entryBody,
-    routeIndex: d.routeIndex,
-    shape: d.shape,
-    destination: d.destination,
-    ...(d.target !== undefined ? { target: { kind: d.target.kind, name: d.target.name } } : {}),
-  };
-  const problem = checkRouting(wire, parsed.value);
-  if (problem !== undefined) throw new HandoffInvariantError(`${problem.code}: ${problem.message}`);
-  const body = canonicalize(wire) as string;
-  if (Buffer.byteLength(body, 'utf8') > HANDOFF_MAX_BYTES)
-    throw new HandoffInvariantError(`the message exceeds ${HANDOFF_MAX_BYTES} bytes`);
-  return { id, body };
+  return handoffMessagesFor({ ...parsed.value, body: d.entryBody }, [d])[0]!;
+}
+
+/** An entry as the ledger writer records it: read strictly or built and checked by the entry builder. */
+export interface CheckedEntry {
+  readonly entry: SignedEntry;
+  /** The exact stored bytes. */
+  readonly body: string;
+  /** The entry hash (hex) of `body`. */
+  readonly entryHash: string;
+}
+
+/**
+ * Builds the messages of every handoff of one recorded entry. The entry was checked when it was built or read
+ * (ledger-writer.ts), so it is not parsed again — only its hash is recomputed, so bytes and entry cannot have come
+ * apart; each message's routing, id and size are checked before its RFC 8785 bytes are emitted. Throws
+ * HandoffInvariantError (a caller bug).
+ */
+export function handoffMessagesFor(
+  recorded: CheckedEntry,
+  routings: readonly HandoffRouting[],
+): { id: string; body: string }[] {
+  if (entryHashOf(recorded.body) !== recorded.entryHash)
+    throw new HandoffInvariantError('the entry hash is not the hash of the entry bytes');
+  return routings.map((r) => {
+    const id = handoffId(recorded.entryHash, r.routeIndex);
+    const wire: HandoffWire = {
+      format: HANDOFF_FORMAT,
+      handoffId: id,
+      entry: recorded.body,
+      routeIndex: r.routeIndex,
+      shape: r.shape,
+      destination: r.destination,
+      ...(r.target !== undefined ? { target: { kind: r.target.kind, name: r.target.name } } : {}),
+    };
+    const problem = checkRouting(wire, recorded);
+    if (problem !== undefined) throw new HandoffInvariantError(`${problem.code}: ${problem.message}`);
+    const body = canonicalize(wire) as string;
+    if (Buffer.byteLength(body, 'utf8') > HANDOFF_MAX_BYTES)
+      throw new HandoffInvariantError(`the message exceeds ${HANDOFF_MAX_BYTES} bytes`);
+    return { id, body };
+  });
 }
 
 const WIRE_MEMBERS = new Set(['format', 'handoffId', 'entry', 'routeIndex', 'shape', 'destination', 'target']);
@@ -194,7 +224,10 @@ function wireShapeProblem(m: Record<string, unknown>): string | undefined {
  * The routing members against the signed disposition (Core §8.1 selected routes, §8.3 target), then the id.
  * `destination` configured vs unmapped-target is deployment configuration the entry cannot attest.
  */
-function checkRouting(m: HandoffWire, parsed: ParsedEntry): HandoffReadError | undefined {
+function checkRouting(
+  m: HandoffWire,
+  parsed: { readonly entry: SignedEntry; readonly entryHash: string },
+): HandoffReadError | undefined {
   const e = parsed.entry;
   if (e.kind !== 'disposition' || e.disposition.handoff.state !== 'requested')
     return { code: 'not-a-handoff', message: `entry ${e.logId}#${e.seq} records no requested handoff` };

@@ -6,6 +6,7 @@ import {
   HANDOFF_MAX_BYTES,
   handoffId,
   handoffMessageBytes,
+  handoffMessagesFor,
   readHandoffMessage,
 } from '../../core/pipeline/handoff-message.js';
 import { NO_HANDOFF, ROUTED, signedDisposition } from './handoff-fixtures.js';
@@ -154,6 +155,14 @@ describe('the handoff message', () => {
       handoffMessageBytes({ ...base, entryBody: signedDisposition(NO_HANDOFF).body, routeIndex: 0 }),
     ).toThrow(/not-a-handoff/);
     expect(() => handoffMessageBytes({ ...base, entryBody: `${entry.body} `, routeIndex: 0 })).toThrow(/entry/);
+  });
+
+  it('builds every handoff of a recorded entry from one read, refusing bytes that do not hash to the entry hash', () => {
+    const routings = [0, 1, 2].map((i) => ({ ...base, routeIndex: i, target: ROUTED.handoff.routes![i]! }));
+    const all = handoffMessagesFor(entry, routings);
+    expect(all.map((m) => m.id)).toEqual([0, 1, 2].map((i) => handoffId(entry.entryHash, i)));
+    expect(all[1]!.body).toBe(handoffMessageBytes({ ...routings[1]!, entryBody: entry.body }).body);
+    expect(() => handoffMessagesFor({ ...entry, body: `${entry.body} ` }, routings)).toThrow(/entry hash/);
   });
 
   it('fits in one SQS message: embedding the entry text as a JSON string at most doubles it', () => {
