@@ -122,10 +122,10 @@ export interface CheckedEntry {
 }
 
 /**
- * Builds the messages of every handoff of one recorded entry. The entry was checked when it was built or read
- * (ledger-writer.ts), so it is not parsed again — only its hash is recomputed, so bytes and entry cannot have come
- * apart; each message's routing, id and size are checked before its RFC 8785 bytes are emitted. Throws
- * HandoffInvariantError (a caller bug).
+ * Builds the messages of every handoff of one recorded entry. The ledger writer built the entry from, or read it
+ * strictly out of, exactly these bytes (ledger-writer.ts), so it is not parsed again per message; the entry hash is
+ * recomputed so the embedded bytes and the id agree. Each message's routing (against `recorded.entry`), id and size
+ * are checked before its RFC 8785 bytes are emitted. Throws HandoffInvariantError (a caller bug).
  */
 export function handoffMessagesFor(
   recorded: CheckedEntry,
