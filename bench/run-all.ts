@@ -13,6 +13,7 @@ const BENCHES = [
   'verify',
   'checkpoint',
   'witness',
+  'handoff-verify',
   'handler',
   'bundle',
   'append',

@@ -99,6 +99,7 @@ export class DocketStack extends Stack {
     this.registry.grantRead(evaluateRole);
     this.requestArchive.grantArchive(evaluateRole);
     this.routes.grantSend(evaluateRole);
+    this.routes.restrictSenders(evaluateRole);
     // A request without a usable id is dead-lettered by the handler itself, with its reason (issue 4 item 3).
     this.intake.dlq.grantSendMessages(evaluateRole);
     this.signingKey.grantSign(evaluateRole);

@@ -1,17 +1,57 @@
 /**
  * `docket handoffs --route <key>`: a routed consumer's view. Receives handoff messages from the route's queue,
- * prints them (human, or one JSON line each with --json), and acknowledges (deletes) each one after printing it.
- * `--route unrouted` reads destinationless and unmapped handoffs; `--peek` prints without acknowledging (the
- * messages reappear after the visibility timeout). Consumers dedupe on handoffId.
+ * verifies each one offline against the trust policy (core/pipeline/handoff-verdict.ts), prints the genuine ones
+ * (human, or one JSON line each with --json) and acknowledges (deletes) each after printing it. A message that fails
+ * is not printed as a handoff: it is reported on stderr with its reason and moved to the route's DLQ with a
+ * `DocketReason` attribute (adapters/handoff-dead-letter.ts). Verification is the default; `--no-verify` prints
+ * unchecked messages, marked so (docs/adr/0141-handoff-verification-in-consumers.md).
+ *
+ * `--route unrouted` reads destinationless and unmapped handoffs; `--peek` prints without acknowledging or moving
+ * anything (the messages reappear after the visibility timeout). Consumers dedupe on handoffId.
  */
+import { readFileSync } from 'node:fs';
+import type { Message } from '@aws-sdk/client-sqs';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import { moveHandoffToDeadLetter } from '../../adapters/handoff-dead-letter.js';
+import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
+import type { HandoffTarget } from '../../core/evaluate/types.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
 import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
+import { verifyHandoff, type HandoffVerdict } from '../../core/pipeline/handoff-verdict.js';
 import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
+import { localPaths } from '../../functions/lib/local-files.js';
 import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
 
-const USAGE = `docket handoffs --route <queue-key|unrouted> [--max <n>] [--wait <seconds>] [--peek] [--json]\n${SETTINGS_HELP}`;
+const USAGE = `docket handoffs --route <queue-key|unrouted> [--policy <trust-policy.json>] [--expect-target <kind:name>]… [--no-verify] [--max <n>] [--wait <seconds>] [--peek] [--json]
+  Verifies every message against the trust policy (default --policy .docket/local/trust-policy.json) before printing
+  or acknowledging it; a message that fails goes to the route's DLQ with its reason (DocketReason). --verify is the
+  default; --no-verify prints unchecked messages. --expect-target names a target this queue serves (repeatable):
+  a genuine handoff for any other target is refused as wrong-queue.
+${SETTINGS_HELP}`;
+
+type Checked = HandoffVerdict | { readonly ok: false; readonly reason: string; readonly detail: string };
+
+const TARGET_KINDS = ['human-role', 'queue', 'system'];
+
+function parseTarget(text: string): HandoffTarget {
+  const at = text.indexOf(':');
+  const kind = text.slice(0, at);
+  if (at < 1 || !TARGET_KINDS.includes(kind) || at === text.length - 1)
+    throw new UsageError(`--expect-target ${JSON.stringify(text)} is not <human-role|queue|system>:<name>`);
+  return { kind: kind as HandoffTarget['kind'], name: text.slice(at + 1) };
+}
+
+function loadPolicy(path: string): TrustPolicy | string {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    return `cannot read the trust policy ${path}: ${(e as Error).message} (name one with --policy, or opt out with --no-verify)`;
+  }
+  const p = readTrustPolicy(bytes);
+  return p.ok ? p.value : `${path}: ${p.error.code}: ${p.error.detail}`;
+}
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
@@ -19,6 +59,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     {
       ...SETTING_FLAGS,
       route: { type: 'string' },
+      policy: { type: 'string' },
+      'expect-target': { type: 'string', multiple: true },
+      verify: { type: 'boolean' },
+      'no-verify': { type: 'boolean' },
       max: { type: 'string' },
       wait: { type: 'string' },
       peek: { type: 'boolean' },
@@ -35,13 +79,42 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`docket handoffs: --route is required\nusage: ${USAGE}\n`);
     return EXIT.USAGE;
   }
+  if (values.verify === true && values['no-verify'] === true) {
+    io.stderr(`docket handoffs: --verify and --no-verify contradict each other\nusage: ${USAGE}\n`);
+    return EXIT.USAGE;
+  }
+  const verify = values['no-verify'] !== true;
+  const expected = Array.isArray(values['expect-target']) ? values['expect-target'].map(parseTarget) : undefined;
   const max = typeof values.max === 'string' ? parsePositiveInteger(values.max, '--max') : 100;
   const wait = typeof values.wait === 'string' ? Math.min(20, parsePositiveInteger(values.wait, '--wait')) : 1;
+  let policy: TrustPolicy | undefined;
+  if (verify) {
+    const p = loadPolicy(typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy);
+    if (typeof p === 'string') {
+      io.stderr(`docket handoffs: ${p}\n`);
+      return EXIT.NO_INPUT;
+    }
+    policy = p;
+  } else
+    io.stderr(
+      'docket handoffs: --no-verify: messages are printed UNVERIFIED; anyone who can send to the queue could have written them\n',
+    );
+  const verifyOptions = expected ? { expectedTargets: expected, acceptNoDestination: values.route === 'unrouted' } : {};
+
   const settings = resolveSettings(values as never, process.env);
   const stack = openStack(settings);
+  const queueName = routeQueueName(settings, values.route);
   let received = 0;
+  let rejected = 0;
   try {
-    const url = await stack.queueUrl(routeQueueName(settings, values.route));
+    const url = await stack.queueUrl(queueName);
+    let dlqUrl: string | undefined;
+    const check = (m: Message): Checked => {
+      const bytes = new TextEncoder().encode(m.Body ?? '');
+      if (policy !== undefined) return verifyHandoff(bytes, policy, verifyOptions);
+      const r = readHandoffMessage(bytes);
+      return r.ok ? { ok: true, handoff: r.value } : { ok: false, reason: r.error.code, detail: r.error.message };
+    };
     while (received < max) {
       const out = await stack.sqs.send(
         new ReceiveMessageCommand({
@@ -56,25 +129,45 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       if (messages.length === 0) break;
       for (const m of messages) {
         received += 1;
-        const parsed = readHandoffMessage(new TextEncoder().encode(m.Body ?? ''));
-        if (values.json)
-          io.stdout(`${parsed.ok ? m.Body : JSON.stringify({ unreadable: parsed.error, body: m.Body })}\n`);
-        else
+        const v = check(m);
+        if (v.ok) {
           io.stdout(
-            parsed.ok
-              ? describeHandoff(parsed.value)
-              : `unreadable message ${m.MessageId}: ${parsed.error.code}: ${parsed.error.message}\n`,
+            values.json ? `${jsonLine(v.handoff, verify, m.Body ?? '')}\n` : describeHandoff(v.handoff, verify),
           );
-        // Acknowledge only after the message was printed: a crash before this line redelivers it.
-        if (!values.peek)
-          await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+          // Acknowledge only after the message was printed: a crash before this line redelivers it.
+          if (!values.peek)
+            await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+          continue;
+        }
+        rejected += 1;
+        if (!verify) {
+          // Without verification nothing is judged: an unreadable message is shown and acknowledged as before.
+          io.stdout(
+            values.json
+              ? `${JSON.stringify({ unreadable: { code: v.reason, message: v.detail }, body: m.Body })}\n`
+              : `unreadable message ${m.MessageId}: ${v.reason}: ${v.detail}\n`,
+          );
+          if (!values.peek)
+            await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+          continue;
+        }
+        let where = 'left on the queue (--peek)';
+        if (!values.peek) {
+          dlqUrl ??= await stack.queueUrl(`${queueName}-dlq`);
+          const moved = await moveHandoffToDeadLetter(stack.sqs, { queueUrl: url, dlqUrl }, m, v);
+          where = moved.moved
+            ? `moved to ${queueName}-dlq`
+            : `too large to carry its reason: left for the queue's redrive to ${queueName}-dlq`;
+        }
+        io.stderr(`docket handoffs: refused message ${m.MessageId}: ${v.reason}: ${v.detail}; ${where}\n`);
       }
     }
     if (!values.json)
       io.stderr(
-        `${received} handoff${received === 1 ? '' : 's'} ${values.peek ? 'peeked' : 'received and acknowledged'} from ${routeQueueName(settings, values.route)}\n`,
+        `${received - rejected} handoff${received - rejected === 1 ? '' : 's'} ${verify ? 'verified and ' : ''}${values.peek ? 'peeked' : 'received and acknowledged'} from ${queueName}` +
+          (verify ? `; ${rejected} refused\n` : '\n'),
       );
-    return EXIT.OK;
+    return verify && rejected > 0 ? EXIT.FAILED : EXIT.OK;
   } catch (e) {
     io.stderr(`docket handoffs: ${explainStackError(e, settings)}\n`);
     return EXIT.FAILED;
@@ -83,14 +176,32 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-export function describeHandoff(m: HandoffMessage): string {
+/** One JSON line: what was read from the signed entry, whether it was verified, and the exact message bytes. */
+function jsonLine(m: HandoffMessage, verified: boolean, body: string): string {
+  return JSON.stringify({
+    verified,
+    handoffId: m.handoffId,
+    requestId: m.requestId,
+    ledger: m.ledger,
+    packDigest: m.packDigest,
+    routeIndex: m.routeIndex,
+    shape: m.shape,
+    destination: m.destination,
+    ...(m.target ? { target: m.target } : {}),
+    disposition: m.disposition,
+    ...(m.correlation ? { correlation: m.correlation } : {}),
+    message: body,
+  });
+}
+
+export function describeHandoff(m: HandoffMessage, verified = true): string {
   const d = m.disposition;
   const to =
     m.shape === 'no-destination'
       ? 'no destination (direct escalation, no escalation object)'
       : `${m.target!.kind}:${m.target!.name}${m.destination === 'unmapped-target' ? ' (no queue configured: unrouted)' : ''}`;
   return [
-    `handoff ${m.handoffId}`,
+    `handoff ${m.handoffId}${verified ? '  (signature verified)' : '  (UNVERIFIED)'}`,
     `  request ${m.requestId}  →  ${to}  [${m.shape} #${m.routeIndex}]`,
     `  ${d.kind}${d.kind === 'outcome' ? ` ${d.outcomeId}` : ''}  reasons: ${d.reasons.join(', ') || '-'}  triggered by: ${d.handoff.triggeredBy?.join(', ') ?? '-'}`,
     `  ledger ${m.ledger.logId}#${m.ledger.seq} ${m.ledger.entryHash}`,

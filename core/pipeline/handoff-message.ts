@@ -1,10 +1,17 @@
 /**
- * The handoff message (schema/handoff-message.schema.json): what a route consumer receives. One builder that checks
- * the message's invariants before it emits RFC 8785 bytes, and one strict reader.
+ * The handoff message, format docket.handoff/2 (schema/handoff-message.schema.json; docs/pipeline.md): what a route
+ * consumer receives. One builder that checks every invariant before it emits RFC 8785 bytes, and one strict reader.
+ *
+ * The message carries the signed ledger entry's exact stored bytes (`entry`, a JSON string holding the entry's RFC
+ * 8785 text), so a consumer can check the entry signature offline under its trust policy
+ * (handoff-verdict.ts; docs/adr/0140-verifiable-handoff-messages.md). Everything a consumer acts on — ledger
+ * coordinates, request id, pack digest, disposition, correlation — is read from those signed bytes, never from
+ * unsigned copies beside them. Only the routing members (routeIndex, shape, destination, target) sit outside the
+ * entry, and the reader checks them against the signed disposition (Core §8.1).
  *
  * The handoff id is deterministic — SHA-256 over a domain prefix, the entry hash and the route index
- * (docs/adr/0074-handoff-id-and-at-least-once-delivery.md) — so a re-sent handoff (redelivery after a crash between
- * the ledger write and the send) carries the same id and consumers deduplicate on it.
+ * (docs/adr/0074-handoff-id-and-at-least-once-delivery.md) — so a re-sent handoff carries the same id and consumers
+ * deduplicate on it; the reader recomputes it.
  */
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
@@ -12,27 +19,51 @@ import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
+import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entry.js';
+import type { DispositionEntryBody, SignedEntry } from '../ledger/entry-types.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
 
-export const HANDOFF_FORMAT = 'docket.handoff/1';
+export const HANDOFF_FORMAT = 'docket.handoff/2';
+const HANDOFF_FORMAT_PREFIX = 'docket.handoff/';
 
-export interface LedgerCoordinates {
-  readonly logId: string;
-  readonly seq: number;
-  /** The entry hash as the ledger writes it (e.g. "sha256:<hex>"). */
-  readonly entryHash: string;
-}
+/**
+ * SQS's largest message (1 MiB, body and attributes). A stored entry is under DynamoDB's 400 KB item limit and JSON
+ * string escaping at most doubles it, so every handoff fits (test/pipeline/handoff-message.test.ts checks the bound).
+ */
+export const HANDOFF_MAX_BYTES = 1_048_576;
 
-export interface HandoffMessage {
+/** The members of a docket.handoff/2 message on the wire. */
+export interface HandoffWire {
   readonly format: typeof HANDOFF_FORMAT;
   readonly handoffId: string;
-  readonly ledger: LedgerCoordinates;
-  readonly requestId: string;
-  readonly packDigest: string;
+  /** The entry's exact stored bytes (RFC 8785 text of the signed entry). */
+  readonly entry: string;
   readonly routeIndex: number;
   readonly shape: HandoffShape;
   readonly destination: HandoffDestination;
   readonly target?: HandoffTarget;
+}
+
+export interface LedgerCoordinates {
+  readonly logId: string;
+  readonly seq: number;
+  /** The entry hash (hex), recomputed from the carried bytes. */
+  readonly entryHash: string;
+}
+
+/** A handoff as read: the wire routing members plus what is read from the signed entry bytes. */
+export interface HandoffMessage {
+  readonly format: typeof HANDOFF_FORMAT;
+  readonly handoffId: string;
+  readonly routeIndex: number;
+  readonly shape: HandoffShape;
+  readonly destination: HandoffDestination;
+  readonly target?: HandoffTarget;
+  /** The parsed signed entry (its signature not yet checked: that needs the trust policy). */
+  readonly entry: ParsedEntry & { readonly entry: SignedEntry & DispositionEntryBody };
+  readonly ledger: LedgerCoordinates;
+  readonly requestId: string;
+  readonly packDigest: string;
   readonly disposition: Disposition;
   readonly correlation?: Readonly<Record<string, string>>;
 }
@@ -47,80 +78,183 @@ export function handoffId(entryHash: string, routeIndex: number): string {
   return `sha256:${h}`;
 }
 
-/** Builds the canonical bytes of a handoff message after checking every invariant (a failure here is a bug). */
-export function handoffMessageBytes(m: Omit<HandoffMessage, 'format' | 'handoffId'>): { id: string; body: string } {
-  const id = handoffId(m.ledger.entryHash, m.routeIndex);
-  const msg: HandoffMessage = { format: HANDOFF_FORMAT, handoffId: id, ...m };
-  const problem = checkHandoff(msg);
-  if (problem !== undefined) throw new HandoffInvariantError(problem);
-  return { id, body: canonicalize(msg) as string };
+/** What the reader refuses, in the order it checks (a subset of the verdict's reasons, handoff-verdict.ts). */
+export type HandoffReadCode =
+  | 'message-malformed'
+  | 'unsupported-format'
+  | 'entry-malformed'
+  | 'not-a-handoff'
+  | 'route-mismatch'
+  | 'handoff-id-mismatch';
+
+export interface HandoffReadError {
+  readonly code: HandoffReadCode;
+  readonly message: string;
 }
 
-function checkHandoff(m: HandoffMessage): string | undefined {
-  if (!Number.isSafeInteger(m.ledger.seq) || m.ledger.seq < 0) return 'ledger.seq must be a non-negative integer';
-  if (!Number.isSafeInteger(m.routeIndex) || m.routeIndex < 0) return 'routeIndex must be a non-negative integer';
-  if (m.disposition.handoff.state !== 'requested') return 'a handoff is only sent for a requested handoff';
-  if (m.shape === 'no-destination' && (m.target !== undefined || m.destination !== 'no-destination'))
-    return 'a destinationless handoff names no target';
-  if (m.shape !== 'no-destination' && m.target === undefined) return 'a routed or targeted handoff names its target';
-  if (m.shape === 'route') {
-    const routes = m.disposition.handoff.routes;
-    const t = routes?.[m.routeIndex];
-    if (t === undefined || t.kind !== m.target?.kind || t.name !== m.target.name)
-      return 'routeIndex must select the target in disposition.handoff.routes';
-  } else if (m.routeIndex !== 0) return 'a target or destinationless handoff has routeIndex 0';
-  if (m.handoffId !== handoffId(m.ledger.entryHash, m.routeIndex))
-    return 'handoffId does not derive from the entry hash and route index';
+/** The routing of one handoff of an entry (handoff-plan.ts decides it). */
+export interface HandoffRouting {
+  readonly routeIndex: number;
+  readonly shape: HandoffShape;
+  readonly destination: HandoffDestination;
+  readonly target?: HandoffTarget;
+}
+
+export interface HandoffDraft extends HandoffRouting {
+  /** The entry's exact stored bytes. */
+  readonly entryBody: string;
+}
+
+/** Builds the canonical bytes of one handoff message after checking every invariant (a failure here is a bug). */
+export function handoffMessageBytes(d: HandoffDraft): { id: string; body: string } {
+  const parsed = parseStoredEntry(d.entryBody);
+  if (!parsed.ok) throw new HandoffInvariantError(`entry: ${parsed.error.code}: ${parsed.error.detail}`);
+  return handoffMessagesFor({ ...parsed.value, body: d.entryBody }, [d])[0]!;
+}
+
+/** An entry as the ledger writer records it: read strictly or built and checked by the entry builder. */
+export interface CheckedEntry {
+  readonly entry: SignedEntry;
+  /** The exact stored bytes. */
+  readonly body: string;
+  /** The entry hash (hex) of `body`. */
+  readonly entryHash: string;
+}
+
+/**
+ * Builds the messages of every handoff of one recorded entry. The ledger writer built the entry from, or read it
+ * strictly out of, exactly these bytes (ledger-writer.ts), so it is not parsed again per message; the entry hash is
+ * recomputed so the embedded bytes and the id agree. Each message's routing (against `recorded.entry`), id and size
+ * are checked before its RFC 8785 bytes are emitted. Throws HandoffInvariantError (a caller bug).
+ */
+export function handoffMessagesFor(
+  recorded: CheckedEntry,
+  routings: readonly HandoffRouting[],
+): { id: string; body: string }[] {
+  if (entryHashOf(recorded.body) !== recorded.entryHash)
+    throw new HandoffInvariantError('the entry hash is not the hash of the entry bytes');
+  return routings.map((r) => {
+    const id = handoffId(recorded.entryHash, r.routeIndex);
+    const wire: HandoffWire = {
+      format: HANDOFF_FORMAT,
+      handoffId: id,
+      entry: recorded.body,
+      routeIndex: r.routeIndex,
+      shape: r.shape,
+      destination: r.destination,
+      ...(r.target !== undefined ? { target: { kind: r.target.kind, name: r.target.name } } : {}),
+    };
+    const problem = checkRouting(wire, recorded);
+    if (problem !== undefined) throw new HandoffInvariantError(`${problem.code}: ${problem.message}`);
+    const body = canonicalize(wire) as string;
+    if (Buffer.byteLength(body, 'utf8') > HANDOFF_MAX_BYTES)
+      throw new HandoffInvariantError(`the message exceeds ${HANDOFF_MAX_BYTES} bytes`);
+    return { id, body };
+  });
+}
+
+const WIRE_MEMBERS = new Set(['format', 'handoffId', 'entry', 'routeIndex', 'shape', 'destination', 'target']);
+const SHAPES: readonly string[] = ['route', 'target', 'no-destination'];
+const DESTINATIONS: readonly string[] = ['configured', 'unmapped-target', 'no-destination'];
+const TARGET_KINDS: readonly string[] = ['human-role', 'queue', 'system'];
+const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const fail = (code: HandoffReadCode, message: string): Result<never, HandoffReadError> => err({ code, message });
+
+/** Reads a handoff message strictly: carrier, format, members, canonical bytes, the entry, routing, the id. */
+export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, HandoffReadError> {
+  const r = readJson(bytes);
+  if (!r.ok) return fail('message-malformed', `not JSON: ${r.error.message}`);
+  const plain = toPlain(r.value);
+  if (!isRec(plain)) return fail('message-malformed', 'a handoff message is a JSON object');
+  if (plain.format !== HANDOFF_FORMAT) {
+    if (typeof plain.format === 'string' && plain.format.startsWith(HANDOFF_FORMAT_PREFIX))
+      return fail(
+        'unsupported-format',
+        `format ${plain.format} is not ${HANDOFF_FORMAT}` +
+          (plain.format === 'docket.handoff/1' ? ': it carries no signed entry, so it cannot be verified' : ''),
+      );
+    return fail('message-malformed', `format must be ${HANDOFF_FORMAT}`);
+  }
+  const shapeProblem = wireShapeProblem(plain);
+  if (shapeProblem !== undefined) return fail('message-malformed', shapeProblem);
+  const wire = plain as unknown as HandoffWire;
+  if (canonicalize(plain) !== Buffer.from(bytes).toString('utf8'))
+    return fail('message-malformed', 'the message bytes are not the RFC 8785 form of what they parse to');
+  const parsed = parseStoredEntry(wire.entry);
+  if (!parsed.ok) return fail('entry-malformed', `${parsed.error.code}: ${parsed.error.detail}`);
+  const problem = checkRouting(wire, parsed.value);
+  if (problem !== undefined) return err(problem);
+  const e = parsed.value.entry as SignedEntry & DispositionEntryBody;
+  return ok({
+    format: HANDOFF_FORMAT,
+    handoffId: wire.handoffId,
+    routeIndex: wire.routeIndex,
+    shape: wire.shape,
+    destination: wire.destination,
+    ...(wire.target !== undefined ? { target: wire.target } : {}),
+    entry: { ...parsed.value, entry: e },
+    ledger: { logId: e.logId, seq: e.seq, entryHash: parsed.value.entryHash },
+    requestId: e.requestId,
+    packDigest: e.pack?.digest ?? '',
+    disposition: e.disposition,
+    ...(e.correlation !== null ? { correlation: e.correlation } : {}),
+  });
+}
+
+function wireShapeProblem(m: Record<string, unknown>): string | undefined {
+  for (const k of Object.keys(m)) if (!WIRE_MEMBERS.has(k)) return `unknown member ${k}`;
+  if (typeof m.handoffId !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(m.handoffId))
+    return 'handoffId is "sha256:" + 64 lowercase hex digits';
+  if (typeof m.entry !== 'string' || m.entry === '') return 'entry is the entry text (a non-empty string)';
+  if (typeof m.routeIndex !== 'number' || !Number.isSafeInteger(m.routeIndex) || m.routeIndex < 0)
+    return 'routeIndex is a non-negative integer';
+  if (typeof m.shape !== 'string' || !SHAPES.includes(m.shape)) return `shape is one of ${SHAPES.join(', ')}`;
+  if (typeof m.destination !== 'string' || !DESTINATIONS.includes(m.destination))
+    return `destination is one of ${DESTINATIONS.join(', ')}`;
+  if (m.target !== undefined) {
+    const t = m.target;
+    if (!isRec(t) || Object.keys(t).sort().join(',') !== 'kind,name') return 'target has exactly kind and name';
+    if (typeof t.kind !== 'string' || !TARGET_KINDS.includes(t.kind)) return 'target.kind is a Core target kind';
+    if (typeof t.name !== 'string' || t.name === '') return 'target.name is a non-empty string';
+  }
   return undefined;
 }
 
-export type HandoffReadError = {
-  readonly code: 'handoff-not-json' | 'handoff-shape' | 'handoff-not-canonical';
-  readonly message: string;
-};
-
-/** Reads a handoff message strictly: carrier, shape, invariants, and canonical bytes. */
-export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, HandoffReadError> {
-  const r = readJson(bytes);
-  if (!r.ok) return err({ code: 'handoff-not-json', message: r.error.message });
-  const plain = toPlain(r.value) as Record<string, unknown>;
-  if (typeof plain !== 'object' || plain === null || plain.format !== HANDOFF_FORMAT)
-    return err({ code: 'handoff-shape', message: `format must be ${HANDOFF_FORMAT}` });
-  const allowed = new Set([
-    'format',
-    'handoffId',
-    'ledger',
-    'requestId',
-    'packDigest',
-    'routeIndex',
-    'shape',
-    'destination',
-    'target',
-    'disposition',
-    'correlation',
-  ]);
-  for (const k of Object.keys(plain))
-    if (!allowed.has(k)) return err({ code: 'handoff-shape', message: `unknown member ${k}` });
-  const m = plain as unknown as HandoffMessage;
-  if (
-    typeof m.handoffId !== 'string' ||
-    typeof m.requestId !== 'string' ||
-    typeof m.packDigest !== 'string' ||
-    typeof m.ledger !== 'object' ||
-    m.ledger === null ||
-    typeof m.ledger.entryHash !== 'string' ||
-    typeof m.ledger.logId !== 'string' ||
-    typeof m.disposition !== 'object' ||
-    m.disposition === null
-  ) {
-    return err({ code: 'handoff-shape', message: 'missing or mistyped members' });
+/**
+ * The routing members against the signed disposition (Core §8.1 selected routes, §8.3 target), then the id.
+ * `destination` configured vs unmapped-target is deployment configuration the entry cannot attest.
+ */
+function checkRouting(
+  m: HandoffWire,
+  parsed: { readonly entry: SignedEntry; readonly entryHash: string },
+): HandoffReadError | undefined {
+  const e = parsed.entry;
+  if (e.kind !== 'disposition' || e.disposition.handoff.state !== 'requested')
+    return { code: 'not-a-handoff', message: `entry ${e.logId}#${e.seq} records no requested handoff` };
+  const h = e.disposition.handoff;
+  const mismatch = (message: string): HandoffReadError => ({ code: 'route-mismatch', message });
+  if (m.shape === 'route') {
+    // §8.1: routes are the selected routes in declaration order; routeIndex is a position in that array.
+    const t = h.routes?.[m.routeIndex];
+    if (t === undefined) return mismatch(`routeIndex ${m.routeIndex} selects no route of the disposition`);
+    if (m.target === undefined || t.kind !== m.target.kind || t.name !== m.target.name)
+      return mismatch(`routeIndex ${m.routeIndex} selects ${t.kind}:${t.name}, not the message's target`);
+    if (m.destination === 'no-destination') return mismatch('a routed handoff has a destination');
+  } else {
+    if (h.routes !== undefined) return mismatch(`the disposition selects routes, so the shape is route`);
+    if (m.routeIndex !== 0) return mismatch('a target or destinationless handoff has routeIndex 0');
+    if (m.shape === 'target') {
+      if (m.target === undefined) return mismatch('a targeted handoff names its target');
+      if (m.destination === 'no-destination') return mismatch('a targeted handoff has a destination');
+    } else {
+      if (m.target !== undefined || m.destination !== 'no-destination')
+        return mismatch('a destinationless handoff names no target and has destination no-destination');
+      // §8.1: without an escalation object only a direct exception escalation requests a handoff.
+      if (!(h.triggeredBy ?? []).includes('exception-escalation'))
+        return mismatch('a destinationless handoff comes from a direct exception escalation');
+    }
   }
-  const problem = checkHandoff(m);
-  if (problem !== undefined) return err({ code: 'handoff-shape', message: problem });
-  if (canonicalize(m) !== new TextDecoder().decode(bytes))
-    return err({
-      code: 'handoff-not-canonical',
-      message: 'the message bytes are not the RFC 8785 form of what they parse to',
-    });
-  return ok(m);
+  if (m.handoffId !== handoffId(parsed.entryHash, m.routeIndex))
+    return { code: 'handoff-id-mismatch', message: 'handoffId does not derive from the entry hash and route index' };
+  return undefined;
 }

@@ -29,7 +29,13 @@ function recorded(stored: StoredEntry): RecordedEntry {
   const parsed = parseStoredEntry(stored.body);
   if (!parsed.ok)
     throw new StoredEntryError(`entry ${stored.logId}/${stored.seq} is ${parsed.error.code}: ${parsed.error.detail}`);
-  return { logId: stored.logId, seq: stored.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry };
+  return {
+    logId: stored.logId,
+    seq: stored.seq,
+    entryHash: parsed.value.entryHash,
+    entry: parsed.value.entry,
+    body: stored.body,
+  };
 }
 
 export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
@@ -77,7 +83,13 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
       // that work. Entries written by anyone else (duplicates, earlier deliveries) are still read back strictly.
       return {
         status: 'appended',
-        recorded: { logId: stored.logId, seq: stored.seq, entryHash: built.entryHash, entry: built.entry },
+        recorded: {
+          logId: stored.logId,
+          seq: stored.seq,
+          entryHash: built.entryHash,
+          entry: built.entry,
+          body: built.body,
+        },
       };
     }
     return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recorded(stored) };

@@ -54,6 +54,8 @@ export interface RecordedEntry {
   /** Entry hash as the ledger names it (hex). */
   readonly entryHash: string;
   readonly entry: SignedEntry;
+  /** The entry's exact stored bytes (a handoff message carries them, so consumers can check the signature). */
+  readonly body: string;
 }
 
 export type AppendResult =

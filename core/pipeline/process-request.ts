@@ -14,7 +14,7 @@ import type { Disposition, EvaluationError } from '../evaluate/types.js';
 import { checkEntryFits } from '../ledger/admission.js';
 import type { EntryRefusal, RefusalCode } from '../ledger/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
-import { handoffMessageBytes } from './handoff-message.js';
+import { handoffMessagesFor } from './handoff-message.js';
 import type {
   AppendResult,
   EntryDraft,
@@ -307,19 +307,10 @@ async function fanOut(
     target = loaded.status === 'found' ? loaded.pack.target : undefined;
   }
   const plan = planHandoffs(disposition, target, config);
+  const messages = handoffMessagesFor(recorded, plan);
   const sent: (PlannedHandoff & { handoffId: string })[] = [];
-  for (const h of plan) {
-    const { id, body } = handoffMessageBytes({
-      ledger: { logId: recorded.logId, seq: recorded.seq, entryHash: recorded.entryHash },
-      requestId: e.requestId,
-      packDigest: e.pack?.digest ?? '',
-      routeIndex: h.routeIndex,
-      shape: h.shape,
-      destination: h.destination,
-      ...(h.target ? { target: h.target } : {}),
-      disposition,
-      ...(e.correlation ? { correlation: e.correlation } : {}),
-    });
+  for (const [i, h] of plan.entries()) {
+    const { id, body } = messages[i]!;
     await ports.handoffs.send(h.queue, id, body, h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
     sent.push({ ...h, handoffId: id });
   }

@@ -12,6 +12,8 @@ export interface QueueWithDlqProps {
   readonly retention: Duration;
   readonly dlqRetention: Duration;
   readonly maxReceiveCount: number;
+  /** SQS's MaximumMessageSize for the queue and its DLQ (default: SQS's own default). */
+  readonly maxMessageSizeBytes?: number;
 }
 
 /**
@@ -31,6 +33,7 @@ export class QueueWithDlq extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: props.dlqRetention,
+      ...(props.maxMessageSizeBytes !== undefined ? { maxMessageSizeBytes: props.maxMessageSizeBytes } : {}),
     });
     this.queue = new sqs.Queue(this, 'Queue', {
       queueName: props.names.queue,
@@ -38,6 +41,7 @@ export class QueueWithDlq extends Construct {
       enforceSSL: true,
       visibilityTimeout: props.visibilityTimeout,
       retentionPeriod: props.retention,
+      ...(props.maxMessageSizeBytes !== undefined ? { maxMessageSizeBytes: props.maxMessageSizeBytes } : {}),
       deadLetterQueue: { queue: this.dlq, maxReceiveCount: props.maxReceiveCount },
     });
   }

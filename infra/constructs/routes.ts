@@ -7,10 +7,17 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
 import type { ResourceNames } from '../names.js';
+import { HANDOFF_MAX_BYTES } from '../../core/pipeline/handoff-message.js';
 import { QueueWithDlq } from './intake.js';
 
 /** Consumers (people using `docket handoffs`, or systems) get five minutes to acknowledge a handoff. */
 const HANDOFF_VISIBILITY = Duration.minutes(5);
+
+/**
+ * A handoff message carries the signed entry's bytes, up to DynamoDB's 400 KB item and at most doubled by JSON
+ * escaping (core/pipeline/handoff-message.ts HANDOFF_MAX_BYTES): route queues and their DLQs take SQS's largest.
+ */
+export const HANDOFF_QUEUE_MAX_MESSAGE_BYTES = HANDOFF_MAX_BYTES;
 
 export class Routes extends Construct {
   /** By queue key. */
@@ -25,6 +32,7 @@ export class Routes extends Construct {
       retention: Duration.seconds(c.queueRetentionSeconds),
       dlqRetention: Duration.seconds(c.dlqRetentionSeconds),
       maxReceiveCount: c.maxReceiveCount,
+      maxMessageSizeBytes: HANDOFF_QUEUE_MAX_MESSAGE_BYTES,
     };
     const routes = new Map<string, QueueWithDlq>();
     for (const [key, pair] of Object.entries(props.names.routes)) {
@@ -48,6 +56,11 @@ export class Routes extends Construct {
             ],
             resources: [q.queue.queueArn],
           }),
+          // `docket handoffs` moves a message that fails verification to the route's DLQ with its reason.
+          new iam.PolicyStatement({
+            actions: ['sqs:GetQueueUrl', 'sqs:SendMessage'],
+            resources: [q.dlq.queueArn],
+          }),
         ],
       });
     }
@@ -60,5 +73,25 @@ export class Routes extends Construct {
 
   grantSend(grantee: iam.IGrantable): void {
     for (const q of this.handoffQueues()) q.queue.grantSendMessages(grantee);
+  }
+
+  /**
+   * Only `sender` (the evaluate role) may send to a handoff queue: a queue-policy Deny for every other principal,
+   * whatever its identity policy allows (docs/adr/0142-route-queues-accept-only-the-evaluator.md). Reading is
+   * untouched. Consumers verify every message anyway (docs/pipeline.md): this narrows who can try.
+   */
+  restrictSenders(sender: iam.IRole): void {
+    for (const q of this.handoffQueues()) {
+      q.queue.addToResourcePolicy(
+        new iam.PolicyStatement({
+          sid: 'DenySendExceptEvaluateRole',
+          effect: iam.Effect.DENY,
+          principals: [new iam.AnyPrincipal()],
+          actions: ['sqs:SendMessage'],
+          resources: [q.queue.queueArn],
+          conditions: { ArnNotEquals: { 'aws:PrincipalArn': sender.roleArn } },
+        }),
+      );
+    }
   }
 }

@@ -3,7 +3,7 @@
  * message. A short visibility timeout (2 s) makes redelivery quick; handoff sends are wrapped to inject faults.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HandoffMessage } from '../../core/pipeline/handoff-message.js';
+import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import type { HandoffSender } from '../../core/pipeline/ports.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, handoffs, worldIo, type WorldIo } from './world-io.js';
@@ -14,7 +14,9 @@ const crashOnce = new Set<string>();
 const alwaysFail = new Set<string>();
 const faults = (s: HandoffSender): HandoffSender => ({
   async send(queue, id, body, route) {
-    const requestId = (JSON.parse(body) as HandoffMessage).requestId;
+    const read = readHandoffMessage(new TextEncoder().encode(body));
+    if (!read.ok) throw new Error(`the pipeline sent an unreadable handoff: ${read.error.message}`);
+    const requestId = read.value.requestId;
     if (alwaysFail.has(requestId)) throw new Error('injected: poison');
     if (crashOnce.delete(requestId)) throw new Error('injected: died after the ledger write');
     return s.send(queue, id, body, route);

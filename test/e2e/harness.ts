@@ -39,6 +39,8 @@ export interface E2eWorld {
   readonly registry: DynamoDbPackRegistry;
   readonly archive: DynamoDbRequestArchive;
   readonly queueUrl: (suffix: string) => string;
+  /** A trust policy file pinning this stack's key, logs and build (what a consumer passes to `docket handoffs`). */
+  readonly policyPath: string;
   /** Checkpoints every log, then runs `docket verify` over the live table under a trust policy for this stack. */
   verify(): Promise<{ exitCode: number; stdout: string; stderr: string }>;
   stop(): Promise<void>;
@@ -95,12 +97,16 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     if (!q) throw new Error(`no queue docket-${stage}-${suffix}`);
     return q.url;
   };
+  const policyDir = mkdtempSync(join(tmpdir(), 'docket-e2e-policy-'));
+  const policyPath = join(policyDir, 'trust-policy.json');
+  writeFileSync(policyPath, policyText);
   return {
     stack,
     env,
     keys,
     checkpointKeys,
     policyText,
+    policyPath,
     runtime,
     poller,
     dynamodb,
@@ -151,6 +157,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
       dynamodb.destroy();
       sqs.destroy();
       await stack.stop();
+      rmSync(policyDir, { recursive: true, force: true });
     },
   };
 }

@@ -325,6 +325,22 @@ describe('queues', () => {
     for (const q of ['docket-dev-intake', ...routeDlqs]) expect(sends(evaluateRole, q), q).toBe(false);
   });
 
+  it('only the evaluate role may send to a handoff queue: administrators, the root user and consumers are denied', () => {
+    const consumerRoleLike = 'arn:aws:iam::111122223333:role/oversight-team';
+    for (const q of ['docket-dev-route-oversight', 'docket-dev-route-review', 'docket-dev-unrouted']) {
+      const req = { action: 'sqs:SendMessage', resource: queueId(t, q) };
+      expect(allowed(t, { ...req, principal: evaluateRole }), q).toBe(true);
+      for (const outsider of [ADMIN_ARN, ROOT_ARN, consumerRoleLike, checkpointRole, purgeRole])
+        expect(allowed(t, { ...req, principal: outsider }), `${outsider} on ${q}`).toBe(false);
+      // Reading stays as it was: the deny names SendMessage only.
+      expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: queueId(t, q), principal: ADMIN_ARN })).toBe(true);
+    }
+    // The intake queue keeps its requesters: the restriction is on handoff queues only.
+    expect(
+      allowed(t, { action: 'sqs:SendMessage', resource: queueId(t, 'docket-dev-intake'), principal: ADMIN_ARN }),
+    ).toBe(true);
+  });
+
   it('only the evaluate role consumes the intake queue, and the checkpoint role touches no queue', () => {
     const intake = queueId(t, 'docket-dev-intake');
     expect(identityAllows(t, evaluateRole, { action: 'sqs:DeleteMessage', resource: intake })).toBe(true);
@@ -364,9 +380,15 @@ describe('people', () => {
       'docket-dev-unrouted',
     ]) {
       const st = managed(`${q}-consumer`);
-      expect(st.flatMap((s) => s.Action)).toContain('sqs:ReceiveMessage');
-      expect(st.flatMap((s) => s.Action).some((a) => a === 'sqs:SendMessage' || a === 'sqs:PurgeQueue')).toBe(false);
-      expect(st.flatMap((s) => s.Resource)).toEqual([{ 'Fn::GetAtt': [queueId(t, q), 'Arn'] }]);
+      const onQueue = st.filter((s) => s.Resource.some((r) => resolve(t, r) === `${queueId(t, q)}.Arn`));
+      const onDlq = st.filter((s) => s.Resource.some((r) => resolve(t, r) === `${queueId(t, `${q}-dlq`)}.Arn`));
+      expect(onQueue.flatMap((s) => s.Action)).toContain('sqs:ReceiveMessage');
+      expect(onQueue.flatMap((s) => s.Action).some((a) => a === 'sqs:SendMessage' || a === 'sqs:PurgeQueue')).toBe(
+        false,
+      );
+      // A refused message is moved to the route's DLQ with its reason (`docket handoffs`): send there, nothing else.
+      expect(onDlq.flatMap((s) => s.Action).sort()).toEqual(['sqs:GetQueueUrl', 'sqs:SendMessage']);
+      expect(onQueue.length + onDlq.length).toBe(st.length);
     }
   });
 });

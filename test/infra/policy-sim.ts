@@ -46,6 +46,8 @@ function conditionHolds(t: Cfn, cond: Cfn | undefined, req: Request): boolean {
         holds = req.leadingKey !== undefined && !values.some((p) => glob(p, req.leadingKey!));
       } else if (key === 'dynamodb:LeadingKeys' && op === 'ForAllValues:StringLike') {
         holds = req.leadingKey === undefined || values.some((p) => glob(p, req.leadingKey!));
+      } else if (key === 'aws:SecureTransport' && op === 'Bool') {
+        holds = values.includes('true'); // every modelled request travels over TLS
       } else if (key === 'kms:ViaService' && op === 'StringEquals') {
         holds = true; // not asked about here
       } else {

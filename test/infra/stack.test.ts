@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig, routeTargetKey } from '../../infra/config.js';
 import { ENV } from '../../infra/function-environment.js';
 import { resourceNames } from '../../infra/names.js';
+import { HANDOFF_MAX_BYTES } from '../../core/pipeline/handoff-message.js';
 import {
   functionId,
   logicalIdWhere,
@@ -199,6 +200,34 @@ describe('handoff routes', () => {
     for (const q of ['docket-dev-route-review', 'docket-dev-route-case-mgmt', 'docket-dev-unrouted']) {
       expect(props(t, queueId(t, q)).RedrivePolicy.deadLetterTargetArn).toEqual({
         'Fn::GetAtt': [queueId(t, `${q}-dlq`), 'Arn'],
+      });
+    }
+  });
+
+  it('let every handoff queue and its DLQ take SQS’s largest message, which the largest handoff fits', () => {
+    const t = template();
+    for (const q of ['docket-dev-route-review', 'docket-dev-route-oversight', 'docket-dev-unrouted']) {
+      expect(props(t, queueId(t, q)).MaximumMessageSize, q).toBe(1_048_576);
+      expect(props(t, queueId(t, `${q}-dlq`)).MaximumMessageSize, `${q}-dlq`).toBe(1_048_576);
+    }
+    expect(HANDOFF_MAX_BYTES).toBe(1_048_576);
+  });
+
+  it('deny SendMessage on every handoff queue to every principal but the evaluate role, in the queue policy', () => {
+    const t = template();
+    const evaluateRole = roleOfFunction(t, 'docket-dev-evaluate');
+    for (const q of ['docket-dev-route-review', 'docket-dev-route-oversight', 'docket-dev-unrouted']) {
+      const policy = resourcesOfType(t, 'AWS::SQS::QueuePolicy').find(
+        ([, r]) => r.Properties.Queues[0].Ref === queueId(t, q),
+      );
+      const deny = (policy?.[1].Properties.PolicyDocument.Statement as Cfn[]).find(
+        (st) => st.Sid === 'DenySendExceptEvaluateRole',
+      );
+      expect(deny, q).toMatchObject({
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 'sqs:SendMessage',
+        Condition: { ArnNotEquals: { 'aws:PrincipalArn': { 'Fn::GetAtt': [evaluateRole, 'Arn'] } } },
       });
     }
   });

@@ -5,6 +5,7 @@ import { buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/
 import { readRequest } from '../../core/pipeline/request.js';
 import { resolveSettings, routeQueueName } from '../../core/pipeline/settings.js';
 import { handoffMessageBytes } from '../../core/pipeline/handoff-message.js';
+import { DIRECT, signedDisposition, TARGETED } from './handoff-fixtures.js';
 import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
 
 const enc = new TextEncoder();
@@ -90,32 +91,23 @@ describe('the published schemas agree with the code', () => {
         routes: [{ kind: 'queue' as const, name: 'Review' }],
       },
     };
-    const common = {
-      ledger: { logId: 'dev-0', seq: 3, entryHash: 'e'.repeat(64) },
-      requestId: 'r',
-      packDigest: 'a'.repeat(64),
-      disposition,
-    };
     const messages = [
       handoffMessageBytes({
-        ...common,
+        entryBody: signedDisposition(disposition).body,
         routeIndex: 0,
         shape: 'route',
         destination: 'configured',
         target: { kind: 'queue', name: 'Review' },
-        correlation: { t: '1' },
       }),
       handoffMessageBytes({
-        ...common,
-        disposition: { ...disposition, handoff: { state: 'requested', triggeredBy: ['unknown'] } },
+        entryBody: signedDisposition(TARGETED).body,
         routeIndex: 0,
         shape: 'target',
         destination: 'unmapped-target',
         target: { kind: 'system', name: 'X' },
       }),
       handoffMessageBytes({
-        ...common,
-        disposition: { ...disposition, handoff: { state: 'requested', triggeredBy: ['unknown'] } },
+        entryBody: signedDisposition(DIRECT).body,
         routeIndex: 0,
         shape: 'no-destination',
         destination: 'no-destination',

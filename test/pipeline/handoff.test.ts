@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { planHandoffs, packEscalationTarget, parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
-import { handoffId, handoffMessageBytes, readHandoffMessage } from '../../core/pipeline/handoff-message.js';
+import canonicalize from 'canonicalize';
+import { DEFAULT_ADMISSION_LIMITS } from '../../core/ledger/admission.js';
+import {
+  HANDOFF_MAX_BYTES,
+  handoffId,
+  handoffMessageBytes,
+  handoffMessagesFor,
+  readHandoffMessage,
+} from '../../core/pipeline/handoff-message.js';
+import { NO_HANDOFF, ROUTED, signedDisposition } from './handoff-fixtures.js';
 import type { Disposition } from '../../core/evaluate/types.js';
 
 const config = {
@@ -85,52 +94,87 @@ describe('handoff fan-out planning', () => {
 });
 
 describe('the handoff message', () => {
-  const disposition: Disposition = {
-    kind: 'unresolved',
-    reasons: ['unknown'],
-    handoff: {
-      state: 'requested',
-      triggeredBy: ['unknown'],
-      routes: [
-        { kind: 'queue', name: 'Review' },
-        { kind: 'queue', name: 'Review' },
-      ],
-    },
-  };
+  const entry = signedDisposition(ROUTED);
   const base = {
-    ledger: { logId: 'dev-0', seq: 7, entryHash: 'e'.repeat(64) },
-    requestId: 'r-1',
-    packDigest: 'a'.repeat(64),
+    entryBody: entry.body,
     shape: 'route' as const,
     destination: 'configured' as const,
     target: { kind: 'queue' as const, name: 'Review' },
-    disposition,
   };
 
   it('derives a deterministic handoff id per entry hash and route index', () => {
     const a = handoffMessageBytes({ ...base, routeIndex: 0 });
     const again = handoffMessageBytes({ ...base, routeIndex: 0 });
-    const b = handoffMessageBytes({ ...base, routeIndex: 1 });
+    const b = handoffMessageBytes({ ...base, routeIndex: 2 });
     expect(a.id).toBe(again.id);
     expect(a.body).toBe(again.body);
     expect(a.id).not.toBe(b.id);
-    expect(a.id).toBe(handoffId('e'.repeat(64), 0));
+    expect(a.id).toBe(handoffId(entry.entryHash, 0));
     expect(handoffId('f'.repeat(64), 0)).not.toBe(a.id);
   });
 
-  it('emits canonical bytes that read back to the same message', () => {
-    const { body } = handoffMessageBytes({ ...base, routeIndex: 1 });
+  it('carries the exact stored entry bytes and reads everything else from them', () => {
+    const { body } = handoffMessageBytes({ ...base, routeIndex: 2 });
+    expect(JSON.parse(body).entry).toBe(entry.body);
     const r = readHandoffMessage(enc.encode(body));
-    expect(r.ok && r.value.routeIndex).toBe(1);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.routeIndex).toBe(2);
+    expect(r.value.ledger).toEqual({ logId: 'log-0', seq: 0, entryHash: entry.entryHash });
+    expect(r.value.requestId).toBe('req-1');
+    expect(r.value.disposition).toEqual(ROUTED);
+    expect(r.value.correlation).toEqual({ tenant: 'acme' });
+  });
+
+  it('refuses bytes that are not the canonical form of what they parse to', () => {
+    const { body } = handoffMessageBytes({ ...base, routeIndex: 1, target: { kind: 'human-role', name: 'Oversight' } });
     const reordered = JSON.stringify(JSON.parse(body), null, 1);
     const bad = readHandoffMessage(enc.encode(reordered));
-    expect(bad.ok ? 'ok' : bad.error.code).toBe('handoff-not-canonical');
+    expect(bad.ok ? 'ok' : bad.error.code).toBe('message-malformed');
+  });
+
+  it('refuses the old coordinates-only format with a reason naming it', () => {
+    const old = canonicalize({
+      format: 'docket.handoff/1',
+      handoffId: handoffId(entry.entryHash, 0),
+      ledger: { logId: 'log-0', seq: 0, entryHash: entry.entryHash },
+    }) as string;
+    const r = readHandoffMessage(enc.encode(old));
+    expect(r.ok ? 'ok' : r.error).toMatchObject({ code: 'unsupported-format', message: /no signed entry/ });
   });
 
   it('refuses to build a message whose route index does not select its target', () => {
-    expect(() => handoffMessageBytes({ ...base, routeIndex: 2 })).toThrow(/routeIndex/);
+    expect(() => handoffMessageBytes({ ...base, routeIndex: 3 })).toThrow(/route-mismatch/);
+    expect(() => handoffMessageBytes({ ...base, routeIndex: 1 })).toThrow(/route-mismatch/);
     expect(() => handoffMessageBytes({ ...base, routeIndex: 0, target: { kind: 'queue', name: 'Other' } })).toThrow(
-      /routeIndex/,
+      /route-mismatch/,
     );
+  });
+
+  it('refuses to build a message for an entry that requests no handoff, or for bytes that are not an entry', () => {
+    expect(() =>
+      handoffMessageBytes({ ...base, entryBody: signedDisposition(NO_HANDOFF).body, routeIndex: 0 }),
+    ).toThrow(/not-a-handoff/);
+    expect(() => handoffMessageBytes({ ...base, entryBody: `${entry.body} `, routeIndex: 0 })).toThrow(/entry/);
+  });
+
+  it('builds every handoff of a recorded entry from one read, refusing bytes that do not hash to the entry hash', () => {
+    const routings = [0, 1, 2].map((i) => ({ ...base, routeIndex: i, target: ROUTED.handoff.routes![i]! }));
+    const all = handoffMessagesFor(entry, routings);
+    expect(all.map((m) => m.id)).toEqual([0, 1, 2].map((i) => handoffId(entry.entryHash, i)));
+    expect(all[1]!.body).toBe(handoffMessageBytes({ ...routings[1]!, entryBody: entry.body }).body);
+    expect(() => handoffMessagesFor({ ...entry, body: `${entry.body} ` }, routings)).toThrow(/entry hash/);
+  });
+
+  it('fits in one SQS message: embedding the entry text as a JSON string at most doubles it', () => {
+    // The densest escaping an entry allows: free text made only of quotes and backslashes (2 bytes each in the
+    // entry text, 4 in the message).
+    const correlation: Record<string, string> = {};
+    for (let i = 0; i < 16; i++) correlation[`k${i}`] = '"\\'.repeat(128);
+    const dense = signedDisposition(ROUTED, { correlation });
+    const { body } = handoffMessageBytes({ ...base, entryBody: dense.body, routeIndex: 0 });
+    const envelope = handoffMessageBytes({ ...base, routeIndex: 0 }).body.length - JSON.stringify(entry.body).length;
+    expect(Buffer.byteLength(body) - envelope).toBeLessThanOrEqual(2 * Buffer.byteLength(dense.body) + 2);
+    // An entry item is at most DynamoDB's 400 KB, so the largest message is under SQS's 1 MiB.
+    expect(2 * DEFAULT_ADMISSION_LIMITS.itemBytes + envelope).toBeLessThanOrEqual(HANDOFF_MAX_BYTES);
   });
 });

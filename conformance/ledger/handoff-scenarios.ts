@@ -1,0 +1,295 @@
+/**
+ * The forged-handoff corpus: handoff messages (docket.handoff/2) as an outsider with SendMessage on a route queue
+ * could write them, next to genuine ones, each with the verdict written here by hand from the rules in
+ * docs/pipeline.md "Verifying a handoff" — never copied from the verifier's output. Changing an expected verdict is
+ * a format change (README.md).
+ *
+ * Files: `handoffs/<scenario>/policy.json` (docket.trust-policy/1), `messages.jsonl` (one message per line, the
+ * exact bytes a consumer receives) and `expected.json` (per line: a label, the verifier options — the queue's
+ * expected targets when the case is about the queue — and the verdict, "ok" or a reason code).
+ *
+ * Keys: K1 is pinned for log-a from seq 0 to 99 (retired after), KF is a forger's key nobody pins.
+ */
+import canonicalize from 'canonicalize';
+import { canonicalDisposition } from '../../core/evaluate/disposition.js';
+import type { Disposition, HandoffTarget } from '../../core/evaluate/types.js';
+import { sha256Hex } from '../../core/ledger/bytes.js';
+import { entryHashOf } from '../../core/ledger/entry.js';
+import { CHECKPOINT_SIGNATURE_DOMAIN, ED25519_L } from '../../core/ledger/signature.js';
+import type { Ed25519KeyPair } from '../../core/ledger/signature.js';
+import { handoffId } from '../../core/pipeline/handoff-message.js';
+import type { HandoffRejection } from '../../core/pipeline/handoff-verdict.js';
+import { K1, KF, OTHER_BUILD, policyText, signRaw, unsignedEntry } from './fixtures.js';
+
+export interface HandoffCase {
+  readonly label: string;
+  /** The exact message bytes (one line of messages.jsonl; never contains a newline: RFC 8785 escapes it). */
+  readonly message: string;
+  readonly options?: { readonly expectedTargets: readonly HandoffTarget[] };
+  readonly verdict: 'ok' | HandoffRejection;
+}
+
+export interface HandoffScenario {
+  readonly name: string;
+  readonly description: string;
+  readonly policy: string;
+  readonly cases: readonly HandoffCase[];
+}
+
+const REVIEW: HandoffTarget = { kind: 'queue', name: 'Review' };
+const OVERSIGHT: HandoffTarget = { kind: 'human-role', name: 'Oversight' };
+const ROUTED: Disposition = {
+  kind: 'unresolved',
+  reasons: ['unknown'],
+  handoff: { state: 'requested', triggeredBy: ['unknown'], routes: [REVIEW, OVERSIGHT] },
+};
+const TARGETED: Disposition = {
+  kind: 'unresolved',
+  reasons: ['no-match'],
+  handoff: { state: 'requested', triggeredBy: ['no-match'] },
+};
+const DIRECT: Disposition = {
+  kind: 'unresolved',
+  reasons: ['exception-escalation'],
+  handoff: { state: 'requested', triggeredBy: ['exception-escalation'] },
+};
+const NONE: Disposition = { kind: 'outcome', outcomeId: 'approve', reasons: [], handoff: { state: 'none' } };
+
+const POLICY = policyText(['log-a'], [{ keys: K1, validity: [{ logId: 'log-a', fromSeq: 0, toSeq: 99 }] }]);
+
+/** A disposition entry's unsigned members at log-a/seq (prevHash is a placeholder: handoffs carry one entry). */
+function dispositionMembers(seq: number, d: Disposition, over: Record<string, unknown> = {}): Record<string, unknown> {
+  // Seq 0 of the base fixture is a disposition; the slot and request are then moved to `seq`.
+  const base = unsignedEntry('log-a', 0, null, K1) as unknown as Record<string, unknown>;
+  const requestId = `log-a-req-${seq}`;
+  return {
+    ...base,
+    seq,
+    prevHash: seq === 0 ? null : sha256Hex(`entry ${seq - 1}`),
+    requestId,
+    requestDigest: sha256Hex(`request ${requestId}`),
+    disposition: d,
+    dispositionDigest: sha256Hex(canonicalDisposition(d)),
+    ...over,
+  };
+}
+
+const signed = (members: Record<string, unknown>, keys: Ed25519KeyPair = K1, domain?: string): string =>
+  signRaw(members, keys, domain);
+
+interface Routing {
+  readonly routeIndex: number;
+  readonly shape: 'route' | 'target' | 'no-destination';
+  readonly destination: 'configured' | 'unmapped-target' | 'no-destination';
+  readonly target?: HandoffTarget;
+}
+const ROUTE_1: Routing = { routeIndex: 1, shape: 'route', destination: 'configured', target: OVERSIGHT };
+
+/** A message as the pipeline would build it (the id derived from the carried bytes), without any check. */
+function message(entry: string, r: Routing, id = handoffId(entryHashOf(entry), r.routeIndex)): string {
+  return canonicalize({
+    format: 'docket.handoff/2',
+    handoffId: id,
+    entry,
+    routeIndex: r.routeIndex,
+    shape: r.shape,
+    destination: r.destination,
+    ...(r.target ? { target: r.target } : {}),
+  }) as string;
+}
+
+/** S + L: the same signature with a non-canonical scalar (RFC 8032 §5.1.7 rejects S ≥ L). */
+function malleated(entry: string): string {
+  const o = JSON.parse(entry) as Record<string, unknown>;
+  const sig = Buffer.from(o.signature as string, 'hex');
+  let s = 0n;
+  for (let i = 63; i >= 32; i--) s = (s << 8n) | BigInt(sig[i]!);
+  s += ED25519_L;
+  for (let i = 32; i < 64; i++) {
+    sig[i] = Number(s & 0xffn);
+    s >>= 8n;
+  }
+  return canonicalize({ ...o, signature: sig.toString('hex') }) as string;
+}
+
+export function handoffScenarios(): HandoffScenario[] {
+  const genuine = signed(dispositionMembers(3, ROUTED));
+  const genuineMembers = JSON.parse(genuine) as Record<string, unknown>;
+  const ghost = dispositionMembers(42, ROUTED, { requestId: 'never-recorded' });
+  const redirected: Disposition = { ...ROUTED, handoff: { ...ROUTED.handoff, routes: [REVIEW, REVIEW] } };
+  const redirectedMembers = {
+    ...genuineMembers,
+    disposition: redirected,
+    dispositionDigest: sha256Hex(canonicalDisposition(redirected)),
+  };
+  const redirectedText = canonicalize(redirectedMembers) as string; // K1's signature over the original members
+  const stale = canonicalize({ ...genuineMembers, disposition: redirected }) as string; // digest not updated
+  const renamed = canonicalize({ ...genuineMembers, requestId: 'req-other' }) as string;
+  const cases: HandoffCase[] = [
+    { label: 'genuine routed handoff (route 1 of 2)', message: message(genuine, ROUTE_1), verdict: 'ok' },
+    {
+      label: 'genuine routed handoff read by the queue that serves its target',
+      message: message(genuine, ROUTE_1),
+      options: { expectedTargets: [OVERSIGHT] },
+      verdict: 'ok',
+    },
+    {
+      label: 'genuine targeted handoff (the target comes from the pack, not the entry)',
+      message: message(signed(dispositionMembers(4, TARGETED)), {
+        routeIndex: 0,
+        shape: 'target',
+        destination: 'configured',
+        target: REVIEW,
+      }),
+      verdict: 'ok',
+    },
+    {
+      label: 'genuine destinationless direct escalation',
+      message: message(signed(dispositionMembers(5, DIRECT)), {
+        routeIndex: 0,
+        shape: 'no-destination',
+        destination: 'no-destination',
+      }),
+      verdict: 'ok',
+    },
+    {
+      label: 'an entry that was never recorded, naming the pinned key id but signed by the forger',
+      message: message(signed({ ...ghost, keyId: K1.keyId }, KF), ROUTE_1),
+      verdict: 'signature-mismatch',
+    },
+    {
+      label: 'an entry that was never recorded, signed by the forger under its own key id',
+      message: message(signed({ ...ghost, keyId: KF.keyId }, KF), ROUTE_1),
+      verdict: 'unknown-key',
+    },
+    {
+      label: 'the old coordinates-only format pointing at an entry that does not exist',
+      message: canonicalize({
+        format: 'docket.handoff/1',
+        handoffId: handoffId('b'.repeat(64), 1),
+        ledger: { logId: 'log-a', seq: 42, entryHash: 'b'.repeat(64) },
+        requestId: 'never-recorded',
+      }) as string,
+      verdict: 'unsupported-format',
+    },
+    {
+      label: 'a genuine message with its route index changed (it now selects another target)',
+      message: message(genuine, { ...ROUTE_1, routeIndex: 0 }),
+      verdict: 'route-mismatch',
+    },
+    {
+      label: 'a genuine message with its target changed',
+      message: message(genuine, { ...ROUTE_1, target: { kind: 'human-role', name: 'Auditor' } }),
+      verdict: 'route-mismatch',
+    },
+    {
+      label: 'a genuine message with its route index past the selected routes',
+      message: message(genuine, { ...ROUTE_1, routeIndex: 2 }),
+      verdict: 'route-mismatch',
+    },
+    {
+      label: 'a genuine message moved consistently to the other selected route, on the queue of the first',
+      message: message(genuine, { routeIndex: 0, shape: 'route', destination: 'configured', target: REVIEW }),
+      options: { expectedTargets: [OVERSIGHT] },
+      verdict: 'wrong-queue',
+    },
+    {
+      label: 'a genuine message with its handoff id changed',
+      message: message(genuine, ROUTE_1, handoffId(entryHashOf(genuine), 0)),
+      verdict: 'handoff-id-mismatch',
+    },
+    {
+      label: 'the disposition redirected (both routes to Review), its digest and the handoff id recomputed',
+      message: message(redirectedText, { ...ROUTE_1, target: REVIEW }),
+      verdict: 'signature-mismatch',
+    },
+    {
+      label: 'the disposition redirected without updating its digest',
+      message: message(stale, { ...ROUTE_1, target: REVIEW }),
+      verdict: 'entry-malformed',
+    },
+    {
+      label: 'the request id changed, handoff id not recomputed',
+      message: message(renamed, ROUTE_1, handoffId(entryHashOf(genuine), 1)),
+      verdict: 'handoff-id-mismatch',
+    },
+    {
+      label: 'the request id changed, handoff id recomputed',
+      message: message(renamed, ROUTE_1),
+      verdict: 'signature-mismatch',
+    },
+    {
+      label: 'the genuine signature malleated (S + L)',
+      message: message(malleated(genuine), ROUTE_1),
+      verdict: 'signature-mismatch',
+    },
+    {
+      label: 'the pinned key’s signature under the checkpoint domain',
+      message: message(signed(dispositionMembers(3, ROUTED), K1, CHECKPOINT_SIGNATURE_DOMAIN), ROUTE_1),
+      verdict: 'signature-mismatch',
+    },
+    {
+      label: 'a genuine signature by the pinned key at a seq past its validity (a retired key)',
+      message: message(signed(dispositionMembers(100, ROUTED)), ROUTE_1),
+      verdict: 'key-not-valid-at-seq',
+    },
+    {
+      label: 'a genuine signature by the pinned key on an entry from an evaluator build the policy does not accept',
+      message: message(
+        signed(
+          dispositionMembers(6, ROUTED, {
+            evaluator: { name: 'docket-evaluator', version: '0.0.9', buildDigest: OTHER_BUILD },
+          }),
+        ),
+        ROUTE_1,
+      ),
+      verdict: 'evaluator-build-not-allowed',
+    },
+    {
+      label: 'a genuine signed entry that requests no handoff',
+      message: message(signed(dispositionMembers(7, NONE)), ROUTE_1),
+      verdict: 'not-a-handoff',
+    },
+    {
+      label: 'a genuine message with a member appended',
+      message: canonicalize({ ...(JSON.parse(message(genuine, ROUTE_1)) as object), priority: 'urgent' }) as string,
+      verdict: 'message-malformed',
+    },
+    {
+      label: 'a genuine message whose entry text gained a space (no longer its exact stored bytes)',
+      message: message(`${genuine} `, ROUTE_1, handoffId(entryHashOf(genuine), 1)),
+      verdict: 'entry-malformed',
+    },
+  ];
+  return [
+    {
+      name: 'forged-handoff',
+      description:
+        'Messages an outsider with SendMessage on a route queue could write — entries never recorded, genuine messages with the route, the result, the request id or the signature changed, old-format coordinates — next to genuine handoffs.',
+      policy: POLICY,
+      cases,
+    },
+  ];
+}
+
+/** The committed files of the handoff corpus, by path under conformance/ledger/. */
+export function generateHandoffCorpus(): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const s of handoffScenarios()) {
+    const dir = `handoffs/${s.name}`;
+    files.set(`${dir}/policy.json`, s.policy);
+    files.set(`${dir}/messages.jsonl`, s.cases.map((c) => `${c.message}\n`).join(''));
+    const expected = {
+      name: s.name,
+      description: s.description,
+      cases: s.cases.map((c, line) => ({
+        line: line + 1,
+        label: c.label,
+        ...(c.options ? { options: c.options } : {}),
+        verdict: c.verdict,
+      })),
+    };
+    files.set(`${dir}/expected.json`, `${JSON.stringify(expected, null, 2)}\n`);
+  }
+  return files;
+}

@@ -1,0 +1,130 @@
+/**
+ * Verifying a handoff message offline against a trust policy (docs/pipeline.md "Verifying a handoff";
+ * docs/adr/0140-verifiable-handoff-messages.md). Anyone who may send to a route queue can write a message; only the
+ * holder of an entry key can sign an entry. A handoff is accepted only when the entry it carries is signed under the
+ * key the trust policy pins for that log and seq, by an accepted evaluator build, and its routing members match the
+ * signed disposition. The reasons are fixed codes, checked in the order of HANDOFF_REJECTIONS; the first that
+ * applies is the verdict.
+ *
+ * Offline verification proves the key holder recorded the entry; that it is still in the log is `docket verify`'s
+ * question. A genuine message re-sent is a redelivery: consumers deduplicate on handoffId (ADR 0074).
+ */
+import type { HandoffTarget } from '../evaluate/types.js';
+import { verifyParsedEntrySignature } from '../ledger/entry.js';
+import type { SignatureBackend } from '../ledger/signature.js';
+import { isAllowedBuild, keyForEntry, type TrustPolicy } from '../ledger/trust-policy.js';
+import { readHandoffMessage, type HandoffMessage } from './handoff-message.js';
+
+/** Every reason a handoff is refused, in the order checked. Stable codes: consumers may match on them. */
+export const HANDOFF_REJECTIONS = [
+  'message-malformed',
+  'unsupported-format',
+  'entry-malformed',
+  'not-a-handoff',
+  'route-mismatch',
+  'handoff-id-mismatch',
+  'unknown-key',
+  'key-not-valid-at-seq',
+  'signature-mismatch',
+  'evaluator-build-not-allowed',
+  'wrong-queue',
+] as const;
+export type HandoffRejection = (typeof HANDOFF_REJECTIONS)[number];
+
+export type HandoffVerdict =
+  | { readonly ok: true; readonly handoff: HandoffMessage }
+  | { readonly ok: false; readonly reason: HandoffRejection; readonly detail: string };
+
+export interface HandoffVerifyOptions {
+  /**
+   * The targets the queue being read serves (the route configuration's targets for that queue key). When given, a
+   * genuine handoff for another target — copied onto this queue — is refused as `wrong-queue`. A destinationless
+   * handoff (no target) matches only when `acceptNoDestination` is set (the unrouted queue).
+   */
+  readonly expectedTargets?: readonly HandoffTarget[];
+  readonly acceptNoDestination?: boolean;
+  readonly backend?: SignatureBackend;
+}
+
+type Refusal = { readonly reason: HandoffRejection; readonly detail: string };
+
+/** One check of a read message, after the reader's own; undefined when it passes. */
+export interface HandoffCheck {
+  readonly name: 'entry-key' | 'signature' | 'evaluator-build' | 'queue';
+  check(m: HandoffMessage, policy: TrustPolicy, options: HandoffVerifyOptions): Refusal | undefined;
+}
+
+const at = (m: HandoffMessage): string => `${m.ledger.logId}#${m.ledger.seq}`;
+
+/** The checks verifyHandoff runs, in order (HANDOFF_REJECTIONS order). */
+export const HANDOFF_CHECKS: readonly HandoffCheck[] = [
+  {
+    name: 'entry-key',
+    check(m, policy) {
+      const e = m.entry.entry;
+      const key = keyForEntry(policy, e.keyId, e.logId, e.seq);
+      return key.ok ? undefined : { reason: key.code, detail: `entry ${at(m)} names key ${e.keyId}` };
+    },
+  },
+  {
+    name: 'signature',
+    check(m, policy, options) {
+      const e = m.entry.entry;
+      const key = policy.keys.find((k) => k.keyId === e.keyId);
+      return key !== undefined && verifyParsedEntrySignature(m.entry, key.publicKey, options.backend)
+        ? undefined
+        : { reason: 'signature-mismatch', detail: `entry ${at(m)} is not signed by ${e.keyId}` };
+    },
+  },
+  {
+    name: 'evaluator-build',
+    check(m, policy) {
+      const build = m.entry.entry.evaluator.buildDigest;
+      return isAllowedBuild(policy, build)
+        ? undefined
+        : { reason: 'evaluator-build-not-allowed', detail: `entry ${at(m)} was written by build ${build}` };
+    },
+  },
+  {
+    name: 'queue',
+    check(m, _policy, options) {
+      if (options.expectedTargets === undefined && options.acceptNoDestination === undefined) return undefined;
+      const t = m.target;
+      const fits =
+        t === undefined
+          ? options.acceptNoDestination === true
+          : (options.expectedTargets ?? []).some((x) => x.kind === t.kind && x.name === t.name);
+      return fits
+        ? undefined
+        : {
+            reason: 'wrong-queue',
+            detail: `a handoff for ${t === undefined ? 'no destination' : `${t.kind}:${t.name}`} does not belong on this queue`,
+          };
+    },
+  },
+];
+
+/** Verifies one handoff message's bytes. Never throws for bad input. */
+export function verifyHandoff(
+  bytes: Uint8Array,
+  policy: TrustPolicy,
+  options: HandoffVerifyOptions = {},
+): HandoffVerdict {
+  return verifyHandoffWith(HANDOFF_CHECKS, bytes, policy, options);
+}
+
+/** verifyHandoff with an explicit list of checks (the corpus's teeth tests drop one to show it matters). */
+export function verifyHandoffWith(
+  checks: readonly HandoffCheck[],
+  bytes: Uint8Array,
+  policy: TrustPolicy,
+  options: HandoffVerifyOptions = {},
+): HandoffVerdict {
+  const read = readHandoffMessage(bytes);
+  if (!read.ok) return { ok: false, reason: read.error.code, detail: read.error.message };
+  for (const c of checks) {
+    const refusal = c.check(read.value, policy, options);
+    if (refusal !== undefined) return { ok: false, ...refusal };
+  }
+  return { ok: true, handoff: read.value };
+}

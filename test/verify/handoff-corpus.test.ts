@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generateHandoffCorpus } from '../../conformance/ledger/handoff-scenarios.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
+import {
+  HANDOFF_CHECKS,
+  HANDOFF_REJECTIONS,
+  verifyHandoffWith,
+  type HandoffCheck,
+  type HandoffVerifyOptions,
+} from '../../core/pipeline/handoff-verdict.js';
+
+const DIR = join(import.meta.dirname, '..', '..', 'conformance', 'ledger');
+const CORPUS = join(DIR, 'handoffs');
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...listFiles(full));
+    else out.push(relative(DIR, full));
+  }
+  return out.sort();
+}
+
+interface Expected {
+  readonly cases: readonly { line: number; label: string; options?: HandoffVerifyOptions; verdict: string }[];
+}
+const names = readdirSync(CORPUS).filter((n) => statSync(join(CORPUS, n)).isDirectory());
+
+function scenario(name: string): { policy: TrustPolicy; lines: string[]; expected: Expected } {
+  const policy = readTrustPolicy(readFileSync(join(CORPUS, name, 'policy.json')));
+  if (!policy.ok) throw new Error(policy.error.detail);
+  const lines = readFileSync(join(CORPUS, name, 'messages.jsonl'), 'utf8')
+    .split('\n')
+    .slice(0, -1);
+  const expected = JSON.parse(readFileSync(join(CORPUS, name, 'expected.json'), 'utf8')) as Expected;
+  return { policy: policy.value, lines, expected };
+}
+
+/** The labels of the cases where `checks` give a verdict other than the hand-written one. */
+function disagreements(name: string, checks: readonly HandoffCheck[]): string[] {
+  const { policy, lines, expected } = scenario(name);
+  expect(lines).toHaveLength(expected.cases.length);
+  return expected.cases.flatMap((c) => {
+    const v = verifyHandoffWith(checks, new TextEncoder().encode(lines[c.line - 1]), policy, c.options ?? {});
+    const got = v.ok ? 'ok' : v.reason;
+    return got === c.verdict ? [] : [`line ${c.line} (${c.label}): ${got}, expected ${c.verdict}`];
+  });
+}
+
+describe('the forged-handoff corpus', () => {
+  it('is exactly what the committed generator produces, byte for byte, with no stale file', () => {
+    const generated = generateHandoffCorpus();
+    expect(listFiles(CORPUS)).toEqual([...generated.keys()].sort());
+    for (const [path, text] of generated) expect(readFileSync(join(DIR, path), 'utf8'), path).toBe(text);
+  });
+
+  it('names every reason a handoff can be refused at least once, and genuine handoffs of every shape', () => {
+    const verdicts = new Set(names.flatMap((n) => scenario(n).expected.cases.map((c) => c.verdict)));
+    expect([...HANDOFF_REJECTIONS, 'ok'].filter((r) => !verdicts.has(r))).toEqual([]);
+  });
+
+  for (const name of names)
+    it(`gives the hand-written verdict for every message of scenario ${name}`, () => {
+      expect(disagreements(name, HANDOFF_CHECKS)).toEqual([]);
+    });
+});
+
+describe('the forged-handoff corpus has teeth', () => {
+  const without = (dropped: HandoffCheck['name']) => HANDOFF_CHECKS.filter((c) => c.name !== dropped);
+
+  it('a verifier that skips the signature check fails it: it accepts entries nobody with the key signed', () => {
+    const wrong = names.flatMap((n) => disagreements(n, without('signature')));
+    expect(wrong.some((w) => w.includes('never recorded') && w.includes(': ok,'))).toBe(true);
+  });
+
+  it('a verifier that accepts a pinned key outside its validity range fails it', () => {
+    const wrong = names.flatMap((n) => disagreements(n, without('entry-key')));
+    expect(wrong.some((w) => w.includes('retired key') && w.includes(': ok,'))).toBe(true);
+  });
+
+  it('a verifier that accepts any evaluator build fails it', () => {
+    expect(names.flatMap((n) => disagreements(n, without('evaluator-build')))).not.toEqual([]);
+  });
+
+  it('a consumer that does not check which queue it reads fails it', () => {
+    expect(names.flatMap((n) => disagreements(n, without('queue')))).not.toEqual([]);
+  });
+});
