@@ -78,7 +78,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     });
     const out = typeof values.out === 'string' ? values.out : localPaths().checkpoints;
     writeFileSync(out, r.export);
-    const notesOut = typeof values['notes-out'] === 'string' ? values['notes-out'] : localPaths().checkpointNotes;
+    // Notes go beside the checkpoint export unless named: <out>.notes.json, or the local stack's notes file.
+    const notesOut =
+      typeof values['notes-out'] === 'string'
+        ? values['notes-out']
+        : typeof values.out === 'string'
+          ? values.out.replace(/(\.json)?$/, '.notes.json')
+          : localPaths().checkpointNotes;
     if (r.notes !== null) writeFileSync(notesOut, r.notes);
     for (const c of r.checkpoints)
       if (c.status !== 'refused')
