@@ -64,7 +64,7 @@ export interface DocketConfig {
   readonly memoryMb: number;
   readonly checkpointTimeoutSeconds: number;
   readonly checkpointMemoryMb: number;
-  /** Bundle the AWS SDK into the functions instead of using the runtime's copy (docs/adr/0083-lambda-bundle.md). */
+  /** Bundle the AWS SDK into the functions instead of using the runtime's copy (ADR 0163). */
   readonly bundleAwsSdk: boolean;
   /** CloudWatch Logs retention of both functions, days. */
   readonly logRetentionDays: number;

@@ -174,7 +174,7 @@ async function verifyLive(
       seen.add(k);
       return true;
     });
-    // Without a markers file, the table's own position markers are checked (ADR 0092 amendment).
+    // Without a markers file, the table's own position markers are checked (ADR 0164).
     if (positions === undefined && store.listPositions) {
       positions = [];
       for await (const p of store.listPositions()) positions.push(p);

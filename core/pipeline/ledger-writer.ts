@@ -42,8 +42,8 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
     async append(draft: EntryDraft): Promise<AppendResult> {
       // New requests take the logs in turn and one slot write per log runs at a time within this instance, so the
       // records of one batch never race each other for a slot; the head cache then makes a first sight three
-      // conditional writes (ADR 0050 amendments). Any log is correct: the claim fixes it for every duplicate, and
-      // the append protocol guarantees one entry per request across instances (ADR 0053 amendment).
+      // conditional writes (ADR 0160, ADR 0162). Any log is correct: the claim fixes it for every duplicate, and
+      // the append protocol guarantees one entry per request across instances (ADR 0161).
       const logId = logs[turn++ % logs.length] as string;
       return appendNow(draft, logId);
     },

@@ -82,7 +82,7 @@ export class DocketFunction extends Construct {
           minify: true,
           keepNames: true,
           sourceMap: false,
-          // The AWS SDK v3 comes from the nodejs22.x runtime (docs/adr/0083-lambda-bundle.md): it only moves bytes,
+          // The AWS SDK v3 comes from the nodejs22.x runtime (ADR 0163): it only moves bytes,
           // never decides a disposition, and leaving it out halves the bundle (≈ 330 KB instead of ≈ 710 KB).
           externalModules: props.bundleAwsSdk === true ? [] : ['@aws-sdk/*', '@smithy/*'],
           // adapters/aws-sdk.ts loads the runtime's SDK with require() (faster module init); a bundled SDK must be
