@@ -2,7 +2,7 @@
  * SQS sending and receiving for Docket: single and batch sends whose partial failures are retried (a batch call
  * answers 200 even when some entries failed), long-poll receive with every system attribute, and deletes.
  * A send that still has failed entries after its retries throws SqsBatchError naming them, so no message is
- * silently dropped (issue 4 item 4: no handoff is lost).
+ * silently dropped (ADR 0067: no handoff is lost).
  */
 import type { Message, MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { sqs } from './aws-sdk.js';

@@ -1,5 +1,5 @@
 /**
- * End-to-end throughput and latency on the local stack: submit → ledger entry (issue 4 "Numbers"; goal ≥ 300
+ * End-to-end throughput and latency on the local stack: submit → ledger entry (goal ≥ 300
  * requests/s on 2 cores, nothing lost). The stack runs in its own process (localstack/daemon.ts startStackProcess)
  * with the event-source poller invoking the real built handler (dist/functions/evaluate.js), as `npm start` does.
  *

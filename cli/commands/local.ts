@@ -1,5 +1,5 @@
 /**
- * `docket local start | stop | status` — the main job on a laptop (issue 4 item 6). `start` (what `npm start`
+ * `docket local start | stop | status` — the main job on a laptop (ADR 0066, ADR 0076). `start` (what `npm start`
  * runs): brings the local stack up on 127.0.0.1:4566 detached (localstack/daemon.ts) with the event-source poller
  * running the real evaluate handler in it; creates the signing key and the trust policy under .docket/local/;
  * publishes the example packs; submits a demo batch covering every disposition kind and handoff shape; waits for

@@ -1,5 +1,5 @@
 /**
- * `docket submit`: puts evaluation requests on the intake queue and prints their request ids (issue 4 item 7).
+ * `docket submit`: puts evaluation requests on the intake queue and prints their request ids (docs/pipeline.md).
  *   docket submit --pack <sha256:…|id@version> --facts f.json [--evidence e.json] [--id ID] [--budget N]
  *   docket submit --file batch.jsonl [--pack REF]      (progress bar on stderr; one id per line on stdout)
  * Documents are spliced into the request verbatim (core/pipeline/request-builder.ts), never re-serialized.

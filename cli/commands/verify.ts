@@ -1,5 +1,5 @@
 /**
- * `docket verify` (issue 3 item 5; docs/verify.md): verifies a ledger — the live table through the DynamoDB
+ * `docket verify` (docs/verify.md): verifies a ledger — the live table through the DynamoDB
  * adapter, or an export file — against a trust policy and signed checkpoints, and prints the verdict as ONE line of
  * JSON on stdout. Exit 0 when ok, 1 when not, 2 when no verdict could be reached (a read cut short, an unreadable
  * export, policy or checkpoint file), 64 on a usage error. Progress on large ledgers goes to stderr.

@@ -1,5 +1,5 @@
 /**
- * One evaluation request, end to end, over the ports (issue 4 item 3): decode → admission →
+ * One evaluation request, end to end, over the ports (docs/pipeline.md): decode → admission →
  * evaluate under the budget → retain the exact request bytes → append exactly once → fan out handoffs.
  *
  * Pure orchestration: every effect goes through a port, so the same code runs in Lambda, under the local poller
@@ -83,7 +83,7 @@ export async function processRequest(
   }
   // No lookup first: the append protocol itself returns the entry an earlier delivery recorded (and refuses an id
   // reused for other bytes), and evaluation is deterministic and cheap, so a redelivery costs no extra round trip.
-  // Either way the handoffs are (re-)sent from the recorded entry (issue 4 item 4: none lost after a crash).
+  // Either way the handoffs are (re-)sent from the recorded entry (ADR 0074: none lost after a crash).
 
   const common = {
     requestId,
@@ -95,8 +95,8 @@ export async function processRequest(
   const draft = read.ok
     ? await decide(read.value, common, config, ports)
     : refusal(common, refusalCodeOf(read.error.code), read.error.message);
-  // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed (issue 3
-  // item 6). A request over the archive's limit was refused for exactly that reason and is not retained.
+  // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed
+  // (docs/replay.md). A request over the archive's limit was refused for exactly that reason and is not retained.
   if (!(draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large'))
     await ports.archive.put(bytes);
   const appended = await ports.ledger.append(draft);
@@ -115,7 +115,7 @@ async function decide(
   if (req.pack.kind === 'alias') {
     const resolved = await ports.packs.resolveAlias(req.pack.alias);
     if (resolved === null) return refusal(common, 'unknown-pack-alias', `no pack is published as ${req.pack.alias}`);
-    digest = resolved; // recorded as the digest (issue 4 item 1)
+    digest = resolved; // recorded as the digest (docs/pipeline.md)
   } else {
     digest = req.pack.digest.slice('sha256:'.length);
   }
@@ -161,7 +161,7 @@ async function decide(
       p.specVersion,
     );
   }
-  // Issue 3 item 7 ("reserve the terminal report"): refuse before evaluating when the worst-case entry could not
+  // ADR 0054 (reserve the terminal report): refuse before evaluating when the worst-case entry could not
   // fit one ledger item, so evaluation never produces a result the ledger cannot hold.
   const fits = entryFits(p, config, common);
   if (fits !== undefined) return refusal(common, 'entry-would-not-fit', fits, pack, p.specVersion);

@@ -109,7 +109,7 @@ export class DocketFunction extends Construct {
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'Pinned to nodejs22.x on purpose (issue 5): the evaluator build digest recorded in every ledger entry names ' +
+        'Pinned to nodejs22.x on purpose (ADR 0163): the evaluator build digest recorded in every ledger entry names ' +
         'one runtime, and moving to a newer runtime is a reviewed release (new build digest in the trust policy), ' +
         'never an implicit upgrade.',
     });

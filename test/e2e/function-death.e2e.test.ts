@@ -1,5 +1,5 @@
 /**
- * Issue 4 item 8, "the handler killed after the ledger write": not a thrown error but a dead function instance. The
+ * "The handler killed after the ledger write" (docs/pipeline.md): not a thrown error but a dead function instance. The
  * stack process (as `npm start` runs it) hosts the evaluate handler on a worker thread of its own (ADR 0068); the
  * handler here is the real one, except that its instance exits mid-invocation right after the ledger write of one
  * request and before its handoff send (fixtures/dies-after-append.ts). Nothing answers for that batch and nothing

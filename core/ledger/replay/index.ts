@@ -1,4 +1,4 @@
-/** core/ledger/replay: byte-for-byte replay of ledger entries (issue 3 item 6; docs/replay.md). Pure: bytes come through fetchers. */
+/** core/ledger/replay: byte-for-byte replay of ledger entries (docs/replay.md). Pure: bytes come through fetchers. */
 export { replayLedger, summarize, ReplayTally, type ReplaySelection } from './replay-ledger.js';
 export { replayStoredEntry, replayContext, type ReplayContext } from './replay-entry.js';
 export { compareEvaluator } from './evaluator.js';

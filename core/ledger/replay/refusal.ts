@@ -108,7 +108,7 @@ export async function replayRefusal(
   }
   if (code === 'entry-would-not-fit') {
     const p = loaded.value.pack;
-    // Issue 3 item 7: the same worst-case arithmetic the pipeline ran before evaluating.
+    // ADR 0054: the same worst-case arithmetic the pipeline ran before evaluating.
     const fits = checkEntryFits({
       requestId: entry.requestId,
       correlation: entry.correlation,

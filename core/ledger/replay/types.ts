@@ -1,5 +1,5 @@
 /**
- * Shapes of `docket replay` (issue 3 item 6; docs/replay.md): what replay needs from the outside world (functions,
+ * Shapes of `docket replay` (docs/replay.md): what replay needs from the outside world (functions,
  * never I/O of its own) and what it reports for each entry.
  */
 import type { EntryKind } from '../entry-types.js';

@@ -1,5 +1,5 @@
 /**
- * Judging presented checkpoints under the trust policy (issue 3 items 4 and 5): only a checkpoint that reads
+ * Judging presented checkpoints under the trust policy (ADR 0056; docs/verify.md): only a checkpoint that reads
  * strictly, names a pinned key valid for its log at seq treeSize−1, carries a valid checkpoint-domain signature and
  * comes from an allowed authority (environment + table) is an anchor. Everything else is a finding, never an anchor.
  */
