@@ -11,7 +11,7 @@ import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { getQueueUrl, sendMessage } from '../../adapters/sqs.js';
-import { EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
+import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
 import type { Signer } from '../../core/ledger/signature.js';
 import { handleBatch, type BatchRecord } from '../../core/pipeline/batch.js';
 import { parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
@@ -94,7 +94,8 @@ export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: strin
   const unrouted = env.UNROUTED_QUEUE_URL;
   if (!unrouted) throw new TypeError('UNROUTED_QUEUE_URL is required');
   const maxWorkBudget = Math.min(positiveInt(env.MAX_WORK_BUDGET, MAX_WORK_BUDGET, 'MAX_WORK_BUDGET'), MAX_WORK_BUDGET);
-  const defaultWorkBudget = positiveInt(env.DEFAULT_WORK_BUDGET, 100_000, 'DEFAULT_WORK_BUDGET');
+  // Absent, the evaluator's own default (ADR 0034), as infra/config.ts deploys it: one default for every path.
+  const defaultWorkBudget = positiveInt(env.DEFAULT_WORK_BUDGET, DEFAULT_WORK_BUDGET, 'DEFAULT_WORK_BUDGET');
   if (defaultWorkBudget > maxWorkBudget) throw new TypeError('DEFAULT_WORK_BUDGET exceeds MAX_WORK_BUDGET');
   return {
     logIds,
