@@ -8,9 +8,7 @@ import type { Message, MessageAttributeValue, SQSClient } from '@aws-sdk/client-
 import { sqs } from './aws-sdk.js';
 
 const {
-  ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
-  DeleteMessageCommand,
   GetQueueAttributesCommand,
   GetQueueUrlCommand,
   ReceiveMessageCommand,
@@ -209,10 +207,6 @@ export async function receiveMessages(
   return out.Messages ?? [];
 }
 
-export async function deleteMessage(client: SQSClient, queueUrl: string, receiptHandle: string): Promise<void> {
-  await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle }));
-}
-
 /** Deletes by receipt handle in calls of at most 10, retrying partial failures; throws SqsBatchError for leftovers. */
 export async function deleteMessages(
   client: SQSClient,
@@ -243,21 +237,6 @@ export async function deleteMessages(
   }
   if (failed.length > 0)
     throw new SqsBatchError(`${failed.length} of ${entries.length} deletes failed on ${queueUrl}`, failed, []);
-}
-
-export async function changeVisibility(
-  client: SQSClient,
-  queueUrl: string,
-  receiptHandle: string,
-  seconds: number,
-): Promise<void> {
-  await client.send(
-    new ChangeMessageVisibilityCommand({
-      QueueUrl: queueUrl,
-      ReceiptHandle: receiptHandle,
-      VisibilityTimeout: seconds,
-    }),
-  );
 }
 
 export async function getQueueUrl(client: SQSClient, queueName: string): Promise<string> {

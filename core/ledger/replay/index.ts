@@ -5,7 +5,6 @@ export { compareEvaluator } from './evaluator.js';
 export { refusalCodeOfRequestError } from './refusal.js';
 export { outcomeLine, summaryLine } from './report.js';
 export {
-  NOT_REPLAYABLE_REASONS,
   type NotReplayableReason,
   type ReplayResult,
   type ReplayOutcome,
