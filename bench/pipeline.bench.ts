@@ -23,9 +23,9 @@ import { QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { startStackProcess } from '../localstack/daemon.js';
 import { REQUEST_FORMAT } from '../core/pipeline/request-format.js';
-import { resolveSettings } from '../core/pipeline/settings.js';
+import { resolveSettings } from '../stack/settings.js';
 import { ensureSigningKey } from '../functions/lib/local-files.js';
-import { openStack } from '../functions/lib/stack-clients.js';
+import { openStack } from '../stack/clients.js';
 import { resolveConfig } from '../infra/config.js';
 import { resourceNames } from '../infra/names.js';
 

@@ -7,11 +7,11 @@ import { writeFileSync } from 'node:fs';
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
 import { signerFromKeyPair } from '../../core/ledger/signature.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { localPaths } from '../../functions/lib/local-files.js';
 import { parseSigningKey } from '../../functions/lib/signing-key.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 import { readFileSync } from 'node:fs';
 
 const USAGE = `docket checkpoint [--key <signing-key.json>] [--out <checkpoints.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;

@@ -8,8 +8,8 @@ import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
-import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket handoffs --route <queue-key|unrouted> [--max <n>] [--wait <seconds>] [--peek] [--json]\n${SETTINGS_HELP}`;
 

@@ -7,7 +7,7 @@
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
 import { toHex } from '../../core/ledger/bytes.js';
-import { LOCAL_STAGE } from '../../core/pipeline/settings.js';
+import { LOCAL_STAGE } from '../../stack/settings.js';
 import { localPaths, newKeyPair, trustPolicyDocument, writeSigningKey } from '../../functions/lib/local-files.js';
 import { writeFileSync } from 'node:fs';
 

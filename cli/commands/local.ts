@@ -16,12 +16,12 @@ import { signerFromKeyPair } from '../../core/ledger/signature.js';
 import { validatePack } from '../../core/pack/index.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { buildRequest } from '../../core/pipeline/request-builder.js';
-import { resolveSettings } from '../../core/pipeline/settings.js';
+import { resolveSettings } from '../../stack/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
 import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { DEMO_PACKS, DEMO_REQUESTS } from '../../functions/lib/local-demo.js';
 import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../functions/lib/local-files.js';
-import { openStack, type StackClients } from '../../functions/lib/stack-clients.js';
+import { openStack, type StackClients } from '../../stack/clients.js';
 import { writeFileSync } from 'node:fs';
 
 const USAGE = 'docket local start [--port <n>] [--quiet] | docket local stop | docket local status';

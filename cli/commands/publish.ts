@@ -6,8 +6,8 @@
 import { EXIT, parseCommandArgs } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { validatePack } from '../../core/pack/index.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket publish <pack.json>… [--json] [stack options]\n${SETTINGS_HELP}`;
 

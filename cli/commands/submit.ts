@@ -10,8 +10,8 @@ import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/request-builder.js';
 import { MAX_REQUEST_BYTES } from '../../core/pipeline/request-format.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket submit --pack <sha256:…|id@version> --facts <file> [--evidence <file>] [--id <request-id>] [--budget <units>]
        docket submit --file <requests.jsonl> [--pack <ref>] [--quiet]

@@ -20,9 +20,9 @@ import type { NoVerdict, Verdict } from '../../core/ledger/verify/findings.js';
 import { storeCheckpoints, storeSource } from '../../core/ledger/verify/sources.js';
 import { verifyLedger } from '../../core/ledger/verify/verify-ledger.js';
 import { err, type Result } from '../../core/result.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../core/pipeline/settings.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
 import { localPaths } from '../../functions/lib/local-files.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoints.json>] [--policy <trust-policy.json>] [--markers <markers.json>] [--all-signatures]
   Without --export, reads the live ledger table (stack options below). Defaults: --policy .docket/local/trust-policy.json,
