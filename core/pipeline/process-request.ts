@@ -8,10 +8,10 @@
  * (docs/adr/0071-unidentified-requests-go-to-the-dlq.md). It throws only for infrastructure faults (a store or
  * queue call failed), and then the whole step is safe to retry: every write is idempotent.
  */
-import { createHash } from 'node:crypto';
 import { evaluateCompiled } from '../evaluate/index.js';
 import type { Disposition, EvaluationError } from '../evaluate/types.js';
 import { checkEntryFits } from '../ledger/admission.js';
+import { sha256Hex } from '../ledger/bytes.js';
 import type { EntryRefusal, RefusalCode } from '../ledger/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 import { handoffMessageBytes } from './handoff-message.js';
@@ -62,8 +62,6 @@ export type ProcessOutcome =
       readonly handoffs: readonly (PlannedHandoff & { readonly handoffId: string })[];
     }
   | { readonly status: 'dead-letter'; readonly code: string; readonly message: string; readonly requestId?: string };
-
-const sha256Hex = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
 
 export async function processRequest(
   bytes: Uint8Array,
