@@ -1,7 +1,7 @@
 /**
  * LedgerStore over DynamoDB (core/ledger/store.ts). Only operations that real DynamoDB and dynalite both implement:
  * conditional single-item PutItem (`attribute_not_exists(pk)`), consistent GetItem, consistent Query and Scan.
- * No UpdateItem, DeleteItem, BatchWriteItem or Transact* is ever sent: the ledger table is append-only (issue 3 item 3).
+ * No UpdateItem, DeleteItem, BatchWriteItem or Transact* is ever sent: the ledger table is append-only (ADR 0080).
  *
  * Reads are complete or they throw StoreReadError: every Query/Scan follows LastEvaluatedKey to the end, and any
  * failure (throttling after the SDK's retries, a network error, an item that is not of the family its key says)

@@ -1,5 +1,6 @@
 /**
- * The pack registry (issue 4 item 2): exact pack bytes by SHA-256 digest, and immutable aliases `id@version` → digest.
+ * The pack registry (ADR 0062, ADR 0081): exact pack bytes by SHA-256 digest, and immutable aliases
+ * `id@version` → digest.
  *   pack   pk "pack#<digest>"           sk "pack"   bytes (B), size (N)
  *   alias  pk "alias#<id>@<version>"    sk "alias"  digest (S)
  * Both are conditional creates. A pack item can only ever hold the bytes that hash to its key; an alias, once

@@ -1,6 +1,6 @@
 /**
  * The request archive: exact request bytes, content-addressed by SHA-256 so `docket replay` can fetch what an entry's
- * request digest names (issue 3 item 6). Items: pk "request#<digest>", sk "request", bytes (B), size (N).
+ * request digest names (docs/replay.md). Items: pk "request#<digest>", sk "request", bytes (B), size (N).
  * Unlike the ledger this table may be purged (DeleteItem): the ledger binds only the digest, so purging retained
  * facts makes an entry `not-replayable` but never breaks verification of the chain.
  */

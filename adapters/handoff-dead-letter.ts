@@ -8,7 +8,7 @@
  * attributes within SQS's 1 MiB is not deleted: the queue's own redrive policy moves it after maxReceiveCount.
  */
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
-import { deleteMessage, MAX_BATCH_BYTES, messageBytes, sendMessage, type OutgoingMessage } from './sqs.js';
+import { deleteMessages, MAX_BATCH_BYTES, messageBytes, sendMessage, type OutgoingMessage } from './sqs.js';
 
 export interface RejectedHandoff {
   /** A fixed reason code (HANDOFF_REJECTIONS). */
@@ -42,6 +42,6 @@ export async function moveHandoffToDeadLetter(
   const copy = deadLetterCopy(message, rejected);
   if (messageBytes(copy) > MAX_BATCH_BYTES) return { moved: false, why: 'too-large-for-reason-attributes' };
   const dlqMessageId = await sendMessage(client, queues.dlqUrl, copy);
-  if (message.ReceiptHandle) await deleteMessage(client, queues.queueUrl, message.ReceiptHandle);
+  if (message.ReceiptHandle) await deleteMessages(client, queues.queueUrl, [message.ReceiptHandle]);
   return { moved: true, dlqMessageId };
 }

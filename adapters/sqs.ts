@@ -2,15 +2,13 @@
  * SQS sending and receiving for Docket: single and batch sends whose partial failures are retried (a batch call
  * answers 200 even when some entries failed), long-poll receive with every system attribute, and deletes.
  * A send that still has failed entries after its retries throws SqsBatchError naming them, so no message is
- * silently dropped (issue 4 item 4: no handoff is lost).
+ * silently dropped (ADR 0067: no handoff is lost).
  */
 import type { Message, MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { sqs } from './aws-sdk.js';
 
 const {
-  ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
-  DeleteMessageCommand,
   GetQueueAttributesCommand,
   GetQueueUrlCommand,
   ReceiveMessageCommand,
@@ -209,10 +207,6 @@ export async function receiveMessages(
   return out.Messages ?? [];
 }
 
-export async function deleteMessage(client: SQSClient, queueUrl: string, receiptHandle: string): Promise<void> {
-  await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: receiptHandle }));
-}
-
 /** Deletes by receipt handle in calls of at most 10, retrying partial failures; throws SqsBatchError for leftovers. */
 export async function deleteMessages(
   client: SQSClient,
@@ -243,21 +237,6 @@ export async function deleteMessages(
   }
   if (failed.length > 0)
     throw new SqsBatchError(`${failed.length} of ${entries.length} deletes failed on ${queueUrl}`, failed, []);
-}
-
-export async function changeVisibility(
-  client: SQSClient,
-  queueUrl: string,
-  receiptHandle: string,
-  seconds: number,
-): Promise<void> {
-  await client.send(
-    new ChangeMessageVisibilityCommand({
-      QueueUrl: queueUrl,
-      ReceiptHandle: receiptHandle,
-      VisibilityTimeout: seconds,
-    }),
-  );
 }
 
 export async function getQueueUrl(client: SQSClient, queueName: string): Promise<string> {

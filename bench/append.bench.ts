@@ -1,6 +1,6 @@
 /**
- * Appends per second on ONE ledger log over the local stack, with 1, 4 and 16 concurrent writers (issue 3
- * "Numbers"), each next to a same-run baseline: raw unconditional PutItem/s of the same item through the same
+ * Appends per second on ONE ledger log over the local stack, with 1, 4 and 16 concurrent writers,
+ * each next to a same-run baseline: raw unconditional PutItem/s of the same item through the same
  * endpoint at the same concurrency. The append protocol's cost is the ratio. After each run the log is read back:
  * contiguous from 0 (no gap), one entry per slot and per request (no fork, no duplicate), prevHash chain intact.
  *

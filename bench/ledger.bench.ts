@@ -1,5 +1,5 @@
 /**
- * Per-entry ledger cost next to the evaluation it records, in the same run (issue 3 "Numbers"; goal ≤ 1×).
+ * Per-entry ledger cost next to the evaluation it records, in the same run (goal ≤ 1×).
  *
  *   npm run build && node dist/bench/ledger.bench.js
  *

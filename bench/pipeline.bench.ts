@@ -1,5 +1,5 @@
 /**
- * End-to-end throughput and latency on the local stack: submit → ledger entry (issue 4 "Numbers"; goal ≥ 300
+ * End-to-end throughput and latency on the local stack: submit → ledger entry (goal ≥ 300
  * requests/s on 2 cores, nothing lost). The stack runs in its own process (localstack/daemon.ts startStackProcess)
  * with the event-source poller invoking the real built handler (dist/functions/evaluate.js), as `npm start` does.
  *
@@ -23,9 +23,9 @@ import { QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { startStackProcess } from '../localstack/daemon.js';
 import { REQUEST_FORMAT } from '../core/pipeline/request-format.js';
-import { resolveSettings } from '../core/pipeline/settings.js';
+import { resolveSettings } from '../stack/settings.js';
 import { ensureSigningKey } from '../functions/lib/local-files.js';
-import { openStack } from '../functions/lib/stack-clients.js';
+import { openStack } from '../stack/clients.js';
 import { resolveConfig } from '../infra/config.js';
 import { resourceNames } from '../infra/names.js';
 

@@ -1,5 +1,5 @@
 /**
- * `docket verify` throughput on a generated 100,000-entry export (issue 3 numbers), beside a same-run baseline.
+ * `docket verify` throughput on a generated 100,000-entry export (docs/verify.md), beside a same-run baseline.
  * Reproduce: npm run build && node dist/bench/verify.bench.js [entries]
  *
  * The export is deterministic (the corpus's fixed test keys, fixed times): 4 logs of 25,000 entries signed by the

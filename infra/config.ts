@@ -1,6 +1,6 @@
 /**
  * Docket's deployment configuration: one typed object per environment (stage), read from CDK context so that no
- * account, region or environment-specific value is hard-coded in the stack (issue 5 item 2).
+ * account, region or environment-specific value is hard-coded in the stack (ADR 0084).
  *
  * The same object drives the local stack (localstack/ provisions from the synthesized template and builds the
  * function environment with infra/function-environment.ts), so local and cloud cannot drift.
@@ -64,7 +64,7 @@ export interface DocketConfig {
   readonly memoryMb: number;
   readonly checkpointTimeoutSeconds: number;
   readonly checkpointMemoryMb: number;
-  /** Bundle the AWS SDK into the functions instead of using the runtime's copy (docs/adr/0083-lambda-bundle.md). */
+  /** Bundle the AWS SDK into the functions instead of using the runtime's copy (ADR 0163). */
   readonly bundleAwsSdk: boolean;
   /** CloudWatch Logs retention of both functions, days. */
   readonly logRetentionDays: number;
@@ -144,7 +144,7 @@ export class DocketConfigError extends Error {
 /**
  * Per-stage presets shipped with Docket, applied over the defaults and under any override. `local` is the stage
  * `npm start` runs: one route queue per target the example packs name (examples/), so the demo shows every handoff
- * shape landing on a real route queue. Route targets are mapped by configuration, never by code (issue 4 item 4).
+ * shape landing on a real route queue. Route targets are mapped by configuration, never by code (ADR 0073).
  */
 export const STAGE_PRESETS: Readonly<Record<string, Partial<DocketConfig>>> = {
   local: {

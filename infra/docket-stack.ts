@@ -1,5 +1,5 @@
 /**
- * The whole Docket pipeline in one stack, one construct per concern (issue 5 item 1). Everything it names comes
+ * The whole Docket pipeline in one stack, one construct per concern (docs/deploy.md). Everything it names comes
  * from infra/names.ts and everything it tunes from infra/config.ts; no account or region appears here.
  */
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
@@ -100,7 +100,7 @@ export class DocketStack extends Stack {
     this.requestArchive.grantArchive(evaluateRole);
     this.routes.grantSend(evaluateRole);
     this.routes.restrictSenders(evaluateRole);
-    // A request without a usable id is dead-lettered by the handler itself, with its reason (issue 4 item 3).
+    // A request without a usable id is dead-lettered by the handler itself, with its reason (ADR 0071).
     this.intake.dlq.grantSendMessages(evaluateRole);
     this.signingKey.grantSign(evaluateRole);
     this.ledger.grantCheckpoint(checkpointRole);

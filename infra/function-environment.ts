@@ -16,7 +16,7 @@ export const ENV = {
   /** JSON object: "<kind>:<name>" → queue URL. */
   routeQueues: 'ROUTE_QUEUES',
   unroutedQueueUrl: 'UNROUTED_QUEUE_URL',
-  /** Requests without a usable id are sent here with their reason as message attributes (issue 4 item 3). */
+  /** Requests without a usable id are sent here with their reason as message attributes (ADR 0071). */
   intakeDlqUrl: 'INTAKE_DLQ_URL',
   signingSecretArn: 'SIGNING_SECRET_ARN',
   defaultWorkBudget: 'DEFAULT_WORK_BUDGET',

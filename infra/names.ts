@@ -1,7 +1,7 @@
 /**
  * Physical names of every queue, table and parameter, derived from the stage alone. The stack gives each resource
  * exactly these names and the local stack (localstack/) provisions the same ones, so a name never differs between a
- * laptop and an account (issue 5 item 4).
+ * laptop and an account (ADR 0064).
  */
 import type { DocketConfig, RouteConfig } from './config.js';
 

@@ -1,5 +1,5 @@
 /**
- * Lambda's SQS event source mapping, emulated for the local stack (issue 4 item 5; shared notes "Lambda's SQS event
+ * Lambda's SQS event source mapping, emulated for the local stack (ADR 0065; shared notes "Lambda's SQS event
  * source mapping"): long-poll the queue, invoke the real handler with a faithful SQSEvent, delete exactly the records
  * not named in `batchItemFailures`, and leave everything else to reappear after the visibility timeout, so the
  * queue's own RedrivePolicy moves a message to its DLQ after maxReceiveCount.

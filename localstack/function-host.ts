@@ -40,7 +40,7 @@ export type HostMessage =
  * Starts the function instance and waits until every poller runs (or it reports why it could not start). An instance
  * that dies later — its thread exits mid-invocation, as a crashed or killed Lambda instance does — is replaced after
  * a second, as Lambda replaces it: its in-flight records are simply not deleted, so SQS redelivers them after their
- * visibility timeout to the new instance (issue 4 item 4: nothing is lost when the function dies).
+ * visibility timeout to the new instance (ADR 0065: nothing is lost when the function dies).
  */
 export async function startFunctionHost(
   config: FunctionHostConfig,

@@ -1,5 +1,5 @@
 /**
- * The docker-free local AWS stack (issue 4 item 5): dynalite (DynamoDB, on a worker thread) and fauxqs 1.9 (SQS) on
+ * The docker-free local AWS stack (ADR 0066): dynalite (DynamoDB, on a worker thread) and fauxqs 1.9 (SQS) on
  * ephemeral loopback ports, behind one edge endpoint on 127.0.0.1:<port> (LocalStack's 4566 by default), provisioned
  * with exactly the tables and queues of the CDK template (infra/synth.ts) — never a second hand-written list.
  */

@@ -1,7 +1,7 @@
 /**
  * Reads a synthesized CloudFormation template (infra/synth.ts) into what the local stack must create: DynamoDB tables
  * (keys, GSIs/LSIs), SQS queues (with RedrivePolicy, VisibilityTimeout, FIFO settings, …) and the Lambda SQS event
- * source mappings the poller emulates. Pure: no I/O. One source of truth with the cloud stack (issue 5 item 4) —
+ * source mappings the poller emulates. Pure: no I/O. One source of truth with the cloud stack (ADR 0064) —
  * there is no hand-written list of resources anywhere in localstack/.
  */
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';

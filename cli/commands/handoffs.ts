@@ -19,9 +19,9 @@ import type { HandoffTarget } from '../../core/evaluate/types.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
 import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { verifyHandoff, type HandoffVerdict } from '../../core/pipeline/handoff-verdict.js';
-import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
+import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../functions/lib/local-files.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket handoffs --route <queue-key|unrouted> [--policy <trust-policy.json>] [--expect-target <kind:name>]… [--no-verify] [--max <n>] [--wait <seconds>] [--peek] [--json]
   Verifies every message against the trust policy (default --policy .docket/local/trust-policy.json) before printing

@@ -11,7 +11,7 @@ import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
 import { fromHex, isHex, toHex } from '../../core/ledger/bytes.js';
 import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf } from '../../core/ledger/signature.js';
-import { LOCAL_STAGE } from '../../core/pipeline/settings.js';
+import { LOCAL_STAGE } from '../../stack/settings.js';
 import {
   localPaths,
   newKeyPair,

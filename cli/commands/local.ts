@@ -1,5 +1,5 @@
 /**
- * `docket local start | stop | status` — the main job on a laptop (issue 4 item 6). `start` (what `npm start`
+ * `docket local start | stop | status` — the main job on a laptop (ADR 0066, ADR 0076). `start` (what `npm start`
  * runs): brings the local stack up on 127.0.0.1:4566 detached (localstack/daemon.ts) with the event-source poller
  * running the real evaluate handler in it; creates the entry signing key, the separate checkpoint key (never given
  * to the evaluate function) and the trust policy under .docket/local/;
@@ -19,12 +19,12 @@ import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { validatePack } from '../../core/pack/index.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { buildRequest } from '../../core/pipeline/request-builder.js';
-import { resolveSettings } from '../../core/pipeline/settings.js';
+import { resolveSettings } from '../../stack/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { DEMO_PACKS, DEMO_REQUESTS } from '../../functions/lib/local-demo.js';
 import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../functions/lib/local-files.js';
-import { openStack, type StackClients } from '../../functions/lib/stack-clients.js';
+import { openStack, type StackClients } from '../../stack/clients.js';
 import { writeFileSync } from 'node:fs';
 
 const USAGE = 'docket local start [--port <n>] [--quiet] | docket local stop | docket local status';

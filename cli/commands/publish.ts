@@ -1,13 +1,13 @@
 /**
  * `docket publish <pack>…`: validates each pack (Core §3; a non-conformant pack is refused with its diagnostics,
- * exit 1) and stores its exact bytes by SHA-256 digest plus the alias `id@version` → digest (issue 4 item 2).
+ * exit 1) and stores its exact bytes by SHA-256 digest plus the alias `id@version` → digest (ADR 0062, ADR 0081).
  * Prints one line per pack: "sha256:<digest>  <id>@<version>".
  */
 import { EXIT, parseCommandArgs } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { validatePack } from '../../core/pack/index.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket publish <pack.json>… [--json] [stack options]\n${SETTINGS_HELP}`;
 

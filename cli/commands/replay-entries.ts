@@ -1,8 +1,8 @@
 /**
- * The replay owner's `docket replay` (issue 3 item 6; docs/replay.md) over core/ledger/replay. It lives beside
+ * The replay owner's `docket replay` (docs/replay.md) over core/ledger/replay. It lives beside
  * cli/commands/replay.ts, which the pipeline owner also builds; the CLI dispatcher maps `docket replay` to one file.
  *
- * `docket replay` (issue 3 item 6; docs/replay.md): replays one entry, a range, a whole log or the whole ledger and
+ * `docket replay` (docs/replay.md): replays one entry, a range, a whole log or the whole ledger and
  * prints one JSON line per entry (`replay-match` | `replay-mismatch` with the members that differed |
  * `not-replayable` with a reason code), then one summary line. Exit 0 when every entry replayed matched, 1 when any
  * did not (or nothing was selected), 2 when the ledger, the request archive, the registry or the trust policy could
@@ -29,10 +29,10 @@ import {
 } from '../../core/ledger/replay/index.js';
 import type { LedgerStore } from '../../core/ledger/store.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../core/pipeline/settings.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
 import { localPaths } from '../../functions/lib/local-files.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket replay [--log <id> [--seq <n> | --from <n> [--to <n>]]] [--request <id>] [--policy <trust-policy.json>]
                      [--max-work-budget <n>] [--across-evaluators]

@@ -1,5 +1,5 @@
 /**
- * `docket submit`: puts evaluation requests on the intake queue and prints their request ids (issue 4 item 7).
+ * `docket submit`: puts evaluation requests on the intake queue and prints their request ids (docs/pipeline.md).
  *   docket submit --pack <sha256:…|id@version> --facts f.json [--evidence e.json] [--id ID] [--budget N]
  *   docket submit --file batch.jsonl [--pack REF]      (progress bar on stderr; one id per line on stdout)
  * Documents are spliced into the request verbatim (core/pipeline/request-builder.ts), never re-serialized.
@@ -10,8 +10,8 @@ import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/request-builder.js';
 import { MAX_REQUEST_BYTES } from '../../core/pipeline/request-format.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket submit --pack <sha256:…|id@version> --facts <file> [--evidence <file>] [--id <request-id>] [--budget <units>]
        docket submit --file <requests.jsonl> [--pack <ref>] [--quiet]

@@ -6,8 +6,8 @@ import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import { parseStoredEntry } from '../../core/ledger/entry.js';
 import type { SignedEntry } from '../../core/ledger/entry-types.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../core/pipeline/settings.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket tail [--from-start] [--once] [--interval <ms>] [--json]\n${SETTINGS_HELP}`;
 

@@ -1,5 +1,5 @@
 /**
- * `docket verify` (issue 3 item 5; docs/verify.md): verifies a ledger — the live table through the DynamoDB
+ * `docket verify` (docs/verify.md): verifies a ledger — the live table through the DynamoDB
  * adapter, or an export file — against a trust policy and signed checkpoints, and prints the verdict as ONE line of
  * JSON on stdout. Exit 0 when ok, 1 when not, 2 when no verdict could be reached (a read cut short, an unreadable
  * export, policy or checkpoint file), 64 on a usage error. Progress on large ledgers goes to stderr.
@@ -20,9 +20,9 @@ import type { NoVerdict, Verdict } from '../../core/ledger/verify/findings.js';
 import { storeCheckpoints, storeSource } from '../../core/ledger/verify/sources.js';
 import { verifyLedger } from '../../core/ledger/verify/verify-ledger.js';
 import { err, type Result } from '../../core/result.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../core/pipeline/settings.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
 import { localPaths } from '../../functions/lib/local-files.js';
-import { explainStackError, openStack } from '../../functions/lib/stack-clients.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 import { keepsNotes } from '../../core/ledger/publish-note.js';
 import { cosignedNote } from '../../core/ledger/note-store.js';
 import { readNotesExport } from '../../core/ledger/notes-export.js';
@@ -206,7 +206,7 @@ async function verifyLive(
       seen.add(k);
       return true;
     });
-    // Without a markers file, the table's own position markers are checked (ADR 0092 amendment).
+    // Without a markers file, the table's own position markers are checked (ADR 0164).
     if (positions === undefined && store.listPositions) {
       positions = [];
       for await (const p of store.listPositions()) positions.push(p);

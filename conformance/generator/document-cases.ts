@@ -978,7 +978,7 @@ doc(
 );
 doc(
   'route-triggers-not-subset',
-  "§6.7: route triggers MUST be a subset of the escalation triggers, so the pack is not conformant. The layer is not asserted: §3.2 (schema-adjacent requirements) and §3.3 (cross-field constraints of §§4–6) can both be read to cover it, and issue 2 leaves the choice to the validator's ADR.",
+  "§6.7: route triggers MUST be a subset of the escalation triggers, so the pack is not conformant. The layer is not asserted: §3.2 (schema-adjacent requirements) and §3.3 (cross-field constraints of §§4–6) can both be read to cover it, and the spec leaves the choice to the validator's ADR.",
   P({ escalation: { triggers: ['conflict'], routes: [route(target('queue', 'A'), ['unknown'])] } }),
   'semantic',
   { expectedClass: undefined },

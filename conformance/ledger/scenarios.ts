@@ -1,5 +1,5 @@
 /**
- * The ledger tamper corpus (issue 3 item 8): each scenario is a ledger export + trust policy + checkpoints (+ position
+ * The ledger tamper corpus (docs/verify.md): each scenario is a ledger export + trust policy + checkpoints (+ position
  * markers when the scenario needs them) and the findings expected in both verification modes. The expected findings
  * are written here by hand from the rules in docs/verify.md — never copied from the verifier's output. Only their
  * presentation order is the verdict's documented order (compareFindings).

@@ -39,9 +39,17 @@ export type Disposition =
     }
   | { readonly kind: 'not-applicable' | 'unresolved'; readonly reasons: readonly Reason[]; readonly handoff: Handoff };
 
-/** §8.4 Core classes, in precedence order. */
-export type EvaluationErrorClass =
-  'pack-not-conformant' | 'malformed-input' | 'unsupported-required-extension' | 'resource-exhaustion';
+/**
+ * §8.4 Core classes, in precedence order: the one closed list. The type, the ledger's check and the ledger entry
+ * schema's enum derive from it (test/ledger/closed-lists.test.ts).
+ */
+export const EVALUATION_ERROR_CLASSES = [
+  'pack-not-conformant',
+  'malformed-input',
+  'unsupported-required-extension',
+  'resource-exhaustion',
+] as const;
+export type EvaluationErrorClass = (typeof EVALUATION_ERROR_CLASSES)[number];
 
 export interface EvaluationError {
   readonly class: EvaluationErrorClass;

@@ -1,5 +1,5 @@
 /**
- * The append protocol (docs/adr/0050-append-protocol.md) over LedgerStore's conditional single-item creates:
+ * The append protocol (ADR 0160) over LedgerStore's conditional single-item creates:
  * exactly one terminal entry per request id under duplicate deliveries, concurrent deliveries and a crash at any
  * point; a log never forks (slots are created conditionally) and never has a gap (only slot head+1 is ever tried).
  *
@@ -13,7 +13,7 @@
  *       position (if absent) and return it (duplicate); else build the entry for seq n+1 with prev = hash(entry n)
  *       and create slot n+1 if absent; success → write the position and return; lost slot → re-read the head, repeat.
  * On the fast path (first sight, warm head cache, no contention) an append costs three conditional writes, and only
- * the slot write of (c) has to run one at a time per log within a writer (`slotLock`; ADR 0050 amendment 2).
+ * the slot write of (c) has to run one at a time per log within a writer (`slotLock`; ADR 0160).
  */
 import { err, ok, type Result } from '../result.js';
 import { entryHashOf, toStoredEntry, type BuiltEntry } from './entry.js';
@@ -160,7 +160,7 @@ export async function appendOnce(store: LedgerStore, req: AppendRequest): Promis
       return ok({ status: 'duplicate', entry: e });
     }
   }
-  // (c) Only the slot write needs one-at-a-time per log; the claim and the position do not (ADR 0050 amendment 2).
+  // (c) Only the slot write needs one-at-a-time per log; the claim and the position do not (ADR 0160).
   const slotLock = req.slotLock ?? ((_logId, task) => task());
   const slot = await slotLock(claim.logId, () => takeSlot(store, req, claim, sight.head));
   if (!slot.ok) return slot;

@@ -6,7 +6,7 @@
  */
 import { utf8ByteLength } from '../carrier/index.js';
 import { canonicalDisposition } from '../evaluate/disposition.js';
-import type { Disposition } from '../evaluate/types.js';
+import { EVALUATION_ERROR_CLASSES, type Disposition } from '../evaluate/types.js';
 import { isHex, isWellFormed, sha256Hex } from './bytes.js';
 import { ENTRY_FORMAT, ENTRY_KINDS, ENTRY_LIMITS, REFUSAL_CODES } from './entry-types.js';
 import { KEY_ID_PATTERN } from './signature.js';
@@ -38,12 +38,7 @@ const BY_KIND: Record<string, readonly string[]> = {
   'evaluation-error': [...COMMON, 'error'],
   'admission-refusal': [...COMMON, 'refusal'],
 };
-const ERROR_CLASSES = new Set([
-  'pack-not-conformant',
-  'malformed-input',
-  'unsupported-required-extension',
-  'resource-exhaustion',
-]);
+const ERROR_CLASSES: ReadonlySet<string> = new Set(EVALUATION_ERROR_CLASSES);
 const REFUSALS: ReadonlySet<string> = new Set(REFUSAL_CODES);
 
 /** Log ids name DynamoDB partition keys ("log#<logId>") and file names: a short ASCII token. */

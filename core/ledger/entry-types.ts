@@ -2,7 +2,7 @@
  * The ledger entry, format "docket.ledger-entry/1" (docs/ledger-format.md; schema/ledger-entry.schema.json).
  * Shapes only; invariants live in entry-rules.ts, bytes in entry.ts.
  */
-import type { Disposition } from '../evaluate/types.js';
+import type { Disposition, EvaluationErrorClass } from '../evaluate/types.js';
 
 export const ENTRY_FORMAT = 'docket.ledger-entry/1';
 export const ENTRY_FORMAT_PREFIX = 'docket.ledger-entry/';
@@ -27,22 +27,14 @@ export interface EvaluatorRef {
 
 /** Core §8.4 error as recorded. `message` is capped (ENTRY_LIMITS.errorMessageBytes); see capErrorMessage. */
 export interface EntryError {
-  readonly class: 'pack-not-conformant' | 'malformed-input' | 'unsupported-required-extension' | 'resource-exhaustion';
+  readonly class: EvaluationErrorClass;
   readonly phase: 'preflight' | 'evaluation';
   readonly code: string;
   readonly message: string;
 }
 
 /** Why our own admission refused the request before evaluation (docs/adr/0052-admission-refusals-and-absent-members.md). */
-export type RefusalCode =
-  | 'request-malformed'
-  | 'request-too-large'
-  | 'unsupported-request-format'
-  | 'unknown-pack-digest'
-  | 'unknown-pack-alias'
-  | 'work-budget-out-of-range'
-  | 'entry-would-not-fit';
-export const REFUSAL_CODES: readonly RefusalCode[] = [
+export const REFUSAL_CODES = [
   'request-malformed',
   'request-too-large',
   'unsupported-request-format',
@@ -50,7 +42,9 @@ export const REFUSAL_CODES: readonly RefusalCode[] = [
   'unknown-pack-alias',
   'work-budget-out-of-range',
   'entry-would-not-fit',
-];
+] as const;
+/** The one closed list above is the type; replay handles each code exhaustively (core/ledger/replay/refusal.ts). */
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 export interface EntryRefusal {
   readonly code: RefusalCode;

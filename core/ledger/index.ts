@@ -124,7 +124,7 @@ export {
 } from './trust-policy.js';
 
 export { appendOnce, LedgerStateError, type AppendRequest, type AppendOutcome, type AppendError } from './append.js';
-export { selectLog } from './log-selection.js';
+export { configuredLogs, logsInTurn, selectLog, type LogChooser } from './log-selection.js';
 export { MemoryLedgerStore, type MemoryStoreOptions } from './memory-store.js';
 export {
   worstCaseEntryBytes,

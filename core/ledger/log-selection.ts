@@ -1,19 +1,42 @@
 /**
- * Log selection for a new request (docs/adr/0053-log-selection.md): a pure function of the request id over the
- * configured log ids. The configured ids are sorted first, so the order they are listed in does not matter:
- *   index = (first 8 bytes of SHA-256(UTF-8 request id), big-endian) mod N
- * Only a request's first sight uses it: the claim then fixes the log, so a later change of the configured set never
- * moves a request that was already claimed.
+ * Which log a new request is offered: every rule in one place. Any configured log is correct — the claim fixes the
+ * log for every later delivery of the request (ADR 0160) — so a rule only decides how load spreads.
+ *   logsInTurn — the pipeline's rule (ADR 0161): the configured logs taken in turn from an offset the caller
+ *     passes (the Lambda edge draws one per cold start), so concurrent records of one writer never share a log.
+ *   selectLog — the append protocol's default for a caller that offers no log (docs/adr/0053-log-selection.md):
+ *     index = (first 8 bytes of SHA-256(UTF-8 request id), big-endian) mod N over the sorted ids.
+ * Both read the configured ids the same way: deduplicated, sorted (so listing order does not matter), validated.
  */
 import { createHash } from 'node:crypto';
 import { LOG_ID_PATTERN } from './entry-rules.js';
 
-export function selectLog(requestId: string, logIds: readonly string[]): string {
+/** Chooses the log offered to a new request. Injectable into the pipeline's ledger writer. */
+export type LogChooser = (requestId: string) => string;
+
+/** The configured log ids as every rule reads them: deduplicated, sorted, each a valid log id. */
+export function configuredLogs(logIds: readonly string[]): readonly string[] {
   if (logIds.length === 0) throw new RangeError('at least one log id is configured');
   const sorted = [...new Set(logIds)].sort();
   for (const id of sorted)
     if (!LOG_ID_PATTERN.test(id)) throw new RangeError(`log id ${JSON.stringify(id)} is not a valid log id`);
+  return sorted;
+}
+
+export function selectLog(requestId: string, logIds: readonly string[]): string {
+  const sorted = configuredLogs(logIds);
   const digest = createHash('sha256').update(requestId, 'utf8').digest();
   const index = digest.readBigUInt64BE(0) % BigInt(sorted.length);
   return sorted[Number(index)] as string;
+}
+
+/** The configured logs in turn, starting at `offset` (any integer; taken modulo the number of logs). */
+export function logsInTurn(logIds: readonly string[], offset = 0): LogChooser {
+  const logs = configuredLogs(logIds);
+  if (!Number.isSafeInteger(offset)) throw new RangeError('the log offset is a safe integer');
+  let turn = ((offset % logs.length) + logs.length) % logs.length;
+  return () => {
+    const log = logs[turn] as string;
+    turn = (turn + 1) % logs.length;
+    return log;
+  };
 }

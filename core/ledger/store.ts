@@ -2,7 +2,7 @@
  * The ledger store interface. Core defines it; adapters implement it (adapters/dynamodb-ledger-store.ts over
  * @aws-sdk/client-dynamodb, and an in-memory store for unit tests). Every operation is one that both real DynamoDB
  * and dynalite implement: conditional single-item PutItem, consistent GetItem and Query. No transactions, no
- * streams, no UpdateItem, no DeleteItem (the ledger table is append-only; see docs/adr/0050-append-protocol.md).
+ * streams, no UpdateItem, no DeleteItem (the ledger table is append-only; see ADR 0160).
  *
  * Item families (one table):
  *   entry       pk "log#<logId>"      sk = seq (0, 1, 2, …)  the signed entry's canonical bytes + unsigned projection
@@ -67,7 +67,7 @@ export interface LedgerStore {
   /**
    * Every request position marker (a full, complete listing, in no particular order), for stores that can list
    * them. `verify` checks each names a stored entry of its request: the only trace of an entry deleted from an
-   * unanchored tail (docs/adr/0092-position-markers.md).
+   * unanchored tail (ADR 0164).
    */
   listPositions?(): AsyncIterable<Position>;
 }

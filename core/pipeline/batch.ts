@@ -27,7 +27,7 @@ export interface BatchDeps {
     outcome: Extract<ProcessOutcome, { status: 'dead-letter' }>,
   ) => Promise<void>;
   readonly observer?: BatchObserver;
-  /** Records processed at once (default 10, a whole default batch: appends to one log are serialized anyway, ADR 0077). */
+  /** Records processed at once (default 10, a whole default batch: appends to one log are serialized anyway, ADR 0162). */
   readonly concurrency?: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Handoff fan-out plan (issue 4 item 4): which messages a disposition sends, to which queue, in which order.
+ * Handoff fan-out plan (ADR 0073, ADR 0074): which messages a disposition sends, to which queue, in which order.
  *
  * - A pack declaring routes: one message per entry of `disposition.handoff.routes` (§8.1: the selected routes, in
  *   declaration order, duplicate targets kept as distinct routes), routeIndex = position in that array.

@@ -6,6 +6,7 @@
 import { appendOnce, type HeadCache, type OwnSlots } from '../ledger/append.js';
 import { buildEntry, parseStoredEntry, type BuiltEntry } from '../ledger/entry.js';
 import { ENTRY_FORMAT, type UnsignedEntry } from '../ledger/entry-types.js';
+import { logsInTurn, type LogChooser } from '../ledger/log-selection.js';
 import type { Signer } from '../ledger/signature.js';
 import type { LedgerStore, StoredEntry } from '../ledger/store.js';
 import type { AppendResult, EntryDraft, LedgerWriter, RecordedEntry } from './ports.js';
@@ -16,8 +17,9 @@ export interface LedgerWriterOptions {
   readonly logIds: readonly string[];
   /** RFC 3339 UTC time of the entry (the handler's clock). */
   readonly now: () => string;
-  /** Where this writer starts its round over the logs (the edge passes a per-instance value, so instances spread). */
-  readonly logOffset?: number;
+  /** The log offered to each new request (ADR 0161); default: the logs in turn from the first. The edge passes
+   *  logsInTurn from a per-instance offset, so instances spread. Must only return configured log ids. */
+  readonly chooseLog?: LogChooser;
 }
 
 /** A stored entry that does not read back strictly: the ledger is damaged; never repaired here. */
@@ -43,15 +45,13 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
   const logs = [...new Set(o.logIds)].sort();
   const headCache: HeadCache = new Map();
   const ownSlots: OwnSlots = new Map();
-  let turn = Math.abs(Math.trunc(o.logOffset ?? 0));
+  const chooseLog = o.chooseLog ?? logsInTurn(logs);
   return {
     async append(draft: EntryDraft): Promise<AppendResult> {
-      // New requests take the logs in turn and one slot write per log runs at a time within this instance, so the
-      // records of one batch never race each other for a slot; the head cache then makes a first sight three
-      // conditional writes (ADR 0050 amendments). Any log is correct: the claim fixes it for every duplicate, and
-      // the append protocol guarantees one entry per request across instances (ADR 0053 amendment).
-      const logId = logs[turn++ % logs.length] as string;
-      return appendNow(draft, logId);
+      // One slot write per log runs at a time within this instance (ADR 0162), so records offered distinct logs
+      // never race each other for a slot; the head cache then makes a first sight three conditional writes
+      // (ADR 0160). Any log is correct: the claim fixes it for every duplicate (ADR 0161).
+      return appendNow(draft, chooseLog(draft.requestId));
     },
   };
   async function appendNow(draft: EntryDraft, logId: string): Promise<AppendResult> {

@@ -1,4 +1,4 @@
-/** A bounded least-recently-used map (compiled packs kept across invocations; issue 4 item 2). */
+/** A bounded least-recently-used map (compiled packs kept across invocations; docs/pipeline.md). */
 export class Lru<K, V> {
   private readonly map = new Map<K, V>();
   constructor(readonly capacity: number) {

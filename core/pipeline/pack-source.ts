@@ -1,5 +1,5 @@
 /**
- * Packs by digest, validated and compiled once and kept in a bounded LRU across invocations (issue 4 item 2).
+ * Packs by digest, validated and compiled once and kept in a bounded LRU across invocations (docs/pipeline.md).
  * The registry only stores bytes; conformance is re-checked here on load because the evaluator must not trust
  * storage (§8.2: the pack is the first preflight input).
  */

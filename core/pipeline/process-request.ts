@@ -1,5 +1,5 @@
 /**
- * One evaluation request, end to end, over the ports (issue 4 item 3): decode → admission →
+ * One evaluation request, end to end, over the ports (docs/pipeline.md): decode → admission →
  * evaluate under the budget → retain the exact request bytes → append exactly once → fan out handoffs.
  *
  * Pure orchestration: every effect goes through a port, so the same code runs in Lambda, under the local poller
@@ -8,10 +8,10 @@
  * (docs/adr/0071-unidentified-requests-go-to-the-dlq.md). It throws only for infrastructure faults (a store or
  * queue call failed), and then the whole step is safe to retry: every write is idempotent.
  */
-import { createHash } from 'node:crypto';
 import { evaluateCompiled } from '../evaluate/index.js';
 import type { Disposition, EvaluationError } from '../evaluate/types.js';
 import { checkEntryFits } from '../ledger/admission.js';
+import { sha256Hex } from '../ledger/bytes.js';
 import type { EntryRefusal, RefusalCode } from '../ledger/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 import { handoffMessagesFor } from './handoff-message.js';
@@ -25,7 +25,7 @@ import type {
   RecordedEntry,
   RequestArchive,
 } from './ports.js';
-import { readRequest, type EvaluationRequest, type RequestErrorCode } from './request.js';
+import { readRequest, refusalCodeOfRequestError, type EvaluationRequest } from './request.js';
 
 export interface PipelineConfig extends RouteQueueConfig {
   readonly logIds: readonly string[];
@@ -63,8 +63,6 @@ export type ProcessOutcome =
     }
   | { readonly status: 'dead-letter'; readonly code: string; readonly message: string; readonly requestId?: string };
 
-const sha256Hex = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
-
 export async function processRequest(
   bytes: Uint8Array,
   config: PipelineConfig,
@@ -83,7 +81,7 @@ export async function processRequest(
   }
   // No lookup first: the append protocol itself returns the entry an earlier delivery recorded (and refuses an id
   // reused for other bytes), and evaluation is deterministic and cheap, so a redelivery costs no extra round trip.
-  // Either way the handoffs are (re-)sent from the recorded entry (issue 4 item 4: none lost after a crash).
+  // Either way the handoffs are (re-)sent from the recorded entry (ADR 0074: none lost after a crash).
 
   const common = {
     requestId,
@@ -94,9 +92,9 @@ export async function processRequest(
   };
   const draft = read.ok
     ? await decide(read.value, common, config, ports)
-    : refusal(common, refusalCodeOf(read.error.code), read.error.message);
-  // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed (issue 3
-  // item 6). A request over the archive's limit was refused for exactly that reason and is not retained.
+    : refusal(common, refusalCodeOfRequestError(read.error.code), read.error.message);
+  // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed
+  // (docs/replay.md). A request over the archive's limit was refused for exactly that reason and is not retained.
   if (!(draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large'))
     await ports.archive.put(bytes);
   const appended = await ports.ledger.append(draft);
@@ -115,7 +113,7 @@ async function decide(
   if (req.pack.kind === 'alias') {
     const resolved = await ports.packs.resolveAlias(req.pack.alias);
     if (resolved === null) return refusal(common, 'unknown-pack-alias', `no pack is published as ${req.pack.alias}`);
-    digest = resolved; // recorded as the digest (issue 4 item 1)
+    digest = resolved; // recorded as the digest (docs/pipeline.md)
   } else {
     digest = req.pack.digest.slice('sha256:'.length);
   }
@@ -161,7 +159,7 @@ async function decide(
       p.specVersion,
     );
   }
-  // Issue 3 item 7 ("reserve the terminal report"): refuse before evaluating when the worst-case entry could not
+  // ADR 0054 (reserve the terminal report): refuse before evaluating when the worst-case entry could not
   // fit one ledger item, so evaluation never produces a result the ledger cannot hold.
   const fits = entryFits(p, config, common);
   if (fits !== undefined) return refusal(common, 'entry-would-not-fit', fits, pack, p.specVersion);
@@ -251,12 +249,6 @@ function refusal(
     work: 0,
     refusal: r,
   };
-}
-
-function refusalCodeOf(code: RequestErrorCode): RefusalCode {
-  if (code === 'request-too-large') return 'request-too-large';
-  if (code === 'request-format-unsupported') return 'unsupported-request-format';
-  return 'request-malformed';
 }
 
 async function finish(

@@ -11,10 +11,11 @@ import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { getQueueUrl, sendMessage } from '../../adapters/sqs.js';
-import { EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
+import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
 import type { Signer } from '../../core/ledger/signature.js';
 import { handleBatch, type BatchRecord } from '../../core/pipeline/batch.js';
 import { parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
+import { logsInTurn } from '../../core/ledger/log-selection.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import type { HandoffSender } from '../../core/pipeline/ports.js';
@@ -25,10 +26,6 @@ import {
   type ProcessOutcome,
 } from '../../core/pipeline/process-request.js';
 import { silentObservability, type Observability } from './observability.js';
-
-/** Where this instance starts its round over the ledger logs: random per cold start, so concurrent Lambda instances
- *  spread over the logs instead of all contending for the first one (a hint only; any log is correct). */
-const INSTANCE_LOG_OFFSET = Math.floor(Math.random() * 1024);
 
 export interface EvaluateRuntime {
   handle(event: SQSEvent): Promise<SQSBatchResponse>;
@@ -94,7 +91,8 @@ export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: strin
   const unrouted = env.UNROUTED_QUEUE_URL;
   if (!unrouted) throw new TypeError('UNROUTED_QUEUE_URL is required');
   const maxWorkBudget = Math.min(positiveInt(env.MAX_WORK_BUDGET, MAX_WORK_BUDGET, 'MAX_WORK_BUDGET'), MAX_WORK_BUDGET);
-  const defaultWorkBudget = positiveInt(env.DEFAULT_WORK_BUDGET, 100_000, 'DEFAULT_WORK_BUDGET');
+  // Absent, the evaluator's own default (ADR 0034), as infra/config.ts deploys it: one default for every path.
+  const defaultWorkBudget = positiveInt(env.DEFAULT_WORK_BUDGET, DEFAULT_WORK_BUDGET, 'DEFAULT_WORK_BUDGET');
   if (defaultWorkBudget > maxWorkBudget) throw new TypeError('DEFAULT_WORK_BUDGET exceeds MAX_WORK_BUDGET');
   return {
     logIds,
@@ -163,6 +161,8 @@ export interface EnvRuntimeOptions {
   /** Wraps the handoff sender (fault injection in tests: "the function dies after the ledger write"). */
   readonly wrapSender?: (s: HandoffSender) => HandoffSender;
   readonly now?: () => string;
+  /** Where this instance starts its round over the ledger logs (default: drawn at random once per cold start). */
+  readonly logOffset?: number;
 }
 
 export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
@@ -188,7 +188,8 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
         store,
         signer: o.signer,
         logIds: config.logIds,
-        logOffset: INSTANCE_LOG_OFFSET,
+        // Random per cold start unless injected, so concurrent instances spread over the logs (ADR 0161).
+        chooseLog: logsInTurn(config.logIds, o.logOffset ?? Math.floor(Math.random() * 1024)),
         now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
       }),
       handoffs: o.wrapSender ? o.wrapSender(sender) : sender,

@@ -1,5 +1,5 @@
 /**
- * Structured logs and metrics of the evaluate function (issue 4 item 3): Powertools Logger (JSON lines with request
+ * Structured logs and metrics of the evaluate function (docs/pipeline.md): Powertools Logger (JSON lines with request
  * id, pack digest, log position, outcome kind, work units) and Powertools Metrics (CloudWatch EMF): evaluations by
  * kind, errors by class, handoffs by route, dead letters by reason. No secret or document content is ever logged.
  */

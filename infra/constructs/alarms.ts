@@ -1,5 +1,5 @@
 /**
- * CloudWatch alarms to one SNS topic (issue 5 item 1): depth of every DLQ, errors of every function, age of the
+ * CloudWatch alarms to one SNS topic (docs/deploy.md): depth of every DLQ, errors of every function, age of the
  * oldest intake message. Missing data is not breaching: an idle pipeline is healthy.
  */
 import { Duration } from 'aws-cdk-lib';

@@ -1,5 +1,5 @@
 /**
- * Signed checkpoints (issue 3 item 4) on a schedule, exported outside the table to an S3 bucket with Object Lock in
+ * Signed checkpoints (ADR 0056, ADR 0085) on a schedule, exported outside the table to an S3 bucket with Object Lock in
  * compliance mode: once written, not even the account root can delete or overwrite a checkpoint version before its
  * retention ends, so a rewritten ledger cannot also rewrite its anchors.
  */

@@ -85,7 +85,7 @@ export class DocketFunction extends Construct {
           minify: true,
           keepNames: true,
           sourceMap: false,
-          // The AWS SDK v3 comes from the nodejs22.x runtime (docs/adr/0083-lambda-bundle.md): it only moves bytes,
+          // The AWS SDK v3 comes from the nodejs22.x runtime (ADR 0163): it only moves bytes,
           // never decides a disposition, and leaving it out halves the bundle (≈ 330 KB instead of ≈ 710 KB).
           externalModules: props.bundleAwsSdk === true ? [] : ['@aws-sdk/*', '@smithy/*'],
           // adapters/aws-sdk.ts loads the runtime's SDK with require() (faster module init); a bundled SDK must be
@@ -112,7 +112,7 @@ export class DocketFunction extends Construct {
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'Pinned to nodejs22.x on purpose (issue 5): the evaluator build digest recorded in every ledger entry names ' +
+        'Pinned to nodejs22.x on purpose (ADR 0163): the evaluator build digest recorded in every ledger entry names ' +
         'one runtime, and moving to a newer runtime is a reviewed release (new build digest in the trust policy), ' +
         'never an implicit upgrade.',
     });

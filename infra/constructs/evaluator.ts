@@ -1,5 +1,5 @@
 /**
- * The evaluate function behind the intake queue (issue 4 item 3, issue 5 item 1): SQS event source with partial
+ * The evaluate function behind the intake queue (docs/pipeline.md, docs/deploy.md): SQS event source with partial
  * batch responses, batch size / batching window / maximum concurrency from configuration.
  */
 import { Duration } from 'aws-cdk-lib';

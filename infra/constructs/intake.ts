@@ -1,4 +1,4 @@
-/** The intake queue requesters write to, and its DLQ (issue 5 item 1). */
+/** The intake queue requesters write to, and its DLQ (docs/deploy.md). */
 import { Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sqs from 'aws-cdk-lib/aws-sqs';

@@ -1,5 +1,5 @@
 /**
- * The append-only ledger table (issue 5 item 1; item families in core/ledger/store.ts). On-demand, point-in-time
+ * The append-only ledger table (docs/deploy.md; item families in core/ledger/store.ts). On-demand, point-in-time
  * recovery, deletion protection, RETAIN, customer-managed KMS key, TTL never enabled. Append-only is enforced twice:
  * the table's resource policy denies every rewrite to every principal and every PutItem except the two writer roles,
  * and the identity policies of those roles grant nothing but single-item reads and PutItem on their own key families.

@@ -1,5 +1,5 @@
 /**
- * The pack registry (issue 4 item 2): exact pack bytes by SHA-256 digest, plus `id@version` alias items, in one
+ * The pack registry (ADR 0062, ADR 0081): exact pack bytes by SHA-256 digest, plus `id@version` alias items, in one
  * table (key layout: docs/adr/0081-registry-and-request-archive-tables.md). Entries name packs by digest, so replay
  * needs every pack forever: items are never updated or deleted (resource policy), only conditionally created by
  * publishers who hold the managed policy this construct creates (`docket publish` runs with operator credentials).

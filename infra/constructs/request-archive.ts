@@ -1,6 +1,6 @@
 /**
  * The request archive: the exact request bytes by SHA-256 digest, kept outside the ledger so that replay can
- * re-run any entry (issue 3 item 6) and so that facts can be purged (privacy, retention) without touching a signed
+ * re-run any entry (docs/replay.md) and so that facts can be purged (privacy, retention) without touching a signed
  * entry — the ledger keeps only the digest, and `replay` reports a purged request as not-replayable.
  * Items are never updated; only the purge role may delete (docs/adr/0081-registry-and-request-archive-tables.md).
  */

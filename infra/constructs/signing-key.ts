@@ -1,5 +1,5 @@
 /**
- * The Ed25519 signing key (issue 3 item 2) lives in Secrets Manager. The stack creates the secret with a random
+ * The Ed25519 signing key (ADR 0082) lives in Secrets Manager. The stack creates the secret with a random
  * placeholder — never the key — and `docket keygen` writes the real private key out of band
  * (docs/adr/0082-signing-key-custody.md). The functions receive only the secret's ARN and read it at cold start.
  * A resource policy denies reading the value to every principal except the roles of the functions that sign.

@@ -1,6 +1,6 @@
 /**
  * The append protocol (core/ledger/append.ts) over the DynamoDB store on the local stack, with 1, 4 and 16
- * concurrent writers and duplicate deliveries (issue 3 item 3): one entry per request, no fork, no gap, chain intact.
+ * concurrent writers and duplicate deliveries (ADR 0160): one entry per request, no fork, no gap, chain intact.
  * Each writer has its own SDK client (its own connections), as separate Lambda instances would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

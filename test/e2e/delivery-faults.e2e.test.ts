@@ -1,5 +1,5 @@
 /**
- * Delivery faults over the local stack (issue 4 item 8): duplicates, a crash after the ledger write, a poison
+ * Delivery faults over the local stack (docs/pipeline.md): duplicates, a crash after the ledger write, a poison
  * message. A short visibility timeout (2 s) makes redelivery quick; handoff sends are wrapped to inject faults.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

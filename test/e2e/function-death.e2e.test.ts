@@ -1,5 +1,5 @@
 /**
- * Issue 4 item 8, "the handler killed after the ledger write": not a thrown error but a dead function instance. The
+ * "The handler killed after the ledger write" (docs/pipeline.md): not a thrown error but a dead function instance. The
  * stack process (as `npm start` runs it) hosts the evaluate handler on a worker thread of its own (ADR 0068); the
  * handler here is the real one, except that its instance exits mid-invocation right after the ledger write of one
  * request and before its handoff send (fixtures/dies-after-append.ts). Nothing answers for that batch and nothing
@@ -10,9 +10,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveSettings } from '../../core/pipeline/settings.js';
+import { resolveSettings } from '../../stack/settings.js';
 import { ensureSigningKey } from '../../functions/lib/local-files.js';
-import { openStack, type StackClients } from '../../functions/lib/stack-clients.js';
+import { openStack, type StackClients } from '../../stack/clients.js';
 import { startDaemon, stopDaemon, type StackState } from '../../localstack/daemon.js';
 import { buildModuleBeside, buildServeEntry } from '../localstack/build-serve.js';
 import type { HandoffMessage } from '../../core/pipeline/handoff-message.js';

@@ -1,5 +1,5 @@
 /**
- * The pipeline over the local stack (issue 4 item 8): real SQS and DynamoDB wire protocols, the real evaluate
+ * The pipeline over the local stack (docs/pipeline.md): real SQS and DynamoDB wire protocols, the real evaluate
  * runtime invoked by the event-source poller. One stack for the whole file keeps the suite's runtime modest.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -10,9 +10,10 @@ import { file } from './fixtures.js';
 import { pick, prng } from '../../bench/support/seeded-prng.js';
 
 /**
- * Seeded fuzzing (issue 2, "Bad input"): byte-level and structure-level mutations of packs, facts and evidence. Every
- * input must yield exactly one disposition or exactly one typed error — never a throw, never both — with its work
- * within the budget. The PRNG is seeded, so every run checks the same inputs.
+ * Seeded fuzzing (bad input gets a typed error, docs/engineering-brief.md): byte-level and structure-level
+ * mutations of packs, facts and evidence. Every input must yield exactly one disposition or exactly one typed
+ * error — never a throw, never both — with its work within the budget. The PRNG is seeded, so every run checks
+ * the same inputs.
  */
 
 /** Each seed pack with facts and evidence written for it, so unmutated parts reach §8 rather than preflight. */

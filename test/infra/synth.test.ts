@@ -132,7 +132,7 @@ describe('offline synthesis', () => {
         const text = readFileSync(file, 'utf8');
         expect(statSync(file).size).toBeLessThan(500 * 1024);
         expect(text).toMatch(/^import \{ createRequire as __docketCreateRequire \}/);
-        // ESM that exports the handler, and leaves the AWS SDK to the runtime (ADR 0083).
+        // ESM that exports the handler, and leaves the AWS SDK to the runtime (ADR 0163).
         expect(text).toMatch(/export\{[^}]*\bas handler\b[^}]*\}|export\{handler\}/);
         expect(text).toMatch(/from"@aws-sdk\/client-/);
         // DynamoDB's client is loaded with require() from the runtime, not inlined (adapters/aws-sdk.ts).

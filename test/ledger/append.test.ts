@@ -346,7 +346,7 @@ describe('the append protocol with writer head caches and writer-chosen logs', (
   });
 });
 
-describe('the append protocol with a slot lock and a memory of its own slots (ADR 0050 amendment 2)', () => {
+describe('the append protocol with a slot lock and a memory of its own slots (ADR 0160)', () => {
   /** One writer instance as the pipeline runs it: a per-log FIFO slot lock, a head cache and its own slots. */
   function instance(store: LedgerStore, logId: string) {
     const tails = new Map<string, Promise<unknown>>();

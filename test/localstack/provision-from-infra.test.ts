@@ -1,5 +1,5 @@
 /**
- * The launcher provisions exactly what infra/ synthesizes (issue 5 item 4): the same table and queue names, keys,
+ * The launcher provisions exactly what infra/ synthesizes (ADR 0064): the same table and queue names, keys,
  * GSIs, redrive policies and visibility timeouts — read from the template, never from a second list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,7 +89,7 @@ describe('provisioning the local stack from the synthesized CDK template', () =>
     expect(es.maxBatchingWindowSeconds).toBe(p.MaximumBatchingWindowInSeconds ?? 0);
     expect(es.reportBatchItemFailures).toBe(true);
     expect(es.maximumConcurrency).toBe(p.ScalingConfig?.MaximumConcurrency);
-    // AWS guidance the template keeps (issue 5 item 1): visibility timeout ≥ 6 × the function timeout.
+    // AWS guidance the template keeps (docs/deploy.md): visibility timeout ≥ 6 × the function timeout.
     expect(es.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * es.function.timeoutSeconds);
     expect(es.environment.LEDGER_TABLE).toBe(`docket-${STAGE}-ledger`);
   });

@@ -1,5 +1,5 @@
 /**
- * Replay over the local stack (issue 3 item 6): requests go through SQS and the real evaluate runtime into the
+ * Replay over the local stack (docs/replay.md): requests go through SQS and the real evaluate runtime into the
  * DynamoDB ledger, request archive and pack registry; `docket replay` then reads them back over the wire.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

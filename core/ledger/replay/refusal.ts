@@ -18,25 +18,20 @@
  *     → `not-replayable/refusal-depends-on-deployment`.
  */
 import { MAX_WORK_BUDGET } from '../../evaluate/index.js';
-import type { EvaluationRequest, RequestError, RequestErrorCode } from '../../pipeline/request.js';
+import { refusalCodeOfRequestError, type EvaluationRequest, type RequestError } from '../../pipeline/request.js';
 import type { Result } from '../../result.js';
 import { checkEntryFits } from '../admission.js';
 import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../entry-types.js';
 import type { Difference } from './types.js';
 import type { ReplayContext, Verdict } from './replay-entry.js';
 
-/** The pipeline's mapping of request-reader codes to refusal codes (core/pipeline/process-request.ts refusalCodeOf). */
-export function refusalCodeOfRequestError(code: RequestErrorCode): RefusalCode {
-  if (code === 'request-too-large') return 'request-too-large';
-  if (code === 'request-format-unsupported') return 'unsupported-request-format';
-  return 'request-malformed';
-}
+export { refusalCodeOfRequestError };
 
-const REQUEST_LEVEL: ReadonlySet<RefusalCode> = new Set([
-  'request-malformed',
-  'unsupported-request-format',
-  'request-too-large',
-]);
+/** Refusals the request reader alone decides; the rest depend on the registry or the deployment. */
+const REQUEST_LEVEL = ['request-malformed', 'unsupported-request-format', 'request-too-large'] as const;
+type RequestLevelRefusal = (typeof REQUEST_LEVEL)[number];
+const isRequestLevel = (code: RefusalCode): code is RequestLevelRefusal =>
+  (REQUEST_LEVEL as readonly RefusalCode[]).includes(code);
 
 const match: Verdict = { result: 'replay-match', work: { recorded: 0, replayed: 0 } };
 const differ = (differs: Difference[]): Verdict => ({ result: 'replay-mismatch', differs });
@@ -64,7 +59,7 @@ export async function replayRefusal(
   const req = read.value;
   if (req.requestId !== entry.requestId)
     return differ([{ member: 'requestId', recorded: entry.requestId, replayed: req.requestId }]);
-  if (REQUEST_LEVEL.has(code)) return admitted(code, 'the request reads as a valid request');
+  if (isRequestLevel(code)) return admitted(code, 'the request reads as a valid request');
   const fetch = ctx.options.fetch;
 
   if (code === 'unknown-pack-alias') {
@@ -108,7 +103,7 @@ export async function replayRefusal(
   }
   if (code === 'entry-would-not-fit') {
     const p = loaded.value.pack;
-    // Issue 3 item 7: the same worst-case arithmetic the pipeline ran before evaluating.
+    // ADR 0054: the same worst-case arithmetic the pipeline ran before evaluating.
     const fits = checkEntryFits({
       requestId: entry.requestId,
       correlation: entry.correlation,
@@ -129,7 +124,9 @@ export async function replayRefusal(
         )
       : match;
   }
-  return admitted(code, 'no admission rule of this replay refuses it');
+  // Every code of REFUSAL_CODES is handled above: a new code that is not makes this assignment fail to compile.
+  const unhandled: never = code;
+  return admitted(unhandled, 'no admission rule of this replay refuses it');
 }
 
 const changed = (detail: string): Verdict => ({ result: 'not-replayable', reason: 'registry-state-changed', detail });

@@ -1,5 +1,5 @@
 /**
- * Replays one stored entry (issue 3 item 6; docs/replay.md): verify it first, fetch the retained request bytes by
+ * Replays one stored entry (docs/replay.md): verify it first, fetch the retained request bytes by
  * the entry's request digest, decode them with the pipeline's own reader, load the recorded pack by digest with the
  * pipeline's own loader, evaluate under the RECORDED budget and supported-extension set, and compare what the
  * entry records with what the replay produced — RFC 8785 disposition bytes or error class/phase/code, the digests
@@ -34,7 +34,7 @@ export function replayContext(options: ReplayOptions): ReplayContext {
 export type Verdict = Pick<ReplayOutcome, 'result' | 'reason' | 'detail' | 'differs' | 'work'>;
 
 export async function replayStoredEntry(stored: StoredEntry, ctx: ReplayContext): Promise<ReplayOutcome> {
-  // Verify first (issue 3 item 6): canonical bytes, key valid at this position, strict Ed25519 signature, placement,
+  // Verify first (docs/replay.md): canonical bytes, key valid at this position, strict Ed25519 signature, placement,
   // projection, disposition digest and allowed build — the verify owner's per-entry check, unchanged.
   const check = checkEntry(stored, ctx.options.policy, true);
   const head = {

@@ -1,6 +1,6 @@
 /**
  * Replay over a ledger store: one entry (by position or by request id), a range of one log, a whole log, or every
- * log (issue 3 item 6). Entries are replayed in log order, logs in code-unit order of their ids, one outcome each.
+ * log (docs/replay.md). Entries are replayed in log order, logs in code-unit order of their ids, one outcome each.
  * A read that cannot be completed throws (StoreReadError, or the fetcher's own error): the caller reports no
  * verdict rather than a shorter one (the store's contract, core/ledger/store.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Shapes of `docket replay` (issue 3 item 6; docs/replay.md): what replay needs from the outside world (functions,
+ * Shapes of `docket replay` (docs/replay.md): what replay needs from the outside world (functions,
  * never I/O of its own) and what it reports for each entry.
  */
 import type { EntryKind } from '../entry-types.js';
@@ -29,19 +29,6 @@ export type NotReplayableReason =
   | 'registry-state-changed'
   /** A refusal that depended on deployment settings the entry does not record (ADR 0101). */
   | 'refusal-depends-on-deployment';
-
-export const NOT_REPLAYABLE_REASONS: readonly NotReplayableReason[] = [
-  'entry-absent',
-  'entry-fails-verification',
-  'request-purged',
-  'request-not-retained',
-  'request-digest-mismatch',
-  'pack-missing',
-  'pack-digest-mismatch',
-  'evaluator-identity-differs',
-  'registry-state-changed',
-  'refusal-depends-on-deployment',
-];
 
 /** Bytes a fetcher found, none (`null`: never stored or purged), or bytes the store itself refused as corrupt. */
 export type Retained = Uint8Array | null | { readonly corrupt: string };

@@ -1,7 +1,7 @@
 /**
- * The status of one stored entry, the first in ENTRY_STATUS_ORDER that applies (issue 3 item 5; docs/verify.md).
+ * The status of one stored entry, the first in ENTRY_STATUS_ORDER that applies (docs/verify.md).
  * Reads the stored bytes with the ledger's strict rules (canonical RFC 8785 bytes or `malformed`, never repaired;
- * issue 3 item 2) but keeps the disposition-digest rule for its own, later status so that the order is the
+ * docs/ledger-format.md) but keeps the disposition-digest rule for its own, later status so that the order is the
  * documented one: a digest that does not match the embedded disposition is reported only after the signature,
  * placement and projection checks (docs/adr/0090-verify-findings-and-order.md).
  */

@@ -5,7 +5,7 @@
  */
 
 /**
- * Per-entry statuses in their fixed order (issue 3 item 5): an entry gets the FIRST status that applies, so an
+ * Per-entry statuses in their fixed order (ADR 0090): an entry gets the FIRST status that applies, so an
  * entry with stacked defects always reports the same one. `ok` entries are counted, not listed.
  */
 export const ENTRY_STATUS_ORDER = [

@@ -1,7 +1,7 @@
 /**
  * docket.ledger-markers/1: the request position markers of a ledger ({requestId, logId, seq} per request), which an
  * export does not carry. With them, verify notices an entry deleted from an unanchored tail while its request's
- * position marker remains (docs/adr/0092-position-markers.md). Read strictly; never throws for bad input.
+ * position marker remains (ADR 0164). Read strictly; never throws for bad input.
  *   {"format":"docket.ledger-markers/1","positions":[{"logId":…,"requestId":…,"seq":…},…]}
  */
 import { readJson } from '../../carrier/index.js';

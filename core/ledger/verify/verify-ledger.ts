@@ -124,7 +124,7 @@ class Run {
 
     const step = (stored: StoredEntry): void => {
       const index = leaves.length;
-      // A log's stored sequence is 0, 1, 2, … with no gap and no repeat (issue 3 item 3).
+      // A log's stored sequence is 0, 1, 2, … with no gap and no repeat (docs/verify.md, "Logs").
       if (stored.seq !== expected)
         this.findings.push({ code: 'sequence-broken', logId, seq: stored.seq, expectedSeq: expected });
       const defer = !all && index < maxAnchor;
@@ -138,7 +138,7 @@ class Run {
         // The chain link is judged only between directly consecutive stored slots; a gap is sequence-broken alone.
         if (stored.seq === prevSeq + 1 && c.entry.prevHash !== prevHash)
           this.findings.push({ code: 'chain-broken', logId, seq: stored.seq });
-        // Exactly one terminal entry per request id, across all logs (issue 3 item 3).
+        // Exactly one terminal entry per request id, across all logs (docs/verify.md, "Logs").
         const first = this.requests.get(c.entry.requestId);
         if (first !== undefined) {
           this.findings.push({
@@ -193,7 +193,7 @@ class Run {
       this.findings.push({ code: 'unregistered-log', logId, missing: 'policy' });
       return NO_COVER;
     }
-    // An absent anchor fails closed (issue 3 item 5).
+    // An absent anchor fails closed (docs/verify.md, "Anchors").
     if (anchors.length === 0) {
       this.findings.push({ code: 'unregistered-log', logId, missing: 'checkpoint' });
       return NO_COVER;

@@ -1,15 +1,15 @@
 /**
  * Clients and adapters for one stack (the local stack or an account), shared by the pipeline CLI commands and the
- * local runner, built from resolved settings (core/pipeline/settings.ts).
+ * local runner, built from resolved settings (stack/settings.ts).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
-import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
-import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
-import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
-import { getQueueUrl } from '../../adapters/sqs.js';
-import type { StackSettings } from '../../core/pipeline/settings.js';
+import { createDynamoDbClient, createSqsClient } from '../adapters/aws-clients.js';
+import { DynamoDbLedgerStore } from '../adapters/dynamodb-ledger-store.js';
+import { DynamoDbPackRegistry } from '../adapters/dynamodb-pack-registry.js';
+import { DynamoDbRequestArchive } from '../adapters/dynamodb-request-archive.js';
+import { getQueueUrl } from '../adapters/sqs.js';
+import type { StackSettings } from './settings.js';
 
 export interface StackClients {
   readonly settings: StackSettings;
