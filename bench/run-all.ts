@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BENCHES = ['carrier', 'evaluate', 'ledger', 'verify', 'handler', 'bundle', 'append', 'pipeline'];
+const BENCHES = ['carrier', 'evaluate', 'ledger', 'verify', 'handler', 'bundle', 'append', 'pipeline', 'start'];
 
 const here = dirname(fileURLToPath(import.meta.url));
 let failed = 0;

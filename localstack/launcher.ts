@@ -17,6 +17,7 @@ import {
   LOCAL_CREDENTIALS,
 } from '../adapters/aws-clients.js';
 import { startEdgeProxy, type EdgeProxy } from './edge-proxy.js';
+import { useNormalSqliteSync } from './fauxqs-sync.js';
 import { planFromTemplate, type CfnTemplate } from './template-plan.js';
 import { provision, type LocalResources } from './provision.js';
 
@@ -63,6 +64,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ? { dynamodb: join(options.dataDir, 'dynamodb'), queues: join(options.dataDir, 'queues') }
       : undefined;
     if (dirs) for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+    if (dirs) await useNormalSqliteSync();
     const dynamo = await startDynalite(dirs?.dynamodb);
     stops.push(dynamo.stop);
     const fauxqs: FauxqsServer = await startFauxqs({
