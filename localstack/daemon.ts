@@ -298,10 +298,18 @@ function isStackProcess(pid: number): boolean {
   }
 }
 
-/** The edge's own health check answers within a second. */
-function answers(endpoint: string): Promise<boolean> {
+/**
+ * The edge's own health check answers: three tries of two seconds each, so a live stack on a saturated machine (its
+ * event loop busy with a burst) is not mistaken for a dead one and killed.
+ */
+async function answers(endpoint: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) if (await answersOnce(endpoint, 2_000)) return true;
+  return false;
+}
+
+function answersOnce(endpoint: string, timeoutMs: number): Promise<boolean> {
   return new Promise((resolveAnswer) => {
-    const req = http.get(`${endpoint}/_localstack/health`, { timeout: 1_000 }, (res) => {
+    const req = http.get(`${endpoint}/_localstack/health`, { timeout: timeoutMs }, (res) => {
       res.resume();
       resolveAnswer(res.statusCode === 200);
     });
