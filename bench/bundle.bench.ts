@@ -1,7 +1,7 @@
 /**
  * The evaluate Lambda bundle: minified size (goal ≤ 500 KB) and module init time (goal ≤ 150 ms), built with the
- * same esbuild options as infra/constructs/docket-function.ts (ESM, node22, minify, keepNames, AWS SDK external —
- * the nodejs22.x runtime provides it). Also the size with the SDK bundled, for reference.
+ * same esbuild options as infra/constructs/docket-function.ts (ESM, node24, minify, keepNames, AWS SDK external —
+ * the nodejs24.x runtime provides it). Also the size with the SDK bundled, for reference.
  *
  *   npm run build && node dist/bench/bundle.bench.js
  *
@@ -27,7 +27,7 @@ async function bundle(file: string, external: string[], define: Record<string, s
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node22',
+    target: 'node24',
     mainFields: ['module', 'main'],
     minify: true,
     keepNames: true,
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const baseline = importMs(empty);
   const leanMs = importMs(lean);
   const fullMs = importMs(full);
-  console.log('evaluate Lambda bundle (esbuild, ESM, node22, minified, keepNames)');
+  console.log('evaluate Lambda bundle (esbuild, ESM, node24, minified, keepNames)');
   console.log(`  SDK external (as deployed) : ${kb(lean)} KB (gzip ${gz(lean)} KB)   goal ≤ 500 KB`);
   console.log(`  SDK bundled (reference)    : ${kb(full)} KB (gzip ${gz(full)} KB)`);
   console.log(`  module init, as deployed   : ${leanMs.toFixed(1)} ms median of 7   goal ≤ 150 ms`);

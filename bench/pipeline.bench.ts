@@ -14,6 +14,9 @@
  * (log heads polled every 100 ms, so figures include up to 100 ms of polling). Same-run baseline = raw SQS on the same
  * stack: the same number of messages sent in batches of 10 and received+deleted by one consumer — the floor any
  * SQS-driven pipeline on this stack pays — reported as a ratio.
+ *
+ * Both stacks in the same run (BENCH_MODES=memory,persistent by default): in memory, and with its data directory
+ * (tables in LevelDB, queues in fauxqs's SQLite: what `npm start` runs, ADR 0111); persistent/in-memory as a ratio.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +37,7 @@ const N = Number(process.env.BENCH_N ?? 1000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 150);
+const MODES = (process.env.BENCH_MODES ?? 'memory,persistent').split(',') as Array<'memory' | 'persistent'>;
 
 /** CPU time (user + system, ms) the stack process has used so far, from /proc (Linux); undefined elsewhere. */
 function processCpuMs(pid: number): number | undefined {
@@ -48,12 +52,25 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
+  const medians = new Map<string, { rate: number; cpu: number | undefined }>();
+  for (const mode of MODES) medians.set(mode, await measure(mode));
+  const mem = medians.get('memory');
+  const per = medians.get('persistent');
+  if (mem && per)
+    console.log(
+      `persistent / in memory (same run): throughput ${(per.rate / mem.rate).toFixed(3)}${per.cpu !== undefined && mem.cpu !== undefined ? `, stack CPU per request ${(per.cpu / mem.cpu).toFixed(3)}` : ''}`,
+    );
+  console.log(`command: ${BENCH_COMMAND}`);
+}
+
+async function measure(mode: 'memory' | 'persistent'): Promise<{ rate: number; cpu: number | undefined }> {
   const dir = mkdtempSync(join(tmpdir(), 'docket-bench-'));
   const keyFile = join(dir, 'key.json');
   ensureSigningKey(keyFile);
   const stack = await startStackProcess({
     port: 0,
     stage: 'bench',
+    ...(mode === 'persistent' ? { dataDir: join(dir, 'data') } : {}),
     handlers: [{ module: join(root, 'dist/functions/evaluate.js') }],
     env: { DOCKET_SIGNING_KEY_FILE: keyFile, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
   });
@@ -181,6 +198,9 @@ async function main(): Promise<void> {
     const pct = (lat: number[], p: number) =>
       lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0);
     console.log(
+      `\n== ${mode === 'persistent' ? 'persistent stack (LevelDB + SQLite data directory)' : 'in-memory stack'}`,
+    );
+    console.log(
       `pipeline on the local stack: ${ROUNDS} bursts of ${N} requests after ${WARMUP} warm-up requests, submit → signed ledger entry (stack in its own process)`,
     );
     console.log(
@@ -208,7 +228,11 @@ async function main(): Promise<void> {
     console.log(
       `  baseline raw SQS    : ${rawPerSec.toFixed(0)} messages/s sent+received+deleted → pipeline/baseline ${(rate(median) / rawPerSec).toFixed(3)}`,
     );
-    console.log(`  command: ${BENCH_COMMAND}`);
+    const cpus = rounds.map((b) => (b.cpuMs !== undefined ? b.cpuMs / b.lat.length : undefined));
+    const medianCpu = cpus.every((c) => c !== undefined)
+      ? [...(cpus as number[])].sort((a, b) => a - b)[Math.floor(cpus.length / 2)]
+      : undefined;
+    return { rate: rate(median), cpu: medianCpu };
   } finally {
     s.close();
     await stack.stop();

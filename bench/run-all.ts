@@ -18,6 +18,7 @@ const BENCHES = [
   'bundle',
   'append',
   'pipeline',
+  'start',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -3,22 +3,31 @@
  * detached background process whose state lives in `.docket/local/stack.json` (endpoint, pid, resources) and whose
  * output goes to `.docket/local/stack.log`. Also startStackProcess: the same process attached to the caller
  * (benchmarks), so the emulators get a core of their own.
+ *
+ * A stack is running only when its state file names a live process AND its endpoint answers (ADR 0112): a state
+ * file left by a crash, or a process that no longer serves, is a dead stack, cleaned up and never reported running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { HandlerBinding, ServeConfig, StackState } from './serve.js';
+import type { HandlerBinding, ServeConfig, StackState, StopReport } from './serve.js';
 
-export type { HandlerBinding, StackState } from './serve.js';
+export type { HandlerBinding, StackState, StopReport } from './serve.js';
 
 export interface DaemonOptions {
   /** Directory of stack.json and stack.log (default `.docket/local` under the working directory). */
   readonly stateDir?: string;
   /** Edge port (default 4566, LocalStack's; 0 = ephemeral). */
   readonly port?: number;
-  /** LevelDB directory so tables survive a restart (default: `<stateDir>/dynamodb`); null = in memory. */
+  /**
+   * Where tables (`dynamodb/`, LevelDB) and queues, topics and S3 objects (`queues/`, SQLite) survive a stop, a crash
+   * and a reboot (default: the state directory); null = everything in memory.
+   */
   readonly dataDir?: string | null;
+  /** How long `stop` lets in-flight invocations finish, seconds (default 10). */
+  readonly drainSeconds?: number;
   readonly stage?: string;
   readonly region?: string;
   /** Run the event-source poller in the stack process with these handler modules (e.g. dist/functions/evaluate.js). */
@@ -41,6 +50,7 @@ export function defaultStateDir(cwd: string = process.cwd()): string {
 
 const stateFileOf = (dir: string): string => join(dir, 'stack.json');
 const logFileOf = (dir: string): string => join(dir, 'stack.log');
+const stopReportOf = (dir: string): string => join(dir, 'last-stop.json');
 
 function defaultEntry(): string {
   return fileURLToPath(new URL('./serve.js', import.meta.url));
@@ -63,24 +73,64 @@ export function readStackState(stateDir: string = defaultStateDir()): StackState
   return state;
 }
 
+export type StackProbe =
+  | { readonly status: 'none' }
+  | { readonly status: 'running'; readonly state: StackState }
+  /** A state file whose process is gone or whose endpoint does not answer; `cleaned` says what was done about it. */
+  | { readonly status: 'dead'; readonly state: StackState; readonly cleaned: string };
+
+/**
+ * Whether this state directory's stack really runs: its process is alive and its endpoint answers a health check.
+ * A dead stack is cleaned up here: its state file removed and, when its process still exists (wedged, or dying)
+ * and is this project's stack process, that process killed, so the port and the data directory are free again.
+ */
+export async function probeStack(stateDir: string = defaultStateDir()): Promise<StackProbe> {
+  const file = stateFileOf(stateDir);
+  if (!existsSync(file)) return { status: 'none' };
+  let state: StackState;
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8')) as StackState;
+  } catch {
+    rmSync(file, { force: true });
+    return { status: 'none' };
+  }
+  const alive = isAlive(state.pid);
+  if (alive && (await answers(state.endpoint))) return { status: 'running', state };
+  let cleaned = 'its process had exited';
+  if (alive && isStackProcess(state.pid)) {
+    process.kill(state.pid, 'SIGKILL');
+    const until = Date.now() + 5_000;
+    while (isAlive(state.pid) && Date.now() < until) await sleep(25);
+    cleaned = `its process (pid ${state.pid}) no longer answered and was killed`;
+  } else if (alive) cleaned = `pid ${state.pid} belongs to another program now`;
+  rmSync(file, { force: true });
+  return { status: 'dead', state, cleaned };
+}
+
 /**
  * Starts the stack detached and returns its state once it is ready; when one is already running for this state
- * directory, returns that one instead of starting a second.
+ * directory, returns that one instead of starting a second. A dead stack (a crash) is cleaned up first and
+ * reported in `recovered`; its data directory is reused, so nothing it had accepted is lost.
  */
-export async function startDaemon(options: DaemonOptions = {}): Promise<StackState & { alreadyRunning: boolean }> {
+export async function startDaemon(
+  options: DaemonOptions = {},
+): Promise<StackState & { alreadyRunning: boolean; recovered?: string }> {
   const stateDir = resolve(options.stateDir ?? defaultStateDir());
-  const running = readStackState(stateDir);
-  if (running) return { ...running, alreadyRunning: true };
+  const probe = await probeStack(stateDir);
+  if (probe.status === 'running') return { ...probe.state, alreadyRunning: true };
+  const recovered = probe.status === 'dead' ? `pid ${probe.state.pid}: ${probe.cleaned}` : undefined;
   mkdirSync(stateDir, { recursive: true });
   const logFile = logFileOf(stateDir);
   const out = openSync(logFile, 'a');
   const child = spawnServe(
     {
       port: options.port ?? 4566,
-      dataDir: options.dataDir === null ? undefined : resolve(options.dataDir ?? join(stateDir, 'dynamodb')),
+      dataDir: options.dataDir === null ? undefined : resolve(options.dataDir ?? stateDir),
       stage: options.stage,
       region: options.region,
       stateFile: stateFileOf(stateDir),
+      stopReportFile: stopReportOf(stateDir),
+      ...(options.drainSeconds !== undefined ? { drainSeconds: options.drainSeconds } : {}),
       handlers: options.handlers?.map((h) => ({ ...h, module: resolve(h.module) })),
     },
     options,
@@ -89,27 +139,48 @@ export async function startDaemon(options: DaemonOptions = {}): Promise<StackSta
   closeSync(out);
   child.unref();
   const state = await waitForState(stateDir, child, options.readyTimeoutMs ?? 60_000, logFile);
-  return { ...state, alreadyRunning: false };
+  return { ...state, alreadyRunning: false, ...(recovered ? { recovered } : {}) };
 }
 
-/** Stops the stack of this state directory; resolves once its process has exited. */
-export async function stopDaemon(
-  options: { stateDir?: string; timeoutMs?: number } = {},
-): Promise<{ stopped: boolean; pid?: number }> {
+export type StopResult =
+  | { readonly stopped: false; readonly dead?: string }
+  /** `report`: what the stack counted on its queues after draining (absent when it had to be killed). */
+  | { readonly stopped: true; readonly pid: number; readonly report?: StopReport; readonly killed: boolean };
+
+/**
+ * Stops the stack of this state directory gracefully (it drains, counts its queues, stops) and resolves once its
+ * process has exited; after `timeoutMs` (default 30 s: the drain bound and then some) it is killed.
+ */
+export async function stopDaemon(options: { stateDir?: string; timeoutMs?: number } = {}): Promise<StopResult> {
   const stateDir = resolve(options.stateDir ?? defaultStateDir());
-  const state = readStackState(stateDir);
-  if (!state) return { stopped: false };
+  const probe = await probeStack(stateDir);
+  if (probe.status === 'none') return { stopped: false };
+  if (probe.status === 'dead') return { stopped: false, dead: `pid ${probe.state.pid}: ${probe.cleaned}` };
+  const state = probe.state;
+  rmSync(stopReportOf(stateDir), { force: true });
   process.kill(state.pid, 'SIGTERM');
-  const until = Date.now() + (options.timeoutMs ?? 15_000);
+  const until = Date.now() + (options.timeoutMs ?? 30_000);
+  let killed = false;
   while (isAlive(state.pid)) {
     if (Date.now() > until) {
       process.kill(state.pid, 'SIGKILL');
+      killed = true;
       break;
     }
     await sleep(50);
   }
   rmSync(stateFileOf(stateDir), { force: true });
-  return { stopped: true, pid: state.pid };
+  const report = readStopReport(stateDir);
+  return { stopped: true, pid: state.pid, killed, ...(report && report.pid === state.pid ? { report } : {}) };
+}
+
+/** The report the last graceful stop left, or null. */
+export function readStopReport(stateDir: string = defaultStateDir()): StopReport | null {
+  try {
+    return JSON.parse(readFileSync(stopReportOf(stateDir), 'utf8')) as StopReport;
+  } catch {
+    return null;
+  }
 }
 
 /** The stack in a child process attached to this one (stopped with it); for benchmarks and tests. */
@@ -207,10 +278,44 @@ function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A killed process its parent has not reaped yet still takes signals: it is dead all the same.
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc (macOS): trust the signal
+  }
+}
+
+/** Whether pid runs this project's stack entry: a reused pid must never be killed (false where /proc is absent). */
+function isStackProcess(pid: number): boolean {
+  try {
+    return /serve\.js/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The edge's own health check answers: three tries of two seconds each, so a live stack on a saturated machine (its
+ * event loop busy with a burst) is not mistaken for a dead one and killed.
+ */
+async function answers(endpoint: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) if (await answersOnce(endpoint, 2_000)) return true;
+  return false;
+}
+
+function answersOnce(endpoint: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolveAnswer) => {
+    const req = http.get(`${endpoint}/_localstack/health`, { timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolveAnswer(res.statusCode === 200);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolveAnswer(false));
+  });
 }
 
 function sleep(ms: number): Promise<void> {

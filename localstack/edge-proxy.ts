@@ -1,6 +1,7 @@
 /**
  * One endpoint like LocalStack's edge port: routes each request by its `X-Amz-Target` header —
- * `DynamoDB_20120810.*` to dynalite, `AmazonSQS.*` (and target-less SNS/S3 calls) to fauxqs — and answers
+ * `DynamoDB_20120810.*` to dynalite, `AmazonSQS.*` and target-less calls (SNS's query protocol, S3's REST, path
+ * style on an IP host) to fauxqs 2 — and answers
  * health checks itself. Queue URLs are translated both ways: clients see `http://<the host they called>/<account>/<name>`
  * (what LocalStack hands out), fauxqs sees the `http://sqs.<region>.localhost:<port>/…` form it keys queues by
  * (shared notes, "One endpoint like LocalStack's"; docs/adr/0063-edge-proxy-queue-urls.md).
@@ -67,13 +68,16 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
     const target = header(req, 'x-amz-target');
     const path = req.url ?? '/';
     if (!target && req.method === 'GET' && (path === '/health' || path === '/_localstack/health')) {
-      reply(res, 200, { services: { dynamodb: 'running', sqs: 'running' }, edition: 'docket-local' });
+      reply(res, 200, {
+        services: { dynamodb: 'running', sqs: 'running', sns: 'running', s3: 'running' },
+        edition: 'docket-local',
+      });
       return;
     }
     if (target && !target.startsWith('AmazonSQS.')) {
       reply(res, 400, {
         __type: 'UnknownOperationException',
-        message: `the docket local stack serves DynamoDB and SQS only; no emulator for ${target.split('.')[0]}`,
+        message: `the docket local stack serves DynamoDB, SQS, SNS and S3 only; no emulator for ${target.split('.')[0]}`,
       });
       return;
     }

@@ -30,7 +30,12 @@ export interface FunctionHostConfig {
 }
 
 export interface FunctionHost {
-  stop(): Promise<void>;
+  /**
+   * Stops taking new batches, lets in-flight invocations finish (and their deletes be sent) for at most `drainMs`
+   * (default 30 s), then ends the instance. Records of a batch cut off stay on their queue and reappear after their
+   * visibility timeout, as with a Lambda instance that dies (ADR 0112). Resolves with whether the drain finished.
+   */
+  stop(drainMs?: number): Promise<{ drained: boolean }>;
 }
 
 export type HostMessage =
@@ -56,7 +61,7 @@ export async function startFunctionHost(
         if (stopping) return;
         startInstance(config, log).then(
           (next) => {
-            if (stopping) return void next.stop(); // stopped while the replacement was starting
+            if (stopping) return void next.stop(0); // stopped while the replacement was starting
             current = next;
             watch(next);
           },
@@ -67,16 +72,16 @@ export async function startFunctionHost(
   };
   watch(current);
   return {
-    stop: async () => {
+    stop: async (drainMs = 30_000) => {
       stopping = true;
-      await current.stop();
+      return current.stop(drainMs);
     },
   };
 }
 
 interface Instance {
   readonly exited: Promise<number>;
-  stop(): Promise<void>;
+  stop(drainMs: number): Promise<{ drained: boolean }>;
 }
 
 async function startInstance(config: FunctionHostConfig, log: (text: string) => void): Promise<Instance> {
@@ -102,12 +107,19 @@ async function startInstance(config: FunctionHostConfig, log: (text: string) => 
   worker.on('error', (e) => log(`function instance: ${e.message}`));
   return {
     exited,
-    stop: async () => {
-      const done = new Promise<void>((r) => (stopped = r));
+    stop: async (drainMs) => {
+      const done = new Promise<boolean>((r) => (stopped = () => r(true)));
       worker.postMessage('stop');
       // Pollers finish their in-flight invocations and deletes first; a wedged handler cannot hold the stack forever.
-      await Promise.race([done, exited, new Promise((r) => setTimeout(r, 30_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      const drained = await Promise.race([
+        done,
+        exited.then(() => true),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(false), drainMs))),
+      ]);
+      clearTimeout(timer);
       await worker.terminate();
+      return { drained };
     },
   };
 }

@@ -1,14 +1,23 @@
 /**
- * The docker-free local AWS stack (ADR 0066): dynalite (DynamoDB, on a worker thread) and fauxqs 1.9 (SQS) on
- * ephemeral loopback ports, behind one edge endpoint on 127.0.0.1:<port> (LocalStack's 4566 by default), provisioned
- * with exactly the tables and queues of the CDK template (infra/synth.ts) — never a second hand-written list.
+ * The docker-free local AWS stack: dynalite (DynamoDB, on a worker thread) and fauxqs 2 (SQS, SNS, S3) on ephemeral
+ * loopback ports, behind one edge endpoint on 127.0.0.1:<port> (LocalStack's 4566 by default), provisioned with
+ * exactly the tables, queues, buckets and topics of the CDK template (infra/synth.ts) — never a second hand-written
+ * list (ADR 0066). With a data directory both emulators persist: dynalite in LevelDB, fauxqs in SQLite (ADR 0111).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
-import { createDynamoDbClient, createSqsClient, DEFAULT_LOCAL_REGION } from '../adapters/aws-clients.js';
+import {
+  createDynamoDbClient,
+  createSqsClient,
+  DEFAULT_LOCAL_REGION,
+  LOCAL_CREDENTIALS,
+} from '../adapters/aws-clients.js';
 import { startEdgeProxy, type EdgeProxy } from './edge-proxy.js';
+import { useNormalSqliteSync } from './fauxqs-sync.js';
 import { planFromTemplate, type CfnTemplate } from './template-plan.js';
 import { provision, type LocalResources } from './provision.js';
 
@@ -16,7 +25,11 @@ export interface LocalStackOptions {
   /** Edge port on 127.0.0.1: default 4566; 0 = ephemeral (tests). */
   readonly port?: number;
   readonly host?: string;
-  /** LevelDB directory for dynalite (tables survive restarts); in memory when absent. Queues are always in memory. */
+  /**
+   * Where state survives restarts and crashes: `<dataDir>/dynamodb` (dynalite's LevelDB: tables) and
+   * `<dataDir>/queues` (fauxqs's SQLite: messages with their receive counts and visibility, DLQs, topics,
+   * subscriptions, S3 objects). Everything is in memory when absent.
+   */
   readonly dataDir?: string;
   /** Stage whose template is synthesized (default "local"). */
   readonly stage?: string;
@@ -47,14 +60,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     for (const stop of stops.splice(0).reverse()) await stop().catch(() => undefined);
   };
   try {
-    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-    const dynamo = await startDynalite(options.dataDir);
+    const dirs = options.dataDir
+      ? { dynamodb: join(options.dataDir, 'dynamodb'), queues: join(options.dataDir, 'queues') }
+      : undefined;
+    if (dirs) for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+    if (dirs) await useNormalSqliteSync();
+    const dynamo = await startDynalite(dirs?.dynamodb);
     stops.push(dynamo.stop);
     const fauxqs: FauxqsServer = await startFauxqs({
       port: 0,
       host: 'localhost',
       logger: false,
       defaultRegion: region,
+      ...(dirs ? { dataDir: dirs.queues } : {}),
     });
     stops.push(() => fauxqs.stop());
     const edge: EdgeProxy = await startEdgeProxy({
@@ -95,12 +113,18 @@ export async function provisionAt(
 ): Promise<LocalResources> {
   const region = options.region ?? DEFAULT_LOCAL_REGION;
   const template = options.template ?? (await synthesize(options.stage ?? 'local'));
-  const clients = { dynamodb: createDynamoDbClient({ endpoint, region }), sqs: createSqsClient({ endpoint, region }) };
+  const clients = {
+    dynamodb: createDynamoDbClient({ endpoint, region }),
+    sqs: createSqsClient({ endpoint, region }),
+    s3: new S3Client({ endpoint, region, credentials: { ...LOCAL_CREDENTIALS }, forcePathStyle: true }),
+    snsEndpoint: endpoint,
+  };
   try {
     return await provision(planFromTemplate(template), clients, region);
   } finally {
     clients.dynamodb.destroy();
     clients.sqs.destroy();
+    clients.s3.destroy();
   }
 }
 

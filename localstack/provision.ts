@@ -5,6 +5,8 @@
  */
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
+import { snsCall } from './sns-query.js';
 import {
   resolveIntrinsic,
   type EventSourcePlan,
@@ -40,8 +42,21 @@ export interface LocalEventSource extends EventSourcePlan {
   readonly environment: Record<string, string>;
 }
 
+export interface LocalBucket {
+  readonly logicalId: string;
+  readonly name: string;
+}
+export interface LocalTopic {
+  readonly logicalId: string;
+  readonly name: string;
+  readonly arn: string;
+}
+
 export interface LocalResources {
   readonly tables: readonly LocalTable[];
+  /** S3 buckets (the checkpoint export bucket) and SNS topics; absent when provisioned without them. */
+  readonly buckets?: readonly LocalBucket[];
+  readonly topics?: readonly LocalTopic[];
   readonly queues: readonly LocalQueue[];
   readonly eventSources: readonly LocalEventSource[];
   readonly byLogicalId: ReadonlyMap<string, ResolvedResource>;
@@ -53,7 +68,7 @@ export class ProvisionError extends Error {
 
 export async function provision(
   plan: StackPlan,
-  clients: { dynamodb: DynamoDBClient; sqs: SQSClient },
+  clients: { dynamodb: DynamoDBClient; sqs: SQSClient; s3?: S3Client; snsEndpoint?: string },
   region: string,
 ): Promise<LocalResources> {
   const byLogicalId = new Map<string, ResolvedResource>();
@@ -87,6 +102,39 @@ export async function provision(
     queues.push({ logicalId: q.logicalId, name: q.queueName, url, arn, attributes: got.Attributes ?? {} });
     byLogicalId.set(q.logicalId, { ref: url, attributes: { Arn: arn, QueueName: q.queueName, QueueUrl: url } });
   }
+  const buckets: LocalBucket[] = [];
+  if (clients.s3) {
+    for (const b of plan.buckets) {
+      await createBucket(clients.s3, b.bucketName);
+      buckets.push({ logicalId: b.logicalId, name: b.bucketName });
+      byLogicalId.set(b.logicalId, {
+        ref: b.bucketName,
+        attributes: { Arn: `arn:aws:s3:::${b.bucketName}`, DomainName: `${b.bucketName}.s3.amazonaws.com` },
+      });
+    }
+  }
+  const topics: LocalTopic[] = [];
+  const sns = clients.snsEndpoint;
+  if (sns) {
+    for (const t of plan.topics) {
+      const arn = (await snsCall(sns, region, { Action: 'CreateTopic', Name: t.topicName }, 'TopicArn')) ?? '';
+      if (!arn) throw new ProvisionError(`CreateTopic ${t.topicName} answered without a TopicArn`);
+      topics.push({ logicalId: t.logicalId, name: t.topicName, arn });
+      byLogicalId.set(t.logicalId, { ref: arn, attributes: { TopicArn: arn, TopicName: t.topicName } });
+    }
+    for (const sub of plan.subscriptions) {
+      const topic = byLogicalId.get(sub.topicLogicalId)?.ref;
+      const queue = byLogicalId.get(sub.queueLogicalId)?.attributes.Arn;
+      if (!topic || !queue) throw new ProvisionError(`subscription ${sub.logicalId} names a missing topic or queue`);
+      const attrs: Record<string, string> = {};
+      Object.entries(sub.attributes).forEach(([k, v], i) => {
+        attrs[`Attributes.entry.${i + 1}.key`] = k;
+        attrs[`Attributes.entry.${i + 1}.value`] = v;
+      });
+      // Subscribe is idempotent for the same topic, endpoint and attributes (as in AWS).
+      await snsCall(sns, region, { Action: 'Subscribe', TopicArn: topic, Protocol: 'sqs', Endpoint: queue, ...attrs });
+    }
+  }
   const functions = new Map(plan.functions.map((f) => [f.logicalId, f]));
   const ctx = { resources: byLogicalId, region, accountId: LOCAL_ACCOUNT_ID };
   const eventSources: LocalEventSource[] = plan.eventSources.map((es) => {
@@ -109,7 +157,16 @@ export async function provision(
       environment,
     };
   });
-  return { tables, queues, eventSources, byLogicalId };
+  return { tables, buckets, topics, queues, eventSources, byLogicalId };
+}
+
+async function createBucket(client: S3Client, name: string): Promise<void> {
+  try {
+    await client.send(new CreateBucketCommand({ Bucket: name }));
+  } catch (e) {
+    const n = (e as { name?: string }).name;
+    if (n !== 'BucketAlreadyOwnedByYou' && n !== 'BucketAlreadyExists') throw e;
+  }
 }
 
 async function createTable(

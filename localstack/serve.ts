@@ -2,12 +2,15 @@
  * The local stack as a process: `node dist/localstack/serve.js '<json ServeConfig>'`. Started detached by
  * daemon.ts (`docket local start`) or attached by startStackProcess (benchmarks). It starts the stack, optionally
  * runs the event-source poller with real handler modules, writes its state file once ready, and on SIGTERM/SIGINT
- * stops everything and removes the state file.
+ * stops gracefully (ADR 0112): the pollers stop taking batches, in-flight invocations finish within the drain bound,
+ * the messages still on each queue are counted into the stop report, then the emulators stop and the state file goes.
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { startLocalStack, type LocalStack } from './launcher.js';
 import { startFunctionHost, type FunctionBinding, type FunctionHost } from './function-host.js';
+import { createSqsClient } from '../adapters/aws-clients.js';
+import { queueCounts, type QueueCount } from './queue-counts.js';
 
 export interface HandlerBinding {
   /** Path (absolute, or relative to the working directory) of an ES module exporting the handler. */
@@ -29,6 +32,19 @@ export interface ServeConfig {
   /** Where to write the state JSON once ready (absent: print it on stdout only). */
   readonly stateFile?: string;
   readonly handlers?: readonly HandlerBinding[];
+  /** Where a graceful stop writes its StopReport (absent: the log only). */
+  readonly stopReportFile?: string;
+  /** How long a graceful stop lets in-flight invocations finish, seconds (default 10). */
+  readonly drainSeconds?: number;
+}
+
+/** What a graceful stop leaves behind for `docket local stop` to print. */
+export interface StopReport {
+  readonly pid: number;
+  readonly stoppedAt: string;
+  /** false: the drain bound ended in-flight invocations; their messages reappear after their visibility timeout. */
+  readonly drained: boolean;
+  readonly queues: readonly QueueCount[];
 }
 
 export interface StackState {
@@ -40,6 +56,8 @@ export interface StackState {
   readonly startedAt: string;
   readonly tables: Record<string, string>;
   readonly queues: Record<string, string>;
+  /** S3 buckets by logical id (the checkpoint export bucket, same key layout as in AWS). */
+  readonly buckets: Record<string, string>;
   readonly pollers: readonly { readonly queue: string; readonly function: string; readonly module: string }[];
 }
 
@@ -53,12 +71,25 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    log(`stopping (${signal})`);
-    await functions?.stop();
+    log(`stopping (${signal}): no new batches; in-flight ones may finish`);
+    const drain = await functions?.stop((config.drainSeconds ?? 10) * 1000);
+    if (drain && !drain.drained) log('drain bound reached: unfinished batches reappear after their visibility timeout');
+    if (stack) await writeStopReport(stack, drain?.drained ?? true).catch((e: unknown) => log(`stop report: ${e}`));
     await stack?.stop();
     if (config.stateFile) rmSync(config.stateFile, { force: true });
     log('stopped');
     process.exit(0);
+  };
+  const writeStopReport = async (s: LocalStack, drained: boolean): Promise<void> => {
+    const sqs = createSqsClient({ endpoint: s.endpoint, region: s.region });
+    try {
+      const queues = await queueCounts(sqs, Object.fromEntries(s.resources.queues.map((q) => [q.name, q.url])));
+      const report: StopReport = { pid: process.pid, stoppedAt: new Date().toISOString(), drained, queues };
+      log(`queues at stop: ${queues.map((q) => `${q.queue}=${q.waiting}+${q.inFlight}`).join(' ')}`);
+      if (config.stopReportFile) writeAtomically(config.stopReportFile, `${JSON.stringify(report, null, 2)}\n`);
+    } finally {
+      sqs.destroy();
+    }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -108,15 +139,18 @@ async function main(): Promise<void> {
     startedAt: new Date().toISOString(),
     tables: Object.fromEntries(stack.resources.tables.map((t) => [t.logicalId, t.name])),
     queues: Object.fromEntries(stack.resources.queues.map((q) => [q.name, q.url])),
+    buckets: Object.fromEntries((stack.resources.buckets ?? []).map((b) => [b.logicalId, b.name])),
     pollers: bound,
   };
-  if (config.stateFile) {
-    mkdirSync(dirname(config.stateFile), { recursive: true });
-    const tmp = `${config.stateFile}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
-    renameSync(tmp, config.stateFile); // atomic: a reader sees no file or a whole one
-  }
+  if (config.stateFile) writeAtomically(config.stateFile, `${JSON.stringify(state, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(state)}\n`);
+}
+
+function writeAtomically(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, file); // atomic: a reader sees no file or a whole one
 }
 
 main().catch((e: unknown) => {

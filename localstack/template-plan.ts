@@ -50,8 +50,31 @@ export interface EventSourcePlan {
   readonly enabled: boolean;
 }
 
+/** An S3 bucket (checkpoint exports). A template without a BucketName gets a stable local name (ADR 0111). */
+export interface BucketPlan {
+  readonly logicalId: string;
+  readonly bucketName: string;
+}
+
+/** An SNS topic, and the SQS subscriptions the template makes to it. */
+export interface TopicPlan {
+  readonly logicalId: string;
+  readonly topicName: string;
+}
+
+export interface SubscriptionPlan {
+  readonly logicalId: string;
+  readonly topicLogicalId: string;
+  readonly queueLogicalId: string;
+  /** Subscription attributes as SNS's string map (FilterPolicy, FilterPolicyScope, RawMessageDelivery). */
+  readonly attributes: Record<string, string>;
+}
+
 export interface StackPlan {
   readonly tables: readonly TablePlan[];
+  readonly buckets: readonly BucketPlan[];
+  readonly topics: readonly TopicPlan[];
+  readonly subscriptions: readonly SubscriptionPlan[];
   /** Dead-letter targets before the queues that name them. */
   readonly queues: readonly QueuePlan[];
   readonly functions: readonly FunctionPlan[];
@@ -77,17 +100,62 @@ export function planFromTemplate(template: CfnTemplate): StackPlan {
   const queues: QueuePlan[] = [];
   const functions: FunctionPlan[] = [];
   const eventSources: EventSourcePlan[] = [];
+  const buckets: BucketPlan[] = [];
+  const topics: TopicPlan[] = [];
+  const subscriptions: SubscriptionPlan[] = [];
   for (const [logicalId, r] of Object.entries(resources)) {
     const p = r.Properties ?? {};
     if (r.Type === 'AWS::DynamoDB::Table') tables.push(planTable(logicalId, p));
     else if (r.Type === 'AWS::SQS::Queue') queues.push(planQueue(logicalId, p));
     else if (r.Type === 'AWS::Lambda::Function') functions.push(planFunction(logicalId, p));
-    else if (r.Type === 'AWS::Lambda::EventSourceMapping') {
+    else if (r.Type === 'AWS::S3::Bucket') buckets.push({ logicalId, bucketName: bucketName(logicalId, p) });
+    else if (r.Type === 'AWS::SNS::Topic') topics.push({ logicalId, topicName: literalName(p.TopicName, logicalId) });
+    else if (r.Type === 'AWS::SNS::Subscription') {
+      const sub = planSubscription(logicalId, p, resources);
+      if (sub) subscriptions.push(sub);
+    } else if (r.Type === 'AWS::Lambda::EventSourceMapping') {
       const es = planEventSource(logicalId, p, resources);
       if (es) eventSources.push(es);
     }
   }
-  return { tables, queues: orderQueues(queues), functions, eventSources };
+  return { tables, buckets, topics, subscriptions, queues: orderQueues(queues), functions, eventSources };
+}
+
+/**
+ * CloudFormation names a bucket without a BucketName `<stack>-<logical id>-<random>`; locally it is
+ * `docket-<stage tag>-<logical id>`, lower-cased and cut to S3's 63 characters, so it is stable across restarts.
+ */
+function bucketName(logicalId: string, p: Record<string, unknown>): string {
+  if (p.BucketName !== undefined) return literalName(p.BucketName, logicalId);
+  const tags = (p.Tags as Array<{ Key?: unknown; Value?: unknown }> | undefined) ?? [];
+  const stage = tags.find((t) => t.Key === 'docket:stage')?.Value;
+  const prefix = typeof stage === 'string' ? `docket-${stage}` : 'local';
+  return `${prefix}-${logicalId}`
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, 63)
+    .replace(/-+$/, '');
+}
+
+/** An SNS → SQS subscription (other protocols have nothing to deliver to locally and are skipped). */
+function planSubscription(
+  logicalId: string,
+  p: Record<string, unknown>,
+  resources: NonNullable<CfnTemplate['Resources']>,
+): SubscriptionPlan | null {
+  if (p.Protocol !== 'sqs') return null;
+  const topicLogicalId = logicalIdOf(p.TopicArn);
+  const queueLogicalId = logicalIdOf(p.Endpoint);
+  if (!topicLogicalId || resources[topicLogicalId]?.Type !== 'AWS::SNS::Topic')
+    throw new TemplatePlanError(`subscription ${logicalId} does not name a topic of this template`);
+  if (!queueLogicalId || resources[queueLogicalId]?.Type !== 'AWS::SQS::Queue')
+    throw new TemplatePlanError(`subscription ${logicalId} does not name a queue of this template`);
+  const attributes: Record<string, string> = {};
+  if (p.FilterPolicy !== undefined)
+    attributes.FilterPolicy = typeof p.FilterPolicy === 'string' ? p.FilterPolicy : JSON.stringify(p.FilterPolicy);
+  if (typeof p.FilterPolicyScope === 'string') attributes.FilterPolicyScope = p.FilterPolicyScope;
+  if (p.RawMessageDelivery !== undefined) attributes.RawMessageDelivery = String(p.RawMessageDelivery);
+  return { logicalId, topicLogicalId, queueLogicalId, attributes };
 }
 
 function planTable(logicalId: string, p: Record<string, unknown>): TablePlan {

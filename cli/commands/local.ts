@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
+import type { StackState } from '../../localstack/daemon.js';
 import { parseStoredEntry } from '../../core/ledger/entry.js';
 import { signerFromKeyPair } from '../../core/ledger/signature.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
@@ -40,21 +41,50 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return sub === '--help' || sub === '-h' ? EXIT.OK : EXIT.USAGE;
 }
 
+/** Graceful (ADR 0112): no new batches, in-flight ones finish within the drain bound, then the queue counts. */
 async function stop(io: CliIo): Promise<number> {
   const { stopDaemon } = await import('../../localstack/daemon.js');
+  const { formatQueueCounts } = await import('../../localstack/queue-counts.js');
+  io.stdout('stopping the local stack: no new batches; letting in-flight ones finish…\n');
   const r = await stopDaemon();
-  io.stdout(r.stopped ? `local stack stopped (pid ${r.pid})\n` : 'no local stack is running\n');
+  if (!r.stopped) {
+    io.stdout(r.dead ? `the local stack had died (${r.dead}); cleaned up\n` : 'no local stack is running\n');
+    return EXIT.OK;
+  }
+  if (r.killed) io.stdout(`local stack (pid ${r.pid}) did not stop in time and was killed\n`);
+  else io.stdout(`local stack stopped (pid ${r.pid})\n`);
+  if (r.report) {
+    if (!r.report.drained)
+      io.stdout('some in-flight batches were cut off by the drain bound: they reappear when the stack starts again\n');
+    io.stdout(
+      `messages kept on the queues (delivered when the stack starts again):\n${formatQueueCounts(r.report.queues)}`,
+    );
+  }
   return EXIT.OK;
 }
 
 async function status(io: CliIo): Promise<number> {
-  const { readStackState } = await import('../../localstack/daemon.js');
-  const s = readStackState();
-  if (!s) {
+  const { probeStack, readStopReport } = await import('../../localstack/daemon.js');
+  const { formatQueueCounts, queueCounts } = await import('../../localstack/queue-counts.js');
+  const p = await probeStack();
+  if (p.status !== 'running') {
+    if (p.status === 'dead') io.stdout(`the local stack had died (pid ${p.state.pid}: ${p.cleaned}); cleaned up\n`);
     io.stdout('no local stack is running (start it with "npm start")\n');
+    // After a crash the last graceful stop's figures are stale: shown only when the stack really was stopped.
+    const last = p.status === 'none' ? readStopReport() : null;
+    if (last)
+      io.stdout(`messages kept on the queues at the last stop (${last.stoppedAt}):\n${formatQueueCounts(last.queues)}`);
     return EXIT.FAILED;
   }
+  const s = p.state;
   io.stdout(`local stack running: ${s.endpoint} (pid ${s.pid}, stage ${s.stage}, since ${s.startedAt})\n`);
+  const { createSqsClient } = await import('../../adapters/aws-clients.js');
+  const sqs = createSqsClient({ endpoint: s.endpoint, region: s.region });
+  try {
+    io.stdout(`messages on the queues:\n${formatQueueCounts(await queueCounts(sqs, s.queues))}`);
+  } finally {
+    sqs.destroy();
+  }
   return EXIT.OK;
 }
 
@@ -86,6 +116,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       POWERTOOLS_METRICS_DISABLED: 'true',
     },
   });
+  if (state.recovered) say(`the previous local stack had died (${state.recovered}); cleaned up, its data kept\n`);
   say(
     `${state.alreadyRunning ? 'local stack already running' : 'local stack started'} on ${state.endpoint} (pid ${state.pid}, stage ${state.stage}; log .docket/local/stack.log)\n`,
   );
@@ -128,19 +159,21 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     for (const r of recorded) say(`${r.line}\n`);
     say('\n== route queues (messages waiting; read them with "docket handoffs --route <key>")\n');
     await showQueues(stack, state.queues, io);
+    const cpTime = rfc3339Now();
     const cp = await runCheckpoints({
       store: stack.store,
       signer: signerFromKeyPair(checkpointKey.keys),
       policy: policy.value,
       logIds: names.logIds,
       origin: { environment: state.stage, table: names.ledgerTable },
-      time: rfc3339Now(),
+      time: cpTime,
     });
     writeFileSync(paths.checkpoints, cp.export);
     for (const r of cp.refused) io.stderr(`warning: ${describeRefusal(r)}\n`);
     if (cp.notes !== null) writeFileSync(paths.checkpointNotes, cp.notes);
+    const exported = await exportCheckpoints(state, cp.export, cpTime);
     say(
-      `\n== checkpoints ${cp.checkpoints.map((c) => `${c.logId}:${c.treeSize}`).join('  ')} → ${paths.checkpoints}\n`,
+      `\n== checkpoints ${cp.checkpoints.map((c) => `${c.logId}:${c.treeSize}`).join('  ')} → ${paths.checkpoints}${exported ? ` and ${exported}` : ''}\n`,
     );
   } finally {
     stack.close();
@@ -155,6 +188,31 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     `\nThe stack keeps running on ${state.endpoint}. Try: docket tail --from-start --once | docket show <request-id> | docket handoffs --route oversight | docket verify\nStop it with: npm run stop\n`,
   );
   return verified;
+}
+
+/**
+ * The same export the checkpoint function writes in AWS, to the template's export bucket on the local S3:
+ * `s3://<bucket>/checkpoints/<run time>.json` (infra/constructs/checkpoints.ts). Returns its URI, or null when the
+ * stack has no such bucket.
+ */
+async function exportCheckpoints(state: StackState, body: string, time: string): Promise<string | null> {
+  const bucket = Object.entries(state.buckets ?? {}).find(([id]) => id.startsWith('CheckpointsExport'))?.[1];
+  if (!bucket) return null;
+  const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3');
+  const { LOCAL_CREDENTIALS } = await import('../../adapters/aws-clients.js');
+  const s3 = new S3Client({
+    endpoint: state.endpoint,
+    region: state.region,
+    credentials: { ...LOCAL_CREDENTIALS },
+    forcePathStyle: true,
+  });
+  const key = `checkpoints/${time}.json`; // CHECKPOINT_EXPORT_PREFIX (not imported: it would load aws-cdk-lib)
+  try {
+    await s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: 'application/json' }));
+  } finally {
+    s3.destroy();
+  }
+  return `s3://${bucket}/${key}`;
 }
 
 function previousBuilds(file: string): string[] {

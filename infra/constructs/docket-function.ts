@@ -1,5 +1,5 @@
 /**
- * One Docket Lambda function: NodejsFunction bundled by esbuild (no Docker), nodejs22.x on arm64, ESM output, its own
+ * One Docket Lambda function: NodejsFunction bundled by esbuild (no Docker), nodejs24.x on arm64, ESM output, its own
  * role (no managed policies) and its own log group with the configured retention.
  */
 import { existsSync } from 'node:fs';
@@ -59,7 +59,7 @@ export class DocketFunction extends Construct {
     const common = {
       functionName: props.functionName,
       description: props.description,
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memoryMb,
       timeout: props.timeout,
@@ -78,14 +78,14 @@ export class DocketFunction extends Construct {
         depsLockFilePath: join(root, 'package-lock.json'),
         bundling: {
           format: OutputFormat.ESM,
-          target: 'node22',
+          target: 'node24',
           mainFields: ['module', 'main'],
           banner: ESM_REQUIRE_BANNER,
           // Small bundle, fast cold start; keepNames keeps function names readable in stack traces.
           minify: true,
           keepNames: true,
           sourceMap: false,
-          // The AWS SDK v3 comes from the nodejs22.x runtime (ADR 0163): it only moves bytes,
+          // The AWS SDK v3 comes from the nodejs24.x runtime (ADR 0163, ADR 0110): it only moves bytes,
           // never decides a disposition, and leaving it out halves the bundle (≈ 330 KB instead of ≈ 710 KB).
           externalModules: props.bundleAwsSdk === true ? [] : ['@aws-sdk/*', '@smithy/*'],
           // adapters/aws-sdk.ts loads the runtime's SDK with require() (faster module init); a bundled SDK must be
@@ -112,7 +112,7 @@ export class DocketFunction extends Construct {
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'Pinned to nodejs22.x on purpose (ADR 0163): the evaluator build digest recorded in every ledger entry names ' +
+        'Pinned to nodejs24.x on purpose (ADR 0110): the evaluator build digest recorded in every ledger entry names ' +
         'one runtime, and moving to a newer runtime is a reviewed release (new build digest in the trust policy), ' +
         'never an implicit upgrade.',
     });

@@ -47,10 +47,10 @@ describe('intake', () => {
 });
 
 describe('evaluate function', () => {
-  it('runs nodejs22.x on arm64 with the configured memory and JSON logs in its own retained log group', () => {
+  it('runs nodejs24.x on arm64 with the configured memory and JSON logs in its own retained log group', () => {
     const t = template({ memoryMb: 1536, logRetentionDays: 90 });
     const fn = props(t, functionId(t, 'docket-dev-evaluate'));
-    expect(fn.Runtime).toBe('nodejs22.x');
+    expect(fn.Runtime).toBe('nodejs24.x');
     expect(fn.Architectures).toEqual(['arm64']);
     expect(fn.MemorySize).toBe(1536);
     expect(fn.LoggingConfig.LogFormat).toBe('JSON');
@@ -300,7 +300,7 @@ describe('checkpoints', () => {
     expect(rule.Properties.ScheduleExpression).toBe('rate(5 minutes)');
     expect(rule.Properties.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [functionId(t, 'docket-dev-checkpoint'), 'Arn'] });
     const fn = props(t, functionId(t, 'docket-dev-checkpoint'));
-    expect(fn.Runtime).toBe('nodejs22.x');
+    expect(fn.Runtime).toBe('nodejs24.x');
     expect(fn.Architectures).toEqual(['arm64']);
   });
 

@@ -103,7 +103,7 @@ describe('offline synthesis', () => {
       'Skipping',
     );
     const fn = new DocketFunction(skipping, 'Fn', props);
-    expect(fn.fn.runtime.name).toBe('nodejs22.x');
+    expect(fn.fn.runtime.name).toBe('nodejs24.x');
   });
 
   for (const [name, entry] of Object.entries(HANDLER_ENTRIES)) {
@@ -144,7 +144,7 @@ describe('offline synthesis', () => {
           }
         ).Resources;
         const props = Object.values(fn).find((r) => r.Type === 'AWS::Lambda::Function')!.Properties;
-        expect(props).toMatchObject({ Handler: 'index.handler', Runtime: 'nodejs22.x', Architectures: ['arm64'] });
+        expect(props).toMatchObject({ Handler: 'index.handler', Runtime: 'nodejs24.x', Architectures: ['arm64'] });
       },
       180_000,
     );

@@ -22,7 +22,7 @@ export async function buildServeEntry(): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     packages: 'external',
     logLevel: 'silent',
   });
@@ -38,7 +38,7 @@ export async function buildModuleBeside(serveEntry: string, source: string, name
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     packages: 'external',
     logLevel: 'silent',
   });

@@ -22,10 +22,15 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
+/** Alive and not a zombie (a killed child this process has not reaped yet still takes signal 0). */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -57,7 +62,10 @@ describe('the local stack daemon', () => {
     const again = await startDaemon({ stateDir, port: 0, dataDir: null, stage: 'dmn', entry });
     expect(again).toMatchObject({ alreadyRunning: true, pid: state.pid });
 
-    expect(await stopDaemon({ stateDir })).toEqual({ stopped: true, pid: state.pid });
+    const stopped = await stopDaemon({ stateDir });
+    expect(stopped).toMatchObject({ stopped: true, pid: state.pid, killed: false, report: { pid: state.pid } });
+    // The stop report counts every queue of the template, after the drain.
+    expect(stopped.stopped && stopped.report?.queues.map((q) => q.queue)).toContain('docket-dmn-intake');
     expect(isAlive(state.pid)).toBe(false);
     expect(existsSync(join(stateDir, 'stack.json'))).toBe(false);
     expect(readStackState(stateDir)).toBeNull();

@@ -29,6 +29,8 @@ describe('the local stack launcher', () => {
     expect(((await res.json()) as { services: Record<string, string> }).services).toEqual({
       dynamodb: 'running',
       sqs: 'running',
+      sns: 'running',
+      s3: 'running',
     });
   });
 
@@ -75,7 +77,7 @@ describe('the local stack launcher', () => {
       body: '{}',
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { message: string }).message).toMatch(/DynamoDB and SQS only/);
+    expect(((await res.json()) as { message: string }).message).toMatch(/DynamoDB, SQS, SNS and S3 only/);
   });
 
   it('provisions tables with their key schema and secondary indexes from the template', async () => {
