@@ -25,7 +25,7 @@ import type {
   RecordedEntry,
   RequestArchive,
 } from './ports.js';
-import { readRequest, type EvaluationRequest, type RequestErrorCode } from './request.js';
+import { readRequest, refusalCodeOfRequestError, type EvaluationRequest } from '../admission/index.js';
 
 export interface PipelineConfig extends RouteQueueConfig {
   readonly logIds: readonly string[];
@@ -94,7 +94,7 @@ export async function processRequest(
   };
   const draft = read.ok
     ? await decide(read.value, common, config, ports)
-    : refusal(common, refusalCodeOf(read.error.code), read.error.message);
+    : refusal(common, refusalCodeOfRequestError(read.error.code), read.error.message);
   // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed (issue 3
   // item 6). A request over the archive's limit was refused for exactly that reason and is not retained.
   if (!(draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large'))
@@ -251,12 +251,6 @@ function refusal(
     work: 0,
     refusal: r,
   };
-}
-
-function refusalCodeOf(code: RequestErrorCode): RefusalCode {
-  if (code === 'request-too-large') return 'request-too-large';
-  if (code === 'request-format-unsupported') return 'unsupported-request-format';
-  return 'request-malformed';
 }
 
 async function finish(

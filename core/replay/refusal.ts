@@ -17,20 +17,13 @@
  *     not fit" is a match; "fits over this log alone" means the refusal depended on the deployment's other log ids
  *     → `not-replayable/refusal-depends-on-deployment`.
  */
-import { MAX_WORK_BUDGET } from '../../evaluate/index.js';
-import type { EvaluationRequest, RequestError, RequestErrorCode } from '../../pipeline/request.js';
-import type { Result } from '../../result.js';
-import { checkEntryFits } from '../admission.js';
-import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../entry-types.js';
+import { MAX_WORK_BUDGET } from '../evaluate/index.js';
+import { refusalCodeOfRequestError, type EvaluationRequest, type RequestError } from '../admission/index.js';
+import type { Result } from '../result.js';
+import { checkEntryFits } from '../ledger/admission.js';
+import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../ledger/entry-types.js';
 import type { Difference } from './types.js';
-import type { ReplayContext, Verdict } from './replay-entry.js';
-
-/** The pipeline's mapping of request-reader codes to refusal codes (core/pipeline/process-request.ts refusalCodeOf). */
-export function refusalCodeOfRequestError(code: RequestErrorCode): RefusalCode {
-  if (code === 'request-too-large') return 'request-too-large';
-  if (code === 'request-format-unsupported') return 'unsupported-request-format';
-  return 'request-malformed';
-}
+import type { ReplayContext, Verdict } from './replay-context.js';
 
 const REQUEST_LEVEL: ReadonlySet<RefusalCode> = new Set([
   'request-malformed',
