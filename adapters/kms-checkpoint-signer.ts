@@ -15,8 +15,6 @@ import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf, verifyEd25519 } from '
 
 export { ed25519FromSpki };
 
-/** RFC 8410 SPKI prefix of an Ed25519 public key: SEQUENCE { SEQUENCE { OID 1.3.101.112 }, BIT STRING (33) }. */
-const ED25519_SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
 /** KMS accepts at most 4096 bytes of RAW message. */
 const KMS_RAW_MESSAGE_LIMIT = 4096;
 export const KMS_SIGNING_ALGORITHM = 'ED25519_SHA_512';

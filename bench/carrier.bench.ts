@@ -89,7 +89,7 @@ function time(docs: readonly Uint8Array[], minSeconds: number, run: (b: Uint8Arr
   let iterations = 0;
   let sink = 0;
   const start = process.hrtime.bigint();
-  let elapsed = 0;
+  let elapsed: number;
   do {
     for (const d of docs) {
       const out = run(d);

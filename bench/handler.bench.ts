@@ -14,9 +14,10 @@ import { evaluateCompiled } from '../core/evaluate/index.js';
 import { MemoryLedgerStore } from '../core/ledger/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/signature.js';
 import { ledgerWriter } from '../core/pipeline/ledger-writer.js';
-import { cachedPackSource, loadPackBytes } from '../core/pipeline/pack-source.js';
+import { loadPackBytes } from '../core/admission/index.js';
+import { cachedPackSource } from '../core/pipeline/pack-source.js';
 import { processRequest, type PipelineConfig } from '../core/pipeline/process-request.js';
-import { REQUEST_FORMAT } from '../core/pipeline/request-format.js';
+import { REQUEST_FORMAT } from '../core/admission/request-format.js';
 
 const BENCH_COMMAND = 'npm run build && node dist/bench/handler.bench.js';
 const N = Number(process.env.BENCH_N ?? 3000);

@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { startStackProcess } from '../localstack/daemon.js';
-import { REQUEST_FORMAT } from '../core/pipeline/request-format.js';
+import { REQUEST_FORMAT } from '../core/admission/request-format.js';
 import { resolveSettings } from '../stack/settings.js';
 import { ensureSigningKey } from '../functions/lib/local-files.js';
 import { openStack } from '../stack/clients.js';

@@ -114,7 +114,22 @@ function isEntryPoint(): boolean {
   }
 }
 
+/**
+ * A reader that goes away (`docket validate --json … | head`) is not a failure of the command: the rest of the
+ * output has no reader, so the command stops quietly: no stack trace, and exit status 141 (128 + SIGPIPE, what a
+ * shell reports for a writer killed by a closed pipe) unless the command had already set its own (ADR 0152).
+ */
+const CLOSED_PIPE_EXIT = 141;
+
+function stopQuietlyOnClosedStdout(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? CLOSED_PIPE_EXIT);
+    throw e;
+  });
+}
+
 if (isEntryPoint()) {
+  stopQuietlyOnClosedStdout();
   // exitCode rather than process.exit(): stdout is flushed before the process ends.
   process.exitCode = await main(process.argv.slice(2), processIo());
 }

@@ -44,10 +44,10 @@ export function buildDocketApp(
 export function synthesizeTemplate(
   config: Partial<DocketConfig> = {},
   options: SynthOptions = {},
-): Record<string, any> {
+): Record<string, unknown> {
   const { app, stack } = buildDocketApp(config, options);
   const assembly = app.synth();
-  return assembly.getStackByName(stack.stackName).template as Record<string, any>;
+  return assembly.getStackByName(stack.stackName).template as Record<string, unknown>;
 }
 
 /** The `@aws-cdk/...` feature flags recorded in cdk.json (per-stage `docket` context is passed as config instead). */

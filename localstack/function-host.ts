@@ -54,7 +54,7 @@ export async function startFunctionHost(
   let stopping = false;
   let current = await startInstance(config, log);
   const watch = (instance: Instance): void => {
-    instance.exited.then((code) => {
+    void instance.exited.then((code) => {
       if (stopping) return;
       log(`function instance exited (code ${code}); starting a new one`);
       setTimeout(() => {

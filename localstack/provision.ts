@@ -3,7 +3,12 @@
  * and against real LocalStack alike) and returns what each logical id became locally. Idempotent: an existing table
  * with the same key schema or an existing queue with the same attributes is reused (a persistent dataDir).
  */
-import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { snsCall } from './sns-query.js';
@@ -169,10 +174,7 @@ async function createBucket(client: S3Client, name: string): Promise<void> {
   }
 }
 
-async function createTable(
-  client: DynamoDBClient,
-  input: import('@aws-sdk/client-dynamodb').CreateTableCommandInput,
-): Promise<void> {
+async function createTable(client: DynamoDBClient, input: CreateTableCommandInput): Promise<void> {
   try {
     await client.send(new CreateTableCommand(input));
   } catch (e) {

@@ -65,6 +65,8 @@ async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as ServeConfig;
   const stage = config.stage ?? 'local';
   const log = (msg: string): void => void process.stderr.write(`${new Date().toISOString()} ${msg}\n`);
+  // Declared before shutdown so a signal during start-up sees `undefined`, not a temporal-dead-zone error.
+  // eslint-disable-next-line prefer-const
   let stack: LocalStack | undefined;
   let functions: FunctionHost | undefined;
   let stopping = false;

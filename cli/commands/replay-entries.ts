@@ -1,5 +1,5 @@
 /**
- * The replay owner's `docket replay` (docs/replay.md) over core/ledger/replay. It lives beside
+ * The replay owner's `docket replay` (docs/replay.md) over core/replay. It lives beside
  * cli/commands/replay.ts, which the pipeline owner also builds; the CLI dispatcher maps `docket replay` to one file.
  *
  * `docket replay` (docs/replay.md): replays one entry, a range, a whole log or the whole ledger and
@@ -26,7 +26,7 @@ import {
   type ReplayFetchers,
   type ReplaySelection,
   type Retained,
-} from '../../core/ledger/replay/index.js';
+} from '../../core/replay/index.js';
 import type { LedgerStore } from '../../core/ledger/store.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';

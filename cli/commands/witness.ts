@@ -272,7 +272,9 @@ async function runOnce(values: Values, io: CliIo): Promise<number> {
     view = str(values, 'export') !== undefined ? fileView(values, io) : await liveView(values, policy, io);
   } catch (e) {
     const settings = resolveSettings(values as never, process.env);
-    throw new Error(str(values, 'export') !== undefined ? (e as Error).message : explainStackError(e, settings));
+    throw new Error(str(values, 'export') !== undefined ? (e as Error).message : explainStackError(e, settings), {
+      cause: e,
+    });
   }
   let refusedBefore = false;
   try {

@@ -506,7 +506,7 @@ export function scenarios(): Scenario[] {
   }
 
   {
-    const { a, b, cps } = base();
+    const { a, cps } = base();
     const staging = buildLog(
       'log-b',
       6,

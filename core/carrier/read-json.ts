@@ -152,6 +152,9 @@ class Scanner {
   }
 
   private fail(code: CarrierErrorCode, message: string, index: number = this.i): never {
+    // Refusal is not an Error on purpose: no stack is captured, so refusing hostile input stays cheap, and it is
+    // caught inside this reader and turned into a typed result before anything else sees it.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
     throw new Refusal(code, message, index);
   }
 

@@ -1,5 +1,4 @@
 import type { JsonValue } from '../carrier/json-value.js';
-import { compilePack } from './compile.js';
 import type { CompiledPack } from './compiled-pack.js';
 import { canonicalDisposition } from './disposition.js';
 import { selectHandoff } from './handoff.js';

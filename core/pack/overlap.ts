@@ -10,6 +10,7 @@
  * and no relation between two paths is invented. Bounded by a comparison meter; choices in
  * docs/adr/0022-strict-overlap-verdict.md and docs/adr/0024-overlap-analysis.md.
  */
+import { DiagnosticCap } from './diagnostic-cap.js';
 import type { JsonObject, JsonValue } from '../carrier/json-value.js';
 import { toPlain } from '../carrier/index.js';
 import type { Diagnostic } from './types.js';
@@ -61,7 +62,8 @@ export interface OverlapOptions {
 export function checkOverlaps(pack: JsonObject, options: OverlapOptions): Diagnostic[] {
   const meter = new Meter(options.budget ?? DEFAULT_OVERLAP_BUDGET);
   const rules = readRules(pack);
-  const out: Diagnostic[] = [];
+  // Capped while analysing, not after: n rules can overlap in n²/2 pairs (core/pack/diagnostic-cap.ts).
+  const out = new DiagnosticCap();
   let pairs = 0;
   try {
     for (let i = 0; i < rules.length; i++) {
@@ -84,7 +86,7 @@ export function checkOverlaps(pack: JsonObject, options: OverlapOptions): Diagno
       pairsAnalysed: pairs,
     });
   }
-  return out;
+  return out.result();
 }
 
 function readRules(pack: JsonObject): RuleInfo[] {

@@ -11,6 +11,7 @@
  * matches" and "the branch named by op matches" accept the same instances, while errors then come from the one
  * branch the author meant instead of from all six. test/pack/schema-equivalence.test.ts checks the two forms agree.
  */
+import { OBJECT_COLLECTIONS } from './unique-items.js';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
@@ -46,6 +47,9 @@ export function effectiveSchema(specVersion: SpecVersion, profile: Profile, disc
     s.$defs.escalation.properties.routes.maxItems = ROUTE_CEILINGS[profile];
     s.$id = String(s.$id).replace(/\.schema\.json$/, `.${profile}-profile.schema.json`);
   }
+  // Checked by a set in core/pack/unique-items.ts: ajv's pairwise deep comparison is quadratic (ADR 0154).
+  for (const member of OBJECT_COLLECTIONS)
+    if (s.properties?.[member] !== undefined) delete s.properties[member].uniqueItems;
   if (discriminatedConditions) s.$defs.condition = discriminate(s.$defs.condition);
   return s;
 }

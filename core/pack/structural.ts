@@ -11,6 +11,7 @@ import { PackCodes } from './codes.js';
 import { validatorFor } from './schemas.js';
 import { mapSchemaErrors } from './schema-diagnostics.js';
 import { checkRouteTriggers } from './route-triggers.js';
+import { checkUniqueItems } from './unique-items.js';
 
 export type Negotiation =
   { readonly ok: true; readonly profile: Profile } | { readonly ok: false; readonly diagnostic: Diagnostic };
@@ -67,6 +68,7 @@ export function validateStructure(plain: unknown, contract: SpecVersionContract,
   const validate = validatorFor(contract.specVersion, profile);
   const diagnostics: Diagnostic[] = [];
   if (!validate(plain)) diagnostics.push(...mapSchemaErrors(validate.errors ?? [], plain));
+  diagnostics.push(...checkUniqueItems(plain));
   if (contract.hasProfiles) diagnostics.push(...checkRouteTriggers(plain));
   return diagnostics;
 }

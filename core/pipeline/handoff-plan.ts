@@ -53,16 +53,6 @@ export function planHandoffs(
   return [{ routeIndex: 0, shape: 'no-destination', destination: 'no-destination', queue: config.unroutedQueue }];
 }
 
-/** The pack's configured target (§6.7), read from the validated plain document; undefined for routes or none. */
-export function packEscalationTarget(plainPack: unknown): HandoffTarget | undefined {
-  if (typeof plainPack !== 'object' || plainPack === null) return undefined;
-  const esc = (plainPack as { escalation?: { target?: { kind?: unknown; name?: unknown } } }).escalation;
-  const t = esc?.target;
-  if (t === undefined || typeof t.name !== 'string') return undefined;
-  if (t.kind !== 'human-role' && t.kind !== 'queue' && t.kind !== 'system') return undefined;
-  return { kind: t.kind, name: t.name };
-}
-
 /** Parses ROUTE_QUEUES (a JSON object of strings); throws on a misconfiguration (a deploy bug, not input). */
 export function parseRouteQueues(text: string | undefined): Record<string, string> {
   if (text === undefined || text === '') return {};

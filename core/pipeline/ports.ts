@@ -2,36 +2,10 @@
  * What the pipeline needs from the world, as interfaces. core/pipeline stays pure (no AWS SDK, no clock, no env):
  * the handler wires these to adapters (DynamoDB, SQS) and tests wire them to in-memory fakes or the local stack.
  */
-import type { CompiledPack } from '../evaluate/compiled-pack.js';
-import type { HandoffTarget } from '../evaluate/types.js';
+import type { PackLoad } from '../admission/index.js';
 import type { SignedEntry, UnsignedEntry } from '../ledger/entry-types.js';
 
-/** A published pack, validated and compiled once. */
-export interface LoadedPack {
-  /** SHA-256 hex of the exact pack bytes. */
-  readonly digest: string;
-  readonly id: string;
-  readonly version: string;
-  readonly specVersion: string;
-  readonly compiled: CompiledPack;
-  /** escalation.target when the pack declares one (§6.7). */
-  readonly target: HandoffTarget | undefined;
-  /** Every declared outcome id, and the declared route targets in order: the pack's worst case for admission. */
-  readonly outcomeIds: readonly string[];
-  readonly routeTargets: readonly HandoffTarget[];
-}
-
-/** The outcome of loading a pack by digest. `not-conformant` carries the §8.4 error to record. */
-export type PackLoad =
-  | { readonly status: 'found'; readonly pack: LoadedPack }
-  | { readonly status: 'missing' }
-  | {
-      readonly status: 'not-conformant';
-      readonly id?: string;
-      readonly version?: string;
-      readonly specVersion?: string;
-      readonly message: string;
-    };
+export type { LoadedPack, PackLoad } from '../admission/index.js';
 
 export interface PackSource {
   load(digestHex: string): Promise<PackLoad>;

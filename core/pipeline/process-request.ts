@@ -25,7 +25,7 @@ import type {
   RecordedEntry,
   RequestArchive,
 } from './ports.js';
-import { readRequest, refusalCodeOfRequestError, type EvaluationRequest } from './request.js';
+import { readRequest, refusalCodeOfRequestError, type EvaluationRequest } from '../admission/index.js';
 
 export interface PipelineConfig extends RouteQueueConfig {
   readonly logIds: readonly string[];

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { readJson } from '../carrier/read-json.js';
 import { err, ok, type Result } from '../result.js';
-import { topLevelMemberSpans } from './member-spans.js';
-import { REQUEST_FORMAT, REQUEST_ID_PATTERN } from './request-format.js';
+import { topLevelMemberSpans } from '../admission/member-spans.js';
+import { REQUEST_FORMAT, REQUEST_ID_PATTERN } from '../admission/request-format.js';
 
 export interface RequestParts {
   readonly requestId: string;

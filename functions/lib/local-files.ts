@@ -4,12 +4,13 @@
  * `docket verify` uses with no flags, and the checkpoint export. Created by `docket local start` / `docket keygen`.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { toHex } from '../../core/ledger/bytes.js';
 import { generateKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
 import { TRUST_POLICY_FORMAT } from '../../core/ledger/trust-policy.js';
 import { parseSigningKey, signingKeyDocument } from './signing-key.js';
+import { ensurePrivateDir, writeSecretFile } from './secret-file.js';
 
 export const LOCAL_DIR = join('.docket', 'local');
 export const localPaths = (cwd: string = process.cwd()) => ({
@@ -32,10 +33,10 @@ export function newKeyPair(): Ed25519KeyPair {
 
 /** Writes a key document readable by its owner only; refuses to overwrite unless `force`. */
 export function writeSigningKey(path: string, keys: Ed25519KeyPair, force = false): void {
-  if (existsSync(path) && !force) throw new Error(`${path} exists; refusing to overwrite a signing key (use --force)`);
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, signingKeyDocument(keys), { mode: 0o600 });
-  chmodSync(path, 0o600);
+  // The run's own directory is private; a directory named with --out is the caller's and is left as it is.
+  if (basename(dirname(path)) === 'local' && basename(dirname(dirname(path))) === '.docket')
+    ensurePrivateDir(dirname(path));
+  writeSecretFile(path, new TextEncoder().encode(signingKeyDocument(keys)), force);
 }
 
 /** The key at `path`, creating it first when absent. */

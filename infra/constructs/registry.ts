@@ -4,7 +4,7 @@
  * needs every pack forever: items are never updated or deleted (resource policy), only conditionally created by
  * publishers who hold the managed policy this construct creates (`docket publish` runs with operator credentials).
  */
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';

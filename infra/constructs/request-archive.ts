@@ -4,7 +4,7 @@
  * entry — the ledger keeps only the digest, and `replay` reports a purged request as not-replayable.
  * Items are never updated; only the purge role may delete (docs/adr/0081-registry-and-request-archive-tables.md).
  */
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateQueueCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../adapters/aws-clients.js';
@@ -171,7 +172,7 @@ async function sendMessagesWithInjectedFailure(url: string, failThis: () => bool
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as import('node:net').AddressInfo).port;
+  const port = (server.address() as AddressInfo).port;
   const client = createSqsClient({ endpoint: `http://127.0.0.1:${port}` });
   try {
     const sent = await sendMessages(

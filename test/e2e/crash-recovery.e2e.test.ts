@@ -162,13 +162,12 @@ async function accountFor(s: StackClients, state: StackState, batch: Batch, time
   const dlq = state.queues[`docket-${STAGE}-intake-dlq`]!;
   const dead: { body: string; reason?: string }[] = [];
   const until = Date.now() + timeoutMs;
-  let missing: string[] = [];
   for (;;) {
     const positions = new Set<string>();
     for await (const p of s.store.listPositions()) positions.add(p.requestId);
     dead.push(...(await drain(s, dlq)));
     const deadBodies = new Set(dead.map((d) => d.body));
-    missing = [
+    const missing = [
       ...batch.identified.filter((id) => !positions.has(id)),
       ...batch.unidentified.filter((b) => !deadBodies.has(b)),
     ];

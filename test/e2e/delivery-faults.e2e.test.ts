@@ -24,7 +24,6 @@ const faults = (s: HandoffSender): HandoffSender => ({
 });
 
 let w: E2eWorld;
-let digests: WorldIo['digests'];
 let request: WorldIo['request'];
 let submit: WorldIo['submit'];
 let entryOf: WorldIo['entryOf'];
@@ -32,7 +31,7 @@ let drain: WorldIo['drain'];
 
 beforeAll(async () => {
   w = await startE2e({ wrapSender: faults, visibilityTimeout: 2, config: { maximumConcurrency: 2 } });
-  ({ digests, request, submit, entryOf, drain } = await worldIo(w));
+  ({ request, submit, entryOf, drain } = await worldIo(w));
 }, 120_000);
 
 afterAll(async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { writeSigningKey } from '../../functions/lib/local-files.js';
-import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 let w: E2eWorld;

@@ -8,7 +8,7 @@ import { sendMessage } from '../../adapters/sqs.js';
 import { parseStoredEntry } from '../../core/ledger/entry.js';
 import type { SignedEntry } from '../../core/ledger/entry-types.js';
 import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
-import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import type { E2eWorld } from './harness.js';
 
 export const enc = new TextEncoder();

@@ -29,15 +29,7 @@ import {
 } from '../../core/ledger/merkle.js';
 import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { verifyEd25519 } from '../../core/ledger/signature.js';
-import {
-  CHECKPOINT_KEYS,
-  CHECKPOINT_SIGNER,
-  dispositionEntry,
-  KEYS,
-  OTHER_KEYS,
-  policyV2,
-  SIGNER,
-} from './fixtures.js';
+import { CHECKPOINT_KEYS, CHECKPOINT_SIGNER, dispositionEntry, KEYS, policyV2, SIGNER } from './fixtures.js';
 
 const POLICY = policyV2();
 

@@ -166,7 +166,7 @@ describe('Ed25519 signatures', () => {
     for (const t of torsion) expect(SMALL_ORDER_ENCODINGS.has(t)).toBe(true);
     expect(SMALL_ORDER_ENCODINGS.size).toBe(10);
     for (const hex of SMALL_ORDER_ENCODINGS) {
-      let p: ed.Point | null = null;
+      let p: ed.Point | null;
       try {
         p = ed.Point.fromBytes(fromHex(hex), true);
       } catch {

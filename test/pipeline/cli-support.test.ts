@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/request-builder.js';
-import { readRequest } from '../../core/pipeline/request.js';
+import { readRequest } from '../../core/admission/request.js';
 import { resolveSettings, routeQueueName } from '../../stack/settings.js';
 import { handoffMessageBytes } from '../../core/pipeline/handoff-message.js';
 import { DIRECT, signedDisposition, TARGETED } from './handoff-fixtures.js';
-import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

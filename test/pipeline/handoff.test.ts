@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planHandoffs, packEscalationTarget, parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
+import { packEscalationTarget } from '../../core/admission/index.js';
+import { planHandoffs, parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
 import canonicalize from 'canonicalize';
 import { DEFAULT_ADMISSION_LIMITS } from '../../core/ledger/admission.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lru } from '../../core/pipeline/lru.js';
+import { Lru } from '../../core/admission/lru.js';
 
 describe('the compiled-pack cache', () => {
   it('evicts the least recently used entry when full', () => {

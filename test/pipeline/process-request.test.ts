@@ -9,7 +9,7 @@ import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { processRequest, type PipelineConfig, type PipelinePorts } from '../../core/pipeline/process-request.js';
 import { handleBatch } from '../../core/pipeline/batch.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
-import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 
 const enc = new TextEncoder();
 const ex = (p: string) => new Uint8Array(readFileSync(new URL(`../../examples/${p}`, import.meta.url)));

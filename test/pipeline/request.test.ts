@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readRequest } from '../../core/pipeline/request.js';
-import { topLevelMemberSpans } from '../../core/pipeline/member-spans.js';
-import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import { readRequest } from '../../core/admission/request.js';
+import { topLevelMemberSpans } from '../../core/admission/member-spans.js';
+import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/admission/request-format.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();

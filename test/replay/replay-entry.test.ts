@@ -5,7 +5,7 @@ import type { SignedEntry, UnsignedEntry } from '../../core/ledger/entry-types.j
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/signature.js';
 import type { StoredEntry } from '../../core/ledger/store.js';
 import { checkEntry } from '../../core/ledger/verify/index.js';
-import { replayContext, replayStoredEntry, type ReplayOptions } from '../../core/ledger/replay/index.js';
+import { replayContext, replayStoredEntry, type ReplayOptions } from '../../core/replay/index.js';
 import { enc, exampleText, hex, request, world } from './world.js';
 
 const VENDOR = 'vendor-onboarding-target.json';

@@ -7,7 +7,7 @@ import {
   summaryLine,
   type ReplayOutcome,
   type ReplaySelection,
-} from '../../core/ledger/replay/index.js';
+} from '../../core/replay/index.js';
 import type { LedgerStore } from '../../core/ledger/store.js';
 import { request, world, type World } from './world.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entry.js';
 import type { UnsignedEntry } from '../../core/ledger/entry-types.js';
-import { replayContext, replayStoredEntry } from '../../core/ledger/replay/index.js';
+import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
 import type { StoredEntry } from '../../core/ledger/store.js';
-import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { enc, example, hex, request, world, type World } from './world.js';
 
 const VENDOR = 'vendor-onboarding-target.json';

@@ -10,11 +10,11 @@ import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
 import type { StoredEntry } from '../../core/ledger/store.js';
 import type { TrustPolicy } from '../../core/ledger/trust-policy.js';
-import type { ReplayFetchers, ReplayOptions, Retained } from '../../core/ledger/replay/index.js';
+import type { ReplayFetchers, ReplayOptions, Retained } from '../../core/replay/index.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { processRequest, type PipelineConfig, type PipelinePorts } from '../../core/pipeline/process-request.js';
-import { REQUEST_FORMAT } from '../../core/pipeline/request-format.js';
+import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 
 export const enc = new TextEncoder();
 export const hex = (b: Uint8Array | string): string =>

@@ -6,6 +6,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type * as EntryModuleNs from '../../core/ledger/entry.js';
+import type * as EntryStatusModuleNs from '../../core/ledger/verify/entry-status.js';
+import type * as TrustPolicyModuleNs from '../../core/ledger/trust-policy.js';
+import type { TrustPolicy } from '../../core/ledger/trust-policy.js';
+
+type EntryModule = typeof EntryModuleNs;
+type EntryStatusModule = typeof EntryStatusModuleNs;
+type TrustPolicyModule = typeof TrustPolicyModuleNs;
 
 const SCENARIOS = join(import.meta.dirname, '..', '..', 'conformance', 'ledger', 'scenarios');
 const names = readdirSync(SCENARIOS)
@@ -63,7 +71,7 @@ describe('the ledger corpus against deliberately broken verifiers', () => {
   it('fails a verifier that skips the entry signature check', async () => {
     vi.resetModules();
     vi.doMock('../../core/ledger/entry.js', async (orig) => ({
-      ...(await orig<typeof import('../../core/ledger/entry.js')>()),
+      ...(await orig<EntryModule>()),
       verifyEntrySignature: () => true,
     }));
     const failing = await failingScenarios();
@@ -82,7 +90,7 @@ describe('the ledger corpus against deliberately broken verifiers', () => {
     // Every entry's prevHash is made to equal the hash of the entry the verifier saw just before it in that log.
     const last = new Map<string, string | null>();
     vi.doMock('../../core/ledger/verify/entry-status.js', async (orig) => {
-      const real = await orig<typeof import('../../core/ledger/verify/entry-status.js')>();
+      const real = await orig<EntryStatusModule>();
       const { toHex } = await import('../../core/ledger/bytes.js');
       return {
         ...real,
@@ -103,10 +111,10 @@ describe('the ledger corpus against deliberately broken verifiers', () => {
   it('fails a verifier that accepts any pinned key for checkpoints, whatever its role and range', async () => {
     vi.resetModules();
     vi.doMock('../../core/ledger/trust-policy.js', async (orig) => {
-      const real = await orig<typeof import('../../core/ledger/trust-policy.js')>();
+      const real = await orig<TrustPolicyModule>();
       return {
         ...real,
-        keyForCheckpoint: (policy: import('../../core/ledger/trust-policy.js').TrustPolicy, keyId: string) => {
+        keyForCheckpoint: (policy: TrustPolicy, keyId: string) => {
           const key = policy.keys.find((k) => k.keyId === keyId);
           return key === undefined
             ? { ok: false as const, code: 'unknown-key' as const }

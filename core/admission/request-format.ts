@@ -16,6 +16,8 @@ export const MAX_REQUEST_ID_LENGTH = 128;
 /** `sha256:` followed by 64 lowercase hex digits: the exact-pack reference. */
 export const PACK_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 /** `id@version`: resolved to a digest at intake through the pack registry. Bounded like a request id. */
+// Control characters are excluded from aliases on purpose: an alias is echoed into logs and entries.
+// eslint-disable-next-line no-control-regex
 export const PACK_ALIAS_PATTERN = /^[^@\s\u0000-\u001f]{1,128}@[^@\s\u0000-\u001f]{1,64}$/;
 
 /**

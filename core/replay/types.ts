@@ -2,8 +2,8 @@
  * Shapes of `docket replay` (docs/replay.md): what replay needs from the outside world (functions,
  * never I/O of its own) and what it reports for each entry.
  */
-import type { EntryKind } from '../entry-types.js';
-import type { TrustPolicy } from '../trust-policy.js';
+import type { EntryKind } from '../ledger/entry-types.js';
+import type { TrustPolicy } from '../ledger/trust-policy.js';
 
 export type ReplayResult = 'replay-match' | 'replay-mismatch' | 'not-replayable';
 

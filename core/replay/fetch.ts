@@ -2,10 +2,8 @@
  * Fetching the bytes an entry names by digest, with the digest checked here whatever the fetcher did
  * (docs/replay.md): replay trusts no store, exactly as the pipeline trusts no registry (§8.2, §10).
  */
-import { loadPackBytes } from '../../pipeline/pack-source.js';
-import type { PackLoad } from '../../pipeline/ports.js';
-import { Lru } from '../../pipeline/lru.js';
-import { sha256Hex } from '../bytes.js';
+import { Lru, loadPackBytes, type PackLoad } from '../admission/index.js';
+import { sha256Hex } from '../ledger/bytes.js';
 import type { NotReplayableReason, ReplayFetchers, Retained } from './types.js';
 
 export type Fetched<T> =

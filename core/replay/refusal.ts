@@ -17,15 +17,13 @@
  *     not fit" is a match; "fits over this log alone" means the refusal depended on the deployment's other log ids
  *     → `not-replayable/refusal-depends-on-deployment`.
  */
-import { MAX_WORK_BUDGET } from '../../evaluate/index.js';
-import { refusalCodeOfRequestError, type EvaluationRequest, type RequestError } from '../../pipeline/request.js';
-import type { Result } from '../../result.js';
-import { checkEntryFits } from '../admission.js';
-import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../entry-types.js';
+import { MAX_WORK_BUDGET } from '../evaluate/index.js';
+import { refusalCodeOfRequestError, type EvaluationRequest, type RequestError } from '../admission/index.js';
+import type { Result } from '../result.js';
+import { checkEntryFits } from '../ledger/admission.js';
+import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../ledger/entry-types.js';
 import type { Difference } from './types.js';
-import type { ReplayContext, Verdict } from './replay-entry.js';
-
-export { refusalCodeOfRequestError };
+import type { ReplayContext, Verdict } from './replay-context.js';
 
 /** Refusals the request reader alone decides; the rest depend on the registry or the deployment. */
 const REQUEST_LEVEL = ['request-malformed', 'unsupported-request-format', 'request-too-large'] as const;

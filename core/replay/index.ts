@@ -1,8 +1,8 @@
-/** core/ledger/replay: byte-for-byte replay of ledger entries (docs/replay.md). Pure: bytes come through fetchers. */
+/** core/replay: byte-for-byte replay of ledger entries (docs/replay.md). Pure: bytes come through fetchers. */
 export { replayLedger, summarize, ReplayTally, type ReplaySelection } from './replay-ledger.js';
-export { replayStoredEntry, replayContext, type ReplayContext } from './replay-entry.js';
+export { replayStoredEntry } from './replay-entry.js';
+export { replayContext, type ReplayContext } from './replay-context.js';
 export { compareEvaluator } from './evaluator.js';
-export { refusalCodeOfRequestError } from './refusal.js';
 export { outcomeLine, summaryLine } from './report.js';
 export {
   type NotReplayableReason,

@@ -4,8 +4,9 @@
  * A read that cannot be completed throws (StoreReadError, or the fetcher's own error): the caller reports no
  * verdict rather than a shorter one (the store's contract, core/ledger/store.ts).
  */
-import type { LedgerStore, StoredEntry } from '../store.js';
-import { replayContext, replayStoredEntry, type ReplayContext } from './replay-entry.js';
+import type { LedgerStore, StoredEntry } from '../ledger/store.js';
+import { replayStoredEntry } from './replay-entry.js';
+import { replayContext, type ReplayContext } from './replay-context.js';
 import type { ReplayOptions, ReplayOutcome, ReplaySummary } from './types.js';
 
 export type ReplaySelection =

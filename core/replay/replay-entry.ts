@@ -8,31 +8,20 @@
  * Pure: every byte comes through ReplayOptions.fetch; it never throws for bad stored data (a fetcher's own
  * failure — a store that could not be read — propagates, so the caller reports no verdict rather than a wrong one).
  */
-import { evaluateCompiled } from '../../evaluate/index.js';
-import { readRequest, type EvaluationRequest } from '../../pipeline/request.js';
-import { sha256Hex, toHex } from '../bytes.js';
-import { canonicalText } from '../canonical.js';
-import type { SignedEntry } from '../entry-types.js';
-import type { StoredEntry } from '../store.js';
-import { checkEntry } from '../verify/entry-status.js';
+import { evaluateCompiled } from '../evaluate/index.js';
+import { readRequest, refusalCodeOfRequestError, type EvaluationRequest } from '../admission/index.js';
+import { sha256Hex, toHex } from '../ledger/bytes.js';
+import { canonicalText } from '../ledger/canonical.js';
+import type { SignedEntry } from '../ledger/entry-types.js';
+import type { StoredEntry } from '../ledger/store.js';
+import { checkEntry } from '../ledger/verify/entry-status.js';
 import { compareEvaluator } from './evaluator.js';
-import { fetchRequest, PackCache } from './fetch.js';
-import { refusalCodeOfRequestError, replayRefusal } from './refusal.js';
-import type { Difference, EvaluatorComparison, ReplayOptions, ReplayOutcome } from './types.js';
+import { fetchRequest } from './fetch.js';
+import type { ReplayContext, Verdict } from './replay-context.js';
+import { replayRefusal } from './refusal.js';
+import type { Difference, EvaluatorComparison, ReplayOutcome } from './types.js';
 
 /** Replay state shared by the entries of one run (compiled packs). */
-export interface ReplayContext {
-  readonly options: ReplayOptions;
-  readonly packs: PackCache;
-}
-
-export function replayContext(options: ReplayOptions): ReplayContext {
-  return { options, packs: new PackCache(options.fetch) };
-}
-
-/** A verdict before the entry's identification is attached. */
-export type Verdict = Pick<ReplayOutcome, 'result' | 'reason' | 'detail' | 'differs' | 'work'>;
-
 export async function replayStoredEntry(stored: StoredEntry, ctx: ReplayContext): Promise<ReplayOutcome> {
   // Verify first (docs/replay.md): canonical bytes, key valid at this position, strict Ed25519 signature, placement,
   // projection, disposition digest and allowed build — the verify owner's per-entry check, unchanged.

@@ -1,0 +1,84 @@
+/**
+ * The layering Docket keeps (docs/architecture.md, ADR 0151), checked by `npm run lint:layers` in `npm test`.
+ * core → adapters → functions / localstack / cli / infra; core is pure and imports nothing outside core.
+ */
+const OUTSIDE_CORE = '^(adapters|functions|cli|localstack|infra|bench|test|conformance|bin)/';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-imports-only-core',
+      comment: 'core/ is the pure centre: it never imports adapters, functions, the CLI, the local stack or infra.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: OUTSIDE_CORE },
+    },
+    {
+      name: 'core-no-cloud-sdk',
+      comment: 'core/ never imports the AWS SDK or CDK: storage and queues come in through ports.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: 'node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@aws-lambda-powertools)/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No runtime import cycles anywhere: each module can be loaded after the ones it imports.',
+      severity: 'error',
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'core-no-circular-types',
+      comment: 'Inside core/ not even through types: each core module can be read after the ones it imports.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: '^core/', circular: true },
+    },
+    {
+      name: 'core-ledger-below-pipeline',
+      comment: 'The ledger is a format and its protocols: it never depends on the pipeline, admission or replay.',
+      severity: 'error',
+      from: { path: '^core/ledger/' },
+      to: { path: '^core/(pipeline|admission|replay)/' },
+    },
+    {
+      name: 'core-lower-layers',
+      comment: 'carrier, pack and evaluate sit below the ledger, admission, pipeline and replay.',
+      severity: 'error',
+      from: { path: '^core/(carrier|pack|evaluate)/' },
+      to: { path: '^core/(ledger|admission|pipeline|replay)/' },
+    },
+    {
+      name: 'core-admission-below-pipeline-and-replay',
+      comment: 'Admission (request reading, pack loading) is shared by the pipeline and replay, and imports neither.',
+      severity: 'error',
+      from: { path: '^core/admission/' },
+      to: { path: '^core/(pipeline|replay)/' },
+    },
+    {
+      name: 'core-replay-not-pipeline',
+      comment: 'Replay re-runs admission and evaluation from their one home; it never reaches into the pipeline.',
+      severity: 'error',
+      from: { path: '^core/replay/' },
+      to: { path: '^core/pipeline/' },
+    },
+    {
+      name: 'core-through-public-index',
+      comment:
+        'Outside core/, a core package is used through its index.ts. Known older deep imports are listed in ' +
+        '.dependency-cruiser-known-violations.json and may only shrink (ADR 0151).',
+      severity: 'error',
+      from: { path: '^(adapters|functions|cli|localstack|infra)/' },
+      to: { path: '^core/[^/]+/.+', pathNot: '^core/[^/]+/index\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|cdk.out)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};

@@ -1,0 +1,17 @@
+/**
+ * core/admission: reading a request and loading the pack it names, the decisions made before evaluation
+ * (docs/pipeline.md "What becomes of a message"). One home used by the pipeline, which records the decisions, and by replay, which
+ * re-runs them on retained bytes. Pure: bytes in, typed results out.
+ */
+export {
+  readRequest,
+  type EvaluationRequest,
+  type PackRef,
+  type RequestError,
+  type RequestErrorCode,
+} from './request.js';
+export * from './request-format.js';
+export { topLevelMemberSpans, type Span } from './member-spans.js';
+export { loadPackBytes, packEscalationTarget, type LoadedPack, type PackLoad } from './pack-load.js';
+export { refusalCodeOfRequestError } from './request-refusal.js';
+export { Lru } from './lru.js';
