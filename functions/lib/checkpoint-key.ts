@@ -9,27 +9,16 @@ import { readFile } from 'node:fs/promises';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { CheckpointSigner } from '../../core/ledger/checkpoint.js';
-import { signerFromKeyPair } from '../../core/ledger/signature.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
 import { kmsCheckpointSigner } from '../../adapters/kms-checkpoint-signer.js';
-import { parseSigningKey, SigningKeyError } from './signing-key.js';
+import { signerFromKeyFile, SigningKeyError } from './signing-key.js';
 
 export async function loadCheckpointSigner(
   env: NodeJS.ProcessEnv,
   kms: () => KMSClient = () => new KMSClient({}),
 ): Promise<CheckpointSigner> {
   const file = env.DOCKET_CHECKPOINT_KEY_FILE;
-  if (file) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (e) {
-      throw new SigningKeyError(
-        `cannot read the checkpoint key file ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
-    }
-    return signerFromKeyPair(parseSigningKey(text, file));
-  }
+  if (file) return signerFromKeyFile(file, 'checkpoint');
   const kmsKeyId = env.CHECKPOINT_KMS_KEY_ID;
   if (!kmsKeyId) throw new SigningKeyError('neither DOCKET_CHECKPOINT_KEY_FILE nor CHECKPOINT_KMS_KEY_ID is set');
   return kmsCheckpointSigner(kms(), kmsKeyId);

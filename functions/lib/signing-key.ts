@@ -37,19 +37,22 @@ export function parseSigningKey(text: string, source: string): Ed25519KeyPair {
   return keys;
 }
 
+/** A signer from a key file (docket.signing-key/1); `what` names the key in errors ("signing", "checkpoint"). */
+export async function signerFromKeyFile(file: string, what: string): Promise<Signer> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw new SigningKeyError(
+      `cannot read the ${what} key file ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+  return signerFromKeyPair(parseSigningKey(text, file));
+}
+
 export async function loadSigningKey(env: NodeJS.ProcessEnv, secrets?: () => SecretsManagerClient): Promise<Signer> {
   const file = env.DOCKET_SIGNING_KEY_FILE;
-  if (file) {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (e) {
-      throw new SigningKeyError(
-        `cannot read the signing key file ${file}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`,
-      );
-    }
-    return signerFromKeyPair(parseSigningKey(text, file));
-  }
+  if (file) return signerFromKeyFile(file, 'signing');
   const arn = env.SIGNING_SECRET_ARN;
   if (!arn) throw new SigningKeyError('neither DOCKET_SIGNING_KEY_FILE nor SIGNING_SECRET_ARN is set');
   const client = secrets ? secrets() : new SecretsManagerClient({});
