@@ -89,20 +89,24 @@ const verifyArgs = () => [
   f('state.json'),
 ];
 
+/** `docket checkpoint` of every log with the separate checkpoint key, exporting checkpoints and notes. */
+const checkpointNow = () =>
+  cli(checkpoint, [
+    '--key',
+    f('checkpoint-key.json'),
+    '--policy',
+    f('policy.json'),
+    '--out',
+    f('checkpoints.json'),
+    '--notes-out',
+    f('notes.json'),
+    '--logs',
+    (JSON.parse(w.env.LOG_IDS!) as string[]).join(','),
+  ]);
+
 describe('witnesses over the local stack', () => {
   it('checkpoint publishes notes, the witness cosigns them, and verify --witnesses is ok', async () => {
-    const cp = await cli(checkpoint, [
-      '--key',
-      f('checkpoint-key.json'),
-      '--policy',
-      f('policy.json'),
-      '--out',
-      f('checkpoints.json'),
-      '--notes-out',
-      f('notes.json'),
-      '--logs',
-      w.env.LOG_IDS ? (JSON.parse(w.env.LOG_IDS) as string[]).join(',') : '',
-    ]);
+    const cp = await checkpointNow();
     expect(cp.code).toBe(0);
     expect(readFileSync(f('notes.json'), 'utf8')).toContain(`docket/${STAGE}/${w.env.LEDGER_TABLE}/${logId}\\n6\\n`);
 
@@ -200,18 +204,7 @@ describe('witnesses over the local stack', () => {
     expect(doomed.length).toBeGreaterThanOrEqual(4);
     for (const i of doomed)
       await w.dynamodb.send(new DeleteItemCommand({ TableName: table, Key: { pk: i.pk!, sk: i.sk! } }));
-    const cp = await cli(checkpoint, [
-      '--key',
-      f('checkpoint-key.json'),
-      '--policy',
-      f('policy.json'),
-      '--out',
-      f('checkpoints.json'),
-      '--notes-out',
-      f('notes.json'),
-      '--logs',
-      w.env.LOG_IDS ? (JSON.parse(w.env.LOG_IDS) as string[]).join(',') : '',
-    ]);
+    const cp = await checkpointNow();
     expect(cp.code).toBe(0);
 
     // Without witnesses the deletion passes (the table's checkpoints and markers were removed with it).
