@@ -2,7 +2,7 @@
  * The layering Docket keeps (docs/architecture.md, ADR 0151), checked by `npm run lint:layers` in `npm test`.
  * core → adapters → functions / localstack / cli / infra; core is pure and imports nothing outside core.
  */
-const OUTSIDE_CORE = '^(adapters|functions|cli|localstack|infra|bench|test|conformance|bin)/';
+const OUTSIDE_CORE = '^(adapters|functions|cli|localstack|infra|stack|bench|test|conformance|bin)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -69,7 +69,7 @@ module.exports = {
         'Outside core/, a core package is used through its index.ts. Known older deep imports are listed in ' +
         '.dependency-cruiser-known-violations.json and may only shrink (ADR 0151).',
       severity: 'error',
-      from: { path: '^(adapters|functions|cli|localstack|infra)/' },
+      from: { path: '^(adapters|functions|cli|localstack|infra|stack)/' },
       to: { path: '^core/[^/]+/.+', pathNot: '^core/[^/]+/index\\.ts$' },
     },
   ],

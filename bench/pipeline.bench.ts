@@ -27,7 +27,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchComma
 import { startStackProcess } from '../localstack/daemon.js';
 import { REQUEST_FORMAT } from '../core/admission/request-format.js';
 import { resolveSettings } from '../stack/settings.js';
-import { ensureSigningKey } from '../functions/lib/local-files.js';
+import { ensureSigningKey } from '../stack/local-files.js';
 import { openStack } from '../stack/clients.js';
 import { resolveConfig } from '../infra/config.js';
 import { resourceNames } from '../infra/names.js';

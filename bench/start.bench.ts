@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, stopDaemon } from '../localstack/daemon.js';
-import { ensureSigningKey } from '../functions/lib/local-files.js';
+import { ensureSigningKey } from '../stack/local-files.js';
 
 const BENCH_COMMAND = 'npm run build && node dist/bench/start.bench.js';
 const ROUNDS = Math.max(1, Number(process.env.BENCH_START_ROUNDS ?? 3));

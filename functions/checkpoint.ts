@@ -12,7 +12,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { createDynamoDbClient } from '../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../adapters/dynamodb-ledger-store.js';
 import { describeRefusal, rfc3339Now, runCheckpoints, type CheckpointRun } from './lib/checkpoint-runner.js';
-import { loadCheckpointSigner, loadTrustPolicy } from './lib/checkpoint-key.js';
+import { loadCheckpointSigner, loadTrustPolicy } from '../adapters/checkpoint-key.js';
 
 /** The metric the checkpoint-refusals alarm watches (namespace Docket, service docket-checkpoint). */
 export const CHECKPOINT_REFUSALS_METRIC = 'CheckpointRefusals';

@@ -8,7 +8,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { buildDigest } from './lib/build-digest.js';
 import { evaluateRuntimeFromEnv, type EvaluateRuntime } from './lib/evaluate-runtime.js';
 import { powertoolsObservability } from './lib/observability.js';
-import { loadSigningKey } from './lib/signing-key.js';
+import { loadSigningKey } from '../adapters/signing-key.js';
 
 let runtime: Promise<EvaluateRuntime> | undefined;
 

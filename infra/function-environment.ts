@@ -26,7 +26,7 @@ export const ENV = {
   /** JSON array of supported extension names (§9). */
   supportedExtensions: 'SUPPORTED_EXTENSIONS',
   exportBucket: 'CHECKPOINT_EXPORT_BUCKET',
-  /** The checkpoint writer's non-exportable KMS key (functions/lib/checkpoint-key.ts). */
+  /** The checkpoint writer's non-exportable KMS key (adapters/checkpoint-key.ts). */
   checkpointKmsKeyId: 'CHECKPOINT_KMS_KEY_ID',
   /** SSM parameter holding the trust policy the checkpoint writer verifies entries under. */
   trustPolicyParameter: 'TRUST_POLICY_PARAMETER',

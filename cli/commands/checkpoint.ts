@@ -13,8 +13,8 @@ import { signerFromKeyPair, type Signer } from '../../core/ledger/signature.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
-import { localPaths } from '../../functions/lib/local-files.js';
-import { parseSigningKey } from '../../functions/lib/signing-key.js';
+import { localPaths } from '../../stack/local-files.js';
+import { parseSigningKey } from '../../adapters/signing-key.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket checkpoint [--key <checkpoint-key.json>] [--policy <trust-policy.json>] [--out <checkpoints.json>] [--notes-out <checkpoint-notes.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;

@@ -20,7 +20,7 @@ import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-polic
 import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { verifyHandoff, type HandoffVerdict } from '../../core/pipeline/handoff-verdict.js';
 import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { localPaths } from '../../functions/lib/local-files.js';
+import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket handoffs --route <queue-key|unrouted> [--policy <trust-policy.json>] [--expect-target <kind:name>]… [--no-verify] [--max <n>] [--wait <seconds>] [--peek] [--json]

@@ -18,7 +18,7 @@ import {
   trustPolicyDocument,
   writeSigningKey,
   type PublicKeyPin,
-} from '../../functions/lib/local-files.js';
+} from '../../stack/local-files.js';
 
 const USAGE = `docket keygen [--out <key.json>] [--force] [--trust-policy <policy.json> --logs <id,id…> (--checkpoint-out <checkpoint-key.json> | --checkpoint-public-key <base64 DER | hex>) [--environment <stage>] [--table <ledger-table>] [--build <sha256-hex>]…]`;
 

@@ -23,8 +23,8 @@ import { buildRequest } from '../../core/pipeline/request-builder.js';
 import { resolveSettings } from '../../stack/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
-import { DEMO_PACKS, DEMO_REQUESTS } from '../../functions/lib/local-demo.js';
-import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../functions/lib/local-files.js';
+import { DEMO_PACKS, DEMO_REQUESTS } from '../../stack/local-demo.js';
+import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../stack/local-files.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { writeFileSync } from 'node:fs';
 

@@ -31,7 +31,7 @@ import type { LedgerStore } from '../../core/ledger/store.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
-import { localPaths } from '../../functions/lib/local-files.js';
+import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket replay [--log <id> [--seq <n> | --from <n> [--to <n>]]] [--request <id>] [--policy <trust-policy.json>]

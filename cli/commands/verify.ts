@@ -21,7 +21,7 @@ import { storeCheckpoints, storeSource } from '../../core/ledger/verify/sources.
 import { verifyLedger } from '../../core/ledger/verify/verify-ledger.js';
 import { err, type Result } from '../../core/result.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
-import { localPaths } from '../../functions/lib/local-files.js';
+import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { keepsNotes } from '../../core/ledger/publish-note.js';
 import { cosignedNote } from '../../core/ledger/note-store.js';

@@ -24,7 +24,7 @@ import { runWitness, type WitnessRunResult } from '../../core/ledger/witness/wit
 import { witnessPolicyDocument } from '../../core/ledger/witness/witness-policy.js';
 import { fromHex } from '../../core/ledger/bytes.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { localPaths } from '../../functions/lib/local-files.js';
+import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';

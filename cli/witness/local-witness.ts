@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { witnessPolicyDocument } from '../../core/ledger/witness/witness-policy.js';
-import { localPaths } from '../../functions/lib/local-files.js';
+import { localPaths } from '../../stack/local-files.js';
 import type { CliIo } from '../io.js';
 import { newWitnessKey, parseWitnessKey, writeWitnessKey } from './witness-key-file.js';
 

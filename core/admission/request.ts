@@ -9,7 +9,6 @@
  */
 import { readJson } from '../carrier/read-json.js';
 import type { JsonObject, JsonValue } from '../carrier/json-value.js';
-import type { RefusalCode } from '../ledger/entry-types.js';
 import { err, ok, type Result } from '../result.js';
 import { topLevelMemberSpans } from './member-spans.js';
 import {
@@ -56,13 +55,6 @@ export interface RequestError {
   readonly message: string;
   /** Present when the request id could be read and is valid: the refusal can then be recorded in the ledger. */
   readonly requestId?: string;
-}
-
-/** The admission refusal a request-reader error is recorded as (ADR 0052); the pipeline and replay both use it. */
-export function refusalCodeOfRequestError(code: RequestErrorCode): RefusalCode {
-  if (code === 'request-too-large') return 'request-too-large';
-  if (code === 'request-format-unsupported') return 'unsupported-request-format';
-  return 'request-malformed';
 }
 
 const utf8 = new TextEncoder();

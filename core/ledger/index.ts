@@ -40,7 +40,7 @@ export {
   type EntryReadErrorCode,
 } from './entry.js';
 export { canonicalText, readCanonicalRecord, LedgerValueError } from './canonical.js';
-export { sha256Hex, toHex, fromHex } from './bytes.js';
+export { sha256Hex, toHex, fromHex, isHex } from './bytes.js';
 
 export {
   keyIdOf,

@@ -8,7 +8,7 @@ import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { keyIdOf } from '../../core/ledger/signature.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../core/ledger/verify/index.js';
-import { loadCheckpointSigner } from '../../functions/lib/checkpoint-key.js';
+import { loadCheckpointSigner } from '../../adapters/checkpoint-key.js';
 import { BUILD_DIGEST, KEYS } from '../ledger/fixtures.js';
 import { startKmsWireServer, type KmsWireServer } from './kms-wire-server.js';
 

@@ -14,8 +14,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newKeyPair, writeSigningKey } from '../../functions/lib/local-files.js';
-import { SecretFileError, writeSecretFile } from '../../functions/lib/secret-file.js';
+import { newKeyPair, writeSigningKey } from '../../stack/local-files.js';
+import { SecretFileError, writeSecretFile } from '../../adapters/secret-file.js';
 import { cli } from './helpers.js';
 
 let dir: string;

@@ -13,7 +13,7 @@ import { run as show } from '../../cli/commands/show.js';
 import { run as tail } from '../../cli/commands/tail.js';
 import { run as handoffs } from '../../cli/commands/handoffs.js';
 import { run as checkpoint } from '../../cli/commands/checkpoint.js';
-import { signingKeyDocument } from '../../functions/lib/signing-key.js';
+import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 let w: E2eWorld;

@@ -16,7 +16,7 @@ import { run as verify } from '../../cli/commands/verify.js';
 import { sha256Hex } from '../../core/ledger/bytes.js';
 import { canonicalText } from '../../core/ledger/canonical.js';
 import { entryHashOf } from '../../core/ledger/entry.js';
-import { signingKeyDocument } from '../../functions/lib/signing-key.js';
+import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, worldIo, type WorldIo } from './world-io.js';
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSettings } from '../../stack/settings.js';
-import { ensureSigningKey } from '../../functions/lib/local-files.js';
+import { ensureSigningKey } from '../../stack/local-files.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { startDaemon, stopDaemon, type StackState } from '../../localstack/daemon.js';
 import { buildModuleBeside, buildServeEntry } from '../localstack/build-serve.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { writeSigningKey } from '../../functions/lib/local-files.js';
+import { writeSigningKey } from '../../stack/local-files.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { startE2e, type E2eWorld } from './harness.js';
 

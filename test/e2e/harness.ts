@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { memoryIo } from '../../cli/io.js';
 import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
-import { trustPolicyDocument } from '../../functions/lib/local-files.js';
+import { trustPolicyDocument } from '../../stack/local-files.js';
 import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';

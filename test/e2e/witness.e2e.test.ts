@@ -22,8 +22,8 @@ import { parseCheckpointOrigin } from '../../core/ledger/checkpoint-note.js';
 import { keyPairFromSeed } from '../../core/ledger/signature.js';
 import { isAllowedAuthority, readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { WitnessService } from '../../core/ledger/witness/witness-service.js';
-import { signingKeyDocument } from '../../functions/lib/signing-key.js';
-import { trustPolicyDocument } from '../../functions/lib/local-files.js';
+import { signingKeyDocument } from '../../adapters/signing-key.js';
+import { trustPolicyDocument } from '../../stack/local-files.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 const STAGE = 'witness';

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { toHex } from '../../core/ledger/bytes.js';
-import { loadCheckpointSigner, loadTrustPolicy } from '../../functions/lib/checkpoint-key.js';
-import { signingKeyDocument } from '../../functions/lib/signing-key.js';
+import { loadCheckpointSigner, loadTrustPolicy } from '../../adapters/checkpoint-key.js';
+import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { CHECKPOINT_KEYS, KEYS } from '../ledger/fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-checkpoint-key-'));

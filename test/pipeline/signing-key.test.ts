@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keyPairFromSeed } from '../../core/ledger/signature.js';
-import { loadSigningKey, parseSigningKey, signingKeyDocument } from '../../functions/lib/signing-key.js';
-import { writeSigningKey } from '../../functions/lib/local-files.js';
+import { loadSigningKey, parseSigningKey, signingKeyDocument } from '../../adapters/signing-key.js';
+import { writeSigningKey } from '../../stack/local-files.js';
 import { buildDigest, treeDigest } from '../../functions/lib/build-digest.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-key-'));

@@ -11,7 +11,7 @@ import { memoryIo } from '../../cli/io.js';
 import { run, stackDeps } from '../../cli/commands/replay-entries.js';
 import { parseStoredEntry } from '../../core/ledger/entry.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
-import { trustPolicyDocument } from '../../functions/lib/local-files.js';
+import { trustPolicyDocument } from '../../stack/local-files.js';
 import { startE2e, type E2eWorld } from '../e2e/harness.js';
 import { exampleText } from './world.js';
 

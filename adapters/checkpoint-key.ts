@@ -8,9 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
-import type { CheckpointSigner } from '../../core/ledger/checkpoint.js';
-import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
-import { kmsCheckpointSigner } from '../../adapters/kms-checkpoint-signer.js';
+import { readTrustPolicy, type CheckpointSigner, type TrustPolicy } from '../core/ledger/index.js';
+import { kmsCheckpointSigner } from './kms-checkpoint-signer.js';
 import { signerFromKeyFile, SigningKeyError } from './signing-key.js';
 
 export async function loadCheckpointSigner(

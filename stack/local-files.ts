@@ -6,11 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { toHex } from '../../core/ledger/bytes.js';
-import { generateKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
-import { TRUST_POLICY_FORMAT } from '../../core/ledger/trust-policy.js';
-import { parseSigningKey, signingKeyDocument } from './signing-key.js';
-import { ensurePrivateDir, writeSecretFile } from './secret-file.js';
+import { generateKeyPair, toHex, TRUST_POLICY_FORMAT, type Ed25519KeyPair } from '../core/ledger/index.js';
+import { parseSigningKey, signingKeyDocument } from '../adapters/signing-key.js';
+import { ensurePrivateDir, writeSecretFile } from '../adapters/secret-file.js';
 
 export const LOCAL_DIR = join('.docket', 'local');
 export const localPaths = (cwd: string = process.cwd()) => ({

@@ -7,8 +7,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { fromHex, isHex, toHex } from '../../core/ledger/bytes.js';
-import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair, type Signer } from '../../core/ledger/signature.js';
+import {
+  fromHex,
+  isHex,
+  keyPairFromSeed,
+  signerFromKeyPair,
+  toHex,
+  type Ed25519KeyPair,
+  type Signer,
+} from '../core/ledger/index.js';
 
 export const SIGNING_KEY_FORMAT = 'docket.signing-key/1';
 
