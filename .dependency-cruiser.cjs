@@ -65,9 +65,7 @@ module.exports = {
     },
     {
       name: 'core-through-public-index',
-      comment:
-        'Outside core/, a core package is used through its index.ts. Known older deep imports are listed in ' +
-        '.dependency-cruiser-known-violations.json and may only shrink (ADR 0151).',
+      comment: 'Outside core/, a core package is used through its index.ts (ADR 0151, ADR 0211).',
       severity: 'error',
       from: { path: '^(adapters|functions|cli|localstack|infra|stack)/' },
       to: { path: '^core/[^/]+/.+', pathNot: '^core/[^/]+/index\\.ts$' },

@@ -16,13 +16,13 @@ import {
   type Position,
   type StoredCheckpoint,
   type StoredEntry,
-} from '../core/ledger/store.js';
+} from '../core/ledger/index.js';
 import {
   cosignatureSortKey,
   type CheckpointNoteStore,
   type StoredCosignature,
   type StoredNote,
-} from '../core/ledger/note-store.js';
+} from '../core/ledger/index.js';
 
 const { ConditionalCheckFailedException, GetItemCommand, PutItemCommand, QueryCommand, ScanCommand } = dynamodb;
 

@@ -9,9 +9,9 @@
  * a corrupted answer is refused here, not discovered by verifiers.
  */
 import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
-import { toHex } from '../core/ledger/bytes.js';
-import type { CheckpointSigner } from '../core/ledger/checkpoint.js';
-import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf, verifyEd25519 } from '../core/ledger/signature.js';
+import { toHex } from '../core/ledger/index.js';
+import type { CheckpointSigner } from '../core/ledger/index.js';
+import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf, verifyEd25519 } from '../core/ledger/index.js';
 
 export { ed25519FromSpki };
 

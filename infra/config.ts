@@ -7,7 +7,7 @@
  */
 import type { Node } from 'constructs';
 // Pure constants (no I/O): the deployed defaults are the evaluator's own (docs/adr/0034-work-budget-defaults.md).
-import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../core/evaluate/limits.js';
+import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../core/evaluate/index.js';
 import { routeOutputId } from './names.js';
 
 /** §6.7 target kinds: a route target is `{kind, name}` with kind one of these. */

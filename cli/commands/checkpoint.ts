@@ -9,8 +9,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
-import { signerFromKeyPair, type Signer } from '../../core/ledger/signature.js';
-import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
+import { signerFromKeyPair, type Signer } from '../../core/ledger/index.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { localPaths } from '../../stack/local-files.js';

@@ -15,10 +15,10 @@ import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs
 import { moveHandoffToDeadLetter } from '../../adapters/handoff-dead-letter.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
-import type { HandoffTarget } from '../../core/evaluate/types.js';
-import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
-import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
-import { verifyHandoff, type HandoffVerdict } from '../../core/pipeline/handoff-verdict.js';
+import type { HandoffTarget } from '../../core/evaluate/index.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
+import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/index.js';
+import { verifyHandoff, type HandoffVerdict } from '../../core/pipeline/index.js';
 import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';

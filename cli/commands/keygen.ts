@@ -9,8 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
-import { fromHex, isHex, toHex } from '../../core/ledger/bytes.js';
-import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf } from '../../core/ledger/signature.js';
+import { fromHex, isHex, toHex } from '../../core/ledger/index.js';
+import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf } from '../../core/ledger/index.js';
 import { LOCAL_STAGE } from '../../stack/settings.js';
 import {
   localPaths,

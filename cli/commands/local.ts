@@ -14,12 +14,12 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/clien
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
-import { parseStoredEntry } from '../../core/ledger/entry.js';
-import { signerFromKeyPair } from '../../core/ledger/signature.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { parseStoredEntry } from '../../core/ledger/index.js';
+import { signerFromKeyPair } from '../../core/ledger/index.js';
+import { readTrustPolicy } from '../../core/ledger/index.js';
 import { validatePack } from '../../core/pack/index.js';
-import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
-import { buildRequest } from '../../core/pipeline/request-builder.js';
+import { readHandoffMessage } from '../../core/pipeline/index.js';
+import { buildRequest } from '../../core/pipeline/index.js';
 import { resolveSettings } from '../../stack/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';

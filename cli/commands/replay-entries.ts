@@ -27,8 +27,8 @@ import {
   type ReplaySelection,
   type Retained,
 } from '../../core/replay/index.js';
-import type { LedgerStore } from '../../core/ledger/store.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import type { LedgerStore } from '../../core/ledger/index.js';
+import { readTrustPolicy } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
 import { localPaths } from '../../stack/local-files.js';

@@ -4,8 +4,8 @@
  */
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
-import { parseStoredEntry } from '../../core/ledger/entry.js';
-import type { SignedEntry } from '../../core/ledger/entry-types.js';
+import { parseStoredEntry } from '../../core/ledger/index.js';
+import type { SignedEntry } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 

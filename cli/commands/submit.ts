@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
-import { buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/request-builder.js';
-import { MAX_REQUEST_BYTES } from '../../core/admission/request-format.js';
+import { buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
+import { MAX_REQUEST_BYTES } from '../../core/admission/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 

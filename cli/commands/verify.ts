@@ -12,22 +12,22 @@ import { readFile } from 'node:fs/promises';
 import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
-import { readCheckpointExport } from '../../core/ledger/export.js';
-import type { LedgerStore, Position, StoredCheckpoint } from '../../core/ledger/store.js';
-import { readMarkers } from '../../core/ledger/verify/markers.js';
-import { readPolicyBytes, verifyExportFiles } from '../../core/ledger/verify/files.js';
-import type { NoVerdict, Verdict } from '../../core/ledger/verify/findings.js';
-import { storeCheckpoints, storeSource } from '../../core/ledger/verify/sources.js';
-import { verifyLedger } from '../../core/ledger/verify/verify-ledger.js';
+import { readCheckpointExport } from '../../core/ledger/index.js';
+import type { LedgerStore, Position, StoredCheckpoint } from '../../core/ledger/index.js';
+import { readMarkers } from '../../core/ledger/index.js';
+import { readPolicyBytes, verifyExportFiles } from '../../core/ledger/index.js';
+import type { NoVerdict, Verdict } from '../../core/ledger/index.js';
+import { storeCheckpoints, storeSource } from '../../core/ledger/index.js';
+import { verifyLedger } from '../../core/ledger/index.js';
 import { err, type Result } from '../../core/result.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
-import { keepsNotes } from '../../core/ledger/publish-note.js';
-import { cosignedNote } from '../../core/ledger/note-store.js';
-import { readNotesExport } from '../../core/ledger/notes-export.js';
-import { readWitnessPolicy, type WitnessPolicy } from '../../core/ledger/witness/witness-policy.js';
-import { readWitnessState } from '../../core/ledger/witness/witness-state.js';
+import { keepsNotes } from '../../core/ledger/index.js';
+import { cosignedNote } from '../../core/ledger/index.js';
+import { readNotesExport } from '../../core/ledger/index.js';
+import { readWitnessPolicy, type WitnessPolicy } from '../../core/ledger/index.js';
+import { readWitnessState } from '../../core/ledger/index.js';
 
 const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoints.json>] [--policy <trust-policy.json>] [--markers <markers.json>] [--all-signatures]
               [--witnesses <witness-policy.json> [--cosigned <checkpoint-notes.json | witness-state.json>]… [--now <RFC 3339>]]

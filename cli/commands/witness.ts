@@ -8,21 +8,21 @@
  * A refusal (rollback, inconsistent, equivocating checkpoint, …) is printed as the log's finding; exit 1.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { toHex } from '../../core/ledger/bytes.js';
-import { parseCheckpointOrigin, readCheckpointNote } from '../../core/ledger/checkpoint-note.js';
-import { entryHashOf } from '../../core/ledger/entry.js';
-import { readLedgerExport } from '../../core/ledger/export.js';
-import { consistencyProof } from '../../core/ledger/merkle.js';
-import { keepsNotes } from '../../core/ledger/publish-note.js';
-import { exportNotes, notesExportText, readNotesExport } from '../../core/ledger/notes-export.js';
-import type { StoredNote } from '../../core/ledger/note-store.js';
-import { encodeBase64, signatureLine, type NoteSignature } from '../../core/ledger/signed-note.js';
-import { isAllowedAuthority, readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
-import type { AddCheckpointResponse } from '../../core/ledger/witness/add-checkpoint.js';
-import { WitnessService } from '../../core/ledger/witness/witness-service.js';
-import { runWitness, type WitnessRunResult } from '../../core/ledger/witness/witness-run.js';
-import { witnessPolicyDocument } from '../../core/ledger/witness/witness-policy.js';
-import { fromHex } from '../../core/ledger/bytes.js';
+import { toHex } from '../../core/ledger/index.js';
+import { parseCheckpointOrigin, readCheckpointNote } from '../../core/ledger/index.js';
+import { entryHashOf } from '../../core/ledger/index.js';
+import { readLedgerExport } from '../../core/ledger/index.js';
+import { consistencyProof } from '../../core/ledger/index.js';
+import { keepsNotes } from '../../core/ledger/index.js';
+import { exportNotes, notesExportText, readNotesExport } from '../../core/ledger/index.js';
+import type { StoredNote } from '../../core/ledger/index.js';
+import { encodeBase64, signatureLine, type NoteSignature } from '../../core/ledger/index.js';
+import { isAllowedAuthority, readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
+import type { AddCheckpointResponse } from '../../core/ledger/index.js';
+import { WitnessService } from '../../core/ledger/index.js';
+import { runWitness, type WitnessRunResult } from '../../core/ledger/index.js';
+import { witnessPolicyDocument } from '../../core/ledger/index.js';
+import { fromHex } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
@@ -31,7 +31,7 @@ import type { CliIo } from '../io.js';
 import { postAddCheckpoint, witnessServer } from '../witness/http.js';
 import { loadWitnessState, saveWitnessState } from '../witness/state-file.js';
 import { newWitnessKey, parseWitnessKey, writeWitnessKey } from '../witness/witness-key-file.js';
-import type { WitnessKey } from '../../core/ledger/cosignature.js';
+import type { WitnessKey } from '../../core/ledger/index.js';
 
 const USAGE = `docket witness keygen --name <witness-name> [--out <witness-key.json>] [--force] [--policy-out <witness-policy.json>] [--max-age <seconds>]
 docket witness [run] [--key <witness-key.json>] [--state <witness-state.json>] [--policy <trust-policy.json>]

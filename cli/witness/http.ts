@@ -3,8 +3,8 @@
  * answers with its status, Content-Type and body; the client posts a body and returns the same three.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddCheckpointResponse } from '../../core/ledger/witness/add-checkpoint.js';
-import type { WitnessService } from '../../core/ledger/witness/witness-service.js';
+import type { AddCheckpointResponse } from '../../core/ledger/index.js';
+import type { WitnessService } from '../../core/ledger/index.js';
 
 /** Request bodies larger than this are refused (413): 64 proof lines and a note with 64 signatures fit easily. */
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -5,7 +5,7 @@
  * previous one (its state file is removed) — a long-lived witness never does that.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { witnessPolicyDocument } from '../../core/ledger/witness/witness-policy.js';
+import { witnessPolicyDocument } from '../../core/ledger/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import type { CliIo } from '../io.js';
 import { newWitnessKey, parseWitnessKey, writeWitnessKey } from './witness-key-file.js';

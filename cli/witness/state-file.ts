@@ -10,7 +10,7 @@ import {
   readWitnessState,
   serializeWitnessState,
   type WitnessState,
-} from '../../core/ledger/witness/witness-state.js';
+} from '../../core/ledger/index.js';
 
 export class WitnessStateFileError extends Error {
   readonly code = 'witness-state-unreadable';

@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fromHex, isHex, toHex } from '../../core/ledger/bytes.js';
-import type { WitnessKey } from '../../core/ledger/cosignature.js';
-import { generateKeyPair, keyPairFromSeed } from '../../core/ledger/signature.js';
-import { isValidKeyName } from '../../core/ledger/signed-note.js';
+import { fromHex, isHex, toHex } from '../../core/ledger/index.js';
+import type { WitnessKey } from '../../core/ledger/index.js';
+import { generateKeyPair, keyPairFromSeed } from '../../core/ledger/index.js';
+import { isValidKeyName } from '../../core/ledger/index.js';
 
 export const WITNESS_KEY_FORMAT = 'docket.witness-key/1';
 

@@ -15,3 +15,4 @@ export { topLevelMemberSpans, type Span } from './member-spans.js';
 export { loadPackBytes, packEscalationTarget, type LoadedPack, type PackLoad } from './pack-load.js';
 export { refusalCodeOfRequestError } from './request-refusal.js';
 export { Lru } from './lru.js';
+export { MAX_REQUEST_BYTES } from './request-format.js';

@@ -5,15 +5,15 @@
  * keeps notes (core/ledger/publish-note.ts); then the checkpoint export and the notes export (every stored checkpoint
  * and note of those logs) for storage outside the table. A refusal for one log does not stop the others.
  */
-import type { CheckpointOrigin, CheckpointSigner } from '../../core/ledger/checkpoint.js';
-import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
-import { exportCheckpoints } from '../../core/ledger/export.js';
-import type { NoteSigner } from '../../core/ledger/checkpoint-note.js';
-import { exportNotes } from '../../core/ledger/notes-export.js';
-import { keepsNotes, publishCheckpointNote } from '../../core/ledger/publish-note.js';
-import type { LedgerStore } from '../../core/ledger/store.js';
-import type { TrustPolicy } from '../../core/ledger/trust-policy.js';
-import type { Finding } from '../../core/ledger/verify/findings.js';
+import type { CheckpointOrigin, CheckpointSigner } from '../../core/ledger/index.js';
+import { checkpointLog } from '../../core/ledger/index.js';
+import { exportCheckpoints } from '../../core/ledger/index.js';
+import type { NoteSigner } from '../../core/ledger/index.js';
+import { exportNotes } from '../../core/ledger/index.js';
+import { keepsNotes, publishCheckpointNote } from '../../core/ledger/index.js';
+import type { LedgerStore } from '../../core/ledger/index.js';
+import type { TrustPolicy } from '../../core/ledger/index.js';
+import type { Finding } from '../../core/ledger/index.js';
 
 export interface LogCheckpointResult {
   readonly logId: string;

@@ -12,19 +12,19 @@ import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { getQueueUrl, sendMessage } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
-import type { Signer } from '../../core/ledger/signature.js';
-import { handleBatch, type BatchRecord } from '../../core/pipeline/batch.js';
-import { parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
-import { logsInTurn } from '../../core/ledger/log-selection.js';
-import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
-import { cachedPackSource } from '../../core/pipeline/pack-source.js';
-import type { HandoffSender } from '../../core/pipeline/ports.js';
+import type { Signer } from '../../core/ledger/index.js';
+import { handleBatch, type BatchRecord } from '../../core/pipeline/index.js';
+import { parseRouteQueues } from '../../core/pipeline/index.js';
+import { logsInTurn } from '../../core/ledger/index.js';
+import { ledgerWriter } from '../../core/pipeline/index.js';
+import { cachedPackSource } from '../../core/pipeline/index.js';
+import type { HandoffSender } from '../../core/pipeline/index.js';
 import {
   processRequest,
   type PipelineConfig,
   type PipelinePorts,
   type ProcessOutcome,
-} from '../../core/pipeline/process-request.js';
+} from '../../core/pipeline/index.js';
 import { silentObservability, type Observability } from './observability.js';
 
 export interface EvaluateRuntime {

@@ -5,8 +5,8 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { BatchObserver, BatchRecord } from '../../core/pipeline/batch.js';
-import type { ProcessOutcome } from '../../core/pipeline/process-request.js';
+import type { BatchObserver, BatchRecord } from '../../core/pipeline/index.js';
+import type { ProcessOutcome } from '../../core/pipeline/index.js';
 
 export interface Observability extends BatchObserver {
   flush(): void;

@@ -7,7 +7,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
 import type { ResourceNames } from '../names.js';
-import { HANDOFF_MAX_BYTES } from '../../core/pipeline/handoff-message.js';
+import { HANDOFF_MAX_BYTES } from '../../core/pipeline/index.js';
 import { QueueWithDlq } from './intake.js';
 
 /** Consumers (people using `docket handoffs`, or systems) get five minutes to acknowledge a handoff. */

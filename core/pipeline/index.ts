@@ -1,0 +1,23 @@
+/**
+ * The pipeline's public surface: one request end to end over ports (docs/architecture.md). Code outside core/ uses
+ * the pipeline through this file only (ADR 0151).
+ */
+export { readHandoffMessage } from './handoff-message.js';
+export type { HandoffMessage } from './handoff-message.js';
+export { verifyHandoff } from './handoff-verdict.js';
+export type { HandoffVerdict } from './handoff-verdict.js';
+export { buildRequest } from './request-builder.js';
+export { idPrefixFor } from './request-builder.js';
+export { requestFromLine } from './request-builder.js';
+export { handleBatch } from './batch.js';
+export type { BatchRecord } from './batch.js';
+export { parseRouteQueues } from './handoff-plan.js';
+export { ledgerWriter } from './ledger-writer.js';
+export { cachedPackSource } from './pack-source.js';
+export type { HandoffSender } from './ports.js';
+export { processRequest } from './process-request.js';
+export type { PipelineConfig } from './process-request.js';
+export type { PipelinePorts } from './process-request.js';
+export type { ProcessOutcome } from './process-request.js';
+export type { BatchObserver } from './batch.js';
+export { HANDOFF_MAX_BYTES } from './handoff-message.js';
