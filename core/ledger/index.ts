@@ -135,3 +135,24 @@ export {
   type AdmissionRefusal,
   type PackWorstCase,
 } from './admission.js';
+
+export {
+  RECEIPT_FORMAT,
+  receiptText,
+  readReceipt,
+  receiptViolation,
+  ReceiptInvariantError,
+  type Receipt,
+  type InclusionProof,
+  type ReceiptReadError,
+} from './receipt.js';
+export {
+  verifyReceipt,
+  RECEIPT_FINDING_CODES,
+  type ReceiptFinding,
+  type ReceiptFindingCode,
+  type ReceiptInput,
+  type ReceiptVerdict,
+  type ReceiptVerifyOptions,
+} from './receipt-verify.js';
+export { buildReceipt, locateEntry, type ReceiptBuildError } from './receipt-build.js';
