@@ -207,6 +207,22 @@ function checkInputs(
     const bytes = inputs[name];
     if (bytes === undefined) continue;
     const actual = sha256Hex(bytes);
-    if (actual !== recorded[name]) findings.push({ code: `${name}-digest-mismatch`, recorded: recorded[name], actual });
+    if (actual === recorded[name]) continue;
+    // A document inside a request is its member value, which carries no surrounding JSON whitespace (RFC 8259 §2
+    // ws; docs/adr/0070): a facts or evidence file that ends in a newline still names the same document bytes.
+    const documentBytes = name === 'facts' || name === 'evidence' ? withoutOuterWhitespace(bytes) : bytes;
+    if (documentBytes !== bytes && sha256Hex(documentBytes) === recorded[name]) continue;
+    findings.push({ code: `${name}-digest-mismatch`, recorded: recorded[name], actual });
   }
+}
+
+const isWs = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+
+/** The bytes without leading and trailing RFC 8259 whitespace; the same array when there is none. */
+function withoutOuterWhitespace(b: Uint8Array): Uint8Array {
+  let start = 0;
+  let end = b.length;
+  while (start < end && isWs(b[start])) start += 1;
+  while (end > start && isWs(b[end - 1])) end -= 1;
+  return start === 0 && end === b.length ? b : b.subarray(start, end);
 }

@@ -111,6 +111,9 @@ describe('portable receipts', () => {
   it('the facts file the entry was decided on matches; any other file is named as a facts digest mismatch', async () => {
     const r = await receiptOf(await checkpointed(4), 'r2');
     expect(verifyReceipt(r, POLICY, { inputs: { facts: FACTS, request: utf8Bytes('r2') } }).ok).toBe(true);
+    // The file as an editor saves it (a final newline): the same document value as the request carried.
+    expect(verifyReceipt(r, POLICY, { inputs: { facts: utf8Bytes('{"amount":12}\n') } }).ok).toBe(true);
+    expect(verifyReceipt(r, POLICY, { inputs: { request: utf8Bytes('r2\n') } }).ok).toBe(false);
     const other = utf8Bytes('{"amount":13}');
     expect(verifyReceipt(r, POLICY, { inputs: { facts: other } })).toEqual({
       ok: false,
