@@ -10,10 +10,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
-import { buildReceipt, type ReceiptBuildError } from '../../core/ledger/receipt-build.js';
-import { receiptText } from '../../core/ledger/receipt.js';
-import { signerFromKeyPair } from '../../core/ledger/signature.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import {
+  buildReceipt,
+  readTrustPolicy,
+  receiptText,
+  signerFromKeyPair,
+  type ReceiptBuildError,
+} from '../../core/ledger/index.js';
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { localPaths } from '../../functions/lib/local-files.js';
 import { parseSigningKey } from '../../functions/lib/signing-key.js';

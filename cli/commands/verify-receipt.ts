@@ -9,10 +9,14 @@ import { readFile } from 'node:fs/promises';
 import { EXIT, parseCommandArgs, readCommandLine } from '../args.js';
 import type { CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
-import { readReceipt } from '../../core/ledger/receipt.js';
-import { verifyReceipt, type ReceiptInput } from '../../core/ledger/receipt-verify.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
-import { readWitnessPolicy, type WitnessPolicy } from '../../core/ledger/witness/witness-policy.js';
+import {
+  readReceipt,
+  readTrustPolicy,
+  readWitnessPolicy,
+  verifyReceipt,
+  type ReceiptInput,
+  type WitnessPolicy,
+} from '../../core/ledger/index.js';
 import { localPaths } from '../../functions/lib/local-files.js';
 
 const USAGE = `docket verify-receipt <receipt.json> [--policy <trust-policy.json>] [--witnesses <witness-policy.json>]

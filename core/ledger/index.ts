@@ -156,3 +156,9 @@ export {
   type ReceiptVerifyOptions,
 } from './receipt-verify.js';
 export { buildReceipt, locateEntry, type ReceiptBuildError } from './receipt-build.js';
+export {
+  readWitnessPolicy,
+  WITNESS_POLICY_FORMAT,
+  type WitnessPolicy,
+  type WitnessPolicyError,
+} from './witness/witness-policy.js';
