@@ -15,6 +15,8 @@ export const COMMANDS = Object.freeze({
   evaluate: 'evaluate a pack against facts and evidence: one disposition or one typed error (Core §8)',
   conformance: 'run the conformance corpus',
   verify: 'verify a ledger export or live ledger against a trust policy',
+  receipt: "write a request's portable receipt (entry, inclusion proof, signed checkpoint, cosignatures)",
+  'verify-receipt': 'verify a portable receipt offline against a trust policy and the input files',
   replay: 'replay ledger entries and compare their bytes',
   publish: 'publish a pack to the pack registry',
   submit: 'submit evaluation requests to the intake queue',

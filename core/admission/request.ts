@@ -10,6 +10,8 @@
 import { readJson } from '../carrier/read-json.js';
 import type { JsonObject, JsonValue } from '../carrier/json-value.js';
 import { err, ok, type Result } from '../result.js';
+import type { CarrierError } from '../carrier/index.js';
+import { documentSlices } from './document-slices.js';
 import { topLevelMemberSpans } from './member-spans.js';
 import {
   CORRELATION_NAME_PATTERN,
@@ -64,11 +66,7 @@ export function readRequest(bytes: Uint8Array): Result<EvaluationRequest, Reques
   // Lone surrogates are admitted at this layer so that a facts document for a 0.2.0-draft pack reaches the
   // evaluator, which reads it under the pack's own carrier (Core §11); our own members are ASCII-bounded below.
   const parsed = readJson(bytes, { allowLoneSurrogates: true });
-  if (!parsed.ok)
-    return refuse(
-      'request-not-json',
-      `the request is not a strict JSON text (§2.1): ${parsed.error.code}: ${parsed.error.message}`,
-    );
+  if (!parsed.ok) return readAroundDocuments(bytes, parsed.error);
   const root = parsed.value;
   if (root.kind !== 'object') return refuse('request-not-object', 'the request must be a JSON object');
   if (bytes.length > MAX_REQUEST_BYTES) {
@@ -82,10 +80,50 @@ export function readRequest(bytes: Uint8Array): Result<EvaluationRequest, Reques
       requestId,
     );
   }
-  return readMembers(bytes, root);
+  const spans = topLevelMemberSpans(bytes);
+  const slice = (name: string) => {
+    const s = spans.get(name);
+    return s === undefined ? undefined : bytes.slice(s.start, s.end);
+  };
+  return readMembers(root, { facts: slice('facts'), evidence: slice('evidence') });
 }
 
-function readMembers(bytes: Uint8Array, root: JsonObject): Result<EvaluationRequest, RequestError> {
+/**
+ * A request the strict carrier refused may still have a well-formed envelope around a facts or evidence document
+ * that is not a strict JSON text (duplicate names, a lone surrogate, a limit, a syntax error inside the document):
+ * then the request is read with those documents as raw slices, and the evaluator answers them with the same
+ * `malformed-input` error `docket evaluate` gives for those bytes (docs/adr/0176-malformed-documents-are-recorded.md).
+ * Anything wrong outside the two documents keeps the request unreadable (`request-not-json`), as before.
+ */
+function readAroundDocuments(bytes: Uint8Array, strictError: CarrierError): Result<EvaluationRequest, RequestError> {
+  const notJson = () =>
+    refuse(
+      'request-not-json',
+      `the request is not a strict JSON text (§2.1): ${strictError.code}: ${strictError.message}`,
+    );
+  const cut = documentSlices(bytes);
+  if (cut === null) return notJson();
+  const envelope = readJson(cut.envelope, { allowLoneSurrogates: true });
+  if (!envelope.ok || envelope.value.kind !== 'object') return notJson();
+  if (bytes.length > MAX_REQUEST_BYTES) {
+    const id = envelope.value.members.get('requestId');
+    const requestId = id?.kind === 'string' && REQUEST_ID_PATTERN.test(id.value) ? id.value : undefined;
+    return refuse(
+      'request-too-large',
+      `the request is ${bytes.length} bytes; the limit is ${MAX_REQUEST_BYTES}`,
+      requestId,
+    );
+  }
+  return readMembers(envelope.value, {
+    facts: cut.documents.get('facts')?.slice(),
+    evidence: cut.documents.get('evidence')?.slice(),
+  });
+}
+
+function readMembers(
+  root: JsonObject,
+  documents: { readonly facts: Uint8Array | undefined; readonly evidence: Uint8Array | undefined },
+): Result<EvaluationRequest, RequestError> {
   const m = root.members;
   const idValue = m.get('requestId');
   const requestId = idValue?.kind === 'string' && REQUEST_ID_PATTERN.test(idValue.value) ? idValue.value : undefined;
@@ -124,14 +162,11 @@ function readMembers(bytes: Uint8Array, root: JsonObject): Result<EvaluationRequ
     if (typeof c === 'string') return refuse('request-correlation-invalid', c, requestId);
     correlation = c;
   }
-  const spans = topLevelMemberSpans(bytes);
-  const factsSpan = spans.get('facts')!;
-  const evidenceSpan = spans.get('evidence');
   return ok({
     requestId,
     pack,
-    facts: bytes.slice(factsSpan.start, factsSpan.end),
-    ...(evidenceSpan ? { evidence: bytes.slice(evidenceSpan.start, evidenceSpan.end) } : {}),
+    facts: documents.facts!,
+    ...(documents.evidence ? { evidence: documents.evidence } : {}),
     ...(workBudget !== undefined ? { workBudget } : {}),
     ...(correlation ? { correlation } : {}),
   });

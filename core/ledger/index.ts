@@ -151,8 +151,6 @@ export { verifyLedger } from './verify/verify-ledger.js';
 export { keepsNotes } from './publish-note.js';
 export { cosignedNote } from './note-store.js';
 export { readNotesExport } from './notes-export.js';
-export { readWitnessPolicy } from './witness/witness-policy.js';
-export type { WitnessPolicy } from './witness/witness-policy.js';
 export { readWitnessState } from './witness/witness-state.js';
 export { parseCheckpointOrigin } from './checkpoint-note.js';
 export { readCheckpointNote } from './checkpoint-note.js';
@@ -174,3 +172,30 @@ export { isValidKeyName } from './signed-note.js';
 export type { NoteSigner } from './checkpoint-note.js';
 export { publishCheckpointNote } from './publish-note.js';
 export type { Finding } from './verify/findings.js';
+
+export {
+  RECEIPT_FORMAT,
+  receiptText,
+  readReceipt,
+  receiptViolation,
+  ReceiptInvariantError,
+  type Receipt,
+  type InclusionProof,
+  type ReceiptReadError,
+} from './receipt.js';
+export {
+  verifyReceipt,
+  RECEIPT_FINDING_CODES,
+  type ReceiptFinding,
+  type ReceiptFindingCode,
+  type ReceiptInput,
+  type ReceiptVerdict,
+  type ReceiptVerifyOptions,
+} from './receipt-verify.js';
+export { buildReceipt, locateEntry, type ReceiptBuildError } from './receipt-build.js';
+export {
+  readWitnessPolicy,
+  WITNESS_POLICY_FORMAT,
+  type WitnessPolicy,
+  type WitnessPolicyError,
+} from './witness/witness-policy.js';

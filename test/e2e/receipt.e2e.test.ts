@@ -1,0 +1,111 @@
+/**
+ * Portable receipts over the local stack (started here on port 0): a demo request is submitted and recorded,
+ * `docket receipt` says it is not checkpointed yet (exit 3), writes one with --checkpoint, and `docket verify-receipt`
+ * judges it offline with the trust policy alone — ok with the submitted facts file, not ok with another one.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../cli/io.js';
+import { run as publish } from '../../cli/commands/publish.js';
+import { run as submit } from '../../cli/commands/submit.js';
+import { run as show } from '../../cli/commands/show.js';
+import { run as receipt, EXIT_NOT_CHECKPOINTED } from '../../cli/commands/receipt.js';
+import { run as verifyReceipt } from '../../cli/commands/verify-receipt.js';
+import { sha256Hex } from '../../core/ledger/bytes.js';
+import { signingKeyDocument } from '../../adapters/signing-key.js';
+import { startE2e, type E2eWorld } from './harness.js';
+
+const STAGE = 'receipt';
+let w: E2eWorld;
+let stackFlags: string[];
+const dir = mkdtempSync(join(tmpdir(), 'docket-receipt-e2e-'));
+const f = (name: string) => join(dir, name);
+const ex = (p: string) => join(process.cwd(), 'examples', p);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+type Cmd = (argv: string[], io: ReturnType<typeof memoryIo>) => Promise<number>;
+
+async function cli(cmd: Cmd, argv: string[], stack = true) {
+  const io = memoryIo();
+  const code = await cmd([...argv, ...(stack ? stackFlags : [])], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+async function recorded(id: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if ((await cli(show, [id, '--json'])).code === 0) return;
+    await sleep(200);
+  }
+  throw new Error(`${id} never recorded`);
+}
+
+beforeAll(async () => {
+  w = await startE2e({ stage: STAGE });
+  stackFlags = ['--endpoint', w.stack.endpoint, '--region', w.stack.region, '--stage', STAGE];
+  writeFileSync(f('checkpoint-key.json'), signingKeyDocument(w.checkpointKeys));
+  expect((await cli(publish, [ex('vendor-onboarding-target.json')])).code).toBe(0);
+}, 120_000);
+afterAll(async () => {
+  await w?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('docket receipt and docket verify-receipt over the local stack', () => {
+  it('a demo request gets a receipt that verifies offline, and a different facts file is named', async () => {
+    const facts = ex('requests/vendor-no-match.facts.json');
+    const s = await cli(submit, [
+      '--pack',
+      'https://packs.example.org/procurement/vendor-onboarding@2.1.0',
+      '--facts',
+      facts,
+      '--evidence',
+      ex('requests/vendor-certificate.evidence.json'),
+      '--id',
+      'receipt-1',
+    ]);
+    expect(s.code, s.err).toBe(0);
+    await recorded('receipt-1');
+
+    const early = await cli(receipt, ['receipt-1', '--out', f('r.json')]);
+    expect(early.code).toBe(EXIT_NOT_CHECKPOINTED);
+    expect(early.err).toMatch(
+      /no checkpoint of log \S+ covers seq 0 yet; the checkpoint function runs on the schedule rate\(15 minutes\)/,
+    );
+
+    const made = await cli(receipt, [
+      'receipt-1',
+      '--out',
+      f('r.json'),
+      '--checkpoint',
+      '--key',
+      f('checkpoint-key.json'),
+      '--policy',
+      w.policyPath,
+    ]);
+    expect(made.code, made.err).toBe(0);
+    expect(JSON.parse(readFileSync(f('r.json'), 'utf8'))).toMatchObject({ format: 'docket.receipt/1' });
+
+    // Offline: no stack flags, nothing but the receipt, the policy and the files.
+    const ok = await cli(verifyReceipt, [f('r.json'), '--policy', w.policyPath, '--facts', facts], false);
+    expect([ok.code, ok.out]).toEqual([0, '{"ok":true,"findings":[]}\n']);
+
+    const other = ex('requests/vendor-low-risk.facts.json');
+    const bad = await cli(verifyReceipt, [f('r.json'), '--policy', w.policyPath, '--facts', other], false);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.out)).toEqual({
+      ok: false,
+      findings: [
+        {
+          code: 'facts-digest-mismatch',
+          recorded: sha256Hex(readFileSync(facts).toString('utf8').trim()),
+          actual: sha256Hex(readFileSync(other)),
+        },
+      ],
+    });
+
+    const missing = await cli(verifyReceipt, [f('nope.json'), '--policy', w.policyPath], false);
+    expect(missing.code).toBe(2);
+    expect(missing.out).toContain('"code":"receipt-unreadable"');
+  });
+});
