@@ -9,8 +9,9 @@
  * bench/pipeline.bench.ts, where the handler's SDK calls are the busiest part of the local pipeline.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { dynamodb, sqs } from './aws-sdk.js';
+import { dynamodb, sns, sqs } from './aws-sdk.js';
 
 export interface AwsClientOptions {
   /** Explicit endpoint (e.g. the local stack's `http://127.0.0.1:4566`). Wins over the environment. */
@@ -38,7 +39,7 @@ export interface ResolvedAwsSettings {
   readonly maxAttempts: number;
 }
 
-type Service = 'DYNAMODB' | 'SQS';
+type Service = 'DYNAMODB' | 'SQS' | 'SNS';
 
 /** Pure resolution of the client settings, exported so tests can pin the precedence. */
 export function resolveAwsSettings(
@@ -86,6 +87,18 @@ export function createSqsClient(options: AwsClientOptions = {}, env: NodeJS.Proc
     // With an endpoint override every call goes to it, never to the host inside a QueueUrl (fauxqs hands out
     // sqs.<region>.localhost URLs that do not resolve here; see shared notes "One endpoint like LocalStack's").
     ...(s.endpoint ? { useQueueUrlAsEndpoint: false } : {}),
+  });
+}
+
+/** The results topic's client (docs/pipeline.md "Result notifications"). */
+export function createSnsClient(options: AwsClientOptions = {}, env: NodeJS.ProcessEnv = process.env): SNSClient {
+  const s = resolveAwsSettings('SNS', options, env);
+  return new sns.SNSClient({
+    ...(s.endpoint ? { endpoint: s.endpoint } : {}),
+    ...(s.region ? { region: s.region } : {}),
+    ...(s.credentials ? { credentials: s.credentials } : {}),
+    maxAttempts: s.maxAttempts,
+    cacheMiddleware: true,
   });
 }
 

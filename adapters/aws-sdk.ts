@@ -1,5 +1,5 @@
 /**
- * The AWS SDK v3 clients every request goes through (DynamoDB, SQS), loaded in one place.
+ * The AWS SDK v3 clients every request goes through (DynamoDB, SQS, SNS), loaded in one place.
  *
  * The SDK ships CommonJS. An ESM `import` of a CommonJS module makes Node first scan all of its source for export
  * names (cjs-module-lexer) and then run it; client-dynamodb is one 178 KB file. Loading the same files with
@@ -12,6 +12,7 @@
  */
 import { createRequire } from 'node:module';
 import type * as DynamoDb from '@aws-sdk/client-dynamodb';
+import type * as Sns from '@aws-sdk/client-sns';
 import type * as Sqs from '@aws-sdk/client-sqs';
 
 const bundled = process.env.DOCKET_BUNDLED_SDK === 'true';
@@ -21,3 +22,4 @@ export const dynamodb: typeof DynamoDb = bundled
   ? await import('@aws-sdk/client-dynamodb')
   : load('@aws-sdk/client-dynamodb');
 export const sqs: typeof Sqs = bundled ? await import('@aws-sdk/client-sqs') : load('@aws-sdk/client-sqs');
+export const sns: typeof Sns = bundled ? await import('@aws-sdk/client-sns') : load('@aws-sdk/client-sns');

@@ -16,6 +16,7 @@ import { Intake } from './constructs/intake.js';
 import { Ledger } from './constructs/ledger.js';
 import { Registry } from './constructs/registry.js';
 import { RequestArchive } from './constructs/request-archive.js';
+import { Results } from './constructs/results.js';
 import { Routes } from './constructs/routes.js';
 import { SigningKey } from './constructs/signing-key.js';
 import { checkpointEnvironment, evaluateEnvironment } from './function-environment.js';
@@ -38,6 +39,7 @@ export class DocketStack extends Stack {
   readonly checkpointKey: CheckpointKey;
   readonly codeSigning: CodeSigning;
   readonly evaluator: Evaluator;
+  readonly results: Results;
   readonly checkpoints: Checkpoints;
   readonly alarms: Alarms;
   readonly auditAccess: AuditAccess;
@@ -76,11 +78,17 @@ export class DocketStack extends Stack {
       throw new Error(`no queue named ${name}`);
     };
     const signingSecretArn = this.signingKey.secret.secretArn;
+    this.results = new Results(this, 'Results', {
+      prefix: names.prefix,
+      topicName: names.resultsTopic,
+      waitQueuePrefix: names.waitQueuePrefix,
+    });
+    const resultsTopicArn = this.results.topic.topicArn;
     this.evaluator = new Evaluator(this, 'Evaluator', {
       config,
       functionName: names.evaluateFunction,
       intake: this.intake.queue,
-      environment: evaluateEnvironment({ config, names, queueUrl, signingSecretArn }),
+      environment: evaluateEnvironment({ config, names, queueUrl, signingSecretArn, resultsTopicArn }),
       codeSigningConfig: this.codeSigning.config,
     });
     this.checkpoints = new Checkpoints(this, 'Checkpoints', {
@@ -102,6 +110,8 @@ export class DocketStack extends Stack {
     this.routes.restrictSenders(evaluateRole);
     // A request without a usable id is dead-lettered by the handler itself, with its reason (ADR 0071).
     this.intake.dlq.grantSendMessages(evaluateRole);
+    // Every appended entry is published to the results topic; nobody else may publish there.
+    this.results.grantPublishOnly(evaluateRole);
     this.signingKey.grantSign(evaluateRole);
     this.ledger.grantCheckpoint(checkpointRole);
     // Separate custody (ADR 0120): the checkpoint role signs with the KMS checkpoint key and cannot read the entry key;
@@ -134,6 +144,7 @@ export class DocketStack extends Stack {
         { label: 'checkpoint', fn: this.checkpoints.fn },
       ],
       intake: this.intake.queue,
+      topics: [{ label: 'results', topic: this.results.topic }],
       checkpointRefusals: true,
       throttled: { evaluate: this.evaluator.fn, ledger: this.ledger.table },
     });
@@ -160,6 +171,12 @@ export class DocketStack extends Stack {
       'CheckpointExportBucket',
       this.checkpoints.bucket.bucketName,
       'Object Lock (compliance) bucket of exported checkpoints',
+    );
+    out('ResultsTopicArn', this.results.topic.topicArn, 'Subscribe an SQS queue (with a filter policy) for results');
+    out(
+      'ResultsWaiterPolicyArn',
+      this.results.waiterPolicy.managedPolicyArn,
+      'Attach to requesters who run docket submit --wait',
     );
     out('AlarmTopicArn', this.alarms.topic.topicArn, 'Subscribe on-call here');
     out(

@@ -18,6 +18,8 @@ export const ENV = {
   unroutedQueueUrl: 'UNROUTED_QUEUE_URL',
   /** Requests without a usable id are sent here with their reason as message attributes (ADR 0071). */
   intakeDlqUrl: 'INTAKE_DLQ_URL',
+  /** The results topic every appended entry is published to (docs/pipeline.md "Result notifications"). */
+  resultsTopicArn: 'RESULTS_TOPIC_ARN',
   signingSecretArn: 'SIGNING_SECRET_ARN',
   defaultWorkBudget: 'DEFAULT_WORK_BUDGET',
   maxWorkBudget: 'MAX_WORK_BUDGET',
@@ -38,6 +40,8 @@ export interface EvaluateEnvironmentInput {
   /** Queue URL by physical queue name, DLQs included (a token in the stack, a real URL locally). */
   readonly queueUrl: (queueName: string) => string;
   readonly signingSecretArn: string;
+  /** The results topic's ARN (a token in the stack, a real ARN locally). */
+  readonly resultsTopicArn: string;
 }
 
 export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string, string> {
@@ -56,6 +60,7 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
     [ENV.unroutedQueueUrl]: i.queueUrl(i.names.unrouted.queue),
     [ENV.intakeDlqUrl]: i.queueUrl(i.names.intake.dlq),
     [ENV.signingSecretArn]: i.signingSecretArn,
+    [ENV.resultsTopicArn]: i.resultsTopicArn,
     [ENV.defaultWorkBudget]: String(i.config.budgets.defaultWorkUnits),
     [ENV.maxWorkBudget]: String(i.config.budgets.maxWorkUnits),
     [ENV.logIds]: JSON.stringify(i.names.logIds),

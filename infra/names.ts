@@ -23,6 +23,10 @@ export interface ResourceNames {
   readonly packsTable: string;
   /** pk S / sk S: exact request bytes by digest (replay; purgeable without touching the ledger). */
   readonly requestsTable: string;
+  /** The results topic: one docket.result/1 notification per appended entry. */
+  readonly resultsTopic: string;
+  /** Name prefix of the short-lived queues `docket submit --wait` creates. */
+  readonly waitQueuePrefix: string;
   readonly evaluateFunction: string;
   readonly checkpointFunction: string;
   /** Secrets Manager name of the Ed25519 signing key (value written out of band by `docket keygen`). */
@@ -46,6 +50,8 @@ export function resourceNames(stage: string, config: Pick<DocketConfig, 'routes'
     ledgerTable: `${prefix}-ledger`,
     packsTable: `${prefix}-packs`,
     requestsTable: `${prefix}-requests`,
+    resultsTopic: `${prefix}-results`,
+    waitQueuePrefix: `${prefix}-wait`,
     evaluateFunction: `${prefix}-evaluate`,
     checkpointFunction: `${prefix}-checkpoint`,
     signingSecret: `docket/${stage}/signing-key`,

@@ -14,7 +14,7 @@ export type { BatchRecord } from './batch.js';
 export { parseRouteQueues } from './handoff-plan.js';
 export { ledgerWriter } from './ledger-writer.js';
 export { cachedPackSource } from './pack-source.js';
-export type { HandoffSender } from './ports.js';
+export type { HandoffSender, ResultPublisher } from './ports.js';
 export { processRequest } from './process-request.js';
 export type { PipelineConfig } from './process-request.js';
 export type { PipelinePorts } from './process-request.js';

@@ -4,6 +4,7 @@
  */
 import type { PackLoad } from '../admission/index.js';
 import type { SignedEntry, UnsignedEntry } from '../ledger/entry-types.js';
+import type { ResultMessage } from './result-notification.js';
 
 export type { LoadedPack, PackLoad } from '../admission/index.js';
 
@@ -45,4 +46,12 @@ export interface LedgerWriter {
 export interface HandoffSender {
   /** Sends one message; throws when it could not be sent (the record is then retried, never dropped). */
   send(queue: string, handoffId: string, body: string, routeKey: string): Promise<void>;
+}
+
+export interface ResultPublisher {
+  /**
+   * Publishes one result notification (docs/adr/0171-result-publish-retried-with-the-handoffs.md); throws when it
+   * could not be published (the record is then retried with its handoffs, never dropped).
+   */
+  publish(message: ResultMessage): Promise<void>;
 }

@@ -1,6 +1,7 @@
 /**
  * One evaluation request, end to end, over the ports (docs/pipeline.md): decode → admission →
- * evaluate under the budget → retain the exact request bytes → append exactly once → fan out handoffs.
+ * evaluate under the budget → retain the exact request bytes → append exactly once → fan out handoffs →
+ * publish the result notification.
  *
  * Pure orchestration: every effect goes through a port, so the same code runs in Lambda, under the local poller
  * and in unit tests. It never throws for bad input: an identified bad request becomes an `admission-refusal` or
@@ -24,7 +25,9 @@ import type {
   PackSource,
   RecordedEntry,
   RequestArchive,
+  ResultPublisher,
 } from './ports.js';
+import { resultNotificationFor } from './result-notification.js';
 import { readRequest, refusalCodeOfRequestError, type EvaluationRequest } from '../admission/index.js';
 
 export interface PipelineConfig extends RouteQueueConfig {
@@ -43,6 +46,8 @@ export interface PipelinePorts {
   readonly archive: RequestArchive;
   readonly ledger: LedgerWriter;
   readonly handoffs: HandoffSender;
+  /** The results topic; absent, no notification is published (a deployment without one). */
+  readonly results?: ResultPublisher;
 }
 
 export type ProcessOutcome =
@@ -60,6 +65,8 @@ export type ProcessOutcome =
       readonly errorClass?: string;
       readonly refusalCode?: string;
       readonly handoffs: readonly (PlannedHandoff & { readonly handoffId: string })[];
+      /** The result notification published for the entry (its entry hash), when a results topic is configured. */
+      readonly notificationId?: string;
     }
   | { readonly status: 'dead-letter'; readonly code: string; readonly message: string; readonly requestId?: string };
 
@@ -266,6 +273,15 @@ async function finish(
     };
   }
   const handoffs = await fanOut(result.recorded, config, ports);
+  // After the handoffs, from the recorded entry, on every delivery: a failed publish fails the record, SQS
+  // redelivers it, the append returns the same entry and the handoffs and the notification are sent again under
+  // the same ids (ADR 0074, docs/adr/0171-result-publish-retried-with-the-handoffs.md).
+  let notificationId: string | undefined;
+  if (ports.results !== undefined) {
+    const message = resultNotificationFor(result.recorded);
+    await ports.results.publish(message);
+    notificationId = message.id;
+  }
   const e = result.recorded.entry;
   return {
     status: 'recorded',
@@ -280,6 +296,7 @@ async function finish(
     ...(e.kind === 'evaluation-error' ? { errorClass: e.error.class } : {}),
     ...(e.kind === 'admission-refusal' ? { refusalCode: e.refusal.code } : {}),
     handoffs,
+    ...(notificationId !== undefined ? { notificationId } : {}),
   };
 }
 

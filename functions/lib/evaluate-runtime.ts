@@ -5,8 +5,10 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { createDynamoDbClient, createSnsClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { snsResultPublisher } from '../../adapters/sns.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
@@ -18,7 +20,7 @@ import { parseRouteQueues } from '../../core/pipeline/index.js';
 import { logsInTurn } from '../../core/ledger/index.js';
 import { ledgerWriter } from '../../core/pipeline/index.js';
 import { cachedPackSource } from '../../core/pipeline/index.js';
-import type { HandoffSender } from '../../core/pipeline/index.js';
+import type { HandoffSender, ResultPublisher } from '../../core/pipeline/index.js';
 import {
   processRequest,
   type PipelineConfig,
@@ -158,8 +160,11 @@ export interface EnvRuntimeOptions {
   readonly observability?: Observability;
   readonly dynamodb?: DynamoDBClient;
   readonly sqs?: SQSClient;
+  readonly sns?: SNSClient;
   /** Wraps the handoff sender (fault injection in tests: "the function dies after the ledger write"). */
   readonly wrapSender?: (s: HandoffSender) => HandoffSender;
+  /** Wraps the result publisher (fault injection in tests: "the publish fails after the ledger write"). */
+  readonly wrapPublisher?: (p: ResultPublisher) => ResultPublisher;
   readonly now?: () => string;
   /** Where this instance starts its round over the ledger logs (default: drawn at random once per cold start). */
   readonly logOffset?: number;
@@ -179,6 +184,9 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   const registry = new DynamoDbPackRegistry({ client: ddb, tableName: need('PACKS_TABLE') });
   const archive = new DynamoDbRequestArchive({ client: ddb, tableName: need('REQUESTS_TABLE') });
   const sender = sqsHandoffSender(sqs);
+  // RESULTS_TOPIC_ARN (infra/function-environment.ts): absent, nothing is published (a stack without the topic).
+  const topicArn = env.RESULTS_TOPIC_ARN;
+  const publisher = topicArn ? snsResultPublisher(o.sns ?? createSnsClient({}, env), topicArn) : undefined;
   return createEvaluateRuntime({
     config,
     ports: {
@@ -193,6 +201,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
         now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
       }),
       handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
+      ...(publisher ? { results: o.wrapPublisher ? o.wrapPublisher(publisher) : publisher } : {}),
     },
     deadLetter: sqsDeadLetter(sqs, env),
     ...(o.observability ? { observability: o.observability } : {}),

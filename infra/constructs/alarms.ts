@@ -1,6 +1,6 @@
 /**
  * CloudWatch alarms to one SNS topic (docs/deploy.md): depth of every DLQ, errors of every function, age of the
- * oldest intake message. Missing data is not breaching: an idle pipeline is healthy.
+ * oldest intake message, failed deliveries of the results topic. Missing data is not breaching: an idle pipeline is healthy.
  */
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -22,6 +22,8 @@ export interface AlarmsProps {
   readonly dlqs: ReadonlyArray<{ readonly label: string; readonly queue: sqs.IQueue }>;
   readonly functions: ReadonlyArray<{ readonly label: string; readonly fn: lambda.IFunction }>;
   readonly intake: sqs.IQueue;
+  /** Topics whose deliveries to subscribers must not fail (SNS NumberOfNotificationsFailed). */
+  readonly topics?: ReadonlyArray<{ readonly label: string; readonly topic: sns.ITopic }>;
   /** Alarm on the checkpoint writer's refusals (functions/checkpoint.ts publishes CheckpointRefusals every run). */
   readonly checkpointRefusals?: boolean;
   /** Throttling here means requests wait (SQS retries them): the signal to raise maximumConcurrency or logCount. */
@@ -85,6 +87,14 @@ export class Alarms extends Construct {
         f.fn.metricErrors({ period, statistic: 'Sum' }),
         t.functionErrors,
         `The ${f.label} function reported errors`,
+      );
+    }
+    for (const tp of props.topics ?? []) {
+      add(
+        `${tp.label}-failed-deliveries`,
+        tp.topic.metricNumberOfNotificationsFailed({ period, statistic: 'Sum' }),
+        1,
+        `Deliveries from the ${tp.label} topic to subscribers failed (after SNS's retries): check the subscribed queues' policies and keys`,
       );
     }
     if (props.checkpointRefusals === true) {

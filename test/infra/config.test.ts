@@ -213,6 +213,7 @@ describe('resource names', () => {
       names,
       queueUrl: (q) => `http://127.0.0.1:4566/000000000000/${q}`,
       signingSecretArn: 'arn:local',
+      resultsTopicArn: 'arn:aws:sns:us-east-1:000000000000:docket-local-results',
     });
     expect(JSON.parse(env['ROUTE_QUEUES']!)).toEqual({
       [routeTargetKey({ kind: 'queue', name: 'Review' })]:
@@ -221,6 +222,7 @@ describe('resource names', () => {
       'system:Case Management': 'http://127.0.0.1:4566/000000000000/docket-local-route-case-management',
     });
     expect(env['UNROUTED_QUEUE_URL']).toBe('http://127.0.0.1:4566/000000000000/docket-local-unrouted');
+    expect(env['RESULTS_TOPIC_ARN']).toBe('arn:aws:sns:us-east-1:000000000000:docket-local-results');
   });
 });
 

@@ -304,6 +304,52 @@ describe('signing keys (separate custody, ADR 0120)', () => {
   });
 });
 
+describe('the results topic', () => {
+  const topic = resourcesOfType(t, 'AWS::SNS::Topic').find(
+    ([, r]) => r.Properties.TopicName === 'docket-dev-results',
+  )![0];
+
+  it('only the evaluate role may publish: administrators, the root user, requesters and the checkpoint role are denied', () => {
+    const req = { action: 'sns:Publish', resource: topic };
+    expect(allowed(t, { ...req, principal: evaluateRole })).toBe(true);
+    const requesterLike = 'arn:aws:iam::111122223333:role/requester';
+    for (const outsider of [ADMIN_ARN, ROOT_ARN, requesterLike, checkpointRole, purgeRole])
+      expect(allowed(t, { ...req, principal: outsider }), outsider).toBe(false);
+    // Subscribing stays open to whom IAM allows it (the waiter policy): the deny names Publish only.
+    expect(allowed(t, { action: 'sns:Subscribe', resource: topic, principal: ADMIN_ARN })).toBe(true);
+  });
+
+  it('is encrypted with a key of its own, which the evaluate role may use only through SNS', () => {
+    const keyRef = JSON.stringify(t.Resources[topic].Properties.KmsMasterKeyId);
+    expect(keyRef).toMatch(/ResultsTopicKey/);
+    const keyUse = roleStatements(t, evaluateRole).filter((s) =>
+      JSON.stringify(s.Resource).includes('ResultsTopicKey'),
+    );
+    expect(keyUse.flatMap((s) => s.Action).sort()).toEqual([
+      'kms:Decrypt',
+      'kms:DescribeKey',
+      'kms:Encrypt',
+      'kms:GenerateDataKey',
+    ]);
+    expect(keyUse.every((s) => JSON.stringify(s.Condition).includes('sns.'))).toBe(true);
+  });
+
+  it('the waiter policy subscribes SQS endpoints only and manages only queues under the stage wait prefix', () => {
+    const waiterId = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').find(
+      ([, r]) => r.Properties.ManagedPolicyName === 'docket-dev-results-waiter',
+    )![0];
+    const waiter = policySources(t).find((s) => s.logicalId === waiterId);
+    expect(waiter).toBeDefined();
+    const subscribe = waiter!.statements.find((s) => s.Action.includes('sns:Subscribe'))!;
+    expect(subscribe.Condition).toEqual({ StringEquals: { 'sns:Protocol': 'sqs' } });
+    const sqsActions = waiter!.statements.filter((s) => s.Action.some((a) => a.startsWith('sqs:')));
+    expect(sqsActions.flatMap((s) => s.Resource).map((r) => resolve(t, r))).toEqual([
+      'arn:<AWS::Partition>:sqs:<AWS::Region>:<AWS::AccountId>:docket-dev-wait-*',
+    ]);
+    expect(sqsActions.flatMap((s) => s.Action)).not.toContain('sqs:SendMessage');
+  });
+});
+
 describe('queues', () => {
   const sends = (role: string, queueName: string) =>
     identityAllows(t, role, { action: 'sqs:SendMessage', resource: queueId(t, queueName) });
@@ -452,7 +498,7 @@ describe('keys and logs', () => {
       const via = st.Condition?.StringEquals?.['kms:ViaService'] as unknown[];
       expect(via, JSON.stringify(st)).toBeDefined();
       for (const v of via)
-        expect(resolve(t, v)).toMatch(/^(dynamodb|secretsmanager|s3)\.<AWS::Region>\.amazonaws\.com$/);
+        expect(resolve(t, v)).toMatch(/^(dynamodb|secretsmanager|s3|sns)\.<AWS::Region>\.amazonaws\.com$/);
     }
   });
 

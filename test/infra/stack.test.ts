@@ -337,7 +337,9 @@ describe('alarms', () => {
       alarms: { ...defaultConfig('dev').alarms, dlqDepth: 3, intakeAgeOfOldestMessageSeconds: 600 },
     });
     const alarms = resourcesOfType(t, 'AWS::CloudWatch::Alarm').map(([, r]) => r.Properties as Cfn);
-    const [topicId, topic] = only(t, 'AWS::SNS::Topic');
+    const [topicId, topic] = resourcesOfType(t, 'AWS::SNS::Topic').find(
+      ([, r]) => r.Properties.TopicName === 'docket-dev-alarms',
+    )!;
     expect(topic.Properties.KmsMasterKeyId).toBeDefined();
     for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topicId }]);
     const dlqIds = resourcesOfType(t, 'AWS::SQS::Queue')
@@ -370,7 +372,11 @@ describe('alarms', () => {
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
-    expect(alarms).toHaveLength(5 + 2 + 2 + 1 + 1);
+    // Failed deliveries from the results topic to its subscribers (SNS retries exhausted).
+    const failed = alarms.find((x) => x.MetricName === 'NumberOfNotificationsFailed');
+    expect(failed).toMatchObject({ Namespace: 'AWS/SNS', Statistic: 'Sum', Threshold: 1 });
+    expect(JSON.stringify(failed!.Dimensions)).toContain('"TopicName"');
+    expect(alarms).toHaveLength(5 + 2 + 2 + 1 + 1 + 1);
     const age = alarms.find((x) => x.MetricName === 'ApproximateAgeOfOldestMessage');
     expect(age).toMatchObject({ Threshold: 600 });
     expect(JSON.stringify(age!.Dimensions)).toContain(`"${queueId(t, 'docket-dev-intake')}"`);
