@@ -28,46 +28,13 @@ import {
 import { resolve } from '../core/evaluate/resolve.js';
 import { validatePack } from '../core/pack/index.js';
 import { prng } from './support/seeded-prng.js';
+import { TRIAGE_EVIDENCE, triageFacts } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/evaluate.bench.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const enc = new TextEncoder();
-
-/** Varied triage facts: every member sometimes absent, so every §8 path (and unknown) is exercised. */
-function facts(r: () => number): Uint8Array {
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const maybe = <T>(xs: readonly T[]): T | undefined => (r() < 0.15 ? undefined : pick(xs));
-  return enc.encode(
-    JSON.stringify({
-      request: {
-        id: `req-${Math.floor(r() * 1e9)}`,
-        type: pick(['data-access', 'data-access', 'data-access', 'data-access', 'media-inquiry']),
-        completeness: maybe(['complete', 'complete', 'incomplete', 'partial']),
-        appropriateness: maybe(['pass', 'pass', 'fail', 'borderline']),
-        embargoedInformationToUnauthorizedRecipients: maybe([false, false, false, true]),
-        recordCount: maybe(['12', '99999.99', '100000', '2500000', '731.5']),
-        specialCategory: maybe(['none', 'none', 'health', 'genetic']),
-        purpose: maybe(['research', 'teaching', 'commercial-resale']),
-        dataClassification: maybe(['open', 'restricted', 'confidential']),
-        legalHold: maybe([false, false, false, true]),
-        programme: maybe([{ preApproved: true, name: 'cohort' }, { preApproved: false }, {}]),
-        requester: {
-          name: `Researcher ${Math.floor(r() * 1000)}`,
-          unit: pick(['epidemiology', 'economics', 'physics']),
-        },
-      },
-    }),
-  );
-}
-
-const EVIDENCE = [
-  '{"intake-form":"present","sponsor-endorsement":"present"}',
-  '{"intake-form":"present","sponsor-endorsement":"present","data-management-plan":"present"}',
-  '{"intake-form":"present","sponsor-endorsement":"present"}',
-  '{"intake-form":"present","sponsor-endorsement":"absent"}',
-  '{"intake-form":"present"}',
-  '{"intake-form":"present","sponsor-endorsement":"present","data-management-plan":"absent"}',
-].map((s) => enc.encode(s));
+const facts = triageFacts;
+const EVIDENCE = TRIAGE_EVIDENCE;
 
 function time(rounds: number, body: () => void): number {
   const t0 = process.hrtime.bigint();

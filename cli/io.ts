@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { open, readFile } from 'node:fs/promises';
 
 /**
  * What a command may touch of the outside world. Commands write only through these functions and read stdin only
@@ -12,6 +13,10 @@ export interface CliIo {
   readonly stderr: (chunk: string | Uint8Array) => void;
   /** Reads standard input to its end, as bytes. Called at most once per command run. */
   readonly readStdin: () => Promise<Uint8Array>;
+  /** Standard input as byte chunks as they arrive, for a command that streams it; absent: `readStdin` is used. */
+  readonly stdinChunks?: () => AsyncIterable<Uint8Array>;
+  /** After writes to stdout: undefined when it can take more now, else a promise settled on its 'drain'. */
+  readonly stdoutDrained?: () => Promise<void> | undefined;
 }
 
 /** The real process streams. */
@@ -25,6 +30,9 @@ export function processIo(): CliIo {
         parts.push(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part as Buffer));
       return new Uint8Array(Buffer.concat(parts));
     },
+    stdinChunks: () => process.stdin,
+    stdoutDrained: () =>
+      process.stdout.writableNeedDrain ? once(process.stdout, 'drain').then(() => undefined) : undefined,
   };
 }
 
@@ -72,7 +80,31 @@ export async function readInput(path: string, io: CliIo): Promise<Uint8Array> {
     const buf = await readFile(path);
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? 'error';
-    throw new InputReadError(path, code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code);
+    throw inputReadError(path, e);
   }
+}
+
+/** A command input as a stream of byte chunks: a file path, or "-" for standard input. Opening a file is checked
+ * here, before anything is written, with the same errors as readInput. */
+export async function openInputChunks(path: string, io: CliIo): Promise<AsyncIterable<Uint8Array>> {
+  if (path === '-') return io.stdinChunks?.() ?? oneChunk(io.readStdin());
+  try {
+    const file = await open(path);
+    if ((await file.stat()).isDirectory()) {
+      await file.close();
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    }
+    return file.createReadStream({ highWaterMark: 65_536 });
+  } catch (e) {
+    throw inputReadError(path, e);
+  }
+}
+
+async function* oneChunk(bytes: Promise<Uint8Array>): AsyncIterable<Uint8Array> {
+  yield await bytes;
+}
+
+function inputReadError(path: string, e: unknown): InputReadError {
+  const code = (e as NodeJS.ErrnoException).code ?? 'error';
+  return new InputReadError(path, code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code);
 }

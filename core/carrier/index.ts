@@ -12,7 +12,7 @@ export {
   isWithinMandatedMinimum,
 } from './limits.js';
 export type { ReadJsonOptions } from './read-json.js';
-export { readJson, JSON_NULL, JSON_TRUE, JSON_FALSE } from './read-json.js';
+export { readJson, documentTooLarge, JSON_NULL, JSON_TRUE, JSON_FALSE } from './read-json.js';
 export { toPlain, fromPlain, NotJsonDataError } from './plain.js';
 export type { ExactNumber } from './exact-number.js';
 export {

@@ -37,13 +37,7 @@ export const JSON_FALSE: JsonBoolean = Object.freeze({ kind: 'boolean', value: f
 export function readJson(bytes: Uint8Array, options?: ReadJsonOptions): Result<JsonValue, CarrierError> {
   const limits = resolveLimits(options?.limits);
   // §2.1/§10: refuse before reading when the document is over its limit; never read a prefix.
-  if (bytes.length > limits.documentBytes) {
-    return err({
-      code: 'limit-document-bytes',
-      message: `document is ${bytes.length} bytes; the limit is ${limits.documentBytes}`,
-      offset: limits.documentBytes,
-    });
-  }
+  if (bytes.length > limits.documentBytes) return err(documentTooLarge(bytes.length, limits.documentBytes));
   if (bytes.length === 0) return err({ code: 'empty-input', message: 'input is empty', offset: 0 });
   let text: string;
   try {
@@ -57,6 +51,14 @@ export function readJson(bytes: Uint8Array, options?: ReadJsonOptions): Result<J
     });
   }
   return new Scanner(text, text.length === bytes.length, limits, options?.allowLoneSurrogates === true).run();
+}
+
+/**
+ * The refusal of a document of `length` bytes over the `limit` (§10): what readJson answers for such bytes, for a
+ * reader that counted a document's bytes without keeping them (a streamed batch line, ADR 0200).
+ */
+export function documentTooLarge(length: number, limit: number): CarrierError {
+  return { code: 'limit-document-bytes', message: `document is ${length} bytes; the limit is ${limit}`, offset: limit };
 }
 
 /** Internal control flow only: thrown inside the scanner, turned into a CarrierError by `run`. */

@@ -2,7 +2,7 @@ import type { JsonValue } from '../carrier/json-value.js';
 import type { CompiledPack } from './compiled-pack.js';
 import { canonicalDisposition } from './disposition.js';
 import { selectHandoff } from './handoff.js';
-import { admitBudget, admitEvidence, admitFacts, checkExtensions } from './preflight.js';
+import { admitBudget, admitEvidence, admitEvidenceValue, admitFacts, checkExtensions } from './preflight.js';
 import {
   R_CONFLICT,
   R_EXCEPTION_ESCALATION,
@@ -14,7 +14,14 @@ import {
   resolve,
   type Resolution,
 } from './resolve.js';
-import type { Disposition, EvaluationError, EvaluationInput, EvaluationResult, Reason } from './types.js';
+import type {
+  Disposition,
+  EvaluationError,
+  EvaluationInput,
+  EvaluationResult,
+  ParsedEvaluationInput,
+  Reason,
+} from './types.js';
 
 /** Reason bits in ascending code-point order of their names (§8.3 serialization order). */
 const ORDERED_REASONS: readonly [number, Reason][] = [
@@ -100,6 +107,21 @@ export function evaluateCompiled(c: CompiledPack, input: EvaluationInput): Evalu
   const extensionError = checkExtensions(c, input.supportedExtensions);
   if (extensionError !== undefined) return failure(extensionError, 0);
   return run(c, facts.value, budget.value, input.trace === true);
+}
+
+/**
+ * evaluateCompiled for facts and evidence a caller has already read with the strict carrier (a batch line holds
+ * both, ADR 0200): the same preflight order and the same §8 path, without reading the same bytes twice. The caller
+ * guarantees the trees are the ones admitFacts and admitEvidence would read from the bytes.
+ */
+export function evaluateParsed(c: CompiledPack, input: ParsedEvaluationInput): EvaluationResult {
+  const budget = admitBudget(input.workBudget);
+  if (!budget.ok) return failure(budget.error, 0);
+  const evidenceError = admitEvidenceValue(c, input.evidence);
+  if (evidenceError !== undefined) return failure(evidenceError, 0);
+  const extensionError = checkExtensions(c, input.supportedExtensions);
+  if (extensionError !== undefined) return failure(extensionError, 0);
+  return run(c, input.facts, budget.value, input.trace === true);
 }
 
 function run(c: CompiledPack, facts: JsonValue, budget: number, wantTrace: boolean): EvaluationResult {

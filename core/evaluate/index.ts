@@ -1,6 +1,6 @@
 export { compilePack, CompileInvariantError } from './compile.js';
 export type { CompiledPack } from './compiled-pack.js';
-export { evaluateCompiled } from './evaluate.js';
+export { evaluateCompiled, evaluateParsed } from './evaluate.js';
 export { evaluateDocuments } from './documents.js';
 export {
   canonicalDisposition,

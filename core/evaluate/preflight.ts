@@ -43,14 +43,23 @@ export function admitFacts(c: CompiledPack, bytes: Uint8Array): Result<JsonValue
  * per-evaluation presence table (§7.5). Members are checked in document order; the first violation is reported.
  */
 function readEvidence(c: CompiledPack, bytes: Uint8Array): EvaluationError | undefined {
-  const presence = c.scratch.evidence;
-  presence.fill(UNKNOWN);
   const r = readJson(bytes, carrierOptions(c));
   if (!r.ok)
     return malformed(`evidence-${r.error.code}`, carrierMessage('the evidence-availability document', r.error));
-  if (r.value.kind !== 'object')
+  return admitEvidenceValue(c, r.value);
+}
+
+/**
+ * The §8.2 evidence checks on a document already read by the strict carrier under the pack's contract (ADR 0030);
+ * fills the presence table exactly as reading the document's bytes would. `undefined` is the omitted document.
+ */
+export function admitEvidenceValue(c: CompiledPack, document: JsonValue | undefined): EvaluationError | undefined {
+  const presence = c.scratch.evidence;
+  presence.fill(UNKNOWN);
+  if (document === undefined) return undefined; // §8.2: an omitted document is the implicit empty object
+  if (document.kind !== 'object')
     return malformed('evidence-not-object', 'the evidence-availability document must be a JSON object (§8.2)');
-  for (const [name, value] of r.value.members) {
+  for (const [name, value] of document.members) {
     const index = c.evidenceIndex.get(name);
     if (index === undefined) {
       return malformed(

@@ -2,6 +2,7 @@
  * The evaluator's public value types: its inputs (§8.2), its one portable result (§8.3) and the errors that replace a
  * result (§8.4). Shapes only; behaviour lives in the files named for it.
  */
+import type { JsonValue } from '../carrier/json-value.js';
 
 /** §8 reason vocabulary: the five generated reasons (= escalation triggers) plus exception-escalation. */
 export type TriggerReason = 'not-applicable' | 'missing-required-evidence' | 'unknown' | 'conflict' | 'no-match';
@@ -70,6 +71,15 @@ export interface EvaluationInput {
   readonly workBudget?: number;
   /** When true a diagnostic trace is returned beside (never inside) the disposition (§8.3). */
   readonly trace?: boolean;
+}
+
+/**
+ * EvaluationInput with facts and evidence already read by the strict carrier (§2.1) under the pack's own contract
+ * (ADR 0030) and within the default carrier limits: exactly the trees `readJson` yields for their bytes (ADR 0200).
+ */
+export interface ParsedEvaluationInput extends Omit<EvaluationInput, 'facts' | 'evidence'> {
+  readonly facts: JsonValue;
+  readonly evidence?: JsonValue;
 }
 
 export type EvaluationResult =

@@ -15,12 +15,20 @@ export class DiagnosticCap {
   constructor(private readonly max: number = MAX_DIAGNOSTICS_PER_CODE) {}
 
   push(d: Diagnostic): void {
-    const c = this.counts.get(d.code) ?? { kept: 0, omitted: 0, severity: d.severity };
-    this.counts.set(d.code, c);
-    if (d.severity === 'error') c.severity = 'error';
+    this.offer(d.code, d.severity, () => d);
+  }
+
+  /**
+   * A diagnostic of `code` and `severity`, built only if it is kept: past the cap it is only counted, so a pack with
+   * n² findings costs n² counts, not n² built diagnostics (ADR 0201).
+   */
+  offer(code: string, severity: Diagnostic['severity'], build: () => Diagnostic): void {
+    const c = this.counts.get(code) ?? { kept: 0, omitted: 0, severity };
+    this.counts.set(code, c);
+    if (severity === 'error') c.severity = 'error';
     if (c.kept < this.max) {
       c.kept++;
-      this.kept.push(d);
+      this.kept.push(build());
     } else c.omitted++;
   }
 

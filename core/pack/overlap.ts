@@ -72,8 +72,8 @@ export function checkOverlaps(pack: JsonObject, options: OverlapOptions): Diagno
         const b = rules[j]!;
         if (a.outcome === b.outcome) continue;
         meter.charge(1);
-        const d = comparePair(a, b, meter, options.strict);
-        if (d !== undefined) out.push(d);
+        const finding = comparePair(a, b, meter, options.strict);
+        if (finding !== undefined) out.offer(PackCodes.RULES_OVERLAP, finding.severity, finding.build);
         pairs++;
       }
     }
@@ -106,7 +106,13 @@ function readRules(pack: JsonObject): RuleInfo[] {
   });
 }
 
-function comparePair(a: RuleInfo, b: RuleInfo, meter: Meter, strict: boolean): Diagnostic | undefined {
+/** An overlap found for a pair; its diagnostic is built only when the cap keeps it (its metered work is done). */
+interface Finding {
+  readonly severity: Diagnostic['severity'];
+  readonly build: () => Diagnostic;
+}
+
+function comparePair(a: RuleInfo, b: RuleInfo, meter: Meter, strict: boolean): Finding | undefined {
   const vars = new Set<VarKey>([...a.vars, ...b.vars]);
   const onlyVar = [...vars][0];
   const exact = vars.size === 0 || (vars.size === 1 && onlyVar!.startsWith('f'));
@@ -122,7 +128,7 @@ function comparePair(a: RuleInfo, b: RuleInfo, meter: Meter, strict: boolean): D
   for (const v of vars) {
     if (isEmpty(intersect(setsOf(a, v, meter).t, setsOf(b, v, meter).t, meter))) return undefined;
   }
-  return notExcludedDiagnostic(a, b, vars);
+  return { severity: 'warning', build: () => notExcludedDiagnostic(a, b, vars) };
 }
 
 function setsOf(rule: RuleInfo, v: VarKey | '', meter: Meter): Sets {
@@ -231,14 +237,26 @@ function exactDiagnostic(
   tb: ValueSet,
   meter: Meter,
   strict: boolean,
+): Finding {
+  // Rewrite the broader rule so it excludes the narrower one (§3.3.1's banding example); when neither contains the
+  // other, rewrite the first rule of the pair. Decided here, metered, whether or not the diagnostic is kept.
+  const bInsideA = isEmpty(intersect(tb, complement(ta), meter));
+  const aInsideB = !bInsideA && isEmpty(intersect(ta, complement(tb), meter));
+  const severity = strict ? 'error' : 'warning';
+  return { severity, build: () => buildExact(a, b, shared, path, aInsideB, strict) };
+}
+
+function buildExact(
+  a: RuleInfo,
+  b: RuleInfo,
+  shared: ValueSet,
+  path: string | undefined,
+  aInsideB: boolean,
+  strict: boolean,
 ): Diagnostic {
   const member = pickMember(shared);
   const missing = member !== null && member.value === undefined;
   const witnessValue = member?.value === undefined ? undefined : toPlain(member.value);
-  // Rewrite the broader rule so it excludes the narrower one (§3.3.1's banding example); when neither contains the
-  // other, rewrite the first rule of the pair.
-  const bInsideA = isEmpty(intersect(tb, complement(ta), meter));
-  const aInsideB = !bInsideA && isEmpty(intersect(ta, complement(tb), meter));
   const [rewrite, keep] = aInsideB ? [b, a] : [a, b];
   return {
     code: PackCodes.RULES_OVERLAP,

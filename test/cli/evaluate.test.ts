@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readBatchRequest, splitLines, topLevelMemberSpans } from '../../cli/commands/evaluate.js';
+import { checkBatchMembers } from '../../cli/batch/batch-request.js';
+import { LineSplitter, type SplitLine } from '../../cli/batch/line-splitter.js';
+import { readJson } from '../../core/carrier/index.js';
 import { cli, EX, lines, REQ, TRIAGE } from './helpers.js';
 
 // Expected canonical dispositions, worked by hand in examples/README.md from Core §§8–8.3.
@@ -363,31 +365,55 @@ describe('docket evaluate --batch', () => {
 describe('batch line reading', () => {
   const enc = new TextEncoder();
   const dec = new TextDecoder();
+  const split = (chunks: string[], max = 1024): string[] => {
+    const splitter = new LineSplitter(max);
+    const out: string[] = [];
+    const take = (l: SplitLine) => out.push(l.kind === 'line' ? dec.decode(l.bytes) : `<oversize ${l.length}>`);
+    for (const c of chunks) {
+      splitter.feed(enc.encode(c));
+      for (let l = splitter.next(); l !== undefined; l = splitter.next()) take(l);
+    }
+    const last = splitter.end();
+    if (last !== undefined) take(last);
+    return out;
+  };
 
   it('splits on LF only, keeping blank lines and dropping nothing but the final terminator', () => {
-    expect(splitLines(enc.encode('a\n\nb\n')).map((l) => dec.decode(l))).toEqual(['a', '', 'b']);
-    expect(splitLines(enc.encode('')).length).toBe(0);
-    expect(splitLines(enc.encode('\n')).map((l) => dec.decode(l))).toEqual(['']);
+    expect(split(['a\n\nb\n'])).toEqual(['a', '', 'b']);
+    expect(split([''])).toEqual([]);
+    expect(split(['\n'])).toEqual(['']);
+    expect(split(['a\r\nb'])).toEqual(['a\r', 'b']);
   });
 
-  it('finds member value spans past strings holding braces, quotes and escapes', () => {
-    const line = enc.encode(' { "x" : "}\\"{", "f\\u0061cts" : [ {"a":"]"} ] , "evidence":{} } ');
-    const spans = topLevelMemberSpans(line);
-    const text = (k: string) => dec.decode(line.subarray(...(spans.get(k) as [number, number])));
-    expect(text('x')).toBe('"}\\"{"');
-    expect(text('facts')).toBe('[ {"a":"]"} ]');
-    expect(text('evidence')).toBe('{}');
+  it('joins a line cut across chunks, wherever the cuts fall', () => {
+    expect(split(['{"fa', 'cts":', '1}\n{"f', 'acts":2}'])).toEqual(['{"facts":1}', '{"facts":2}']);
+    expect(split(['ab', '', 'c', '\n', '\nd'])).toEqual(['abc', '', 'd']);
   });
 
-  it('returns the exact facts bytes and refuses duplicate members and lone surrogates in a line', () => {
-    const ok = readBatchRequest(enc.encode('{"facts":{"n":1.000},"workBudget":250}'));
-    expect('error' in ok).toBe(false);
-    if (!('error' in ok)) {
-      expect(dec.decode(ok.facts)).toBe('{"n":1.000}');
-      expect(ok.workBudget).toBe(250);
-      expect(ok.evidence).toBeUndefined();
-    }
-    expect('error' in readBatchRequest(enc.encode('{"facts":1,"facts":2}'))).toBe(true);
-    expect('error' in readBatchRequest(enc.encode('{"facts":1,"x":{"a":1,"a":1}}'))).toBe(true);
+  it('reports a line longer than the limit by its length only, however the chunks fall', () => {
+    expect(split(['x'.repeat(5), 'x'.repeat(6), 'y\nok\n'], 10)).toEqual(['<oversize 12>', 'ok']);
+    expect(split(['x'.repeat(10), '\n', 'x'.repeat(11)], 10)).toEqual(['x'.repeat(10), '<oversize 11>']);
+  });
+
+  it("checks a line's members in order and keeps the facts tree with its lexemes", () => {
+    const members = (text: string) => {
+      const r = readJson(enc.encode(text));
+      if (!r.ok) throw new Error('test line must parse');
+      return checkBatchMembers(r.value);
+    };
+    const ok = members('{"facts":{"n":1.000},"workBudget":250}');
+    if ('error' in ok) throw new Error('expected members');
+    expect(ok.workBudget).toBe(250);
+    expect(ok.evidence).toBeUndefined();
+    expect(ok.facts.kind === 'object' && ok.facts.members.get('n')).toMatchObject({ lexeme: '1.000' });
+    const code = (text: string) => {
+      const r = members(text);
+      return 'error' in r ? r.error.code : 'ok';
+    };
+    expect(code('[1]')).toBe('batch-line-not-object');
+    expect(code('{"workBudget":0,"x":1}')).toBe('batch-line-unknown-member');
+    expect(code('{"workBudget":0}')).toBe('batch-line-missing-facts');
+    expect(code('{"facts":1,"workBudget":1e3}')).toBe('batch-line-work-budget');
+    expect(code('{"facts":1,"workBudget":9007199254740993}')).toBe('batch-line-work-budget');
   });
 });

@@ -25,6 +25,18 @@ describe('the per-code diagnostic cap', () => {
     expect(out).toHaveLength(5);
   });
 
+  it('builds an offered diagnostic only while its code is under the cap, and counts the rest with their severity', () => {
+    const cap = new DiagnosticCap(2);
+    let built = 0;
+    for (let i = 0; i < 1000; i++)
+      cap.offer('A', i === 900 ? 'error' : 'warning', () => {
+        built++;
+        return diag('A');
+      });
+    expect(built).toBe(2);
+    expect(cap.result().at(-1)).toMatchObject({ omittedCode: 'A', omitted: 998, severity: 'error' });
+  });
+
   it('groups the count by thousands and keeps the severity of what it omitted', () => {
     const cap = new DiagnosticCap(0);
     for (let i = 0; i < 396_487; i++) cap.push(diag('JPS-RULES-OVERLAP', i === 5 ? 'error' : 'warning'));
