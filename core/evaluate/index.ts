@@ -11,3 +11,4 @@ export {
 export { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from './limits.js';
 export { EVALUATOR_IDENTITY } from './identity.js';
 export * from './types.js';
+export { DRAFT_FEATURES, isDraftFeature, normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';

@@ -19,6 +19,7 @@ import { negotiateProfile, validateStructure } from './structural.js';
 import { checkSemantics } from './semantic.js';
 import { checkOverlaps } from './overlap.js';
 import { toSchemaInstance } from './schema-instance.js';
+import { normalizeDraftFeatures } from './draft-features.js';
 
 export function validatePack(bytes: Uint8Array, options: ValidatePackOptions = {}): PackValidation {
   const limits = resolveLimits(options.limits);
@@ -55,7 +56,9 @@ function validateDocument(
   const negotiated = negotiateProfile(root, contract, supported);
   if (!negotiated.ok) return refuse('structural', [negotiated.diagnostic]);
 
-  const structural = validateStructure(toSchemaInstance(root), contract, negotiated.profile);
+  const features = normalizeDraftFeatures(options.draftFeatures);
+  const quantifiers = features.includes('rfc0008-quantifiers');
+  const structural = validateStructure(toSchemaInstance(root), contract, negotiated.profile, quantifiers);
   if (structural.length > 0) return refuse('structural', structural);
 
   const plain = toPlain(root);
@@ -69,7 +72,14 @@ function validateDocument(
     conformant: true,
     class: 'valid',
     diagnostics: lint,
-    pack: { specVersion: contract.specVersion, profile: negotiated.profile, document: root, plain, bytes },
+    pack: {
+      specVersion: contract.specVersion,
+      profile: negotiated.profile,
+      document: root,
+      plain,
+      bytes,
+      ...(features.length > 0 ? { draftFeatures: features } : {}),
+    },
   };
 }
 
