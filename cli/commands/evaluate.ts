@@ -6,13 +6,13 @@ import {
   type EvaluationError,
   type EvaluationResult,
 } from '../../core/evaluate/index.js';
-import { validatePack } from '../../core/pack/index.js';
+import { validatePack, type DraftFeature } from '../../core/pack/index.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 
 const USAGE = [
-  'docket evaluate --pack <file> --facts <file> [--evidence <file>] [--extension <name>]... [--work-budget <n>] [--trace]',
-  '       docket evaluate --pack <file> --batch <file.jsonl|-> [--extension <name>]... [--work-budget <n>]',
+  'docket evaluate --pack <file> --facts <file> [--evidence <file>] [--extension <name>]... [--work-budget <n>] [--trace] [--rfc0008-quantifiers]',
+  '       docket evaluate --pack <file> --batch <file.jsonl|-> [--extension <name>]... [--work-budget <n>] [--rfc0008-quantifiers]',
   '       (any one input may be "-" for standard input)',
 ].join('\n');
 
@@ -24,6 +24,7 @@ const FLAGS = {
   extension: { type: 'string', multiple: true },
   'work-budget': { type: 'string' },
   trace: { type: 'boolean' },
+  'rfc0008-quantifiers': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -51,6 +52,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     supportedExtensions: opts.extensions,
     ...(opts.workBudget !== undefined ? { workBudget: opts.workBudget } : {}),
     trace: opts.trace,
+    draftFeatures: opts.draftFeatures,
   });
   io.stdout(`${resultLine(result, opts.trace)}\n`);
   return result.kind === 'disposition' ? EXIT.OK : EXIT.EVALUATION_ERROR;
@@ -66,6 +68,7 @@ type Options =
       readonly extensions: ReadonlySet<string>;
       readonly workBudget: number | undefined;
       readonly trace: boolean;
+      readonly draftFeatures: readonly DraftFeature[];
     }
   | {
       readonly mode: 'batch';
@@ -74,6 +77,7 @@ type Options =
       readonly extensions: ReadonlySet<string>;
       readonly workBudget: number | undefined;
       readonly trace: false;
+      readonly draftFeatures: readonly DraftFeature[];
     };
 
 function options(argv: string[]): Options {
@@ -95,7 +99,9 @@ function options(argv: string[]): Options {
   const wb = str('work-budget');
   const workBudget = wb === undefined ? undefined : parsePositiveInteger(wb, '--work-budget');
   const extensions = new Set((values.extension as string[] | undefined) ?? []);
-  if (batch !== undefined) return { mode: 'batch', pack, batch, extensions, workBudget, trace: false };
+  // The explicit opt-in to RFC 0008's draft grammar (docs/adr/0190-draft-feature-opt-in.md).
+  const draftFeatures: readonly DraftFeature[] = values['rfc0008-quantifiers'] === true ? ['rfc0008-quantifiers'] : [];
+  if (batch !== undefined) return { mode: 'batch', pack, batch, extensions, workBudget, trace: false, draftFeatures };
   return {
     mode: 'single',
     pack,
@@ -104,6 +110,7 @@ function options(argv: string[]): Options {
     extensions,
     workBudget,
     trace: values.trace === true,
+    draftFeatures,
   };
 }
 
@@ -143,11 +150,16 @@ function runBatch(
     if (isError) errors++;
     if (out.length >= 512) flush();
   };
-  const validation = validatePack(pack);
+  const validation = validatePack(pack, { draftFeatures: opts.draftFeatures });
   if (!validation.conformant || validation.pack === undefined) {
     // §8.4 precedence: pack-not-conformant comes first, whatever each line holds. The error is computed once,
     // through the evaluator, so it is the same error a single evaluation reports.
-    const packError = evaluateDocuments({ pack, facts: encoder.encode('{}'), supportedExtensions: opts.extensions });
+    const packError = evaluateDocuments({
+      pack,
+      facts: encoder.encode('{}'),
+      supportedExtensions: opts.extensions,
+      draftFeatures: opts.draftFeatures,
+    });
     const line = resultLine(packError);
     for (let i = 0; i < lines.length; i++) emit(line, true);
     flush();
