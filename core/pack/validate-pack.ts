@@ -20,6 +20,7 @@ import { checkSemantics } from './semantic.js';
 import { checkOverlaps } from './overlap.js';
 import { toSchemaInstance } from './schema-instance.js';
 import { normalizeDraftFeatures } from './draft-features.js';
+import { checkVacuousEvery } from './vacuous-every.js';
 
 export function validatePack(bytes: Uint8Array, options: ValidatePackOptions = {}): PackValidation {
   const limits = resolveLimits(options.limits);
@@ -68,6 +69,8 @@ function validateDocument(
   const strict = options.strict === true;
   const lint = strict || options.overlapCheck !== false ? checkOverlaps(root, { strict }) : [];
   if (lint.some((d) => d.severity === 'error')) return refuse('semantic', lint);
+  // RFC 0008's vacuous-truth advisory, with the lint and only under the opt-in (ADR 0195).
+  if (quantifiers && (strict || options.overlapCheck !== false)) lint.push(...checkVacuousEvery(plain));
   return {
     conformant: true,
     class: 'valid',
