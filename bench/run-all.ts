@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 const BENCHES = [
   'carrier',
   'evaluate',
+  'quantifiers',
   'ledger',
   'verify',
   'checkpoint',
