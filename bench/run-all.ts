@@ -10,6 +10,7 @@ const BENCHES = [
   'carrier',
   'evaluate',
   'batch',
+  'quantifiers',
   'ledger',
   'verify',
   'checkpoint',

@@ -4,13 +4,14 @@
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { generateCorpus } from './generator/emit.js';
+import { generateCorpus, generateRfc0008Corpus, RFC0008_CORPUS_DIR } from './generator/emit.js';
 import { findRepoRoot } from './runner.js';
 
 const root = findRepoRoot();
-const files = generateCorpus(root);
+const files = new Map([...generateCorpus(root), ...generateRfc0008Corpus()]);
 // Remove generated directories first so a renamed case leaves no stale file behind.
-for (const dir of ['document/documents', 'evaluation/packs', 'evaluation/inputs'])
+const draft = ['document/documents', 'evaluation/packs', 'evaluation/inputs'].map((d) => `${RFC0008_CORPUS_DIR}/${d}`);
+for (const dir of ['document/documents', 'evaluation/packs', 'evaluation/inputs', ...draft])
   rmSync(join(root, 'conformance', dir), { recursive: true, force: true });
 for (const [path, bytes] of files) {
   const full = join(root, 'conformance', path);

@@ -8,9 +8,24 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import canonicalize from 'canonicalize';
 import { evaluateDocuments, type EvaluationResult } from '../core/evaluate/index.js';
-import { validatePack, type PackValidation } from '../core/pack/index.js';
+import { validatePack, type DraftFeature, type PackValidation } from '../core/pack/index.js';
 
-export type Suite = 'document' | 'evaluation';
+export type Suite = 'document' | 'evaluation' | 'rfc0008-document' | 'rfc0008-evaluation';
+
+/** A corpus directory under conformance/ and the draft features its manifests require (ADR 0193). */
+interface CorpusDir {
+  readonly dir: string;
+  readonly document: Suite;
+  readonly evaluation: Suite;
+  readonly features: readonly DraftFeature[];
+}
+const CORE_CORPUS: CorpusDir = { dir: '', document: 'document', evaluation: 'evaluation', features: [] };
+const RFC0008_CORPUS: CorpusDir = {
+  dir: 'rfc0008',
+  document: 'rfc0008-document',
+  evaluation: 'rfc0008-evaluation',
+  features: ['rfc0008-quantifiers'],
+};
 
 export interface CaseResult {
   readonly suite: Suite;
@@ -23,7 +38,7 @@ export interface CaseResult {
 }
 
 export interface CorpusReport {
-  readonly suiteVersions: Record<Suite, string>;
+  readonly suiteVersions: Partial<Record<Suite, string>>;
   readonly results: readonly CaseResult[];
   readonly passed: number;
   readonly failed: number;
@@ -36,8 +51,13 @@ export interface RunOptions {
   readonly strict?: boolean;
   /** Run only cases whose id contains this text. */
   readonly only?: string;
-  /** Run only this suite. */
-  readonly suite?: Suite;
+  /** Run only this suite ('document' or 'evaluation' also selects the draft corpus's suite of that kind). */
+  readonly suite?: 'document' | 'evaluation';
+  /**
+   * Draft features the reader enables. A draft corpus runs, with exactly its required features enabled, only when
+   * all of them are listed; the Core corpus always runs with none.
+   */
+  readonly draftFeatures?: readonly DraftFeature[];
 }
 
 interface DocumentCase {
@@ -94,25 +114,31 @@ const bytesOf = (path: string): Uint8Array => {
 };
 const enc = new TextEncoder();
 
-function readManifest<C>(root: string, suite: Suite): Manifest<C> {
+function readManifest<C>(dir: string, kind: 'document' | 'evaluation'): Manifest<C> {
   // Our own committed file: JSON.parse is fine here (the inputs under test are read as bytes, never through it).
-  return JSON.parse(readFileSync(join(root, 'conformance', suite, 'manifest.json'), 'utf8')) as Manifest<C>;
+  return JSON.parse(readFileSync(join(dir, kind, 'manifest.json'), 'utf8')) as Manifest<C>;
 }
 
 export function runCorpus(options: RunOptions = {}): CorpusReport {
   const root = options.root ?? findRepoRoot();
   const results: CaseResult[] = [];
-  const versions = { document: '', evaluation: '' } as Record<Suite, string>;
+  const versions: Partial<Record<Suite, string>> = {};
   const wanted = (id: string) => options.only === undefined || id.includes(options.only);
-  if (options.suite === undefined || options.suite === 'document') {
-    const m = readManifest<DocumentCase>(root, 'document');
-    versions.document = m.suiteVersion;
-    for (const c of m.cases) if (wanted(c.id)) results.push(runDocumentCase(root, c, options.strict === true));
-  }
-  if (options.suite === undefined || options.suite === 'evaluation') {
-    const m = readManifest<EvaluationCase>(root, 'evaluation');
-    versions.evaluation = m.suiteVersion;
-    for (const c of m.cases) if (wanted(c.id)) results.push(runEvaluationCase(root, c));
+  const enabled = new Set(options.draftFeatures ?? []);
+  const corpora = [CORE_CORPUS, RFC0008_CORPUS].filter((k) => k.features.every((f) => enabled.has(f)));
+  for (const k of corpora) {
+    const dir = join(root, 'conformance', k.dir);
+    if (options.suite === undefined || options.suite === 'document') {
+      const m = readManifest<DocumentCase>(dir, 'document');
+      versions[k.document] = m.suiteVersion;
+      for (const c of m.cases)
+        if (wanted(c.id)) results.push(runDocumentCase(root, c, options.strict === true, k.dir, k.features));
+    }
+    if (options.suite === undefined || options.suite === 'evaluation') {
+      const m = readManifest<EvaluationCase>(dir, 'evaluation');
+      versions[k.evaluation] = m.suiteVersion;
+      for (const c of m.cases) if (wanted(c.id)) results.push(runEvaluationCase(root, c, k.dir, k.features));
+    }
   }
   const passed = results.filter((r) => r.passed).length;
   return { suiteVersions: versions, results, passed, failed: results.length - passed };
@@ -139,7 +165,14 @@ function guarded(
   }
 }
 
-export function runDocumentCase(root: string, c: DocumentCase, strict: boolean): CaseResult {
+export function runDocumentCase(
+  root: string,
+  c: DocumentCase,
+  strict: boolean,
+  corpusDir = '',
+  draftFeatures: readonly DraftFeature[] = [],
+): CaseResult {
+  const suite: Suite = corpusDir === '' ? 'document' : 'rfc0008-document';
   const strictDiffers = strict && c.expectedStrictClass !== undefined;
   const expectedClass = strictDiffers ? c.expectedStrictClass : c.expectedClass;
   const expectedConformant = strictDiffers ? c.expectedStrictClass === 'valid' : c.expectedConformant;
@@ -147,11 +180,12 @@ export function runDocumentCase(root: string, c: DocumentCase, strict: boolean):
     `${expectedConformant ? 'conformant' : 'not conformant'}${expectedClass !== undefined ? ` (${expectedClass})` : ''}` +
     (c.expectedCodes?.length ? ` with ${c.expectedCodes.join(', ')}` : '') +
     (c.expectedDiagnostics ? ` with exactly ${JSON.stringify(c.expectedDiagnostics)}` : '');
-  return guarded('document', c, expected, () => {
-    const bytes = bytesOf(join(root, 'conformance', 'document', c.documentFile));
+  return guarded(suite, c, expected, () => {
+    const bytes = bytesOf(join(root, 'conformance', corpusDir, 'document', c.documentFile));
     const v: PackValidation = validatePack(bytes, {
       strict,
       ...(c.readerProfiles ? { supportedProfiles: c.readerProfiles } : {}),
+      ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
     });
     const problems: string[] = [];
     if (v.conformant !== expectedConformant) problems.push(`conformant=${v.conformant}`);
@@ -171,7 +205,7 @@ export function runDocumentCase(root: string, c: DocumentCase, strict: boolean):
     }
     const actual = `${v.conformant ? 'conformant' : 'not conformant'} (${v.class}); codes ${[...new Set(v.diagnostics.map((d) => d.code))].join(', ') || 'none'}`;
     return {
-      suite: 'document',
+      suite,
       id: c.id,
       description: c.description,
       passed: problems.length === 0,
@@ -181,25 +215,33 @@ export function runDocumentCase(root: string, c: DocumentCase, strict: boolean):
   });
 }
 
-function inputBytes(root: string, inline: unknown, file: string | undefined): Uint8Array {
-  if (file !== undefined) return bytesOf(join(root, 'conformance', 'evaluation', file));
+function inputBytes(dir: string, inline: unknown, file: string | undefined): Uint8Array {
+  if (file !== undefined) return bytesOf(join(dir, file));
   return enc.encode(JSON.stringify(inline));
 }
 
-export function runEvaluationCase(root: string, c: EvaluationCase): CaseResult {
+export function runEvaluationCase(
+  root: string,
+  c: EvaluationCase,
+  corpusDir = '',
+  draftFeatures: readonly DraftFeature[] = [],
+): CaseResult {
+  const suite: Suite = corpusDir === '' ? 'evaluation' : 'rfc0008-evaluation';
+  const dir = join(root, 'conformance', corpusDir, 'evaluation');
   const expectDisposition = c.expectedDisposition !== undefined;
   const expectedBytes = expectDisposition ? (canonicalize(c.expectedDisposition) ?? '') : '';
   const expected = expectDisposition
     ? `disposition ${expectedBytes}`
     : `error ${c.expectedErrorClass}/${c.expectedErrorPhase}`;
-  return guarded('evaluation', c, expected, () => {
+  return guarded(suite, c, expected, () => {
     const hasEvidence = c.evidenceAvailabilityFile !== undefined || 'evidenceAvailability' in c;
     const result: EvaluationResult = evaluateDocuments({
-      pack: bytesOf(join(root, 'conformance', 'evaluation', c.pack)),
-      facts: inputBytes(root, c.facts, c.factsFile),
-      ...(hasEvidence ? { evidence: inputBytes(root, c.evidenceAvailability, c.evidenceAvailabilityFile) } : {}),
+      pack: bytesOf(join(dir, c.pack)),
+      facts: inputBytes(dir, c.facts, c.factsFile),
+      ...(hasEvidence ? { evidence: inputBytes(dir, c.evidenceAvailability, c.evidenceAvailabilityFile) } : {}),
       supportedExtensions: new Set(c.supportedExtensions),
       ...(c.workBudget !== undefined ? { workBudget: c.workBudget } : {}),
+      ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
     });
     const actual =
       result.kind === 'disposition'
@@ -210,6 +252,6 @@ export function runEvaluationCase(root: string, c: EvaluationCase): CaseResult {
       : result.kind === 'error' &&
         result.error.class === c.expectedErrorClass &&
         result.error.phase === c.expectedErrorPhase;
-    return { suite: 'evaluation', id: c.id, description: c.description, passed, expected, actual };
+    return { suite, id: c.id, description: c.description, passed, expected, actual };
   });
 }

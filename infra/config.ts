@@ -8,6 +8,7 @@
 import type { Node } from 'constructs';
 // Pure constants (no I/O): the deployed defaults are the evaluator's own (docs/adr/0034-work-budget-defaults.md).
 import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../core/evaluate/index.js';
+import { DRAFT_FEATURES, isDraftFeature } from '../core/pack/index.js';
 import { routeOutputId } from './names.js';
 
 /** §6.7 target kinds: a route target is `{kind, name}` with kind one of these. */
@@ -51,6 +52,11 @@ export interface DocketConfig {
   readonly budgets: { readonly defaultWorkUnits: number; readonly maxWorkUnits: number };
   /** Extensions the deployed evaluator supports (§9); a property of the deployment, not of a request. */
   readonly supportedExtensions: readonly string[];
+  /**
+   * Draft grammar the deployed evaluator enables (ADR 0190), e.g. "rfc0008-quantifiers". Off (empty) by default; a
+   * non-empty list is refused until ledger entries record the features an evaluation ran with (ADR 0194).
+   */
+  readonly draftFeatures: readonly string[];
   /** SQS event source: records per invocation (1–10 without a batching window; up to 10,000 with one). */
   readonly batchSize: number;
   /** SQS event source batching window, seconds (0–300). */
@@ -104,6 +110,7 @@ export function defaultConfig(stage: string): DocketConfig {
     ],
     budgets: { defaultWorkUnits: DEFAULT_WORK_BUDGET, maxWorkUnits: MAX_WORK_BUDGET },
     supportedExtensions: [],
+    draftFeatures: [],
     batchSize: 10,
     maxBatchingWindowSeconds: 0,
     maximumConcurrency: 20,
@@ -272,6 +279,7 @@ export function validateConfig(c: DocketConfig): string[] {
   }
   for (const e of c.supportedExtensions)
     if (typeof e !== 'string' || e.length === 0) p.push('supportedExtensions must be non-empty strings');
+  p.push(...draftFeatureProblems(c.draftFeatures));
   p.push(...validateRoutes(c.routes));
   const envBytes = estimateRouteEnvironmentBytes(c);
   if (envBytes > LAMBDA_ENV_LIMIT_BYTES - 1024)
@@ -326,3 +334,21 @@ function estimateRouteEnvironmentBytes(c: DocketConfig): number {
 const VALID_LOG_RETENTION_DAYS = [
   1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653,
 ];
+
+/**
+ * ADR 0194: a deployment may name only known draft features, and may not enable any while ledger entries cannot record
+ * them: an entry that does not say which grammar produced it could be neither verified against a policy that forbids
+ * draft features nor replayed with the same grammar.
+ */
+function draftFeatureProblems(features: unknown): string[] {
+  if (!Array.isArray(features)) return ['draftFeatures must be an array of draft feature names'];
+  const p: string[] = [];
+  for (const f of features)
+    if (typeof f !== 'string' || !isDraftFeature(f))
+      p.push(`draftFeatures names unknown feature ${JSON.stringify(f)} (known: ${DRAFT_FEATURES.join(', ')})`);
+  if (features.length > 0 && p.length === 0)
+    p.push(
+      'draftFeatures must be empty: ledger entries do not yet record the draft features an evaluation ran with (ADR 0194)',
+    );
+  return p;
+}

@@ -2,7 +2,8 @@ import { runCorpus, type CaseResult, type Suite } from '../../conformance/runner
 import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 
-const USAGE = 'docket conformance [--strict] [--suite document|evaluation] [--only <text>] [--quiet]';
+const USAGE =
+  'docket conformance [--strict] [--suite document|evaluation] [--only <text>] [--quiet] [--rfc0008-quantifiers]';
 
 /**
  * `docket conformance`: runs our corpus (conformance/), prints one line per case and the totals, and ends with the
@@ -17,6 +18,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         suite: { type: 'string' },
         only: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        'rfc0008-quantifiers': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       { min: 0, max: 0 },
@@ -29,7 +31,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const values = line.args;
   const report = runCorpus({
     strict: values.strict === true,
-    ...(values.suite !== undefined ? { suite: values.suite as Suite } : {}),
+    ...(values.suite !== undefined ? { suite: values.suite as 'document' | 'evaluation' } : {}),
+    // The draft corpus (conformance/rfc0008/) runs only under the explicit opt-in (docs/adr/0193-draft-corpus.md).
+    ...(values['rfc0008-quantifiers'] === true ? { draftFeatures: ['rfc0008-quantifiers'] as const } : {}),
     ...(values.only !== undefined ? { only: values.only as string } : {}),
   });
   const lines: string[] = [];
@@ -37,12 +41,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (r.passed && values.quiet === true) continue;
     lines.push(caseLine(r));
   }
-  for (const suite of ['document', 'evaluation'] as const) {
+  for (const suite of ['document', 'evaluation', 'rfc0008-document', 'rfc0008-evaluation'] as const satisfies Suite[]) {
     const rs = report.results.filter((r) => r.suite === suite);
     if (rs.length === 0) continue;
     const ok = rs.filter((r) => r.passed).length;
     lines.push(
-      `${suite} suite ${report.suiteVersions[suite]}${values.strict === true && suite === 'document' ? ' (strict)' : ''}: ${ok}/${rs.length} passed`,
+      `${suite} suite ${report.suiteVersions[suite]}${values.strict === true && suite.endsWith('document') ? ' (strict)' : ''}: ${ok}/${rs.length} passed`,
     );
   }
   lines.push(`${report.passed} passed, ${report.failed} failed`);

@@ -1,5 +1,5 @@
 import { compilePack, evaluateDocuments, type EvaluationResult } from '../../core/evaluate/index.js';
-import { validatePack } from '../../core/pack/index.js';
+import { validatePack, type DraftFeature } from '../../core/pack/index.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import { evaluateLine } from '../batch/line-evaluator.js';
 import type { SplitLine } from '../batch/line-splitter.js';
@@ -8,8 +8,8 @@ import { streamBatch } from '../batch/stream-batch.js';
 import { openInputChunks, readInput, type CliIo } from '../io.js';
 
 const USAGE = [
-  'docket evaluate --pack <file> --facts <file> [--evidence <file>] [--extension <name>]... [--work-budget <n>] [--trace]',
-  '       docket evaluate --pack <file> --batch <file.jsonl|-> [--extension <name>]... [--work-budget <n>]',
+  'docket evaluate --pack <file> --facts <file> [--evidence <file>] [--extension <name>]... [--work-budget <n>] [--trace] [--rfc0008-quantifiers]',
+  '       docket evaluate --pack <file> --batch <file.jsonl|-> [--extension <name>]... [--work-budget <n>] [--rfc0008-quantifiers]',
   '       (any one input may be "-" for standard input)',
 ].join('\n');
 
@@ -21,6 +21,7 @@ const FLAGS = {
   extension: { type: 'string', multiple: true },
   'work-budget': { type: 'string' },
   trace: { type: 'boolean' },
+  'rfc0008-quantifiers': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -47,6 +48,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     supportedExtensions: opts.extensions,
     ...(opts.workBudget !== undefined ? { workBudget: opts.workBudget } : {}),
     trace: opts.trace,
+    draftFeatures: opts.draftFeatures,
   });
   io.stdout(`${resultLine(result, opts.trace)}\n`);
   return result.kind === 'disposition' ? EXIT.OK : EXIT.EVALUATION_ERROR;
@@ -62,6 +64,7 @@ type Options =
       readonly extensions: ReadonlySet<string>;
       readonly workBudget: number | undefined;
       readonly trace: boolean;
+      readonly draftFeatures: readonly DraftFeature[];
     }
   | {
       readonly mode: 'batch';
@@ -70,6 +73,7 @@ type Options =
       readonly extensions: ReadonlySet<string>;
       readonly workBudget: number | undefined;
       readonly trace: false;
+      readonly draftFeatures: readonly DraftFeature[];
     };
 
 function options(argv: string[]): Options {
@@ -91,7 +95,9 @@ function options(argv: string[]): Options {
   const wb = str('work-budget');
   const workBudget = wb === undefined ? undefined : parsePositiveInteger(wb, '--work-budget');
   const extensions = new Set((values.extension as string[] | undefined) ?? []);
-  if (batch !== undefined) return { mode: 'batch', pack, batch, extensions, workBudget, trace: false };
+  // The explicit opt-in to RFC 0008's draft grammar (docs/adr/0190-draft-feature-opt-in.md).
+  const draftFeatures: readonly DraftFeature[] = values['rfc0008-quantifiers'] === true ? ['rfc0008-quantifiers'] : [];
+  if (batch !== undefined) return { mode: 'batch', pack, batch, extensions, workBudget, trace: false, draftFeatures };
   return {
     mode: 'single',
     pack,
@@ -100,6 +106,7 @@ function options(argv: string[]): Options {
     extensions,
     workBudget,
     trace: values.trace === true,
+    draftFeatures,
   };
 }
 
@@ -109,12 +116,17 @@ function options(argv: string[]): Options {
 async function runBatch(pack: Uint8Array, opts: Extract<Options, { mode: 'batch' }>, io: CliIo): Promise<number> {
   const chunks = await openInputChunks(opts.batch, io);
   const sink = { write: (text: string) => io.stdout(text), drained: () => io.stdoutDrained?.() };
-  const validation = validatePack(pack);
+  const validation = validatePack(pack, { draftFeatures: opts.draftFeatures });
   let answer: (line: SplitLine) => EvaluationResult;
   if (!validation.conformant || validation.pack === undefined) {
     // §8.4 precedence: pack-not-conformant comes first, whatever each line holds. The error is computed once,
     // through the evaluator, so it is the same error a single evaluation reports.
-    const packError = evaluateDocuments({ pack, facts: encoder.encode('{}'), supportedExtensions: opts.extensions });
+    const packError = evaluateDocuments({
+      pack,
+      facts: encoder.encode('{}'),
+      supportedExtensions: opts.extensions,
+      draftFeatures: opts.draftFeatures,
+    });
     answer = () => packError;
   } else {
     const compiled = compilePack(validation.pack); // compiled once for every line

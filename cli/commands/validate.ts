@@ -2,7 +2,7 @@ import { validatePack, type Diagnostic } from '../../core/pack/index.js';
 import { EXIT, parseCommandArgs, readCommandLine, reportUsage } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 
-const USAGE = 'docket validate <pack-file|-> [--strict] [--json]';
+const USAGE = 'docket validate <pack-file|-> [--strict] [--json] [--rfc0008-quantifiers]';
 
 /**
  * `docket validate`: document conformance (Core §3.1–§3.3; §3.3.1 overlap warnings, errors under --strict).
@@ -13,7 +13,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const line = readCommandLine(io, 'validate', USAGE, () => {
     const args = parseCommandArgs(
       argv,
-      { strict: { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      {
+        strict: { type: 'boolean' },
+        json: { type: 'boolean' },
+        'rfc0008-quantifiers': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       { min: 0, max: 1 },
     );
     return args.values.help === true ? 'help' : args;
@@ -23,7 +28,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const file = args.positionals[0];
   if (file === undefined) return reportUsage(io, 'validate', 'missing <pack-file> (use - for stdin)', USAGE);
   const bytes = await readInput(file, io);
-  const result = validatePack(bytes, { strict: args.values.strict === true });
+  const quantifiers = args.values['rfc0008-quantifiers'] === true;
+  const result = validatePack(bytes, {
+    strict: args.values.strict === true,
+    // The explicit opt-in to RFC 0008's draft grammar and its authoring advisory (ADRs 0190, 0195).
+    ...(quantifiers ? { draftFeatures: ['rfc0008-quantifiers'] as const } : {}),
+  });
   const diagnostics = result.diagnostics.map(diagnosticView);
   if (args.values.json === true) {
     io.stdout(`${JSON.stringify({ conformant: result.conformant, class: result.class, diagnostics })}\n`);

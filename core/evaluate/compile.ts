@@ -11,10 +11,13 @@ import {
   CMP_NE,
   OP_ALL,
   OP_ANY,
+  OP_EVERY,
   OP_EVIDENCE,
+  OP_EXISTS,
   OP_FACT,
   OP_LITERAL,
   OP_NOT,
+  OP_UNIFORM,
   UNKNOWN,
   type CompiledCondition,
   type CompiledEscalation,
@@ -77,7 +80,7 @@ class Builder {
     const known = this.pointerIndex.get(text);
     if (known !== undefined) return known;
     const parsed = readPointer(text);
-    if (!parsed.ok) return bad(`fact.path ${JSON.stringify(text)} is an RFC 6901 pointer`);
+    if (!parsed.ok) return bad(`pointer ${JSON.stringify(text)} is an RFC 6901 pointer`);
     const tokens = parsed.value;
     // Resolution: one unit per reference token (empty ones included) plus the decoded tokens' bytes (ADR 0031).
     let resolveCost = tokens.length;
@@ -92,6 +95,9 @@ class Builder {
 interface TreeAcc {
   charge: number;
   facts: CompiledCondition[];
+  aggregates: CompiledCondition[];
+  /** Inside a where (RFC 0008): pointers resolve against the element at evaluation time. */
+  readonly scoped: boolean;
 }
 
 const node = (partial: Partial<CompiledCondition> & { op: number }): CompiledCondition => ({
@@ -104,6 +110,9 @@ const node = (partial: Partial<CompiledCondition> & { op: number }): CompiledCon
   candidates: 0,
   slot: -1,
   evidence: -1,
+  where: undefined,
+  at: -1,
+  scoped: false,
   ...partial,
 });
 
@@ -144,9 +153,26 @@ function compileCondition(v: JsonValue, b: Builder, acc: TreeAcc): CompiledCondi
         decimal,
         candidates: cmp === CMP_IN && operand.kind === 'array' ? operand.items.length : 1,
         pointer: b.pointer(str(member(o, 'path'), 'fact.path')),
-        slot: b.slots++,
+        slot: acc.scoped ? -1 : b.slots++,
+        scoped: acc.scoped,
       });
       acc.facts.push(n);
+      return n;
+    }
+    case 'exists':
+    case 'every':
+    case 'uniform': {
+      // RFC 0008 aggregates: the node unit is charged here; path, at and where are priced per evaluation.
+      const uniform = op === 'uniform';
+      const n = node({
+        op: op === 'exists' ? OP_EXISTS : op === 'every' ? OP_EVERY : OP_UNIFORM,
+        pointer: b.pointer(str(member(o, 'path'), `${op}.path`)),
+        at: uniform ? b.pointer(str(member(o, 'at'), 'uniform.at')) : -1,
+        where: uniform ? undefined : compileTree(member(o, 'where') ?? bad(`${op}.where`), b, true),
+        slot: acc.scoped ? -1 : b.slots++,
+        scoped: acc.scoped,
+      });
+      acc.aggregates.push(n);
       return n;
     }
     default:
@@ -154,10 +180,10 @@ function compileCondition(v: JsonValue, b: Builder, acc: TreeAcc): CompiledCondi
   }
 }
 
-function compileTree(v: JsonValue, b: Builder): CompiledTree {
-  const acc: TreeAcc = { charge: 0, facts: [] };
+function compileTree(v: JsonValue, b: Builder, scoped = false): CompiledTree {
+  const acc: TreeAcc = { charge: 0, facts: [], aggregates: [], scoped };
   const root = compileCondition(v, b, acc);
-  return { root, staticCharge: acc.charge, facts: acc.facts };
+  return { root, staticCharge: acc.charge, facts: acc.facts, aggregates: acc.aggregates };
 }
 
 function target(v: JsonValue | undefined): HandoffTarget {
@@ -254,6 +280,7 @@ export function compilePack(pack: ValidatedPack): CompiledPack {
 
   return {
     specVersion: pack.specVersion,
+    draftFeatures: pack.draftFeatures ?? [],
     applicability,
     evidenceIds,
     evidenceIndex,

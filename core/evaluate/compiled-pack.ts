@@ -1,5 +1,6 @@
 import type { JsonValue } from '../carrier/json-value.js';
 import type { DispositionContext } from './disposition.js';
+import type { DraftFeature } from '../pack/index.js';
 import type { HandoffTarget, TriggerReason } from './types.js';
 
 /** Condition node tags (§7). Plain numbers keep every compiled node one monomorphic shape. */
@@ -9,6 +10,10 @@ export const OP_ANY = 2;
 export const OP_NOT = 3;
 export const OP_FACT = 4;
 export const OP_EVIDENCE = 5;
+/** RFC 0008 draft aggregates (only reachable from a pack validated with the feature enabled). */
+export const OP_EXISTS = 6;
+export const OP_EVERY = 7;
+export const OP_UNIFORM = 8;
 
 /** §7.4 operators. */
 export const CMP_EQ = 0;
@@ -52,6 +57,12 @@ export interface CompiledCondition {
   readonly slot: number;
   /** Index of the evidence requirement (evidence-present nodes), else -1. */
   readonly evidence: number;
+  /** RFC 0008: exists/every's inner condition, evaluated once per element with the element as root. */
+  readonly where: CompiledTree | undefined;
+  /** RFC 0008: uniform's member-relative pointer (index into CompiledPack.pointers), else -1. */
+  readonly at: number;
+  /** True inside a where: pointers resolve against the current element, at evaluation time, not from slots. */
+  readonly scoped: boolean;
 }
 
 /** One authored condition tree with the part of its charge that does not depend on the facts. */
@@ -61,6 +72,8 @@ export interface CompiledTree {
   readonly staticCharge: number;
   /** Fact nodes of the tree, in document order; each is resolved during the precharge. */
   readonly facts: readonly CompiledCondition[];
+  /** RFC 0008 aggregates of the tree outside any nested where; each is priced per element during the precharge. */
+  readonly aggregates: readonly CompiledCondition[];
 }
 
 export interface CompiledRule {
@@ -104,6 +117,8 @@ export interface Scratch {
 
 export interface CompiledPack {
   readonly specVersion: '0.3.0' | '0.2.0-draft';
+  /** Draft features the pack was validated under (sorted; empty for a Core-only evaluation). */
+  readonly draftFeatures: readonly DraftFeature[];
   readonly applicability: CompiledTree | undefined;
   readonly evidenceIds: readonly string[];
   /** Map (never an object) so an id such as "__proto__" is ordinary data. */

@@ -11,10 +11,13 @@ import {
   FALSE,
   OP_ALL,
   OP_ANY,
+  OP_EVERY,
   OP_EVIDENCE,
+  OP_EXISTS,
   OP_FACT,
   OP_LITERAL,
   OP_NOT,
+  OP_UNIFORM,
   TRUE,
   UNKNOWN,
   type CompiledCondition,
@@ -58,7 +61,81 @@ export function prechargeTree(t: CompiledTree, c: CompiledPack, facts: JsonValue
       if (m.work > m.budget) return false;
     }
   }
+  const aggregates = t.aggregates;
+  for (let i = 0; i < aggregates.length; i++) {
+    const a = aggregates[i] as CompiledCondition;
+    if (!prechargeAggregate(a, c, facts, m, true)) return false;
+  }
   return true;
+}
+
+/**
+ * RFC 0008 "Limit accounting": the compile charge of an authored pointer on first use in this evaluation, then one
+ * resolution (1 per reference token plus the tokens' bytes, never less than 1). False when it cannot be reserved.
+ */
+function chargeResolution(pointer: number, c: CompiledPack, m: Meter): boolean {
+  const s = c.scratch;
+  if (s.pointerEpoch[pointer] !== s.epoch) {
+    s.pointerEpoch[pointer] = s.epoch;
+    m.work += c.pointers[pointer]!.compileCost;
+    if (m.work > m.budget) return false;
+  }
+  m.work += c.pointers[pointer]!.resolveCost;
+  return m.work <= m.budget;
+}
+
+/** The precharge of a where tree for one element: the element is the root its pointers resolve against. */
+function prechargeScoped(t: CompiledTree, c: CompiledPack, root: JsonValue, m: Meter): boolean {
+  m.work += t.staticCharge;
+  if (m.work > m.budget) return false;
+  const facts = t.facts;
+  for (let i = 0; i < facts.length; i++) {
+    const f = facts[i] as CompiledCondition;
+    if (!chargeResolution(f.pointer, c, m)) return false;
+    const selected = resolvePointer(root, c.pointers[f.pointer]!.tokens as string[]);
+    if (selected !== undefined) {
+      m.work += selected.v * f.candidates;
+      if (m.work > m.budget) return false;
+    }
+  }
+  const aggregates = t.aggregates;
+  for (let i = 0; i < aggregates.length; i++) {
+    if (!prechargeAggregate(aggregates[i] as CompiledCondition, c, root, m, false)) return false;
+  }
+  return true;
+}
+
+/**
+ * RFC 0008 "Aggregates": path compile on first use and one resolution; an unresolved or non-array path costs that
+ * and nothing more. exists/every: their where once per element present. uniform: per member one resolution of at
+ * (failures included) and V of the selected value, then the reread term (n − 1) × max over the n resolved values.
+ * Every term is reserved before the work it prices, and abandoned at the first overrun.
+ */
+function prechargeAggregate(a: CompiledCondition, c: CompiledPack, root: JsonValue, m: Meter, store: boolean): boolean {
+  if (!chargeResolution(a.pointer, c, m)) return false;
+  const selected = resolvePointer(root, c.pointers[a.pointer]!.tokens as string[]);
+  if (store) c.scratch.slots[a.slot] = selected;
+  if (selected === undefined || selected.kind !== 'array') return true;
+  const items = selected.items;
+  if (a.op !== OP_UNIFORM) {
+    const where = a.where as CompiledTree;
+    for (let i = 0; i < items.length; i++) if (!prechargeScoped(where, c, items[i] as JsonValue, m)) return false;
+    return true;
+  }
+  const at = c.pointers[a.at]!.tokens as string[];
+  let resolved = 0;
+  let max = 0;
+  for (let i = 0; i < items.length; i++) {
+    if (!chargeResolution(a.at, c, m)) return false;
+    const v = resolvePointer(items[i] as JsonValue, at);
+    if (v === undefined) continue;
+    resolved++;
+    if (v.v > max) max = v.v;
+    m.work += v.v;
+    if (m.work > m.budget) return false;
+  }
+  if (resolved >= 2) m.work += (resolved - 1) * max;
+  return m.work <= m.budget;
 }
 
 /** §7.4 type-preserving equality; scalar strings and booleans short-cut the carrier's general comparison. */
@@ -71,7 +148,10 @@ function equal(a: JsonValue, b: JsonValue): boolean {
 }
 
 function fact(n: CompiledCondition, c: CompiledPack): Tri {
-  const selected = c.scratch.slots[n.slot];
+  return compare(n, c.scratch.slots[n.slot]);
+}
+
+function compare(n: CompiledCondition, selected: JsonValue | undefined): Tri {
   if (selected === undefined) return UNKNOWN; // §7.4: a pointer that does not resolve yields unknown
   const operand = n.operand as JsonValue;
   switch (n.cmp) {
@@ -143,7 +223,81 @@ export function evaluateCondition(n: CompiledCondition, c: CompiledPack): Tri {
     case OP_EVIDENCE:
       // §7.5: present → true, absent → false, unknown or omitted → unknown.
       return c.scratch.evidence[n.evidence] as Tri;
+    case OP_EXISTS:
+    case OP_EVERY:
+    case OP_UNIFORM:
+      return aggregate(n, c, c.scratch.slots[n.slot]);
     default:
       return UNKNOWN;
   }
+}
+
+/**
+ * RFC 0008 "Element scope": inside a where the current condition root is the element; every pointer resolves against
+ * it (the empty pointer selects it). Roots are passed down, so they are restored per level and never accumulated.
+ */
+function evaluateScoped(n: CompiledCondition, c: CompiledPack, root: JsonValue): Tri {
+  switch (n.op) {
+    case OP_FACT:
+      return compare(n, resolvePointer(root, c.pointers[n.pointer]!.tokens as string[]));
+    case OP_EXISTS:
+    case OP_EVERY:
+    case OP_UNIFORM:
+      return aggregate(n, c, resolvePointer(root, c.pointers[n.pointer]!.tokens as string[]));
+    case OP_ALL:
+    case OP_ANY: {
+      const dominant = n.op === OP_ALL ? FALSE : TRUE;
+      let sawUnknown = false;
+      const ch = n.children;
+      for (let i = 0; i < ch.length; i++) {
+        const r = evaluateScoped(ch[i] as CompiledCondition, c, root);
+        if (r === dominant) return dominant;
+        if (r === UNKNOWN) sawUnknown = true;
+      }
+      return sawUnknown ? UNKNOWN : dominant === FALSE ? TRUE : FALSE;
+    }
+    case OP_NOT: {
+      const r = evaluateScoped(n.children[0] as CompiledCondition, c, root);
+      return r === UNKNOWN ? UNKNOWN : r === TRUE ? FALSE : TRUE;
+    }
+    default:
+      return evaluateCondition(n, c); // literal and evidence-present read no facts document
+  }
+}
+
+/**
+ * RFC 0008 "Evaluation": an unresolved or non-array path is unknown. exists/every are the §7.2/§7.1 tables over the
+ * per-element results (empty: exists false, every true), short-circuiting only on the dominant value, never on unknown.
+ */
+function aggregate(n: CompiledCondition, c: CompiledPack, selected: JsonValue | undefined): Tri {
+  if (selected === undefined || selected.kind !== 'array') return UNKNOWN;
+  const items = selected.items;
+  if (n.op === OP_UNIFORM) return uniform(n, c, items);
+  const dominant = n.op === OP_EXISTS ? TRUE : FALSE;
+  const where = (n.where as CompiledTree).root;
+  let sawUnknown = false;
+  for (let i = 0; i < items.length; i++) {
+    const r = evaluateScoped(where, c, items[i] as JsonValue);
+    if (r === dominant) return dominant;
+    if (r === UNKNOWN) sawUnknown = true;
+  }
+  return sawUnknown ? UNKNOWN : dominant === TRUE ? FALSE : TRUE;
+}
+
+/**
+ * RFC 0008 uniform, its clauses in order (1, unresolved or non-array path, is decided by the caller): 2 empty → true;
+ * 3 two resolved at-values unequal under §7.4 → false, before 4 an unresolved at in any member → unknown; 5 → true.
+ * §7.4 equality is an equivalence, so comparing each value with the first resolved one decides clause 3 for all pairs.
+ */
+function uniform(n: CompiledCondition, c: CompiledPack, items: readonly JsonValue[]): Tri {
+  const at = c.pointers[n.at]!.tokens as string[];
+  let representative: JsonValue | undefined;
+  let missing = false;
+  for (let i = 0; i < items.length; i++) {
+    const v = resolvePointer(items[i] as JsonValue, at);
+    if (v === undefined) missing = true;
+    else if (representative === undefined) representative = v;
+    else if (!jsonEquals(representative, v)) return FALSE;
+  }
+  return missing ? UNKNOWN : TRUE;
 }

@@ -12,3 +12,4 @@ export { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from './limits.js';
 export { EVALUATOR_IDENTITY } from './identity.js';
 export * from './types.js';
 export type { HandoffTarget } from './types.js';
+export { DRAFT_FEATURES, isDraftFeature, normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';

@@ -48,6 +48,8 @@ export const PackCodes = {
   // §3.3.1 recommended lint
   RULES_OVERLAP: 'JPS-RULES-OVERLAP',
   OVERLAP_ANALYSIS_BOUNDED: 'JPS-RULES-OVERLAP-ANALYSIS-BOUNDED',
+  /** RFC 0008 (draft, opt-in) authoring advisory: a rule whose only positive condition is an every. */
+  VACUOUS_EVERY: 'JPS-RFC0008-VACUOUS-EVERY',
   /** More diagnostics of one code than are kept (core/pack/diagnostic-cap.ts): how many were left out. */
   DIAGNOSTICS_OMITTED: 'JPS-DIAGNOSTICS-OMITTED',
 } as const;

@@ -1,7 +1,8 @@
 /**
  * Walks every condition node of a structurally valid pack, with its pointer: applicability, every rule's and every
- * exception's `when`, and all nested all/any/not children at any depth (iterative: depth is bounded by the carrier,
- * but the walk needs no stack either way).
+ * exception's `when`, and all nested all/any/not children at any depth, and — for the RFC 0008 draft aggregates —
+ * into every `where` (RFC 0008 Compatibility: each §3.3 condition-walking bullet recurses into where). Iterative:
+ * depth is bounded by the carrier, but the walk needs no stack either way.
  */
 import { childPointer } from './pointer.js';
 
@@ -35,7 +36,9 @@ export function walkCondition(root: ConditionVisit): ConditionVisit[] {
     const visit = stack.pop()!;
     out.push(visit);
     const { node, pointer } = visit;
-    if (node.op === 'not') {
+    if ((node.op === 'exists' || node.op === 'every') && node.where !== undefined) {
+      stack.push({ node: node.where, pointer: childPointer(pointer, 'where') });
+    } else if (node.op === 'not') {
       stack.push({ node: node.condition, pointer: childPointer(pointer, 'condition') });
     } else if (node.op === 'all' || node.op === 'any') {
       const base = childPointer(pointer, 'conditions');

@@ -15,3 +15,11 @@ export { PackCodes } from './codes.js';
 export type { PackCode } from './codes.js';
 export { OVERLAP_EFFECT, DEFAULT_OVERLAP_BUDGET } from './overlap.js';
 export { ROUTE_CEILINGS, publishedSchema } from './schemas.js';
+export {
+  DRAFT_FEATURES,
+  AGGREGATE_OPS,
+  MAX_AGGREGATE_DEPTH,
+  isDraftFeature,
+  normalizeDraftFeatures,
+  type DraftFeature,
+} from './draft-features.js';

@@ -177,6 +177,11 @@ function setsFor(node: JsonObject, v: VarKey | '', meter: Meter): Sets {
       if (v !== 'f' + str(m.get('path'))) return { t: FULL, f: FULL };
       return factSets(str(m.get('operator')), m.get('value')!, meter);
     }
+    case 'exists':
+    case 'every':
+    case 'uniform':
+      // RFC 0008 draft aggregates read element-relative pointers: no projection onto a fact path is claimed.
+      return { t: FULL, f: FULL };
   }
   throw new TypeError(`unreachable: structurally valid condition op ${op}`);
 }
@@ -221,6 +226,8 @@ function variablesOf(root: JsonObject): Set<VarKey> {
     const op = str(m.get('op'));
     if (op === 'fact') vars.add('f' + str(m.get('path')));
     else if (op === 'evidence-present') vars.add('e' + str(m.get('evidenceRequirement')));
+    // An aggregate is its own opaque variable, so a pair reading one is never analysed as exact (sound: not-excluded).
+    else if (op === 'exists' || op === 'every' || op === 'uniform') vars.add(`q${vars.size}`);
     else if (op === 'not') stack.push(m.get('condition') as JsonObject);
     else if (op === 'all' || op === 'any')
       for (const c of (m.get('conditions') as { items: readonly JsonValue[] }).items) stack.push(c as JsonObject);

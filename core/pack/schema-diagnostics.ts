@@ -105,7 +105,15 @@ function mapOne(e: ErrorObject, instance: unknown): Diagnostic | undefined {
       });
     case 'enum':
       if (isConditionOpEnum(e)) {
-        return structural(PackCodes.SCHEMA_CONDITION_OP, at, `op must be one of ${CONDITION_OPS.join(', ')}`);
+        const allowed = p['allowedValues'] as string[];
+        // RFC 0008 "Nesting": only the draft grammar's innermost tier omits the aggregates it otherwise lists.
+        const tooDeep = at.includes('/where/') && !allowed.includes('exists');
+        return structural(
+          PackCodes.SCHEMA_CONDITION_OP,
+          at,
+          `op must be one of ${allowed.join(', ')}` +
+            (tooDeep ? '; an aggregate here would exceed the maximum aggregate depth of two (RFC 0008)' : ''),
+        );
       }
       return structural(PackCodes.SCHEMA_ENUM, at, `must be one of ${JSON.stringify(p['allowedValues'])}`, {
         allowed: p['allowedValues'],
@@ -181,7 +189,8 @@ function escalationOneOf(instance: unknown): Diagnostic | undefined {
 /** The discriminated condition form puts `required: ["op"]` at the root of the condition def. */
 function isConditionError(e: ErrorObject): boolean {
   return (
-    e.schemaPath === '#/required' && /(?:\/when|\/applicability|\/conditions\/\d+|\/condition)$/.test(e.instancePath)
+    e.schemaPath === '#/required' &&
+    /(?:\/when|\/applicability|\/conditions\/\d+|\/condition|\/where)$/.test(e.instancePath)
   );
 }
 

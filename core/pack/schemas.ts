@@ -18,6 +18,7 @@ import type { ValidateFunction } from 'ajv';
 import schema030 from '../../schema/judgment-pack-core.schema.json' with { type: 'json' };
 import schema020 from '../../schema/judgment-pack-core-0.2.0-draft.schema.json' with { type: 'json' };
 import type { Profile, SpecVersion } from './types.js';
+import { withQuantifiers } from './quantifier-schema.js';
 
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
@@ -25,7 +26,7 @@ const addFormats = addFormatsModule.default;
 /** §6.7: base admits 1–8 routes; §4.1 extended raises the ceiling to 16. */
 export const ROUTE_CEILINGS: Readonly<Record<Profile, number>> = Object.freeze({ base: 8, extended: 16 });
 
-type SchemaKey = '0.2.0-draft' | '0.3.0/base' | '0.3.0/extended';
+type SchemaKey = `${'0.2.0-draft' | '0.3.0/base' | '0.3.0/extended'}${'' | '+rfc0008-quantifiers'}`;
 const compiled = new Map<SchemaKey, ValidateFunction>();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,7 +42,12 @@ export function publishedSchema(specVersion: SpecVersion): unknown {
 }
 
 /** The schema actually compiled for a version and profile (see the module comment). */
-export function effectiveSchema(specVersion: SpecVersion, profile: Profile, discriminatedConditions = true): Schema {
+export function effectiveSchema(
+  specVersion: SpecVersion,
+  profile: Profile,
+  discriminatedConditions = true,
+  quantifiers = false,
+): Schema {
   const s = clone(specVersion === '0.3.0' ? schema030 : schema020);
   if (specVersion === '0.3.0') {
     s.$defs.escalation.properties.routes.maxItems = ROUTE_CEILINGS[profile];
@@ -50,7 +56,9 @@ export function effectiveSchema(specVersion: SpecVersion, profile: Profile, disc
   // Checked by a set in core/pack/unique-items.ts: ajv's pairwise deep comparison is quadratic (ADR 0154).
   for (const member of OBJECT_COLLECTIONS)
     if (s.properties?.[member] !== undefined) delete s.properties[member].uniqueItems;
-  if (discriminatedConditions) s.$defs.condition = discriminate(s.$defs.condition);
+  // RFC 0008 draft grammar, only when the caller enabled it (docs/adr/0191-quantifier-schema-tiers.md).
+  const tiers = quantifiers ? withQuantifiers(s) : ['condition'];
+  if (discriminatedConditions) for (const t of tiers) s.$defs[t] = discriminate(s.$defs[t]);
   return s;
 }
 
@@ -81,17 +89,17 @@ function newAjv(): InstanceType<typeof Ajv2020> {
   return ajv;
 }
 
-export function validatorFor(specVersion: SpecVersion, profile: Profile): ValidateFunction {
-  const key: SchemaKey = specVersion === '0.2.0-draft' ? '0.2.0-draft' : `0.3.0/${profile}`;
+export function validatorFor(specVersion: SpecVersion, profile: Profile, quantifiers = false): ValidateFunction {
+  const key: SchemaKey = `${specVersion === '0.2.0-draft' ? '0.2.0-draft' : (`0.3.0/${profile}` as const)}${quantifiers ? '+rfc0008-quantifiers' : ''}`;
   let v = compiled.get(key);
   if (v === undefined) {
-    v = newAjv().compile(effectiveSchema(specVersion, profile));
+    v = newAjv().compile(effectiveSchema(specVersion, profile, true, quantifiers));
     compiled.set(key, v);
   }
   return v;
 }
 
 /** For the equivalence test: a validator of the schema exactly as published (condition oneOf untouched). */
-export function literalValidatorFor(specVersion: SpecVersion, profile: Profile): ValidateFunction {
-  return newAjv().compile(effectiveSchema(specVersion, profile, false));
+export function literalValidatorFor(specVersion: SpecVersion, profile: Profile, quantifiers = false): ValidateFunction {
+  return newAjv().compile(effectiveSchema(specVersion, profile, false, quantifiers));
 }

@@ -64,8 +64,14 @@ export function negotiateProfile(
 }
 
 /** Schema validation under the negotiated profile, plus the schema-adjacent checks. */
-export function validateStructure(plain: unknown, contract: SpecVersionContract, profile: Profile): Diagnostic[] {
-  const validate = validatorFor(contract.specVersion, profile);
+export function validateStructure(
+  plain: unknown,
+  contract: SpecVersionContract,
+  profile: Profile,
+  quantifiers = false,
+): Diagnostic[] {
+  // RFC 0008 is a draft against 0.3.0: the historical 0.2.0-draft contract never gains its grammar (ADR 0190).
+  const validate = validatorFor(contract.specVersion, profile, quantifiers && contract.specVersion === '0.3.0');
   const diagnostics: Diagnostic[] = [];
   if (!validate(plain)) diagnostics.push(...mapSchemaErrors(validate.errors ?? [], plain));
   diagnostics.push(...checkUniqueItems(plain));

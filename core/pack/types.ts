@@ -3,6 +3,7 @@
  */
 import type { JsonObject } from '../carrier/json-value.js';
 import type { CarrierLimits } from '../carrier/index.js';
+import type { DraftFeature } from './draft-features.js';
 
 /** §11: the exact selectors this reader dispatches on. Anything else is refused. */
 export type SpecVersion = '0.3.0' | '0.2.0-draft';
@@ -34,6 +35,8 @@ export interface ValidatedPack {
   readonly plain: any;
   /** The exact bytes validated (digest and identity use these, §4.1). */
   readonly bytes: Uint8Array;
+  /** Draft features enabled when it was validated (present only when some were; ADR 0190). */
+  readonly draftFeatures?: readonly DraftFeature[];
 }
 
 export interface PackValidation {
@@ -56,4 +59,6 @@ export interface ValidatePackOptions {
   readonly overlapCheck?: boolean;
   /** Carrier limits (§10); defaults are the carrier's documented ones. */
   readonly limits?: Partial<CarrierLimits>;
+  /** Draft grammar the caller explicitly enables (docs/adr/0190-draft-feature-opt-in.md). Default: none. */
+  readonly draftFeatures?: ReadonlySet<DraftFeature> | readonly DraftFeature[];
 }

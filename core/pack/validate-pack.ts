@@ -19,6 +19,8 @@ import { negotiateProfile, validateStructure } from './structural.js';
 import { checkSemantics } from './semantic.js';
 import { checkOverlaps } from './overlap.js';
 import { toSchemaInstance } from './schema-instance.js';
+import { normalizeDraftFeatures } from './draft-features.js';
+import { checkVacuousEvery } from './vacuous-every.js';
 
 export function validatePack(bytes: Uint8Array, options: ValidatePackOptions = {}): PackValidation {
   const limits = resolveLimits(options.limits);
@@ -55,7 +57,9 @@ function validateDocument(
   const negotiated = negotiateProfile(root, contract, supported);
   if (!negotiated.ok) return refuse('structural', [negotiated.diagnostic]);
 
-  const structural = validateStructure(toSchemaInstance(root), contract, negotiated.profile);
+  const features = normalizeDraftFeatures(options.draftFeatures);
+  const quantifiers = features.includes('rfc0008-quantifiers');
+  const structural = validateStructure(toSchemaInstance(root), contract, negotiated.profile, quantifiers);
   if (structural.length > 0) return refuse('structural', structural);
 
   const plain = toPlain(root);
@@ -65,11 +69,20 @@ function validateDocument(
   const strict = options.strict === true;
   const lint = strict || options.overlapCheck !== false ? checkOverlaps(root, { strict }) : [];
   if (lint.some((d) => d.severity === 'error')) return refuse('semantic', lint);
+  // RFC 0008's vacuous-truth advisory, with the lint and only under the opt-in (ADR 0195).
+  if (quantifiers && (strict || options.overlapCheck !== false)) lint.push(...checkVacuousEvery(plain));
   return {
     conformant: true,
     class: 'valid',
     diagnostics: lint,
-    pack: { specVersion: contract.specVersion, profile: negotiated.profile, document: root, plain, bytes },
+    pack: {
+      specVersion: contract.specVersion,
+      profile: negotiated.profile,
+      document: root,
+      plain,
+      bytes,
+      ...(features.length > 0 ? { draftFeatures: features } : {}),
+    },
   };
 }
 

@@ -255,3 +255,17 @@ describe('the local stage preset', () => {
     expect(resolveConfig({ stage: 'dev' }).routes).toEqual(defaultConfig('dev').routes);
   });
 });
+
+describe('the draftFeatures deployment setting', () => {
+  it('is off by default', () => {
+    expect(defaultConfig('dev').draftFeatures).toEqual([]);
+  });
+  it('refuses enabling a known draft feature while the ledger cannot record it', () => {
+    const p = problems({ draftFeatures: ['rfc0008-quantifiers'] });
+    expect(p).toHaveLength(1);
+    expect(p[0]).toMatch(/draftFeatures must be empty: ledger entries do not yet record/);
+  });
+  it('refuses an unknown feature name', () => {
+    expect(problems({ draftFeatures: ['rfc9999-anything'] })[0]).toMatch(/unknown feature "rfc9999-anything"/);
+  });
+});

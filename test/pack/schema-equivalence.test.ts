@@ -60,6 +60,43 @@ describe('the discriminated condition form accepts exactly what the published on
   }
 });
 
+/** RFC 0008 draft shapes: depth one to three, wrapped and bare, valid and invalid. */
+const ok = { op: 'literal', value: true };
+const ex = (where: unknown) => ({ op: 'exists', path: '/xs', where });
+const QUANTIFIED: unknown[] = [
+  ex(ok),
+  { op: 'every', path: '/xs', where: ex(ok) },
+  ex({ op: 'all', conditions: [ex(ok), { op: 'uniform', path: '/ys', at: '' }] }),
+  ex({ op: 'not', condition: ex(ex(ok)) }),
+  ex(ex({ op: 'uniform', path: '/a', at: '/b' })),
+  { op: 'uniform', path: '/xs', at: '/v', where: ok },
+  { op: 'exists', path: '/xs' },
+  { op: 'exists', path: 'xs', where: ok },
+];
+
+describe('with the RFC 0008 tiers, the discriminated form accepts exactly what the tiered oneOf accepts', () => {
+  const discriminated = validatorFor('0.3.0', 'base', true);
+  const literal = literalValidatorFor('0.3.0', 'base', true);
+  [...CONDITIONS, ...QUANTIFIED].forEach((c, i) => {
+    test(`condition #${i} ${JSON.stringify(c)} gets the same verdict from both forms`, () => {
+      const p: Pack = load('minimal-0.3.0');
+      p.rules[0].when = { op: 'any', conditions: [ok, { op: 'not', condition: c }] };
+      expect(discriminated(p)).toBe(literal(p));
+    });
+  });
+  test('the verdicts differ where the depth bound says so', () => {
+    const verdict = (c: unknown) => {
+      const p: Pack = load('minimal-0.3.0');
+      p.rules[0].when = c;
+      return literal(p);
+    };
+    expect([QUANTIFIED.slice(0, 3).map(verdict), QUANTIFIED.slice(3).map(verdict)]).toEqual([
+      [true, true, true],
+      [false, false, false, false, false],
+    ]);
+  });
+});
+
 describe('the schema files', () => {
   test('the 0.2.0-draft schema is the published reference, byte for byte', () => {
     const ours = readFileSync(new URL('../../schema/judgment-pack-core-0.2.0-draft.schema.json', import.meta.url));

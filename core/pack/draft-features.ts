@@ -1,0 +1,21 @@
+/**
+ * Draft features: grammar a reader admits only when its caller names it explicitly (never by default, never from the
+ * environment). The one feature is RFC 0008's collection quantifiers; a pack using them keeps "specVersion": "0.3.0"
+ * and is refused exactly as before by a reader that has not enabled the feature (docs/adr/0190-draft-feature-opt-in.md).
+ */
+export const DRAFT_FEATURES = ['rfc0008-quantifiers'] as const;
+export type DraftFeature = (typeof DRAFT_FEATURES)[number];
+
+/** RFC 0008 "Nesting": exists, every and uniform are aggregates; at most two on any root-to-node path. */
+export const AGGREGATE_OPS: readonly string[] = Object.freeze(['exists', 'every', 'uniform']);
+export const MAX_AGGREGATE_DEPTH = 2;
+
+export const isDraftFeature = (s: string): s is DraftFeature => (DRAFT_FEATURES as readonly string[]).includes(s);
+
+/** A sorted, duplicate-free list: the one canonical form features are compared and recorded in. */
+export function normalizeDraftFeatures(
+  features: ReadonlySet<DraftFeature> | readonly DraftFeature[] | undefined,
+): readonly DraftFeature[] {
+  if (features === undefined) return [];
+  return Object.freeze([...new Set(features)].sort());
+}
