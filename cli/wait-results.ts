@@ -20,7 +20,7 @@ export interface WaitOptions {
 }
 
 /** Waits until every request has a result, the deadline passes or SIGINT arrives; returns the ids still waiting. */
-export async function waitForResults(o: WaitOptions): Promise<string[]> {
+export async function waitForResults(o: WaitOptions): Promise<{ missing: string[]; interrupted: boolean }> {
   const pending = new Set(o.requestIds);
   const abort = new AbortController();
   const onInterrupt = (): void => {
@@ -68,7 +68,7 @@ export async function waitForResults(o: WaitOptions): Promise<string[]> {
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
-  return o.requestIds.filter((id) => pending.has(id));
+  return { missing: o.requestIds.filter((id) => pending.has(id)), interrupted: abort.signal.aborted };
 }
 
 /** Like `docket evaluate`'s line ({"disposition"|"error", "work"}), with the request id and ledger coordinates. */

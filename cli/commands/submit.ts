@@ -143,7 +143,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       progress?.(done);
     }
     if (subscription !== undefined) {
-      const missing = await waitForResults({
+      const { missing, interrupted } = await waitForResults({
         sqs: stack.sqs,
         queueUrl: subscription.queueUrl,
         requestIds: sent,
@@ -154,7 +154,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       if (missing.length > 0) {
         failures += missing.length;
         io.stderr(
-          `docket submit: no result within ${waitSeconds} s for ${missing.length} request(s):\n${missing.map((id) => `  ${id}\n`).join('')}`,
+          `docket submit: ${interrupted ? 'interrupted before the result of' : `no result within ${waitSeconds} s for`} ${missing.length} request(s):\n${missing.map((id) => `  ${id}\n`).join('')}`,
         );
       }
     }

@@ -116,6 +116,35 @@ describe('docket submit --wait', () => {
     expect(await waitQueues()).toEqual([]);
   }, 60_000);
 
+  it('on Ctrl-C stops waiting, lists the request as without a result and removes its queue', async () => {
+    // The poller is stopped (previous test): the wait would last 60 s without the interrupt.
+    const before = process.listenerCount('SIGINT');
+    const running = cli(submit, [
+      '--pack',
+      VENDOR,
+      '--facts',
+      ex('requests/vendor-no-match.facts.json'),
+      '--id',
+      'wait-interrupted',
+      '--wait',
+      '--timeout',
+      '60',
+      ...stackFlags,
+    ]);
+    const started = Date.now();
+    while (process.listenerCount('SIGINT') === before && Date.now() - started < 20_000)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(process.listenerCount('SIGINT')).toBe(before + 1);
+    process.emit('SIGINT');
+    const r = await running;
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/interrupted; removing the wait queue/);
+    expect(r.err).toMatch(/interrupted before the result of 1 request\(s\):\n {2}wait-interrupted\n/);
+    expect(process.listenerCount('SIGINT')).toBe(before);
+    expect(await waitQueues()).toEqual([]);
+  }, 60_000);
+
   it('refuses --json or --timeout without --wait', async () => {
     const r = await cli(submit, ['--pack', VENDOR, '--facts', ex('requests/vendor-no-match.facts.json'), '--json']);
     expect(r.code).toBe(64);
