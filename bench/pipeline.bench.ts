@@ -17,6 +17,10 @@
  *
  * Both stacks in the same run (BENCH_MODES=memory,persistent by default): in memory, and with its data directory
  * (tables in LevelDB, queues in fauxqs's SQLite: what `npm start` runs, ADR 0111); persistent/in-memory as a ratio.
+ *
+ * Each stack with and without the results topic (BENCH_RESULTS=with,without by default): "without" runs the same
+ * handler with RESULTS_TOPIC_ARN removed (bench/support/evaluate-without-results.ts), so nothing is published;
+ * with/without is printed as a ratio — the cost of one result notification per request (ADR 0171).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +42,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 150);
 const MODES = (process.env.BENCH_MODES ?? 'memory,persistent').split(',') as Array<'memory' | 'persistent'>;
+const RESULTS = (process.env.BENCH_RESULTS ?? 'with,without').split(',') as Array<'with' | 'without'>;
 
 /** CPU time (user + system, ms) the stack process has used so far, from /proc (Linux); undefined elsewhere. */
 function processCpuMs(pid: number): number | undefined {
@@ -53,9 +58,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
   const medians = new Map<string, { rate: number; cpu: number | undefined }>();
-  for (const mode of MODES) medians.set(mode, await measure(mode));
-  const mem = medians.get('memory');
-  const per = medians.get('persistent');
+  for (const mode of MODES)
+    for (const results of RESULTS) medians.set(`${mode}/${results}`, await measure(mode, results));
+  for (const mode of MODES) {
+    const w = medians.get(`${mode}/with`);
+    const wo = medians.get(`${mode}/without`);
+    if (w && wo)
+      console.log(
+        `${mode}: with / without the results topic (same run): throughput ${(w.rate / wo.rate).toFixed(3)}${w.cpu !== undefined && wo.cpu !== undefined ? `, stack CPU per request ${(w.cpu / wo.cpu).toFixed(3)}` : ''}`,
+      );
+  }
+  const mem = medians.get(`memory/${RESULTS[0]}`);
+  const per = medians.get(`persistent/${RESULTS[0]}`);
   if (mem && per)
     console.log(
       `persistent / in memory (same run): throughput ${(per.rate / mem.rate).toFixed(3)}${per.cpu !== undefined && mem.cpu !== undefined ? `, stack CPU per request ${(per.cpu / mem.cpu).toFixed(3)}` : ''}`,
@@ -63,7 +77,10 @@ async function main(): Promise<void> {
   console.log(`command: ${BENCH_COMMAND}`);
 }
 
-async function measure(mode: 'memory' | 'persistent'): Promise<{ rate: number; cpu: number | undefined }> {
+async function measure(
+  mode: 'memory' | 'persistent',
+  results: 'with' | 'without',
+): Promise<{ rate: number; cpu: number | undefined }> {
   const dir = mkdtempSync(join(tmpdir(), 'docket-bench-'));
   const keyFile = join(dir, 'key.json');
   ensureSigningKey(keyFile);
@@ -71,7 +88,14 @@ async function measure(mode: 'memory' | 'persistent'): Promise<{ rate: number; c
     port: 0,
     stage: 'bench',
     ...(mode === 'persistent' ? { dataDir: join(dir, 'data') } : {}),
-    handlers: [{ module: join(root, 'dist/functions/evaluate.js') }],
+    handlers: [
+      {
+        module: join(
+          root,
+          results === 'with' ? 'dist/functions/evaluate.js' : 'dist/bench/support/evaluate-without-results.js',
+        ),
+      },
+    ],
     env: { DOCKET_SIGNING_KEY_FILE: keyFile, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
   });
   const s = openStack(resolveSettings({ endpoint: stack.endpoint, stage: 'bench', region: stack.region }, {}));
@@ -198,7 +222,7 @@ async function measure(mode: 'memory' | 'persistent'): Promise<{ rate: number; c
     const pct = (lat: number[], p: number) =>
       lat[Math.min(lat.length - 1, Math.floor((p / 100) * lat.length))]!.toFixed(0);
     console.log(
-      `\n== ${mode === 'persistent' ? 'persistent stack (LevelDB + SQLite data directory)' : 'in-memory stack'}`,
+      `\n== ${mode === 'persistent' ? 'persistent stack (LevelDB + SQLite data directory)' : 'in-memory stack'}, ${results} the results topic`,
     );
     console.log(
       `pipeline on the local stack: ${ROUNDS} bursts of ${N} requests after ${WARMUP} warm-up requests, submit → signed ledger entry (stack in its own process)`,

@@ -2,11 +2,17 @@
  * `docket submit`: puts evaluation requests on the intake queue and prints their request ids (docs/pipeline.md).
  *   docket submit --pack <sha256:…|id@version> --facts f.json [--evidence e.json] [--id ID] [--budget N]
  *   docket submit --file batch.jsonl [--pack REF]      (progress bar on stderr; one id per line on stdout)
+ *   … --wait [--timeout <s>] [--json]: one result line per request as its result notification arrives, read from a
+ *   short-lived queue subscribed to the results topic (docs/adr/0173-submit-wait-listens-on-a-filtered-queue.md).
  * Documents are spliced into the request verbatim (core/pipeline/request-builder.ts), never re-serialized.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import { createSnsClient } from '../../adapters/aws-clients.js';
+import { openFilteredSubscription, type FilteredSubscription } from '../../adapters/sns.js';
+import { requestIdFilterPolicies } from '../../core/pipeline/index.js';
+import { waitForResults } from '../wait-results.js';
+import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
 import { MAX_REQUEST_BYTES } from '../../core/admission/index.js';
@@ -15,6 +21,8 @@ import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket submit --pack <sha256:…|id@version> --facts <file> [--evidence <file>] [--id <request-id>] [--budget <units>]
        docket submit --file <requests.jsonl> [--pack <ref>] [--quiet]
+  either form with --wait [--timeout <seconds>] [--json] [--results-topic <arn>]: wait for each request's result
+  (one line per request as it arrives; exit 1 listing those without a result in time; default timeout 60 s)
 ${SETTINGS_HELP}`;
 
 const FLAGS = {
@@ -26,8 +34,14 @@ const FLAGS = {
   budget: { type: 'string' },
   file: { type: 'string' },
   quiet: { type: 'boolean' },
+  wait: { type: 'boolean' },
+  timeout: { type: 'string' },
+  json: { type: 'boolean' },
+  'results-topic': { type: 'string' },
   help: { type: 'boolean' },
 } as const;
+
+const DEFAULT_WAIT_SECONDS = 60;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 });
@@ -84,12 +98,27 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         `docket submit: warning: ${r.requestId} is ${size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit; it will be recorded as request-too-large\n`,
       );
   }
+  if (!v.wait && (v.timeout !== undefined || v.json !== undefined || v['results-topic'] !== undefined))
+    return usage(io, '--timeout, --json and --results-topic go with --wait');
+  const waitSeconds =
+    typeof v.timeout === 'string' ? parsePositiveInteger(v.timeout, '--timeout') : DEFAULT_WAIT_SECONDS;
   const settings = resolveSettings(v as never, process.env);
   const stack = openStack(settings);
   const progress = typeof v.file === 'string' && !v.quiet ? progressBar(io, requests.length) : undefined;
+  const sent: string[] = [];
+  let subscription: FilteredSubscription | undefined;
+  const sns = v.wait ? createSnsClient(snsOptions(settings), process.env) : undefined;
   try {
     const url = await stack.queueUrl(settings.intakeQueue);
-    let sent = 0;
+    if (sns !== undefined) {
+      // Subscribed before the first send, so no result can be published before the queue listens for it.
+      subscription = await openFilteredSubscription(sns, stack.sqs, {
+        topicArn: resultsTopicArn(v['results-topic'] as string | undefined, url, settings),
+        queueName: `${settings.queuePrefix}-wait-${randomBytes(8).toString('hex')}`,
+        filterPolicies: requestIdFilterPolicies(requests.map((r) => r.requestId)),
+      });
+    }
+    let done = 0;
     for (let i = 0; i < requests.length; i += 10) {
       const chunk = requests.slice(i, i + 10);
       const out = await stack.sqs.send(
@@ -105,18 +134,59 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
           io.stderr(
             `docket submit: ${r.requestId}: not sent (${out.Failed?.find((f) => Number(f.Id) === j)?.Message ?? 'error'})\n`,
           );
-        } else io.stdout(`${r.requestId}\n`);
+        } else {
+          sent.push(r.requestId);
+          if (!v.wait) io.stdout(`${r.requestId}\n`);
+        }
       });
-      sent += chunk.length;
-      progress?.(sent);
+      done += chunk.length;
+      progress?.(done);
+    }
+    if (subscription !== undefined) {
+      const { missing, interrupted } = await waitForResults({
+        sqs: stack.sqs,
+        queueUrl: subscription.queueUrl,
+        requestIds: sent,
+        deadline: Date.now() + waitSeconds * 1000,
+        json: v.json === true,
+        io,
+      });
+      if (missing.length > 0) {
+        failures += missing.length;
+        io.stderr(
+          `docket submit: ${interrupted ? 'interrupted before the result of' : `no result within ${waitSeconds} s for`} ${missing.length} request(s):\n${missing.map((id) => `  ${id}\n`).join('')}`,
+        );
+      }
     }
   } catch (e) {
     io.stderr(`docket submit: ${explainStackError(e, settings)}\n`);
     return EXIT.FAILED;
   } finally {
+    // The queue and its subscriptions are removed on every way out: results, timeout, error, Ctrl-C.
+    await subscription?.close().catch((e: unknown) => {
+      io.stderr(`docket submit: could not remove the wait queue: ${explainStackError(e, settings)}\n`);
+    });
+    sns?.destroy();
     stack.close();
   }
   return failures > 0 ? EXIT.FAILED : EXIT.OK;
+}
+
+function snsOptions(settings: ReturnType<typeof resolveSettings>) {
+  return { ...(settings.endpoint ? { endpoint: settings.endpoint } : {}), region: settings.region };
+}
+
+/**
+ * The results topic: --results-topic, else RESULTS_TOPIC_ARN, else docket-<stage>-results in the intake queue's
+ * account and region (a queue URL's path starts with the account id), as infra/names.ts names it.
+ */
+function resultsTopicArn(flag: string | undefined, intakeUrl: string, settings: ReturnType<typeof resolveSettings>) {
+  const explicit = flag ?? process.env.RESULTS_TOPIC_ARN;
+  if (explicit !== undefined && explicit.trim() !== '') return explicit.trim();
+  const account = /^https?:\/\/[^/]+\/(\d{12})\//.exec(intakeUrl)?.[1];
+  if (account === undefined)
+    throw new UsageError(`cannot tell the results topic from the intake queue URL ${intakeUrl}; give --results-topic`);
+  return `arn:aws:sns:${settings.region}:${account}:${settings.queuePrefix}-results`;
 }
 
 function usage(io: CliIo, message: string): number {

@@ -21,3 +21,16 @@ export type { PipelinePorts } from './process-request.js';
 export type { ProcessOutcome } from './process-request.js';
 export type { BatchObserver } from './batch.js';
 export { HANDOFF_MAX_BYTES } from './handoff-message.js';
+export {
+  RESULT_FORMAT,
+  RESULT_ATTRIBUTE_NAMES,
+  RESULT_MAX_BYTES,
+  notificationAttributes,
+  readResultNotification,
+  resultNotificationFor,
+  ResultInvariantError,
+  type ResultMessage,
+  type ResultNotification,
+  type ResultReadError,
+} from './result-notification.js';
+export { requestIdFilterPolicies, FILTER_POLICY_MAX_VALUES } from './result-filter.js';

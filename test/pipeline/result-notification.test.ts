@@ -17,6 +17,7 @@ import {
   type ResultMessage,
 } from '../../core/pipeline/result-notification.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
+import { requestIdFilterPolicies } from '../../core/pipeline/result-filter.js';
 import type { EntryDraft } from '../../core/pipeline/ports.js';
 
 const enc = new TextEncoder();
@@ -308,5 +309,16 @@ describe('schema/result-notification.schema.json', () => {
     for (const m of w.published) expect(validate(JSON.parse(m.body)), JSON.stringify(validate.errors)).toBe(true);
     const mixed = { ...JSON.parse(w.published[1]!.body), refusal: { code: 'request-malformed', message: '' } };
     expect(validate(mixed)).toBe(false);
+  });
+});
+
+describe('filter policies for awaited request ids', () => {
+  it('splits any number of ids into policies of at most 100 values, duplicates dropped, each valid JSON', () => {
+    const ids = Array.from({ length: 250 }, (_, i) => `id-${i}`);
+    const policies = requestIdFilterPolicies([...ids, 'id-0']);
+    expect(policies.map((p) => (JSON.parse(p) as { requestId: string[] }).requestId.length)).toEqual([100, 100, 50]);
+    expect(policies.flatMap((p) => (JSON.parse(p) as { requestId: string[] }).requestId)).toEqual(ids);
+    expect(requestIdFilterPolicies([])).toEqual([]);
+    expect(() => requestIdFilterPolicies(ids, 151)).toThrow(RangeError);
   });
 });
