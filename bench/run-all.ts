@@ -13,6 +13,7 @@ const BENCHES = [
   'verify',
   'checkpoint',
   'witness',
+  'receipt',
   'handoff-verify',
   'handler',
   'bundle',
