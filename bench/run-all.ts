@@ -15,6 +15,7 @@ const BENCHES = [
   'verify',
   'checkpoint',
   'witness',
+  'receipt',
   'handoff-verify',
   'handler',
   'bundle',

@@ -23,7 +23,7 @@ import type { WitnessPolicy } from './witness/witness-policy.js';
 
 /**
  * Every finding a receipt verification can report: ONE closed list, from which the type is derived; docs/verify.md
- * documents each (test/ledger/receipt-findings.test.ts checks both directions).
+ * documents each (test/verify/finding-codes.test.ts checks both directions).
  */
 export const RECEIPT_FINDING_CODES = [
   'entry-malformed',

@@ -1,4 +1,6 @@
+import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import receiptSchema from '../../schema/receipt.schema.json' with { type: 'json' };
 import { sha256Hex, toHex, utf8Bytes } from '../../core/ledger/bytes.js';
 import { canonicalText } from '../../core/ledger/canonical.js';
 import { buildCheckpoint, type UnsignedCheckpoint } from '../../core/ledger/checkpoint.js';
@@ -236,5 +238,15 @@ describe('portable receipts', () => {
     const dup = text.replace('{"checkpoint":"y"', '{"checkpoint":"y","checkpoint":"z"');
     expect(readReceipt(utf8Bytes(dup))).toMatchObject({ ok: false, error: { code: 'receipt-malformed' } });
     expect(readReceipt(utf8Bytes(canonicalText({ ...JSON.parse(text), extra: 1 }))).ok).toBe(false);
+  });
+
+  it('the published schema accepts a built receipt and rejects one with an extra member or a bad path hash', async () => {
+    const ajv = new Ajv2020Module.default({ allErrors: true, strict: true, strictTypes: false });
+    const valid = ajv.compile(receiptSchema);
+    const r = JSON.parse(receiptText(await receiptOf(await checkpointed(5), 'r3'))) as Record<string, unknown>;
+    expect(valid(r), JSON.stringify(valid.errors)).toBe(true);
+    expect(valid({ ...r, extra: 1 })).toBe(false);
+    const inclusion = r.inclusion as { path: string[] };
+    expect(valid({ ...r, inclusion: { ...inclusion, path: ['AB'.repeat(32)] } })).toBe(false);
   });
 });

@@ -131,12 +131,32 @@ export interface NoVerdict {
   readonly detail: string;
 }
 
-const GROUP: Record<string, number> = {};
-for (const c of CHECKPOINT_STATUS_ORDER) GROUP[c] = 0;
-for (const c of ENTRY_STATUS_ORDER) GROUP[c] = 1;
-for (const c of ['sequence-broken', 'chain-broken', 'duplicate-request', 'position-without-entry', 'position-mismatch'])
-  GROUP[c] = 2;
-for (const c of [
+/**
+ * Every finding code `verify` reports: ONE closed list in verdict order (checkpoint, entry, log, anchor findings).
+ * The type is derived from it, `groupOf` maps it exhaustively, the Finding union must use exactly these codes (the
+ * assignment below does not compile otherwise), and docs/verify.md documents each (test/verify/finding-codes.test.ts).
+ */
+export const VERIFY_FINDING_CODES = [
+  'checkpoint-malformed',
+  'checkpoint-unsupported-version',
+  'checkpoint-unknown-key',
+  'checkpoint-key-not-valid-at-seq',
+  'checkpoint-signature-mismatch',
+  'checkpoint-unauthorized-origin',
+  'malformed',
+  'unsupported-version',
+  'unknown-key',
+  'key-not-valid-at-seq',
+  'signature-mismatch',
+  'misfiled',
+  'projection-mismatch',
+  'disposition-digest-mismatch',
+  'evaluator-build-not-allowed',
+  'sequence-broken',
+  'chain-broken',
+  'duplicate-request',
+  'position-without-entry',
+  'position-mismatch',
   'unregistered-log',
   'anchored-log-missing',
   'tail-rollback',
@@ -147,15 +167,59 @@ for (const c of [
   'rollback',
   'stale-anchor',
   'unwitnessed-anchor',
-])
-  GROUP[c] = 3;
+] as const;
+export type FindingCode = (typeof VERIFY_FINDING_CODES)[number];
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compile-time: the codes the Finding union carries are exactly the closed list. */
+export const FINDING_CODES_CLOSED: Same<Finding['code'], FindingCode> = true;
+
+/** The verdict group of a code: checkpoint 0, entry 1, log 2, anchor 3 (ADR 0090). Exhaustive, no default. */
+export function groupOf(code: FindingCode): 0 | 1 | 2 | 3 {
+  switch (code) {
+    case 'checkpoint-malformed':
+    case 'checkpoint-unsupported-version':
+    case 'checkpoint-unknown-key':
+    case 'checkpoint-key-not-valid-at-seq':
+    case 'checkpoint-signature-mismatch':
+    case 'checkpoint-unauthorized-origin':
+      return 0;
+    case 'malformed':
+    case 'unsupported-version':
+    case 'unknown-key':
+    case 'key-not-valid-at-seq':
+    case 'signature-mismatch':
+    case 'misfiled':
+    case 'projection-mismatch':
+    case 'disposition-digest-mismatch':
+    case 'evaluator-build-not-allowed':
+      return 1;
+    case 'sequence-broken':
+    case 'chain-broken':
+    case 'duplicate-request':
+    case 'position-without-entry':
+    case 'position-mismatch':
+      return 2;
+    case 'unregistered-log':
+    case 'anchored-log-missing':
+    case 'tail-rollback':
+    case 'root-mismatch':
+    case 'head-mismatch':
+    case 'checkpoint-inconsistent':
+    case 'checkpoint-equivocation':
+    case 'rollback':
+    case 'stale-anchor':
+    case 'unwitnessed-anchor':
+      return 3;
+  }
+}
 
 const at = (f: Finding): number => ('seq' in f ? f.seq : 'treeSize' in f ? f.treeSize : -1);
 
 /** The one order of findings in a verdict: log id, then checkpoint / entry / log / anchor findings, then position, code. */
 export function compareFindings(a: Finding, b: Finding): number {
   if (a.logId !== b.logId) return a.logId < b.logId ? -1 : 1;
-  const g = (GROUP[a.code] ?? 9) - (GROUP[b.code] ?? 9);
+  const g = groupOf(a.code) - groupOf(b.code);
   if (g !== 0) return g;
   const p = at(a) - at(b);
   if (p !== 0) return p;

@@ -1,0 +1,139 @@
+/**
+ * Receipt verifications per second, beside a same-run baseline.
+ * Reproduce: npm run build && node dist/bench/receipt.bench.js [entries]
+ *
+ * A log of n honest entries (default 4,096) in the memory store is checkpointed by the verifying writer with a
+ * separate checkpoint key, its note is published and cosigned by one witness, and a receipt is built for the middle
+ * entry. One verification = strict reading of the receipt bytes, then verifyReceipt with a witness policy and the
+ * facts and request files (entry key lookup and Ed25519, checkpoint key lookup and Ed25519, RFC 9162 inclusion over
+ * ⌈log₂ n⌉ hashes, note reading, its log signature, the cosignature, two SHA-256 of the inputs).
+ * Baseline: one bare strict Ed25519 verification of the entry's signature — a receipt needs at least four
+ * (entry, checkpoint, note, cosignature), so about 4× is the floor.
+ */
+import { performance } from 'node:perf_hooks';
+import { sha256, sha256Hex, toHex, utf8Bytes } from '../core/ledger/bytes.js';
+import { checkpointLog } from '../core/ledger/checkpoint-writer.js';
+import { cosign } from '../core/ledger/cosignature.js';
+import { buildEntry, entryHashOf, parseStoredEntry } from '../core/ledger/entry.js';
+import type { UnsignedEntry } from '../core/ledger/entry-types.js';
+import { MemoryLedgerStore } from '../core/ledger/memory-store.js';
+import { publishCheckpointNote } from '../core/ledger/publish-note.js';
+import { readReceipt, receiptText } from '../core/ledger/receipt.js';
+import { buildReceipt } from '../core/ledger/receipt-build.js';
+import { verifyReceipt } from '../core/ledger/receipt-verify.js';
+import { fromHex } from '../core/ledger/bytes.js';
+import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/signature.js';
+import { readSignedNote, serializeSignedNote } from '../core/ledger/signed-note.js';
+import { readTrustPolicy } from '../core/ledger/trust-policy.js';
+
+const n = Number(process.argv[2] ?? 4096);
+const key = (label: string) => keyPairFromSeed(sha256(utf8Bytes(`receipt bench ${label}`)));
+const entryKey = key('entry');
+const checkpointKey = key('checkpoint');
+const witnessKey = key('witness');
+const BUILD = sha256Hex('bench build');
+const origin = { environment: 'bench', table: 'docket-bench-ledger' };
+const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
+const policyRead = readTrustPolicy(
+  utf8Bytes(
+    JSON.stringify({
+      format: 'docket.trust-policy/2',
+      logs: ['log-0'],
+      keys: [
+        { keyId: entryKey.keyId, publicKey: toHex(entryKey.publicKey), role: 'entries', validity: from0 },
+        { keyId: checkpointKey.keyId, publicKey: toHex(checkpointKey.publicKey), role: 'checkpoints', validity: from0 },
+      ],
+      authorities: [origin],
+      evaluatorBuilds: [BUILD],
+    }),
+  ),
+);
+if (!policyRead.ok) throw new Error(policyRead.error.detail);
+const policy = policyRead.value;
+const facts = utf8Bytes('{"vendor":{"riskScore":"12.5","sanctioned":false}}');
+
+const store = new MemoryLedgerStore();
+const signer = signerFromKeyPair(entryKey);
+let prev: string | null = null;
+for (let seq = 0; seq < n; seq++) {
+  const requestId = `bench-${seq}`;
+  const unsigned = {
+    format: 'docket.ledger-entry/1',
+    kind: 'evaluation-error',
+    logId: 'log-0',
+    seq,
+    prevHash: prev,
+    requestId,
+    requestDigest: sha256Hex(requestId),
+    correlation: null,
+    pack: { id: 'p', version: '1.0.0', digest: sha256Hex('pack') },
+    specVersion: '0.3.0',
+    factsDigest: sha256Hex(facts),
+    evidenceDigest: null,
+    supportedExtensions: [],
+    workBudget: 100000,
+    work: 7,
+    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD },
+    time: '2026-12-03T12:00:00Z',
+    keyId: entryKey.keyId,
+    error: { class: 'malformed-input', phase: 'preflight', code: 'facts-syntax', message: 'bench' },
+  } as unknown as UnsignedEntry;
+  const { body, entryHash } = buildEntry(unsigned, signer);
+  await store.putEntryIfAbsent({
+    logId: 'log-0',
+    seq,
+    body,
+    projection: { requestId, kind: 'evaluation-error', entryHash },
+  });
+  await store.putPositionIfAbsent({ requestId, logId: 'log-0', seq });
+  prev = entryHashOf(body);
+}
+const cpSigner = signerFromKeyPair(checkpointKey);
+const written = await checkpointLog(store, 'log-0', { signer: cpSigner, policy, origin, time: '2026-12-03T12:05:00Z' });
+if (written.status === 'refused') throw new Error('checkpoint refused');
+const stored = await publishCheckpointNote(store, written.stored, {
+  publicKey: checkpointKey.publicKey,
+  sign: (m) => cpSigner.sign(m),
+});
+const read = readSignedNote(stored.note);
+if (!read.ok) throw new Error(read.error.detail);
+const wk = { name: 'bench.example/w', publicKey: witnessKey.publicKey, secretKey: witnessKey.secretKey };
+const line = cosign(read.value.text, wk, 1_796_000_000);
+const mid = Math.floor(n / 2);
+const built = await buildReceipt(store, `bench-${mid}`);
+if (!built.ok) throw new Error(built.error.detail);
+const receipt = {
+  ...built.value,
+  note: serializeSignedNote({ ...read.value, signatures: [...read.value.signatures, line] }),
+};
+const bytes = utf8Bytes(receiptText(receipt));
+const witnesses = { quorum: 1, maxAgeSeconds: 3600, witnesses: [{ name: wk.name, publicKey: wk.publicKey }] };
+const inputs = { facts, request: utf8Bytes(`bench-${mid}`) };
+
+const verifyOnce = (): boolean => {
+  const r = readReceipt(bytes);
+  return r.ok && verifyReceipt(r.value, policy, { witnesses, inputs }).ok;
+};
+if (!verifyOnce()) throw new Error('the bench receipt does not verify');
+const parsed = parseStoredEntry(receipt.entry);
+if (!parsed.ok) throw new Error(parsed.error.detail);
+const baseline = (): boolean =>
+  verifyEd25519(fromHex(parsed.value.entry.signature), parsed.value.signingMessage, entryKey.publicKey);
+
+const perSecond = (f: () => boolean, reps: number): number => {
+  let best = 0;
+  for (let run = 0; run < 3; run++) {
+    const s = performance.now();
+    for (let i = 0; i < reps; i++) if (!f()) throw new Error('a verification failed');
+    best = Math.max(best, reps / ((performance.now() - s) / 1000));
+  }
+  return best;
+};
+const base = perSecond(baseline, 2000);
+const rec = perSecond(verifyOnce, 500);
+process.stdout.write(
+  `node ${process.version}; ${n} entries, proof of ${receipt.inclusion.path.length} hashes, receipt ${bytes.length} bytes; best of 3 runs\n` +
+    `receipt verifications/s (with witness quorum and two input files): ${Math.round(rec).toLocaleString('en-US')}\n` +
+    `baseline, one strict Ed25519 verify/s:                         ${Math.round(base).toLocaleString('en-US')}\n` +
+    `ratio: one receipt costs ${(base / rec).toFixed(2)}× one Ed25519 verification\n`,
+);
