@@ -10,6 +10,7 @@ const BENCHES = [
   'carrier',
   'evaluate',
   'batch',
+  'pack-size',
   'ledger',
   'verify',
   'checkpoint',

@@ -56,4 +56,6 @@ export interface ValidatePackOptions {
   readonly overlapCheck?: boolean;
   /** Carrier limits (§10); defaults are the carrier's documented ones. */
   readonly limits?: Partial<CarrierLimits>;
+  /** The most JSON values the pack may hold (§10, ADR 0202); default MAX_PACK_VALUES. Benches raise it. */
+  readonly maxValues?: number;
 }
