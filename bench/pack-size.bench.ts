@@ -12,7 +12,7 @@
  * evaluateCompiled, as the evaluator's preflight runs them (`evaluateDocuments`). Ratios between sizes show whether
  * the growth is close to linear; the overlap lint is bounded by its comparison meter (ADR 0024), so it grows less.
  */
-import { compilePack, evaluateCompiled } from '../core/evaluate/index.js';
+import { compilePack, evaluateCompiled, MAX_WORK_BUDGET } from '../core/evaluate/index.js';
 import { validatePack } from '../core/pack/index.js';
 
 const COMMAND = 'npm run build && node dist/bench/pack-size.bench.js';
@@ -80,7 +80,11 @@ function measure(rules: number): Row {
   const evaluate = best(runs, () => {
     const v = validatePack(bytes, { limits: LIMITS, maxValues: MAX_VALUES, overlapCheck: false });
     if (!v.conformant || v.pack === undefined) throw new Error('conformant');
-    const r = evaluateCompiled(compilePack(v.pack), { facts, supportedExtensions: new Set() });
+    const r = evaluateCompiled(compilePack(v.pack), {
+      facts,
+      supportedExtensions: new Set(),
+      workBudget: MAX_WORK_BUDGET, // every rule is reached: 50,000 rules need more than the default budget
+    });
     if (r.kind !== 'disposition') throw new Error(`expected a disposition, got ${r.error.code}`);
     sink += r.work;
   });
