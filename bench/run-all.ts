@@ -11,6 +11,7 @@ const BENCHES = [
   'evaluate',
   'batch',
   'quantifiers',
+  'pack-size',
   'ledger',
   'verify',
   'checkpoint',

@@ -52,6 +52,8 @@ export const PackCodes = {
   VACUOUS_EVERY: 'JPS-RFC0008-VACUOUS-EVERY',
   /** More diagnostics of one code than are kept (core/pack/diagnostic-cap.ts): how many were left out. */
   DIAGNOSTICS_OMITTED: 'JPS-DIAGNOSTICS-OMITTED',
+  // A documented limit on the pack document, checked before structural validation (ADR 0202)
+  LIMIT_VALIDATION_COST: 'JPS-LIMIT-VALIDATION-COST',
 } as const;
 
 export type PackCode = (typeof PackCodes)[keyof typeof PackCodes];

@@ -12,6 +12,7 @@ export type {
 export { validatePack } from './validate-pack.js';
 export { SUPPORTED_SPEC_VERSIONS, SUPPORTED_PROFILES } from './spec-versions.js';
 export { PackCodes } from './codes.js';
+export { MAX_PACK_VALUES, countValues } from './validation-cost.js';
 export type { PackCode } from './codes.js';
 export { OVERLAP_EFFECT, DEFAULT_OVERLAP_BUDGET } from './overlap.js';
 export { ROUTE_CEILINGS, publishedSchema } from './schemas.js';

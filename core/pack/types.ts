@@ -61,4 +61,6 @@ export interface ValidatePackOptions {
   readonly limits?: Partial<CarrierLimits>;
   /** Draft grammar the caller explicitly enables (docs/adr/0190-draft-feature-opt-in.md). Default: none. */
   readonly draftFeatures?: ReadonlySet<DraftFeature> | readonly DraftFeature[];
+  /** The most JSON values the pack may hold (§10, ADR 0202); default MAX_PACK_VALUES. Benches raise it. */
+  readonly maxValues?: number;
 }

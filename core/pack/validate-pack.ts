@@ -21,6 +21,7 @@ import { checkOverlaps } from './overlap.js';
 import { toSchemaInstance } from './schema-instance.js';
 import { normalizeDraftFeatures } from './draft-features.js';
 import { checkVacuousEvery } from './vacuous-every.js';
+import { countValues, MAX_PACK_VALUES } from './validation-cost.js';
 
 export function validatePack(bytes: Uint8Array, options: ValidatePackOptions = {}): PackValidation {
   const limits = resolveLimits(options.limits);
@@ -42,6 +43,10 @@ export function validatePack(bytes: Uint8Array, options: ValidatePackOptions = {
     }
   }
   const root = read.value;
+  // §10: a documented limit on the document, like its byte size, refused before anything else reads it (ADR 0202).
+  const maxValues = options.maxValues ?? MAX_PACK_VALUES;
+  const values = countValues(root, maxValues);
+  if (values > maxValues) return refuse('carrier', [validationCostDiagnostic(maxValues)]);
   if (contract === undefined || root.kind !== 'object') return refuse('structural', [selectorDiagnostic(root)]);
   return validateDocument(root, bytes, contract, options);
 }
@@ -88,6 +93,16 @@ function validateDocument(
 
 function refuse(cls: 'carrier' | 'structural' | 'semantic', diagnostics: Diagnostic[]): PackValidation {
   return { conformant: false, class: cls, diagnostics };
+}
+
+function validationCostDiagnostic(maxValues: number): Diagnostic {
+  return {
+    code: PackCodes.LIMIT_VALIDATION_COST,
+    severity: 'error',
+    pointer: '',
+    message: `the pack holds more than ${maxValues} JSON values, the documented bound on the cost of validating it (§10; docs/limits.md)`,
+    limit: maxValues,
+  };
 }
 
 function carrierFailure(e: CarrierError): PackValidation {
