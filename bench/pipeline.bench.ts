@@ -18,6 +18,7 @@
  * Both stacks in the same run (BENCH_MODES=memory,persistent by default): in memory, and with its data directory
  * (tables in LevelDB, queues in fauxqs's SQLite: what `npm start` runs, ADR 0111); persistent/in-memory as a ratio.
  */
+import './support/node-crypto.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
