@@ -4,12 +4,14 @@
  * file is set as text (textContent), never parsed as HTML; the page's CSP also forbids HTML sinks (Trusted Types).
  */
 import './style.css';
-import type { Finding } from '../../core/ledger/verify/index.js';
+import { readWitnessFiles, type Finding, type NoVerdict, type WitnessInputs } from '../../core/ledger/verify/index.js';
 import { verifyOffline, type Ed25519Engine } from './verify-offline.js';
 
-type Slot = 'ledger' | 'checkpoints' | 'policy' | 'markers';
-const SLOTS: readonly Slot[] = ['ledger', 'checkpoints', 'policy', 'markers'];
+type Slot = 'ledger' | 'checkpoints' | 'policy' | 'markers' | 'witnesses';
+const SLOTS: readonly Slot[] = ['ledger', 'checkpoints', 'policy', 'markers', 'witnesses'];
 const chosen = new Map<Slot, { name: string; bytes: Uint8Array }>();
+/** Cosigned notes files (notes exports or witness states), any number. */
+const cosigned: { name: string; bytes: Uint8Array }[] = [];
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const el = (tag: string, text?: string): HTMLElement => {
@@ -19,7 +21,7 @@ const el = (tag: string, text?: string): HTMLElement => {
 };
 
 /** Which input a dropped file is, from its own format member (the core readers judge it strictly later). */
-function slotOf(bytes: Uint8Array): Slot | null {
+function slotOf(bytes: Uint8Array): Slot | 'cosigned' | null {
   const head = new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 4096)));
   const firstLine = head.split('\n', 1)[0] ?? '';
   if (firstLine.includes('"docket.ledger-export/')) return 'ledger';
@@ -33,6 +35,8 @@ function slotOf(bytes: Uint8Array): Slot | null {
   if (format.startsWith('docket.checkpoint-export/')) return 'checkpoints';
   if (format.startsWith('docket.trust-policy/')) return 'policy';
   if (format.startsWith('docket.ledger-markers/')) return 'markers';
+  if (format.startsWith('docket.witness-policy/')) return 'witnesses';
+  if (format.startsWith('docket.checkpoint-notes/') || format.startsWith('docket.witness-state/')) return 'cosigned';
   return null;
 }
 
@@ -40,18 +44,20 @@ function showChosen(): void {
   const list = $('chosen');
   list.replaceChildren(
     ...SLOTS.filter((s) => chosen.has(s)).map((s) => el('li', `${s}: ${chosen.get(s)?.name ?? ''}`)),
+    ...cosigned.map((c) => el('li', `cosigned: ${c.name}`)),
   );
   ($('verify') as HTMLButtonElement).disabled = !(chosen.has('ledger') && chosen.has('policy'));
 }
 
-async function take(slot: Slot | null, file: File): Promise<void> {
+async function take(slot: Slot | 'cosigned' | null, file: File): Promise<void> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   const s = slot ?? slotOf(bytes);
   if (s === null) {
     $('chosen').append(el('li', `${file.name}: not a ledger export, checkpoint export, trust policy or markers file`));
     return;
   }
-  chosen.set(s, { name: file.name, bytes });
+  if (s === 'cosigned') cosigned.push({ name: file.name, bytes });
+  else chosen.set(s, { name: file.name, bytes });
   showChosen();
 }
 
@@ -62,6 +68,13 @@ for (const slot of SLOTS) {
     if (f !== undefined) void take(slot, f);
   });
 }
+
+const cosignedInput = $<HTMLInputElement>('cosigned');
+cosignedInput.addEventListener('change', () => {
+  cosigned.length = 0;
+  for (const f of Array.from(cosignedInput.files ?? [])) void take('cosigned', f);
+  showChosen();
+});
 
 const drop = $('drop');
 drop.addEventListener('dragover', (e) => {
@@ -104,6 +117,16 @@ function showFindings(findings: readonly Finding[]): void {
   );
 }
 
+/** No verdict, as `docket verify` prints it (exit 2): the same JSON line. */
+function showNoVerdict(noVerdict: NoVerdict): void {
+  const verdict = $('verdict');
+  verdict.dataset.verifyOk = 'false';
+  verdict.textContent = `No verdict (${noVerdict.code}): ${noVerdict.detail}`;
+  showFindings([]);
+  $('output').textContent = JSON.stringify({ noVerdict });
+  $('result').hidden = false;
+}
+
 /** `?engine=noble` forces @noble/ed25519 (as in a browser without WebCrypto Ed25519); tests check both engines. */
 const engineParam = new URLSearchParams(location.search).get('engine');
 const forcedEngine: Ed25519Engine | null = engineParam === 'noble' || engineParam === 'webcrypto' ? engineParam : null;
@@ -123,6 +146,22 @@ $('verify').addEventListener('click', () => {
     const started = performance.now();
     try {
       const markers = chosen.get('markers')?.bytes;
+      const witnessPolicy = chosen.get('witnesses');
+      let witnesses: WitnessInputs | undefined;
+      if (witnessPolicy !== undefined) {
+        const nowText = $<HTMLInputElement>('now').value.trim();
+        // As `docket verify --now`: RFC 3339 UTC to the second; empty means this computer's clock.
+        if (nowText !== '' && !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(nowText)) {
+          throw new Error('"Now" is an RFC 3339 UTC date-time (YYYY-MM-DDTHH:MM:SSZ)');
+        }
+        const now = nowText === '' ? Math.floor(Date.now() / 1000) : Date.parse(nowText) / 1000;
+        const w = readWitnessFiles(witnessPolicy, cosigned, now);
+        if (!w.ok) {
+          showNoVerdict(w.error);
+          return;
+        }
+        witnesses = w.value;
+      }
       const r = await verifyOffline(
         {
           ledger: ledger.bytes,
@@ -136,6 +175,7 @@ $('verify').addEventListener('click', () => {
         {
           allSignatures: $<HTMLInputElement>('all-signatures').checked,
           ...(forcedEngine === null ? {} : { engine: forcedEngine }),
+          ...(witnesses === undefined ? {} : { witnesses }),
           pace: { every: 2000, pause },
           onProgress: (phase, fraction) => {
             progress.value = fraction;
@@ -152,9 +192,7 @@ $('verify').addEventListener('click', () => {
           : `Not verified: ${r.verdict.findings.length} findings`;
         showFindings(r.verdict.findings);
       } else {
-        verdict.dataset.verifyOk = 'false';
-        verdict.textContent = `No verdict (${r.noVerdict?.code ?? ''}): ${r.noVerdict?.detail ?? ''}`;
-        showFindings([]);
+        showNoVerdict(r.noVerdict as NoVerdict);
       }
       $('engine').textContent =
         `Ed25519 through ${r.engine === 'webcrypto' ? 'WebCrypto' : '@noble/ed25519'}` +

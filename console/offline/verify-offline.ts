@@ -18,6 +18,7 @@ import {
   type Pace,
   type Verdict,
   type VerifyFiles,
+  type WitnessInputs,
 } from '../../core/ledger/verify/index.js';
 import { verifyAll, webCryptoEd25519Works, type SignatureQuery } from './webcrypto-ed25519.js';
 
@@ -28,6 +29,8 @@ export interface OfflineOptions {
   /** Force an engine (tests; a browser without WebCrypto Ed25519 gets 'noble' anyway). */
   readonly engine?: Ed25519Engine;
   readonly pace?: Pace;
+  /** `--witnesses`: the witness policy, the cosigned notes and the clock (readWitnessFiles). */
+  readonly witnesses?: WitnessInputs;
   /** Called with what is being done and the fraction done (0–1). */
   readonly onProgress?: (phase: string, fraction: number) => void;
 }
@@ -71,6 +74,7 @@ async function runOnce(
       progressEvery: 1000,
       onProgress: (n) => options.onProgress?.(phase, Math.min(1, n / total)),
       ...(options.pace === undefined ? {} : { pace: options.pace }),
+      ...(options.witnesses === undefined ? {} : { witnesses: options.witnesses }),
     });
   } finally {
     installLedgerCrypto(previous);

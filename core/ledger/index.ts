@@ -136,3 +136,5 @@ export {
   type AdmissionRefusal,
   type PackWorstCase,
 } from './admission.js';
+
+export { readWitnessFiles, type WitnessInputs, type NamedBytes } from './verify/witness-files.js';

@@ -11,7 +11,10 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const ROOT = join(import.meta.dirname, '..', '..');
+// The repository root, from test/console/ or from dist/test/console/ (the bench's compiled copy).
+const ROOT = [join(import.meta.dirname, '..', '..'), join(import.meta.dirname, '..', '..', '..')].find((r) =>
+  existsSync(join(r, 'console', 'offline', 'vite.config.ts')),
+) as string;
 export const OFFLINE_HTML = join(ROOT, 'console', 'dist', 'offline.html');
 
 export async function buildOfflinePage(): Promise<string> {
@@ -88,7 +91,15 @@ export interface PageRun {
 /** Gives the page its files (by path, through the file inputs), clicks Verify and reads the result. */
 export async function verifyInPage(
   page: Page,
-  files: { ledger: string; policy: string; checkpoints?: string; markers?: string },
+  files: {
+    ledger: string;
+    policy: string;
+    checkpoints?: string;
+    markers?: string;
+    witnesses?: string;
+    cosigned?: string[];
+    now?: string;
+  },
   allSignatures: boolean,
   timeout = 60_000,
 ): Promise<PageRun> {
@@ -96,6 +107,9 @@ export async function verifyInPage(
   await page.setInputFiles('#policy', files.policy);
   if (files.checkpoints !== undefined) await page.setInputFiles('#checkpoints', files.checkpoints);
   if (files.markers !== undefined) await page.setInputFiles('#markers', files.markers);
+  if (files.witnesses !== undefined) await page.setInputFiles('#witnesses', files.witnesses);
+  if (files.cosigned !== undefined) await page.setInputFiles('#cosigned', files.cosigned);
+  if (files.now !== undefined) await page.fill('#now', files.now);
   await page.setChecked('#all-signatures', allSignatures);
   await page.waitForSelector('#verify:enabled');
   await page.click('#verify');

@@ -27,6 +27,7 @@ export {
   type NoVerdict,
 } from './findings.js';
 export { verifyExportFiles, readPolicyBytes, type VerifyFiles } from './files.js';
+export { readWitnessFiles, type WitnessInputs, type NamedBytes } from './witness-files.js';
 export { readCanonicalText, readLedgerExportFast, isSortedLedgerValue } from './fast-read.js';
 // The crypto port, so that a host without node:crypto (the offline page) can choose its primitives.
 export { installLedgerCrypto, portableLedgerCrypto, type LedgerCrypto } from '../crypto-port.js';
