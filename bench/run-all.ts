@@ -11,6 +11,7 @@ const BENCHES = [
   'evaluate',
   'ledger',
   'verify',
+  'offline-verify',
   'checkpoint',
   'witness',
   'handoff-verify',

@@ -189,7 +189,7 @@ $('verify').addEventListener('click', () => {
         verdict.dataset.verifyOk = String(r.verdict.ok);
         verdict.textContent = r.verdict.ok
           ? `Verified: ${r.verdict.summary.entries} entries in ${r.verdict.summary.logs} logs, no finding`
-          : `Not verified: ${r.verdict.findings.length} findings`;
+          : `Not verified: ${r.verdict.findings.length} finding${r.verdict.findings.length === 1 ? '' : 's'}`;
         showFindings(r.verdict.findings);
       } else {
         showNoVerdict(r.noVerdict as NoVerdict);
