@@ -9,6 +9,7 @@
  * By default the stack runs in its own process (dist/localstack/serve.js), as `docket local start` runs it, so the
  * emulators and the writers do not share one core.
  */
+import './support/node-crypto.js';
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';

@@ -8,6 +8,7 @@
  * Init time = `await import(bundle)` in a fresh Node process, median of 7; same-run baseline = importing a one-line
  * ES module in a fresh process the same way (the floor of module loading), reported as a ratio.
  */
+import './support/node-crypto.js';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

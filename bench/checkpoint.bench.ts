@@ -8,6 +8,7 @@
  * verified, the rest hashed against its own earlier checkpoint. Baseline: SHA-256 of each stored body; and, as a
  * second same-run reference for the same per-entry work, `verify --all-signatures` over the same entries.
  */
+import './support/node-crypto.js';
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {

@@ -8,6 +8,7 @@
  *
  * Baseline = evaluateCompiled on the same compiled pack and the same exact facts/evidence bytes.
  */
+import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { evaluateCompiled } from '../core/evaluate/index.js';

@@ -7,6 +7,7 @@
  * entry's Ed25519 signature check — what `docket verify --all-signatures` does per entry — so the ratio is what the
  * handoff envelope (JSON string unescaping, RFC 8785 check of the message, routing and id) adds.
  */
+import './support/node-crypto.js';
 import { performance } from 'node:perf_hooks';
 import { generateHandoffCorpus } from '../conformance/ledger/handoff-scenarios.js';
 import { parseStoredEntry, verifyParsedEntrySignature } from '../core/ledger/entry.js';

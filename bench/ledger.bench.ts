@@ -11,6 +11,7 @@
  * and the entry hash — with node:crypto signing and with @noble/ed25519 signing. Also shown: strict re-read +
  * verification of the stored bytes (what `verify` pays per entry).
  */
+import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {

@@ -22,6 +22,7 @@
  * handler with RESULTS_TOPIC_ARN removed (bench/support/evaluate-without-results.ts), so nothing is published;
  * with/without is printed as a ratio — the cost of one result notification per request (ADR 0171).
  */
+import './support/node-crypto.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

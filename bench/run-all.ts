@@ -14,6 +14,7 @@ const BENCHES = [
   'pack-size',
   'ledger',
   'verify',
+  'offline-verify',
   'checkpoint',
   'witness',
   'receipt',

@@ -10,6 +10,7 @@
  *
  *   npm run build && node dist/bench/start.bench.js        (BENCH_START_ROUNDS=3 of each)
  */
+import './support/node-crypto.js';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -8,6 +8,7 @@
  * The same ledger with format /1 checkpoints (which vouch for no signature) shows what the path costs without them.
  * Baseline: SHA-256 over each stored body (the bytes verify must at least read once).
  */
+import './support/node-crypto.js';
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {

@@ -8,6 +8,7 @@
  * Baseline: one Ed25519 signature and one strict verification of the same note text — the cryptography a witness
  * cannot avoid. Leaf hashes are synthetic (SHA-256 of the index); reading them from a table is not counted.
  */
+import './support/node-crypto.js';
 import { performance } from 'node:perf_hooks';
 import { sha256, utf8Bytes } from '../core/ledger/bytes.js';
 import { checkpointOrigin, signCheckpointNote } from '../core/ledger/checkpoint-note.js';

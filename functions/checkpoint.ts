@@ -13,6 +13,10 @@ import { createDynamoDbClient } from '../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../adapters/dynamodb-ledger-store.js';
 import { describeRefusal, rfc3339Now, runCheckpoints, type CheckpointRun } from './lib/checkpoint-runner.js';
 import { loadCheckpointSigner, loadTrustPolicy } from '../adapters/checkpoint-key.js';
+import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
+
+// node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md).
+useNodeLedgerCrypto();
 
 /** The metric the checkpoint-refusals alarm watches (namespace Docket, service docket-checkpoint). */
 export const CHECKPOINT_REFUSALS_METRIC = 'CheckpointRefusals';

@@ -9,6 +9,10 @@ import { buildDigest } from './lib/build-digest.js';
 import { evaluateRuntimeFromEnv, type EvaluateRuntime } from './lib/evaluate-runtime.js';
 import { powertoolsObservability } from './lib/observability.js';
 import { loadSigningKey } from '../adapters/signing-key.js';
+import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
+
+// node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md).
+useNodeLedgerCrypto();
 
 let runtime: Promise<EvaluateRuntime> | undefined;
 

@@ -23,11 +23,7 @@ import { err, type Result } from '../../core/result.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
-import { keepsNotes } from '../../core/ledger/index.js';
-import { cosignedNote } from '../../core/ledger/index.js';
-import { readNotesExport } from '../../core/ledger/index.js';
-import { readWitnessPolicy, type WitnessPolicy } from '../../core/ledger/index.js';
-import { readWitnessState } from '../../core/ledger/index.js';
+import { keepsNotes, cosignedNote, readWitnessFiles, type WitnessInputs } from '../../core/ledger/index.js';
 
 const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoints.json>] [--policy <trust-policy.json>] [--markers <markers.json>] [--all-signatures]
               [--witnesses <witness-policy.json> [--cosigned <checkpoint-notes.json | witness-state.json>]… [--now <RFC 3339>]]
@@ -232,7 +228,7 @@ async function verifyLive(
 
 const isUtcTime = (s: string): boolean => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(s) && !Number.isNaN(Date.parse(s));
 
-type WitnessOption = { readonly policy: WitnessPolicy; readonly notes: readonly string[]; readonly now: number };
+type WitnessOption = WitnessInputs;
 
 /** The witness policy, the cosigned notes of every --cosigned file (a notes export or a witness state), the clock. */
 async function readWitnessInputs(
@@ -242,24 +238,15 @@ async function readWitnessInputs(
   const path = values.witnesses as string;
   const bytes = await readInput(path);
   if (bytes instanceof Error) return err({ code: 'witness-policy-unreadable', detail: `${path}: ${bytes.message}` });
-  const policy = readWitnessPolicy(bytes);
-  if (!policy.ok) return err({ code: 'witness-policy-unreadable', detail: `${path}: ${policy.error.detail}` });
   const files = Array.isArray(values.cosigned)
     ? (values.cosigned as string[])
     : [local.checkpointNotes, local.witnessState].filter((p) => existsSync(p));
-  const notes: string[] = [];
+  const cosigned: { name: string; bytes: Uint8Array }[] = [];
   for (const f of files) {
     const b = await readInput(f);
     if (b instanceof Error) return err({ code: 'notes-unreadable', detail: `${f}: ${b.message}` });
-    const asNotes = readNotesExport(b);
-    if (asNotes.ok) {
-      notes.push(...asNotes.value.map((n) => n.note));
-      continue;
-    }
-    const asState = readWitnessState(b);
-    if (!asState.ok) return err({ code: 'notes-unreadable', detail: `${f}: ${asNotes.error.detail}` });
-    notes.push(...[...asState.value.values()].map((l) => l.note));
+    cosigned.push({ name: f, bytes: b });
   }
   const now = typeof values.now === 'string' ? Date.parse(values.now) / 1000 : Math.floor(Date.now() / 1000);
-  return { ok: true, value: { policy: policy.value, notes, now } };
+  return readWitnessFiles({ name: path, bytes }, cosigned, now);
 }

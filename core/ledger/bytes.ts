@@ -1,13 +1,11 @@
-/** Byte helpers shared by the ledger: lowercase hex, SHA-256 and UTF-8. node:crypto hashing is pure and deterministic. */
-import { createHash, hash } from 'node:crypto';
+/** Byte helpers shared by the ledger: lowercase hex, SHA-256 and UTF-8, through the crypto port (crypto-port.ts). */
+import { hexOf, ledgerCrypto } from './crypto-port.js';
 
 const utf8 = new TextEncoder();
 
 export const utf8Bytes = (s: string): Uint8Array => utf8.encode(s);
 
-export function toHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
-}
+export const toHex = (bytes: Uint8Array): string => hexOf(bytes);
 
 /** Lowercase hex of exactly `byteLength` bytes (the only spelling the ledger accepts: no upper case, no prefix). */
 export function isHex(s: unknown, byteLength: number): s is string {
@@ -16,17 +14,17 @@ export function isHex(s: unknown, byteLength: number): s is string {
 
 export function fromHex(s: string): Uint8Array {
   if (s.length % 2 !== 0 || !/^[0-9a-f]*$/.test(s)) throw new RangeError('not lowercase hex');
-  return new Uint8Array(Buffer.from(s, 'hex'));
+  const out = new Uint8Array(s.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  return out;
 }
 
 export function sha256(...parts: Uint8Array[]): Uint8Array {
-  const h = createHash('sha256');
-  for (const p of parts) h.update(p);
-  return new Uint8Array(h.digest());
+  return ledgerCrypto().sha256(parts.length === 1 ? (parts[0] as Uint8Array) : concatBytes(...parts));
 }
 
 /** SHA-256 (lowercase hex) of exact bytes: request, pack, facts, evidence and disposition digests. */
-export const sha256Hex = (bytes: Uint8Array | string): string => hash('sha256', bytes, 'hex'); // strings as UTF-8
+export const sha256Hex = (bytes: Uint8Array | string): string => ledgerCrypto().sha256Hex(bytes); // strings as UTF-8
 
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

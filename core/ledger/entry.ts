@@ -7,9 +7,8 @@
  * and the stored bytes must equal the canonical form of what they parse to; anything else is `malformed`, never
  * repaired. A different format version is `unsupported-version`.
  */
-import { hash } from 'node:crypto';
 import { err, ok, type Result } from '../result.js';
-import { fromHex, toHex, utf8Bytes } from './bytes.js';
+import { concatBytes, fromHex, sha256Hex, toHex, utf8Bytes } from './bytes.js';
 import { canonicalMembers, canonicalText, joinMembers, LedgerValueError, readCanonicalRecord } from './canonical.js';
 import { entryViolation } from './entry-rules.js';
 import { ENTRY_FORMAT, ENTRY_FORMAT_PREFIX, type SignedEntry, type UnsignedEntry } from './entry-types.js';
@@ -33,7 +32,7 @@ export function entrySigningMessage(entry: UnsignedEntry): Uint8Array {
 
 function signingMessage(unsignedText: string): Uint8Array {
   // The domain prefix is ASCII, so encoding prefix + text at once gives the same bytes with one copy.
-  return Buffer.from(ENTRY_SIGNATURE_DOMAIN + unsignedText, 'utf8');
+  return utf8Bytes(ENTRY_SIGNATURE_DOMAIN + unsignedText);
 }
 
 export interface BuiltEntry {
@@ -68,12 +67,13 @@ export function buildEntry(unsigned: UnsignedEntry, signer: Signer): BuiltEntry 
 }
 
 const LEAF_PREFIX = Uint8Array.of(0x00);
+// The bytes were already read strictly as UTF-8 (readCanonicalRecord), so decoding cannot meet an invalid sequence.
+const UTF8_DECODER = new TextDecoder('utf-8');
 
 /** Entry hash (hex): RFC 9162 §2.1.1 leaf hash of the exact stored bytes. The chain's prevHash uses the same value. */
 export function entryHashOf(body: string | Uint8Array): string {
   // One-shot hashing of one buffer is markedly cheaper than a streaming Hash object.
-  const bytes = typeof body === 'string' ? Buffer.from(`\0${body}`, 'utf8') : Buffer.concat([LEAF_PREFIX, body]);
-  return hash('sha256', bytes, 'hex');
+  return sha256Hex(typeof body === 'string' ? `\0${body}` : concatBytes(LEAF_PREFIX, body));
 }
 
 /** The stored item for a built entry: exact body + the unsigned query projection. */
@@ -130,8 +130,7 @@ export function parseStoredEntry(bytes: Uint8Array | string): Result<ParsedEntry
   const violation = entryViolation(plain, true);
   if (violation !== null) return err({ code: 'malformed', detail: violation });
   const entry = plain as SignedEntry;
-  const text =
-    typeof bytes === 'string' ? bytes : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('utf8');
+  const text = typeof bytes === 'string' ? bytes : UTF8_DECODER.decode(raw);
   const unsigned = unsignedTextOf(text, entry.signature);
   if (unsigned === null) return err({ code: 'malformed', detail: 'signature member not found where RFC 8785 puts it' });
   return ok({ entry, entryHash: entryHashOf(raw), signingMessage: signingMessage(unsigned) });
@@ -158,11 +157,11 @@ export function verifyEntrySignature(
 /** Truncates an error message to the entry's cap at a code point boundary (so a long evaluator message still fits). */
 export function capMessage(message: string, maxBytes = 1024): string {
   const wf = message.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-  if (Buffer.byteLength(wf, 'utf8') <= maxBytes) return wf;
+  if (utf8Bytes(wf).length <= maxBytes) return wf;
   let out = '';
   let n = 0;
   for (const ch of wf) {
-    const b = Buffer.byteLength(ch, 'utf8');
+    const b = utf8Bytes(ch).length;
     if (n + b > maxBytes - 3) break;
     out += ch;
     n += b;

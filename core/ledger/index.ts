@@ -1,7 +1,7 @@
 /**
  * core/ledger: the audit ledger's formats and protocols (docs/ledger-format.md).
- * Pure: node:crypto hashing/signing only; no clock (time is a parameter), no randomness (entropy is a parameter),
- * no I/O beyond the LedgerStore interface that adapters implement.
+ * Pure: hashing/signing through the injected crypto port (crypto-port.ts); no clock (time is a parameter), no
+ * randomness (entropy is a parameter), no I/O beyond the LedgerStore interface that adapters implement.
  */
 export type { LedgerStore, StoredEntry, Claim, Position, StoredCheckpoint } from './store.js';
 export { StoreReadError } from './store.js';
@@ -41,6 +41,7 @@ export {
 } from './entry.js';
 export { canonicalText, readCanonicalRecord, LedgerValueError } from './canonical.js';
 export { sha256Hex, toHex, fromHex, isHex } from './bytes.js';
+export { installLedgerCrypto, ledgerCrypto, portableLedgerCrypto, type LedgerCrypto } from './crypto-port.js';
 
 export {
   keyIdOf,
@@ -199,3 +200,5 @@ export {
   type WitnessPolicy,
   type WitnessPolicyError,
 } from './witness/witness-policy.js';
+
+export { readWitnessFiles, type WitnessInputs, type NamedBytes } from './verify/witness-files.js';

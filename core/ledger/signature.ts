@@ -14,25 +14,22 @@
  *
  * Private keys are parameters only: never logged, never serialized into any record.
  */
-import {
-  createPrivateKey,
-  createPublicKey,
-  sign as nodeSign,
-  verify as nodeVerify,
-  createHash,
-  type KeyObject,
-} from 'node:crypto';
 import * as ed from '@noble/ed25519';
-import { bytesEqual, concatBytes, sha256, toHex } from './bytes.js';
+import { bytesEqual, concatBytes, fromHex, sha256, toHex } from './bytes.js';
+import { ledgerCrypto } from './crypto-port.js';
 
-// noble v3 needs a synchronous SHA-512; node:crypto's is deterministic and pure.
-const sha512 = (m: Uint8Array): Uint8Array => new Uint8Array(createHash('sha512').update(m).digest());
+// noble v3 needs a synchronous SHA-512: the installed crypto port's (crypto-port.ts).
+const sha512 = (m: Uint8Array): Uint8Array => ledgerCrypto().sha512(m);
 ed.hashes.sha512 = sha512 as typeof ed.hashes.sha512;
 
 /** Group order L (RFC 8032 §5.1). */
 export const ED25519_L = 2n ** 252n + 27742317777372353535851937790883648493n;
 const P = 2n ** 255n - 19n;
 
+/**
+ * 'node': the installed crypto port's native Ed25519 (node:crypto in Node programs, WebCrypto-backed in the offline
+ * page; the strict noble equation below when the port has none). 'noble': always the @noble/ed25519 equation.
+ */
 export type SignatureBackend = 'node' | 'noble';
 
 export interface Ed25519KeyPair {
@@ -72,10 +69,7 @@ export function generateKeyPair(randomBytes: (n: number) => Uint8Array): Ed25519
   return keyPairFromSeed(randomBytes(32));
 }
 
-// PKCS#8 / SPKI DER prefixes for raw Ed25519 keys (RFC 8410), so node:crypto can use raw 32-byte keys.
-const PKCS8_PREFIX = Uint8Array.from([
-  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
-]);
+// The SPKI DER prefix of a raw Ed25519 public key (RFC 8410 §4).
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
 
 /**
@@ -88,29 +82,6 @@ export function ed25519FromSpki(der: Uint8Array): Uint8Array | null {
   return Uint8Array.from(der.subarray(SPKI_PREFIX.length));
 }
 
-const privateKeyCache = new WeakMap<Uint8Array, KeyObject>();
-const publicKeyCache = new Map<string, KeyObject>();
-
-function nodePrivateKey(secretKey: Uint8Array): KeyObject {
-  let k = privateKeyCache.get(secretKey);
-  if (k === undefined) {
-    k = createPrivateKey({ key: Buffer.from(concatBytes(PKCS8_PREFIX, secretKey)), format: 'der', type: 'pkcs8' });
-    privateKeyCache.set(secretKey, k);
-  }
-  return k;
-}
-
-function nodePublicKey(publicKey: Uint8Array): KeyObject {
-  const id = toHex(publicKey);
-  let k = publicKeyCache.get(id);
-  if (k === undefined) {
-    k = createPublicKey({ key: Buffer.from(concatBytes(SPKI_PREFIX, publicKey)), format: 'der', type: 'spki' });
-    if (publicKeyCache.size > 1024) publicKeyCache.clear();
-    publicKeyCache.set(id, k);
-  }
-  return k;
-}
-
 /** Ed25519 signature (RFC 8032 §5.1.6; deterministic, so both backends produce the same 64 bytes). */
 export function signEd25519(
   message: Uint8Array,
@@ -118,8 +89,9 @@ export function signEd25519(
   backend: SignatureBackend = 'node',
 ): Uint8Array {
   if (secretKey.length !== 32) throw new RangeError('an Ed25519 secret key is 32 bytes');
-  if (backend === 'noble') return ed.sign(message, secretKey);
-  return new Uint8Array(nodeSign(null, message, nodePrivateKey(secretKey)));
+  const native = ledgerCrypto().ed25519Sign;
+  if (backend === 'noble' || native === undefined) return ed.sign(message, secretKey);
+  return native(message, secretKey);
 }
 
 function littleEndian(bytes: Uint8Array): bigint {
@@ -159,10 +131,7 @@ export function isAcceptablePublicKey(publicKey: Uint8Array): boolean {
  * sign bit set. Computed once; test/ledger/signature.test.ts checks each really is of small order.
  */
 export const SMALL_ORDER_ENCODINGS: ReadonlySet<string> = (() => {
-  const t = ed.Point.fromBytes(
-    Uint8Array.from(Buffer.from('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05', 'hex')),
-    false,
-  );
+  const t = ed.Point.fromBytes(fromHex('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05'), false);
   const out = new Set<string>();
   for (let k = 0n; k < 8n; k++) out.add(toHex((k === 0n ? ed.Point.ZERO : t.multiplyUnsafe(k)).toBytes()));
   for (const y of ['01', 'ec']) {
@@ -216,9 +185,10 @@ export function verifyEd25519(
   backend: SignatureBackend = 'node',
 ): boolean {
   if (!passesStrictPrechecks(signature, publicKey)) return false;
-  if (backend === 'noble') return nobleCofactorless(signature, message, publicKey);
+  const native = ledgerCrypto().ed25519Verify;
+  if (backend === 'noble' || native === undefined) return nobleCofactorless(signature, message, publicKey);
   try {
-    return nodeVerify(null, message, nodePublicKey(publicKey), signature);
+    return native(signature, message, publicKey);
   } catch {
     return false;
   }

@@ -44,11 +44,17 @@ export const isValidKeyName = (name: string): boolean => name.length > 0 && !BAD
 /** Strict standard base64 (RFC 4648 §4, padded, canonical): round-trips exactly or is refused. */
 export function decodeBase64Strict(s: string): Uint8Array | null {
   if (!BASE64.test(s)) return null;
-  const b = Buffer.from(s, 'base64');
-  if (b.toString('base64') !== s) return null;
-  return new Uint8Array(b);
+  const bin = atob(s);
+  const b = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) b[i] = bin.charCodeAt(i);
+  if (encodeBase64(b) !== s) return null;
+  return b;
 }
-export const encodeBase64 = (b: Uint8Array): string => Buffer.from(b).toString('base64');
+export function encodeBase64(b: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < b.length; i++) bin += String.fromCharCode(b[i] as number);
+  return btoa(bin);
+}
 
 /** Key ID = SHA-256(key name ‖ 0x0A ‖ signature type ‖ public key)[:4] (signed-note "Key IDs"). */
 export function noteKeyId(name: string, type: number, publicKey: Uint8Array): Uint8Array {

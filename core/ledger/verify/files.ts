@@ -9,7 +9,7 @@ import { readLedgerExportFast } from './fast-read.js';
 import { readTrustPolicy, type TrustPolicy } from '../trust-policy.js';
 import type { NoVerdict, Verdict } from './findings.js';
 import { readMarkers } from './markers.js';
-import { exportSource } from './sources.js';
+import { exportSource, type Pace } from './sources.js';
 import { verifyLedger, type VerifyOptions } from './verify-ledger.js';
 
 export function readPolicyBytes(bytes: Uint8Array): Result<TrustPolicy, NoVerdict> {
@@ -26,8 +26,9 @@ export interface VerifyFiles {
 
 export async function verifyExportFiles(
   files: VerifyFiles,
-  options: Omit<VerifyOptions, 'positions'> = {},
+  options: Omit<VerifyOptions, 'positions'> & { readonly pace?: Pace } = {},
 ): Promise<Result<Verdict, NoVerdict>> {
+  const { pace, ...verifyOptions } = options;
   const policy = readPolicyBytes(files.policy);
   if (!policy.ok) return policy;
   const cps = readCheckpointExport(files.checkpoints);
@@ -40,8 +41,8 @@ export async function verifyExportFiles(
     if (!m.ok) return err({ code: 'markers-unreadable', detail: m.error });
     positions = m.value;
   }
-  return verifyLedger(exportSource(exp.value), policy.value, cps.value, {
-    ...options,
+  return verifyLedger(exportSource(exp.value, pace), policy.value, cps.value, {
+    ...verifyOptions,
     ...(positions === undefined ? {} : { positions }),
   });
 }

@@ -2,7 +2,14 @@
 export { verifyLedger, type VerifyOptions } from './verify-ledger.js';
 export { checkEntry, type EntryCheck } from './entry-status.js';
 export { checkCheckpoint, type CheckpointCheck } from './checkpoint-status.js';
-export { storeSource, exportSource, storeCheckpoints, type LedgerSource, type LogSource } from './sources.js';
+export {
+  storeSource,
+  exportSource,
+  storeCheckpoints,
+  type LedgerSource,
+  type LogSource,
+  type Pace,
+} from './sources.js';
 export { readMarkers, MARKERS_FORMAT } from './markers.js';
 export {
   ENTRY_STATUS_ORDER,
@@ -23,4 +30,8 @@ export {
   type NoVerdict,
 } from './findings.js';
 export { verifyExportFiles, readPolicyBytes, type VerifyFiles } from './files.js';
+export { readWitnessFiles, type WitnessInputs, type NamedBytes } from './witness-files.js';
 export { readCanonicalText, readLedgerExportFast, isSortedLedgerValue } from './fast-read.js';
+// The crypto port, so that a host without node:crypto (the offline page) can choose its primitives.
+export { installLedgerCrypto, portableLedgerCrypto, type LedgerCrypto } from '../crypto-port.js';
+export { verifyEd25519 } from '../signature.js';

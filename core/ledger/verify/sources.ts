@@ -27,8 +27,27 @@ export function storeSource(store: LedgerStore): LedgerSource {
   };
 }
 
-/** A parsed export: records grouped by the log they are filed under, file order kept within a log. */
-export function exportSource(exp: LedgerExport): LedgerSource {
+/**
+ * A caller's pause between batches of entries, so that a single-threaded host (a browser page) can repaint a
+ * progress bar during a long verification. Core has no timers: the caller supplies the pause.
+ */
+export interface Pace {
+  readonly every: number;
+  readonly pause: () => Promise<void>;
+}
+
+async function* paced(list: readonly StoredEntry[], pace: Pace): AsyncIterable<StoredEntry> {
+  for (let i = 0; i < list.length; i++) {
+    if (i > 0 && i % pace.every === 0) await pace.pause();
+    yield list[i] as StoredEntry;
+  }
+}
+
+/**
+ * A parsed export: records grouped by the log they are filed under, file order kept within a log. Without a pace
+ * each log is a plain array, walked synchronously (the CLI's path); with one, an async iterable that pauses.
+ */
+export function exportSource(exp: LedgerExport, pace?: Pace): LedgerSource {
   const byLog = new Map<string, StoredEntry[]>();
   for (const e of exp.entries) {
     let list = byLog.get(e.logId);
@@ -37,7 +56,10 @@ export function exportSource(exp: LedgerExport): LedgerSource {
   }
   return {
     async *logs() {
-      for (const logId of [...byLog.keys()].sort()) yield { logId, entries: byLog.get(logId) as StoredEntry[] };
+      for (const logId of [...byLog.keys()].sort()) {
+        const list = byLog.get(logId) as StoredEntry[];
+        yield { logId, entries: pace === undefined ? list : paced(list, pace) };
+      }
     },
   };
 }

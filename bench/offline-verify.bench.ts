@@ -1,0 +1,96 @@
+/**
+ * Browser-side verification rate of the offline page (console/dist/offline.html, ADR 0186) next to `docket verify`
+ * on the same export files, in the same run.
+ * Reproduce: npm run build && node dist/bench/offline-verify.bench.js [entries] [--all-signatures]
+ *
+ * The export is verify.bench.ts's (fixed keys and times): 4 logs signed by the entry key K1, each checkpointed
+ * 100 entries before its end by KC in format /2. CLI: `node bin/docket.js verify --export … --checkpoints …
+ * --policy …` as a child process (wall time, process start and file reading included). Page: Debian's Chromium,
+ * headless, the page opened from file://, files given through its inputs; wall time from the click to the verdict
+ * (the page's own measure, from the click to the result, is printed beside it). One run each: the machine is shared.
+ */
+import './support/node-crypto.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  buildLog,
+  checkpointsText,
+  checkpointV2Of,
+  exportText,
+  K1,
+  KC,
+  policyText,
+} from '../conformance/ledger/fixtures.js';
+import { buildOfflinePage, openOfflinePage, verifyInPage } from '../test/console/offline-browser.js';
+
+const total = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 100_000);
+const allSignatures = process.argv.includes('--all-signatures');
+const LOGS = 4;
+const perLog = Math.floor(total / LOGS);
+const logIds = Array.from({ length: LOGS }, (_, i) => `log-${i}`);
+const root = join(import.meta.dirname, '..', '..');
+
+const t0 = performance.now();
+const logs = logIds.map((id) => buildLog(id, perLog));
+const entries = perLog * LOGS;
+const dir = mkdtempSync(join(tmpdir(), 'docket-offline-bench-'));
+const files = {
+  ledger: join(dir, 'ledger.jsonl'),
+  checkpoints: join(dir, 'checkpoints.json'),
+  policy: join(dir, 'policy.json'),
+};
+writeFileSync(files.ledger, exportText(logs.flat()));
+writeFileSync(
+  files.checkpoints,
+  checkpointsText(logs.map((l, i) => checkpointV2Of(l, logIds[i] as string, perLog - 100, KC))),
+);
+const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
+writeFileSync(
+  files.policy,
+  policyText(logIds, [
+    { keys: K1, role: 'entries', validity: from0 },
+    { keys: KC, role: 'checkpoints', validity: from0 },
+  ]),
+);
+process.stdout.write(`generated ${entries} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})\n`);
+
+try {
+  const args = ['verify', '--export', files.ledger, '--checkpoints', files.checkpoints, '--policy', files.policy];
+  if (allSignatures) args.push('--all-signatures');
+  const c0 = performance.now();
+  const cli = spawnSync(process.execPath, [join(root, 'bin', 'docket.js'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  const cliMs = performance.now() - c0;
+  if (cli.status !== 0) throw new Error(`docket verify must pass the generated export: ${cli.stdout}${cli.stderr}`);
+
+  await buildOfflinePage();
+  const browser = await openOfflinePage();
+  try {
+    await browser.open();
+    const p0 = performance.now();
+    const page = await verifyInPage(browser.page, files, allSignatures, 3_600_000);
+    const pageMs = performance.now() - p0;
+    if (page.output !== cli.stdout.trimEnd()) throw new Error(`the page and the CLI disagree:\n${page.output}`);
+    const rate = (ms: number) => Math.round(entries / (ms / 1000));
+    const mode = allSignatures ? '--all-signatures' : 'checkpoint path';
+    process.stdout.write(`node ${process.version}, ${entries} entries, ${mode}\n`);
+    process.stdout.write(
+      `docket verify (CLI process)         ${String(rate(cliMs)).padStart(8)} entries/s  ${(cliMs / 1000).toFixed(2)} s\n`,
+    );
+    process.stdout.write(
+      `offline page, click to verdict     ${String(rate(pageMs)).padStart(8)} entries/s  ${(pageMs / 1000).toFixed(2)} s  ` +
+        `(in-page ${page.seconds.toFixed(2)} s, Ed25519 ${page.engine})\n`,
+    );
+    process.stdout.write(`page / CLI rate: ${(cliMs / pageMs).toFixed(2)}×\n`);
+    if (browser.refused.length > 0) throw new Error(`the page made requests: ${browser.refused.join(', ')}`);
+  } finally {
+    await browser.close();
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
