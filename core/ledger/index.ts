@@ -135,3 +135,5 @@ export {
   type AdmissionRefusal,
   type PackWorstCase,
 } from './admission.js';
+export { keepsNotes } from './publish-note.js';
+export { verifyExportFiles, readLedgerExportFast, type Verdict, type NoVerdict, type Finding } from './verify/index.js';
