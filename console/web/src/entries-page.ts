@@ -21,7 +21,7 @@ export class EntriesPage extends LightElement {
   static override properties = { query: { attribute: false }, data: { state: true } };
   query = new URLSearchParams();
   data: Load<EntryPage> = { state: 'loading' };
-  private loaded = '';
+  private loaded: string | null = null;
 
   protected override willUpdate(): void {
     const key = this.query.toString();

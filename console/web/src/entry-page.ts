@@ -84,7 +84,7 @@ export class EntryPage extends LightElement {
         <button type="button" @click=${this.runReplay} ?disabled=${this.replay?.state === 'loading'}>Replay</button>
         ${this.replay === null ? nothing : shown(this.replay, (r) => this.replayResult(r))}
       </section>
-      <details>
+      <details ?open=${e === null}>
         <summary>Stored bytes</summary>
         <pre class="body">${visible(d.body)}</pre>
       </details>`;
