@@ -4,7 +4,7 @@
  * id. It is filled from a LedgerStore and refreshed incrementally: only entries past the last indexed seq are read.
  * Read-only: the console never writes to the store (ADR 0181).
  */
-import { leafHash, parseStoredEntry, type LedgerStore, type StoredEntry } from '../../core/ledger/index.js';
+import { leafHash, toHex, type LedgerStore, type StoredEntry } from '../../core/ledger/index.js';
 
 /** One row of the entries list: what an auditor filters and searches by, as the entry states it. */
 export interface EntrySummary {
@@ -36,38 +36,68 @@ export interface LogState {
 
 const encoder = new TextEncoder();
 
-export function summarize(stored: StoredEntry): EntrySummary {
-  const parsed = parseStoredEntry(stored.body);
-  const base = { logId: stored.logId, seq: stored.seq };
-  if (!parsed.ok)
-    return {
-      ...base,
-      requestId: stored.projection.requestId,
-      kind: 'unreadable',
-      result: parsed.error.code,
-      outcomeId: null,
-      packId: null,
-      packVersion: null,
-      packDigest: null,
-      correlation: null,
-      time: null,
-      entryHash: stored.projection.entryHash,
-    };
-  const e = parsed.value.entry;
-  const result =
-    e.kind === 'disposition' ? e.disposition.kind : e.kind === 'evaluation-error' ? e.error.class : e.refusal.code;
+type Loose = Record<string, unknown>;
+const isRec = (x: unknown): x is Loose => typeof x === 'object' && x !== null && !Array.isArray(x);
+const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
+const KINDS = new Set(['disposition', 'evaluation-error', 'admission-refusal']);
+
+function unreadable(stored: StoredEntry, code: string): EntrySummary {
   return {
-    ...base,
-    requestId: e.requestId,
-    kind: e.kind,
+    logId: stored.logId,
+    seq: stored.seq,
+    requestId: stored.projection.requestId,
+    kind: 'unreadable',
+    result: code,
+    outcomeId: null,
+    packId: null,
+    packVersion: null,
+    packDigest: null,
+    correlation: null,
+    time: null,
+    entryHash: stored.projection.entryHash,
+  };
+}
+
+function correlationOf(x: unknown): Readonly<Record<string, string>> | null {
+  if (!isRec(x)) return null;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(x)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/**
+ * The list row of a stored entry, read leniently for speed (ADR 0182): the body's members as they are, or
+ * `unreadable` when it is not JSON of an entry's shape. The entry page reads the entry strictly
+ * (parseStoredEntry) and verify judges it; the list only helps to find it.
+ */
+export function summarize(stored: StoredEntry, entryHash: string): EntrySummary {
+  let o: unknown;
+  try {
+    o = JSON.parse(stored.body);
+  } catch {
+    return unreadable(stored, 'malformed');
+  }
+  if (!isRec(o) || typeof o.requestId !== 'string' || typeof o.kind !== 'string' || !KINDS.has(o.kind))
+    return unreadable(stored, 'malformed');
+  const kind = o.kind as EntrySummary['kind'];
+  const d = isRec(o.disposition) ? o.disposition : null;
+  const e = isRec(o.error) ? o.error : null;
+  const r = isRec(o.refusal) ? o.refusal : null;
+  const pack = isRec(o.pack) ? o.pack : null;
+  const result = kind === 'disposition' ? str(d?.kind) : kind === 'evaluation-error' ? str(e?.class) : str(r?.code);
+  return {
+    logId: stored.logId,
+    seq: stored.seq,
+    requestId: o.requestId,
+    kind,
     result,
-    outcomeId: e.kind === 'disposition' && e.disposition.kind === 'outcome' ? e.disposition.outcomeId : null,
-    packId: e.pack?.id ?? null,
-    packVersion: e.pack?.version ?? null,
-    packDigest: e.pack?.digest ?? null,
-    correlation: e.correlation,
-    time: e.time,
-    entryHash: parsed.value.entryHash,
+    outcomeId: kind === 'disposition' ? str(d?.outcomeId) : null,
+    packId: str(pack?.id),
+    packVersion: str(pack?.version),
+    packDigest: str(pack?.digest),
+    correlation: correlationOf(o.correlation),
+    time: str(o.time),
+    entryHash,
   };
 }
 
@@ -91,9 +121,11 @@ export class LedgerIndex {
       let state = this.logs.get(logId);
       if (state === undefined) this.logs.set(logId, (state = { logId, entries: [], leaves: [], nextSeq: 0 }));
       for await (const stored of this.store.readEntries(logId, state.nextSeq)) {
-        const s = summarize(stored);
+        // The entry hash is the RFC 9162 leaf hash of the stored bytes (docs/ledger-format.md): one hash for both.
+        const leaf = leafHash(encoder.encode(stored.body));
+        const s = summarize(stored, toHex(leaf));
         state.entries.push(s);
-        state.leaves.push(leafHash(encoder.encode(stored.body)));
+        state.leaves.push(leaf);
         state.nextSeq = stored.seq + 1;
         if (!this.byRequest.has(s.requestId)) this.byRequest.set(s.requestId, { logId, seq: stored.seq });
       }
