@@ -22,6 +22,15 @@ module.exports = {
       to: { path: 'node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@aws-lambda-powertools)/' },
     },
     {
+      name: 'console-web-imports-only-core',
+      comment:
+        'The console page runs in a browser: it may import core/ (pure) and its front-end packages, never the server, ' +
+        'the CLI, adapters or the AWS SDK (ADR 0181).',
+      severity: 'error',
+      from: { path: '^console/web/', pathNot: '^console/web/vite\\.config\\.ts$' },
+      to: { pathNot: '^(console/web/|core/|node_modules/(lit|@lit|lit-html|lit-element|@lit-labs|vite)/)' },
+    },
+    {
       name: 'no-circular',
       comment: 'No runtime import cycles anywhere: each module can be loaded after the ones it imports.',
       severity: 'error',

@@ -42,7 +42,17 @@ export const CORE_PURITY_RULES = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'cdk.out/**', 'node_modules/**', '.docket/**', 'bin/**', 'test/layering/fixtures/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'console/dist/**',
+      'cdk.out/**',
+      'node_modules/**',
+      '.docket/**',
+      'bin/**',
+      'test/layering/fixtures/**',
+    ],
+  },
   js.configs.recommended,
   // The syntactic recommended set plus chosen type-aware rules (ADR 0150): the whole type-checked set mostly flags
   // `any` from JSON.parse and ajv at the untrusted-input edges, which the readers already check by hand.

@@ -24,6 +24,7 @@ const BENCHES = [
   'append',
   'pipeline',
   'start',
+  'console',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));

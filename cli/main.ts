@@ -31,6 +31,7 @@ export const COMMANDS = Object.freeze({
   keygen: 'generate an Ed25519 signing key',
   witness: 'cosign checkpoints as a C2SP witness (run once, serve add-checkpoint, keygen)',
   local: 'start or stop the local AWS stack',
+  console: 'serve the read-only audit console: browse, verify and replay the ledger in a browser',
 } as const);
 
 export type CommandName = keyof typeof COMMANDS;

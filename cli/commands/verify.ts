@@ -163,7 +163,8 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
   return result.value.ok ? EXIT.OK : EXIT_NOT_OK;
 }
 
-async function verifyLive(
+/** The live path (also the console's verify over a stack, cli/console/source.ts). */
+export async function verifyLive(
   values: Record<string, unknown>,
   policyBytes: Uint8Array,
   checkpointBytes: Uint8Array | undefined,

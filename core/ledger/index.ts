@@ -202,3 +202,4 @@ export {
 } from './witness/witness-policy.js';
 
 export { readWitnessFiles, type WitnessInputs, type NamedBytes } from './verify/witness-files.js';
+export { readLedgerExportFast } from './verify/fast-read.js';

@@ -1,0 +1,85 @@
+/**
+ * The screenshots in docs/console.md, taken in headless Debian Chromium from a small generated ledger (files mode):
+ * the overview, the entries list, an entry page and the verify page (over a ledger with one edited projection, so
+ * a finding shows). Not a benchmark: it lives here because bench/ is where the build compiles the repo's scripts.
+ * Reproduce: npm run build && node dist/bench/console-screenshots.js
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import {
+  buildLog,
+  checkpointsText,
+  checkpointV2Of,
+  exportText,
+  K1,
+  KC,
+  policyText,
+} from '../conformance/ledger/fixtures.js';
+import { packageRoot, startConsoleServer } from '../cli/console/server.js';
+import { openFileSource } from '../cli/console/source.js';
+
+const root = packageRoot();
+const out = join(root, 'docs', 'console');
+const dir = mkdtempSync(join(tmpdir(), 'docket-console-shots-'));
+const logIds = ['prod-0', 'prod-1', 'prod-2'];
+const logs = logIds.map((id, i) =>
+  buildLog(
+    id,
+    40 + i * 7,
+    () => K1,
+    (seq) => ({
+      correlation: { tenant: ['acme', 'globex', 'initech'][seq % 3] as string, ticket: `T-${1000 + seq}` },
+    }),
+  ),
+);
+const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
+const files = {
+  exportPath: join(dir, 'ledger.jsonl'),
+  checkpointsPath: join(dir, 'checkpoints.json'),
+  policyPath: join(dir, 'trust-policy.json'),
+};
+const policy = policyText(logIds, [
+  { keys: K1, role: 'entries', validity: from0 },
+  { keys: KC, role: 'checkpoints', validity: from0 },
+]);
+const cps = checkpointsText(logs.map((l, i) => checkpointV2Of(l, logIds[i] as string, l.length - 3, KC)));
+writeFileSync(files.checkpointsPath, cps);
+writeFileSync(files.policyPath, policy);
+
+const tampered = logs.map((l) => [...l]);
+const victim = tampered[1]![12]!;
+tampered[1]![12] = { ...victim, projection: { ...victim.projection, requestId: 'someone-else' } };
+
+const browser = await chromium.launch({
+  executablePath: process.env.DOCKET_CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
+});
+async function shoot(ledger: readonly (typeof logs)[number][], shots: [string, string, string][]): Promise<void> {
+  writeFileSync(files.exportPath, exportText(ledger.flat()));
+  const server = await startConsoleServer({ source: await openFileSource(files), host: '127.0.0.1', port: 0 });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
+    for (const [path, ready, name] of shots) {
+      await page.goto(`${server.url.replace(/\/$/, '')}${path}`);
+      await page.waitForSelector(ready);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(out, `${name}.png`), fullPage: true });
+      process.stdout.write(`docs/console/${name}.png\n`);
+    }
+  } finally {
+    await server.close();
+  }
+}
+try {
+  await shoot(logs, [
+    ['/', '[data-overview-ready]', 'overview'],
+    ['/entries?pack=triage', 'table.entries tbody tr', 'entries'],
+    ['/entry/prod-1-req-9', '[data-inclusion]', 'entry'],
+  ]);
+  await shoot(tampered, [['/verify', '[data-verify-ok]', 'verify']]);
+} finally {
+  await browser.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,106 @@
+/**
+ * The audit console's time to first paint of the overview on a generated 100,000-entry ledger (docs/console.md),
+ * in files mode, in headless Debian Chromium, beside a same-run baseline.
+ * Reproduce: npm run build && node dist/bench/console.bench.js [entries]
+ *
+ * Baseline: reading the export (readFile plus the strict export reader), the least any viewer of the file must do.
+ * Measured: from navigation start to the overview's figures on screen ([data-overview-ready]) — cold (the server
+ * indexes every entry on this first request: parse, leaf hash) and warm (a reload, index kept) — plus the browser's
+ * own first-contentful-paint of the page shell. Chromium's launch is not counted.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { chromium } from 'playwright-core';
+import {
+  buildLog,
+  checkpointsText,
+  checkpointV2Of,
+  exportText,
+  K1,
+  KC,
+  policyText,
+} from '../conformance/ledger/fixtures.js';
+import { readLedgerExportFast } from '../core/ledger/index.js';
+import { startConsoleServer } from '../cli/console/server.js';
+import { openFileSource } from '../cli/console/source.js';
+
+const total = Number(process.argv[2] ?? 100_000);
+const LOGS = 4;
+const perLog = Math.floor(total / LOGS);
+const logIds = Array.from({ length: LOGS }, (_, i) => `log-${i}`);
+
+const dir = mkdtempSync(join(tmpdir(), 'docket-console-bench-'));
+const t0 = performance.now();
+const logs = logIds.map((id) => buildLog(id, perLog));
+const exportPath = join(dir, 'ledger.jsonl');
+const checkpointsPath = join(dir, 'checkpoints.json');
+const policyPath = join(dir, 'trust-policy.json');
+writeFileSync(exportPath, exportText(logs.flat()));
+writeFileSync(checkpointsPath, checkpointsText(logs.map((l, i) => checkpointV2Of(l, logIds[i] as string, perLog, KC))));
+const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
+writeFileSync(
+  policyPath,
+  policyText(logIds, [
+    { keys: K1, role: 'entries', validity: from0 },
+    { keys: KC, role: 'checkpoints', validity: from0 },
+  ]),
+);
+process.stdout.write(
+  `generated ${LOGS * perLog} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})\n`,
+);
+
+async function baseline(): Promise<number> {
+  const start = performance.now();
+  const r = readLedgerExportFast(new Uint8Array(await readFile(exportPath)));
+  if (!r.ok) throw new Error(r.error.detail);
+  return performance.now() - start;
+}
+
+const base = await baseline();
+const source = await openFileSource({ exportPath, checkpointsPath, policyPath });
+const server = await startConsoleServer({ source, host: '127.0.0.1', port: 0 });
+const browser = await chromium.launch({
+  executablePath: process.env.DOCKET_CHROMIUM ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  const paint = async () => {
+    const start = performance.now();
+    await page.goto(server.url);
+    await page.waitForSelector('[data-overview-ready]');
+    const ms = performance.now() - start;
+    const fcp = (await page.evaluate(
+      `performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`,
+    )) as number;
+    return { ms, fcp };
+  };
+  const cold = await paint();
+  const warm = await paint();
+  const ratio = (x: number) => (x / base).toFixed(2);
+  process.stdout.write(
+    [
+      `baseline  read the export (readFile + strict reader): ${base.toFixed(0)} ms`,
+      `overview  first paint with figures, cold (server indexes ${LOGS * perLog} entries): ${cold.ms.toFixed(0)} ms  = ${ratio(cold.ms)} × baseline`,
+      `overview  first paint with figures, warm (reload):                  ${warm.ms.toFixed(0)} ms  = ${ratio(warm.ms)} × baseline`,
+      `browser   first-contentful-paint of the shell: cold ${cold.fcp.toFixed(0)} ms, warm ${warm.fcp.toFixed(0)} ms`,
+      `command   npm run build && node dist/bench/console.bench.js ${total}`,
+      '',
+    ].join('\n'),
+  );
+} finally {
+  await browser.close();
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,131 @@
+/**
+ * `docket console` (docs/console.md): serves the read-only audit console on 127.0.0.1 (another interface only with
+ * an explicit --host) and prints its URL; runs until interrupted. Reads the running local stack by default, a stack
+ * named by the usual stack options, or files (--export with --checkpoints and --policy). `--static <dir>` instead
+ * copies the single-file offline verification page into <dir> and exits.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
+import type { CliIo } from '../io.js';
+import { defaultDistDir, startConsoleServer } from '../console/server.js';
+import { openFileSource, openStackSource, SourceError, type ConsoleSource } from '../console/source.js';
+import { localPaths } from '../../stack/local-files.js';
+import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+
+const USAGE = `docket console [--port <n>] [--host <address>] [--open] [--policy <trust-policy.json>] [--checkpoints <checkpoints.json>]
+               [--export <ledger.jsonl>]
+docket console --static <dir>
+  Serves the read-only audit console (default http://127.0.0.1:4600/; --port 0 picks a free port) until interrupted.
+  Without --export it reads a stack (the local stack by default; stack options below); with --export it reads files.
+  Defaults: --policy .docket/local/trust-policy.json, --checkpoints .docket/local/checkpoints.json when present.
+  --host other than 127.0.0.1 exposes the console on that interface: do so only on a network you trust.
+  --static copies the offline verification page (console/dist/offline.html, built by "npm run build") into <dir>.
+${SETTINGS_HELP}`;
+
+export const DEFAULT_PORT = 4600;
+export const DEFAULT_HOST = '127.0.0.1';
+
+function openBrowser(url: string, io: CliIo): void {
+  const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  try {
+    const child = spawn(cmd, [url], { stdio: 'ignore', detached: true });
+    child.on('error', () => io.stderr(`docket console: could not start ${cmd}; open ${url} yourself\n`));
+    child.unref();
+  } catch {
+    io.stderr(`docket console: could not start ${cmd}; open ${url} yourself\n`);
+  }
+}
+
+function copyOffline(dir: string, io: CliIo): number {
+  const from = join(defaultDistDir(), 'offline.html');
+  if (!existsSync(from)) {
+    io.stderr(`docket console: the offline page is not built (${from} is missing): run "npm run build" first\n`);
+    return EXIT.NO_INPUT;
+  }
+  mkdirSync(dir, { recursive: true });
+  const to = join(dir, 'offline.html');
+  copyFileSync(from, to);
+  io.stdout(`${to}\n`);
+  return EXIT.OK;
+}
+
+function waitForInterrupt(signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
+  const line = readCommandLine(io, 'console', USAGE, () => {
+    const { values } = parseCommandArgs(
+      argv,
+      {
+        ...SETTING_FLAGS,
+        port: { type: 'string' },
+        host: { type: 'string' },
+        open: { type: 'boolean' },
+        export: { type: 'string' },
+        checkpoints: { type: 'string' },
+        policy: { type: 'string' },
+        static: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      { min: 0, max: 0 },
+    );
+    if (values.help === true) return 'help';
+    const port =
+      typeof values.port === 'string'
+        ? values.port === '0'
+          ? 0
+          : parsePositiveInteger(values.port, '--port')
+        : DEFAULT_PORT;
+    if (port > 65535) throw new UsageError('--port is at most 65535');
+    if (values.host === '') throw new UsageError('--host names an address');
+    return { values, port };
+  });
+  if (!line.ok) return line.exit;
+  const { values, port } = line.args;
+  if (typeof values.static === 'string') return copyOffline(values.static, io);
+
+  let source: ConsoleSource;
+  try {
+    source =
+      typeof values.export === 'string'
+        ? await openFileSource({
+            exportPath: values.export,
+            policyPath: typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy,
+            ...(typeof values.checkpoints === 'string' ? { checkpointsPath: values.checkpoints } : {}),
+          })
+        : await openStackSource({
+            flags: values as never,
+            ...(typeof values.policy === 'string' ? { policyPath: values.policy } : {}),
+            ...(typeof values.checkpoints === 'string' ? { checkpointsPath: values.checkpoints } : {}),
+          });
+  } catch (e) {
+    if (e instanceof SourceError) {
+      io.stderr(`docket console: ${e.message}\n`);
+      return EXIT.NO_INPUT;
+    }
+    throw e;
+  }
+  const host = typeof values.host === 'string' ? values.host : DEFAULT_HOST;
+  const running = await startConsoleServer({ source, host, port });
+  if (source.policyProblem !== null)
+    io.stderr(`docket console: ${source.policyProblem} (signatures show "no-policy")\n`);
+  if (host !== DEFAULT_HOST) io.stderr(`docket console: listening on ${host}, not only on this machine\n`);
+  io.stdout(`docket console: ${source.description}\n${running.url}\n`);
+  if (values.open === true) openBrowser(running.url, io);
+  await waitForInterrupt(signal);
+  await running.close();
+  source.close();
+  return EXIT.OK;
+}

@@ -1,0 +1,171 @@
+/**
+ * The overview page's data (docs/console.md "Overview"): each log with its head, its newest checkpoint (and whether
+ * it verifies under the trust policy), the witness cosignatures on the newest checkpoint note, and the entries per
+ * kind and per pack over time, in at most CHART_BUCKETS equal time buckets (ADR 0182).
+ */
+import {
+  keyForCheckpoint,
+  parseCheckpoint,
+  verifyCheckpointSignature,
+  type LedgerStore,
+  type StoredCheckpoint,
+  type TrustPolicy,
+} from '../../core/ledger/index.js';
+import { keepsNotes } from '../../core/ledger/index.js';
+import type { EntrySummary, LedgerIndex } from './ledger-index.js';
+
+export const CHART_BUCKETS = 24;
+/** Packs drawn as their own series; the rest are summed as "other packs". */
+export const CHART_PACKS = 6;
+
+export type CheckpointStatus =
+  'ok' | 'malformed' | 'no-policy' | 'unknown-key' | 'key-not-valid-at-seq' | 'bad-signature';
+
+export interface CheckpointView {
+  readonly logId: string;
+  readonly treeSize: number;
+  readonly time: string | null;
+  readonly rootHash: string | null;
+  readonly chainHead: string | null;
+  readonly keyId: string | null;
+  readonly status: CheckpointStatus;
+}
+
+export interface Series {
+  readonly name: string;
+  readonly counts: readonly number[];
+}
+
+export interface Overview {
+  readonly source: string;
+  readonly entries: number;
+  readonly logs: readonly {
+    readonly logId: string;
+    readonly entries: number;
+    readonly head: { readonly seq: number; readonly entryHash: string; readonly time: string | null } | null;
+    readonly checkpoint: CheckpointView | null;
+    readonly witnesses: { readonly treeSize: number; readonly cosignatures: number } | null;
+  }[];
+  readonly chart: {
+    readonly start: string | null;
+    readonly end: string | null;
+    readonly bucketSeconds: number;
+    readonly byKind: readonly Series[];
+    readonly byPack: readonly Series[];
+  };
+  readonly retention: string;
+}
+
+export function checkpointView(c: StoredCheckpoint, policy: TrustPolicy | null): CheckpointView {
+  const parsed = parseCheckpoint(c.body);
+  if (!parsed.ok)
+    return {
+      logId: c.logId,
+      treeSize: c.treeSize,
+      time: null,
+      rootHash: null,
+      chainHead: null,
+      keyId: null,
+      status: 'malformed',
+    };
+  const cp = parsed.value;
+  const base = {
+    logId: c.logId,
+    treeSize: c.treeSize,
+    time: cp.time,
+    rootHash: cp.rootHash,
+    chainHead: cp.chainHead,
+    keyId: cp.keyId,
+  };
+  if (policy === null) return { ...base, status: 'no-policy' };
+  const key = keyForCheckpoint(policy, cp.keyId, cp.logId, cp.treeSize);
+  if (!key.ok) return { ...base, status: key.code };
+  return { ...base, status: verifyCheckpointSignature(cp, key.key.publicKey) ? 'ok' : 'bad-signature' };
+}
+
+/** The newest (largest tree) checkpoint of a log that verifies, else the newest at all; null when none is stored. */
+export function newestCheckpoint(all: readonly StoredCheckpoint[], policy: TrustPolicy | null): CheckpointView | null {
+  const views = all.map((c) => checkpointView(c, policy)).sort((a, b) => b.treeSize - a.treeSize);
+  return views.find((v) => v.status === 'ok') ?? views[0] ?? null;
+}
+
+function series(entries: readonly EntrySummary[], start: number, bucket: number, keyOf: (e: EntrySummary) => string) {
+  const out = new Map<string, number[]>();
+  for (const e of entries) {
+    if (e.time === null) continue;
+    const i = Math.min(CHART_BUCKETS - 1, Math.floor((Date.parse(e.time) / 1000 - start) / bucket));
+    const k = keyOf(e);
+    let counts = out.get(k);
+    if (counts === undefined) out.set(k, (counts = new Array<number>(CHART_BUCKETS).fill(0)));
+    counts[i] = (counts[i] ?? 0) + 1;
+  }
+  return out;
+}
+
+const total = (c: readonly number[]) => c.reduce((a, b) => a + b, 0);
+
+export function chartOf(entries: readonly EntrySummary[]): Overview['chart'] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const e of entries) {
+    if (e.time === null) continue;
+    const t = Date.parse(e.time) / 1000;
+    if (t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  if (lo === Infinity) return { start: null, end: null, bucketSeconds: 0, byKind: [], byPack: [] };
+  const bucket = Math.max(1, hi - lo + 1) / CHART_BUCKETS;
+  const kinds = series(entries, lo, bucket, (e) => e.kind);
+  const packs = [
+    ...series(entries, lo, bucket, (e) => e.packId ?? (e.packDigest ? e.packDigest.slice(0, 12) : '(no pack)')),
+  ]
+    .map(([name, counts]) => ({ name, counts }))
+    .sort((a, b) => total(b.counts) - total(a.counts) || (a.name < b.name ? -1 : 1));
+  const top = packs.slice(0, CHART_PACKS);
+  const rest = packs.slice(CHART_PACKS);
+  if (rest.length > 0)
+    top.push({
+      name: `${rest.length} other packs`,
+      counts: new Array<number>(CHART_BUCKETS).fill(0).map((_, i) => rest.reduce((a, s) => a + (s.counts[i] ?? 0), 0)),
+    });
+  return {
+    start: new Date(lo * 1000).toISOString().replace('.000Z', 'Z'),
+    end: new Date((hi + 1) * 1000).toISOString().replace('.000Z', 'Z'),
+    bucketSeconds: bucket,
+    byKind: [...kinds].map(([name, counts]) => ({ name, counts })).sort((a, b) => (a.name < b.name ? -1 : 1)),
+    byPack: top,
+  };
+}
+
+export async function overviewOf(
+  index: LedgerIndex,
+  store: LedgerStore,
+  policy: TrustPolicy | null,
+  source: string,
+  retention: string,
+): Promise<Overview> {
+  const logs = [];
+  for (const l of index.logStates()) {
+    const checkpoints: StoredCheckpoint[] = [];
+    for await (const c of store.readCheckpoints(l.logId)) checkpoints.push(c);
+    let witnesses: Overview['logs'][number]['witnesses'] = null;
+    if (keepsNotes(store)) {
+      let newest: number | null = null;
+      for await (const n of store.readNotes(l.logId)) newest = n.treeSize;
+      if (newest !== null) {
+        let count = 0;
+        for await (const _ of store.readCosignatures(l.logId, newest)) count++;
+        witnesses = { treeSize: newest, cosignatures: count };
+      }
+    }
+    const head = l.entries.at(-1);
+    logs.push({
+      logId: l.logId,
+      entries: l.entries.length,
+      head: head ? { seq: head.seq, entryHash: head.entryHash, time: head.time } : null,
+      checkpoint: newestCheckpoint(checkpoints, policy),
+      witnesses,
+    });
+  }
+  return { source, entries: index.size, logs, chart: chartOf(index.all()), retention };
+}

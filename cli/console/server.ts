@@ -1,0 +1,205 @@
+/**
+ * The console's HTTP server (docs/console.md): the built app for every page path (client routing with real paths),
+ * its assets, the offline page when built, and a small read-only JSON API over a ConsoleSource. Nothing here writes:
+ * GET and HEAD only (ADR 0181).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Finding } from '../../core/ledger/index.js';
+import { entryDetail } from './entry-detail.js';
+import { DEFAULT_PAGE_SIZE, filterFromQuery, intParam, pageOf } from './entry-query.js';
+import { ALLOWED_METHODS, APP_CSP, hostAllowed, offlineCsp, SECURITY_HEADERS } from './http-policy.js';
+import { LedgerIndex } from './ledger-index.js';
+import { overviewOf } from './overview.js';
+import type { ConsoleSource } from './source.js';
+
+/** The repository (or installed package) root: the nearest folder up from this module with a package.json. */
+export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json above ${from}`);
+    dir = up;
+  }
+  return dir;
+}
+
+export const defaultDistDir = (): string => join(packageRoot(), 'console', 'dist');
+
+export interface ConsoleServerOptions {
+  readonly source: ConsoleSource;
+  /** The built app (index.html, assets/, offline.html): console/dist by default. */
+  readonly distDir?: string;
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+}
+
+export interface RunningConsole {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+
+/** Paths the app routes on the client; the server answers each with the app's index.html. */
+const PAGE = /^\/(?:|entries|verify|entry\/[^/]+)$/;
+/** An asset name as Vite writes them: one segment, no traversal. */
+const ASSET = /^\/assets\/([A-Za-z0-9_.-]+)$/;
+
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string | Buffer,
+  extra: Record<string, string> = {},
+) {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Security-Policy': APP_CSP, 'Content-Type': type, ...extra });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+const json = (res: ServerResponse, status: number, value: unknown) =>
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value), { 'Cache-Control': 'no-store' });
+
+const text = (res: ServerResponse, status: number, message: string) =>
+  send(res, status, 'text/plain; charset=utf-8', `${message}\n`, { 'Cache-Control': 'no-store' });
+
+export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningConsole> {
+  const dist = o.distDir ?? defaultDistDir();
+  const index = new LedgerIndex(o.source.store);
+  let port = o.port;
+
+  const requestIdOf = (logId: string, seq: number): string | null =>
+    index.log(logId)?.entries.find((e) => e.seq === seq)?.requestId ?? null;
+
+  async function verifyStream(res: ServerResponse): Promise<void> {
+    await index.refresh();
+    res.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Security-Policy': APP_CSP,
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+    });
+    const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    const total = index.size;
+    event('progress', { checked: 0, total });
+    const every = Math.max(1, Math.floor(total / 100));
+    const result = await o.source.verify((checked) => event('progress', { checked, total }), every);
+    if (!result.ok) event('no-verdict', result.error);
+    else {
+      await index.refresh();
+      const findings = result.value.findings.map((f: Finding) => ({
+        ...f,
+        entryRequestId: 'seq' in f ? requestIdOf(f.logId, f.seq) : null,
+      }));
+      event('verdict', { ...result.value, findings });
+    }
+    res.end();
+  }
+
+  async function api(path: string, q: URLSearchParams, res: ServerResponse): Promise<void> {
+    if (path === '/api/verify') return verifyStream(res);
+    await index.refresh();
+    if (path === '/api/overview')
+      return json(
+        res,
+        200,
+        await overviewOf(index, o.source.store, o.source.policy, o.source.description, o.source.retention),
+      );
+    if (path === '/api/entries')
+      return json(
+        res,
+        200,
+        pageOf(index.all(), filterFromQuery(q), intParam(q, 'page', 0), intParam(q, 'pageSize', DEFAULT_PAGE_SIZE)),
+      );
+    const entry = /^\/api\/entry\/([^/]+)$/.exec(path);
+    if (entry) {
+      const id = decodeURIComponent(entry[1] as string);
+      const detail = await entryDetail(index, o.source.store, o.source.policy, id);
+      return detail === null
+        ? json(res, 404, { error: 'no-entry', requestId: id })
+        : json(res, 200, { ...detail, policyProblem: o.source.policyProblem });
+    }
+    const replay = /^\/api\/replay\/([^/]+)$/.exec(path);
+    if (replay) return json(res, 200, await o.source.replay(decodeURIComponent(replay[1] as string)));
+    return json(res, 404, { error: 'no-such-endpoint', path });
+  }
+
+  function serveFile(res: ServerResponse, file: string, type: string, csp?: string): void {
+    if (!existsSync(file)) return text(res, 404, 'not found');
+    send(res, 200, type, readFileSync(file), csp ? { 'Content-Security-Policy': csp } : {});
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return send(res, 405, 'text/plain; charset=utf-8', 'the console is read-only: GET and HEAD only\n', {
+        Allow: ALLOWED_METHODS,
+      });
+    }
+    if (!hostAllowed(req.headers.host, o.host, port)) return text(res, 421, 'unexpected Host header');
+    const url = new URL(req.url ?? '/', 'http://console.invalid');
+    const path = url.pathname;
+    if (path.startsWith('/api/')) return api(path, url.searchParams, res);
+    if (path === '/offline') {
+      const file = join(dist, 'offline.html');
+      if (!existsSync(file))
+        return text(
+          res,
+          404,
+          'the offline verification page is not built here: run "npm run build" (console/dist/offline.html)',
+        );
+      const html = readFileSync(file, 'utf8');
+      return send(res, 200, 'text/html; charset=utf-8', html, { 'Content-Security-Policy': offlineCsp(html) });
+    }
+    const asset = ASSET.exec(path);
+    if (asset) {
+      const name = asset[1] as string;
+      return serveFile(
+        res,
+        join(dist, 'assets', name),
+        TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream',
+      );
+    }
+    if (PAGE.test(path)) {
+      const file = join(dist, 'index.html');
+      if (!existsSync(file))
+        return text(res, 503, 'the console app is not built here: run "npm run build" (console/dist)');
+      return serveFile(res, file, 'text/html; charset=utf-8');
+    }
+    return text(res, 404, 'not found');
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: 'internal', detail: (e as Error)?.message ?? String(e) });
+      else res.end();
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      const addr = server.address();
+      port = typeof addr === 'object' && addr !== null ? addr.port : o.port;
+      const shown = o.host.includes(':') ? `[${o.host}]` : o.host;
+      resolve({
+        url: `http://${shown}:${port}/`,
+        port,
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}

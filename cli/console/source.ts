@@ -1,0 +1,161 @@
+/**
+ * Where the console reads a ledger from (docs/console.md "Sources"): a stack (the running local stack by default, or
+ * AWS with the usual stack flags; read-only access is enough) or files (a ledger export, a checkpoint export and a
+ * trust policy). Verify and replay run the same code as `docket verify` and `docket replay`.
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readCheckpointExport, readTrustPolicy, type LedgerStore, type TrustPolicy } from '../../core/ledger/index.js';
+import { readLedgerExportFast, verifyExportFiles } from '../../core/ledger/index.js';
+import type { NoVerdict, Verdict } from '../../core/ledger/index.js';
+import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
+import { replayLedger, type ReplayOutcome } from '../../core/replay/index.js';
+import type { Result } from '../../core/result.js';
+import { localPaths } from '../../stack/local-files.js';
+import { resolveSettings, type SettingFlags } from '../../stack/settings.js';
+import { explainStackError } from '../../stack/clients.js';
+import { stackDeps, type ReplayDeps } from '../commands/replay-entries.js';
+import { verifyLive } from '../commands/verify.js';
+import { ExportStore } from './file-store.js';
+
+/** ADR 0102: what replay compares, in its order (shown beside a match so the auditor sees what "match" covers). */
+export const REPLAY_COMPARED = [
+  'requestId',
+  'correlation',
+  'pack.digest',
+  'factsDigest',
+  'evidenceDigest',
+  'workBudget',
+  'pack.id',
+  'pack.version',
+  'specVersion',
+  'result (disposition bytes, or error class, phase and code)',
+  'work',
+] as const;
+
+export type ReplayView =
+  | { readonly available: true; readonly outcome: ReplayOutcome; readonly compared: readonly string[] }
+  | { readonly available: false; readonly reason: string };
+
+export interface ConsoleSource {
+  /** One line for people: what the console reads. */
+  readonly description: string;
+  readonly retention: string;
+  readonly store: LedgerStore;
+  readonly policy: TrustPolicy | null;
+  /** Why the trust policy could not be read (signatures then show `no-policy`; verify gives no verdict). */
+  readonly policyProblem: string | null;
+  verify(onProgress: (entries: number) => void, progressEvery: number): Promise<Result<Verdict, NoVerdict>>;
+  replay(requestId: string): Promise<ReplayView>;
+  close(): void;
+}
+
+export class SourceError extends Error {
+  readonly code = 'console-source-unreadable';
+}
+
+async function readBytes(path: string, what: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (e) {
+    throw new SourceError(`cannot read the ${what} ${path}: ${(e as Error).message}`);
+  }
+}
+
+function policyOf(bytes: Uint8Array | null, path: string): { policy: TrustPolicy | null; problem: string | null } {
+  if (bytes === null) return { policy: null, problem: `no trust policy at ${path}` };
+  const p = readTrustPolicy(bytes);
+  return p.ok ? { policy: p.value, problem: null } : { policy: null, problem: `${path}: ${p.error.detail}` };
+}
+
+export interface FileSourceOptions {
+  readonly exportPath: string;
+  readonly checkpointsPath?: string;
+  readonly policyPath: string;
+}
+
+const EMPTY_CHECKPOINTS = new TextEncoder().encode('{"checkpoints":[],"format":"docket.checkpoint-export/1"}');
+
+export async function openFileSource(o: FileSourceOptions): Promise<ConsoleSource> {
+  const ledger = await readBytes(o.exportPath, 'ledger export');
+  const checkpoints = o.checkpointsPath ? await readBytes(o.checkpointsPath, 'checkpoint export') : EMPTY_CHECKPOINTS;
+  const policyBytes = existsSync(o.policyPath) ? await readBytes(o.policyPath, 'trust policy') : null;
+  const exp = readLedgerExportFast(ledger);
+  if (!exp.ok) throw new SourceError(`${o.exportPath} line ${exp.error.line}: ${exp.error.detail}`);
+  const cps = readCheckpointExport(checkpoints);
+  if (!cps.ok) throw new SourceError(`${o.checkpointsPath ?? 'checkpoints'}: ${cps.error.detail}`);
+  const { policy, problem } = policyOf(policyBytes, o.policyPath);
+  return {
+    description: `files: ${o.exportPath}`,
+    retention: 'files: no request archive (an export holds entries, not requests)',
+    store: new ExportStore(exp.value.entries, cps.value),
+    policy,
+    policyProblem: problem,
+    verify: (onProgress, progressEvery) =>
+      verifyExportFiles(
+        { ledger, checkpoints, policy: policyBytes ?? new Uint8Array() },
+        { onProgress, progressEvery },
+      ),
+    replay: () =>
+      Promise.resolve({
+        available: false,
+        reason: 'replay needs the request archive and the pack registry of a stack; files hold neither',
+      }),
+    close: () => undefined,
+  };
+}
+
+export interface StackSourceOptions {
+  /** The stack flags as given (--endpoint, --region, --stage, --table, …), resolved like every command's. */
+  readonly flags: SettingFlags;
+  readonly policyPath?: string;
+  readonly checkpointsPath?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** How replay reaches the stack and names this build (tests pin the build digest). */
+  readonly replayDeps?: ReplayDeps;
+}
+
+export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSource> {
+  const env = o.env ?? process.env;
+  const settings = resolveSettings(o.flags, env);
+  const local = localPaths();
+  const policyPath = o.policyPath ?? local.trustPolicy;
+  const checkpointsPath = o.checkpointsPath ?? (existsSync(local.checkpoints) ? local.checkpoints : undefined);
+  const policyBytes = existsSync(policyPath) ? await readBytes(policyPath, 'trust policy') : null;
+  const checkpointBytes = checkpointsPath ? await readBytes(checkpointsPath, 'checkpoint export') : undefined;
+  const { policy, problem } = policyOf(policyBytes, policyPath);
+  const deps = o.replayDeps ?? stackDeps;
+  const opened = deps.open(settings);
+  return {
+    description: `stack ${settings.stage} at ${settings.endpoint ?? 'AWS'} (table ${settings.ledgerTable})`,
+    retention: `request archive ${settings.requestsTable}: requests are kept until purged (or expired by the stage's TTL, when one is configured)`,
+    store: opened.store,
+    policy,
+    policyProblem: problem,
+    verify: (onProgress, progressEvery) =>
+      verifyLive(
+        o.flags as Record<string, unknown>,
+        policyBytes ?? new Uint8Array(),
+        checkpointBytes,
+        undefined,
+        { allSignatures: false, onProgress, progressEvery },
+        { openStore: () => ({ store: opened.store, close: () => undefined }) },
+      ),
+    async replay(requestId) {
+      if (policy === null) return { available: false, reason: `replay needs a trust policy: ${problem}` };
+      try {
+        const options = {
+          policy,
+          fetch: opened.fetch,
+          evaluator: { ...EVALUATOR_IDENTITY, buildDigest: deps.buildDigest() },
+        };
+        for await (const outcome of replayLedger(opened.store, { kind: 'request', requestId }, options))
+          return { available: true, outcome, compared: REPLAY_COMPARED };
+        return { available: false, reason: `no entry records request ${requestId}` };
+      } catch (e) {
+        return { available: false, reason: explainStackError(e, settings) };
+      }
+    },
+    close: () => opened.close(),
+  };
+}

@@ -1,0 +1,263 @@
+import { html, nothing } from 'lit';
+import { entriesHref, getJson } from './api.js';
+import type { Entry, EntryDetail, Inclusion, ReplayView } from './api-types.js';
+import { correlationText, visible } from './format.js';
+import { LightElement } from './light-element.js';
+import { failure, shown, type Load } from './loader.js';
+import { merklePath } from './merkle-path.js';
+
+const SIGNATURE_TEXT: Record<string, string> = {
+  ok: 'valid: verifies under the pinned entry key',
+  'no-policy': 'not checked: no trust policy',
+  'unknown-key': 'INVALID: signed by a key the trust policy does not pin',
+  'key-not-valid-at-seq': 'INVALID: the key is not valid at this position',
+  'signature-mismatch': 'INVALID: the signature does not verify',
+};
+
+export class EntryPage extends LightElement {
+  static override properties = {
+    requestId: { attribute: false },
+    data: { state: true },
+    replay: { state: true },
+  };
+  requestId = '';
+  data: Load<EntryDetail> = { state: 'loading' };
+  replay: Load<ReplayView> | null = null;
+  private loaded: string | null = null;
+
+  protected override willUpdate(): void {
+    if (this.loaded === this.requestId) return;
+    const id = this.requestId;
+    this.loaded = id;
+    this.data = { state: 'loading' };
+    this.replay = null;
+    getJson<EntryDetail>(`/api/entry/${encodeURIComponent(id)}`).then(
+      (value) => {
+        if (this.loaded === id) this.data = { state: 'ok', value };
+      },
+      (e: unknown) => (this.data = failure(e)),
+    );
+  }
+
+  private runReplay(): void {
+    const id = this.requestId;
+    this.replay = { state: 'loading' };
+    getJson<ReplayView>(`/api/replay/${encodeURIComponent(id)}`).then(
+      (value) => (this.replay = { state: 'ok', value }),
+      (e: unknown) => (this.replay = failure(e)),
+    );
+  }
+
+  override render() {
+    return html`<h1 tabindex="-1">Entry <span class="request-id">${visible(this.requestId)}</span></h1>
+      ${shown(this.data, (d) => this.body(d))}`;
+  }
+
+  private body(d: EntryDetail) {
+    const e = d.entry;
+    return html`<p>
+        Stored at log <a href=${entriesHref({ log: d.logId })}>${visible(d.logId)}</a>, seq ${d.seq}; entry hash
+        <code>${d.entryHash}</code>.
+      </p>
+      ${
+        d.duplicates.length
+          ? html`<p class="bad" role="note">
+              This request id is recorded ${d.duplicates.length} more time(s):
+              ${d.duplicates.map((x) => html`${visible(x.logId)}/${x.seq} `)}(verify reports duplicate-request).
+            </p>`
+          : nothing
+      }
+      ${
+        e === null
+          ? html`<p class="bad">
+              The stored bytes are not a readable entry: ${visible(d.unreadable?.code)} —
+              ${visible(d.unreadable?.detail)}
+            </p>`
+          : this.entry(e, d)
+      }
+      ${this.proof(d)}
+      <section aria-labelledby="replay-h">
+        <h2 id="replay-h">Replay</h2>
+        <p>
+          Re-runs the recorded request through this evaluator and compares the result with the entry (docket replay).
+        </p>
+        <button type="button" @click=${this.runReplay} ?disabled=${this.replay?.state === 'loading'}>Replay</button>
+        ${this.replay === null ? nothing : shown(this.replay, (r) => this.replayResult(r))}
+      </section>
+      <details ?open=${e === null}>
+        <summary>Stored bytes</summary>
+        <pre class="body">${visible(d.body)}</pre>
+      </details>`;
+  }
+
+  private result(e: Entry) {
+    if (e.kind === 'disposition' && e.disposition) {
+      const dsp = e.disposition;
+      return html`<dl class="result">
+        <dt>Disposition</dt>
+        <dd class="disposition-kind">
+          ${visible(dsp.kind)}${dsp.outcomeId !== undefined ? html` — outcome <strong class="outcome">${visible(dsp.outcomeId)}</strong>` : nothing}
+        </dd>
+        <dt>Reasons</dt>
+        <dd>
+          ${
+            dsp.reasons.length
+              ? html`<ul>
+                  ${dsp.reasons.map((r) => html`<li>${visible(r)}</li>`)}
+                </ul>`
+              : 'none'
+          }
+        </dd>
+        <dt>Handoff</dt>
+        <dd>
+          ${visible(dsp.handoff.state)}${dsp.handoff.triggeredBy ? html`, triggered by ${dsp.handoff.triggeredBy.map((t) => visible(t)).join(', ')}` : nothing}
+          ${
+            dsp.handoff.routes?.length
+              ? html`<ul class="routes">
+                  ${dsp.handoff.routes.map((r) => html`<li>${visible(r.kind)}: ${visible(r.name)}</li>`)}
+                </ul>`
+              : nothing
+          }
+        </dd>
+      </dl>`;
+    }
+    if (e.kind === 'evaluation-error' && e.error)
+      return html`<dl class="result">
+        <dt>Evaluation error</dt>
+        <dd>${visible(e.error.class)} (${visible(e.error.phase)}), code <code>${visible(e.error.code)}</code></dd>
+        <dt>Message</dt>
+        <dd class="message">${visible(e.error.message)}</dd>
+      </dl>`;
+    if (e.refusal)
+      return html`<dl class="result">
+        <dt>Admission refusal</dt>
+        <dd><code>${visible(e.refusal.code)}</code></dd>
+        <dt>Message</dt>
+        <dd class="message">${visible(e.refusal.message)}</dd>
+      </dl>`;
+    return nothing;
+  }
+
+  private entry(e: Entry, d: EntryDetail) {
+    const sig = d.signature ?? 'no-policy';
+    return html`<section aria-labelledby="result-h">
+        <h2 id="result-h">What was decided</h2>
+        ${this.result(e)}
+      </section>
+      <section aria-labelledby="facts-h">
+        <h2 id="facts-h">What it was decided on</h2>
+        <dl class="facts">
+          <dt>Pack</dt>
+          <dd class="pack">
+            ${
+              e.pack
+                ? html`<a href=${entriesHref({ pack: e.pack.id ?? e.pack.digest })}
+                      >${visible(e.pack.id ?? '(unread)')}</a
+                    >
+                    version ${visible(e.pack.version ?? '?')}, digest <code>sha256:${e.pack.digest}</code>`
+                : 'none (refused before a pack was found)'
+            }
+          </dd>
+          <dt>Spec version</dt>
+          <dd>${visible(e.specVersion)}</dd>
+          <dt>Correlation</dt>
+          <dd class="correlation">${visible(correlationText(e.correlation))}</dd>
+          <dt>Request digest</dt>
+          <dd><code>${e.requestDigest}</code></dd>
+          <dt>Facts digest</dt>
+          <dd><code>${visible(e.factsDigest)}</code></dd>
+          <dt>Evidence digest</dt>
+          <dd><code>${visible(e.evidenceDigest)}</code></dd>
+          ${
+            e.dispositionDigest
+              ? html`<dt>Disposition digest</dt>
+                  <dd><code>${e.dispositionDigest}</code></dd>`
+              : nothing
+          }
+          <dt>Previous entry hash</dt>
+          <dd><code>${visible(e.prevHash)}</code></dd>
+          <dt>Work</dt>
+          <dd>${e.work}${e.workBudget !== null ? ` of a budget of ${e.workBudget}` : ''} units</dd>
+          <dt>Evaluator</dt>
+          <dd>
+            ${visible(e.evaluator.name)} ${visible(e.evaluator.version)}, build <code>${e.evaluator.buildDigest}</code>
+          </dd>
+          <dt>Recorded</dt>
+          <dd>${visible(e.time)}</dd>
+          <dt>Signature</dt>
+          <dd>
+            <span class=${sig === 'ok' ? 'ok' : 'bad'} data-signature=${sig}>${SIGNATURE_TEXT[sig] ?? sig}</span>, key
+            <code>${visible(e.keyId)}</code
+            >${d.policyProblem ? html` <span class="muted">(${visible(d.policyProblem)})</span>` : nothing}
+          </dd>
+        </dl>
+      </section>`;
+  }
+
+  private proof(d: EntryDetail) {
+    const inc = d.inclusion;
+    let body;
+    if (inc === null) body = html`<p class="bad">The log has no checkpoint: nothing anchors this entry yet.</p>`;
+    else if (!('steps' in inc))
+      body = html`<p class="muted">
+        The newest checkpoint (tree size ${inc.checkpoint.treeSize}) predates this entry; the next checkpoint will cover
+        it.
+      </p>`;
+    else body = this.inclusion(inc);
+    return html`<section aria-labelledby="proof-h">
+      <h2 id="proof-h">Inclusion proof against the newest checkpoint</h2>
+      ${body}
+    </section>`;
+  }
+
+  private inclusion(inc: Inclusion) {
+    return html`<p data-inclusion=${inc.verified ? 'verified' : 'failed'}>
+        <span class=${inc.verified ? 'ok' : 'bad'}
+          >${inc.verified ? 'The path leads to the checkpoint root.' : 'The path does NOT lead to the checkpoint root.'}</span
+        >
+        Checkpoint of tree size ${inc.checkpoint.treeSize}, ${visible(inc.checkpoint.time)}, signature
+        <span class=${inc.checkpoint.status === 'ok' ? 'ok' : 'bad'}>${inc.checkpoint.status}</span>.
+      </p>
+      ${merklePath(inc)}`;
+  }
+
+  private replayResult(r: ReplayView) {
+    if (!r.available) return html`<p class="muted" data-replay="unavailable">${visible(r.reason)}</p>`;
+    const o = r.outcome;
+    const label =
+      o.result === 'replay-match' ? 'match' : o.result === 'replay-mismatch' ? 'mismatch' : 'not replayable';
+    return html`<div class="replay" data-replay=${o.result}>
+      <p>
+        <strong class=${o.result === 'replay-match' ? 'ok' : 'bad'}>${label}</strong>
+        ${o.reason ? html` — <code>${visible(o.reason)}</code> ${visible(o.detail)}` : nothing}
+        ${o.work ? html` (work recorded ${o.work.recorded}, replayed ${o.work.replayed})` : nothing}
+        ${o.evaluator && o.evaluator !== 'same' ? html` <span class="muted">evaluator: ${visible(o.evaluator)}</span>` : nothing}
+      </p>
+      ${
+        o.differs?.length
+          ? html`<table>
+              <thead>
+                <tr>
+                  <th scope="col">Member</th>
+                  <th scope="col">Recorded</th>
+                  <th scope="col">Replayed</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${o.differs.map(
+                  (x) =>
+                    html`<tr>
+                      <td>${visible(x.member)}</td>
+                      <td><code>${visible(JSON.stringify(x.recorded))}</code></td>
+                      <td><code>${visible(JSON.stringify(x.replayed))}</code></td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+          : nothing
+      }
+      <p class="muted">Compared: ${r.compared.join(', ')}.</p>
+    </div>`;
+  }
+}
+customElements.define('entry-page', EntryPage);
