@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, requireChromium } from '../test/console/browser.js';
 import {
   buildLog,
   checkpointsText,
@@ -52,10 +53,7 @@ const tampered = logs.map((l) => [...l]);
 const victim = tampered[1]![12]!;
 tampered[1]![12] = { ...victim, projection: { ...victim.projection, requestId: 'someone-else' } };
 
-const browser = await chromium.launch({
-  executablePath: process.env.DOCKET_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await chromium.launch({ executablePath: requireChromium(), headless: true, args: CHROMIUM_ARGS });
 async function shoot(ledger: readonly (typeof logs)[number][], shots: [string, string, string][]): Promise<void> {
   writeFileSync(files.exportPath, exportText(ledger.flat()));
   const server = await startConsoleServer({ source: await openFileSource(files), host: '127.0.0.1', port: 0 });

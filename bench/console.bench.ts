@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, requireChromium } from '../test/console/browser.js';
 import {
   buildLog,
   checkpointsText,
@@ -62,18 +63,7 @@ async function baseline(): Promise<number> {
 const base = await baseline();
 const source = await openFileSource({ exportPath, checkpointsPath, policyPath });
 const server = await startConsoleServer({ source, host: '127.0.0.1', port: 0 });
-const browser = await chromium.launch({
-  executablePath: process.env.DOCKET_CHROMIUM ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch({ executablePath: requireChromium(), headless: true, args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
   const paint = async () => {

@@ -13,25 +13,29 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function launchChromium(): Promise<TestBrowser> {
+/** The flags every browser test starts Chromium with: headless on a closed network (no background calls home). */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Fails (never skips) when Debian's Chromium is missing, saying what to install. */
+export function requireChromium(): string {
   if (!existsSync(CHROMIUM))
     throw new Error(
-      `the console's browser tests need Chromium at ${CHROMIUM}: install it with "apt-get install -y chromium" (or set DOCKET_CHROMIUM)`,
+      `the browser tests need Chromium at ${CHROMIUM}: install it with "apt-get install -y chromium" (or set DOCKET_CHROMIUM)`,
     );
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // Playwright gives each launch a fresh, empty profile directory of its own (it refuses --user-data-dir here).
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return CHROMIUM;
+}
+
+export async function launchChromium(): Promise<TestBrowser> {
+  // Playwright gives each launch a fresh, empty profile directory of its own (it refuses --user-data-dir here).
+  const browser = await chromium.launch({ executablePath: requireChromium(), headless: true, args: CHROMIUM_ARGS });
   return {
     browser,
     async close() {

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { CHROMIUM_ARGS, requireChromium } from './browser.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
 // The repository root, from test/console/ or from dist/test/console/ (the bench's compiled copy).
 const ROOT = [join(import.meta.dirname, '..', '..'), join(import.meta.dirname, '..', '..', '..')].find((r) =>
   existsSync(join(r, 'console', 'offline', 'vite.config.ts')),
@@ -33,21 +33,11 @@ export interface OfflineBrowser {
 }
 
 export async function openOfflinePage(html = OFFLINE_HTML): Promise<OfflineBrowser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium is missing at ${CHROMIUM}: install it with apt-get install -y chromium (never skipped)`);
   const profile = mkdtempSync(join(tmpdir(), 'docket-offline-chromium-'));
   const context: BrowserContext = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: requireChromium(),
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const url = pathToFileURL(html).href;
   const refused: string[] = [];
