@@ -111,6 +111,24 @@ describe('the /receipt page', () => {
       }
     });
 
+  it('reaches every file field with the keyboard, in order, from the heading', async () => {
+    const page = await b.browser.newPage();
+    try {
+      await page.goto(`${base()}/receipt`);
+      await page.focus('h1');
+      const order: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        await page.keyboard.press('Tab');
+        order.push((await page.evaluate('document.activeElement?.id ?? ""')) as string);
+      }
+      expect(order).toEqual(
+        ['receipt', 'policy', 'witnesses', 'pack', 'facts', 'evidence', 'request'].map((s) => `receipt-${s}`),
+      );
+    } finally {
+      await page.close();
+    }
+  });
+
   it('the entry link opens that entry in the console', async () => {
     const dir = join(CORPUS, 'honest');
     const page = await b.browser.newPage();
