@@ -111,6 +111,32 @@ describe('the /receipt page', () => {
       }
     });
 
+  it('compares pack, evidence and request files as docket verify-receipt does', async () => {
+    const dir = join(CORPUS, 'honest-witnessed-with-facts');
+    // Files that are not the recorded inputs: each must give its digest mismatch, exactly as the CLI reports it.
+    const wrong = join(dir, 'witness-policy.json');
+    const page = await b.browser.newPage();
+    try {
+      await page.goto(`${base()}/receipt`);
+      await pick(page, 'receipt', join(dir, 'receipt.json'));
+      await pick(page, 'policy', join(dir, 'policy.json'));
+      for (const s of ['pack', 'evidence', 'request']) await pick(page, s, wrong);
+      await pick(page, 'facts', join(dir, 'facts.json'));
+      const shown = await pageVerdict(page);
+      const expected = await cli([
+        join(dir, 'receipt.json'),
+        '--policy',
+        join(dir, 'policy.json'),
+        ...['--pack', wrong, '--evidence', wrong, '--request', wrong, '--facts', join(dir, 'facts.json')],
+      ]);
+      expect(expected.exit).toBe(1);
+      expect(shown.output).toBe(expected.out);
+      expect(shown.listed).toEqual(['pack-digest-mismatch', 'evidence-digest-mismatch', 'request-digest-mismatch']);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('reaches every file field with the keyboard, in order, from the heading', async () => {
     const page = await b.browser.newPage();
     try {
