@@ -53,7 +53,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Paths the app routes on the client; the server answers each with the app's index.html. */
-const PAGE = /^\/(?:|entries|verify|entry\/[^/]+)$/;
+const PAGE = /^\/(?:|entries|verify|receipt|entry\/[^/]+)$/;
 /** An asset name as Vite writes them: one segment, no traversal. */
 const ASSET = /^\/assets\/([A-Za-z0-9_.-]+)$/;
 

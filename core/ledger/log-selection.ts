@@ -7,7 +7,7 @@
  *     index = (first 8 bytes of SHA-256(UTF-8 request id), big-endian) mod N over the sorted ids.
  * Both read the configured ids the same way: deduplicated, sorted (so listing order does not matter), validated.
  */
-import { createHash } from 'node:crypto';
+import { ledgerCrypto } from './crypto-port.js';
 import { LOG_ID_PATTERN } from './entry-rules.js';
 
 /** Chooses the log offered to a new request. Injectable into the pipeline's ledger writer. */
@@ -24,8 +24,9 @@ export function configuredLogs(logIds: readonly string[]): readonly string[] {
 
 export function selectLog(requestId: string, logIds: readonly string[]): string {
   const sorted = configuredLogs(logIds);
-  const digest = createHash('sha256').update(requestId, 'utf8').digest();
-  const index = digest.readBigUInt64BE(0) % BigInt(sorted.length);
+  // Through the crypto port, not node:crypto, so core/ledger's index loads in a browser too (ADR 0185).
+  const digest = ledgerCrypto().sha256(new TextEncoder().encode(requestId));
+  const index = new DataView(digest.buffer, digest.byteOffset, 8).getBigUint64(0) % BigInt(sorted.length);
   return sorted[Number(index)] as string;
 }
 

@@ -35,11 +35,19 @@ describe('the console by keyboard', () => {
     await page.goto(c.url);
     await page.waitForSelector('[data-overview-ready]');
     const order: string[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');
       order.push((await page.evaluate(focused)) as string);
     }
-    expect(order).toEqual(['A Skip to content', 'A Overview', 'A Entries', 'A Verify', 'A Offline verification']);
+    expect(order).toEqual([
+      'A Skip to content',
+      'A Overview',
+      'A Entries',
+      'A Verify',
+      'A Receipt',
+      'A Offline verification',
+    ]);
+    await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');

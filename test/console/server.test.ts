@@ -76,12 +76,20 @@ describe('docket console server', () => {
   });
 
   it('answers every page path with the app, so each page has a stable URL', async () => {
-    for (const path of ['/', '/entries?kind=disposition', '/verify', '/entry/log-a-req-0', '/entry/a%2Fb']) {
+    for (const path of [
+      '/',
+      '/entries?kind=disposition',
+      '/verify',
+      '/receipt',
+      '/entry/log-a-req-0',
+      '/entry/a%2Fb',
+    ]) {
       const r = await call('GET', path);
       expect(r.status, path).toBe(200);
       expect(r.body).toContain('<title>app</title>');
     }
     expect((await call('GET', '/entry/x/y')).status).toBe(404);
+    expect((await call('GET', '/receipt/x')).status).toBe(404);
   });
 
   it('serves assets by plain name only', async () => {

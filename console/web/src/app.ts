@@ -4,9 +4,11 @@ import './overview-page.js';
 import './entries-page.js';
 import './entry-page.js';
 import './verify-page.js';
+import './receipt-page.js';
 
 /**
- * The console's shell and router: real paths (`/`, `/entries?…`, `/entry/<request-id>`, `/verify`) handled on the
+ * The console's shell and router: real paths (`/`, `/entries?…`, `/entry/<request-id>`, `/verify`,
+ * `/receipt`) handled on the
  * client with the History API; the server answers each with this app, so every page has a stable, linkable URL.
  */
 export class DocketConsole extends LightElement {
@@ -60,6 +62,7 @@ export class DocketConsole extends LightElement {
     if (this.path === '/') return html`<overview-page></overview-page>`;
     if (this.path === '/entries') return html`<entries-page .query=${q}></entries-page>`;
     if (this.path === '/verify') return html`<verify-page></verify-page>`;
+    if (this.path === '/receipt') return html`<receipt-page></receipt-page>`;
     const m = /^\/entry\/([^/]+)$/.exec(this.path);
     if (m) {
       let id: string;
@@ -85,6 +88,7 @@ export class DocketConsole extends LightElement {
         <span class="brand">Docket audit console</span>
         <nav aria-label="Console pages">
           ${this.nav('/', 'Overview')} ${this.nav('/entries', 'Entries')} ${this.nav('/verify', 'Verify')}
+          ${this.nav('/receipt', 'Receipt')}
           <a href="/offline">Offline verification</a>
         </nav>
         <form class="search" role="search" @submit=${this.onSearch}>
