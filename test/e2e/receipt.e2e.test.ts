@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
@@ -107,5 +108,31 @@ describe('docket receipt and docket verify-receipt over the local stack', () => 
     const missing = await cli(verifyReceipt, [f('nope.json'), '--policy', w.policyPath], false);
     expect(missing.code).toBe(2);
     expect(missing.out).toContain('"code":"receipt-unreadable"');
+  });
+
+  it('an attacker who can write the ledger table but holds no key cannot get an ok receipt for a rewritten entry', async () => {
+    // Runs after the test above: receipt-1 is recorded and covered by a signed checkpoint.
+    const before = JSON.parse(readFileSync(f('r.json'), 'utf8')) as { entry: string };
+    const entry = JSON.parse(before.entry) as { logId: string; seq: number; requestDigest: string };
+    const key = { pk: { S: `log#${entry.logId}` }, sk: { N: String(entry.seq) } };
+    const table = w.env.LEDGER_TABLE!;
+    const item = (await w.dynamodb.send(new GetItemCommand({ TableName: table, Key: key }))).Item!;
+    // The attacker's edit: the recorded request digest becomes the digest of other facts; the signature stays.
+    const forged = before.entry.replace(entry.requestDigest, sha256Hex('the attacker wrote this'));
+    expect(forged).not.toBe(before.entry);
+    await w.dynamodb.send(new PutItemCommand({ TableName: table, Item: { ...item, body: { S: forged } } }));
+
+    // docket receipt builds from what the table now holds; the receipt it writes must not verify.
+    const made = await cli(receipt, ['receipt-1', '--out', f('forged.json')]);
+    expect(made.code, made.err).toBe(0);
+    expect(JSON.parse(readFileSync(f('forged.json'), 'utf8'))).toMatchObject({ entry: forged });
+    const judged = await cli(verifyReceipt, [f('forged.json'), '--policy', w.policyPath], false);
+    expect(judged.code).toBe(1);
+    const codes = (JSON.parse(judged.out) as { findings: { code: string }[] }).findings.map((x) => x.code);
+    expect(codes).toEqual(expect.arrayContaining(['entry-signature-mismatch', 'inclusion-proof-invalid']));
+
+    // The receipt written before the edit still verifies: a requester who kept it holds the signed truth.
+    const kept = await cli(verifyReceipt, [f('r.json'), '--policy', w.policyPath], false);
+    expect([kept.code, kept.out]).toEqual([0, '{"ok":true,"findings":[]}\n']);
   });
 });
