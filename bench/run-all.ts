@@ -18,6 +18,7 @@ const BENCHES = [
   'checkpoint',
   'witness',
   'receipt',
+  'draft-entry',
   'handoff-verify',
   'handler',
   'bundle',

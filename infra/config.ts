@@ -53,8 +53,9 @@ export interface DocketConfig {
   /** Extensions the deployed evaluator supports (§9); a property of the deployment, not of a request. */
   readonly supportedExtensions: readonly string[];
   /**
-   * Draft grammar the deployed evaluator enables (ADR 0190), e.g. "rfc0008-quantifiers". Off (empty) by default; a
-   * non-empty list is refused until ledger entries record the features an evaluation ran with (ADR 0194).
+   * Draft grammar the deployed evaluator enables (ADR 0190), e.g. "rfc0008-quantifiers". Off (empty) by default.
+   * Passed to the evaluate function (DRAFT_FEATURES); every entry it writes records them, in format
+   * docket.ledger-entry/2 (ADR 0220, ADR 0221). The trust policy must permit them for the checkpoint writer to vouch.
    */
   readonly draftFeatures: readonly string[];
   /** SQS event source: records per invocation (1–10 without a batching window; up to 10,000 with one). */
@@ -336,9 +337,8 @@ const VALID_LOG_RETENTION_DAYS = [
 ];
 
 /**
- * ADR 0194: a deployment may name only known draft features, and may not enable any while ledger entries cannot record
- * them: an entry that does not say which grammar produced it could be neither verified against a policy that forbids
- * draft features nor replayed with the same grammar.
+ * ADR 0221 (superseding ADR 0194): a deployment may enable only known draft features, each once; the entries its
+ * evaluator writes record them (format docket.ledger-entry/2, ADR 0220).
  */
 function draftFeatureProblems(features: unknown): string[] {
   if (!Array.isArray(features)) return ['draftFeatures must be an array of draft feature names'];
@@ -346,9 +346,6 @@ function draftFeatureProblems(features: unknown): string[] {
   for (const f of features)
     if (typeof f !== 'string' || !isDraftFeature(f))
       p.push(`draftFeatures names unknown feature ${JSON.stringify(f)} (known: ${DRAFT_FEATURES.join(', ')})`);
-  if (features.length > 0 && p.length === 0)
-    p.push(
-      'draftFeatures must be empty: ledger entries do not yet record the draft features an evaluation ran with (ADR 0194)',
-    );
+  if (new Set(features).size !== features.length) p.push('draftFeatures names each feature once');
   return p;
 }

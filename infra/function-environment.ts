@@ -27,6 +27,8 @@ export const ENV = {
   logIds: 'LOG_IDS',
   /** JSON array of supported extension names (§9). */
   supportedExtensions: 'SUPPORTED_EXTENSIONS',
+  /** JSON array of enabled draft feature names (ADR 0190, ADR 0221); absent when none is enabled. */
+  draftFeatures: 'DRAFT_FEATURES',
   exportBucket: 'CHECKPOINT_EXPORT_BUCKET',
   /** The checkpoint writer's non-exportable KMS key (adapters/checkpoint-key.ts). */
   checkpointKmsKeyId: 'CHECKPOINT_KMS_KEY_ID',
@@ -65,6 +67,10 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
     [ENV.maxWorkBudget]: String(i.config.budgets.maxWorkUnits),
     [ENV.logIds]: JSON.stringify(i.names.logIds),
     [ENV.supportedExtensions]: JSON.stringify(i.config.supportedExtensions),
+    // Only when enabled, so a deployment without draft features synthesizes the same template as before.
+    ...(i.config.draftFeatures.length > 0
+      ? { [ENV.draftFeatures]: JSON.stringify([...new Set(i.config.draftFeatures)].sort()) }
+      : {}),
   };
 }
 

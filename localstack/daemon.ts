@@ -30,6 +30,8 @@ export interface DaemonOptions {
   readonly drainSeconds?: number;
   readonly stage?: string;
   readonly region?: string;
+  /** Draft features the stack's evaluate function enables (infra/config.ts `draftFeatures`; default none). */
+  readonly draftFeatures?: readonly string[];
   /** Run the event-source poller in the stack process with these handler modules (e.g. dist/functions/evaluate.js). */
   readonly handlers?: readonly HandlerBinding[];
   /** Extra environment for the stack process (and so for the handlers it runs). */
@@ -128,6 +130,9 @@ export async function startDaemon(
       dataDir: options.dataDir === null ? undefined : resolve(options.dataDir ?? stateDir),
       stage: options.stage,
       region: options.region,
+      ...(options.draftFeatures !== undefined && options.draftFeatures.length > 0
+        ? { draftFeatures: [...options.draftFeatures] }
+        : {}),
       stateFile: stateFileOf(stateDir),
       stopReportFile: stopReportOf(stateDir),
       ...(options.drainSeconds !== undefined ? { drainSeconds: options.drainSeconds } : {}),

@@ -34,6 +34,8 @@ export interface LocalStackOptions {
   /** Stage whose template is synthesized (default "local"). */
   readonly stage?: string;
   readonly region?: string;
+  /** Draft features the synthesized evaluate function enables (infra/config.ts `draftFeatures`; default none). */
+  readonly draftFeatures?: readonly string[];
   /** A CloudFormation template to provision instead of synthesizing infra's (fixtures, other stacks). */
   readonly template?: CfnTemplate;
   /** false: start the emulators and the edge only. */
@@ -86,7 +88,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     let resources = EMPTY_RESOURCES;
     if (options.provision !== false) {
-      resources = await provisionAt(edge.endpoint, { stage: options.stage, region, template: options.template });
+      resources = await provisionAt(edge.endpoint, {
+        stage: options.stage,
+        region,
+        template: options.template,
+        ...(options.draftFeatures !== undefined ? { draftFeatures: options.draftFeatures } : {}),
+      });
     }
     let stopped: Promise<void> | undefined;
     return {
@@ -109,10 +116,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
  */
 export async function provisionAt(
   endpoint: string,
-  options: { stage?: string; region?: string; template?: CfnTemplate } = {},
+  options: { stage?: string; region?: string; template?: CfnTemplate; draftFeatures?: readonly string[] } = {},
 ): Promise<LocalResources> {
   const region = options.region ?? DEFAULT_LOCAL_REGION;
-  const template = options.template ?? (await synthesize(options.stage ?? 'local'));
+  const template = options.template ?? (await synthesize(options.stage ?? 'local', options.draftFeatures));
   const clients = {
     dynamodb: createDynamoDbClient({ endpoint, region }),
     sqs: createSqsClient({ endpoint, region }),
@@ -129,10 +136,11 @@ export async function provisionAt(
 }
 
 /** infra's synthesized template for a stage (CDK bundling skipped; see infra/synth.ts). */
-export async function synthesize(stage: string): Promise<CfnTemplate> {
+export async function synthesize(stage: string, draftFeatures: readonly string[] = []): Promise<CfnTemplate> {
   // Loaded on demand: aws-cdk-lib is heavy and not needed when a template is passed in.
   const { synthesizeTemplate } = await import('../infra/synth.js');
-  return synthesizeTemplate({ stage }) as CfnTemplate;
+  // The configuration validates the names (infra/config.ts), so an unknown feature fails here, before any resource.
+  return synthesizeTemplate({ stage, ...(draftFeatures.length > 0 ? { draftFeatures } : {}) }) as CfnTemplate;
 }
 
 /**

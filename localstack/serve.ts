@@ -29,6 +29,8 @@ export interface ServeConfig {
   readonly dataDir?: string;
   readonly stage?: string;
   readonly region?: string;
+  /** Draft features the evaluate function enables (synthesized into its DRAFT_FEATURES; default none). */
+  readonly draftFeatures?: readonly string[];
   /** Where to write the state JSON once ready (absent: print it on stdout only). */
   readonly stateFile?: string;
   readonly handlers?: readonly HandlerBinding[];
@@ -59,6 +61,8 @@ export interface StackState {
   /** S3 buckets by logical id (the checkpoint export bucket, same key layout as in AWS). */
   readonly buckets: Record<string, string>;
   readonly pollers: readonly { readonly queue: string; readonly function: string; readonly module: string }[];
+  /** The draft features the stack's evaluate function enables; absent = none. */
+  readonly draftFeatures?: readonly string[];
 }
 
 async function main(): Promise<void> {
@@ -102,6 +106,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     stage,
     region: config.region,
+    ...(config.draftFeatures !== undefined ? { draftFeatures: config.draftFeatures } : {}),
   });
   log(`stack ready on ${stack.endpoint} (stage ${stage})`);
   const bound: Array<StackState['pollers'][number]> = [];
@@ -143,6 +148,9 @@ async function main(): Promise<void> {
     queues: Object.fromEntries(stack.resources.queues.map((q) => [q.name, q.url])),
     buckets: Object.fromEntries((stack.resources.buckets ?? []).map((b) => [b.logicalId, b.name])),
     pollers: bound,
+    ...(config.draftFeatures !== undefined && config.draftFeatures.length > 0
+      ? { draftFeatures: [...config.draftFeatures] }
+      : {}),
   };
   if (config.stateFile) writeAtomically(config.stateFile, `${JSON.stringify(state, null, 2)}\n`);
   process.stdout.write(`${JSON.stringify(state)}\n`);

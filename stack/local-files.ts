@@ -6,7 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { generateKeyPair, toHex, TRUST_POLICY_FORMAT, type Ed25519KeyPair } from '../core/ledger/index.js';
+import {
+  generateKeyPair,
+  toHex,
+  TRUST_POLICY_FORMAT,
+  TRUST_POLICY_FORMAT_V3,
+  type Ed25519KeyPair,
+} from '../core/ledger/index.js';
 import { parseSigningKey, signingKeyDocument } from '../adapters/signing-key.js';
 import { ensurePrivateDir, writeSecretFile } from '../adapters/secret-file.js';
 
@@ -52,8 +58,9 @@ export interface PublicKeyPin {
 }
 
 /**
- * A trust policy (docket.trust-policy/2) pinning one entry key and one checkpoint key for every log from seq 0,
- * open-ended.
+ * A trust policy pinning one entry key and one checkpoint key for every log from seq 0, open-ended: format
+ * docket.trust-policy/2, or /3 permitting exactly `draftFeatures` on every log when the stack enables some (ADR 0222),
+ * so its own checkpoint writer vouches for the entries it writes.
  */
 export function trustPolicyDocument(o: {
   keys: PublicKeyPin;
@@ -62,13 +69,15 @@ export function trustPolicyDocument(o: {
   environment: string;
   table: string;
   evaluatorBuilds: readonly string[];
+  draftFeatures?: readonly string[];
 }): string {
+  const draft = [...new Set(o.draftFeatures ?? [])].sort();
   const logs = [...o.logIds].sort();
   const from0 = logs.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
   if (o.keys.keyId === o.checkpointKey.keyId) throw new Error('the checkpoint key must not be the entry key');
   return `${JSON.stringify(
     {
-      format: TRUST_POLICY_FORMAT,
+      format: draft.length > 0 ? TRUST_POLICY_FORMAT_V3 : TRUST_POLICY_FORMAT,
       logs,
       keys: [
         { keyId: o.keys.keyId, publicKey: toHex(o.keys.publicKey), role: 'entries', validity: from0 },
@@ -81,6 +90,7 @@ export function trustPolicyDocument(o: {
       ],
       authorities: [{ environment: o.environment, table: o.table }],
       evaluatorBuilds: [...new Set(o.evaluatorBuilds)].sort(),
+      ...(draft.length > 0 ? { draftFeatures: logs.map((logId) => ({ logId, allow: draft })) } : {}),
     },
     null,
     2,

@@ -20,7 +20,7 @@ import {
   type PublicKeyPin,
 } from '../../stack/local-files.js';
 
-const USAGE = `docket keygen [--out <key.json>] [--force] [--trust-policy <policy.json> --logs <id,id…> (--checkpoint-out <checkpoint-key.json> | --checkpoint-public-key <base64 DER | hex>) [--environment <stage>] [--table <ledger-table>] [--build <sha256-hex>]…]`;
+const USAGE = `docket keygen [--out <key.json>] [--force] [--trust-policy <policy.json> --logs <id,id…> (--checkpoint-out <checkpoint-key.json> | --checkpoint-public-key <base64 DER | hex>) [--environment <stage>] [--table <ledger-table>] [--build <sha256-hex>]… [--rfc0008-quantifiers]]`;
 
 /** A checkpoint public key given on the command line: 64 hex digits, or the base64 DER SPKI KMS returns. */
 export function parsePublicKeyArg(text: string): PublicKeyPin | null {
@@ -45,6 +45,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       environment: { type: 'string' },
       table: { type: 'string' },
       build: { type: 'string', multiple: true },
+      // The policy permits the draft feature on every log (docket.trust-policy/3, ADR 0222): for a deployment that
+      // enables it (infra/config.ts draftFeatures), so its checkpoint writer vouches for the entries.
+      'rfc0008-quantifiers': { type: 'boolean' },
       help: { type: 'boolean' },
     },
     { min: 0, max: 0 },
@@ -108,6 +111,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         environment,
         table: typeof values.table === 'string' ? values.table : `docket-${environment}-ledger`,
         evaluatorBuilds: (values.build as string[] | undefined) ?? [],
+        ...(values['rfc0008-quantifiers'] === true ? { draftFeatures: ['rfc0008-quantifiers'] } : {}),
       }),
     );
     io.stderr(`trust policy written to ${values['trust-policy']}\n`);

@@ -28,7 +28,8 @@ import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../stack/l
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { writeFileSync } from 'node:fs';
 
-const USAGE = 'docket local start [--port <n>] [--quiet] | docket local stop | docket local status';
+const USAGE =
+  'docket local start [--port <n>] [--quiet] [--rfc0008-quantifiers] | docket local stop | docket local status';
 
 const repoFile = (rel: string): string => fileURLToPath(new URL(`../../../${rel}`, import.meta.url));
 
@@ -91,12 +92,14 @@ async function status(io: CliIo): Promise<number> {
 async function start(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { port: { type: 'string' }, quiet: { type: 'boolean' } },
+    { port: { type: 'string' }, quiet: { type: 'boolean' }, 'rfc0008-quantifiers': { type: 'boolean' } },
     { min: 0, max: 0 },
   );
   const port =
     typeof values.port === 'string' ? (values.port === '0' ? 0 : parsePositiveInteger(values.port, '--port')) : 4566;
   const say = (s: string): void => io.stdout(s);
+  // The opt-in of ADR 0190 for the stack's evaluator: its entries record it (ADR 0220, ADR 0221).
+  const draftFeatures: string[] = values['rfc0008-quantifiers'] === true ? ['rfc0008-quantifiers'] : [];
   const paths = localPaths();
   const { keys, created } = ensureSigningKey(paths.signingKey);
   say(`${created ? 'created' : 'using'} entry signing key ${keys.keyId} (${paths.signingKey})\n`);
@@ -110,6 +113,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const state = await startDaemon({
     port,
     handlers: [{ module: evaluateModule }],
+    draftFeatures,
     env: {
       DOCKET_SIGNING_KEY_FILE: paths.signingKey,
       POWERTOOLS_LOG_LEVEL: 'WARN',
@@ -117,6 +121,15 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     },
   });
   if (state.recovered) say(`the previous local stack had died (${state.recovered}); cleaned up, its data kept\n`);
+  const running = [...(state.draftFeatures ?? [])].join(',');
+  if (state.alreadyRunning && running !== draftFeatures.join(',')) {
+    io.stderr(
+      `the running local stack enables draft features [${running}], not [${draftFeatures.join(',')}]: stop it first ("npm run stop")\n`,
+    );
+    return EXIT.FAILED;
+  }
+  if (draftFeatures.length > 0)
+    say(`draft features enabled: ${draftFeatures.join(', ')} (entries are docket.ledger-entry/2)\n`);
   say(
     `${state.alreadyRunning ? 'local stack already running' : 'local stack started'} on ${state.endpoint} (pid ${state.pid}, stage ${state.stage}; log .docket/local/stack.log)\n`,
   );
@@ -124,7 +137,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const settings = resolveSettings({ endpoint: state.endpoint, stage: state.stage, region: state.region }, {});
   const { resolveConfig } = await import('../../infra/config.js');
   const { resourceNames } = await import('../../infra/names.js');
-  const names = resourceNames(state.stage, resolveConfig({ stage: state.stage }));
+  const names = resourceNames(state.stage, resolveConfig({ stage: state.stage, draftFeatures }));
   const build = buildDigest({}, new URL(`file://${evaluateModule}`).href);
   // Keep builds an earlier run allowed: a stack already running may be running an older build than dist/ holds now.
   const builds = [build, ...previousBuilds(paths.trustPolicy)];
@@ -135,6 +148,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     environment: state.stage,
     table: names.ledgerTable,
     evaluatorBuilds: builds,
+    draftFeatures,
   });
   writeFileSync(paths.trustPolicy, policyText);
   const policy = readTrustPolicy(new TextEncoder().encode(policyText));

@@ -260,6 +260,17 @@ export function handoffScenarios(): HandoffScenario[] {
       message: message(`${genuine} `, ROUTE_1, handoffId(entryHashOf(genuine), 1)),
       verdict: 'entry-malformed',
     },
+    {
+      label:
+        'a genuine signature by the pinned key on a docket.ledger-entry/2 evaluated with rfc0008-quantifiers, which this /1 policy does not permit',
+      message: message(
+        signed(
+          dispositionMembers(8, ROUTED, { format: 'docket.ledger-entry/2', draftFeatures: ['rfc0008-quantifiers'] }),
+        ),
+        ROUTE_1,
+      ),
+      verdict: 'draft-features-not-allowed',
+    },
   ];
   return [
     {

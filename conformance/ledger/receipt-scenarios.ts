@@ -45,20 +45,37 @@ const WITNESS_POLICY = witnessPolicyDocument({
   witnesses: [{ name: W1_NAME, publicKey: W1.publicKey }],
 });
 
+/** The same keys as a docket.trust-policy/3 permitting rfc0008-quantifiers on log-a (ADR 0222). */
+const POLICY_PERMITTING_DRAFT = `${JSON.stringify(
+  {
+    ...(JSON.parse(POLICY) as Record<string, unknown>),
+    format: 'docket.trust-policy/3',
+    draftFeatures: [{ logId: LOG, allow: ['rfc0008-quantifiers'] }],
+  },
+  null,
+  2,
+)}\n`;
+
 interface Scenario {
   readonly receipt: Receipt;
+  /** The scenario's trust policy when not the base /2 one. */
+  readonly policy?: string;
   readonly witnesses?: boolean;
   readonly facts?: string;
   readonly findings: readonly ReceiptFinding[];
 }
 
-// Admission refusals (every third entry) record no facts digest.
-const log = (): Rec[] =>
+// Admission refusals (every third entry) record no facts digest. `draftAt4`: entry 4 is a docket.ledger-entry/2
+// evaluated with rfc0008-quantifiers (ADR 0220).
+const log = (draftAt4 = false): Rec[] =>
   buildLog(
     LOG,
     SIZE,
     () => K1,
-    (seq) => (seq % 3 === 2 ? {} : { factsDigest: sha256Hex(FACTS) }),
+    (seq) => ({
+      ...(seq % 3 === 2 ? {} : { factsDigest: sha256Hex(FACTS) }),
+      ...(draftAt4 && seq === SEQ ? { format: 'docket.ledger-entry/2', draftFeatures: ['rfc0008-quantifiers'] } : {}),
+    }),
   );
 
 function checkpointBody(recs: readonly Rec[], over: Record<string, unknown> = {}, keys = KC): string {
@@ -184,6 +201,14 @@ async function scenarios(): Promise<Map<string, Scenario>> {
     witnesses: true,
     findings: [{ code: 'unwitnessed-checkpoint', cosigned: 0, quorum: 1 }],
   });
+  // A receipt of a /2 entry recording rfc0008-quantifiers: the base /2 policy permits no draft feature (ADR 0222),
+  // a /3 policy permitting it on log-a accepts it.
+  const draft = await honest(log(true));
+  s.set('draft-entry-under-policy-without-draft-features', {
+    receipt: draft,
+    findings: [{ code: 'draft-features-not-allowed' }],
+  });
+  s.set('honest-draft-entry-permitted-by-policy', { receipt: draft, policy: POLICY_PERMITTING_DRAFT, findings: [] });
   return s;
 }
 
@@ -193,7 +218,7 @@ export async function generateReceiptCorpus(): Promise<Map<string, string>> {
   for (const [name, sc] of await scenarios()) {
     const at = (f: string) => `receipts/${name}/${f}`;
     files.set(at('receipt.json'), receiptText(sc.receipt));
-    files.set(at('policy.json'), POLICY);
+    files.set(at('policy.json'), sc.policy ?? POLICY);
     if (sc.witnesses === true) files.set(at('witness-policy.json'), WITNESS_POLICY);
     if (sc.facts !== undefined) files.set(at('facts.json'), `${sc.facts}\n`);
     files.set(

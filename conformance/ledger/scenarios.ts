@@ -37,6 +37,7 @@ import {
   type Rec,
 } from './fixtures.js';
 import { trustScenarios } from './trust-scenarios.js';
+import { draftFeatureScenarios } from './draft-scenarios.js';
 
 export interface Scenario {
   readonly name: string;
@@ -802,7 +803,25 @@ export function scenarios(): Scenario[] {
     a.push(safeRecord(signRaw(o, KF), 'log-a', 6, 'x', 'disposition'));
     add({
       name: 'stacked-unsupported-version-first',
-      description: 'log-a 6: format docket.ledger-entry/2, unknown key, wrong log, wrong projection, unlisted build.',
+      description:
+        'log-a 6: format docket.ledger-entry/2 without draftFeatures, unknown key, wrong log, wrong projection, unlisted build. ' +
+        'Was unsupported-version while /2 did not exist; since format /2 (ADR 0220) such a body breaks its rules: malformed.',
+      ledger: [...a, ...b],
+      policy: BASE_POLICY,
+      checkpoints: cps,
+      expected: [ent('malformed', 'log-a', 6)],
+    });
+  }
+
+  {
+    const { a, b, cps } = base();
+    const o = bodyOf(stackedAt6(a, { bodyLog: 'log-b', keys: KF, extra: WRONG_BUILD }));
+    o.format = 'docket.ledger-entry/3';
+    a.push(safeRecord(signRaw(o, KF), 'log-a', 6, 'x', 'disposition'));
+    add({
+      name: 'stacked-unsupported-version-first-v3',
+      description:
+        'log-a 6: format docket.ledger-entry/3 (unknown to this reader), unknown key, wrong log, wrong projection, unlisted build.',
       ledger: [...a, ...b],
       policy: BASE_POLICY,
       checkpoints: cps,
@@ -1074,6 +1093,7 @@ export function scenarios(): Scenario[] {
   }
 
   out.push(...trustScenarios());
+  out.push(...draftFeatureScenarios());
   return out;
 }
 

@@ -3,7 +3,7 @@
  * (§8.2: the pack is the first preflight input). One home for the pipeline and for replay, so both judge a stored
  * pack the same way.
  */
-import { validatePack } from '../pack/index.js';
+import { validatePack, type DraftFeature } from '../pack/index.js';
 import { compilePack } from '../evaluate/index.js';
 import type { CompiledPack } from '../evaluate/compiled-pack.js';
 import type { Diagnostic } from '../pack/types.js';
@@ -46,8 +46,16 @@ export function packEscalationTarget(plainPack: unknown): HandoffTarget | undefi
   return { kind: t.kind, name: t.name };
 }
 
-export function loadPackBytes(digest: string, bytes: Uint8Array): PackLoad {
-  const v = validatePack(bytes);
+/**
+ * `draftFeatures`: the grammar the evaluator enables (ADR 0190); none = Core only. The pipeline passes its
+ * deployment's features, replay the ones the entry recorded (ADR 0220).
+ */
+export function loadPackBytes(
+  digest: string,
+  bytes: Uint8Array,
+  draftFeatures: readonly DraftFeature[] = [],
+): PackLoad {
+  const v = validatePack(bytes, draftFeatures.length > 0 ? { draftFeatures } : {});
   if (!v.conformant || v.pack === undefined) {
     const first = v.diagnostics.find((d: Diagnostic) => d.severity === 'error');
     return {

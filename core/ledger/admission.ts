@@ -11,7 +11,7 @@
 import { err, ok, type Result } from '../result.js';
 import type { HandoffTarget } from '../evaluate/types.js';
 import { canonicalText } from './canonical.js';
-import { ENTRY_FORMAT, ENTRY_LIMITS, type EvaluatorRef } from './entry-types.js';
+import { ENTRY_LIMITS, entryFormatFor, type EvaluatorRef } from './entry-types.js';
 
 export interface PackWorstCase {
   readonly id: string;
@@ -31,6 +31,8 @@ export interface AdmissionInput {
   readonly logIds: readonly string[];
   readonly supportedExtensions: readonly string[];
   readonly evaluator: EvaluatorRef;
+  /** The deployment's enabled draft features (sorted, unique); absent or empty: a version 1 entry (ADR 0220). */
+  readonly draftFeatures?: readonly string[];
 }
 
 export interface AdmissionLimits {
@@ -70,8 +72,10 @@ const jsonBytes = (s: string): number => Buffer.byteLength(JSON.stringify(s), 'u
 /** Upper bound (bytes) of the stored body of the request's entry, whatever the evaluation produces. */
 export function worstCaseEntryBytes(input: AdmissionInput): number {
   const routes = input.pack.routeTargets ?? [];
+  const draft = input.draftFeatures ?? [];
   const common = {
-    format: ENTRY_FORMAT,
+    format: entryFormatFor(draft),
+    ...(draft.length > 0 ? { draftFeatures: [...draft] } : {}),
     logId: longest(input.logIds),
     seq: MAX_INT,
     prevHash: HASH,

@@ -1,5 +1,5 @@
 /**
- * Every invariant of a "docket.ledger-entry/1" entry, checked by the one builder before it emits bytes and by the
+ * Every invariant of a "docket.ledger-entry/1" or "/2" entry (/2 = /1 plus a non-empty `draftFeatures`; ADR 0220), checked by the one builder before it emits bytes and by the
  * strict reader after it parses them. Returns the first violation as a short rule text, or null.
  * The disposition is checked by the evaluator's own serializer (Core §8.3 via canonicalDisposition), and its digest
  * must be the SHA-256 of exactly those RFC 8785 bytes.
@@ -8,7 +8,7 @@ import { utf8ByteLength } from '../carrier/index.js';
 import { canonicalDisposition } from '../evaluate/disposition.js';
 import { EVALUATION_ERROR_CLASSES, type Disposition } from '../evaluate/types.js';
 import { isHex, isWellFormed, sha256Hex } from './bytes.js';
-import { ENTRY_FORMAT, ENTRY_KINDS, ENTRY_LIMITS, REFUSAL_CODES } from './entry-types.js';
+import { ENTRY_FORMAT, ENTRY_FORMAT_V2, ENTRY_KINDS, ENTRY_LIMITS, REFUSAL_CODES } from './entry-types.js';
 import { KEY_ID_PATTERN } from './signature.js';
 
 type Rec = Record<string, unknown>;
@@ -131,6 +131,21 @@ function extensionsViolation(x: unknown): string | null {
   return null;
 }
 
+/** A draft feature name as the format records it: a lowercase token, e.g. "rfc0008-quantifiers" (ADR 0220). */
+export const DRAFT_FEATURE_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+function draftFeaturesViolation(x: unknown): string | null {
+  if (!Array.isArray(x) || x.length === 0) return 'draftFeatures is a non-empty array in format /2';
+  if (x.length > ENTRY_LIMITS.draftFeatures) return `draftFeatures has at most ${ENTRY_LIMITS.draftFeatures} names`;
+  for (let i = 0; i < x.length; i++) {
+    const f: unknown = x[i];
+    if (typeof f !== 'string' || f.length > ENTRY_LIMITS.draftFeatureNameBytes || !DRAFT_FEATURE_NAME_PATTERN.test(f))
+      return 'draftFeatures holds lowercase feature names of at most 64 bytes';
+    if (i > 0 && !((x[i - 1] as string) < f)) return 'draftFeatures is sorted ascending and duplicate-free';
+  }
+  return null;
+}
+
 function evaluatorViolation(e: unknown): string | null {
   if (!isRec(e)) return 'evaluator is an object';
   const bad = onlyMembers(e, ['name', 'version', 'buildDigest'], ['name', 'version', 'buildDigest'], 'evaluator');
@@ -187,11 +202,14 @@ function refusalViolation(r: unknown): string | null {
 /** First violated invariant of an entry (without `signature` when `signed` is false), or null when it holds them all. */
 export function entryViolation(x: unknown, signed: boolean): string | null {
   if (!isRec(x)) return 'an entry is an object';
-  if (x.format !== ENTRY_FORMAT) return `format is ${ENTRY_FORMAT}`;
+  if (x.format !== ENTRY_FORMAT && x.format !== ENTRY_FORMAT_V2)
+    return `format is ${ENTRY_FORMAT} or ${ENTRY_FORMAT_V2}`;
   if (typeof x.kind !== 'string' || !(ENTRY_KINDS as readonly string[]).includes(x.kind))
     return 'kind is disposition, evaluation-error or admission-refusal';
   const kind = x.kind;
-  const members = signed ? [...(BY_KIND[kind] as string[]), 'signature'] : (BY_KIND[kind] as string[]);
+  const v2 = x.format === ENTRY_FORMAT_V2;
+  // Version 1 has exactly its own members: a draftFeatures member added to a /1 entry is an unknown member.
+  const members = [...(BY_KIND[kind] as string[]), ...(v2 ? ['draftFeatures'] : []), ...(signed ? ['signature'] : [])];
   const bad = onlyMembers(x, members, members, 'entry');
   if (bad !== null) return bad;
   if (typeof x.logId !== 'string' || !LOG_ID_PATTERN.test(x.logId))
@@ -219,6 +237,10 @@ export function entryViolation(x: unknown, signed: boolean): string | null {
     return 'evidenceDigest is 64 lowercase hex digits or null';
   const ext = extensionsViolation(x.supportedExtensions);
   if (ext !== null) return ext;
+  if (v2) {
+    const draft = draftFeaturesViolation(x.draftFeatures);
+    if (draft !== null) return draft;
+  }
   if (x.workBudget === null ? !refusal : !(isNat(x.workBudget) && x.workBudget >= 1))
     return 'workBudget is a positive integer (null only in an admission refusal)';
   if (!isNat(x.work)) return 'work is a non-negative integer';

@@ -1,11 +1,24 @@
 /**
- * The ledger entry, format "docket.ledger-entry/1" (docs/ledger-format.md; schema/ledger-entry.schema.json).
+ * The ledger entry, formats "docket.ledger-entry/1" and "/2" (docs/ledger-format.md; schema/ledger-entry.schema.json).
  * Shapes only; invariants live in entry-rules.ts, bytes in entry.ts.
  */
 import type { Disposition, EvaluationErrorClass } from '../evaluate/types.js';
 
 export const ENTRY_FORMAT = 'docket.ledger-entry/1';
+/** Version 1 plus `draftFeatures`: written only by an evaluator with draft features enabled (ADR 0220). */
+export const ENTRY_FORMAT_V2 = 'docket.ledger-entry/2';
 export const ENTRY_FORMAT_PREFIX = 'docket.ledger-entry/';
+/** Every entry format this reader reads; another version of the family is `unsupported-version`. */
+export const ENTRY_FORMATS: readonly string[] = Object.freeze([ENTRY_FORMAT, ENTRY_FORMAT_V2]);
+export type EntryFormat = typeof ENTRY_FORMAT | typeof ENTRY_FORMAT_V2;
+
+/**
+ * The format of an entry whose evaluator enabled these draft features: version 1 (byte-identical to every entry
+ * written before version 2 existed) without any, version 2 with some (ADR 0220).
+ */
+export function entryFormatFor(draftFeatures: readonly string[] | undefined): EntryFormat {
+  return draftFeatures !== undefined && draftFeatures.length > 0 ? ENTRY_FORMAT_V2 : ENTRY_FORMAT;
+}
 
 export type EntryKind = 'disposition' | 'evaluation-error' | 'admission-refusal';
 export const ENTRY_KINDS: readonly EntryKind[] = ['disposition', 'evaluation-error', 'admission-refusal'];
@@ -53,7 +66,7 @@ export interface EntryRefusal {
 
 /** Members common to every kind. Absent-vs-null rules per kind are in docs/ledger-format.md. */
 interface EntryCommon {
-  readonly format: typeof ENTRY_FORMAT;
+  readonly format: EntryFormat;
   readonly logId: string;
   readonly seq: number;
   /** Entry hash of entry seq−1 of the same log; null exactly when seq = 0. */
@@ -70,6 +83,11 @@ interface EntryCommon {
   /** The deployed evaluator's supported extensions: sorted ascending (code units), duplicate-free. */
   readonly supportedExtensions: readonly string[];
   readonly workBudget: number | null;
+  /**
+   * Present exactly in format /2, never empty: the draft features the deployed evaluator enabled (ADR 0190), sorted
+   * ascending, duplicate-free. A property of the deployment, like supportedExtensions (ADR 0220).
+   */
+  readonly draftFeatures?: readonly string[];
   /** Work units charged (RFC 0008 Limit accounting); 0 for an admission refusal. */
   readonly work: number;
   readonly evaluator: EvaluatorRef;
@@ -116,4 +134,6 @@ export const ENTRY_LIMITS = Object.freeze({
   errorCodeBytes: 64,
   errorMessageBytes: 1024,
   refusalMessageBytes: 1024,
+  draftFeatureNameBytes: 64,
+  draftFeatures: 16,
 });

@@ -11,7 +11,7 @@ import { err, ok, type Result } from '../result.js';
 import { concatBytes, fromHex, sha256Hex, toHex, utf8Bytes } from './bytes.js';
 import { canonicalMembers, canonicalText, joinMembers, LedgerValueError, readCanonicalRecord } from './canonical.js';
 import { entryViolation } from './entry-rules.js';
-import { ENTRY_FORMAT, ENTRY_FORMAT_PREFIX, type SignedEntry, type UnsignedEntry } from './entry-types.js';
+import { ENTRY_FORMAT_PREFIX, ENTRY_FORMATS, type SignedEntry, type UnsignedEntry } from './entry-types.js';
 import { ENTRY_SIGNATURE_DOMAIN, verifyEd25519, type SignatureBackend, type Signer } from './signature.js';
 import type { StoredEntry } from './store.js';
 
@@ -123,7 +123,7 @@ export function parseStoredEntry(bytes: Uint8Array | string): Result<ParsedEntry
   const plain = read.value;
   if (typeof plain === 'object' && plain !== null && !Array.isArray(plain)) {
     const f = (plain as Record<string, unknown>).format;
-    if (typeof f === 'string' && f !== ENTRY_FORMAT && f.startsWith(ENTRY_FORMAT_PREFIX)) {
+    if (typeof f === 'string' && !ENTRY_FORMATS.includes(f) && f.startsWith(ENTRY_FORMAT_PREFIX)) {
       return err({ code: 'unsupported-version', detail: `format ${f}` });
     }
   }

@@ -8,6 +8,10 @@ export { StoreReadError } from './store.js';
 
 export {
   ENTRY_FORMAT,
+  ENTRY_FORMAT_V2,
+  ENTRY_FORMATS,
+  entryFormatFor,
+  type EntryFormat,
   ENTRY_KINDS,
   ENTRY_LIMITS,
   REFUSAL_CODES,
@@ -23,7 +27,7 @@ export {
   type ErrorEntryBody,
   type RefusalEntryBody,
 } from './entry-types.js';
-export { entryViolation, isRfc3339Utc, LOG_ID_PATTERN } from './entry-rules.js';
+export { entryViolation, isRfc3339Utc, LOG_ID_PATTERN, DRAFT_FEATURE_NAME_PATTERN } from './entry-rules.js';
 export {
   buildEntry,
   parseStoredEntry,
@@ -108,7 +112,10 @@ export {
 export {
   TRUST_POLICY_FORMAT,
   TRUST_POLICY_FORMAT_V1,
+  TRUST_POLICY_FORMAT_V3,
   readTrustPolicy,
+  draftFeaturesAllowed,
+  type DraftFeatureAllowance,
   keyForEntry,
   keyForRole,
   keyForCheckpoint,

@@ -17,7 +17,7 @@ import { cosignatureTime } from './cosignature.js';
 import { parseStoredEntry, verifyParsedEntrySignature, type ParsedEntry } from './entry.js';
 import { verifyInclusion } from './merkle.js';
 import type { Receipt } from './receipt.js';
-import { isAllowedBuild, keyForEntry, type TrustPolicy } from './trust-policy.js';
+import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from './trust-policy.js';
 import { checkCheckpoint } from './verify/checkpoint-status.js';
 import type { WitnessPolicy } from './witness/witness-policy.js';
 
@@ -32,6 +32,7 @@ export const RECEIPT_FINDING_CODES = [
   'entry-key-not-valid-at-seq',
   'entry-signature-mismatch',
   'evaluator-build-not-allowed',
+  'draft-features-not-allowed',
   'checkpoint-malformed',
   'checkpoint-unsupported-version',
   'checkpoint-unknown-key',
@@ -115,6 +116,8 @@ function checkReceiptEntry(body: string, policy: TrustPolicy, findings: ReceiptF
   else if (!verifyParsedEntrySignature(parsed.value, key.key.publicKey))
     findings.push({ code: 'entry-signature-mismatch' });
   if (!isAllowedBuild(policy, e.evaluator.buildDigest)) findings.push({ code: 'evaluator-build-not-allowed' });
+  // ADR 0222: as verify judges it, the recorded draft features must be permitted for the entry's log.
+  if (!draftFeaturesAllowed(policy, e.logId, e.draftFeatures)) findings.push({ code: 'draft-features-not-allowed' });
   return parsed.value;
 }
 

@@ -15,16 +15,22 @@
  * for: a checkpoint of tree size T is an anchor when its key is valid at seq T−1 (seq 0 for the empty tree), and it
  * vouches for entry signatures only when its key is valid at every seq 0…T−1 (ADR 0121).
  * "docket.trust-policy/1" (no `role`) is still read: each of its keys holds both roles.
+ * "docket.trust-policy/3" is /2 plus `draftFeatures`, the draft features each log's entries may record (ADR 0222):
+ *     "draftFeatures": [{ "logId": "log-0", "allow": ["rfc0008-quantifiers"] }]
+ * A log the member does not name, and every log of a /1 or /2 policy, permits none.
  */
 import { readJson } from '../carrier/index.js';
 import { err, ok, type Result } from '../result.js';
 import { fromHex, isHex } from './bytes.js';
-import { LOG_ID_PATTERN } from './entry-rules.js';
+import { DRAFT_FEATURE_NAME_PATTERN, LOG_ID_PATTERN } from './entry-rules.js';
 import { isAcceptablePublicKey, KEY_ID_PATTERN, keyIdOf } from './signature.js';
 import { canonicalText, toLedgerPlain } from './canonical.js';
 
 export const TRUST_POLICY_FORMAT = 'docket.trust-policy/2';
 export const TRUST_POLICY_FORMAT_V1 = 'docket.trust-policy/1';
+/** /2 plus the per-log draft features permitted (ADR 0222). */
+export const TRUST_POLICY_FORMAT_V3 = 'docket.trust-policy/3';
+const FORMATS: readonly string[] = [TRUST_POLICY_FORMAT_V1, TRUST_POLICY_FORMAT, TRUST_POLICY_FORMAT_V3];
 
 /** What a key may sign: entries (the evaluator's key) or checkpoints (the checkpoint writer's key). */
 export type KeyRole = 'entries' | 'checkpoints';
@@ -43,12 +49,19 @@ export interface TrustedKey {
   readonly roles: readonly KeyRole[];
   readonly validity: readonly KeyValidity[];
 }
+/** The draft features a log's entries may record (ADR 0222). */
+export interface DraftFeatureAllowance {
+  readonly logId: string;
+  readonly allow: readonly string[];
+}
 export interface TrustPolicy {
-  readonly format: typeof TRUST_POLICY_FORMAT | typeof TRUST_POLICY_FORMAT_V1;
+  readonly format: typeof TRUST_POLICY_FORMAT | typeof TRUST_POLICY_FORMAT_V1 | typeof TRUST_POLICY_FORMAT_V3;
   readonly logs: readonly string[];
   readonly keys: readonly TrustedKey[];
   readonly authorities: readonly { readonly environment: string; readonly table: string }[];
   readonly evaluatorBuilds: readonly string[];
+  /** Format /3 only. Absent, or a log it does not name: no draft feature is permitted (ADR 0222). */
+  readonly draftFeatures?: readonly DraftFeatureAllowance[];
 }
 
 export interface TrustPolicyError {
@@ -61,12 +74,16 @@ const exactly = (o: Record<string, unknown>, names: string[]): boolean =>
   Object.keys(o).sort().join(',') === [...names].sort().join(',');
 const nat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 
+const BASE_MEMBERS = ['format', 'logs', 'keys', 'authorities', 'evaluatorBuilds'];
+
 function policyViolation(x: unknown): string | null {
-  if (!isRec(x) || !exactly(x, ['format', 'logs', 'keys', 'authorities', 'evaluatorBuilds']))
-    return 'a policy has exactly format, logs, keys, authorities, evaluatorBuilds';
-  if (x.format !== TRUST_POLICY_FORMAT && x.format !== TRUST_POLICY_FORMAT_V1)
-    return `format is ${TRUST_POLICY_FORMAT} (or ${TRUST_POLICY_FORMAT_V1})`;
-  const v2 = x.format === TRUST_POLICY_FORMAT;
+  const v3 = isRec(x) && x.format === TRUST_POLICY_FORMAT_V3;
+  const members = v3 ? [...BASE_MEMBERS, 'draftFeatures'] : BASE_MEMBERS;
+  if (!isRec(x) || !exactly(x, members)) return `a policy has exactly ${members.join(', ')}`;
+  if (typeof x.format !== 'string' || !FORMATS.includes(x.format))
+    return `format is ${TRUST_POLICY_FORMAT} (or ${TRUST_POLICY_FORMAT_V1}, ${TRUST_POLICY_FORMAT_V3})`;
+  // /3 keys are /2 keys: each holds one role.
+  const v2 = x.format !== TRUST_POLICY_FORMAT_V1;
   const keyMembers = v2 ? ['keyId', 'publicKey', 'role', 'validity'] : ['keyId', 'publicKey', 'validity'];
   if (!Array.isArray(x.logs) || x.logs.length === 0) return 'logs is a non-empty array';
   const logs = new Set<string>();
@@ -125,6 +142,24 @@ function policyViolation(x: unknown): string | null {
   if (!Array.isArray(x.evaluatorBuilds)) return 'evaluatorBuilds is an array';
   if (new Set(x.evaluatorBuilds).size !== x.evaluatorBuilds.length) return 'evaluatorBuilds lists each digest once';
   for (const d of x.evaluatorBuilds) if (!isHex(d, 32)) return 'evaluatorBuilds holds 64 lowercase hex digit digests';
+  return v3 ? draftFeaturesViolation(x.draftFeatures, logs) : null;
+}
+
+function draftFeaturesViolation(x: unknown, logs: ReadonlySet<string>): string | null {
+  if (!Array.isArray(x)) return 'draftFeatures is an array';
+  const named = new Set<string>();
+  for (const [i, a] of x.entries()) {
+    const at = `draftFeatures[${i}]`;
+    if (!isRec(a) || !exactly(a, ['logId', 'allow'])) return `${at} has exactly logId, allow`;
+    if (typeof a.logId !== 'string' || !logs.has(a.logId)) return `${at}.logId is one of logs`;
+    if (named.has(a.logId)) return `${at}.logId names its log once`;
+    named.add(a.logId);
+    if (!Array.isArray(a.allow) || a.allow.length === 0) return `${at}.allow is a non-empty array`;
+    if (new Set(a.allow).size !== a.allow.length) return `${at}.allow lists each feature once`;
+    for (const f of a.allow)
+      if (typeof f !== 'string' || f.length > 64 || !DRAFT_FEATURE_NAME_PATTERN.test(f))
+        return `${at}.allow holds lowercase draft feature names`;
+  }
   return null;
 }
 
@@ -141,6 +176,7 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
   const v = policyViolation(plain);
   if (v !== null) return err({ code: 'trust-policy-invalid', detail: v });
   const v1 = plain.format === TRUST_POLICY_FORMAT_V1;
+  const v3 = plain.format === TRUST_POLICY_FORMAT_V3;
   const keys = (plain.keys as Record<string, unknown>[]).map((k) => ({
     keyId: k.keyId as string,
     publicKey: fromHex(k.publicKey as string),
@@ -149,7 +185,7 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
     validity: (k.validity as KeyValidity[]).map((r) => ({ logId: r.logId, fromSeq: r.fromSeq, toSeq: r.toSeq })),
   }));
   return ok({
-    format: v1 ? TRUST_POLICY_FORMAT_V1 : TRUST_POLICY_FORMAT,
+    format: v1 ? TRUST_POLICY_FORMAT_V1 : v3 ? TRUST_POLICY_FORMAT_V3 : TRUST_POLICY_FORMAT,
     logs: [...(plain.logs as string[])],
     keys,
     authorities: (plain.authorities as { environment: string; table: string }[]).map((a) => ({
@@ -157,6 +193,14 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
       table: a.table,
     })),
     evaluatorBuilds: [...(plain.evaluatorBuilds as string[])],
+    ...(v3
+      ? {
+          draftFeatures: (plain.draftFeatures as DraftFeatureAllowance[]).map((a) => ({
+            logId: a.logId,
+            allow: [...a.allow],
+          })),
+        }
+      : {}),
   });
 }
 
@@ -227,3 +271,19 @@ export const isAllowedAuthority = (policy: TrustPolicy, origin: { environment: s
 
 export const isAllowedBuild = (policy: TrustPolicy, buildDigest: string): boolean =>
   policy.evaluatorBuilds.includes(buildDigest);
+
+/**
+ * Whether the policy permits an entry of `logId` that records these draft features (ADR 0222): none recorded (every
+ * format /1 entry) is always permitted; otherwise each must be in the log's allow-list. A policy without the member
+ * (/1, /2, or a /3 that does not name the log) permits none: a policy written before draft features existed never
+ * silently accepts entries evaluated under draft grammar.
+ */
+export function draftFeaturesAllowed(
+  policy: TrustPolicy,
+  logId: string,
+  recorded: readonly string[] | undefined,
+): boolean {
+  if (recorded === undefined || recorded.length === 0) return true;
+  const allow = policy.draftFeatures?.find((a) => a.logId === logId)?.allow ?? [];
+  return recorded.every((f) => allow.includes(f));
+}

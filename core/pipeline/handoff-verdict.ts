@@ -12,7 +12,7 @@
 import type { HandoffTarget } from '../evaluate/types.js';
 import { verifyParsedEntrySignature } from '../ledger/entry.js';
 import type { SignatureBackend } from '../ledger/signature.js';
-import { isAllowedBuild, keyForEntry, type TrustPolicy } from '../ledger/trust-policy.js';
+import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../ledger/trust-policy.js';
 import { readHandoffMessage, type HandoffMessage } from './handoff-message.js';
 
 /** Every reason a handoff is refused, in the order checked. Stable codes: consumers may match on them. */
@@ -27,6 +27,7 @@ export const HANDOFF_REJECTIONS = [
   'key-not-valid-at-seq',
   'signature-mismatch',
   'evaluator-build-not-allowed',
+  'draft-features-not-allowed',
   'wrong-queue',
 ] as const;
 export type HandoffRejection = (typeof HANDOFF_REJECTIONS)[number];
@@ -50,7 +51,7 @@ type Refusal = { readonly reason: HandoffRejection; readonly detail: string };
 
 /** One check of a read message, after the reader's own; undefined when it passes. */
 export interface HandoffCheck {
-  readonly name: 'entry-key' | 'signature' | 'evaluator-build' | 'queue';
+  readonly name: 'entry-key' | 'signature' | 'evaluator-build' | 'draft-features' | 'queue';
   check(m: HandoffMessage, policy: TrustPolicy, options: HandoffVerifyOptions): Refusal | undefined;
 }
 
@@ -83,6 +84,19 @@ export const HANDOFF_CHECKS: readonly HandoffCheck[] = [
       return isAllowedBuild(policy, build)
         ? undefined
         : { reason: 'evaluator-build-not-allowed', detail: `entry ${at(m)} was written by build ${build}` };
+    },
+  },
+  {
+    // ADR 0222: as verify judges it, the entry's recorded draft features must be permitted for its log.
+    name: 'draft-features',
+    check(m, policy) {
+      const e = m.entry.entry;
+      return draftFeaturesAllowed(policy, e.logId, e.draftFeatures)
+        ? undefined
+        : {
+            reason: 'draft-features-not-allowed',
+            detail: `entry ${at(m)} was evaluated with draft features ${(e.draftFeatures ?? []).join(', ')}`,
+          };
     },
   },
   {

@@ -5,7 +5,7 @@
  */
 import { appendOnce, type HeadCache, type OwnSlots } from '../ledger/append.js';
 import { buildEntry, parseStoredEntry, type BuiltEntry } from '../ledger/entry.js';
-import { ENTRY_FORMAT, type UnsignedEntry } from '../ledger/entry-types.js';
+import { entryFormatFor, type UnsignedEntry } from '../ledger/entry-types.js';
 import { logsInTurn, type LogChooser } from '../ledger/log-selection.js';
 import type { Signer } from '../ledger/signature.js';
 import type { LedgerStore, StoredEntry } from '../ledger/store.js';
@@ -67,7 +67,14 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
       slotLock: (log, task) => lock.run(log, task),
       build: (slot) =>
         (built = buildEntry(
-          { ...draft, format: ENTRY_FORMAT, ...slot, time, keyId: o.signer.keyId } as UnsignedEntry,
+          {
+            ...draft,
+            // Version 1 unless the draft records draft features (ADR 0220).
+            format: entryFormatFor(draft.draftFeatures),
+            ...slot,
+            time,
+            keyId: o.signer.keyId,
+          } as UnsignedEntry,
           o.signer,
         )),
     });

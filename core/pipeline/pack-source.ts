@@ -4,6 +4,7 @@
  * storage (§8.2: the pack is the first preflight input).
  */
 import { Lru, loadPackBytes, type PackLoad } from '../admission/index.js';
+import type { DraftFeature } from '../pack/index.js';
 import type { PackSource } from './ports.js';
 
 export interface PackBytesSource {
@@ -14,9 +15,11 @@ export interface PackBytesSource {
 /** Compiled packs kept per warm function instance. 64 × a few hundred KB at most. */
 export const DEFAULT_PACK_CACHE_SIZE = 64;
 
+/** `draftFeatures`: the deployment's (PipelineConfig.draftFeatures), so a pack is judged under the grammar recorded. */
 export function cachedPackSource(
   registry: PackBytesSource,
   capacity = DEFAULT_PACK_CACHE_SIZE,
+  draftFeatures: readonly DraftFeature[] = [],
 ): PackSource & { readonly cache: Lru<string, PackLoad> } {
   const cache = new Lru<string, PackLoad>(capacity);
   return {
@@ -27,7 +30,7 @@ export function cachedPackSource(
       const bytes = await registry.getPack(digest);
       // A missing pack is not cached: it may be published a moment later.
       if (bytes === null) return { status: 'missing' };
-      const loaded = loadPackBytes(digest, bytes);
+      const loaded = loadPackBytes(digest, bytes, draftFeatures);
       cache.set(digest, loaded);
       return loaded;
     },

@@ -10,6 +10,7 @@
  * queue call failed), and then the whole step is safe to retry: every write is idempotent.
  */
 import { evaluateCompiled } from '../evaluate/index.js';
+import { normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';
 import type { Disposition, EvaluationError } from '../evaluate/types.js';
 import { checkEntryFits } from '../ledger/admission.js';
 import { sha256Hex } from '../ledger/bytes.js';
@@ -39,6 +40,12 @@ export interface PipelineConfig extends RouteQueueConfig {
   /** The most a request may ask for in this deployment (≤ the evaluator's MAX_WORK_BUDGET). */
   readonly maxWorkBudget: number;
   readonly evaluator: { readonly name: string; readonly version: string; readonly buildDigest: string };
+  /**
+   * The draft features the deployed evaluator enables (ADR 0190), a property of the deployment like the supported
+   * extensions: every entry records them (format /2; none: format /1, ADR 0220). The pack source must validate packs
+   * under the same features (cachedPackSource's `draftFeatures`). Absent = none.
+   */
+  readonly draftFeatures?: readonly DraftFeature[];
 }
 
 export interface PipelinePorts {
@@ -90,12 +97,15 @@ export async function processRequest(
   // reused for other bytes), and evaluation is deterministic and cheap, so a redelivery costs no extra round trip.
   // Either way the handoffs are (re-)sent from the recorded entry (ADR 0074: none lost after a crash).
 
+  const draftFeatures = normalizeDraftFeatures(config.draftFeatures);
   const common = {
     requestId,
     requestDigest,
     correlation: read.ok ? (read.value.correlation ?? null) : null,
     supportedExtensions: [...new Set(config.supportedExtensions)].sort(),
     evaluator: config.evaluator,
+    // Only when some are enabled, so an entry without draft features stays format /1, byte for byte (ADR 0220).
+    ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
   };
   const draft = read.ok
     ? await decide(read.value, common, config, ports)
@@ -108,7 +118,10 @@ export async function processRequest(
   return finish(appended, requestId, config, ports);
 }
 
-type Common = Pick<EntryDraft, 'requestId' | 'requestDigest' | 'correlation' | 'supportedExtensions' | 'evaluator'>;
+type Common = Pick<
+  EntryDraft,
+  'requestId' | 'requestDigest' | 'correlation' | 'supportedExtensions' | 'evaluator' | 'draftFeatures'
+>;
 
 async function decide(
   req: EvaluationRequest,
@@ -227,6 +240,7 @@ function entryFits(p: LoadedPack, config: PipelineConfig, common: Common): strin
     logIds: config.logIds,
     supportedExtensions: common.supportedExtensions,
     evaluator: config.evaluator,
+    ...(common.draftFeatures !== undefined ? { draftFeatures: common.draftFeatures } : {}),
   });
   let perConfig = fitsForEveryRequest.get(p);
   if (perConfig === undefined) fitsForEveryRequest.set(p, (perConfig = new WeakMap()));

@@ -4,6 +4,7 @@
  */
 import { Lru, loadPackBytes, type PackLoad } from '../admission/index.js';
 import { sha256Hex } from '../ledger/bytes.js';
+import type { DraftFeature } from '../pack/index.js';
 import type { NotReplayableReason, ReplayFetchers, Retained } from './types.js';
 
 export type Fetched<T> =
@@ -42,9 +43,14 @@ export class PackCache {
     this.cache = new Lru(capacity);
   }
 
-  /** The pack for `digest`: loaded (found or not-conformant), `null` when the registry holds no such pack, or a corrupt store. */
-  async load(digest: string): Promise<Fetched<PackLoad | null>> {
-    const hit = this.cache.get(digest);
+  /**
+   * The pack for `digest` judged under `draftFeatures` (the entry's recorded ones, ADR 0223): loaded (found or
+   * not-conformant), `null` when the registry holds no such pack, or a corrupt store.
+   */
+  async load(digest: string, draftFeatures: readonly DraftFeature[] = []): Promise<Fetched<PackLoad | null>> {
+    // The same bytes may be conformant under one grammar and not under another: the features are part of the key.
+    const key = draftFeatures.length > 0 ? `${digest}+${draftFeatures.join(',')}` : digest;
+    const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
     const r = await this.fetch.packBytes(digest);
     let out: Fetched<PackLoad | null>;
@@ -57,9 +63,9 @@ export class PackCache {
         detail: `the registry's bytes hash to sha256:${sha256Hex(r)}, the entry names sha256:${digest}`,
       };
     // The pipeline's own loader: the same validation and compilation, hence the same preflight (§8.2).
-    else out = { ok: true, value: loadPackBytes(digest, r) };
+    else out = { ok: true, value: loadPackBytes(digest, r, draftFeatures) };
     // A missing pack is not cached: it may be published while a long replay runs (the pipeline does the same).
-    if (!(out.ok && out.value === null)) this.cache.set(digest, out);
+    if (!(out.ok && out.value === null)) this.cache.set(key, out);
     return out;
   }
 }

@@ -18,6 +18,7 @@
  *     → `not-replayable/refusal-depends-on-deployment`.
  */
 import { MAX_WORK_BUDGET } from '../evaluate/index.js';
+import type { DraftFeature } from '../pack/index.js';
 import { refusalCodeOfRequestError, type EvaluationRequest, type RequestError } from '../admission/index.js';
 import type { Result } from '../result.js';
 import { checkEntryFits } from '../ledger/admission.js';
@@ -71,7 +72,8 @@ export async function replayRefusal(
   if (digest === null) return admitted(code, `the alias is unknown: the replay refuses it as unknown-pack-alias`);
   if (entry.pack !== null && entry.pack.digest !== digest)
     return differ([{ member: 'pack.digest', recorded: entry.pack.digest, replayed: digest }]);
-  const loaded = await ctx.packs.load(digest);
+  // Judged under the grammar the deployment recorded (ADR 0223).
+  const loaded = await ctx.packs.load(digest, (entry.draftFeatures ?? []) as readonly DraftFeature[]);
   if (!loaded.ok) return { result: 'not-replayable', reason: loaded.reason, detail: loaded.detail };
 
   if (code === 'unknown-pack-digest') {
@@ -115,6 +117,7 @@ export async function replayRefusal(
       logIds: [entry.logId],
       supportedExtensions: entry.supportedExtensions,
       evaluator: entry.evaluator,
+      ...(entry.draftFeatures !== undefined ? { draftFeatures: entry.draftFeatures } : {}),
     });
     return fits.ok
       ? dependsOnDeployment(

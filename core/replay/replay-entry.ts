@@ -15,6 +15,7 @@ import { canonicalText } from '../ledger/canonical.js';
 import type { SignedEntry } from '../ledger/entry-types.js';
 import type { StoredEntry } from '../ledger/store.js';
 import { checkEntry } from '../ledger/verify/entry-status.js';
+import { DRAFT_FEATURES, isDraftFeature, type DraftFeature } from '../pack/index.js';
 import { compareEvaluator } from './evaluator.js';
 import { fetchRequest } from './fetch.js';
 import type { ReplayContext, Verdict } from './replay-context.js';
@@ -49,9 +50,24 @@ export async function replayStoredEntry(stored: StoredEntry, ctx: ReplayContext)
       evaluator,
     };
   }
+  // ADR 0223: exactly the recorded features (none for a /1 entry); one this evaluator lacks cannot be re-run.
+  const unknown = (entry.draftFeatures ?? []).filter((f) => !isDraftFeature(f));
+  if (unknown.length > 0) {
+    return {
+      ...head,
+      result: 'not-replayable',
+      reason: 'draft-feature-unknown',
+      detail: `the entry was evaluated with draft feature ${unknown.join(', ')}, which this evaluator does not implement (it knows ${DRAFT_FEATURES.join(', ')})`,
+      evaluator,
+    };
+  }
   const verdict = await replayVerified(entry, ctx);
   return { ...head, ...verdict, evaluator };
 }
+
+/** The draft features the entry recorded, every one known (replayStoredEntry checked), for the pack loader. */
+const recordedFeatures = (entry: SignedEntry): readonly DraftFeature[] =>
+  (entry.draftFeatures ?? []) as readonly DraftFeature[];
 
 async function replayVerified(entry: SignedEntry, ctx: ReplayContext): Promise<Verdict> {
   const tooLarge = entry.kind === 'admission-refusal' && entry.refusal.code === 'request-too-large';
@@ -106,7 +122,7 @@ async function replayEvaluation(
   // A budget the request named is the one recorded; with none, the recorded one is the deployment default.
   if (req.workBudget !== undefined) same('workBudget', entry.workBudget, req.workBudget);
 
-  const loaded = await ctx.packs.load(pack.digest);
+  const loaded = await ctx.packs.load(pack.digest, recordedFeatures(entry));
   if (!loaded.ok) return { result: 'not-replayable', reason: loaded.reason, detail: loaded.detail };
   if (loaded.value === null)
     return {

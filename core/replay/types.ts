@@ -25,6 +25,8 @@ export type NotReplayableReason =
   | 'pack-digest-mismatch'
   /** The entry names another evaluator (name or version) than the one running (ADR 0100). */
   | 'evaluator-identity-differs'
+  /** The entry (format /2) records a draft feature this evaluator does not implement (ADR 0223). */
+  | 'draft-feature-unknown'
   /** A refusal that depended on registry content which has changed since (a pack or alias published later; ADR 0101). */
   | 'registry-state-changed'
   /** A refusal that depended on deployment settings the entry does not record (ADR 0101). */

@@ -14,6 +14,7 @@ import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { getQueueUrl, sendMessage } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
+import { DRAFT_FEATURES, isDraftFeature, type DraftFeature } from '../../core/pack/index.js';
 import type { Signer } from '../../core/ledger/index.js';
 import { handleBatch, type BatchRecord } from '../../core/pipeline/index.js';
 import { parseRouteQueues } from '../../core/pipeline/index.js';
@@ -86,6 +87,21 @@ function positiveInt(text: string | undefined, fallback: number, name: string): 
   return n;
 }
 
+/**
+ * DRAFT_FEATURES (infra/function-environment.ts): the deployment's enabled draft features, each a known name (the
+ * closed list of core/pack); absent = none. An unknown name fails the cold start rather than being ignored: the
+ * entries would otherwise record a grammar the evaluator does not run (ADR 0221).
+ */
+export function draftFeaturesFromEnv(text: string | undefined): DraftFeature[] {
+  const names = jsonArray(text, 'DRAFT_FEATURES');
+  for (const n of names)
+    if (!isDraftFeature(n))
+      throw new TypeError(
+        `DRAFT_FEATURES names unknown feature ${JSON.stringify(n)} (known: ${DRAFT_FEATURES.join(', ')})`,
+      );
+  return [...new Set(names as DraftFeature[])].sort();
+}
+
 /** The pipeline configuration from the function environment (infra/function-environment.ts names). */
 export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: string): PipelineConfig {
   const logIds = jsonArray(env.LOG_IDS, 'LOG_IDS');
@@ -96,6 +112,7 @@ export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: strin
   // Absent, the evaluator's own default (ADR 0034), as infra/config.ts deploys it: one default for every path.
   const defaultWorkBudget = positiveInt(env.DEFAULT_WORK_BUDGET, DEFAULT_WORK_BUDGET, 'DEFAULT_WORK_BUDGET');
   if (defaultWorkBudget > maxWorkBudget) throw new TypeError('DEFAULT_WORK_BUDGET exceeds MAX_WORK_BUDGET');
+  const draftFeatures = draftFeaturesFromEnv(env.DRAFT_FEATURES);
   return {
     logIds,
     supportedExtensions: jsonArray(env.SUPPORTED_EXTENSIONS, 'SUPPORTED_EXTENSIONS'),
@@ -104,6 +121,7 @@ export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: strin
     evaluator: { name: EVALUATOR_IDENTITY.name, version: EVALUATOR_IDENTITY.version, buildDigest },
     routeQueues: parseRouteQueues(env.ROUTE_QUEUES),
     unroutedQueue: unrouted,
+    ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
   };
 }
 
@@ -190,7 +208,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   return createEvaluateRuntime({
     config,
     ports: {
-      packs: cachedPackSource(registry),
+      packs: cachedPackSource(registry, undefined, config.draftFeatures),
       archive,
       ledger: ledgerWriter({
         store,

@@ -36,6 +36,20 @@ describe('docket keygen', () => {
     ]);
   });
 
+  it('with --rfc0008-quantifiers writes a /3 trust policy permitting the draft feature on every log', async () => {
+    const io = memoryIo();
+    const [key, cp, policy] = ['q-key.json', 'q-checkpoint.json', 'q-policy.json'].map((f) => join(dir, f));
+    const args = ['--out', key!, '--checkpoint-out', cp!, '--trust-policy', policy!, ...LOGS, '--rfc0008-quantifiers'];
+    expect(await run(args, io)).toBe(0);
+    const r = readTrustPolicy(new Uint8Array(readFileSync(policy!)));
+    if (!r.ok) throw new Error(r.error.detail);
+    expect(r.value.format).toBe('docket.trust-policy/3');
+    expect(r.value.draftFeatures).toEqual([
+      { logId: 'prod-0', allow: ['rfc0008-quantifiers'] },
+      { logId: 'prod-1', allow: ['rfc0008-quantifiers'] },
+    ]);
+  });
+
   it('pins a KMS checkpoint key from the base64 DER public key that aws kms get-public-key prints', async () => {
     const { publicKey } = generateKeyPairSync('ed25519');
     const der = publicKey.export({ format: 'der', type: 'spki' });

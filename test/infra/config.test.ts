@@ -257,15 +257,36 @@ describe('the local stage preset', () => {
 });
 
 describe('the draftFeatures deployment setting', () => {
-  it('is off by default', () => {
+  const envOf = (config: DocketConfig): Record<string, string> =>
+    evaluateEnvironment({
+      config,
+      names: resourceNames(config.stage, config),
+      queueUrl: (q) => `http://127.0.0.1:4566/000000000000/${q}`,
+      signingSecretArn: 'arn:local',
+      resultsTopicArn: 'arn:aws:sns:us-east-1:000000000000:docket-local-results',
+    });
+  it('is off by default, and then the evaluate function gets no DRAFT_FEATURES variable at all', () => {
     expect(defaultConfig('dev').draftFeatures).toEqual([]);
+    expect(Object.hasOwn(envOf(defaultConfig('dev')), 'DRAFT_FEATURES')).toBe(false);
   });
-  it('refuses enabling a known draft feature while the ledger cannot record it', () => {
-    const p = problems({ draftFeatures: ['rfc0008-quantifiers'] });
-    expect(p).toHaveLength(1);
-    expect(p[0]).toMatch(/draftFeatures must be empty: ledger entries do not yet record/);
+  it('accepts a known draft feature now that ledger entries record it (ADR 0221 supersedes ADR 0194)', () => {
+    expect(problems({ draftFeatures: ['rfc0008-quantifiers'] })).toEqual([]);
+  });
+  it('passes the enabled features to the evaluate function as a sorted JSON array', () => {
+    const config = resolveConfig({ stage: 'dev', draftFeatures: ['rfc0008-quantifiers'] });
+    expect(envOf(config)['DRAFT_FEATURES']).toBe('["rfc0008-quantifiers"]');
   });
   it('refuses an unknown feature name', () => {
     expect(problems({ draftFeatures: ['rfc9999-anything'] })[0]).toMatch(/unknown feature "rfc9999-anything"/);
+  });
+  it('refuses a feature named twice', () => {
+    expect(problems({ draftFeatures: ['rfc0008-quantifiers', 'rfc0008-quantifiers'] })).toEqual([
+      'draftFeatures names each feature once',
+    ]);
+  });
+  it('refuses a value that is not a list', () => {
+    expect(problems({ draftFeatures: 'rfc0008-quantifiers' as unknown as string[] })).toEqual([
+      'draftFeatures must be an array of draft feature names',
+    ]);
   });
 });

@@ -78,6 +78,36 @@ export function errorEntry(over: Partial<Record<string, unknown>> = {}): Unsigne
 export const CHECKPOINT_KEYS: Ed25519KeyPair = keyPairFromSeed(seed(11));
 export const CHECKPOINT_SIGNER = signerFromKeyPair(CHECKPOINT_KEYS);
 
+/** The text of a docket.trust-policy/3: policyV2's keys plus the per-log draft feature allow-lists. */
+export function policyV3Text(
+  draftFeatures: readonly { logId: string; allow: readonly string[] }[],
+  logs: readonly string[] = ['log-a', 'log-b', 'log-empty'],
+): string {
+  const from0 = logs.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
+  return JSON.stringify({
+    format: 'docket.trust-policy/3',
+    logs,
+    keys: [
+      { keyId: KEYS.keyId, publicKey: toHex(KEYS.publicKey), role: 'entries', validity: from0 },
+      {
+        keyId: CHECKPOINT_KEYS.keyId,
+        publicKey: toHex(CHECKPOINT_KEYS.publicKey),
+        role: 'checkpoints',
+        validity: from0,
+      },
+    ],
+    authorities: [{ environment: 'test', table: 'docket-ledger' }],
+    evaluatorBuilds: [BUILD_DIGEST],
+    draftFeatures,
+  });
+}
+
+export function policyV3(draftFeatures: readonly { logId: string; allow: readonly string[] }[]): TrustPolicy {
+  const r = readTrustPolicy(new TextEncoder().encode(policyV3Text(draftFeatures)));
+  if (!r.ok) throw new Error(r.error.detail);
+  return r.value;
+}
+
 /** A docket.trust-policy/2: KEYS signs entries, CHECKPOINT_KEYS checkpoints, of every log from seq 0 on. */
 export function policyV2(
   logs: readonly string[] = ['log-a', 'log-b', 'log-empty'],

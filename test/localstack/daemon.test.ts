@@ -17,7 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // Whatever a failed test left running is stopped here, by the pid in its own state file.
-  for (const dir of ['a', 'b', 'c', 'd']) await stopDaemon({ stateDir: join(work, dir) }).catch(() => undefined);
+  for (const dir of ['a', 'b', 'c', 'd', 'e']) await stopDaemon({ stateDir: join(work, dir) }).catch(() => undefined);
   rmSync(dirname(entry), { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
@@ -114,6 +114,38 @@ describe('the local stack daemon', () => {
     expect(records[0]!.dynamodb).not.toBe(state.endpoint);
     await stopDaemon({ stateDir });
     expect(isAlive(state.pid)).toBe(false);
+  });
+
+  it('started with a draft feature, gives the evaluate function DRAFT_FEATURES and records it in stack.json', async () => {
+    const stateDir = join(work, 'e');
+    const handlerFile = join(work, 'draft-handler.mjs');
+    const recordFile = join(work, 'draft-records.jsonl');
+    writeFileSync(
+      handlerFile,
+      `import { appendFileSync } from 'node:fs';
+       export const handler = async (event) => {
+         for (const r of event.Records) appendFileSync(process.env.RECORD_FILE, JSON.stringify({ draft: process.env.DRAFT_FEATURES ?? null }) + '\\n');
+         return { batchItemFailures: [] };
+       };\n`,
+    );
+    const state = await startDaemon({
+      stateDir,
+      port: 0,
+      dataDir: null,
+      stage: 'dmnq',
+      entry,
+      draftFeatures: ['rfc0008-quantifiers'],
+      handlers: [{ module: handlerFile }],
+      env: { RECORD_FILE: recordFile },
+    });
+    expect(state.draftFeatures).toEqual(['rfc0008-quantifiers']);
+    expect(readStackState(stateDir)?.draftFeatures).toEqual(['rfc0008-quantifiers']);
+    const sqs = createSqsClient({ endpoint: state.endpoint });
+    await sendMessages(sqs, state.queues['docket-dmnq-intake']!, [{ body: 'q1' }]);
+    sqs.destroy();
+    await waitFor(() => existsSync(recordFile) && readFileSync(recordFile, 'utf8').trim() !== '');
+    expect(JSON.parse(readFileSync(recordFile, 'utf8').trim())).toEqual({ draft: '["rfc0008-quantifiers"]' });
+    await stopDaemon({ stateDir });
   });
 
   it('keeps tables across a restart when given a data directory', async () => {

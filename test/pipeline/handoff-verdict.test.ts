@@ -155,6 +155,25 @@ describe('verifying a handoff message against a trust policy', () => {
     expect(v.ok ? 'ok' : v.reason).toBe('evaluator-build-not-allowed');
   });
 
+  it('refuses an entry evaluated under draft grammar the policy does not permit for its log, and accepts it once permitted', () => {
+    const q = 'rfc0008-quantifiers';
+    const draft = signedDisposition(ROUTED, { format: 'docket.ledger-entry/2', draftFeatures: [q] });
+    const body = handoffMessageBytes({
+      entryBody: draft.body,
+      routeIndex: 1,
+      shape: 'route',
+      destination: 'configured',
+      target: { kind: 'human-role', name: 'Oversight' },
+    }).body;
+    expect(reasonOf(body)).toBe('draft-features-not-allowed');
+    const permitting = {
+      ...POLICY,
+      format: 'docket.trust-policy/3' as const,
+      draftFeatures: [{ logId: 'log-0', allow: [q] }],
+    };
+    expect(verifyHandoff(enc.encode(body), permitting).ok).toBe(true);
+  });
+
   it('refuses the old coordinates-only format, messages that are not JSON, and unknown members', () => {
     const old = canonicalize({ format: 'docket.handoff/1', handoffId: handoffId(genuine.entryHash, 0) }) as string;
     expect(reasonOf(old)).toBe('unsupported-format');
@@ -176,6 +195,7 @@ describe('verifying a handoff message against a trust policy', () => {
       'key-not-valid-at-seq',
       'signature-mismatch',
       'evaluator-build-not-allowed',
+      'draft-features-not-allowed',
       'wrong-queue',
     ]);
   });

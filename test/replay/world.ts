@@ -50,16 +50,23 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
     ...overrides,
   };
   const ports: PipelinePorts = {
-    packs: cachedPackSource({
-      getPack: async (d) => packs.get(d) ?? null,
-      resolveAlias: async (a) => aliases.get(a) ?? null,
-    }),
+    packs: cachedPackSource(
+      {
+        getPack: async (d) => packs.get(d) ?? null,
+        resolveAlias: async (a) => aliases.get(a) ?? null,
+      },
+      undefined,
+      config.draftFeatures,
+    ),
     archive: { put: async (b) => void archive.set(hex(b), new Uint8Array(b)) },
     ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-02T14:00:00Z' }),
     handoffs: { send: async () => undefined },
   };
+  const draft = config.draftFeatures ?? [];
   const policy: TrustPolicy = {
-    format: 'docket.trust-policy/1',
+    // With draft features: a /3 policy permitting them on every log (ADR 0222).
+    format: draft.length > 0 ? 'docket.trust-policy/3' : 'docket.trust-policy/1',
+    ...(draft.length > 0 ? { draftFeatures: LOGS.map((logId) => ({ logId, allow: [...draft] })) } : {}),
     logs: [...LOGS],
     keys: [
       {

@@ -85,6 +85,11 @@ describe('the forged-handoff corpus has teeth', () => {
     expect(names.flatMap((n) => disagreements(n, without('evaluator-build')))).not.toEqual([]);
   });
 
+  it('a consumer that accepts entries evaluated under draft grammar its policy does not permit fails it', () => {
+    const wrong = names.flatMap((n) => disagreements(n, without('draft-features')));
+    expect(wrong.some((w) => w.includes('rfc0008-quantifiers') && w.includes(': ok,'))).toBe(true);
+  });
+
   it('a consumer that does not check which queue it reads fails it', () => {
     expect(names.flatMap((n) => disagreements(n, without('queue')))).not.toEqual([]);
   });

@@ -7,10 +7,10 @@
  */
 import { sha256, toHex, utf8Bytes } from '../bytes.js';
 import { entryViolation } from '../entry-rules.js';
-import { ENTRY_FORMAT, ENTRY_FORMAT_PREFIX, type SignedEntry } from '../entry-types.js';
+import { ENTRY_FORMAT_PREFIX, ENTRY_FORMATS, type SignedEntry } from '../entry-types.js';
 import { verifyEntrySignature } from '../entry.js';
 import type { StoredEntry } from '../store.js';
-import { isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy.js';
+import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy.js';
 import { readCanonicalText } from './fast-read.js';
 import type { EntryStatus } from './findings.js';
 
@@ -39,7 +39,7 @@ export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignat
   const plain = read.value as Record<string, unknown> | null;
   if (typeof plain === 'object' && plain !== null && !Array.isArray(plain)) {
     const f = plain.format;
-    if (typeof f === 'string' && f !== ENTRY_FORMAT && f.startsWith(ENTRY_FORMAT_PREFIX)) {
+    if (typeof f === 'string' && !ENTRY_FORMATS.includes(f) && f.startsWith(ENTRY_FORMAT_PREFIX)) {
       return { status: 'unsupported-version', entryHash, entry: null, signatureChecked: false };
     }
   }
@@ -64,5 +64,8 @@ export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignat
   if (violation === DISPOSITION_DIGEST_RULE) return status('disposition-digest-mismatch', checkSignature);
   if (!isAllowedBuild(policy, entry.evaluator.buildDigest))
     return status('evaluator-build-not-allowed', checkSignature);
+  // ADR 0222: the draft features the signed body records must be permitted for its log (none always are).
+  if (!draftFeaturesAllowed(policy, entry.logId, entry.draftFeatures))
+    return status('draft-features-not-allowed', checkSignature);
   return status('ok', checkSignature);
 }

@@ -18,6 +18,7 @@ export const ENTRY_STATUS_ORDER = [
   'projection-mismatch',
   'disposition-digest-mismatch',
   'evaluator-build-not-allowed',
+  'draft-features-not-allowed',
   'ok',
 ] as const;
 export type EntryStatus = (typeof ENTRY_STATUS_ORDER)[number];
@@ -152,6 +153,7 @@ export const VERIFY_FINDING_CODES = [
   'projection-mismatch',
   'disposition-digest-mismatch',
   'evaluator-build-not-allowed',
+  'draft-features-not-allowed',
   'sequence-broken',
   'chain-broken',
   'duplicate-request',
@@ -193,6 +195,7 @@ export function groupOf(code: FindingCode): 0 | 1 | 2 | 3 {
     case 'projection-mismatch':
     case 'disposition-digest-mismatch':
     case 'evaluator-build-not-allowed':
+    case 'draft-features-not-allowed':
       return 1;
     case 'sequence-broken':
     case 'chain-broken':

@@ -1,0 +1,105 @@
+/**
+ * What recording draft features costs a verifier: verify's per-entry check of format /2 entries (draftFeatures under
+ * a /3 policy permitting it) next to the same entries as format /1, in the same run.
+ *
+ *   npm run build && node dist/bench/draft-entry.bench.js [entries]
+ *
+ * Workload: n disposition entries (default 20,000) built by the one builder, once as /1 and once as /2 recording
+ * ["rfc0008-quantifiers"]. Measured: checkEntry (core/ledger/verify/entry-status.ts) with the signature deferred, as
+ * on the checkpoint path — strict canonical read, every invariant incl. Core §8.3, key lookup, projection, build and
+ * draft-feature policy checks — and with the Ed25519 signature checked (every-signature path).
+ * Baseline: the same check of the /1 entries under a /2 policy. Rounds alternate; each side shows its best of three.
+ */
+import './support/node-crypto.js';
+import { canonicalDisposition } from '../core/evaluate/disposition.js';
+import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/bytes.js';
+import { buildEntry, toStoredEntry } from '../core/ledger/entry.js';
+import { ENTRY_FORMAT, ENTRY_FORMAT_V2, type UnsignedEntry } from '../core/ledger/entry-types.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/signature.js';
+import type { StoredEntry } from '../core/ledger/store.js';
+import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy.js';
+import { checkEntry } from '../core/ledger/verify/entry-status.js';
+
+const COMMAND = 'npm run build && node dist/bench/draft-entry.bench.js';
+const n = Number(process.argv[2] ?? 20_000);
+const keys = keyPairFromSeed(new Uint8Array(32).fill(3));
+const signer = signerFromKeyPair(keys);
+const BUILD = sha256Hex('bench build');
+const Q = 'rfc0008-quantifiers';
+const DISPOSITION = { kind: 'outcome', outcomeId: 'approve', reasons: [], handoff: { state: 'none' } } as const;
+
+function policy(format: string, extra: Record<string, unknown>): TrustPolicy {
+  const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
+  const r = readTrustPolicy(
+    utf8Bytes(
+      JSON.stringify({
+        format,
+        logs: ['log-0'],
+        keys: [{ keyId: keys.keyId, publicKey: toHex(keys.publicKey), role: 'entries', validity: from0 }],
+        authorities: [{ environment: 'bench', table: 'docket-bench-ledger' }],
+        evaluatorBuilds: [BUILD],
+        ...extra,
+      }),
+    ),
+  );
+  if (!r.ok) throw new Error(r.error.detail);
+  return r.value;
+}
+
+function entries(draft: boolean): StoredEntry[] {
+  const out: StoredEntry[] = [];
+  for (let seq = 0; seq < n; seq++) {
+    const u = {
+      format: draft ? ENTRY_FORMAT_V2 : ENTRY_FORMAT,
+      ...(draft ? { draftFeatures: [Q] } : {}),
+      kind: 'disposition',
+      logId: 'log-0',
+      seq,
+      prevHash: seq === 0 ? null : 'a'.repeat(64),
+      requestId: `bench-${seq}`,
+      requestDigest: sha256Hex(`request ${seq}`),
+      correlation: null,
+      pack: { id: 'bench', version: '1.0.0', digest: sha256Hex('pack') },
+      specVersion: '0.3.0',
+      factsDigest: sha256Hex(`facts ${seq}`),
+      evidenceDigest: null,
+      supportedExtensions: [],
+      workBudget: 100_000,
+      work: 40,
+      evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD },
+      disposition: DISPOSITION,
+      dispositionDigest: sha256Hex(canonicalDisposition(DISPOSITION as never)),
+      time: '2026-12-03T12:00:00Z',
+      keyId: keys.keyId,
+    } as unknown as UnsignedEntry;
+    out.push(toStoredEntry(buildEntry(u, signer)));
+  }
+  return out;
+}
+
+function rate(list: readonly StoredEntry[], p: TrustPolicy, signature: boolean): number {
+  for (const s of list.slice(0, 500)) checkEntry(s, p, signature); // warm-up
+  const t0 = process.hrtime.bigint();
+  for (const s of list) if (checkEntry(s, p, signature).status !== 'ok') throw new Error('bench entry not ok');
+  return list.length / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+const v1 = entries(false);
+const v2 = entries(true);
+const p2 = policy('docket.trust-policy/2', {});
+const p3 = policy('docket.trust-policy/3', { draftFeatures: [{ logId: 'log-0', allow: [Q] }] });
+const f = (x: number): string => Math.round(x).toLocaleString('en-US');
+console.log(`${COMMAND}  (${f(n)} entries; Node ${process.version})`);
+for (const signature of [false, true]) {
+  // Alternating rounds, best of three each, so JIT warm-up and a loaded machine favour neither side.
+  let base = 0;
+  let draft = 0;
+  for (let round = 0; round < 3; round++) {
+    base = Math.max(base, rate(v1, p2, signature));
+    draft = Math.max(draft, rate(v2, p3, signature));
+  }
+  const label = signature ? 'check incl. Ed25519' : 'check, signature deferred';
+  console.log(
+    `  ${label}: /2 entries ${f(draft)}/s   baseline /1 entries ${f(base)}/s   ${(base / draft).toFixed(2)}× the cost`,
+  );
+}
