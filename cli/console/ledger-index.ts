@@ -35,6 +35,8 @@ export interface LogState {
 }
 
 const encoder = new TextEncoder();
+/** Entries indexed between two turns of the event loop. */
+const YIELD_EVERY = 2_000;
 
 type Loose = Record<string, unknown>;
 const isRec = (x: unknown): x is Loose => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -120,7 +122,14 @@ export class LedgerIndex {
     for (const logId of [...(await this.store.listLogs())].sort()) {
       let state = this.logs.get(logId);
       if (state === undefined) this.logs.set(logId, (state = { logId, entries: [], leaves: [], nextSeq: 0 }));
+      let sinceYield = 0;
       for await (const stored of this.store.readEntries(logId, state.nextSeq)) {
+        // An in-memory store yields as microtasks only: give the event loop a turn now and then, so the server keeps
+        // answering (the overview, assets) while a large ledger is indexed (ADR 0230).
+        if (++sinceYield === YIELD_EVERY) {
+          sinceYield = 0;
+          await new Promise<void>((r) => setImmediate(r));
+        }
         // The entry hash is the RFC 9162 leaf hash of the stored bytes (docs/ledger-format.md): one hash for both.
         const leaf = leafHash(encoder.encode(stored.body));
         const s = summarize(stored, toHex(leaf));

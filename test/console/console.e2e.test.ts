@@ -104,6 +104,7 @@ describe('the audit console over the local stack', () => {
     const text = (await page.textContent('main')) ?? '';
     expect(text).toContain(`${ids.length} entries`);
     expect(text).not.toContain('none');
+    await page.waitForSelector('[data-chart-ready]');
     expect(await page.$$eval('figure.chart', (f) => f.length)).toBe(2);
     await page.close();
   });

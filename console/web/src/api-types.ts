@@ -50,6 +50,11 @@ export interface Overview {
     readonly checkpoint: CheckpointView | null;
     readonly witnesses: { readonly treeSize: number; readonly cosignatures: number } | null;
   }[];
+  readonly retention: string;
+}
+
+export interface OverviewChart {
+  readonly indexed: number;
   readonly chart: {
     readonly start: string | null;
     readonly end: string | null;
@@ -57,7 +62,6 @@ export interface Overview {
     readonly byKind: readonly Series[];
     readonly byPack: readonly Series[];
   };
-  readonly retention: string;
 }
 
 export interface ProofStep {

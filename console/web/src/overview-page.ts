@@ -1,20 +1,26 @@
 import { html } from 'lit';
 import { entriesHref, getJson } from './api.js';
-import type { Overview } from './api-types.js';
+import type { Overview, OverviewChart } from './api-types.js';
 import { stackedBars } from './chart.js';
 import { visible } from './format.js';
 import { LightElement, short } from './light-element.js';
 import { failure, shown, type Load } from './loader.js';
 
 export class OverviewPage extends LightElement {
-  static override properties = { data: { state: true } };
+  static override properties = { data: { state: true }, chart: { state: true } };
   data: Load<Overview> = { state: 'loading' };
+  chart: Load<OverviewChart> = { state: 'loading' };
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // The logs paint first; the charts need every entry indexed and follow when ready (ADR 0230).
     getJson<Overview>('/api/overview').then(
       (value) => (this.data = { state: 'ok', value }),
       (e: unknown) => (this.data = failure(e)),
+    );
+    getJson<OverviewChart>('/api/overview/chart').then(
+      (value) => (this.chart = { state: 'ok', value }),
+      (e: unknown) => (this.chart = failure(e)),
     );
   }
 
@@ -79,12 +85,23 @@ export class OverviewPage extends LightElement {
       <section aria-labelledby="charts-h" class="charts">
         <h2 id="charts-h">Entries over time</h2>
         ${
-          o.chart.start === null
-            ? html`<p class="muted">No entries yet.</p>`
-            : html`${stackedBars('Entries per kind', o.chart.byKind, o.chart.start, o.chart.end)}
-              ${stackedBars('Entries per pack', o.chart.byPack, o.chart.start, o.chart.end)}`
+          this.chart.state === 'loading'
+            ? html`<p class="muted" role="status">Counting every entry per kind and per pack…</p>`
+            : shown(this.chart, (c) => this.charts(c))
         }
       </section>`;
+  }
+
+  private charts({ indexed, chart }: OverviewChart) {
+    return html`<div data-chart-ready="true">
+      ${
+        chart.start === null
+          ? html`<p class="muted">No entries yet.</p>`
+          : html`<p class="muted">Over the ${indexed.toLocaleString('en-US')} entries read.</p>
+              ${stackedBars('Entries per kind', chart.byKind, chart.start, chart.end)}
+              ${stackedBars('Entries per pack', chart.byPack, chart.start, chart.end)}`
+      }
+    </div>`;
   }
 }
 customElements.define('overview-page', OverviewPage);
