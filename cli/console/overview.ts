@@ -16,6 +16,7 @@ import {
 } from '../../core/ledger/index.js';
 import { keepsNotes } from '../../core/ledger/index.js';
 import type { EntrySummary, LedgerIndex } from './ledger-index.js';
+import type { WitnessPolicySummary } from './witness-view.js';
 
 export const CHART_BUCKETS = 24;
 /** Packs drawn as their own series; the rest are summed as "other packs". */
@@ -52,6 +53,8 @@ export interface Overview {
     readonly witnesses: { readonly treeSize: number; readonly cosignatures: number } | null;
   }[];
   readonly retention: string;
+  /** `docket console --witnesses`: the policy the witness section judges by; null when none was given. */
+  readonly witnessPolicy: WitnessPolicySummary | null;
 }
 
 export interface Chart {
@@ -167,6 +170,7 @@ export async function overviewOf(
   policy: TrustPolicy | null,
   source: string,
   retention: string,
+  witnessPolicy: WitnessPolicySummary | null,
 ): Promise<Overview> {
   const logs = [];
   for (const logId of [...(await store.listLogs())].sort()) {
@@ -186,7 +190,7 @@ export async function overviewOf(
       witnesses: await witnessesOf(store, logId),
     });
   }
-  return { source, entries: logs.reduce((a, l) => a + l.entries, 0), logs, retention };
+  return { source, entries: logs.reduce((a, l) => a + l.entries, 0), logs, retention, witnessPolicy };
 }
 
 /** The head's `time` member, read leniently as the list reads it (ADR 0182). */

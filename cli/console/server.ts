@@ -14,6 +14,7 @@ import { ALLOWED_METHODS, APP_CSP, hostAllowed, offlineCsp, SECURITY_HEADERS } f
 import { LedgerIndex } from './ledger-index.js';
 import { ChartCache, overviewOf } from './overview.js';
 import type { ConsoleSource } from './source.js';
+import { WITNESS_FINDING_CODES, witnessLogs, witnessPolicySummary, type WitnessView } from './witness-view.js';
 
 /** The repository (or installed package) root: the nearest folder up from this module with a package.json. */
 export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
@@ -108,14 +109,44 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
     res.end();
   }
 
+  let judging: Promise<WitnessView> | null = null;
+  /** The witness section: per-log quorum status now, and the witness findings of one verify run (shared). */
+  async function witnessView(): Promise<WitnessView> {
+    const w = await o.source.witnessInputs();
+    const summary = witnessPolicySummary(w);
+    if (w === null || summary === null) return { policy: null };
+    const trust = o.source.policy;
+    const logIds = [...new Set([...(trust?.logs ?? []), ...(await o.source.store.listLogs())])].sort();
+    const logs = trust === null ? [] : await witnessLogs(o.source.store, trust, w, logIds);
+    const result = await o.source.verify(() => undefined, Number.MAX_SAFE_INTEGER);
+    return {
+      policy: summary,
+      now: w.now,
+      logs,
+      verdict: result.ok
+        ? { ok: true, findings: result.value.findings.filter((f) => WITNESS_FINDING_CODES.has(f.code)) }
+        : { ok: false, noVerdict: result.error },
+    };
+  }
+
   async function api(path: string, q: URLSearchParams, res: ServerResponse): Promise<void> {
+    if (path === '/api/witnesses') {
+      judging ??= witnessView().finally(() => (judging = null));
+      return json(res, 200, await judging);
+    }
     if (path === '/api/verify') return verifyStream(res);
     // The overview paints from per-log reads; only its charts wait for the index (ADR 0230).
     if (path === '/api/overview')
       return json(
         res,
         200,
-        await overviewOf(o.source.store, o.source.policy, o.source.description, o.source.retention),
+        await overviewOf(
+          o.source.store,
+          o.source.policy,
+          o.source.description,
+          o.source.retention,
+          witnessPolicySummary(o.source.witnesses?.inputs ?? null),
+        ),
       );
     if (path === '/api/overview/chart') return json(res, 200, await charts.get());
     await index.refresh();

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { readCheckpointExport, readTrustPolicy, type LedgerStore, type TrustPolicy } from '../../core/ledger/index.js';
+import { cosignedNote, keepsNotes, type WitnessInputs } from '../../core/ledger/index.js';
 import { readLedgerExportFast, verifyExportFiles } from '../../core/ledger/index.js';
 import type { NoVerdict, Verdict } from '../../core/ledger/index.js';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
@@ -45,10 +46,29 @@ export interface ConsoleSource {
   readonly policy: TrustPolicy | null;
   /** Why the trust policy could not be read (signatures then show `no-policy`; verify gives no verdict). */
   readonly policyProblem: string | null;
+  /** `--witnesses`: the witness policy and the --cosigned files' notes; null when no witness policy was given. */
+  readonly witnesses: ConsoleWitnesses | null;
+  /**
+   * The witness inputs as verify judges them now: the files' notes plus, from a stack, the table's own notes and
+   * cosignatures (as `docket verify --witnesses` gathers them); null without a witness policy.
+   */
+  witnessInputs(): Promise<WitnessInputs | null>;
+  /** Runs verify as `docket verify` does (with `--witnesses` when the console was given a witness policy). */
   verify(onProgress: (entries: number) => void, progressEvery: number): Promise<Result<Verdict, NoVerdict>>;
   replay(requestId: string): Promise<ReplayView>;
   close(): void;
 }
+
+/** The witness policy and cosigned notes as `docket verify --witnesses` reads them, and the clock to judge with. */
+export interface ConsoleWitnesses {
+  /** From readWitnessFiles; its `now` is ignored in favour of `now()`. */
+  readonly inputs: WitnessInputs;
+  /** Seconds since the epoch: `--now` when given, else the machine's clock at each judgement. */
+  now(): number;
+}
+
+const withNow = (w: ConsoleWitnesses | null): WitnessInputs | undefined =>
+  w === null ? undefined : { ...w.inputs, now: w.now() };
 
 export class SourceError extends Error {
   readonly code = 'console-source-unreadable';
@@ -72,6 +92,7 @@ export interface FileSourceOptions {
   readonly exportPath: string;
   readonly checkpointsPath?: string;
   readonly policyPath: string;
+  readonly witnesses?: ConsoleWitnesses;
 }
 
 const EMPTY_CHECKPOINTS = new TextEncoder().encode('{"checkpoints":[],"format":"docket.checkpoint-export/1"}');
@@ -85,17 +106,22 @@ export async function openFileSource(o: FileSourceOptions): Promise<ConsoleSourc
   const cps = readCheckpointExport(checkpoints);
   if (!cps.ok) throw new SourceError(`${o.checkpointsPath ?? 'checkpoints'}: ${cps.error.detail}`);
   const { policy, problem } = policyOf(policyBytes, o.policyPath);
+  const witnesses = o.witnesses ?? null;
   return {
     description: `files: ${o.exportPath}`,
     retention: 'files: no request archive (an export holds entries, not requests)',
     store: new ExportStore(exp.value.entries, cps.value),
     policy,
     policyProblem: problem,
-    verify: (onProgress, progressEvery) =>
-      verifyExportFiles(
+    witnesses,
+    witnessInputs: () => Promise.resolve(withNow(witnesses) ?? null),
+    verify: (onProgress, progressEvery) => {
+      const w = withNow(witnesses);
+      return verifyExportFiles(
         { ledger, checkpoints, policy: policyBytes ?? new Uint8Array() },
-        { onProgress, progressEvery },
-      ),
+        { onProgress, progressEvery, ...(w ? { witnesses: w } : {}) },
+      );
+    },
     replay: () =>
       Promise.resolve({
         available: false,
@@ -113,6 +139,7 @@ export interface StackSourceOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** How replay reaches the stack and names this build (tests pin the build digest). */
   readonly replayDeps?: ReplayDeps;
+  readonly witnesses?: ConsoleWitnesses;
 }
 
 export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSource> {
@@ -126,21 +153,35 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
   const { policy, problem } = policyOf(policyBytes, policyPath);
   const deps = o.replayDeps ?? stackDeps;
   const opened = deps.open(settings);
+  const witnesses = o.witnesses ?? null;
   return {
     description: `stack ${settings.stage} at ${settings.endpoint ?? 'AWS'} (table ${settings.ledgerTable})`,
     retention: `request archive ${settings.requestsTable}: requests are kept until purged (or expired by the stage's TTL, when one is configured)`,
     store: opened.store,
     policy,
     policyProblem: problem,
-    verify: (onProgress, progressEvery) =>
-      verifyLive(
+    witnesses,
+    async witnessInputs() {
+      const w = withNow(witnesses);
+      if (w === undefined) return null;
+      if (!keepsNotes(opened.store)) return w;
+      // As verifyLive gathers them: the files' notes, then each log's own notes with their cosignatures.
+      const notes = [...w.notes];
+      for (const logId of [...(await opened.store.listLogs())].sort())
+        for await (const n of opened.store.readNotes(logId)) notes.push(await cosignedNote(opened.store, n));
+      return { ...w, notes };
+    },
+    verify: (onProgress, progressEvery) => {
+      const w = withNow(witnesses);
+      return verifyLive(
         o.flags as Record<string, unknown>,
         policyBytes ?? new Uint8Array(),
         checkpointBytes,
         undefined,
-        { allSignatures: false, onProgress, progressEvery },
+        { allSignatures: false, onProgress, progressEvery, ...(w ? { witnesses: w } : {}) },
         { openStore: () => ({ store: opened.store, close: () => undefined }) },
-      ),
+      );
+    },
     async replay(requestId) {
       if (policy === null) return { available: false, reason: `replay needs a trust policy: ${problem}` };
       try {

@@ -51,6 +51,31 @@ export interface Overview {
     readonly witnesses: { readonly treeSize: number; readonly cosignatures: number } | null;
   }[];
   readonly retention: string;
+  readonly witnessPolicy: WitnessPolicySummary | null;
+}
+
+export interface WitnessPolicySummary {
+  readonly quorum: number;
+  readonly witnesses: readonly string[];
+  readonly maxAgeSeconds: number;
+}
+
+export interface WitnessView {
+  readonly policy: WitnessPolicySummary | null;
+  readonly now?: number;
+  readonly logs?: readonly {
+    readonly logId: string;
+    readonly newest: {
+      readonly treeSize: number;
+      readonly witnessed: boolean;
+      readonly witnessedAt: number | null;
+      readonly cosigners: readonly string[];
+    } | null;
+    readonly meetsPolicy: boolean;
+  }[];
+  readonly verdict?:
+    | { readonly ok: true; readonly findings: readonly Finding[] }
+    | { readonly ok: false; readonly noVerdict: { readonly code: string; readonly detail: string } };
 }
 
 export interface OverviewChart {
