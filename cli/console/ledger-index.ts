@@ -36,7 +36,7 @@ export interface LogState {
 
 const encoder = new TextEncoder();
 /** Entries indexed between two turns of the event loop. */
-const YIELD_EVERY = 2_000;
+const YIELD_EVERY = 500;
 
 type Loose = Record<string, unknown>;
 const isRec = (x: unknown): x is Loose => typeof x === 'object' && x !== null && !Array.isArray(x);
