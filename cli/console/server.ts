@@ -164,6 +164,16 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
         ? json(res, 404, { error: 'no-entry', requestId: id })
         : json(res, 200, { ...detail, policyProblem: o.source.policyProblem });
     }
+    const rules = /^\/api\/pack-rules\/([^/]+)$/.exec(path);
+    if (rules) {
+      const id = decodeURIComponent(rules[1] as string);
+      const detail = await entryDetail(index, o.source.store, o.source.policy, id);
+      if (detail === null) return json(res, 404, { error: 'no-entry', requestId: id });
+      const digest = detail.entry?.pack?.digest;
+      if (digest === undefined)
+        return json(res, 200, { registered: false, reason: 'the entry names no pack (or its bytes are unreadable)' });
+      return json(res, 200, await o.source.packRules(id, digest));
+    }
     const replay = /^\/api\/replay\/([^/]+)$/.exec(path);
     if (replay) return json(res, 200, await o.source.replay(decodeURIComponent(replay[1] as string)));
     return json(res, 404, { error: 'no-such-endpoint', path });

@@ -18,6 +18,7 @@ import { explainStackError } from '../../stack/clients.js';
 import { stackDeps, type ReplayDeps } from '../commands/replay-entries.js';
 import { verifyLive } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
+import { packRules, type PackRulesView } from './pack-rules.js';
 
 /** ADR 0102: what replay compares, in its order (shown beside a match so the auditor sees what "match" covers). */
 export const REPLAY_COMPARED = [
@@ -56,6 +57,8 @@ export interface ConsoleSource {
   /** Runs verify as `docket verify` does (with `--witnesses` when the console was given a witness policy). */
   verify(onProgress: (entries: number) => void, progressEvery: number): Promise<Result<Verdict, NoVerdict>>;
   replay(requestId: string): Promise<ReplayView>;
+  /** The registered pack's rules for the entry's pack digest and which fired (ADR 0232). */
+  packRules(requestId: string, packDigest: string): Promise<PackRulesView>;
   close(): void;
 }
 
@@ -127,6 +130,8 @@ export async function openFileSource(o: FileSourceOptions): Promise<ConsoleSourc
         available: false,
         reason: 'replay needs the request archive and the pack registry of a stack; files hold neither',
       }),
+    packRules: () =>
+      Promise.resolve({ registered: false, reason: 'files: no pack registry (an export holds entries, not packs)' }),
     close: () => undefined,
   };
 }
@@ -154,6 +159,17 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
   const deps = o.replayDeps ?? stackDeps;
   const opened = deps.open(settings);
   const witnesses = o.witnesses ?? null;
+  /** One `docket replay --request` outcome (with the §8.3 trace when asked); null when no entry records it. */
+  async function replayOne(requestId: string, trace: boolean): Promise<ReplayOutcome | null> {
+    const options = {
+      policy: policy as TrustPolicy,
+      fetch: opened.fetch,
+      evaluator: { ...EVALUATOR_IDENTITY, buildDigest: deps.buildDigest() },
+      ...(trace ? { trace: true } : {}),
+    };
+    for await (const outcome of replayLedger(opened.store, { kind: 'request', requestId }, options)) return outcome;
+    return null;
+  }
   return {
     description: `stack ${settings.stage} at ${settings.endpoint ?? 'AWS'} (table ${settings.ledgerTable})`,
     retention: `request archive ${settings.requestsTable}: requests are kept until purged (or expired by the stage's TTL, when one is configured)`,
@@ -185,16 +201,21 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
     async replay(requestId) {
       if (policy === null) return { available: false, reason: `replay needs a trust policy: ${problem}` };
       try {
-        const options = {
-          policy,
-          fetch: opened.fetch,
-          evaluator: { ...EVALUATOR_IDENTITY, buildDigest: deps.buildDigest() },
-        };
-        for await (const outcome of replayLedger(opened.store, { kind: 'request', requestId }, options))
-          return { available: true, outcome, compared: REPLAY_COMPARED };
-        return { available: false, reason: `no entry records request ${requestId}` };
+        const outcome = await replayOne(requestId, false);
+        if (outcome === null) return { available: false, reason: `no entry records request ${requestId}` };
+        return { available: true, outcome, compared: REPLAY_COMPARED };
       } catch (e) {
         return { available: false, reason: explainStackError(e, settings) };
+      }
+    },
+    async packRules(requestId, packDigest) {
+      try {
+        return await packRules(opened.fetch, packDigest, async () => {
+          if (policy === null) return null;
+          return replayOne(requestId, true);
+        });
+      } catch (e) {
+        return { registered: false, reason: explainStackError(e, settings) };
       }
     },
     close: () => opened.close(),

@@ -184,3 +184,28 @@ export interface Verdict {
     readonly anchors: readonly { readonly logId: string; readonly treeSize: number; readonly time: string }[];
   };
 }
+
+export interface PackItem {
+  readonly id: string;
+  readonly description: string | null;
+  readonly yields: string;
+  readonly definition: string;
+}
+
+export type PackRulesView =
+  | { readonly registered: false; readonly reason: string }
+  | {
+      readonly registered: true;
+      readonly digest: string;
+      readonly rules: readonly PackItem[];
+      readonly exceptions: readonly PackItem[];
+      readonly fired:
+        | {
+            readonly known: true;
+            readonly replay: string;
+            readonly terminatedAt: string;
+            readonly rules: readonly string[];
+            readonly exceptions: readonly string[];
+          }
+        | { readonly known: false; readonly reason: string };
+    };

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { entriesHref, getJson } from './api.js';
-import type { Entry, EntryDetail, Inclusion, ReplayView } from './api-types.js';
+import type { Entry, EntryDetail, Inclusion, PackItem, PackRulesView, ReplayView } from './api-types.js';
 import { correlationText, visible } from './format.js';
 import { LightElement } from './light-element.js';
 import { failure, shown, type Load } from './loader.js';
@@ -19,10 +19,12 @@ export class EntryPage extends LightElement {
     requestId: { attribute: false },
     data: { state: true },
     replay: { state: true },
+    rules: { state: true },
   };
   requestId = '';
   data: Load<EntryDetail> = { state: 'loading' };
   replay: Load<ReplayView> | null = null;
+  rules: Load<PackRulesView> | null = null;
   private loaded: string | null = null;
 
   protected override willUpdate(): void {
@@ -31,11 +33,85 @@ export class EntryPage extends LightElement {
     this.loaded = id;
     this.data = { state: 'loading' };
     this.replay = null;
+    this.rules = null;
     getJson<EntryDetail>(`/api/entry/${encodeURIComponent(id)}`).then(
       (value) => {
-        if (this.loaded === id) this.data = { state: 'ok', value };
+        if (this.loaded !== id) return;
+        this.data = { state: 'ok', value };
+        if (value.entry?.pack) this.loadRules(id);
       },
       (e: unknown) => (this.data = failure(e)),
+    );
+  }
+
+  private loadRules(id: string): void {
+    this.rules = { state: 'loading' };
+    getJson<PackRulesView>(`/api/pack-rules/${encodeURIComponent(id)}`).then(
+      (value) => {
+        if (this.loaded === id) this.rules = { state: 'ok', value };
+      },
+      (e: unknown) => (this.rules = failure(e)),
+    );
+  }
+
+  private packRules() {
+    if (this.rules === null) return nothing;
+    return html`<section aria-labelledby="rules-h">
+      <h2 id="rules-h">The pack's rules that fired</h2>
+      ${
+        this.rules.state === 'loading'
+          ? html`<p class="muted" role="status">Reading the pack from the registry and replaying the request…</p>`
+          : shown(this.rules, (v) => this.rulesBody(v))
+      }
+    </section>`;
+  }
+
+  private rulesBody(v: PackRulesView) {
+    if (!v.registered) return html`<p class="bad" data-pack-registered="false">${visible(v.reason)}</p>`;
+    const fired = v.fired;
+    const anchor = (kind: string, id: string) => `${kind}-${encodeURIComponent(id)}`;
+    const firedList = (kind: string, ids: readonly string[]) =>
+      ids.map((id) => html`<li><a href=${`#${anchor(kind, id)}`} data-fired=${id}>${visible(id)}</a></li>`);
+    return html`<div data-pack-registered="true">
+      <p>
+        The pack registry holds the pack's exact bytes (sha256:<code>${v.digest}</code>).
+        ${
+          fired.known
+            ? html`Replaying the request (${visible(fired.replay)}) stopped at §8 step ${visible(fired.terminatedAt)};
+              these fired:`
+            : html`<span class="muted" data-fired-unknown
+                >Which rules fired is not known: ${visible(fired.reason)}</span
+              >`
+        }
+      </p>
+      ${
+        fired.known
+          ? fired.rules.length + fired.exceptions.length === 0
+            ? html`<p class="muted" data-fired="none">No rule or exception was true.</p>`
+            : html`<ul class="fired">
+                ${firedList('rule', fired.rules)} ${firedList('exception', fired.exceptions)}
+              </ul>`
+          : nothing
+      }
+      <details open>
+        <summary>Every rule and exception of the registered pack</summary>
+        ${this.items('rule', v.rules, fired.known ? fired.rules : [])}
+        ${this.items('exception', v.exceptions, fired.known ? fired.exceptions : [])}
+      </details>
+    </div>`;
+  }
+
+  private items(kind: string, items: readonly PackItem[], fired: readonly string[]) {
+    return items.map(
+      (r) =>
+        html`<div class="pack-item" id=${`${kind}-${encodeURIComponent(r.id)}`} data-rule=${r.id}>
+          <h3>
+            ${kind} <code>${visible(r.id)}</code> → ${visible(r.yields)}
+            ${fired.includes(r.id) ? html`<strong class="ok">fired</strong>` : nothing}
+          </h3>
+          ${r.description !== null ? html`<p>${visible(r.description)}</p>` : nothing}
+          <pre class="body">${visible(r.definition)}</pre>
+        </div>`,
     );
   }
 
@@ -75,7 +151,7 @@ export class EntryPage extends LightElement {
             </p>`
           : this.entry(e, d)
       }
-      ${this.proof(d)}
+      ${this.packRules()} ${this.proof(d)}
       <section aria-labelledby="replay-h">
         <h2 id="replay-h">Replay</h2>
         <p>
