@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../core/ledger/index.js';
 import { entryDetail } from './entry-detail.js';
+import { handoffsOf } from './handoffs.js';
 import { DEFAULT_PAGE_SIZE, filterFromQuery, intParam, pageOf } from './entry-query.js';
 import { ALLOWED_METHODS, APP_CSP, hostAllowed, offlineCsp, SECURITY_HEADERS } from './http-policy.js';
 import { LedgerIndex } from './ledger-index.js';
@@ -163,6 +164,15 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
       return detail === null
         ? json(res, 404, { error: 'no-entry', requestId: id })
         : json(res, 200, { ...detail, policyProblem: o.source.policyProblem });
+    }
+    const fanned = /^\/api\/handoffs\/([^/]+)$/.exec(path);
+    if (fanned) {
+      const id = decodeURIComponent(fanned[1] as string);
+      const detail = await entryDetail(index, o.source.store, o.source.policy, id);
+      if (detail === null) return json(res, 404, { error: 'no-entry', requestId: id });
+      if (detail.entry === null)
+        return json(res, 200, { none: 'the stored bytes are not a readable entry', routes: '', handoffs: [] });
+      return json(res, 200, await handoffsOf(detail.entry, detail.body, detail.entryHash, o.source.handoffs));
     }
     const rules = /^\/api\/pack-rules\/([^/]+)$/.exec(path);
     if (rules) {

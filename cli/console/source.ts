@@ -19,6 +19,13 @@ import { stackDeps, type ReplayDeps } from '../commands/replay-entries.js';
 import { verifyLive } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
 import { packRules, type PackRulesView } from './pack-rules.js';
+import type { HandoffContext } from './handoffs.js';
+import { loadPackBytes } from '../../core/admission/index.js';
+import { fetchPack } from '../../core/replay/index.js';
+import { approximateDepth } from '../../adapters/sqs.js';
+import { defaultConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
+import { openStack, type StackClients } from '../../stack/clients.js';
+import { routeQueueName } from '../../stack/settings.js';
 
 /** ADR 0102: what replay compares, in its order (shown beside a match so the auditor sees what "match" covers). */
 export const REPLAY_COMPARED = [
@@ -57,6 +64,8 @@ export interface ConsoleSource {
   /** Runs verify as `docket verify` does (with `--witnesses` when the console was given a witness policy). */
   verify(onProgress: (entries: number) => void, progressEvery: number): Promise<Result<Verdict, NoVerdict>>;
   replay(requestId: string): Promise<ReplayView>;
+  /** How the handoffs of an entry are derived and their queues named (ADR 0233). */
+  readonly handoffs: HandoffContext;
   /** The registered pack's rules for the entry's pack digest and which fired (ADR 0232). */
   packRules(requestId: string, packDigest: string): Promise<PackRulesView>;
   close(): void;
@@ -132,6 +141,11 @@ export async function openFileSource(o: FileSourceOptions): Promise<ConsoleSourc
       }),
     packRules: () =>
       Promise.resolve({ registered: false, reason: 'files: no pack registry (an export holds entries, not packs)' }),
+    handoffs: {
+      config: null,
+      routesDescription: "files: the deployment's route configuration is not known, so queues are not named",
+      packTarget: () => Promise.resolve('unknown'),
+    },
     close: () => undefined,
   };
 }
@@ -145,6 +159,11 @@ export interface StackSourceOptions {
   /** How replay reaches the stack and names this build (tests pin the build digest). */
   readonly replayDeps?: ReplayDeps;
   readonly witnesses?: ConsoleWitnesses;
+  /** The stage's routes; default: the routes a stack is deployed with by default (infra/config.ts). */
+  readonly routes?: readonly RouteConfig[];
+  readonly routesDescription?: string;
+  /** How a queue's depth is read (GetQueueAttributes by default; tests substitute). */
+  readonly queueDepth?: (queue: string) => Promise<{ visible: number; inFlight: number } | null>;
 }
 
 export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSource> {
@@ -170,6 +189,35 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
     for await (const outcome of replayLedger(opened.store, { kind: 'request', requestId }, options)) return outcome;
     return null;
   }
+  const routes = o.routes ?? defaultConfig(settings.stage).routes;
+  let sqs: StackClients | null = null;
+  const handoffs: HandoffContext = {
+    config: {
+      routeQueues: Object.fromEntries(routes.map((r) => [routeTargetKey(r), routeQueueName(settings, r.queue)])),
+      unroutedQueue: routeQueueName(settings, 'unrouted'),
+    },
+    routesDescription:
+      o.routesDescription ??
+      `the routes a ${settings.stage} stack is deployed with by default (infra/config.ts), queues named by the stage`,
+    async packTarget(digest) {
+      const bytes = await fetchPack(opened.fetch, digest);
+      if (!bytes.ok || bytes.value === null) return undefined;
+      // As the evaluate function: a pack that is not found (or not conformant) gives no target.
+      const loaded = loadPackBytes(digest, bytes.value);
+      return loaded.status === 'found' ? loaded.pack.target : undefined;
+    },
+    queueDepth:
+      o.queueDepth ??
+      (async (queue) => {
+        try {
+          sqs ??= openStack(settings);
+          const d = await approximateDepth(sqs.sqs, await sqs.queueUrl(queue));
+          return { visible: d.visible, inFlight: d.inFlight };
+        } catch {
+          return null;
+        }
+      }),
+  };
   return {
     description: `stack ${settings.stage} at ${settings.endpoint ?? 'AWS'} (table ${settings.ledgerTable})`,
     retention: `request archive ${settings.requestsTable}: requests are kept until purged (or expired by the stage's TTL, when one is configured)`,
@@ -218,6 +266,10 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
         return { registered: false, reason: explainStackError(e, settings) };
       }
     },
-    close: () => opened.close(),
+    handoffs,
+    close: () => {
+      opened.close();
+      sqs?.close();
+    },
   };
 }

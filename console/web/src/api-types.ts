@@ -209,3 +209,18 @@ export type PackRulesView =
           }
         | { readonly known: false; readonly reason: string };
     };
+
+export interface HandoffsView {
+  readonly none: string | null;
+  readonly routes: string;
+  readonly handoffs: readonly {
+    readonly routeIndex: number;
+    readonly shape: string;
+    readonly routeKey: string | null;
+    readonly destination: string | null;
+    readonly queue: string | null;
+    readonly handoffId: string;
+    readonly bytes: number;
+    readonly depth: { readonly visible: number; readonly inFlight: number } | null;
+  }[];
+}

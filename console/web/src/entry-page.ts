@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { entriesHref, getJson } from './api.js';
-import type { Entry, EntryDetail, Inclusion, PackItem, PackRulesView, ReplayView } from './api-types.js';
+import type { Entry, EntryDetail, HandoffsView, Inclusion, PackItem, PackRulesView, ReplayView } from './api-types.js';
 import { correlationText, visible } from './format.js';
 import { LightElement } from './light-element.js';
 import { failure, shown, type Load } from './loader.js';
@@ -20,11 +20,13 @@ export class EntryPage extends LightElement {
     data: { state: true },
     replay: { state: true },
     rules: { state: true },
+    handoffs: { state: true },
   };
   requestId = '';
   data: Load<EntryDetail> = { state: 'loading' };
   replay: Load<ReplayView> | null = null;
   rules: Load<PackRulesView> | null = null;
+  handoffs: Load<HandoffsView> | null = null;
   private loaded: string | null = null;
 
   protected override willUpdate(): void {
@@ -34,11 +36,13 @@ export class EntryPage extends LightElement {
     this.data = { state: 'loading' };
     this.replay = null;
     this.rules = null;
+    this.handoffs = null;
     getJson<EntryDetail>(`/api/entry/${encodeURIComponent(id)}`).then(
       (value) => {
         if (this.loaded !== id) return;
         this.data = { state: 'ok', value };
         if (value.entry?.pack) this.loadRules(id);
+        if (value.entry?.kind === 'disposition') this.loadHandoffs(id);
       },
       (e: unknown) => (this.data = failure(e)),
     );
@@ -52,6 +56,62 @@ export class EntryPage extends LightElement {
       },
       (e: unknown) => (this.rules = failure(e)),
     );
+  }
+
+  private loadHandoffs(id: string): void {
+    this.handoffs = { state: 'loading' };
+    getJson<HandoffsView>(`/api/handoffs/${encodeURIComponent(id)}`).then(
+      (value) => {
+        if (this.loaded === id) this.handoffs = { state: 'ok', value };
+      },
+      (e: unknown) => (this.handoffs = failure(e)),
+    );
+  }
+
+  private fannedOut() {
+    if (this.handoffs === null) return nothing;
+    return html`<section aria-labelledby="handoffs-h">
+      <h2 id="handoffs-h">Handoffs it fanned out</h2>
+      <p class="muted">
+        Derived from the signed entry exactly as the evaluate function sends them (ADR 0233); the console never receives
+        from a queue.
+      </p>
+      ${shown(this.handoffs, (v) => this.handoffTable(v))}
+    </section>`;
+  }
+
+  private handoffTable(v: HandoffsView) {
+    if (v.none !== null) return html`<p data-handoffs="0">None: ${visible(v.none)}.</p>`;
+    return html`<table class="handoffs" data-handoffs=${v.handoffs.length}>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Shape</th>
+            <th scope="col">Route</th>
+            <th scope="col">Queue</th>
+            <th scope="col">Handoff id</th>
+            <th scope="col">In the queue now</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${v.handoffs.map(
+            (h) =>
+              html`<tr>
+                <td>${h.routeIndex}</td>
+                <td>${visible(h.shape)}</td>
+                <td>
+                  ${visible(h.routeKey ?? 'none')}${h.destination ? html` <span class="muted">(${visible(h.destination)})</span>` : nothing}
+                </td>
+                <td>
+                  ${h.queue === null ? html`<span class="muted">not known</span>` : html`<code>${visible(h.queue)}</code>`}
+                </td>
+                <td><code class="handoff-id">${h.handoffId}</code></td>
+                <td>${h.depth === null ? '—' : `${h.depth.visible} visible, ${h.depth.inFlight} in flight`}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      <p class="muted">Queues: ${visible(v.routes)}.</p>`;
   }
 
   private packRules() {
@@ -151,7 +211,7 @@ export class EntryPage extends LightElement {
             </p>`
           : this.entry(e, d)
       }
-      ${this.packRules()} ${this.proof(d)}
+      ${this.fannedOut()} ${this.packRules()} ${this.proof(d)}
       <section aria-labelledby="replay-h">
         <h2 id="replay-h">Replay</h2>
         <p>
