@@ -8,30 +8,8 @@
 import type { HandoffTarget } from '../../core/evaluate/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { handoffMessagesFor, planHandoffs, routeKey, type RouteQueueConfig } from '../../core/pipeline/index.js';
-
-export interface HandoffView {
-  readonly routeIndex: number;
-  readonly shape: string;
-  /** `<kind>:<name>` of the target, or null for a destinationless handoff. */
-  readonly routeKey: string | null;
-  /** `configured`, `unmapped-target` or `no-destination`; null when the route configuration is not known. */
-  readonly destination: string | null;
-  /** The queue the evaluate function sends it to; null when the route configuration is not known (files). */
-  readonly queue: string | null;
-  readonly handoffId: string;
-  /** The message's size in bytes (RFC 8785 text). */
-  readonly bytes: number;
-  /** Approximate messages in that queue now (GetQueueAttributes), when read. */
-  readonly depth: { readonly visible: number; readonly inFlight: number } | null;
-}
-
-export interface HandoffsView {
-  /** Why no handoff was sent (the entry is not a disposition requesting one), or null. */
-  readonly none: string | null;
-  /** How the queues were named: the route configuration used, or why there is none. */
-  readonly routes: string;
-  readonly handoffs: readonly HandoffView[];
-}
+import type { HandoffView, HandoffsView } from '../../core/console-api/index.js';
+export type { HandoffView, HandoffsView };
 
 export interface HandoffContext {
   /** The deployment's routing, with physical queue names; null when unknown (files mode). */

@@ -5,24 +5,8 @@
  * Read-only: the console never writes to the store (ADR 0181).
  */
 import { leafHash, toHex, type LedgerStore, type StoredEntry } from '../../core/ledger/index.js';
-
-/** One row of the entries list: what an auditor filters and searches by, as the entry states it. */
-export interface EntrySummary {
-  readonly logId: string;
-  readonly seq: number;
-  readonly requestId: string;
-  /** The entry's kind, or `unreadable` when its stored bytes are not an entry (the projection's request id is kept). */
-  readonly kind: 'disposition' | 'evaluation-error' | 'admission-refusal' | 'unreadable';
-  /** `outcome` | `no-match` | … for a disposition; the error class or refusal code otherwise. */
-  readonly result: string | null;
-  readonly outcomeId: string | null;
-  readonly packId: string | null;
-  readonly packVersion: string | null;
-  readonly packDigest: string | null;
-  readonly correlation: Readonly<Record<string, string>> | null;
-  readonly time: string | null;
-  readonly entryHash: string;
-}
+import type { EntrySummary } from '../../core/console-api/index.js';
+export type { EntrySummary };
 
 export interface LogState {
   readonly logId: string;

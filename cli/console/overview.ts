@@ -17,59 +17,19 @@ import {
 import { keepsNotes } from '../../core/ledger/index.js';
 import type { EntrySummary, LedgerIndex } from './ledger-index.js';
 import type { WitnessPolicySummary } from './witness-view.js';
+import type {
+  CheckpointStatus,
+  CheckpointView,
+  Series,
+  Overview,
+  Chart,
+  OverviewChart,
+} from '../../core/console-api/index.js';
+export type { CheckpointStatus, CheckpointView, Series, Overview, Chart, OverviewChart };
 
 export const CHART_BUCKETS = 24;
 /** Packs drawn as their own series; the rest are summed as "other packs". */
 export const CHART_PACKS = 6;
-
-export type CheckpointStatus =
-  'ok' | 'malformed' | 'no-policy' | 'unknown-key' | 'key-not-valid-at-seq' | 'bad-signature';
-
-export interface CheckpointView {
-  readonly logId: string;
-  readonly treeSize: number;
-  readonly time: string | null;
-  readonly rootHash: string | null;
-  readonly chainHead: string | null;
-  readonly keyId: string | null;
-  readonly status: CheckpointStatus;
-}
-
-export interface Series {
-  readonly name: string;
-  readonly counts: readonly number[];
-}
-
-export interface Overview {
-  readonly source: string;
-  /** The sum of the logs' `entries`. */
-  readonly entries: number;
-  readonly logs: readonly {
-    readonly logId: string;
-    /** The head's seq + 1: the entries the log claims (ADR 0230; verify judges gaps and repeats). */
-    readonly entries: number;
-    readonly head: { readonly seq: number; readonly entryHash: string; readonly time: string | null } | null;
-    readonly checkpoint: CheckpointView | null;
-    readonly witnesses: { readonly treeSize: number; readonly cosignatures: number } | null;
-  }[];
-  readonly retention: string;
-  /** `docket console --witnesses`: the policy the witness section judges by; null when none was given. */
-  readonly witnessPolicy: WitnessPolicySummary | null;
-}
-
-export interface Chart {
-  readonly start: string | null;
-  readonly end: string | null;
-  readonly bucketSeconds: number;
-  readonly byKind: readonly Series[];
-  readonly byPack: readonly Series[];
-}
-
-/** `GET /api/overview/chart`: the charts, over the `indexed` entries the index holds. */
-export interface OverviewChart {
-  readonly indexed: number;
-  readonly chart: Chart;
-}
 
 export function checkpointView(c: StoredCheckpoint, policy: TrustPolicy | null): CheckpointView {
   const parsed = parseCheckpoint(c.body);

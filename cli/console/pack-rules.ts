@@ -7,36 +7,8 @@
  */
 import { readJson, toPlain } from '../../core/carrier/index.js';
 import { fetchPack, type ReplayFetchers, type ReplayOutcome } from '../../core/replay/index.js';
-
-/** One rule (§6.5) or exception (§6.6) as the registered pack states it; `definition` is its JSON, as text. */
-export interface PackItem {
-  readonly id: string;
-  readonly description: string | null;
-  /** A rule's outcome, or an exception's effect (`suppress-rule <id>`, `force-outcome <id>`, `escalate`). */
-  readonly yields: string;
-  readonly definition: string;
-}
-
-export type PackRulesView =
-  | { readonly registered: false; readonly reason: string }
-  | {
-      readonly registered: true;
-      readonly digest: string;
-      readonly rules: readonly PackItem[];
-      readonly exceptions: readonly PackItem[];
-      /** Which fired (value true in the replayed trace), or why that is not known. */
-      readonly fired:
-        | {
-            readonly known: true;
-            /** The replay's verdict: on a mismatch the trace is today's evaluation, not the recorded one. */
-            readonly replay: ReplayOutcome['result'];
-            /** The §8 step the evaluation stopped at (rules fire only from step 7 on). */
-            readonly terminatedAt: string;
-            readonly rules: readonly string[];
-            readonly exceptions: readonly string[];
-          }
-        | { readonly known: false; readonly reason: string };
-    };
+import type { PackItem, PackRulesView } from '../../core/console-api/index.js';
+export type { PackItem, PackRulesView };
 
 type Rec = Record<string, unknown>;
 const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../core/ledger/index.js';
+import type { EntryDetailResponse, LinkedFinding, VerifyVerdict } from '../../core/console-api/index.js';
 import { entryDetail } from './entry-detail.js';
 import { handoffsOf } from './handoffs.js';
 import { DEFAULT_PAGE_SIZE, filterFromQuery, intParam, pageOf } from './entry-query.js';
@@ -101,11 +102,12 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
     if (!result.ok) event('no-verdict', result.error);
     else {
       await index.refresh();
-      const findings = result.value.findings.map((f: Finding) => ({
+      const findings: LinkedFinding[] = result.value.findings.map((f: Finding) => ({
         ...f,
         entryRequestId: 'seq' in f ? requestIdOf(f.logId, f.seq) : null,
       }));
-      event('verdict', { ...result.value, findings });
+      const verdict: VerifyVerdict = { ...result.value, findings };
+      event('verdict', verdict);
     }
     res.end();
   }
@@ -163,7 +165,7 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
       const detail = await entryDetail(index, o.source.store, o.source.policy, id);
       return detail === null
         ? json(res, 404, { error: 'no-entry', requestId: id })
-        : json(res, 200, { ...detail, policyProblem: o.source.policyProblem });
+        : json(res, 200, { ...detail, policyProblem: o.source.policyProblem } satisfies EntryDetailResponse);
     }
     const fanned = /^\/api\/handoffs\/([^/]+)$/.exec(path);
     if (fanned) {

@@ -26,6 +26,8 @@ import { approximateDepth } from '../../adapters/sqs.js';
 import { defaultConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { routeQueueName } from '../../stack/settings.js';
+import type { ReplayView } from '../../core/console-api/index.js';
+export type { ReplayView };
 
 /** ADR 0102: what replay compares, in its order (shown beside a match so the auditor sees what "match" covers). */
 export const REPLAY_COMPARED = [
@@ -41,10 +43,6 @@ export const REPLAY_COMPARED = [
   'result (disposition bytes, or error class, phase and code)',
   'work',
 ] as const;
-
-export type ReplayView =
-  | { readonly available: true; readonly outcome: ReplayOutcome; readonly compared: readonly string[] }
-  | { readonly available: false; readonly reason: string };
 
 export interface ConsoleSource {
   /** One line for people: what the console reads. */

@@ -7,46 +7,17 @@
 import {
   judgeNotes,
   newestClaim,
-  type Finding,
-  type NoVerdict,
   type LedgerStore,
-  type NewestClaim,
   type StoredCheckpoint,
   type TrustPolicy,
   type WitnessInputs,
 } from '../../core/ledger/index.js';
 import { checkpointView } from './overview.js';
+import type { WitnessPolicySummary, WitnessLogView, WitnessView } from '../../core/console-api/index.js';
+export type { WitnessPolicySummary, WitnessLogView, WitnessView };
 
 /** The findings `verify --witnesses` adds (docs/verify.md "Witnesses"). */
 export const WITNESS_FINDING_CODES: ReadonlySet<string> = new Set(['rollback', 'stale-anchor', 'unwitnessed-anchor']);
-
-/** What the overview states about the witness policy without judging anything (`null`: none was given). */
-export interface WitnessPolicySummary {
-  readonly quorum: number;
-  readonly witnesses: readonly string[];
-  readonly maxAgeSeconds: number;
-}
-
-export interface WitnessLogView {
-  readonly logId: string;
-  /** Null when the log states no checkpoint at all (verify then reports unregistered-log, not a witness finding). */
-  readonly newest: NewestClaim | null;
-  /** `witnessed` and cosigned within maxAgeSeconds of `now`. */
-  readonly meetsPolicy: boolean;
-}
-
-export type WitnessView =
-  | { readonly policy: null }
-  | {
-      readonly policy: WitnessPolicySummary;
-      /** The clock the judgement used (seconds since the epoch). */
-      readonly now: number;
-      readonly logs: readonly WitnessLogView[];
-      /** The witness findings of the verify run, in verify's order; or why it reached no verdict. */
-      readonly verdict:
-        | { readonly ok: true; readonly findings: readonly Finding[] }
-        | { readonly ok: false; readonly noVerdict: NoVerdict };
-    };
 
 export const witnessPolicySummary = (w: WitnessInputs | null): WitnessPolicySummary | null =>
   w === null

@@ -4,7 +4,7 @@
  */
 import type { EntryKind } from '../ledger/entry-types.js';
 import type { TrustPolicy } from '../ledger/trust-policy.js';
-import type { EvaluationTrace } from '../evaluate/index.js';
+import type { EvaluationTrace } from '../evaluate/types.js';
 
 export type ReplayResult = 'replay-match' | 'replay-mismatch' | 'not-replayable';
 

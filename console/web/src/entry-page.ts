@@ -1,6 +1,14 @@
 import { html, nothing } from 'lit';
 import { entriesHref, getJson } from './api.js';
-import type { Entry, EntryDetail, HandoffsView, Inclusion, PackItem, PackRulesView, ReplayView } from './api-types.js';
+import type {
+  EntryDetailResponse as EntryDetail,
+  HandoffsView,
+  InclusionView as Inclusion,
+  PackItem,
+  PackRulesView,
+  ReplayView,
+} from '../../../core/console-api/index.js';
+import type { SignedEntry as Entry } from '../../../core/ledger/index.js';
 import { correlationText, visible } from './format.js';
 import { LightElement } from './light-element.js';
 import { failure, shown, type Load } from './loader.js';
@@ -232,7 +240,7 @@ export class EntryPage extends LightElement {
       return html`<dl class="result">
         <dt>Disposition</dt>
         <dd class="disposition-kind">
-          ${visible(dsp.kind)}${dsp.outcomeId !== undefined ? html` — outcome <strong class="outcome">${visible(dsp.outcomeId)}</strong>` : nothing}
+          ${visible(dsp.kind)}${dsp.kind === 'outcome' ? html` — outcome <strong class="outcome">${visible(dsp.outcomeId)}</strong>` : nothing}
         </dd>
         <dt>Reasons</dt>
         <dd>
@@ -264,7 +272,7 @@ export class EntryPage extends LightElement {
         <dt>Message</dt>
         <dd class="message">${visible(e.error.message)}</dd>
       </dl>`;
-    if (e.refusal)
+    if (e.kind === 'admission-refusal')
       return html`<dl class="result">
         <dt>Admission refusal</dt>
         <dd><code>${visible(e.refusal.code)}</code></dd>
@@ -305,7 +313,7 @@ export class EntryPage extends LightElement {
           <dt>Evidence digest</dt>
           <dd><code>${visible(e.evidenceDigest)}</code></dd>
           ${
-            e.dispositionDigest
+            e.kind === 'disposition'
               ? html`<dt>Disposition digest</dt>
                   <dd><code>${e.dispositionDigest}</code></dd>`
               : nothing

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { entriesHref, getJson } from './api.js';
-import type { Overview, OverviewChart, WitnessPolicySummary, WitnessView } from './api-types.js';
+import type { Overview, OverviewChart, WitnessPolicySummary, WitnessView } from '../../../core/console-api/index.js';
 import { stackedBars } from './chart.js';
 import { visible } from './format.js';
 import { LightElement, short } from './light-element.js';
@@ -129,7 +129,9 @@ export class OverviewPage extends LightElement {
       }`;
   }
 
-  private witnessJudgement(v: WitnessView, policy: WitnessPolicySummary) {
+  private witnessJudgement(w: WitnessView, policy: WitnessPolicySummary) {
+    if (w.policy === null) return html`<p class="muted" data-witness-policy="none">No witness policy was given.</p>`;
+    const v = w;
     const verdict = v.verdict;
     return html`<table class="witnesses" data-witnesses-ready="true">
         <thead>
@@ -172,7 +174,7 @@ export class OverviewPage extends LightElement {
                     (f) =>
                       html`<li data-finding=${f.code}>
                         <code>${visible(f.code)}</code> log ${visible(f.logId)}
-                        ${f.treeSize !== undefined ? html`tree size ${f.treeSize}` : nothing}
+                        ${'treeSize' in f ? html`tree size ${f.treeSize}` : nothing}
                         <span class="muted">${visible(JSON.stringify(f))}</span>
                       </li>`,
                   )}
