@@ -31,6 +31,23 @@ module.exports = {
       to: { pathNot: '^(console/web/|core/|node_modules/(lit|@lit|lit-html|lit-element|@lit-labs|vite)/)' },
     },
     {
+      name: 'console-api-imports-only-core',
+      comment:
+        "The console's API types (core/console-api) are shared by the server and the page: they import nothing but " +
+        'core/, so the page can import them (ADR 0234).',
+      severity: 'error',
+      from: { path: '^core/console-api/' },
+      to: { pathNot: '^core/' },
+    },
+    {
+      name: 'console-api-types-only',
+      comment:
+        'core/console-api holds types only: every import it makes is `import type`, so it adds no code (ADR 0234).',
+      severity: 'error',
+      from: { path: '^core/console-api/' },
+      to: { dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-circular',
       comment: 'No runtime import cycles anywhere: each module can be loaded after the ones it imports.',
       severity: 'error',

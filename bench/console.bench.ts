@@ -4,9 +4,12 @@
  * Reproduce: npm run build && node dist/bench/console.bench.js [entries]
  *
  * Baseline: reading the export (readFile plus the strict export reader), the least any viewer of the file must do.
- * Measured: from navigation start to the overview's figures on screen ([data-overview-ready]) — cold (the server
- * indexes every entry on this first request: parse, leaf hash) and warm (a reload, index kept) — plus the browser's
- * own first-contentful-paint of the page shell. Chromium's launch is not counted.
+ * Measured: from navigation start to the overview's figures on screen ([data-overview-ready]: logs, heads, newest
+ * checkpoints, read per log, ADR 0230) and to its charts on screen ([data-chart-ready]: the server indexes every
+ * entry first) — cold (first request) and warm (a reload, index kept) — plus the browser's own
+ * first-contentful-paint of the page shell. Chromium's launch is not counted. The console runs as its own process
+ * (`docket console --export …`, which installs the node:crypto ledger port), as an auditor runs it: in this
+ * process its indexing would also delay Playwright's own messages and so the figures.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -24,10 +27,12 @@ import {
   KC,
   policyText,
 } from '../conformance/ledger/fixtures.js';
+import { spawn } from 'node:child_process';
 import { readLedgerExportFast } from '../core/ledger/index.js';
-import { startConsoleServer } from '../cli/console/server.js';
-import { openFileSource } from '../cli/console/source.js';
+import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
+import { packageRoot } from '../cli/console/server.js';
 
+useNodeLedgerCrypto();
 const total = Number(process.argv[2] ?? 100_000);
 const LOGS = 4;
 const perLog = Math.floor(total / LOGS);
@@ -61,20 +66,47 @@ async function baseline(): Promise<number> {
 }
 
 const base = await baseline();
-const source = await openFileSource({ exportPath, checkpointsPath, policyPath });
-const server = await startConsoleServer({ source, host: '127.0.0.1', port: 0 });
+// The command reads the export before it listens; the URL on its stdout says it is ready.
+const child = spawn(
+  process.execPath,
+  [
+    join(packageRoot(), 'bin', 'docket.js'),
+    'console',
+    '--port',
+    '0',
+    '--export',
+    exportPath,
+    '--checkpoints',
+    checkpointsPath,
+    '--policy',
+    policyPath,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const url = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    out += d;
+    const m = /^(http:\/\/127\.0\.0\.1:\d+\/)$/m.exec(out);
+    if (m) resolve(m[1] as string);
+  });
+  child.once('exit', (code) => reject(new Error(`docket console exited ${String(code)}`)));
+});
 const browser = await chromium.launch({ executablePath: requireChromium(), headless: true, args: CHROMIUM_ARGS });
 try {
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
   const paint = async () => {
     const start = performance.now();
-    await page.goto(server.url);
+    await page.goto(url);
     await page.waitForSelector('[data-overview-ready]');
     const ms = performance.now() - start;
+    await page.waitForSelector('[data-chart-ready]', { timeout: 600_000 });
+    const charts = performance.now() - start;
     const fcp = (await page.evaluate(
       `performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`,
     )) as number;
-    return { ms, fcp };
+    return { ms, charts, fcp };
   };
   const cold = await paint();
   const warm = await paint();
@@ -82,8 +114,10 @@ try {
   process.stdout.write(
     [
       `baseline  read the export (readFile + strict reader): ${base.toFixed(0)} ms`,
-      `overview  first paint with figures, cold (server indexes ${LOGS * perLog} entries): ${cold.ms.toFixed(0)} ms  = ${ratio(cold.ms)} × baseline`,
-      `overview  first paint with figures, warm (reload):                  ${warm.ms.toFixed(0)} ms  = ${ratio(warm.ms)} × baseline`,
+      `overview  first paint with figures, cold:                         ${cold.ms.toFixed(0)} ms  = ${ratio(cold.ms)} × baseline`,
+      `overview  first paint with figures, warm (reload):                ${warm.ms.toFixed(0)} ms  = ${ratio(warm.ms)} × baseline`,
+      `overview  charts on screen, cold (server indexes ${LOGS * perLog} entries): ${cold.charts.toFixed(0)} ms  = ${ratio(cold.charts)} × baseline`,
+      `overview  charts on screen, warm (reload, index kept):            ${warm.charts.toFixed(0)} ms  = ${ratio(warm.charts)} × baseline`,
       `browser   first-contentful-paint of the shell: cold ${cold.fcp.toFixed(0)} ms, warm ${warm.fcp.toFixed(0)} ms`,
       `command   npm run build && node dist/bench/console.bench.js ${total}`,
       '',
@@ -91,6 +125,6 @@ try {
   );
 } finally {
   await browser.close();
-  await server.close();
+  child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }

@@ -10,17 +10,27 @@ import { join } from 'node:path';
 import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { defaultDistDir, startConsoleServer } from '../console/server.js';
-import { openFileSource, openStackSource, SourceError, type ConsoleSource } from '../console/source.js';
+import {
+  openFileSource,
+  openStackSource,
+  SourceError,
+  type ConsoleSource,
+  type ConsoleWitnesses,
+} from '../console/source.js';
+import { isUtcTime, readWitnessInputs } from './verify.js';
 import { localPaths } from '../../stack/local-files.js';
 import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 
 const USAGE = `docket console [--port <n>] [--host <address>] [--open] [--policy <trust-policy.json>] [--checkpoints <checkpoints.json>]
                [--export <ledger.jsonl>]
+               [--witnesses <witness-policy.json> [--cosigned <checkpoint-notes.json | witness-state.json>]… [--now <RFC 3339>]]
 docket console --static <dir>
   Serves the read-only audit console (default http://127.0.0.1:4600/; --port 0 picks a free port) until interrupted.
   Without --export it reads a stack (the local stack by default; stack options below); with --export it reads files.
   Defaults: --policy .docket/local/trust-policy.json, --checkpoints .docket/local/checkpoints.json when present.
   --host other than 127.0.0.1 exposes the console on that interface: do so only on a network you trust.
+  --witnesses judges each log's newest checkpoint against a witness policy as "docket verify --witnesses" does
+  (same files and defaults; without --now, the clock at each judgement).
   --static copies the offline verification page (console/dist/offline.html, built by "npm run build") into <dir>.
 ${SETTINGS_HELP}`;
 
@@ -77,6 +87,9 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
         checkpoints: { type: 'string' },
         policy: { type: 'string' },
         static: { type: 'string' },
+        witnesses: { type: 'string' },
+        cosigned: { type: 'string', multiple: true },
+        now: { type: 'string' },
         help: { type: 'boolean' },
       },
       { min: 0, max: 0 },
@@ -90,12 +103,27 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
         : DEFAULT_PORT;
     if (port > 65535) throw new UsageError('--port is at most 65535');
     if (values.host === '') throw new UsageError('--host names an address');
+    if (typeof values.now === 'string' && !isUtcTime(values.now))
+      throw new UsageError('--now is an RFC 3339 UTC date-time (YYYY-MM-DDTHH:MM:SSZ)');
+    if (values.witnesses === undefined && (values.now !== undefined || values.cosigned !== undefined))
+      throw new UsageError('--now and --cosigned go with --witnesses');
     return { values, port };
   });
   if (!line.ok) return line.exit;
   const { values, port } = line.args;
   if (typeof values.static === 'string') return copyOffline(values.static, io);
 
+  let witnesses: ConsoleWitnesses | undefined;
+  if (typeof values.witnesses === 'string') {
+    const w = await readWitnessInputs(values, localPaths());
+    if (!w.ok) {
+      io.stderr(`docket console: ${w.error.code}: ${w.error.detail}\n`);
+      return EXIT.NO_INPUT;
+    }
+    const fixed = typeof values.now === 'string' ? w.value.now : null;
+    witnesses = { inputs: w.value, now: () => fixed ?? Math.floor(Date.now() / 1000) };
+  }
+  const withWitnesses = witnesses === undefined ? {} : { witnesses };
   let source: ConsoleSource;
   try {
     source =
@@ -104,11 +132,13 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
             exportPath: values.export,
             policyPath: typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy,
             ...(typeof values.checkpoints === 'string' ? { checkpointsPath: values.checkpoints } : {}),
+            ...withWitnesses,
           })
         : await openStackSource({
             flags: values as never,
             ...(typeof values.policy === 'string' ? { policyPath: values.policy } : {}),
             ...(typeof values.checkpoints === 'string' ? { checkpointsPath: values.checkpoints } : {}),
+            ...withWitnesses,
           });
   } catch (e) {
     if (e instanceof SourceError) {

@@ -227,12 +227,16 @@ export async function verifyLive(
   }
 }
 
-const isUtcTime = (s: string): boolean => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(s) && !Number.isNaN(Date.parse(s));
+export const isUtcTime = (s: string): boolean =>
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(s) && !Number.isNaN(Date.parse(s));
 
 type WitnessOption = WitnessInputs;
 
-/** The witness policy, the cosigned notes of every --cosigned file (a notes export or a witness state), the clock. */
-async function readWitnessInputs(
+/**
+ * The witness policy, the cosigned notes of every --cosigned file (a notes export or a witness state), the clock.
+ * Also `docket console --witnesses`, so both commands read the same files alike.
+ */
+export async function readWitnessInputs(
   values: Record<string, unknown>,
   local: ReturnType<typeof localPaths>,
 ): Promise<Result<WitnessOption, NoVerdict>> {

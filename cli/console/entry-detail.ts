@@ -13,46 +13,13 @@ import {
   verifyInclusion,
   verifyParsedEntrySignature,
   type LedgerStore,
-  type SignedEntry,
   type StoredCheckpoint,
   type TrustPolicy,
 } from '../../core/ledger/index.js';
 import type { LedgerIndex } from './ledger-index.js';
-import { newestCheckpoint, type CheckpointView } from './overview.js';
-
-export type SignatureStatus = 'ok' | 'no-policy' | 'unknown-key' | 'key-not-valid-at-seq' | 'signature-mismatch';
-
-export interface ProofStep {
-  /** The sibling subtree hash from the proof. */
-  readonly sibling: string;
-  /** Where the sibling sits: `left` means parent = H(0x01 ‖ sibling ‖ running). */
-  readonly side: 'left' | 'right';
-  /** The running hash after this step. */
-  readonly result: string;
-}
-
-export interface InclusionView {
-  readonly checkpoint: CheckpointView;
-  readonly leafIndex: number;
-  readonly leafHash: string;
-  readonly steps: readonly ProofStep[];
-  /** verifyInclusion against the checkpoint's root (RFC 9162 §2.1.3.2). */
-  readonly verified: boolean;
-}
-
-export interface EntryDetail {
-  readonly logId: string;
-  readonly seq: number;
-  readonly entryHash: string;
-  readonly body: string;
-  readonly entry: SignedEntry | null;
-  readonly unreadable: { readonly code: string; readonly detail: string } | null;
-  readonly signature: SignatureStatus | null;
-  /** Null when the log has no checkpoint; `covered: false` when the newest checkpoint predates the entry. */
-  readonly inclusion: InclusionView | { readonly covered: false; readonly checkpoint: CheckpointView } | null;
-  /** Other entries recording the same request id (a duplicate is a verify finding). */
-  readonly duplicates: readonly { readonly logId: string; readonly seq: number }[];
-}
+import { newestCheckpoint } from './overview.js';
+import type { SignatureStatus, ProofStep, InclusionView, EntryDetail } from '../../core/console-api/index.js';
+export type { SignatureStatus, ProofStep, InclusionView, EntryDetail };
 
 /** The steps of §2.1.3.2 for a proof, with each side and intermediate hash (the same loop verifyInclusion runs). */
 export function proofSteps(leafIndex: number, treeSize: number, leaf: Uint8Array, proof: readonly Uint8Array[]) {

@@ -4,6 +4,8 @@
  * strings (entries carry one fixed form, docs/ledger-format.md, so text order is time order).
  */
 import type { EntrySummary } from './ledger-index.js';
+import type { EntryPage } from '../../core/console-api/index.js';
+export type { EntryPage };
 
 export interface EntryFilter {
   readonly requestId?: string;
@@ -61,13 +63,6 @@ export function matches(e: EntrySummary, f: EntryFilter): boolean {
   if (f.from !== undefined && (e.time === null || e.time < f.from)) return false;
   if (f.to !== undefined && (e.time === null || e.time > f.to)) return false;
   return true;
-}
-
-export interface EntryPage {
-  readonly total: number;
-  readonly page: number;
-  readonly pageSize: number;
-  readonly entries: readonly EntrySummary[];
 }
 
 /** Newest first (time, then log and seq), one page of the matching entries. */

@@ -5,24 +5,8 @@
  * Read-only: the console never writes to the store (ADR 0181).
  */
 import { leafHash, toHex, type LedgerStore, type StoredEntry } from '../../core/ledger/index.js';
-
-/** One row of the entries list: what an auditor filters and searches by, as the entry states it. */
-export interface EntrySummary {
-  readonly logId: string;
-  readonly seq: number;
-  readonly requestId: string;
-  /** The entry's kind, or `unreadable` when its stored bytes are not an entry (the projection's request id is kept). */
-  readonly kind: 'disposition' | 'evaluation-error' | 'admission-refusal' | 'unreadable';
-  /** `outcome` | `no-match` | … for a disposition; the error class or refusal code otherwise. */
-  readonly result: string | null;
-  readonly outcomeId: string | null;
-  readonly packId: string | null;
-  readonly packVersion: string | null;
-  readonly packDigest: string | null;
-  readonly correlation: Readonly<Record<string, string>> | null;
-  readonly time: string | null;
-  readonly entryHash: string;
-}
+import type { EntrySummary } from '../../core/console-api/index.js';
+export type { EntrySummary };
 
 export interface LogState {
   readonly logId: string;
@@ -35,6 +19,8 @@ export interface LogState {
 }
 
 const encoder = new TextEncoder();
+/** Entries indexed between two turns of the event loop. */
+const YIELD_EVERY = 500;
 
 type Loose = Record<string, unknown>;
 const isRec = (x: unknown): x is Loose => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -120,7 +106,14 @@ export class LedgerIndex {
     for (const logId of [...(await this.store.listLogs())].sort()) {
       let state = this.logs.get(logId);
       if (state === undefined) this.logs.set(logId, (state = { logId, entries: [], leaves: [], nextSeq: 0 }));
+      let sinceYield = 0;
       for await (const stored of this.store.readEntries(logId, state.nextSeq)) {
+        // An in-memory store yields as microtasks only: give the event loop a turn now and then, so the server keeps
+        // answering (the overview, assets) while a large ledger is indexed (ADR 0230).
+        if (++sinceYield === YIELD_EVERY) {
+          sinceYield = 0;
+          await new Promise<void>((r) => setImmediate(r));
+        }
         // The entry hash is the RFC 9162 leaf hash of the stored bytes (docs/ledger-format.md): one hash for both.
         const leaf = leafHash(encoder.encode(stored.body));
         const s = summarize(stored, toHex(leaf));

@@ -1,10 +1,13 @@
 /**
  * The overview page's data (docs/console.md "Overview"): each log with its head, its newest checkpoint (and whether
- * it verifies under the trust policy), the witness cosignatures on the newest checkpoint note, and the entries per
- * kind and per pack over time, in at most CHART_BUCKETS equal time buckets (ADR 0182).
+ * it verifies under the trust policy) and the witness cosignatures on the newest checkpoint note — read from the
+ * store per log, never from a pass over every entry (ADR 0230) — and, separately, the entries per kind and per pack
+ * over time, in at most CHART_BUCKETS equal time buckets (ADR 0182), from the index once it is built.
  */
 import {
   keyForCheckpoint,
+  leafHash,
+  toHex,
   parseCheckpoint,
   verifyCheckpointSignature,
   type LedgerStore,
@@ -13,48 +16,20 @@ import {
 } from '../../core/ledger/index.js';
 import { keepsNotes } from '../../core/ledger/index.js';
 import type { EntrySummary, LedgerIndex } from './ledger-index.js';
+import type { WitnessPolicySummary } from './witness-view.js';
+import type {
+  CheckpointStatus,
+  CheckpointView,
+  Series,
+  Overview,
+  Chart,
+  OverviewChart,
+} from '../../core/console-api/index.js';
+export type { CheckpointStatus, CheckpointView, Series, Overview, Chart, OverviewChart };
 
 export const CHART_BUCKETS = 24;
 /** Packs drawn as their own series; the rest are summed as "other packs". */
 export const CHART_PACKS = 6;
-
-export type CheckpointStatus =
-  'ok' | 'malformed' | 'no-policy' | 'unknown-key' | 'key-not-valid-at-seq' | 'bad-signature';
-
-export interface CheckpointView {
-  readonly logId: string;
-  readonly treeSize: number;
-  readonly time: string | null;
-  readonly rootHash: string | null;
-  readonly chainHead: string | null;
-  readonly keyId: string | null;
-  readonly status: CheckpointStatus;
-}
-
-export interface Series {
-  readonly name: string;
-  readonly counts: readonly number[];
-}
-
-export interface Overview {
-  readonly source: string;
-  readonly entries: number;
-  readonly logs: readonly {
-    readonly logId: string;
-    readonly entries: number;
-    readonly head: { readonly seq: number; readonly entryHash: string; readonly time: string | null } | null;
-    readonly checkpoint: CheckpointView | null;
-    readonly witnesses: { readonly treeSize: number; readonly cosignatures: number } | null;
-  }[];
-  readonly chart: {
-    readonly start: string | null;
-    readonly end: string | null;
-    readonly bucketSeconds: number;
-    readonly byKind: readonly Series[];
-    readonly byPack: readonly Series[];
-  };
-  readonly retention: string;
-}
 
 export function checkpointView(c: StoredCheckpoint, policy: TrustPolicy | null): CheckpointView {
   const parsed = parseCheckpoint(c.body);
@@ -104,7 +79,7 @@ function series(entries: readonly EntrySummary[], start: number, bucket: number,
 
 const total = (c: readonly number[]) => c.reduce((a, b) => a + b, 0);
 
-export function chartOf(entries: readonly EntrySummary[]): Overview['chart'] {
+export function chartOf(entries: readonly EntrySummary[]): Chart {
   let lo = Infinity;
   let hi = -Infinity;
   for (const e of entries) {
@@ -137,35 +112,69 @@ export function chartOf(entries: readonly EntrySummary[]): Overview['chart'] {
   };
 }
 
+const encoder = new TextEncoder();
+
+async function witnessesOf(store: LedgerStore, logId: string): Promise<Overview['logs'][number]['witnesses']> {
+  if (!keepsNotes(store)) return null;
+  let newest: number | null = null;
+  for await (const n of store.readNotes(logId)) newest = n.treeSize;
+  if (newest === null) return null;
+  let count = 0;
+  for await (const _ of store.readCosignatures(logId, newest)) count++;
+  return { treeSize: newest, cosignatures: count };
+}
+
+/** Per log: one head read, its checkpoints and notes (ADR 0230: nothing here reads every entry). */
 export async function overviewOf(
-  index: LedgerIndex,
   store: LedgerStore,
   policy: TrustPolicy | null,
   source: string,
   retention: string,
+  witnessPolicy: WitnessPolicySummary | null,
 ): Promise<Overview> {
   const logs = [];
-  for (const l of index.logStates()) {
+  for (const logId of [...(await store.listLogs())].sort()) {
     const checkpoints: StoredCheckpoint[] = [];
-    for await (const c of store.readCheckpoints(l.logId)) checkpoints.push(c);
-    let witnesses: Overview['logs'][number]['witnesses'] = null;
-    if (keepsNotes(store)) {
-      let newest: number | null = null;
-      for await (const n of store.readNotes(l.logId)) newest = n.treeSize;
-      if (newest !== null) {
-        let count = 0;
-        for await (const _ of store.readCosignatures(l.logId, newest)) count++;
-        witnesses = { treeSize: newest, cosignatures: count };
-      }
-    }
-    const head = l.entries.at(-1);
+    for await (const c of store.readCheckpoints(logId)) checkpoints.push(c);
+    const head = await store.readHead(logId);
     logs.push({
-      logId: l.logId,
-      entries: l.entries.length,
-      head: head ? { seq: head.seq, entryHash: head.entryHash, time: head.time } : null,
+      logId,
+      entries: head === null ? 0 : head.seq + 1,
+      // The entry hash is the RFC 9162 leaf hash of the stored bytes (docs/ledger-format.md).
+      head: head && {
+        seq: head.seq,
+        entryHash: toHex(leafHash(encoder.encode(head.body))),
+        time: timeOf(head.body),
+      },
       checkpoint: newestCheckpoint(checkpoints, policy),
-      witnesses,
+      witnesses: await witnessesOf(store, logId),
     });
   }
-  return { source, entries: index.size, logs, chart: chartOf(index.all()), retention };
+  return { source, entries: logs.reduce((a, l) => a + l.entries, 0), logs, retention, witnessPolicy };
+}
+
+/** The head's `time` member, read leniently as the list reads it (ADR 0182). */
+function timeOf(body: string): string | null {
+  try {
+    const o = JSON.parse(body) as unknown;
+    return typeof o === 'object' && o !== null && typeof (o as { time?: unknown }).time === 'string'
+      ? (o as { time: string }).time
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The charts over what the index holds; recomputed only when the index has grown (a read-only cache). */
+export class ChartCache {
+  private last: OverviewChart | null = null;
+
+  constructor(private readonly index: LedgerIndex) {}
+
+  async get(): Promise<OverviewChart> {
+    await this.index.refresh();
+    const indexed = this.index.size;
+    if (this.last?.indexed !== indexed) this.last = { indexed, chart: chartOf(this.index.all()) };
+    return this.last;
+  }
 }

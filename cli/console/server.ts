@@ -8,12 +8,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../core/ledger/index.js';
+import type { EntryDetailResponse, LinkedFinding, VerifyVerdict } from '../../core/console-api/index.js';
 import { entryDetail } from './entry-detail.js';
+import { handoffsOf } from './handoffs.js';
 import { DEFAULT_PAGE_SIZE, filterFromQuery, intParam, pageOf } from './entry-query.js';
 import { ALLOWED_METHODS, APP_CSP, hostAllowed, offlineCsp, SECURITY_HEADERS } from './http-policy.js';
 import { LedgerIndex } from './ledger-index.js';
-import { overviewOf } from './overview.js';
+import { ChartCache, overviewOf } from './overview.js';
 import type { ConsoleSource } from './source.js';
+import { WITNESS_FINDING_CODES, witnessLogs, witnessPolicySummary, type WitnessView } from './witness-view.js';
 
 /** The repository (or installed package) root: the nearest folder up from this module with a package.json. */
 export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
@@ -77,6 +80,7 @@ const text = (res: ServerResponse, status: number, message: string) =>
 export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningConsole> {
   const dist = o.distDir ?? defaultDistDir();
   const index = new LedgerIndex(o.source.store);
+  const charts = new ChartCache(index);
   let port = o.port;
 
   const requestIdOf = (logId: string, seq: number): string | null =>
@@ -98,24 +102,57 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
     if (!result.ok) event('no-verdict', result.error);
     else {
       await index.refresh();
-      const findings = result.value.findings.map((f: Finding) => ({
+      const findings: LinkedFinding[] = result.value.findings.map((f: Finding) => ({
         ...f,
         entryRequestId: 'seq' in f ? requestIdOf(f.logId, f.seq) : null,
       }));
-      event('verdict', { ...result.value, findings });
+      const verdict: VerifyVerdict = { ...result.value, findings };
+      event('verdict', verdict);
     }
     res.end();
   }
 
+  let judging: Promise<WitnessView> | null = null;
+  /** The witness section: per-log quorum status now, and the witness findings of one verify run (shared). */
+  async function witnessView(): Promise<WitnessView> {
+    const w = await o.source.witnessInputs();
+    const summary = witnessPolicySummary(w);
+    if (w === null || summary === null) return { policy: null };
+    const trust = o.source.policy;
+    const logIds = [...new Set([...(trust?.logs ?? []), ...(await o.source.store.listLogs())])].sort();
+    const logs = trust === null ? [] : await witnessLogs(o.source.store, trust, w, logIds);
+    const result = await o.source.verify(() => undefined, Number.MAX_SAFE_INTEGER);
+    return {
+      policy: summary,
+      now: w.now,
+      logs,
+      verdict: result.ok
+        ? { ok: true, findings: result.value.findings.filter((f) => WITNESS_FINDING_CODES.has(f.code)) }
+        : { ok: false, noVerdict: result.error },
+    };
+  }
+
   async function api(path: string, q: URLSearchParams, res: ServerResponse): Promise<void> {
+    if (path === '/api/witnesses') {
+      judging ??= witnessView().finally(() => (judging = null));
+      return json(res, 200, await judging);
+    }
     if (path === '/api/verify') return verifyStream(res);
-    await index.refresh();
+    // The overview paints from per-log reads; only its charts wait for the index (ADR 0230).
     if (path === '/api/overview')
       return json(
         res,
         200,
-        await overviewOf(index, o.source.store, o.source.policy, o.source.description, o.source.retention),
+        await overviewOf(
+          o.source.store,
+          o.source.policy,
+          o.source.description,
+          o.source.retention,
+          witnessPolicySummary(o.source.witnesses?.inputs ?? null),
+        ),
       );
+    if (path === '/api/overview/chart') return json(res, 200, await charts.get());
+    await index.refresh();
     if (path === '/api/entries')
       return json(
         res,
@@ -128,7 +165,26 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
       const detail = await entryDetail(index, o.source.store, o.source.policy, id);
       return detail === null
         ? json(res, 404, { error: 'no-entry', requestId: id })
-        : json(res, 200, { ...detail, policyProblem: o.source.policyProblem });
+        : json(res, 200, { ...detail, policyProblem: o.source.policyProblem } satisfies EntryDetailResponse);
+    }
+    const fanned = /^\/api\/handoffs\/([^/]+)$/.exec(path);
+    if (fanned) {
+      const id = decodeURIComponent(fanned[1] as string);
+      const detail = await entryDetail(index, o.source.store, o.source.policy, id);
+      if (detail === null) return json(res, 404, { error: 'no-entry', requestId: id });
+      if (detail.entry === null)
+        return json(res, 200, { none: 'the stored bytes are not a readable entry', routes: '', handoffs: [] });
+      return json(res, 200, await handoffsOf(detail.entry, detail.body, detail.entryHash, o.source.handoffs));
+    }
+    const rules = /^\/api\/pack-rules\/([^/]+)$/.exec(path);
+    if (rules) {
+      const id = decodeURIComponent(rules[1] as string);
+      const detail = await entryDetail(index, o.source.store, o.source.policy, id);
+      if (detail === null) return json(res, 404, { error: 'no-entry', requestId: id });
+      const digest = detail.entry?.pack?.digest;
+      if (digest === undefined)
+        return json(res, 200, { registered: false, reason: 'the entry names no pack (or its bytes are unreadable)' });
+      return json(res, 200, await o.source.packRules(id, digest));
     }
     const replay = /^\/api\/replay\/([^/]+)$/.exec(path);
     if (replay) return json(res, 200, await o.source.replay(decodeURIComponent(replay[1] as string)));

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { readCheckpointExport, readTrustPolicy, type LedgerStore, type TrustPolicy } from '../../core/ledger/index.js';
+import { cosignedNote, keepsNotes, type WitnessInputs } from '../../core/ledger/index.js';
 import { readLedgerExportFast, verifyExportFiles } from '../../core/ledger/index.js';
 import type { NoVerdict, Verdict } from '../../core/ledger/index.js';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
@@ -17,6 +18,16 @@ import { explainStackError } from '../../stack/clients.js';
 import { stackDeps, type ReplayDeps } from '../commands/replay-entries.js';
 import { verifyLive } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
+import { packRules, type PackRulesView } from './pack-rules.js';
+import type { HandoffContext } from './handoffs.js';
+import { loadPackBytes } from '../../core/admission/index.js';
+import { fetchPack } from '../../core/replay/index.js';
+import { approximateDepth } from '../../adapters/sqs.js';
+import { defaultConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
+import { openStack, type StackClients } from '../../stack/clients.js';
+import { routeQueueName } from '../../stack/settings.js';
+import type { ReplayView } from '../../core/console-api/index.js';
+export type { ReplayView };
 
 /** ADR 0102: what replay compares, in its order (shown beside a match so the auditor sees what "match" covers). */
 export const REPLAY_COMPARED = [
@@ -33,10 +44,6 @@ export const REPLAY_COMPARED = [
   'work',
 ] as const;
 
-export type ReplayView =
-  | { readonly available: true; readonly outcome: ReplayOutcome; readonly compared: readonly string[] }
-  | { readonly available: false; readonly reason: string };
-
 export interface ConsoleSource {
   /** One line for people: what the console reads. */
   readonly description: string;
@@ -45,10 +52,33 @@ export interface ConsoleSource {
   readonly policy: TrustPolicy | null;
   /** Why the trust policy could not be read (signatures then show `no-policy`; verify gives no verdict). */
   readonly policyProblem: string | null;
+  /** `--witnesses`: the witness policy and the --cosigned files' notes; null when no witness policy was given. */
+  readonly witnesses: ConsoleWitnesses | null;
+  /**
+   * The witness inputs as verify judges them now: the files' notes plus, from a stack, the table's own notes and
+   * cosignatures (as `docket verify --witnesses` gathers them); null without a witness policy.
+   */
+  witnessInputs(): Promise<WitnessInputs | null>;
+  /** Runs verify as `docket verify` does (with `--witnesses` when the console was given a witness policy). */
   verify(onProgress: (entries: number) => void, progressEvery: number): Promise<Result<Verdict, NoVerdict>>;
   replay(requestId: string): Promise<ReplayView>;
+  /** How the handoffs of an entry are derived and their queues named (ADR 0233). */
+  readonly handoffs: HandoffContext;
+  /** The registered pack's rules for the entry's pack digest and which fired (ADR 0232). */
+  packRules(requestId: string, packDigest: string): Promise<PackRulesView>;
   close(): void;
 }
+
+/** The witness policy and cosigned notes as `docket verify --witnesses` reads them, and the clock to judge with. */
+export interface ConsoleWitnesses {
+  /** From readWitnessFiles; its `now` is ignored in favour of `now()`. */
+  readonly inputs: WitnessInputs;
+  /** Seconds since the epoch: `--now` when given, else the machine's clock at each judgement. */
+  now(): number;
+}
+
+const withNow = (w: ConsoleWitnesses | null): WitnessInputs | undefined =>
+  w === null ? undefined : { ...w.inputs, now: w.now() };
 
 export class SourceError extends Error {
   readonly code = 'console-source-unreadable';
@@ -72,6 +102,7 @@ export interface FileSourceOptions {
   readonly exportPath: string;
   readonly checkpointsPath?: string;
   readonly policyPath: string;
+  readonly witnesses?: ConsoleWitnesses;
 }
 
 const EMPTY_CHECKPOINTS = new TextEncoder().encode('{"checkpoints":[],"format":"docket.checkpoint-export/1"}');
@@ -85,22 +116,34 @@ export async function openFileSource(o: FileSourceOptions): Promise<ConsoleSourc
   const cps = readCheckpointExport(checkpoints);
   if (!cps.ok) throw new SourceError(`${o.checkpointsPath ?? 'checkpoints'}: ${cps.error.detail}`);
   const { policy, problem } = policyOf(policyBytes, o.policyPath);
+  const witnesses = o.witnesses ?? null;
   return {
     description: `files: ${o.exportPath}`,
     retention: 'files: no request archive (an export holds entries, not requests)',
     store: new ExportStore(exp.value.entries, cps.value),
     policy,
     policyProblem: problem,
-    verify: (onProgress, progressEvery) =>
-      verifyExportFiles(
+    witnesses,
+    witnessInputs: () => Promise.resolve(withNow(witnesses) ?? null),
+    verify: (onProgress, progressEvery) => {
+      const w = withNow(witnesses);
+      return verifyExportFiles(
         { ledger, checkpoints, policy: policyBytes ?? new Uint8Array() },
-        { onProgress, progressEvery },
-      ),
+        { onProgress, progressEvery, ...(w ? { witnesses: w } : {}) },
+      );
+    },
     replay: () =>
       Promise.resolve({
         available: false,
         reason: 'replay needs the request archive and the pack registry of a stack; files hold neither',
       }),
+    packRules: () =>
+      Promise.resolve({ registered: false, reason: 'files: no pack registry (an export holds entries, not packs)' }),
+    handoffs: {
+      config: null,
+      routesDescription: "files: the deployment's route configuration is not known, so queues are not named",
+      packTarget: () => Promise.resolve('unknown'),
+    },
     close: () => undefined,
   };
 }
@@ -113,6 +156,12 @@ export interface StackSourceOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** How replay reaches the stack and names this build (tests pin the build digest). */
   readonly replayDeps?: ReplayDeps;
+  readonly witnesses?: ConsoleWitnesses;
+  /** The stage's routes; default: the routes a stack is deployed with by default (infra/config.ts). */
+  readonly routes?: readonly RouteConfig[];
+  readonly routesDescription?: string;
+  /** How a queue's depth is read (GetQueueAttributes by default; tests substitute). */
+  readonly queueDepth?: (queue: string) => Promise<{ visible: number; inFlight: number } | null>;
 }
 
 export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSource> {
@@ -126,36 +175,99 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
   const { policy, problem } = policyOf(policyBytes, policyPath);
   const deps = o.replayDeps ?? stackDeps;
   const opened = deps.open(settings);
+  const witnesses = o.witnesses ?? null;
+  /** One `docket replay --request` outcome (with the §8.3 trace when asked); null when no entry records it. */
+  async function replayOne(requestId: string, trace: boolean): Promise<ReplayOutcome | null> {
+    const options = {
+      policy: policy as TrustPolicy,
+      fetch: opened.fetch,
+      evaluator: { ...EVALUATOR_IDENTITY, buildDigest: deps.buildDigest() },
+      ...(trace ? { trace: true } : {}),
+    };
+    for await (const outcome of replayLedger(opened.store, { kind: 'request', requestId }, options)) return outcome;
+    return null;
+  }
+  const routes = o.routes ?? defaultConfig(settings.stage).routes;
+  let sqs: StackClients | null = null;
+  const handoffs: HandoffContext = {
+    config: {
+      routeQueues: Object.fromEntries(routes.map((r) => [routeTargetKey(r), routeQueueName(settings, r.queue)])),
+      unroutedQueue: routeQueueName(settings, 'unrouted'),
+    },
+    routesDescription:
+      o.routesDescription ??
+      `the routes a ${settings.stage} stack is deployed with by default (infra/config.ts), queues named by the stage`,
+    async packTarget(digest) {
+      const bytes = await fetchPack(opened.fetch, digest);
+      if (!bytes.ok || bytes.value === null) return undefined;
+      // As the evaluate function: a pack that is not found (or not conformant) gives no target.
+      const loaded = loadPackBytes(digest, bytes.value);
+      return loaded.status === 'found' ? loaded.pack.target : undefined;
+    },
+    queueDepth:
+      o.queueDepth ??
+      (async (queue) => {
+        try {
+          sqs ??= openStack(settings);
+          const d = await approximateDepth(sqs.sqs, await sqs.queueUrl(queue));
+          return { visible: d.visible, inFlight: d.inFlight };
+        } catch {
+          return null;
+        }
+      }),
+  };
   return {
     description: `stack ${settings.stage} at ${settings.endpoint ?? 'AWS'} (table ${settings.ledgerTable})`,
     retention: `request archive ${settings.requestsTable}: requests are kept until purged (or expired by the stage's TTL, when one is configured)`,
     store: opened.store,
     policy,
     policyProblem: problem,
-    verify: (onProgress, progressEvery) =>
-      verifyLive(
+    witnesses,
+    async witnessInputs() {
+      const w = withNow(witnesses);
+      if (w === undefined) return null;
+      if (!keepsNotes(opened.store)) return w;
+      // As verifyLive gathers them: the files' notes, then each log's own notes with their cosignatures.
+      const notes = [...w.notes];
+      for (const logId of [...(await opened.store.listLogs())].sort())
+        for await (const n of opened.store.readNotes(logId)) notes.push(await cosignedNote(opened.store, n));
+      return { ...w, notes };
+    },
+    verify: (onProgress, progressEvery) => {
+      const w = withNow(witnesses);
+      return verifyLive(
         o.flags as Record<string, unknown>,
         policyBytes ?? new Uint8Array(),
         checkpointBytes,
         undefined,
-        { allSignatures: false, onProgress, progressEvery },
+        { allSignatures: false, onProgress, progressEvery, ...(w ? { witnesses: w } : {}) },
         { openStore: () => ({ store: opened.store, close: () => undefined }) },
-      ),
+      );
+    },
     async replay(requestId) {
       if (policy === null) return { available: false, reason: `replay needs a trust policy: ${problem}` };
       try {
-        const options = {
-          policy,
-          fetch: opened.fetch,
-          evaluator: { ...EVALUATOR_IDENTITY, buildDigest: deps.buildDigest() },
-        };
-        for await (const outcome of replayLedger(opened.store, { kind: 'request', requestId }, options))
-          return { available: true, outcome, compared: REPLAY_COMPARED };
-        return { available: false, reason: `no entry records request ${requestId}` };
+        const outcome = await replayOne(requestId, false);
+        if (outcome === null) return { available: false, reason: `no entry records request ${requestId}` };
+        return { available: true, outcome, compared: REPLAY_COMPARED };
       } catch (e) {
         return { available: false, reason: explainStackError(e, settings) };
       }
     },
-    close: () => opened.close(),
+    async packRules(requestId, packDigest) {
+      try {
+        return await packRules(opened.fetch, packDigest, async () => {
+          if (policy === null) return null;
+          return replayOne(requestId, true);
+        });
+      } catch (e) {
+        return { registered: false, reason: explainStackError(e, settings) };
+      }
+    },
+    handoffs,
+    close: () => {
+      opened.close();
+      sqs?.close();
+    },
   };
 }

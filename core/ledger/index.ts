@@ -209,4 +209,11 @@ export {
 } from './witness/witness-policy.js';
 
 export { readWitnessFiles, type WitnessInputs, type NamedBytes } from './verify/witness-files.js';
+export {
+  judgeNotes,
+  newestClaim,
+  type CheckpointClaim,
+  type NewestClaim,
+  type NoteCheckpoint,
+} from './witness/witness-evidence.js';
 export { readLedgerExportFast } from './verify/fast-read.js';

@@ -33,6 +33,24 @@ export async function fetchRequest(
   return { ok: true, value: r };
 }
 
+/**
+ * The registry's exact bytes for a pack digest, checked against it (§8.2: no registry is trusted); null when the
+ * registry holds none. Replay's pack loads and the console's pack view both read through it.
+ */
+export async function fetchPack(fetch: ReplayFetchers, digest: string): Promise<Fetched<Uint8Array | null>> {
+  const r = await fetch.packBytes(digest);
+  if (r === null) return { ok: true, value: null };
+  if (!isBytes(r)) return { ok: false, reason: 'pack-digest-mismatch', detail: r.corrupt };
+  const actual = sha256Hex(r);
+  if (actual !== digest)
+    return {
+      ok: false,
+      reason: 'pack-digest-mismatch',
+      detail: `the registry's bytes hash to sha256:${actual}, the entry names sha256:${digest}`,
+    };
+  return { ok: true, value: r };
+}
+
 /** Packs loaded for one replay run: validated and compiled once per digest, as the pipeline's cache does. */
 export class PackCache {
   private readonly cache: Lru<string, Fetched<PackLoad | null>>;
@@ -52,18 +70,12 @@ export class PackCache {
     const key = draftFeatures.length > 0 ? `${digest}+${draftFeatures.join(',')}` : digest;
     const hit = this.cache.get(key);
     if (hit !== undefined) return hit;
-    const r = await this.fetch.packBytes(digest);
+    const r = await fetchPack(this.fetch, digest);
     let out: Fetched<PackLoad | null>;
-    if (r === null) out = { ok: true, value: null };
-    else if (!isBytes(r)) out = { ok: false, reason: 'pack-digest-mismatch', detail: r.corrupt };
-    else if (sha256Hex(r) !== digest)
-      out = {
-        ok: false,
-        reason: 'pack-digest-mismatch',
-        detail: `the registry's bytes hash to sha256:${sha256Hex(r)}, the entry names sha256:${digest}`,
-      };
+    if (!r.ok) out = r;
+    else if (r.value === null) out = { ok: true, value: null };
     // The pipeline's own loader: the same validation and compilation, hence the same preflight (§8.2).
-    else out = { ok: true, value: loadPackBytes(digest, r, draftFeatures) };
+    else out = { ok: true, value: loadPackBytes(digest, r.value, draftFeatures) };
     // A missing pack is not cached: it may be published while a long replay runs (the pipeline does the same).
     if (!(out.ok && out.value === null)) this.cache.set(key, out);
     return out;

@@ -3,6 +3,7 @@ export { replayLedger, summarize, ReplayTally, type ReplaySelection } from './re
 export { replayStoredEntry } from './replay-entry.js';
 export { replayContext, type ReplayContext } from './replay-context.js';
 export { compareEvaluator } from './evaluator.js';
+export { fetchPack, type Fetched } from './fetch.js';
 export { outcomeLine, summaryLine } from './report.js';
 export {
   type NotReplayableReason,

@@ -12,4 +12,4 @@ export function replayContext(options: ReplayOptions): ReplayContext {
 }
 
 /** A verdict before the entry's identification is attached. */
-export type Verdict = Pick<ReplayOutcome, 'result' | 'reason' | 'detail' | 'differs' | 'work'>;
+export type Verdict = Pick<ReplayOutcome, 'result' | 'reason' | 'detail' | 'differs' | 'work' | 'trace'>;

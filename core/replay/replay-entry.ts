@@ -8,7 +8,7 @@
  * Pure: every byte comes through ReplayOptions.fetch; it never throws for bad stored data (a fetcher's own
  * failure — a store that could not be read — propagates, so the caller reports no verdict rather than a wrong one).
  */
-import { evaluateCompiled } from '../evaluate/index.js';
+import { evaluateCompiled, type EvaluationTrace } from '../evaluate/index.js';
 import { readRequest, refusalCodeOfRequestError, type EvaluationRequest } from '../admission/index.js';
 import { sha256Hex, toHex } from '../ledger/bytes.js';
 import { canonicalText } from '../ledger/canonical.js';
@@ -132,6 +132,7 @@ async function replayEvaluation(
     };
   const load = loaded.value;
   let replayed: Replayed;
+  let trace: EvaluationTrace | undefined;
   if (load.status === 'found') {
     const p = load.pack;
     same('pack.id', pack.id ?? null, p.id);
@@ -144,7 +145,9 @@ async function replayEvaluation(
       ...(req.evidence ? { evidence: req.evidence } : {}),
       supportedExtensions: new Set(entry.supportedExtensions),
       ...(entry.workBudget !== null ? { workBudget: entry.workBudget } : {}),
+      ...(ctx.options.trace === true ? { trace: true } : {}),
     });
+    if (result.kind === 'disposition' && result.trace !== undefined) trace = result.trace;
     replayed =
       result.kind === 'disposition'
         ? { kind: 'disposition', bytes: result.bytes, work: result.work }
@@ -166,7 +169,10 @@ async function replayEvaluation(
   compareResult(entry, replayed, same);
   same('work', entry.work, replayed.work);
   const work = { recorded: entry.work, replayed: replayed.work };
-  return differs.length === 0 ? { result: 'replay-match', work } : { result: 'replay-mismatch', differs, work };
+  const traced = trace === undefined ? {} : { trace };
+  return differs.length === 0
+    ? { result: 'replay-match', work, ...traced }
+    : { result: 'replay-mismatch', differs, work, ...traced };
 }
 
 /** The RFC 8785 disposition bytes, or the §8.4 error class, phase and code (ADR 0102: messages are not compared). */

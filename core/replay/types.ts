@@ -4,6 +4,7 @@
  */
 import type { EntryKind } from '../ledger/entry-types.js';
 import type { TrustPolicy } from '../ledger/trust-policy.js';
+import type { EvaluationTrace } from '../evaluate/types.js';
 
 export type ReplayResult = 'replay-match' | 'replay-mismatch' | 'not-replayable';
 
@@ -60,6 +61,11 @@ export interface ReplayOptions {
   readonly acrossEvaluators?: boolean;
   /** The deployment's maximum work budget, when known: lets a `work-budget-out-of-range` refusal be re-judged. */
   readonly maxWorkBudget?: number;
+  /**
+   * Return the replayed evaluation's §8.3 diagnostic trace beside the outcome (the console shows which rules
+   * fired). The trace changes no verdict. Default false: `docket replay` prints no trace.
+   */
+  readonly trace?: boolean;
 }
 
 /** One recorded member that the replay did not reproduce. */
@@ -87,6 +93,8 @@ export interface ReplayOutcome {
   readonly differs?: readonly Difference[];
   readonly work?: { readonly recorded: number; readonly replayed: number };
   readonly evaluator?: EvaluatorComparison;
+  /** With `trace`: the replayed evaluation's trace, when the pack was evaluated. */
+  readonly trace?: EvaluationTrace;
 }
 
 export interface ReplaySummary {

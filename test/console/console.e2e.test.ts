@@ -95,6 +95,22 @@ afterAll(async () => {
 const at = (path: string) => `${c.url.replace(/\/$/, '')}${path}`;
 
 describe('the audit console over the local stack', () => {
+  it("shows a routed entry's handoffs with the stage's queues and their depth, read without receiving", async () => {
+    const page = await b.browser.newPage();
+    await page.goto(at('/entry/console-triage-7a'));
+    const table = await page.waitForSelector('table.handoffs');
+    const rows = await table.$$eval('tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r[3]).toMatch(/^docket-console-/);
+      expect(r[4]).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(r[5]).toMatch(/^\d+ visible, \d+ in flight$/);
+    }
+    await page.close();
+  });
+
   it('opens the overview with every log, its head and its newest checkpoint', async () => {
     const page = await b.browser.newPage();
     await page.goto(at('/'));
@@ -104,6 +120,7 @@ describe('the audit console over the local stack', () => {
     const text = (await page.textContent('main')) ?? '';
     expect(text).toContain(`${ids.length} entries`);
     expect(text).not.toContain('none');
+    await page.waitForSelector('[data-chart-ready]');
     expect(await page.$$eval('figure.chart', (f) => f.length)).toBe(2);
     await page.close();
   });
@@ -123,6 +140,14 @@ describe('the audit console over the local stack', () => {
     expect(await page.getAttribute('[data-inclusion]', 'data-inclusion')).toBe('verified');
     expect(await page.textContent('dd.pack')).toContain('vendor');
     expect(await page.textContent('dd.disposition-kind')).toContain('outcome');
+    // The pack's rules from the stack's registry, the one that fired by a traced replay (ADR 0232).
+    await page.waitForSelector('[data-pack-registered]');
+    expect(await page.getAttribute('[data-pack-registered]', 'data-pack-registered')).toBe('true');
+    expect(await page.$$eval('a[data-fired]', (as) => as.map((a) => a.getAttribute('data-fired')))).toEqual([
+      'onboard-low-risk',
+    ]);
+    // An outcome fans out no handoff (ADR 0233).
+    expect(await (await page.waitForSelector('[data-handoffs]')).getAttribute('data-handoffs')).toBe('0');
     await page.close();
   });
 

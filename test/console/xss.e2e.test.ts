@@ -146,7 +146,7 @@ describe('the console with hostile ledger strings', () => {
 
   it('runs nothing on the overview or the verify page, where hostile pack ids name chart series', async () => {
     const page = await b.browser.newPage();
-    const o = await visit(page, '/', '[data-overview-ready]');
+    const o = await visit(page, '/', '[data-chart-ready]');
     harmless(o);
     expect(o.text).toContain(SCRIPT);
     const v = await visit(page, '/verify', '[data-verify-ok]');

@@ -42,6 +42,8 @@ export class DocketConsole extends LightElement {
     if (a === null || a.target !== '') return;
     const url = new URL(a.href, location.href);
     if (url.origin !== location.origin || url.pathname === '/offline' || url.pathname.startsWith('/api/')) return;
+    // A fragment link within this page (a pack rule on the entry page) is the browser's to follow.
+    if (url.hash !== '' && url.pathname === location.pathname && url.search === location.search) return;
     ev.preventDefault();
     this.go(url.pathname + url.search);
   };

@@ -1,5 +1,5 @@
 import { html, svg, type TemplateResult } from 'lit';
-import type { Series } from './api-types.js';
+import type { Series } from '../../../core/console-api/index.js';
 import { visible } from './format.js';
 
 /** Eight distinguishable colours (Okabe–Ito plus grey), readable on white. */

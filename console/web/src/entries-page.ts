@@ -1,6 +1,6 @@
 import { html } from 'lit';
 import { entriesHref, entryHref, getJson } from './api.js';
-import type { EntryPage } from './api-types.js';
+import type { EntryPage } from '../../../core/console-api/index.js';
 import { correlationText, resultText, visible } from './format.js';
 import { LightElement } from './light-element.js';
 import { failure, shown, type Load } from './loader.js';

@@ -1,6 +1,14 @@
 import { html, nothing } from 'lit';
 import { entriesHref, getJson } from './api.js';
-import type { Entry, EntryDetail, Inclusion, ReplayView } from './api-types.js';
+import type {
+  EntryDetailResponse as EntryDetail,
+  HandoffsView,
+  InclusionView as Inclusion,
+  PackItem,
+  PackRulesView,
+  ReplayView,
+} from '../../../core/console-api/index.js';
+import type { SignedEntry as Entry } from '../../../core/ledger/index.js';
 import { correlationText, visible } from './format.js';
 import { LightElement } from './light-element.js';
 import { failure, shown, type Load } from './loader.js';
@@ -19,10 +27,14 @@ export class EntryPage extends LightElement {
     requestId: { attribute: false },
     data: { state: true },
     replay: { state: true },
+    rules: { state: true },
+    handoffs: { state: true },
   };
   requestId = '';
   data: Load<EntryDetail> = { state: 'loading' };
   replay: Load<ReplayView> | null = null;
+  rules: Load<PackRulesView> | null = null;
+  handoffs: Load<HandoffsView> | null = null;
   private loaded: string | null = null;
 
   protected override willUpdate(): void {
@@ -31,11 +43,143 @@ export class EntryPage extends LightElement {
     this.loaded = id;
     this.data = { state: 'loading' };
     this.replay = null;
+    this.rules = null;
+    this.handoffs = null;
     getJson<EntryDetail>(`/api/entry/${encodeURIComponent(id)}`).then(
       (value) => {
-        if (this.loaded === id) this.data = { state: 'ok', value };
+        if (this.loaded !== id) return;
+        this.data = { state: 'ok', value };
+        if (value.entry?.pack) this.loadRules(id);
+        if (value.entry?.kind === 'disposition') this.loadHandoffs(id);
       },
       (e: unknown) => (this.data = failure(e)),
+    );
+  }
+
+  private loadRules(id: string): void {
+    this.rules = { state: 'loading' };
+    getJson<PackRulesView>(`/api/pack-rules/${encodeURIComponent(id)}`).then(
+      (value) => {
+        if (this.loaded === id) this.rules = { state: 'ok', value };
+      },
+      (e: unknown) => (this.rules = failure(e)),
+    );
+  }
+
+  private loadHandoffs(id: string): void {
+    this.handoffs = { state: 'loading' };
+    getJson<HandoffsView>(`/api/handoffs/${encodeURIComponent(id)}`).then(
+      (value) => {
+        if (this.loaded === id) this.handoffs = { state: 'ok', value };
+      },
+      (e: unknown) => (this.handoffs = failure(e)),
+    );
+  }
+
+  private fannedOut() {
+    if (this.handoffs === null) return nothing;
+    return html`<section aria-labelledby="handoffs-h">
+      <h2 id="handoffs-h">Handoffs it fanned out</h2>
+      <p class="muted">
+        Derived from the signed entry exactly as the evaluate function sends them (ADR 0233); the console never receives
+        from a queue.
+      </p>
+      ${shown(this.handoffs, (v) => this.handoffTable(v))}
+    </section>`;
+  }
+
+  private handoffTable(v: HandoffsView) {
+    if (v.none !== null) return html`<p data-handoffs="0">None: ${visible(v.none)}.</p>`;
+    return html`<table class="handoffs" data-handoffs=${v.handoffs.length}>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">Shape</th>
+            <th scope="col">Route</th>
+            <th scope="col">Queue</th>
+            <th scope="col">Handoff id</th>
+            <th scope="col">In the queue now</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${v.handoffs.map(
+            (h) =>
+              html`<tr>
+                <td>${h.routeIndex}</td>
+                <td>${visible(h.shape)}</td>
+                <td>
+                  ${visible(h.routeKey ?? 'none')}${h.destination ? html` <span class="muted">(${visible(h.destination)})</span>` : nothing}
+                </td>
+                <td>
+                  ${h.queue === null ? html`<span class="muted">not known</span>` : html`<code>${visible(h.queue)}</code>`}
+                </td>
+                <td><code class="handoff-id">${h.handoffId}</code></td>
+                <td>${h.depth === null ? '—' : `${h.depth.visible} visible, ${h.depth.inFlight} in flight`}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      <p class="muted">Queues: ${visible(v.routes)}.</p>`;
+  }
+
+  private packRules() {
+    if (this.rules === null) return nothing;
+    return html`<section aria-labelledby="rules-h">
+      <h2 id="rules-h">The pack's rules that fired</h2>
+      ${
+        this.rules.state === 'loading'
+          ? html`<p class="muted" role="status">Reading the pack from the registry and replaying the request…</p>`
+          : shown(this.rules, (v) => this.rulesBody(v))
+      }
+    </section>`;
+  }
+
+  private rulesBody(v: PackRulesView) {
+    if (!v.registered) return html`<p class="bad" data-pack-registered="false">${visible(v.reason)}</p>`;
+    const fired = v.fired;
+    const anchor = (kind: string, id: string) => `${kind}-${encodeURIComponent(id)}`;
+    const firedList = (kind: string, ids: readonly string[]) =>
+      ids.map((id) => html`<li><a href=${`#${anchor(kind, id)}`} data-fired=${id}>${visible(id)}</a></li>`);
+    return html`<div data-pack-registered="true">
+      <p>
+        The pack registry holds the pack's exact bytes (sha256:<code>${v.digest}</code>).
+        ${
+          fired.known
+            ? html`Replaying the request (${visible(fired.replay)}) stopped at §8 step ${visible(fired.terminatedAt)};
+              these fired:`
+            : html`<span class="muted" data-fired-unknown
+                >Which rules fired is not known: ${visible(fired.reason)}</span
+              >`
+        }
+      </p>
+      ${
+        fired.known
+          ? fired.rules.length + fired.exceptions.length === 0
+            ? html`<p class="muted" data-fired="none">No rule or exception was true.</p>`
+            : html`<ul class="fired">
+                ${firedList('rule', fired.rules)} ${firedList('exception', fired.exceptions)}
+              </ul>`
+          : nothing
+      }
+      <details open>
+        <summary>Every rule and exception of the registered pack</summary>
+        ${this.items('rule', v.rules, fired.known ? fired.rules : [])}
+        ${this.items('exception', v.exceptions, fired.known ? fired.exceptions : [])}
+      </details>
+    </div>`;
+  }
+
+  private items(kind: string, items: readonly PackItem[], fired: readonly string[]) {
+    return items.map(
+      (r) =>
+        html`<div class="pack-item" id=${`${kind}-${encodeURIComponent(r.id)}`} data-rule=${r.id}>
+          <h3>
+            ${kind} <code>${visible(r.id)}</code> → ${visible(r.yields)}
+            ${fired.includes(r.id) ? html`<strong class="ok">fired</strong>` : nothing}
+          </h3>
+          ${r.description !== null ? html`<p>${visible(r.description)}</p>` : nothing}
+          <pre class="body">${visible(r.definition)}</pre>
+        </div>`,
     );
   }
 
@@ -75,7 +219,7 @@ export class EntryPage extends LightElement {
             </p>`
           : this.entry(e, d)
       }
-      ${this.proof(d)}
+      ${this.fannedOut()} ${this.packRules()} ${this.proof(d)}
       <section aria-labelledby="replay-h">
         <h2 id="replay-h">Replay</h2>
         <p>
@@ -96,7 +240,7 @@ export class EntryPage extends LightElement {
       return html`<dl class="result">
         <dt>Disposition</dt>
         <dd class="disposition-kind">
-          ${visible(dsp.kind)}${dsp.outcomeId !== undefined ? html` — outcome <strong class="outcome">${visible(dsp.outcomeId)}</strong>` : nothing}
+          ${visible(dsp.kind)}${dsp.kind === 'outcome' ? html` — outcome <strong class="outcome">${visible(dsp.outcomeId)}</strong>` : nothing}
         </dd>
         <dt>Reasons</dt>
         <dd>
@@ -128,7 +272,7 @@ export class EntryPage extends LightElement {
         <dt>Message</dt>
         <dd class="message">${visible(e.error.message)}</dd>
       </dl>`;
-    if (e.refusal)
+    if (e.kind === 'admission-refusal')
       return html`<dl class="result">
         <dt>Admission refusal</dt>
         <dd><code>${visible(e.refusal.code)}</code></dd>
@@ -169,7 +313,7 @@ export class EntryPage extends LightElement {
           <dt>Evidence digest</dt>
           <dd><code>${visible(e.evidenceDigest)}</code></dd>
           ${
-            e.dispositionDigest
+            e.kind === 'disposition'
               ? html`<dt>Disposition digest</dt>
                   <dd><code>${e.dispositionDigest}</code></dd>`
               : nothing

@@ -1,5 +1,5 @@
 import { html, svg, type TemplateResult } from 'lit';
-import type { Inclusion } from './api-types.js';
+import type { InclusionView as Inclusion } from '../../../core/console-api/index.js';
 import { short } from './light-element.js';
 
 /**

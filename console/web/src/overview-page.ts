@@ -1,20 +1,31 @@
-import { html } from 'lit';
+import { html, nothing } from 'lit';
 import { entriesHref, getJson } from './api.js';
-import type { Overview } from './api-types.js';
+import type { Overview, OverviewChart, WitnessPolicySummary, WitnessView } from '../../../core/console-api/index.js';
 import { stackedBars } from './chart.js';
 import { visible } from './format.js';
 import { LightElement, short } from './light-element.js';
 import { failure, shown, type Load } from './loader.js';
 
 export class OverviewPage extends LightElement {
-  static override properties = { data: { state: true } };
+  static override properties = { data: { state: true }, chart: { state: true }, witnesses: { state: true } };
   data: Load<Overview> = { state: 'loading' };
+  chart: Load<OverviewChart> = { state: 'loading' };
+  witnesses: Load<WitnessView> | null = null;
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // The logs paint first; the charts need every entry indexed and follow when ready (ADR 0230).
     getJson<Overview>('/api/overview').then(
-      (value) => (this.data = { state: 'ok', value }),
+      (value) => {
+        this.data = { state: 'ok', value };
+        // With a witness policy, the judgement runs verify over the whole ledger: asked for after the first paint.
+        if (value.witnessPolicy !== null) this.judgeWitnesses();
+      },
       (e: unknown) => (this.data = failure(e)),
+    );
+    getJson<OverviewChart>('/api/overview/chart').then(
+      (value) => (this.chart = { state: 'ok', value }),
+      (e: unknown) => (this.chart = failure(e)),
     );
   }
 
@@ -76,15 +87,114 @@ export class OverviewPage extends LightElement {
           </tbody>
         </table>
       </section>
+      <section aria-labelledby="witness-h">
+        <h2 id="witness-h">Witnesses</h2>
+        ${this.witnessSection(o.witnessPolicy)}
+      </section>
       <section aria-labelledby="charts-h" class="charts">
         <h2 id="charts-h">Entries over time</h2>
         ${
-          o.chart.start === null
-            ? html`<p class="muted">No entries yet.</p>`
-            : html`${stackedBars('Entries per kind', o.chart.byKind, o.chart.start, o.chart.end)}
-              ${stackedBars('Entries per pack', o.chart.byPack, o.chart.start, o.chart.end)}`
+          this.chart.state === 'loading'
+            ? html`<p class="muted" role="status">Counting every entry per kind and per pack…</p>`
+            : shown(this.chart, (c) => this.charts(c))
         }
       </section>`;
+  }
+
+  private judgeWitnesses(): void {
+    this.witnesses = { state: 'loading' };
+    getJson<WitnessView>('/api/witnesses').then(
+      (value) => (this.witnesses = { state: 'ok', value }),
+      (e: unknown) => (this.witnesses = failure(e)),
+    );
+  }
+
+  private witnessSection(policy: WitnessPolicySummary | null) {
+    if (policy === null)
+      return html`<p class="muted" data-witness-policy="none">
+        No witness policy was given (<code>docket console --witnesses &lt;witness-policy.json&gt;</code>): the
+        cosignatures above are counted, not judged against a quorum.
+      </p>`;
+    const w = this.witnesses;
+    return html`<p data-witness-policy="given">
+        Witness policy: a quorum of ${policy.quorum} of ${policy.witnesses.length}
+        (${policy.witnesses.map((n) => visible(n)).join(', ')}), cosigned within ${policy.maxAgeSeconds} s.
+      </p>
+      ${
+        w === null || w.state === 'loading'
+          ? html`<p class="muted" role="status">
+              Judging every log against the witness policy (verify reads every entry)…
+            </p>`
+          : shown(w, (v) => this.witnessJudgement(v, policy))
+      }`;
+  }
+
+  private witnessJudgement(w: WitnessView, policy: WitnessPolicySummary) {
+    if (w.policy === null) return html`<p class="muted" data-witness-policy="none">No witness policy was given.</p>`;
+    const v = w;
+    const verdict = v.verdict;
+    return html`<table class="witnesses" data-witnesses-ready="true">
+        <thead>
+          <tr>
+            <th scope="col">Log</th>
+            <th scope="col">Newest checkpoint</th>
+            <th scope="col">Cosigned by</th>
+            <th scope="col">Policy</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${(v.logs ?? []).map(
+            (l) =>
+              html`<tr data-witness-log=${l.logId} data-meets-policy=${String(l.meetsPolicy)}>
+                <th scope="row">${visible(l.logId)}</th>
+                <td>${l.newest ? html`tree size ${l.newest.treeSize}` : html`<span class="bad">none</span>`}</td>
+                <td>
+                  ${l.newest ? `${l.newest.cosigners.length} of ${policy.witnesses.length}` : '—'}
+                  ${l.newest?.cosigners.length ? html`<span class="muted">(${l.newest.cosigners.map((n) => visible(n)).join(', ')})</span>` : nothing}
+                </td>
+                <td>
+                  <span class=${l.meetsPolicy ? 'ok' : 'bad'}
+                    >${l.meetsPolicy ? 'meets the policy' : l.newest?.witnessed ? 'stale' : `no quorum of ${policy.quorum}`}</span
+                  >
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${
+        verdict === undefined
+          ? nothing
+          : verdict.ok
+            ? verdict.findings.length === 0
+              ? html`<p class="ok" data-witness-findings="0">
+                  verify --witnesses: no rollback, stale or unwitnessed anchor.
+                </p>`
+              : html`<ul class="findings" data-witness-findings=${verdict.findings.length}>
+                  ${verdict.findings.map(
+                    (f) =>
+                      html`<li data-finding=${f.code}>
+                        <code>${visible(f.code)}</code> log ${visible(f.logId)}
+                        ${'treeSize' in f ? html`tree size ${f.treeSize}` : nothing}
+                        <span class="muted">${visible(JSON.stringify(f))}</span>
+                      </li>`,
+                  )}
+                </ul>`
+            : html`<p class="bad" data-witness-findings="no-verdict">
+                verify reached no verdict: ${visible(verdict.noVerdict.code)} — ${visible(verdict.noVerdict.detail)}
+              </p>`
+      }`;
+  }
+
+  private charts({ indexed, chart }: OverviewChart) {
+    return html`<div data-chart-ready="true">
+      ${
+        chart.start === null
+          ? html`<p class="muted">No entries yet.</p>`
+          : html`<p class="muted">Over the ${indexed.toLocaleString('en-US')} entries read.</p>
+              ${stackedBars('Entries per kind', chart.byKind, chart.start, chart.end)}
+              ${stackedBars('Entries per pack', chart.byPack, chart.start, chart.end)}`
+      }
+    </div>`;
   }
 }
 customElements.define('overview-page', OverviewPage);

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { entryHref } from './api.js';
-import type { Finding, Verdict } from './api-types.js';
+import type { LinkedFinding as Finding, VerifyVerdict as Verdict } from '../../../core/console-api/index.js';
 import { visible } from './format.js';
 import { LightElement } from './light-element.js';
 
@@ -107,7 +107,7 @@ export class VerifyPage extends LightElement {
                 (f) =>
                   html`<li class="finding">
                     log
-                    ${visible(f.logId)}${f.seq !== undefined ? html`, seq ${f.seq}` : nothing}${f.treeSize !== undefined ? html`, tree size ${f.treeSize}` : nothing}
+                    ${visible(f.logId)}${'seq' in f ? html`, seq ${f.seq}` : nothing}${'treeSize' in f ? html`, tree size ${f.treeSize}` : nothing}
                     ${
                       f.entryRequestId !== null
                         ? html` — <a href=${entryHref(f.entryRequestId)}>entry ${visible(f.entryRequestId)}</a>`

@@ -22,7 +22,7 @@ import { checkCheckpoint } from './checkpoint-status.js';
 import { checkEntry } from './entry-status.js';
 import { compareFindings, type EntryStatus, type Finding, type NoVerdict, type Verdict } from './findings.js';
 import type { LedgerSource } from './sources.js';
-import { judgeNotes, type NoteCheckpoint, type WitnessEvidence } from '../witness/witness-evidence.js';
+import { judgeNotes, newestClaim, type NoteCheckpoint, type WitnessEvidence } from '../witness/witness-evidence.js';
 import type { WitnessPolicy } from '../witness/witness-policy.js';
 
 export interface VerifyOptions {
@@ -269,16 +269,15 @@ class Run {
         this.findings.push({ code: 'rollback', logId, treeSize: n.treeSize, entries });
     }
     const claims = [...anchors.map((a) => ({ treeSize: a.cp.treeSize, rootHash: a.cp.rootHash })), ...noted];
-    if (claims.length === 0) return; // no checkpoint at all: unregistered-log already fails the log closed
-    const newestSize = Math.max(...claims.map((c) => c.treeSize));
-    const newest = claims.filter((c) => c.treeSize === newestSize);
-    if (!newest.every((c) => witnessed.some((n) => n.treeSize === c.treeSize && n.rootHash === c.rootHash))) {
-      this.findings.push({ code: 'unwitnessed-anchor', logId, treeSize: newestSize });
+    const newest = newestClaim(claims, noted);
+    if (newest === null) return; // no checkpoint at all: unregistered-log already fails the log closed
+    if (!newest.witnessed) {
+      this.findings.push({ code: 'unwitnessed-anchor', logId, treeSize: newest.treeSize });
       return;
     }
-    const at = Math.min(...witnessed.filter((n) => n.treeSize === newestSize).map((n) => n.witnessedAt as number));
+    const at = newest.witnessedAt as number;
     if (at < w.now - w.policy.maxAgeSeconds)
-      this.findings.push({ code: 'stale-anchor', logId, treeSize: newestSize, witnessedAt: at });
+      this.findings.push({ code: 'stale-anchor', logId, treeSize: newest.treeSize, witnessedAt: at });
   }
 
   checkPositions(): void {

@@ -17,6 +17,39 @@ export interface NoteCheckpoint {
   readonly rootHash: string;
   /** The quorum's time: the quorum-th newest cosignature time (seconds), or null when fewer witnesses cosigned. */
   readonly witnessedAt: number | null;
+  /** The names of the policy witnesses whose cosignature on it verifies, sorted. */
+  readonly cosigners: readonly string[];
+}
+
+/** A checkpoint a log states: a valid Docket checkpoint or a log-signed note. */
+export interface CheckpointClaim {
+  readonly treeSize: number;
+  readonly rootHash: string;
+}
+
+/** What `verify --witnesses` judges of a log's newest checkpoint (docs/verify.md "Witnesses"). */
+export interface NewestClaim {
+  /** The largest tree size any claim states. */
+  readonly treeSize: number;
+  /** Every claim of that size (each root) is a checkpoint a quorum cosigned; false is `unwitnessed-anchor`. */
+  readonly witnessed: boolean;
+  /** When witnessed: the earliest quorum time among them (judged against maxAgeSeconds for `stale-anchor`). */
+  readonly witnessedAt: number | null;
+  /** The witnesses that cosigned a checkpoint of that size, sorted. */
+  readonly cosigners: readonly string[];
+}
+
+/** The newest claim of a log and whether a quorum cosigned it; null when the log states no checkpoint at all. */
+export function newestClaim(claims: readonly CheckpointClaim[], noted: readonly NoteCheckpoint[]): NewestClaim | null {
+  if (claims.length === 0) return null;
+  const treeSize = Math.max(...claims.map((c) => c.treeSize));
+  const witnessed = noted.filter((n) => n.witnessedAt !== null);
+  const newest = claims.filter((c) => c.treeSize === treeSize);
+  const ok = newest.every((c) => witnessed.some((n) => n.treeSize === c.treeSize && n.rootHash === c.rootHash));
+  const cosigners = [...new Set(noted.filter((n) => n.treeSize === treeSize).flatMap((n) => n.cosigners))].sort();
+  if (!ok) return { treeSize, witnessed: false, witnessedAt: null, cosigners };
+  const at = Math.min(...witnessed.filter((n) => n.treeSize === treeSize).map((n) => n.witnessedAt as number));
+  return { treeSize, witnessed: true, witnessedAt: at, cosigners };
 }
 
 /** Log id → its log-signed checkpoints (one per size and root), ascending tree size. */
@@ -45,7 +78,7 @@ export function judgeNotes(notes: readonly string[], trust: TrustPolicy, witness
     const witnessedAt = times.length >= witnesses.quorum ? (times[witnesses.quorum - 1] as number) : null;
     let list = out.get(p.logId);
     if (list === undefined) out.set(p.logId, (list = []));
-    list.push({ treeSize: p.treeSize, rootHash: p.rootHash, witnessedAt });
+    list.push({ treeSize: p.treeSize, rootHash: p.rootHash, witnessedAt, cosigners: [...p.times.keys()].sort() });
   }
   for (const list of out.values()) list.sort((a, b) => a.treeSize - b.treeSize || (a.rootHash < b.rootHash ? -1 : 1));
   return out;
