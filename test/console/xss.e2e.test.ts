@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { canonicalText, sha256Hex } from '../../core/ledger/index.js';
+import { canonicalText, ENTRY_FORMAT_V2, sha256Hex } from '../../core/ledger/index.js';
 import { PACK_DIGEST } from '../../conformance/ledger/fixtures.js';
 import { packageRoot, startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openFileSource } from '../../cli/console/source.js';
@@ -38,6 +38,8 @@ const HOSTILE: Record<number, Record<string, unknown>> = {
   4: { requestId: JS_URL },
   5: { requestId: SCRIPT },
   6: { disposition: hostileOutcome, dispositionDigest: sha256Hex(canonicalText(hostileOutcome)) },
+  // ADR 0220: names are lowercase tokens, so a readable /2 entry cannot carry markup; an unknown one is still shown.
+  7: { format: ENTRY_FORMAT_V2, draftFeatures: ['rfc0008-quantifiers', 'rfc9999-future'] },
 };
 
 let files: LedgerFiles;
@@ -46,7 +48,7 @@ let b: TestBrowser;
 
 beforeAll(async () => {
   await ensureBuilt(packageRoot());
-  files = writeLedgerFiles(['log-x'], 7, (_, seq) => HOSTILE[seq] ?? {});
+  files = writeLedgerFiles(['log-x'], 8, (_, seq) => HOSTILE[seq] ?? {});
   c = await startConsoleServer({ source: await openFileSource(files), host: '127.0.0.1', port: 0 });
   b = await launchChromium();
 });
@@ -111,6 +113,16 @@ describe('the console with hostile ledger strings', () => {
     harmless(s);
     for (const t of [SCRIPT, IMG, JS_URL, RTL_SHOWN]) expect(s.text).toContain(t);
     expect(await page.textContent('dd.pack a')).toBe(SCRIPT);
+    await page.close();
+  });
+
+  it('shows the draft features a format /2 entry recorded, as text, and none for a /1 entry', async () => {
+    const page = await b.browser.newPage();
+    const v2 = await visit(page, '/entry/log-x-req-7', 'dl.facts');
+    harmless(v2);
+    expect(await page.textContent('dd.draft-features')).toBe('rfc0008-quantifiers, rfc9999-future');
+    await visit(page, '/entry/log-x-req-0', 'dl.facts');
+    expect(await page.locator('dd.draft-features').count()).toBe(0);
     await page.close();
   });
 

@@ -304,6 +304,13 @@ export class EntryPage extends LightElement {
           </dd>
           <dt>Spec version</dt>
           <dd>${visible(e.specVersion)}</dd>
+          ${
+            // ADR 0220: a /2 entry was evaluated with draft grammar; the auditor's policy decides whether that is allowed.
+            e.draftFeatures !== undefined
+              ? html`<dt>Draft features</dt>
+                  <dd class="draft-features">${e.draftFeatures.map((f) => visible(f)).join(', ')}</dd>`
+              : nothing
+          }
           <dt>Correlation</dt>
           <dd class="correlation">${visible(correlationText(e.correlation))}</dd>
           <dt>Request digest</dt>
