@@ -8,7 +8,10 @@
  *
  * Each measured burst reports its own rate; the median burst is the headline (a shared 2-core VM varies by ±25 %
  * run to run), with the minimum and maximum beside it. On Linux each burst also reports the stack process's CPU time
- * per request, the figure that does not depend on neighbours: 2 cores / that = the stack's ceiling on this machine.
+ * per request, the figure that does not depend on neighbours: 2 cores / that = the stack's ceiling on this machine;
+ * beside it that time by thread (edge+fauxqs on the main thread, dynalite, the function, other = V8's GC and compiler
+ * threads and libuv's pool) — the function thread alone caps the rate at 1000 / its ms per request — and this
+ * process's own CPU per request (the bench client: submits and the ledger polls), which shares the same 2 cores.
  *
  * Latency = time from the SendMessageBatch that carried a request to the moment this process first sees its entry
  * (log heads polled every 100 ms, so figures include up to 100 ms of polling). Same-run baseline = raw SQS on the same
@@ -21,9 +24,12 @@
  * Each stack with and without the results topic (BENCH_RESULTS=with,without by default): "without" runs the same
  * handler with RESULTS_TOPIC_ARN removed (bench/support/evaluate-without-results.ts), so nothing is published;
  * with/without is printed as a ratio — the cost of one result notification per request (ADR 0171).
+ *
+ * BENCH_STACK_NODE_OPTIONS (space-separated) is passed to the stack process's Node, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` writes one CPU profile per thread (edge + fauxqs, dynalite, the function).
  */
 import './support/node-crypto.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,15 +50,43 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 150);
 const MODES = (process.env.BENCH_MODES ?? 'memory,persistent').split(',') as Array<'memory' | 'persistent'>;
 const RESULTS = (process.env.BENCH_RESULTS ?? 'with,without').split(',') as Array<'with' | 'without'>;
+const STACK_NODE_OPTIONS = (process.env.BENCH_STACK_NODE_OPTIONS ?? '').split(' ').filter((o) => o !== '');
 
 /** CPU time (user + system, ms) the stack process has used so far, from /proc (Linux); undefined elsewhere. */
 function processCpuMs(pid: number): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }
+}
+
+function statCpuMs(stat: string): number {
+  const fields = stat.split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/**
+ * The stack process's CPU time by thread (ms), from /proc/<pid>/task (Linux; empty elsewhere): the edge proxy and
+ * fauxqs on MainThread, dynalite and the function on worker threads named for them (localstack/launcher.ts,
+ * localstack/function-host.ts); V8's helper threads (GC, compilation) and libuv's pool summed as "other".
+ */
+function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        const name = ['MainThread', 'dynalite', 'function'].includes(comm) ? comm : 'other';
+        out.set(name, (out.get(name) ?? 0) + statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+      } catch {
+        // a thread that ended between the listing and the read
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return out;
 }
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -98,6 +132,7 @@ async function measure(
       },
     ],
     env: { DOCKET_SIGNING_KEY_FILE: keyFile, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
+    nodeOptions: STACK_NODE_OPTIONS,
   });
   const s = openStack(resolveSettings({ endpoint: stack.endpoint, stage: 'bench', region: stack.region }, {}));
   try {
@@ -205,12 +240,23 @@ async function measure(
       return { lat, submitSecs, secs: (last - start) / 1000 };
     };
     const cold = WARMUP > 0 ? await burst('warmup', WARMUP) : undefined;
-    const rounds: Array<Awaited<ReturnType<typeof burst>> & { cpuMs: number | undefined }> = [];
+    const rounds: Array<
+      Awaited<ReturnType<typeof burst>> & { cpuMs: number | undefined; threads: Map<string, number>; clientMs: number }
+    > = [];
     for (let r = 0; r < ROUNDS; r++) {
       const cpu0 = processCpuMs(stack.pid);
+      const threads0 = threadCpuMs(stack.pid);
+      const client0 = process.cpuUsage();
       const b = await burst(`bench-${r}`, N);
+      const client = process.cpuUsage(client0);
       const cpu1 = processCpuMs(stack.pid);
-      rounds.push({ ...b, cpuMs: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined });
+      const threads = new Map([...threadCpuMs(stack.pid)].map(([t, ms]) => [t, ms - (threads0.get(t) ?? 0)]));
+      rounds.push({
+        ...b,
+        cpuMs: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined,
+        threads,
+        clientMs: (client.user + client.system) / 1000,
+      });
     }
     // Latency at a sustained pace below capacity: what a requester sees when requests do not queue behind a burst.
     const paced = await burst('paced', N, PACED_RATE);
@@ -232,7 +278,14 @@ async function measure(
       `  recorded            : ${recorded}/${(ROUNDS + 1) * N} measured${recorded === (ROUNDS + 1) * N ? ' (nothing lost)' : ' — MISSING ENTRIES'}`,
     );
     rounds.forEach((b, i) => {
-      const cpu = b.cpuMs !== undefined ? `, stack CPU ${(b.cpuMs / b.lat.length).toFixed(2)} ms/request` : '';
+      const byThread = ['MainThread', 'dynalite', 'function', 'other']
+        .filter((t) => b.threads.has(t))
+        .map((t) => `${t === 'MainThread' ? 'edge+fauxqs' : t} ${(b.threads.get(t)! / b.lat.length).toFixed(2)}`)
+        .join(', ');
+      const cpu =
+        b.cpuMs !== undefined
+          ? `, stack CPU ${(b.cpuMs / b.lat.length).toFixed(2)} ms/request${byThread ? ` (${byThread})` : ''}, bench client ${(b.clientMs / b.lat.length).toFixed(2)}`
+          : '';
       console.log(
         `  burst ${i + 1}             : ${rate(b).toFixed(1)} requests/s, p50 ${pct(b.lat, 50)} ms / p99 ${pct(b.lat, 99)} ms, submitted at ${(N / b.submitSecs).toFixed(0)}/s${cpu}`,
       );

@@ -154,6 +154,7 @@ parentPort.on('message', (m) => {
 async function startDynalite(dataDir: string | undefined): Promise<{ url: string; stop: () => Promise<void> }> {
   const worker = new Worker(DYNALITE_WORKER, {
     eval: true,
+    name: 'dynalite',
     workerData: { dynalitePath: createRequire(import.meta.url).resolve('dynalite'), dataDir },
   });
   const port = await new Promise<number>((resolve, reject) => {
