@@ -26,6 +26,8 @@ export interface FunctionHostConfig {
   readonly endpoint: string;
   /** The DynamoDB emulator's own endpoint (a function reaches DynamoDB directly, as in a region). */
   readonly dynamodbEndpoint: string;
+  /** The SQS/SNS emulator's own endpoint (likewise: the function's queue and topic calls skip the edge, ADR 0251). */
+  readonly sqsEndpoint: string;
   readonly region: string;
 }
 

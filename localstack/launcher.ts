@@ -47,6 +47,8 @@ export interface LocalStack {
   readonly resources: LocalResources;
   /** The DynamoDB emulator's own endpoint, for functions the stack runs in-process (ADR 0068). */
   readonly dynamodbEndpoint: string;
+  /** The SQS/SNS emulator's own endpoint, for functions the stack runs in-process (ADR 0251). */
+  readonly sqsEndpoint: string;
   stop(): Promise<void>;
 }
 
@@ -95,6 +97,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       region,
       resources,
       dynamodbEndpoint: dynamo.url,
+      sqsEndpoint: `http://127.0.0.1:${fauxqs.port}`,
       stop: () => (stopped ??= stopAll()),
     };
   } catch (e) {
