@@ -9,8 +9,8 @@
  * Each measured burst reports its own rate; the median burst is the headline (a shared 2-core VM varies by ±25 %
  * run to run), with the minimum and maximum beside it. On Linux each burst also reports the stack process's CPU time
  * per request, the figure that does not depend on neighbours: 2 cores / that = the stack's ceiling on this machine;
- * beside it that time by thread (edge+fauxqs on the main thread, dynalite, the function, other = V8's GC and compiler
- * threads and libuv's pool) — the function thread alone caps the rate at 1000 / its ms per request — and this
+ * beside it that time by thread (edge+fauxqs on the main thread, dynalite, the function, libuv = the thread pool where
+ * LevelDB reads and writes run, V8 = V8's GC and compiler helper threads) — the function thread alone caps the rate at 1000 / its ms per request — and this
  * process's own CPU per request (the bench client: submits and the ledger polls), which shares the same 2 cores.
  *
  * Latency = time from the SendMessageBatch that carried a request to the moment this process first sees its entry
@@ -69,7 +69,8 @@ function statCpuMs(stat: string): number {
 /**
  * The stack process's CPU time by thread (ms), from /proc/<pid>/task (Linux; empty elsewhere): the edge proxy and
  * fauxqs on MainThread, dynalite and the function on worker threads named for them (localstack/launcher.ts,
- * localstack/function-host.ts); V8's helper threads (GC, compilation) and libuv's pool summed as "other".
+ * localstack/function-host.ts); libuv's pool (LevelDB's reads and writes) as "libuv", V8's helper threads (GC,
+ * compilation) as "V8".
  */
 function threadCpuMs(pid: number): Map<string, number> {
   const out = new Map<string, number>();
@@ -77,7 +78,11 @@ function threadCpuMs(pid: number): Map<string, number> {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
         const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
-        const name = ['MainThread', 'dynalite', 'function'].includes(comm) ? comm : 'other';
+        const name = ['MainThread', 'dynalite', 'function'].includes(comm)
+          ? comm
+          : comm === 'libuv-worker'
+            ? 'libuv'
+            : 'V8';
         out.set(name, (out.get(name) ?? 0) + statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
       } catch {
         // a thread that ended between the listing and the read
@@ -278,7 +283,7 @@ async function measure(
       `  recorded            : ${recorded}/${(ROUNDS + 1) * N} measured${recorded === (ROUNDS + 1) * N ? ' (nothing lost)' : ' — MISSING ENTRIES'}`,
     );
     rounds.forEach((b, i) => {
-      const byThread = ['MainThread', 'dynalite', 'function', 'other']
+      const byThread = ['MainThread', 'dynalite', 'function', 'libuv', 'V8']
         .filter((t) => b.threads.has(t))
         .map((t) => `${t === 'MainThread' ? 'edge+fauxqs' : t} ${(b.threads.get(t)! / b.lat.length).toFixed(2)}`)
         .join(', ');
