@@ -7,11 +7,14 @@
  * `cacheMiddleware`: the SDK resolves a command's middleware stack once per command class instead of on every call
  * (its documented trade: no middleware changes after the first request, which nothing here makes). Measured in
  * bench/pipeline.bench.ts, where the handler's SDK calls are the busiest part of the local pipeline.
+ *
+ * `sha256`: SigV4's HMACs with the signing key as a reused KeyObject (adapters/sdk-sha256.ts, ADR 0250).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { dynamodb, sns, sqs } from './aws-sdk.js';
+import { KeyedSha256 } from './sdk-sha256.js';
 
 export interface AwsClientOptions {
   /** Explicit endpoint (e.g. the local stack's `http://127.0.0.1:4566`). Wins over the environment. */
@@ -73,6 +76,7 @@ export function createDynamoDbClient(
     ...(s.credentials ? { credentials: s.credentials } : {}),
     maxAttempts: s.maxAttempts,
     cacheMiddleware: true,
+    sha256: KeyedSha256,
   });
 }
 
@@ -84,6 +88,7 @@ export function createSqsClient(options: AwsClientOptions = {}, env: NodeJS.Proc
     ...(s.credentials ? { credentials: s.credentials } : {}),
     maxAttempts: s.maxAttempts,
     cacheMiddleware: true,
+    sha256: KeyedSha256,
     // With an endpoint override every call goes to it, never to the host inside a QueueUrl (fauxqs hands out
     // sqs.<region>.localhost URLs that do not resolve here; see shared notes "One endpoint like LocalStack's").
     ...(s.endpoint ? { useQueueUrlAsEndpoint: false } : {}),
@@ -99,6 +104,7 @@ export function createSnsClient(options: AwsClientOptions = {}, env: NodeJS.Proc
     ...(s.credentials ? { credentials: s.credentials } : {}),
     maxAttempts: s.maxAttempts,
     cacheMiddleware: true,
+    sha256: KeyedSha256,
   });
 }
 

@@ -8,7 +8,10 @@
  *
  * Each measured burst reports its own rate; the median burst is the headline (a shared 2-core VM varies by ±25 %
  * run to run), with the minimum and maximum beside it. On Linux each burst also reports the stack process's CPU time
- * per request, the figure that does not depend on neighbours: 2 cores / that = the stack's ceiling on this machine.
+ * per request, the figure that does not depend on neighbours: 2 cores / that = the stack's ceiling on this machine;
+ * beside it that time by thread (edge+fauxqs on the main thread, dynalite, the function, libuv = the thread pool where
+ * LevelDB reads and writes run, V8 = V8's GC and compiler helper threads) — the function thread alone caps the rate at 1000 / its ms per request — and this
+ * process's own CPU per request (the bench client: submits and the ledger polls), which shares the same 2 cores.
  *
  * Latency = time from the SendMessageBatch that carried a request to the moment this process first sees its entry
  * (log heads polled every 100 ms, so figures include up to 100 ms of polling). Same-run baseline = raw SQS on the same
@@ -21,9 +24,13 @@
  * Each stack with and without the results topic (BENCH_RESULTS=with,without by default): "without" runs the same
  * handler with RESULTS_TOPIC_ARN removed (bench/support/evaluate-without-results.ts), so nothing is published;
  * with/without is printed as a ratio — the cost of one result notification per request (ADR 0171).
+ *
+ * BENCH_STACK_NODE_OPTIONS (space-separated) is passed to the stack process's Node, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` writes one CPU profile per thread (edge + fauxqs, dynalite, the function).
  */
 import './support/node-crypto.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { generateKeyPairSync, sign, verify } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,20 +51,74 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const PACED_RATE = Number(process.env.BENCH_PACED_RATE ?? 150);
 const MODES = (process.env.BENCH_MODES ?? 'memory,persistent').split(',') as Array<'memory' | 'persistent'>;
 const RESULTS = (process.env.BENCH_RESULTS ?? 'with,without').split(',') as Array<'with' | 'without'>;
+const STACK_NODE_OPTIONS = (process.env.BENCH_STACK_NODE_OPTIONS ?? '').split(' ').filter((o) => o !== '');
 
 /** CPU time (user + system, ms) the stack process has used so far, from /proc (Linux); undefined elsewhere. */
 function processCpuMs(pid: number): number | undefined {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return undefined;
   }
 }
+
+function statCpuMs(stat: string): number {
+  const fields = stat.split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/**
+ * The stack process's CPU time by thread (ms), from /proc/<pid>/task (Linux; empty elsewhere): the edge proxy and
+ * fauxqs on MainThread, dynalite and the function on worker threads named for them (localstack/launcher.ts,
+ * localstack/function-host.ts); libuv's pool (LevelDB's reads and writes) as "libuv", V8's helper threads (GC,
+ * compilation) as "V8".
+ */
+function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+        const name = ['MainThread', 'dynalite', 'function'].includes(comm)
+          ? comm
+          : comm === 'libuv-worker'
+            ? 'libuv'
+            : 'V8';
+        out.set(name, (out.get(name) ?? 0) + statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
+      } catch {
+        // a thread that ended between the listing and the read
+      }
+    }
+  } catch {
+    // no /proc
+  }
+  return out;
+}
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * This host's speed right now, from a fixed piece of CPU work (node:crypto Ed25519 verify, CPU µs each, median of 5
+ * runs of 500; CPU time, so neighbours taking turns on the cores do not count, only how fast a core runs while it is
+ * ours): the shared VM's speed moves by 2× and more from day to day, so figures from different days compare only
+ * after scaling by it (docs/pipeline.md, "Measured").
+ */
+function hostEd25519VerifyUs(): number {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  const message = Buffer.alloc(256, 7);
+  const signature = sign(null, message, privateKey);
+  const runs: number[] = [];
+  for (let r = 0; r < 5; r++) {
+    const t = process.cpuUsage();
+    for (let i = 0; i < 500; i++) verify(null, message, publicKey, signature);
+    const used = process.cpuUsage(t);
+    runs.push((used.user + used.system) / 500);
+  }
+  return runs.sort((a, b) => a - b)[2]!;
+}
+
 async function main(): Promise<void> {
+  console.log(`host speed: node:crypto Ed25519 verify ${hostEd25519VerifyUs().toFixed(0)} CPU µs (smaller is faster)`);
   const medians = new Map<string, { rate: number; cpu: number | undefined }>();
   for (const mode of MODES)
     for (const results of RESULTS) medians.set(`${mode}/${results}`, await measure(mode, results));
@@ -98,6 +159,7 @@ async function measure(
       },
     ],
     env: { DOCKET_SIGNING_KEY_FILE: keyFile, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
+    nodeOptions: STACK_NODE_OPTIONS,
   });
   const s = openStack(resolveSettings({ endpoint: stack.endpoint, stage: 'bench', region: stack.region }, {}));
   try {
@@ -205,12 +267,23 @@ async function measure(
       return { lat, submitSecs, secs: (last - start) / 1000 };
     };
     const cold = WARMUP > 0 ? await burst('warmup', WARMUP) : undefined;
-    const rounds: Array<Awaited<ReturnType<typeof burst>> & { cpuMs: number | undefined }> = [];
+    const rounds: Array<
+      Awaited<ReturnType<typeof burst>> & { cpuMs: number | undefined; threads: Map<string, number>; clientMs: number }
+    > = [];
     for (let r = 0; r < ROUNDS; r++) {
       const cpu0 = processCpuMs(stack.pid);
+      const threads0 = threadCpuMs(stack.pid);
+      const client0 = process.cpuUsage();
       const b = await burst(`bench-${r}`, N);
+      const client = process.cpuUsage(client0);
       const cpu1 = processCpuMs(stack.pid);
-      rounds.push({ ...b, cpuMs: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined });
+      const threads = new Map([...threadCpuMs(stack.pid)].map(([t, ms]) => [t, ms - (threads0.get(t) ?? 0)]));
+      rounds.push({
+        ...b,
+        cpuMs: cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined,
+        threads,
+        clientMs: (client.user + client.system) / 1000,
+      });
     }
     // Latency at a sustained pace below capacity: what a requester sees when requests do not queue behind a burst.
     const paced = await burst('paced', N, PACED_RATE);
@@ -232,7 +305,14 @@ async function measure(
       `  recorded            : ${recorded}/${(ROUNDS + 1) * N} measured${recorded === (ROUNDS + 1) * N ? ' (nothing lost)' : ' — MISSING ENTRIES'}`,
     );
     rounds.forEach((b, i) => {
-      const cpu = b.cpuMs !== undefined ? `, stack CPU ${(b.cpuMs / b.lat.length).toFixed(2)} ms/request` : '';
+      const byThread = ['MainThread', 'dynalite', 'function', 'libuv', 'V8']
+        .filter((t) => b.threads.has(t))
+        .map((t) => `${t === 'MainThread' ? 'edge+fauxqs' : t} ${(b.threads.get(t)! / b.lat.length).toFixed(2)}`)
+        .join(', ');
+      const cpu =
+        b.cpuMs !== undefined
+          ? `, stack CPU ${(b.cpuMs / b.lat.length).toFixed(2)} ms/request${byThread ? ` (${byThread})` : ''}, bench client ${(b.clientMs / b.lat.length).toFixed(2)}`
+          : '';
       console.log(
         `  burst ${i + 1}             : ${rate(b).toFixed(1)} requests/s, p50 ${pct(b.lat, 50)} ms / p99 ${pct(b.lat, 99)} ms, submitted at ${(N / b.submitSecs).toFixed(0)}/s${cpu}`,
       );

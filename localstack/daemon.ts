@@ -40,6 +40,8 @@ export interface DaemonOptions {
   readonly entry?: string;
   /** How long to wait for the stack to report ready (default 60 s). */
   readonly readyTimeoutMs?: number;
+  /** Node options for the stack process, before its entry (e.g. `--cpu-prof` to profile it under a benchmark). */
+  readonly nodeOptions?: readonly string[];
 }
 
 export class LocalStackStartError extends Error {
@@ -239,7 +241,7 @@ function spawnServe(
 ): ChildProcess {
   const entry = options.entry ?? defaultEntry();
   if (!existsSync(entry)) throw new LocalStackStartError(`${entry} does not exist (run npm run build first)`);
-  return spawn(process.execPath, [entry, JSON.stringify(config)], {
+  return spawn(process.execPath, [...(options.nodeOptions ?? []), entry, JSON.stringify(config)], {
     ...spawnOptions,
     env: { ...process.env, ...options.env },
   });

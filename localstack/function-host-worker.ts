@@ -22,6 +22,9 @@ async function runWorker(config: FunctionHostConfig): Promise<void> {
       for (const es of binding.sources) Object.assign(process.env, es.environment);
       process.env.AWS_ENDPOINT_URL = config.endpoint;
       process.env.AWS_ENDPOINT_URL_DYNAMODB = config.dynamodbEndpoint;
+      // Queue URLs stay the edge's (LocalStack-style): fauxqs finds a queue by the name in its URL (ADR 0251).
+      process.env.AWS_ENDPOINT_URL_SQS = config.sqsEndpoint;
+      process.env.AWS_ENDPOINT_URL_SNS = config.sqsEndpoint;
       process.env.AWS_REGION = config.region;
       process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
       process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
@@ -33,7 +36,7 @@ async function runWorker(config: FunctionHostConfig): Promise<void> {
         pollers.push(
           startPoller(
             pollerOptionsFromEventSource(es, handler as SqsHandler, {
-              endpoint: config.endpoint,
+              endpoint: config.sqsEndpoint,
               region: config.region,
               ...(binding.visibilityTimeoutSeconds !== undefined
                 ? { visibilityTimeout: binding.visibilityTimeoutSeconds }

@@ -49,6 +49,8 @@ export interface LocalStack {
   readonly resources: LocalResources;
   /** The DynamoDB emulator's own endpoint, for functions the stack runs in-process (ADR 0068). */
   readonly dynamodbEndpoint: string;
+  /** The SQS/SNS emulator's own endpoint, for functions the stack runs in-process (ADR 0251). */
+  readonly sqsEndpoint: string;
   stop(): Promise<void>;
 }
 
@@ -102,6 +104,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       region,
       resources,
       dynamodbEndpoint: dynamo.url,
+      sqsEndpoint: `http://127.0.0.1:${fauxqs.port}`,
       stop: () => (stopped ??= stopAll()),
     };
   } catch (e) {
@@ -162,6 +165,7 @@ parentPort.on('message', (m) => {
 async function startDynalite(dataDir: string | undefined): Promise<{ url: string; stop: () => Promise<void> }> {
   const worker = new Worker(DYNALITE_WORKER, {
     eval: true,
+    name: 'dynalite',
     workerData: { dynalitePath: createRequire(import.meta.url).resolve('dynalite'), dataDir },
   });
   const port = await new Promise<number>((resolve, reject) => {

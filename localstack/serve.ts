@@ -133,7 +133,13 @@ async function main(): Promise<void> {
   }
   if (bindings.length > 0) {
     functions = await startFunctionHost(
-      { bindings, endpoint: stack.endpoint, dynamodbEndpoint: stack.dynamodbEndpoint, region: stack.region },
+      {
+        bindings,
+        endpoint: stack.endpoint,
+        dynamodbEndpoint: stack.dynamodbEndpoint,
+        sqsEndpoint: stack.sqsEndpoint,
+        region: stack.region,
+      },
       log,
     );
   }

@@ -5,6 +5,7 @@ import {
   LOCAL_CREDENTIALS,
   resolveAwsSettings,
 } from '../../adapters/aws-clients.js';
+import { KeyedSha256 } from '../../adapters/sdk-sha256.js';
 
 describe('AWS client settings', () => {
   it('prefers an explicit endpoint, then the service variable, then AWS_ENDPOINT_URL', () => {
@@ -42,5 +43,17 @@ describe('AWS client settings', () => {
     expect((sqs.config as { cacheMiddleware?: boolean }).cacheMiddleware).toBe(true);
     ddb.destroy();
     sqs.destroy();
+  });
+
+  it('signs with the SHA-256 that keeps byte HMAC keys as KeyObjects (ADR 0250)', () => {
+    const ddb = createDynamoDbClient({ endpoint: 'http://127.0.0.1:1' });
+    const sqs = createSqsClient({ endpoint: 'http://127.0.0.1:1' });
+    try {
+      expect(ddb.config.sha256).toBe(KeyedSha256);
+      expect(sqs.config.sha256).toBe(KeyedSha256);
+    } finally {
+      ddb.destroy();
+      sqs.destroy();
+    }
   });
 });

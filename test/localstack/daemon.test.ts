@@ -82,7 +82,7 @@ describe('the local stack daemon', () => {
       `import { appendFileSync } from 'node:fs';
        import { isMainThread } from 'node:worker_threads';
        export const handler = async (event) => {
-         for (const r of event.Records) appendFileSync(process.env.RECORD_FILE, JSON.stringify({ body: r.body, table: process.env.LEDGER_TABLE, endpoint: process.env.AWS_ENDPOINT_URL, dynamodb: process.env.AWS_ENDPOINT_URL_DYNAMODB, mainThread: isMainThread }) + '\\n');
+         for (const r of event.Records) appendFileSync(process.env.RECORD_FILE, JSON.stringify({ body: r.body, table: process.env.LEDGER_TABLE, endpoint: process.env.AWS_ENDPOINT_URL, dynamodb: process.env.AWS_ENDPOINT_URL_DYNAMODB, sqs: process.env.AWS_ENDPOINT_URL_SQS, sns: process.env.AWS_ENDPOINT_URL_SNS, mainThread: isMainThread }) + '\\n');
          return { batchItemFailures: [] };
        };\n`,
     );
@@ -112,6 +112,11 @@ describe('the local stack daemon', () => {
     expect(records[0]!.mainThread).toBe(false);
     expect(records[0]!.dynamodb).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(records[0]!.dynamodb).not.toBe(state.endpoint);
+    // Its queue and topic calls go to the SQS/SNS emulator's own port too (ADR 0251), never through the edge.
+    expect(records[0]!.sqs).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(records[0]!.sqs).not.toBe(state.endpoint);
+    expect(records[0]!.sqs).not.toBe(records[0]!.dynamodb);
+    expect(records[0]!.sns).toBe(records[0]!.sqs);
     await stopDaemon({ stateDir });
     expect(isAlive(state.pid)).toBe(false);
   });
