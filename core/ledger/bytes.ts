@@ -12,10 +12,23 @@ export function isHex(s: unknown, byteLength: number): s is string {
   return typeof s === 'string' && s.length === byteLength * 2 && /^[0-9a-f]*$/.test(s);
 }
 
+// Nibble value per char code: only '0'–'9' and 'a'–'f' are hex digits here (−1 for everything else).
+const NIBBLE = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 16; i++) t['0123456789abcdef'.charCodeAt(i)] = i;
+  return t;
+})();
+
+/** Lowercase hex to bytes; anything else (odd length, upper case, a prefix, any other character) is a RangeError. */
 export function fromHex(s: string): Uint8Array {
-  if (s.length % 2 !== 0 || !/^[0-9a-f]*$/.test(s)) throw new RangeError('not lowercase hex');
+  if (s.length % 2 !== 0) throw new RangeError('not lowercase hex');
   const out = new Uint8Array(s.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const hi = NIBBLE[s.charCodeAt(2 * i)] ?? -1;
+    const lo = NIBBLE[s.charCodeAt(2 * i + 1)] ?? -1;
+    if ((hi | lo) < 0) throw new RangeError('not lowercase hex');
+    out[i] = (hi << 4) | lo;
+  }
   return out;
 }
 

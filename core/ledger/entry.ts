@@ -8,7 +8,7 @@
  * repaired. A different format version is `unsupported-version`.
  */
 import { err, ok, type Result } from '../result.js';
-import { concatBytes, fromHex, sha256Hex, toHex, utf8Bytes } from './bytes.js';
+import { concatBytes, fromHex, sha256, sha256Hex, toHex, utf8Bytes } from './bytes.js';
 import { canonicalMembers, canonicalText, joinMembers, LedgerValueError, readCanonicalRecord } from './canonical.js';
 import { entryViolation } from './entry-rules.js';
 import { ENTRY_FORMAT, ENTRY_FORMAT_PREFIX, type SignedEntry, type UnsignedEntry } from './entry-types.js';
@@ -75,6 +75,9 @@ export function entryHashOf(body: string | Uint8Array): string {
   // One-shot hashing of one buffer is markedly cheaper than a streaming Hash object.
   return sha256Hex(typeof body === 'string' ? `\0${body}` : concatBytes(LEAF_PREFIX, body));
 }
+
+/** The entry hash as 32 bytes (the Merkle leaf): entryHashOf's value, hashed from one UTF-8 encoding of 0x00 || body. */
+export const entryLeafHash = (body: string): Uint8Array => sha256(utf8Bytes(`\0${body}`));
 
 /** The stored item for a built entry: exact body + the unsigned query projection. */
 export function toStoredEntry(built: BuiltEntry): StoredEntry {
@@ -143,6 +146,26 @@ export function verifyParsedEntrySignature(
   backend: SignatureBackend = 'node',
 ): boolean {
   return verifyEd25519(fromHex(parsed.entry.signature), parsed.signingMessage, publicKey, backend);
+}
+
+/**
+ * The signing message of an entry read strictly from `body` (its canonical text), cut from those bytes: the same
+ * bytes entrySigningMessage(entry) re-serializes (removing one member of a canonical object leaves the canonical
+ * text of the rest), without the second serialization. Falls back to re-serializing if the member is not found.
+ */
+export function storedSigningMessage(body: string, entry: SignedEntry): Uint8Array {
+  const unsigned = unsignedTextOf(body, entry.signature);
+  return unsigned === null ? entrySigningMessage(entry) : signingMessage(unsigned);
+}
+
+/** Strict signature check of an entry read strictly from `body`, its message cut from those bytes (storedSigningMessage). */
+export function verifyStoredEntrySignature(
+  body: string,
+  entry: SignedEntry,
+  publicKey: Uint8Array,
+  backend: SignatureBackend = 'node',
+): boolean {
+  return verifyEd25519(fromHex(entry.signature), storedSigningMessage(body, entry), publicKey, backend);
 }
 
 /** Strict signature check of a parsed entry against a public key (the key id match is the caller's policy check). */
