@@ -5,10 +5,10 @@
  * documented one: a digest that does not match the embedded disposition is reported only after the signature,
  * placement and projection checks (docs/adr/0090-verify-findings-and-order.md).
  */
-import { toHex } from '../bytes.js';
+import { fromHex } from '../bytes.js';
 import { entryViolation } from '../entry-rules.js';
 import { ENTRY_FORMAT, ENTRY_FORMAT_PREFIX, type SignedEntry } from '../entry-types.js';
-import { entryLeafHash, verifyStoredEntrySignature } from '../entry.js';
+import { entryHashOf, verifyStoredEntrySignature } from '../entry.js';
 import type { StoredEntry } from '../store.js';
 import { isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy.js';
 import { readCanonicalText } from './fast-read.js';
@@ -34,8 +34,8 @@ export interface EntryCheck {
  * under the trust policy is always done. Never throws for bad input.
  */
 export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignature: boolean): EntryCheck {
-  const entryHash = entryLeafHash(stored.body);
-  const entryHashHex = toHex(entryHash);
+  const entryHashHex = entryHashOf(stored.body);
+  const entryHash = fromHex(entryHashHex);
   const read = readCanonicalText(stored.body);
   if (!read.ok) return { status: 'malformed', entryHash, entryHashHex, entry: null, signatureChecked: false };
   const plain = read.value as Record<string, unknown> | null;
