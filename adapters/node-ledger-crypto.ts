@@ -5,8 +5,8 @@
  * OpenSSL's Ed25519 verification is cofactorless and checks S < L; core/ledger/signature.ts runs the remaining
  * strict pre-checks (canonical, non-small-order A and R) before calling it, as before.
  */
-import { createHash, createPrivateKey, createPublicKey, hash, sign, verify, type KeyObject } from 'node:crypto';
-import { installLedgerCrypto, type LedgerCrypto } from '../core/ledger/index.js';
+import { createPrivateKey, createPublicKey, hash, sign, verify, type KeyObject } from 'node:crypto';
+import { fromHex, installLedgerCrypto, type LedgerCrypto } from '../core/ledger/index.js';
 
 // PKCS#8 / SPKI DER prefixes for raw Ed25519 keys (RFC 8410), so node:crypto can use raw 32-byte keys.
 const PKCS8_PREFIX = Buffer.from([
@@ -39,10 +39,11 @@ function publicKey(raw: Uint8Array): KeyObject {
 
 export const nodeLedgerCrypto: LedgerCrypto = {
   name: 'node',
-  sha256: (data) => new Uint8Array(createHash('sha256').update(data).digest()),
-  // One-shot hashing of one buffer is markedly cheaper than a streaming Hash object.
+  // One-shot hashing of one buffer is markedly cheaper than a streaming Hash object, and hex output decoded in
+  // JavaScript cheaper than a Buffer output (measured: bench/checkpoint.bench.ts, Node 24).
+  sha256: (data) => fromHex(hash('sha256', data, 'hex')),
   sha256Hex: (data) => hash('sha256', data, 'hex'),
-  sha512: (data) => new Uint8Array(createHash('sha512').update(data).digest()),
+  sha512: (data) => new Uint8Array(hash('sha512', data, 'buffer')),
   ed25519Verify: (signature, message, key) => verify(null, message, publicKey(key), signature),
   ed25519Sign: (message, secretKey) => new Uint8Array(sign(null, message, privateKey(secretKey))),
 };

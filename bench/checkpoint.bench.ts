@@ -1,12 +1,15 @@
 /**
  * The checkpoint writer's cost per newly covered entry (ADR 0121: it verifies every entry before signing), beside a
- * same-run baseline. Reproduce: npm run build && node dist/bench/checkpoint.bench.js [entries]
+ * same-run baseline and the same-run ceiling of Ed25519 verification alone. Reproduce:
+ * npm run build && node dist/bench/checkpoint.bench.js [entries]
  *
  * One log of N honest entries (the corpus's fixed entry key K1) in the in-memory store; the writer, signing with the
  * separate checkpoint key KC, runs (1) from an empty checkpoint history: every entry is newly covered and verified
  * (strict read, key lookup, Ed25519, placement, projection, chain); (2) again after 1% more entries: only those are
- * verified, the rest hashed against its own earlier checkpoint. Baseline: SHA-256 of each stored body; and, as a
- * second same-run reference for the same per-entry work, `verify --all-signatures` over the same entries.
+ * verified, the rest hashed against its own earlier checkpoint. Baseline: SHA-256 of each stored body; as same-run
+ * references for the same per-entry work, `verify --all-signatures` over the same entries, and the raw verification
+ * ceiling — one Ed25519 verification of each entry's signing message with no other work, on the port the CLI uses
+ * (libsodium when sodium-native loads, ADR 0240) and on node:crypto alone — which bounds the writer from above.
  */
 import './support/node-crypto.js';
 import { createHash } from 'node:crypto';
@@ -25,6 +28,10 @@ import {
 import { verifyExportFiles } from '../core/ledger/verify/files.js';
 import { checkpointLog } from '../core/ledger/checkpoint-writer.js';
 import { MemoryLedgerStore } from '../core/ledger/memory-store.js';
+import { ledgerCrypto } from '../core/ledger/crypto-port.js';
+import { nodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
+import { parseStoredEntry } from '../core/ledger/entry.js';
+import { fromHex } from '../core/ledger/bytes.js';
 import { signerFromKeyPair } from '../core/ledger/signature.js';
 import { readTrustPolicy } from '../core/ledger/trust-policy.js';
 
@@ -95,6 +102,20 @@ async function verifyAll(): Promise<number> {
   return ms;
 }
 
+/** Raw verification of every entry's signature over its signing message: nothing else per entry. */
+function rawVerify(verify: NonNullable<ReturnType<typeof ledgerCrypto>['ed25519Verify']>): () => number {
+  const cases = recs.map((r) => {
+    const p = parseStoredEntry(r.body);
+    if (!p.ok) throw new Error('generated entries read strictly');
+    return { sig: fromHex(p.value.entry.signature), msg: p.value.signingMessage };
+  });
+  return () => {
+    const start = performance.now();
+    for (const c of cases) if (!verify(c.sig, c.msg, K1.publicKey)) throw new Error('a generated signature verifies');
+    return performance.now() - start;
+  };
+}
+
 const best = async (f: () => number | Promise<number>, runs: number): Promise<number> => {
   let m = Infinity;
   for (let i = 0; i < runs; i++) m = Math.min(m, await f());
@@ -105,12 +126,17 @@ const base = await best(baseline, 3);
 const full = await best(fresh, 2);
 const inc = await best(incremental, 2);
 const all = await best(verifyAll, 1);
+const port = ledgerCrypto();
+const rawPort = await best(rawVerify(port.ed25519Verify ?? (() => false)), 2);
+const rawNode = await best(rawVerify(nodeLedgerCrypto.ed25519Verify ?? (() => false)), 2);
 const line = (label: string, ms: number, entries: number, goal?: number) => {
   const rate = Math.round(entries / (ms / 1000));
   return `${label.padEnd(46)} ${String(rate).padStart(9)} entries/s  ${(ms / 1000).toFixed(3).padStart(7)} s  ${(ms / base).toFixed(1).padStart(6)}× baseline${goal ? `  (goal ≥ ${goal.toLocaleString('en-US')}/s: ${rate >= goal ? 'met' : 'NOT met'})` : ''}\n`;
 };
-process.stdout.write(`node ${process.version}, best of runs\n`);
+process.stdout.write(`node ${process.version}, Ed25519 verification: ${port.name}, best of runs\n`);
 process.stdout.write(line(`baseline: SHA-256 of each of ${total} bodies`, base, total));
+process.stdout.write(line(`raw Ed25519 verify ceiling (${port.name})`, rawPort, total));
+process.stdout.write(line(`raw Ed25519 verify ceiling (node:crypto)`, rawNode, total));
 process.stdout.write(line(`verify --all-signatures, same ${total} entries`, all, total));
 process.stdout.write(line(`writer, all ${total} entries newly covered`, full, total, 5_000));
 process.stdout.write(line(`writer, ${extra} new after a vouching checkpoint (per new)`, inc, extra));

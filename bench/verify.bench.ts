@@ -6,7 +6,9 @@
  * entry key K1, each log checkpointed 100 entries before its end by the separate checkpoint key KC in format /2 (its
  * writer verifies: ADR 0121), so the checkpoint path checks 400 entry signatures and every-signature checks 100,000.
  * The same ledger with format /1 checkpoints (which vouch for no signature) shows what the path costs without them.
- * Baseline: SHA-256 over each stored body (the bytes verify must at least read once).
+ * Baseline: SHA-256 over each stored body (the bytes verify must at least read once). Ed25519 runs on the port the
+ * CLI uses (libsodium when sodium-native loads, ADR 0240; the line names it). The checkpoint path is bound by the
+ * strict read, projection, chain and Merkle work per entry (ADR 0241), not by signatures.
  */
 import './support/node-crypto.js';
 import { createHash } from 'node:crypto';
@@ -21,6 +23,7 @@ import {
   KC,
   policyText,
 } from '../conformance/ledger/fixtures.js';
+import { ledgerCrypto } from '../core/ledger/crypto-port.js';
 import { verifyExportFiles } from '../core/ledger/verify/files.js';
 
 const total = Number(process.argv[2] ?? 100_000);
@@ -83,7 +86,9 @@ const oldCheckpoints = await best(() => verify(false, checkpointsV1), 1);
 const rate = (ms: number) => Math.round(recs.length / (ms / 1000));
 const line = (label: string, ms: number, goal?: number) =>
   `${label.padEnd(34)} ${String(rate(ms)).padStart(9)} entries/s  ${(ms / 1000).toFixed(2).padStart(6)} s  ${(ms / base).toFixed(1).padStart(6)}× baseline${goal ? `  (goal ≥ ${goal.toLocaleString('en-US')}/s: ${rate(ms) >= goal ? 'met' : 'NOT met'})` : ''}\n`;
-process.stdout.write(`node ${process.version}, ${recs.length} entries, best of runs\n`);
+process.stdout.write(
+  `node ${process.version}, ${recs.length} entries, Ed25519 verification: ${ledgerCrypto().name}, best of runs\n`,
+);
 process.stdout.write(line('baseline: SHA-256 of each body', base));
 process.stdout.write(line('verify (checkpoint path, /2 by KC)', quick, 20_000));
 process.stdout.write(line('verify (checkpoint path, /1 only)', oldCheckpoints));

@@ -1,12 +1,13 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
+import { useFastestLedgerCrypto } from '../adapters/sodium-ledger-crypto.js';
 import { EXIT, UsageError } from './args.js';
 import { InputReadError, processIo, type CliIo } from './io.js';
 
-// node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md).
-useNodeLedgerCrypto();
+// node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md), with libsodium's Ed25519
+// verification when sodium-native loads (docs/adr/0240-libsodium-ed25519-verify.md).
+useFastestLedgerCrypto();
 
 /**
  * `docket <command> [args…]`: dispatches to cli/commands/<command>.ts, each exporting

@@ -1,4 +1,7 @@
-/** Benchmarks measure the ledger as Node programs run it: on node:crypto (docs/adr/0185-ledger-crypto-port.md). */
-import { useNodeLedgerCrypto } from '../../adapters/node-ledger-crypto.js';
+/**
+ * Benchmarks measure the ledger as the CLI runs it: node:crypto, with libsodium's Ed25519 verification when
+ * sodium-native loads (docs/adr/0185-ledger-crypto-port.md, docs/adr/0240-libsodium-ed25519-verify.md).
+ */
+import { useFastestLedgerCrypto } from '../../adapters/sodium-ledger-crypto.js';
 
-useNodeLedgerCrypto();
+useFastestLedgerCrypto();

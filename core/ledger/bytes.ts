@@ -7,15 +7,30 @@ export const utf8Bytes = (s: string): Uint8Array => utf8.encode(s);
 
 export const toHex = (bytes: Uint8Array): string => hexOf(bytes);
 
+// Nibble value per char code: only '0'–'9' and 'a'–'f' are hex digits here (−1 for everything else).
+const NIBBLE = (() => {
+  const t = new Int8Array(128).fill(-1);
+  for (let i = 0; i < 16; i++) t['0123456789abcdef'.charCodeAt(i)] = i;
+  return t;
+})();
+
 /** Lowercase hex of exactly `byteLength` bytes (the only spelling the ledger accepts: no upper case, no prefix). */
 export function isHex(s: unknown, byteLength: number): s is string {
-  return typeof s === 'string' && s.length === byteLength * 2 && /^[0-9a-f]*$/.test(s);
+  if (typeof s !== 'string' || s.length !== byteLength * 2) return false;
+  for (let i = 0; i < s.length; i++) if ((NIBBLE[s.charCodeAt(i)] ?? -1) < 0) return false;
+  return true;
 }
 
+/** Lowercase hex to bytes; anything else (odd length, upper case, a prefix, any other character) is a RangeError. */
 export function fromHex(s: string): Uint8Array {
-  if (s.length % 2 !== 0 || !/^[0-9a-f]*$/.test(s)) throw new RangeError('not lowercase hex');
+  if (s.length % 2 !== 0) throw new RangeError('not lowercase hex');
   const out = new Uint8Array(s.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(s.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const hi = NIBBLE[s.charCodeAt(2 * i)] ?? -1;
+    const lo = NIBBLE[s.charCodeAt(2 * i + 1)] ?? -1;
+    if ((hi | lo) < 0) throw new RangeError('not lowercase hex');
+    out[i] = (hi << 4) | lo;
+  }
   return out;
 }
 
@@ -47,5 +62,11 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** True when a string holds no lone surrogate (so it has a UTF-8 encoding). */
-export const isWellFormed = (s: string): boolean => !LONE_SURROGATE.test(s);
+/**
+ * True when a string holds no lone surrogate (so it has a UTF-8 encoding): the native String#isWellFormed (ES2024;
+ * Node ≥ 20, current browsers) when present, the same test by regular expression otherwise.
+ */
+export const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (s) => !LONE_SURROGATE.test(s);

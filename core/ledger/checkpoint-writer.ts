@@ -8,9 +8,9 @@
  * rewritten and the writer refuses. Any finding → nothing is signed for that log, and the findings say why.
  * Used by the scheduled checkpoint function and `docket checkpoint` alike (functions/lib/checkpoint-runner.ts).
  */
-import { fromHex, toHex } from './bytes.js';
+import { toHex } from './bytes.js';
 import { CHECKPOINT_FORMAT, signCheckpoint, type CheckpointOrigin, type CheckpointSigner } from './checkpoint.js';
-import { entryHashOf } from './entry.js';
+import { entryLeafHash } from './entry.js';
 import { MerkleFrontier } from './merkle.js';
 import type { LedgerStore, StoredCheckpoint } from './store.js';
 import { isAllowedAuthority, keyForCheckpoint, type TrustPolicy } from './trust-policy.js';
@@ -82,16 +82,20 @@ export async function checkpointLog(
       findings.push({ code: 'sequence-broken', logId, seq: stored.seq, expectedSeq: index });
       break; // every later position is shifted: one finding names the gap
     }
+    let leaf: Uint8Array;
     let hash: string;
-    if (index < trustedPrefix) hash = entryHashOf(stored.body);
-    else {
+    if (index < trustedPrefix) {
+      leaf = entryLeafHash(stored.body);
+      hash = toHex(leaf);
+    } else {
       const c = checkEntry(stored, o.policy, true);
       verified += 1;
-      hash = toHex(c.entryHash);
+      leaf = c.entryHash;
+      hash = c.entryHashHex;
       if (c.status !== 'ok') findings.push({ code: c.status, logId, seq: stored.seq });
       else if (c.entry?.prevHash !== prevHash) findings.push({ code: 'chain-broken', logId, seq: stored.seq });
     }
-    frontier.append(fromHex(hash));
+    frontier.append(leaf);
     prevHash = hash;
     const claim = earlier.get(frontier.size);
     if (claim !== undefined && claim.rootHash !== toHex(frontier.root()))

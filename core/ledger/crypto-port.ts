@@ -12,6 +12,7 @@ import { sha256 as nobleSha256, sha512 as nobleSha512 } from '@noble/hashes/sha2
 export interface LedgerCrypto {
   /** A name for diagnostics ("portable", "node", "webcrypto"). */
   readonly name: string;
+  /** Synchronous, and keeps no reference to `data` after returning (callers reuse input buffers: merkle.ts). */
   sha256(data: Uint8Array): Uint8Array;
   /** SHA-256 as 64 lowercase hex digits; a string is hashed as its UTF-8 bytes. */
   sha256Hex(data: Uint8Array | string): string;

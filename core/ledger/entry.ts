@@ -76,6 +76,9 @@ export function entryHashOf(body: string | Uint8Array): string {
   return sha256Hex(typeof body === 'string' ? `\0${body}` : concatBytes(LEAF_PREFIX, body));
 }
 
+/** The entry hash as 32 bytes (the Merkle leaf): entryHashOf's value decoded (hashing to hex is the cheaper call). */
+export const entryLeafHash = (body: string): Uint8Array => fromHex(entryHashOf(body));
+
 /** The stored item for a built entry: exact body + the unsigned query projection. */
 export function toStoredEntry(built: BuiltEntry): StoredEntry {
   return {
@@ -143,6 +146,26 @@ export function verifyParsedEntrySignature(
   backend: SignatureBackend = 'node',
 ): boolean {
   return verifyEd25519(fromHex(parsed.entry.signature), parsed.signingMessage, publicKey, backend);
+}
+
+/**
+ * The signing message of an entry read strictly from `body` (its canonical text), cut from those bytes: the same
+ * bytes entrySigningMessage(entry) re-serializes (removing one member of a canonical object leaves the canonical
+ * text of the rest), without the second serialization. Falls back to re-serializing if the member is not found.
+ */
+export function storedSigningMessage(body: string, entry: SignedEntry): Uint8Array {
+  const unsigned = unsignedTextOf(body, entry.signature);
+  return unsigned === null ? entrySigningMessage(entry) : signingMessage(unsigned);
+}
+
+/** Strict signature check of an entry read strictly from `body`, its message cut from those bytes (storedSigningMessage). */
+export function verifyStoredEntrySignature(
+  body: string,
+  entry: SignedEntry,
+  publicKey: Uint8Array,
+  backend: SignatureBackend = 'node',
+): boolean {
+  return verifyEd25519(fromHex(entry.signature), storedSigningMessage(body, entry), publicKey, backend);
 }
 
 /** Strict signature check of a parsed entry against a public key (the key id match is the caller's policy check). */

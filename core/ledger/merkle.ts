@@ -15,7 +15,17 @@ const LEAF_PREFIX = Uint8Array.of(0x00);
 export const EMPTY_ROOT: Uint8Array = sha256();
 
 export const leafHash = (entryBytes: Uint8Array): Uint8Array => sha256(LEAF_PREFIX, entryBytes);
-export const nodeHash = (left: Uint8Array, right: Uint8Array): Uint8Array => sha256(NODE_PREFIX, left, right);
+// One reused 65-byte input for node hashes: the port's SHA-256 is synchronous and keeps no reference to its input,
+// so no node hash allocates more than its result (a frontier append hashes one node per entry on average).
+const NODE_INPUT = new Uint8Array(65);
+NODE_INPUT[0] = 0x01;
+
+export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
+  if (left.length !== 32 || right.length !== 32) return sha256(NODE_PREFIX, left, right);
+  NODE_INPUT.set(left, 1);
+  NODE_INPUT.set(right, 33);
+  return sha256(NODE_INPUT);
+}
 
 /** Largest power of two strictly smaller than n (n ≥ 2). */
 function split(n: number): number {

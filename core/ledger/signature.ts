@@ -100,12 +100,30 @@ function littleEndian(bytes: Uint8Array): bigint {
   return n;
 }
 
-/** y < p once the sign bit is cleared (RFC 8032 §5.1.3 decoding step 1). */
-function isCanonicalEncoding(enc: Uint8Array): boolean {
-  const y = littleEndian(enc) & ((1n << 255n) - 1n);
-  if (y >= P) return false;
-  return true;
+/** n as 32 little-endian bytes (n < 2^256). */
+function littleEndianBytes(n: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
+  return out;
 }
+const L_BYTES = littleEndianBytes(ED25519_L);
+const P_BYTES = littleEndianBytes(P);
+
+/**
+ * a < b for 32-byte little-endian numbers, the top bit of `a` cleared when `clearTop` (the sign bit of a point
+ * encoding): a byte comparison from the most significant end, the same answer as comparing the integers.
+ */
+function lessThan(a: Uint8Array, b: Uint8Array, clearTop: boolean): boolean {
+  for (let i = 31; i >= 0; i--) {
+    const x = i === 31 && clearTop ? (a[i] as number) & 0x7f : (a[i] as number);
+    const y = b[i] as number;
+    if (x !== y) return x < y;
+  }
+  return false;
+}
+
+/** y < p once the sign bit is cleared (RFC 8032 §5.1.3 decoding step 1). */
+const isCanonicalEncoding = (enc: Uint8Array): boolean => lessThan(enc, P_BYTES, true);
 
 /** Strict decoding (noble, zip215: false): canonical y, x = 0 never with the sign bit; null when not a point. */
 function decodePoint(enc: Uint8Array): ed.Point | null {
@@ -150,7 +168,7 @@ export const SMALL_ORDER_ENCODINGS: ReadonlySet<string> = (() => {
  */
 export function passesStrictPrechecks(signature: Uint8Array, publicKey: Uint8Array): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
-  if (littleEndian(signature.subarray(32)) >= ED25519_L) return false;
+  if (!lessThan(signature.subarray(32), L_BYTES, false)) return false; // RFC 8032 §5.1.7 step 1: S < L
   const pubHex = toHex(publicKey);
   let aBad = smallOrderCache.get(pubHex);
   if (aBad === undefined) {

@@ -38,8 +38,9 @@ describe('the ledger crypto port', () => {
     installLedgerCrypto(original);
   });
 
-  it('is node:crypto in the tests, as in every Node program', () => {
-    expect(original.name).toBe('node');
+  it('is node:crypto (with libsodium verification) in the tests, as in the CLI', () => {
+    expect(original.name).toBe('node+libsodium');
+    expect(original.sha256).toBe(nodeLedgerCrypto.sha256);
   });
 
   it('gives the same hashes on the portable and the node:crypto implementations', () => {
@@ -81,11 +82,14 @@ describe('the ledger crypto port', () => {
     expect(decodeBase64Strict('QQ==')).toEqual(Uint8Array.of(0x41));
   });
 
-  it('gives every tamper corpus scenario the same verdict, byte for byte, on the portable implementation', async () => {
+  it('gives every tamper corpus scenario the same verdict, byte for byte, on the portable, node:crypto and libsodium implementations', async () => {
     const viaNode = await verdicts();
     installLedgerCrypto(portableLedgerCrypto);
     const viaPortable = await verdicts();
+    installLedgerCrypto(nodeLedgerCrypto);
+    const viaOpenSsl = await verdicts();
     expect(viaPortable).toEqual(viaNode);
+    expect(viaOpenSsl).toEqual(viaNode);
     expect(viaNode.length).toBe(names.length * 2);
   });
 });

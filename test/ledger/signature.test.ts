@@ -3,7 +3,6 @@ import * as ed from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
 import { fromHex, toHex } from '../../core/ledger/bytes.js';
 import {
-  ED25519_L,
   generateKeyPair,
   keyIdOf,
   keyPairFromSeed,
@@ -12,6 +11,7 @@ import {
   signEd25519,
   verifyEd25519,
 } from '../../core/ledger/signature.js';
+import { cat, le, malleabilityCorpus, stream, torsionPoints, type Case } from './ed25519-vectors.js';
 
 // RFC 8032 §7.1 TEST 1, TEST 2, TEST 3 (secret seed, public key, message, signature).
 const RFC8032_VECTORS = [
@@ -37,104 +37,6 @@ const RFC8032_VECTORS = [
       '6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a',
   },
 ];
-
-const le = (n: bigint): Uint8Array => {
-  const out = new Uint8Array(32);
-  for (let i = 0; i < 32; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
-  return out;
-};
-const leNum = (b: Uint8Array): bigint => b.reduceRight((acc, x) => (acc << 8n) | BigInt(x), 0n);
-const sha512 = (...parts: Uint8Array[]): Uint8Array => {
-  const h = createHash('sha512');
-  for (const p of parts) h.update(p);
-  return new Uint8Array(h.digest());
-};
-const cat = (...parts: Uint8Array[]): Uint8Array => new Uint8Array(Buffer.concat(parts));
-
-/** Deterministic byte stream (SHA-256 counter mode) so the random cases are the same on every run. */
-function stream(label: string): (n: number) => Uint8Array {
-  let counter = 0;
-  return (n) => {
-    const out: number[] = [];
-    while (out.length < n) out.push(...createHash('sha256').update(`${label}:${counter++}`).digest());
-    return Uint8Array.from(out.slice(0, n));
-  };
-}
-
-/** The 8 torsion points: the multiples of a point of order exactly 8 (checked here, not assumed). */
-function torsionPoints(): ed.Point[] {
-  const t = ed.Point.fromBytes(fromHex('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05'), false);
-  if (!t.isSmallOrder() || t.double().double().is0()) throw new Error('expected a point of order 8');
-  return Array.from({ length: 8 }, (_, k) => (k === 0 ? ed.Point.ZERO : t.multiplyUnsafe(BigInt(k))));
-}
-
-interface Case {
-  readonly name: string;
-  readonly sig: Uint8Array;
-  readonly msg: Uint8Array;
-  readonly pub: Uint8Array;
-}
-
-/** The malleability corpus: each case must be rejected by both backends. */
-function malleabilityCorpus(): Case[] {
-  const keys = keyPairFromSeed(new Uint8Array(32).fill(3));
-  const msg = new TextEncoder().encode('docket malleability');
-  const good = signEd25519(msg, keys.secretKey);
-  const r = good.subarray(0, 32);
-  const s = leNum(good.subarray(32));
-  const torsion = torsionPoints();
-  const cases: Case[] = [
-    { name: 'S + L', sig: cat(r, le(s + ED25519_L)), msg, pub: keys.publicKey },
-    { name: 'S + 2L', sig: cat(r, le(s + 2n * ED25519_L)), msg, pub: keys.publicKey },
-    { name: 'S = L', sig: cat(r, le(ED25519_L)), msg, pub: keys.publicKey },
-    { name: 'S with the top bits set', sig: cat(r, le((1n << 256n) - 1n)), msg, pub: keys.publicKey },
-    { name: 'a flipped bit in S', sig: cat(r, le(s ^ 1n)), msg, pub: keys.publicKey },
-    { name: 'a flipped bit in R', sig: cat(le(leNum(r) ^ 2n), good.subarray(32)), msg, pub: keys.publicKey },
-    { name: 'a truncated signature', sig: good.subarray(0, 63), msg, pub: keys.publicKey },
-    { name: 'another message', sig: good, msg: new TextEncoder().encode('docket malleabilitY'), pub: keys.publicKey },
-  ];
-  // Small-order public keys with R = identity and S = 0: [0]B = O + [k]A holds for every message.
-  for (const [i, t] of torsion.entries()) {
-    cases.push({
-      name: `small-order public key #${i} with R = O, S = 0`,
-      sig: cat(ed.Point.ZERO.toBytes(), le(0n)),
-      msg,
-      pub: t.toBytes(),
-    });
-    cases.push({
-      name: `small-order public key #${i} with R = A, S = 0`,
-      sig: cat(t.toBytes(), le(0n)),
-      msg,
-      pub: t.toBytes(),
-    });
-    cases.push({ name: `small-order R #${i}`, sig: cat(t.toBytes(), good.subarray(32)), msg, pub: keys.publicKey });
-  }
-  // Non-canonical encodings (y ≥ p): y = p (≡ 0), y = p + 1 (≡ 1, the identity), and x = 0 with the sign bit.
-  const P = 2n ** 255n - 19n;
-  for (const [label, enc] of [
-    ['y = p', le(P)],
-    ['y = p + 1', le(P + 1n)],
-    ['y = 1 with the sign bit (x = 0)', le(1n | (1n << 255n))],
-  ] as const) {
-    cases.push({ name: `non-canonical public key ${label}`, sig: good, msg, pub: enc });
-    cases.push({ name: `non-canonical R ${label}`, sig: cat(enc, good.subarray(32)), msg, pub: keys.publicKey });
-  }
-  // Mixed-order R: R' = [r]B + T8 with S computed honestly for R'. Cofactored verification accepts it; strict
-  // cofactorless verification (OpenSSL, and ours on both paths) rejects it.
-  const { scalar: a } = ed.utils.getExtendedPublicKey(keys.secretKey);
-  const nonce = 123456789n;
-  const rPrime = ed.Point.BASE.multiply(nonce)
-    .add(torsion[1] as ed.Point)
-    .toBytes();
-  const k = leNum(sha512(rPrime, keys.publicKey, msg)) % ED25519_L;
-  cases.push({
-    name: 'mixed-order R (torsion component)',
-    sig: cat(rPrime, le((nonce + k * a) % ED25519_L)),
-    msg,
-    pub: keys.publicKey,
-  });
-  return cases;
-}
 
 describe('Ed25519 signatures', () => {
   it('reproduce the RFC 8032 §7.1 test vectors on both backends', () => {

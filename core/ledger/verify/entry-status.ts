@@ -5,10 +5,10 @@
  * documented one: a digest that does not match the embedded disposition is reported only after the signature,
  * placement and projection checks (docs/adr/0090-verify-findings-and-order.md).
  */
-import { sha256, toHex, utf8Bytes } from '../bytes.js';
+import { fromHex } from '../bytes.js';
 import { entryViolation } from '../entry-rules.js';
 import { ENTRY_FORMAT_PREFIX, ENTRY_FORMATS, type SignedEntry } from '../entry-types.js';
-import { verifyEntrySignature } from '../entry.js';
+import { entryHashOf, verifyStoredEntrySignature } from '../entry.js';
 import type { StoredEntry } from '../store.js';
 import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy.js';
 import { readCanonicalText } from './fast-read.js';
@@ -16,12 +16,13 @@ import type { EntryStatus } from './findings.js';
 
 /** The exact text entry-rules.ts gives for a digest that is not the SHA-256 of the canonical disposition. */
 const DISPOSITION_DIGEST_RULE = 'dispositionDigest is the SHA-256 of the RFC 8785 disposition bytes';
-const LEAF_PREFIX = Uint8Array.of(0x00);
 
 export interface EntryCheck {
   readonly status: EntryStatus;
   /** RFC 9162 leaf hash of the exact stored bytes (the entry hash), always computed: the tree is over stored bytes. */
   readonly entryHash: Uint8Array;
+  /** The same entry hash as lowercase hex (what prevHash, projections and checkpoints carry). */
+  readonly entryHashHex: string;
   /** The parsed body when it could be read (any status after unsupported-version). */
   readonly entry: SignedEntry | null;
   /** Whether the Ed25519 signature was actually checked (false when deferred to a checkpoint). */
@@ -33,33 +34,37 @@ export interface EntryCheck {
  * under the trust policy is always done. Never throws for bad input.
  */
 export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignature: boolean): EntryCheck {
-  const entryHash = sha256(LEAF_PREFIX, utf8Bytes(stored.body));
+  const entryHashHex = entryHashOf(stored.body);
+  const entryHash = fromHex(entryHashHex);
   const read = readCanonicalText(stored.body);
-  if (!read.ok) return { status: 'malformed', entryHash, entry: null, signatureChecked: false };
+  if (!read.ok) return { status: 'malformed', entryHash, entryHashHex, entry: null, signatureChecked: false };
   const plain = read.value as Record<string, unknown> | null;
   if (typeof plain === 'object' && plain !== null && !Array.isArray(plain)) {
     const f = plain.format;
     if (typeof f === 'string' && !ENTRY_FORMATS.includes(f) && f.startsWith(ENTRY_FORMAT_PREFIX)) {
-      return { status: 'unsupported-version', entryHash, entry: null, signatureChecked: false };
+      return { status: 'unsupported-version', entryHash, entryHashHex, entry: null, signatureChecked: false };
     }
   }
   const violation = entryViolation(plain, true);
   if (violation !== null && violation !== DISPOSITION_DIGEST_RULE)
-    return { status: 'malformed', entryHash, entry: null, signatureChecked: false };
+    return { status: 'malformed', entryHash, entryHashHex, entry: null, signatureChecked: false };
   const entry = plain as unknown as SignedEntry;
   const status = (s: EntryStatus, signatureChecked: boolean): EntryCheck => ({
     status: s,
     entryHash,
+    entryHashHex,
     entry,
     signatureChecked,
   });
   // Key validity is judged at the position the signed body claims; misplacement is the later `misfiled`.
   const key = keyForEntry(policy, entry.keyId, entry.logId, entry.seq);
   if (!key.ok) return status(key.code, false);
-  if (checkSignature && !verifyEntrySignature(entry, key.key.publicKey)) return status('signature-mismatch', true);
+  // The message is cut from the stored canonical bytes (entry.ts storedSigningMessage), not re-serialized.
+  if (checkSignature && !verifyStoredEntrySignature(stored.body, entry, key.key.publicKey))
+    return status('signature-mismatch', true);
   if (entry.logId !== stored.logId || entry.seq !== stored.seq) return status('misfiled', checkSignature);
   const p = stored.projection;
-  if (p.requestId !== entry.requestId || p.kind !== entry.kind || p.entryHash !== toHex(entryHash))
+  if (p.requestId !== entry.requestId || p.kind !== entry.kind || p.entryHash !== entryHashHex)
     return status('projection-mismatch', checkSignature);
   if (violation === DISPOSITION_DIGEST_RULE) return status('disposition-digest-mismatch', checkSignature);
   if (!isAllowedBuild(policy, entry.evaluator.buildDigest))

@@ -21,6 +21,15 @@ const wellFormed: (s: string) => boolean =
     ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
     : isWellFormed;
 
+/** Member names already found printable ASCII: ledger records reuse a few dozen names, so the regex runs once each. */
+const asciiNames = new Set<string>();
+function isAsciiName(k: string): boolean {
+  if (asciiNames.has(k)) return true;
+  if (!ASCII_NAME.test(k)) return false;
+  if (asciiNames.size < 4096) asciiNames.add(k);
+  return true;
+}
+
 /**
  * True when a JSON.parse result obeys the ledger value rules (integers within ±(2^53−1), no −0, printable-ASCII
  * member names, well-formed strings) AND every object's members are in strictly ascending UTF-16 code-unit order.
@@ -39,7 +48,7 @@ export function isSortedLedgerValue(x: unknown): boolean {
   let prev: string | null = null;
   for (const k in x as Record<string, unknown>) {
     if (!Object.hasOwn(x, k)) return false;
-    if ((prev !== null && !(prev < k)) || !ASCII_NAME.test(k)) return false;
+    if ((prev !== null && !(prev < k)) || !isAsciiName(k)) return false;
     if (!isSortedLedgerValue((x as Record<string, unknown>)[k])) return false;
     prev = k;
   }

@@ -133,7 +133,7 @@ class Run {
       if (defer && !BEFORE_SIGNATURE.has(c.status))
         pending.push({ index, stored, keyId: (c.entry as { keyId: string }).keyId });
       if (c.status !== 'ok') statuses.set(index, { seq: stored.seq, status: c.status });
-      const hashHex = toHex(c.entryHash);
+      const hashHex = c.entryHashHex;
       if (c.entry !== null) {
         // The chain link is judged only between directly consecutive stored slots; a gap is sequence-broken alone.
         if (stored.seq === prevSeq + 1 && c.entry.prevHash !== prevHash)
