@@ -4,15 +4,14 @@
  * it sends; the console (stack mode over the same stores) must name exactly those queues and handoff ids, in order.
  * Queue depth goes through the read-only queueDepth port only.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toHex } from '../../core/ledger/index.js';
 import { startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openFileSource, openStackSource } from '../../cli/console/source.js';
 import type { HandoffsView } from '../../cli/console/handoffs.js';
-import { BUILD, LOGS, exampleText, request, world, type World } from '../replay/world.js';
+import { BUILD, exampleText, request, world, writePolicyFile, type World } from '../replay/world.js';
 import { writeLedgerFiles } from './ledger-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-console-handoffs-'));
@@ -55,18 +54,7 @@ beforeAll(async () => {
     const ev = evidence === null ? '' : `,"evidence":${exampleText(`requests/${evidence}`)}`;
     await w.submit(request(id, `sha256:${d}`, exampleText(`requests/${facts}`), ev));
   }
-  const k = w.policy.keys[0]!;
-  const policyPath = join(dir, 'policy.json');
-  writeFileSync(
-    policyPath,
-    JSON.stringify({
-      format: 'docket.trust-policy/1',
-      logs: [...LOGS],
-      keys: [{ keyId: k.keyId, publicKey: toHex(k.publicKey), validity: k.validity }],
-      authorities: w.policy.authorities,
-      evaluatorBuilds: [BUILD],
-    }),
-  );
+  const policyPath = writePolicyFile(w, join(dir, 'policy.json'));
   const source = await openStackSource({
     flags: { stage: 'local' },
     policyPath,

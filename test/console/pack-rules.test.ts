@@ -4,15 +4,14 @@
  * rules with their definitions and the ones that fired by the replayed §8.3 trace; a registry without the pack, or
  * with other bytes for its digest, and a purged request, each said plainly. Files mode has no registry.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toHex } from '../../core/ledger/index.js';
 import { startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openFileSource, openStackSource } from '../../cli/console/source.js';
 import type { PackRulesView } from '../../cli/console/pack-rules.js';
-import { BUILD, LOGS, request, world, type World } from '../replay/world.js';
+import { BUILD, request, world, writePolicyFile, type World } from '../replay/world.js';
 import { writeLedgerFiles } from './ledger-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-console-rules-'));
@@ -31,18 +30,7 @@ beforeAll(async () => {
   await w.submit(request('both', `sha256:${digest}`, facts('10', true), evidence));
   await w.submit(request('purged', `sha256:${digest}`, facts('50', true), evidence));
   await w.submit(request('blocked', `sha256:${digest}`, facts('10', false)));
-  const k = w.policy.keys[0]!;
-  const policyPath = join(dir, 'policy.json');
-  writeFileSync(
-    policyPath,
-    JSON.stringify({
-      format: 'docket.trust-policy/1',
-      logs: [...LOGS],
-      keys: [{ keyId: k.keyId, publicKey: toHex(k.publicKey), validity: k.validity }],
-      authorities: w.policy.authorities,
-      evaluatorBuilds: [BUILD],
-    }),
-  );
+  const policyPath = writePolicyFile(w, join(dir, 'policy.json'));
   const source = await openStackSource({
     flags: {},
     policyPath,

@@ -1,30 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { run, type ReplayDeps } from '../../cli/commands/replay-entries.js';
-import { toHex } from '../../core/ledger/bytes.js';
 import { StoreReadError, type LedgerStore } from '../../core/ledger/store.js';
-import { BUILD, LOGS, request, world, type World } from './world.js';
+import { BUILD, request, world, writePolicyFile, type World } from './world.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-replay-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function policyFile(w: World): string {
-  const path = join(dir, `policy-${Math.random().toString(36).slice(2)}.json`);
-  const k = w.policy.keys[0]!;
-  writeFileSync(
-    path,
-    JSON.stringify({
-      format: 'docket.trust-policy/1',
-      logs: [...LOGS],
-      keys: [{ keyId: k.keyId, publicKey: toHex(k.publicKey), validity: k.validity }],
-      authorities: w.policy.authorities,
-      evaluatorBuilds: [BUILD],
-    }),
-  );
-  return path;
+  return writePolicyFile(w, join(dir, `policy-${Math.random().toString(36).slice(2)}.json`));
 }
 
 const deps = (w: World, store: LedgerStore = w.store): ReplayDeps => ({

@@ -4,8 +4,9 @@
  * production. The fetchers are plain maps that tests can purge or corrupt.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
+import { toHex } from '../../core/ledger/bytes.js';
 import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
 import type { StoredEntry } from '../../core/ledger/store.js';
@@ -110,3 +111,19 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
 }
 
 export type World = ReturnType<typeof world>;
+
+/** Writes the world's trust policy (its one entry key, its authorities, BUILD) as a policy file at `path`. */
+export function writePolicyFile(w: World, path: string): string {
+  const k = w.policy.keys[0]!;
+  writeFileSync(
+    path,
+    JSON.stringify({
+      format: 'docket.trust-policy/1',
+      logs: [...LOGS],
+      keys: [{ keyId: k.keyId, publicKey: toHex(k.publicKey), validity: k.validity }],
+      authorities: w.policy.authorities,
+      evaluatorBuilds: [BUILD],
+    }),
+  );
+  return path;
+}
