@@ -4,13 +4,16 @@
  * override are shown on every console page; nothing may execute (no `window.__pwned`, no dialog, no CSP violation),
  * no element or link may come from them, and each string must appear as text.
  */
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { canonicalText, ENTRY_FORMAT_V2, sha256Hex } from '../../core/ledger/index.js';
 import { PACK_DIGEST } from '../../conformance/ledger/fixtures.js';
 import { packageRoot, startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
-import { openFileSource } from '../../cli/console/source.js';
+import { openFileSource, openStackSource } from '../../cli/console/source.js';
+import { BUILD, request, world, writePolicyFile } from '../replay/world.js';
 import { ensureBuilt, launchChromium, type TestBrowser } from './browser.js';
 import { writeLedgerFiles, type LedgerFiles } from './ledger-files.js';
 
@@ -60,7 +63,7 @@ afterAll(async () => {
 });
 
 /** Opens a console path, waits for it to settle, and returns what ran and what is shown. */
-async function visit(page: Page, path: string, ready: string) {
+async function visit(page: Page, path: string, ready: string, base: string = c.url) {
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
     dialogs.push(d.message());
@@ -71,7 +74,7 @@ async function visit(page: Page, path: string, ready: string) {
     window.__violations = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective + ' ' + e.blockedURI));
   `);
-  await page.goto(`${c.url.replace(/\/$/, '')}${path}`);
+  await page.goto(`${base.replace(/\/$/, '')}${path}`);
   await page.waitForSelector(ready);
   await page.waitForTimeout(200);
   const state = (await page.evaluate(`(() => {
@@ -94,7 +97,9 @@ function harmless(s: Awaited<ReturnType<typeof visit>>): void {
   expect(s.violations).toEqual([]);
   expect(s.scripts).toBe(0);
   expect(s.handlers).toBe(0);
-  for (const h of s.hrefs) expect(h === '#main' || h.startsWith('/'), h).toBe(true);
+  // Internal only: the skip link, console paths, and in-page anchors to a pack's rules (ids percent-encoded).
+  for (const h of s.hrefs)
+    expect(h === '#main' || h.startsWith('/') || /^#(rule|exception)-[\w%.-]+$/.test(h), h).toBe(true);
 }
 
 describe('the console with hostile ledger strings', () => {
@@ -163,6 +168,70 @@ describe('the console with hostile ledger strings', () => {
     expect(o.text).toContain(SCRIPT);
     const v = await visit(page, '/verify', '[data-verify-ok]');
     harmless(v);
+    await page.close();
+  });
+});
+
+/**
+ * The registry is as untrusted as the ledger (§10): a conformant pack may carry markup in its descriptions and in
+ * its condition values, and the entry page shows both beside the rules that fired (ADR 0232).
+ */
+describe('the console with a hostile pack in the registry', () => {
+  const hostilePack = {
+    specVersion: '0.3.0',
+    id: 'https://packs.example.org/hostile',
+    version: '1.0.0',
+    title: SCRIPT,
+    decision: { intent: IMG, question: JS_URL },
+    evidenceRequirements: [],
+    outcomes: [
+      { id: 'approve', label: SCRIPT },
+      { id: 'reject', label: IMG },
+    ],
+    rules: [
+      {
+        id: 'r-hostile',
+        description: `${SCRIPT}${IMG}${RTL}`,
+        when: { op: 'fact', path: '/x', operator: 'equals', value: IMG },
+        outcome: 'approve',
+        onUnknown: 'escalate',
+      },
+    ],
+    escalation: { triggers: ['no-match', 'unknown'], target: { kind: 'queue', name: JS_URL } },
+  };
+  let dir: string;
+  let hc: RunningConsole;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'docket-console-hostile-pack-'));
+    const w = world({ logIds: ['t-0'] });
+    const bytes = new TextEncoder().encode(JSON.stringify(hostilePack));
+    const digest = sha256Hex(bytes);
+    w.packs.set(digest, bytes);
+    await w.submit(request('hostile-pack-req', `sha256:${digest}`, JSON.stringify({ x: IMG })));
+    const source = await openStackSource({
+      flags: {},
+      policyPath: writePolicyFile(w, join(dir, 'policy.json')),
+      checkpointsPath: undefined,
+      replayDeps: {
+        open: () => ({ store: w.store, fetch: w.fetch, close: () => undefined }),
+        buildDigest: () => BUILD,
+      },
+    });
+    hc = await startConsoleServer({ source, host: '127.0.0.1', port: 0 });
+  });
+
+  afterAll(async () => {
+    await hc?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs nothing on an entry page that shows the hostile pack's rule, description and condition as text", async () => {
+    const page = await b.browser.newPage();
+    const s = await visit(page, '/entry/hostile-pack-req', '.pack-item[data-rule="r-hostile"] strong.ok', hc.url);
+    harmless(s);
+    for (const t of [SCRIPT, IMG, RTL_SHOWN]) expect(s.text).toContain(t);
+    expect(s.text).not.toContain('\u202E');
     await page.close();
   });
 });
