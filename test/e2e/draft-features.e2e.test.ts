@@ -9,10 +9,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
+import { canonicalText } from '../../core/ledger/canonical.js';
 import { parseStoredEntry } from '../../core/ledger/entry.js';
 import type { SignedEntry } from '../../core/ledger/entry-types.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
@@ -113,6 +115,34 @@ describe('draft features recorded over the wire', () => {
       'draft-features-not-allowed',
       'draft-features-not-allowed',
     ]);
+  });
+
+  it('a table writer without the key who rewrites a /2 entry as /1, to hide the draft grammar from a forbidding policy, is exposed', async () => {
+    // Runs after the test above: draft-2 is recorded and covered by the checkpoints it wrote to checkpoints.json.
+    const at = (await draft.store.readPosition('draft-2'))!;
+    const key = { pk: { S: `log#${at.logId}` }, sk: { N: String(at.seq) } };
+    const table = draft.env.LEDGER_TABLE!;
+    const item = (await draft.dynamodb.send(new GetItemCommand({ TableName: table, Key: key }))).Item!;
+    const body = JSON.parse(item.body!.S!) as Record<string, unknown>;
+    expect(body.draftFeatures).toEqual([Q]);
+    delete body.draftFeatures;
+    const downgraded = canonicalText({ ...body, format: 'docket.ledger-entry/1' });
+    await draft.dynamodb.send(new PutItemCommand({ TableName: table, Item: { ...item, body: { S: downgraded } } }));
+    const io = memoryIo();
+    const { run } = await import('../../cli/commands/verify.js');
+    const flags = ['--endpoint', draft.stack.endpoint, '--region', draft.stack.region, '--stage', 'draft'];
+    writeFileSync(join(dir, 'policy.json'), draft.policyText);
+    const files = ['--policy', join(dir, 'policy.json'), '--checkpoints', join(dir, 'checkpoints.json')];
+    // Default mode: the covering checkpoint's root no longer matches the rewritten leaf.
+    const quick = memoryIo();
+    expect(await run([...flags, ...files], quick)).toBe(1);
+    expect(JSON.parse(quick.out())).toMatchObject({ ok: false });
+    expect(await run([...flags, ...files, '--all-signatures'], io)).toBe(1);
+    const findings = (JSON.parse(io.out()) as { findings: { code: string; logId: string; seq: number }[] }).findings;
+    // The rewritten entry no longer passes as honest: its signature covers the /2 body it replaced.
+    expect(findings).toContainEqual(
+      expect.objectContaining({ code: 'signature-mismatch', logId: at.logId, seq: at.seq }),
+    );
   });
 
   it('the same pack on a stack without the opt-in is refused as today: a /1 pack-not-conformant entry', async () => {
