@@ -61,7 +61,7 @@ function importMs(file: string): number {
 async function main(): Promise<void> {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  const lean = await bundle('evaluate.mjs', ['@aws-sdk/*', '@smithy/*']);
+  const lean = await bundle('evaluate.mjs', ['@aws-sdk/*']);
   const full = await bundle('evaluate-with-sdk.mjs', [], { 'process.env.DOCKET_BUNDLED_SDK': '"true"' });
   const empty = join(out, 'empty.mjs');
   writeFileSync(empty, 'export const x = 1;\n');

@@ -23,6 +23,7 @@ const BENCHES = [
   'handler',
   'bundle',
   'append',
+  'put-item',
   'pipeline',
   'start',
   'console',

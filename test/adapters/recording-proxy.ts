@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 export interface RecordingProxy {
   readonly endpoint: string;
   readonly targets: string[];
+  /** Each call's JSON body, parsed (an empty object when it was not JSON), in the order of `targets`. */
+  readonly bodies: Record<string, unknown>[];
   /** Return an error type (e.g. 'ProvisionedThroughputExceededException') to fail the call, or null to pass it on. */
   fail: (target: string, body: Record<string, unknown>) => string | null;
   close(): Promise<void>;
@@ -20,6 +22,7 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
   const proxy: RecordingProxy = {
     endpoint: '',
     targets: [],
+    bodies: [],
     fail: () => null,
     close: () =>
       new Promise<void>((r) => {
@@ -41,6 +44,7 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
       } catch {
         /* not JSON: pass on */
       }
+      proxy.bodies.push(parsed);
       const failure = proxy.fail(target, parsed);
       if (failure) {
         const text = JSON.stringify({
