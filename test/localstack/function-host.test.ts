@@ -11,7 +11,13 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqsClient } from '../../adapters/aws-clients.js';
 import { sendMessages } from '../../adapters/sqs.js';
-import { startDaemon, stopDaemon, type StackState } from '../../localstack/daemon.js';
+import {
+  LocalStackStartError,
+  readStackState,
+  startDaemon,
+  stopDaemon,
+  type StackState,
+} from '../../localstack/daemon.js';
 import { buildServeEntry } from './build-serve.js';
 
 let entry: string;
@@ -59,7 +65,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const dir of ['share', 'drain', 'die']) await stopDaemon({ stateDir: join(work, dir) }).catch(() => undefined);
+  for (const dir of ['share', 'drain', 'die', 'refuse'])
+    await stopDaemon({ stateDir: join(work, dir) }).catch(() => undefined);
   if (entry) rmSync(dirname(entry), { recursive: true, force: true });
   rmSync(work, { recursive: true, force: true });
 });
@@ -200,4 +207,40 @@ describe('the function host with two instances', () => {
     expect(new Set(replacement.map((l) => l.moduleId))).not.toContain(dead[0]!.moduleId);
     expect(new Set(replacement.map((l) => l.threadId))).not.toContain(dead[0]!.threadId);
   }, 150_000);
+
+  it('fails the start with the reason when one instance cannot start, and leaves no stack behind', async () => {
+    const refusing = join(work, 'refusing.mjs');
+    writeFileSync(
+      refusing,
+      `if (process.env.AWS_LAMBDA_LOG_STREAM_NAME === 'local/instance-2.1') throw new Error('instance two refuses');
+       export const handler = async () => ({ batchItemFailures: [] });\n`,
+    );
+    const error = await startDaemon({
+      stateDir: join(work, 'refuse'),
+      port: 0,
+      dataDir: null,
+      stage: 'fhrefuse',
+      entry,
+      functionInstances: 2,
+      handlers: [{ module: refusing }],
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LocalStackStartError);
+    expect((error as Error).message).toMatch(/instance two refuses/);
+    expect(readStackState(join(work, 'refuse'))).toBeNull();
+  }, 60_000);
+
+  it('refuses an instance count that is not a whole number with an error naming the variable, before anything runs', async () => {
+    const error = await startDaemon({
+      stateDir: join(work, 'refuse'),
+      port: 0,
+      dataDir: null,
+      stage: 'fhrefuse',
+      entry,
+      handlers: [{ module: handlerFile }],
+      env: { DOCKET_FUNCTION_INSTANCES: 'many' },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LocalStackStartError);
+    expect((error as Error).message).toMatch(/DOCKET_FUNCTION_INSTANCES must be a whole number/);
+    expect(readStackState(join(work, 'refuse'))).toBeNull();
+  }, 60_000);
 });
