@@ -34,6 +34,11 @@ export interface DaemonOptions {
   readonly draftFeatures?: readonly string[];
   /** Run the event-source poller in the stack process with these handler modules (e.g. dist/functions/evaluate.js). */
   readonly handlers?: readonly HandlerBinding[];
+  /**
+   * Instances of the functions (worker threads) the stack runs; default: DOCKET_FUNCTION_INSTANCES in the stack's
+   * environment, else localstack/function-instances.ts's default (ADR 0259).
+   */
+  readonly functionInstances?: number;
   /** Extra environment for the stack process (and so for the handlers it runs). */
   readonly env?: Readonly<Record<string, string>>;
   /** The compiled serve.js to run (default: the one beside this module). */
@@ -138,6 +143,7 @@ export async function startDaemon(
       stateFile: stateFileOf(stateDir),
       stopReportFile: stopReportOf(stateDir),
       ...(options.drainSeconds !== undefined ? { drainSeconds: options.drainSeconds } : {}),
+      ...(options.functionInstances !== undefined ? { functionInstances: options.functionInstances } : {}),
       handlers: options.handlers?.map((h) => ({ ...h, module: resolve(h.module) })),
     },
     options,
@@ -201,6 +207,7 @@ export async function startStackProcess(
       stage: options.stage,
       region: options.region,
       handlers: options.handlers,
+      ...(options.functionInstances !== undefined ? { functionInstances: options.functionInstances } : {}),
     },
     options,
     { stdio: ['ignore', 'pipe', 'inherit'] },

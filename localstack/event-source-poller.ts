@@ -44,6 +44,8 @@ export interface PollerOptions {
   /** The function's timeout: an invocation still running after it counts as a failed batch (default: none). */
   readonly functionTimeoutSeconds?: number;
   readonly functionName?: string;
+  /** The invoking instance's log stream (context.logStreamName; Lambda's differs per execution environment). */
+  readonly logStreamName?: string;
   /** The queue's ARN (eventSourceARN); read from the queue when absent. */
   readonly queueArn?: string;
   /** Told about handler failures and poll errors (default: stderr). */
@@ -164,7 +166,7 @@ export function startPoller(options: PollerOptions): Poller {
   ): Promise<{ kind: 'failed'; reason: string } | { kind: 'ok'; failed: Set<string> }> {
     const started = Date.now();
     const timeoutMs = options.functionTimeoutSeconds !== undefined ? options.functionTimeoutSeconds * 1000 : undefined;
-    const context = lambdaContext(functionName, started, timeoutMs);
+    const context = lambdaContext(functionName, options.logStreamName ?? 'local', started, timeoutMs);
     let timer: NodeJS.Timeout | undefined;
     let response: unknown;
     try {
@@ -289,7 +291,12 @@ export function toRecord(m: Message, eventSourceARN: string): SQSRecord {
   };
 }
 
-function lambdaContext(functionName: string, started: number, timeoutMs: number | undefined): Context {
+function lambdaContext(
+  functionName: string,
+  logStreamName: string,
+  started: number,
+  timeoutMs: number | undefined,
+): Context {
   const unsupported = (): never => {
     throw new Error('callback-style completion is not supported; return a promise');
   };
@@ -301,12 +308,17 @@ function lambdaContext(functionName: string, started: number, timeoutMs: number 
     memoryLimitInMB: '1024',
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
+    logStreamName,
     getRemainingTimeInMillis: () => (timeoutMs === undefined ? 900_000 : Math.max(0, started + timeoutMs - Date.now())),
     done: unsupported,
     fail: unsupported,
     succeed: unsupported,
   };
+}
+
+/** The concurrent invocations an event source allows (ScalingConfig.MaximumConcurrency; 2, its minimum, when unset). */
+export function eventSourceConcurrency(es: LocalEventSource): number {
+  return es.maximumConcurrency ?? 2;
 }
 
 /** Poller settings read from the template's AWS::Lambda::EventSourceMapping (and its function and queue). */
@@ -322,7 +334,7 @@ export function pollerOptionsFromEventSource(
     batchSize: es.batchSize,
     maxBatchingWindowSeconds: es.maxBatchingWindowSeconds,
     reportBatchItemFailures: es.reportBatchItemFailures,
-    concurrency: es.maximumConcurrency ?? 2,
+    concurrency: eventSourceConcurrency(es),
     functionTimeoutSeconds: es.function.timeoutSeconds,
     functionName: es.function.logicalId,
     ...extra,

@@ -1,15 +1,23 @@
 /**
- * The worker side of the function host (function-host.ts): imports the handler modules with the function's
- * environment, runs their event-source pollers, reports ready/failed/log lines to the stack process and stops its
+ * The worker side of the function host (function-host.ts), one function instance: imports the handler modules with
+ * the function's environment, runs their event-source pollers with this instance's share of each source's
+ * concurrency (ADR 0259), reports ready/failed/log lines to the stack process and stops its
  * pollers (in-flight invocations and their deletes first) when told to.
  */
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { LOCAL_CREDENTIALS } from '../adapters/aws-clients.js';
-import { pollerOptionsFromEventSource, startPoller, type Poller, type SqsHandler } from './event-source-poller.js';
-import type { FunctionHostConfig, HostMessage } from './function-host.js';
+import {
+  eventSourceConcurrency,
+  pollerOptionsFromEventSource,
+  startPoller,
+  type Poller,
+  type SqsHandler,
+} from './event-source-poller.js';
+import type { HostMessage, InstanceConfig } from './function-host.js';
+import { concurrencyShare } from './function-instances.js';
 
-async function runWorker(config: FunctionHostConfig): Promise<void> {
+async function runWorker(config: InstanceConfig): Promise<void> {
   const post = (m: HostMessage): void => parentPort!.postMessage(m);
   const pollers: Poller[] = [];
   parentPort!.on('message', (m) => {
@@ -26,6 +34,8 @@ async function runWorker(config: FunctionHostConfig): Promise<void> {
       process.env.AWS_ENDPOINT_URL_SQS = config.sqsEndpoint;
       process.env.AWS_ENDPOINT_URL_SNS = config.sqsEndpoint;
       process.env.AWS_REGION = config.region;
+      // Lambda names each execution environment's log stream; it tells the instances apart.
+      process.env.AWS_LAMBDA_LOG_STREAM_NAME = config.logStreamName;
       process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
       process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
       const mod = (await import(pathToFileURL(binding.module).href)) as Record<string, unknown>;
@@ -33,11 +43,15 @@ async function runWorker(config: FunctionHostConfig): Promise<void> {
       if (typeof handler !== 'function')
         throw new Error(`${binding.module} exports no function ${binding.exportName ?? 'handler'}`);
       for (const es of binding.sources) {
+        const concurrency = concurrencyShare(eventSourceConcurrency(es), config.slot, config.count);
+        if (concurrency === 0) continue; // the other instances take this source's whole concurrency
         pollers.push(
           startPoller(
             pollerOptionsFromEventSource(es, handler as SqsHandler, {
               endpoint: config.sqsEndpoint,
               region: config.region,
+              concurrency,
+              logStreamName: config.logStreamName,
               ...(binding.visibilityTimeoutSeconds !== undefined
                 ? { visibilityTimeout: binding.visibilityTimeoutSeconds }
                 : {}),
@@ -62,4 +76,4 @@ async function runWorker(config: FunctionHostConfig): Promise<void> {
   }
 }
 
-void runWorker(workerData as FunctionHostConfig);
+void runWorker(workerData as InstanceConfig);

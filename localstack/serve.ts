@@ -9,6 +9,8 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { startLocalStack, type LocalStack } from './launcher.js';
 import { startFunctionHost, type FunctionBinding, type FunctionHost } from './function-host.js';
+import { resolveFunctionInstances } from './function-instances.js';
+import { eventSourceConcurrency } from './event-source-poller.js';
 import { createSqsClient } from '../adapters/aws-clients.js';
 import { queueCounts, type QueueCount } from './queue-counts.js';
 
@@ -38,6 +40,8 @@ export interface ServeConfig {
   readonly stopReportFile?: string;
   /** How long a graceful stop lets in-flight invocations finish, seconds (default 10). */
   readonly drainSeconds?: number;
+  /** Function instances (worker threads) to run; absent: DOCKET_FUNCTION_INSTANCES, else the default (ADR 0259). */
+  readonly functionInstances?: number;
 }
 
 /** What a graceful stop leaves behind for `docket local stop` to print. */
@@ -61,6 +65,8 @@ export interface StackState {
   /** S3 buckets by logical id (the checkpoint export bucket, same key layout as in AWS). */
   readonly buckets: Record<string, string>;
   readonly pollers: readonly { readonly queue: string; readonly function: string; readonly module: string }[];
+  /** How many instances of the functions run, each a worker thread with its share of the concurrency (ADR 0259). */
+  readonly functionInstances?: number;
   /** The draft features the stack's evaluate function enables; absent = none. */
   readonly draftFeatures?: readonly string[];
 }
@@ -68,6 +74,7 @@ export interface StackState {
 async function main(): Promise<void> {
   const config = JSON.parse(process.argv[2] ?? '{}') as ServeConfig;
   const stage = config.stage ?? 'local';
+  const instances = resolveFunctionInstances(config.functionInstances, process.env);
   const log = (msg: string): void => void process.stderr.write(`${new Date().toISOString()} ${msg}\n`);
   // Declared before shutdown so a signal during start-up sees `undefined`, not a temporal-dead-zone error.
   // eslint-disable-next-line prefer-const
@@ -127,7 +134,7 @@ async function main(): Promise<void> {
     for (const es of sources) {
       bound.push({ queue: es.queueName, function: es.function.logicalId, module: binding.module });
       log(
-        `polling ${es.queueName} → ${binding.module} (batch ${es.batchSize}, concurrency ${es.maximumConcurrency ?? 2})`,
+        `polling ${es.queueName} → ${binding.module} (batch ${es.batchSize}, concurrency ${eventSourceConcurrency(es)})`,
       );
     }
   }
@@ -139,9 +146,11 @@ async function main(): Promise<void> {
         dynamodbEndpoint: stack.dynamodbEndpoint,
         sqsEndpoint: stack.sqsEndpoint,
         region: stack.region,
+        instances,
       },
       log,
     );
+    log(`function instances: ${functions.instances} (worker threads, sharing each source's concurrency)`);
   }
   const state: StackState = {
     endpoint: stack.endpoint,
@@ -154,6 +163,7 @@ async function main(): Promise<void> {
     queues: Object.fromEntries(stack.resources.queues.map((q) => [q.name, q.url])),
     buckets: Object.fromEntries((stack.resources.buckets ?? []).map((b) => [b.logicalId, b.name])),
     pollers: bound,
+    ...(functions ? { functionInstances: functions.instances } : {}),
     ...(config.draftFeatures !== undefined && config.draftFeatures.length > 0
       ? { draftFeatures: [...config.draftFeatures] }
       : {}),

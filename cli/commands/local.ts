@@ -29,7 +29,7 @@ import { openStack, type StackClients } from '../../stack/clients.js';
 import { writeFileSync } from 'node:fs';
 
 const USAGE =
-  'docket local start [--port <n>] [--quiet] [--rfc0008-quantifiers] | docket local stop | docket local status';
+  'docket local start [--port <n>] [--function-instances <n>] [--quiet] [--rfc0008-quantifiers] | docket local stop | docket local status';
 
 const repoFile = (rel: string): string => fileURLToPath(new URL(`../../../${rel}`, import.meta.url));
 
@@ -92,11 +92,21 @@ async function status(io: CliIo): Promise<number> {
 async function start(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    { port: { type: 'string' }, quiet: { type: 'boolean' }, 'rfc0008-quantifiers': { type: 'boolean' } },
+    {
+      port: { type: 'string' },
+      'function-instances': { type: 'string' },
+      quiet: { type: 'boolean' },
+      'rfc0008-quantifiers': { type: 'boolean' },
+    },
     { min: 0, max: 0 },
   );
   const port =
     typeof values.port === 'string' ? (values.port === '0' ? 0 : parsePositiveInteger(values.port, '--port')) : 4566;
+  // Instances of the evaluate function (worker threads); absent: DOCKET_FUNCTION_INSTANCES, else 1 (ADR 0259).
+  const functionInstances =
+    typeof values['function-instances'] === 'string'
+      ? parsePositiveInteger(values['function-instances'], '--function-instances')
+      : undefined;
   const say = (s: string): void => io.stdout(s);
   // The opt-in of ADR 0190 for the stack's evaluator: its entries record it (ADR 0220, ADR 0221).
   const draftFeatures: string[] = values['rfc0008-quantifiers'] === true ? ['rfc0008-quantifiers'] : [];
@@ -113,6 +123,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const state = await startDaemon({
     port,
     handlers: [{ module: evaluateModule }],
+    ...(functionInstances !== undefined ? { functionInstances } : {}),
     draftFeatures,
     env: {
       DOCKET_SIGNING_KEY_FILE: paths.signingKey,
@@ -131,7 +142,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   if (draftFeatures.length > 0)
     say(`draft features enabled: ${draftFeatures.join(', ')} (entries are docket.ledger-entry/2)\n`);
   say(
-    `${state.alreadyRunning ? 'local stack already running' : 'local stack started'} on ${state.endpoint} (pid ${state.pid}, stage ${state.stage}; log .docket/local/stack.log)\n`,
+    `${state.alreadyRunning ? 'local stack already running' : 'local stack started'} on ${state.endpoint} (pid ${state.pid}, stage ${state.stage}, ${state.functionInstances ?? 1} evaluate function instance(s); log .docket/local/stack.log)\n`,
   );
 
   const settings = resolveSettings({ endpoint: state.endpoint, stage: state.stage, region: state.region }, {});

@@ -1,6 +1,7 @@
 /**
  * Nothing accepted is lost (ADR 0111, ADR 0112), over the wire, with the stack process `npm start` runs: 3,000
- * requests are submitted to a stack with its data directory; the stack then dies — SIGKILLed mid-run from outside,
+ * requests are submitted to a stack with its data directory, whose evaluate function runs as two instances (ADR 0259,
+ * two writers appending to the same logs); the stack then dies — SIGKILLed mid-run from outside,
  * SIGKILLed from inside the function thread mid-append (the entry written, its position marker not), or stopped
  * gracefully one second after the submission — and is started again on the same directory. Within a bounded time
  * every request is accounted for: one ledger entry, or (the unidentifiable ones) a DLQ message with its reason. No
@@ -66,6 +67,9 @@ function start(stateDir: string, crashAfterEntryPuts = 0): ReturnType<typeof sta
     entry,
     // Cut-off batches come back after 10 s instead of the template's visibility timeout.
     handlers: [{ module: handler, visibilityTimeoutSeconds: 10 }],
+    // Two instances, as Lambda runs several: two writers with their own head caches append to the same logs, and
+    // the mid-append kill comes from inside whichever instance reaches its count first (ADR 0259).
+    functionInstances: 2,
     drainSeconds: 10,
     env: {
       DOCKET_SIGNING_KEY_FILE: keyFile,
@@ -278,6 +282,7 @@ async function scenario(
 ): Promise<void> {
   const stateDir = join(work, name);
   const first = await start(stateDir, crashAfterEntryPuts);
+  expect(first.functionInstances).toBe(2);
   let s = clients(first);
   const batch = await makeBatch(s, name);
   await submit(s, first, batch);
