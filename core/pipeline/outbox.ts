@@ -92,7 +92,11 @@ export function createOutbox(ports: OutboxPorts): Outbox {
       if (ports.results !== undefined) await deliverNotifications(records, reasons, ports.results, fail);
       const out = new Map<string, OutboxDeliveryError>();
       for (const [id, list] of reasons)
-        out.set(id, new OutboxDeliveryError(`${list.length} message(s) of the record were not delivered`, list));
+        // The reasons travel in the message, so the function's failure log says which queue refused what.
+        out.set(
+          id,
+          new OutboxDeliveryError(`${list.length} message(s) not delivered: ${list.join('; ').slice(0, 1000)}`, list),
+        );
       return out;
     },
   };

@@ -90,6 +90,7 @@ describe('the outbox on its own', () => {
     expect([...failed.keys()]).toEqual(['b']);
     expect(failed.get('b')).toBeInstanceOf(OutboxDeliveryError);
     expect(failed.get('b')!.reasons).toEqual(['handoff to q2: Throttled: slow down']);
+    expect(failed.get('b')!.message).toBe('1 message(s) not delivered: handoff to q2: Throttled: slow down');
     expect(p.calls.at(-1)).toEqual({ kind: 'results', ids: ['na', 'nc'] });
   });
 
