@@ -5,6 +5,7 @@
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { sns, sqs } from './aws-sdk.js';
+import { chunkEntries, withRetries, type FailedEntry, type RetryOptions } from './batch-calls.js';
 
 /** What is published: a notification's bytes and its String attributes (the pipeline's ResultMessage). */
 export interface SnsMessage {
@@ -12,14 +13,100 @@ export interface SnsMessage {
   readonly attributes: Readonly<Record<string, string | undefined>>;
 }
 
-/** Publishes to `topicArn`; every attribute is an SNS String (core/pipeline/result-notification.ts keeps them valid). */
-export function snsResultPublisher(client: SNSClient, topicArn: string): { publish(m: SnsMessage): Promise<void> } {
+/** SNS's limits on one PublishBatch call: 10 entries, 262,144 bytes of messages and attributes in total. */
+export const SNS_BATCH_MAX_ENTRIES = 10;
+export const SNS_BATCH_MAX_BYTES = 262_144;
+
+/** What one batch publish answers: the positions that were not published, and why (all others were). */
+export interface SnsBatchReport {
+  readonly failed: readonly { readonly index: number; readonly reason: string }[];
+}
+
+export interface SnsResultPublisher {
+  publish(m: SnsMessage): Promise<void>;
+  /** Publishes in PublishBatch calls of at most 10 entries and SNS_BATCH_MAX_BYTES, retrying entries that failed. */
+  publishBatch(messages: readonly SnsMessage[], retry?: RetryOptions): Promise<SnsBatchReport>;
+}
+
+/** Every attribute is an SNS String (core/pipeline/result-notification.ts keeps them valid); absent ones are left out. */
+function snsAttributes(m: SnsMessage): Record<string, { DataType: string; StringValue: string }> {
+  const attributes: Record<string, { DataType: string; StringValue: string }> = {};
+  for (const [name, value] of Object.entries(m.attributes))
+    if (value !== undefined) attributes[name] = { DataType: 'String', StringValue: value };
+  return attributes;
+}
+
+/** Bytes SNS counts for a message: the body plus each attribute's name, type and value. */
+export function snsMessageBytes(m: SnsMessage): number {
+  let n = Buffer.byteLength(m.body, 'utf8');
+  for (const [name, a] of Object.entries(snsAttributes(m)))
+    n += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(a.DataType, 'utf8') + Buffer.byteLength(a.StringValue);
+  return n;
+}
+
+/** Publishes to `topicArn`, one message per Publish call or many per PublishBatch call, byte-identical either way. */
+export function snsResultPublisher(client: SNSClient, topicArn: string): SnsResultPublisher {
   return {
     async publish(m) {
-      const attributes: Record<string, { DataType: string; StringValue: string }> = {};
-      for (const [name, value] of Object.entries(m.attributes))
-        if (value !== undefined) attributes[name] = { DataType: 'String', StringValue: value };
-      await client.send(new sns.PublishCommand({ TopicArn: topicArn, Message: m.body, MessageAttributes: attributes }));
+      await client.send(
+        new sns.PublishCommand({ TopicArn: topicArn, Message: m.body, MessageAttributes: snsAttributes(m) }),
+      );
+    },
+    async publishBatch(messages, retry = {}) {
+      const entries = messages.map((m, i) => ({ id: String(i), m }));
+      const published = new Set<string>();
+      const failed: FailedEntry[] = [];
+      // A message over the limit would make SNS refuse its whole call: refuse it alone, here.
+      const sendable = entries.filter((e) => {
+        if (snsMessageBytes(e.m) <= SNS_BATCH_MAX_BYTES) return true;
+        failed.push({
+          id: e.id,
+          code: 'MessageTooLong',
+          message: `exceeds ${SNS_BATCH_MAX_BYTES} bytes`,
+          senderFault: true,
+        });
+        return false;
+      });
+      const groups = chunkEntries(sendable, (e) => snsMessageBytes(e.m), SNS_BATCH_MAX_ENTRIES, SNS_BATCH_MAX_BYTES);
+      for (const group of groups) {
+        try {
+          const left = await withRetries(group, retry, async (pending) => {
+            const out = await client.send(
+              new sns.PublishBatchCommand({
+                TopicArn: topicArn,
+                PublishBatchRequestEntries: pending.map((e) => ({
+                  Id: e.id,
+                  Message: e.m.body,
+                  MessageAttributes: snsAttributes(e.m),
+                })),
+              }),
+            );
+            for (const ok of out.Successful ?? []) if (ok.Id !== undefined) published.add(ok.Id);
+            return (out.Failed ?? []).map((f) => ({
+              id: f.Id ?? '',
+              code: f.Code ?? 'Unknown',
+              message: f.Message ?? '',
+              senderFault: f.SenderFault === true,
+            }));
+          });
+          failed.push(...left);
+        } catch (e) {
+          // The call itself failed: none of its entries is known to be published; later groups are still tried.
+          const message = e instanceof Error ? e.message : String(e);
+          for (const x of group)
+            if (!published.has(x.id)) failed.push({ id: x.id, code: 'CallFailed', message, senderFault: false });
+        }
+      }
+      const named = new Set(failed.map((f) => f.id));
+      for (const e of entries)
+        if (!published.has(e.id) && !named.has(e.id))
+          failed.push({
+            id: e.id,
+            code: 'NoAnswer',
+            message: 'the batch answer named neither success nor failure',
+            senderFault: false,
+          });
+      return { failed: failed.map((f) => ({ index: Number(f.id), reason: `${f.code}: ${f.message}` })) };
     },
   };
 }

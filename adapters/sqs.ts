@@ -6,6 +6,9 @@
  */
 import type { Message, MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { sqs } from './aws-sdk.js';
+import { chunkEntries, withRetries, type FailedEntry, type RetryOptions } from './batch-calls.js';
+
+export type { FailedEntry, RetryOptions } from './batch-calls.js';
 
 const {
   DeleteMessageBatchCommand,
@@ -31,12 +34,6 @@ export interface SentMessage {
   readonly id: string;
   readonly messageId: string;
 }
-export interface FailedEntry {
-  readonly id: string;
-  readonly code: string;
-  readonly message: string;
-  readonly senderFault: boolean;
-}
 
 export class SqsBatchError extends Error {
   readonly code = 'sqs-batch-incomplete';
@@ -47,13 +44,6 @@ export class SqsBatchError extends Error {
   ) {
     super(message);
   }
-}
-
-export interface RetryOptions {
-  /** Attempts per failed entry, the first included (default 4). Sender faults are not retried. */
-  readonly maxAttempts?: number;
-  /** Base backoff in ms, doubled per attempt (default 50). */
-  readonly backoffMs?: number;
 }
 
 /** SQS's limits on one batch call: 10 entries and 1 MiB of bodies plus attributes in total (as for one message). */
@@ -69,25 +59,6 @@ export function messageBytes(m: OutgoingMessage): number {
     n += a.BinaryValue !== undefined ? a.BinaryValue.byteLength : 0;
   }
   return n;
-}
-
-/** Groups messages into calls of at most 10 entries and MAX_BATCH_BYTES, keeping their order. */
-function chunk<T extends OutgoingMessage>(messages: readonly T[]): T[][] {
-  const chunks: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const m of messages) {
-    const size = messageBytes(m);
-    if (current.length > 0 && (current.length === MAX_BATCH_ENTRIES || bytes + size > MAX_BATCH_BYTES)) {
-      chunks.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(m);
-    bytes += size;
-  }
-  if (current.length > 0) chunks.push(current);
-  return chunks;
 }
 
 export async function sendMessage(client: SQSClient, queueUrl: string, message: OutgoingMessage): Promise<string> {
@@ -132,7 +103,7 @@ export async function sendMessages(
     });
     return false;
   });
-  for (const group of chunk(sendable)) {
+  for (const group of chunkEntries(sendable, messageBytes, MAX_BATCH_ENTRIES, MAX_BATCH_BYTES)) {
     const outcome = await withRetries(group, retry, async (pending) => {
       const out = await client.send(
         new SendMessageBatchCommand({
@@ -261,29 +232,4 @@ export async function approximateDepth(
     inFlight: Number(a.ApproximateNumberOfMessagesNotVisible ?? 0),
     delayed: Number(a.ApproximateNumberOfMessagesDelayed ?? 0),
   };
-}
-
-async function withRetries<T extends { id: string }>(
-  entries: readonly T[],
-  retry: RetryOptions,
-  attempt: (pending: readonly T[]) => Promise<FailedEntry[]>,
-): Promise<FailedEntry[]> {
-  const maxAttempts = retry.maxAttempts ?? 4;
-  const backoffMs = retry.backoffMs ?? 50;
-  let pending = entries;
-  const permanent: FailedEntry[] = [];
-  let transient: FailedEntry[] = [];
-  for (let n = 1; n <= maxAttempts && pending.length > 0; n++) {
-    if (n > 1) await sleep(backoffMs * 2 ** (n - 2));
-    const failures = await attempt(pending);
-    permanent.push(...failures.filter((f) => f.senderFault));
-    transient = failures.filter((f) => !f.senderFault);
-    const retryIds = new Set(transient.map((f) => f.id));
-    pending = pending.filter((e) => retryIds.has(e.id));
-  }
-  return [...permanent, ...transient];
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -16,7 +16,16 @@ export type { PlannedHandoff, RouteQueueConfig } from './handoff-plan.js';
 export { handoffMessagesFor } from './handoff-message.js';
 export { ledgerWriter } from './ledger-writer.js';
 export { cachedPackSource } from './pack-source.js';
-export type { HandoffSender, ResultPublisher } from './ports.js';
+export type {
+  BatchDeliveryReport,
+  HandoffBatchSender,
+  HandoffSender,
+  OutboxHandoff,
+  ResultBatchPublisher,
+  ResultPublisher,
+} from './ports.js';
+export { createOutbox, OutboxDeliveryError } from './outbox.js';
+export type { Outbox, OutboxPorts, RecordSinks } from './outbox.js';
 export { processRequest } from './process-request.js';
 export type { PipelineConfig } from './process-request.js';
 export type { PipelinePorts } from './process-request.js';

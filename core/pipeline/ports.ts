@@ -44,8 +44,36 @@ export interface LedgerWriter {
 }
 
 export interface HandoffSender {
-  /** Sends one message; throws when it could not be sent (the record is then retried, never dropped). */
+  /**
+   * Sends one message (or, under the batch outbox, records it for delivery after the batch: core/pipeline/outbox.ts);
+   * throws when it could not be sent (the record is then retried, never dropped).
+   */
   send(queue: string, handoffId: string, body: string, routeKey: string): Promise<void>;
+}
+
+/** One handoff message as the outbox delivers it: what HandoffSender.send was given, minus the queue. */
+export interface OutboxHandoff {
+  readonly handoffId: string;
+  readonly body: string;
+  readonly routeKey: string;
+}
+
+/**
+ * What a batch delivery answers, per entry: the positions (into the list it was given) that were not delivered, and
+ * why. Everything else was delivered. Throwing instead means nothing is known to be delivered.
+ */
+export interface BatchDeliveryReport {
+  readonly failed: readonly { readonly index: number; readonly reason: string }[];
+}
+
+export interface HandoffBatchSender {
+  /** Sends handoffs to one queue in as few calls as the queue's batch limits allow (docs/adr/0253-per-invocation-outbox.md). */
+  sendBatch(queue: string, handoffs: readonly OutboxHandoff[]): Promise<BatchDeliveryReport>;
+}
+
+export interface ResultBatchPublisher {
+  /** Publishes notifications in as few calls as the topic's batch limits allow (docs/adr/0253-per-invocation-outbox.md). */
+  publishBatch(messages: readonly ResultMessage[]): Promise<BatchDeliveryReport>;
 }
 
 export interface ResultPublisher {

@@ -12,7 +12,7 @@ import { snsResultPublisher } from '../../adapters/sns.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
-import { getQueueUrl, sendMessage } from '../../adapters/sqs.js';
+import { getQueueUrl, sendMessage, sendMessages, SqsBatchError } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
 import { DRAFT_FEATURES, isDraftFeature, type DraftFeature } from '../../core/pack/index.js';
 import type { Signer } from '../../core/ledger/index.js';
@@ -21,7 +21,7 @@ import { parseRouteQueues } from '../../core/pipeline/index.js';
 import { logsInTurn } from '../../core/ledger/index.js';
 import { ledgerWriter } from '../../core/pipeline/index.js';
 import { cachedPackSource } from '../../core/pipeline/index.js';
-import type { HandoffSender, ResultPublisher } from '../../core/pipeline/index.js';
+import type { HandoffBatchSender, OutboxPorts, ResultBatchPublisher } from '../../core/pipeline/index.js';
 import {
   processRequest,
   type PipelineConfig,
@@ -37,7 +37,10 @@ export interface EvaluateRuntime {
 
 export interface RuntimeParts {
   readonly config: PipelineConfig;
-  readonly ports: PipelinePorts;
+  /** The pipeline's ports but the outgoing ones: those record into the invocation's outbox. */
+  readonly ports: Omit<PipelinePorts, 'handoffs' | 'results'>;
+  /** Where the outbox delivers each invocation's handoffs and notifications (docs/adr/0253-per-invocation-outbox.md). */
+  readonly delivery: OutboxPorts;
   /** Sends an unidentifiable message to the DLQ with its reason. */
   readonly deadLetter: (
     record: BatchRecord & { readonly eventSourceArn?: string },
@@ -60,7 +63,11 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
       }));
       try {
         return await handleBatch(records, {
-          process: (bytes) => processRequest(bytes, parts.config, parts.ports),
+          process: (bytes, _record, sinks) => {
+            if (sinks === undefined) throw new Error('handleBatch gave no outbox sinks although an outbox is set');
+            return processRequest(bytes, parts.config, { ...parts.ports, ...sinks });
+          },
+          outbox: parts.delivery,
           deadLetter: (record, o) => parts.deadLetter(record as BatchRecord & { eventSourceArn?: string }, o),
           observer: obs,
           ...(parts.concurrency !== undefined ? { concurrency: parts.concurrency } : {}),
@@ -125,16 +132,29 @@ export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: strin
   };
 }
 
-export function sqsHandoffSender(sqs: SQSClient): HandoffSender {
+/**
+ * Handoffs in SendMessageBatch calls (adapters/sqs.ts: ≤ 10 entries and 1 MiB per call, failed entries retried),
+ * each with the same body and HandoffId/Route attributes a single send carried; entries still failing are answered by
+ * position, so the outbox fails exactly their records.
+ */
+export function sqsHandoffSender(sqs: SQSClient): HandoffBatchSender {
   return {
-    async send(queue, handoffId, body, routeKey) {
-      await sendMessage(sqs, queue, {
-        body,
+    async sendBatch(queue, handoffs) {
+      const messages = handoffs.map((h, i) => ({
+        id: String(i),
+        body: h.body,
         attributes: {
-          HandoffId: { DataType: 'String', StringValue: handoffId },
-          Route: { DataType: 'String', StringValue: routeKey },
+          HandoffId: { DataType: 'String', StringValue: h.handoffId },
+          Route: { DataType: 'String', StringValue: h.routeKey },
         },
-      });
+      }));
+      try {
+        await sendMessages(sqs, queue, messages);
+        return { failed: [] };
+      } catch (e) {
+        if (!(e instanceof SqsBatchError)) throw e;
+        return { failed: e.failed.map((f) => ({ index: Number(f.id), reason: `${f.code}: ${f.message}` })) };
+      }
     },
   };
 }
@@ -180,9 +200,9 @@ export interface EnvRuntimeOptions {
   readonly sqs?: SQSClient;
   readonly sns?: SNSClient;
   /** Wraps the handoff sender (fault injection in tests: "the function dies after the ledger write"). */
-  readonly wrapSender?: (s: HandoffSender) => HandoffSender;
+  readonly wrapSender?: (s: HandoffBatchSender) => HandoffBatchSender;
   /** Wraps the result publisher (fault injection in tests: "the publish fails after the ledger write"). */
-  readonly wrapPublisher?: (p: ResultPublisher) => ResultPublisher;
+  readonly wrapPublisher?: (p: ResultBatchPublisher) => ResultBatchPublisher;
   readonly now?: () => string;
   /** Where this instance starts its round over the ledger logs (default: drawn at random once per cold start). */
   readonly logOffset?: number;
@@ -218,6 +238,8 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
         chooseLog: logsInTurn(config.logIds, o.logOffset ?? Math.floor(Math.random() * 1024)),
         now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
       }),
+    },
+    delivery: {
       handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
       ...(publisher ? { results: o.wrapPublisher ? o.wrapPublisher(publisher) : publisher } : {}),
     },

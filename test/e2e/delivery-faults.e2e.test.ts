@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
-import type { HandoffSender } from '../../core/pipeline/ports.js';
+import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, handoffs, worldIo, type WorldIo } from './world-io.js';
 
@@ -12,14 +12,27 @@ import { ex, handoffs, worldIo, type WorldIo } from './world-io.js';
 const crashOnce = new Set<string>();
 /** Request ids whose every handoff send fails: a poison message. */
 const alwaysFail = new Set<string>();
-const faults = (s: HandoffSender): HandoffSender => ({
-  async send(queue, id, body, route) {
-    const read = readHandoffMessage(new TextEncoder().encode(body));
-    if (!read.ok) throw new Error(`the pipeline sent an unreadable handoff: ${read.error.message}`);
-    const requestId = read.value.requestId;
-    if (alwaysFail.has(requestId)) throw new Error('injected: poison');
-    if (crashOnce.delete(requestId)) throw new Error('injected: died after the ledger write');
-    return s.send(queue, id, body, route);
+/** Fails the handoffs of the chosen requests in the batch call; their neighbours in the call go out. */
+const faults = (s: HandoffBatchSender): HandoffBatchSender => ({
+  async sendBatch(queue, batch) {
+    const failed: { index: number; reason: string }[] = [];
+    const pass: number[] = [];
+    for (const [i, h] of batch.entries()) {
+      const read = readHandoffMessage(new TextEncoder().encode(h.body));
+      if (!read.ok) throw new Error(`the pipeline sent an unreadable handoff: ${read.error.message}`);
+      const requestId = read.value.requestId;
+      if (alwaysFail.has(requestId)) failed.push({ index: i, reason: 'injected: poison' });
+      else if (crashOnce.delete(requestId)) failed.push({ index: i, reason: 'injected: died after the ledger write' });
+      else pass.push(i);
+    }
+    if (pass.length > 0) {
+      const report = await s.sendBatch(
+        queue,
+        pass.map((i) => batch[i]!),
+      );
+      failed.push(...report.failed.map((f) => ({ ...f, index: pass[f.index]! })));
+    }
+    return { failed };
   },
 });
 

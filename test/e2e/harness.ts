@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { memoryIo } from '../../cli/io.js';
 import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
-import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { createDynamoDbClient, createSnsClient, createSqsClient } from '../../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
-import type { HandoffSender } from '../../core/pipeline/ports.js';
+import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
 import { evaluateRuntimeFromEnv, type EvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
 import { synthesizeTemplate } from '../../infra/synth.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
@@ -35,6 +35,8 @@ export interface E2eWorld {
   readonly poller: Poller;
   readonly dynamodb: ReturnType<typeof createDynamoDbClient>;
   readonly sqs: ReturnType<typeof createSqsClient>;
+  /** The SNS client the evaluate runtime publishes with (tests may add middleware to watch its calls). */
+  readonly sns: ReturnType<typeof createSnsClient>;
   readonly store: DynamoDbLedgerStore;
   readonly registry: DynamoDbPackRegistry;
   readonly archive: DynamoDbRequestArchive;
@@ -48,7 +50,7 @@ export interface E2eWorld {
 
 export interface E2eOptions {
   readonly config?: Partial<DocketConfig>;
-  readonly wrapSender?: (s: HandoffSender) => HandoffSender;
+  readonly wrapSender?: (s: HandoffBatchSender) => HandoffBatchSender;
   /** Visibility timeout the poller asks for, seconds (short, so redelivery tests are quick). */
   readonly visibilityTimeout?: number;
   readonly stage?: string;
@@ -64,6 +66,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   const env: Record<string, string> = { ...es.environment, AWS_ENDPOINT_URL: stack.endpoint, AWS_REGION: stack.region };
   const dynamodb = createDynamoDbClient({ endpoint: stack.endpoint, region: stack.region });
   const sqs = createSqsClient({ endpoint: stack.endpoint, region: stack.region });
+  const sns = createSnsClient({ endpoint: stack.endpoint, region: stack.region });
   const keys = keyPairFromSeed(new Uint8Array(randomBytes(32)));
   const checkpointKeys = keyPairFromSeed(new Uint8Array(randomBytes(32)));
   const logIdsOfStack = JSON.parse(env.LOG_IDS!) as string[];
@@ -83,6 +86,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     buildDigest: 'e'.repeat(64),
     dynamodb,
     sqs,
+    sns,
     ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
   });
   const poller = startPoller(
@@ -111,6 +115,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     poller,
     dynamodb,
     sqs,
+    sns,
     store: new DynamoDbLedgerStore({ client: dynamodb, tableName: env.LEDGER_TABLE! }),
     registry: new DynamoDbPackRegistry({ client: dynamodb, tableName: env.PACKS_TABLE! }),
     archive: new DynamoDbRequestArchive({ client: dynamodb, tableName: env.REQUESTS_TABLE! }),
@@ -156,6 +161,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
       await poller.stop();
       dynamodb.destroy();
       sqs.destroy();
+      sns.destroy();
       await stack.stop();
       rmSync(policyDir, { recursive: true, force: true });
     },
