@@ -23,6 +23,7 @@ const BENCHES = [
   'handler',
   'bundle',
   'append',
+  'dynalite',
   'pipeline',
   'start',
   'console',
