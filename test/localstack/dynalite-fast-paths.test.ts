@@ -9,7 +9,10 @@ import { startDynalite } from '../../localstack/launcher.js';
 import type { FastPathStats } from '../../localstack/dynalite-fast-paths.js';
 
 type Body = Record<string, unknown>;
-type Step = { readonly target: string; readonly body: Body } | { readonly waitFor: string; readonly status: string };
+/** `during`: sent while a table is CREATING, UPDATING or DELETING; only where those states last (see transcript). */
+type Step =
+  | { readonly target: string; readonly body: Body; readonly during?: true }
+  | { readonly waitFor: string; readonly status: string };
 interface Answer {
   readonly target: string;
   readonly status: number;
@@ -39,10 +42,11 @@ function steps(): Step[] {
     },
   });
   const names = { ExpressionAttributeNames: { '#pk': 'pk' } };
+  const during = (step: Step): Step => ({ ...step, during: true });
   return [
     { target: 'GetItem', body: { TableName: 'missing', Key: { pk: S('a') } } },
     create('cond', 'pk', 'S'),
-    put('cond', { pk: S('a') }, notExists('pk')),
+    during(put('cond', { pk: S('a') }, notExists('pk'))),
     { waitFor: 'cond', status: 'ACTIVE' },
     put('cond', { pk: S('a') }, notExists('pk')),
     put('cond', { pk: S('a') }, notExists('pk')),
@@ -178,17 +182,17 @@ function steps(): Step[] {
       target: 'UpdateTable',
       body: { TableName: 'cond', ProvisionedThroughput: { ReadCapacityUnits: 7, WriteCapacityUnits: 7 } },
     },
-    put('cond', { pk: S('e') }, notExists('pk')),
+    during(put('cond', { pk: S('e') }, notExists('pk'))),
     { waitFor: 'cond', status: 'ACTIVE' },
     put('cond', { pk: S('e') }, notExists('pk')),
     { target: 'DescribeTable', body: { TableName: 'cond' } },
     // Deleted and recreated with another key: no answer may come from the old description.
     { target: 'DeleteTable', body: { TableName: 'cond' } },
-    put('cond', { pk: S('f') }, notExists('pk')),
+    during(put('cond', { pk: S('f') }, notExists('pk'))),
     { waitFor: 'cond', status: 'GONE' },
     put('cond', { pk: S('f') }, notExists('pk')),
     create('cond', 'id', 'N'),
-    put('cond', { pk: S('f') }, notExists('pk')),
+    during(put('cond', { pk: S('f') }, notExists('pk'))),
     { waitFor: 'cond', status: 'ACTIVE' },
     put('cond', { pk: S('f') }, notExists('pk')),
     put('cond', { id: { N: '1' } }, notExists('id')),
@@ -202,8 +206,8 @@ function steps(): Step[] {
     },
     // A table still CREATING is not found by the data plane.
     create('slow', 'pk', 'S'),
-    put('slow', { pk: S('a') }, notExists('pk')),
-    { target: 'GetItem', body: { TableName: 'slow', Key: { pk: S('a') } } },
+    during(put('slow', { pk: S('a') }, notExists('pk'))),
+    during({ target: 'GetItem', body: { TableName: 'slow', Key: { pk: S('a') } } }),
     { waitFor: 'slow', status: 'ACTIVE' },
     put('slow', { pk: S('a') }, notExists('pk')),
     { target: 'ListTables', body: {} },
@@ -243,13 +247,19 @@ const withoutClock = (text: string): string =>
     .replace(/("(?:CreationDateTime|Last(?:In|De)creaseDateTime)":)[\d.e+]+/g, '$1 0')
     .replace(/("TableId":)"[0-9a-f-]+"/g, '$1"-"');
 
-async function transcript(url: string): Promise<Answer[]> {
+/**
+ * With immediate table states (the stack's), a request right after CreateTable, UpdateTable or DeleteTable races
+ * dynalite's own timer that ends the state, with or without the fast paths: those requests are sent only where the
+ * states last long enough to be seen the same way twice.
+ */
+async function transcript(url: string, withDuring: boolean): Promise<Answer[]> {
   const answers: Answer[] = [];
   for (const step of steps()) {
     if ('waitFor' in step) {
       await waitFor(url, step.waitFor, step.status);
       continue;
     }
+    if (step.during && !withDuring) continue;
     const { status, text, crc } = await call(url, step.target, step.body);
     // The checksum header is what dynalite's own buffer-crc32 computes for these bytes.
     expect(crc).toBe(String(crc32.unsigned(text)));
@@ -260,7 +270,7 @@ async function transcript(url: string): Promise<Answer[]> {
 
 describe.each([
   { lifecycle: 'immediate table states (the stack’s setting)', tableLifecycleMs: 0 },
-  { lifecycle: 'tables CREATING, UPDATING and DELETING for 150 ms', tableLifecycleMs: 150 },
+  { lifecycle: 'tables CREATING, UPDATING and DELETING for 500 ms', tableLifecycleMs: 500 },
 ])('dynalite with and without its fast paths, $lifecycle', ({ tableLifecycleMs }) => {
   const servers: Array<{ stop: () => Promise<void> }> = [];
   let shipped: Answer[] = [];
@@ -273,8 +283,8 @@ describe.each([
     servers.push(plain);
     const memo = await startDynalite({ fastPaths: true, tableLifecycleMs });
     servers.push(memo);
-    shipped = await transcript(plain.url);
-    fast = await transcript(memo.url);
+    shipped = await transcript(plain.url, tableLifecycleMs > 0);
+    fast = await transcript(memo.url, tableLifecycleMs > 0);
     plainStats = await plain.fastPathStats();
     fastStats = await memo.fastPathStats();
   });
