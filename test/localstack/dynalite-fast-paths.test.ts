@@ -270,7 +270,7 @@ async function transcript(url: string, withDuring: boolean): Promise<Answer[]> {
 
 describe.each([
   { lifecycle: 'immediate table states (the stack’s setting)', tableLifecycleMs: 0 },
-  { lifecycle: 'tables CREATING, UPDATING and DELETING for 500 ms', tableLifecycleMs: 500 },
+  { lifecycle: 'tables CREATING, UPDATING and DELETING for 1 s', tableLifecycleMs: 1000 },
 ])('dynalite with and without its fast paths, $lifecycle', ({ tableLifecycleMs }) => {
   const servers: Array<{ stop: () => Promise<void> }> = [];
   let shipped: Answer[] = [];
