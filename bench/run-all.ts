@@ -24,6 +24,7 @@ const BENCHES = [
   'bundle',
   'append',
   'put-item',
+  'dynalite',
   'pipeline',
   'start',
   'console',

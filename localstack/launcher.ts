@@ -20,6 +20,7 @@ import { startEdgeProxy, type EdgeProxy } from './edge-proxy.js';
 import { useNormalSqliteSync } from './fauxqs-sync.js';
 import { planFromTemplate, type CfnTemplate } from './template-plan.js';
 import { provision, type LocalResources } from './provision.js';
+import { installDynaliteFastPaths, type FastPathStats } from './dynalite-fast-paths.js';
 
 export interface LocalStackOptions {
   /** Edge port on 127.0.0.1: default 4566; 0 = ephemeral (tests). */
@@ -40,6 +41,8 @@ export interface LocalStackOptions {
   readonly template?: CfnTemplate;
   /** false: start the emulators and the edge only. */
   readonly provision?: boolean;
+  /** false: dynalite without its fast paths (ADR 0256), for comparisons; default true. */
+  readonly dynaliteFastPaths?: boolean;
 }
 
 export interface LocalStack {
@@ -69,7 +72,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       : undefined;
     if (dirs) for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
     if (dirs) await useNormalSqliteSync();
-    const dynamo = await startDynalite(dirs?.dynamodb);
+    const dynamo = await startDynalite({ dataDir: dirs?.dynamodb, fastPaths: options.dynaliteFastPaths });
     stops.push(dynamo.stop);
     const fauxqs: FauxqsServer = await startFauxqs({
       port: 0,
@@ -149,24 +152,46 @@ export async function synthesize(stage: string, draftFeatures: readonly string[]
 /**
  * dynalite runs on a worker thread of its own: DynamoDB emulation (request validation, LevelDB) is the busiest part
  * of the local stack, and off the main thread it no longer competes with the edge proxy, fauxqs and the handler the
- * daemon runs. The worker is plain CommonJS evaluated from a string so it runs the same from sources and from dist/.
+ * daemon runs. The worker is plain CommonJS evaluated from a string so it runs the same from sources and from dist/;
+ * before dynalite starts it installs the fast paths of dynalite-fast-paths.ts (ADR 0256), serialized into the source.
  */
 const DYNALITE_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
+const load = require('node:module').createRequire(workerData.dynalitePath);
+const stats = workerData.fastPaths ? (${installDynaliteFastPaths.toString()})(load) : undefined;
 const dynalite = require(workerData.dynalitePath);
-const server = dynalite({ path: workerData.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+const ms = workerData.tableLifecycleMs;
+const server = dynalite({ path: workerData.dataDir, createTableMs: ms, deleteTableMs: ms, updateTableMs: ms });
 server.once('error', (e) => parentPort.postMessage({ error: String(e && e.message || e) }));
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
 parentPort.on('message', (m) => {
+  if (m === 'stats') parentPort.postMessage({ stats });
   if (m === 'stop') { server.close(() => parentPort.postMessage({ stopped: true })); server.closeAllConnections(); }
 });
 `;
 
-async function startDynalite(dataDir: string | undefined): Promise<{ url: string; stop: () => Promise<void> }> {
+export interface DynaliteOptions {
+  /** LevelDB directory; in memory when absent. */
+  readonly dataDir?: string;
+  /** false: dynalite exactly as shipped, without the fast paths of ADR 0256 (tests and benchmarks compare both). */
+  readonly fastPaths?: boolean;
+  /** How long a table stays CREATING, UPDATING or DELETING (default 0: the stack never waits; tests of those states). */
+  readonly tableLifecycleMs?: number;
+}
+
+/** dynalite alone on its worker thread, listening on an ephemeral loopback port. */
+export async function startDynalite(
+  options: DynaliteOptions = {},
+): Promise<{ url: string; fastPathStats: () => Promise<FastPathStats | undefined>; stop: () => Promise<void> }> {
   const worker = new Worker(DYNALITE_WORKER, {
     eval: true,
     name: 'dynalite',
-    workerData: { dynalitePath: createRequire(import.meta.url).resolve('dynalite'), dataDir },
+    workerData: {
+      dynalitePath: createRequire(import.meta.url).resolve('dynalite'),
+      dataDir: options.dataDir,
+      fastPaths: options.fastPaths !== false,
+      tableLifecycleMs: options.tableLifecycleMs ?? 0,
+    },
   });
   const port = await new Promise<number>((resolve, reject) => {
     worker.once('error', reject);
@@ -179,6 +204,11 @@ async function startDynalite(dataDir: string | undefined): Promise<{ url: string
   worker.removeAllListeners('error');
   return {
     url: `http://127.0.0.1:${port}`,
+    fastPathStats: () =>
+      new Promise((resolve) => {
+        worker.once('message', (m: { stats?: FastPathStats }) => resolve(m.stats));
+        worker.postMessage('stats');
+      }),
     stop: async () => {
       const stopped = new Promise<void>((resolve) => worker.once('message', () => resolve()));
       worker.postMessage('stop');
