@@ -145,9 +145,7 @@ async function once(client: DynamoDBClient, lean: Lean, text: string, attempt: n
     signingDate: new Date(Date.now() + (client.config.systemClockOffset ?? 0)),
   });
   const { response } = await client.config.requestHandler.handle(signed as HttpRequest);
-  const chunks: Buffer[] = [];
-  for await (const chunk of response.body as AsyncIterable<Buffer>) chunks.push(chunk);
-  const raw = Buffer.concat(chunks).toString('utf8');
+  const raw = await responseText(response.body as NodeJS.ReadableStream);
   const $metadata = {
     httpStatusCode: response.statusCode,
     requestId: response.headers['x-amzn-requestid'],
@@ -157,6 +155,16 @@ async function once(client: DynamoDBClient, lean: Lean, text: string, attempt: n
   const parsed = raw === '' ? {} : (JSON.parse(raw) as Record<string, unknown>);
   if (response.statusCode >= 200 && response.statusCode < 300) return { ...parsed, $metadata } as PutItemCommandOutput;
   throw serviceError(parsed, $metadata);
+}
+
+/** The response body as text; read by events, which costs less per call than an async iterator over the stream. */
+function responseText(body: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    body.on('data', (chunk: Buffer) => chunks.push(chunk));
+    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.on('error', reject);
+  });
 }
 
 /** The SDK's exception for an error body: its own class when the client exports one, else DynamoDBServiceException. */
