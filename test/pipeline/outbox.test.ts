@@ -18,9 +18,10 @@ import type {
   OutboxHandoff,
   ResultBatchPublisher,
 } from '../../core/pipeline/ports.js';
-import { processRequest, type PipelineConfig, type ProcessOutcome } from '../../core/pipeline/process-request.js';
+import { processRequest, type ProcessOutcome } from '../../core/pipeline/process-request.js';
 import type { ResultMessage } from '../../core/pipeline/result-notification.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
+import { testPipelineConfig } from './pipeline-config-fixture.js';
 
 const ex = (p: string) => readFileSync(new URL(`../../examples/${p}`, import.meta.url), 'utf8');
 const hex = (b: string) => createHash('sha256').update(b).digest('hex');
@@ -165,20 +166,7 @@ function world() {
   const packs = new Map([VENDOR, TRIAGE].map((t) => [hex(t), new TextEncoder().encode(t)]));
   const store = new MemoryLedgerStore();
   const events: string[] = [];
-  const config: PipelineConfig = {
-    logIds: ['o-0', 'o-1'],
-    supportedExtensions: [],
-    defaultWorkBudget: 100_000,
-    maxWorkBudget: 1_000_000,
-    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: 'b'.repeat(64) },
-    routeQueues: {
-      'queue:Vendor Risk': 'q-vendor',
-      'queue:Intake Desk': 'q-intake',
-      'human-role:Oversight': 'q-oversight',
-      'human-role:Data Steward': 'q-steward',
-    },
-    unroutedQueue: 'q-unrouted',
-  };
+  const config = testPipelineConfig(['o-0', 'o-1']);
   const writer = ledgerWriter({
     store,
     signer: signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(5))),

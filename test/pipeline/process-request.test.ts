@@ -10,6 +10,7 @@ import { processRequest, type PipelineConfig, type PipelinePorts } from '../../c
 import { handleBatch } from '../../core/pipeline/batch.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
+import { testPipelineConfig } from './pipeline-config-fixture.js';
 
 const enc = new TextEncoder();
 const ex = (p: string) => new Uint8Array(readFileSync(new URL(`../../examples/${p}`, import.meta.url)));
@@ -36,21 +37,7 @@ function world(overrides: Partial<PipelineConfig> = {}) {
   const sent: { queue: string; id: string; body: string }[] = [];
   let failSends = 0;
   const signer = signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(7)));
-  const config: PipelineConfig = {
-    logIds: ['t-0', 't-1'],
-    supportedExtensions: [],
-    defaultWorkBudget: 100_000,
-    maxWorkBudget: 1_000_000,
-    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: 'b'.repeat(64) },
-    routeQueues: {
-      'queue:Vendor Risk': 'q-vendor',
-      'queue:Intake Desk': 'q-intake',
-      'human-role:Oversight': 'q-oversight',
-      'human-role:Data Steward': 'q-steward',
-    },
-    unroutedQueue: 'q-unrouted',
-    ...overrides,
-  };
+  const config = testPipelineConfig(['t-0', 't-1'], overrides);
   const ports: PipelinePorts = {
     packs: cachedPackSource({
       getPack: async (d) => packs.get(d) ?? null,
