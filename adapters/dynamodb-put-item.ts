@@ -40,7 +40,8 @@ const leans = new WeakMap<DynamoDBClient, Promise<Lean>>();
 
 /** One conditional or unconditional PutItem; resolves as the SDK would, rejects with the SDK's exception classes. */
 export async function putItem(client: DynamoDBClient, input: PutItemCommandInput): Promise<PutItemCommandOutput> {
-  if (sdkOnly.has(client)) return client.send(new PutItemCommand(input));
+  // Answers that carry item attributes (old values) need the SDK's deserializer (binary attributes as bytes).
+  if (sdkOnly.has(client) || returnsAttributes(input)) return client.send(new PutItemCommand(input));
   let lean = leans.get(client);
   if (lean === undefined) {
     lean = prepare(client);
@@ -48,6 +49,13 @@ export async function putItem(client: DynamoDBClient, input: PutItemCommandInput
     lean.catch(() => leans.delete(client));
   }
   return send(client, await lean, input);
+}
+
+function returnsAttributes(input: PutItemCommandInput): boolean {
+  return (
+    (input.ReturnValues !== undefined && input.ReturnValues !== 'NONE') ||
+    input.ReturnValuesOnConditionCheckFailure === 'ALL_OLD'
+  );
 }
 
 async function prepare(client: DynamoDBClient): Promise<Lean> {

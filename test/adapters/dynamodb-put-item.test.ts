@@ -91,6 +91,20 @@ describe('PutItem on the lean path and through the SDK command', () => {
     expect(out.Attributes).toBeUndefined();
   });
 
+  it('answers a request for the old item with its binary attributes as bytes, as the SDK does', async () => {
+    const c = client();
+    await putItem(c, {
+      TableName: TABLE,
+      Item: { pk: { S: 'old' }, sk: { N: '0' }, b: { B: new Uint8Array([1, 2]) } },
+    });
+    const out = await putItem(c, {
+      TableName: TABLE,
+      Item: { pk: { S: 'old' }, sk: { N: '0' } },
+      ReturnValues: 'ALL_OLD',
+    });
+    expect(out.Attributes?.b?.B).toEqual(new Uint8Array([1, 2]));
+  });
+
   it('rejects a failed condition with the SDK class and message, after exactly one call', async () => {
     const item = { pk: { S: 'taken' }, sk: { N: '0' } };
     await putItem(client(), { TableName: TABLE, Item: item });
