@@ -11,6 +11,18 @@ export interface FailedEntry {
   readonly senderFault: boolean;
 }
 
+/** A batch answer's `Failed` list (SQS and SNS share its shape) as FailedEntry values; absent fields get neutral ones. */
+export function failedEntries(
+  failed: readonly { Id?: string; Code?: string; Message?: string; SenderFault?: boolean }[] | undefined,
+): FailedEntry[] {
+  return (failed ?? []).map((f) => ({
+    id: f.Id ?? '',
+    code: f.Code ?? 'Unknown',
+    message: f.Message ?? '',
+    senderFault: f.SenderFault === true,
+  }));
+}
+
 export interface RetryOptions {
   /** Attempts per failed entry, the first included (default 4). Sender faults are not retried. */
   readonly maxAttempts?: number;

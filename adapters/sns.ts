@@ -5,7 +5,7 @@
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { sns, sqs } from './aws-sdk.js';
-import { chunkEntries, withRetries, type FailedEntry, type RetryOptions } from './batch-calls.js';
+import { chunkEntries, failedEntries, withRetries, type FailedEntry, type RetryOptions } from './batch-calls.js';
 
 /** What is published: a notification's bytes and its String attributes (the pipeline's ResultMessage). */
 export interface SnsMessage {
@@ -82,12 +82,7 @@ export function snsResultPublisher(client: SNSClient, topicArn: string): SnsResu
               }),
             );
             for (const ok of out.Successful ?? []) if (ok.Id !== undefined) published.add(ok.Id);
-            return (out.Failed ?? []).map((f) => ({
-              id: f.Id ?? '',
-              code: f.Code ?? 'Unknown',
-              message: f.Message ?? '',
-              senderFault: f.SenderFault === true,
-            }));
+            return failedEntries(out.Failed);
           });
           failed.push(...left);
         } catch (e) {

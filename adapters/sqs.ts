@@ -6,7 +6,7 @@
  */
 import type { Message, MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
 import { sqs } from './aws-sdk.js';
-import { chunkEntries, withRetries, type FailedEntry, type RetryOptions } from './batch-calls.js';
+import { chunkEntries, failedEntries, withRetries, type FailedEntry, type RetryOptions } from './batch-calls.js';
 
 export type { FailedEntry, RetryOptions } from './batch-calls.js';
 
@@ -120,12 +120,7 @@ export async function sendMessages(
       );
       for (const s of out.Successful ?? [])
         if (s.Id && s.MessageId) sent.set(s.Id, { id: s.Id, messageId: s.MessageId });
-      return (out.Failed ?? []).map((f) => ({
-        id: f.Id ?? '',
-        code: f.Code ?? 'Unknown',
-        message: f.Message ?? '',
-        senderFault: f.SenderFault === true,
-      }));
+      return failedEntries(out.Failed);
     });
     failed.push(...outcome);
   }
@@ -197,12 +192,7 @@ export async function deleteMessages(
             Entries: pending.map((e) => ({ Id: e.id, ReceiptHandle: e.handle })),
           }),
         );
-        return (out.Failed ?? []).map((f) => ({
-          id: f.Id ?? '',
-          code: f.Code ?? 'Unknown',
-          message: f.Message ?? '',
-          senderFault: f.SenderFault === true,
-        }));
+        return failedEntries(out.Failed);
       })),
     );
   }
