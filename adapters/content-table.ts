@@ -7,9 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './aws-sdk.js';
-import { putItem } from './dynamodb-put-item.js';
 
-const { ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand } = dynamodb;
+const { ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand, PutItemCommand } = dynamodb;
 
 export type Item = Record<string, AttributeValue>;
 
@@ -85,7 +84,9 @@ export class ContentTable {
   /** Creates the item unless one with its key exists: true when this call created it. */
   async putIfAbsent(item: Item): Promise<boolean> {
     try {
-      await putItem(this.client, { TableName: this.tableName, Item: item, ...notExistsCondition(this.layout) });
+      await this.client.send(
+        new PutItemCommand({ TableName: this.tableName, Item: item, ...notExistsCondition(this.layout) }),
+      );
       return true;
     } catch (e) {
       if (isConditionalFailure(e)) return false;

@@ -9,7 +9,6 @@
  */
 import type { AttributeValue, DynamoDBClient, QueryCommandInput, ScanCommandInput } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './aws-sdk.js';
-import { putItem } from './dynamodb-put-item.js';
 import {
   StoreReadError,
   type Claim,
@@ -25,7 +24,7 @@ import {
   type StoredNote,
 } from '../core/ledger/index.js';
 
-const { ConditionalCheckFailedException, GetItemCommand, QueryCommand, ScanCommand } = dynamodb;
+const { ConditionalCheckFailedException, GetItemCommand, PutItemCommand, QueryCommand, ScanCommand } = dynamodb;
 
 type Item = Record<string, AttributeValue>;
 
@@ -235,11 +234,9 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
 
   private async putIfAbsent(item: Item): Promise<boolean> {
     try {
-      await putItem(this.client, {
-        TableName: this.tableName,
-        Item: item,
-        ConditionExpression: 'attribute_not_exists(pk)',
-      });
+      await this.client.send(
+        new PutItemCommand({ TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+      );
       return true;
     } catch (e) {
       if (

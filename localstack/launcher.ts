@@ -41,7 +41,8 @@ export interface LocalStackOptions {
   readonly template?: CfnTemplate;
   /** false: start the emulators and the edge only. */
   readonly provision?: boolean;
-  /** false: dynalite without its fast paths (ADR 0256), for comparisons; default true. */
+  /** true: dynalite with the fast paths of ADR 0256, for the bench that measures them; default false, dynalite as
+   *  shipped (ADR 0286). */
   readonly dynaliteFastPaths?: boolean;
 }
 
@@ -153,7 +154,8 @@ export async function synthesize(stage: string, draftFeatures: readonly string[]
  * dynalite runs on a worker thread of its own: DynamoDB emulation (request validation, LevelDB) is the busiest part
  * of the local stack, and off the main thread it no longer competes with the edge proxy, fauxqs and the handler the
  * daemon runs. The worker is plain CommonJS evaluated from a string so it runs the same from sources and from dist/;
- * before dynalite starts it installs the fast paths of dynalite-fast-paths.ts (ADR 0256), serialized into the source.
+ * when asked (`fastPaths`, off by default: ADR 0286), before dynalite starts it installs the fast paths of
+ * dynalite-fast-paths.ts (ADR 0256), serialized into the source.
  */
 const DYNALITE_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -173,7 +175,8 @@ parentPort.on('message', (m) => {
 export interface DynaliteOptions {
   /** LevelDB directory; in memory when absent. */
   readonly dataDir?: string;
-  /** false: dynalite exactly as shipped, without the fast paths of ADR 0256 (tests and benchmarks compare both). */
+  /** true: dynalite with the fast paths of ADR 0256 (their bench and their wire test); default false, dynalite
+   *  exactly as shipped (ADR 0286). */
   readonly fastPaths?: boolean;
   /** How long a table stays CREATING, UPDATING or DELETING (default 0: the stack never waits; tests of those states). */
   readonly tableLifecycleMs?: number;
@@ -189,7 +192,7 @@ export async function startDynalite(
     workerData: {
       dynalitePath: createRequire(import.meta.url).resolve('dynalite'),
       dataDir: options.dataDir,
-      fastPaths: options.fastPaths !== false,
+      fastPaths: options.fastPaths === true,
       tableLifecycleMs: options.tableLifecycleMs ?? 0,
     },
   });

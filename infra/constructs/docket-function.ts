@@ -87,8 +87,8 @@ export class DocketFunction extends Construct {
           sourceMap: false,
           // The AWS SDK v3 comes from the nodejs24.x runtime (ADR 0163, ADR 0110): it only moves bytes,
           // never decides a disposition, and leaving it out halves the bundle (≈ 330 KB instead of ≈ 710 KB).
-          // The few @smithy modules Docket imports itself (the PutItem path, ADR 0262) are bundled: a static ESM
-          // import cannot reach the runtime's node_modules (no NODE_PATH for ESM), and the versions tested ship.
+          // Docket imports no @smithy module itself: every AWS call goes through the clients' command path
+          // (ADR 0285), so nothing of the SDK is inlined.
           externalModules: props.bundleAwsSdk === true ? [] : ['@aws-sdk/*'],
           // adapters/aws-sdk.ts loads the runtime's SDK with require() (faster module init); a bundled SDK must be
           // inlined instead, which this define selects at build time.

@@ -1,7 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { Sha256 } from '@smithy/core/checksum';
+import { describe, expect, it, vi } from 'vitest';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { KeyedSha256 } from '../../adapters/sdk-sha256.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -60,33 +59,45 @@ describe('the SDK SHA-256 with byte HMAC keys as KeyObjects', () => {
   });
 
   it('gives SigV4 the same Authorization header as the SDK default SHA-256, request after request', async () => {
-    const signer = (sha256: typeof Sha256 | typeof KeyedSha256) =>
-      new SignatureV4({
-        service: 'dynamodb',
-        region: 'eu-west-1',
-        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' },
-        sha256,
-      });
-    const request = (body: string) => ({
-      method: 'POST',
-      protocol: 'https:',
-      hostname: 'dynamodb.eu-west-1.amazonaws.com',
-      path: '/',
-      headers: {
-        host: 'dynamodb.eu-west-1.amazonaws.com',
-        'content-type': 'application/x-amz-json-1.0',
-        'x-amz-target': 'DynamoDB_20120810.PutItem',
-      },
-      body,
-    });
-    const signingDate = new Date('2026-12-03T12:00:00Z');
-    const ours = signer(KeyedSha256);
-    const theirs = signer(Sha256);
-    for (const body of ['{"TableName":"a"}', '{"TableName":"b"}']) {
-      const a = await ours.sign(request(body), { signingDate });
-      const b = await theirs.sign(request(body), { signingDate });
-      expect(a.headers.authorization).toBe(b.headers.authorization);
-      expect(a.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/20261203\/eu-west-1\//);
+    // Through the SDK's own command path (ADR 0285): a client with the default SHA-256 and one with KeyedSha256 sign
+    // the same commands at the same instant; a finalize-step middleware reads the signed header and stops the call.
+    vi.useFakeTimers({ now: new Date('2026-12-03T12:00:00Z'), toFake: ['Date'] });
+    try {
+      const signedBy = async (sha256: typeof KeyedSha256 | undefined, table: string): Promise<string> => {
+        const client = new DynamoDBClient({
+          region: 'eu-west-1',
+          credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' },
+          ...(sha256 !== undefined ? { sha256 } : {}),
+        });
+        let authorization = '';
+        // The invocation id is random and signed: pin it so the two signatures can be compared.
+        client.middlewareStack.addRelativeTo(
+          ((next: (args: { request: unknown }) => Promise<unknown>) => (args: { request: unknown }) => {
+            (args.request as { headers: Record<string, string> }).headers['amz-sdk-invocation-id'] = 'fixed';
+            return next(args);
+          }) as unknown as Parameters<typeof client.middlewareStack.addRelativeTo>[0],
+          { relation: 'before', toMiddleware: 'httpSigningMiddleware', name: 'pinInvocationId' },
+        );
+        client.middlewareStack.add(
+          () => (args) => {
+            authorization = String((args.request as { headers: Record<string, string> }).headers['authorization']);
+            return Promise.reject(new Error('signed'));
+          },
+          { step: 'finalizeRequest', priority: 'low', name: 'readSignature' },
+        );
+        await expect(client.send(new GetItemCommand({ TableName: table, Key: { pk: { S: 'x' } } }))).rejects.toThrow(
+          'signed',
+        );
+        client.destroy();
+        return authorization;
+      };
+      for (const table of ['a', 'b']) {
+        const ours = await signedBy(KeyedSha256, table);
+        expect(ours).toBe(await signedBy(undefined, table));
+        expect(ours).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/20261203\/eu-west-1\//);
+      }
+    } finally {
+      vi.useRealTimers();
     }
   });
 });
