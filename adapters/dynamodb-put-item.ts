@@ -12,7 +12,7 @@
  * credentials provider (memoized and refreshed by the SDK), the clock offset, the HTTP handler, and the retry
  * strategy with the SDK's own error classification. The wire request is the AWS JSON 1.0 protocol's, binary
  * attributes in base64, as the SDK sends it; errors are the SDK's exception classes, so callers cannot tell the
- * paths apart (test/adapters/dynamodb-put-item.test.ts compares them over the wire).
+ * paths apart (test/adapters/dynamodb-put-item.stack.test.ts compares them over the wire).
  */
 import type { DynamoDBClient, PutItemCommandInput, PutItemCommandOutput } from '@aws-sdk/client-dynamodb';
 import { isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
