@@ -92,9 +92,15 @@ describe('the test lanes', () => {
     expect(namedEntryPoints(file, BROWSER_ENTRY_POINTS)).toEqual([]);
   });
 
-  it('catch a unit-lane file that starts a stack through a helper', () => {
-    // The scan of a real stack-lane file, read as if it were a unit file: it must name the launcher it calls.
-    expect(namedEntryPoints('test/e2e/pipeline.e2e.test.ts', STACK_ENTRY_POINTS).join('\n')).toMatch(/startE2e/);
+  it('find the launcher a file calls, itself or through a test helper it imports', () => {
+    // Read as if they were unit files: a direct call, and a call two imports away (the console's browser test
+    // starts its stack through test/e2e/harness.ts, which calls the launcher).
+    expect(namedEntryPoints('test/e2e/pipeline.e2e.test.ts', STACK_ENTRY_POINTS)).toContain(
+      'test/e2e/pipeline.e2e.test.ts: \\bstartE2e\\(',
+    );
+    expect(namedEntryPoints('test/console/console.browser.test.ts', STACK_ENTRY_POINTS)).toContain(
+      'test/e2e/harness.ts: \\bstartLocalStack\\(',
+    );
     expect(namedEntryPoints('test/console/xss.browser.test.ts', BROWSER_ENTRY_POINTS).join('\n')).toMatch(
       /launchChromium/,
     );
