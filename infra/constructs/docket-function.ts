@@ -85,7 +85,7 @@ export class DocketFunction extends Construct {
           minify: true,
           keepNames: true,
           sourceMap: false,
-          // The AWS SDK v3 comes from the nodejs24.x runtime (ADR 0163, ADR 0110): it only moves bytes,
+          // The AWS SDK v3 comes from the nodejs24.x runtime (ADR 0323, ADR 0110): it only moves bytes,
           // never decides a disposition, and leaving it out halves the bundle (≈ 330 KB instead of ≈ 710 KB).
           // The few @smithy modules Docket imports itself (the PutItem path, ADR 0262) are bundled: a static ESM
           // import cannot reach the runtime's node_modules (no NODE_PATH for ESM), and the versions tested ship.
