@@ -1,11 +1,19 @@
 import { defineConfig } from 'vitest/config';
+import { LANES } from './test/lanes/lanes.js';
 
+// One vitest project per test lane (test/lanes/lanes.ts, docs/adr/0320-test-lanes.md): `npm run test:unit` and its
+// siblings run one lane, `vitest run` every lane. The template service synthesizes the CDK template once per
+// configuration per run for every lane that starts a stack (test/lanes/template-service.ts).
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup-node-crypto.ts'],
+    globalSetup: ['test/lanes/template-service.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    projects: LANES.map((lane) => ({
+      extends: true,
+      test: { name: lane.name, include: [...lane.include], exclude: [...lane.exclude] },
+    })),
   },
 });

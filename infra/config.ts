@@ -71,7 +71,7 @@ export interface DocketConfig {
   readonly memoryMb: number;
   readonly checkpointTimeoutSeconds: number;
   readonly checkpointMemoryMb: number;
-  /** Bundle the AWS SDK into the functions instead of using the runtime's copy (ADR 0163). */
+  /** Bundle the AWS SDK into the functions instead of using the runtime's copy (ADR 0323). */
   readonly bundleAwsSdk: boolean;
   /** CloudWatch Logs retention of both functions, days. */
   readonly logRetentionDays: number;

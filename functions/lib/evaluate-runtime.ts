@@ -234,7 +234,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
         store,
         signer: o.signer,
         logIds: config.logIds,
-        // Random per cold start unless injected, so concurrent instances spread over the logs (ADR 0161).
+        // Random per cold start unless injected, so concurrent instances spread over the logs (ADR 0324).
         chooseLog: logsInTurn(config.logIds, o.logOffset ?? Math.floor(Math.random() * 1024)),
         now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
       }),

@@ -3,12 +3,14 @@
  * Debian's Chromium (never a downloaded browser) with every request other than the page itself refused, so a pass
  * proves the page works with no network.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { run as runVerify } from '../../cli/commands/verify.js';
+import { memoryIo } from '../../cli/io.js';
 import { CHROMIUM_ARGS, requireChromium } from './browser.js';
 
 // The repository root, from test/console/ or from dist/test/console/ (the bench's compiled copy).
@@ -111,4 +113,37 @@ export async function verifyInPage(
     seconds: Number(await page.getAttribute('#engine', 'data-seconds')),
     secondPass: (await page.getAttribute('#engine', 'data-second-pass')) === 'true',
   };
+}
+
+/** The ledger tamper corpus (conformance/ledger/scenarios), one directory per scenario, sorted. */
+export const TAMPER_SCENARIOS = join(ROOT, 'conformance', 'ledger', 'scenarios');
+export const tamperScenarioNames: readonly string[] = readdirSync(TAMPER_SCENARIOS)
+  .filter((n) => statSync(join(TAMPER_SCENARIOS, n)).isDirectory())
+  .sort();
+
+export function filesOfScenario(name: string): {
+  ledger: string;
+  policy: string;
+  checkpoints?: string;
+  markers?: string;
+} {
+  const p = (f: string) => join(TAMPER_SCENARIOS, name, f);
+  return {
+    ledger: p('ledger.jsonl'),
+    policy: p('policy.json'),
+    ...(existsSync(p('checkpoints.json')) ? { checkpoints: p('checkpoints.json') } : {}),
+    ...(existsSync(p('markers.json')) ? { markers: p('markers.json') } : {}),
+  };
+}
+
+/** What `docket verify --export …` prints for a tamper scenario: its one stdout line, and its exit code. */
+export async function cliVerdictOf(name: string, allSignatures: boolean): Promise<{ line: string; exit: number }> {
+  const f = filesOfScenario(name);
+  const argv = ['--export', f.ledger, '--policy', f.policy];
+  if (f.checkpoints !== undefined) argv.push('--checkpoints', f.checkpoints);
+  if (f.markers !== undefined) argv.push('--markers', f.markers);
+  if (allSignatures) argv.push('--all-signatures');
+  const io = memoryIo();
+  const exit = await runVerify(argv, io);
+  return { line: io.out().trimEnd(), exit };
 }

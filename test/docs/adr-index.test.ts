@@ -2,6 +2,8 @@
  * The ADR rules of docs/adr/README.md, checked: every ADR has Status and Date lines and a row in the index that says
  * the same, and supersession is consistent in both directions (the old ADR names its successor, the successor's
  * `Supersedes:` line names the old one). A new ADR without a row, or a superseded one left "accepted", fails here.
+ * A partial supersession (docs/adr/0321-accepted-adrs-are-sealed.md) reads "partially superseded by NNNN" in the old
+ * ADR and its index row, and "NNNN (in part)" in the successor's `Supersedes:` line; both directions must agree.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +18,17 @@ interface Adr {
   readonly number: string;
   readonly status: string;
   readonly date: string;
-  readonly supersedes: readonly string[];
+  /** Each ADR this one supersedes, with whether only in part. */
+  readonly supersedes: readonly { readonly number: string; readonly partial: boolean }[];
+}
+
+const STATUS = /^(accepted|(partially )?superseded by (\d{4}(, \d{4})*))$/;
+
+/** The successors a Status names, and whether they supersede it only in part. */
+function successorsOf(status: string): { partial: boolean; numbers: string[] } {
+  const m = STATUS.exec(status);
+  if (m === null || m[1] === 'accepted') return { partial: false, numbers: [] };
+  return { partial: m[2] !== undefined, numbers: (m[3] as string).split(', ') };
 }
 
 function read(file: string): Adr {
@@ -32,7 +44,10 @@ function read(file: string): Adr {
     number: file.slice(0, 4),
     status: field('Status') ?? '',
     date: field('Date') ?? '',
-    supersedes: supersedes === undefined || supersedes === 'none' ? [] : supersedes.split(/,\s*/),
+    supersedes:
+      supersedes === undefined || supersedes === 'none'
+        ? []
+        : supersedes.split(/,\s*/).map((x) => ({ number: x.slice(0, 4), partial: x.endsWith(' (in part)') })),
   };
 }
 
@@ -44,23 +59,33 @@ describe('the ADR index', () => {
     expect(adrs.length).toBeGreaterThan(60);
   });
 
-  it.each(adrs)('$file has a Status of accepted or superseded by an existing ADR, and a date', (adr) => {
-    expect(adr.status).toMatch(/^(accepted|superseded by \d{4})$/);
+  it.each(adrs)('$file has a Status of accepted or (partially) superseded by existing ADRs, and a date', (adr) => {
+    expect(adr.status).toMatch(STATUS);
     expect(adr.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const successor = /^superseded by (\d{4})$/.exec(adr.status)?.[1];
-    if (successor !== undefined) expect(byNumber.get(successor)?.supersedes).toContain(adr.number);
+    const { partial, numbers } = successorsOf(adr.status);
+    for (const successor of numbers)
+      expect(byNumber.get(successor)?.supersedes, `ADR ${successor}'s Supersedes line`).toContainEqual({
+        number: adr.number,
+        partial,
+      });
   });
 
   it.each(adrs)('$file is listed in docs/adr/README.md with its status and date', (adr) => {
     const row = index.split('\n').find((l) => l.startsWith(`| [${adr.number}](${adr.file}) |`));
     expect(row, `no index row for ${adr.file}`).toBeDefined();
     const cells = (row as string).split(' | ');
-    expect(cells.at(-2)?.replace(/\[(\d{4})\]\([^)]*\)/, '$1')).toBe(adr.status);
+    expect(cells.at(-2)?.replace(/\[(\d{4})\]\([^)]*\)/g, '$1')).toBe(adr.status);
     expect(cells.at(-1)).toBe(`${adr.date} |`);
   });
 
   it.each(adrs.filter((a) => a.supersedes.length > 0))('$file supersedes only ADRs that say so', (adr) => {
-    for (const old of adr.supersedes) expect(byNumber.get(old)?.status).toBe(`superseded by ${adr.number}`);
+    for (const old of adr.supersedes) {
+      const { partial, numbers } = successorsOf(byNumber.get(old.number)?.status ?? '');
+      expect(numbers, `ADR ${old.number}'s Status`).toContain(adr.number);
+      expect(partial, `ADR ${old.number}'s Status says "partially" exactly when this one supersedes it in part`).toBe(
+        old.partial,
+      );
+    }
   });
 
   it('lists no ADR that does not exist', () => {

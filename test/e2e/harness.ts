@@ -18,10 +18,10 @@ import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../c
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
 import { evaluateRuntimeFromEnv, type EvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
-import { synthesizeTemplate } from '../../infra/synth.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { pollerOptionsFromEventSource, startPoller, type Poller } from '../../localstack/event-source-poller.js';
 import { STAGE_PRESETS, type DocketConfig } from '../../infra/config.js';
+import { templateFor } from './template.js';
 
 export interface E2eWorld {
   readonly stack: LocalStack;
@@ -59,7 +59,7 @@ export interface E2eOptions {
 export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   const stage = o.stage ?? 'e2e';
   // The e2e stage reuses the local stage's route configuration (every example pack target has a queue).
-  const template = synthesizeTemplate({ ...STAGE_PRESETS.local, ...o.config, stage });
+  const template = await templateFor({ ...STAGE_PRESETS.local, ...o.config, stage });
   const stack = await startLocalStack({ port: 0, stage, template: template as never });
   const es = stack.resources.eventSources[0];
   if (!es) throw new Error('the template defines no event source');

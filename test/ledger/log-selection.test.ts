@@ -7,7 +7,7 @@ import type { EntryDraft } from '../../core/pipeline/ports.js';
 
 const take = (choose: (id: string) => string, n: number) => Array.from({ length: n }, (_, i) => choose(`r-${i}`));
 
-describe('log selection (ADR 0161)', () => {
+describe('log selection (ADR 0324)', () => {
   it('takes the configured logs in turn, sorted, from the offset', () => {
     expect(take(logsInTurn(['c', 'a', 'b']), 4)).toEqual(['a', 'b', 'c', 'a']);
     expect(take(logsInTurn(['a', 'b', 'c'], 2), 4)).toEqual(['c', 'a', 'b', 'c']);

@@ -100,8 +100,8 @@ describe('with the RFC 0008 tiers, the discriminated form accepts exactly what t
 describe('the schema files', () => {
   test('the 0.2.0-draft schema is the published reference, byte for byte', () => {
     const ours = readFileSync(new URL('../../schema/judgment-pack-core-0.2.0-draft.schema.json', import.meta.url));
-    // SHA-256 of ../shared/reference/judgment-pack-core-0.2.0-draft.schema.json as published (pinned here so a
-    // clean clone can check it without the shared directory).
+    // SHA-256 of the published 0.2.0-draft schema, as pinned in docs/spec-references.md (so a clean clone checks
+    // the repository's copy against the text a citation means).
     expect(createHash('sha256').update(ours).digest('hex')).toBe(
       '847910902fa202d9fb3a97062071b532f11649031c9dad32490bf191dca5b3b5',
     );
