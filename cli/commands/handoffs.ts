@@ -6,8 +6,13 @@
  * `DocketReason` attribute (adapters/handoff-dead-letter.ts). Verification is the default; `--no-verify` prints
  * unchecked messages, marked so (docs/adr/0141-handoff-verification-in-consumers.md).
  *
+ * `--route <key>` names the queue, so by default a genuine handoff whose route resolves to another queue key under the
+ * route configuration (the stage's, or `--routes <file>`) is refused as `wrong-queue`; `--expect-target` narrows
+ * further. One run prints each handoff id once and acknowledges its repeats (consumers dedupe on handoffId, ADR 0074;
+ * docs/adr/0300-handoff-consumers-check-the-route-queue.md).
+ *
  * `--route unrouted` reads destinationless and unmapped handoffs; `--peek` prints without acknowledging or moving
- * anything (the messages reappear after the visibility timeout). Consumers dedupe on handoffId.
+ * anything (the messages reappear after the visibility timeout).
  */
 import { readFileSync } from 'node:fs';
 import type { Message } from '@aws-sdk/client-sqs';
@@ -18,16 +23,25 @@ import type { CliIo } from '../io.js';
 import type { HandoffTarget } from '../../core/evaluate/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
 import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/index.js';
-import { verifyHandoff, type HandoffVerdict } from '../../core/pipeline/index.js';
+import {
+  HandoffRepeats,
+  UNROUTED_QUEUE_KEY,
+  verifyHandoff,
+  type HandoffVerdict,
+  type HandoffVerifyOptions,
+} from '../../core/pipeline/index.js';
+import { DocketConfigError, resolveConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
 import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 
-const USAGE = `docket handoffs --route <queue-key|unrouted> [--policy <trust-policy.json>] [--expect-target <kind:name>]… [--no-verify] [--max <n>] [--wait <seconds>] [--peek] [--json]
+const USAGE = `docket handoffs --route <queue-key|unrouted> [--policy <trust-policy.json>] [--routes <routes.json>] [--expect-target <kind:name>]… [--no-verify] [--max <n>] [--wait <seconds>] [--peek] [--json]
   Verifies every message against the trust policy (default --policy .docket/local/trust-policy.json) before printing
   or acknowledging it; a message that fails goes to the route's DLQ with its reason (DocketReason). --verify is the
-  default; --no-verify prints unchecked messages. --expect-target names a target this queue serves (repeatable):
-  a genuine handoff for any other target is refused as wrong-queue.
+  default; --no-verify prints unchecked messages. A genuine handoff whose route resolves to another queue key is
+  refused as wrong-queue: the route configuration is the stage's shipped one (infra/config.ts), or --routes, a JSON
+  array of {kind, name, queue} (the deployment's "routes"). --expect-target names a target this queue serves
+  (repeatable) and narrows further. Each handoff id is printed once per run; its repeats are acknowledged.
 ${SETTINGS_HELP}`;
 
 type Checked = HandoffVerdict | { readonly ok: false; readonly reason: string; readonly detail: string };
@@ -53,6 +67,29 @@ function loadPolicy(path: string): TrustPolicy | string {
   return p.ok ? p.value : `${path}: ${p.error.code}: ${p.error.detail}`;
 }
 
+/** The route configuration: `--routes <file>` (an array of {kind, name, queue}, or an object with `routes`), else the stage's. */
+function loadRoutes(path: string | undefined, stage: string): readonly RouteConfig[] | string {
+  if (path === undefined) return resolveConfig({ stage }).routes;
+  let routes: unknown;
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    routes = Array.isArray(parsed) ? parsed : (parsed as { routes?: unknown } | null)?.routes;
+  } catch (e) {
+    return `cannot read the route configuration ${path}: ${(e as Error).message}`;
+  }
+  if (!Array.isArray(routes)) return `${path}: the route configuration is an array of {kind, name, queue}`;
+  try {
+    return resolveConfig({ stage, routes: routes as RouteConfig[] }).routes;
+  } catch (e) {
+    return `${path}: ${e instanceof DocketConfigError ? e.problems.join('; ') : (e as Error).message}`;
+  }
+}
+
+/** The queue key a --route value names (a key, or the queue's full name). */
+function queueKeyOf(route: string, prefix: string): string {
+  return route.startsWith(`${prefix}-route-`) ? route.slice(`${prefix}-route-`.length) : route;
+}
+
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
@@ -60,6 +97,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       ...SETTING_FLAGS,
       route: { type: 'string' },
       policy: { type: 'string' },
+      routes: { type: 'string' },
       'expect-target': { type: 'string', multiple: true },
       verify: { type: 'boolean' },
       'no-verify': { type: 'boolean' },
@@ -99,13 +137,34 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr(
       'docket handoffs: --no-verify: messages are printed UNVERIFIED; anyone who can send to the queue could have written them\n',
     );
-  const verifyOptions = expected ? { expectedTargets: expected, acceptNoDestination: values.route === 'unrouted' } : {};
-
   const settings = resolveSettings(values as never, process.env);
+  const queueKey = queueKeyOf(values.route, settings.queuePrefix);
+  let verifyOptions: HandoffVerifyOptions = {};
+  if (verify) {
+    const routes = loadRoutes(typeof values.routes === 'string' ? values.routes : undefined, settings.stage);
+    if (typeof routes === 'string') {
+      io.stderr(`docket handoffs: ${routes}\n`);
+      return EXIT.NO_INPUT;
+    }
+    // Refuse before touching the queue: with an unknown key every genuine handoff would be moved to the DLQ.
+    if (queueKey !== UNROUTED_QUEUE_KEY && !routes.some((r) => r.queue === queueKey)) {
+      io.stderr(
+        `docket handoffs: --route ${values.route} is no queue key of the route configuration (${[...new Set(routes.map((r) => r.queue))].join(', ')}, ${UNROUTED_QUEUE_KEY}); name the deployment's routes with --routes\nusage: ${USAGE}\n`,
+      );
+      return EXIT.USAGE;
+    }
+    verifyOptions = {
+      routeQueue: { key: queueKey, routeQueues: Object.fromEntries(routes.map((r) => [routeTargetKey(r), r.queue])) },
+      ...(expected ? { expectedTargets: expected, acceptNoDestination: queueKey === UNROUTED_QUEUE_KEY } : {}),
+    };
+  }
+
   const stack = openStack(settings);
   const queueName = routeQueueName(settings, values.route);
+  const repeats = new HandoffRepeats();
   let received = 0;
   let rejected = 0;
+  let repeated = 0;
   try {
     const url = await stack.queueUrl(queueName);
     let dlqUrl: string | undefined;
@@ -130,6 +189,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       for (const m of messages) {
         received += 1;
         const v = check(m);
+        if (v.ok && verify && !repeats.first(v.handoff.handoffId)) {
+          // A redelivery of a handoff this run already printed (ADR 0074): acknowledged, not printed again.
+          repeated += 1;
+          if (!values.peek)
+            await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+          continue;
+        }
         if (v.ok) {
           io.stdout(
             values.json ? `${jsonLine(v.handoff, verify, m.Body ?? '')}\n` : describeHandoff(v.handoff, verify),
@@ -164,7 +230,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
     if (!values.json)
       io.stderr(
-        `${received - rejected} handoff${received - rejected === 1 ? '' : 's'} ${verify ? 'verified and ' : ''}${values.peek ? 'peeked' : 'received and acknowledged'} from ${queueName}` +
+        `${received - rejected - repeated} handoff${received - rejected - repeated === 1 ? '' : 's'} ${verify ? 'verified and ' : ''}${values.peek ? 'peeked' : 'received and acknowledged'} from ${queueName}` +
+          (repeated > 0
+            ? `; ${repeated} repeat${repeated === 1 ? '' : 's'} ${values.peek ? 'skipped' : 'acknowledged'}`
+            : '') +
           (verify ? `; ${rejected} refused\n` : '\n'),
       );
     return verify && rejected > 0 ? EXIT.FAILED : EXIT.OK;

@@ -4,12 +4,13 @@
  * checkpoint key (docs/adr/0120-separate-entry-and-checkpoint-keys.md): either a new local key file
  * (--checkpoint-out) or the public half of the deployment's KMS checkpoint key (--checkpoint-public-key, the base64
  * DER that `aws kms get-public-key --query PublicKey --output text` prints, or 64 hex digits). For the cloud, store
- * the entry key file's content as the SIGNING_SECRET_ARN secret and delete the file.
+ * the entry key file's content as the SIGNING_SECRET_ARN secret and delete the file. The checkpoint key's line also
+ * gives, with --logs, its C2SP vkey per log (`vkeys`, ADR 0302).
  */
 import { writeFileSync } from 'node:fs';
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
-import { fromHex, isHex, toHex } from '../../core/ledger/index.js';
+import { checkpointVkeys, fromHex, isHex, toHex } from '../../core/ledger/index.js';
 import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf } from '../../core/ledger/index.js';
 import { LOCAL_STAGE } from '../../stack/settings.js';
 import {
@@ -95,21 +96,40 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`docket keygen: ${(e as Error).message}\n`);
       return EXIT.FAILED;
     }
-    io.stdout(
-      `${JSON.stringify({ keyId: cp.keyId, publicKey: toHex(cp.publicKey), keyFile: cpOut, role: 'checkpoints' })}\n`,
-    );
     checkpointKey = cp;
   }
+  const environment = typeof values.environment === 'string' ? values.environment : LOCAL_STAGE;
+  const table = typeof values.table === 'string' ? values.table : `docket-${environment}-ledger`;
+  const logIds = typeof values.logs === 'string' ? values.logs.split(',').filter(Boolean) : [];
+  if (checkpointKey !== null) {
+    // ADR 0302: the checkpoint key as C2SP vkeys, one per log (a log key's name is the log's origin, ADR 0130),
+    // so a stock signed-note verifier or C2SP witness is configured from this output without translation.
+    let vkeys: Record<string, string>;
+    try {
+      vkeys = checkpointVkeys(checkpointKey.publicKey, { environment, table }, logIds);
+    } catch (e) {
+      io.stderr(`docket keygen: ${(e as Error).message}\n`);
+      return EXIT.USAGE;
+    }
+    io.stdout(
+      `${JSON.stringify({
+        keyId: checkpointKey.keyId,
+        publicKey: toHex(checkpointKey.publicKey),
+        ...(typeof cpOut === 'string' ? { keyFile: cpOut } : {}),
+        role: 'checkpoints',
+        ...(logIds.length > 0 ? { vkeys } : {}),
+      })}\n`,
+    );
+  }
   if (wantsPolicy && checkpointKey !== null) {
-    const environment = typeof values.environment === 'string' ? values.environment : LOCAL_STAGE;
     writeFileSync(
       values['trust-policy'] as string,
       trustPolicyDocument({
         keys,
         checkpointKey,
-        logIds: (values.logs as string).split(',').filter(Boolean),
+        logIds,
         environment,
-        table: typeof values.table === 'string' ? values.table : `docket-${environment}-ledger`,
+        table,
         evaluatorBuilds: (values.build as string[] | undefined) ?? [],
         ...(values['rfc0008-quantifiers'] === true ? { draftFeatures: ['rfc0008-quantifiers'] } : {}),
       }),

@@ -21,7 +21,7 @@ import { isAllowedAuthority, readTrustPolicy, type TrustPolicy } from '../../cor
 import type { AddCheckpointResponse } from '../../core/ledger/index.js';
 import { WitnessService } from '../../core/ledger/index.js';
 import { runWitness, type WitnessRunResult } from '../../core/ledger/index.js';
-import { witnessPolicyDocument } from '../../core/ledger/index.js';
+import { witnessPolicyDocument, witnessVkey } from '../../core/ledger/index.js';
 import { fromHex } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
@@ -95,7 +95,8 @@ function keygen(values: Values, io: CliIo): number {
   const out = str(values, 'out') ?? localPaths().witnessKey;
   const key = newWitnessKey(name);
   writeWitnessKey(out, key, values.force === true);
-  io.stdout(`${JSON.stringify({ name, publicKey: toHex(key.publicKey), keyFile: out })}\n`);
+  // ADR 0302: also the witness's C2SP vkey (type 0x04), what a stock verifier or a witness policy /2 lists.
+  io.stdout(`${JSON.stringify({ name, publicKey: toHex(key.publicKey), vkey: witnessVkey(key), keyFile: out })}\n`);
   const policyOut = str(values, 'policy-out');
   if (policyOut !== undefined) {
     writeFileSync(

@@ -25,8 +25,13 @@ export interface HandoffCase {
   readonly label: string;
   /** The exact message bytes (one line of messages.jsonl; never contains a newline: RFC 8785 escapes it). */
   readonly message: string;
-  readonly options?: { readonly expectedTargets: readonly HandoffTarget[] };
+  readonly options?: {
+    readonly expectedTargets?: readonly HandoffTarget[];
+    readonly routeQueue?: { readonly key: string; readonly routeQueues: Readonly<Record<string, string>> };
+  };
   readonly verdict: 'ok' | HandoffRejection;
+  /** For a consumer run reading the scenario's lines in order: is this the first of its handoff id, or a repeat? */
+  readonly delivery?: 'first' | 'repeat';
 }
 
 export interface HandoffScenario {
@@ -273,6 +278,7 @@ export function handoffScenarios(): HandoffScenario[] {
     },
   ];
   return [
+    misroutedScenario(genuine),
     {
       name: 'forged-handoff',
       description:
@@ -281,6 +287,119 @@ export function handoffScenarios(): HandoffScenario[] {
       cases,
     },
   ];
+}
+
+/**
+ * Genuine handoffs copied onto route queues their routes do not resolve to, and repeated (ADR 0300). The route
+ * configuration maps Review → review, Oversight → oversight and Steward → steward; unrouted holds the rest.
+ */
+function misroutedScenario(genuine: string): HandoffScenario {
+  const routeQueues = {
+    'queue:Review': 'review',
+    'human-role:Oversight': 'oversight',
+    'human-role:Steward': 'steward',
+  };
+  const on = (key: string) => ({ routeQueue: { key, routeQueues } });
+  const oversight = message(genuine, ROUTE_1);
+  const review = message(genuine, { routeIndex: 0, shape: 'route', destination: 'configured', target: REVIEW });
+  const direct = message(signed(dispositionMembers(5, DIRECT)), {
+    routeIndex: 0,
+    shape: 'no-destination',
+    destination: 'no-destination',
+  });
+  const unmapped = message(signed(dispositionMembers(4, TARGETED)), {
+    routeIndex: 0,
+    shape: 'target',
+    destination: 'unmapped-target',
+    target: { kind: 'system', name: 'Archive' },
+  });
+  const cases: HandoffCase[] = [
+    {
+      label: 'the genuine Oversight handoff on the oversight queue',
+      message: oversight,
+      options: on('oversight'),
+      verdict: 'ok',
+      delivery: 'first',
+    },
+    {
+      label: 'the same genuine Oversight handoff delivered again on the oversight queue',
+      message: oversight,
+      options: on('oversight'),
+      verdict: 'ok',
+      delivery: 'repeat',
+    },
+    {
+      label: 'the genuine Review route of the same entry, a distinct handoff id, on the review queue',
+      message: review,
+      options: on('review'),
+      verdict: 'ok',
+      delivery: 'first',
+    },
+    {
+      label: 'the genuine Oversight handoff a third time',
+      message: oversight,
+      options: on('oversight'),
+      verdict: 'ok',
+      delivery: 'repeat',
+    },
+    {
+      label: 'the genuine Oversight handoff copied unchanged onto the steward queue',
+      message: oversight,
+      options: on('steward'),
+      verdict: 'wrong-queue',
+    },
+    {
+      label: 'the genuine Oversight handoff copied onto the review queue, which serves the entry’s other route',
+      message: oversight,
+      options: on('review'),
+      verdict: 'wrong-queue',
+    },
+    {
+      label: 'the genuine Oversight handoff copied onto the unrouted queue',
+      message: oversight,
+      options: on('unrouted'),
+      verdict: 'wrong-queue',
+    },
+    {
+      label: 'a genuine destinationless escalation on the unrouted queue',
+      message: direct,
+      options: on('unrouted'),
+      verdict: 'ok',
+      delivery: 'first',
+    },
+    {
+      label: 'a genuine destinationless escalation copied onto the oversight queue',
+      message: direct,
+      options: on('oversight'),
+      verdict: 'wrong-queue',
+    },
+    {
+      label: 'a genuine handoff for a target no route maps, on the unrouted queue',
+      message: unmapped,
+      options: on('unrouted'),
+      verdict: 'ok',
+      delivery: 'first',
+    },
+    {
+      label: 'a genuine handoff for a target no route maps, copied onto the steward queue',
+      message: unmapped,
+      options: on('steward'),
+      verdict: 'wrong-queue',
+    },
+    {
+      label: 'the genuine Oversight handoff on its own queue, where --expect-target names only Review',
+      message: oversight,
+      options: { ...on('oversight'), expectedTargets: [REVIEW] },
+      verdict: 'wrong-queue',
+    },
+  ];
+  return {
+    name: 'misrouted-handoff',
+    description:
+      'Genuine handoffs, unchanged, copied onto route queues their routes do not resolve to (refused as wrong-queue by the queue key alone), and repeated on their own queue (printed once per run).',
+    policy: POLICY,
+    cases,
+  };
 }
 
 /** The committed files of the handoff corpus, by path under conformance/ledger/. */
@@ -298,6 +417,7 @@ export function generateHandoffCorpus(): Map<string, string> {
         label: c.label,
         ...(c.options ? { options: c.options } : {}),
         verdict: c.verdict,
+        ...(c.delivery ? { delivery: c.delivery } : {}),
       })),
     };
     files.set(`${dir}/expected.json`, `${JSON.stringify(expected, null, 2)}\n`);

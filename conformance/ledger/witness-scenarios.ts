@@ -289,11 +289,23 @@ export async function witnessScenarios(): Promise<WitnessScenario[]> {
 
   out.push({
     name: 'equivocation-same-size',
-    description: 'W1 cosigned log-a size 4; the log presents another size-4 checkpoint of the fork: 409, not cosigned.',
+    description:
+      'W1 cosigned log-a size 4; the log presents another size-4 checkpoint of the fork with old 4: 422, not cosigned — the old size matches and the empty proof between equal sizes fails (ADR 0301). Until ADR 0301 this was 409 (ADR 0132), whose body stated the size the client had sent, so a client retrying from it looped.',
     witness: {
       state: await stateAfter(a, 'log-a', 4),
       request: serializeAddCheckpointRequest({ oldSize: 4, proof: [], note: await logNote(fork, 'log-a', 4) }),
-      expected: { status: 409, refusal: 'equivocation' },
+      expected: { status: 422, refusal: 'equivocation' },
+    },
+  });
+
+  out.push({
+    name: 'equivocation-same-size-old-zero',
+    description:
+      'W1 cosigned log-a size 4; a client that does not know it sends the fork’s size-4 checkpoint with old 0: 409 stating 4 (the old size is checked first), not cosigned; its retry from 4 is equivocation-same-size.',
+    witness: {
+      state: await stateAfter(a, 'log-a', 4),
+      request: serializeAddCheckpointRequest({ oldSize: 0, proof: [], note: await logNote(fork, 'log-a', 4) }),
+      expected: { status: 409, refusal: 'size-mismatch' },
     },
   });
 

@@ -29,6 +29,7 @@ import {
   type SignedNote,
 } from './signed-note.js';
 import { keyForCheckpoint, type TrustedKey, type TrustPolicy } from './trust-policy.js';
+import { serializeVkey } from './vkey.js';
 
 /** The checkpoint signer, injected: a key file today, an asynchronous KMS Sign call in AWS. */
 export interface NoteSigner {
@@ -93,6 +94,20 @@ export function noteBodyOf(cp: SignedCheckpoint): CheckpointNoteBody {
     rootHash: fromHex(cp.rootHash),
     extensions: [],
   };
+}
+
+/**
+ * A log checkpoint key's C2SP vkeys, one per log: named by the log's origin (the name its note signatures carry),
+ * type 0x01 (docs/adr/0302-c2sp-vkeys-in-keys-and-policies.md).
+ */
+export function checkpointVkeys(
+  publicKey: Uint8Array,
+  authority: CheckpointOrigin,
+  logIds: readonly string[],
+): Record<string, string> {
+  return Object.fromEntries(
+    logIds.map((l) => [l, serializeVkey(checkpointOrigin(authority, l), NOTE_SIG_ED25519, publicKey)]),
+  );
 }
 
 /** Signs a checkpoint note under the log key (key name = origin). Returns the serialized note. */

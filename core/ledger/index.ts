@@ -113,6 +113,7 @@ export {
   TRUST_POLICY_FORMAT,
   TRUST_POLICY_FORMAT_V1,
   TRUST_POLICY_FORMAT_V3,
+  TRUST_POLICY_FORMAT_V4,
   readTrustPolicy,
   draftFeaturesAllowed,
   type DraftFeatureAllowance,
@@ -171,7 +172,10 @@ export type { AddCheckpointResponse } from './witness/add-checkpoint.js';
 export { WitnessService } from './witness/witness-service.js';
 export { runWitness } from './witness/witness-run.js';
 export type { WitnessRunResult } from './witness/witness-run.js';
-export { witnessPolicyDocument } from './witness/witness-policy.js';
+export { witnessPolicyDocument, witnessVkey } from './witness/witness-policy.js';
+export { readVkey, serializeVkey } from './vkey.js';
+export { checkpointVkeys } from './checkpoint-note.js';
+export type { Vkey, VkeyError, VkeyErrorCode, VkeyType } from './vkey.js';
 export type { WitnessKey } from './cosignature.js';
 export { emptyWitnessState } from './witness/witness-state.js';
 export { serializeWitnessState } from './witness/witness-state.js';

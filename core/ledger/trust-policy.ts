@@ -18,6 +18,9 @@
  * "docket.trust-policy/3" is /2 plus `draftFeatures`, the draft features each log's entries may record (ADR 0222):
  *     "draftFeatures": [{ "logId": "log-0", "allow": ["rfc0008-quantifiers"] }]
  * A log the member does not name, and every log of a /1 or /2 policy, permits none.
+ * "docket.trust-policy/4" is /3 where a key's `publicKey` may also be a C2SP vkey of an Ed25519 note-signature key
+ * (type 0x01, `<name>+<key ID>+<base64>`, core/ledger/vkey.ts; ADR 0302), e.g. a log's checkpoint key as a stock
+ * signed-note verifier is configured with it. The vkey's name is not used: Docket names a log key by the log's origin.
  */
 import { readJson } from '../carrier/index.js';
 import { err, ok, type Result } from '../result.js';
@@ -25,12 +28,21 @@ import { fromHex, isHex } from './bytes.js';
 import { DRAFT_FEATURE_NAME_PATTERN, LOG_ID_PATTERN } from './entry-rules.js';
 import { isAcceptablePublicKey, KEY_ID_PATTERN, keyIdOf } from './signature.js';
 import { canonicalText, toLedgerPlain } from './canonical.js';
+import { NOTE_SIG_ED25519 } from './signed-note.js';
+import { looksLikeVkey, readVkey } from './vkey.js';
 
 export const TRUST_POLICY_FORMAT = 'docket.trust-policy/2';
 export const TRUST_POLICY_FORMAT_V1 = 'docket.trust-policy/1';
 /** /2 plus the per-log draft features permitted (ADR 0222). */
 export const TRUST_POLICY_FORMAT_V3 = 'docket.trust-policy/3';
-const FORMATS: readonly string[] = [TRUST_POLICY_FORMAT_V1, TRUST_POLICY_FORMAT, TRUST_POLICY_FORMAT_V3];
+/** /3 plus public keys given as C2SP vkeys (ADR 0302). */
+export const TRUST_POLICY_FORMAT_V4 = 'docket.trust-policy/4';
+const FORMATS: readonly string[] = [
+  TRUST_POLICY_FORMAT_V1,
+  TRUST_POLICY_FORMAT,
+  TRUST_POLICY_FORMAT_V3,
+  TRUST_POLICY_FORMAT_V4,
+];
 
 /** What a key may sign: entries (the evaluator's key) or checkpoints (the checkpoint writer's key). */
 export type KeyRole = 'entries' | 'checkpoints';
@@ -55,12 +67,16 @@ export interface DraftFeatureAllowance {
   readonly allow: readonly string[];
 }
 export interface TrustPolicy {
-  readonly format: typeof TRUST_POLICY_FORMAT | typeof TRUST_POLICY_FORMAT_V1 | typeof TRUST_POLICY_FORMAT_V3;
+  readonly format:
+    | typeof TRUST_POLICY_FORMAT
+    | typeof TRUST_POLICY_FORMAT_V1
+    | typeof TRUST_POLICY_FORMAT_V3
+    | typeof TRUST_POLICY_FORMAT_V4;
   readonly logs: readonly string[];
   readonly keys: readonly TrustedKey[];
   readonly authorities: readonly { readonly environment: string; readonly table: string }[];
   readonly evaluatorBuilds: readonly string[];
-  /** Format /3 only. Absent, or a log it does not name: no draft feature is permitted (ADR 0222). */
+  /** Formats /3 and /4 only. Absent, or a log it does not name: no draft feature is permitted (ADR 0222). */
   readonly draftFeatures?: readonly DraftFeatureAllowance[];
 }
 
@@ -76,12 +92,24 @@ const nat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeI
 
 const BASE_MEMBERS = ['format', 'logs', 'keys', 'authorities', 'evaluatorBuilds'];
 
+/** The 32 raw bytes of a key's `publicKey`: lowercase hex, or (format /4) a type-0x01 vkey; a string saying why not. */
+function publicKeyOf(x: unknown, vkeys: boolean): Uint8Array | string {
+  if (vkeys && looksLikeVkey(x)) {
+    const v = readVkey(x, NOTE_SIG_ED25519);
+    return v.ok ? v.value.publicKey : `a note-signature vkey (type 0x01): ${v.error.code}: ${v.error.detail}`;
+  }
+  if (!isHex(x, 32) || !isAcceptablePublicKey(fromHex(x)))
+    return `a canonical, non-small-order Ed25519 key in lowercase hex${vkeys ? ' or a vkey' : ''}`;
+  return fromHex(x);
+}
+
 function policyViolation(x: unknown): string | null {
-  const v3 = isRec(x) && x.format === TRUST_POLICY_FORMAT_V3;
+  const v4 = isRec(x) && x.format === TRUST_POLICY_FORMAT_V4;
+  const v3 = isRec(x) && (x.format === TRUST_POLICY_FORMAT_V3 || v4);
   const members = v3 ? [...BASE_MEMBERS, 'draftFeatures'] : BASE_MEMBERS;
   if (!isRec(x) || !exactly(x, members)) return `a policy has exactly ${members.join(', ')}`;
   if (typeof x.format !== 'string' || !FORMATS.includes(x.format))
-    return `format is ${TRUST_POLICY_FORMAT} (or ${TRUST_POLICY_FORMAT_V1}, ${TRUST_POLICY_FORMAT_V3})`;
+    return `format is ${TRUST_POLICY_FORMAT} (or ${TRUST_POLICY_FORMAT_V1}, ${TRUST_POLICY_FORMAT_V3}, ${TRUST_POLICY_FORMAT_V4})`;
   // /3 keys are /2 keys: each holds one role.
   const v2 = x.format !== TRUST_POLICY_FORMAT_V1;
   const keyMembers = v2 ? ['keyId', 'publicKey', 'role', 'validity'] : ['keyId', 'publicKey', 'validity'];
@@ -100,9 +128,9 @@ function policyViolation(x: unknown): string | null {
     if (v2 && !ROLES.includes(k.role as KeyRole)) return `${at}.role is "entries" or "checkpoints"`;
     if (typeof k.keyId !== 'string' || !KEY_ID_PATTERN.test(k.keyId))
       return `${at}.keyId is "ed25519:" + 32 lowercase hex digits`;
-    if (!isHex(k.publicKey, 32) || !isAcceptablePublicKey(fromHex(k.publicKey)))
-      return `${at}.publicKey is a canonical, non-small-order Ed25519 key in lowercase hex`;
-    if (keyIdOf(fromHex(k.publicKey)) !== k.keyId) return `${at}.keyId is derived from its public key`;
+    const publicKey = publicKeyOf(k.publicKey, v4);
+    if (typeof publicKey === 'string') return `${at}.publicKey is ${publicKey}`;
+    if (keyIdOf(publicKey) !== k.keyId) return `${at}.keyId is derived from its public key`;
     if (ids.has(k.keyId)) return `${at}.keyId is listed once`;
     ids.add(k.keyId);
     if (!Array.isArray(k.validity) || k.validity.length === 0) return `${at}.validity is a non-empty array`;
@@ -176,16 +204,23 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
   const v = policyViolation(plain);
   if (v !== null) return err({ code: 'trust-policy-invalid', detail: v });
   const v1 = plain.format === TRUST_POLICY_FORMAT_V1;
-  const v3 = plain.format === TRUST_POLICY_FORMAT_V3;
+  const v4 = plain.format === TRUST_POLICY_FORMAT_V4;
+  const v3 = plain.format === TRUST_POLICY_FORMAT_V3 || v4;
   const keys = (plain.keys as Record<string, unknown>[]).map((k) => ({
     keyId: k.keyId as string,
-    publicKey: fromHex(k.publicKey as string),
+    publicKey: publicKeyOf(k.publicKey, v4) as Uint8Array, // checked by policyViolation
     // A /1 key signed both entries and checkpoints (ADR 0056); it never vouches for its own entries (ADR 0121).
     roles: v1 ? [...ROLES] : [k.role as KeyRole],
     validity: (k.validity as KeyValidity[]).map((r) => ({ logId: r.logId, fromSeq: r.fromSeq, toSeq: r.toSeq })),
   }));
   return ok({
-    format: v1 ? TRUST_POLICY_FORMAT_V1 : v3 ? TRUST_POLICY_FORMAT_V3 : TRUST_POLICY_FORMAT,
+    format: v1
+      ? TRUST_POLICY_FORMAT_V1
+      : v4
+        ? TRUST_POLICY_FORMAT_V4
+        : v3
+          ? TRUST_POLICY_FORMAT_V3
+          : TRUST_POLICY_FORMAT,
     logs: [...(plain.logs as string[])],
     keys,
     authorities: (plain.authorities as { environment: string; table: string }[]).map((a) => ({

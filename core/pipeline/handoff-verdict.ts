@@ -14,6 +14,7 @@ import { verifyParsedEntrySignature } from '../ledger/entry.js';
 import type { SignatureBackend } from '../ledger/signature.js';
 import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../ledger/trust-policy.js';
 import { readHandoffMessage, type HandoffMessage } from './handoff-message.js';
+import { routeKey } from './handoff-plan.js';
 
 /** Every reason a handoff is refused, in the order checked. Stable codes: consumers may match on them. */
 export const HANDOFF_REJECTIONS = [
@@ -36,7 +37,31 @@ export type HandoffVerdict =
   | { readonly ok: true; readonly handoff: HandoffMessage }
   | { readonly ok: false; readonly reason: HandoffRejection; readonly detail: string };
 
+/**
+ * The route queue being read: its queue key and the deployment's route configuration ("<kind>:<name>" → queue key,
+ * infra/config.ts RouteConfig). A handoff belongs on the queue its route resolves to (the plan of
+ * core/pipeline/handoff-plan.ts): a configured target's key, else `unrouted` (no destination, or a target with no
+ * queue). docs/adr/0300-handoff-consumers-check-the-route-queue.md.
+ */
+export interface RouteQueueOfReader {
+  readonly key: string;
+  readonly routeQueues: Readonly<Record<string, string>>;
+}
+
+/** The key of the unrouted queue (handoff-plan: destinationless and unmapped handoffs). */
+export const UNROUTED_QUEUE_KEY = 'unrouted';
+
+/** The queue key a handoff's route resolves to under a route configuration (as planHandoffs sends it). */
+export function routeQueueKeyOf(m: HandoffMessage, routeQueues: Readonly<Record<string, string>>): string {
+  if (m.target === undefined) return UNROUTED_QUEUE_KEY;
+  const key = routeKey(m.target);
+  // Own-property lookup: a target named "__proto__" or "constructor" is data, not a prototype member.
+  return Object.prototype.hasOwnProperty.call(routeQueues, key) ? (routeQueues[key] as string) : UNROUTED_QUEUE_KEY;
+}
+
 export interface HandoffVerifyOptions {
+  /** The queue being read: a genuine handoff whose route resolves to another queue key is refused as wrong-queue. */
+  readonly routeQueue?: RouteQueueOfReader;
   /**
    * The targets the queue being read serves (the route configuration's targets for that queue key). When given, a
    * genuine handoff for another target — copied onto this queue — is refused as `wrong-queue`. A destinationless
@@ -51,7 +76,7 @@ type Refusal = { readonly reason: HandoffRejection; readonly detail: string };
 
 /** One check of a read message, after the reader's own; undefined when it passes. */
 export interface HandoffCheck {
-  readonly name: 'entry-key' | 'signature' | 'evaluator-build' | 'draft-features' | 'queue';
+  readonly name: 'entry-key' | 'signature' | 'evaluator-build' | 'draft-features' | 'route-queue' | 'queue';
   check(m: HandoffMessage, policy: TrustPolicy, options: HandoffVerifyOptions): Refusal | undefined;
 }
 
@@ -100,6 +125,23 @@ export const HANDOFF_CHECKS: readonly HandoffCheck[] = [
     },
   },
   {
+    // ADR 0300: the queue a consumer reads is named by its route key; a genuine handoff copied onto another route's
+    // queue is refused there, as the plan would never have sent it.
+    name: 'route-queue',
+    check(m, _policy, options) {
+      const q = options.routeQueue;
+      if (q === undefined) return undefined;
+      const belongs = routeQueueKeyOf(m, q.routeQueues);
+      return belongs === q.key
+        ? undefined
+        : {
+            reason: 'wrong-queue',
+            detail: `a handoff for ${m.target === undefined ? 'no destination' : `${m.target.kind}:${m.target.name}`} belongs on route queue ${belongs}, not ${q.key}`,
+          };
+    },
+  },
+  {
+    // --expect-target: narrows further, to the named targets.
     name: 'queue',
     check(m, _policy, options) {
       if (options.expectedTargets === undefined && options.acceptNoDestination === undefined) return undefined;

@@ -4,8 +4,9 @@
  */
 export { readHandoffMessage } from './handoff-message.js';
 export type { HandoffMessage } from './handoff-message.js';
-export { verifyHandoff } from './handoff-verdict.js';
-export type { HandoffVerdict } from './handoff-verdict.js';
+export { routeQueueKeyOf, UNROUTED_QUEUE_KEY, verifyHandoff } from './handoff-verdict.js';
+export type { HandoffVerdict, HandoffVerifyOptions, RouteQueueOfReader } from './handoff-verdict.js';
+export { deliveriesOf, HandoffRepeats } from './handoff-repeats.js';
 export { buildRequest } from './request-builder.js';
 export { idPrefixFor } from './request-builder.js';
 export { requestFromLine } from './request-builder.js';

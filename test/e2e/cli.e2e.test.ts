@@ -85,10 +85,20 @@ describe('docket publish, submit, show, handoffs, tail and checkpoint over the l
     expect(text.out).toMatch(/result {4}unresolved {2}reasons: no-match/);
     let received = '';
     for (let i = 0; i < 20 && !received.includes('cli-1'); i++)
-      received += (await cli(handoffs, ['--route', 'vendor-risk', '--json', '--policy', w.policyPath])).out;
+      received += (
+        await cli(handoffs, ['--route', 'vendor-risk', '--json', '--policy', w.policyPath, '--routes', w.routesPath])
+      ).out;
     expect(received).toContain('"verified":true,"handoffId":');
     expect(received).toContain('"requestId":"cli-1"');
-    const again = await cli(handoffs, ['--route', 'vendor-risk', '--json', '--policy', w.policyPath]);
+    const again = await cli(handoffs, [
+      '--route',
+      'vendor-risk',
+      '--json',
+      '--policy',
+      w.policyPath,
+      '--routes',
+      w.routesPath,
+    ]);
     expect(again.out).not.toContain('"requestId":"cli-1"');
   });
 

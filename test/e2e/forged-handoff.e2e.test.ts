@@ -181,6 +181,61 @@ describe('a forged handoff on a route queue', () => {
     expect(await io.drain(url, 0, 0)).toEqual([]);
   }, 90_000);
 
+  it('copied onto another route queue is refused there as wrong-queue and moved to that DLQ; repeats print once', async () => {
+    await io.submit(
+      io.request(
+        'genuine-2',
+        'triage',
+        ex('requests/triage-complete-appropriate.facts.json'),
+        ex('requests/triage-instance-7b.evidence.json'),
+      ),
+    );
+    await io.entryOf('genuine-2');
+    const oversightUrl = w.queueUrl('route-oversight');
+    const genuine = await peekOne(oversightUrl);
+    expect(JSON.parse(genuine)).toMatchObject({ target: { kind: 'human-role', name: 'Oversight' } });
+    const id = (JSON.parse(genuine) as { handoffId: string }).handoffId;
+    // The attacker copies the genuine bytes, unchanged, onto the data-steward route queue, and repeats them on the
+    // oversight queue.
+    for (const url of [w.queueUrl('route-data-steward'), w.queueUrl('route-data-steward'), oversightUrl, oversightUrl])
+      await outsider.send(new SendMessageCommand({ QueueUrl: url, MessageBody: genuine }));
+    // The deployment's routes (the harness deploys the local preset's), as an operator passes them.
+    const flags = ['--policy', w.policyPath, '--routes', w.routesPath, '--json', '--endpoint', w.stack.endpoint];
+    const stack = ['--region', w.stack.region, '--stage', 'forge'];
+
+    const steward = memoryIo();
+    const stewardCode = await handoffs(['--route', 'data-steward', ...flags, ...stack], steward);
+    // Only the data-steward handoffs the pipeline itself sent there print (triage routes to Data Steward too).
+    const stewardPrinted = steward
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { handoffId: string; target: unknown });
+    expect(stewardPrinted.map((p) => p.handoffId)).not.toContain(id);
+    expect(stewardPrinted.map((p) => p.target)).toEqual(
+      stewardPrinted.map(() => ({ kind: 'human-role', name: 'Data Steward' })),
+    );
+    expect(stewardCode).toBe(1);
+    expect(steward.err().match(/: wrong-queue: /g)).toHaveLength(2);
+    const dead = await io.drain(w.queueUrl('route-data-steward-dlq'), 2);
+    expect(dead.map((d) => [d.body === genuine, d.attributes.DocketReason])).toEqual([
+      [true, 'wrong-queue'],
+      [true, 'wrong-queue'],
+    ]);
+    expect(await io.drain(w.queueUrl('route-data-steward'), 0, 0)).toEqual([]);
+
+    const cli = memoryIo();
+    expect(await handoffs(['--route', 'oversight', '--wait', '2', ...flags, ...stack], cli)).toBe(0);
+    const printed = cli
+      .out()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { handoffId: string });
+    expect(printed.map((p) => p.handoffId)).toEqual([id]);
+    expect(cli.err()).toBe('');
+    expect(await io.drain(oversightUrl, 0, 0)).toEqual([]);
+  }, 90_000);
+
   it('is provisioned from the template with room for the largest handoff, on the route queue and its DLQ', async () => {
     for (const q of ['route-oversight', 'route-oversight-dlq']) {
       const a = await getQueueAttributes(w.sqs, w.queueUrl(q));

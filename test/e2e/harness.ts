@@ -43,6 +43,8 @@ export interface E2eWorld {
   readonly queueUrl: (suffix: string) => string;
   /** A trust policy file pinning this stack's key, logs and build (what a consumer passes to `docket handoffs`). */
   readonly policyPath: string;
+  /** The routes this stack was deployed with, as a file (what a consumer passes to `docket handoffs --routes`). */
+  readonly routesPath: string;
   /** Checkpoints every log, then runs `docket verify` over the live table under a trust policy for this stack. */
   verify(): Promise<{ exitCode: number; stdout: string; stderr: string }>;
   stop(): Promise<void>;
@@ -59,7 +61,8 @@ export interface E2eOptions {
 export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   const stage = o.stage ?? 'e2e';
   // The e2e stage reuses the local stage's route configuration (every example pack target has a queue).
-  const template = await templateFor({ ...STAGE_PRESETS.local, ...o.config, stage });
+  const deployed = { ...STAGE_PRESETS.local, ...o.config, stage };
+  const template = await templateFor(deployed);
   const stack = await startLocalStack({ port: 0, stage, template: template as never });
   const es = stack.resources.eventSources[0];
   if (!es) throw new Error('the template defines no event source');
@@ -104,6 +107,8 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   const policyDir = mkdtempSync(join(tmpdir(), 'docket-e2e-policy-'));
   const policyPath = join(policyDir, 'trust-policy.json');
   writeFileSync(policyPath, policyText);
+  const routesPath = join(policyDir, 'routes.json');
+  writeFileSync(routesPath, JSON.stringify(deployed.routes ?? []));
   return {
     stack,
     env,
@@ -111,6 +116,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     checkpointKeys,
     policyText,
     policyPath,
+    routesPath,
     runtime,
     poller,
     dynamodb,

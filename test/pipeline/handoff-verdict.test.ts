@@ -119,6 +119,38 @@ describe('verifying a handoff message against a trust policy', () => {
     expect(reasonOf(oversight, onOversight)).toBe('ok');
   });
 
+  it('refuses a genuine handoff on a route queue its route does not resolve to, by the queue key alone', () => {
+    const routeQueues = {
+      'queue:Review': 'review',
+      'human-role:Oversight': 'oversight',
+      'human-role:Steward': 'steward',
+    };
+    const on = (key: string) => ({ routeQueue: { key, routeQueues } });
+    expect(reasonOf(oversight, on('oversight'))).toBe('ok');
+    expect(reasonOf(oversight, on('steward'))).toBe('wrong-queue');
+    expect(reasonOf(oversight, on('unrouted'))).toBe('wrong-queue');
+    const direct = handoffMessageBytes({
+      entryBody: signedDisposition(DIRECT).body,
+      routeIndex: 0,
+      shape: 'no-destination',
+      destination: 'no-destination',
+    }).body;
+    // A destinationless handoff belongs on the unrouted queue only.
+    expect([reasonOf(direct, on('unrouted')), reasonOf(direct, on('oversight'))]).toEqual(['ok', 'wrong-queue']);
+    // A target with no configured queue is sent to unrouted (handoff-plan), so that is where it belongs.
+    const unmapped = { routeQueue: { key: 'unrouted', routeQueues: { 'queue:Review': 'review' } } };
+    expect(reasonOf(oversight, unmapped)).toBe('ok');
+    // A configuration that maps no queue for the target sends it to unrouted: it is wrong on every route queue.
+    expect(reasonOf(oversight, { routeQueue: { key: 'oversight', routeQueues: {} } })).toBe('wrong-queue');
+    // --expect-target narrows further on the right queue.
+    const narrowed = { ...on('oversight'), expectedTargets: [{ kind: 'queue' as const, name: 'Review' }] };
+    expect(reasonOf(oversight, narrowed)).toBe('wrong-queue');
+    const v = verdictOf(oversight, on('steward'));
+    expect(v.ok ? '' : v.detail).toBe(
+      'a handoff for human-role:Oversight belongs on route queue oversight, not steward',
+    );
+  });
+
   it('refuses a genuine message whose entry bytes were changed, however carefully', () => {
     const outcome = (text: string): string => text.replace('"kind":"unresolved"', '"kind":"outcome","outcomeId":"x"');
     // The disposition changed but its digest did not: the strict entry reader refuses it.

@@ -2,10 +2,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateHandoffCorpus } from '../../conformance/ledger/handoff-scenarios.js';
+import { deliveriesOf } from '../../core/pipeline/handoff-repeats.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
 import {
   HANDOFF_CHECKS,
   HANDOFF_REJECTIONS,
+  verifyHandoff,
   verifyHandoffWith,
   type HandoffCheck,
   type HandoffVerifyOptions,
@@ -25,7 +27,13 @@ function listFiles(dir: string): string[] {
 }
 
 interface Expected {
-  readonly cases: readonly { line: number; label: string; options?: HandoffVerifyOptions; verdict: string }[];
+  readonly cases: readonly {
+    line: number;
+    label: string;
+    options?: HandoffVerifyOptions;
+    verdict: string;
+    delivery?: 'first' | 'repeat';
+  }[];
 }
 const names = readdirSync(CORPUS).filter((n) => statSync(join(CORPUS, n)).isDirectory());
 
@@ -66,6 +74,16 @@ describe('the forged-handoff corpus', () => {
     it(`gives the hand-written verdict for every message of scenario ${name}`, () => {
       expect(disagreements(name, HANDOFF_CHECKS)).toEqual([]);
     });
+
+  it('marks each verified handoff id first once and its later deliveries repeats, as a consumer run prints them', () => {
+    const { policy, lines, expected } = scenario('misrouted-handoff');
+    const verified = expected.cases.flatMap((c) => {
+      const v = verifyHandoff(new TextEncoder().encode(lines[c.line - 1]), policy, c.options ?? {});
+      return v.ok ? [{ c, id: v.handoff.handoffId }] : [];
+    });
+    expect(verified.map((x) => x.c.delivery)).toEqual(deliveriesOf(verified.map((x) => x.id)));
+    expect(verified.map((x) => x.c.delivery)).toContain('repeat');
+  });
 });
 
 describe('the forged-handoff corpus has teeth', () => {
@@ -92,5 +110,10 @@ describe('the forged-handoff corpus has teeth', () => {
 
   it('a consumer that does not check which queue it reads fails it', () => {
     expect(names.flatMap((n) => disagreements(n, without('queue')))).not.toEqual([]);
+  });
+
+  it('a consumer that ignores the route queue it reads fails it: it accepts a genuine handoff copied onto its queue', () => {
+    const wrong = disagreements('misrouted-handoff', without('route-queue'));
+    expect(wrong.some((w) => w.includes('copied unchanged onto the steward queue') && w.includes(': ok,'))).toBe(true);
   });
 });

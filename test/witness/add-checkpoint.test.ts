@@ -101,11 +101,13 @@ describe('the tlog-witness add-checkpoint exchange', () => {
     expect(out.response).toEqual({ status: 409, contentType: 'text/x.tlog.size', body: '4\n' });
   });
 
-  test('the same size with another root is 409 (equivocation) and changes nothing', async () => {
+  test('the same size with another root is 422 (equivocation), not a 409 whose size would send the client back', async () => {
     const s4 = await accept(4);
     const out = witnessAddCheckpoint(`old 4\n\n${await noteFor(4, 2)}`, s4, ctx);
-    expect(out.response).toEqual({ status: 409, contentType: 'text/x.tlog.size', body: '4\n' });
+    expect([out.response.status, out.response.contentType]).toEqual([422, 'text/plain; charset=utf-8']);
     expect([out.refusal, out.state]).toEqual(['equivocation', null]);
+    // The same checkpoint again is consistent with itself: cosigned afresh.
+    expect(witnessAddCheckpoint(`old 4\n\n${await noteFor(4)}`, s4, ctx).response.status).toBe(200);
   });
 
   test('a forked later checkpoint is 422: its proof cannot reach the cosigned root', async () => {

@@ -31,9 +31,9 @@ async function cli(argv: string[]) {
 }
 
 /** A ledger of n entries of log-a checkpointed at n, as export files. */
-async function files(n: number, tag: string) {
+async function files(n: number, tag: string, over: (seq: number) => Record<string, unknown> = () => ({})) {
   const store = new MemoryLedgerStore();
-  const log = buildLog('log-a', 6).slice(0, n);
+  const log = buildLog('log-a', 6, () => K1, over).slice(0, n);
   for (const e of log) await store.putEntryIfAbsent(e);
   const run = await runCheckpoints({
     store,
@@ -169,5 +169,47 @@ describe('docket witness on files', () => {
     expect((await fetch(url.replace('add-checkpoint', 'other'), { method: 'POST', body: '' })).status).toBe(404);
     process.emit('SIGTERM');
     expect(await done).toBe(0);
+  });
+
+  it('witness --url against witness serve: a fork of the same size is refused as equivocation (422) after one retry', async () => {
+    writeFileSync(f('policy.json'), POLICY);
+    await files(6, 'same');
+    // The key holder rewrites entries 2–5 and checkpoints the fork at the same size.
+    await files(6, 'forked', (seq) => (seq >= 2 ? { requestId: `log-a-forked-${seq}` } : {}));
+    const io = memoryIo();
+    const served = witness(
+      ['serve', '--key', f('wk.json'), '--state', f('served-fork.json'), '--policy', f('policy.json'), '--port', '0'],
+      io,
+    );
+    let url = '';
+    for (let i = 0; i < 100 && url === ''; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (io.out() !== '') url = (JSON.parse(io.out().trim()) as { url: string }).url;
+    }
+    const client = (tag: string) =>
+      cli([
+        '--url',
+        url,
+        '--policy',
+        f('policy.json'),
+        '--export',
+        f(`ledger-${tag}.jsonl`),
+        '--notes',
+        f(`notes-${tag}.json`),
+      ]);
+    const first = await client('same');
+    expect(first.code, first.err).toBe(0);
+    expect(JSON.parse(first.out.trim())).toMatchObject({ logId: 'log-a', treeSize: 6, outcome: 'cosigned' });
+    const fork = await client('forked');
+    expect(fork.code).toBe(1);
+    expect(JSON.parse(fork.out.trim())).toMatchObject({
+      logId: 'log-a',
+      treeSize: 6,
+      outcome: 'refused',
+      finding: 'equivocation',
+      status: 422,
+    });
+    process.emit('SIGTERM');
+    expect(await served).toBe(0);
   });
 });

@@ -100,7 +100,7 @@ describe('the witness corpus', () => {
     const codes = new Set(verifyNames.flatMap((n) => expectedOf(n).verify!.findings.map((f) => f.code)));
     expect([...codes].sort()).toEqual(['rollback', 'stale-anchor', 'unwitnessed-anchor']);
     const refusals = new Set(witnessNames.map((n) => expectedOf(n).witness!.refusal));
-    expect(refusals).toEqual(new Set(['inconsistent', 'equivocation', 'rollback', null]));
+    expect(refusals).toEqual(new Set(['inconsistent', 'equivocation', 'rollback', 'size-mismatch', null]));
   });
 
   for (const name of verifyNames)

@@ -11,6 +11,7 @@ import { writeWitnessKey } from '../../cli/witness/witness-key-file.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { WITNESS } from './fixtures.js';
+import { witnessPolicyDocument } from '../../core/ledger/witness/witness-policy.js';
 
 const ajv = new Ajv2020Module.default({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });
 const corpus = join(
@@ -28,6 +29,13 @@ describe('the witness schemas', () => {
   it('accept what the serializers emit and reject an extra member', () => {
     const cases: [object, Record<string, unknown>][] = [
       [policySchema, JSON.parse(WITNESS_POLICY) as Record<string, unknown>],
+      [
+        policySchema,
+        JSON.parse(witnessPolicyDocument({ quorum: 1, maxAgeSeconds: 60, witnesses: [WITNESS] }, 'vkey')) as Record<
+          string,
+          unknown
+        >,
+      ],
       [stateSchema, json(join(corpus, 'witness-state.json'))],
       [notesSchema, json(join(corpus, 'cosigned.json'))],
     ];
@@ -39,5 +47,9 @@ describe('the witness schemas', () => {
       expect(valid(doc), JSON.stringify(valid.errors)).toBe(true);
       expect(valid({ ...doc, extra: 1 })).toBe(false);
     }
+    // A witness as a note-signature vkey (type 0x01) is not a cosignature vkey.
+    const v = ajv.compile(policySchema);
+    const one = 'w+00000000+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW';
+    expect(v({ format: 'docket.witness-policy/2', quorum: 1, maxAgeSeconds: 1, witnesses: [one] })).toBe(false);
   });
 });

@@ -145,7 +145,7 @@ describe('the witness state', () => {
 });
 
 describe('the add-checkpoint client', () => {
-  it('retries once from the size a 409 states and reports an equivocation when the witness holds the same size', async () => {
+  it('retries once from the size a 409 states and reports an equivocation when the witness holds another root at the same size', async () => {
     const svc = new WitnessService(
       emptyWitnessState(),
       ctx,
@@ -174,7 +174,7 @@ describe('the add-checkpoint client', () => {
       proofFor: async () => [],
       send,
     });
-    expect(eq).toMatchObject({ outcome: 'refused', refusal: 'equivocation', status: 409 });
+    expect(eq).toMatchObject({ outcome: 'refused', refusal: 'equivocation', status: 422 });
   });
 });
 

@@ -3,8 +3,10 @@
  *
  *   request body:  "old <size>\n" ‖ 0–63 base64 consistency-proof hashes, one per line ‖ "\n" ‖ signed checkpoint note
  *   responses:     404 unknown origin · 403 no trusted log signature verifies · 400 old size > checkpoint size ·
- *                  409 old size ≠ the size last cosigned (body "<size>\n", Content-Type text/x.tlog.size), or same
- *                  size with another root · 422 the consistency proof does not verify · 200 the cosignature line(s).
+ *                  409 old size ≠ the size last cosigned (body "<size>\n", Content-Type text/x.tlog.size) ·
+ *                  422 the old size matches but the consistency proof does not verify — same size with another root
+ *                  included (docs/adr/0301-witness-answers-422-for-same-size-another-root.md) · 200 the cosignature
+ *                  line(s).
  * A malformed request is 400 too. The caller makes check-and-update atomic and persists the new state before it
  * sends the response (tlog-witness "add-checkpoint"); `witnessAddCheckpoint` returns both and changes nothing.
  */
@@ -138,13 +140,15 @@ export function witnessAddCheckpoint(body: string, state: WitnessState, ctx: Wit
       refusal: 'size-mismatch',
       cosignedNote: null,
     };
+  // ADR 0301: the old size matches, so a 409 (whose body would state the very size the client sent) would make a
+  // client that retries from it loop. Between equal sizes the only consistency proof is the empty one, and it holds
+  // only for equal roots (RFC 9162 §2.1.4.2): another root is a proof that fails, 422.
   if (last !== undefined && treeSize === last.treeSize && !bytesEqual(rootHash, last.rootHash))
-    return {
-      response: { status: 409, contentType: TLOG_SIZE_CONTENT_TYPE, body: `${lastSize}\n` },
-      state: null,
-      refusal: 'equivocation',
-      cosignedNote: null,
-    };
+    return text(
+      422,
+      'same size, another root: the checkpoint is not consistent with the one cosigned\n',
+      'equivocation',
+    );
   if (!consistent(last?.rootHash ?? null, oldSize, cn.value, proof, ctx))
     return text(422, 'the consistency proof does not verify\n', 'inconsistent');
   return cosignAndUpdate(cn.value, state, ctx);

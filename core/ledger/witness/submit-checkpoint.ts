@@ -3,6 +3,10 @@
  * witness or any C2SP witness over HTTP (the transport is injected). It sends its best guess of the witness's size,
  * and on a 409 with a text/x.tlog.size body retries once from the size the witness states (tlog-witness: that is
  * how a client learns it). The consistency proof comes from the ledger (`proofFor`).
+ *
+ * It never loops (ADR 0301): one retry at most; a 409 stating the size it sent, or a 422 for a checkpoint of the size
+ * it sent, means the witness cosigned another root at that size (`equivocation`); any other 422 is a proof that does
+ * not lead from the witness's root (`inconsistent`). Neither is retried: both are findings about the log.
  */
 import { readSignatureLines, type NoteSignature } from '../signed-note.js';
 import {
@@ -61,7 +65,9 @@ export async function submitCheckpoint(o: SubmitOptions): Promise<SubmitOutcome>
         : r.status === 403
           ? 'no-trusted-log-signature'
           : r.status === 422
-            ? 'inconsistent'
+            ? oldSize === o.treeSize
+              ? 'equivocation'
+              : 'inconsistent'
             : r.status === 400 && oldSize > o.treeSize
               ? 'rollback'
               : r.status === 400

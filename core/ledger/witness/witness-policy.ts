@@ -5,6 +5,10 @@
  *
  *   { "format": "docket.witness-policy/1", "quorum": 1, "maxAgeSeconds": 86400,
  *     "witnesses": [{ "name": "auditor.example/witness", "publicKey": "<64 hex>" }] }
+ *
+ * "docket.witness-policy/2" is /1 where a witness may also be given as its C2SP vkey string, type 0x04
+ * (`auditor.example/witness+<key ID>+<base64>`, core/ledger/vkey.ts; docs/adr/0302-c2sp-vkeys-in-keys-and-policies.md),
+ * as witness operators publish them. /1 documents are read as before.
  */
 import { readJson } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
@@ -12,9 +16,12 @@ import { fromHex, isHex, toHex } from '../bytes.js';
 import { toLedgerPlain } from '../canonical.js';
 import { cosignatureKeyId, type WitnessIdentity } from '../cosignature.js';
 import { isAcceptablePublicKey } from '../signature.js';
-import { isValidKeyName } from '../signed-note.js';
+import { isValidKeyName, NOTE_SIG_COSIGNATURE_V1 } from '../signed-note.js';
+import { readVkey, serializeVkey, VkeyInvariantError } from '../vkey.js';
 
 export const WITNESS_POLICY_FORMAT = 'docket.witness-policy/1';
+/** /1 plus witnesses given as C2SP vkeys (ADR 0302). */
+export const WITNESS_POLICY_FORMAT_V2 = 'docket.witness-policy/2';
 
 export interface WitnessPolicy {
   readonly quorum: number;
@@ -34,11 +41,21 @@ const exactly = (o: Record<string, unknown>, names: string[]): boolean =>
 function violation(x: unknown): string | null {
   if (!isRec(x) || !exactly(x, ['format', 'quorum', 'maxAgeSeconds', 'witnesses']))
     return 'a witness policy has exactly format, quorum, maxAgeSeconds, witnesses';
-  if (x.format !== WITNESS_POLICY_FORMAT) return `format is ${WITNESS_POLICY_FORMAT}`;
+  if (x.format !== WITNESS_POLICY_FORMAT && x.format !== WITNESS_POLICY_FORMAT_V2)
+    return `format is ${WITNESS_POLICY_FORMAT} or ${WITNESS_POLICY_FORMAT_V2}`;
   if (!Array.isArray(x.witnesses) || x.witnesses.length === 0) return 'witnesses is a non-empty array';
   const ids = new Set<string>();
-  for (const [i, w] of x.witnesses.entries()) {
-    if (!isRec(w) || !exactly(w, ['name', 'publicKey'])) return `witnesses[${i}] has exactly name, publicKey`;
+  for (const [i, item] of x.witnesses.entries()) {
+    let w: unknown = item;
+    if (typeof item === 'string' && x.format === WITNESS_POLICY_FORMAT_V2) {
+      const v = readVkey(item, NOTE_SIG_COSIGNATURE_V1);
+      if (!v.ok) return `witnesses[${i}] is a cosignature vkey (type 0x04): ${v.error.code}: ${v.error.detail}`;
+      w = { name: v.value.name, publicKey: toHex(v.value.publicKey) };
+    }
+    if (!isRec(w) || !exactly(w, ['name', 'publicKey']))
+      return x.format === WITNESS_POLICY_FORMAT_V2
+        ? `witnesses[${i}] is a vkey string or has exactly name, publicKey`
+        : `witnesses[${i}] has exactly name, publicKey`;
     if (typeof w.name !== 'string' || !isValidKeyName(w.name))
       return `witnesses[${i}].name is a key name (no spaces, no "+")`;
     if (!isHex(w.publicKey, 32) || !isAcceptablePublicKey(fromHex(w.publicKey)))
@@ -71,24 +88,36 @@ export function readWitnessPolicy(bytes: Uint8Array): Result<WitnessPolicy, Witn
   return ok({
     quorum: plain.quorum as number,
     maxAgeSeconds: plain.maxAgeSeconds as number,
-    witnesses: (plain.witnesses as { name: string; publicKey: string }[]).map((w) => ({
-      name: w.name,
-      publicKey: fromHex(w.publicKey),
-    })),
+    witnesses: (plain.witnesses as (string | { name: string; publicKey: string })[]).map((w) => {
+      if (typeof w !== 'string') return { name: w.name, publicKey: fromHex(w.publicKey) };
+      const v = readVkey(w, NOTE_SIG_COSIGNATURE_V1);
+      if (!v.ok) throw new VkeyInvariantError('checked above');
+      return { name: v.value.name, publicKey: v.value.publicKey };
+    }),
   });
 }
 
-/** A witness policy document (pretty JSON) naming the given witnesses. */
-export function witnessPolicyDocument(p: WitnessPolicy): string {
-  if (violation({ format: WITNESS_POLICY_FORMAT, ...plainOf(p) }) !== null)
-    throw new RangeError('invalid witness policy');
-  return `${JSON.stringify({ format: WITNESS_POLICY_FORMAT, ...plainOf(p) }, null, 2)}\n`;
+/**
+ * The one builder: a witness policy document (pretty JSON) naming the given witnesses — by name and hex key
+ * (docket.witness-policy/1, the default) or as C2SP vkeys (docket.witness-policy/2).
+ */
+export function witnessPolicyDocument(p: WitnessPolicy, keys: 'hex' | 'vkey' = 'hex'): string {
+  const doc = { format: keys === 'vkey' ? WITNESS_POLICY_FORMAT_V2 : WITNESS_POLICY_FORMAT, ...plainOf(p, keys) };
+  if (violation(doc) !== null) throw new RangeError('invalid witness policy');
+  return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-const plainOf = (p: WitnessPolicy) => ({
+const plainOf = (p: WitnessPolicy, keys: 'hex' | 'vkey') => ({
   quorum: p.quorum,
   maxAgeSeconds: p.maxAgeSeconds,
-  witnesses: p.witnesses.map((w) => ({ name: w.name, publicKey: toHex(w.publicKey) })),
+  witnesses: p.witnesses.map((w) =>
+    keys === 'vkey'
+      ? serializeVkey(w.name, NOTE_SIG_COSIGNATURE_V1, w.publicKey)
+      : { name: w.name, publicKey: toHex(w.publicKey) },
+  ),
 });
+
+/** A witness's C2SP vkey (type 0x04): what a verifier or a witness policy /2 is configured with. */
+export const witnessVkey = (w: WitnessIdentity): string => serializeVkey(w.name, NOTE_SIG_COSIGNATURE_V1, w.publicKey);
 
 export const witnessKeyIdHex = (w: WitnessIdentity): string => toHex(cosignatureKeyId(w));
