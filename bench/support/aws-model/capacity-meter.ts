@@ -48,8 +48,18 @@ export class CapacityMeter {
     if (this.enforce) {
       const bucket =
         kind === 'wcu'
-          ? (use.writes ??= new TokenBucket(this.limits.wcuPerSecond, this.limits.burstSeconds, this.limits.initialSeconds, nowMs))
-          : (use.reads ??= new TokenBucket(this.limits.rcuPerSecond, this.limits.burstSeconds, this.limits.initialSeconds, nowMs));
+          ? (use.writes ??= new TokenBucket(
+              this.limits.wcuPerSecond,
+              this.limits.burstSeconds,
+              this.limits.initialSeconds,
+              nowMs,
+            ))
+          : (use.reads ??= new TokenBucket(
+              this.limits.rcuPerSecond,
+              this.limits.burstSeconds,
+              this.limits.initialSeconds,
+              nowMs,
+            ));
       if (!bucket.take(units, nowMs)) {
         this.throttled += 1;
         return false;

@@ -21,11 +21,7 @@ const utf8 = new TextEncoder();
 
 /** Bytes DynamoDB counts for a number: ⌈significant digits / 2⌉ + 1. */
 export function numberSize(n: number): number {
-  const digits = String(Math.abs(n))
-    .replace(/e.*$/, '')
-    .replace('.', '')
-    .replace(/^0+/, '')
-    .replace(/0+$/, '');
+  const digits = String(Math.abs(n)).replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
   return Math.ceil(Math.max(1, digits.length) / 2) + 1;
 }
 

@@ -113,7 +113,9 @@ export class ModelledLedgerStore implements LedgerStore {
   readHead(logId: string): Promise<StoredEntry | null> {
     return dynamoCall(this.site, async (now) => {
       const head = await this.inner.readHead(logId);
-      this.charge(`log#${logId}`, 'rcu', readUnits(head === null ? 0 : itemSize(entryItem(head))), now);
+      const size =
+        head === null ? 0 : (this.table.sizes.get(`log#${logId}\u0000${head.seq}`) ?? itemSize(entryItem(head)));
+      this.charge(`log#${logId}`, 'rcu', readUnits(size), now);
       return head;
     });
   }
@@ -122,7 +124,7 @@ export class ModelledLedgerStore implements LedgerStore {
     const pages: StoredEntry[][] = [[]];
     let pageBytes = 0;
     for await (const e of this.inner.readEntries(logId, fromSeq, toSeq)) {
-      const size = itemSize(entryItem(e));
+      const size = this.table.sizes.get(`log#${logId}\u0000${e.seq}`) ?? itemSize(entryItem(e));
       if (pageBytes + size > QUERY_PAGE_BYTES && pages.at(-1)!.length > 0) {
         pages.push([]);
         pageBytes = 0;
@@ -131,7 +133,7 @@ export class ModelledLedgerStore implements LedgerStore {
       pageBytes += size;
     }
     for (const page of pages) {
-      const bytes = page.reduce((n, e) => n + itemSize(entryItem(e)), 0);
+      const bytes = page.reduce((n, e) => n + (this.table.sizes.get(`log#${logId}\u0000${e.seq}`) ?? 0), 0);
       await dynamoCall(this.site, async (now) => this.charge(`log#${logId}`, 'rcu', readUnits(bytes), now));
       yield* page;
     }
@@ -159,7 +161,9 @@ export class ModelledLedgerStore implements LedgerStore {
   }
 
   putClaimIfAbsent(claim: Claim): Promise<boolean> {
-    return dynamoCall(this.site, (now) => this.putIfAbsent(claimItem(claim), now, () => this.inner.putClaimIfAbsent(claim)));
+    return dynamoCall(this.site, (now) =>
+      this.putIfAbsent(claimItem(claim), now, () => this.inner.putClaimIfAbsent(claim)),
+    );
   }
 
   readPosition(requestId: string): Promise<Position | null> {

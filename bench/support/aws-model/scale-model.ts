@@ -13,6 +13,11 @@
  *                         SQS FIFO ledger queue whose MessageGroupId is the request's log (`ledgerGroupOf`); FIFO's
  *                         one-batch-in-flight-per-group gives each log one writer at a time, and the evaluate function
  *                         appends each record to the log its group names (`ledgerLogOf`, the writer's chooseLog).
+ *   one-writer-per-log-batch-head — the same with one change to the evaluate function that the model suggests: a
+ *                         ledger writer per invocation whose head cache starts empty, the head of each log read once
+ *                         per batch (the batch's concurrent first reads share one call). Under one writer per log that
+ *                         read is exact, so no slot is lost to a head another instance advanced since this instance's
+ *                         last batch of the group, and no claim's headBefore is stale (no duplicate scans).
  *
  * Each simulated instance is one Lambda execution environment: its own ledger writer (head cache, slot lock, own
  * slots), pack cache, SDK retry quota and one CPU; it receives a batch (≤ 10), is invoked, runs handleBatch, and
@@ -27,6 +32,7 @@ import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledge
 import { checkpointLog } from '../../../core/ledger/checkpoint-writer.js';
 import { handleBatch, type BatchRecord } from '../../../core/pipeline/batch.js';
 import { ledgerWriter } from '../../../core/pipeline/ledger-writer.js';
+import type { LedgerStore, StoredEntry } from '../../../core/ledger/store.js';
 import { cachedPackSource } from '../../../core/pipeline/pack-source.js';
 import { processRequest, type PipelineConfig } from '../../../core/pipeline/process-request.js';
 import type { OutboxPorts } from '../../../core/pipeline/outbox.js';
@@ -35,18 +41,14 @@ import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
 import { CapacityMeter } from './capacity-meter.js';
 import { itemSize, writeUnits } from './dynamodb-capacity.js';
 import { lognormalLatency, type LatencyShape } from './latency.js';
-import {
-  dynamoCall,
-  LEDGER_TABLE,
-  LedgerTable,
-  ModelledLedgerStore,
-  type CallSite,
-} from './modelled-ledger-store.js';
+import { dynamoCall, LEDGER_TABLE, LedgerTable, ModelledLedgerStore, type CallSite } from './modelled-ledger-store.js';
 import { RetryQuota, ThrottlingError } from './sdk-retry.js';
 import { SimQueue, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
 
-export type Design = 'many-writers' | 'one-writer-per-log';
+export type Design = 'many-writers' | 'one-writer-per-log' | 'one-writer-per-log-batch-head';
+export const DESIGNS: readonly Design[] = ['many-writers', 'one-writer-per-log', 'one-writer-per-log-batch-head'];
+const sequenced = (d: Design): boolean => d !== 'many-writers';
 
 export interface ScaleOptions {
   /** Evaluate function instances (the event source's maximumConcurrency). */
@@ -183,7 +185,12 @@ function trustPolicy(logIds: readonly string[]) {
         logs: logIds,
         keys: [
           { keyId: ENTRY_KEYS.keyId, publicKey: hex(ENTRY_KEYS.publicKey), role: 'entries', validity: from0 },
-          { keyId: CHECKPOINT_KEYS.keyId, publicKey: hex(CHECKPOINT_KEYS.publicKey), role: 'checkpoints', validity: from0 },
+          {
+            keyId: CHECKPOINT_KEYS.keyId,
+            publicKey: hex(CHECKPOINT_KEYS.publicKey),
+            role: 'checkpoints',
+            validity: from0,
+          },
         ],
         authorities: [ORIGIN],
         evaluatorBuilds: [BUILD_DIGEST],
@@ -208,6 +215,21 @@ interface BatchTimes {
   records: number;
 }
 
+/** A store whose concurrent head reads of one log share a single call (a read already answered is never reused). */
+function sharedHeadReads(store: LedgerStore): LedgerStore {
+  const inFlight = new Map<string, Promise<StoredEntry | null>>();
+  return Object.assign(Object.create(store) as LedgerStore, {
+    readHead(logId: string): Promise<StoredEntry | null> {
+      let p = inFlight.get(logId);
+      if (p === undefined) {
+        p = store.readHead(logId).finally(() => inFlight.delete(logId));
+        inFlight.set(logId, p);
+      }
+      return p;
+    },
+  });
+}
+
 /** One simulated Lambda execution environment of the evaluate function. */
 class Instance {
   private cpuFreeAt = 0;
@@ -215,6 +237,8 @@ class Instance {
   readonly site: CallSite;
   readonly sqsSite: CallSite;
   current: BatchTimes | undefined;
+  /** Called as each invocation starts. */
+  private newBatch: () => void = () => undefined;
   private readonly handle: (records: BatchRecord[]) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
 
   constructor(world: World, index: number) {
@@ -243,16 +267,19 @@ class Instance {
     const signer: Signer = { keyId: inner.keyId, sign: (m) => ((this.signedAt = this.spend(o.signMs)), inner.sign(m)) };
     const config = world.config;
     const store = new ModelledLedgerStore(world.table, this.site);
-    const ledger = ledgerWriter({
-      store,
-      signer,
-      logIds: config.logIds,
-      now: () => new Date(Date.UTC(2026, 11, 4, 6) + Math.floor(clock.now)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      chooseLog:
-        world.design === 'one-writer-per-log'
-          ? (requestId) => ledgerLogOf(requestId, config.logIds)
-          : logsInTurn(config.logIds, Math.floor(rand() * 1024)),
-    });
+    const turns = logsInTurn(config.logIds, Math.floor(rand() * 1024));
+    const newLedger = () =>
+      ledgerWriter({
+        store: world.design === 'one-writer-per-log-batch-head' ? sharedHeadReads(store) : store,
+        signer,
+        logIds: config.logIds,
+        now: () => new Date(Date.UTC(2026, 11, 4, 6) + Math.floor(clock.now)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        chooseLog: sequenced(world.design) ? (requestId) => ledgerLogOf(requestId, config.logIds) : turns,
+      });
+    let ledger = newLedger();
+    this.newBatch = () => {
+      if (world.design === 'one-writer-per-log-batch-head') ledger = newLedger();
+    };
     const packs = cachedPackSource({
       getPack: (digest) =>
         dynamoCall(this.site, async () => (digest === world.work.packDigest ? world.work.packBytes : null)),
@@ -320,6 +347,7 @@ class Instance {
         records: messages.length,
       };
       this.current = times;
+      this.newBatch();
       const byId = new Map(messages.map((m) => [m.messageId, m]));
       const answer = await this.handle(
         messages.map((m) => ({ messageId: m.messageId, body: m.body, receiveCount: m.receiveCount })),
@@ -415,14 +443,19 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
 }
 
 /** Runs one design over the workload and returns its figures; throws if the model stalls. */
-export async function simulate(design: Design, work: Workload, o: ScaleOptions, arrivals: Arrivals): Promise<RunFigures> {
+export async function simulate(
+  design: Design,
+  work: Workload,
+  o: ScaleOptions,
+  arrivals: Arrivals,
+): Promise<RunFigures> {
   if (work.requestIds.length !== o.appends) throw new RangeError('the workload must hold exactly `appends` requests');
   const world = new World(design, work, o);
   const { clock } = world;
   const visibilityMs = o.visibilityTimeoutSeconds * 1000;
   const intake = new SimQueue(clock, 'standard', visibilityMs);
   const ledgerQueue = new SimQueue(clock, 'fifo', visibilityMs);
-  const consumed = design === 'one-writer-per-log' ? ledgerQueue : intake;
+  const consumed = sequenced(design) ? ledgerQueue : intake;
   if (consumed === ledgerQueue) {
     const receive = ledgerQueue.receive.bind(ledgerQueue);
     ledgerQueue.receive = async (max) => {
@@ -432,7 +465,7 @@ export async function simulate(design: Design, work: Workload, o: ScaleOptions, 
     };
   }
   for (let i = 0; i < o.instances; i++) void new Instance(world, i).consume(world, consumed);
-  if (design === 'one-writer-per-log')
+  if (sequenced(design))
     for (let i = 0; i < o.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
 
   const send = (i: number): void => {
@@ -503,16 +536,19 @@ export async function simulate(design: Design, work: Workload, o: ScaleOptions, 
     lostSlots: world.table.lostSlots,
     chainValid: verdict.ok && verdict.value.ok && findings.length === 0,
     oneEntryPerRequest:
-      entries === o.appends && work.requestIds.every((id) => counts.get(id) === 1) && !findings.includes('duplicate-request'),
+      entries === o.appends &&
+      work.requestIds.every((id) => counts.get(id) === 1) &&
+      !findings.includes('duplicate-request'),
     verifyFindings: [...new Set(findings)],
-    ...(design === 'one-writer-per-log' ? { breakdown: breakdownOf(world) } : {}),
+    ...(sequenced(design) ? { breakdown: breakdownOf(world) } : {}),
     virtualSeconds: end / 1000,
   };
 }
 
 function breakdownOf(world: World): BatchBreakdown {
   const b = world.batches.filter((x) => x.records > 0);
-  const mean = (f: (x: BatchTimes) => number): number => (b.length === 0 ? 0 : b.reduce((s, x) => s + f(x), 0) / b.length);
+  const mean = (f: (x: BatchTimes) => number): number =>
+    b.length === 0 ? 0 : b.reduce((s, x) => s + f(x), 0) / b.length;
   const withSlots = b.filter((x) => x.firstSlotSent !== undefined);
   const meanSlots = (f: (x: BatchTimes) => number): number =>
     withSlots.length === 0 ? 0 : withSlots.reduce((s, x) => s + f(x), 0) / withSlots.length;
