@@ -1,5 +1,5 @@
 /**
- * The AWS scale model (issue 20; docs/adr/0280-aws-scale-model.md; model in bench/support/aws-model/): the real
+ * The AWS scale model (docs/adr/0280-aws-scale-model.md; model in bench/support/aws-model/): the real
  * batch handler, ledger writer and append protocol run by simulated Lambda instances on a virtual clock, every
  * DynamoDB and SQS call costing a lognormal latency, metered per partition key and (with --throttle) limited per key
  * with the SDK's own retries. Virtual time: the figures do not depend on this machine or its load, and the same
@@ -8,7 +8,7 @@
  *   npm run build && node dist/bench/aws-scale.bench.js --instances 50 --logs 8 --appends 12000 --throttle --json
  *
  * It runs, on the same requests, the previous protocol as the baseline (intake = SQS standard read by every instance,
- * logs in turn per instance: many writers per log) and issue 20's sequencing (intake → sequence function → SQS FIFO
+ * logs in turn per instance: many writers per log) and the one-writer-per-log sequencing (intake → sequence function → SQS FIFO
  * ledger queue, group = log: one writer per log), each twice:
  *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
  *             durable (the sustained rate); units per entry, hottest key, throttles and redeliveries are this run's;
@@ -128,6 +128,7 @@ function summary(f: DesignFigures) {
     throttled: b.throttled + f.paced.throttled,
     redelivered: b.redelivered + f.paced.redelivered,
     lostSlots: b.lostSlots + f.paced.lostSlots,
+    messagingCallsPerRequest: round(b.messagingCallsPerRequest, 3),
     chainValid: b.chainValid && f.paced.chainValid,
     oneEntryPerRequest: b.oneEntryPerRequest && f.paced.oneEntryPerRequest,
     verifyFindings: [...new Set([...b.verifyFindings, ...f.paced.verifyFindings])],
@@ -162,7 +163,7 @@ async function main(): Promise<void> {
       `    ledger ${s.ledgerWcuPerEntry} WCU + ${s.ledgerRcuPerEntry} RCU per entry (request archive ${s.archiveWcuPerEntry} WCU); hottest key ${s.hottestKey} ${s.hottestKeyWcuPerSecond} WCU/s, ${s.hottestReadKey || '-'} ${s.hottestKeyRcuPerSecond} RCU/s`,
     );
     console.log(
-      `    throttled ${s.throttled}, redelivered ${s.redelivered}, lost slots ${s.lostSlots}; chain valid ${s.chainValid}, one entry per request ${s.oneEntryPerRequest}${s.verifyFindings.length > 0 ? ` (findings: ${s.verifyFindings.join(', ')})` : ''}`,
+      `    throttled ${s.throttled}, redelivered ${s.redelivered}, lost slots ${s.lostSlots}, SQS/SNS calls per request ${s.messagingCallsPerRequest}; chain valid ${s.chainValid}, one entry per request ${s.oneEntryPerRequest}${s.verifyFindings.length > 0 ? ` (findings: ${s.verifyFindings.join(', ')})` : ''}`,
     );
     if (s.batchBreakdownMs !== undefined) console.log(`    per batch (mean ms): ${JSON.stringify(s.batchBreakdownMs)}`);
   }

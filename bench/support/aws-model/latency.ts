@@ -1,6 +1,6 @@
 /**
  * Per-call network latency of the AWS scale model: lognormal, fixed by its median and 99th percentile (default p50
- * 4 ms, p99 15 ms, issue 20's figures for an in-region DynamoDB or SQS call), drawn from a seeded PRNG
+ * 4 ms, p99 15 ms: an in-region DynamoDB or SQS call, docs/adr/0280-aws-scale-model.md), drawn from a seeded PRNG
  * (bench/support/seeded-prng.ts) so every run draws the same sequence.
  *
  *   ln X ~ N(μ, σ²) with μ = ln p50 and σ = ln(p99 / p50) / z₀.₉₉ (z₀.₉₉ = 2.3263…, the standard normal's 99th

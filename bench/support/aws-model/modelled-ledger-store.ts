@@ -32,6 +32,8 @@ export interface CallSite {
   readonly cpuDone: () => Promise<void>;
   /** Told of every slot write: when it was sent, answered, and whether it created the slot. */
   readonly onSlotWrite?: (sentAt: number, answeredAt: number, created: boolean) => void;
+  /** Told of every SQS or SNS call the site sends (they are priced per request). */
+  readonly onMessagingCall?: () => void;
 }
 
 /** The world shared by every instance: the one table, the size of each stored item, when each entry became durable. */

@@ -9,7 +9,7 @@
  *   many-writers        — the previous protocol: the intake (SQS standard) feeds every evaluate instance; each
  *                         offers a new request the logs in turn from its own offset (logsInTurn, ADR 0161), so many
  *                         instances write each log and race for its next slot.
- *   one-writer-per-log  — issue 20's sequencing: a thin sequence function forwards each intake message verbatim to an
+ *   one-writer-per-log  — the one-writer-per-log sequencing (ADR 0280): a thin sequence function forwards each intake message verbatim to an
  *                         SQS FIFO ledger queue whose MessageGroupId is the request's log (`ledgerGroupOf`); FIFO's
  *                         one-batch-in-flight-per-group gives each log one writer at a time, and the evaluate function
  *                         appends each record to the log its group names (`ledgerLogOf`, the writer's chooseLog).
@@ -112,6 +112,8 @@ export interface RunFigures {
   readonly throttled: number;
   readonly redelivered: number;
   readonly lostSlots: number;
+  /** SQS and SNS calls the functions made per request (requesters' own sends not included). */
+  readonly messagingCallsPerRequest: number;
   readonly chainValid: boolean;
   readonly oneEntryPerRequest: boolean;
   readonly verifyFindings: readonly string[];
@@ -127,12 +129,12 @@ export interface Workload {
   readonly packDigest: string;
 }
 
-/** Issue 20's sequencing, "which group": a ledger queue message's MessageGroupId is its request's log. */
+/** The sequencing's "which group": a ledger queue message's MessageGroupId is its request's log. */
 export function ledgerGroupOf(requestId: string, logIds: readonly string[]): string {
   return selectLog(requestId, logIds);
 }
 
-/** Issue 20's sequencing, "which log": the evaluate function appends a record to the log its group names. */
+/** The sequencing's "which log": the evaluate function appends a record to the log its group names. */
 export function ledgerLogOf(requestId: string, logIds: readonly string[]): string {
   return ledgerGroupOf(requestId, logIds);
 }
@@ -261,7 +263,7 @@ class Instance {
         b.lastSlotAnswered = Math.max(b.lastSlotAnswered ?? 0, answered);
       },
     };
-    this.sqsSite = { ...this.site, latency: world.sqsLatency };
+    this.sqsSite = { ...this.site, latency: world.sqsLatency, onMessagingCall: () => (world.messagingCalls += 1) };
     const inner = signerFromKeyPair(ENTRY_KEYS);
     // Signing is synchronous inside buildEntry: its CPU is queued and paid before the instance's next call.
     const signer: Signer = { keyId: inner.keyId, sign: (m) => ((this.signedAt = this.spend(o.signMs)), inner.sign(m)) };
@@ -367,6 +369,7 @@ class Instance {
 
 /** An SQS call: half a latency there, the queue's answer, half a latency back. */
 async function sqsRoundTrip<T>(site: CallSite, serve: () => Promise<T> | T): Promise<T> {
+  site.onMessagingCall?.();
   const l = site.latency();
   await site.clock.sleep(l / 2);
   const out = await serve();
@@ -388,6 +391,8 @@ class World {
   readonly sentAt = new Map<string, number>();
   deadLettered = 0;
   failedRecords = 0;
+  /** SQS and SNS calls by the functions (receives, deletes, sends, publishes; the requesters' sends not included). */
+  messagingCalls = 0;
   readonly batches: BatchTimes[] = [];
   /** Group → virtual time its last batch was deleted (waiting for the next take). */
   private readonly unlockedAt = new Map<string, number>();
@@ -428,6 +433,7 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
     latency: world.sqsLatency,
     retry: { sleep: (ms) => world.clock.sleep(ms), rand: prng(index), quota: new RetryQuota() },
     cpuDone: () => Promise.resolve(),
+    onMessagingCall: () => (world.messagingCalls += 1),
   };
   for (;;) {
     const messages = await sqsRoundTrip(site, () => intake.receive(world.o.batchSize));
@@ -534,6 +540,7 @@ export async function simulate(
     throttled: world.meter.throttled,
     redelivered: intake.redelivered + ledgerQueue.redelivered,
     lostSlots: world.table.lostSlots,
+    messagingCallsPerRequest: world.messagingCalls / o.appends,
     chainValid: verdict.ok && verdict.value.ok && findings.length === 0,
     oneEntryPerRequest:
       entries === o.appends &&
