@@ -3,6 +3,7 @@
  * distribution, DynamoDB's unit arithmetic and per-key limits, the SDK's retry delays, the FIFO queue's group lock,
  * and the metered store charging a known sequence of calls.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../bench/support/aws-model/virtual-clock.js';
 import { lognormalLatency, lognormalMeanMs } from '../../bench/support/aws-model/latency.js';
@@ -29,7 +30,14 @@ import {
   ModelledLedgerStore,
   type CallSite,
 } from '../../bench/support/aws-model/modelled-ledger-store.js';
-import { ledgerGroupOf, ledgerLogOf } from '../../bench/support/aws-model/scale-model.js';
+import {
+  DESIGNS,
+  ledgerGroupOf,
+  ledgerLogOf,
+  simulate,
+  workload,
+  type ScaleOptions,
+} from '../../bench/support/aws-model/scale-model.js';
 import { prng } from '../../bench/support/seeded-prng.js';
 import type { StoredEntry } from '../../core/ledger/store.js';
 
@@ -291,5 +299,46 @@ describe("the sequencing's two decisions", () => {
       expect(ledgerLogOf(id, logs)).toBe(ledgerGroupOf(id, logs));
       expect(logs).toContain(ledgerGroupOf(id, logs));
     }
+  });
+});
+
+describe('the scale model end to end', () => {
+  const packBytes = new Uint8Array(
+    readFileSync(new URL('../../examples/data-request-intake-triage.json', import.meta.url)),
+  );
+  const o: ScaleOptions = {
+    instances: 6,
+    logs: 2,
+    appends: 60,
+    throttle: true,
+    dynamoLatency: { p50Ms: 4, p99Ms: 15 },
+    sqsLatency: { p50Ms: 4, p99Ms: 15 },
+    cpuMsPerRecord: 1,
+    signMs: 0.1,
+    visibilityTimeoutSeconds: 180,
+    sequencers: 2,
+    batchSize: 10,
+    seed: 5,
+  };
+  const work = workload(o.appends, packBytes, o.seed);
+
+  it('records every request once in valid chains under each design, and repeats its figures for the same seed', async () => {
+    for (const design of DESIGNS) {
+      const a = await simulate(design, work, o, { kind: 'backlog' });
+      expect(a.chainValid).toBe(true);
+      expect(a.oneEntryPerRequest).toBe(true);
+      expect(a.verifyFindings).toEqual([]);
+      const b = await simulate(design, work, o, { kind: 'backlog' });
+      expect(b).toEqual(a);
+    }
+  });
+
+  it('lets one writer per log with a per-invocation head lose no slot and read one head per batch', async () => {
+    const many = await simulate('many-writers', work, o, { kind: 'backlog' });
+    const one = await simulate('one-writer-per-log-batch-head', work, o, { kind: 'backlog' });
+    expect(one.lostSlots).toBe(0);
+    expect(many.lostSlots).toBeGreaterThan(0);
+    expect(one.ledgerRcuPerEntry).toBeLessThan(0.3);
+    expect(one.breakdown?.batches).toBeGreaterThan(0);
   });
 });
