@@ -1,0 +1,200 @@
+/**
+ * The AWS scale model (docs/adr/0280-aws-scale-model.md; model in bench/support/aws-model/): the real
+ * batch handler, ledger writer and append protocol run by simulated Lambda instances on a virtual clock, every
+ * DynamoDB and SQS call costing a lognormal latency, metered per partition key and (with --throttle) limited per key
+ * with the SDK's own retries. Virtual time: the figures do not depend on this machine or its load, and the same
+ * flags and seed give the same figures on every run.
+ *
+ *   npm run build && node dist/bench/aws-scale.bench.js --instances 50 --logs 8 --appends 12000 --throttle --json
+ *
+ * It runs, on the same requests, the previous protocol as the baseline (intake = SQS standard read by every instance,
+ * logs in turn per instance: many writers per log) and the one-writer-per-log sequencing (intake → sequence function → SQS FIFO
+ * ledger queue, group = log: one writer per log), each twice:
+ *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
+ *             durable (the sustained rate); units per entry, hottest key, throttles and redeliveries are this run's;
+ *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the design's own sustained rate): p50/p99 are
+ *             this run's, per request from its send to the intake to its entry's slot write applied at the table.
+ * Both runs' chains are checked with the project's verify (all signatures, position markers) under a test policy.
+ *
+ * Flags: --instances N (50) --logs L (8) --appends K (12000) --throttle --json --seed S (1)
+ *   --p50 / --p99 ms (4 / 15: DynamoDB call latency)  --sqs-p50 / --sqs-p99 ms (default: the same as DynamoDB)
+ *   --cpu-ms (1: evaluate-function CPU per record)  --sign-ms (0.1: per entry signature, under the slot lock)
+ *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
+ *   --rate r (paced run's requests/s)  --batch-size b (10)
+ *   --designs many-writers,one-writer-per-log,one-writer-per-log-batch-head (all by default)
+ * With --json the last line is one JSON object: the one-writer-per-log figures (today's evaluate function behind the
+ * FIFO ledger queue), `baseline` (many-writers), `ratio` (one-writer-per-log / baseline) and `batchHead`
+ * (one-writer-per-log-batch-head: the same with the head read once per batch, the change the model suggests).
+ */
+import './support/node-crypto.js';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  DESIGNS,
+  simulate,
+  workload,
+  type Design,
+  type RunFigures,
+  type ScaleOptions,
+} from './support/aws-model/scale-model.js';
+import { lognormalMeanMs } from './support/aws-model/latency.js';
+
+const COMMAND = 'npm run build && node dist/bench/aws-scale.bench.js';
+
+const { values } = parseArgs({
+  options: {
+    instances: { type: 'string', default: '50' },
+    logs: { type: 'string', default: '8' },
+    appends: { type: 'string', default: '12000' },
+    throttle: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    seed: { type: 'string', default: '1' },
+    p50: { type: 'string', default: '4' },
+    p99: { type: 'string', default: '15' },
+    'sqs-p50': { type: 'string' },
+    'sqs-p99': { type: 'string' },
+    'cpu-ms': { type: 'string', default: '1' },
+    'sign-ms': { type: 'string', default: '0.1' },
+    'visibility-timeout': { type: 'string', default: '180' },
+    sequencers: { type: 'string' },
+    rate: { type: 'string' },
+    'batch-size': { type: 'string', default: '10' },
+    designs: { type: 'string', default: DESIGNS.join(',') },
+  },
+});
+
+function num(name: string, text: string | undefined, min: number, integer = false): number {
+  const n = Number(text);
+  if (text === undefined || !Number.isFinite(n) || n < min || (integer && !Number.isSafeInteger(n)))
+    throw new RangeError(`--${name} must be ${integer ? 'an integer' : 'a number'} ≥ ${min}, got ${text}`);
+  return n;
+}
+
+const logs = num('logs', values.logs, 1, true);
+const o: ScaleOptions = {
+  instances: num('instances', values.instances, 1, true),
+  logs,
+  appends: num('appends', values.appends, 1, true),
+  throttle: values.throttle,
+  dynamoLatency: { p50Ms: num('p50', values.p50, 0.001), p99Ms: num('p99', values.p99, 0.001) },
+  sqsLatency: {
+    p50Ms: num('sqs-p50', values['sqs-p50'] ?? values.p50, 0.001),
+    p99Ms: num('sqs-p99', values['sqs-p99'] ?? values.p99, 0.001),
+  },
+  cpuMsPerRecord: num('cpu-ms', values['cpu-ms'], 0),
+  signMs: num('sign-ms', values['sign-ms'], 0),
+  visibilityTimeoutSeconds: num('visibility-timeout', values['visibility-timeout'], 0),
+  sequencers: num('sequencers', values.sequencers ?? String(Math.max(4, logs)), 1, true),
+  batchSize: num('batch-size', values['batch-size'], 1, true),
+  seed: num('seed', values.seed, 0, true),
+};
+const designs = values.designs.split(',') as Design[];
+for (const d of designs) if (!DESIGNS.includes(d)) throw new RangeError(`unknown design ${d}`);
+
+const root = new URL('../../', import.meta.url);
+const packBytes = new Uint8Array(readFileSync(new URL('examples/data-request-intake-triage.json', root)));
+const work = workload(o.appends, packBytes, o.seed);
+
+interface DesignFigures {
+  readonly backlog: RunFigures;
+  readonly paced: RunFigures;
+}
+
+async function runDesign(design: Design): Promise<DesignFigures> {
+  const backlog = await simulate(design, work, o, { kind: 'backlog' });
+  const perSecond = values.rate !== undefined ? num('rate', values.rate, 0.001) : 0.8 * backlog.appendsPerSecond;
+  const paced = await simulate(design, work, o, { kind: 'poisson', perSecond });
+  return { backlog, paced };
+}
+
+const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
+
+/** The headline object of one design: the backlog run's rate, units and load; the paced run's latency. */
+function summary(f: DesignFigures) {
+  const b = f.backlog;
+  return {
+    design: b.design,
+    appendsPerSecond: round(b.appendsPerSecond, 0),
+    p50Ms: round(f.paced.p50Ms, 1),
+    p99Ms: round(f.paced.p99Ms, 1),
+    latencyAtRequestsPerSecond: round(f.paced.arrivals.kind === 'poisson' ? f.paced.arrivals.perSecond : 0, 0),
+    ledgerWcuPerEntry: round(b.ledgerWcuPerEntry, 3),
+    ledgerRcuPerEntry: round(b.ledgerRcuPerEntry, 3),
+    archiveWcuPerEntry: round(b.archiveWcuPerEntry, 3),
+    hottestKey: b.hottestKey,
+    hottestKeyWcuPerSecond: round(b.hottestKeyWcuPerSecond, 0),
+    hottestReadKey: b.hottestReadKey,
+    hottestKeyRcuPerSecond: round(b.hottestKeyRcuPerSecond, 0),
+    throttled: b.throttled + f.paced.throttled,
+    redelivered: b.redelivered + f.paced.redelivered,
+    lostSlots: b.lostSlots + f.paced.lostSlots,
+    messagingCallsPerRequest: round(b.messagingCallsPerRequest, 3),
+    chainValid: b.chainValid && f.paced.chainValid,
+    oneEntryPerRequest: b.oneEntryPerRequest && f.paced.oneEntryPerRequest,
+    verifyFindings: [...new Set([...b.verifyFindings, ...f.paced.verifyFindings])],
+    ...(b.breakdown !== undefined ? { batchBreakdownMs: roundAll(b.breakdown) } : {}),
+    virtualSeconds: round(b.virtualSeconds, 1),
+  };
+}
+
+function roundAll<T extends object>(x: T): Record<string, number> {
+  return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, round(v as number, 1)]));
+}
+
+async function main(): Promise<void> {
+  const wall = process.hrtime.bigint();
+  const results = new Map<Design, ReturnType<typeof summary>>();
+  for (const d of designs) results.set(d, summary(await runDesign(d)));
+  const wallS = Number(process.hrtime.bigint() - wall) / 1e9;
+
+  const args = process.argv.slice(2).join(' ');
+  console.log(
+    `AWS scale model (virtual time; seed ${o.seed}): ${o.instances} instances × ${o.logs} logs, ${o.appends} appends, throttle ${o.throttle ? 'on' : 'off'}`,
+  );
+  console.log(
+    `  DynamoDB latency p50 ${o.dynamoLatency.p50Ms} ms / p99 ${o.dynamoLatency.p99Ms} ms (mean ${lognormalMeanMs(o.dynamoLatency).toFixed(2)} ms), SQS p50 ${o.sqsLatency.p50Ms} / p99 ${o.sqsLatency.p99Ms} ms; CPU ${o.cpuMsPerRecord} ms/record + ${o.signMs} ms/signature; visibility timeout ${o.visibilityTimeoutSeconds} s`,
+  );
+  for (const s of results.values()) {
+    console.log(`  ${s.design}:`);
+    console.log(
+      `    ${s.appendsPerSecond} appends/s sustained; p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms at ${s.latencyAtRequestsPerSecond} requests/s`,
+    );
+    console.log(
+      `    ledger ${s.ledgerWcuPerEntry} WCU + ${s.ledgerRcuPerEntry} RCU per entry (request archive ${s.archiveWcuPerEntry} WCU); hottest key ${s.hottestKey} ${s.hottestKeyWcuPerSecond} WCU/s, ${s.hottestReadKey || '-'} ${s.hottestKeyRcuPerSecond} RCU/s`,
+    );
+    console.log(
+      `    throttled ${s.throttled}, redelivered ${s.redelivered}, lost slots ${s.lostSlots}, SQS/SNS calls per request ${s.messagingCallsPerRequest}; chain valid ${s.chainValid}, one entry per request ${s.oneEntryPerRequest}${s.verifyFindings.length > 0 ? ` (findings: ${s.verifyFindings.join(', ')})` : ''}`,
+    );
+    if (s.batchBreakdownMs !== undefined) console.log(`    per batch (mean ms): ${JSON.stringify(s.batchBreakdownMs)}`);
+  }
+  const base = results.get('many-writers');
+  const next = results.get('one-writer-per-log');
+  let ratio: Record<string, number> | undefined;
+  if (base !== undefined && next !== undefined) {
+    ratio = {
+      appendsPerSecond: round(next.appendsPerSecond / base.appendsPerSecond),
+      ledgerWcuPerEntry: round(next.ledgerWcuPerEntry / base.ledgerWcuPerEntry),
+      ledgerRcuPerEntry: round(next.ledgerRcuPerEntry / base.ledgerRcuPerEntry, 4),
+      hottestKeyWcuPerSecond: round(next.hottestKeyWcuPerSecond / base.hottestKeyWcuPerSecond),
+    };
+    console.log(`  one-writer-per-log / many-writers (baseline, same run): ${JSON.stringify(ratio)}`);
+  }
+  console.log(`  ${wallS.toFixed(1)} s of wall time`);
+  console.log(`  command: ${COMMAND} ${args}`);
+  if (values.json) {
+    const head = next ?? results.get('one-writer-per-log-batch-head') ?? base;
+    const variant = results.get('one-writer-per-log-batch-head');
+    console.log(
+      JSON.stringify({
+        ...head,
+        ...(base !== undefined && head !== base ? { baseline: base } : {}),
+        ...(ratio !== undefined ? { ratio } : {}),
+        ...(variant !== undefined && head !== variant ? { batchHead: variant } : {}),
+        options: o,
+        command: `${COMMAND} ${args}`,
+      }),
+    );
+  }
+}
+
+await main();

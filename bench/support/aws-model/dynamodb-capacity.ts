@@ -1,0 +1,80 @@
+/**
+ * DynamoDB's capacity arithmetic for the AWS scale model, as AWS documents it for on-demand and provisioned tables
+ * (docs/adr/0280-aws-scale-model.md):
+ *   - item size = Σ over attributes of (UTF-8 bytes of the name + size of the value); a string value is its UTF-8
+ *     bytes, a binary value its length, a number ⌈significant digits / 2⌉ + 1 bytes. No index overhead (the ledger
+ *     table has no secondary index).
+ *   - a write costs 1 WCU per started KB of the item (at least 1); a conditional write that fails is charged too, at
+ *     the larger of the stored item and the one offered.
+ *   - a strongly consistent GetItem costs 1 RCU per started 4 KB of the item (1 when absent); a strongly consistent
+ *     Query 1 RCU per started 4 KB of the items it returns together (at least 1).
+ *   - each partition key may use at most 1,000 WCU/s and 3,000 RCU/s. Modelled as a token bucket per key and kind:
+ *     it refills at the limit, holds up to `burstSeconds` (300, DynamoDB's documented burst) of unused capacity, and
+ *     starts holding `initialSeconds` (1 by default: a fresh or busy key has no saved burst, so the model shows what
+ *     is sustained, not what a 5-minute reserve hides). A call finding fewer tokens than it costs is throttled and
+ *     charged nothing.
+ */
+
+export type AttributeValue = string | number | Uint8Array;
+
+const utf8 = new TextEncoder();
+
+/** Bytes DynamoDB counts for a number: ⌈significant digits / 2⌉ + 1. */
+export function numberSize(n: number): number {
+  const digits = String(Math.abs(n)).replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  return Math.ceil(Math.max(1, digits.length) / 2) + 1;
+}
+
+export function itemSize(item: Readonly<Record<string, AttributeValue>>): number {
+  let n = 0;
+  for (const [name, v] of Object.entries(item)) {
+    n += utf8.encode(name).length;
+    n += typeof v === 'string' ? utf8.encode(v).length : typeof v === 'number' ? numberSize(v) : v.byteLength;
+  }
+  return n;
+}
+
+export const writeUnits = (bytes: number): number => Math.max(1, Math.ceil(bytes / 1024));
+export const readUnits = (bytes: number): number => Math.max(1, Math.ceil(bytes / 4096));
+
+export interface KeyLimits {
+  readonly wcuPerSecond: number;
+  readonly rcuPerSecond: number;
+  /** Unused capacity a key can save, in seconds of its limit. */
+  readonly burstSeconds: number;
+  /** Capacity a key holds when first used, in seconds of its limit. */
+  readonly initialSeconds: number;
+}
+
+export const DYNAMODB_KEY_LIMITS: KeyLimits = Object.freeze({
+  wcuPerSecond: 1000,
+  rcuPerSecond: 3000,
+  burstSeconds: 300,
+  initialSeconds: 1,
+});
+
+/** One key's capacity of one kind (reads or writes). Time in milliseconds. */
+export class TokenBucket {
+  private level: number;
+  private at: number;
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly burstSeconds: number,
+    initialSeconds: number,
+    startMs: number,
+  ) {
+    this.level = perSecond * Math.min(initialSeconds, burstSeconds);
+    this.at = startMs;
+  }
+
+  /** Takes `units` at time `nowMs` if the bucket holds them; false (and nothing taken) when it would be throttled. */
+  take(units: number, nowMs: number): boolean {
+    const elapsed = Math.max(0, nowMs - this.at);
+    this.level = Math.min(this.perSecond * this.burstSeconds, this.level + (elapsed / 1000) * this.perSecond);
+    this.at = Math.max(this.at, nowMs);
+    if (this.level < units) return false;
+    this.level -= units;
+    return true;
+  }
+}

@@ -1,0 +1,573 @@
+/**
+ * The AWS scale model (docs/adr/0280-aws-scale-model.md): the project's real batch handler (core/pipeline/batch.ts),
+ * request processing (core/pipeline/process-request.ts), ledger writer (core/pipeline/ledger-writer.ts) and append
+ * protocol (core/ledger/append.ts), run by simulated Lambda instances against the in-memory ledger store, with every
+ * DynamoDB and SQS call costing a lognormal network latency on a virtual clock, metered per partition key and, with
+ * `throttle`, limited per key as DynamoDB limits it.
+ *
+ * Two designs, run on the same requests:
+ *   many-writers        — the previous protocol: the intake (SQS standard) feeds every evaluate instance; each
+ *                         offers a new request the logs in turn from its own offset (logsInTurn, ADR 0161), so many
+ *                         instances write each log and race for its next slot.
+ *   one-writer-per-log  — the one-writer-per-log sequencing (ADR 0280): a thin sequence function forwards each intake message verbatim to an
+ *                         SQS FIFO ledger queue whose MessageGroupId is the request's log (`ledgerGroupOf`); FIFO's
+ *                         one-batch-in-flight-per-group gives each log one writer at a time, and the evaluate function
+ *                         appends each record to the log its group names (`ledgerLogOf`, the writer's chooseLog).
+ *   one-writer-per-log-batch-head — the same with one change to the evaluate function that the model suggests: a
+ *                         ledger writer per invocation whose head cache starts empty, the head of each log read once
+ *                         per batch (the batch's concurrent first reads share one call). Under one writer per log that
+ *                         read is exact, so no slot is lost to a head another instance advanced since this instance's
+ *                         last batch of the group, and no claim's headBefore is stale (no duplicate scans).
+ *
+ * Each simulated instance is one Lambda execution environment: its own ledger writer (head cache, slot lock, own
+ * slots), pack cache, SDK retry quota and one CPU; it receives a batch (≤ 10), is invoked, runs handleBatch, and
+ * deletes what succeeded. A failed record stays in flight until the visibility timeout returns it.
+ */
+import { createHash } from 'node:crypto';
+import { REQUEST_FORMAT } from '../../../core/admission/request-format.js';
+import { logsInTurn, selectLog } from '../../../core/ledger/log-selection.js';
+import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../../core/ledger/signature.js';
+import { readTrustPolicy } from '../../../core/ledger/trust-policy.js';
+import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledger/verify/index.js';
+import { checkpointLog } from '../../../core/ledger/checkpoint-writer.js';
+import { handleBatch, type BatchRecord } from '../../../core/pipeline/batch.js';
+import { ledgerWriter } from '../../../core/pipeline/ledger-writer.js';
+import type { LedgerStore, StoredEntry } from '../../../core/ledger/store.js';
+import { cachedPackSource } from '../../../core/pipeline/pack-source.js';
+import { processRequest, type PipelineConfig } from '../../../core/pipeline/process-request.js';
+import type { OutboxPorts } from '../../../core/pipeline/outbox.js';
+import { prng } from '../seeded-prng.js';
+import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
+import { CapacityMeter } from './capacity-meter.js';
+import { itemSize, writeUnits } from './dynamodb-capacity.js';
+import { lognormalLatency, type LatencyShape } from './latency.js';
+import { dynamoCall, LEDGER_TABLE, LedgerTable, ModelledLedgerStore, type CallSite } from './modelled-ledger-store.js';
+import { RetryQuota, ThrottlingError } from './sdk-retry.js';
+import { SimQueue, type QueuedMessage } from './sqs-queue.js';
+import { VirtualClock } from './virtual-clock.js';
+
+export type Design = 'many-writers' | 'one-writer-per-log' | 'one-writer-per-log-batch-head';
+export const DESIGNS: readonly Design[] = ['many-writers', 'one-writer-per-log', 'one-writer-per-log-batch-head'];
+const sequenced = (d: Design): boolean => d !== 'many-writers';
+
+export interface ScaleOptions {
+  /** Evaluate function instances (the event source's maximumConcurrency). */
+  readonly instances: number;
+  readonly logs: number;
+  readonly appends: number;
+  /** Enforce DynamoDB's per-key limits (throttles retried by the SDK's standard strategy). */
+  readonly throttle: boolean;
+  readonly dynamoLatency: LatencyShape;
+  readonly sqsLatency: LatencyShape;
+  /** Evaluate-function CPU per record outside the slot lock (decode, admission, evaluation, entry build), ms. */
+  readonly cpuMsPerRecord: number;
+  /** CPU per entry signature (inside the slot lock: one per slot attempt), ms. */
+  readonly signMs: number;
+  /** Intake and ledger queue visibility timeout, seconds (infra default: 6 × the 30 s function timeout). */
+  readonly visibilityTimeoutSeconds: number;
+  /** Sequence function instances (one-writer-per-log only). */
+  readonly sequencers: number;
+  readonly batchSize: number;
+  readonly seed: number;
+}
+
+/** How requests reach the intake: all at once (a backlog: the sustained rate) or a Poisson stream at a rate. */
+export type Arrivals = { readonly kind: 'backlog' } | { readonly kind: 'poisson'; readonly perSecond: number };
+
+/** Where each batch of the ledger consumers spent its time, mean ms per batch. */
+export interface BatchBreakdown {
+  readonly batches: number;
+  readonly recordsPerBatch: number;
+  /** Receive answered (messages taken) → handler starts: the receive's return trip and the invoke. */
+  readonly receiveToInvokeMs: number;
+  /** Handler start → first slot write sent: CPU, request archive put, claim. */
+  readonly beforeSlotsMs: number;
+  /** First slot write sent → last slot write answered (the serial part under the slot lock). */
+  readonly slotWritesMs: number;
+  /** Last slot write answered → handler returns: last position write, outbox (handoffs, notifications). */
+  readonly afterSlotsMs: number;
+  /** Handler returns → delete applied (the group unlocks). */
+  readonly deleteMs: number;
+  /** Delete applied → next batch taken from a group this batch held (an instance already polling takes it at once). */
+  readonly unlockToNextTakeMs: number;
+}
+
+export interface RunFigures {
+  readonly design: Design;
+  readonly arrivals: Arrivals;
+  readonly appends: number;
+  /** Requests recorded per second: appends / (last entry durable − first request sent). */
+  readonly appendsPerSecond: number;
+  /** Per-request latency: sent to the intake → its entry's slot write applied at the table (durable). */
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly ledgerWcuPerEntry: number;
+  readonly ledgerRcuPerEntry: number;
+  /** Request archive writes per entry (the other table every evaluation writes). */
+  readonly archiveWcuPerEntry: number;
+  readonly hottestKey: string;
+  readonly hottestKeyWcuPerSecond: number;
+  readonly hottestReadKey: string;
+  readonly hottestKeyRcuPerSecond: number;
+  readonly throttled: number;
+  readonly redelivered: number;
+  readonly lostSlots: number;
+  /** SQS and SNS calls the functions made per request (requesters' own sends not included). */
+  readonly messagingCallsPerRequest: number;
+  readonly chainValid: boolean;
+  readonly oneEntryPerRequest: boolean;
+  readonly verifyFindings: readonly string[];
+  readonly breakdown?: BatchBreakdown;
+  readonly virtualSeconds: number;
+}
+
+/** The requests of a run: the same bytes for every design. */
+export interface Workload {
+  readonly requestIds: readonly string[];
+  readonly bodies: readonly string[];
+  readonly packBytes: Uint8Array;
+  readonly packDigest: string;
+}
+
+/** The sequencing's "which group": a ledger queue message's MessageGroupId is its request's log. */
+export function ledgerGroupOf(requestId: string, logIds: readonly string[]): string {
+  return selectLog(requestId, logIds);
+}
+
+/** The sequencing's "which log": the evaluate function appends a record to the log its group names. */
+export function ledgerLogOf(requestId: string, logIds: readonly string[]): string {
+  return ledgerGroupOf(requestId, logIds);
+}
+
+export const logIdsFor = (n: number): string[] => Array.from({ length: n }, (_, i) => `scale-${i}`);
+
+export function workload(n: number, packBytes: Uint8Array, seed: number): Workload {
+  const packDigest = createHash('sha256').update(packBytes).digest('hex');
+  const r = prng(seed);
+  const dec = new TextDecoder();
+  const requestIds: string[] = [];
+  const bodies: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const requestId = `scale-${seed}-${i}`;
+    const facts = dec.decode(triageFacts(r));
+    const evidence = dec.decode(TRIAGE_EVIDENCE[i % TRIAGE_EVIDENCE.length]!);
+    requestIds.push(requestId);
+    bodies.push(
+      `{"format":"${REQUEST_FORMAT}","requestId":"${requestId}","pack":"sha256:${packDigest}","facts":${facts},"evidence":${evidence}}`,
+    );
+  }
+  return { requestIds, bodies, packBytes, packDigest };
+}
+
+const BUILD_DIGEST = 'b'.repeat(64);
+const ENTRY_KEYS = keyPairFromSeed(new Uint8Array(32).fill(3));
+const CHECKPOINT_KEYS = keyPairFromSeed(new Uint8Array(32).fill(4));
+const ORIGIN = { environment: 'scale-model', table: 'docket-ledger' };
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+function pipelineConfig(logIds: readonly string[]): PipelineConfig {
+  return {
+    logIds,
+    supportedExtensions: [],
+    defaultWorkBudget: 100_000,
+    maxWorkBudget: 1_000_000,
+    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
+    routeQueues: { 'queue:Intake Desk': 'q1', 'human-role:Oversight': 'q2', 'human-role:Data Steward': 'q3' },
+    unroutedQueue: 'q0',
+  };
+}
+
+/** The test trust policy of the run: the model's entry key signs every log from seq 0. */
+function trustPolicy(logIds: readonly string[]) {
+  const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
+  const r = readTrustPolicy(
+    new TextEncoder().encode(
+      JSON.stringify({
+        format: 'docket.trust-policy/2',
+        logs: logIds,
+        keys: [
+          { keyId: ENTRY_KEYS.keyId, publicKey: hex(ENTRY_KEYS.publicKey), role: 'entries', validity: from0 },
+          {
+            keyId: CHECKPOINT_KEYS.keyId,
+            publicKey: hex(CHECKPOINT_KEYS.publicKey),
+            role: 'checkpoints',
+            validity: from0,
+          },
+        ],
+        authorities: [ORIGIN],
+        evaluatorBuilds: [BUILD_DIGEST],
+      }),
+    ),
+  );
+  if (!r.ok) throw new Error(`scale model trust policy: ${r.error.detail}`);
+  return r.value;
+}
+
+const percentile = (sorted: readonly number[], p: number): number =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+interface BatchTimes {
+  taken: number;
+  invoked: number;
+  firstSlotSent?: number;
+  lastSlotAnswered?: number;
+  returned: number;
+  deleted: number;
+  groups: readonly string[];
+  records: number;
+}
+
+/** A store whose concurrent head reads of one log share a single call (a read already answered is never reused). */
+function sharedHeadReads(store: LedgerStore): LedgerStore {
+  const inFlight = new Map<string, Promise<StoredEntry | null>>();
+  return Object.assign(Object.create(store) as LedgerStore, {
+    readHead(logId: string): Promise<StoredEntry | null> {
+      let p = inFlight.get(logId);
+      if (p === undefined) {
+        p = store.readHead(logId).finally(() => inFlight.delete(logId));
+        inFlight.set(logId, p);
+      }
+      return p;
+    },
+  });
+}
+
+/** One simulated Lambda execution environment of the evaluate function. */
+class Instance {
+  private cpuFreeAt = 0;
+  private signedAt = 0;
+  readonly site: CallSite;
+  readonly sqsSite: CallSite;
+  current: BatchTimes | undefined;
+  /** Called as each invocation starts. */
+  private newBatch: () => void = () => undefined;
+  private readonly handle: (records: BatchRecord[]) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
+
+  constructor(world: World, index: number) {
+    const { clock, meter, o } = world;
+    const quota = new RetryQuota();
+    const rand = prng(o.seed * 7919 + index);
+    // A call leaves once the signature computed just before it is done (the only CPU between a record's first
+    // await and its slot write); a record's own CPU is waited for where it is spent (`process` below).
+    const cpuDone = (): Promise<void> => (this.signedAt > clock.now ? clock.until(this.signedAt) : Promise.resolve());
+    this.site = {
+      clock,
+      meter,
+      latency: world.dynamoLatency,
+      retry: { sleep: (ms) => clock.sleep(ms), rand, quota },
+      cpuDone,
+      onSlotWrite: (sent, answered) => {
+        const b = this.current;
+        if (b === undefined) return;
+        b.firstSlotSent ??= sent;
+        b.lastSlotAnswered = Math.max(b.lastSlotAnswered ?? 0, answered);
+      },
+    };
+    this.sqsSite = { ...this.site, latency: world.sqsLatency, onMessagingCall: () => (world.messagingCalls += 1) };
+    const inner = signerFromKeyPair(ENTRY_KEYS);
+    // Signing is synchronous inside buildEntry: its CPU is queued and paid before the instance's next call.
+    const signer: Signer = { keyId: inner.keyId, sign: (m) => ((this.signedAt = this.spend(o.signMs)), inner.sign(m)) };
+    const config = world.config;
+    const store = new ModelledLedgerStore(world.table, this.site);
+    const turns = logsInTurn(config.logIds, Math.floor(rand() * 1024));
+    const newLedger = () =>
+      ledgerWriter({
+        store: world.design === 'one-writer-per-log-batch-head' ? sharedHeadReads(store) : store,
+        signer,
+        logIds: config.logIds,
+        now: () => new Date(Date.UTC(2026, 11, 4, 6) + Math.floor(clock.now)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        chooseLog: sequenced(world.design) ? (requestId) => ledgerLogOf(requestId, config.logIds) : turns,
+      });
+    let ledger = newLedger();
+    this.newBatch = () => {
+      if (world.design === 'one-writer-per-log-batch-head') ledger = newLedger();
+    };
+    const packs = cachedPackSource({
+      getPack: (digest) =>
+        dynamoCall(this.site, async () => (digest === world.work.packDigest ? world.work.packBytes : null)),
+      resolveAlias: async () => null,
+    });
+    const archive = {
+      put: (bytes: Uint8Array) =>
+        dynamoCall(this.site, async (now) => {
+          const digest = createHash('sha256').update(bytes).digest('hex');
+          const item = { pk: `request#${digest}`, sk: 'request', bytes, size: bytes.byteLength };
+          const size = itemSize(item);
+          const old = world.archiveSizes.get(digest);
+          if (!meter.charge('requests', item.pk, 'wcu', writeUnits(Math.max(size, old ?? 0)), now))
+            throw new ThrottlingError(`${item.pk} throttled`);
+          world.archiveSizes.set(digest, size);
+          return { digest, created: old === undefined };
+        }),
+    };
+    // Batch calls carry ≤ 10 entries each, sent one after another (adapters/sqs.ts, adapters/sns.ts).
+    const batchCalls = async (n: number): Promise<{ failed: [] }> => {
+      for (let i = 0; i < n; i += 10) await sqsCall(this.sqsSite);
+      return { failed: [] };
+    };
+    const delivery: OutboxPorts = {
+      handoffs: { sendBatch: (_queue, handoffs) => batchCalls(handoffs.length) },
+      results: { publishBatch: (messages) => batchCalls(messages.length) },
+    };
+    this.handle = (records) =>
+      handleBatch(records, {
+        process: async (bytes, _record, sinks) => {
+          await clock.until(this.spend(o.cpuMsPerRecord));
+          return processRequest(bytes, config, { packs, archive, ledger, ...sinks! });
+        },
+        outbox: delivery,
+        deadLetter: async () => {
+          await sqsCall(this.sqsSite);
+          world.deadLettered += 1;
+        },
+      });
+  }
+
+  /** Queues `ms` of work on the instance's one CPU (work runs in the order it was queued); returns when it ends. */
+  private spend(ms: number): number {
+    this.cpuFreeAt = Math.max(this.cpuFreeAt, this.site.clock.now) + ms;
+    return this.cpuFreeAt;
+  }
+
+  /** Polls `queue` forever: receive a batch, be invoked, handle it, delete what succeeded. */
+  async consume(world: World, queue: SimQueue): Promise<never> {
+    const { clock } = world;
+    for (;;) {
+      let taken = 0;
+      const messages = await sqsRoundTrip(this.sqsSite, async () => {
+        const got = await queue.receive(world.o.batchSize);
+        taken = clock.now;
+        return got;
+      });
+      await clock.sleep(world.sqsLatency()); // the event source mapping invokes the function
+      const times: BatchTimes = {
+        taken,
+        invoked: clock.now,
+        returned: 0,
+        deleted: 0,
+        groups: [...new Set(messages.map((m) => m.group ?? ''))],
+        records: messages.length,
+      };
+      this.current = times;
+      this.newBatch();
+      const byId = new Map(messages.map((m) => [m.messageId, m]));
+      const answer = await this.handle(
+        messages.map((m) => ({ messageId: m.messageId, body: m.body, receiveCount: m.receiveCount })),
+      );
+      times.returned = clock.now;
+      this.current = undefined;
+      for (const f of answer.batchItemFailures) byId.delete(f.itemIdentifier);
+      world.failedRecords += answer.batchItemFailures.length;
+      await sqsRoundTrip(this.sqsSite, async () => {
+        queue.delete([...byId.values()]);
+        times.deleted = clock.now;
+        world.onDeleted(times);
+      });
+    }
+  }
+}
+
+/** An SQS call: half a latency there, the queue's answer, half a latency back. */
+async function sqsRoundTrip<T>(site: CallSite, serve: () => Promise<T> | T): Promise<T> {
+  site.onMessagingCall?.();
+  const l = site.latency();
+  await site.clock.sleep(l / 2);
+  const out = await serve();
+  await site.clock.sleep(l / 2);
+  return out;
+}
+
+/** An SQS or SNS call whose answer the model does not need (a send, a publish). */
+const sqsCall = (site: CallSite): Promise<void> => sqsRoundTrip(site, () => undefined);
+
+class World {
+  readonly clock = new VirtualClock();
+  readonly meter: CapacityMeter;
+  readonly table = new LedgerTable();
+  readonly archiveSizes = new Map<string, number>();
+  readonly config: PipelineConfig;
+  readonly dynamoLatency: () => number;
+  readonly sqsLatency: () => number;
+  readonly sentAt = new Map<string, number>();
+  deadLettered = 0;
+  failedRecords = 0;
+  /** SQS and SNS calls by the functions (receives, deletes, sends, publishes; the requesters' sends not included). */
+  messagingCalls = 0;
+  readonly batches: BatchTimes[] = [];
+  /** Group → virtual time its last batch was deleted (waiting for the next take). */
+  private readonly unlockedAt = new Map<string, number>();
+  readonly unlockGaps: number[] = [];
+
+  constructor(
+    readonly design: Design,
+    readonly work: Workload,
+    readonly o: ScaleOptions,
+  ) {
+    this.meter = new CapacityMeter(o.throttle);
+    this.config = pipelineConfig(logIdsFor(o.logs));
+    const rand = prng(o.seed);
+    this.dynamoLatency = lognormalLatency(o.dynamoLatency, rand);
+    this.sqsLatency = lognormalLatency(o.sqsLatency, rand);
+  }
+
+  onTaken(messages: readonly QueuedMessage[], at: number): void {
+    for (const g of new Set(messages.map((m) => m.group))) {
+      if (g === undefined) continue;
+      const unlocked = this.unlockedAt.get(g);
+      if (unlocked !== undefined) this.unlockGaps.push(at - unlocked);
+      this.unlockedAt.delete(g);
+    }
+  }
+
+  onDeleted(b: BatchTimes): void {
+    this.batches.push(b);
+    for (const g of b.groups) if (g !== '') this.unlockedAt.set(g, b.deleted);
+  }
+}
+
+/** The thin sequence function: intake batch → one SendMessageBatch to the ledger FIFO queue (group = log) → delete. */
+async function sequence(world: World, index: number, intake: SimQueue, ledgerQueue: SimQueue): Promise<never> {
+  const site: CallSite = {
+    clock: world.clock,
+    meter: world.meter,
+    latency: world.sqsLatency,
+    retry: { sleep: (ms) => world.clock.sleep(ms), rand: prng(index), quota: new RetryQuota() },
+    cpuDone: () => Promise.resolve(),
+    onMessagingCall: () => (world.messagingCalls += 1),
+  };
+  for (;;) {
+    const messages = await sqsRoundTrip(site, () => intake.receive(world.o.batchSize));
+    await world.clock.sleep(world.sqsLatency()); // invoke
+    await sqsRoundTrip(site, () => {
+      for (const m of messages) {
+        const requestId = (JSON.parse(m.body) as { requestId: string }).requestId;
+        ledgerQueue.send(m.body, ledgerGroupOf(requestId, world.config.logIds));
+      }
+    });
+    await sqsRoundTrip(site, () => intake.delete(messages));
+  }
+}
+
+/** Runs one design over the workload and returns its figures; throws if the model stalls. */
+export async function simulate(
+  design: Design,
+  work: Workload,
+  o: ScaleOptions,
+  arrivals: Arrivals,
+): Promise<RunFigures> {
+  if (work.requestIds.length !== o.appends) throw new RangeError('the workload must hold exactly `appends` requests');
+  const world = new World(design, work, o);
+  const { clock } = world;
+  const visibilityMs = o.visibilityTimeoutSeconds * 1000;
+  const intake = new SimQueue(clock, 'standard', visibilityMs);
+  const ledgerQueue = new SimQueue(clock, 'fifo', visibilityMs);
+  const consumed = sequenced(design) ? ledgerQueue : intake;
+  if (consumed === ledgerQueue) {
+    const receive = ledgerQueue.receive.bind(ledgerQueue);
+    ledgerQueue.receive = async (max) => {
+      const got = await receive(max);
+      world.onTaken(got, clock.now);
+      return got;
+    };
+  }
+  for (let i = 0; i < o.instances; i++) void new Instance(world, i).consume(world, consumed);
+  if (sequenced(design))
+    for (let i = 0; i < o.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
+
+  const send = (i: number): void => {
+    world.sentAt.set(work.requestIds[i]!, clock.now);
+    intake.send(work.bodies[i]!);
+  };
+  if (arrivals.kind === 'backlog') for (let i = 0; i < o.appends; i++) send(i);
+  else {
+    const r = prng(o.seed + 17);
+    void (async () => {
+      for (let i = 0; i < o.appends; i++) {
+        send(i);
+        await clock.sleep((-Math.log(1 - r()) * 1000) / arrivals.perSecond);
+      }
+    })();
+  }
+  await clock.run();
+
+  const durable = world.table.durableAt;
+  if (durable.size !== o.appends)
+    throw new Error(`the model stalled: ${durable.size} of ${o.appends} requests recorded (${design})`);
+  const latencies = work.requestIds.map((id) => durable.get(id)! - world.sentAt.get(id)!).sort((a, b) => a - b);
+  const end = Math.max(...durable.values());
+  // The project's own checks: the checkpoint writer verifies every entry's signature and the chain of each log
+  // before it signs (core/ledger/checkpoint-writer.ts), then verify judges the whole ledger against those
+  // checkpoints and the position markers (core/ledger/verify), duplicate requests included.
+  const policy = trustPolicy(world.config.logIds);
+  const store = world.table.store;
+  const findings: string[] = [];
+  for (const logId of world.config.logIds) {
+    const w = await checkpointLog(store, logId, {
+      signer: signerFromKeyPair(CHECKPOINT_KEYS),
+      policy,
+      origin: ORIGIN,
+      time: '2026-12-04T07:00:00Z',
+    });
+    if (w.status === 'refused') findings.push(...w.findings.map((f) => f.code));
+  }
+  const verdict = await verifyLedger(storeSource(store), policy, await storeCheckpoints(store, world.config.logIds), {
+    positions: store.markers().positions,
+  });
+  findings.push(...(verdict.ok ? verdict.value.findings.map((f) => f.code) : [verdict.error.code]));
+  const counts = new Map<string, number>();
+  let entries = 0;
+  for (const logId of world.config.logIds)
+    for (const e of world.table.store.snapshot(logId)) {
+      entries += 1;
+      counts.set(e.projection.requestId, (counts.get(e.projection.requestId) ?? 0) + 1);
+    }
+  const hotW = world.meter.hottest(LEDGER_TABLE, 'wcu', 0, end);
+  const hotR = world.meter.hottest(LEDGER_TABLE, 'rcu', 0, end);
+  return {
+    design,
+    arrivals,
+    appends: o.appends,
+    appendsPerSecond: (o.appends * 1000) / end,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    ledgerWcuPerEntry: world.meter.total(LEDGER_TABLE, 'wcu') / o.appends,
+    ledgerRcuPerEntry: world.meter.total(LEDGER_TABLE, 'rcu') / o.appends,
+    archiveWcuPerEntry: world.meter.total('requests', 'wcu') / o.appends,
+    hottestKey: hotW.key,
+    hottestKeyWcuPerSecond: hotW.unitsPerSecond,
+    hottestReadKey: hotR.key,
+    hottestKeyRcuPerSecond: hotR.unitsPerSecond,
+    throttled: world.meter.throttled,
+    redelivered: intake.redelivered + ledgerQueue.redelivered,
+    lostSlots: world.table.lostSlots,
+    messagingCallsPerRequest: world.messagingCalls / o.appends,
+    chainValid: verdict.ok && verdict.value.ok && findings.length === 0,
+    oneEntryPerRequest:
+      entries === o.appends &&
+      work.requestIds.every((id) => counts.get(id) === 1) &&
+      !findings.includes('duplicate-request'),
+    verifyFindings: [...new Set(findings)],
+    ...(sequenced(design) ? { breakdown: breakdownOf(world) } : {}),
+    virtualSeconds: end / 1000,
+  };
+}
+
+function breakdownOf(world: World): BatchBreakdown {
+  const b = world.batches.filter((x) => x.records > 0);
+  const mean = (f: (x: BatchTimes) => number): number =>
+    b.length === 0 ? 0 : b.reduce((s, x) => s + f(x), 0) / b.length;
+  const withSlots = b.filter((x) => x.firstSlotSent !== undefined);
+  const meanSlots = (f: (x: BatchTimes) => number): number =>
+    withSlots.length === 0 ? 0 : withSlots.reduce((s, x) => s + f(x), 0) / withSlots.length;
+  const gaps = world.unlockGaps;
+  return {
+    batches: b.length,
+    recordsPerBatch: mean((x) => x.records),
+    receiveToInvokeMs: mean((x) => x.invoked - x.taken),
+    beforeSlotsMs: meanSlots((x) => x.firstSlotSent! - x.invoked),
+    slotWritesMs: meanSlots((x) => x.lastSlotAnswered! - x.firstSlotSent!),
+    afterSlotsMs: meanSlots((x) => x.returned - x.lastSlotAnswered!),
+    deleteMs: mean((x) => x.deleted - x.returned),
+    unlockToNextTakeMs: gaps.length === 0 ? 0 : gaps.reduce((s, g) => s + g, 0) / gaps.length,
+  };
+}

@@ -1,0 +1,344 @@
+/**
+ * The AWS scale model's own parts must be right before its figures mean anything: the virtual clock, the latency
+ * distribution, DynamoDB's unit arithmetic and per-key limits, the SDK's retry delays, the FIFO queue's group lock,
+ * and the metered store charging a known sequence of calls.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../bench/support/aws-model/virtual-clock.js';
+import { lognormalLatency, lognormalMeanMs } from '../../bench/support/aws-model/latency.js';
+import {
+  itemSize,
+  numberSize,
+  readUnits,
+  TokenBucket,
+  writeUnits,
+} from '../../bench/support/aws-model/dynamodb-capacity.js';
+import { CapacityMeter } from '../../bench/support/aws-model/capacity-meter.js';
+import {
+  RetryQuota,
+  SDK_STANDARD_RETRY,
+  ThrottlingError,
+  throttlingBackoffMs,
+  withSdkRetry,
+} from '../../bench/support/aws-model/sdk-retry.js';
+import { SimQueue } from '../../bench/support/aws-model/sqs-queue.js';
+import {
+  entryItem,
+  LEDGER_TABLE,
+  LedgerTable,
+  ModelledLedgerStore,
+  type CallSite,
+} from '../../bench/support/aws-model/modelled-ledger-store.js';
+import {
+  DESIGNS,
+  ledgerGroupOf,
+  ledgerLogOf,
+  simulate,
+  workload,
+  type ScaleOptions,
+} from '../../bench/support/aws-model/scale-model.js';
+import { prng } from '../../bench/support/seeded-prng.js';
+import type { StoredEntry } from '../../core/ledger/store.js';
+
+describe('the virtual clock', () => {
+  it('wakes sleepers in time order and ends at the last wake-up without real waiting', async () => {
+    const clock = new VirtualClock();
+    const woke: string[] = [];
+    void clock.sleep(30).then(() => woke.push(`b@${clock.now}`));
+    void clock.sleep(10).then(async () => {
+      woke.push(`a@${clock.now}`);
+      await clock.sleep(50);
+      woke.push(`c@${clock.now}`);
+    });
+    const started = Date.now();
+    expect(await clock.run()).toBe(60);
+    expect(woke).toEqual(['a@10', 'b@30', 'c@60']);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('wakes sleepers due at the same instant in the order they slept', async () => {
+    const clock = new VirtualClock();
+    const woke: number[] = [];
+    for (const i of [0, 1, 2, 3]) void clock.sleep(5).then(() => woke.push(i));
+    await clock.run();
+    expect(woke).toEqual([0, 1, 2, 3]);
+  });
+
+  it('refuses a negative or infinite delay', () => {
+    const clock = new VirtualClock();
+    expect(() => clock.sleep(-1)).toThrow(RangeError);
+    expect(() => clock.sleep(Infinity)).toThrow(RangeError);
+  });
+});
+
+describe('the lognormal latency', () => {
+  it('has the median and 99th percentile it was given', () => {
+    const draw = lognormalLatency({ p50Ms: 4, p99Ms: 15 }, prng(42));
+    const xs = Array.from({ length: 100_000 }, draw).sort((a, b) => a - b);
+    expect(xs[50_000]).toBeGreaterThan(3.9);
+    expect(xs[50_000]).toBeLessThan(4.1);
+    expect(xs[99_000]).toBeGreaterThan(14.4);
+    expect(xs[99_000]).toBeLessThan(15.6);
+    const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
+    expect(Math.abs(mean - lognormalMeanMs({ p50Ms: 4, p99Ms: 15 }))).toBeLessThan(0.05);
+  });
+
+  it('draws the same sequence for the same seed', () => {
+    const a = lognormalLatency({ p50Ms: 4, p99Ms: 15 }, prng(7));
+    const b = lognormalLatency({ p50Ms: 4, p99Ms: 15 }, prng(7));
+    expect([a(), a(), a()]).toEqual([b(), b(), b()]);
+  });
+});
+
+describe("DynamoDB's capacity units", () => {
+  it('sizes an item as attribute names plus values, numbers by significant digits', () => {
+    expect(numberSize(0)).toBe(2);
+    expect(numberSize(12345)).toBe(4); // 5 digits → 3 bytes + 1
+    expect(numberSize(1000)).toBe(2); // trailing zeros trimmed: 1 digit
+    expect(itemSize({ pk: 'req#abc', sk: 1 })).toBe(2 + 7 + 2 + 2);
+    expect(itemSize({ é: 'é', b: new Uint8Array(10) })).toBe(2 + 2 + 1 + 10);
+  });
+
+  it('charges 1 WCU per started KB and 1 RCU per started 4 KB, at least one of each', () => {
+    expect([writeUnits(0), writeUnits(1024), writeUnits(1025), writeUnits(3000)]).toEqual([1, 1, 2, 3]);
+    expect([readUnits(0), readUnits(4096), readUnits(4097), readUnits(9000)]).toEqual([1, 1, 2, 3]);
+  });
+
+  it('throttles a key past its per-second limit and refills it at that limit, up to the burst it may save', () => {
+    const b = new TokenBucket(1000, 300, 1, 0);
+    expect(b.take(1000, 0)).toBe(true);
+    expect(b.take(1, 0)).toBe(false);
+    expect(b.take(500, 500)).toBe(true); // half a second refills 500
+    expect(b.take(1, 500)).toBe(false);
+    const idle = new TokenBucket(1000, 300, 0, 0);
+    expect(idle.take(300_000, 400_000)).toBe(true); // 400 s idle saves only 300 s
+    expect(idle.take(1, 400_000)).toBe(false);
+  });
+
+  it("meters each key's calls and refuses what the key's limit would exceed, charging nothing for it", () => {
+    const meter = new CapacityMeter(true);
+    expect(meter.charge('t', 'log#a', 'wcu', 999, 0)).toBe(true);
+    expect(meter.charge('t', 'log#a', 'wcu', 2, 0)).toBe(false);
+    expect(meter.charge('t', 'log#b', 'wcu', 2, 0)).toBe(true);
+    expect(meter.charge('t', 'log#a', 'rcu', 3000, 0)).toBe(true);
+    expect(meter.throttled).toBe(1);
+    expect(meter.total('t', 'wcu')).toBe(1001);
+    expect(meter.ofKey('t', 'log#a', 'wcu')).toBe(999);
+    const open = new CapacityMeter(false);
+    expect(open.charge('t', 'log#a', 'wcu', 5000, 0)).toBe(true);
+    expect(open.throttled).toBe(0);
+  });
+
+  it('reads the hottest key from its busiest whole second', () => {
+    const meter = new CapacityMeter(false);
+    meter.charge('t', 'a', 'wcu', 100, 100);
+    meter.charge('t', 'a', 'wcu', 100, 1100);
+    meter.charge('t', 'a', 'wcu', 100, 1200);
+    meter.charge('t', 'b', 'wcu', 150, 2500);
+    expect(meter.hottest('t', 'wcu', 0, 3000)).toEqual({ table: 't', key: 'a', unitsPerSecond: 200 });
+  });
+});
+
+describe("the SDK's standard retry for throttles", () => {
+  it('waits full-jitter exponential delays from a 1 s base, capped at 20 s', () => {
+    expect(throttlingBackoffMs(0, () => 0.5)).toBe(500);
+    expect(throttlingBackoffMs(1, () => 0.5)).toBe(1000);
+    expect(throttlingBackoffMs(10, () => 0.5)).toBe(10_000);
+    expect(throttlingBackoffMs(0, () => 0)).toBe(0);
+  });
+
+  it('retries a throttled call after those delays on the virtual clock and gives up after 3 attempts', async () => {
+    const clock = new VirtualClock();
+    const attemptsAt: number[] = [];
+    const quota = new RetryQuota();
+    const done = withSdkRetry(
+      async () => {
+        attemptsAt.push(clock.now);
+        throw new ThrottlingError('hot key');
+      },
+      { sleep: (ms) => clock.sleep(ms), rand: () => 0.5, quota },
+    ).catch((e: unknown) => e);
+    await clock.run();
+    expect(await done).toBeInstanceOf(ThrottlingError);
+    expect(SDK_STANDARD_RETRY.maxAttempts).toBe(3);
+    expect(attemptsAt).toEqual([0, 500, 1500]);
+    expect(quota.tokens).toBe(500 - 2 * 5);
+  });
+
+  it('returns a retried success and gives its cost back to the quota', async () => {
+    const clock = new VirtualClock();
+    let calls = 0;
+    const quota = new RetryQuota();
+    quota.tokens = 100;
+    const done = withSdkRetry(
+      async () => {
+        if (++calls === 1) throw new ThrottlingError('hot key');
+        return 'ok';
+      },
+      { sleep: (ms) => clock.sleep(ms), rand: () => 0, quota },
+    );
+    await clock.run();
+    expect(await done).toBe('ok');
+    expect(quota.tokens).toBe(100);
+  });
+
+  it('does not retry an error that is not a throttle', async () => {
+    let calls = 0;
+    const clock = new VirtualClock();
+    const done = withSdkRetry(
+      async () => {
+        calls += 1;
+        throw new Error('validation');
+      },
+      { sleep: (ms) => clock.sleep(ms), rand: () => 0, quota: new RetryQuota() },
+    ).catch((e: unknown) => e);
+    await clock.run();
+    expect(((await done) as Error).message).toBe('validation');
+    expect(calls).toBe(1);
+  });
+});
+
+describe('the simulated SQS queues', () => {
+  it('a FIFO group delivers nothing more until its in-flight batch is deleted', async () => {
+    const clock = new VirtualClock();
+    const q = new SimQueue(clock, 'fifo', 180_000);
+    for (let i = 0; i < 12; i++) q.send(`a${i}`, 'log-a');
+    q.send('b0', 'log-b');
+    const first = await q.receive(10);
+    expect(first.map((m) => m.body)).toEqual(['a0', 'a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'a9']);
+    const second = await q.receive(10);
+    expect(second.map((m) => m.body)).toEqual(['b0']); // log-a is locked
+    let third: string[] | undefined;
+    void q.receive(10).then((ms) => (third = ms.map((m) => m.body)));
+    // Let every ready promise settle without advancing the clock to the visibility timeouts.
+    const settle = (): Promise<void> => new Promise((r) => setImmediate(r));
+    await settle();
+    expect(third).toBeUndefined();
+    q.delete(first);
+    await settle();
+    expect(third).toEqual(['a10', 'a11']);
+    expect(clock.now).toBe(0);
+  });
+
+  it('redelivers a message not deleted within the visibility timeout, and counts it', async () => {
+    const clock = new VirtualClock();
+    const q = new SimQueue(clock, 'standard', 180_000);
+    q.send('x');
+    const [m] = await q.receive(10);
+    let again: number | undefined;
+    void q.receive(10).then(() => (again = clock.now));
+    await clock.run();
+    expect(m!.receiveCount).toBe(2);
+    expect(again).toBe(180_000);
+    expect(q.redelivered).toBe(1);
+  });
+});
+
+describe('the metered ledger store', () => {
+  const site = (clock: VirtualClock, meter: CapacityMeter, latency = 4): CallSite => ({
+    clock,
+    meter,
+    latency: () => latency,
+    retry: { sleep: (ms) => clock.sleep(ms), rand: () => 0.5, quota: new RetryQuota() },
+    cpuDone: () => Promise.resolve(),
+  });
+  const entry = (seq: number, body: string): StoredEntry => ({
+    logId: 'a',
+    seq,
+    body,
+    projection: { requestId: `r${seq}`, kind: 'disposition', entryHash: 'e'.repeat(64) },
+  });
+
+  it('charges a known sequence of calls the expected units and latency', async () => {
+    const clock = new VirtualClock();
+    const meter = new CapacityMeter(false);
+    const store = new ModelledLedgerStore(new LedgerTable(), site(clock, meter));
+    const big = entry(0, 'x'.repeat(2500)); // ~2.6 KB → 3 WCU, 1 RCU
+    const small = entry(0, 'y'); // a lost race for the same slot: charged at the larger (stored) item
+    const done = (async () => {
+      expect(await store.readHead('a')).toBeNull(); // empty Query: 1 RCU
+      expect(await store.putEntryIfAbsent(big)).toBe(true);
+      expect(await store.putEntryIfAbsent(small)).toBe(false);
+      expect(
+        await store.putClaimIfAbsent({ requestId: 'r0', logId: 'a', requestDigest: 'd'.repeat(64), headBefore: -1 }),
+      ).toBe(true);
+      expect((await store.readHead('a'))?.seq).toBe(0);
+      const read: number[] = [];
+      for await (const e of store.readEntries('a', 0)) read.push(e.seq);
+      expect(read).toEqual([0]);
+      return clock.now;
+    })();
+    await clock.run();
+    expect(await done).toBe(6 * 4); // six calls, 4 ms each
+    expect(writeUnits(2600)).toBe(3);
+    expect(meter.ofKey(LEDGER_TABLE, 'log#a', 'wcu')).toBe(3 + 3);
+    expect(meter.ofKey(LEDGER_TABLE, 'req#r0', 'wcu')).toBe(1);
+    expect(meter.ofKey(LEDGER_TABLE, 'log#a', 'rcu')).toBe(1 + 1 + 1);
+    expect(itemSize(entryItem(big))).toBeGreaterThan(2048);
+  });
+
+  it('retries a throttled write with the SDK delays and records it as throttled', async () => {
+    const clock = new VirtualClock();
+    const meter = new CapacityMeter(true);
+    meter.charge(LEDGER_TABLE, 'log#a', 'wcu', 1000, 0); // the key's whole second is spent
+    const store = new ModelledLedgerStore(new LedgerTable(), site(clock, meter));
+    const done = store.putEntryIfAbsent(entry(0, 'z'.repeat(2500))).then((created) => ({ created, at: clock.now }));
+    await clock.run();
+    // A 3-WCU write: attempt 1 reaches the table at 2 ms, when 2 WCU have refilled (throttled), and answers at 4;
+    // the retry after ⌊0.5 · 1000⌋ = 500 ms reaches it at 506 ms, when 506 WCU have refilled.
+    expect(await done).toEqual({ created: true, at: 4 + 500 + 4 });
+    expect(meter.throttled).toBe(1);
+  });
+});
+
+describe("the sequencing's two decisions", () => {
+  it('names as group and log the one selectLog picks, so a log has one group', () => {
+    const logs = ['scale-0', 'scale-1', 'scale-2'];
+    for (const id of ['a', 'b', 'c', 'request-42']) {
+      expect(ledgerLogOf(id, logs)).toBe(ledgerGroupOf(id, logs));
+      expect(logs).toContain(ledgerGroupOf(id, logs));
+    }
+  });
+});
+
+describe('the scale model end to end', () => {
+  const packBytes = new Uint8Array(
+    readFileSync(new URL('../../examples/data-request-intake-triage.json', import.meta.url)),
+  );
+  const o: ScaleOptions = {
+    instances: 6,
+    logs: 2,
+    appends: 60,
+    throttle: true,
+    dynamoLatency: { p50Ms: 4, p99Ms: 15 },
+    sqsLatency: { p50Ms: 4, p99Ms: 15 },
+    cpuMsPerRecord: 1,
+    signMs: 0.1,
+    visibilityTimeoutSeconds: 180,
+    sequencers: 2,
+    batchSize: 10,
+    seed: 5,
+  };
+  const work = workload(o.appends, packBytes, o.seed);
+
+  it('records every request once in valid chains under each design, and repeats its figures for the same seed', async () => {
+    for (const design of DESIGNS) {
+      const a = await simulate(design, work, o, { kind: 'backlog' });
+      expect(a.chainValid).toBe(true);
+      expect(a.oneEntryPerRequest).toBe(true);
+      expect(a.verifyFindings).toEqual([]);
+      const b = await simulate(design, work, o, { kind: 'backlog' });
+      expect(b).toEqual(a);
+    }
+  });
+
+  it('lets one writer per log with a per-invocation head lose no slot and read one head per batch', async () => {
+    const many = await simulate('many-writers', work, o, { kind: 'backlog' });
+    const one = await simulate('one-writer-per-log-batch-head', work, o, { kind: 'backlog' });
+    expect(one.lostSlots).toBe(0);
+    expect(many.lostSlots).toBeGreaterThan(0);
+    expect(one.ledgerRcuPerEntry).toBeLessThan(0.3);
+    expect(one.breakdown?.batches).toBeGreaterThan(0);
+  });
+});
