@@ -13,7 +13,7 @@ import { evaluateCompiled } from '../evaluate/index.js';
 import { normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';
 import type { Disposition, EvaluationError } from '../evaluate/types.js';
 import { sha256Hex } from '../ledger/bytes.js';
-import type { EntryRefusal, RefusalCode } from '../ledger/entry-types.js';
+import type { EntryRefusal } from '../ledger/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 import { handoffMessagesFor } from './handoff-message.js';
 import type {
@@ -141,7 +141,7 @@ async function decide(
   const a = await admit(read, config, ports.packs);
   switch (a.kind) {
     case 'refused':
-      return refusal(common, a.code, a.message, a.pack ?? undefined, a.specVersion ?? undefined);
+      return refusal(common, a);
     case 'pack-unreadable':
       // The pipeline's pack source never answers this (it throws on a store fault); a port that did is a fault too.
       throw new Error(`pack sha256:${a.digest} could not be read: ${a.reason}: ${a.detail}`);
@@ -206,19 +206,14 @@ function evaluateAdmitted(
   };
 }
 
-function refusal(
-  common: Common,
-  code: RefusalCode,
-  message: string,
-  pack?: { digest: string; id?: string; version?: string },
-  specVersion?: string,
-): EntryDraft {
-  const r: EntryRefusal = { code, message: capUtf8(message, 1024) };
+/** The `admission-refusal` draft of a refusal `admit` decided, its message capped as the entry format requires. */
+function refusal(common: Common, a: Extract<Admission, { kind: 'refused' }>): EntryDraft {
+  const r: EntryRefusal = { code: a.code, message: capUtf8(a.message, 1024) };
   return {
     ...common,
     kind: 'admission-refusal',
-    pack: pack ?? null,
-    specVersion: specVersion ?? null,
+    pack: a.pack,
+    specVersion: a.specVersion,
     factsDigest: null,
     evidenceDigest: null,
     workBudget: null,
