@@ -186,9 +186,26 @@ const WORST_REQUEST = {
 const fitsForEveryRequest = new WeakMap<LoadedPack, WeakMap<AdmissionDeployment, boolean>>();
 
 function entryFits(p: LoadedPack, deployment: AdmissionDeployment, req: EvaluationRequest): string | undefined {
+  let perDeployment = fitsForEveryRequest.get(p);
+  if (perDeployment === undefined) fitsForEveryRequest.set(p, (perDeployment = new WeakMap()));
+  let always = perDeployment.get(deployment);
+  if (always === undefined)
+    perDeployment.set(deployment, (always = checkEntryFits(fitInput(p, deployment, WORST_REQUEST)).ok));
+  if (always) return undefined;
+  const exact = checkEntryFits(
+    fitInput(p, deployment, { requestId: req.requestId, correlation: req.correlation ?? null }),
+  );
+  return exact.ok ? undefined : exact.error.message;
+}
+
+/** The worst-case input for one request id and correlation: the deployment's values as an entry records them. */
+function fitInput(
+  p: LoadedPack,
+  deployment: AdmissionDeployment,
+  r: Pick<AdmissionInput, 'requestId' | 'correlation'>,
+): AdmissionInput {
   const draftFeatures = normalizeDraftFeatures(deployment.draftFeatures);
-  const supportedExtensions = [...new Set(deployment.supportedExtensions)].sort();
-  const input = (r: Pick<AdmissionInput, 'requestId' | 'correlation'>): AdmissionInput => ({
+  return {
     ...r,
     pack: {
       id: p.id,
@@ -198,15 +215,9 @@ function entryFits(p: LoadedPack, deployment: AdmissionDeployment, req: Evaluati
       routeTargets: p.routeTargets,
     },
     logIds: deployment.logIds,
-    supportedExtensions,
+    // Sorted and duplicate-free, as the entry records them.
+    supportedExtensions: [...new Set(deployment.supportedExtensions)].sort(),
     evaluator: deployment.evaluator,
     ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
-  });
-  let perDeployment = fitsForEveryRequest.get(p);
-  if (perDeployment === undefined) fitsForEveryRequest.set(p, (perDeployment = new WeakMap()));
-  let always = perDeployment.get(deployment);
-  if (always === undefined) perDeployment.set(deployment, (always = checkEntryFits(input(WORST_REQUEST)).ok));
-  if (always) return undefined;
-  const exact = checkEntryFits(input({ requestId: req.requestId, correlation: req.correlation ?? null }));
-  return exact.ok ? undefined : exact.error.message;
+  };
 }
