@@ -19,7 +19,7 @@ module.exports = {
       comment: 'core/ never imports the AWS SDK or CDK: storage and queues come in through ports.',
       severity: 'error',
       from: { path: '^core/' },
-      to: { path: 'node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@aws-lambda-powertools)/' },
+      to: { path: '(^|/)node_modules/(@aws-sdk|@smithy|aws-cdk-lib|constructs|@aws-lambda-powertools)/' },
     },
     {
       name: 'console-web-imports-only-core',
@@ -28,7 +28,7 @@ module.exports = {
         'the CLI, adapters or the AWS SDK (ADR 0181).',
       severity: 'error',
       from: { path: '^console/web/', pathNot: '^console/web/vite\\.config\\.ts$' },
-      to: { pathNot: '^(console/web/|core/|node_modules/(lit|@lit|lit-html|lit-element|@lit-labs|vite)/)' },
+      to: { pathNot: '^(console/web/|core/)|(^|/)node_modules/(lit|@lit|lit-html|lit-element|@lit-labs|vite)/' },
     },
     {
       name: 'console-api-imports-only-core',
@@ -90,6 +90,108 @@ module.exports = {
       to: { path: '^core/pipeline/' },
     },
     {
+      name: 'core-carrier-imports-nothing',
+      comment: 'The carrier is the bottom of core: it imports nothing of core but core/result.ts.',
+      severity: 'error',
+      from: { path: '^core/carrier/' },
+      to: { path: '^core/', pathNot: '^core/(carrier/|result\\.ts$)' },
+    },
+    {
+      name: 'core-pack-below-evaluate',
+      comment: 'Pack conformance sits below the evaluator: the evaluator compiles validated packs, never the reverse.',
+      severity: 'error',
+      from: { path: '^core/pack/' },
+      to: { path: '^core/evaluate/' },
+    },
+    {
+      name: 'adapters-below-the-outer-layers',
+      comment:
+        "adapters/ implements core's ports over the AWS SDK; the functions, the CLI, the local stack, infra and the " +
+        'stack settings are built on it, never the reverse (docs/architecture.md, ADR 0336).',
+      severity: 'error',
+      from: { path: '^adapters/' },
+      to: { path: '^(functions|cli|localstack|infra|stack)/' },
+    },
+    {
+      name: 'stack-below-its-users',
+      comment:
+        'stack/ reaches one stack from outside it for the CLI and the benches; it imports none of them (ADR 0336).',
+      severity: 'error',
+      from: { path: '^stack/' },
+      to: { path: '^(functions|cli|localstack|infra)/' },
+    },
+    {
+      name: 'functions-not-cli-localstack-infra',
+      comment:
+        'A Lambda handler and its wiring run in AWS: they never import the CLI, the local stack, infra or stack/ ' +
+        '(ADR 0336).',
+      severity: 'error',
+      from: { path: '^functions/' },
+      to: { path: '^(cli|localstack|infra|stack)/' },
+    },
+    {
+      name: 'localstack-not-cli-or-infra',
+      comment:
+        'The local stack hosts the functions by path and reads the template through infra/synth.ts only; it never ' +
+        'imports the CLI or the rest of infra (ADR 0336).',
+      severity: 'error',
+      from: { path: '^localstack/' },
+      to: { path: '^(cli|infra)/', pathNot: '^infra/synth\\.ts$' },
+    },
+    {
+      name: 'cli-not-infra',
+      comment:
+        "The CLI reads a stage's configuration and names (infra/config.ts, infra/names.ts; ADR 0233) and reaches " +
+        'the CDK app only through the local stack; it never imports the constructs or the stack (ADR 0336).',
+      severity: 'error',
+      from: { path: '^cli/' },
+      to: { path: '^infra/', pathNot: '^infra/(config|names)\\.ts$' },
+    },
+    {
+      name: 'infra-imports-only-core',
+      comment:
+        'The CDK app bundles the functions by path; it imports core defaults, never adapters, functions, the CLI, ' +
+        'the local stack or stack/ (ADR 0336).',
+      severity: 'error',
+      from: { path: '^infra/' },
+      to: { path: '^(adapters|functions|cli|localstack|stack)/' },
+    },
+    {
+      name: 'console-offline-imports-only-core',
+      comment:
+        'The offline page is one self-contained HTML file: it imports core/ (pure) and its own files only, never the ' +
+        'server, the CLI, adapters or the AWS SDK (ADR 0336).',
+      severity: 'error',
+      from: { path: '^console/offline/', pathNot: '^console/offline/vite\\.config\\.ts$' },
+      to: { pathNot: '^(console/offline/|core/)' },
+    },
+    {
+      name: 'conformance-imports-only-core',
+      comment:
+        "The conformance corpus and its runner judge core's rules with core alone, so `docket conformance` and the " +
+        'corpus tests run without a stack (ADR 0336).',
+      severity: 'error',
+      from: { path: '^conformance/' },
+      to: { path: '^(adapters|functions|cli|localstack|infra|stack|console|bench|test)/' },
+    },
+    {
+      name: 'product-not-bench-or-test',
+      comment:
+        'bench/ and test/ measure and test the product; no product code imports them (they may import each other ' +
+        'and everything else; ADR 0336).',
+      severity: 'error',
+      from: { path: '^(core|adapters|functions|cli|localstack|infra|stack|console|conformance)/' },
+      to: { path: '^(bench|test)/' },
+    },
+    {
+      name: 'outer-no-circular-types',
+      comment:
+        'Outside core/ too, not even through types: each module can be read after the ones it imports (ADR 0336).',
+      severity: 'error',
+      from: { path: '^(adapters|functions|cli|localstack|infra|stack|console|conformance|bench)/' },
+      to: { circular: true },
+    },
+    {
       name: 'core-through-public-index',
       comment: 'Outside core/, a core package is used through its index.ts (ADR 0151, ADR 0211).',
       severity: 'error',
@@ -99,7 +201,9 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|dist|cdk.out)/' },
+    // node_modules is not followed but stays in the graph as leaves: excluded, an import of the AWS SDK from core/
+    // or of a server package from the page would vanish with it and the rules naming packages could never fire.
+    exclude: { path: '^(dist|cdk.out)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },

@@ -127,11 +127,9 @@ function isEntryPoint(): boolean {
  * output has no reader, so the command stops quietly: no stack trace, and exit status 141 (128 + SIGPIPE, what a
  * shell reports for a writer killed by a closed pipe) unless the command had already set its own (ADR 0152).
  */
-const CLOSED_PIPE_EXIT = 141;
-
 function stopQuietlyOnClosedStdout(): void {
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? CLOSED_PIPE_EXIT);
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.CLOSED_PIPE);
     throw e;
   });
 }

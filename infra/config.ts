@@ -9,7 +9,7 @@ import type { Node } from 'constructs';
 // Pure constants (no I/O): the deployed defaults are the evaluator's own (docs/adr/0034-work-budget-defaults.md).
 import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../core/evaluate/index.js';
 import { DRAFT_FEATURES, isDraftFeature } from '../core/pack/index.js';
-import { routeOutputId } from './names.js';
+import { routeOutputId } from './output-ids.js';
 
 /** §6.7 target kinds: a route target is `{kind, name}` with kind one of these. */
 export type RouteKind = 'human-role' | 'queue' | 'system';

@@ -65,13 +65,4 @@ export function routeQueueKeys(routes: readonly RouteConfig[]): string[] {
   return [...new Set(routes.map((r) => r.queue))];
 }
 
-/** CloudFormation output id of a route queue URL: "RouteQueueUrl" + the key in PascalCase (ids allow [A-Za-z0-9]). */
-export function routeOutputId(key: string): string {
-  return (
-    'RouteQueueUrl' +
-    key
-      .split('-')
-      .map((w) => (w.length > 0 ? w[0]!.toUpperCase() + w.slice(1) : ''))
-      .join('')
-  );
-}
+export { routeOutputId } from './output-ids.js';

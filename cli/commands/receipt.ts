@@ -30,8 +30,6 @@ const USAGE = `docket receipt <request-id> [--out <receipt.json>] [--checkpoint 
   exits 3. Verify the receipt anywhere with \`docket verify-receipt\`.
 ${SETTINGS_HELP}`;
 
-/** Exit status when the entry is recorded but no checkpoint covers it yet. */
-export const EXIT_NOT_CHECKPOINTED = 3;
 /** infra/config.ts's default checkpoint schedule; a deployment with another one passes --schedule. */
 export const DEFAULT_SCHEDULE = 'rate(15 minutes)';
 
@@ -90,7 +88,7 @@ function explain(io: CliIo, e: ReceiptBuildError, schedule: string): number {
     return EXIT.FAILED;
   }
   io.stderr(`docket receipt: ${e.detail}; ${nextCheckpoint(e.newestCheckpointTime, schedule, Date.now())}\n`);
-  return EXIT_NOT_CHECKPOINTED;
+  return EXIT.NOT_CHECKPOINTED;
 }
 
 const UNIT_SECONDS: Record<string, number> = {

@@ -46,9 +46,6 @@ ${SETTINGS_HELP}`;
 /** A progress line on stderr every this many entries (stdout stays one JSON line per entry). */
 const PROGRESS_EVERY = 10_000;
 
-export const EXIT_NOT_ALL_MATCH = 1;
-export const EXIT_UNREADABLE = 2;
-
 /** How the command reaches the stack; tests substitute in-memory stores and fetchers. */
 export interface ReplayDeps {
   readonly open: (settings: StackSettings) => {
@@ -130,7 +127,7 @@ function selectionOf(values: Record<string, unknown>): ReplaySelection {
 }
 
 function unreadable(io: CliIo, code: string, detail: string): number {
-  return reportNoVerdict(io, 'replay', { code, detail }, EXIT_UNREADABLE);
+  return reportNoVerdict(io, 'replay', { code, detail }, EXIT.NO_VERDICT);
 }
 
 export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDeps): Promise<number> {
@@ -201,5 +198,5 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
   }
   const summary = tally.summary();
   io.stdout(summaryLine(summary));
-  return summary.ok ? EXIT.OK : EXIT_NOT_ALL_MATCH;
+  return summary.ok ? EXIT.OK : EXIT.NOT_OK;
 }

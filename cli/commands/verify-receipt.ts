@@ -26,9 +26,6 @@ const USAGE = `docket verify-receipt <receipt.json> [--policy <trust-policy.json
   a quorum of the witness policy's witnesses must have cosigned the checkpoint; each input file given must have the
   SHA-256 the entry recorded. Prints one line of JSON {ok, findings}; exit 0 ok, 1 not ok, 2 no verdict.`;
 
-export const EXIT_NOT_OK = 1;
-export const EXIT_NO_VERDICT = 2;
-
 /** Why no verdict could be reached: a file that could not be read or is not the format it must be. */
 export const RECEIPT_NO_VERDICT_CODES = [
   'receipt-unreadable',
@@ -68,7 +65,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!line.ok) return line.exit;
   const { values, path } = line.args;
   const noVerdict = (code: NoVerdictCode, detail: string) =>
-    reportNoVerdict(io, 'verify-receipt', { code, detail }, EXIT_NO_VERDICT);
+    reportNoVerdict(io, 'verify-receipt', { code, detail }, EXIT.NO_VERDICT);
 
   const receiptBytes = await bytesOf(path);
   if (receiptBytes instanceof Error) return noVerdict('receipt-unreadable', `${path}: ${receiptBytes.message}`);
@@ -101,5 +98,5 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
   const verdict = verifyReceipt(receipt.value, policy.value, { inputs, ...(witnesses ? { witnesses } : {}) });
   io.stdout(`${JSON.stringify(verdict)}\n`);
-  return verdict.ok ? EXIT.OK : EXIT_NOT_OK;
+  return verdict.ok ? EXIT.OK : EXIT.NOT_OK;
 }

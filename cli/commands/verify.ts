@@ -36,8 +36,6 @@ const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoin
   Prints one line of JSON {ok, findings, summary}; exit 0 ok, 1 not ok, 2 no verdict.
 ${SETTINGS_HELP}`;
 
-export const EXIT_NOT_OK = 1;
-export const EXIT_NO_VERDICT = 2;
 const PROGRESS_EVERY = 10_000;
 
 /** How the live path opens its store; tests may substitute another LedgerStore. */
@@ -62,7 +60,7 @@ async function readInput(path: string): Promise<Uint8Array | Error> {
 }
 
 function noVerdict(io: CliIo, nv: NoVerdict): number {
-  return reportNoVerdict(io, 'verify', nv, EXIT_NO_VERDICT);
+  return reportNoVerdict(io, 'verify', nv, EXIT.NO_VERDICT);
 }
 
 function progress(io: CliIo): { onProgress: (n: number) => void; done: () => void } {
@@ -160,7 +158,7 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
   bar.done();
   if (!result.ok) return noVerdict(io, result.error);
   io.stdout(`${JSON.stringify(result.value)}\n`);
-  return result.value.ok ? EXIT.OK : EXIT_NOT_OK;
+  return result.value.ok ? EXIT.OK : EXIT.NOT_OK;
 }
 
 /** The live path (also the console's verify over a stack, cli/console/source.ts). */

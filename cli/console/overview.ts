@@ -16,10 +16,10 @@ import {
 } from '../../core/ledger/index.js';
 import { keepsNotes } from '../../core/ledger/index.js';
 import type { EntrySummary, LedgerIndex } from './ledger-index.js';
-import type { WitnessPolicySummary } from './witness-view.js';
 import type {
   CheckpointStatus,
   CheckpointView,
+  WitnessPolicySummary,
   Series,
   Overview,
   Chart,

@@ -26,7 +26,7 @@ import {
   withBody,
   type Rec,
 } from './fixtures.js';
-import type { Scenario } from './scenarios.js';
+import type { Scenario } from './scenario.js';
 
 const ent = (code: Finding['code'], logId: string, seq: number): Finding => ({ code, logId, seq }) as Finding;
 const LOGS = ['log-a', 'log-b'];

@@ -13,7 +13,7 @@ import { CHECKPOINT_SIGNATURE_DOMAIN, ED25519_L } from '../../core/ledger/signat
 import { entryHashOf } from '../../core/ledger/entry.js';
 import { sha256Hex, fromHex, toHex } from '../../core/ledger/bytes.js';
 import type { Position, StoredCheckpoint } from '../../core/ledger/store.js';
-import { compareFindings, type Finding, type NoVerdict } from '../../core/ledger/verify/findings.js';
+import { compareFindings, type Finding } from '../../core/ledger/verify/findings.js';
 import { MARKERS_FORMAT } from '../../core/ledger/verify/markers.js';
 import {
   appendTo,
@@ -36,24 +36,11 @@ import {
   withBody,
   type Rec,
 } from './fixtures.js';
+import type { Scenario } from './scenario.js';
 import { trustScenarios } from './trust-scenarios.js';
 import { draftFeatureScenarios } from './draft-scenarios.js';
 
-export interface Scenario {
-  readonly name: string;
-  readonly description: string;
-  readonly ledger: readonly Rec[];
-  readonly policy: string;
-  readonly checkpoints: readonly StoredCheckpoint[];
-  readonly markers?: readonly Position[];
-  /** Raw export text when the scenario is about the file itself (e.g. truncated). */
-  readonly ledgerText?: string;
-  readonly checkpointsTextOverride?: string;
-  /** Findings on the checkpoint path, or the no-verdict code. */
-  readonly expected: readonly Finding[] | { readonly noVerdict: NoVerdict['code'] };
-  /** Findings with every signature checked, when they differ from the checkpoint path's. */
-  readonly expectedAllSignatures?: readonly Finding[];
-}
+export type { Scenario } from './scenario.js';
 
 const BASE_POLICY = policyText(
   ['log-a', 'log-b'],

@@ -16,3 +16,14 @@ export { loadPackBytes, packEscalationTarget, type LoadedPack, type PackLoad } f
 export { refusalCodeOfRequestError } from './request-refusal.js';
 export { Lru } from './lru.js';
 export { MAX_REQUEST_BYTES } from './request-format.js';
+export {
+  admit,
+  ADMISSION_STEPS,
+  REFUSAL_STEP,
+  stepOrder,
+  type Admission,
+  type AdmissionDeployment,
+  type AdmissionStep,
+  type PackRegistry,
+  type PackUnreadable,
+} from './admit.js';

@@ -56,7 +56,11 @@ export const REFUSAL_CODES = [
   'work-budget-out-of-range',
   'entry-would-not-fit',
 ] as const;
-/** The one closed list above is the type; replay handles each code exhaustively (core/ledger/replay/refusal.ts). */
+/**
+ * The one closed list above is the type. Its consumers handle every code or fail to compile: admission gives each its
+ * check (`REFUSAL_STEP`, core/admission/admit.ts), replay judges each (core/replay/refusal.ts); the schemas' enums
+ * and docs/ledger-format.md's table are tested against it (ADR 0335).
+ */
 export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 export interface EntryRefusal {

@@ -31,7 +31,7 @@ import {
   type Interval,
   type ValueSet,
 } from './value-set.js';
-import { factsPlacing, pickMember } from './witness.js';
+import { factsPlacing, pickMember } from './overlap-witness.js';
 
 export const OVERLAP_EFFECT = 'Core §8 records conflict; the disposition is unresolved.';
 /** Elementary comparisons the whole analysis may spend (docs/adr/0024-overlap-analysis.md). */

@@ -12,9 +12,8 @@
 import { evaluateCompiled } from '../evaluate/index.js';
 import { normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';
 import type { Disposition, EvaluationError } from '../evaluate/types.js';
-import { checkEntryFits } from '../ledger/admission.js';
 import { sha256Hex } from '../ledger/bytes.js';
-import type { EntryRefusal, RefusalCode } from '../ledger/entry-types.js';
+import type { EntryRefusal } from '../ledger/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 import { handoffMessagesFor } from './handoff-message.js';
 import type {
@@ -29,9 +28,17 @@ import type {
   ResultPublisher,
 } from './ports.js';
 import { resultNotificationFor } from './result-notification.js';
-import { readRequest, refusalCodeOfRequestError, type EvaluationRequest } from '../admission/index.js';
+import {
+  admit,
+  readRequest,
+  type Admission,
+  type AdmissionDeployment,
+  type EvaluationRequest,
+  type RequestError,
+} from '../admission/index.js';
+import type { Result } from '../result.js';
 
-export interface PipelineConfig extends RouteQueueConfig {
+export interface PipelineConfig extends RouteQueueConfig, AdmissionDeployment {
   readonly logIds: readonly string[];
   /** The deployed evaluator's supported extensions (§9): a property of the deployment, never of a request. */
   readonly supportedExtensions: readonly string[];
@@ -107,9 +114,7 @@ export async function processRequest(
     // Only when some are enabled, so an entry without draft features stays format /1, byte for byte (ADR 0220).
     ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
   };
-  const draft = read.ok
-    ? await decide(read.value, common, config, ports)
-    : refusal(common, refusalCodeOfRequestError(read.error.code), read.error.message);
+  const draft = await decide(read, common, config, ports);
   // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed
   // (docs/replay.md). A request over the archive's limit was refused for exactly that reason and is not retained.
   if (!(draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large'))
@@ -123,80 +128,68 @@ type Common = Pick<
   'requestId' | 'requestDigest' | 'correlation' | 'supportedExtensions' | 'evaluator' | 'draftFeatures'
 >;
 
+/**
+ * The entry draft for a request the reader could read far enough to identify: admission (core/admission `admit`,
+ * the one decision replay re-runs), then evaluation of an admitted request under its budget.
+ */
 async function decide(
-  req: EvaluationRequest,
+  read: Result<EvaluationRequest, RequestError>,
   common: Common,
   config: PipelineConfig,
   ports: PipelinePorts,
 ): Promise<EntryDraft> {
-  let digest: string;
-  if (req.pack.kind === 'alias') {
-    const resolved = await ports.packs.resolveAlias(req.pack.alias);
-    if (resolved === null) return refusal(common, 'unknown-pack-alias', `no pack is published as ${req.pack.alias}`);
-    digest = resolved; // recorded as the digest (docs/pipeline.md)
-  } else {
-    digest = req.pack.digest.slice('sha256:'.length);
+  const a = await admit(read, config, ports.packs);
+  switch (a.kind) {
+    case 'refused':
+      return refusal(common, a);
+    case 'pack-unreadable':
+      // The pipeline's pack source never answers this (it throws on a store fault); a port that did is a fault too.
+      throw new Error(`pack sha256:${a.digest} could not be read: ${a.reason}: ${a.detail}`);
+    case 'pack-not-conformant': {
+      const error: EvaluationError = {
+        class: 'pack-not-conformant',
+        phase: 'preflight',
+        code: 'pack-not-conformant',
+        message: a.message,
+      };
+      return {
+        ...common,
+        kind: 'evaluation-error',
+        pack: a.pack,
+        specVersion: a.specVersion,
+        ...documentDigests(a.request),
+        workBudget: a.workBudget,
+        work: 0,
+        error,
+      };
+    }
+    case 'admitted':
+      return evaluateAdmitted(a, common, config);
   }
-  const loaded = await ports.packs.load(digest);
-  if (loaded.status === 'missing')
-    return refusal(common, 'unknown-pack-digest', `no pack with digest sha256:${digest} is published`, { digest });
-  const factsDigest = sha256Hex(req.facts);
-  const evidenceDigest = req.evidence ? sha256Hex(req.evidence) : null;
-  const budget = req.workBudget ?? config.defaultWorkBudget;
-  if (loaded.status === 'not-conformant') {
-    // §8.2/§8.4: the pack is the first preflight input; a stored pack that no longer validates is that error.
-    const pack = {
-      digest,
-      ...(loaded.id !== undefined ? { id: loaded.id } : {}),
-      ...(loaded.version !== undefined ? { version: loaded.version } : {}),
-    };
-    const error: EvaluationError = {
-      class: 'pack-not-conformant',
-      phase: 'preflight',
-      code: 'pack-not-conformant',
-      message: loaded.message,
-    };
-    return {
-      ...common,
-      kind: 'evaluation-error',
-      pack,
-      specVersion: loaded.specVersion ?? null,
-      factsDigest,
-      evidenceDigest,
-      workBudget: budget,
-      work: 0,
-      error,
-    };
-  }
-  const p = loaded.pack;
-  const pack = { id: p.id, version: p.version, digest };
-  if (!Number.isSafeInteger(budget) || budget < 1 || budget > config.maxWorkBudget) {
-    return refusal(
-      common,
-      'work-budget-out-of-range',
-      `workBudget must be from 1 to ${config.maxWorkBudget} work units in this deployment`,
-      pack,
-      p.specVersion,
-    );
-  }
-  // ADR 0054 (reserve the terminal report): refuse before evaluating when the worst-case entry could not
-  // fit one ledger item, so evaluation never produces a result the ledger cannot hold.
-  const fits = entryFits(p, config, common);
-  if (fits !== undefined) return refusal(common, 'entry-would-not-fit', fits, pack, p.specVersion);
+}
 
+function documentDigests(req: EvaluationRequest): { factsDigest: string; evidenceDigest: string | null } {
+  return { factsDigest: sha256Hex(req.facts), evidenceDigest: req.evidence ? sha256Hex(req.evidence) : null };
+}
+
+function evaluateAdmitted(
+  a: Extract<Admission, { kind: 'admitted' }>,
+  common: Common,
+  config: PipelineConfig,
+): EntryDraft {
+  const { request: req, pack: p, workBudget } = a;
   const result = evaluateCompiled(p.compiled, {
     facts: req.facts,
     ...(req.evidence ? { evidence: req.evidence } : {}),
     supportedExtensions: new Set(config.supportedExtensions),
-    workBudget: budget,
+    workBudget,
   });
   const base = {
     ...common,
-    pack,
+    pack: { id: p.id, version: p.version, digest: a.digest },
     specVersion: p.specVersion,
-    factsDigest,
-    evidenceDigest,
-    workBudget: budget,
+    ...documentDigests(req),
+    workBudget,
     work: result.work,
   };
   if (result.kind === 'error')
@@ -213,57 +206,14 @@ async function decide(
   };
 }
 
-/**
- * The worst-case entry check, memoized per compiled pack and configuration: a pack that fits with the largest
- * request id and correlation any request may carry (128-character id; 16 correlation members with 64-byte names and
- * 256 control characters each, which JSON escapes to 6 bytes apiece) fits for every request, so the exact
- * per-request computation only runs for packs near the limit.
- */
-const WORST_REQUEST = {
-  requestId: 'x'.repeat(128),
-  correlation: Object.fromEntries(
-    Array.from({ length: 16 }, (_, i) => [`${String(i).padStart(2, '0')}${'n'.repeat(62)}`, '\u0001'.repeat(256)]),
-  ),
-};
-const fitsForEveryRequest = new WeakMap<LoadedPack, WeakMap<PipelineConfig, boolean>>();
-
-function entryFits(p: LoadedPack, config: PipelineConfig, common: Common): string | undefined {
-  const input = (r: { requestId: string; correlation: Readonly<Record<string, string>> | null }) => ({
-    ...r,
-    pack: {
-      id: p.id,
-      version: p.version,
-      specVersion: p.specVersion,
-      outcomeIds: p.outcomeIds,
-      routeTargets: p.routeTargets,
-    },
-    logIds: config.logIds,
-    supportedExtensions: common.supportedExtensions,
-    evaluator: config.evaluator,
-    ...(common.draftFeatures !== undefined ? { draftFeatures: common.draftFeatures } : {}),
-  });
-  let perConfig = fitsForEveryRequest.get(p);
-  if (perConfig === undefined) fitsForEveryRequest.set(p, (perConfig = new WeakMap()));
-  let always = perConfig.get(config);
-  if (always === undefined) perConfig.set(config, (always = checkEntryFits(input(WORST_REQUEST)).ok));
-  if (always) return undefined;
-  const exact = checkEntryFits(input({ requestId: common.requestId, correlation: common.correlation }));
-  return exact.ok ? undefined : exact.error.message;
-}
-
-function refusal(
-  common: Common,
-  code: RefusalCode,
-  message: string,
-  pack?: { digest: string; id?: string; version?: string },
-  specVersion?: string,
-): EntryDraft {
-  const r: EntryRefusal = { code, message: capUtf8(message, 1024) };
+/** The `admission-refusal` draft of a refusal `admit` decided, its message capped as the entry format requires. */
+function refusal(common: Common, a: Extract<Admission, { kind: 'refused' }>): EntryDraft {
+  const r: EntryRefusal = { code: a.code, message: capUtf8(a.message, 1024) };
   return {
     ...common,
     kind: 'admission-refusal',
-    pack: pack ?? null,
-    specVersion: specVersion ?? null,
+    pack: a.pack,
+    specVersion: a.specVersion,
     factsDigest: null,
     evidenceDigest: null,
     workBudget: null,

@@ -1,36 +1,39 @@
 /**
- * Replaying an admission refusal (docs/adr/0101-replaying-admission-refusals.md): re-run our own admission where it
- * is a function of the retained request bytes and content-addressed registry state, and say plainly when it is not.
+ * Replaying an admission refusal (docs/adr/0101-replaying-admission-refusals.md): run the pipeline's own admission
+ * decision (core/admission `admit`, ADR 0335) again on the retained request bytes, against the registry as it is now
+ * and a deployment rebuilt from what the entry records, and compare where it refuses with the recorded refusal. What
+ * the entry does not record is said plainly instead of guessed:
  *
- *   request-malformed, unsupported-request-format, request-too-large — the pipeline's request reader again, on the
- *     retained bytes: the same refusal code is a match. (request-too-large bytes are never retained, so that
- *     refusal is `not-replayable/request-not-retained` before we get here.)
+ *   request-malformed, unsupported-request-format, request-too-large — decided by the request reader alone: the
+ *     same refusal code is a match. (request-too-large bytes are never retained, so that refusal is
+ *     `not-replayable/request-not-retained` before we get here.)
  *   unknown-pack-alias, unknown-pack-digest — the registry only grows (packs and aliases are conditional creates,
  *     ADR 0062): still unknown is a match; published since is `not-replayable/registry-state-changed`, because the
  *     refusal was right when made and cannot be reproduced now.
  *   work-budget-out-of-range — outside 1..MAX_WORK_BUDGET is a match whatever the deployment; inside it, the
  *     refusal depended on the deployment's lower maximum, which the entry does not record: judged when the caller
  *     supplies it (ReplayOptions.maxWorkBudget), else `not-replayable/refusal-depends-on-deployment`.
- *   entry-would-not-fit — the ledger's own worst-case check (core/ledger/admission.ts) again, from the recorded
- *     request id, correlation, supported extensions, evaluator and the pack's worst case, over the one log the entry
- *     landed on. The pipeline judged over every configured log, whose worst case can only be larger, so "still does
- *     not fit" is a match; "fits over this log alone" means the refusal depended on the deployment's other log ids
- *     → `not-replayable/refusal-depends-on-deployment`.
+ *   entry-would-not-fit — the worst-case check (ADR 0054) over the one log the entry landed on. The pipeline judged
+ *     over every configured log, whose worst case can only be larger, so "still does not fit" is a match; "fits over
+ *     this log alone" means the refusal depended on the deployment's other log ids →
+ *     `not-replayable/refusal-depends-on-deployment`.
  */
 import { MAX_WORK_BUDGET } from '../evaluate/index.js';
 import type { DraftFeature } from '../pack/index.js';
-import { refusalCodeOfRequestError, type EvaluationRequest, type RequestError } from '../admission/index.js';
+import {
+  admit,
+  REFUSAL_STEP,
+  stepOrder,
+  type Admission,
+  type AdmissionDeployment,
+  type EvaluationRequest,
+  type PackRegistry,
+  type RequestError,
+} from '../admission/index.js';
 import type { Result } from '../result.js';
-import { checkEntryFits } from '../ledger/admission.js';
 import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../ledger/entry-types.js';
-import type { Difference } from './types.js';
+import type { Difference, NotReplayableReason } from './types.js';
 import type { ReplayContext, Verdict } from './replay-context.js';
-
-/** Refusals the request reader alone decides; the rest depend on the registry or the deployment. */
-const REQUEST_LEVEL = ['request-malformed', 'unsupported-request-format', 'request-too-large'] as const;
-type RequestLevelRefusal = (typeof REQUEST_LEVEL)[number];
-const isRequestLevel = (code: RefusalCode): code is RequestLevelRefusal =>
-  (REQUEST_LEVEL as readonly RefusalCode[]).includes(code);
 
 const match: Verdict = { result: 'replay-match', work: { recorded: 0, replayed: 0 } };
 const differ = (differs: Difference[]): Verdict => ({ result: 'replay-mismatch', differs });
@@ -40,94 +43,145 @@ const admitted = (recorded: RefusalCode, why: string): Verdict =>
     { member: 'admission', recorded: 'refused', replayed: why },
   ]);
 
+type RefusalEntry = SignedEntry & RefusalEntryBody;
+type Decision = Admission<NotReplayableReason>;
+
 export async function replayRefusal(
-  entry: SignedEntry & RefusalEntryBody,
+  entry: RefusalEntry,
   read: Result<EvaluationRequest, RequestError>,
   ctx: ReplayContext,
 ): Promise<Verdict> {
   const code = entry.refusal.code;
+  const readId = read.ok ? read.value.requestId : (read.error.requestId ?? null);
+  // The pipeline records a refusal only under an id it could read (ADR 0071); otherwise it dead-letters.
+  if (read.ok && readId !== entry.requestId)
+    return differ([{ member: 'requestId', recorded: entry.requestId, replayed: readId }]);
+  const decision = await admit(read, replayDeployment(entry, ctx), replayRegistry(entry, ctx));
   if (!read.ok) {
-    const replayed = refusalCodeOfRequestError(read.error.code);
     const differs: Difference[] = [];
-    // The pipeline records a refusal only under an id it could read (ADR 0071); otherwise it dead-letters.
-    if ((read.error.requestId ?? null) !== entry.requestId)
-      differs.push({ member: 'requestId', recorded: entry.requestId, replayed: read.error.requestId ?? null });
+    if (readId !== entry.requestId) differs.push({ member: 'requestId', recorded: entry.requestId, replayed: readId });
+    const replayed = decision.kind === 'refused' ? decision.code : null;
     if (replayed !== code) differs.push({ member: 'refusal.code', recorded: code, replayed });
     return differs.length === 0 ? match : differ(differs);
   }
-  const req = read.value;
-  if (req.requestId !== entry.requestId)
-    return differ([{ member: 'requestId', recorded: entry.requestId, replayed: req.requestId }]);
-  if (isRequestLevel(code)) return admitted(code, 'the request reads as a valid request');
-  const fetch = ctx.options.fetch;
+  return judge(entry, read.value, decision, ctx);
+}
 
-  if (code === 'unknown-pack-alias') {
-    if (req.pack.kind !== 'alias') return admitted(code, 'the request names a pack digest, not an alias');
-    const now = await fetch.resolveAlias(req.pack.alias);
-    return now === null ? match : changed(`${req.pack.alias} has been published since, as sha256:${now}`);
+/**
+ * The deployment as far as the entry records it: its log, extensions, evaluator and draft features. A refusal entry
+ * records no budget and not the deployment's maximum or default, so the budget check is re-judged only for a budget
+ * refusal (against the supplied maximum, else the evaluator's); before a later refusal the entry says the budget
+ * passed, and it is taken as passed (ADR 0335).
+ */
+function replayDeployment(entry: RefusalEntry, ctx: ReplayContext): AdmissionDeployment {
+  const supplied = ctx.options.maxWorkBudget;
+  const judgingBudget = entry.refusal.code === 'work-budget-out-of-range';
+  return {
+    logIds: [entry.logId],
+    supportedExtensions: entry.supportedExtensions,
+    evaluator: entry.evaluator,
+    ...(entry.draftFeatures !== undefined ? { draftFeatures: entry.draftFeatures as readonly DraftFeature[] } : {}),
+    // Any in-range default: a budget refusal of a request that named none is judged deployment-dependent below.
+    defaultWorkBudget: 1,
+    maxWorkBudget: judgingBudget ? Math.min(supplied ?? MAX_WORK_BUDGET, MAX_WORK_BUDGET) : Number.MAX_SAFE_INTEGER,
+  };
+}
+
+/** The registry as it is now, every pack judged under the grammar the entry recorded (ADR 0223). */
+function replayRegistry(entry: RefusalEntry, ctx: ReplayContext): PackRegistry<NotReplayableReason> {
+  const features = (entry.draftFeatures ?? []) as readonly DraftFeature[];
+  return {
+    resolveAlias: (alias) => ctx.options.fetch.resolveAlias(alias),
+    async load(digest) {
+      const loaded = await ctx.packs.load(digest, features);
+      if (!loaded.ok) return { status: 'unreadable', reason: loaded.reason, detail: loaded.detail };
+      return loaded.value ?? { status: 'missing' };
+    },
+  };
+}
+
+/** The digest admission reached (named, or resolved from the alias), if it got that far. */
+function decidedDigest(d: Decision): string | undefined {
+  if (d.kind === 'refused') return d.pack?.digest;
+  return d.kind === 'admitted' || d.kind === 'pack-unreadable' ? d.digest : d.pack.digest;
+}
+
+/**
+ * A readable request under the recorded id: where did admission refuse now, against where it refused then? A switch
+ * over the closed union without a default: a refusal code added to REFUSAL_CODES does not compile until it is judged.
+ */
+function judge(entry: RefusalEntry, req: EvaluationRequest, d: Decision, ctx: ReplayContext): Verdict {
+  const code = entry.refusal.code;
+  switch (code) {
+    case 'request-malformed':
+    case 'unsupported-request-format':
+    case 'request-too-large':
+      return admitted(code, 'the request reads as a valid request');
+    case 'unknown-pack-alias':
+      if (req.pack.kind !== 'alias') return admitted(code, 'the request names a pack digest, not an alias');
+      if (d.kind === 'refused' && d.code === code) return match;
+      return changed(`${req.pack.alias} has been published since, as sha256:${decidedDigest(d) ?? ''}`);
+    case 'unknown-pack-digest':
+      return (
+        beforePack(code, entry, d) ??
+        (d.kind === 'refused' && d.code === code
+          ? match
+          : changed(`a pack with digest sha256:${decidedDigest(d) ?? ''} has been published since`))
+      );
+    case 'work-budget-out-of-range':
+      return beforePack(code, entry, d) ?? beforeStep(code, d) ?? judgeBudget(code, req, d, ctx);
+    case 'entry-would-not-fit':
+      return (
+        beforePack(code, entry, d) ??
+        beforeStep(code, d) ??
+        (d.kind === 'refused' && d.code === code
+          ? match
+          : dependsOnDeployment(
+              `the worst-case entry fits over log ${entry.logId}; the deployment's other log ids are not recorded`,
+            ))
+      );
   }
+}
 
-  const digest =
-    req.pack.kind === 'digest' ? req.pack.digest.slice('sha256:'.length) : await fetch.resolveAlias(req.pack.alias);
-  if (digest === null) return admitted(code, `the alias is unknown: the replay refuses it as unknown-pack-alias`);
-  if (entry.pack !== null && entry.pack.digest !== digest)
+/** A refusal after the alias: the verdict when admission now stops at the alias or at the pack, else undefined. */
+function beforePack(code: RefusalCode, entry: RefusalEntry, d: Decision): Verdict | undefined {
+  // The recorded refusal passed the alias; refused at it now, the alias is unknown (an alias is never unpublished).
+  if (d.kind === 'refused' && d.code === 'unknown-pack-alias')
+    return admitted(code, `the alias is unknown: the replay refuses it as unknown-pack-alias`);
+  const digest = decidedDigest(d);
+  if (entry.pack !== null && digest !== undefined && entry.pack.digest !== digest)
     return differ([{ member: 'pack.digest', recorded: entry.pack.digest, replayed: digest }]);
-  // Judged under the grammar the deployment recorded (ADR 0223).
-  const loaded = await ctx.packs.load(digest, (entry.draftFeatures ?? []) as readonly DraftFeature[]);
-  if (!loaded.ok) return { result: 'not-replayable', reason: loaded.reason, detail: loaded.detail };
-
-  if (code === 'unknown-pack-digest') {
-    return loaded.value === null ? match : changed(`a pack with digest sha256:${digest} has been published since`);
-  }
-  if (loaded.value === null)
+  if (d.kind === 'pack-unreadable') return { result: 'not-replayable', reason: d.reason, detail: d.detail };
+  if (code === 'unknown-pack-digest') return undefined;
+  if (d.kind === 'refused' && d.code === 'unknown-pack-digest')
     return {
       result: 'not-replayable',
       reason: 'pack-missing',
-      detail: `the pack registry holds no pack sha256:${digest}`,
+      detail: `the pack registry holds no pack sha256:${digest ?? ''}`,
     };
-  if (loaded.value.status !== 'found') {
-    // The pipeline records a non-conformant stored pack as an evaluation error before the budget check.
+  // The pipeline records a non-conformant stored pack as an evaluation error before the budget check.
+  if (d.kind === 'pack-not-conformant')
     return differ([{ member: 'kind', recorded: 'admission-refusal', replayed: 'evaluation-error' }]);
-  }
+  return undefined;
+}
 
-  if (code === 'work-budget-out-of-range') {
-    const b = req.workBudget;
-    if (b === undefined) return dependsOnDeployment('the request named no budget; the deployment default applied');
-    if (b < 1 || b > MAX_WORK_BUDGET) return match;
-    const max = ctx.options.maxWorkBudget;
-    if (max === undefined)
-      return dependsOnDeployment(
-        `workBudget ${b} is within the evaluator's range; the deployment's maximum is not recorded`,
-      );
-    return b > max ? match : admitted(code, `workBudget ${b} is within 1..${max}`);
-  }
-  if (code === 'entry-would-not-fit') {
-    const p = loaded.value.pack;
-    // ADR 0054: the same worst-case arithmetic the pipeline ran before evaluating.
-    const fits = checkEntryFits({
-      requestId: entry.requestId,
-      correlation: entry.correlation,
-      pack: {
-        id: p.id,
-        version: p.version,
-        specVersion: p.specVersion,
-        outcomeIds: p.outcomeIds,
-        routeTargets: p.routeTargets,
-      },
-      logIds: [entry.logId],
-      supportedExtensions: entry.supportedExtensions,
-      evaluator: entry.evaluator,
-      ...(entry.draftFeatures !== undefined ? { draftFeatures: entry.draftFeatures } : {}),
-    });
-    return fits.ok
-      ? dependsOnDeployment(
-          `the worst-case entry fits over log ${entry.logId}; the deployment's other log ids are not recorded`,
-        )
-      : match;
-  }
-  // Every code of REFUSAL_CODES is handled above: a new code that is not makes this assignment fail to compile.
-  const unhandled: never = code;
-  return admitted(unhandled, 'no admission rule of this replay refuses it');
+/** Refused now at an earlier check than the recorded one: the recorded check was never reached. */
+function beforeStep(code: RefusalCode, d: Decision): Verdict | undefined {
+  if (d.kind === 'refused' && stepOrder(d.step, REFUSAL_STEP[code]) < 0)
+    return differ([{ member: 'refusal.code', recorded: code, replayed: d.code }]);
+  return undefined;
+}
+
+function judgeBudget(code: RefusalCode, req: EvaluationRequest, d: Decision, ctx: ReplayContext): Verdict {
+  if (d.kind === 'refused' && d.code === code) return match;
+  const b = req.workBudget;
+  if (b === undefined) return dependsOnDeployment('the request named no budget; the deployment default applied');
+  const max = ctx.options.maxWorkBudget;
+  if (max === undefined)
+    return dependsOnDeployment(
+      `workBudget ${b} is within the evaluator's range; the deployment's maximum is not recorded`,
+    );
+  return admitted(code, `workBudget ${b} is within 1..${max}`);
 }
 
 const changed = (detail: string): Verdict => ({ result: 'not-replayable', reason: 'registry-state-changed', detail });

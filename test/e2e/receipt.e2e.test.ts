@@ -12,7 +12,8 @@ import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
 import { run as submit } from '../../cli/commands/submit.js';
 import { run as show } from '../../cli/commands/show.js';
-import { run as receipt, EXIT_NOT_CHECKPOINTED } from '../../cli/commands/receipt.js';
+import { EXIT } from '../../cli/args.js';
+import { run as receipt } from '../../cli/commands/receipt.js';
 import { run as verifyReceipt } from '../../cli/commands/verify-receipt.js';
 import { sha256Hex } from '../../core/ledger/bytes.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
@@ -69,7 +70,7 @@ describe('docket receipt and docket verify-receipt over the local stack', () => 
     await recorded('receipt-1');
 
     const early = await cli(receipt, ['receipt-1', '--out', f('r.json')]);
-    expect(early.code).toBe(EXIT_NOT_CHECKPOINTED);
+    expect(early.code).toBe(EXIT.NOT_CHECKPOINTED);
     expect(early.err).toMatch(
       /no checkpoint of log \S+ covers seq 0 yet; the checkpoint function runs on the schedule rate\(15 minutes\)/,
     );

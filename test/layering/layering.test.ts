@@ -3,49 +3,14 @@
  * small fixture tree written to a temporary directory, and the real ESLint config is asked which rules apply
  * to core/ and what they report.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ESLint, Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CORE_PURITY_RULES } from '../../eslint.config.js';
-
-const ROOT = resolve(import.meta.dirname, '../..');
-const CRUISER = join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
-
-interface Violation {
-  readonly from: string;
-  readonly to: string;
-  readonly rule: { readonly name: string };
-}
-
-function writeTree(dir: string, files: Record<string, string>): void {
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    writeFileSync(join(dir, name), text);
-  }
-}
-
-/** Runs the project's own config over `dir`; returns the violations it reports (exit code ignored, JSON read). */
-function cruise(dir: string, paths: string[]): Violation[] {
-  let out: string;
-  try {
-    out = execFileSync(
-      process.execPath,
-      [CRUISER, '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json', ...paths],
-      { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-  } catch (e) {
-    out = (e as { stdout: string }).stdout;
-  }
-  return (JSON.parse(out) as { summary: { violations: Violation[] } }).summary.violations;
-}
-
-const TSCONFIG = JSON.stringify({
-  compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true },
-});
+import { cruise, ROOT, TSCONFIG, writeTree, type Violation } from './cruise.js';
 
 describe('the layering check', () => {
   let bad: string;
