@@ -7,6 +7,9 @@
  *   - batch: `docket evaluate --batch` of 50,000 lines (the batch bench's seeded triage documents,
  *     support/triage-facts.ts) as a whole process from a file, median of 3, next to the core's in-process rate
  *     (evaluateCompiled over the same facts and evidence bytes, best of 3 after a warm-up) in the same run.
+ * BENCH_CLI_BASELINE=<another checkout's bin/docket.js> (built, e.g. with `git worktree add` of an older commit)
+ * times that build's `docket evaluate` in the same rounds too, for a before/after in one run.
+ * CPU time (user + system, GNU time) is printed beside wall time: on a loaded shared machine it moves less.
  *
  *   npm run build && node dist/bench/cli-start.bench.js
  */
@@ -37,13 +40,24 @@ const spread = (xs: readonly number[]): string => {
 };
 const rate = (n: number, s: number): string => `${Math.round(n / s).toLocaleString('en-US')}/s`;
 
-/** Wall time of one process, spawn to exit, in ms; it must exit with one of `ok`. */
-function timed(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, ok = [0]): number {
+/** One process's wall time (spawn to exit) and CPU time (user + system, from GNU time when present), in ms. */
+interface Timing {
+  readonly wall: number;
+  readonly cpu: number;
+}
+const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const cpuFile = join(mkdtempSync(join(tmpdir(), 'docket-cli-start-cpu-')), 'cpu');
+
+/** Runs one process, which must exit with one of `ok`. CPU time is NaN without GNU time. */
+function timed(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, ok = [0]): Timing {
+  const [file, argv] =
+    GNU_TIME === undefined ? [cmd, args] : [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, '--', cmd, ...args]];
   const t0 = performance.now();
-  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
-  const t = performance.now() - t0;
+  const r = spawnSync(file, argv, { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const wall = performance.now() - t0;
   if (!ok.includes(r.status ?? -1)) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return t;
+  const cpu = GNU_TIME === undefined ? NaN : readFileSync(cpuFile, 'utf8').trim().split(/\s+/).map(Number);
+  return { wall, cpu: Array.isArray(cpu) ? (cpu[0]! + cpu[1]!) * 1000 : cpu };
 }
 
 /** An older Node on this machine (< 22.5), to time the launcher's re-run on Node 24. */
@@ -59,33 +73,43 @@ function startUp(): string[] {
   const evaluate = [DOCKET, 'evaluate', '--pack', PACK, '--facts', FACTS];
   const noCache = { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' };
   const old = olderNode();
+  const baseline = process.env.BENCH_CLI_BASELINE;
+  const before: Timing[] = [];
   const oldEnv = { ...process.env, PATH: '/usr/bin:/bin' };
   timed(process.execPath, evaluate); // fills the compile cache if it is empty
-  const bare: number[] = [];
-  const cli: number[] = [];
-  const cliNoCache: number[] = [];
-  const oldBare: number[] = [];
-  const oldCli: number[] = [];
+  const bare: Timing[] = [];
+  const cli: Timing[] = [];
+  const cliNoCache: Timing[] = [];
+  const oldBare: Timing[] = [];
+  const oldCli: Timing[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     bare.push(timed(process.execPath, ['-e', '0']));
     cli.push(timed(process.execPath, evaluate));
     cliNoCache.push(timed(process.execPath, evaluate, noCache));
+    if (baseline !== undefined) before.push(timed(process.execPath, [baseline, ...evaluate.slice(1)]));
     if (old !== undefined) {
       oldBare.push(timed(old, ['-e', '0'], oldEnv));
       oldCli.push(timed(old, evaluate, oldEnv));
     }
   }
-  const b = median(bare);
+  const b = median(bare.map((t) => t.wall));
+  const bc = median(bare.map((t) => t.cpu));
+  const row = (label: string, ts: readonly Timing[]): string => {
+    const wall = ts.map((t) => t.wall);
+    const cpu = median(ts.map((t) => t.cpu));
+    return `  ${label.padEnd(46)}: ${ms(wall)} wall (${spread(wall)}) → ${(median(wall) / b).toFixed(2)}× node -e 0; CPU ${cpu.toFixed(0)} ms → ${(cpu / bc).toFixed(2)}×`;
+  };
   const out = [
-    `start-up, ${ROUNDS} interleaved rounds, median (Node ${process.version}; ${process.execPath})`,
-    `  node -e 0                                      : ${ms(bare)} (${spread(bare)})`,
-    `  docket evaluate, one facts document            : ${ms(cli)} (${spread(cli)}) → ${(median(cli) / b).toFixed(2)}× node -e 0 (goal ≤ 3×)`,
-    `  the same, compile cache off                    : ${ms(cliNoCache)} (${spread(cliNoCache)}) → ${(median(cliNoCache) / b).toFixed(2)}× node -e 0`,
+    `start-up, ${ROUNDS} interleaved rounds, medians (Node ${process.version}; ${process.execPath}); goal ≤ 3× node -e 0`,
+    row('node -e 0', bare),
+    row('docket evaluate, one facts document', cli),
+    row('the same, compile cache off', cliNoCache),
   ];
-  if (old !== undefined)
-    out.push(
-      `  started by ${old} (re-run on Node 24): ${ms(oldCli)} (${spread(oldCli)}) → ${(median(oldCli) / b).toFixed(2)}× node -e 0; its own node -e 0: ${ms(oldBare)}`,
-    );
+  if (baseline !== undefined) out.push(row(`baseline ${baseline}`, before));
+  if (old !== undefined) {
+    out.push(row(`started by ${old} (re-run on Node 24)`, oldCli));
+    out.push(row(`${old} -e 0`, oldBare));
+  }
   return out;
 }
 
@@ -115,7 +139,7 @@ function batch(): string[] {
     evalPass();
     const inProcess = Math.min(evalPass(), evalPass(), evalPass());
     const args = [DOCKET, 'evaluate', '--pack', PACK, '--batch', file];
-    const whole = [0, 1, 2].map(() => timed(process.execPath, args, process.env, [0, 2]) / 1000);
+    const whole = [0, 1, 2].map(() => timed(process.execPath, args, process.env, [0, 2]).wall / 1000);
     const w = median(whole);
     if (sink === -1) console.log('');
     return [
