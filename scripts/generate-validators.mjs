@@ -109,7 +109,7 @@ export async function generateValidatorsModule() {
   // All ASCII: a source with one non-ASCII character (the schemas' "§") is decoded by Node into a two-byte string,
   // which made loading this ~1 MB module several times slower. Escaped, the characters are the same in every string
   // and pattern (\uXXXX means the same UTF-16 unit in both).
-  return out.join('\n').replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return out.join('\n').replace(/[^\t\n\r\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
