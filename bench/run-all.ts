@@ -27,6 +27,7 @@ const BENCHES = [
   'dynalite',
   'pipeline',
   'start',
+  'cli-start',
   'console',
 ];
 

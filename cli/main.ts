@@ -1,13 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { useFastestLedgerCrypto } from '../adapters/sodium-ledger-crypto.js';
 import { EXIT, UsageError } from './args.js';
 import { InputReadError, processIo, type CliIo } from './io.js';
-
-// node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md), with libsodium's Ed25519
-// verification when sodium-native loads (docs/adr/0240-libsodium-ed25519-verify.md).
-useFastestLedgerCrypto();
 
 /**
  * `docket <command> [args…]`: dispatches to cli/commands/<command>.ts, each exporting
@@ -36,6 +31,22 @@ export const COMMANDS = Object.freeze({
 } as const);
 
 export type CommandName = keyof typeof COMMANDS;
+
+/**
+ * The commands that never touch the ledger: they skip the ledger crypto set-up below (loading core/ledger and the
+ * sodium-native addon is ~70 ms of a ~200 ms start; docs/adr/0332-cli-start-up.md). Every other command, including
+ * one added later, gets it.
+ */
+const WITHOUT_LEDGER: ReadonlySet<CommandName> = new Set<CommandName>(['evaluate', 'validate']);
+
+/**
+ * node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md), with libsodium's Ed25519
+ * verification when sodium-native loads (docs/adr/0240-libsodium-ed25519-verify.md).
+ */
+async function installLedgerCrypto(): Promise<void> {
+  const { useFastestLedgerCrypto } = await import('../adapters/sodium-ledger-crypto.js');
+  useFastestLedgerCrypto();
+}
 
 export interface CommandModule {
   run(argv: string[], io: CliIo): Promise<number>;
@@ -87,6 +98,7 @@ export async function main(argv: readonly string[], io: CliIo, options: MainOpti
     io.stderr(`docket: unknown command ${JSON.stringify(name)}\n${usage()}`);
     return EXIT.USAGE;
   }
+  if (!WITHOUT_LEDGER.has(name)) await installLedgerCrypto();
   const mod = await loadCommand(name, options);
   if ('missing' in mod) {
     io.stderr(`docket: ${mod.missing}\n`);

@@ -1,11 +1,8 @@
-import { compilePack, evaluateDocuments, type EvaluationResult } from '../../core/evaluate/index.js';
-import { validatePack, type DraftFeature } from '../../core/pack/index.js';
+import { evaluateDocuments } from '../../core/evaluate/index.js';
+import type { DraftFeature } from '../../core/pack/index.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
-import { evaluateLine } from '../batch/line-evaluator.js';
-import type { SplitLine } from '../batch/line-splitter.js';
 import { resultLine } from '../batch/result-line.js';
-import { streamBatch } from '../batch/stream-batch.js';
-import { openInputChunks, readInput, type CliIo } from '../io.js';
+import { readInput, type CliIo } from '../io.js';
 
 const USAGE = [
   'docket evaluate --pack <file> --facts <file> [--evidence <file>] [--extension <name>]... [--work-budget <n>] [--trace] [--rfc0008-quantifiers]',
@@ -25,8 +22,6 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const encoder = new TextEncoder();
-
 /**
  * `docket evaluate`: Core §8 over exact input bytes. Prints exactly one line of JSON per evaluation:
  *   {"disposition": <RFC 8785 canonical bytes, spliced in verbatim>, "work": n[, "trace": …]}   exit 0
@@ -38,7 +33,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!line.ok) return line.exit;
   const opts = line.args;
   const pack = await readInput(opts.pack, io);
-  if (opts.mode === 'batch') return runBatch(pack, opts, io);
+  // The batch loop loads only in batch mode (docs/adr/0332-cli-start-up.md).
+  if (opts.mode === 'batch') return (await import('../batch/run-batch.js')).runBatch(pack, opts, io);
   const facts = await readInput(opts.facts, io);
   const evidence = opts.evidence === undefined ? undefined : await readInput(opts.evidence, io);
   const result = evaluateDocuments({
@@ -108,31 +104,4 @@ function options(argv: string[]): Options {
     trace: values.trace === true,
     draftFeatures,
   };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Batch mode: streamed, one result line per input line (docs/adr/0200-streamed-batch-evaluation.md)
-
-async function runBatch(pack: Uint8Array, opts: Extract<Options, { mode: 'batch' }>, io: CliIo): Promise<number> {
-  const chunks = await openInputChunks(opts.batch, io);
-  const sink = { write: (text: string) => io.stdout(text), drained: () => io.stdoutDrained?.() };
-  const validation = validatePack(pack, { draftFeatures: opts.draftFeatures });
-  let answer: (line: SplitLine) => EvaluationResult;
-  if (!validation.conformant || validation.pack === undefined) {
-    // §8.4 precedence: pack-not-conformant comes first, whatever each line holds. The error is computed once,
-    // through the evaluator, so it is the same error a single evaluation reports.
-    const packError = evaluateDocuments({
-      pack,
-      facts: encoder.encode('{}'),
-      supportedExtensions: opts.extensions,
-      draftFeatures: opts.draftFeatures,
-    });
-    answer = () => packError;
-  } else {
-    const compiled = compilePack(validation.pack); // compiled once for every line
-    const settings = { supportedExtensions: opts.extensions, workBudget: opts.workBudget };
-    answer = (line) => evaluateLine(compiled, line, settings);
-  }
-  const { errors } = await streamBatch(chunks, sink, answer);
-  return errors === 0 ? EXIT.OK : EXIT.EVALUATION_ERROR;
 }

@@ -1,105 +1,28 @@
 /**
- * The structural validators (§3.2), compiled once per process on first use:
- *   - 0.2.0-draft: the published historical schema, verbatim (§11 keeps the older contract);
- *   - 0.3.0 base: schema/judgment-pack-core.schema.json;
- *   - 0.3.0 extended: the same schema with the §4.1/§6.7 extended ceiling (escalation.routes maxItems 16) and
- *     nothing else changed — applying the base schema alone does not validate an extended document (§4.1).
- * ajv runs Draft 2020-12 with ajv-formats, so `format` is an assertion (uri, date, date-time; §3.2).
- *
- * For diagnostics only, the condition `oneOf` is compiled as the equivalent discriminated form (object, `op` in the
- * six names, then the branch selected by `op`): the branches' `op` constraints are disjoint, so "exactly one branch
- * matches" and "the branch named by op matches" accept the same instances, while errors then come from the one
- * branch the author meant instead of from all six. test/pack/schema-equivalence.test.ts checks the two forms agree.
+ * The structural validators (§3.2): the pack schemas of core/pack/effective-schema.ts, Draft 2020-12 with `format`
+ * as an assertion (uri, date, date-time), precompiled at build time by ajv's standalone code into
+ * core/pack/generated/pack-validators.ts (docs/adr/0330-precompiled-schema-validators.md). Compiling them at
+ * start-up cost every CLI run ~0.15 s and loaded all of ajv; the generated code is the same validators, checked
+ * against runtime-compiled ones by test/pack/generated-validators.test.ts. Each is built once per process on first use.
  */
-import { OBJECT_COLLECTIONS } from './unique-items.js';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
-import schema030 from '../../schema/judgment-pack-core.schema.json' with { type: 'json' };
-import schema020 from '../../schema/judgment-pack-core-0.2.0-draft.schema.json' with { type: 'json' };
+import { GENERATED_VALIDATORS } from './generated/pack-validators.js';
+import { schemaKey, type SchemaKey } from './effective-schema.js';
 import type { Profile, SpecVersion } from './types.js';
-import { withQuantifiers } from './quantifier-schema.js';
 
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
+export { ROUTE_CEILINGS, effectiveSchema, publishedSchema } from './effective-schema.js';
 
-/** §6.7: base admits 1–8 routes; §4.1 extended raises the ceiling to 16. */
-export const ROUTE_CEILINGS: Readonly<Record<Profile, number>> = Object.freeze({ base: 8, extended: 16 });
-
-type SchemaKey = `${'0.2.0-draft' | '0.3.0/base' | '0.3.0/extended'}${'' | '+rfc0008-quantifiers'}`;
-const compiled = new Map<SchemaKey, ValidateFunction>();
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Schema = any;
-
-function clone(x: Schema): Schema {
-  return structuredClone(x);
-}
-
-/** The published schema documents (verbatim), e.g. for tools that want to show them. */
-export function publishedSchema(specVersion: SpecVersion): unknown {
-  return clone(specVersion === '0.3.0' ? schema030 : schema020);
-}
-
-/** The schema actually compiled for a version and profile (see the module comment). */
-export function effectiveSchema(
-  specVersion: SpecVersion,
-  profile: Profile,
-  discriminatedConditions = true,
-  quantifiers = false,
-): Schema {
-  const s = clone(specVersion === '0.3.0' ? schema030 : schema020);
-  if (specVersion === '0.3.0') {
-    s.$defs.escalation.properties.routes.maxItems = ROUTE_CEILINGS[profile];
-    s.$id = String(s.$id).replace(/\.schema\.json$/, `.${profile}-profile.schema.json`);
-  }
-  // Checked by a set in core/pack/unique-items.ts: ajv's pairwise deep comparison is quadratic (ADR 0154).
-  for (const member of OBJECT_COLLECTIONS)
-    if (s.properties?.[member] !== undefined) delete s.properties[member].uniqueItems;
-  // RFC 0008 draft grammar, only when the caller enabled it (docs/adr/0191-quantifier-schema-tiers.md).
-  const tiers = quantifiers ? withQuantifiers(s) : ['condition'];
-  if (discriminatedConditions) for (const t of tiers) s.$defs[t] = discriminate(s.$defs[t]);
-  return s;
-}
-
-/** Rewrites `oneOf` of op-tagged branches into `op` enum + if/then per branch (equivalent; see module comment). */
-function discriminate(condition: Schema): Schema {
-  const branches: Schema[] = condition.oneOf;
-  const ops: string[] = [];
-  const allOf = branches.map((branch: Schema) => {
-    const op = branch.properties.op;
-    const names: string[] = op.const !== undefined ? [op.const] : op.enum;
-    ops.push(...names);
-    return { if: { properties: { op: { enum: names } }, required: ['op'] }, then: branch };
-  });
-  return { type: 'object', required: ['op'], properties: { op: { enum: ops } }, allOf };
-}
-
-function newAjv(): InstanceType<typeof Ajv2020> {
-  const ajv = new Ajv2020({
-    allErrors: true,
-    strict: true,
-    // The published 0.2.0-draft schema puts `properties`/`required` in if/then subschemas without a `type`, which
-    // ajv's strictTypes/strictRequired flag; those subschemas are correct JSON Schema, so those two checks are off.
-    strictTypes: false,
-    strictRequired: false,
-    useDefaults: false, // §4.1: never insert the default profile
-  });
-  addFormats(ajv, ['uri', 'date', 'date-time']);
-  return ajv;
-}
+const built = new Map<SchemaKey, ValidateFunction>();
 
 export function validatorFor(specVersion: SpecVersion, profile: Profile, quantifiers = false): ValidateFunction {
-  const key: SchemaKey = `${specVersion === '0.2.0-draft' ? '0.2.0-draft' : (`0.3.0/${profile}` as const)}${quantifiers ? '+rfc0008-quantifiers' : ''}`;
-  let v = compiled.get(key);
+  const key = schemaKey(specVersion, profile, quantifiers);
+  let v = built.get(key);
   if (v === undefined) {
-    v = newAjv().compile(effectiveSchema(specVersion, profile, true, quantifiers));
-    compiled.set(key, v);
+    const load = GENERATED_VALIDATORS[key];
+    // Only a generated module older than effective-schema.ts's keys can lack one: `npm run build` writes them all.
+    if (load === undefined) throw new Error(`no generated validator for ${key}: run "npm run build"`);
+    v = load();
+    built.set(key, v);
   }
   return v;
-}
-
-/** For the equivalence test: a validator of the schema exactly as published (condition oneOf untouched). */
-export function literalValidatorFor(specVersion: SpecVersion, profile: Profile, quantifiers = false): ValidateFunction {
-  return newAjv().compile(effectiveSchema(specVersion, profile, false, quantifiers));
 }

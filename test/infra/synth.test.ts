@@ -109,7 +109,7 @@ describe('offline synthesis', () => {
   for (const [name, entry] of Object.entries(HANDLER_ENTRIES)) {
     // Skipped only while the pipeline owner has not written this handler yet.
     it.runIf(existsSync(join(root, entry)))(
-      `bundles the ${name} handler with esbuild, without Docker, into one ESM index.mjs under 500 KB`,
+      `bundles the ${name} handler with esbuild, without Docker, into one ESM index.mjs under 1 MiB`,
       () => {
         const app = new App({ analyticsReporting: false });
         const stack = new Stack(app, 'BundleProbe');
@@ -130,7 +130,8 @@ describe('offline synthesis', () => {
         expect(readdirSync(bundles[0]!)).toEqual(['index.mjs']);
         const file = join(bundles[0]!, 'index.mjs');
         const text = readFileSync(file, 'utf8');
-        expect(statSync(file).size).toBeLessThan(500 * 1024);
+        // ≤ 1 MiB since the pack validators are precompiled (docs/adr/0333-evaluate-bundle-carries-precompiled-validators.md).
+        expect(statSync(file).size).toBeLessThan(1024 * 1024);
         expect(text).toMatch(/^import \{ createRequire as __docketCreateRequire \}/);
         // ESM that exports the handler, and leaves the AWS SDK to the runtime (ADR 0163).
         expect(text).toMatch(/export\{[^}]*\bas handler\b[^}]*\}|export\{handler\}/);

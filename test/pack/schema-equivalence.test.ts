@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { literalValidatorFor, validatorFor, publishedSchema } from '../../core/pack/schemas.js';
+import { validatorFor, publishedSchema } from '../../core/pack/schemas.js';
+import { literalValidatorFor } from '../../core/pack/schema-compiler.js';
 import { fact, load, type Pack } from './fixtures/index.js';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
