@@ -1,0 +1,31 @@
+/**
+ * The one serializer of an assembled node document (A2 "Numbers survive assembly verbatim"): the carrier tree as
+ * RFC 8259 text with no whitespace, members in their order (a caller's own members as written, injected ones
+ * after), number lexemes verbatim and strings through JSON.stringify, which escapes only what JSON requires (no
+ * HTML escaping). The evaluator then reads these bytes with its own strict carrier, exactly as it reads a single
+ * evaluation's facts (ADR 0312).
+ */
+import type { JsonValue } from '../carrier/index.js';
+
+export function jsonText(v: JsonValue): string {
+  switch (v.kind) {
+    case 'null':
+      return 'null';
+    case 'boolean':
+      return v.value ? 'true' : 'false';
+    case 'number':
+      return v.lexeme;
+    case 'string':
+      return JSON.stringify(v.value);
+    case 'array':
+      return `[${v.items.map(jsonText).join(',')}]`;
+    case 'object': {
+      const parts: string[] = [];
+      for (const [name, value] of v.members) parts.push(`${JSON.stringify(name)}:${jsonText(value)}`);
+      return `{${parts.join(',')}}`;
+    }
+  }
+}
+
+const encoder = new TextEncoder();
+export const jsonBytes = (v: JsonValue): Uint8Array => encoder.encode(jsonText(v));
