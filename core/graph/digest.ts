@@ -1,5 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { createHash } from 'node:crypto';
 
 /** B3: "sha256:" + hex SHA-256 of the exact bytes, no canonicalization (0022:154, 289). */
-export const bytesDigest = (bytes: Uint8Array): string => `sha256:${bytesToHex(sha256(bytes))}`;
+export const bytesDigest = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;

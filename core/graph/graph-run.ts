@@ -3,6 +3,7 @@
  * can record it later: every disposition is a complete Core §8.3 object that went through the one disposition
  * serializer (core/evaluate/disposition.ts), every document is named by its digest, and the work is counted.
  */
+import type { JsonValue } from '../carrier/index.js';
 import type { Disposition, HandoffTarget, Reason } from '../evaluate/index.js';
 import type { FormatVersion } from './document.js';
 import type { GraphRefusal } from './refusal.js';
@@ -14,8 +15,8 @@ export interface FactFeed {
   readonly output?: string;
   readonly pointer: string;
   readonly injected: boolean;
-  /** The value written; present only when injected. */
-  readonly value?: unknown;
+  /** The value written (the carrier tree, number lexemes exact); present only when injected. */
+  readonly value?: JsonValue;
 }
 
 export interface EvidenceFeed {
@@ -23,7 +24,7 @@ export interface EvidenceFeed {
   readonly output?: string;
   readonly requirement: string;
   /** The contribution; absent when a caller or interface value was not supplied (B2: the requirement stays absent). */
-  readonly state?: unknown;
+  readonly state?: JsonValue;
 }
 
 export interface LeafEntry {

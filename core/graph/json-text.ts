@@ -17,12 +17,19 @@ export function jsonText(v: JsonValue): string {
       return v.lexeme;
     case 'string':
       return JSON.stringify(v.value);
-    case 'array':
-      return `[${v.items.map(jsonText).join(',')}]`;
+    case 'array': {
+      let out = '[';
+      for (let i = 0; i < v.items.length; i++) out += (i === 0 ? '' : ',') + jsonText(v.items[i]!);
+      return `${out}]`;
+    }
     case 'object': {
-      const parts: string[] = [];
-      for (const [name, value] of v.members) parts.push(`${JSON.stringify(name)}:${jsonText(value)}`);
-      return `{${parts.join(',')}}`;
+      let out = '{';
+      let first = true;
+      for (const [name, value] of v.members) {
+        out += `${first ? '' : ','}${JSON.stringify(name)}:${jsonText(value)}`;
+        first = false;
+      }
+      return `${out}}`;
     }
   }
 }

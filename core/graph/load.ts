@@ -30,7 +30,26 @@ const refuse = (code: LoadCode, exit: GraphExit, message: string): Result<never,
 
 const SUPPORTED: ReadonlySet<string> = new Set(['1', '0.2.0-draft']);
 
+/**
+ * Loads already answered, keyed by the SHA-256 of the exact bytes: the answer is a pure function of the bytes, so a
+ * hit is indistinguishable from loading again. Bounded; the oldest entry goes first.
+ */
+const LOADED_MAX = 64;
+const loaded = new Map<string, Result<GraphDocument, LoadRefusal>>();
+
 export function loadGraph(bytes: Uint8Array): Result<GraphDocument, LoadRefusal> {
+  if (bytes.length > GRAPH_LIMITS.graphBytes) return load(bytes, '');
+  const digest = bytesDigest(bytes);
+  let r = loaded.get(digest);
+  if (r === undefined) {
+    r = load(bytes, digest);
+    if (loaded.size >= LOADED_MAX) loaded.delete(loaded.keys().next().value!);
+    loaded.set(digest, r);
+  }
+  return r;
+}
+
+function load(bytes: Uint8Array, digest: string): Result<GraphDocument, LoadRefusal> {
   if (bytes.length > GRAPH_LIMITS.graphBytes)
     return refuse(
       'JPS-RESOURCE-GRAPH-BYTE-LIMIT',
@@ -57,7 +76,7 @@ export function loadGraph(bytes: Uint8Array): Result<GraphDocument, LoadRefusal>
     const where = first === undefined ? '' : `: ${first.instancePath || '/'} ${first.message ?? ''}`;
     return refuse('JPS-GRAPH-SCHEMA', GRAPH_EXIT.INVALID, `the graph document fails its schema (A1)${where}`);
   }
-  return ok(typed(plain as Plain, gate.value, bytesDigest(bytes)));
+  return ok(typed(plain as Plain, gate.value, digest));
 }
 
 /** A1 step 5: missing or not a string is invalid (exit 1); an unknown value is unsupported (exit 2). */

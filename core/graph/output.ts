@@ -4,10 +4,16 @@
  * which checks every §8.3 invariant before it emits bytes.
  */
 import { canonicalDisposition, type Disposition } from '../evaluate/index.js';
-import type { GraphRun, LeafEntry } from './graph-run.js';
+import { toPlain } from '../carrier/index.js';
+import type { EvidenceFeed, FactFeed, GraphRun, LeafEntry } from './graph-run.js';
 import type { GraphValidation } from './validate.js';
 
 const disposition = (d: Disposition): unknown => JSON.parse(canonicalDisposition(d));
+
+const factFeeds = (feeds: readonly FactFeed[]): unknown[] =>
+  feeds.map((f) => (f.value === undefined ? f : { ...f, value: toPlain(f.value) }));
+const evidenceFeeds = (feeds: readonly EvidenceFeed[]): unknown[] =>
+  feeds.map((f) => (f.state === undefined ? f : { ...f, state: toPlain(f.state) }));
 
 function leaf(l: LeafEntry): unknown {
   return {
@@ -17,8 +23,8 @@ function leaf(l: LeafEntry): unknown {
     packId: l.packId,
     packVersion: l.packVersion,
     specVersion: l.specVersion,
-    factFeeds: l.factFeeds,
-    evidenceFeeds: l.evidenceFeeds,
+    factFeeds: factFeeds(l.factFeeds),
+    evidenceFeeds: evidenceFeeds(l.evidenceFeeds),
     disposition: disposition(l.disposition),
     ...(l.handoffTarget !== undefined ? { handoffTarget: l.handoffTarget } : {}),
     work: l.work,
@@ -60,6 +66,8 @@ export function graphRunJson(run: GraphRun): string {
       ? {
           subgraphs: run.subgraphs.map((s) => ({
             ...s,
+            factFeeds: factFeeds(s.factFeeds),
+            evidenceFeeds: evidenceFeeds(s.evidenceFeeds),
             outputs: Object.fromEntries(Object.entries(s.outputs).map(([k, d]) => [k, disposition(d)])),
           })),
         }

@@ -11,6 +11,7 @@ import {
   type HandoffTarget,
 } from '../evaluate/index.js';
 import { validatePack } from '../pack/index.js';
+import { bytesDigest } from './digest.js';
 import type { GraphProject } from './project.js';
 
 export interface PackMeta {
@@ -28,12 +29,28 @@ export type PackState =
 
 const EMPTY = new TextEncoder().encode('{}');
 
+/**
+ * Validated and compiled packs shared across runs, keyed by the SHA-256 of their exact bytes: the answer is a pure
+ * function of the bytes, so a hit is indistinguishable from validating again (as the evaluator's own memos, ADR
+ * 0036, ADR 0037). Bounded; the oldest entry goes first.
+ */
+const SHARED_MAX = 64;
+const shared = new Map<string, Exclude<PackState, { kind: 'unreadable' }>>();
+
+function sharedState(bytes: Uint8Array, load: () => Exclude<PackState, { kind: 'unreadable' }>) {
+  const key = bytesDigest(bytes);
+  let s = shared.get(key);
+  if (s === undefined) {
+    s = load();
+    if (shared.size >= SHARED_MAX) shared.delete(shared.keys().next().value!);
+    shared.set(key, s);
+  }
+  return s;
+}
+
 export class PackCache {
   private readonly states = new Map<string, PackState>();
-  constructor(
-    private readonly project: GraphProject,
-    private readonly supportedExtensions: ReadonlySet<string>,
-  ) {}
+  constructor(private readonly project: GraphProject) {}
 
   get(pack: string): PackState {
     let s = this.states.get(pack);
@@ -44,10 +61,14 @@ export class PackCache {
   private load(pack: string): PackState {
     const file = this.project.packs.get(pack);
     if (file === undefined || !file.ok) return { kind: 'unreadable', message: file?.message ?? 'not in jpack.json' };
-    const validation = validatePack(file.bytes, { overlapCheck: false });
+    return sharedState(file.bytes, () => this.compile(file.bytes));
+  }
+
+  private compile(bytes: Uint8Array): Exclude<PackState, { kind: 'unreadable' }> {
+    const validation = validatePack(bytes, { overlapCheck: false });
     if (!validation.conformant || validation.pack === undefined) {
       // The evaluator's own answer for this pack: pack-not-conformant comes first in §8.4 whatever the inputs.
-      const r = evaluateDocuments({ pack: file.bytes, facts: EMPTY, supportedExtensions: this.supportedExtensions });
+      const r = evaluateDocuments({ pack: bytes, facts: EMPTY, supportedExtensions: new Set() });
       if (r.kind === 'error') return { kind: 'error', error: r.error };
     }
     const validated = validation.pack!;

@@ -6,7 +6,6 @@
  * node. One request budget covers the whole run (ADR 0313).
  */
 import { resolvePointer, type JsonObject, type JsonValue } from '../carrier/index.js';
-import { toPlain } from '../carrier/index.js';
 import {
   DEFAULT_WORK_BUDGET,
   evaluateCompiled,
@@ -228,7 +227,7 @@ class Run {
     private readonly inputs: CallerInputs,
     private readonly budget: number,
   ) {
-    this.packs = new PackCache(input.project, input.supportedExtensions);
+    this.packs = new PackCache(input.project);
     this.remaining = budget;
   }
 
@@ -273,7 +272,7 @@ class Run {
         ...(output !== undefined ? { output } : {}),
         pointer,
         injected: value !== undefined,
-        ...(value !== undefined ? { value: toPlain(value) } : {}),
+        ...(value !== undefined ? { value } : {}),
       });
     };
     const feedEvidence = (from: string, requirement: string, state: JsonValue | undefined, output?: string): void => {
@@ -285,7 +284,7 @@ class Run {
         from,
         ...(output !== undefined ? { output } : {}),
         requirement,
-        ...(state !== undefined ? { state: toPlain(state) } : {}),
+        ...(state !== undefined ? { state } : {}),
       });
     };
     for (const e of doc.edges) {
@@ -390,7 +389,7 @@ class Run {
         ...(output !== undefined ? { output } : {}),
         pointer: key,
         injected: value !== undefined,
-        ...(value !== undefined ? { value: toPlain(value) } : {}),
+        ...(value !== undefined ? { value } : {}),
       });
     };
     const bindEvidence = (from: string, key: string, state: JsonValue | undefined, output?: string): void => {
@@ -399,7 +398,7 @@ class Run {
         from,
         ...(output !== undefined ? { output } : {}),
         requirement: key,
-        ...(state !== undefined ? { state: toPlain(state) } : {}),
+        ...(state !== undefined ? { state } : {}),
       });
     };
     for (const e of doc.edges) {

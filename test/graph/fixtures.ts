@@ -5,6 +5,8 @@
 import {
   bytesDigest,
   evaluateGraph,
+  graphRunJson,
+  type GraphEvaluation,
   type GraphProject,
   type GraphRun,
   type SourceFile,
@@ -158,9 +160,10 @@ export function run(
   });
 }
 
-export function evaluated(r: GraphRun) {
+/** An evaluated run as the output contract prints it (feed values as plain JSON), typed as the core's result. */
+export function evaluated(r: GraphRun): GraphEvaluation {
   if (r.status !== 'evaluated') throw new Error(`expected an evaluated run, got ${JSON.stringify(r.error)}`);
-  return r;
+  return JSON.parse(graphRunJson(r)) as GraphEvaluation;
 }
 export function refusedWith(r: GraphRun) {
   if (r.status !== 'refused') throw new Error('expected a refused run');
