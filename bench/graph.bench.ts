@@ -1,14 +1,14 @@
 /**
  * Graph evaluation cost per node, next to single evaluations of the same pack and documents in the same run, and a
- * 256-leaf graph's run time (docs/graphs.md "Performance", ADR 0312).
+ * 256-leaf graph's run time (docs/graphs.md "Performance", ADR 0315).
  *
  *   npx tsc -p tsconfig.build.json && node dist/bench/graph.bench.js
  *
  * Workload: RFC 0006's triage pack (examples/data-request-intake-triage.json) and 1,024 seeded facts documents with
  * the six evidence documents (bench/support/triage-facts.ts), identical bytes every run.
  *   - flat: 64 format "1" runs of a 16-node graph (no edges), each node with its own facts and evidence entry, so
- *     1,024 node evaluations per round. A run = load + validation + the inputs document + per node: assembly,
- *     serialization and evaluateCompiled, with the pack validated and compiled once per run.
+ *     1,024 node evaluations per round. A run = load + validation + reading the inputs document + per node: assembly
+ *     and evaluateParsed (ADR 0315); packs and graph documents are memoized by digest across runs.
  *   - baselines on the same 1,024 (facts, evidence) pairs: `evaluateCompiled` on a pack compiled once (the hot path)
  *     and `evaluateDocuments` (a whole single evaluation, as `docket evaluate` does: validate, compile, evaluate).
  *   - 256 leaves: a 0.2.0-draft root with 16 instances of a 16-node subgraph (k × m = 256, B5), every leaf bound to a

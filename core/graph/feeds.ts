@@ -3,9 +3,25 @@
  * missing intermediates as objects only and never overwriting; and the caller-collision check, decided from the
  * declared feeds and the supplied inputs alone, before any node runs (A7, RFC 0002:55-62).
  */
-import type { JsonObject, JsonValue } from '../carrier/index.js';
+import { utf8ByteLength, type JsonObject, type JsonValue } from '../carrier/index.js';
 
-const objectOf = (members: Map<string, JsonValue>): JsonObject => ({ kind: 'object', members, v: 0 });
+/**
+ * An object node with its RFC 0008 V charge computed as the carrier computes it while reading (core/carrier/
+ * json-value.ts): V(object) = 1 + memberCount + Σ (byteLength(name) + V(value)). Untouched subtrees keep the charges
+ * of their source tokens, so a node is charged for the caller's facts exactly as a single evaluation of them is.
+ */
+function objectOf(members: Map<string, JsonValue>): JsonObject {
+  let v = 1 + members.size;
+  for (const [name, value] of members) v += utf8ByteLength(name) + value.v;
+  return { kind: 'object', members, v };
+}
+
+/** A string node as the carrier reads its minimal JSON text: V = 1 + byteLength(token). */
+export const stringValue = (s: string): JsonValue => ({
+  kind: 'string',
+  value: s,
+  v: 1 + utf8ByteLength(JSON.stringify(s)),
+});
 
 /** Why a pointer cannot take a feed in this document, or undefined when it can (A7 "callerCollision"). */
 export function collision(root: JsonValue, tokens: readonly string[]): string | undefined {

@@ -2,8 +2,8 @@
  * The one serializer of an assembled node document (A2 "Numbers survive assembly verbatim"): the carrier tree as
  * RFC 8259 text with no whitespace, members in their order (a caller's own members as written, injected ones
  * after), number lexemes verbatim and strings through JSON.stringify, which escapes only what JSON requires (no
- * HTML escaping). The evaluator then reads these bytes with its own strict carrier, exactly as it reads a single
- * evaluation's facts (ADR 0312).
+ * HTML escaping). Used to measure a document that may pass the carrier limits and to hand such a document to the
+ * evaluator's preflight as text (ADR 0315).
  */
 import type { JsonValue } from '../carrier/index.js';
 

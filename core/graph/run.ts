@@ -5,17 +5,24 @@
  * evaluator (core/evaluate, compiled packs); the first engine error refuses the run with its §8.4 class, phase and
  * node. One request budget covers the whole run (ADR 0313).
  */
-import { resolvePointer, type JsonObject, type JsonValue } from '../carrier/index.js';
+import {
+  DEFAULT_CARRIER_LIMITS,
+  resolvePointer,
+  utf8ByteLength,
+  type JsonObject,
+  type JsonValue,
+} from '../carrier/index.js';
 import {
   DEFAULT_WORK_BUDGET,
   evaluateCompiled,
+  evaluateParsed,
   MAX_WORK_BUDGET,
   type Disposition,
   type EvaluationError,
 } from '../evaluate/index.js';
 import { GRAPH_EXIT } from './codes.js';
 import { CALLER, type GraphDocument, type GraphEdge } from './document.js';
-import { collision, inject, withEvidence } from './feeds.js';
+import { collision, inject, stringValue, withEvidence } from './feeds.js';
 import type {
   EvidenceFeed,
   FactFeed,
@@ -26,7 +33,7 @@ import type {
   SubgraphEntry,
 } from './graph-run.js';
 import { EMPTY_FACTS, readGraphInputs, type CallerInputs } from './inputs.js';
-import { jsonBytes } from './json-text.js';
+import { jsonBytes, jsonText } from './json-text.js';
 import { loadGraph } from './load.js';
 import { evaluationOrder } from './order.js';
 import { PackCache } from './packs.js';
@@ -213,7 +220,6 @@ function upstream(produced: ReadonlyMap<string, Produced>, e: GraphEdge): Dispos
   return p.kind === 'pack' ? p.leaf.disposition : p.outputs.get(e.output!)!.disposition;
 }
 
-const stringValue = (s: string): JsonValue => ({ kind: 'string', value: s, v: 0 });
 const outcomeOf = (d: Disposition): string | undefined => (d.kind === 'outcome' ? d.outcomeId : undefined);
 
 class Run {
@@ -265,8 +271,13 @@ class Run {
     const evidenceFeeds: EvidenceFeed[] = [];
     const evidence = new Map<string, JsonValue>();
     let evidenceFed = false;
+    let grown = false;
     const feedFact = (from: string, pointer: string, value: JsonValue | undefined, output?: string): void => {
-      if (value !== undefined) facts = inject(facts, pointerTokens(pointer), value);
+      if (value !== undefined) {
+        const tokens = pointerTokens(pointer);
+        facts = inject(facts, tokens, value);
+        grown ||= grewPast(facts, tokens);
+      }
       factFeeds.push({
         from,
         ...(output !== undefined ? { output } : {}),
@@ -307,7 +318,8 @@ class Run {
       if (m.node === id) feedEvidence(`input:${m.key}`, m.requirementId, binding.evidence.get(m.key));
     // A2: the evidence document counts as supplied whenever any feed exists.
     const evidenceDoc: JsonObject | undefined = evidenceFed ? withEvidence(own?.evidence, evidence) : own?.evidence;
-    return this.evaluate(path, id, pack, facts, evidenceDoc, factFeeds, evidenceFeeds);
+    const evidenceGrown = evidenceDoc !== undefined && evidenceDoc.members.size > DEFAULT_CARRIER_LIMITS.collectionSize;
+    return this.evaluate(path, id, pack, facts, evidenceDoc, factFeeds, evidenceFeeds, grown, evidenceGrown);
   }
 
   private evaluate(
@@ -318,6 +330,8 @@ class Run {
     evidence: JsonObject | undefined,
     factFeeds: FactFeed[],
     evidenceFeeds: EvidenceFeed[],
+    factsGrown: boolean,
+    evidenceGrown: boolean,
   ): LeafEntry {
     const state = this.packs.get(pack);
     if (state.kind === 'unreadable')
@@ -346,12 +360,17 @@ class Run {
           path,
         ),
       );
-    const r = evaluateCompiled(state.compiled, {
-      facts: jsonBytes(facts),
-      ...(evidence !== undefined ? { evidence: jsonBytes(evidence) } : {}),
-      supportedExtensions: this.input.supportedExtensions,
-      workBudget: this.remaining,
-    });
+    const settings = { supportedExtensions: this.input.supportedExtensions, workBudget: this.remaining };
+    // ADR 0315: the assembled trees go to the evaluator as read documents whenever their text is certainly within
+    // the carrier's limits; otherwise as their text, which the evaluator's preflight refuses exactly as it would.
+    const r =
+      withinLimits(facts, factsGrown) && (evidence === undefined || withinLimits(evidence, evidenceGrown))
+        ? evaluateParsed(state.compiled, { facts, ...(evidence !== undefined ? { evidence } : {}), ...settings })
+        : evaluateCompiled(state.compiled, {
+            facts: jsonBytes(facts),
+            ...(evidence !== undefined ? { evidence: jsonBytes(evidence) } : {}),
+            ...settings,
+          });
     this.remaining -= r.work;
     if (r.kind === 'error') throw new Stop(nodeRefusal(r.error, path));
     const { meta } = state;
@@ -467,6 +486,31 @@ class Run {
       work: { budget: this.budget, used: this.budget - this.remaining },
     };
   }
+}
+
+/**
+ * ADR 0315: true when `v`'s minimal JSON text is within every default carrier limit a node's documents can exceed.
+ * The text is at most 6·V + 2 bytes (a name or string escapes each byte to at most 6), so small documents need no
+ * measuring; larger ones are measured exactly. Only injected objects can grow past the collection limit (the caller's
+ * were read under it); depth cannot pass it (fed pointers have at most 64 tokens, A7); strings and numbers are the
+ * caller's own or outcome ids.
+ */
+function withinLimits(v: JsonValue, grown: boolean): boolean {
+  const L = DEFAULT_CARRIER_LIMITS;
+  if (grown) return false;
+  if (6 * v.v + 2 <= L.documentBytes) return true;
+  return utf8ByteLength(jsonText(v)) <= L.documentBytes;
+}
+
+/** Whether an object on the fed path now has more members than the carrier admits (only feeds add members). */
+function grewPast(root: JsonValue, tokens: readonly string[]): boolean {
+  let node: JsonValue | undefined = root;
+  for (const t of tokens) {
+    if (node?.kind !== 'object') return false;
+    if (node.members.size > DEFAULT_CARRIER_LIMITS.collectionSize) return true;
+    node = node.members.get(t);
+  }
+  return false;
 }
 
 /** A4 order of one document, computed once per document and shared by its instances. */

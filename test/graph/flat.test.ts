@@ -352,3 +352,28 @@ function evaluateRaw(inputs: string) {
     supportedExtensions: new Set(),
   });
 }
+
+describe('A7 a node document past the carrier limits (ADR 0315)', () => {
+  const g = flat({ up: 'source', q: 'quiet' }, [{ from: 'up', to: 'q', fact: '/fed' }], 'q');
+  it('hands facts over 2 MiB to the engine, which refuses them as malformed-input in preflight on that node', () => {
+    const big = 'x'.repeat(700_000); // under the 1 MiB string limit; three of them pass 2 MiB
+    const e = refusedWith(run(g, {}, { q: { facts: { a: big, b: big, c: big } } }));
+    expect([e.layer, e.class, e.phase, e.node, e.code]).toEqual([
+      'node',
+      'malformed-input',
+      'preflight',
+      'q',
+      'facts-limit-document-bytes',
+    ]);
+  });
+  it('refuses a feed that grows a caller object past 10,000 members the same way', () => {
+    const members = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`m${i}`, 0]));
+    const e = refusedWith(run(g, {}, { q: { facts: members } }));
+    expect([e.class, e.code]).toEqual(['malformed-input', 'facts-limit-collection-size']);
+  });
+  it('admits the same documents one member and some bytes smaller', () => {
+    const members = Object.fromEntries(Array.from({ length: 9_999 }, (_, i) => [`m${i}`, 0]));
+    expect(evaluated(run(g, {}, { q: { facts: members } })).nodes).toHaveLength(2);
+    expect(evaluated(run(g, {}, { q: { facts: { big: 'x'.repeat(1_000_000) } } })).nodes).toHaveLength(2);
+  });
+});
