@@ -377,3 +377,31 @@ describe('A7 a node document past the carrier limits (ADR 0315)', () => {
     expect(evaluated(run(g, {}, { q: { facts: { big: 'x'.repeat(1_000_000) } } })).nodes).toHaveLength(2);
   });
 });
+
+describe('hostile documents', () => {
+  it('treats prototype-named members as data: an inputs entry "__proto__" is an undeclared node', () => {
+    expect(refusedWith(evaluateRaw('{"__proto__":{"facts":{}}}')).code).toBe('JPS-GRAPH-INPUTS-NODE');
+  });
+  it('feeds a pointer through "__proto__" and "constructor" as ordinary members', () => {
+    const g = flat({ up: 'source', q: 'quiet' }, [{ from: 'up', to: 'q', fact: '/__proto__/constructor' }], 'q');
+    const r = evaluateGraph({
+      graph: bytes(g),
+      project: project(),
+      inputs: bytes('{"q":{"facts":{"__proto__":{"x":1}}}}'),
+      supportedExtensions: new Set(),
+    });
+    expect(evaluated(r).nodes[1]!.factFeeds[0]).toEqual({
+      from: 'up',
+      pointer: '/__proto__/constructor',
+      injected: true,
+      value: 'pass',
+    });
+    expect(({} as Record<string, unknown>).constructor).toBe(Object);
+  });
+  it('refuses a node id outside the decision-id grammar before anything runs', () => {
+    const text =
+      '{"formatVersion":"1","id":"g","version":"1.0.0","nodes":{"__proto__":{"pack":"source"}},"edges":[],"result":"a"}';
+    expect(refusedWith(run(text)).code).toBe('JPS-GRAPH-SCHEMA');
+    expect(refusedWith(run(flat({ 'A B': 'source' }, [], 'A B'))).code).toBe('JPS-GRAPH-SCHEMA');
+  });
+});
