@@ -70,10 +70,26 @@ module.exports = {
     },
     {
       name: 'core-lower-layers',
-      comment: 'carrier, pack and evaluate sit below the ledger, admission, pipeline and replay.',
+      comment: 'carrier, pack and evaluate sit below graph, the ledger, admission, pipeline and replay.',
       severity: 'error',
       from: { path: '^core/(carrier|pack|evaluate)/' },
-      to: { path: '^core/(ledger|admission|pipeline|replay)/' },
+      to: { path: '^core/(graph|ledger|admission|pipeline|replay)/' },
+    },
+    {
+      name: 'core-graph-imports',
+      comment:
+        'core/graph (judgment graphs, docs/graphs.md) evaluates packs through the evaluator and nothing else: it ' +
+        'imports only core/carrier, core/pack and core/evaluate, each through its index, and core/result.ts.',
+      severity: 'error',
+      from: { path: '^core/graph/' },
+      to: { path: '^core/', pathNot: '^(core/graph/|core/(carrier|pack|evaluate)/index\\.ts$|core/result\\.ts$)' },
+    },
+    {
+      name: 'core-graph-through-index',
+      comment: 'Elsewhere in core/, core/graph is used through its index.ts only.',
+      severity: 'error',
+      from: { path: '^core/', pathNot: '^core/graph/' },
+      to: { path: '^core/graph/', pathNot: '^core/graph/index\\.ts$' },
     },
     {
       name: 'core-admission-below-pipeline-and-replay',

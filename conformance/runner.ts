@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 import canonicalize from 'canonicalize';
 import { evaluateDocuments, type EvaluationResult } from '../core/evaluate/index.js';
 import { validatePack, type DraftFeature, type PackValidation } from '../core/pack/index.js';
+import { graphSuiteVersion, runGraphCases } from './graph-runner.js';
 
-export type Suite = 'document' | 'evaluation' | 'rfc0008-document' | 'rfc0008-evaluation';
+export type Suite = 'document' | 'evaluation' | 'rfc0008-document' | 'rfc0008-evaluation' | 'graph';
 
 /** A corpus directory under conformance/ and the draft features its manifests require (ADR 0193). */
 interface CorpusDir {
@@ -52,7 +53,7 @@ export interface RunOptions {
   /** Run only cases whose id contains this text. */
   readonly only?: string;
   /** Run only this suite ('document' or 'evaluation' also selects the draft corpus's suite of that kind). */
-  readonly suite?: 'document' | 'evaluation';
+  readonly suite?: 'document' | 'evaluation' | 'graph';
   /**
    * Draft features the reader enables. A draft corpus runs, with exactly its required features enabled, only when
    * all of them are listed; the Core corpus always runs with none.
@@ -126,7 +127,7 @@ export function runCorpus(options: RunOptions = {}): CorpusReport {
   const wanted = (id: string) => options.only === undefined || id.includes(options.only);
   const enabled = new Set(options.draftFeatures ?? []);
   const corpora = [CORE_CORPUS, RFC0008_CORPUS].filter((k) => k.features.every((f) => enabled.has(f)));
-  for (const k of corpora) {
+  for (const k of options.suite === 'graph' ? [] : corpora) {
     const dir = join(root, 'conformance', k.dir);
     if (options.suite === undefined || options.suite === 'document') {
       const m = readManifest<DocumentCase>(dir, 'document');
@@ -139,6 +140,11 @@ export function runCorpus(options: RunOptions = {}): CorpusReport {
       versions[k.evaluation] = m.suiteVersion;
       for (const c of m.cases) if (wanted(c.id)) results.push(runEvaluationCase(root, c, k.dir, k.features));
     }
+  }
+  if (options.suite === undefined || options.suite === 'graph') {
+    // Judgment graphs (docs/graphs.md): conformance/graph/, cases written by hand from graph-semantics.md.
+    versions.graph = graphSuiteVersion(root);
+    results.push(...runGraphCases(root, wanted));
   }
   const passed = results.filter((r) => r.passed).length;
   return { suiteVersions: versions, results, passed, failed: results.length - passed };

@@ -3,7 +3,7 @@ import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js'
 import type { CliIo } from '../io.js';
 
 const USAGE =
-  'docket conformance [--strict] [--suite document|evaluation] [--only <text>] [--quiet] [--rfc0008-quantifiers]';
+  'docket conformance [--strict] [--suite document|evaluation|graph] [--only <text>] [--quiet] [--rfc0008-quantifiers]';
 
 /**
  * `docket conformance`: runs our corpus (conformance/), prints one line per case and the totals, and ends with the
@@ -23,15 +23,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       },
       { min: 0, max: 0 },
     );
-    if (values.suite !== undefined && values.suite !== 'document' && values.suite !== 'evaluation')
-      throw new UsageError(`--suite must be document or evaluation, got ${JSON.stringify(values.suite)}`);
+    if (values.suite !== undefined && !['document', 'evaluation', 'graph'].includes(values.suite as string))
+      throw new UsageError(`--suite must be document, evaluation or graph, got ${JSON.stringify(values.suite)}`);
     return values.help === true ? 'help' : values;
   });
   if (!line.ok) return line.exit;
   const values = line.args;
   const report = runCorpus({
     strict: values.strict === true,
-    ...(values.suite !== undefined ? { suite: values.suite as 'document' | 'evaluation' } : {}),
+    ...(values.suite !== undefined ? { suite: values.suite as 'document' | 'evaluation' | 'graph' } : {}),
     // The draft corpus (conformance/rfc0008/) runs only under the explicit opt-in (docs/adr/0193-draft-corpus.md).
     ...(values['rfc0008-quantifiers'] === true ? { draftFeatures: ['rfc0008-quantifiers'] as const } : {}),
     ...(values.only !== undefined ? { only: values.only as string } : {}),
@@ -41,7 +41,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (r.passed && values.quiet === true) continue;
     lines.push(caseLine(r));
   }
-  for (const suite of ['document', 'evaluation', 'rfc0008-document', 'rfc0008-evaluation'] as const satisfies Suite[]) {
+  for (const suite of [
+    'document',
+    'evaluation',
+    'rfc0008-document',
+    'rfc0008-evaluation',
+    'graph',
+  ] as const satisfies Suite[]) {
     const rs = report.results.filter((r) => r.suite === suite);
     if (rs.length === 0) continue;
     const ok = rs.filter((r) => r.passed).length;

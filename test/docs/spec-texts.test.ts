@@ -10,12 +10,14 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const references = readFileSync(join(ROOT, 'docs', 'spec-references.md'), 'utf8');
-/** `name.txt` (N bytes): `<sha256>` cells of the table, for the texts kept under spec/. */
-const pinned = [...references.matchAll(/`([a-z0-9.-]+\.txt)` \(([\d,]+) bytes\): `([0-9a-f]{64})`/g)].map((m) => ({
-  file: m[1] as string,
-  size: Number((m[2] as string).replaceAll(',', '')),
-  digest: m[3] as string,
-}));
+/** `name.txt` or `name.md` (N bytes): `<sha256>` cells of the table, for the texts kept under spec/. */
+const pinned = [...references.matchAll(/`([a-z0-9.-]+\.(?:txt|md))` \(([\d,]+) bytes\): `([0-9a-f]{64})`/g)].map(
+  (m) => ({
+    file: m[1] as string,
+    size: Number((m[2] as string).replaceAll(',', '')),
+    digest: m[3] as string,
+  }),
+);
 
 describe('the vendored specification texts', () => {
   it('are the texts docs/spec-references.md pins, no more and no fewer', () => {

@@ -30,6 +30,9 @@ describe('the layering check', () => {
       'core/ledger/store.ts': 'export const store = 1;\n',
       'core/replay/index.ts': "import { pipeline } from '../pipeline/index.js';\nexport const replay = pipeline;\n",
       'cli/show.ts': "import { store } from '../core/ledger/store.js';\nexport const show = store;\n",
+      'core/evaluate/compile.ts': 'export const compile = 1;\n',
+      'core/graph/index.ts': "import { ledger } from '../ledger/index.js';\nexport const graph = ledger;\n",
+      'core/graph/run.ts': "import { compile } from '../evaluate/compile.js';\nexport const run = compile;\n",
     });
     violations = cruise(bad, ['core', 'adapters', 'cli']);
 
@@ -41,6 +44,11 @@ describe('the layering check', () => {
       'core/pipeline/index.ts': "import { store } from '../ledger/index.js';\nexport const pipeline = store;\n",
       'adapters/sqs.ts': "import { pipeline } from '../core/pipeline/index.js';\nexport const send = pipeline;\n",
       'cli/show.ts': "import { store } from '../core/ledger/index.js';\nexport const show = store;\n",
+      'core/result.ts': 'export const ok = 1;\n',
+      'core/evaluate/index.ts': 'export const evaluate = 1;\n',
+      'core/graph/run.ts':
+        "import { evaluate } from '../evaluate/index.js';\nimport { ok } from '../result.js';\nexport const run = evaluate + ok;\n",
+      'core/graph/index.ts': "export { run } from './run.js';\n",
     });
   });
   afterAll(() => {
@@ -64,6 +72,10 @@ describe('the layering check', () => {
   });
   it('fails when the CLI reaches past a core package index', () => {
     expect(has('core-through-public-index', 'cli/show.ts')).toBe(true);
+  });
+  it('fails when core/graph imports the ledger, or the evaluator past its index', () => {
+    expect(has('core-graph-imports', 'core/graph/index.ts')).toBe(true);
+    expect(has('core-graph-imports', 'core/graph/run.ts')).toBe(true);
   });
   it('passes a tree that keeps the layers', () => {
     expect(cruise(good, ['core', 'adapters', 'cli'])).toEqual([]);

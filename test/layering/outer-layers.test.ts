@@ -37,6 +37,8 @@ const TARGETS: Record<string, string> = {
   'core/evaluate/index.ts': "import { pack } from '../pack/index.js';\nexport const evaluate = pack;\n",
   'core/ledger/index.ts': "import { evaluate } from '../evaluate/index.js';\nexport const ledger = evaluate;\n",
   'core/pipeline/index.ts': "import { ledger } from '../ledger/index.js';\nexport const pipeline = ledger;\n",
+  'core/graph/index.ts': "import { evaluate } from '../evaluate/index.js';\nexport const graph = evaluate;\n",
+  'core/graph/run.ts': "import { evaluate } from '../evaluate/index.js';\nexport const run = evaluate;\n",
   'adapters/sqs.ts':
     "import { ledger } from '../core/ledger/index.js';\nexport const sqs = ledger;\nexport type S = number;\n",
   'stack/clients.ts': "import { sqs } from '../adapters/sqs.js';\nexport const clients = sqs;\n",
@@ -62,6 +64,10 @@ const TARGETS: Record<string, string> = {
 
 /** rule → [the file that breaks it, its text]. */
 const PLANTED: Record<string, readonly [string, string]> = {
+  'core-graph-through-index': [
+    'core/pipeline/graph-inside.ts',
+    "import { run } from '../graph/run.js';\nexport const g = run;\n",
+  ],
   'core-no-cloud-sdk': [
     'core/pipeline/sdk.ts',
     "import { SQSClient } from '@aws-sdk/client-sqs';\nexport const c = SQSClient;\n",
@@ -140,6 +146,7 @@ const CYCLE_PARTNERS: Record<string, string> = {
 };
 /** Proved by layering.test.ts's own planted tree. */
 const PROVED_IN_LAYERING_TEST = [
+  'core-graph-imports',
   'core-imports-only-core',
   'no-circular',
   'core-ledger-below-pipeline',

@@ -1,0 +1,147 @@
+import { canonicalDisposition } from '../../core/evaluate/index.js';
+import {
+  evaluateGraph,
+  GRAPH_EXIT,
+  graphRunJson,
+  graphValidationJson,
+  refusal,
+  validateGraph,
+  type GraphRun,
+} from '../../core/graph/index.js';
+import { parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
+import { readFileOr, readProject } from '../graph/project-config.js';
+import type { CliIo } from '../io.js';
+
+const USAGE = [
+  'docket graph validate --config <jpack.json> --graph <g.json>',
+  '       docket graph evaluate --config <jpack.json> --graph <g.json> [--inputs <file>] [--supported-extension <x>]... [--work-budget <n>] [--human]',
+].join('\n');
+
+const FLAGS = {
+  config: { type: 'string' },
+  graph: { type: 'string' },
+  inputs: { type: 'string' },
+  'supported-extension': { type: 'string', multiple: true },
+  'work-budget': { type: 'string' },
+  human: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/**
+ * `docket graph validate|evaluate` (docs/graphs.md): prints exactly one JSON object, the output contract of
+ * graph-semantics.md, and exits with the reference runtime's statuses (0 ok, 1 invalid, 2 unsupported,
+ * 3 invocation, 4 io, 5 internal) rather than the other commands' (ADR 0314). The command is itself the opt-in.
+ */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h') {
+    io.stdout(`usage: ${USAGE}\n`);
+    return GRAPH_EXIT.OK;
+  }
+  if (sub !== 'validate' && sub !== 'evaluate')
+    return usage(io, `expected "validate" or "evaluate", got ${JSON.stringify(sub ?? '')}`);
+  let values: Record<string, unknown>;
+  try {
+    values = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }).values;
+    if (values.help === true) {
+      io.stdout(`usage: ${USAGE}\n`);
+      return GRAPH_EXIT.OK;
+    }
+    if (values.config === undefined) throw new UsageError('--config is required');
+    if (values.graph === undefined) throw new UsageError('--graph is required');
+    if (sub === 'validate')
+      for (const f of ['inputs', 'supported-extension', 'work-budget', 'human'])
+        if (values[f] !== undefined) throw new UsageError(`--${f} applies to "graph evaluate" only`);
+  } catch (e) {
+    if (e instanceof UsageError) return usage(io, e.message);
+    throw e;
+  }
+  try {
+    return await (sub === 'validate' ? validate(values, io) : evaluate(values, io));
+  } catch (e) {
+    if (e instanceof UsageError) return usage(io, e.message);
+    io.stderr(`docket graph: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return GRAPH_EXIT.INTERNAL;
+  }
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr(`docket graph: ${message}\nusage: ${USAGE}\n`);
+  return GRAPH_EXIT.INVOCATION;
+}
+
+function print(io: CliIo, run: GraphRun): number {
+  io.stdout(`${graphRunJson(run)}\n`);
+  return run.status === 'refused' ? run.error.exit : GRAPH_EXIT.OK;
+}
+
+async function validate(values: Record<string, unknown>, io: CliIo): Promise<number> {
+  const project = await readProject(values.config as string, values.graph as string);
+  if (!project.ok) return print(io, { status: 'refused', error: project.error });
+  const graph = await readFileOr(values.graph as string);
+  if (!graph.ok)
+    return print(io, {
+      status: 'refused',
+      error: refusal(
+        'load',
+        'JPS-GRAPH-READ',
+        GRAPH_EXIT.IO,
+        `cannot read ${values.graph as string}: ${graph.message}`,
+      ),
+    });
+  const v = validateGraph(graph.bytes, project.project);
+  io.stdout(`${graphValidationJson(v)}\n`);
+  return v.exit;
+}
+
+async function evaluate(values: Record<string, unknown>, io: CliIo): Promise<number> {
+  const wb = values['work-budget'] as string | undefined;
+  const workBudget = wb === undefined ? undefined : parsePositiveInteger(wb, '--work-budget');
+  const project = await readProject(values.config as string, values.graph as string);
+  if (!project.ok) return print(io, { status: 'refused', error: project.error });
+  const graph = await readFileOr(values.graph as string);
+  if (!graph.ok)
+    return print(io, {
+      status: 'refused',
+      error: refusal(
+        'load',
+        'JPS-GRAPH-READ',
+        GRAPH_EXIT.IO,
+        `cannot read ${values.graph as string}: ${graph.message}`,
+      ),
+    });
+  let inputs: Uint8Array | undefined;
+  if (values.inputs !== undefined) {
+    const f = await readFileOr(values.inputs as string);
+    if (!f.ok)
+      return print(io, {
+        status: 'refused',
+        error: refusal(
+          'invocation',
+          'JPS-GRAPH-INPUTS-READ',
+          GRAPH_EXIT.IO,
+          `cannot read ${values.inputs as string}: ${f.message}`,
+        ),
+      });
+    inputs = f.bytes;
+  }
+  const run = evaluateGraph({
+    graph: graph.bytes,
+    project: project.project,
+    ...(inputs !== undefined ? { inputs } : {}),
+    supportedExtensions: new Set((values['supported-extension'] as string[] | undefined) ?? []),
+    ...(workBudget !== undefined ? { workBudget } : {}),
+  });
+  if (values.human === true) {
+    io.stderr(human(run));
+  }
+  return print(io, run);
+}
+
+/** A short human-readable view on stderr beside the JSON object (--human). */
+function human(run: GraphRun): string {
+  if (run.status === 'refused')
+    return `refused (${run.error.layer}): ${run.error.code}${run.error.node === null ? '' : ` at ${run.error.node}`}: ${run.error.message}\n`;
+  const lines = run.nodes.map((n) => `  ${n.instancePath}: ${canonicalDisposition(n.disposition)}`);
+  return `${run.graphId} ${run.graphVersion}: ${run.resultNode} → ${canonicalDisposition(run.disposition)}\n${lines.join('\n')}\n  work ${run.work.used}/${run.work.budget}\n`;
+}
