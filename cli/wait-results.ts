@@ -9,8 +9,7 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import canonicalize from 'canonicalize';
-import { readResultNotification, verifyResultEntry, type SentRequest } from '../core/pipeline/index.js';
+import { readResultNotification, resultLine, verifyResultEntry, type SentRequest } from '../core/pipeline/index.js';
 import {
   entryHashOf,
   parseStoredEntry,
@@ -65,7 +64,7 @@ export async function waitForResults(o: WaitOptions): Promise<{ missing: string[
       for (const m of messages) {
         const proven = await provenResult(m.Body ?? '', o);
         if (proven === undefined || !pending.delete(proven.entry.requestId)) continue; // refused, a duplicate, not ours
-        o.io.stdout(`${o.json ? jsonLine(proven, proven.body) : humanLine(proven)}\n`);
+        o.io.stdout(`${o.json ? resultLine(proven, proven.body) : humanLine(proven)}\n`);
       }
       if (messages.length > 0)
         await o.sqs.send(
@@ -107,21 +106,6 @@ async function fetchEntry(
     return parsed.ok ? { ...parsed.value, body: e.body } : `entry-malformed: ${parsed.error.code}`;
   }
   return `entry-not-found: no entry at ${at.logId}#${at.seq}`;
-}
-
-/**
- * Like `docket evaluate`'s line ({"disposition"|"error", "work"}), with the request id, the ledger coordinates and
- * the signed entry's exact bytes (`entry`), so the line is a saved result `docket verify-receipt` can audit later.
- */
-export function jsonLine(p: ParsedEntry, body: string): string {
-  const n = p.entry;
-  const ledger = canonicalize({ logId: n.logId, seq: n.seq, entryHash: p.entryHash }) as string;
-  const head = `{"requestId":${JSON.stringify(n.requestId)},"ledger":${ledger},"kind":"${n.kind}"`;
-  let result: string;
-  if (n.kind === 'disposition') result = `"disposition":${canonicalize(n.disposition) as string}`;
-  else if (n.kind === 'evaluation-error') result = `"error":${canonicalize(n.error) as string}`;
-  else result = `"refusal":${canonicalize(n.refusal) as string}`;
-  return `${head},${result},"work":${n.work},"entry":${JSON.stringify(body)}}`;
 }
 
 export function humanLine(p: ParsedEntry): string {

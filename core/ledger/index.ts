@@ -200,7 +200,8 @@ export {
   type ReceiptVerdict,
   type ReceiptVerifyOptions,
 } from './receipt-verify.js';
-export { buildReceipt, locateEntry, type ReceiptBuildError } from './receipt-build.js';
+export { buildReceipt, locateEntry, receiptAt, type ReceiptBuildError } from './receipt-build.js';
+export { auditPromise, type PromiseAudit } from './promise-audit.js';
 export {
   readWitnessPolicy,
   WITNESS_POLICY_FORMAT,

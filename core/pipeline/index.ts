@@ -44,6 +44,7 @@ export {
   type ResultNotification,
   type ResultReadError,
 } from './result-notification.js';
+export { readSavedResult, resultLine, type SavedResultError } from './saved-result.js';
 export {
   RESULT_REJECTIONS,
   verifyResultEntry,
