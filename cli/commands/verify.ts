@@ -24,6 +24,7 @@ import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } fro
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { keepsNotes, cosignedNote, readWitnessFiles, type WitnessInputs } from '../../core/ledger/index.js';
+import { crossCheckArchive, type ArchiveCrossCheck } from '../../stack/request-omissions.js';
 
 const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoints.json>] [--policy <trust-policy.json>] [--markers <markers.json>] [--all-signatures]
               [--witnesses <witness-policy.json> [--cosigned <checkpoint-notes.json | witness-state.json>]… [--now <RFC 3339>]]
@@ -33,6 +34,9 @@ const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoin
   Without --export, reads the live ledger table (stack options below). Defaults: --policy .docket/local/trust-policy.json,
   --checkpoints .docket/local/checkpoints.json (the live table's own checkpoints are added when reading the table, and
   its own position markers are checked unless --markers names a file).
+  On the live path it also cross-checks the request archive with the ledger: an archived request that no entry records
+  is a finding request-without-entry, unless it is on the intake DLQ or may still be in flight (docs/verify.md
+  "Requests without an entry"); --skip-archive leaves this out.
   Prints one line of JSON {ok, findings, summary}; exit 0 ok, 1 not ok, 2 no verdict.
 ${SETTINGS_HELP}`;
 
@@ -43,6 +47,11 @@ const PROGRESS_EVERY = 10_000;
 /** How the live path opens its store; tests may substitute another LedgerStore. */
 export interface VerifyDeps {
   readonly openStore: (settings: StackSettings) => { readonly store: LedgerStore; close(): void };
+  /**
+   * The live path's cross-check of the request archive with the ledger (ADR 0292). When a test substitutes
+   * openStore without this, there is no archive to read and the cross-check is not made.
+   */
+  readonly crossCheck?: (settings: StackSettings) => Promise<ArchiveCrossCheck>;
   /** Entries between progress updates on stderr (default 10,000). */
   readonly progressEvery?: number;
 }
@@ -50,6 +59,14 @@ const defaultDeps: VerifyDeps = {
   openStore: (settings) => {
     const stack = openStack(settings);
     return { store: stack.store, close: () => stack.close() };
+  },
+  crossCheck: async (settings) => {
+    const stack = openStack(settings);
+    try {
+      return await crossCheckArchive(stack);
+    } finally {
+      stack.close();
+    }
   },
 };
 
@@ -79,7 +96,10 @@ function progress(io: CliIo): { onProgress: (n: number) => void; done: () => voi
 }
 
 export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> = {}): Promise<number> {
-  const deps: VerifyDeps = { ...defaultDeps, ...given };
+  const deps: VerifyDeps =
+    given.openStore !== undefined && given.crossCheck === undefined
+      ? { ...defaultDeps, ...given, crossCheck: undefined }
+      : { ...defaultDeps, ...given };
   const line = readCommandLine(io, 'verify', USAGE, () => {
     const { values } = parseCommandArgs(
       argv,
@@ -90,6 +110,7 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
         policy: { type: 'string' },
         markers: { type: 'string' },
         'all-signatures': { type: 'boolean' },
+        'skip-archive': { type: 'boolean' },
         witnesses: { type: 'string' },
         cosigned: { type: 'string', multiple: true },
         now: { type: 'string' },
@@ -156,6 +177,26 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
     );
   } else {
     result = await verifyLive(values, policyBytes, checkpointBytes, markerBytes, options, deps);
+    if (result.ok && deps.crossCheck !== undefined && values['skip-archive'] !== true) {
+      const settings = resolveSettings(values as never, process.env);
+      let check: ArchiveCrossCheck;
+      try {
+        check = await deps.crossCheck(settings);
+      } catch (e) {
+        bar.done();
+        return noVerdict(io, { code: 'store-read-incomplete', detail: explainStackError(e, settings) });
+      }
+      bar.done();
+      // The archive's findings follow the ledger's (they name a request, not a log position).
+      const v = result.value;
+      const out = {
+        ok: v.ok && check.findings.length === 0,
+        findings: [...v.findings, ...check.findings],
+        summary: { ...v.summary, archive: { requests: check.archived, excused: check.excused, queues: check.queues } },
+      };
+      io.stdout(`${JSON.stringify(out)}\n`);
+      return out.ok ? EXIT.OK : EXIT_NOT_OK;
+    }
   }
   bar.done();
   if (!result.ok) return noVerdict(io, result.error);

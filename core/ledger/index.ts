@@ -156,6 +156,14 @@ export type { Verdict } from './verify/findings.js';
 export { storeCheckpoints } from './verify/sources.js';
 export { storeSource } from './verify/sources.js';
 export { verifyLedger } from './verify/verify-ledger.js';
+export {
+  omissionFindings,
+  recordedKey,
+  type ArchivedRequest,
+  type ExcusedRequest,
+  type PathQueueState,
+  type RequestWithoutEntryFinding,
+} from './verify/omission.js';
 export { keepsNotes } from './publish-note.js';
 export { cosignedNote } from './note-store.js';
 export { readNotesExport } from './notes-export.js';
