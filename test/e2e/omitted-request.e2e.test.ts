@@ -19,7 +19,7 @@ import { run as verifyReceipt } from '../../cli/commands/verify-receipt.js';
 import { parseStoredEntry } from '../../core/ledger/entry.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
-import { ex, worldIo, type WorldIo } from './world-io.js';
+import { worldIo, type WorldIo } from './world-io.js';
 
 let w: E2eWorld;
 let io: WorldIo;
