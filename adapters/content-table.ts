@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './aws-sdk.js';
 
-const { ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand, PutItemCommand } = dynamodb;
+const { ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand, PutItemCommand, ScanCommand } = dynamodb;
 
 export type Item = Record<string, AttributeValue>;
 
@@ -110,16 +110,45 @@ export class ContentTable {
    * Stores exact bytes as a `family` item under their digest (idempotent: `created` is false when already there).
    * Bytes over MAX_STORED_BYTES could not fit one item: refused here with a RangeError, before any call.
    */
-  async putContent(family: string, bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
+  async putContent(family: string, bytes: Uint8Array, extra: Item = {}): Promise<{ digest: string; created: boolean }> {
     if (bytes.byteLength > MAX_STORED_BYTES)
       throw new RangeError(`${family} of ${bytes.byteLength} bytes exceeds the ${MAX_STORED_BYTES}-byte item limit`);
     const digest = sha256Hex(bytes);
     const created = await this.putIfAbsent({
+      ...extra,
       ...this.key(`${family}#${digest}`, family),
       bytes: { B: bytes },
       size: { N: String(bytes.byteLength) },
     });
     return { digest, created };
+  }
+
+  /**
+   * Every `family` item, page by page (a Scan: its cost grows with the table). Items whose bytes do not hash to their
+   * key are yielded with `intact` false, never as content.
+   */
+  async *scanContent(
+    family: string,
+  ): AsyncIterable<{ digest: string; bytes: Uint8Array; item: Item; intact: boolean }> {
+    let start: Item | undefined;
+    do {
+      const out = await this.client.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          ConsistentRead: true,
+          FilterExpression: 'begins_with(#pk, :family)',
+          ExpressionAttributeNames: { '#pk': this.layout.partitionKey },
+          ExpressionAttributeValues: { ':family': { S: `${family}#` } },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of out.Items ?? []) {
+        const digest = item[this.layout.partitionKey]?.S?.slice(family.length + 1) ?? '';
+        const bytes = bytesOf(item, 'bytes') ?? new Uint8Array();
+        yield { digest, bytes, item, intact: DIGEST_PATTERN.test(digest) && sha256Hex(bytes) === digest };
+      }
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined);
   }
 
   /**

@@ -1,18 +1,32 @@
 /**
- * `docket submit --wait`: reads result notifications (docket.result/1) from the short-lived queue subscribed for
- * this run and prints one line per awaited request as its result arrives — never polling the ledger table. Ctrl-C
- * ends the wait early (the caller then removes the queue). Duplicates (at-least-once delivery) print once.
+ * `docket submit --wait`: reads result notifications (docket.result/2) from the short-lived queue subscribed for
+ * this run and prints one line per awaited request once its result is proven — never polling the ledger table
+ * (docs/adr/0173-submit-wait-listens-on-a-filtered-queue.md). Anyone who may publish to the topic can write a
+ * notification, so a result is printed only after its entry verifies under the trust policy and records exactly the
+ * request this run sent (core/pipeline/result-verdict.ts, docs/adr/0290-verifiable-result-notifications.md); one
+ * that fails is reported on stderr with its reason and the wait goes on for the genuine one. Ctrl-C ends the wait
+ * early (the caller then removes the queue). Duplicates (at-least-once delivery) print once.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import canonicalize from 'canonicalize';
-import { readResultNotification, type ResultNotification } from '../core/pipeline/index.js';
+import { readResultNotification, resultLine, verifyResultEntry, type SentRequest } from '../core/pipeline/index.js';
+import {
+  entryHashOf,
+  parseStoredEntry,
+  type LedgerStore,
+  type ParsedEntry,
+  type TrustPolicy,
+} from '../core/ledger/index.js';
 import type { CliIo } from './io.js';
 
 export interface WaitOptions {
   readonly sqs: SQSClient;
   readonly queueUrl: string;
-  readonly requestIds: readonly string[];
+  /** What was sent, by request id: every printed result records exactly these bytes. */
+  readonly sent: ReadonlyMap<string, SentRequest>;
+  readonly policy: TrustPolicy;
+  /** Where an entry too large for its notification (entryOmitted) is read. */
+  readonly store: Pick<LedgerStore, 'readEntries'>;
   /** Epoch milliseconds. */
   readonly deadline: number;
   readonly json: boolean;
@@ -21,7 +35,7 @@ export interface WaitOptions {
 
 /** Waits until every request has a result, the deadline passes or SIGINT arrives; returns the ids still waiting. */
 export async function waitForResults(o: WaitOptions): Promise<{ missing: string[]; interrupted: boolean }> {
-  const pending = new Set(o.requestIds);
+  const pending = new Set(o.sent.keys());
   const abort = new AbortController();
   const onInterrupt = (): void => {
     o.io.stderr('docket submit: interrupted; removing the wait queue\n');
@@ -48,14 +62,9 @@ export async function waitForResults(o: WaitOptions): Promise<{ missing: string[
         throw e;
       }
       for (const m of messages) {
-        const read = readResultNotification(new TextEncoder().encode(m.Body ?? ''));
-        if (!read.ok) {
-          o.io.stderr(`docket submit: ignored a message that is not a result notification: ${read.error.message}\n`);
-          continue;
-        }
-        const n = read.value;
-        if (!pending.delete(n.requestId)) continue; // a redelivered duplicate, or not ours
-        o.io.stdout(`${o.json ? jsonLine(n) : humanLine(n)}\n`);
+        const proven = await provenResult(m.Body ?? '', o);
+        if (proven === undefined || !pending.delete(proven.entry.requestId)) continue; // refused, a duplicate, not ours
+        o.io.stdout(`${o.json ? resultLine(proven, proven.body) : humanLine(proven)}\n`);
       }
       if (messages.length > 0)
         await o.sqs.send(
@@ -68,34 +77,46 @@ export async function waitForResults(o: WaitOptions): Promise<{ missing: string[
   } finally {
     process.removeListener('SIGINT', onInterrupt);
   }
-  return { missing: o.requestIds.filter((id) => pending.has(id)), interrupted: abort.signal.aborted };
+  return { missing: [...o.sent.keys()].filter((id) => pending.has(id)), interrupted: abort.signal.aborted };
 }
 
-/** Like `docket evaluate`'s line ({"disposition"|"error", "work"}), with the request id and ledger coordinates. */
-export function jsonLine(n: ResultNotification): string {
-  const head = `{"requestId":${JSON.stringify(n.requestId)},"ledger":${canonicalize(n.ledger) as string},"kind":"${n.kind}"`;
-  let result: string;
-  if (n.kind === 'disposition')
-    result =
-      n.disposition !== undefined
-        ? `"disposition":${canonicalize(n.disposition) as string}`
-        : `"dispositionOmitted":true,"dispositionDigest":"${n.dispositionDigest}"`;
-  else if (n.kind === 'evaluation-error') result = `"error":${canonicalize(n.error) as string}`;
-  else result = `"refusal":${canonicalize(n.refusal) as string}`;
-  return `${head},${result},"work":${n.work}}`;
+/** The verified entry a notification carries (or points at), or undefined after saying on stderr why not. */
+async function provenResult(body: string, o: WaitOptions): Promise<(ParsedEntry & { body: string }) | undefined> {
+  const refuse = (why: string): undefined => void o.io.stderr(`docket submit: refused a result notification: ${why}\n`);
+  const read = readResultNotification(new TextEncoder().encode(body));
+  if (!read.ok) return refuse(`${read.error.code}: ${read.error.message}`);
+  const entry = read.value.entry ?? (await fetchEntry(read.value.ledger, o.store));
+  if (typeof entry === 'string') return refuse(entry);
+  const sent = o.sent.get(entry.entry.requestId);
+  if (sent === undefined) return refuse(`entry-not-awaited: it records request ${entry.entry.requestId}`);
+  const verdict = verifyResultEntry(entry, sent, o.policy);
+  if (!verdict.ok) return refuse(`${verdict.reason}: ${verdict.detail} (request ${sent.requestId})`);
+  return entry;
 }
 
-export function humanLine(n: ResultNotification): string {
-  const at = `(${n.ledger.logId} #${n.ledger.seq})`;
+/** An entry left out of its notification, read at its coordinates; its bytes must hash to the promised hash. */
+async function fetchEntry(
+  at: { logId: string; seq: number; entryHash: string },
+  store: Pick<LedgerStore, 'readEntries'>,
+): Promise<(ParsedEntry & { body: string }) | string> {
+  for await (const e of store.readEntries(at.logId, at.seq, at.seq)) {
+    if (e.seq !== at.seq) continue;
+    if (entryHashOf(e.body) !== at.entryHash) return `entry-hash-mismatch: ${at.logId}#${at.seq} is another entry`;
+    const parsed = parseStoredEntry(e.body);
+    return parsed.ok ? { ...parsed.value, body: e.body } : `entry-malformed: ${parsed.error.code}`;
+  }
+  return `entry-not-found: no entry at ${at.logId}#${at.seq}`;
+}
+
+export function humanLine(p: ParsedEntry): string {
+  const n = p.entry;
+  const at = `(${n.logId} #${n.seq})`;
   if (n.kind === 'disposition') {
     const d = n.disposition;
-    const what =
-      d === undefined
-        ? 'disposition (too large for the notification: docket show)'
-        : `${d.kind}${d.kind === 'outcome' ? ` ${d.outcomeId}` : ''}${d.reasons.length ? ` [${d.reasons.join(', ')}]` : ''}${d.handoff.state === 'requested' ? ' handoff requested' : ''}`;
+    const what = `${d.kind}${d.kind === 'outcome' ? ` ${d.outcomeId}` : ''}${d.reasons.length ? ` [${d.reasons.join(', ')}]` : ''}${d.handoff.state === 'requested' ? ' handoff requested' : ''}`;
     return `${n.requestId}  ${what}  ${at}`;
   }
   if (n.kind === 'evaluation-error')
-    return `${n.requestId}  evaluation error ${n.error!.class} (${n.error!.phase}) ${n.error!.code}  ${at}`;
-  return `${n.requestId}  admission refusal ${n.refusal!.code}  ${at}`;
+    return `${n.requestId}  evaluation error ${n.error.class} (${n.error.phase}) ${n.error.code}  ${at}`;
+  return `${n.requestId}  admission refusal ${n.refusal.code}  ${at}`;
 }

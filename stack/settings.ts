@@ -73,6 +73,15 @@ export function resolveSettings(flags: SettingFlags, env: Readonly<Record<string
   };
 }
 
+/**
+ * The queues a request passes through between `docket submit` and the evaluate function, in order: what `docket
+ * verify` reads before it excuses an archived request without an entry as possibly in flight (ADR 0292). A stage that
+ * adds a queue on that path adds it here, one line.
+ */
+export function requestPathQueues(s: StackSettings): readonly string[] {
+  return [s.intakeQueue];
+}
+
 /** The physical queue name of a route key ("review" → docket-<stage>-route-review; "unrouted"; "intake-dlq"). */
 export function routeQueueName(s: StackSettings, route: string): string {
   if (route === 'unrouted' || route === 'intake-dlq' || route === 'unrouted-dlq' || route === 'intake')

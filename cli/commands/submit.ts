@@ -10,7 +10,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { createSnsClient } from '../../adapters/aws-clients.js';
 import { openFilteredSubscription, type FilteredSubscription } from '../../adapters/sns.js';
-import { requestIdFilterPolicies } from '../../core/pipeline/index.js';
+import { requestIdFilterPolicies, type SentRequest } from '../../core/pipeline/index.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
+import { readRequest } from '../../core/admission/index.js';
+import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
@@ -21,8 +24,11 @@ import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket submit --pack <sha256:…|id@version> --facts <file> [--evidence <file>] [--id <request-id>] [--budget <units>]
        docket submit --file <requests.jsonl> [--pack <ref>] [--quiet]
-  either form with --wait [--timeout <seconds>] [--json] [--results-topic <arn>]: wait for each request's result
-  (one line per request as it arrives; exit 1 listing those without a result in time; default timeout 60 s)
+  either form with --wait [--timeout <seconds>] [--json] [--results-topic <arn>] [--policy <trust-policy.json>]:
+  wait for each request's result (one line per request as it arrives; exit 1 listing those without a result in
+  time; default timeout 60 s). A result is printed only once its signed entry verifies under the trust policy
+  (default .docket/local/trust-policy.json) and records the request as sent; a notification that does not is
+  reported on stderr and the wait goes on. --json lines carry the entry's bytes: keep them for verify-receipt.
 ${SETTINGS_HELP}`;
 
 const FLAGS = {
@@ -38,6 +44,7 @@ const FLAGS = {
   timeout: { type: 'string' },
   json: { type: 'boolean' },
   'results-topic': { type: 'string' },
+  policy: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -98,8 +105,22 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         `docket submit: warning: ${r.requestId} is ${size} bytes, over the ${MAX_REQUEST_BYTES}-byte limit; it will be recorded as request-too-large\n`,
       );
   }
-  if (!v.wait && (v.timeout !== undefined || v.json !== undefined || v['results-topic'] !== undefined))
-    return usage(io, '--timeout, --json and --results-topic go with --wait');
+  if (
+    !v.wait &&
+    (v.timeout !== undefined || v.json !== undefined || v['results-topic'] !== undefined || v.policy !== undefined)
+  )
+    return usage(io, '--timeout, --json, --results-topic and --policy go with --wait');
+  let policy: TrustPolicy | undefined;
+  if (v.wait) {
+    // Read before anything is sent: without the policy no result could be proven (ADR 0290).
+    const policyPath = typeof v.policy === 'string' ? v.policy : localPaths().trustPolicy;
+    const read = readTrustPolicy(await readInput(policyPath, io));
+    if (!read.ok) {
+      io.stderr(`docket submit: ${policyPath}: ${read.error.detail}\n`);
+      return EXIT.FAILED;
+    }
+    policy = read.value;
+  }
   const waitSeconds =
     typeof v.timeout === 'string' ? parsePositiveInteger(v.timeout, '--timeout') : DEFAULT_WAIT_SECONDS;
   const settings = resolveSettings(v as never, process.env);
@@ -142,11 +163,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       done += chunk.length;
       progress?.(done);
     }
-    if (subscription !== undefined) {
+    if (subscription !== undefined && policy !== undefined) {
+      const texts = new Map(requests.map((r) => [r.requestId, r.text]));
       const { missing, interrupted } = await waitForResults({
         sqs: stack.sqs,
         queueUrl: subscription.queueUrl,
-        requestIds: sent,
+        sent: new Map(sent.map((id) => [id, sentRequest(id, texts.get(id)!)])),
+        policy,
+        store: stack.store,
         deadline: Date.now() + waitSeconds * 1000,
         json: v.json === true,
         io,
@@ -187,6 +211,13 @@ function resultsTopicArn(flag: string | undefined, intakeUrl: string, settings: 
   if (account === undefined)
     throw new UsageError(`cannot tell the results topic from the intake queue URL ${intakeUrl}; give --results-topic`);
   return `arn:aws:sns:${settings.region}:${account}:${settings.queuePrefix}-results`;
+}
+
+/** The exact bytes sent (as SendMessage carries the text, UTF-8) and the request they read as. */
+function sentRequest(requestId: string, text: string): SentRequest {
+  const bytes = new TextEncoder().encode(text);
+  const read = readRequest(bytes);
+  return { requestId, bytes, request: read.ok ? read.value : null };
 }
 
 function usage(io: CliIo, message: string): number {

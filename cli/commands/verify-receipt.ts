@@ -1,12 +1,14 @@
 /**
- * `docket verify-receipt <receipt.json> [--policy <trust-policy.json>] [--witnesses <witness-policy.json>]
- *   [--pack <f>] [--facts <f>] [--evidence <f>] [--request <f>]` (docs/verify.md "Receipts"): verifies one
- * docket.receipt/1 offline — no stack, no network — with core/ledger's verifyReceipt, and prints ONE line of JSON
- * `{"ok":…,"findings":[…]}`. Exit 0 ok, 1 not ok, 2 no verdict (an unreadable receipt, policy or input file),
- * 64 usage error, like `docket verify`.
+ * `docket verify-receipt <receipt.json | saved-result> [--policy <trust-policy.json>] [--witnesses <witness-policy.json>]
+ *   [--pack <f>] [--facts <f>] [--evidence <f>] [--request <f>] [--wait [--timeout <s>]] [stack options]`
+ * (docs/verify.md "Receipts", "Saved results"): verifies one docket.receipt/1 offline — no stack, no network — with
+ * core/ledger's verifyReceipt; or audits a saved result (a docket.result/2 notification or a `submit --wait --json`
+ * line) against the live stage with auditPromise (ADR 0291): inclusion proven under a covering checkpoint, or
+ * `entry-omitted`. Prints ONE line of JSON `{"ok":…,"findings":[…]}`. Exit 0 ok, 1 not ok, 2 no verdict (an
+ * unreadable file, or a stage that cannot be read), 3 not yet (no checkpoint covers the saved entry), 64 usage error.
  */
 import { readFile } from 'node:fs/promises';
-import { EXIT, parseCommandArgs, readCommandLine } from '../args.js';
+import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine } from '../args.js';
 import type { CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import {
@@ -18,13 +20,26 @@ import {
   type WitnessPolicy,
 } from '../../core/ledger/index.js';
 import { localPaths } from '../../stack/local-files.js';
+import { auditPromise, type ReceiptVerdict, type TrustPolicy } from '../../core/ledger/index.js';
+import { readSavedResult } from '../../core/pipeline/index.js';
+import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { explainStackError, openStack } from '../../stack/clients.js';
 
-const USAGE = `docket verify-receipt <receipt.json> [--policy <trust-policy.json>] [--witnesses <witness-policy.json>]
-                      [--pack <file>] [--facts <file>] [--evidence <file>] [--request <file>]
+const USAGE = `docket verify-receipt <receipt.json | saved-result> [--policy <trust-policy.json>] [--witnesses <witness-policy.json>]
+                      [--pack <file>] [--facts <file>] [--evidence <file>] [--request <file>] [--wait [--timeout <s>]]
   Verifies the receipt offline under the trust policy (default .docket/local/trust-policy.json): entry signature and
   key, inclusion proof, checkpoint signature, key role and validity, authority, the checkpoint note; with --witnesses
   a quorum of the witness policy's witnesses must have cosigned the checkpoint; each input file given must have the
-  SHA-256 the entry recorded. Prints one line of JSON {ok, findings}; exit 0 ok, 1 not ok, 2 no verdict.`;
+  SHA-256 the entry recorded. Prints one line of JSON {ok, findings}; exit 0 ok, 1 not ok, 2 no verdict.
+  A saved result (a docket.result/2 notification, or the line submit --wait --json printed) is audited against the
+  live stage (stack options below): once a checkpoint covers the entry's seq, its inclusion is proven, or the
+  finding entry-omitted names the leaf the checkpoint holds there instead (exit 1). Before that it prints
+  {"ok":false,"notYet":…} and exits 3; rerun later, or --wait polls until a checkpoint covers it (--timeout, default
+  60 s).
+${SETTINGS_HELP}`;
+
+const DEFAULT_WAIT_SECONDS = 60;
+const POLL_MS = 2_000;
 
 /** Why no verdict could be reached: a file that could not be read or is not the format it must be. */
 export const RECEIPT_NO_VERDICT_CODES = [
@@ -32,6 +47,7 @@ export const RECEIPT_NO_VERDICT_CODES = [
   'policy-unreadable',
   'witness-policy-unreadable',
   'input-unreadable',
+  'stage-unreadable',
 ] as const;
 type NoVerdictCode = (typeof RECEIPT_NO_VERDICT_CODES)[number];
 
@@ -50,6 +66,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(
       argv,
       {
+        ...SETTING_FLAGS,
+        wait: { type: 'boolean' },
+        timeout: { type: 'string' },
         policy: { type: 'string' },
         witnesses: { type: 'string' },
         pack: { type: 'string' },
@@ -70,7 +89,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const receiptBytes = await bytesOf(path);
   if (receiptBytes instanceof Error) return noVerdict('receipt-unreadable', `${path}: ${receiptBytes.message}`);
   const receipt = readReceipt(receiptBytes);
-  if (!receipt.ok) return noVerdict('receipt-unreadable', `${path}: ${receipt.error.detail}`);
+  const saved = receipt.ok ? undefined : readSavedResult(receiptBytes);
+  if (!receipt.ok && !saved?.ok)
+    return noVerdict(
+      'receipt-unreadable',
+      `${path}: not a receipt (${receipt.error.detail}) nor a saved result (${saved?.ok === false ? saved.error.detail : ''})`,
+    );
+  if (receipt.ok && (values.wait !== undefined || values.timeout !== undefined))
+    return usageError(io, '--wait and --timeout go with a saved result, not a receipt');
 
   const policyPath = typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy;
   const policyBytes = await bytesOf(policyPath);
@@ -96,7 +122,60 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     inputs[name] = b;
   }
 
-  const verdict = verifyReceipt(receipt.value, policy.value, { inputs, ...(witnesses ? { witnesses } : {}) });
+  const options = { inputs, ...(witnesses ? { witnesses } : {}) };
+  if (!receipt.ok) {
+    const seconds = typeof values.timeout === 'string' ? parsePositiveInteger(values.timeout, '--timeout') : undefined;
+    if (seconds !== undefined && values.wait !== true) return usageError(io, '--timeout goes with --wait');
+    const deadline = values.wait === true ? Date.now() + (seconds ?? DEFAULT_WAIT_SECONDS) * 1000 : 0;
+    return auditSaved(io, saved?.ok ? saved.value.entry : '', policy.value, options, values, deadline);
+  }
+  const verdict = verifyReceipt(receipt.value, policy.value, options);
+  return printVerdict(io, verdict);
+}
+
+function printVerdict(io: CliIo, verdict: ReceiptVerdict): number {
   io.stdout(`${JSON.stringify(verdict)}\n`);
   return verdict.ok ? EXIT.OK : EXIT.NOT_OK;
+}
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`docket verify-receipt: ${message}\nusage: ${USAGE}\n`);
+  return EXIT.USAGE;
+}
+
+/** The saved entry's promise audited against the live stage, polled until `deadline` while no checkpoint covers it. */
+async function auditSaved(
+  io: CliIo,
+  entry: string,
+  policy: TrustPolicy,
+  options: Parameters<typeof verifyReceipt>[2],
+  values: Record<string, unknown>,
+  deadline: number,
+): Promise<number> {
+  const settings = resolveSettings(values as never, process.env);
+  const stack = openStack(settings);
+  try {
+    for (;;) {
+      const audit = await auditPromise(stack.store, entry, policy, options);
+      if (audit.status === 'verdict') return printVerdict(io, audit.verdict);
+      if (Date.now() + POLL_MS > deadline) {
+        const { status: code, ...at } = audit;
+        io.stdout(`${JSON.stringify({ ok: false, notYet: { code, ...at } })}\n`);
+        io.stderr(
+          `docket verify-receipt: no checkpoint of log ${audit.logId} covers seq ${audit.seq} yet; rerun later (or --wait)\n`,
+        );
+        return EXIT.NOT_CHECKPOINTED;
+      }
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+  } catch (e) {
+    return reportNoVerdict(
+      io,
+      'verify-receipt',
+      { code: 'stage-unreadable', detail: explainStackError(e, settings) },
+      EXIT.NO_VERDICT,
+    );
+  } finally {
+    stack.close();
+  }
 }

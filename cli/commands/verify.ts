@@ -24,6 +24,7 @@ import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } fro
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { keepsNotes, cosignedNote, readWitnessFiles, type WitnessInputs } from '../../core/ledger/index.js';
+import { crossCheckArchive, type ArchiveCrossCheck } from '../../stack/request-omissions.js';
 
 const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoints.json>] [--policy <trust-policy.json>] [--markers <markers.json>] [--all-signatures]
               [--witnesses <witness-policy.json> [--cosigned <checkpoint-notes.json | witness-state.json>]… [--now <RFC 3339>]]
@@ -33,6 +34,9 @@ const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoin
   Without --export, reads the live ledger table (stack options below). Defaults: --policy .docket/local/trust-policy.json,
   --checkpoints .docket/local/checkpoints.json (the live table's own checkpoints are added when reading the table, and
   its own position markers are checked unless --markers names a file).
+  On the live path it also cross-checks the request archive with the ledger: an archived request that no entry records
+  is a finding request-without-entry, unless it is on the intake DLQ or may still be in flight (docs/verify.md
+  "Requests without an entry"); --skip-archive leaves this out.
   Prints one line of JSON {ok, findings, summary}; exit 0 ok, 1 not ok, 2 no verdict.
 ${SETTINGS_HELP}`;
 
@@ -41,6 +45,11 @@ const PROGRESS_EVERY = 10_000;
 /** How the live path opens its store; tests may substitute another LedgerStore. */
 export interface VerifyDeps {
   readonly openStore: (settings: StackSettings) => { readonly store: LedgerStore; close(): void };
+  /**
+   * The live path's cross-check of the request archive with the ledger (ADR 0292). When a test substitutes
+   * openStore without this, there is no archive to read and the cross-check is not made.
+   */
+  readonly crossCheck?: (settings: StackSettings) => Promise<ArchiveCrossCheck>;
   /** Entries between progress updates on stderr (default 10,000). */
   readonly progressEvery?: number;
 }
@@ -48,6 +57,14 @@ const defaultDeps: VerifyDeps = {
   openStore: (settings) => {
     const stack = openStack(settings);
     return { store: stack.store, close: () => stack.close() };
+  },
+  crossCheck: async (settings) => {
+    const stack = openStack(settings);
+    try {
+      return await crossCheckArchive(stack);
+    } finally {
+      stack.close();
+    }
   },
 };
 
@@ -77,7 +94,10 @@ function progress(io: CliIo): { onProgress: (n: number) => void; done: () => voi
 }
 
 export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> = {}): Promise<number> {
-  const deps: VerifyDeps = { ...defaultDeps, ...given };
+  const deps: VerifyDeps =
+    given.openStore !== undefined && given.crossCheck === undefined
+      ? { ...defaultDeps, ...given, crossCheck: undefined }
+      : { ...defaultDeps, ...given };
   const line = readCommandLine(io, 'verify', USAGE, () => {
     const { values } = parseCommandArgs(
       argv,
@@ -88,6 +108,7 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
         policy: { type: 'string' },
         markers: { type: 'string' },
         'all-signatures': { type: 'boolean' },
+        'skip-archive': { type: 'boolean' },
         witnesses: { type: 'string' },
         cosigned: { type: 'string', multiple: true },
         now: { type: 'string' },
@@ -154,6 +175,38 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
     );
   } else {
     result = await verifyLive(values, policyBytes, checkpointBytes, markerBytes, options, deps);
+    if (result.ok && deps.crossCheck !== undefined && values['skip-archive'] !== true) {
+      const settings = resolveSettings(values as never, process.env);
+      let check: ArchiveCrossCheck | { readonly missing: string };
+      try {
+        check = await deps.crossCheck(settings);
+      } catch (e) {
+        bar.done();
+        // A stage with no request archive or intake queue (a ledger table alone) has nothing to cross-check: said,
+        // not hidden. Any other failure to read them is no verdict, as for the ledger.
+        if (!isMissingResource(e))
+          return noVerdict(io, { code: 'store-read-incomplete', detail: explainStackError(e, settings) });
+        check = { missing: explainStackError(e, settings) };
+        io.stderr(`docket verify: the request archive was not cross-checked: ${check.missing}\n`);
+      }
+      bar.done();
+      // The archive's findings follow the ledger's (they name a request, not a log position).
+      const v = result.value;
+      const found = 'missing' in check ? [] : check.findings;
+      const out = {
+        ok: v.ok && found.length === 0,
+        findings: [...v.findings, ...found],
+        summary: {
+          ...v.summary,
+          archive:
+            'missing' in check
+              ? { checked: false, reason: check.missing }
+              : { checked: true, requests: check.archived, excused: check.excused, queues: check.queues },
+        },
+      };
+      io.stdout(`${JSON.stringify(out)}\n`);
+      return out.ok ? EXIT.OK : EXIT.NOT_OK;
+    }
   }
   bar.done();
   if (!result.ok) return noVerdict(io, result.error);
@@ -224,6 +277,11 @@ export async function verifyLive(
     close();
   }
 }
+
+const isMissingResource = (e: unknown): boolean =>
+  ['ResourceNotFoundException', 'QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue'].includes(
+    (e as { name?: string } | null)?.name ?? '',
+  );
 
 export const isUtcTime = (s: string): boolean =>
   /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(s) && !Number.isNaN(Date.parse(s));

@@ -157,6 +157,14 @@ export type { Verdict } from './verify/findings.js';
 export { storeCheckpoints } from './verify/sources.js';
 export { storeSource } from './verify/sources.js';
 export { verifyLedger } from './verify/verify-ledger.js';
+export {
+  omissionFindings,
+  recordedKey,
+  type ArchivedRequest,
+  type ExcusedRequest,
+  type PathQueueState,
+  type RequestWithoutEntryFinding,
+} from './verify/omission.js';
 export { keepsNotes } from './publish-note.js';
 export { cosignedNote } from './note-store.js';
 export { readNotesExport } from './notes-export.js';
@@ -204,7 +212,8 @@ export {
   type ReceiptVerdict,
   type ReceiptVerifyOptions,
 } from './receipt-verify.js';
-export { buildReceipt, locateEntry, type ReceiptBuildError } from './receipt-build.js';
+export { buildReceipt, locateEntry, receiptAt, type ReceiptBuildError } from './receipt-build.js';
+export { auditPromise, type PromiseAudit } from './promise-audit.js';
 export {
   readWitnessPolicy,
   WITNESS_POLICY_FORMAT,

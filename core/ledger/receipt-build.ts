@@ -54,7 +54,22 @@ export async function locateEntry(
 export async function buildReceipt(store: LedgerStore, requestId: string): Promise<Result<Receipt, ReceiptBuildError>> {
   const located = await locateEntry(store, requestId);
   if (!located.ok) return located;
-  const { position, body } = located.value;
+  const at = await receiptAt(store, located.value.position, located.value.body);
+  return at.ok ? ok(at.value.receipt) : at;
+}
+
+/**
+ * The receipt of `body` at `position` from the log as stored: the chosen covering checkpoint, and the inclusion path
+ * of position.seq computed from the stored leaves, with the leaf hash the log holds there (`storedLeaf`, hex). When
+ * `body` is the entry stored at that position the receipt proves its inclusion; when it is not (a requester's saved
+ * entry whose slot now holds another, core/ledger/promise-audit.ts), `storedLeaf` is what the checkpoint committed
+ * to instead. Throws RangeError when the stored log has a gap below the checkpoint's size.
+ */
+export async function receiptAt(
+  store: LedgerStore,
+  position: Position,
+  body: string,
+): Promise<Result<{ receipt: Receipt; storedLeaf: string }, ReceiptBuildError>> {
   const covering: { cp: SignedCheckpoint; body: string }[] = [];
   let newest: SignedCheckpoint | null = null;
   for await (const c of store.readCheckpoints(position.logId)) {
@@ -85,14 +100,17 @@ export async function buildReceipt(store: LedgerStore, requestId: string): Promi
   if (leaves.length !== chosen.cp.treeSize)
     throw new RangeError(`log ${position.logId} ends at ${leaves.length}, before ${chosen.cp.treeSize}`);
   return ok({
-    entry: body,
-    inclusion: {
-      leafIndex: position.seq,
-      treeSize: chosen.cp.treeSize,
-      path: inclusionProof(position.seq, leaves).map((h) => toHex(h)),
+    receipt: {
+      entry: body,
+      inclusion: {
+        leafIndex: position.seq,
+        treeSize: chosen.cp.treeSize,
+        path: inclusionProof(position.seq, leaves).map((h) => toHex(h)),
+      },
+      checkpoint: chosen.body,
+      note: notes.get(chosen.cp.treeSize) ?? null,
     },
-    checkpoint: chosen.body,
-    note: notes.get(chosen.cp.treeSize) ?? null,
+    storedLeaf: toHex(leaves[position.seq]!),
   });
 }
 

@@ -41,6 +41,7 @@ export const RECEIPT_FINDING_CODES = [
   'checkpoint-unauthorized-origin',
   'checkpoint-of-another-log',
   'inclusion-proof-invalid',
+  'entry-omitted',
   'note-mismatch',
   'note-log-signature-invalid',
   'unwitnessed-checkpoint',
@@ -56,7 +57,22 @@ export type ReceiptInput = 'pack' | 'facts' | 'evidence' | 'request';
 
 export type ReceiptFinding =
   | {
-      readonly code: Exclude<ReceiptFindingCode, `${ReceiptInput}-digest-mismatch` | 'unwitnessed-checkpoint'>;
+      readonly code: Exclude<
+        ReceiptFindingCode,
+        `${ReceiptInput}-digest-mismatch` | 'unwitnessed-checkpoint' | 'entry-omitted'
+      >;
+    }
+  /**
+   * A saved result's audit (core/ledger/promise-audit.ts): a valid checkpoint of size `treeSize` commits, at the
+   * entry's position `seq`, to another leaf (`leafHash`, the entry hash the log holds there): the promised entry
+   * was left out of the log.
+   */
+  | {
+      readonly code: 'entry-omitted';
+      readonly logId: string;
+      readonly seq: number;
+      readonly treeSize: number;
+      readonly leafHash: string;
     }
   /** With a witness policy: fewer than `quorum` of its witnesses validly cosigned the receipt's checkpoint note. */
   | { readonly code: 'unwitnessed-checkpoint'; readonly cosigned: number; readonly quorum: number }
@@ -102,7 +118,21 @@ export function verifyReceipt(
   return { ok: findings.length === 0, findings };
 }
 
-function checkReceiptEntry(body: string, policy: TrustPolicy, findings: ReceiptFinding[]): ParsedEntry | null {
+/** RFC 9162 §2.1.3.2 of `leafHash` (hex) at the receipt's leaf index in the checkpoint's root; false if unreadable. */
+export function leafIncluded(r: Receipt, leafHash: string): boolean {
+  const cp = parseCheckpoint(r.checkpoint);
+  if (!cp.ok || cp.value.treeSize !== r.inclusion.treeSize) return false;
+  return verifyInclusion(
+    r.inclusion.leafIndex,
+    r.inclusion.treeSize,
+    fromHex(leafHash),
+    r.inclusion.path.map((h) => fromHex(h)),
+    fromHex(cp.value.rootHash),
+  );
+}
+
+/** The entry judged alone, as a receipt's entry is: its findings are pushed; the parsed entry, or null if unreadable. */
+export function checkReceiptEntry(body: string, policy: TrustPolicy, findings: ReceiptFinding[]): ParsedEntry | null {
   const parsed = parseStoredEntry(body);
   if (!parsed.ok) {
     findings.push({

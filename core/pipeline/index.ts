@@ -45,4 +45,12 @@ export {
   type ResultNotification,
   type ResultReadError,
 } from './result-notification.js';
+export { readSavedResult, resultLine, type SavedResultError } from './saved-result.js';
+export {
+  RESULT_REJECTIONS,
+  verifyResultEntry,
+  type ResultRejection,
+  type ResultVerdict,
+  type SentRequest,
+} from './result-verdict.js';
 export { requestIdFilterPolicies, FILTER_POLICY_MAX_VALUES } from './result-filter.js';

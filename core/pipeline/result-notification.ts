@@ -1,42 +1,39 @@
 /**
- * The result notification, format docket.result/1 (schema/result-notification.schema.json; docs/pipeline.md
- * "Result notifications"; docs/adr/0170-result-notification-format.md): what the results topic publishes for every
- * appended ledger entry — a disposition, an evaluation error or an admission refusal. One builder that checks every
- * invariant before it emits RFC 8785 bytes, and one strict reader.
+ * The result notification, format docket.result/2 (schema/result-notification.schema.json; docs/pipeline.md
+ * "Result notifications"; docs/adr/0290-verifiable-result-notifications.md, superseding the body of ADR 0170): what
+ * the results topic publishes for every appended ledger entry — a disposition, an evaluation error or an admission
+ * refusal. One builder that checks every invariant before it emits RFC 8785 bytes, and one strict reader.
  *
- * The notification id is the entry hash, so a request that is redelivered re-publishes the same id and consumers
- * deduplicate on it. The members are copies of the signed entry, not signed themselves: a consumer that must prove
- * the decision reads the entry (`docket show`) and verifies it; the notification says where to look.
+ * Like a handoff message (handoff-message.ts, ADR 0140) the notification carries the signed entry's exact stored
+ * bytes (`entry`, a JSON string holding the entry's RFC 8785 text), so a requester checks it offline under its trust
+ * policy (result-verdict.ts); nothing a consumer acts on sits outside those signed bytes. The notification id is the
+ * entry hash, recomputed by the reader, so a redelivered request re-publishes the same id and consumers deduplicate
+ * on it.
+ *
+ * SNS's largest message is smaller than DynamoDB's largest item: an entry whose escaped text would not fit is left
+ * out (`entryOmitted`) with only its coordinates (logId, seq, entryHash), never cut. Such a notification proves
+ * nothing by itself: the reader of it fetches the entry at those coordinates and checks its hash.
  *
  * SNS message attributes (for subscription filter policies) are derived here too, from the same entry: only present,
- * non-empty values that SNS and a filter policy can carry unchanged (notificationAttributes).
+ * non-empty values that SNS and a filter policy can carry unchanged (notificationAttributes). They are unsigned hints
+ * for routing, never evidence.
  */
 import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
-import { checkDisposition } from '../evaluate/disposition.js';
-import { EVALUATION_ERROR_CLASSES, type Disposition } from '../evaluate/types.js';
-import { sha256Hex } from '../ledger/bytes.js';
-import { entryHashOf } from '../ledger/entry.js';
-import { LOG_ID_PATTERN, isRfc3339Utc } from '../ledger/entry-rules.js';
-import {
-  ENTRY_KINDS,
-  REFUSAL_CODES,
-  type EntryError,
-  type EntryKind,
-  type EntryRefusal,
-  type PackRef,
-  type SignedEntry,
-} from '../ledger/entry-types.js';
+import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entry.js';
+import { LOG_ID_PATTERN } from '../ledger/entry-rules.js';
+import type { SignedEntry } from '../ledger/entry-types.js';
 import { err, ok, type Result } from '../result.js';
 
-export const RESULT_FORMAT = 'docket.result/1' as const;
+export const RESULT_FORMAT = 'docket.result/2' as const;
+/** The format before ADR 0290: unsigned copies of the entry's members. Refused by this reader (unsupported-format). */
+export const RESULT_FORMAT_V1 = 'docket.result/1';
 const RESULT_FORMAT_PREFIX = 'docket.result/';
 
 /**
  * SNS's largest message is 262,144 bytes, body and message attributes together. The attributes take at most
  * RESULT_ATTRIBUTE_BUDGET (nine names of ≤ 16 bytes, the type "String", values ≤ 256 bytes); the body gets the rest.
- * A disposition that would not fit is left out (`dispositionOmitted`), never cut: read it from the ledger.
  */
 export const SNS_MAX_MESSAGE_BYTES = 262_144;
 export const RESULT_ATTRIBUTE_BUDGET = 4_096;
@@ -65,27 +62,27 @@ export interface ResultLedgerCoordinates {
   readonly entryHash: string;
 }
 
-/** A docket.result/1 notification as read (and as written, before its bytes). */
+/** The members of a docket.result/2 notification on the wire: the entry's bytes, or its coordinates when omitted. */
+export type ResultWire =
+  | { readonly format: typeof RESULT_FORMAT; readonly notificationId: string; readonly entry: string }
+  | {
+      readonly format: typeof RESULT_FORMAT;
+      readonly notificationId: string;
+      readonly entryOmitted: true;
+      readonly ledger: ResultLedgerCoordinates;
+    };
+
+/** A docket.result/2 notification as read. */
 export interface ResultNotification {
   readonly format: typeof RESULT_FORMAT;
+  /** The entry hash (recomputed from the carried bytes when they are carried). */
   readonly notificationId: string;
-  readonly kind: EntryKind;
   readonly ledger: ResultLedgerCoordinates;
-  readonly requestId: string;
-  readonly requestDigest: string;
-  readonly correlation: Readonly<Record<string, string>> | null;
-  readonly time: string;
-  readonly pack: PackRef | null;
-  readonly workBudget: number | null;
-  readonly work: number;
-  /** kind disposition: the §8.3 disposition, or absent with dispositionOmitted when it would not fit one message. */
-  readonly disposition?: Disposition;
-  readonly dispositionDigest?: string;
-  readonly dispositionOmitted?: true;
-  /** kind evaluation-error. */
-  readonly error?: EntryError;
-  /** kind admission-refusal. */
-  readonly refusal?: EntryRefusal;
+  /**
+   * The parsed entry and its exact text (signature not yet checked: that needs the trust policy), or null when the
+   * entry was too large for one message and must be fetched at `ledger`.
+   */
+  readonly entry: (ParsedEntry & { readonly body: string }) | null;
 }
 
 export interface ResultMessage {
@@ -115,47 +112,32 @@ export function resultNotificationFor(recorded: RecordedResultEntry): ResultMess
   if (entryHashOf(recorded.body) !== recorded.entryHash)
     throw new ResultInvariantError('the entry hash is not the hash of the entry bytes');
   const e = recorded.entry;
-  const common = {
-    format: RESULT_FORMAT as typeof RESULT_FORMAT,
-    notificationId: recorded.entryHash,
-    kind: e.kind,
-    ledger: { logId: e.logId, seq: e.seq, entryHash: recorded.entryHash },
-    requestId: e.requestId,
-    requestDigest: e.requestDigest,
-    correlation: e.correlation,
-    time: e.time,
-    pack: e.pack,
-    workBudget: e.workBudget,
-    work: e.work,
-  };
-  let n: ResultNotification;
-  if (e.kind === 'disposition') n = { ...common, disposition: e.disposition, dispositionDigest: e.dispositionDigest };
-  else if (e.kind === 'evaluation-error') n = { ...common, error: e.error };
-  else n = { ...common, refusal: e.refusal };
-  // From the whole entry, before a disposition too large for the body is left out: its kind still filters.
-  const attributes = notificationAttributes(n);
-  let body = canonicalize(n) as string;
-  if (e.kind === 'disposition' && Buffer.byteLength(body, 'utf8') > RESULT_MAX_BYTES) {
-    const { disposition: _omitted, ...rest } = n;
-    n = { ...rest, dispositionOmitted: true };
-    body = canonicalize(n) as string;
+  let wire: ResultWire = { format: RESULT_FORMAT, notificationId: recorded.entryHash, entry: recorded.body };
+  let body = canonicalize(wire) as string;
+  if (Buffer.byteLength(body, 'utf8') > RESULT_MAX_BYTES) {
+    wire = {
+      format: RESULT_FORMAT,
+      notificationId: recorded.entryHash,
+      entryOmitted: true,
+      ledger: { logId: e.logId, seq: e.seq, entryHash: recorded.entryHash },
+    };
+    body = canonicalize(wire) as string;
   }
-  const problem = notificationProblem(JSON.parse(body) as Record<string, unknown>);
-  if (problem !== undefined) throw new ResultInvariantError(problem);
-  if (Buffer.byteLength(body, 'utf8') > RESULT_MAX_BYTES)
-    throw new ResultInvariantError(`the notification exceeds ${RESULT_MAX_BYTES} bytes`);
-  return { id: recorded.entryHash, body, attributes };
+  const read = readResultNotification(new TextEncoder().encode(body));
+  if (!read.ok) throw new ResultInvariantError(`${read.error.code}: ${read.error.message}`);
+  if (read.value.entry !== null && read.value.entry.entry.requestId !== e.requestId)
+    throw new ResultInvariantError('the entry bytes are not the recorded entry');
+  return { id: recorded.entryHash, body, attributes: notificationAttributes(e) };
 }
 
 /**
- * The filter-policy attributes of a notification. SNS refuses an empty String attribute and a filter policy matches
- * whole values, so a value is published only when it is present, non-empty, at most ATTRIBUTE_VALUE_MAX_BYTES and
- * free of control characters; otherwise the attribute is absent (a pack id or outcome id chosen to be hostile never
- * breaks a publish, and is never published cut short to match another's filter).
+ * The filter-policy attributes of an entry. SNS refuses an empty String attribute and a filter policy matches whole
+ * values, so a value is published only when it is present, non-empty, at most ATTRIBUTE_VALUE_MAX_BYTES and free of
+ * control characters; otherwise the attribute is absent (a pack id or outcome id chosen to be hostile never breaks a
+ * publish, and is never published cut short to match another's filter). Derived from the whole entry, so an omitted
+ * entry still filters by its kind and outcome.
  */
-export function notificationAttributes(
-  n: Pick<ResultNotification, 'kind' | 'disposition' | 'pack' | 'ledger' | 'requestId' | 'error' | 'refusal'>,
-): Partial<Record<ResultAttributeName, string>> {
+export function notificationAttributes(e: SignedEntry): Partial<Record<ResultAttributeName, string>> {
   const out: Partial<Record<ResultAttributeName, string>> = {};
   const put = (name: ResultAttributeName, v: string | undefined): void => {
     if (v === undefined || v === '' || Buffer.byteLength(v, 'utf8') > ATTRIBUTE_VALUE_MAX_BYTES) return;
@@ -163,145 +145,84 @@ export function notificationAttributes(
     if (/[\u0000-\u001f\u007f]/.test(v) || !wellFormed(v)) return;
     out[name] = v;
   };
-  put('kind', n.kind);
-  put('dispositionKind', n.disposition?.kind);
-  put('outcomeId', n.disposition?.kind === 'outcome' ? n.disposition.outcomeId : undefined);
-  put('packId', n.pack?.id);
-  put('packDigest', n.pack ? `sha256:${n.pack.digest}` : undefined);
-  put('logId', n.ledger.logId);
-  put('requestId', n.requestId);
-  put('errorClass', n.error?.class);
-  put('refusalCode', n.refusal?.code);
+  const d = e.kind === 'disposition' ? e.disposition : undefined;
+  put('kind', e.kind);
+  put('dispositionKind', d?.kind);
+  put('outcomeId', d?.kind === 'outcome' ? d.outcomeId : undefined);
+  put('packId', e.pack?.id);
+  put('packDigest', e.pack ? `sha256:${e.pack.digest}` : undefined);
+  put('logId', e.logId);
+  put('requestId', e.requestId);
+  put('errorClass', e.kind === 'evaluation-error' ? e.error.class : undefined);
+  put('refusalCode', e.kind === 'admission-refusal' ? e.refusal.code : undefined);
   return out;
 }
 
-export type ResultReadCode = 'notification-malformed' | 'unsupported-format';
+export type ResultReadCode = 'notification-malformed' | 'unsupported-format' | 'entry-malformed';
 export interface ResultReadError {
   readonly code: ResultReadCode;
   readonly message: string;
 }
 
-/** Reads a notification strictly: carrier, format, members, canonical bytes, every invariant. */
+const HEX64 = /^[0-9a-f]{64}$/;
+const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+/** No lone surrogate (String.prototype.isWellFormed is newer than the ES2022 library this project targets). */
+const wellFormed = (s: string): boolean =>
+  !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+const fail = (code: ResultReadCode, message: string): Result<never, ResultReadError> => err({ code, message });
+
+/** Reads a notification strictly: carrier, format, members, canonical bytes, the entry, the id. */
 export function readResultNotification(bytes: Uint8Array): Result<ResultNotification, ResultReadError> {
-  const fail = (code: ResultReadCode, message: string) => err({ code, message });
+  if (bytes.length > RESULT_MAX_BYTES) return fail('notification-malformed', `over ${RESULT_MAX_BYTES} bytes`);
   const r = readJson(bytes);
   if (!r.ok) return fail('notification-malformed', `not JSON: ${r.error.message}`);
   const plain = toPlain(r.value);
   if (!isRec(plain)) return fail('notification-malformed', 'a result notification is a JSON object');
   if (plain.format !== RESULT_FORMAT) {
     if (typeof plain.format === 'string' && plain.format.startsWith(RESULT_FORMAT_PREFIX))
-      return fail('unsupported-format', `format ${plain.format} is not ${RESULT_FORMAT}`);
+      return fail(
+        'unsupported-format',
+        `format ${plain.format} is not ${RESULT_FORMAT}` +
+          (plain.format === RESULT_FORMAT_V1 ? ': it carries no signed entry, so it cannot be verified' : ''),
+      );
     return fail('notification-malformed', `format must be ${RESULT_FORMAT}`);
   }
-  const problem = notificationProblem(plain);
+  const problem = wireProblem(plain);
   if (problem !== undefined) return fail('notification-malformed', problem);
   if (canonicalize(plain) !== Buffer.from(bytes).toString('utf8'))
     return fail('notification-malformed', 'the bytes are not the RFC 8785 form of what they parse to');
-  return ok(plain as unknown as ResultNotification);
+  const wire = plain as unknown as ResultWire;
+  if ('entryOmitted' in wire)
+    return ok({ format: RESULT_FORMAT, notificationId: wire.notificationId, ledger: wire.ledger, entry: null });
+  const parsed = parseStoredEntry(wire.entry);
+  if (!parsed.ok) return fail('entry-malformed', `${parsed.error.code}: ${parsed.error.detail}`);
+  if (parsed.value.entryHash !== wire.notificationId)
+    return fail('notification-malformed', 'notificationId is not the hash of the carried entry');
+  const e = parsed.value.entry;
+  return ok({
+    format: RESULT_FORMAT,
+    notificationId: wire.notificationId,
+    ledger: { logId: e.logId, seq: e.seq, entryHash: parsed.value.entryHash },
+    entry: { ...parsed.value, body: wire.entry },
+  });
 }
 
-const COMMON = [
-  'format',
-  'notificationId',
-  'kind',
-  'ledger',
-  'requestId',
-  'requestDigest',
-  'correlation',
-  'time',
-  'pack',
-  'workBudget',
-  'work',
-];
-const BY_KIND: Record<EntryKind, readonly string[]> = {
-  disposition: ['disposition', 'dispositionDigest', 'dispositionOmitted'],
-  'evaluation-error': ['error'],
-  'admission-refusal': ['refusal'],
-};
-const HEX64 = /^[0-9a-f]{64}$/;
-const CORRELATION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
-const isText = (x: unknown, maxBytes: number): x is string =>
-  typeof x === 'string' && x !== '' && wellFormed(x) && Buffer.byteLength(x, 'utf8') <= maxBytes;
-/** No lone surrogate (String.prototype.isWellFormed is newer than the ES2022 library this project targets). */
-const wellFormed = (s: string): boolean =>
-  !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
-
-/** The first broken rule of a parsed notification, or undefined. Shared by the serializer and the reader. */
-function notificationProblem(m: Record<string, unknown>): string | undefined {
-  if (typeof m.kind !== 'string' || !(ENTRY_KINDS as readonly string[]).includes(m.kind))
-    return `kind is one of ${ENTRY_KINDS.join(', ')}`;
-  const kind = m.kind as EntryKind;
-  const allowed = new Set([...COMMON, ...BY_KIND[kind]]);
-  for (const k of Object.keys(m)) if (!allowed.has(k)) return `unknown member ${k} for kind ${kind}`;
-  for (const k of COMMON) if (!(k in m)) return `missing member ${k}`;
+/** The first broken rule of the wire members, or undefined. */
+function wireProblem(m: Record<string, unknown>): string | undefined {
+  const names = Object.keys(m).sort().join(',');
   if (typeof m.notificationId !== 'string' || !HEX64.test(m.notificationId))
     return 'notificationId is the entry hash (64 lowercase hex digits)';
+  if (names === 'entry,format,notificationId')
+    return typeof m.entry === 'string' && m.entry !== '' ? undefined : 'entry is the entry text (a non-empty string)';
+  if (names !== 'entryOmitted,format,ledger,notificationId')
+    return 'a notification has format, notificationId and entry, or format, notificationId, entryOmitted and ledger';
+  if (m.entryOmitted !== true) return 'entryOmitted is true when present';
   const l = m.ledger;
   if (!isRec(l) || Object.keys(l).sort().join(',') !== 'entryHash,logId,seq')
     return 'ledger has exactly logId, seq and entryHash';
   if (typeof l.logId !== 'string' || !LOG_ID_PATTERN.test(l.logId)) return 'ledger.logId is a log id';
-  if (!isCount(l.seq)) return 'ledger.seq is a non-negative integer';
+  if (typeof l.seq !== 'number' || !Number.isSafeInteger(l.seq) || l.seq < 0)
+    return 'ledger.seq is a non-negative integer';
   if (l.entryHash !== m.notificationId) return 'notificationId is ledger.entryHash';
-  if (!isText(m.requestId, 256)) return 'requestId is a non-empty string of at most 256 bytes';
-  if (typeof m.requestDigest !== 'string' || !HEX64.test(m.requestDigest)) return 'requestDigest is 64 hex digits';
-  if (m.correlation !== null) {
-    const c = m.correlation;
-    if (!isRec(c) || Object.keys(c).length > 16) return 'correlation is null or an object of at most 16 members';
-    for (const [k, v] of Object.entries(c))
-      if (!CORRELATION_NAME.test(k) || typeof v !== 'string' || Buffer.byteLength(v, 'utf8') > 256)
-        return `correlation member ${JSON.stringify(k)} is a name with a string value of at most 256 bytes`;
-  }
-  if (!isRfc3339Utc(m.time)) return 'time is an RFC 3339 UTC time';
-  if (m.pack !== null) {
-    const p = m.pack;
-    if (!isRec(p) || typeof p.digest !== 'string' || !HEX64.test(p.digest)) return 'pack is null or has a hex digest';
-    for (const k of Object.keys(p)) if (k !== 'digest' && k !== 'id' && k !== 'version') return `unknown pack.${k}`;
-    if (p.id !== undefined && !isText(p.id, 256)) return 'pack.id is a non-empty string';
-    if (p.version !== undefined && !isText(p.version, 64)) return 'pack.version is a non-empty string';
-  }
-  if (m.workBudget !== null && !(isCount(m.workBudget) && m.workBudget > 0))
-    return 'workBudget is null or a positive integer';
-  if (!isCount(m.work)) return 'work is a non-negative integer';
-  if (kind === 'disposition') return dispositionProblem(m);
-  if (kind === 'evaluation-error') {
-    const e = m.error;
-    if (!isRec(e) || Object.keys(e).sort().join(',') !== 'class,code,message,phase')
-      return 'error has exactly class, phase, code and message';
-    if (typeof e.class !== 'string' || !(EVALUATION_ERROR_CLASSES as readonly string[]).includes(e.class))
-      return 'error.class is a Core §8.4 class';
-    if (e.phase !== 'preflight' && e.phase !== 'evaluation') return 'error.phase is preflight or evaluation';
-    if (!isText(e.code, 64)) return 'error.code is a non-empty string';
-    if (typeof e.message !== 'string' || Buffer.byteLength(e.message, 'utf8') > 1024)
-      return 'error.message is a string of at most 1024 bytes';
-    return undefined;
-  }
-  const f = m.refusal;
-  if (!isRec(f) || Object.keys(f).sort().join(',') !== 'code,message') return 'refusal has exactly code and message';
-  if (typeof f.code !== 'string' || !(REFUSAL_CODES as readonly string[]).includes(f.code))
-    return 'refusal.code is an admission refusal code';
-  if (typeof f.message !== 'string' || Buffer.byteLength(f.message, 'utf8') > 1024)
-    return 'refusal.message is a string of at most 1024 bytes';
-  return undefined;
-}
-
-function dispositionProblem(m: Record<string, unknown>): string | undefined {
-  if (typeof m.dispositionDigest !== 'string' || !HEX64.test(m.dispositionDigest))
-    return 'dispositionDigest is 64 hex digits';
-  if ('dispositionOmitted' in m) {
-    if (m.dispositionOmitted !== true) return 'dispositionOmitted is true when present';
-    if ('disposition' in m) return 'a notification carries the disposition or dispositionOmitted, not both';
-    return undefined;
-  }
-  if (!('disposition' in m)) return 'a disposition notification carries the disposition or dispositionOmitted';
-  try {
-    checkDisposition(m.disposition as Disposition);
-  } catch (e) {
-    return `disposition: ${(e as Error).message}`;
-  }
-  // The digest binds the copy to the entry's dispositionDigest (docs/ledger-format.md): RFC 8785 bytes, SHA-256.
-  if (sha256Hex(canonicalize(m.disposition) as string) !== m.dispositionDigest)
-    return 'dispositionDigest is not the SHA-256 of the disposition';
   return undefined;
 }

@@ -123,6 +123,25 @@ describe('the request archive over the wire', () => {
     expect(await archive.get(sha(b))).not.toBeNull();
   });
 
+  it('lists every retained request with the time it was first retained, which a redelivery never moves', async () => {
+    const at = (seconds: number) =>
+      new DynamoDbRequestArchive({ client, tableName: `docket-${STAGE}-requests`, now: () => seconds * 1000 });
+    const req = bytes('{"requestId":"listed"}');
+    await at(1_800_000_000).put(req);
+    await at(1_800_000_900).put(req); // the same bytes delivered again later
+    const listed = [];
+    for await (const a of archive.list()) listed.push(a);
+    expect(listed.find((a) => a.digest === sha(req))).toEqual({
+      digest: sha(req),
+      bytes: req,
+      retainedAt: 1_800_000_000,
+    });
+    // Everything retained by the tests above is listed, each under the digest of its bytes.
+    expect(listed.map((a) => a.digest).sort()).toEqual(listed.map((a) => sha(a.bytes)).sort());
+    expect(listed.map((a) => a.digest)).toContain(sha(bytes('{"requestId":"keep-me"}')));
+    expect(listed.map((a) => a.digest)).not.toContain(sha(bytes('{"requestId":"purge-me"}')));
+  });
+
   it('refuses to serve retained bytes that do not hash to their digest', async () => {
     const digest = sha(bytes('real request'));
     await client.send(
@@ -132,5 +151,9 @@ describe('the request archive over the wire', () => {
       }),
     );
     await expect(archive.get(digest)).rejects.toBeInstanceOf(ArchiveIntegrityError);
+    const listing = (async () => {
+      for await (const _ of archive.list());
+    })();
+    await expect(listing).rejects.toBeInstanceOf(ArchiveIntegrityError);
   });
 });

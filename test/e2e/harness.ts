@@ -47,6 +47,8 @@ export interface E2eWorld {
   readonly routesPath: string;
   /** Checkpoints every log, then runs `docket verify` over the live table under a trust policy for this stack. */
   verify(): Promise<{ exitCode: number; stdout: string; stderr: string }>;
+  /** A cold start of the evaluate function: the poller and runtime are replaced (no warm head cache survives). */
+  coldStart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -83,22 +85,26 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   });
   const parsedPolicy = readTrustPolicy(new TextEncoder().encode(policyText));
   if (!parsedPolicy.ok) throw new Error(parsedPolicy.error.detail);
-  const runtime = evaluateRuntimeFromEnv({
-    env,
-    signer: signerFromKeyPair(keys),
-    buildDigest: 'e'.repeat(64),
-    dynamodb,
-    sqs,
-    sns,
-    ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
-  });
-  const poller = startPoller(
-    pollerOptionsFromEventSource(es, (event) => runtime.handle(event), {
-      client: sqs,
-      waitTimeSeconds: 1,
-      ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
-    }),
-  );
+  const newRuntime = () =>
+    evaluateRuntimeFromEnv({
+      env,
+      signer: signerFromKeyPair(keys),
+      buildDigest: 'e'.repeat(64),
+      dynamodb,
+      sqs,
+      sns,
+      ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
+    });
+  const newPoller = (r: EvaluateRuntime) =>
+    startPoller(
+      pollerOptionsFromEventSource(es, (event) => r.handle(event), {
+        client: sqs,
+        waitTimeSeconds: 1,
+        ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
+      }),
+    );
+  let runtime = newRuntime();
+  let poller = newPoller(runtime);
   const queueUrl = (suffix: string): string => {
     const q = stack.resources.queues.find((x) => x.name === `docket-${stage}-${suffix}`);
     if (!q) throw new Error(`no queue docket-${stage}-${suffix}`);
@@ -117,8 +123,20 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     policyText,
     policyPath,
     routesPath,
-    runtime,
-    poller,
+    get runtime() {
+      return runtime;
+    },
+    get poller() {
+      return poller;
+    },
+    async coldStart() {
+      await poller.stop();
+      // The server may still hold the aborted long poll (waitTimeSeconds 1): a message it handed to that dead
+      // receive would stay invisible for a whole visibility timeout. Let it expire first.
+      await new Promise((r) => setTimeout(r, 1_500));
+      runtime = newRuntime();
+      poller = newPoller(runtime);
+    },
     dynamodb,
     sqs,
     sns,

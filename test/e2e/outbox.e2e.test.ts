@@ -110,15 +110,15 @@ async function notifications(url: string, atLeast: number) {
     if (got.length === 0 && out.length >= atLeast) break;
     for (const m of got) {
       const n = readResultNotification(enc.encode(m.Body!));
-      if (!n.ok) throw new Error(n.error.message);
+      if (!n.ok || n.value.entry === null) throw new Error(n.ok ? 'entry omitted' : n.error.message);
       const attributes = Object.fromEntries(
         Object.entries(m.MessageAttributes ?? {}).map(([k, v]) => [k, v.StringValue ?? '']),
       );
       out.push({
-        requestId: n.value.requestId,
+        requestId: n.value.entry.entry.requestId,
         id: n.value.notificationId,
         attributes,
-        expected: notificationAttributes(n.value) as Record<string, string>,
+        expected: notificationAttributes(n.value.entry.entry) as Record<string, string>,
       });
     }
     if (got.length > 0)

@@ -15,7 +15,14 @@ import {
   GetQueueAttributesCommand,
   ReceiveMessageCommand,
 } from '@aws-sdk/client-sqs';
-import { readResultNotification, type ResultNotification } from '../../core/pipeline/result-notification.js';
+import { readResultNotification } from '../../core/pipeline/result-notification.js';
+import type { SignedEntry } from '../../core/ledger/entry-types.js';
+
+/** A docket.result/2 notification as read, with its signed entry's members alongside its id and coordinates. */
+type ResultNotification = SignedEntry & {
+  readonly notificationId: string;
+  readonly ledger: { logId: string; seq: number; entryHash: string };
+};
 import { startE2e, type E2eWorld } from './harness.js';
 import { enc, ex, worldIo, type WorldIo } from './world-io.js';
 
@@ -142,8 +149,9 @@ const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 
 function strict(body: string): ResultNotification {
   const r = readResultNotification(enc.encode(body));
-  if (!r.ok) throw new Error(`not a docket.result/1 notification: ${r.error.message}`);
-  return r.value;
+  if (!r.ok) throw new Error(`not a docket.result/2 notification: ${r.error.message}`);
+  if (r.value.entry === null) throw new Error('an entry this small is carried, not omitted');
+  return { ...r.value.entry.entry, notificationId: r.value.notificationId, ledger: r.value.ledger };
 }
 
 /** Everything that arrives until `expected` notifications are in, then whatever else arrives within two seconds. */

@@ -1,13 +1,18 @@
 /**
  * `docket submit --wait` over the local stack (docs/pipeline.md "Result notifications"): the command subscribes a
  * short-lived queue to the results topic, submits, prints each request's result as its notification arrives, and
- * removes its queue afterwards — on success and on timeout.
+ * removes its queue afterwards — on success and on timeout. A result is printed only once its signed entry verifies
+ * under the stack's trust policy and records the request sent (ADR 0290): forged notifications never print.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
+import { PublishCommand } from '@aws-sdk/client-sns';
+import { entryHashOf } from '../../core/ledger/entry.js';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
 import { run as submit } from '../../cli/commands/submit.js';
@@ -16,6 +21,10 @@ import { startE2e, type E2eWorld } from './harness.js';
 
 let w: E2eWorld;
 let stackFlags: string[];
+/** The stack flags and this stack's trust policy, under which --wait proves each result. */
+let waitFlags: string[];
+/** The --json line of the first test's genuine result, which the forger copies. */
+let genuineLine: { entry: string } | undefined;
 let triage: string;
 const dir = mkdtempSync(join(tmpdir(), 'docket-wait-e2e-'));
 const ex = (p: string) => join(process.cwd(), 'examples', p);
@@ -24,6 +33,7 @@ const VENDOR = 'https://packs.example.org/procurement/vendor-onboarding@2.1.0';
 beforeAll(async () => {
   w = await startE2e({ stage: 'wait' });
   stackFlags = ['--endpoint', w.stack.endpoint, '--region', w.stack.region, '--stage', 'wait'];
+  waitFlags = [...stackFlags, '--policy', w.policyPath];
   const io = memoryIo();
   expect(
     await publish([ex('vendor-onboarding-target.json'), ex('data-request-intake-triage.json'), ...stackFlags], io),
@@ -54,12 +64,13 @@ describe('docket submit --wait', () => {
       '--evidence',
       ex('requests/vendor-certificate.evidence.json'),
     ];
-    const waited = await cli(submit, ['--pack', VENDOR, ...files, '--id', 'wait-1', '--wait', '--json', ...stackFlags]);
+    const waited = await cli(submit, ['--pack', VENDOR, ...files, '--id', 'wait-1', '--wait', '--json', ...waitFlags]);
     expect(waited.err).toBe('');
     expect(waited.code).toBe(0);
     const lines = waited.out.trim().split('\n');
     expect(lines).toHaveLength(1);
-    const got = JSON.parse(lines[0]!) as Record<string, unknown>;
+    const got = JSON.parse(lines[0]!) as Record<string, unknown> & { entry: string };
+    genuineLine = got;
     const local = await cli(evaluate, ['--pack', ex('vendor-onboarding-target.json'), ...files]);
     expect(local.code).toBe(0);
     const expected = JSON.parse(local.out) as { disposition: unknown; work: number };
@@ -85,7 +96,7 @@ describe('docket submit --wait', () => {
         `{"requestId":"wf-3","facts":${facts},"pack":"nope@1"}`,
       ].join('\n'),
     );
-    const r = await cli(submit, ['--file', file, '--pack', VENDOR, '--wait', ...stackFlags]);
+    const r = await cli(submit, ['--file', file, '--pack', VENDOR, '--wait', ...waitFlags]);
     expect(r.code, r.err).toBe(0);
     const lines = r.out.trim().split('\n').sort();
     expect(lines).toHaveLength(3);
@@ -108,7 +119,7 @@ describe('docket submit --wait', () => {
       '--wait',
       '--timeout',
       '2',
-      ...stackFlags,
+      ...waitFlags,
     ]);
     expect(r.code).toBe(1);
     expect(r.out).toBe('');
@@ -129,7 +140,7 @@ describe('docket submit --wait', () => {
       '--wait',
       '--timeout',
       '60',
-      ...stackFlags,
+      ...waitFlags,
     ]);
     const started = Date.now();
     while (process.listenerCount('SIGINT') === before && Date.now() - started < 20_000)
@@ -142,6 +153,61 @@ describe('docket submit --wait', () => {
     expect(r.err).toMatch(/interrupted; removing the wait queue/);
     expect(r.err).toMatch(/interrupted before the result of 1 request\(s\):\n {2}wait-interrupted\n/);
     expect(process.listenerCount('SIGINT')).toBe(before);
+    expect(await waitQueues()).toEqual([]);
+  }, 60_000);
+
+  it('never prints a forged result published for the waiting request: each is reported on stderr with its reason', async () => {
+    // The poller is stopped: only the attacker's notifications can arrive. Each is copied from a genuine one.
+    expect(genuineLine).toBeDefined();
+    const plain = JSON.parse(genuineLine!.entry) as Record<string, unknown>;
+    const reject = { kind: 'outcome', outcomeId: 'reject', reasons: [], handoff: { state: 'none' } };
+    const edited = canonicalize({
+      ...plain,
+      requestId: 'wait-forged',
+      disposition: reject,
+      dispositionDigest: createHash('sha256').update(canonicalize(reject)!).digest('hex'),
+    })!;
+    const v2 = (entry: string) =>
+      canonicalize({ format: 'docket.result/2', notificationId: entryHashOf(entry), entry })!;
+    const forgeries = [
+      v2(edited), // id and outcome changed, the signature kept
+      v2(genuineLine!.entry), // a genuine result of another request
+      canonicalize({ format: 'docket.result/1', requestId: 'wait-forged', kind: 'disposition', disposition: reject })!,
+    ];
+    const running = cli(submit, [
+      '--pack',
+      VENDOR,
+      '--facts',
+      ex('requests/vendor-no-match.facts.json'),
+      '--id',
+      'wait-forged',
+      '--wait',
+      '--json',
+      '--timeout',
+      '6',
+      ...waitFlags,
+    ]);
+    const started = Date.now();
+    while ((await waitQueues()).length === 0 && Date.now() - started < 20_000)
+      await new Promise((r) => setTimeout(r, 50));
+    for (const body of forgeries)
+      await w.sns.send(
+        new PublishCommand({
+          TopicArn: w.env.RESULTS_TOPIC_ARN!,
+          Message: body,
+          MessageAttributes: {
+            requestId: { DataType: 'String', StringValue: 'wait-forged' },
+            kind: { DataType: 'String', StringValue: 'disposition' },
+          },
+        }),
+      );
+    const r = await running;
+    expect(r.code).toBe(1);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(/refused a result notification: signature-mismatch: .*\(request wait-forged\)/);
+    expect(r.err).toMatch(/refused a result notification: entry-not-awaited: it records request wait-1/);
+    expect(r.err).toMatch(/refused a result notification: unsupported-format: .*no signed entry/);
+    expect(r.err).toMatch(/no result within 6 s for 1 request\(s\):\n {2}wait-forged\n/);
     expect(await waitQueues()).toEqual([]);
   }, 60_000);
 

@@ -305,7 +305,7 @@ describe('a batch with the outbox', () => {
       { messageId: 'b', status: 'undelivered' },
       { messageId: 'c', status: 'recorded' },
     ]);
-    const notified = w.published.map((m) => (JSON.parse(m.body) as { requestId: string }).requestId);
+    const notified = w.published.map((m) => m.attributes.requestId);
     expect(notified).toEqual(['p-a', 'p-c']);
     const firstIds = w.sent.filter((s) => requestIdOf(s.handoff) === 'p-b').map((s) => s.handoff.handoffId);
     expect(firstIds).toHaveLength(2); // the two routes that did not fail went out
@@ -317,11 +317,7 @@ describe('a batch with the outbox', () => {
     const again = w.sent.map((s) => s.handoff.handoffId);
     expect(again).toHaveLength(3);
     expect(again).toEqual(expect.arrayContaining(firstIds));
-    expect(w.published.map((m) => (JSON.parse(m.body) as { requestId: string }).requestId)).toEqual([
-      'p-a',
-      'p-c',
-      'p-b',
-    ]);
+    expect(w.published.map((m) => m.attributes.requestId)).toEqual(['p-a', 'p-c', 'p-b']);
     let entries = 0;
     for (const log of await w.store.listLogs()) for await (const _ of w.store.readEntries(log, 0)) entries += 1;
     expect(entries).toBe(3);
@@ -340,10 +336,7 @@ describe('a batch with the outbox', () => {
     expect(await w.run(records)).toEqual({ batchItemFailures: [] });
     expect(w.events.filter((e) => e.startsWith('deadLetter'))).toEqual(['deadLetter dead']);
     expect(w.sent.map((s) => requestIdOf(s.handoff))).toEqual(['v-ok']);
-    expect(w.published.map((m) => (JSON.parse(m.body) as { requestId: string; kind: string }).kind)).toEqual([
-      'admission-refusal',
-      'disposition',
-    ]);
+    expect(w.published.map((m) => m.attributes.kind)).toEqual(['admission-refusal', 'disposition']);
     expect(w.reported.map((r) => r.messageId)).toEqual(['dead', 'refused', 'ok']);
   });
 

@@ -19,6 +19,7 @@ import {
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { requestIdFilterPolicies } from '../../core/pipeline/result-filter.js';
 import type { EntryDraft } from '../../core/pipeline/ports.js';
+import type { SignedEntry } from '../../core/ledger/entry-types.js';
 
 const enc = new TextEncoder();
 const ex = (p: string) => new Uint8Array(readFileSync(new URL(`../../examples/${p}`, import.meta.url)));
@@ -88,7 +89,7 @@ async function onlyEntry(store: MemoryLedgerStore) {
 }
 
 describe('result notifications from the pipeline', () => {
-  it('publishes one docket.result/1 notification per appended entry, read back strictly, with its filter attributes', async () => {
+  it('publishes one docket.result/2 notification per appended entry carrying the exact entry bytes, with its filter attributes', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
     const o = await processRequest(
@@ -104,16 +105,12 @@ describe('result notifications from the pipeline', () => {
     const read = readResultNotification(enc.encode(m.body));
     if (!read.ok) throw new Error(read.error.message);
     const n = read.value;
-    expect([n.notificationId, n.ledger, n.requestId, n.kind, n.correlation]).toEqual([
+    expect([n.notificationId, n.ledger, n.entry?.body]).toEqual([
       e.entryHash,
       { logId: 'r-0', seq: 0, entryHash: e.entryHash },
-      'n-1',
-      'disposition',
-      { t: 'x' },
+      e.body,
     ]);
-    if (e.entry.kind !== 'disposition') throw new Error('expected a disposition');
-    expect(n.disposition).toEqual(e.entry.disposition);
-    expect(n.dispositionDigest).toBe(e.entry.dispositionDigest);
+    expect(JSON.parse(m.body)).toEqual({ format: 'docket.result/2', notificationId: e.entryHash, entry: e.body });
     expect(m.attributes).toEqual({
       kind: 'disposition',
       dispositionKind: 'outcome',
@@ -142,9 +139,11 @@ describe('result notifications from the pipeline', () => {
       requestId: 'n-ref',
     });
     const er = readResultNotification(enc.encode(errMsg!.body));
-    expect(er.ok && er.value.error?.class).toBe('resource-exhaustion');
+    const ee = er.ok ? er.value.entry?.entry : undefined;
+    expect(ee?.kind === 'evaluation-error' && ee.error.class).toBe('resource-exhaustion');
     const rr = readResultNotification(enc.encode(refMsg!.body));
-    expect(rr.ok && rr.value.refusal?.code).toBe('unknown-pack-digest');
+    const re = rr.ok ? rr.value.entry?.entry : undefined;
+    expect(re?.kind === 'admission-refusal' && re.refusal.code).toBe('unknown-pack-digest');
   });
 
   it('re-publishes the same notification id when a request is delivered again', async () => {
@@ -182,7 +181,7 @@ describe('result notifications from the pipeline', () => {
   });
 });
 
-describe('the docket.result/1 reader', () => {
+describe('the docket.result/2 reader', () => {
   async function sample() {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
@@ -195,36 +194,50 @@ describe('the docket.result/1 reader', () => {
     const { body, plain } = await sample();
     expect(readResultNotification(enc.encode(`${body} `)).ok).toBe(false);
     expect(readResultNotification(enc.encode(JSON.stringify(plain, null, 1))).ok).toBe(false);
-    const v2 = read({ ...plain, format: 'docket.result/2' });
-    expect(!v2.ok && v2.error.code).toBe('unsupported-format');
-    const dup = readResultNotification(enc.encode(body.replace('{', '{"kind":"disposition",')));
+    for (const format of ['docket.result/1', 'docket.result/3']) {
+      const other = read({ ...plain, format });
+      expect(!other.ok && other.error.code).toBe('unsupported-format');
+    }
+    const v1 = read({ ...plain, format: 'docket.result/1' });
+    expect(!v1.ok && v1.error.message).toMatch(/no signed entry/);
+    const dup = readResultNotification(enc.encode(body.replace('{', '{"format":"docket.result/2",')));
     expect(!dup.ok && dup.error.code).toBe('notification-malformed');
   });
 
-  it('refuses unknown members, a notification id that is not the entry hash, and a disposition its digest does not match', async () => {
+  it('refuses unknown members, a notification id that is not the hash of the carried entry, and edited entry bytes', async () => {
     const { plain } = await sample();
-    const refusals = [
-      { ...plain, extra: 1 },
-      { ...plain, notificationId: 'f'.repeat(64) },
-      { ...plain, ledger: { ...(plain.ledger as object), seq: -1 } },
-      { ...plain, disposition: { ...(plain.disposition as object), outcomeId: 'approve' } },
-      { ...plain, dispositionOmitted: true },
-      { ...plain, error: { class: 'malformed-input', phase: 'preflight', code: 'x', message: '' } },
-      { ...plain, kind: 'evaluation-error' },
-      { ...plain, requestId: '' },
-      { ...plain, time: '2026-12-03 13:00:00' },
+    const entry = plain.entry as string;
+    const edited = entry.replace('"requestId":"r-1"', '"requestId":"r-2"');
+    expect(edited).not.toBe(entry);
+    const refusals: [unknown, string][] = [
+      [{ ...plain, extra: 1 }, 'notification-malformed'],
+      [{ ...plain, notificationId: 'f'.repeat(64) }, 'notification-malformed'],
+      [{ ...plain, entry: '' }, 'notification-malformed'],
+      [{ ...plain, entryOmitted: true }, 'notification-malformed'],
+      [{ ...plain, entry: edited }, 'notification-malformed'],
+      [{ ...plain, entry: `${entry} ` }, 'entry-malformed'],
+      [{ ...plain, entry: '{"format":"docket.ledger-entry/1"}' }, 'entry-malformed'],
     ];
-    for (const r of refusals) {
+    for (const [r, code] of refusals) {
       const out = read(r);
-      expect(out.ok, JSON.stringify(r).slice(0, 200)).toBe(false);
-      expect(!out.ok && out.error.code).toBe('notification-malformed');
+      expect(!out.ok && out.error.code, JSON.stringify(r).slice(0, 200)).toBe(code);
     }
     expect(read(plain).ok).toBe(true);
+  });
+
+  it('reads an omitted entry as its coordinates only, whose entry hash must be the notification id', () => {
+    const ledger = { logId: 'l-0', seq: 3, entryHash: 'a'.repeat(64) };
+    const omitted = { format: 'docket.result/2', notificationId: 'a'.repeat(64), entryOmitted: true, ledger };
+    const r = read(omitted);
+    expect(r.ok && [r.value.entry, r.value.ledger]).toEqual([null, ledger]);
+    expect(read({ ...omitted, notificationId: 'b'.repeat(64) }).ok).toBe(false);
+    expect(read({ ...omitted, entryOmitted: false }).ok).toBe(false);
+    expect(read({ ...omitted, ledger: { ...ledger, seq: -1 } }).ok).toBe(false);
   });
 });
 
 describe('notification size and attributes', () => {
-  it('leaves out a disposition too large for one SNS message, keeping its digest', async () => {
+  it('leaves out an entry too large for one SNS message, keeping its coordinates and its filter attributes', async () => {
     const w = world();
     const name = (c: string) => c.repeat(140_000);
     const disposition = {
@@ -261,20 +274,20 @@ describe('notification size and attributes', () => {
     expect(Buffer.byteLength(m.body)).toBeLessThanOrEqual(RESULT_MAX_BYTES);
     const n = readResultNotification(enc.encode(m.body));
     if (!n.ok) throw new Error(n.error.message);
-    expect([n.value.dispositionOmitted, n.value.disposition, n.value.dispositionDigest]).toEqual([
-      true,
-      undefined,
-      draft.dispositionDigest,
+    expect([n.value.entry, n.value.ledger]).toEqual([
+      null,
+      { logId: appended.recorded.logId, seq: appended.recorded.seq, entryHash: appended.recorded.entryHash },
     ]);
     expect(m.attributes.dispositionKind).toBe('unresolved');
   });
 
   it('publishes no attribute that SNS would refuse or a filter could mistake: empty, over 256 bytes, control characters, lone surrogates', () => {
     const base = {
-      kind: 'disposition' as const,
-      ledger: { logId: 'l-0', seq: 0, entryHash: 'a'.repeat(64) },
+      kind: 'admission-refusal' as const,
+      logId: 'l-0',
       requestId: 'ok-1',
-    };
+      refusal: { code: 'unknown-pack-alias' as const, message: '' },
+    } as unknown as SignedEntry;
     const withPack = (id: string) => notificationAttributes({ ...base, pack: { digest: 'd'.repeat(64), id } }).packId;
     expect(withPack('x'.repeat(256))).toBe('x'.repeat(256));
     expect(withPack('x'.repeat(257))).toBeUndefined();
@@ -290,7 +303,7 @@ describe('notification size and attributes', () => {
 });
 
 describe('schema/result-notification.schema.json', () => {
-  it('accepts every notification the serializer emits, of each kind, and refuses one with a member of another kind', async () => {
+  it('accepts every notification the serializer emits, of each kind, and refuses one that both carries and omits its entry', async () => {
     const schema = JSON.parse(
       readFileSync(new URL('../../schema/result-notification.schema.json', import.meta.url), 'utf8'),
     ) as object;
@@ -301,13 +314,13 @@ describe('schema/result-notification.schema.json', () => {
     await processRequest(req('s-1', `sha256:${digest}`, facts), w.config, w.ports);
     await processRequest(req('s-2', `sha256:${digest}`, facts, ',"workBudget":10'), w.config, w.ports);
     await processRequest(req('s-3', 'nope@1', '{}'), w.config, w.ports);
-    expect(w.published.map((m) => JSON.parse(m.body).kind)).toEqual([
+    expect(w.published.map((m) => JSON.parse(JSON.parse(m.body).entry).kind)).toEqual([
       'disposition',
       'evaluation-error',
       'admission-refusal',
     ]);
     for (const m of w.published) expect(validate(JSON.parse(m.body)), JSON.stringify(validate.errors)).toBe(true);
-    const mixed = { ...JSON.parse(w.published[1]!.body), refusal: { code: 'request-malformed', message: '' } };
+    const mixed = { ...JSON.parse(w.published[1]!.body), entryOmitted: true };
     expect(validate(mixed)).toBe(false);
   });
 });

@@ -35,3 +35,12 @@ export { readCanonicalText, readLedgerExportFast, isSortedLedgerValue } from './
 // The crypto port, so that a host without node:crypto (the offline page) can choose its primitives.
 export { installLedgerCrypto, portableLedgerCrypto, type LedgerCrypto } from '../crypto-port.js';
 export { verifyEd25519 } from '../signature.js';
+export {
+  omissionFindings,
+  recordedKey,
+  type ArchivedRequest,
+  type ExcusedRequest,
+  type OmissionInputs,
+  type PathQueueState,
+  type RequestWithoutEntryFinding,
+} from './omission.js';

@@ -1,0 +1,101 @@
+/**
+ * What `docket verify` reads from a live stage to cross-check the request archive with the ledger (docs/verify.md
+ * "Requests without an entry"; ADR 0292): every archived request, the (requestId, requestDigest) of every stored
+ * entry, the state of the queues a request passes through, and the intake DLQ's messages with their reasons. The rule
+ * itself is pure: core/ledger/verify/omission.ts.
+ */
+import { createHash } from 'node:crypto';
+import { getQueueAttributes, receiveMessages } from '../adapters/sqs.js';
+import { readRequest } from '../core/admission/index.js';
+import {
+  omissionFindings,
+  recordedKey,
+  type ArchivedRequest,
+  type ExcusedRequest,
+  type PathQueueState,
+  type RequestWithoutEntryFinding,
+} from '../core/ledger/index.js';
+import type { StackClients } from './clients.js';
+import { requestPathQueues, routeQueueName } from './settings.js';
+
+/** Receives of the DLQ at most (10 messages each): a DLQ deeper than this is reported as not fully read. */
+const MAX_DLQ_RECEIVES = 200;
+
+export interface ArchiveCrossCheck {
+  readonly findings: RequestWithoutEntryFinding[];
+  readonly excused: ExcusedRequest[];
+  /** Archived requests read, and the path queues' state the in-flight excuse rested on. */
+  readonly archived: number;
+  readonly queues: readonly PathQueueState[];
+}
+
+export async function crossCheckArchive(
+  stack: StackClients,
+  nowSeconds: number = Math.floor(Date.now() / 1000),
+): Promise<ArchiveCrossCheck> {
+  const archived: ArchivedRequest[] = [];
+  for await (const a of stack.archive.list()) {
+    const r = readRequest(a.bytes);
+    const requestId = r.ok ? r.value.requestId : (r.error.requestId ?? null);
+    archived.push({ requestDigest: a.digest, requestId, retainedAt: a.retainedAt });
+  }
+  const recorded = new Set<string>();
+  for (const logId of await stack.store.listLogs())
+    for await (const e of stack.store.readEntries(logId, 0)) {
+      // Only the two members are needed; verify judges each entry's bytes strictly on its own.
+      try {
+        const m = JSON.parse(e.body) as { requestId?: unknown; requestDigest?: unknown };
+        if (typeof m.requestId === 'string' && typeof m.requestDigest === 'string')
+          recorded.add(recordedKey(m.requestId, m.requestDigest));
+      } catch {
+        // an unreadable body is verify's `malformed`; it records nothing here
+      }
+    }
+  const queues: PathQueueState[] = [];
+  for (const name of requestPathQueues(stack.settings)) queues.push(await queueState(stack, name));
+  const deadLettered = await dlqReasons(stack, await stack.queueUrl(routeQueueName(stack.settings, 'intake-dlq')));
+  const { findings, excused } = omissionFindings({ archived, recorded, deadLettered, queues, now: nowSeconds });
+  return { findings, excused, archived: archived.length, queues };
+}
+
+async function queueState(stack: StackClients, name: string): Promise<PathQueueState> {
+  const a = await getQueueAttributes(stack.sqs, await stack.queueUrl(name));
+  const n = (k: string): number => Number(a[k] ?? 0) || 0;
+  let receives: number;
+  try {
+    receives = Number((JSON.parse(a.RedrivePolicy ?? '{}') as { maxReceiveCount?: unknown }).maxReceiveCount) || 0;
+  } catch {
+    receives = 0;
+  }
+  // Without a redrive policy a message is redelivered until its retention period ends.
+  const window = receives > 0 ? n('VisibilityTimeout') * receives : n('MessageRetentionPeriod');
+  return {
+    name,
+    waiting: n('ApproximateNumberOfMessages') + n('ApproximateNumberOfMessagesDelayed'),
+    inFlight: n('ApproximateNumberOfMessagesNotVisible'),
+    redeliveryWindowSeconds: window,
+  };
+}
+
+/**
+ * The DLQ's messages by the SHA-256 of their body, read without consuming them (visibility timeout 0: each stays on
+ * the queue, visible). The reason is the DocketReason attribute the pipeline sets (ADR 0071), or "redriven".
+ */
+async function dlqReasons(stack: StackClients, url: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const seen = new Set<string>();
+  let quiet = 0;
+  for (let i = 0; i < MAX_DLQ_RECEIVES && quiet < 3; i++) {
+    const got = await receiveMessages(stack.sqs, url, { waitTimeSeconds: 0, visibilityTimeout: 0 });
+    const fresh = got.filter((m) => m.MessageId !== undefined && !seen.has(m.MessageId));
+    quiet = fresh.length === 0 ? quiet + 1 : 0;
+    for (const m of fresh) {
+      seen.add(m.MessageId!);
+      const digest = createHash('sha256')
+        .update(m.Body ?? '', 'utf8')
+        .digest('hex');
+      out.set(digest, m.MessageAttributes?.DocketReason?.StringValue ?? 'redriven');
+    }
+  }
+  return out;
+}
