@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import canonicalize from 'canonicalize';
 import { evaluateGraph, graphRunJson, validateGraph, type GraphProject, type SourceFile } from '../core/graph/index.js';
-import type { CaseResult } from './runner.js';
+import type { CaseResult } from './case-result.js';
 
 interface GraphCase {
   id: string;

@@ -10,8 +10,9 @@ import canonicalize from 'canonicalize';
 import { evaluateDocuments, type EvaluationResult } from '../core/evaluate/index.js';
 import { validatePack, type DraftFeature, type PackValidation } from '../core/pack/index.js';
 import { graphSuiteVersion, runGraphCases } from './graph-runner.js';
+import type { CaseResult, Suite } from './case-result.js';
 
-export type Suite = 'document' | 'evaluation' | 'rfc0008-document' | 'rfc0008-evaluation' | 'graph';
+export type { CaseResult, Suite } from './case-result.js';
 
 /** A corpus directory under conformance/ and the draft features its manifests require (ADR 0193). */
 interface CorpusDir {
@@ -27,16 +28,6 @@ const RFC0008_CORPUS: CorpusDir = {
   evaluation: 'rfc0008-evaluation',
   features: ['rfc0008-quantifiers'],
 };
-
-export interface CaseResult {
-  readonly suite: Suite;
-  readonly id: string;
-  readonly description: string;
-  readonly passed: boolean;
-  /** What was expected and what happened, for people. */
-  readonly expected: string;
-  readonly actual: string;
-}
 
 export interface CorpusReport {
   readonly suiteVersions: Partial<Record<Suite, string>>;
