@@ -29,14 +29,27 @@ export interface BatchRecord {
   readonly groupId?: string;
 }
 
+/**
+ * Set by the edge's `process`, never by processRequest: the request's claim fixes another log, so the message was
+ * sent on to that log's FIFO group instead of being written from this one (docs/adr/0270-one-writer-per-log.md).
+ */
+export interface ForwardedOutcome {
+  readonly status: 'forwarded';
+  readonly requestId: string;
+  readonly logId: string;
+  readonly message: string;
+}
+
+export type BatchOutcome = ProcessOutcome | ForwardedOutcome;
+
 export interface BatchObserver {
-  outcome(record: BatchRecord, outcome: ProcessOutcome): void;
+  outcome(record: BatchRecord, outcome: BatchOutcome): void;
   failure(record: BatchRecord, error: unknown): void;
 }
 
 export interface BatchDeps {
   /** `sinks` are the record's recording ports when an outbox is configured (send through them), else undefined. */
-  readonly process: (bytes: Uint8Array, record: BatchRecord, sinks: RecordSinks | undefined) => Promise<ProcessOutcome>;
+  readonly process: (bytes: Uint8Array, record: BatchRecord, sinks: RecordSinks | undefined) => Promise<BatchOutcome>;
   readonly deadLetter: (
     record: BatchRecord,
     outcome: Extract<ProcessOutcome, { status: 'dead-letter' }>,
@@ -59,7 +72,7 @@ const enc = new TextEncoder();
 export async function handleBatch(records: readonly BatchRecord[], deps: BatchDeps): Promise<BatchResponse> {
   const failed = new Set<number>();
   const outbox = deps.outbox !== undefined ? createOutbox(deps.outbox) : undefined;
-  const outcomes = new Map<number, ProcessOutcome>();
+  const outcomes = new Map<number, BatchOutcome>();
   /** Processes record `index`; false when it failed. */
   const processOne = async (index: number): Promise<boolean> => {
     const record = records[index]!;
@@ -69,10 +82,8 @@ export async function handleBatch(records: readonly BatchRecord[], deps: BatchDe
     try {
       // The SQS body is the request text; its UTF-8 bytes are the exact request bytes (SQS carries text only).
       const outcome = await deps.process(enc.encode(record.body), record, sinks);
-      if (outcome.status === 'dead-letter') {
-        outbox?.discard(key);
-        await deps.deadLetter(record, outcome);
-      }
+      if (outcome.status !== 'recorded') outbox?.discard(key);
+      if (outcome.status === 'dead-letter') await deps.deadLetter(record, outcome);
       if (outbox === undefined) deps.observer?.outcome(record, outcome);
       else outcomes.set(index, outcome);
       return true;

@@ -17,6 +17,7 @@ export { handoffMessagesFor } from './handoff-message.js';
 export { ledgerWriter } from './ledger-writer.js';
 export { cachedPackSource } from './pack-source.js';
 export type {
+  LedgerWriter,
   BatchDeliveryReport,
   HandoffBatchSender,
   HandoffSender,
@@ -30,7 +31,7 @@ export { processRequest } from './process-request.js';
 export type { PipelineConfig } from './process-request.js';
 export type { PipelinePorts } from './process-request.js';
 export type { ProcessOutcome } from './process-request.js';
-export type { BatchObserver } from './batch.js';
+export type { BatchObserver, BatchOutcome, ForwardedOutcome } from './batch.js';
 export { HANDOFF_MAX_BYTES } from './handoff-message.js';
 export {
   RESULT_FORMAT,
