@@ -46,5 +46,5 @@ export {
   type ResultReadError,
 } from './result-notification.js';
 export { requestIdFilterPolicies, FILTER_POLICY_MAX_VALUES } from './result-filter.js';
-export { sequenceMessage, UNIDENTIFIED_GROUP_PREFIX, type Sequencing } from './sequencing.js';
+export { forwardDeduplicationId, sequenceMessage, UNIDENTIFIED_GROUP_PREFIX, type Sequencing } from './sequencing.js';
 export { LedgerWriteError, type LedgerWriteErrorCode, type SequencedLedgerWriter } from './ledger-writer.js';

@@ -41,3 +41,13 @@ export function sequenceMessage(body: string, messageId: string, logIds: readonl
   }
   return { groupId: selectLog(requestId, logIds), deduplicationId, requestId };
 }
+
+/**
+ * The deduplication id of a message the evaluate function forwards to the log its claim fixes (claim-in-other-log,
+ * ADR 0270): SHA-256 hex of the target log and the body's digest. Distinct from the sequencer's id for the same body,
+ * so a queue deduplicating across groups (an emulator, or a queue not in messageGroup scope) cannot drop the forward
+ * as a copy of the message it came from; the same forward sent twice is still one message.
+ */
+export function forwardDeduplicationId(body: string, logId: string): string {
+  return sha256Hex(`${logId}\n${sha256Hex(new TextEncoder().encode(body))}`);
+}

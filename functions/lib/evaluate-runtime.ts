@@ -18,8 +18,8 @@ import { DRAFT_FEATURES, isDraftFeature, type DraftFeature } from '../../core/pa
 import type { Signer } from '../../core/ledger/index.js';
 import {
   handleBatch,
+  forwardDeduplicationId,
   LedgerWriteError,
-  sequenceMessage,
   type BatchRecord,
   type LedgerWriter,
   type SequencedLedgerWriter,
@@ -252,13 +252,19 @@ export interface EnvRuntimeOptions {
 }
 
 /**
- * Sends a record's body verbatim to the FIFO ledger queue under a log's group (the sequencer's dedup id): used by
- * the sequence function for every intake message and by the evaluate function to forward a claim-in-other-log.
+ * Sends a record's body verbatim to the FIFO ledger queue under the group of the log its claim fixes
+ * (claim-in-other-log, ADR 0270), keeping the intake message id for dead letters.
  */
 export function sqsLedgerForwarder(sqs: SQSClient, ledgerQueueUrl: string) {
-  return async (record: BatchRecord, logId: string): Promise<void> => {
-    const s = sequenceMessage(record.body, record.messageId, [logId]);
-    await sendMessage(sqs, ledgerQueueUrl, { body: record.body, groupId: logId, deduplicationId: s.deduplicationId });
+  return async (record: BatchRecord & { readonly intakeMessageId?: string }, logId: string): Promise<void> => {
+    await sendMessage(sqs, ledgerQueueUrl, {
+      body: record.body,
+      groupId: logId,
+      deduplicationId: forwardDeduplicationId(record.body, logId),
+      attributes: {
+        IntakeMessageId: { DataType: 'String', StringValue: record.intakeMessageId ?? record.messageId },
+      },
+    });
   };
 }
 

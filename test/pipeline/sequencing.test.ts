@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { selectLog } from '../../core/ledger/log-selection.js';
 import { handleBatch, type BatchRecord } from '../../core/pipeline/batch.js';
 import type { ProcessOutcome } from '../../core/pipeline/process-request.js';
-import { sequenceMessage, UNIDENTIFIED_GROUP_PREFIX } from '../../core/pipeline/sequencing.js';
+import { forwardDeduplicationId, sequenceMessage, UNIDENTIFIED_GROUP_PREFIX } from '../../core/pipeline/sequencing.js';
 
 const LOGS = ['log-0', 'log-1', 'log-2', 'log-3'];
 const request = (id: string): string =>
@@ -53,6 +53,15 @@ describe('the sequencer decides each intake message a log group and a deduplicat
       expect(a.groupId).toMatch(/^[\x21-\x7e]{1,128}$/);
       expect(a.deduplicationId).toBe(sha(body));
     }
+  });
+
+  it('gives a forward to another log a deduplication id of its own, the same for every copy of that forward', () => {
+    const body = request('moved');
+    const a = forwardDeduplicationId(body, 'log-1');
+    expect(a).toMatch(/^[0-9a-f]{64}$/);
+    expect(a).toBe(forwardDeduplicationId(body, 'log-1'));
+    expect(a).not.toBe(forwardDeduplicationId(body, 'log-2'));
+    expect(a).not.toBe(sequenceMessage(body, 'm', LOGS).deduplicationId);
   });
 
   it('gives the same decision for the same message forever', () => {
