@@ -153,12 +153,15 @@ async function measure(
     port: 0,
     stage: 'bench',
     ...(mode === 'persistent' ? { dataDir: join(dir, 'data') } : {}),
+    // Intake → sequence → FIFO ledger queue → evaluate, as deployed (docs/adr/0270-one-writer-per-log.md).
     handlers: [
+      { module: join(root, 'dist/functions/sequence.js'), functionMatch: 'SequencerSequence' },
       {
         module: join(
           root,
           results === 'with' ? 'dist/functions/evaluate.js' : 'dist/bench/support/evaluate-without-results.js',
         ),
+        functionMatch: 'EvaluatorEvaluate',
       },
     ],
     env: { DOCKET_SIGNING_KEY_FILE: keyFile, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },

@@ -30,7 +30,10 @@ async function stackReady(stateDir: string, keyFile: string): Promise<number> {
   await startDaemon({
     stateDir,
     port: 0,
-    handlers: [{ module: join(root, 'dist/functions/evaluate.js') }],
+    handlers: [
+      { module: join(root, 'dist/functions/sequence.js'), functionMatch: 'SequencerSequence' },
+      { module: join(root, 'dist/functions/evaluate.js'), functionMatch: 'EvaluatorEvaluate' },
+    ],
     env: { DOCKET_SIGNING_KEY_FILE: keyFile, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
   });
   return performance.now() - t0;

@@ -58,12 +58,22 @@ export interface DocketConfig {
    * docket.ledger-entry/2 (ADR 0220, ADR 0221). The trust policy must permit them for the checkpoint writer to vouch.
    */
   readonly draftFeatures: readonly string[];
-  /** SQS event source: records per invocation (1–10 without a batching window; up to 10,000 with one). */
+  /**
+   * SQS event sources: records per invocation, 1–10 (the evaluate function reads the FIFO ledger queue, whose event
+   * source takes at most 10; the sequence function reads the intake queue with the same size).
+   */
   readonly batchSize: number;
-  /** SQS event source batching window, seconds (0–300). */
+  /** The sequence function's batching window on the (standard) intake queue, seconds (0–300); FIFO sources have none. */
   readonly maxBatchingWindowSeconds: number;
-  /** SQS event source maximum concurrency (2–1000). */
+  /**
+   * The evaluate function's maximum concurrency (2–1000), at most max(2, logCount): FIFO runs one batch per message
+   * group (per log) at a time, so more instances than logs would never run (docs/adr/0273-sequencing-configuration.md).
+   */
   readonly maximumConcurrency: number;
+  /** The sequence function's maximum concurrency on the intake queue (2–1000). */
+  readonly sequencerMaximumConcurrency: number;
+  /** The sequence function's memory, MB (128–10,240): it reads one request id per message. */
+  readonly sequencerMemoryMb: number;
   /** Evaluate function timeout, seconds (1–900). Intake visibility timeout = visibilityTimeoutFactor × this. */
   readonly functionTimeoutSeconds: number;
   /** ≥ 6 (AWS guidance for SQS event sources). */
@@ -114,7 +124,10 @@ export function defaultConfig(stage: string): DocketConfig {
     draftFeatures: [],
     batchSize: 10,
     maxBatchingWindowSeconds: 0,
-    maximumConcurrency: 20,
+    // One instance per log: with FIFO more would never run (ADR 0273).
+    maximumConcurrency: 4,
+    sequencerMaximumConcurrency: 10,
+    sequencerMemoryMb: 512,
     functionTimeoutSeconds: 30,
     visibilityTimeoutFactor: 6,
     memoryMb: 1024,
@@ -183,6 +196,10 @@ export function resolveConfig(overrides: Partial<DocketConfig> = {}): DocketConf
     budgets: { ...base.budgets, ...(overrides.budgets ?? {}) },
     alarms: { ...base.alarms, ...(overrides.alarms ?? {}) },
   };
+  // Unless a stage sets it, one evaluate instance per log (AWS's minimum 2): the most FIFO ever runs (ADR 0273).
+  const concurrencySet = overrides.maximumConcurrency !== undefined || STAGE_PRESETS[stage]?.maximumConcurrency;
+  if (!concurrencySet && Number.isInteger(merged.logCount))
+    Object.assign(merged, { maximumConcurrency: Math.max(2, merged.logCount) });
   const problems = validateConfig(merged);
   if (problems.length > 0) throw new DocketConfigError(problems);
   return merged;
@@ -231,9 +248,13 @@ export function validateConfig(c: DocketConfig): string[] {
   if (c.budgets.defaultWorkUnits > c.budgets.maxWorkUnits)
     p.push('budgets.defaultWorkUnits must not exceed budgets.maxWorkUnits');
   int('maxBatchingWindowSeconds', c.maxBatchingWindowSeconds, 0, 300);
-  // AWS: batch size above 10 requires a batching window of at least 1 s (standard queues, up to 10,000).
-  int('batchSize', c.batchSize, 1, c.maxBatchingWindowSeconds > 0 ? 10_000 : 10);
-  int('maximumConcurrency', c.maximumConcurrency, 2, 1000);
+  // AWS: an event source on a FIFO queue (the ledger queue, ADR 0270) takes at most 10 records per batch.
+  int('batchSize', c.batchSize, 1, 10);
+  // FIFO gives each message group (log) one batch in flight: concurrency above the number of logs never runs, and
+  // AWS's minimum is 2 (docs/adr/0273-sequencing-configuration.md).
+  int('maximumConcurrency', c.maximumConcurrency, 2, Math.max(2, Number.isInteger(c.logCount) ? c.logCount : 2));
+  int('sequencerMaximumConcurrency', c.sequencerMaximumConcurrency, 2, 1000);
+  int('sequencerMemoryMb', c.sequencerMemoryMb, 128, 10_240);
   int('functionTimeoutSeconds', c.functionTimeoutSeconds, 1, 900);
   int('visibilityTimeoutFactor', c.visibilityTimeoutFactor, 6, 100);
   // SQS caps visibility timeout at 12 hours.

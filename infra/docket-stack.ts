@@ -18,8 +18,9 @@ import { Registry } from './constructs/registry.js';
 import { RequestArchive } from './constructs/request-archive.js';
 import { Results } from './constructs/results.js';
 import { Routes } from './constructs/routes.js';
+import { Sequencer } from './constructs/sequencer.js';
 import { SigningKey } from './constructs/signing-key.js';
-import { checkpointEnvironment, evaluateEnvironment } from './function-environment.js';
+import { checkpointEnvironment, evaluateEnvironment, sequenceEnvironment } from './function-environment.js';
 import { resourceNames, routeOutputId, type ResourceNames } from './names.js';
 
 export interface DocketStackProps extends StackProps {
@@ -39,6 +40,7 @@ export class DocketStack extends Stack {
   readonly checkpointKey: CheckpointKey;
   readonly codeSigning: CodeSigning;
   readonly evaluator: Evaluator;
+  readonly sequencer: Sequencer;
   readonly results: Results;
   readonly checkpoints: Checkpoints;
   readonly alarms: Alarms;
@@ -70,8 +72,24 @@ export class DocketStack extends Stack {
     this.checkpointKey = new CheckpointKey(this, 'CheckpointKey', { prefix: names.prefix });
     this.codeSigning = new CodeSigning(this, 'CodeSigning', { prefix: names.prefix });
 
+    this.sequencer = new Sequencer(this, 'Sequencer', {
+      config,
+      functionName: names.sequenceFunction,
+      names: names.ledgerQueue,
+      intake: this.intake.queue,
+      environment: (ledgerQueueUrl) =>
+        sequenceEnvironment({
+          config,
+          names,
+          queueUrl: (n) => {
+            if (n !== names.ledgerQueue.queue) throw new Error(`the sequence function sends to no queue named ${n}`);
+            return ledgerQueueUrl;
+          },
+        }),
+      codeSigningConfig: this.codeSigning.config,
+    });
     const queueUrl = (name: string): string => {
-      for (const p of [this.intake.queues, ...this.routes.handoffQueues()]) {
+      for (const p of [this.intake.queues, this.sequencer, ...this.routes.handoffQueues()]) {
         if (p.names.queue === name) return p.queue.queueUrl;
         if (p.names.dlq === name) return p.dlq.queueUrl;
       }
@@ -87,7 +105,7 @@ export class DocketStack extends Stack {
     this.evaluator = new Evaluator(this, 'Evaluator', {
       config,
       functionName: names.evaluateFunction,
-      intake: this.intake.queue,
+      ledgerQueue: this.sequencer.queue,
       environment: evaluateEnvironment({ config, names, queueUrl, signingSecretArn, resultsTopicArn }),
       codeSigningConfig: this.codeSigning.config,
     });
@@ -110,6 +128,9 @@ export class DocketStack extends Stack {
     this.routes.restrictSenders(evaluateRole);
     // A request without a usable id is dead-lettered by the handler itself, with its reason (ADR 0071).
     this.intake.dlq.grantSendMessages(evaluateRole);
+    // A redelivery whose claim fixes another log goes on to that log's group (ADR 0270); nobody else sends there.
+    this.sequencer.queue.grantSendMessages(evaluateRole);
+    this.sequencer.restrictSenders([this.sequencer.function.role, evaluateRole]);
     // Every appended entry is published to the results topic; nobody else may publish there.
     this.results.grantPublishOnly(evaluateRole);
     this.signingKey.grantSign(evaluateRole);
@@ -136,14 +157,18 @@ export class DocketStack extends Stack {
       ...(config.alarmEmail !== undefined ? { alarmEmail: config.alarmEmail } : {}),
       dlqs: [
         { label: 'intake', queue: this.intake.dlq },
+        { label: 'ledger-queue', queue: this.sequencer.dlq },
         { label: 'unrouted', queue: this.routes.unrouted.dlq },
         ...[...this.routes.routes.entries()].map(([k, q]) => ({ label: `route-${k}`, queue: q.dlq })),
       ],
       functions: [
         { label: 'evaluate', fn: this.evaluator.fn },
         { label: 'checkpoint', fn: this.checkpoints.fn },
+        { label: 'sequence', fn: this.sequencer.fn },
       ],
       intake: this.intake.queue,
+      ledgerQueue: this.sequencer.queue,
+      headRegression: true,
       topics: [{ label: 'results', topic: this.results.topic }],
       checkpointRefusals: true,
       throttled: { evaluate: this.evaluator.fn, ledger: this.ledger.table },

@@ -23,6 +23,8 @@ export const ENV = {
   signingSecretArn: 'SIGNING_SECRET_ARN',
   defaultWorkBudget: 'DEFAULT_WORK_BUDGET',
   maxWorkBudget: 'MAX_WORK_BUDGET',
+  /** The FIFO ledger queue (docs/adr/0270-one-writer-per-log.md): the sequencer's target, evaluate's forwards. */
+  ledgerQueueUrl: 'LEDGER_QUEUE_URL',
   /** JSON array of log ids. */
   logIds: 'LOG_IDS',
   /** JSON array of supported extension names (§9). */
@@ -61,6 +63,7 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
     [ENV.routeQueues]: JSON.stringify(routeQueues),
     [ENV.unroutedQueueUrl]: i.queueUrl(i.names.unrouted.queue),
     [ENV.intakeDlqUrl]: i.queueUrl(i.names.intake.dlq),
+    [ENV.ledgerQueueUrl]: i.queueUrl(i.names.ledgerQueue.queue),
     [ENV.signingSecretArn]: i.signingSecretArn,
     [ENV.resultsTopicArn]: i.resultsTopicArn,
     [ENV.defaultWorkBudget]: String(i.config.budgets.defaultWorkUnits),
@@ -71,6 +74,21 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
     ...(i.config.draftFeatures.length > 0
       ? { [ENV.draftFeatures]: JSON.stringify([...new Set(i.config.draftFeatures)].sort()) }
       : {}),
+  };
+}
+
+export interface SequenceEnvironmentInput {
+  readonly config: DocketConfig;
+  readonly names: ResourceNames;
+  readonly queueUrl: (queueName: string) => string;
+}
+
+/** The sequence function: where to forward (the FIFO ledger queue) and the logs that are its message groups. */
+export function sequenceEnvironment(i: SequenceEnvironmentInput): Record<string, string> {
+  return {
+    [ENV.stage]: i.config.stage,
+    [ENV.ledgerQueueUrl]: i.queueUrl(i.names.ledgerQueue.queue),
+    [ENV.logIds]: JSON.stringify(i.names.logIds),
   };
 }
 

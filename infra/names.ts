@@ -13,6 +13,11 @@ export interface QueuePair {
 export interface ResourceNames {
   readonly prefix: string;
   readonly intake: QueuePair;
+  /**
+   * The internal FIFO ledger queue (message group = log) and its FIFO DLQ: only the sequence function sends there
+   * (docs/adr/0270-one-writer-per-log.md). FIFO queue names must end in ".fifo".
+   */
+  readonly ledgerQueue: QueuePair;
   /** Direct exception escalations with no escalation object (§8.1) land here. */
   readonly unrouted: QueuePair;
   /** One pair per distinct route queue key, keyed by that key ("review" → docket-<stage>-route-review). */
@@ -29,6 +34,7 @@ export interface ResourceNames {
   readonly waitQueuePrefix: string;
   readonly evaluateFunction: string;
   readonly checkpointFunction: string;
+  readonly sequenceFunction: string;
   /** Secrets Manager name of the Ed25519 signing key (value written out of band by `docket keygen`). */
   readonly signingSecret: string;
   /** SSM parameter holding the public trust policy (public keys and their sequence ranges). */
@@ -45,6 +51,7 @@ export function resourceNames(stage: string, config: Pick<DocketConfig, 'routes'
   return {
     prefix,
     intake: pair(`${prefix}-intake`),
+    ledgerQueue: { queue: `${prefix}-ledger.fifo`, dlq: `${prefix}-ledger-dlq.fifo` },
     unrouted: pair(`${prefix}-unrouted`),
     routes,
     ledgerTable: `${prefix}-ledger`,
@@ -54,6 +61,7 @@ export function resourceNames(stage: string, config: Pick<DocketConfig, 'routes'
     waitQueuePrefix: `${prefix}-wait`,
     evaluateFunction: `${prefix}-evaluate`,
     checkpointFunction: `${prefix}-checkpoint`,
+    sequenceFunction: `${prefix}-sequence`,
     signingSecret: `docket/${stage}/signing-key`,
     trustPolicyParameter: `/docket/${stage}/trust-policy`,
     logIds: Array.from({ length: config.logCount }, (_, i) => `${stage}-${i}`),

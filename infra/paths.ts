@@ -18,4 +18,5 @@ export function repoRoot(): string {
 export const HANDLER_ENTRIES = {
   evaluate: 'functions/evaluate.ts',
   checkpoint: 'functions/checkpoint.ts',
+  sequence: 'functions/sequence.ts',
 } as const;

@@ -11,6 +11,12 @@
  *     (nothing is deleted);
  *   - otherwise the named records failed and every other record is deleted.
  * Without ReportBatchItemFailures the response is ignored: the batch succeeds unless the handler throws.
+ *
+ * From a FIFO queue (its name ends in ".fifo"; docs/adr/0270-one-writer-per-log.md) Lambda keeps message order:
+ * the first failed record and every record after it in the batch are kept, whatever the response names, so no
+ * message of a group is deleted ahead of an earlier one; the queue itself (fauxqs, like SQS) hands out one group's
+ * messages only while none of that group is in flight. FIFO event sources have no batching window. The records
+ * carry MessageGroupId, MessageDeduplicationId and SequenceNumber in their attributes, as Lambda's do.
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
@@ -80,7 +86,9 @@ export function startPoller(options: PollerOptions): Poller {
   const ownClient = options.client === undefined;
   const client = options.client ?? createSqsClient({ endpoint: options.endpoint, region: options.region });
   const batchSize = options.batchSize ?? 10;
-  const windowMs = (options.maxBatchingWindowSeconds ?? 0) * 1000;
+  const fifo = isFifoQueueUrl(options.queueUrl);
+  if (fifo && batchSize > 10) throw new RangeError('a FIFO event source takes at most 10 records per batch');
+  const windowMs = fifo ? 0 : (options.maxBatchingWindowSeconds ?? 0) * 1000;
   const waitTimeSeconds = Math.min(20, Math.max(0, options.waitTimeSeconds ?? 20));
   const concurrency = Math.max(1, options.concurrency ?? 1);
   const reportFailures = options.reportBatchItemFailures ?? true;
@@ -134,7 +142,7 @@ export function startPoller(options: PollerOptions): Poller {
     if (verdict.kind === 'failed') {
       failedIds = new Set(ids);
     } else {
-      failedIds = verdict.failed;
+      failedIds = fifo ? keptInOrder(ids, verdict.failed) : verdict.failed;
     }
     const toDelete = event.Records.filter((r) => !failedIds.has(r.messageId));
     if (toDelete.length > 0) {
@@ -227,6 +235,17 @@ export function startPoller(options: PollerOptions): Poller {
         if (ownClient) client.destroy();
       })()),
   };
+}
+
+/** SQS FIFO queue names end in ".fifo" (and so do their URLs). */
+export function isFifoQueueUrl(url: string): boolean {
+  return url.endsWith('.fifo');
+}
+
+/** FIFO: the first failed record and every later one of the batch are kept (see the header). */
+export function keptInOrder(ids: readonly string[], failed: ReadonlySet<string>): Set<string> {
+  const first = ids.findIndex((id) => failed.has(id));
+  return first < 0 ? new Set() : new Set(ids.slice(first));
 }
 
 /** Reads a handler's answer under the ReportBatchItemFailures rules (see the header). */

@@ -79,7 +79,8 @@ export function resolveSettings(flags: SettingFlags, env: Readonly<Record<string
  * adds a queue on that path adds it here, one line.
  */
 export function requestPathQueues(s: StackSettings): readonly string[] {
-  return [s.intakeQueue];
+  // The intake, then the FIFO ledger queue the sequence function forwards to (ADR 0270; infra/names.ts).
+  return [s.intakeQueue, `${s.queuePrefix}-ledger.fifo`];
 }
 
 /** The physical queue name of a route key ("review" → docket-<stage>-route-review; "unrouted"; "intake-dlq"). */

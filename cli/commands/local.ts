@@ -120,9 +120,15 @@ async function start(argv: string[], io: CliIo): Promise<number> {
 
   const { startDaemon } = await import('../../localstack/daemon.js');
   const evaluateModule = repoFile('dist/functions/evaluate.js');
+  const sequenceModule = repoFile('dist/functions/sequence.js');
   const state = await startDaemon({
     port,
-    handlers: [{ module: evaluateModule }],
+    // Intake → sequence → FIFO ledger queue → evaluate (docs/adr/0270-one-writer-per-log.md), matched by the
+    // template's function logical ids (SequencerSequence…, EvaluatorEvaluate…).
+    handlers: [
+      { module: sequenceModule, functionMatch: 'SequencerSequence' },
+      { module: evaluateModule, functionMatch: 'EvaluatorEvaluate' },
+    ],
     ...(functionInstances !== undefined ? { functionInstances } : {}),
     draftFeatures,
     env: {

@@ -14,6 +14,14 @@
  *       and create slot n+1 if absent; success → write the position and return; lost slot → re-read the head, repeat.
  * On the fast path (first sight, warm head cache, no contention) an append costs three conditional writes, and only
  * the slot write of (c) has to run one at a time per log within a writer (`slotLock`; ADR 0160).
+ *
+ * Under one writer per log (docs/adr/0270-one-writer-per-log.md) a writer may also ask for:
+ *   - `onlyLog`: the request is written to `logId` only; a claim naming another log is answered with the typed
+ *     `claim-in-other-log` instead of a slot write into a log this writer does not own;
+ *   - `writtenSeqs`: the highest seq it wrote per log; a head read below it is the typed `head-regressed` (only a
+ *     deletion moves a head backwards) and nothing is written to that log;
+ *   - `backoff`: after a lost slot it leaves the slot lock and waits (jittered at the edge) before the next try,
+ *     instead of retrying at once while holding the lock.
  */
 import { err, ok, type Result } from '../result.js';
 import { entryHashOf, toStoredEntry, type BuiltEntry } from './entry.js';
@@ -48,6 +56,28 @@ export interface AppendRequest {
    */
   readonly slotLock?: SlotLock;
   readonly ownSlots?: OwnSlots;
+  /** Write only to `logId` (required then): a claim fixing another log is `claim-in-other-log`, never written. */
+  readonly onlyLog?: boolean;
+  /** The highest seq this writer created per log; a head read below it is `head-regressed` (ADR 0271). */
+  readonly writtenSeqs?: WrittenSeqs;
+  /**
+   * Waits before lost-slot retry number `attempt` (1, 2, ...), outside the slot lock. Core has no clock nor
+   * randomness: the edge passes a jittered sleep (backoffDelayMs below gives the policy). Absent: retry at once.
+   */
+  readonly backoff?: (attempt: number) => Promise<void>;
+}
+
+/** Per log, the highest seq this writer itself created. Heads only grow, so a head read below it means a deletion. */
+export type WrittenSeqs = Map<string, number>;
+
+/**
+ * Full-jitter exponential backoff (the AWS SDK's own policy shape): a delay drawn uniformly from
+ * [0, min(capMs, baseMs * 2^(attempt-1))). `unit` is a uniform draw in [0, 1) from the edge.
+ */
+export function backoffDelayMs(attempt: number, unit: number, baseMs = 20, capMs = 1000): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
+  const u = Number.isFinite(unit) ? Math.min(Math.max(unit, 0), 1) : 0;
+  return Math.floor(ceiling * u);
 }
 
 export type SlotLock = <T>(logId: string, task: () => Promise<T>) => Promise<T>;
@@ -87,7 +117,24 @@ export interface AppendOutcome {
 
 export type AppendError =
   | { readonly code: 'request-id-conflict'; readonly claim: Claim; readonly message: string }
-  | { readonly code: 'append-contention'; readonly message: string };
+  | { readonly code: 'append-contention'; readonly message: string }
+  /** onlyLog: the request's claim fixes another log; this writer must not write there (ADR 0270). */
+  | { readonly code: 'claim-in-other-log'; readonly claim: Claim; readonly message: string }
+  /** A log's head read below a seq this writer created: an entry was deleted (ADR 0271). Nothing was written. */
+  | {
+      readonly code: 'head-regressed';
+      readonly logId: string;
+      readonly headSeq: number;
+      readonly writtenSeq: number;
+      readonly message: string;
+    };
+
+/** Thrown inside the protocol when a head read regresses; appendOnce answers it as the typed error above. */
+class HeadRegressed extends Error {
+  constructor(readonly detail: Extract<AppendError, { code: 'head-regressed' }>) {
+    super(detail.message);
+  }
+}
 
 /** The store holds a state the protocol never writes (e.g. a position naming a missing entry): thrown. */
 export class LedgerStateError extends Error {
@@ -100,14 +147,33 @@ async function entryAt(store: LedgerStore, logId: string, seq: number): Promise<
   return null;
 }
 
-async function readHead(store: LedgerStore, logId: string, cache: HeadCache | undefined): Promise<StoredEntry | null> {
+async function readHead(
+  store: LedgerStore,
+  logId: string,
+  req: Pick<AppendRequest, 'headCache' | 'writtenSeqs'>,
+): Promise<StoredEntry | null> {
   const head = await store.readHead(logId);
-  cache?.set(logId, head);
+  const headSeq = head === null ? -1 : head.seq;
+  const writtenSeq = req.writtenSeqs?.get(logId);
+  if (writtenSeq !== undefined && headSeq < writtenSeq) {
+    // Refused before the cache learns the lower head: the writer keeps refusing this log until the head is back.
+    throw new HeadRegressed({
+      code: 'head-regressed',
+      logId,
+      headSeq,
+      writtenSeq,
+      message: `log ${logId} head is ${headSeq}, below seq ${writtenSeq} this writer created: an entry was deleted`,
+    });
+  }
+  req.headCache?.set(logId, head);
   return head;
 }
 
 function newRequestLog(req: AppendRequest): string {
-  if (req.logId === undefined) return selectLog(req.requestId, req.logIds);
+  if (req.logId === undefined) {
+    if (req.onlyLog === true) throw new RangeError('onlyLog needs the log to write to');
+    return selectLog(req.requestId, req.logIds);
+  }
   if (!req.logIds.includes(req.logId)) throw new RangeError(`log ${JSON.stringify(req.logId)} is not a configured log`);
   return req.logId;
 }
@@ -121,7 +187,7 @@ interface ClaimSight {
 async function claimFor(store: LedgerStore, req: AppendRequest): Promise<ClaimSight> {
   const logId = newRequestLog(req);
   const cached = req.headCache?.get(logId);
-  const head = cached !== undefined ? cached : await readHead(store, logId, req.headCache);
+  const head = cached !== undefined ? cached : await readHead(store, logId, req);
   const claim: Claim = {
     requestId: req.requestId,
     logId,
@@ -141,6 +207,15 @@ async function placed(store: LedgerStore, entry: StoredEntry, status: AppendOutc
 
 /** Appends the one terminal entry of a request, or returns the one already there. Store errors propagate (retry). */
 export async function appendOnce(store: LedgerStore, req: AppendRequest): Promise<Result<AppendOutcome, AppendError>> {
+  try {
+    return await appendChecked(store, req);
+  } catch (e) {
+    if (e instanceof HeadRegressed) return err(e.detail);
+    throw e;
+  }
+}
+
+async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Result<AppendOutcome, AppendError>> {
   const sight = await claimFor(store, req);
   const claim = sight.claim;
   if (claim.requestDigest !== req.requestDigest) {
@@ -160,17 +235,34 @@ export async function appendOnce(store: LedgerStore, req: AppendRequest): Promis
       return ok({ status: 'duplicate', entry: e });
     }
   }
+  if (req.onlyLog === true && claim.logId !== req.logId) {
+    // A redelivery whose claim names another log (the logs were reconfigured): that log has its own writer, and
+    // writing its slot from here would race it (docs/adr/0270-one-writer-per-log.md).
+    return err({
+      code: 'claim-in-other-log',
+      claim,
+      message: `request ${JSON.stringify(req.requestId)} is claimed by log ${claim.logId}, not ${String(req.logId)}`,
+    });
+  }
   // (c) Only the slot write needs one-at-a-time per log; the claim and the position do not (ADR 0160).
-  const slotLock = req.slotLock ?? ((_logId, task) => task());
-  const slot = await slotLock(claim.logId, () => takeSlot(store, req, claim, sight.head));
+  const slot = await takeSlot(store, req, claim, sight.head);
   if (!slot.ok) return slot;
   return ok(await placed(store, slot.value.entry, slot.value.status));
+}
+
+interface SlotSearch {
+  /** Entries up to this seq were scanned for the request (from claim.headBefore). */
+  scanned: number;
+  /** The head to try above; undefined → read it. */
+  head: StoredEntry | null | undefined;
 }
 
 /**
  * (c) Any entry of this request sits above headBefore (every writer reads the head only after the claim exists):
  * find it, or write slot head+1. Starts from the freshest head this writer knows — the cache is updated by every
- * append that ran while this one waited for the slot lock — which is still only a lower bound.
+ * append that ran while this one waited for the slot lock — which is still only a lower bound. Each try runs under
+ * the slot lock; a lost slot leaves it and backs off before the next (ADR 0272), and the next try scans only the
+ * entries written since the last one, skipping those this writer created itself.
  */
 async function takeSlot(
   store: LedgerStore,
@@ -178,40 +270,57 @@ async function takeSlot(
   claim: Claim,
   sighted: StoredEntry | null | undefined,
 ): Promise<Result<AppendOutcome, AppendError>> {
-  let scanned = claim.headBefore;
-  const cached = req.headCache?.get(claim.logId);
-  let head = cached !== undefined ? cached : sighted;
+  const slotLock = req.slotLock ?? ((_logId, task) => task());
+  const search: SlotSearch = { scanned: claim.headBefore, head: sighted };
   const maxAttempts = req.maxAttempts ?? 10_000;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    if (head === undefined) head = await readHead(store, claim.logId, req.headCache);
-    const n = head === null ? -1 : head.seq;
-    if (n > scanned) {
-      if (!ownedByOthers(req.ownSlots, claim.logId, scanned + 1, n, req.requestId)) {
-        for await (const e of store.readEntries(claim.logId, scanned + 1, n)) {
-          if (e.projection.requestId === req.requestId) return ok({ status: 'duplicate', entry: e });
-        }
-      }
-      scanned = n;
-    }
-    const prevHash = head === null ? null : entryHashOf(head.body);
-    const built = await req.build({ logId: claim.logId, seq: n + 1, prevHash });
-    const e = built.entry;
-    if (
-      e.logId !== claim.logId ||
-      e.seq !== n + 1 ||
-      e.prevHash !== prevHash ||
-      e.requestId !== req.requestId ||
-      e.requestDigest !== req.requestDigest
-    ) {
-      throw new LedgerStateError('build() returned an entry for another slot or request');
-    }
-    const stored = toStoredEntry(built);
-    if (await store.putEntryIfAbsent(stored)) {
-      req.headCache?.set(claim.logId, stored);
-      rememberOwnSlot(req.ownSlots, claim.logId, stored.seq, req.requestId);
-      return ok({ status: 'appended', entry: stored });
-    }
-    head = undefined; // lost the slot: the cached or read head was stale
+    if (attempt > 0 && req.backoff !== undefined) await req.backoff(attempt);
+    const tried = await slotLock(claim.logId, () => trySlot(store, req, claim, search));
+    if (tried !== 'lost') return ok(tried);
   }
   return err({ code: 'append-contention', message: `no free slot after ${maxAttempts} attempts` });
+}
+
+async function trySlot(
+  store: LedgerStore,
+  req: AppendRequest,
+  claim: Claim,
+  search: SlotSearch,
+): Promise<AppendOutcome | 'lost'> {
+  // Read under the lock: the freshest head this writer knows (appends that held the lock before updated it).
+  const cached = req.headCache?.get(claim.logId);
+  let head = cached !== undefined ? cached : search.head;
+  if (head === undefined) head = await readHead(store, claim.logId, req);
+  const n = head === null ? -1 : head.seq;
+  if (n > search.scanned) {
+    if (!ownedByOthers(req.ownSlots, claim.logId, search.scanned + 1, n, req.requestId)) {
+      for await (const e of store.readEntries(claim.logId, search.scanned + 1, n)) {
+        if (e.projection.requestId === req.requestId) return { status: 'duplicate', entry: e };
+      }
+    }
+    search.scanned = n;
+  }
+  const prevHash = head === null ? null : entryHashOf(head.body);
+  const built = await req.build({ logId: claim.logId, seq: n + 1, prevHash });
+  const e = built.entry;
+  if (
+    e.logId !== claim.logId ||
+    e.seq !== n + 1 ||
+    e.prevHash !== prevHash ||
+    e.requestId !== req.requestId ||
+    e.requestDigest !== req.requestDigest
+  ) {
+    throw new LedgerStateError('build() returned an entry for another slot or request');
+  }
+  const stored = toStoredEntry(built);
+  if (await store.putEntryIfAbsent(stored)) {
+    req.headCache?.set(claim.logId, stored);
+    rememberOwnSlot(req.ownSlots, claim.logId, stored.seq, req.requestId);
+    if ((req.writtenSeqs?.get(claim.logId) ?? -1) < stored.seq) req.writtenSeqs?.set(claim.logId, stored.seq);
+    return { status: 'appended', entry: stored };
+  }
+  // Lost the slot: the cached or read head was stale. Forget it so the next try reads the head (and checks it).
+  search.head = undefined;
+  if (req.headCache?.get(claim.logId) === head) req.headCache.delete(claim.logId);
+  return 'lost';
 }

@@ -132,7 +132,15 @@ export {
   type TrustPolicyError,
 } from './trust-policy.js';
 
-export { appendOnce, LedgerStateError, type AppendRequest, type AppendOutcome, type AppendError } from './append.js';
+export {
+  appendOnce,
+  backoffDelayMs,
+  LedgerStateError,
+  type AppendRequest,
+  type AppendOutcome,
+  type AppendError,
+  type WrittenSeqs,
+} from './append.js';
 export { configuredLogs, logsInTurn, selectLog, type LogChooser } from './log-selection.js';
 export { MemoryLedgerStore, type MemoryStoreOptions } from './memory-store.js';
 export {

@@ -11,6 +11,12 @@
  * delivered in batch calls once every record has been processed (docs/adr/0253-per-invocation-outbox.md); a record
  * whose messages were not all delivered fails like one whose processing threw. Outcomes are reported to the observer
  * only after delivery, so what it counts was sent.
+ *
+ * From a FIFO queue (`deps.ordered`; docs/adr/0270-one-writer-per-log.md) the records of one message group are
+ * processed one after another in message order, and a group stops at its first failed record. The answer follows
+ * AWS's rule for FIFO partial batch responses: the first failed record and every record after it in the batch are
+ * reported failed (whether or not they were processed: a processed one is redelivered and found as a duplicate),
+ * so no message of a group is ever deleted ahead of an earlier one that failed.
  */
 import { createOutbox, type OutboxPorts, type RecordSinks } from './outbox.js';
 import type { ProcessOutcome } from './process-request.js';
@@ -19,16 +25,31 @@ export interface BatchRecord {
   readonly messageId: string;
   readonly body: string;
   readonly receiveCount?: number;
+  /** The FIFO message group (under one writer per log: the log), absent on a standard queue. */
+  readonly groupId?: string;
 }
 
+/**
+ * Set by the edge's `process`, never by processRequest: the request's claim fixes another log, so the message was
+ * sent on to that log's FIFO group instead of being written from this one (docs/adr/0270-one-writer-per-log.md).
+ */
+export interface ForwardedOutcome {
+  readonly status: 'forwarded';
+  readonly requestId: string;
+  readonly logId: string;
+  readonly message: string;
+}
+
+export type BatchOutcome = ProcessOutcome | ForwardedOutcome;
+
 export interface BatchObserver {
-  outcome(record: BatchRecord, outcome: ProcessOutcome): void;
+  outcome(record: BatchRecord, outcome: BatchOutcome): void;
   failure(record: BatchRecord, error: unknown): void;
 }
 
 export interface BatchDeps {
   /** `sinks` are the record's recording ports when an outbox is configured (send through them), else undefined. */
-  readonly process: (bytes: Uint8Array, record: BatchRecord, sinks: RecordSinks | undefined) => Promise<ProcessOutcome>;
+  readonly process: (bytes: Uint8Array, record: BatchRecord, sinks: RecordSinks | undefined) => Promise<BatchOutcome>;
   readonly deadLetter: (
     record: BatchRecord,
     outcome: Extract<ProcessOutcome, { status: 'dead-letter' }>,
@@ -38,6 +59,8 @@ export interface BatchDeps {
   readonly concurrency?: number;
   /** Where recorded handoffs and notifications are delivered after the batch; absent, `process` sends them itself. */
   readonly outbox?: OutboxPorts;
+  /** The source is a FIFO queue: per-group message order and AWS's FIFO partial-batch rule (see above). */
+  readonly ordered?: boolean;
 }
 
 export interface BatchResponse {
@@ -47,34 +70,40 @@ export interface BatchResponse {
 const enc = new TextEncoder();
 
 export async function handleBatch(records: readonly BatchRecord[], deps: BatchDeps): Promise<BatchResponse> {
-  const failed = new Set<string>();
+  const failed = new Set<number>();
   const outbox = deps.outbox !== undefined ? createOutbox(deps.outbox) : undefined;
-  const outcomes = new Map<number, ProcessOutcome>();
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < records.length) {
-      const index = next++;
-      const record = records[index]!;
-      // Keyed by position, not message id: the outbox never confuses two records, whatever their ids.
-      const key = String(index);
-      const sinks = outbox?.sinksFor(key);
-      try {
-        // The SQS body is the request text; its UTF-8 bytes are the exact request bytes (SQS carries text only).
-        const outcome = await deps.process(enc.encode(record.body), record, sinks);
-        if (outcome.status === 'dead-letter') {
-          outbox?.discard(key);
-          await deps.deadLetter(record, outcome);
-        }
-        if (outbox === undefined) deps.observer?.outcome(record, outcome);
-        else outcomes.set(index, outcome);
-      } catch (e) {
-        outbox?.discard(key);
-        failed.add(record.messageId);
-        deps.observer?.failure(record, e);
-      }
+  const outcomes = new Map<number, BatchOutcome>();
+  /** Processes record `index`; false when it failed. */
+  const processOne = async (index: number): Promise<boolean> => {
+    const record = records[index]!;
+    // Keyed by position, not message id: the outbox never confuses two records, whatever their ids.
+    const key = String(index);
+    const sinks = outbox?.sinksFor(key);
+    try {
+      // The SQS body is the request text; its UTF-8 bytes are the exact request bytes (SQS carries text only).
+      const outcome = await deps.process(enc.encode(record.body), record, sinks);
+      if (outcome.status !== 'recorded') outbox?.discard(key);
+      if (outcome.status === 'dead-letter') await deps.deadLetter(record, outcome);
+      if (outbox === undefined) deps.observer?.outcome(record, outcome);
+      else outcomes.set(index, outcome);
+      return true;
+    } catch (e) {
+      outbox?.discard(key);
+      failed.add(index);
+      deps.observer?.failure(record, e);
+      return false;
     }
   };
-  const n = Math.max(1, Math.min(deps.concurrency ?? 10, records.length));
+  // Standard queue: every record is its own lane. FIFO: one lane per message group, in message order.
+  const lanes = deps.ordered === true ? groupLanes(records) : records.map((_r, i) => [i]);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < lanes.length) {
+      const lane = lanes[next++]!;
+      for (const index of lane) if (!(await processOne(index))) break; // a group stops at its first failure
+    }
+  };
+  const n = Math.max(1, Math.min(deps.concurrency ?? 10, lanes.length));
   await Promise.all(Array.from({ length: n }, worker));
   if (outbox !== undefined) {
     const undelivered = await outbox.deliver();
@@ -85,13 +114,24 @@ export async function handleBatch(records: readonly BatchRecord[], deps: BatchDe
       const error = undelivered.get(String(index));
       if (error === undefined) deps.observer?.outcome(record, outcome);
       else {
-        failed.add(record.messageId);
+        failed.add(index);
         deps.observer?.failure(record, error);
       }
     }
   }
-  // Report in record order: an empty list means every record succeeded.
-  return {
-    batchItemFailures: records.filter((r) => failed.has(r.messageId)).map((r) => ({ itemIdentifier: r.messageId })),
-  };
+  // Report in record order: an empty list means every record succeeded. FIFO: from the first failure on, all.
+  const firstFailed = failed.size === 0 ? records.length : Math.min(...failed);
+  const reported = records.filter((_r, i) => failed.has(i) || (deps.ordered === true && i >= firstFailed));
+  return { batchItemFailures: reported.map((r) => ({ itemIdentifier: r.messageId })) };
+}
+
+/** The record indexes of each message group, in batch (= message) order; groups in order of first appearance. */
+function groupLanes(records: readonly BatchRecord[]): number[][] {
+  const lanes = new Map<string | undefined, number[]>();
+  for (const [i, r] of records.entries()) {
+    let lane = lanes.get(r.groupId);
+    if (lane === undefined) lanes.set(r.groupId, (lane = []));
+    lane.push(i);
+  }
+  return [...lanes.values()];
 }

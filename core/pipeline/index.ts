@@ -18,6 +18,7 @@ export { handoffMessagesFor } from './handoff-message.js';
 export { ledgerWriter } from './ledger-writer.js';
 export { cachedPackSource } from './pack-source.js';
 export type {
+  LedgerWriter,
   BatchDeliveryReport,
   HandoffBatchSender,
   HandoffSender,
@@ -31,7 +32,7 @@ export { processRequest } from './process-request.js';
 export type { PipelineConfig } from './process-request.js';
 export type { PipelinePorts } from './process-request.js';
 export type { ProcessOutcome } from './process-request.js';
-export type { BatchObserver } from './batch.js';
+export type { BatchObserver, BatchOutcome, ForwardedOutcome } from './batch.js';
 export { HANDOFF_MAX_BYTES } from './handoff-message.js';
 export {
   RESULT_FORMAT,
@@ -54,3 +55,5 @@ export {
   type SentRequest,
 } from './result-verdict.js';
 export { requestIdFilterPolicies, FILTER_POLICY_MAX_VALUES } from './result-filter.js';
+export { forwardDeduplicationId, sequenceMessage, UNIDENTIFIED_GROUP_PREFIX, type Sequencing } from './sequencing.js';
+export { LedgerWriteError, type LedgerWriteErrorCode, type SequencedLedgerWriter } from './ledger-writer.js';

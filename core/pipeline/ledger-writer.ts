@@ -3,7 +3,7 @@
  * entry's content, the protocol decides its slot (log, seq, prevHash), and the builder checks and signs it.
  * Time and the signer are passed in (core has no clock and never holds a key it did not receive).
  */
-import { appendOnce, type HeadCache, type OwnSlots } from '../ledger/append.js';
+import { appendOnce, type AppendError, type HeadCache, type OwnSlots, type WrittenSeqs } from '../ledger/append.js';
 import { buildEntry, parseStoredEntry, type BuiltEntry } from '../ledger/entry.js';
 import { entryFormatFor, type UnsignedEntry } from '../ledger/entry-types.js';
 import { logsInTurn, type LogChooser } from '../ledger/log-selection.js';
@@ -20,6 +20,49 @@ export interface LedgerWriterOptions {
   /** The log offered to each new request (ADR 0161); default: the logs in turn from the first. The edge passes
    *  logsInTurn from a per-instance offset, so instances spread. Must only return configured log ids. */
   readonly chooseLog?: LogChooser;
+  /**
+   * Waits before lost-slot retry number `attempt`, outside the per-log lock (ADR 0272); the edge jitters it
+   * (core has no clock nor randomness). Absent: retry at once.
+   */
+  readonly backoff?: (attempt: number) => Promise<void>;
+  /** Lost-slot tries before the record fails (and is redelivered); default 12 with a backoff, else 10,000. */
+  readonly maxAttempts?: number;
+}
+
+/** A writer that can be bound to one log: the pipeline's writer under one writer per log (ADR 0270). */
+export interface SequencedLedgerWriter extends LedgerWriter {
+  /**
+   * The writer for records of message group `groupId`: appends go to that log only. A group that is not a
+   * configured log is refused at append time (`not-a-log-group`); a request whose claim names another log is
+   * refused (`claim-in-other-log`, carrying that log) and never written from here.
+   */
+  forLog(groupId: string): LedgerWriter;
+  /**
+   * Forgets the cached heads, so the next append to each log reads its head once and checks it against the seqs
+   * this writer created (head regression, ADR 0271). The edge calls it at the start of every batch: one head read
+   * per log per batch.
+   */
+  forgetHeads(): void;
+}
+
+export type LedgerWriteErrorCode = AppendError['code'] | 'not-a-log-group';
+
+/**
+ * A record the writer refused to write, typed by a stable code: the record fails (and is redelivered) unless the
+ * edge handles the code (claim-in-other-log is forwarded to `logId`'s group). Carries no key material.
+ */
+export class LedgerWriteError extends Error {
+  override readonly name = 'LedgerWriteError';
+  constructor(
+    readonly code: LedgerWriteErrorCode,
+    message: string,
+    /** The log concerned: the claim's log (claim-in-other-log), the regressed log, or the refused group. */
+    readonly logId: string,
+    readonly requestId: string,
+    readonly detail: { readonly headSeq?: number; readonly writtenSeq?: number } = {},
+  ) {
+    super(`${code}: ${message}`);
+  }
 }
 
 /** A stored entry that does not read back strictly: the ledger is damaged; never repaired here. */
@@ -40,21 +83,43 @@ function recorded(stored: StoredEntry): RecordedEntry {
   };
 }
 
-export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
+export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
   const lock = new KeyedMutex();
   const logs = [...new Set(o.logIds)].sort();
   const headCache: HeadCache = new Map();
   const ownSlots: OwnSlots = new Map();
+  const writtenSeqs: WrittenSeqs = new Map();
   const chooseLog = o.chooseLog ?? logsInTurn(logs);
+  const maxAttempts = o.maxAttempts ?? (o.backoff !== undefined ? 12 : undefined);
   return {
     async append(draft: EntryDraft): Promise<AppendResult> {
       // One slot write per log runs at a time within this instance (ADR 0162), so records offered distinct logs
       // never race each other for a slot; the head cache then makes a first sight three conditional writes
       // (ADR 0160). Any log is correct: the claim fixes it for every duplicate (ADR 0161).
-      return appendNow(draft, chooseLog(draft.requestId));
+      return appendNow(draft, chooseLog(draft.requestId), false);
+    },
+    forLog(groupId: string): LedgerWriter {
+      return {
+        append(draft: EntryDraft): Promise<AppendResult> {
+          // The message group is the log (ADR 0270): a group naming no configured log is never written.
+          if (!logs.includes(groupId))
+            return Promise.reject(
+              new LedgerWriteError(
+                'not-a-log-group',
+                `message group ${JSON.stringify(groupId)} is not a configured log`,
+                groupId,
+                draft.requestId,
+              ),
+            );
+          return appendNow(draft, groupId, true);
+        },
+      };
+    },
+    forgetHeads(): void {
+      headCache.clear();
     },
   };
-  async function appendNow(draft: EntryDraft, logId: string): Promise<AppendResult> {
+  async function appendNow(draft: EntryDraft, logId: string, onlyLog: boolean): Promise<AppendResult> {
     const time = o.now();
     let built: BuiltEntry | undefined;
     const out = await appendOnce(o.store, {
@@ -62,8 +127,12 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
       requestDigest: draft.requestDigest,
       logIds: logs,
       logId,
+      onlyLog,
       headCache,
       ownSlots,
+      writtenSeqs,
+      ...(o.backoff !== undefined ? { backoff: o.backoff } : {}),
+      ...(maxAttempts !== undefined ? { maxAttempts } : {}),
       slotLock: (log, task) => lock.run(log, task),
       build: (slot) =>
         (built = buildEntry(
@@ -79,9 +148,16 @@ export function ledgerWriter(o: LedgerWriterOptions): LedgerWriter {
         )),
     });
     if (!out.ok) {
-      if (out.error.code === 'request-id-conflict')
-        return { status: 'conflict', existingRequestDigest: out.error.claim.requestDigest };
-      throw new Error(`${out.error.code}: ${out.error.message}`);
+      const e = out.error;
+      if (e.code === 'request-id-conflict') return { status: 'conflict', existingRequestDigest: e.claim.requestDigest };
+      if (e.code === 'claim-in-other-log')
+        throw new LedgerWriteError(e.code, e.message, e.claim.logId, draft.requestId);
+      if (e.code === 'head-regressed')
+        throw new LedgerWriteError(e.code, e.message, e.logId, draft.requestId, {
+          headSeq: e.headSeq,
+          writtenSeq: e.writtenSeq,
+        });
+      throw new LedgerWriteError(e.code, e.message, logId, draft.requestId);
     }
     const stored = out.value.entry;
     if (out.value.status === 'appended' && built !== undefined && stored.body === built.body) {

@@ -16,9 +16,16 @@ import { getQueueUrl, sendMessage, sendMessages, SqsBatchError } from '../../ada
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
 import { DRAFT_FEATURES, isDraftFeature, type DraftFeature } from '../../core/pack/index.js';
 import type { Signer } from '../../core/ledger/index.js';
-import { handleBatch, type BatchRecord } from '../../core/pipeline/index.js';
+import {
+  handleBatch,
+  forwardDeduplicationId,
+  LedgerWriteError,
+  type BatchRecord,
+  type LedgerWriter,
+  type SequencedLedgerWriter,
+} from '../../core/pipeline/index.js';
 import { parseRouteQueues } from '../../core/pipeline/index.js';
-import { logsInTurn } from '../../core/ledger/index.js';
+import { backoffDelayMs, logsInTurn } from '../../core/ledger/index.js';
 import { ledgerWriter } from '../../core/pipeline/index.js';
 import { cachedPackSource } from '../../core/pipeline/index.js';
 import type { HandoffBatchSender, OutboxPorts, ResultBatchPublisher } from '../../core/pipeline/index.js';
@@ -37,13 +44,24 @@ export interface EvaluateRuntime {
 
 export interface RuntimeParts {
   readonly config: PipelineConfig;
-  /** The pipeline's ports but the outgoing ones: those record into the invocation's outbox. */
-  readonly ports: Omit<PipelinePorts, 'handoffs' | 'results'>;
+  /** The pipeline's ports but the outgoing ones (those record into the invocation's outbox) and the ledger. */
+  readonly ports: Omit<PipelinePorts, 'handoffs' | 'results' | 'ledger'>;
+  /**
+   * The ledger writer. A record from the FIFO ledger queue (it carries a MessageGroupId) is written through
+   * `forLog(group)`: to that log only (docs/adr/0270-one-writer-per-log.md); a standard-queue record through the
+   * writer itself (its own log choice, ADR 0161).
+   */
+  readonly ledger: SequencedLedgerWriter | LedgerWriter;
+  /**
+   * Sends a request whose claim fixes another log on to that log's FIFO group (claim-in-other-log). Absent, such a
+   * record fails with the typed error and is redelivered (then dead-lettered by the queue's redrive).
+   */
+  readonly forward?: (record: BatchRecord, logId: string) => Promise<void>;
   /** Where the outbox delivers each invocation's handoffs and notifications (docs/adr/0253-per-invocation-outbox.md). */
   readonly delivery: OutboxPorts;
   /** Sends an unidentifiable message to the DLQ with its reason. */
   readonly deadLetter: (
-    record: BatchRecord & { readonly eventSourceArn?: string },
+    record: BatchRecord & { readonly eventSourceArn?: string; readonly intakeMessageId?: string | undefined },
     o: Extract<ProcessOutcome, { status: 'dead-letter' }>,
   ) => Promise<void>;
   readonly observability?: Observability;
@@ -55,20 +73,42 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
   return {
     config: parts.config,
     async handle(event) {
-      const records = (event.Records ?? []).map((r) => ({
-        messageId: r.messageId,
-        body: r.body,
-        receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1'),
-        eventSourceArn: r.eventSourceARN,
-      }));
+      const records = (event.Records ?? []).map((r) => {
+        const groupId = r.attributes?.MessageGroupId;
+        return {
+          messageId: r.messageId,
+          body: r.body,
+          receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1'),
+          eventSourceArn: r.eventSourceARN,
+          // Set by the sequence function: the id of the message the requester sent to the intake queue.
+          intakeMessageId: r.messageAttributes?.IntakeMessageId?.stringValue,
+          ...(groupId !== undefined ? { groupId } : {}),
+        };
+      });
+      // A FIFO source: each group's records in order and AWS's FIFO partial-batch rule (core/pipeline/batch.ts).
+      const ordered = records.some((r) => r.groupId !== undefined);
+      // Heads are read once per log per batch and checked against what this instance wrote (ADR 0271).
+      if (ordered && 'forgetHeads' in parts.ledger) parts.ledger.forgetHeads();
+      const ledgerFor = (r: BatchRecord): LedgerWriter =>
+        r.groupId !== undefined && 'forLog' in parts.ledger ? parts.ledger.forLog(r.groupId) : parts.ledger;
       try {
         return await handleBatch(records, {
-          process: (bytes, _record, sinks) => {
+          ordered,
+          process: async (bytes, record, sinks) => {
             if (sinks === undefined) throw new Error('handleBatch gave no outbox sinks although an outbox is set');
-            return processRequest(bytes, parts.config, { ...parts.ports, ...sinks });
+            try {
+              return await processRequest(bytes, parts.config, { ...parts.ports, ledger: ledgerFor(record), ...sinks });
+            } catch (e) {
+              if (!(e instanceof LedgerWriteError) || e.code !== 'claim-in-other-log' || parts.forward === undefined)
+                throw e;
+              // Never written from this group: on to the group of the log its claim fixed (ADR 0270).
+              await parts.forward(record, e.logId);
+              return { status: 'forwarded', requestId: e.requestId, logId: e.logId, message: e.message };
+            }
           },
           outbox: parts.delivery,
-          deadLetter: (record, o) => parts.deadLetter(record as BatchRecord & { eventSourceArn?: string }, o),
+          deadLetter: (record, o) =>
+            parts.deadLetter(record as BatchRecord & { eventSourceArn?: string; intakeMessageId?: string }, o),
           observer: obs,
           ...(parts.concurrency !== undefined ? { concurrency: parts.concurrency } : {}),
         });
@@ -184,7 +224,8 @@ export function sqsDeadLetter(sqs: SQSClient, env: NodeJS.ProcessEnv): RuntimePa
       attributes: {
         DocketReason: { DataType: 'String', StringValue: o.code },
         DocketReasonMessage: { DataType: 'String', StringValue: o.message.slice(0, 1000) || o.code },
-        OriginalMessageId: { DataType: 'String', StringValue: record.messageId },
+        // The message the requester sent (its intake id, carried through the FIFO ledger queue by the sequencer).
+        OriginalMessageId: { DataType: 'String', StringValue: record.intakeMessageId ?? record.messageId },
         ...(o.requestId ? { RequestId: { DataType: 'String', StringValue: o.requestId } } : {}),
       },
     });
@@ -206,6 +247,25 @@ export interface EnvRuntimeOptions {
   readonly now?: () => string;
   /** Where this instance starts its round over the ledger logs (default: drawn at random once per cold start). */
   readonly logOffset?: number;
+  /** A uniform draw in [0, 1) for the lost-slot backoff's jitter (default Math.random; tests pass a seeded one). */
+  readonly random?: () => number;
+}
+
+/**
+ * Sends a record's body verbatim to the FIFO ledger queue under the group of the log its claim fixes
+ * (claim-in-other-log, ADR 0270), keeping the intake message id for dead letters.
+ */
+export function sqsLedgerForwarder(sqs: SQSClient, ledgerQueueUrl: string) {
+  return async (record: BatchRecord & { readonly intakeMessageId?: string }, logId: string): Promise<void> => {
+    await sendMessage(sqs, ledgerQueueUrl, {
+      body: record.body,
+      groupId: logId,
+      deduplicationId: forwardDeduplicationId(record.body, logId),
+      attributes: {
+        IntakeMessageId: { DataType: 'String', StringValue: record.intakeMessageId ?? record.messageId },
+      },
+    });
+  };
 }
 
 export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
@@ -225,20 +285,26 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   // RESULTS_TOPIC_ARN (infra/function-environment.ts): absent, nothing is published (a stack without the topic).
   const topicArn = env.RESULTS_TOPIC_ARN;
   const publisher = topicArn ? snsResultPublisher(o.sns ?? createSnsClient({}, env), topicArn) : undefined;
+  const random = o.random ?? Math.random;
+  // LEDGER_QUEUE_URL (infra/function-environment.ts): the FIFO ledger queue, where a claim-in-other-log goes on.
+  const ledgerQueueUrl = env.LEDGER_QUEUE_URL;
   return createEvaluateRuntime({
     config,
     ports: {
       packs: cachedPackSource(registry, undefined, config.draftFeatures),
       archive,
-      ledger: ledgerWriter({
-        store,
-        signer: o.signer,
-        logIds: config.logIds,
-        // Random per cold start unless injected, so concurrent instances spread over the logs (ADR 0324).
-        chooseLog: logsInTurn(config.logIds, o.logOffset ?? Math.floor(Math.random() * 1024)),
-        now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
-      }),
     },
+    ledger: ledgerWriter({
+      store,
+      signer: o.signer,
+      logIds: config.logIds,
+      // Random per cold start unless injected, so concurrent instances spread over the logs (ADR 0324).
+      chooseLog: logsInTurn(config.logIds, o.logOffset ?? Math.floor(random() * 1024)),
+      now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
+      // Jitter is drawn here, at the edge: core has no randomness nor clock (ADR 0272).
+      backoff: (attempt) => new Promise((res) => setTimeout(res, backoffDelayMs(attempt, random()))),
+    }),
+    ...(ledgerQueueUrl ? { forward: sqsLedgerForwarder(sqs, ledgerQueueUrl) } : {}),
     delivery: {
       handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
       ...(publisher ? { results: o.wrapPublisher ? o.wrapPublisher(publisher) : publisher } : {}),

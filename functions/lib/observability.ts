@@ -2,11 +2,13 @@
  * Structured logs and metrics of the evaluate function (docs/pipeline.md): Powertools Logger (JSON lines with request
  * id, pack digest, log position, outcome kind, work units) and Powertools Metrics (CloudWatch EMF): evaluations by
  * kind, errors by class, handoffs by route, dead letters by reason. No secret or document content is ever logged.
+ * A log whose head moved below a seq this instance wrote is an ERROR line and the metric `LedgerHeadRegressed`
+ * (alarmed in infra/constructs/alarms.ts; docs/adr/0271-head-regression-is-an-attack.md).
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { BatchObserver, BatchRecord } from '../../core/pipeline/index.js';
-import type { ProcessOutcome } from '../../core/pipeline/index.js';
+import { LedgerWriteError, type BatchObserver, type BatchRecord } from '../../core/pipeline/index.js';
+import type { BatchOutcome } from '../../core/pipeline/index.js';
 
 export interface Observability extends BatchObserver {
   flush(): void;
@@ -24,7 +26,7 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
     single.addMetric(name, MetricUnit.Count, 1);
   };
   return {
-    outcome(record: BatchRecord, o: ProcessOutcome) {
+    outcome(record: BatchRecord, o: BatchOutcome) {
       if (o.status === 'dead-letter') {
         logger.warn('request dead-lettered', {
           messageId: record.messageId,
@@ -33,6 +35,16 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
           detail: o.message,
         });
         count('DeadLetters', 'reason', o.code);
+        return;
+      }
+      if (o.status === 'forwarded') {
+        logger.warn('request forwarded to the log its claim fixes', {
+          messageId: record.messageId,
+          requestId: o.requestId,
+          logId: o.logId,
+          group: record.groupId,
+        });
+        count('ClaimForwards', 'logId', o.logId);
         return;
       }
       logger.info(o.created ? 'request recorded' : 'duplicate delivery: handoffs re-sent', {
@@ -62,6 +74,18 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
     },
     failure(record: BatchRecord, error: unknown) {
       const e = error as { name?: string; code?: string; message?: string };
+      if (error instanceof LedgerWriteError && error.code === 'head-regressed') {
+        // Only a deletion moves a head backwards: an attack on the ledger, alarmed without a per-log dimension so
+        // one alarm covers every log; the log is in the line.
+        logger.error('ledger head regressed: refusing to append to this log', {
+          messageId: record.messageId,
+          requestId: error.requestId,
+          logId: error.logId,
+          headSeq: error.detail.headSeq,
+          writtenSeq: error.detail.writtenSeq,
+        });
+        single.addMetric('LedgerHeadRegressed', MetricUnit.Count, 1);
+      }
       logger.error('record failed; it will be redelivered', {
         messageId: record.messageId,
         receiveCount: record.receiveCount,

@@ -22,6 +22,10 @@ export interface AlarmsProps {
   readonly dlqs: ReadonlyArray<{ readonly label: string; readonly queue: sqs.IQueue }>;
   readonly functions: ReadonlyArray<{ readonly label: string; readonly fn: lambda.IFunction }>;
   readonly intake: sqs.IQueue;
+  /** The FIFO ledger queue: an old message there is a stalled message group, i.e. a log nobody writes. */
+  readonly ledgerQueue?: sqs.IQueue;
+  /** Alarm on LedgerHeadRegressed (functions/lib/observability.ts): a log's head moved below a written seq. */
+  readonly headRegression?: boolean;
   /** Topics whose deliveries to subscribers must not fail (SNS NumberOfNotificationsFailed). */
   readonly topics?: ReadonlyArray<{ readonly label: string; readonly topic: sns.ITopic }>;
   /** Alarm on the checkpoint writer's refusals (functions/checkpoint.ts publishes CheckpointRefusals every run). */
@@ -129,6 +133,30 @@ export class Alarms extends Construct {
       t.throttles,
       'Ledger writes are throttled: one log (one partition) tops out at a few hundred appends/s; raise logCount',
     );
+    if (props.ledgerQueue !== undefined) {
+      add(
+        'ledger-queue-age-of-oldest-message',
+        props.ledgerQueue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
+        t.intakeAgeOfOldestMessageSeconds,
+        'A message group of the FIFO ledger queue is stalled: its log is not being written (a record failing again ' +
+          'and again, e.g. a head regression, holds back every later request of that log until it is dead-lettered)',
+      );
+    }
+    if (props.headRegression === true) {
+      add(
+        'ledger-head-regressed',
+        new cloudwatch.Metric({
+          namespace: 'Docket',
+          metricName: 'LedgerHeadRegressed',
+          dimensionsMap: { service: 'docket-evaluate' },
+          period,
+          statistic: 'Sum',
+        }),
+        1,
+        'A ledger log head moved below a sequence number the writer had written: only a deletion does that. The ' +
+          'writer refuses that log; see the ERROR line "ledger head regressed" and run docket verify',
+      );
+    }
     add(
       'intake-age-of-oldest-message',
       props.intake.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),

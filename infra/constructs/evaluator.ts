@@ -1,6 +1,7 @@
 /**
- * The evaluate function behind the intake queue (docs/pipeline.md, docs/deploy.md): SQS event source with partial
- * batch responses, batch size / batching window / maximum concurrency from configuration.
+ * The evaluate function behind the FIFO ledger queue (docs/pipeline.md, docs/deploy.md,
+ * docs/adr/0270-one-writer-per-log.md): SQS event source with partial batch responses, batch size and maximum
+ * concurrency from configuration. FIFO sources take no batching window.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -14,7 +15,8 @@ import { DocketFunction } from './docket-function.js';
 export interface EvaluatorProps {
   readonly config: DocketConfig;
   readonly functionName: string;
-  readonly intake: sqs.IQueue;
+  /** The FIFO ledger queue (message group = log). */
+  readonly ledgerQueue: sqs.IQueue;
   readonly environment: Record<string, string>;
   readonly codeSigningConfig: lambda.ICodeSigningConfig;
 }
@@ -29,7 +31,7 @@ export class Evaluator extends Construct {
       functionName: props.functionName,
       entry: HANDLER_ENTRIES.evaluate,
       description:
-        'Docket: evaluate requests from the intake queue, append one signed ledger entry each, fan out handoffs',
+        'Docket: evaluate requests from the FIFO ledger queue, append one signed ledger entry each, fan out handoffs',
       timeout: Duration.seconds(c.functionTimeoutSeconds),
       memoryMb: c.memoryMb,
       logRetentionDays: c.logRetentionDays,
@@ -37,13 +39,14 @@ export class Evaluator extends Construct {
       codeSigningConfig: props.codeSigningConfig,
       environment: props.environment,
     });
-    // Grants ReceiveMessage/DeleteMessage/ChangeMessageVisibility/GetQueueAttributes on the intake queue only.
+    // Grants ReceiveMessage/DeleteMessage/ChangeMessageVisibility/GetQueueAttributes on the ledger queue only.
     this.function.fn.addEventSource(
-      new SqsEventSource(props.intake, {
+      new SqsEventSource(props.ledgerQueue, {
         batchSize: c.batchSize,
-        ...(c.maxBatchingWindowSeconds > 0 ? { maxBatchingWindow: Duration.seconds(c.maxBatchingWindowSeconds) } : {}),
+        // One batch per message group (log) at a time: never more writers of a log than one (ADR 0270).
         maxConcurrency: c.maximumConcurrency,
-        // An empty batchItemFailures list means every record succeeded; one bad record never fails its neighbours.
+        // An empty batchItemFailures list means every record succeeded; on FIFO the handler reports the first
+        // failed record and every later one (core/pipeline/batch.ts).
         reportBatchItemFailures: true,
       }),
     );

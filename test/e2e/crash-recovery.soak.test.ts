@@ -37,6 +37,7 @@ const enc = new TextEncoder();
 
 let entry: string;
 let handler: string;
+let sequence: string;
 let work: string;
 let keys: Ed25519KeyPair;
 /** The checkpoint key is a second key, never the entry key (ADR 0120). */
@@ -47,6 +48,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'docket-crash-'));
   entry = await buildServeEntry();
   handler = await buildModuleBeside(entry, 'test/e2e/fixtures/crash-mid-append.ts', 'crash-mid-append');
+  sequence = await buildModuleBeside(entry, 'functions/sequence.ts', 'sequence');
   keyFile = join(work, 'key.json');
   keys = ensureSigningKey(keyFile).keys;
 }, 120_000);
@@ -66,8 +68,12 @@ function start(stateDir: string, crashAfterEntryPuts = 0): ReturnType<typeof sta
     stage: STAGE,
     entry,
     // Cut-off batches come back after 10 s instead of the template's visibility timeout.
-    handlers: [{ module: handler, visibilityTimeoutSeconds: 10 }],
-    // Two instances, as Lambda runs several: two writers with their own head caches append to the same logs, and
+    // Intake → sequence → FIFO ledger queue → evaluate (ADR 0270).
+    handlers: [
+      { module: sequence, functionMatch: 'SequencerSequence', visibilityTimeoutSeconds: 10 },
+      { module: handler, functionMatch: 'EvaluatorEvaluate', visibilityTimeoutSeconds: 10 },
+    ],
+    // Two instances, as Lambda runs several: each log's message group is held by one of them at a time (FIFO), and
     // the mid-append kill comes from inside whichever instance reaches its count first (ADR 0259).
     functionInstances: 2,
     drainSeconds: 10,
@@ -347,11 +353,15 @@ describe('3,000 requests and a stack that dies', () => {
       await new Promise((r) => setTimeout(r, 1_000));
       const stopped = await stopDaemon({ stateDir: join(work, 'stop') });
       expect(stopped).toMatchObject({ stopped: true, killed: false });
-      // It said what it left: the requests it had not taken yet are counted on the intake queue.
+      // It said what it left: the requests it had not evaluated yet are counted on the intake queue or, once the
+      // sequencer forwarded them, on the FIFO ledger queue (ADR 0270).
       const left = stopped.stopped
-        ? stopped.report?.queues.find((q) => q.queue === `docket-${STAGE}-intake`)
-        : undefined;
-      expect((left?.waiting ?? 0) + (left?.inFlight ?? 0)).toBeGreaterThan(0);
+        ? stopped.report?.queues.filter((q) =>
+            [`docket-${STAGE}-intake`, `docket-${STAGE}-ledger.fifo`].includes(q.queue),
+          )
+        : [];
+      expect(left).toHaveLength(2);
+      expect(left!.reduce((n, q) => n + q.waiting + q.inFlight, 0)).toBeGreaterThan(0);
     });
   }, 400_000);
 });

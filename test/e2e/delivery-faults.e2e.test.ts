@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
+import { sendMessage } from '../../adapters/sqs.js';
+import { selectLog } from '../../core/ledger/log-selection.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, handoffs, worldIo, type WorldIo } from './world-io.js';
 
@@ -59,11 +61,23 @@ describe('delivery faults over the local stack', () => {
       ex('requests/vendor-no-match.facts.json'),
       ex('requests/vendor-certificate.evidence.json'),
     );
+    // Three copies on the intake queue are one FIFO message (the sequencer's deduplication id is the body's digest,
+    // ADR 0270); three deliveries to the evaluate function are three ledger-queue messages with their own ids.
     for (let i = 0; i < 3; i++) await submit(body);
+    const logs = JSON.parse(w.env.LOG_IDS!) as string[];
+    for (let i = 0; i < 3; i++)
+      await sendMessage(w.sqs, w.queueUrl('ledger.fifo'), {
+        body,
+        groupId: selectLog('thrice', logs),
+        deduplicationId: `thrice-delivery-${i}`,
+      });
     const first = await entryOf('thrice');
-    const msgs = handoffs(await drain(w.queueUrl('route-vendor-risk'), 3)).filter((m) => m.requestId === 'thrice');
-    // At least once per delivery, always the same handoff id: consumers dedupe on it.
-    expect(msgs.length).toBeGreaterThanOrEqual(3);
+    const msgs = handoffs(await drain(w.queueUrl('route-vendor-risk'), 4, 20_000)).filter(
+      (m) => m.requestId === 'thrice',
+    );
+    // At least once per delivery (one from the intake copies, three direct), always the same handoff id: consumers
+    // dedupe on it.
+    expect(msgs.length).toBeGreaterThanOrEqual(4);
     expect(new Set(msgs.map((m) => m.handoffId)).size).toBe(1);
     let count = 0;
     for await (const e of w.store.readEntries(first.logId, 0)) if (e.projection.requestId === 'thrice') count += 1;
@@ -91,7 +105,7 @@ describe('delivery faults over the local stack', () => {
     expect(msgs.length).toBeGreaterThanOrEqual(1);
   });
 
-  it('moves a message that fails every time to the DLQ after maxReceiveCount', async () => {
+  it('moves a message that fails every time to the FIFO ledger queue’s DLQ after maxReceiveCount', async () => {
     alwaysFail.add('poison');
     await submit(
       request(
@@ -101,7 +115,8 @@ describe('delivery faults over the local stack', () => {
         ex('requests/vendor-certificate.evidence.json'),
       ),
     );
-    const dead = await drain(w.queueUrl('intake-dlq'), 1, 30_000);
+    // It failed on the FIFO ledger queue (the sequencer forwarded it), so that queue's redrive moves it.
+    const dead = await drain(w.queueUrl('ledger-dlq.fifo'), 1, 30_000);
     expect(dead.map((m) => (JSON.parse(m.body) as { requestId: string }).requestId)).toEqual(['poison']);
     alwaysFail.delete('poison');
   }, 40_000);

@@ -31,6 +31,7 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'docket-death-'));
   entry = await buildServeEntry();
   const handler = await buildModuleBeside(entry, 'test/e2e/fixtures/dies-after-append.ts', 'dies-after-append');
+  const sequence = await buildModuleBeside(entry, 'functions/sequence.ts', 'sequence');
   const keyFile = join(work, 'key.json');
   ensureSigningKey(keyFile);
   state = await startDaemon({
@@ -39,7 +40,11 @@ beforeAll(async () => {
     dataDir: null,
     stage: STAGE,
     entry,
-    handlers: [{ module: handler, visibilityTimeoutSeconds: 2 }],
+    // Intake → sequence → FIFO ledger queue → the dying evaluate handler (ADR 0270).
+    handlers: [
+      { module: sequence, functionMatch: 'SequencerSequence' },
+      { module: handler, functionMatch: 'EvaluatorEvaluate', visibilityTimeoutSeconds: 2 },
+    ],
     env: {
       DOCKET_SIGNING_KEY_FILE: keyFile,
       DIE_AFTER_APPEND: 'dies-once',

@@ -1,7 +1,8 @@
 /**
  * An end-to-end world over the docket-free local stack: dynalite + fauxqs behind one edge on an ephemeral port,
- * provisioned from infra's synthesized template, with the event-source poller invoking the real evaluate runtime
- * (the same wiring functions/evaluate.ts uses, with the signing key passed in rather than read from a file).
+ * provisioned from infra's synthesized template, with event-source pollers invoking the real sequence runtime
+ * (intake queue → FIFO ledger queue) and the real evaluate runtime (FIFO ledger queue → ledger), the same wiring
+ * functions/sequence.ts and functions/evaluate.ts use, with the signing key passed in rather than read from a file.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../c
 import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
 import { evaluateRuntimeFromEnv, type EvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
+import { createSequenceRuntime } from '../../functions/lib/sequence-runtime.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { pollerOptionsFromEventSource, startPoller, type Poller } from '../../localstack/event-source-poller.js';
 import { STAGE_PRESETS, type DocketConfig } from '../../infra/config.js';
@@ -32,7 +34,10 @@ export interface E2eWorld {
   /** The docket.trust-policy/2 text for this stack (entry key, checkpoint key, build 'e'×64). */
   readonly policyText: string;
   readonly runtime: EvaluateRuntime;
+  /** The evaluate function's poller (FIFO ledger queue). */
   readonly poller: Poller;
+  /** The sequence function's poller (intake queue → FIFO ledger queue). */
+  readonly sequencePoller: Poller;
   readonly dynamodb: ReturnType<typeof createDynamoDbClient>;
   readonly sqs: ReturnType<typeof createSqsClient>;
   /** The SNS client the evaluate runtime publishes with (tests may add middleware to watch its calls). */
@@ -66,8 +71,9 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   const deployed = { ...STAGE_PRESETS.local, ...o.config, stage };
   const template = await templateFor(deployed);
   const stack = await startLocalStack({ port: 0, stage, template: template as never });
-  const es = stack.resources.eventSources[0];
-  if (!es) throw new Error('the template defines no event source');
+  const es = stack.resources.eventSources.find((x) => x.function.logicalId.includes('Evaluate'));
+  const sequenceEs = stack.resources.eventSources.find((x) => x.function.logicalId.includes('Sequence'));
+  if (!es || !sequenceEs) throw new Error('the template defines no evaluate or sequence event source');
   const env: Record<string, string> = { ...es.environment, AWS_ENDPOINT_URL: stack.endpoint, AWS_REGION: stack.region };
   const dynamodb = createDynamoDbClient({ endpoint: stack.endpoint, region: stack.region });
   const sqs = createSqsClient({ endpoint: stack.endpoint, region: stack.region });
@@ -105,6 +111,18 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     );
   let runtime = newRuntime();
   let poller = newPoller(runtime);
+  const sequence = createSequenceRuntime({
+    sqs,
+    ledgerQueueUrl: sequenceEs.environment.LEDGER_QUEUE_URL!,
+    logIds: JSON.parse(sequenceEs.environment.LOG_IDS!) as string[],
+  });
+  const sequencePoller = startPoller(
+    pollerOptionsFromEventSource(sequenceEs, (event) => sequence.handle(event), {
+      client: sqs,
+      waitTimeSeconds: 1,
+      ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
+    }),
+  );
   const queueUrl = (suffix: string): string => {
     const q = stack.resources.queues.find((x) => x.name === `docket-${stage}-${suffix}`);
     if (!q) throw new Error(`no queue docket-${stage}-${suffix}`);
@@ -129,6 +147,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     get poller() {
       return poller;
     },
+    sequencePoller,
     async coldStart() {
       await poller.stop();
       // The server may still hold the aborted long poll (waitTimeSeconds 1): a message it handed to that dead
@@ -182,6 +201,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
       }
     },
     async stop() {
+      await sequencePoller.stop();
       await poller.stop();
       dynamodb.destroy();
       sqs.destroy();

@@ -17,8 +17,8 @@ let entryOf: WorldIo['entryOf'];
 let drain: WorldIo['drain'];
 
 beforeAll(async () => {
-  // Concurrency 6: enough to exercise concurrent appends on every log without starving a loaded 2-core runner.
-  w = await startE2e({ config: { maximumConcurrency: 6 } });
+  // One evaluate instance per log (4, the most FIFO runs; ADR 0273): every log written at once, one writer each.
+  w = await startE2e({ config: { maximumConcurrency: 4 } });
   ({ digests, request, submit, entryOf, drain } = await worldIo(w));
 }, 120_000);
 

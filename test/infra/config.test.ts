@@ -37,9 +37,26 @@ describe('configuration', () => {
     ]);
   });
 
-  it('allows batches above ten only with a batching window, as SQS event sources do', () => {
+  it('refuses batches above ten even with a batching window: the FIFO ledger queue’s event source takes ten at most', () => {
     expect(problems({ batchSize: 11 })).toEqual([expect.stringMatching(/^batchSize/)]);
-    expect(problems({ batchSize: 500, maxBatchingWindowSeconds: 2 })).toEqual([]);
+    expect(problems({ batchSize: 500, maxBatchingWindowSeconds: 2 })).toEqual([expect.stringMatching(/^batchSize/)]);
+    expect(problems({ batchSize: 10, maxBatchingWindowSeconds: 2 })).toEqual([]);
+  });
+
+  it('refuses an evaluate concurrency above the number of logs: FIFO runs one batch per log at a time', () => {
+    expect(problems({ logCount: 8, maximumConcurrency: 9 })).toEqual([expect.stringMatching(/^maximumConcurrency/)]);
+    expect(problems({ logCount: 8, maximumConcurrency: 8 })).toEqual([]);
+    expect(problems({ logCount: 8, maximumConcurrency: 2 })).toEqual([]);
+    // AWS's minimum is 2, so one log still deploys with 2 (the second instance idles).
+    expect(problems({ logCount: 1, maximumConcurrency: 2 })).toEqual([]);
+    expect(problems({ logCount: 1, maximumConcurrency: 3 })).toEqual([expect.stringMatching(/^maximumConcurrency/)]);
+  });
+
+  it('gives the evaluate function one instance per log unless the stage sets its concurrency', () => {
+    expect(resolveConfig({ logCount: 16 }).maximumConcurrency).toBe(16);
+    expect(resolveConfig({ logCount: 1 }).maximumConcurrency).toBe(2);
+    expect(resolveConfig({ logCount: 16, maximumConcurrency: 6 }).maximumConcurrency).toBe(6);
+    expect(resolveConfig({}).maximumConcurrency).toBe(resolveConfig({}).logCount);
   });
 
   it('refuses a maximum concurrency outside 2–1000, a default budget above the maximum budget, and a maximum above the evaluator’s', () => {

@@ -387,16 +387,33 @@ describe('queues', () => {
     ).toBe(true);
   });
 
-  it('only the evaluate role consumes the intake queue, and the checkpoint role touches no queue', () => {
+  it('only the sequence role consumes the intake queue, only the evaluate role the FIFO ledger queue, and the checkpoint role touches no queue', () => {
     const intake = queueId(t, 'docket-dev-intake');
-    expect(identityAllows(t, evaluateRole, { action: 'sqs:DeleteMessage', resource: intake })).toBe(true);
-    expect(identityAllows(t, evaluateRole, { action: 'sqs:ReceiveMessage', resource: intake })).toBe(true);
+    const ledgerQueue = queueId(t, 'docket-dev-ledger.fifo');
+    const sequenceRole = roleOfFunction(t, 'docket-dev-sequence');
+    expect(identityAllows(t, sequenceRole, { action: 'sqs:DeleteMessage', resource: intake })).toBe(true);
+    expect(identityAllows(t, sequenceRole, { action: 'sqs:ReceiveMessage', resource: intake })).toBe(true);
+    expect(identityAllows(t, evaluateRole, { action: 'sqs:ReceiveMessage', resource: ledgerQueue })).toBe(true);
+    expect(identityAllows(t, evaluateRole, { action: 'sqs:DeleteMessage', resource: ledgerQueue })).toBe(true);
+    expect(identityAllows(t, evaluateRole, { action: 'sqs:ReceiveMessage', resource: intake })).toBe(false);
     expect(roleStatements(t, checkpointRole).some((s) => s.Action.some((a) => a.startsWith('sqs:')))).toBe(false);
-    expect(
-      roleStatements(t, evaluateRole)
+    const receives = (role: string) =>
+      roleStatements(t, role)
         .filter((s) => s.Action.includes('sqs:ReceiveMessage'))
-        .flatMap((s) => s.Resource),
-    ).toEqual([{ 'Fn::GetAtt': [intake, 'Arn'] }]);
+        .flatMap((s) => s.Resource);
+    expect(receives(evaluateRole)).toEqual([{ 'Fn::GetAtt': [ledgerQueue, 'Arn'] }]);
+    expect(receives(sequenceRole)).toEqual([{ 'Fn::GetAtt': [intake, 'Arn'] }]);
+  });
+
+  it('the sequence role holds no key, no table and no queue but sending to the FIFO ledger queue and consuming intake', () => {
+    const sequenceRole = roleOfFunction(t, 'docket-dev-sequence');
+    const actions = roleStatements(t, sequenceRole).flatMap((s) => s.Action);
+    expect(actions.filter((a) => !a.startsWith('sqs:') && !a.startsWith('logs:'))).toEqual([]);
+    const ledgerQueue = queueId(t, 'docket-dev-ledger.fifo');
+    const sends = roleStatements(t, sequenceRole)
+      .filter((s) => s.Action.includes('sqs:SendMessage'))
+      .flatMap((s) => s.Resource);
+    expect(sends).toEqual([{ 'Fn::GetAtt': [ledgerQueue, 'Arn'] }]);
   });
 });
 

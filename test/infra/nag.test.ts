@@ -42,7 +42,7 @@ describe('cdk-nag AwsSolutions', () => {
       expect(reasons.length, a.path).toBe(1);
       for (const r of reasons) expect(r, a.path).toMatch(/^[A-Z].{80,}\.$/s);
     }
-    // SMG4 on the secret, L1 on each function, IAM5 (checkpoint prefix) on the checkpoint role and the auditor policy,
+    // SMG4 on the secret, L1 on each function (the sequence function too), IAM5 (checkpoint prefix) on the checkpoint role and the auditor policy,
     // IAM5 (own subscriptions, wait-queue prefix) on the results waiter policy.
     expect(acks.map((a) => a.path.split('/').slice(1).join('/')).sort()).toEqual(
       [
@@ -52,6 +52,7 @@ describe('cdk-nag AwsSolutions', () => {
         'Evaluator/Evaluate/Function',
         'Results/WaiterPolicy',
         'Results/WaiterPolicy',
+        'Sequencer/Sequence/Function',
         'SigningKey/Secret',
       ].sort(),
     );

@@ -62,17 +62,54 @@ describe('evaluate function', () => {
     expect(t.Resources[logGroupId].DeletionPolicy).toBe('Retain');
   });
 
-  it('reads the intake queue through an event source with partial batch responses and the configured batching', () => {
-    const t = template({ batchSize: 100, maxBatchingWindowSeconds: 5, maximumConcurrency: 12 });
-    const [, esm] = only(t, 'AWS::Lambda::EventSourceMapping');
-    expect(esm.Properties).toMatchObject({
-      BatchSize: 100,
-      MaximumBatchingWindowInSeconds: 5,
+  it('reads the FIFO ledger queue through an event source with partial batch responses, no batching window and one instance per log at most', () => {
+    const t = template({ batchSize: 7, maxBatchingWindowSeconds: 5, logCount: 12, maximumConcurrency: 12 });
+    const esms = resourcesOfType(t, 'AWS::Lambda::EventSourceMapping').map(([, r]) => r.Properties as Cfn);
+    expect(esms).toHaveLength(2);
+    const evaluate = esms.find((e) => JSON.stringify(e.FunctionName).includes(functionId(t, 'docket-dev-evaluate')));
+    expect(evaluate).toMatchObject({
+      BatchSize: 7,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 12 },
-      EventSourceArn: { 'Fn::GetAtt': [queueId(t, 'docket-dev-intake'), 'Arn'] },
-      FunctionName: { Ref: functionId(t, 'docket-dev-evaluate') },
+      EventSourceArn: { 'Fn::GetAtt': [queueId(t, 'docket-dev-ledger.fifo'), 'Arn'] },
     });
+    expect(evaluate!.MaximumBatchingWindowInSeconds).toBeUndefined();
+  });
+
+  it('has the sequence function read the intake queue with the batching window and forward to the FIFO ledger queue', () => {
+    const t = template({ batchSize: 10, maxBatchingWindowSeconds: 5, sequencerMaximumConcurrency: 30 });
+    const esm = resourcesOfType(t, 'AWS::Lambda::EventSourceMapping')
+      .map(([, r]) => r.Properties as Cfn)
+      .find((e) => JSON.stringify(e.FunctionName).includes(functionId(t, 'docket-dev-sequence')));
+    expect(esm).toMatchObject({
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 5,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 30 },
+      EventSourceArn: { 'Fn::GetAtt': [queueId(t, 'docket-dev-intake'), 'Arn'] },
+    });
+    const env = props(t, functionId(t, 'docket-dev-sequence')).Environment.Variables as Cfn;
+    expect(resolve(t, env[ENV.ledgerQueueUrl])).toBe('url:docket-dev-ledger.fifo');
+    expect(JSON.parse(resolve(t, env[ENV.logIds]))).toEqual(['dev-0', 'dev-1', 'dev-2', 'dev-3']);
+    expect(Object.keys(env).sort()).toEqual([ENV.ledgerQueueUrl, ENV.logIds, ENV.stage].sort());
+  });
+
+  it('makes the ledger queue a high-throughput FIFO queue (dedup and throughput per message group) with a FIFO DLQ', () => {
+    const t = template();
+    const q = props(t, queueId(t, 'docket-dev-ledger.fifo'));
+    expect(q).toMatchObject({
+      FifoQueue: true,
+      DeduplicationScope: 'messageGroup',
+      FifoThroughputLimit: 'perMessageGroupId',
+      ContentBasedDeduplication: false,
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: 180,
+    });
+    expect(q.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [queueId(t, 'docket-dev-ledger-dlq.fifo'), 'Arn'] },
+      maxReceiveCount: 5,
+    });
+    expect(props(t, queueId(t, 'docket-dev-ledger-dlq.fifo')).FifoQueue).toBe(true);
   });
 
   it('gets table names, route queues by target kind and name, the unrouted queue, the secret ARN, budgets and log ids', () => {
@@ -96,6 +133,7 @@ describe('evaluate function', () => {
     });
     expect(value(ENV.unroutedQueueUrl)).toBe('url:docket-dev-unrouted');
     expect(value(ENV.intakeDlqUrl)).toBe('url:docket-dev-intake-dlq');
+    expect(value(ENV.ledgerQueueUrl)).toBe('url:docket-dev-ledger.fifo');
     expect(value(ENV.ledgerTable)).toBe('docket-dev-ledger');
     expect(value(ENV.packsTable)).toBe('docket-dev-packs');
     expect(value(ENV.requestsTable)).toBe('docket-dev-requests');
@@ -189,6 +227,8 @@ describe('handoff routes', () => {
       [
         'docket-dev-intake',
         'docket-dev-intake-dlq',
+        'docket-dev-ledger-dlq.fifo',
+        'docket-dev-ledger.fifo',
         'docket-dev-route-case-mgmt',
         'docket-dev-route-case-mgmt-dlq',
         'docket-dev-route-review',
@@ -236,7 +276,9 @@ describe('handoff routes', () => {
     const config = { ...defaultConfig('qa'), stage: 'qa' };
     const t = template({ stage: 'qa' });
     const n = resourceNames('qa', config);
-    const expectedQueues = [n.intake, n.unrouted, ...Object.values(n.routes)].flatMap((p) => [p.queue, p.dlq]).sort();
+    const expectedQueues = [n.intake, n.ledgerQueue, n.unrouted, ...Object.values(n.routes)]
+      .flatMap((p) => [p.queue, p.dlq])
+      .sort();
     expect(
       resourcesOfType(t, 'AWS::SQS::Queue')
         .map(([, r]) => r.Properties.QueueName)
@@ -251,7 +293,7 @@ describe('handoff routes', () => {
       resourcesOfType(t, 'AWS::Lambda::Function')
         .map(([, r]) => r.Properties.FunctionName)
         .sort(),
-    ).toEqual([n.checkpointFunction, n.evaluateFunction].sort());
+    ).toEqual([n.checkpointFunction, n.evaluateFunction, n.sequenceFunction].sort());
   });
 });
 
@@ -343,9 +385,9 @@ describe('alarms', () => {
     expect(topic.Properties.KmsMasterKeyId).toBeDefined();
     for (const a of alarms) expect(a.AlarmActions).toEqual([{ Ref: topicId }]);
     const dlqIds = resourcesOfType(t, 'AWS::SQS::Queue')
-      .filter(([, r]) => (r.Properties.QueueName as string).endsWith('-dlq'))
+      .filter(([, r]) => /-dlq(\.fifo)?$/.test(r.Properties.QueueName as string))
       .map(([id]) => id);
-    expect(dlqIds.length).toBe(5);
+    expect(dlqIds.length).toBe(6);
     for (const dlq of dlqIds) {
       const a = alarms.find(
         (x) =>
@@ -353,7 +395,7 @@ describe('alarms', () => {
       );
       expect(a, dlq).toMatchObject({ Threshold: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     }
-    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint']) {
+    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint', 'docket-dev-sequence']) {
       const a = alarms.find(
         (x) => x.MetricName === 'Errors' && JSON.stringify(x.Dimensions).includes(`"${functionId(t, fn)}"`),
       );
@@ -376,10 +418,20 @@ describe('alarms', () => {
     const failed = alarms.find((x) => x.MetricName === 'NumberOfNotificationsFailed');
     expect(failed).toMatchObject({ Namespace: 'AWS/SNS', Statistic: 'Sum', Threshold: 1 });
     expect(JSON.stringify(failed!.Dimensions)).toContain('"TopicName"');
-    expect(alarms).toHaveLength(5 + 2 + 2 + 1 + 1 + 1);
-    const age = alarms.find((x) => x.MetricName === 'ApproximateAgeOfOldestMessage');
-    expect(age).toMatchObject({ Threshold: 600 });
-    expect(JSON.stringify(age!.Dimensions)).toContain(`"${queueId(t, 'docket-dev-intake')}"`);
+    // A log's head moving backwards (only a deletion does that) pages (ADR 0271).
+    expect(alarms.find((x) => x.MetricName === 'LedgerHeadRegressed')).toMatchObject({
+      Namespace: 'Docket',
+      Dimensions: [{ Name: 'service', Value: 'docket-evaluate' }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    // DLQs, three functions' errors, two throttles, refusals, failed deliveries, head regression, two ages.
+    expect(alarms).toHaveLength(6 + 3 + 2 + 1 + 1 + 1 + 2);
+    const ages = alarms.filter((x) => x.MetricName === 'ApproximateAgeOfOldestMessage');
+    for (const q of ['docket-dev-intake', 'docket-dev-ledger.fifo']) {
+      const age = ages.find((x) => JSON.stringify(x.Dimensions).includes(`"${queueId(t, q)}"`));
+      expect(age, q).toMatchObject({ Threshold: 600 });
+    }
   });
 });
 

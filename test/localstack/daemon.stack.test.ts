@@ -92,14 +92,18 @@ describe('the local stack daemon', () => {
       dataDir: null,
       stage: 'dmnh',
       entry,
-      handlers: [{ module: handlerFile }],
+      // The evaluate function's source only: the FIFO ledger queue (ADR 0270).
+      handlers: [{ module: handlerFile, functionMatch: 'EvaluatorEvaluate' }],
       env: { RECORD_FILE: recordFile },
     });
     expect(state.pollers).toEqual([
-      { queue: 'docket-dmnh-intake', function: expect.stringContaining('Evaluate'), module: handlerFile },
+      { queue: 'docket-dmnh-ledger.fifo', function: expect.stringContaining('Evaluate'), module: handlerFile },
     ]);
     const sqs = createSqsClient({ endpoint: state.endpoint });
-    await sendMessages(sqs, state.queues['docket-dmnh-intake']!, [{ body: 'r1' }, { body: 'r2' }]);
+    await sendMessages(sqs, state.queues['docket-dmnh-ledger.fifo']!, [
+      { body: 'r1', groupId: 'dmnh-0', deduplicationId: 'd1' },
+      { body: 'r2', groupId: 'dmnh-1', deduplicationId: 'd2' },
+    ]);
     sqs.destroy();
     await waitFor(() => existsSync(recordFile) && readFileSync(recordFile, 'utf8').trim().split('\n').length === 2);
     const records = readFileSync(recordFile, 'utf8')

@@ -343,4 +343,55 @@ describe('records from a FIFO queue', () => {
     expect(records[0]!.attributes).toMatchObject({ MessageGroupId: 'g1', MessageDeduplicationId: 'd1' });
     expect(records[0]!.attributes.SequenceNumber).toMatch(/^\d+$/);
   });
+
+  it('keeps the first failed record and every later one of the batch, whatever the handler answers', async () => {
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({
+        QueueName: `fifo-order-${Date.now()}.fifo`,
+        Attributes: { FifoQueue: 'true', VisibilityTimeout: '1' },
+      }),
+    );
+    // Three groups, so one receive returns all three (a queue hands out one message per group at a time, at least).
+    await sendMessages(
+      sqs,
+      QueueUrl!,
+      ['m0', 'm1', 'm2'].map((body, i) => ({ body, groupId: `g${i}`, deduplicationId: `d${i}` })),
+    );
+    const batches: string[][] = [];
+    const reports: { deleted: string[]; failed: string[] }[] = [];
+    let failedOnce = false;
+    const p = poll({
+      queueUrl: QueueUrl!,
+      batchSize: 10,
+      handler: async (e) => {
+        batches.push(e.Records.map((r) => r.body));
+        const second = e.Records[1];
+        if (failedOnce || second === undefined) return { batchItemFailures: [] };
+        failedOnce = true;
+        // Names only the second record: the poller must keep the third too (FIFO order).
+        return { batchItemFailures: [{ itemIdentifier: second.messageId }] };
+      },
+      onBatch: (b) => {
+        const body = (id: string) => b.messageIds.indexOf(id);
+        reports.push({
+          deleted: b.deleted.map((id) => batches.at(-1)![body(id)]!),
+          failed: b.failed.map((id) => batches.at(-1)![body(id)]!),
+        });
+      },
+    });
+    await waitFor(() => p.stats.deleted === 3);
+    await p.stop();
+    const failing = reports.findIndex((r) => r.failed.length > 0);
+    expect(failing).toBeGreaterThanOrEqual(0);
+    const batch = batches[failing]!;
+    expect(reports[failing]).toEqual({ deleted: [batch[0]], failed: batch.slice(1) });
+    // Each message was deleted once, after a redelivery for those kept.
+    expect(reports.flatMap((r) => r.deleted).sort()).toEqual(['m0', 'm1', 'm2']);
+  });
+
+  it('refuses a batch size above ten, as Lambda does for FIFO sources', () => {
+    expect(() =>
+      startPoller({ client: sqs, queueUrl: 'http://x/000/q.fifo', handler: async () => undefined, batchSize: 11 }),
+    ).toThrow(/FIFO/);
+  });
 });

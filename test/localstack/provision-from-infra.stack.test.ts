@@ -79,18 +79,26 @@ describe('provisioning the local stack from the synthesized CDK template', () =>
     }
   });
 
-  it('finds the intake event source mapping with the settings the template gives it', () => {
+  it('finds the sequence function on the intake queue and the evaluate function on the FIFO ledger queue, with the template’s settings', () => {
     const mappings = resourcesOfType('AWS::Lambda::EventSourceMapping');
     expect(stack.resources.eventSources).toHaveLength(mappings.length);
-    const [, p] = mappings[0]!;
-    const es = stack.resources.eventSources[0]!;
-    expect(es.queueName).toBe(resourceNames(STAGE, resolveConfig({ stage: STAGE })).intake.queue);
-    expect(es.batchSize).toBe(p.BatchSize ?? 10);
-    expect(es.maxBatchingWindowSeconds).toBe(p.MaximumBatchingWindowInSeconds ?? 0);
-    expect(es.reportBatchItemFailures).toBe(true);
-    expect(es.maximumConcurrency).toBe(p.ScalingConfig?.MaximumConcurrency);
-    // AWS guidance the template keeps (docs/deploy.md): visibility timeout ≥ 6 × the function timeout.
-    expect(es.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * es.function.timeoutSeconds);
-    expect(es.environment.LEDGER_TABLE).toBe(`docket-${STAGE}-ledger`);
+    expect(mappings).toHaveLength(2);
+    const names = resourceNames(STAGE, resolveConfig({ stage: STAGE }));
+    const sourceOf = (fn: string) => stack.resources.eventSources.find((x) => x.function.logicalId.includes(fn))!;
+    expect(sourceOf('SequencerSequence').queueName).toBe(names.intake.queue);
+    expect(sourceOf('EvaluatorEvaluate').queueName).toBe(names.ledgerQueue.queue);
+    for (const es of stack.resources.eventSources) {
+      const [, p] = mappings.find(([, m]) => JSON.stringify(m.FunctionName).includes(es.function.logicalId))!;
+      expect(es.batchSize).toBe(p.BatchSize ?? 10);
+      expect(es.maxBatchingWindowSeconds).toBe(p.MaximumBatchingWindowInSeconds ?? 0);
+      expect(es.reportBatchItemFailures).toBe(true);
+      expect(es.maximumConcurrency).toBe(p.ScalingConfig?.MaximumConcurrency);
+      // AWS guidance the template keeps (docs/deploy.md): visibility timeout ≥ 6 × the function timeout.
+      expect(es.visibilityTimeoutSeconds).toBeGreaterThanOrEqual(6 * es.function.timeoutSeconds);
+    }
+    expect(sourceOf('EvaluatorEvaluate').environment.LEDGER_TABLE).toBe(`docket-${STAGE}-ledger`);
+    // The sequencer's environment names the FIFO queue and the logs, and no table.
+    expect(sourceOf('SequencerSequence').environment.LEDGER_QUEUE_URL).toMatch(/ledger\.fifo$/);
+    expect(sourceOf('SequencerSequence').environment.LEDGER_TABLE).toBeUndefined();
   });
 });

@@ -1,0 +1,53 @@
+/**
+ * The sequencer's decision (docs/adr/0270-one-writer-per-log.md): which FIFO message group — which ledger log — an
+ * intake message goes to, and its deduplication id. Pure: the sequence function forwards the body verbatim with
+ * these two values, and the evaluate function then writes each log from that log's group only, so each log has one
+ * writer whatever the function's concurrency.
+ *
+ *   group  — selectLog(requestId, logIds) (docs/adr/0053-log-selection.md), the request id read by admission's
+ *            strict reader (the one admission path: the id the evaluate function will read is this one). A body
+ *            with no readable request id still goes on, to a group derived from its message id, which is never a
+ *            log id ('~' is outside the log id alphabet), so the evaluate function dead-letters it with its reason
+ *            exactly as for a standard queue (docs/adr/0071-unidentified-requests-go-to-the-dlq.md).
+ *   dedup  — SHA-256 (hex) of the body's UTF-8 bytes: the request digest. A copy of the same bytes sent again
+ *            within SQS's 5-minute window is one message; the same request id with other bytes is not deduplicated
+ *            and meets the ledger's request-id-conflict refusal as before.
+ */
+import { readRequest } from '../admission/index.js';
+import { sha256Hex } from '../ledger/bytes.js';
+import { selectLog } from '../ledger/log-selection.js';
+
+export interface Sequencing {
+  /** The FIFO MessageGroupId: a configured log id, or an `~unidentified-` group. */
+  readonly groupId: string;
+  /** The FIFO MessageDeduplicationId: SHA-256 hex of the body (64 characters, within SQS's 128). */
+  readonly deduplicationId: string;
+  /** The request id read from the body, when readable. */
+  readonly requestId?: string;
+}
+
+/** The prefix of groups that carry unidentifiable messages; `~` never occurs in a log id (LOG_ID_PATTERN). */
+export const UNIDENTIFIED_GROUP_PREFIX = '~unidentified-';
+
+export function sequenceMessage(body: string, messageId: string, logIds: readonly string[]): Sequencing {
+  const bytes = new TextEncoder().encode(body);
+  const deduplicationId = sha256Hex(bytes);
+  const read = readRequest(bytes);
+  const requestId = read.ok ? read.value.requestId : read.error.requestId;
+  if (requestId === undefined) {
+    // Hashed so any message id maps into SQS's group-id alphabet and length; spread, so one bad message does not
+    // hold back others behind it in a shared group.
+    return { groupId: UNIDENTIFIED_GROUP_PREFIX + sha256Hex(messageId).slice(0, 32), deduplicationId };
+  }
+  return { groupId: selectLog(requestId, logIds), deduplicationId, requestId };
+}
+
+/**
+ * The deduplication id of a message the evaluate function forwards to the log its claim fixes (claim-in-other-log,
+ * ADR 0270): SHA-256 hex of the target log and the body's digest. Distinct from the sequencer's id for the same body,
+ * so a queue deduplicating across groups (an emulator, or a queue not in messageGroup scope) cannot drop the forward
+ * as a copy of the message it came from; the same forward sent twice is still one message.
+ */
+export function forwardDeduplicationId(body: string, logId: string): string {
+  return sha256Hex(`${logId}\n${sha256Hex(new TextEncoder().encode(body))}`);
+}

@@ -1,0 +1,37 @@
+/**
+ * The sequence Lambda (docs/pipeline.md, docs/adr/0270-one-writer-per-log.md): standard intake queue → FIFO ledger
+ * queue, message group = the request's log, so the evaluate function has one writer per log. Thin: the decision is
+ * core/pipeline/sequencing.ts, the work functions/lib/sequence-runtime.ts. Holds no signing key and no table access.
+ */
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { Logger } from '@aws-lambda-powertools/logger';
+import { createSqsClient } from '../adapters/aws-clients.js';
+import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
+import { createSequenceRuntime, type SequenceRuntime } from './lib/sequence-runtime.js';
+
+// node:crypto for the deduplication digest (docs/adr/0185-ledger-crypto-port.md).
+useNodeLedgerCrypto();
+
+let runtime: SequenceRuntime | undefined;
+
+function coldStart(): SequenceRuntime {
+  const url = process.env.LEDGER_QUEUE_URL;
+  if (!url) throw new TypeError('LEDGER_QUEUE_URL is required');
+  const logIds = JSON.parse(process.env.LOG_IDS ?? '[]') as unknown;
+  if (!Array.isArray(logIds) || !logIds.every((x) => typeof x === 'string'))
+    throw new TypeError('LOG_IDS must be a JSON array of strings');
+  const logger = new Logger({ serviceName: 'docket-sequence' });
+  return createSequenceRuntime({
+    sqs: createSqsClient({}, process.env),
+    ledgerQueueUrl: url,
+    logIds,
+    observer: {
+      failed: (messageId, reason) => logger.error('not forwarded; it will be redelivered', { messageId, reason }),
+    },
+  });
+}
+
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  runtime ??= coldStart();
+  return runtime.handle(event);
+}

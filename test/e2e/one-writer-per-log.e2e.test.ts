@@ -1,0 +1,104 @@
+/**
+ * One writer per log over the local stack (docs/adr/0270-one-writer-per-log.md): the real sequence runtime forwards
+ * intake messages to the FIFO ledger queue under their log's message group, the real evaluate runtime writes each
+ * group to its log only, forwards a claim naming another log, and refuses a log whose head moved backwards.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
+import { sendMessage } from '../../adapters/sqs.js';
+import { selectLog } from '../../core/ledger/log-selection.js';
+import { startE2e, type E2eWorld } from './harness.js';
+import { ex, sleep, worldIo, type WorldIo } from './world-io.js';
+
+let w: E2eWorld;
+let io: WorldIo;
+let logs: string[];
+const facts = () => ex('requests/triage-complete-appropriate.facts.json');
+
+/** A request id, with `prefix`, that selectLog sends to `log`. */
+function idFor(log: string, prefix: string): string {
+  for (let i = 0; ; i++) if (selectLog(`${prefix}-${i}`, logs) === log) return `${prefix}-${i}`;
+}
+
+beforeAll(async () => {
+  w = await startE2e({ stage: 'fifo', visibilityTimeout: 2 });
+  io = await worldIo(w);
+  logs = JSON.parse(w.env.LOG_IDS!) as string[];
+}, 120_000);
+
+afterAll(async () => {
+  await w?.stop();
+});
+
+describe('one writer per log over the local stack', () => {
+  it('provisions the ledger queue from the template as a FIFO queue without content-based deduplication', async () => {
+    const a = await w.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: w.queueUrl('ledger.fifo'), AttributeNames: ['All'] }),
+    );
+    expect(a.Attributes?.FifoQueue).toBe('true');
+    expect(a.Attributes?.ContentBasedDeduplication ?? 'false').toBe('false');
+  });
+
+  it('records each request sent to the intake queue in the log its message group names', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `fifo-route-${i}`);
+    for (const id of ids) await io.submit(io.request(id, 'triage', facts()));
+    for (const id of ids) expect((await io.entryOf(id, 30_000)).logId).toBe(selectLog(id, logs));
+  }, 60_000);
+
+  it('dead-letters a body with no readable request id, naming the message the requester sent', async () => {
+    const messageId = await sendMessage(w.sqs, w.queueUrl('intake'), { body: 'not a request at all' });
+    const dead = await io.drain(w.queueUrl('intake-dlq'), 1, 20_000);
+    const mine = dead.find((d) => d.body === 'not a request at all');
+    expect(mine?.attributes.OriginalMessageId).toBe(messageId);
+    expect(mine?.attributes.DocketReason).toBeTruthy();
+  }, 30_000);
+
+  it('forwards a request whose claim names another log to that log, and records it there once', async () => {
+    const [home, claimed] = [logs[0]!, logs[1]!];
+    const id = idFor(home, 'fifo-moved');
+    const body = io.request(id, 'triage', facts());
+    const head = await w.store.readHead(claimed);
+    // A claim left by a first delivery under another log configuration, which died before its slot.
+    await w.store.putClaimIfAbsent({
+      requestId: id,
+      logId: claimed,
+      requestDigest: createHash('sha256').update(body, 'utf8').digest('hex'),
+      headBefore: head === null ? -1 : head.seq,
+    });
+    await io.submit(body);
+    const e = await io.entryOf(id, 30_000);
+    expect(e.logId).toBe(claimed);
+    let copies = 0;
+    for (const log of logs)
+      for await (const x of w.store.readEntries(log, 0)) if (x.projection.requestId === id) copies++;
+    expect(copies).toBe(1);
+    const verdict = await w.verify();
+    expect(verdict.exitCode, verdict.stdout + verdict.stderr).toBe(0);
+  }, 90_000);
+
+  // Last: it damages the ledger on purpose.
+  it('refuses to write a log whose newest entry was deleted from under its writer', async () => {
+    const log = logs[2]!;
+    const first = idFor(log, 'fifo-before');
+    await io.submit(io.request(first, 'triage', facts()));
+    const written = await io.entryOf(first, 30_000);
+    await w.dynamodb.send(
+      new DeleteItemCommand({
+        TableName: w.env.LEDGER_TABLE!,
+        Key: { pk: { S: `log#${log}` }, sk: { N: String(written.seq) } },
+      }),
+    );
+    const next = idFor(log, 'fifo-after');
+    await io.submit(io.request(next, 'triage', facts()));
+    // Several visibility timeouts (2 s): every delivery is refused, nothing is written into the hole.
+    await sleep(8_000);
+    expect(await w.store.readPosition(next)).toBeNull();
+    expect((await w.store.readHead(log))?.seq ?? -1).toBe(written.seq - 1);
+    // Other logs keep being written.
+    const other = idFor(logs[3]!, 'fifo-elsewhere');
+    await io.submit(io.request(other, 'triage', facts()));
+    expect((await io.entryOf(other, 30_000)).logId).toBe(logs[3]);
+  }, 90_000);
+});

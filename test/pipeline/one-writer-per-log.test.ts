@@ -1,0 +1,232 @@
+import { describe, expect, it } from 'vitest';
+import { backoffDelayMs } from '../../core/ledger/append.js';
+import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
+import type { LedgerStore, StoredEntry } from '../../core/ledger/store.js';
+import { LedgerWriteError, ledgerWriter, type LedgerWriterOptions } from '../../core/pipeline/ledger-writer.js';
+import type { EntryDraft } from '../../core/pipeline/ports.js';
+import { BUILD_DIGEST, PACK_DIGEST } from '../ledger/fixtures.js';
+
+const draft = (requestId: string, digest = 'a'): EntryDraft =>
+  ({
+    kind: 'admission-refusal',
+    requestId,
+    requestDigest: digest.repeat(64),
+    correlation: null,
+    pack: { digest: PACK_DIGEST },
+    specVersion: null,
+    factsDigest: null,
+    evidenceDigest: null,
+    supportedExtensions: [],
+    workBudget: null,
+    work: 0,
+    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
+    refusal: { code: 'unknown-pack-digest', message: 'no pack is registered under this digest' },
+  }) as unknown as EntryDraft;
+
+const SIGNER = signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(7)));
+
+function writer(store: LedgerStore, extra: Partial<LedgerWriterOptions> = {}) {
+  return ledgerWriter({
+    store,
+    signer: SIGNER,
+    logIds: ['log-a', 'log-b'],
+    now: () => '2026-12-04T06:00:00Z',
+    ...extra,
+  });
+}
+
+/**
+ * A store from which entries were deleted (as someone able to change the table policy could): reads no longer see
+ * the deleted seqs, so the head moves back. The memory store itself never deletes.
+ */
+function withDeleted(store: MemoryLedgerStore, deleted: Set<string>): LedgerStore {
+  const gone = (e: StoredEntry): boolean => deleted.has(`${e.logId}/${e.seq}`);
+  return new Proxy(store, {
+    get(target, prop, recv) {
+      if (prop === 'readHead')
+        return async (logId: string) => {
+          const live = target.snapshot(logId).filter((e) => !gone(e));
+          await Promise.resolve();
+          return live.at(-1) ?? null;
+        };
+      if (prop === 'readEntries')
+        return async function* (logId: string, from: number, to?: number) {
+          for await (const e of target.readEntries(logId, from, to)) if (!gone(e)) yield e;
+        };
+      const v = Reflect.get(target, prop, recv) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  }) as LedgerStore;
+}
+
+async function refusal(p: Promise<unknown>): Promise<LedgerWriteError> {
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(LedgerWriteError);
+  return e as LedgerWriteError;
+}
+
+describe('the writer bound to a message group writes only to that log', () => {
+  it('appends every request of group log-b to log-b, whatever selectLog would pick', async () => {
+    const store = new MemoryLedgerStore();
+    const w = writer(store).forLog('log-b');
+    for (const id of ['r-1', 'r-2', 'r-3', 'r-4']) expect((await w.append(draft(id))).status).toBe('appended');
+    expect(store.snapshot('log-b').map((e) => e.projection.requestId)).toEqual(['r-1', 'r-2', 'r-3', 'r-4']);
+    expect(store.snapshot('log-a')).toEqual([]);
+  });
+
+  it('refuses a group that is not a configured log as not-a-log-group and writes nothing', async () => {
+    const store = new MemoryLedgerStore();
+    const e = await refusal(writer(store).forLog('log-z').append(draft('stray')));
+    expect(e.code).toBe('not-a-log-group');
+    expect(e.logId).toBe('log-z');
+    expect(await store.readClaim('stray')).toBeNull();
+    expect(store.snapshot('log-z')).toEqual([]);
+  });
+
+  it('refuses a redelivery whose claim names another log as claim-in-other-log, naming that log, and writes nothing', async () => {
+    const store = new MemoryLedgerStore();
+    // The first delivery claimed log-a and died before its slot (as under a reconfiguration of the logs).
+    await store.putClaimIfAbsent({ requestId: 'moved', logId: 'log-a', requestDigest: 'a'.repeat(64), headBefore: -1 });
+    const e = await refusal(writer(store).forLog('log-b').append(draft('moved')));
+    expect(e.code).toBe('claim-in-other-log');
+    expect(e.logId).toBe('log-a');
+    expect(store.snapshot('log-a')).toEqual([]);
+    expect(store.snapshot('log-b')).toEqual([]);
+    // From its claim's group it is written, once.
+    expect((await writer(store).forLog('log-a').append(draft('moved'))).status).toBe('appended');
+    expect(store.snapshot('log-a').map((e) => e.projection.requestId)).toEqual(['moved']);
+  });
+
+  it('answers a duplicate whose entry is already placed from any group, writing nothing new', async () => {
+    const store = new MemoryLedgerStore();
+    await writer(store).forLog('log-a').append(draft('done'));
+    const again = await writer(store).forLog('log-b').append(draft('done'));
+    expect(again.status).toBe('existing');
+    expect(store.snapshot('log-b')).toEqual([]);
+  });
+
+  it('still refuses a request id reused with other bytes as a conflict', async () => {
+    const store = new MemoryLedgerStore();
+    const w = writer(store).forLog('log-a');
+    await w.append(draft('dup', 'a'));
+    expect(await w.append(draft('dup', 'b'))).toEqual({ status: 'conflict', existingRequestDigest: 'a'.repeat(64) });
+  });
+});
+
+describe('a head that moves backwards is refused', () => {
+  it('refuses to append when the head read at a batch start is below a seq this writer created', async () => {
+    const store = new MemoryLedgerStore();
+    const deleted = new Set<string>();
+    const w = writer(withDeleted(store, deleted));
+    const a = w.forLog('log-a');
+    for (const id of ['e-0', 'e-1', 'e-2']) await a.append(draft(id));
+    deleted.add('log-a/2'); // the newest entry is deleted from under the writer
+    w.forgetHeads(); // a new batch: the head is read once
+    const e = await refusal(a.append(draft('e-3')));
+    expect(e.code).toBe('head-regressed');
+    expect(e.logId).toBe('log-a');
+    expect(e.detail).toEqual({ headSeq: 1, writtenSeq: 2 });
+    // Nothing was written into the hole, and the writer keeps refusing that log while the head stays below.
+    expect(store.snapshot('log-a').map((x) => x.seq)).toEqual([0, 1, 2]);
+    expect((await refusal(a.append(draft('e-4')))).code).toBe('head-regressed');
+    expect(store.snapshot('log-a')).toHaveLength(3);
+  });
+
+  it('refuses a log emptied from under it (head read as none after it wrote seq 0)', async () => {
+    const store = new MemoryLedgerStore();
+    const deleted = new Set<string>();
+    const w = writer(withDeleted(store, deleted));
+    await w.forLog('log-b').append(draft('only'));
+    deleted.add('log-b/0');
+    w.forgetHeads();
+    const e = await refusal(w.forLog('log-b').append(draft('next')));
+    expect(e.code).toBe('head-regressed');
+    expect(e.detail).toEqual({ headSeq: -1, writtenSeq: 0 });
+  });
+
+  it('keeps writing the other logs while one is refused', async () => {
+    const store = new MemoryLedgerStore();
+    const deleted = new Set<string>();
+    const w = writer(withDeleted(store, deleted));
+    await w.forLog('log-a').append(draft('a-0'));
+    await w.forLog('log-b').append(draft('b-0'));
+    deleted.add('log-a/0');
+    w.forgetHeads();
+    expect((await refusal(w.forLog('log-a').append(draft('a-1')))).code).toBe('head-regressed');
+    expect((await w.forLog('log-b').append(draft('b-1'))).status).toBe('appended');
+  });
+
+  it('does not refuse a writer that never wrote the log (a cold start cannot know; verify catches that deletion)', async () => {
+    const store = new MemoryLedgerStore();
+    const deleted = new Set<string>();
+    await writer(store).forLog('log-a').append(draft('x-0'));
+    await writer(store).forLog('log-a').append(draft('x-1'));
+    deleted.add('log-a/1');
+    const fresh = writer(withDeleted(store, deleted), { maxAttempts: 3 });
+    // It reads head 0 and tries slot 1, which still exists underneath: it loses the slot, never overwrites it.
+    const out = await fresh
+      .forLog('log-a')
+      .append(draft('x-2'))
+      .then(
+        (r) => r.status,
+        (e: LedgerWriteError) => e.code,
+      );
+    expect(out).toBe('append-contention');
+    expect(store.snapshot('log-a').map((e) => e.projection.requestId)).toEqual(['x-0', 'x-1']);
+  });
+});
+
+describe('losing a slot is cheap', () => {
+  it('backs off outside the slot lock between lost slots, with the attempt number, and then appends', async () => {
+    const store = new MemoryLedgerStore();
+    const waits: number[] = [];
+    const rival = writer(store).forLog('log-a');
+    const w = writer(store, {
+      backoff: async (attempt) => {
+        waits.push(attempt);
+      },
+    }).forLog('log-a');
+    await w.append(draft('mine-0')); // warm head cache at seq 0
+    await rival.append(draft('theirs-1')); // another writer takes slot 1 behind its back
+    await rival.append(draft('theirs-2'));
+    const out = await w.append(draft('mine-3'));
+    expect(out.status).toBe('appended');
+    expect(waits).toEqual([1]); // one lost slot, one backoff, then a fresh head read
+    expect(store.snapshot('log-a').map((e) => e.projection.requestId)).toEqual([
+      'mine-0',
+      'theirs-1',
+      'theirs-2',
+      'mine-3',
+    ]);
+  });
+
+  it('gives up after its attempt budget with a typed append-contention, the record to be redelivered', async () => {
+    const store = new MemoryLedgerStore();
+    let waits = 0;
+    // A store whose slot writes always lose: the writer must not spin forever.
+    const losing = new Proxy(store, {
+      get(target, prop, recv) {
+        if (prop === 'putEntryIfAbsent') return async () => false;
+        const v = Reflect.get(target, prop, recv) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    }) as LedgerStore;
+    const w = writer(losing, { backoff: async () => void waits++, maxAttempts: 5 }).forLog('log-a');
+    const e = await refusal(w.append(draft('stuck')));
+    expect(e.code).toBe('append-contention');
+    expect(waits).toBe(4);
+  });
+
+  it('draws full-jitter delays that double per attempt up to the cap', () => {
+    expect(backoffDelayMs(1, 0.5)).toBe(10);
+    expect(backoffDelayMs(2, 0.5)).toBe(20);
+    expect(backoffDelayMs(3, 0.999)).toBe(79);
+    expect(backoffDelayMs(20, 0.5)).toBe(500);
+    expect(backoffDelayMs(1, 0)).toBe(0);
+    expect(backoffDelayMs(4, Number.NaN)).toBe(0);
+  });
+});
