@@ -21,10 +21,10 @@
  *   --cpu-ms (1: evaluate-function CPU per record)  --sign-ms (0.1: per entry signature, under the slot lock)
  *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
  *   --rate r (paced run's requests/s)  --batch-size b (10)
- *   --designs many-writers,one-writer-per-log,one-writer-per-log-batch-head (all by default)
- * With --json the last line is one JSON object: the one-writer-per-log figures (today's evaluate function behind the
- * FIFO ledger queue), `baseline` (many-writers), `ratio` (one-writer-per-log / baseline) and `batchHead`
- * (one-writer-per-log-batch-head: the same with the head read once per batch, the change the model suggests).
+ *   --designs many-writers,one-writer-per-log (both by default)
+ * With --json the last line is one JSON object: the one-writer-per-log figures (the sequence function, the FIFO
+ * ledger queue and the evaluate function as shipped), `baseline` (many-writers: the previous protocol) and `ratio`
+ * (one-writer-per-log / baseline).
  */
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
@@ -182,14 +182,12 @@ async function main(): Promise<void> {
   console.log(`  ${wallS.toFixed(1)} s of wall time`);
   console.log(`  command: ${COMMAND} ${args}`);
   if (values.json) {
-    const head = next ?? results.get('one-writer-per-log-batch-head') ?? base;
-    const variant = results.get('one-writer-per-log-batch-head');
+    const head = next ?? base;
     console.log(
       JSON.stringify({
         ...head,
         ...(base !== undefined && head !== base ? { baseline: base } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
-        ...(variant !== undefined && head !== variant ? { batchHead: variant } : {}),
         options: o,
         command: `${COMMAND} ${args}`,
       }),

@@ -139,6 +139,7 @@ export {
   type AppendRequest,
   type AppendOutcome,
   type AppendError,
+  type HeadReads,
   type WrittenSeqs,
 } from './append.js';
 export { configuredLogs, logsInTurn, selectLog, type LogChooser } from './log-selection.js';

@@ -3,7 +3,14 @@
  * entry's content, the protocol decides its slot (log, seq, prevHash), and the builder checks and signs it.
  * Time and the signer are passed in (core has no clock and never holds a key it did not receive).
  */
-import { appendOnce, type AppendError, type HeadCache, type OwnSlots, type WrittenSeqs } from '../ledger/append.js';
+import {
+  appendOnce,
+  type AppendError,
+  type HeadCache,
+  type OwnSlots,
+  type HeadReads,
+  type WrittenSeqs,
+} from '../ledger/append.js';
 import { buildEntry, parseStoredEntry, type BuiltEntry } from '../ledger/entry.js';
 import { entryFormatFor, type UnsignedEntry } from '../ledger/entry-types.js';
 import { logsInTurn, type LogChooser } from '../ledger/log-selection.js';
@@ -89,6 +96,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
   const headCache: HeadCache = new Map();
   const ownSlots: OwnSlots = new Map();
   const writtenSeqs: WrittenSeqs = new Map();
+  const headReads: HeadReads = new Map();
   const chooseLog = o.chooseLog ?? logsInTurn(logs);
   const maxAttempts = o.maxAttempts ?? (o.backoff !== undefined ? 12 : undefined);
   return {
@@ -131,6 +139,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       headCache,
       ownSlots,
       writtenSeqs,
+      headReads,
       ...(o.backoff !== undefined ? { backoff: o.backoff } : {}),
       ...(maxAttempts !== undefined ? { maxAttempts } : {}),
       slotLock: (log, task) => lock.run(log, task),

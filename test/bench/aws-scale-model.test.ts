@@ -4,6 +4,7 @@
  * and the metered store charging a known sequence of calls.
  */
 import { readFileSync } from 'node:fs';
+import { selectLog } from '../../core/ledger/log-selection.js';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../bench/support/aws-model/virtual-clock.js';
 import { lognormalLatency, lognormalMeanMs } from '../../bench/support/aws-model/latency.js';
@@ -33,7 +34,6 @@ import {
 import {
   DESIGNS,
   ledgerGroupOf,
-  ledgerLogOf,
   simulate,
   workload,
   type ScaleOptions,
@@ -292,13 +292,14 @@ describe('the metered ledger store', () => {
   });
 });
 
-describe("the sequencing's two decisions", () => {
-  it('names as group and log the one selectLog picks, so a log has one group', () => {
+describe("the model's sequencing", () => {
+  it("is the sequence function's own decision: a readable request's group is the log selectLog picks", () => {
     const logs = ['scale-0', 'scale-1', 'scale-2'];
     for (const id of ['a', 'b', 'c', 'request-42']) {
-      expect(ledgerLogOf(id, logs)).toBe(ledgerGroupOf(id, logs));
-      expect(logs).toContain(ledgerGroupOf(id, logs));
+      const body = JSON.stringify({ requestId: id });
+      expect(ledgerGroupOf(body, 'm-1', logs)).toBe(selectLog(id, logs));
     }
+    expect(logs).not.toContain(ledgerGroupOf('not json', 'm-2', logs));
   });
 });
 
@@ -333,9 +334,9 @@ describe('the scale model end to end', () => {
     }
   });
 
-  it('lets one writer per log with a per-invocation head lose no slot and read one head per batch', async () => {
+  it('lets one writer per log lose no slot and read one head per log per batch', async () => {
     const many = await simulate('many-writers', work, o, { kind: 'backlog' });
-    const one = await simulate('one-writer-per-log-batch-head', work, o, { kind: 'backlog' });
+    const one = await simulate('one-writer-per-log', work, o, { kind: 'backlog' });
     expect(one.lostSlots).toBe(0);
     expect(many.lostSlots).toBeGreaterThan(0);
     expect(one.ledgerRcuPerEntry).toBeLessThan(0.3);

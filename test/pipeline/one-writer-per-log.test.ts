@@ -118,6 +118,62 @@ describe('the writer bound to a message group writes only to that log', () => {
 });
 
 describe('a head that moves backwards is refused', () => {
+  it('shares one head read of a log among the concurrent first sights of a batch', async () => {
+    const store = new MemoryLedgerStore();
+    let reads = 0;
+    const counted = new Proxy(store, {
+      get(target, prop, recv) {
+        if (prop === 'readHead')
+          return async (logId: string) => {
+            reads += 1;
+            await new Promise((r) => setTimeout(r, 5));
+            return target.readHead(logId);
+          };
+        const v = Reflect.get(target, prop, recv) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    }) as LedgerStore;
+    const w = writer(counted);
+    w.forgetHeads();
+    const a = w.forLog('log-a');
+    const out = await Promise.all(['s-0', 's-1', 's-2', 's-3', 's-4'].map((id) => a.append(draft(id))));
+    expect(out.map((o) => o.status)).toEqual(Array(5).fill('appended'));
+    expect(reads).toBe(1);
+    expect(store.snapshot('log-a').map((x) => x.seq)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('does not take a read sent before its own slot write landed for a regression', async () => {
+    // A consistent read is served somewhere between its send and its answer: one sent before this writer's slot
+    // write was acknowledged may not see it, and proves nothing. Only a seq acknowledged before the send counts.
+    const store = new MemoryLedgerStore();
+    let release: (() => void) | undefined;
+    let held: Promise<StoredEntry | null> | undefined;
+    const slow = new Proxy(store, {
+      get(target, prop, recv) {
+        if (prop === 'readHead')
+          return (logId: string) => {
+            if (held !== undefined) return target.readHead(logId);
+            const snapshot = target.readHead(logId); // served now, answered later
+            held = new Promise<StoredEntry | null>((res) => (release = () => void snapshot.then(res)));
+            return held;
+          };
+        const v = Reflect.get(target, prop, recv) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    }) as LedgerStore;
+    const w = writer(slow, { logIds: ['log-a', 'log-b'] });
+    const a = w.forLog('log-a');
+    await writer(store).forLog('log-a').append(draft('earlier')); // seq 0, by another writer
+    w.forgetHeads();
+    const first = a.append(draft('r-1')); // its head read is held: it saw seq 0 only
+    await new Promise((r) => setTimeout(r, 1));
+    const other = writer(store).forLog('log-a');
+    await other.append(draft('x-1')); // seq 1 by a writer from an earlier batch
+    release?.();
+    expect((await first).status).toBe('appended');
+    expect(store.snapshot('log-a').map((x) => x.projection.requestId)).toEqual(['earlier', 'x-1', 'r-1']);
+  });
+
   it('refuses to append when the head read at a batch start is below a seq this writer created', async () => {
     const store = new MemoryLedgerStore();
     const deleted = new Set<string>();

@@ -9,15 +9,13 @@
  *   many-writers        — the previous protocol: the intake (SQS standard) feeds every evaluate instance; each
  *                         offers a new request the logs in turn from its own offset (logsInTurn, ADR 0161), so many
  *                         instances write each log and race for its next slot.
- *   one-writer-per-log  — the one-writer-per-log sequencing (ADR 0280): a thin sequence function forwards each intake message verbatim to an
- *                         SQS FIFO ledger queue whose MessageGroupId is the request's log (`ledgerGroupOf`); FIFO's
- *                         one-batch-in-flight-per-group gives each log one writer at a time, and the evaluate function
- *                         appends each record to the log its group names (`ledgerLogOf`, the writer's chooseLog).
- *   one-writer-per-log-batch-head — the same with one change to the evaluate function that the model suggests: a
- *                         ledger writer per invocation whose head cache starts empty, the head of each log read once
- *                         per batch (the batch's concurrent first reads share one call). Under one writer per log that
- *                         read is exact, so no slot is lost to a head another instance advanced since this instance's
- *                         last batch of the group, and no claim's headBefore is stale (no duplicate scans).
+ *   one-writer-per-log  — the sequencing as shipped (ADR 0270): a thin sequence function forwards each intake message
+ *                         verbatim to an SQS FIFO ledger queue whose MessageGroupId is the request's log
+ *                         (`ledgerGroupOf`: core/pipeline/sequencing.ts's decision); FIFO's one-batch-in-flight-per-
+ *                         group gives each log one writer at a time, and the evaluate function does what
+ *                         functions/lib/evaluate-runtime.ts does: a FIFO batch (`ordered`), the head of each log read
+ *                         once per batch (`forgetHeads`, concurrent first reads sharing one call), each record written
+ *                         only to its group's log (`forLog`).
  *
  * Each simulated instance is one Lambda execution environment: its own ledger writer (head cache, slot lock, own
  * slots), pack cache, SDK retry quota and one CPU; it receives a batch (≤ 10), is invoked, runs handleBatch, and
@@ -25,7 +23,8 @@
  */
 import { createHash } from 'node:crypto';
 import { REQUEST_FORMAT } from '../../../core/admission/request-format.js';
-import { logsInTurn, selectLog } from '../../../core/ledger/log-selection.js';
+import { logsInTurn } from '../../../core/ledger/log-selection.js';
+import { sequenceMessage } from '../../../core/pipeline/sequencing.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../../core/ledger/signature.js';
 import { readTrustPolicy } from '../../../core/ledger/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledger/verify/index.js';
@@ -46,8 +45,8 @@ import { RetryQuota, ThrottlingError } from './sdk-retry.js';
 import { SimQueue, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
 
-export type Design = 'many-writers' | 'one-writer-per-log' | 'one-writer-per-log-batch-head';
-export const DESIGNS: readonly Design[] = ['many-writers', 'one-writer-per-log', 'one-writer-per-log-batch-head'];
+export type Design = 'many-writers' | 'one-writer-per-log';
+export const DESIGNS: readonly Design[] = ['many-writers', 'one-writer-per-log'];
 const sequenced = (d: Design): boolean => d !== 'many-writers';
 
 export interface ScaleOptions {
@@ -130,13 +129,8 @@ export interface Workload {
 }
 
 /** The sequencing's "which group": a ledger queue message's MessageGroupId is its request's log. */
-export function ledgerGroupOf(requestId: string, logIds: readonly string[]): string {
-  return selectLog(requestId, logIds);
-}
-
-/** The sequencing's "which log": the evaluate function appends a record to the log its group names. */
-export function ledgerLogOf(requestId: string, logIds: readonly string[]): string {
-  return ledgerGroupOf(requestId, logIds);
+export function ledgerGroupOf(body: string, messageId: string, logIds: readonly string[]): string {
+  return sequenceMessage(body, messageId, logIds).groupId;
 }
 
 export const logIdsFor = (n: number): string[] => Array.from({ length: n }, (_, i) => `scale-${i}`);
@@ -217,21 +211,6 @@ interface BatchTimes {
   records: number;
 }
 
-/** A store whose concurrent head reads of one log share a single call (a read already answered is never reused). */
-function sharedHeadReads(store: LedgerStore): LedgerStore {
-  const inFlight = new Map<string, Promise<StoredEntry | null>>();
-  return Object.assign(Object.create(store) as LedgerStore, {
-    readHead(logId: string): Promise<StoredEntry | null> {
-      let p = inFlight.get(logId);
-      if (p === undefined) {
-        p = store.readHead(logId).finally(() => inFlight.delete(logId));
-        inFlight.set(logId, p);
-      }
-      return p;
-    },
-  });
-}
-
 /** One simulated Lambda execution environment of the evaluate function. */
 class Instance {
   private cpuFreeAt = 0;
@@ -270,18 +249,18 @@ class Instance {
     const config = world.config;
     const store = new ModelledLedgerStore(world.table, this.site);
     const turns = logsInTurn(config.logIds, Math.floor(rand() * 1024));
-    const newLedger = () =>
-      ledgerWriter({
-        store: world.design === 'one-writer-per-log-batch-head' ? sharedHeadReads(store) : store,
-        signer,
-        logIds: config.logIds,
-        now: () => new Date(Date.UTC(2026, 11, 4, 6) + Math.floor(clock.now)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        chooseLog: sequenced(world.design) ? (requestId) => ledgerLogOf(requestId, config.logIds) : turns,
-      });
-    let ledger = newLedger();
+    const ledger = ledgerWriter({
+      store,
+      signer,
+      logIds: config.logIds,
+      now: () => new Date(Date.UTC(2026, 11, 4, 6) + Math.floor(clock.now)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      chooseLog: turns,
+    });
+    // As functions/lib/evaluate-runtime.ts: under one writer per log, each batch reads each log's head once.
     this.newBatch = () => {
-      if (world.design === 'one-writer-per-log-batch-head') ledger = newLedger();
+      if (sequenced(world.design)) ledger.forgetHeads();
     };
+    const ordered = sequenced(world.design);
     const packs = cachedPackSource({
       getPack: (digest) =>
         dynamoCall(this.site, async () => (digest === world.work.packDigest ? world.work.packBytes : null)),
@@ -311,9 +290,11 @@ class Instance {
     };
     this.handle = (records) =>
       handleBatch(records, {
-        process: async (bytes, _record, sinks) => {
+        ordered,
+        process: async (bytes, record, sinks) => {
           await clock.until(this.spend(o.cpuMsPerRecord));
-          return processRequest(bytes, config, { packs, archive, ledger, ...sinks! });
+          const writer = record.groupId !== undefined ? ledger.forLog(record.groupId) : ledger;
+          return processRequest(bytes, config, { packs, archive, ledger: writer, ...sinks! });
         },
         outbox: delivery,
         deadLetter: async () => {
@@ -352,7 +333,12 @@ class Instance {
       this.newBatch();
       const byId = new Map(messages.map((m) => [m.messageId, m]));
       const answer = await this.handle(
-        messages.map((m) => ({ messageId: m.messageId, body: m.body, receiveCount: m.receiveCount })),
+        messages.map((m) => ({
+          messageId: m.messageId,
+          body: m.body,
+          receiveCount: m.receiveCount,
+          ...(m.group !== undefined ? { groupId: m.group } : {}),
+        })),
       );
       times.returned = clock.now;
       this.current = undefined;
@@ -440,8 +426,7 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
     await world.clock.sleep(world.sqsLatency()); // invoke
     await sqsRoundTrip(site, () => {
       for (const m of messages) {
-        const requestId = (JSON.parse(m.body) as { requestId: string }).requestId;
-        ledgerQueue.send(m.body, ledgerGroupOf(requestId, world.config.logIds));
+        ledgerQueue.send(m.body, ledgerGroupOf(m.body, m.messageId, world.config.logIds));
       }
     });
     await sqsRoundTrip(site, () => intake.delete(messages));
