@@ -3,7 +3,7 @@
  * typed error, the layout is layered by Kahn order and deterministic, subgraph instances are nested boxes, and
  * hostile strings stay text in the SVG model and its markup.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
