@@ -57,12 +57,13 @@ export function serializeClosure(c: GraphClosure): Result<Uint8Array, ClosureRec
 
 function stringTable(v: JsonValue | undefined, name: string): Record<string, string> | string {
   if (v?.kind !== 'object') return `${name} must be an object`;
-  const out: Record<string, string> = {};
+  const entries: [string, string][] = [];
   for (const [k, x] of v.members) {
     if (x.kind !== 'string') return `${name} entry ${JSON.stringify(k)} must be a string`;
-    out[k] = x.value;
+    entries.push([k, x.value]);
   }
-  return out;
+  // fromEntries defines own properties: a name such as "__proto__" stays a name, never a prototype.
+  return Object.fromEntries(entries);
 }
 
 export function readClosure(bytes: Uint8Array): Result<GraphClosure, ClosureRecordError> {

@@ -147,3 +147,17 @@ describe('the closed-set check over what the registry holds', () => {
     if (!r.ok) expect(r.findings[0]).toEqual(expect.objectContaining({ code: 'member-differs', member: 'graph' }));
   });
 });
+
+describe('hostile names in a closure record', () => {
+  it('keeps a pack named "__proto__" as a name through the serializer and the reader', () => {
+    const pin = `sha256:${'a'.repeat(64)}`;
+    const c: GraphClosure = { ...closure(), packs: Object.fromEntries([['__proto__', pin]]) };
+    const bytes = serializeClosure(c);
+    expect(bytes.ok).toBe(true);
+    if (!bytes.ok) return;
+    expect(new TextDecoder().decode(bytes.value)).toContain(`"packs":{"__proto__":"${pin}"}`);
+    const back = readClosure(bytes.value);
+    expect(back.ok).toBe(true);
+    if (back.ok) expect(Object.entries(back.value.packs)).toEqual([['__proto__', pin]]);
+  });
+});
