@@ -28,6 +28,7 @@ const BENCHES = [
   'pipeline',
   'start',
   'console',
+  'graph-view',
 ];
 
 const here = dirname(fileURLToPath(import.meta.url));
