@@ -92,6 +92,27 @@ module.exports = {
       to: { path: '^core/graph/', pathNot: '^core/graph/index\\.ts$' },
     },
     {
+      name: 'core-graph-closure-imports',
+      comment:
+        'core/graph-closure (the closed set a published graph pins, ADR 0340) reads graphs through core/graph and ' +
+        'its record through core/carrier, each through its index, and core/result.ts.',
+      severity: 'error',
+      from: { path: '^core/graph-closure/' },
+      to: {
+        path: '^core/',
+        pathNot: '^(core/graph-closure/|core/(graph|carrier)/index\\.ts$|core/result\\.ts$)',
+      },
+    },
+    {
+      name: 'core-graph-view-imports',
+      comment:
+        "core/graph-view (the console's drawing of a graph run, ADR 0341) reads a result object, not documents: " +
+        'it imports only core/result.ts.',
+      severity: 'error',
+      from: { path: '^core/graph-view/' },
+      to: { path: '^core/', pathNot: '^(core/graph-view/|core/result\\.ts$)' },
+    },
+    {
       name: 'core-admission-below-pipeline-and-replay',
       comment: 'Admission (request reading, pack loading) is shared by the pipeline and replay, and imports neither.',
       severity: 'error',

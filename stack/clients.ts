@@ -6,6 +6,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDynamoDbClient, createSqsClient } from '../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../adapters/dynamodb-ledger-store.js';
+import { DynamoDbGraphRegistry } from '../adapters/dynamodb-graph-registry.js';
 import { DynamoDbPackRegistry } from '../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../adapters/dynamodb-request-archive.js';
 import { getQueueUrl } from '../adapters/sqs.js';
@@ -17,6 +18,8 @@ export interface StackClients {
   readonly sqs: SQSClient;
   readonly store: DynamoDbLedgerStore;
   readonly registry: DynamoDbPackRegistry;
+  /** Published judgment graphs, in the pack registry's table (ADR 0340). */
+  readonly graphs: DynamoDbGraphRegistry;
   readonly archive: DynamoDbRequestArchive;
   /** A queue URL from a name (looked up once) or a URL (as is). */
   queueUrl(nameOrUrl: string): Promise<string>;
@@ -43,6 +46,7 @@ export function openStack(settings: StackSettings): StackClients {
     sqs,
     store: new DynamoDbLedgerStore({ client: dynamodb, tableName: settings.ledgerTable }),
     registry: new DynamoDbPackRegistry({ client: dynamodb, tableName: settings.packsTable }),
+    graphs: new DynamoDbGraphRegistry({ client: dynamodb, tableName: settings.packsTable }),
     archive: new DynamoDbRequestArchive({ client: dynamodb, tableName: settings.requestsTable }),
     queueUrl(nameOrUrl) {
       if (/^https?:\/\//.test(nameOrUrl)) return Promise.resolve(nameOrUrl);

@@ -5,7 +5,7 @@
  * copies the single-file offline verification page into <dir> and exits.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
@@ -22,11 +22,12 @@ import { localPaths } from '../../stack/local-files.js';
 import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 
 const USAGE = `docket console [--port <n>] [--host <address>] [--open] [--policy <trust-policy.json>] [--checkpoints <checkpoints.json>]
-               [--export <ledger.jsonl>]
+               [--export <ledger.jsonl>] [--graph-result <docket graph evaluate output>]
                [--witnesses <witness-policy.json> [--cosigned <checkpoint-notes.json | witness-state.json>]… [--now <RFC 3339>]]
 docket console --static <dir>
   Serves the read-only audit console (default http://127.0.0.1:4600/; --port 0 picks a free port) until interrupted.
   Without --export it reads a stack (the local stack by default; stack options below); with --export it reads files.
+  --graph-result adds the page /graph-run: the saved graph run drawn as a DAG (docs/console.md "Graph runs").
   Defaults: --policy .docket/local/trust-policy.json, --checkpoints .docket/local/checkpoints.json when present.
   --host other than 127.0.0.1 exposes the console on that interface: do so only on a network you trust.
   --witnesses judges each log's newest checkpoint against a witness policy as "docket verify --witnesses" does
@@ -61,6 +62,24 @@ function copyOffline(dir: string, io: CliIo): number {
   return EXIT.OK;
 }
 
+/** The graph-semantics.md inputs limit (16 MiB) bounds a saved result too; the page reads it strictly (ADR 0341). */
+const GRAPH_RESULT_MAX_BYTES = 16 * 1024 * 1024;
+
+function readGraphResult(path: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  let text: string;
+  try {
+    if (statSync(path).size > GRAPH_RESULT_MAX_BYTES) return { ok: false, message: 'larger than 16 MiB' };
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    return { ok: false, message: (e as NodeJS.ErrnoException).code ?? (e as Error).message };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, message: 'not a JSON text (save the stdout of docket graph evaluate)' };
+  }
+}
+
 function waitForInterrupt(signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
@@ -90,6 +109,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
         witnesses: { type: 'string' },
         cosigned: { type: 'string', multiple: true },
         now: { type: 'string' },
+        'graph-result': { type: 'string' },
         help: { type: 'boolean' },
       },
       { min: 0, max: 0 },
@@ -147,12 +167,28 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
     }
     throw e;
   }
+  let graphResult: unknown;
+  if (typeof values['graph-result'] === 'string') {
+    const g = readGraphResult(values['graph-result']);
+    if (!g.ok) {
+      io.stderr(`docket console: --graph-result ${values['graph-result']}: ${g.message}\n`);
+      source.close();
+      return EXIT.NO_INPUT;
+    }
+    graphResult = g.value;
+  }
   const host = typeof values.host === 'string' ? values.host : DEFAULT_HOST;
-  const running = await startConsoleServer({ source, host, port });
+  const running = await startConsoleServer({
+    source,
+    host,
+    port,
+    ...(graphResult === undefined ? {} : { graphResult }),
+  });
   if (source.policyProblem !== null)
     io.stderr(`docket console: ${source.policyProblem} (signatures show "no-policy")\n`);
   if (host !== DEFAULT_HOST) io.stderr(`docket console: listening on ${host}, not only on this machine\n`);
   io.stdout(`docket console: ${source.description}\n${running.url}\n`);
+  if (graphResult !== undefined) io.stdout(`${running.url}graph-run\n`);
   if (values.open === true) openBrowser(running.url, io);
   await waitForInterrupt(signal);
   await running.close();

@@ -1,4 +1,6 @@
 /**
+ * `docket publish --config <jpack.json> --graph <g.json>` publishes a judgment graph's closed set and then the graph
+ * (cli/graph/publish-graph.ts, ADR 0340).
  * `docket publish <pack>…`: validates each pack (Core §3; a non-conformant pack is refused with its diagnostics,
  * exit 1) and stores its exact bytes by SHA-256 digest plus the alias `id@version` → digest (ADR 0062, ADR 0081).
  * Prints one line per pack: "sha256:<digest>  <id>@<version>".
@@ -8,20 +10,32 @@ import { readInput, type CliIo } from '../io.js';
 import { validatePack } from '../../core/pack/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
+import { publishGraph } from '../graph/publish-graph.js';
 
-const USAGE = `docket publish <pack.json>… [--json] [stack options]\n${SETTINGS_HELP}`;
+const USAGE = `docket publish <pack.json>… [--json] [stack options]\n       docket publish --config <jpack.json> --graph <graph.json> [--json] [stack options]\n${SETTINGS_HELP}`;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { ...SETTING_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean' } },
+    {
+      ...SETTING_FLAGS,
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+      config: { type: 'string' },
+      graph: { type: 'string' },
+    },
     { min: 0, max: 1000 },
   );
   if (values.help) {
     io.stdout(`usage: ${USAGE}\n`);
     return EXIT.OK;
   }
-  if (positionals.length === 0) {
+  const graphMode = values.config !== undefined || values.graph !== undefined;
+  if (graphMode && (values.config === undefined || values.graph === undefined || positionals.length > 0)) {
+    io.stderr(`docket publish: --config and --graph go together, without pack files\nusage: ${USAGE}\n`);
+    return EXIT.USAGE;
+  }
+  if (!graphMode && positionals.length === 0) {
     io.stderr(`docket publish: name at least one pack file\nusage: ${USAGE}\n`);
     return EXIT.USAGE;
   }
@@ -29,6 +43,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const stack = openStack(settings);
   let failed = false;
   try {
+    if (graphMode)
+      failed = !(await publishGraph(values.config as string, values.graph as string, stack, io, values.json === true));
     for (const file of positionals) {
       const bytes = await readInput(file, io);
       const v = validatePack(bytes);

@@ -38,6 +38,8 @@ export interface ConsoleServerOptions {
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
+  /** A saved `docket graph evaluate` result, shown at /graph-run (docs/console.md "Graph runs", ADR 0341). */
+  readonly graphResult?: unknown;
 }
 
 export interface RunningConsole {
@@ -56,7 +58,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** Paths the app routes on the client; the server answers each with the app's index.html. */
-const PAGE = /^\/(?:|entries|verify|receipt|entry\/[^/]+)$/;
+const PAGE = /^\/(?:|entries|verify|receipt|graph-run|entry\/[^/]+)$/;
 /** An asset name as Vite writes them: one segment, no traversal. */
 const ASSET = /^\/assets\/([A-Za-z0-9_.-]+)$/;
 
@@ -138,6 +140,10 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
       return json(res, 200, await judging);
     }
     if (path === '/api/verify') return verifyStream(res);
+    if (path === '/api/graph-run')
+      return o.graphResult === undefined
+        ? json(res, 404, { error: 'no-graph-result', detail: 'start the console with --graph-result <file>' })
+        : json(res, 200, o.graphResult);
     // The overview paints from per-log reads; only its charts wait for the index (ADR 0230).
     if (path === '/api/overview')
       return json(

@@ -64,6 +64,14 @@ const TARGETS: Record<string, string> = {
 
 /** rule → [the file that breaks it, its text]. */
 const PLANTED: Record<string, readonly [string, string]> = {
+  'core-graph-closure-imports': [
+    'core/graph-closure/closure.ts',
+    "import { ledger } from '../ledger/index.js';\nexport const c = ledger;\n",
+  ],
+  'core-graph-view-imports': [
+    'core/graph-view/layout.ts',
+    "import { graph } from '../graph/index.js';\nexport const l = graph;\n",
+  ],
   'core-graph-through-index': [
     'core/pipeline/graph-inside.ts',
     "import { run } from '../graph/run.js';\nexport const g = run;\n",

@@ -5,10 +5,11 @@ import './entries-page.js';
 import './entry-page.js';
 import './verify-page.js';
 import './receipt-page.js';
+import './graph-run-page.js';
 
 /**
  * The console's shell and router: real paths (`/`, `/entries?…`, `/entry/<request-id>`, `/verify`,
- * `/receipt`) handled on the
+ * `/receipt`, `/graph-run`) handled on the
  * client with the History API; the server answers each with this app, so every page has a stable, linkable URL.
  */
 export class DocketConsole extends LightElement {
@@ -65,6 +66,7 @@ export class DocketConsole extends LightElement {
     if (this.path === '/entries') return html`<entries-page .query=${q}></entries-page>`;
     if (this.path === '/verify') return html`<verify-page></verify-page>`;
     if (this.path === '/receipt') return html`<receipt-page></receipt-page>`;
+    if (this.path === '/graph-run') return html`<graph-run-page></graph-run-page>`;
     const m = /^\/entry\/([^/]+)$/.exec(this.path);
     if (m) {
       let id: string;

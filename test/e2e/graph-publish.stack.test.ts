@@ -1,0 +1,158 @@
+/**
+ * `docket publish --config --graph` over the local stack (ADR 0340): RFC 0022's worked example is published as a
+ * closed set (its packs, its subgraph, then the root), every read re-checks the set, and a graph whose members are
+ * missing or differ from their pins is refused.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../cli/io.js';
+import { run as publish } from '../../cli/commands/publish.js';
+import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
+import { RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
+import { ContentTable } from '../../adapters/content-table.js';
+import { closureOf } from '../../core/graph-closure/index.js';
+import { startE2e, type E2eWorld } from './harness.js';
+
+let w: E2eWorld;
+let graphs: DynamoDbGraphRegistry;
+let flags: string[];
+const dir = mkdtempSync(join(tmpdir(), 'docket-graph-publish-'));
+const example = join(process.cwd(), 'examples/graphs/procurement-triage');
+const rootGraph = 'graphs/procurement-triage.graph.json';
+const hex = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
+const ROOT_ALIAS = 'https://example.com/graphs/procurement-triage@0.1.0';
+
+/** A private copy of the example project, changed by `edit`. */
+function copyProject(name: string, edit: (root: string) => void = () => {}): string {
+  const root = join(dir, name);
+  cpSync(example, root, { recursive: true });
+  edit(root);
+  return root;
+}
+
+async function cli(argv: string[]) {
+  const io = memoryIo();
+  const code = await publish([...argv, ...flags], io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+beforeAll(async () => {
+  w = await startE2e({ stage: 'graphpub' });
+  flags = ['--endpoint', w.stack.endpoint, '--region', w.stack.region, '--stage', 'graphpub'];
+  graphs = new DynamoDbGraphRegistry({ client: w.dynamodb, tableName: w.env.PACKS_TABLE! });
+}, 120_000);
+afterAll(async () => {
+  await w?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('docket publish --config --graph over the local stack', () => {
+  it('publishes every pack, then the subgraph, then the graph, and prints the graph digest and alias last', async () => {
+    const r = await cli(['--config', join(example, 'jpack.json'), '--graph', join(example, rootGraph)]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines).toHaveLength(6);
+    expect(lines.slice(0, 4).every((l) => /^sha256:[0-9a-f]{64} {2}\S+@\S+ {2}\(pack /.test(l))).toBe(true);
+    const sub = readFileSync(join(example, 'graphs/sanctions-screening.graph.json'));
+    expect(lines[4]).toBe(
+      `sha256:${hex(sub)}  https://example.com/graphs/sanctions-screening@0.1.0  (graph sanctions-screening)`,
+    );
+    const digest = hex(readFileSync(join(example, rootGraph)));
+    expect(lines[5]).toBe(`sha256:${digest}  ${ROOT_ALIAS}  (graph ${join(example, rootGraph)})`);
+  });
+
+  it('serves the published graph by alias as a re-checked closed set with every member it pins', async () => {
+    const digest = await graphs.resolveGraphAlias(ROOT_ALIAS);
+    expect(digest).toBe(hex(readFileSync(join(example, rootGraph))));
+    const g = await graphs.getGraph(digest!);
+    expect(g).not.toBeNull();
+    expect(Object.keys(g!.closure.packs)).toEqual([
+      'ofac-screening',
+      'pep-screening',
+      'procurement-decision',
+      'risk-aggregator',
+    ]);
+    expect([...g!.project.graphs.keys()]).toEqual(['sanctions-screening']);
+    expect(hex(g!.bytes)).toBe(digest);
+  });
+
+  it('publishing the same project again is an idempotent success', async () => {
+    const r = await cli(['--config', join(example, 'jpack.json'), '--graph', join(example, rootGraph), '--json']);
+    expect(r.code).toBe(0);
+    const last = JSON.parse(r.out.trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(last).toMatchObject({ kind: 'graph', published: true, alias: ROOT_ALIAS, created: false });
+  });
+
+  it('refuses, publishing nothing, a graph whose subgraph differs from its pin', async () => {
+    const root = copyProject('drifted', (p) => {
+      const f = join(p, 'graphs/sanctions-screening.graph.json');
+      writeFileSync(f, `${readFileSync(f, 'utf8')}\n`);
+    });
+    // Another graph id, so nothing this test might publish could be mistaken for the first test's.
+    const g = join(root, rootGraph);
+    writeFileSync(g, readFileSync(g, 'utf8').replace('graphs/procurement-triage"', 'graphs/drifted"'));
+    const r = await cli(['--config', join(root, 'jpack.json'), '--graph', g]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/graph-invalid/);
+    expect(r.out).toBe('');
+    expect(await graphs.resolveGraphAlias('https://example.com/graphs/drifted@0.1.0')).toBeNull();
+    expect(await graphs.getGraph(hex(readFileSync(g)))).toBeNull();
+  });
+
+  it('refuses the same graph bytes pinned to another closed set (a changed pack under the same name)', async () => {
+    const root = copyProject('repacked', (p) => {
+      const f = join(p, 'packs/procurement-decision.json');
+      writeFileSync(f, readFileSync(f, 'utf8').replace('"version": "0.1.0"', '"version": "0.1.1"'));
+    });
+    const r = await cli(['--config', join(root, 'jpack.json'), '--graph', join(root, rootGraph)]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/closure-conflict/);
+  });
+
+  it('refuses to publish a graph whose pinned pack is not in the registry', async () => {
+    const root = copyProject('unpublished', (p) => {
+      const g = join(p, rootGraph);
+      writeFileSync(g, readFileSync(g, 'utf8').replace('graphs/procurement-triage"', 'graphs/unpublished"'));
+      const f = join(p, 'packs/procurement-decision.json');
+      writeFileSync(f, readFileSync(f, 'utf8').replace('"version": "0.1.0"', '"version": "0.2.0"'));
+    });
+    const { readProject } = await import('../../cli/graph/project-config.js');
+    const bytes = new Uint8Array(readFileSync(join(root, rootGraph)));
+    const p = await readProject(join(root, 'jpack.json'), join(root, rootGraph));
+    if (!p.ok) throw new Error(p.error.message);
+    const c = closureOf(bytes, p.project);
+    if (!c.ok) throw new Error('no closure');
+    const out = await graphs.publishGraph(bytes, c.closure);
+    expect(out).toMatchObject({ ok: false, code: 'graph-not-closed' });
+    if (!out.ok && out.code === 'graph-not-closed')
+      expect(out.findings).toEqual([
+        expect.objectContaining({ code: 'member-missing', member: 'pack procurement-decision' }),
+      ]);
+    expect(await graphs.getGraph(hex(bytes))).toBeNull();
+  });
+
+  it('never serves a published graph once one of its members is gone from the table', async () => {
+    const root = copyProject('fragile', (p) => {
+      const g = join(p, rootGraph);
+      writeFileSync(g, readFileSync(g, 'utf8').replace('graphs/procurement-triage"', 'graphs/fragile"'));
+      const f = join(p, 'packs/procurement-decision.json');
+      writeFileSync(f, readFileSync(f, 'utf8').replace('"version": "0.1.0"', '"version": "0.3.0"'));
+    });
+    const r = await cli(['--config', join(root, 'jpack.json'), '--graph', join(root, rootGraph)]);
+    expect(r.code).toBe(0);
+    const digest = hex(readFileSync(join(root, rootGraph)));
+    expect(await graphs.getGraph(digest)).not.toBeNull();
+    const pack = hex(readFileSync(join(root, 'packs/procurement-decision.json')));
+    await new ContentTable({ client: w.dynamodb, tableName: w.env.PACKS_TABLE! }).deleteItem(`pack#${pack}`, 'pack');
+    await expect(graphs.getGraph(digest)).rejects.toBeInstanceOf(RegistryIntegrityError);
+  });
+
+  it('refuses --graph without --config as a usage error', async () => {
+    const r = await cli(['--graph', join(example, rootGraph)]);
+    expect(r.code).toBe(64);
+  });
+});
