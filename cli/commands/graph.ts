@@ -6,6 +6,7 @@ import {
   graphValidationJson,
   refusal,
   validateGraph,
+  type GraphProject,
   type GraphRun,
 } from '../../core/graph/index.js';
 import { parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
@@ -75,21 +76,31 @@ function print(io: CliIo, run: GraphRun): number {
   return run.status === 'refused' ? run.error.exit : GRAPH_EXIT.OK;
 }
 
-async function validate(values: Record<string, unknown>, io: CliIo): Promise<number> {
+/** The config's project and the graph's exact bytes, or the refusal that prints for a file that cannot be read. */
+async function readGraphFiles(
+  values: Record<string, unknown>,
+): Promise<
+  | { readonly ok: true; readonly project: GraphProject; readonly graph: Uint8Array }
+  | { readonly ok: false; readonly refused: GraphRun }
+> {
   const project = await readProject(values.config as string, values.graph as string);
-  if (!project.ok) return print(io, { status: 'refused', error: project.error });
+  if (!project.ok) return { ok: false, refused: { status: 'refused', error: project.error } };
   const graph = await readFileOr(values.graph as string);
-  if (!graph.ok)
-    return print(io, {
-      status: 'refused',
-      error: refusal(
-        'load',
-        'JPS-GRAPH-READ',
-        GRAPH_EXIT.IO,
-        `cannot read ${values.graph as string}: ${graph.message}`,
-      ),
-    });
-  const v = validateGraph(graph.bytes, project.project);
+  if (!graph.ok) {
+    const message = `cannot read ${values.graph as string}: ${graph.message}`;
+    return {
+      ok: false,
+      refused: { status: 'refused', error: refusal('load', 'JPS-GRAPH-READ', GRAPH_EXIT.IO, message) },
+    };
+  }
+  return { ok: true, project: project.project, graph: graph.bytes };
+}
+
+async function validate(values: Record<string, unknown>, io: CliIo): Promise<number> {
+  const read = await readGraphFiles(values);
+  if (!read.ok) return print(io, read.refused);
+  const { project, graph } = read;
+  const v = validateGraph(graph, project);
   io.stdout(`${graphValidationJson(v)}\n`);
   return v.exit;
 }
@@ -97,19 +108,9 @@ async function validate(values: Record<string, unknown>, io: CliIo): Promise<num
 async function evaluate(values: Record<string, unknown>, io: CliIo): Promise<number> {
   const wb = values['work-budget'] as string | undefined;
   const workBudget = wb === undefined ? undefined : parsePositiveInteger(wb, '--work-budget');
-  const project = await readProject(values.config as string, values.graph as string);
-  if (!project.ok) return print(io, { status: 'refused', error: project.error });
-  const graph = await readFileOr(values.graph as string);
-  if (!graph.ok)
-    return print(io, {
-      status: 'refused',
-      error: refusal(
-        'load',
-        'JPS-GRAPH-READ',
-        GRAPH_EXIT.IO,
-        `cannot read ${values.graph as string}: ${graph.message}`,
-      ),
-    });
+  const read = await readGraphFiles(values);
+  if (!read.ok) return print(io, read.refused);
+  const { project, graph } = read;
   let inputs: Uint8Array | undefined;
   if (values.inputs !== undefined) {
     const f = await readFileOr(values.inputs as string);
@@ -126,8 +127,8 @@ async function evaluate(values: Record<string, unknown>, io: CliIo): Promise<num
     inputs = f.bytes;
   }
   const run = evaluateGraph({
-    graph: graph.bytes,
-    project: project.project,
+    graph,
+    project,
     ...(inputs !== undefined ? { inputs } : {}),
     supportedExtensions: new Set((values['supported-extension'] as string[] | undefined) ?? []),
     ...(workBudget !== undefined ? { workBudget } : {}),
