@@ -31,7 +31,6 @@ import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledge
 import { checkpointLog } from '../../../core/ledger/checkpoint-writer.js';
 import { handleBatch, type BatchRecord } from '../../../core/pipeline/batch.js';
 import { ledgerWriter } from '../../../core/pipeline/ledger-writer.js';
-import type { LedgerStore, StoredEntry } from '../../../core/ledger/store.js';
 import { cachedPackSource } from '../../../core/pipeline/pack-source.js';
 import { processRequest, type PipelineConfig } from '../../../core/pipeline/process-request.js';
 import type { OutboxPorts } from '../../../core/pipeline/outbox.js';
