@@ -17,6 +17,7 @@ import { run as submit } from '../../cli/commands/submit.js';
 import { run as verify } from '../../cli/commands/verify.js';
 import { run as verifyReceipt } from '../../cli/commands/verify-receipt.js';
 import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { selectLog } from '../../core/ledger/log-selection.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { worldIo, type WorldIo } from './world-io.js';
@@ -35,6 +36,23 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * Request ids `<prefix>-<i>` for which `wanted` holds of their log, `count` of them. Under one writer per log a
+ * request's log is selectLog of its id (ADR 0270), so a test picks ids to put traffic where it needs it.
+ */
+function idsOn(prefix: string, logIds: readonly string[], wanted: (log: string, taken: readonly string[]) => boolean) {
+  const ids: string[] = [];
+  const taken: string[] = [];
+  for (let i = 0; i < 10_000 && !wanted('', taken); i++) {
+    const log = selectLog(`${prefix}-${i}`, logIds);
+    if (wanted(log, taken)) {
+      ids.push(`${prefix}-${i}`);
+      taken.push(log);
+    }
+  }
+  return ids;
+}
+
 const flags = () => ['--endpoint', w.stack.endpoint, '--region', w.stack.region, '--stage', 'omit'];
 
 async function cli(cmd: (argv: string[], io: ReturnType<typeof memoryIo>) => Promise<number>, argv: string[]) {
@@ -52,8 +70,12 @@ it('verify names a deleted request from the archive, and the requester’s saved
   const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
 
   // Genuine traffic, then the victim's request, waited for and saved as its requester keeps it.
-  for (let i = 0; i < logIds.length; i++) await io.submit(io.request(`before-${i}`, 'vendor', LOW_RISK));
-  for (let i = 0; i < logIds.length; i++) await io.entryOf(`before-${i}`);
+  // One earlier entry on every log, so the victim's log is not emptied by the deletion below.
+  const before = idsOn('before', logIds, (log, taken) =>
+    log === '' ? taken.length === logIds.length : !taken.includes(log),
+  );
+  for (const id of before) await io.submit(io.request(id, 'vendor', LOW_RISK));
+  for (const id of before) await io.entryOf(id);
   const facts = join(dir, 'facts.json');
   writeFileSync(facts, LOW_RISK);
   const vendor = `sha256:${io.digests.vendor}`;
@@ -112,8 +134,10 @@ it('verify names a deleted request from the archive, and the requester’s saved
     }),
   );
   await w.coldStart();
-  for (let i = 0; i < 2 * logIds.length; i++) await io.submit(io.request(`after-${i}`, 'vendor', LOW_RISK));
-  for (let i = 0; i < 2 * logIds.length; i++) await io.entryOf(`after-${i}`);
+  // Two new requests on the victim's log: the first takes the deleted entry's slot.
+  const after = idsOn('after', logIds, (log, taken) => (log === '' ? taken.length === 2 : log === victim.logId));
+  for (const id of after) await io.submit(io.request(id, 'vendor', LOW_RISK));
+  for (const id of after) await io.entryOf(id);
   const refilled = await w.store.readHead(victim.logId);
   expect(refilled!.seq).toBeGreaterThanOrEqual(victim.seq);
   const again = await cli(checkpoint, ['--key', key, '--policy', policy, '--out', checkpoints, ...flags()]);
