@@ -3,25 +3,9 @@ import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
 import type { LedgerStore } from '../../core/ledger/store.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
-import type { EntryDraft } from '../../core/pipeline/ports.js';
-import { BUILD_DIGEST, PACK_DIGEST } from '../ledger/fixtures.js';
+import { refusalDraft } from './entry-draft-fixture.js';
 
-const draft = (requestId: string): EntryDraft =>
-  ({
-    kind: 'admission-refusal',
-    requestId,
-    requestDigest: 'a'.repeat(64),
-    correlation: null,
-    pack: { digest: PACK_DIGEST },
-    specVersion: null,
-    factsDigest: null,
-    evidenceDigest: null,
-    supportedExtensions: [],
-    workBudget: null,
-    work: 0,
-    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
-    refusal: { code: 'unknown-pack-digest', message: 'no pack is registered under this digest' },
-  }) as unknown as EntryDraft;
+const draft = refusalDraft;
 
 describe('one writer instance redelivered a request whose entry it wrote itself', () => {
   it('finds that entry in its own slot instead of writing a second one', async () => {

@@ -4,25 +4,9 @@ import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
 import type { LedgerStore, StoredEntry } from '../../core/ledger/store.js';
 import { LedgerWriteError, ledgerWriter, type LedgerWriterOptions } from '../../core/pipeline/ledger-writer.js';
-import type { EntryDraft } from '../../core/pipeline/ports.js';
-import { BUILD_DIGEST, PACK_DIGEST } from '../ledger/fixtures.js';
+import { refusalDraft } from './entry-draft-fixture.js';
 
-const draft = (requestId: string, digest = 'a'): EntryDraft =>
-  ({
-    kind: 'admission-refusal',
-    requestId,
-    requestDigest: digest.repeat(64),
-    correlation: null,
-    pack: { digest: PACK_DIGEST },
-    specVersion: null,
-    factsDigest: null,
-    evidenceDigest: null,
-    supportedExtensions: [],
-    workBudget: null,
-    work: 0,
-    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
-    refusal: { code: 'unknown-pack-digest', message: 'no pack is registered under this digest' },
-  }) as unknown as EntryDraft;
+const draft = refusalDraft;
 
 const SIGNER = signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(7)));
 
