@@ -10,7 +10,6 @@
  * Baseline: one bare strict Ed25519 verification of the entry's signature — a receipt needs at least four
  * (entry, checkpoint, note, cosignature), so about 4× is the floor.
  */
-import { performance } from 'node:perf_hooks';
 import { sha256, sha256Hex, toHex, utf8Bytes } from '../core/ledger/bytes.js';
 import { checkpointLog } from '../core/ledger/checkpoint-writer.js';
 import { cosign } from '../core/ledger/cosignature.js';
@@ -25,6 +24,7 @@ import { fromHex } from '../core/ledger/bytes.js';
 import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/signature.js';
 import { readSignedNote, serializeSignedNote } from '../core/ledger/signed-note.js';
 import { readTrustPolicy } from '../core/ledger/trust-policy.js';
+import { bestPerSecond } from './support/best-rate.js';
 
 const n = Number(process.argv[2] ?? 4096);
 const key = (label: string) => keyPairFromSeed(sha256(utf8Bytes(`receipt bench ${label}`)));
@@ -120,15 +120,7 @@ if (!parsed.ok) throw new Error(parsed.error.detail);
 const baseline = (): boolean =>
   verifyEd25519(fromHex(parsed.value.entry.signature), parsed.value.signingMessage, entryKey.publicKey);
 
-const perSecond = (f: () => boolean, reps: number): number => {
-  let best = 0;
-  for (let run = 0; run < 3; run++) {
-    const s = performance.now();
-    for (let i = 0; i < reps; i++) if (!f()) throw new Error('a verification failed');
-    best = Math.max(best, reps / ((performance.now() - s) / 1000));
-  }
-  return best;
-};
+const perSecond = bestPerSecond;
 const base = perSecond(baseline, 2000);
 const rec = perSecond(verifyOnce, 500);
 process.stdout.write(

@@ -8,7 +8,6 @@
  * request sent (key lookup, strict Ed25519, build, draft features, request/facts/evidence digests, pack).
  * Baseline: one bare strict Ed25519 verification of the entry's signature — the floor of (b).
  */
-import { performance } from 'node:perf_hooks';
 import { fromHex, sha256Hex, toHex, utf8Bytes } from '../core/ledger/bytes.js';
 import { buildEntry } from '../core/ledger/entry.js';
 import type { UnsignedEntry } from '../core/ledger/entry-types.js';
@@ -17,6 +16,7 @@ import { readTrustPolicy } from '../core/ledger/trust-policy.js';
 import { readRequest } from '../core/admission/index.js';
 import { readResultNotification, resultNotificationFor } from '../core/pipeline/result-notification.js';
 import { verifyResultEntry } from '../core/pipeline/result-verdict.js';
+import { bestPerSecond } from './support/best-rate.js';
 
 const keys = keyPairFromSeed(new Uint8Array(32).fill(3));
 const checkpointKeys = keyPairFromSeed(new Uint8Array(32).fill(4));
@@ -94,15 +94,7 @@ const message0 = signingMessage();
 const bare = (): boolean => verifyEd25519(fromHex(built.entry.signature), message0, keys.publicKey);
 if (!prove() || !build() || !bare()) throw new Error('the bench result does not prove');
 
-const perSecond = (f: () => boolean, reps: number): number => {
-  let best = 0;
-  for (let run = 0; run < 3; run++) {
-    const s = performance.now();
-    for (let i = 0; i < reps; i++) if (!f()) throw new Error('a check failed');
-    best = Math.max(best, reps / ((performance.now() - s) / 1000));
-  }
-  return best;
-};
+const perSecond = bestPerSecond;
 const base = perSecond(bare, 2000);
 const proofs = perSecond(prove, 1000);
 const builds = perSecond(build, 1000);
