@@ -1,8 +1,10 @@
 /**
  * What `docket verify` reads from a live stage to cross-check the request archive with the ledger (docs/verify.md
  * "Requests without an entry"; ADR 0292): every archived request, the (requestId, requestDigest) of every stored
- * entry, the state of the queues a request passes through, and the intake DLQ's messages with their reasons. The rule
- * itself is pure: core/ledger/verify/omission.ts.
+ * entry, the state of the queues a request passes through, and the messages of both dead-letter queues on that path
+ * with their reasons: the intake DLQ (admission's refusals) and the FIFO ledger queue's DLQ (a record the evaluate
+ * function failed maxReceiveCount times, e.g. on a regressed head). The rule itself is pure:
+ * core/ledger/verify/omission.ts.
  */
 import { createHash } from 'node:crypto';
 import { getQueueAttributes, receiveMessages } from '../adapters/sqs.js';
@@ -16,7 +18,10 @@ import {
   type RequestWithoutEntryFinding,
 } from '../core/ledger/index.js';
 import type { StackClients } from './clients.js';
-import { requestPathQueues, routeQueueName } from './settings.js';
+import { ledgerDlqName, requestPathQueues, routeQueueName } from './settings.js';
+
+/** SQS moved the record there after maxReceiveCount failed deliveries: no DocketReason attribute is set. */
+const LEDGER_DLQ_REASON = 'ledger-queue-redriven';
 
 /** Receives of the DLQ at most (10 messages each): a DLQ deeper than this is reported as not fully read. */
 const MAX_DLQ_RECEIVES = 200;
@@ -54,6 +59,9 @@ export async function crossCheckArchive(
   const queues: PathQueueState[] = [];
   for (const name of requestPathQueues(stack.settings)) queues.push(await queueState(stack, name));
   const deadLettered = await dlqReasons(stack, await stack.queueUrl(routeQueueName(stack.settings, 'intake-dlq')));
+  // The sequence function forwards each request's exact bytes, so a ledger DLQ message hashes to the archived digest.
+  const ledgerDlq = await dlqReasons(stack, await stack.queueUrl(ledgerDlqName(stack.settings)), LEDGER_DLQ_REASON);
+  for (const [digest, reason] of ledgerDlq) if (!deadLettered.has(digest)) deadLettered.set(digest, reason);
   const { findings, excused } = omissionFindings({ archived, recorded, deadLettered, queues, now: nowSeconds });
   return { findings, excused, archived: archived.length, queues };
 }
@@ -79,9 +87,11 @@ async function queueState(stack: StackClients, name: string): Promise<PathQueueS
 
 /**
  * The DLQ's messages by the SHA-256 of their body, read without consuming them (visibility timeout 0: each stays on
- * the queue, visible). The reason is the DocketReason attribute the pipeline sets (ADR 0071), or "redriven".
+ * the queue, visible). The reason is the DocketReason attribute the pipeline sets (ADR 0071), or `fallback`. A FIFO
+ * DLQ shows only the first messages of each message group this way; a request behind them stays unexcused (a
+ * finding), never silently excused.
  */
-async function dlqReasons(stack: StackClients, url: string): Promise<Map<string, string>> {
+async function dlqReasons(stack: StackClients, url: string, fallback = 'redriven'): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const seen = new Set<string>();
   let quiet = 0;
@@ -94,7 +104,7 @@ async function dlqReasons(stack: StackClients, url: string): Promise<Map<string,
       const digest = createHash('sha256')
         .update(m.Body ?? '', 'utf8')
         .digest('hex');
-      out.set(digest, m.MessageAttributes?.DocketReason?.StringValue ?? 'redriven');
+      out.set(digest, m.MessageAttributes?.DocketReason?.StringValue ?? fallback);
     }
   }
   return out;

@@ -83,6 +83,9 @@ export function requestPathQueues(s: StackSettings): readonly string[] {
   return [s.intakeQueue, `${s.queuePrefix}-ledger.fifo`];
 }
 
+/** The FIFO ledger queue's dead-letter queue (infra/names.ts `ledgerQueue.dlq`). */
+export const ledgerDlqName = (s: StackSettings): string => `${s.queuePrefix}-ledger-dlq.fifo`;
+
 /** The physical queue name of a route key ("review" → docket-<stage>-route-review; "unrouted"; "intake-dlq"). */
 export function routeQueueName(s: StackSettings, route: string): string {
   if (route === 'unrouted' || route === 'intake-dlq' || route === 'unrouted-dlq' || route === 'intake')

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { memoryIo } from '../../cli/io.js';
 import { run as checkpoint } from '../../cli/commands/checkpoint.js';
 import { run as submit } from '../../cli/commands/submit.js';
@@ -161,4 +162,31 @@ it('an honest stage with idle queues verifies ok, archive cross-check included',
   const v = JSON.parse(r.stdout) as { ok: boolean; findings: { code: string }[]; summary: { archive?: unknown } };
   expect(v.findings.filter((f) => f.code === 'request-without-entry')).toEqual([]);
   expect(v.summary.archive).toMatchObject({ excused: [] });
+}, 120_000);
+
+it('a request the FIFO ledger queue dead-lettered is excused with its reason, not reported as omitted', async () => {
+  // As SQS leaves it after maxReceiveCount failed deliveries (e.g. a writer refusing a regressed head): the exact
+  // request bytes, retained in the archive, on the ledger DLQ, with no entry.
+  const body = io.request('ledger-dead-1', 'vendor', LOW_RISK);
+  const { digest } = await w.archive.put(new TextEncoder().encode(body));
+  await w.sqs.send(
+    new SendMessageCommand({
+      QueueUrl: w.queueUrl('ledger-dlq.fifo'),
+      MessageBody: body,
+      MessageGroupId: 'log-0',
+      MessageDeduplicationId: digest,
+    }),
+  );
+  const r = await w.verify();
+  const v = JSON.parse(r.stdout) as {
+    findings: { code: string; requestId?: string }[];
+    summary: { archive?: { excused: unknown[] } };
+  };
+  expect(v.findings.filter((f) => f.requestId === 'ledger-dead-1')).toEqual([]);
+  expect(v.summary.archive?.excused).toContainEqual({
+    requestId: 'ledger-dead-1',
+    requestDigest: digest,
+    excuse: 'dead-lettered',
+    reason: 'ledger-queue-redriven',
+  });
 }, 120_000);

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/request-builder.js';
 import { readRequest } from '../../core/admission/request.js';
-import { resolveSettings, routeQueueName } from '../../stack/settings.js';
+import { ledgerDlqName, requestPathQueues, resolveSettings, routeQueueName } from '../../stack/settings.js';
+import { defaultConfig } from '../../infra/config.js';
+import { resourceNames } from '../../infra/names.js';
 import { handoffMessageBytes } from '../../core/pipeline/handoff-message.js';
 import { DIRECT, signedDisposition, TARGETED } from './handoff-fixtures.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
@@ -74,6 +76,13 @@ describe('stack settings of the pipeline commands', () => {
       routeQueueName(s, 'unrouted'),
       routeQueueName(s, 'docket-dev-route-x'),
     ]).toEqual(['docket-dev-route-review', 'docket-dev-unrouted', 'docket-dev-route-x']);
+  });
+
+  it('names the request path and the ledger DLQ exactly as the CDK app creates them', () => {
+    const s = resolveSettings({ stage: 'dev' }, {});
+    const n = resourceNames('dev', defaultConfig('dev'));
+    expect(requestPathQueues(s)).toEqual([n.intake.queue, n.ledgerQueue.queue]);
+    expect(ledgerDlqName(s)).toBe(n.ledgerQueue.dlq);
   });
 });
 
