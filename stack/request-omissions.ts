@@ -12,12 +12,13 @@ import { readRequest } from '../core/admission/index.js';
 import {
   omissionFindings,
   recordedKey,
+  type ArchiveCheck,
   type ArchivedRequest,
   type ExcusedRequest,
   type PathQueueState,
   type RequestWithoutEntryFinding,
 } from '../core/ledger/index.js';
-import type { StackClients } from './clients.js';
+import { explainStackError, type StackClients } from './clients.js';
 import { ledgerDlqName, requestPathQueues, routeQueueName } from './settings.js';
 
 /** SQS moved the record there after maxReceiveCount failed deliveries: no DocketReason attribute is set. */
@@ -64,6 +65,22 @@ export async function crossCheckArchive(
   for (const [digest, reason] of ledgerDlq) if (!deadLettered.has(digest)) deadLettered.set(digest, reason);
   const { findings, excused } = omissionFindings({ archived, recorded, deadLettered, queues, now: nowSeconds });
   return { findings, excused, archived: archived.length, queues };
+}
+
+/** A stage without the request archive table or a path queue: nothing to cross-check, which is said, not hidden. */
+export const isMissingResource = (e: unknown): boolean =>
+  ['ResourceNotFoundException', 'QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue'].includes(
+    (e as { name?: string } | null)?.name ?? '',
+  );
+
+/** The cross-check, or why a stage has nothing to cross-check; any other failure to read throws (no verdict). */
+export async function archiveCheckOf(stack: StackClients): Promise<ArchiveCheck> {
+  try {
+    return await crossCheckArchive(stack);
+  } catch (e) {
+    if (!isMissingResource(e)) throw e;
+    return { missing: explainStackError(e, stack.settings) };
+  }
 }
 
 async function queueState(stack: StackClients, name: string): Promise<PathQueueState> {

@@ -18,13 +18,13 @@ import { readMarkers } from '../../core/ledger/index.js';
 import { readPolicyBytes, verifyExportFiles } from '../../core/ledger/index.js';
 import type { NoVerdict, Verdict } from '../../core/ledger/index.js';
 import { storeCheckpoints, storeSource } from '../../core/ledger/index.js';
-import { verifyLedger } from '../../core/ledger/index.js';
+import { verifyLedger, withArchiveCheck, type ArchiveCheck } from '../../core/ledger/index.js';
 import { err, type Result } from '../../core/result.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { keepsNotes, cosignedNote, readWitnessFiles, type WitnessInputs } from '../../core/ledger/index.js';
-import { crossCheckArchive, type ArchiveCrossCheck } from '../../stack/request-omissions.js';
+import { crossCheckArchive, isMissingResource, type ArchiveCrossCheck } from '../../stack/request-omissions.js';
 
 const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoints.json>] [--policy <trust-policy.json>] [--markers <markers.json>] [--all-signatures]
               [--witnesses <witness-policy.json> [--cosigned <checkpoint-notes.json | witness-state.json>]… [--now <RFC 3339>]]
@@ -177,7 +177,7 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
     result = await verifyLive(values, policyBytes, checkpointBytes, markerBytes, options, deps);
     if (result.ok && deps.crossCheck !== undefined && values['skip-archive'] !== true) {
       const settings = resolveSettings(values as never, process.env);
-      let check: ArchiveCrossCheck | { readonly missing: string };
+      let check: ArchiveCheck;
       try {
         check = await deps.crossCheck(settings);
       } catch (e) {
@@ -190,20 +190,7 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
         io.stderr(`docket verify: the request archive was not cross-checked: ${check.missing}\n`);
       }
       bar.done();
-      // The archive's findings follow the ledger's (they name a request, not a log position).
-      const v = result.value;
-      const found = 'missing' in check ? [] : check.findings;
-      const out = {
-        ok: v.ok && found.length === 0,
-        findings: [...v.findings, ...found],
-        summary: {
-          ...v.summary,
-          archive:
-            'missing' in check
-              ? { checked: false, reason: check.missing }
-              : { checked: true, requests: check.archived, excused: check.excused, queues: check.queues },
-        },
-      };
+      const out = withArchiveCheck(result.value, check);
       io.stdout(`${JSON.stringify(out)}\n`);
       return out.ok ? EXIT.OK : EXIT.NOT_OK;
     }
@@ -277,11 +264,6 @@ export async function verifyLive(
     close();
   }
 }
-
-const isMissingResource = (e: unknown): boolean =>
-  ['ResourceNotFoundException', 'QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue'].includes(
-    (e as { name?: string } | null)?.name ?? '',
-  );
 
 export const isUtcTime = (s: string): boolean =>
   /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(s) && !Number.isNaN(Date.parse(s));

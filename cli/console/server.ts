@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Finding } from '../../core/ledger/index.js';
+import { withArchiveCheck, type ArchiveVerdict, type Verdict } from '../../core/ledger/index.js';
 import type { EntryDetailResponse, LinkedFinding, VerifyVerdict } from '../../core/console-api/index.js';
 import { entryDetail } from './entry-detail.js';
 import { handoffsOf } from './handoffs.js';
@@ -104,11 +104,20 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
     if (!result.ok) event('no-verdict', result.error);
     else {
       await index.refresh();
-      const findings: LinkedFinding[] = result.value.findings.map((f: Finding) => ({
+      let v: Verdict | ArchiveVerdict = result.value;
+      try {
+        if (o.source.archiveCheck !== undefined) v = withArchiveCheck(v, await o.source.archiveCheck());
+      } catch (e) {
+        // As `docket verify`: an archive or queue that cannot be read is no verdict, never an ok without it.
+        event('no-verdict', { code: 'store-read-incomplete', detail: (e as Error).message });
+        res.end();
+        return;
+      }
+      const findings: LinkedFinding[] = v.findings.map((f) => ({
         ...f,
         entryRequestId: 'seq' in f ? requestIdOf(f.logId, f.seq) : null,
       }));
-      const verdict: VerifyVerdict = { ...result.value, findings };
+      const verdict: VerifyVerdict = { ...v, findings };
       event('verdict', verdict);
     }
     res.end();

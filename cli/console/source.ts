@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readCheckpointExport, readTrustPolicy, type LedgerStore, type TrustPolicy } from '../../core/ledger/index.js';
 import { cosignedNote, keepsNotes, type WitnessInputs } from '../../core/ledger/index.js';
 import { readLedgerExportFast, verifyExportFiles } from '../../core/ledger/index.js';
-import type { NoVerdict, Verdict } from '../../core/ledger/index.js';
+import type { ArchiveCheck, NoVerdict, Verdict } from '../../core/ledger/index.js';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
 import { replayLedger, type ReplayOutcome } from '../../core/replay/index.js';
 import type { Result } from '../../core/result.js';
@@ -26,6 +26,7 @@ import { approximateDepth } from '../../adapters/sqs.js';
 import { defaultConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { routeQueueName } from '../../stack/settings.js';
+import { archiveCheckOf } from '../../stack/request-omissions.js';
 import type { ReplayView } from '../../core/console-api/index.js';
 export type { ReplayView };
 
@@ -59,6 +60,11 @@ export interface ConsoleSource {
    * cosignatures (as `docket verify --witnesses` gathers them); null without a witness policy.
    */
   witnessInputs(): Promise<WitnessInputs | null>;
+  /**
+   * The request archive cross-check `docket verify` adds on the live path (docs/verify.md "Requests without an
+   * entry"); absent for files, which hold no archive. Throws when the archive or a queue cannot be read.
+   */
+  archiveCheck?(): Promise<ArchiveCheck>;
   /** Runs verify as `docket verify` does (with `--witnesses` when the console was given a witness policy). */
   verify(onProgress: (entries: number) => void, progressEvery: number): Promise<Result<Verdict, NoVerdict>>;
   replay(requestId: string): Promise<ReplayView>;
@@ -160,6 +166,8 @@ export interface StackSourceOptions {
   /** The stage's routes; default: the routes a stack is deployed with by default (infra/config.ts). */
   readonly routes?: readonly RouteConfig[];
   readonly routesDescription?: string;
+  /** How the request archive is cross-checked (stack/request-omissions.ts by default; tests substitute). */
+  readonly archiveCheck?: (stack: StackClients) => Promise<ArchiveCheck>;
   /** How a queue's depth is read (GetQueueAttributes by default; tests substitute). */
   readonly queueDepth?: (queue: string) => Promise<{ visible: number; inFlight: number } | null>;
 }
@@ -243,6 +251,10 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
         { allSignatures: false, onProgress, progressEvery, ...(w ? { witnesses: w } : {}) },
         { openStore: () => ({ store: opened.store, close: () => undefined }) },
       );
+    },
+    async archiveCheck() {
+      sqs ??= openStack(settings);
+      return (o.archiveCheck ?? archiveCheckOf)(sqs);
     },
     async replay(requestId) {
       if (policy === null) return { available: false, reason: `replay needs a trust policy: ${problem}` };

@@ -4,7 +4,15 @@
  * Every string in these values came from the ledger, a pack or a queue name: untrusted text, which the page renders
  * only through escaping bindings (ADR 0184).
  */
-import type { Finding, NewestClaim, NoVerdict, SignedEntry, Verdict } from '../ledger/index.js';
+import type {
+  ArchiveSummary,
+  Finding,
+  NewestClaim,
+  NoVerdict,
+  RequestWithoutEntryFinding,
+  SignedEntry,
+  Verdict,
+} from '../ledger/index.js';
 import type { ReplayOutcome } from '../replay/types.js';
 
 /** One row of the entries list: what an auditor filters and searches by, as the entry states it. */
@@ -204,8 +212,17 @@ export interface HandoffsView {
 /** `GET /api/entry/<request-id>`: the entry detail and why the trust policy could not be read, if so. */
 export type EntryDetailResponse = EntryDetail & { readonly policyProblem: string | null };
 
-/** A verify finding on `/api/verify`, linked to the request id of the entry it is about (null: none is). */
-export type LinkedFinding = Finding & { readonly entryRequestId: string | null };
+/**
+ * A verify finding on `/api/verify`, linked to the request id of the entry it is about (null: none is). A request
+ * without an entry (the archive cross-check over a stack) names its request, not a log position.
+ */
+export type LinkedFinding = (Finding | RequestWithoutEntryFinding) & { readonly entryRequestId: string | null };
 
-/** The `verdict` event of `GET /api/verify`: the `docket verify` verdict with its findings linked. */
-export type VerifyVerdict = Omit<Verdict, 'findings'> & { readonly findings: readonly LinkedFinding[] };
+/**
+ * The `verdict` event of `GET /api/verify`: the `docket verify` verdict with its findings linked; over a stack it
+ * carries the request archive cross-check as `docket verify` does (`summary.archive`).
+ */
+export type VerifyVerdict = Omit<Verdict, 'findings' | 'summary'> & {
+  readonly findings: readonly LinkedFinding[];
+  readonly summary: Verdict['summary'] & { readonly archive?: ArchiveSummary };
+};

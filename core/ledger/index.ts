@@ -168,6 +168,10 @@ export { storeSource } from './verify/sources.js';
 export { verifyLedger } from './verify/verify-ledger.js';
 export {
   omissionFindings,
+  withArchiveCheck,
+  type ArchiveCheck,
+  type ArchiveSummary,
+  type ArchiveVerdict,
   recordedKey,
   type ArchivedRequest,
   type ExcusedRequest,

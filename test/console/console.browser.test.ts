@@ -195,4 +195,25 @@ describe('the audit console over the local stack', () => {
     expect(new URL(page.url()).pathname).toBe('/entry/console-triage-7a');
     await page.close();
   });
+
+  it('names an accepted request that left no entry, from the request archive, as docket verify does', async () => {
+    // Retained as the pipeline retains every request before its entry, but never appended: an omission.
+    const built = buildRequest({
+      requestId: 'console-vanished',
+      pack: `sha256:${'0'.repeat(64)}`,
+      facts: example('requests/expense-travel.facts.json'),
+    });
+    if (!built.ok) throw new Error(built.error);
+    const { digest } = await w.archive.put(new TextEncoder().encode(built.value));
+    const page = await b.browser.newPage();
+    await page.goto(at('/verify'));
+    await page.waitForSelector('[data-verify-ok]');
+    expect(await page.getAttribute('[data-verify-ok]', 'data-verify-ok')).toBe('false');
+    const group = page.locator('.finding-group[data-code="request-without-entry"]');
+    expect(await group.locator('.finding').count()).toBe(1);
+    const text = await group.textContent();
+    expect(text).toContain('request console-vanished');
+    expect(text).toContain(`requestDigest ${digest}`);
+    await page.close();
+  });
 });

@@ -170,3 +170,33 @@ describe('docket console server', () => {
     expect(JSON.parse(verdict![1]!)).toMatchObject({ ok: true, findings: [] });
   });
 });
+
+describe('the console verify over a stage whose request archive cannot be read', () => {
+  it('answers no verdict rather than an ok without the archive cross-check', async () => {
+    const source = {
+      ...(await openFileSource(files)),
+      archiveCheck: () => Promise.reject(new Error('requests table: connection refused')),
+    };
+    const broken = await startConsoleServer({ source, distDir: dist, host: '127.0.0.1', port: 0 });
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: broken.port, path: '/api/verify' }, (res) => {
+          let b = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (b += d));
+          res.on('end', () => resolve(b));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      expect(body).not.toContain('event: verdict');
+      const nv = /event: no-verdict\ndata: (.*)\n/.exec(body);
+      expect(JSON.parse(nv![1]!)).toEqual({
+        code: 'store-read-incomplete',
+        detail: 'requests table: connection refused',
+      });
+    } finally {
+      await broken.close();
+    }
+  });
+});

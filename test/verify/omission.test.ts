@@ -4,7 +4,13 @@
  * request is younger than the redelivery window. An idle path leaves no excuse.
  */
 import { describe, expect, it } from 'vitest';
-import { omissionFindings, recordedKey, type PathQueueState } from '../../core/ledger/verify/omission.js';
+import {
+  omissionFindings,
+  recordedKey,
+  withArchiveCheck,
+  type PathQueueState,
+} from '../../core/ledger/verify/omission.js';
+import type { Verdict } from '../../core/ledger/verify/findings.js';
 
 const D = (c: string) => c.repeat(64);
 const NOW = 1_800_000_000;
@@ -72,5 +78,30 @@ describe('archived requests without an entry', () => {
       queues: [queue(0, 0)],
     });
     expect(without.findings).toEqual([{ code: 'request-without-entry', requestId: 'kept', requestDigest: D('f') }]);
+  });
+});
+
+describe('a ledger verdict with the archive cross-check folded in', () => {
+  const verdict = (findings: Verdict['findings']): Verdict => ({
+    ok: findings.length === 0,
+    findings,
+    summary: { mode: 'checkpoint', logs: 1, entries: 3, entrySignaturesChecked: 1, checkpoints: 1, anchors: [] },
+  });
+  const gone = { code: 'request-without-entry' as const, requestId: 'gone', requestDigest: D('b') };
+
+  it('turns an ok ledger not ok when a request has no entry, its finding after the ledger’s', () => {
+    const tail: Verdict['findings'][0] = { code: 'chain-broken', logId: 'log-0', seq: 2 };
+    const out = withArchiveCheck(verdict([tail]), { findings: [gone], excused: [], archived: 4, queues: [] });
+    expect(out.ok).toBe(false);
+    expect(out.findings).toEqual([tail, gone]);
+    expect(out.summary.archive).toEqual({ checked: true, requests: 4, excused: [], queues: [] });
+    const clean = withArchiveCheck(verdict([]), { findings: [], excused: [], archived: 4, queues: [] });
+    expect(clean.ok).toBe(true);
+  });
+
+  it('says the archive was not cross-checked when the stage has none, and keeps the ledger’s verdict', () => {
+    const out = withArchiveCheck(verdict([]), { missing: 'no table docket-t-requests' });
+    expect(out.ok).toBe(true);
+    expect(out.summary.archive).toEqual({ checked: false, reason: 'no table docket-t-requests' });
   });
 });

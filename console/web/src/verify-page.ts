@@ -15,8 +15,16 @@ type State =
 const details = (f: Finding) =>
   Object.entries(f)
     .filter(([k]) => !['code', 'logId', 'seq', 'treeSize', 'entryRequestId'].includes(k))
+    .filter(([k]) => 'logId' in f || k !== 'requestId')
     .map(([k, v]) => `${k} ${String(v)}`)
     .join(', ');
+
+/** Where a finding is: a log position, or (a request without an entry) the archived request it names. */
+const place = (f: Finding) =>
+  'logId' in f
+    ? html`log
+      ${visible(f.logId)}${'seq' in f ? html`, seq ${f.seq}` : nothing}${'treeSize' in f ? html`, tree size ${f.treeSize}` : nothing}`
+    : html`request ${visible(f.requestId)}`;
 
 /**
  * `/verify`: runs `docket verify` on the server and follows it through server-sent events (GET /api/verify), drawing
@@ -106,8 +114,7 @@ export class VerifyPage extends LightElement {
               ${fs.map(
                 (f) =>
                   html`<li class="finding">
-                    log
-                    ${visible(f.logId)}${'seq' in f ? html`, seq ${f.seq}` : nothing}${'treeSize' in f ? html`, tree size ${f.treeSize}` : nothing}
+                    ${place(f)}
                     ${
                       f.entryRequestId !== null
                         ? html` — <a href=${entryHref(f.entryRequestId)}>entry ${visible(f.entryRequestId)}</a>`

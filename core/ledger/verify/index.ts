@@ -37,6 +37,10 @@ export { installLedgerCrypto, portableLedgerCrypto, type LedgerCrypto } from '..
 export { verifyEd25519 } from '../signature.js';
 export {
   omissionFindings,
+  withArchiveCheck,
+  type ArchiveCheck,
+  type ArchiveSummary,
+  type ArchiveVerdict,
   recordedKey,
   type ArchivedRequest,
   type ExcusedRequest,

@@ -12,6 +12,7 @@
  * An idle path leaves no excuse. Pure: the archive, the ledger's (requestId, requestDigest) pairs, the queues' state
  * and the time are inputs.
  */
+import type { Finding, Verdict, VerifySummary } from './findings.js';
 
 /** An archived request without an entry recording its bytes, and no excuse. */
 export interface RequestWithoutEntryFinding {
@@ -84,4 +85,47 @@ export function omissionFindings(i: OmissionInputs): {
   const order = (a: { requestId: string; requestDigest: string }, b: typeof a) =>
     a.requestId < b.requestId ? -1 : a.requestId > b.requestId ? 1 : a.requestDigest < b.requestDigest ? -1 : 1;
   return { findings: findings.sort(order), excused: excused.sort(order) };
+}
+
+/** What the archive cross-check rested on, as `summary.archive` of the verdict (docs/verify.md). */
+export type ArchiveSummary =
+  | { readonly checked: false; readonly reason: string }
+  | {
+      readonly checked: true;
+      readonly requests: number;
+      readonly excused: readonly ExcusedRequest[];
+      readonly queues: readonly PathQueueState[];
+    };
+
+/** The cross-check's outcome: its findings, or why there was nothing to cross-check (no archive table or queue). */
+export type ArchiveCheck =
+  | {
+      readonly findings: readonly RequestWithoutEntryFinding[];
+      readonly excused: readonly ExcusedRequest[];
+      readonly archived: number;
+      readonly queues: readonly PathQueueState[];
+    }
+  | { readonly missing: string };
+
+/** A ledger verdict with the archive cross-check folded in: `docket verify`'s live answer and the console's. */
+export interface ArchiveVerdict {
+  readonly ok: boolean;
+  readonly findings: readonly (Finding | RequestWithoutEntryFinding)[];
+  readonly summary: VerifySummary & { readonly archive: ArchiveSummary };
+}
+
+/** The archive's findings follow the ledger's (they name a request, not a log position); any of them makes it not ok. */
+export function withArchiveCheck(v: Verdict, check: ArchiveCheck): ArchiveVerdict {
+  const found = 'missing' in check ? [] : check.findings;
+  return {
+    ok: v.ok && found.length === 0,
+    findings: [...v.findings, ...found],
+    summary: {
+      ...v.summary,
+      archive:
+        'missing' in check
+          ? { checked: false, reason: check.missing }
+          : { checked: true, requests: check.archived, excused: check.excused, queues: check.queues },
+    },
+  };
 }
