@@ -374,35 +374,54 @@ class Run {
           path,
         ),
       );
-    const settings = { supportedExtensions: this.supportedExtensions, workBudget: this.remaining };
+    const { supportedExtensions } = this;
+    const workBudget = this.remaining;
     // ADR 0315: the assembled trees go to the evaluator as read documents whenever their text is certainly within
     // the carrier's limits; otherwise as their text, which the evaluator's preflight refuses exactly as it would.
+    // An absent evidence document is passed as `evidence: undefined`, which the evaluator reads as omitted (§8.2).
     const r =
       withinLimits(facts, factsGrown) && (evidence === undefined || withinLimits(evidence, evidenceGrown))
-        ? evaluateParsed(state.compiled, { facts, ...(evidence !== undefined ? { evidence } : {}), ...settings })
+        ? evaluateParsed(state.compiled, { facts, evidence, supportedExtensions, workBudget })
         : evaluateCompiled(state.compiled, {
             facts: jsonBytes(facts),
-            ...(evidence !== undefined ? { evidence: jsonBytes(evidence) } : {}),
-            ...settings,
+            evidence: evidence === undefined ? undefined : jsonBytes(evidence),
+            supportedExtensions,
+            workBudget,
           });
     this.remaining -= r.work;
     if (r.kind === 'error') throw new Stop(nodeRefusal(r.error, path));
     const { meta } = state;
-    const requested = r.disposition.handoff.state === 'requested';
-    const leaf: LeafEntry = {
-      node: id,
-      instancePath: path,
-      pack,
-      packId: meta.packId,
-      packVersion: meta.packVersion,
-      specVersion: meta.specVersion,
-      factFeeds,
-      evidenceFeeds,
-      disposition: r.disposition,
-      dispositionBytes: r.bytes,
-      ...(requested && meta.target !== undefined ? { handoffTarget: meta.target } : {}),
-      work: r.work,
-    };
+    const target = r.disposition.handoff.state === 'requested' ? meta.target : undefined;
+    // One literal per shape (no spread per node): the member order is the same either way.
+    const leaf: LeafEntry =
+      target === undefined
+        ? {
+            node: id,
+            instancePath: path,
+            pack,
+            packId: meta.packId,
+            packVersion: meta.packVersion,
+            specVersion: meta.specVersion,
+            factFeeds,
+            evidenceFeeds,
+            disposition: r.disposition,
+            dispositionBytes: r.bytes,
+            work: r.work,
+          }
+        : {
+            node: id,
+            instancePath: path,
+            pack,
+            packId: meta.packId,
+            packVersion: meta.packVersion,
+            specVersion: meta.specVersion,
+            factFeeds,
+            evidenceFeeds,
+            disposition: r.disposition,
+            dispositionBytes: r.bytes,
+            handoffTarget: target,
+            work: r.work,
+          };
     this.leaves.push(leaf);
     return leaf;
   }
