@@ -207,6 +207,29 @@ function upstream(produced: ReadonlyMap<string, Produced>, e: GraphEdge): Dispos
   return p.kind === 'pack' ? p.leaf.disposition : p.outputs.get(e.output!)!.disposition;
 }
 
+/**
+ * A fact feed record `{from, output?, pointer, injected, value?}` (ADR 0315), one literal per shape rather than
+ * spreads per feed; the member order is the same in every shape.
+ */
+function factFeed(from: string, pointer: string, value: JsonValue | undefined, output: string | undefined): FactFeed {
+  if (value === undefined)
+    return output === undefined ? { from, pointer, injected: false } : { from, output, pointer, injected: false };
+  return output === undefined
+    ? { from, pointer, injected: true, value }
+    : { from, output, pointer, injected: true, value };
+}
+
+/** An evidence feed record `{from, output?, requirement, state?}` (ADR 0315), as factFeed. */
+function evidenceFeed(
+  from: string,
+  requirement: string,
+  state: JsonValue | undefined,
+  output: string | undefined,
+): EvidenceFeed {
+  if (state === undefined) return output === undefined ? { from, requirement } : { from, output, requirement };
+  return output === undefined ? { from, requirement, state } : { from, output, requirement, state };
+}
+
 const outcomeOf = (d: Disposition): string | undefined => (d.kind === 'outcome' ? d.outcomeId : undefined);
 
 class Run {
@@ -271,25 +294,14 @@ class Run {
           facts = inject(facts, tokens, value);
           grown ||= grewPast(facts, tokens);
         }
-        factFeeds.push({
-          from,
-          ...(output !== undefined ? { output } : {}),
-          pointer,
-          injected: value !== undefined,
-          ...(value !== undefined ? { value } : {}),
-        });
+        factFeeds.push(factFeed(from, pointer, value, output));
       };
       const feedEvidence = (from: string, requirement: string, state: JsonValue | undefined, output?: string): void => {
         evidenceFed = true;
         // Format "1" decides evidence collisions when the target runs (A7); 0.2.0-draft did before evaluation.
         if (own?.evidence?.members.has(requirement) === true) throw new Stop(evidenceConflict(id, requirement));
         if (state !== undefined) evidence.set(requirement, state);
-        evidenceFeeds.push({
-          from,
-          ...(output !== undefined ? { output } : {}),
-          requirement,
-          ...(state !== undefined ? { state } : {}),
-        });
+        evidenceFeeds.push(evidenceFeed(from, requirement, state, output));
       };
       for (const step of steps) {
         switch (step.kind) {
@@ -440,22 +452,11 @@ class Run {
     const evidenceFeeds: EvidenceFeed[] = [];
     const bindFact = (from: string, key: string, value: JsonValue | undefined, output?: string): void => {
       facts.set(key, value);
-      factFeeds.push({
-        from,
-        ...(output !== undefined ? { output } : {}),
-        pointer: key,
-        injected: value !== undefined,
-        ...(value !== undefined ? { value } : {}),
-      });
+      factFeeds.push(factFeed(from, key, value, output));
     };
     const bindEvidence = (from: string, key: string, state: JsonValue | undefined, output?: string): void => {
       evidence.set(key, state);
-      evidenceFeeds.push({
-        from,
-        ...(output !== undefined ? { output } : {}),
-        requirement: key,
-        ...(state !== undefined ? { state } : {}),
-      });
+      evidenceFeeds.push(evidenceFeed(from, key, state, output));
     };
     for (const step of inst.plan.feeds.get(id)!) {
       switch (step.kind) {

@@ -187,8 +187,13 @@ describe('evaluateGraph never reuses a compiled graph for a project whose bytes 
     expect(answer(a)).toBe(first);
   });
 
-  it('a buffer changed in place between runs is read for what it now holds', () => {
-    const packBytes = bytes(PACKS.quiet);
+  // A small pack is checked against the memo's private copy, one past its 256 KiB copy bound by digest (ADR 0380).
+  const large = { ...PACKS.quiet!, decision: { intent: 'x'.repeat(300_000), question: 'Which outcome?' } };
+  it.each([
+    ['a small pack', PACKS.quiet!],
+    ['a pack past the copy bound', large],
+  ])('%s whose buffer is changed in place between runs is read for what it now holds', (_, pack) => {
+    const packBytes = bytes(pack);
     const proj: GraphProject = { packs: new Map([['quiet', { ok: true, bytes: packBytes }]]), graphs: new Map() };
     const before = answer(proj);
     // The same length, another pack identity: "…/quiet" becomes "…/quieT".
@@ -197,6 +202,7 @@ describe('evaluateGraph never reuses a compiled graph for a project whose bytes 
     const after = answer(proj);
     expect(JSON.parse(after)).toMatchObject({ nodes: [{ packId: 'https://packs.example.org/quieT' }] });
     expect(JSON.parse(before)).toMatchObject({ nodes: [{ packId: 'https://packs.example.org/quiet' }] });
+    expect(after).toBe(fresh(graph, proj, pass));
   });
 
   it('a pack that becomes unreadable, or unreadable for another reason, is answered as such', () => {
