@@ -18,9 +18,10 @@
  *   - 256 leaves: a 0.2.0-draft root with 16 instances of a 16-node subgraph (k × m = 256, B5), every leaf bound to a
  *     caller facts document through 256 caller edges and the subgraph's inputs, compiled once and through
  *     evaluateGraph; next to 256 evaluateCompiled calls on the same leaf documents.
- * Rounds alternate so drift affects all alike. Figures are main-thread CPU time (process.threadCpuUsage): on a shared
- * machine wall-clock rounds of the same work vary 2× and more, CPU time by a few per cent. Each figure is the fastest
- * of 15 measured rounds, with the median beside it; ratios are taken within the same run.
+ * Figures are main-thread CPU time (process.threadCpuUsage): on a shared machine wall-clock rounds of the same work
+ * vary 2× and more. Each of 21 rounds measures every figure back to back, its baseline first; a figure is the median
+ * round (the fastest beside it) and a ratio the median over the rounds of each round's own ratio, so a figure and its
+ * baseline are always compared on the same state of the machine.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +45,7 @@ const dec = new TextDecoder();
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fastest = (xs: number[]): number => Math.min(...xs);
+const ROUNDS = 21;
 /**
  * Main-thread CPU seconds of one call of `body`, over `reps` calls in a row (rounds of ≥ ~15 ms, so the thread clock's
  * granularity does not matter): what the work itself cost, whatever else a shared machine runs meanwhile.
@@ -206,18 +208,19 @@ function main(): void {
     wide: [] as number[],
     leaf: [] as number[],
   };
-  for (let i = 0; i < 15; i++) {
+  // Each round measures every figure back to back, baseline first, so a figure and its baseline see the same
+  // machine; a ratio is the median over the rounds of that round's own ratio.
+  for (let i = 0; i < ROUNDS; i++) {
+    t.compiled.push(measure(compiledRound, 4));
     t.compiledGraph.push(measure(compiledGraphRound, 4));
     t.graph.push(measure(graphRound, 4));
-    t.compiled.push(measure(compiledRound, 4));
     t.documents.push(measure(documentsRound, 1));
+    t.leaf.push(measure(leafRound, 24));
     t.wideCompiled.push(measure(wideCompiledRound, 16));
     t.wide.push(measure(wideRound, 16));
-    t.leaf.push(measure(leafRound, 24));
   }
-  // Per node (µs) or per run (ms): the fastest round (the cost least disturbed by the rest of a shared machine; the
-  // figure the ratios compare) and the median round.
-  const per = (xs: number[], scale: number) => ({ fast: fastest(xs) * scale, median: median(xs) * scale });
+  // Per node (µs) or per run (ms): the median round and the fastest.
+  const per = (xs: number[], scale: number) => ({ xs, median: median(xs) * scale, fast: fastest(xs) * scale });
   const perCompiled = per(t.compiled, 1e6 / 1024);
   const perCompiledGraph = per(t.compiledGraph, 1e6 / 1024);
   const perNode = per(t.graph, 1e6 / 1024);
@@ -227,13 +230,13 @@ function main(): void {
   const wideRun = per(t.wide, 1e3);
   type Fig = ReturnType<typeof per>;
   const show = (f: Fig, unit: string, digits: number) =>
-    `${f.fast.toFixed(digits).padStart(7)} ${unit} (median ${f.median.toFixed(digits)})`;
+    `${f.median.toFixed(digits).padStart(7)} ${unit} (fastest ${f.fast.toFixed(digits)})`;
   const vs = (f: Fig, base: Fig) =>
-    `${(f.fast / base.fast).toFixed(2)}× (median ${(f.median / base.median).toFixed(2)}×)`;
+    `${median(f.xs.map((x, i) => x / base.xs[i]!)).toFixed(2)}× (fastest rounds ${(f.fast / base.fast).toFixed(2)}×)`;
   process.stdout.write(
     [
-      `graph bench (Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; main-thread CPU time, fastest of 15 rounds; median beside it)`,
-      `  evaluateCompiled (pack compiled once), per evaluation       ${show(perCompiled, 'µs', 2)}   baseline`,
+      `graph bench (Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; main-thread CPU time, median of ${ROUNDS} rounds, fastest beside it)`,
+      `  evaluateCompiled (pack compiled once), per evaluation       ${show(perCompiled, 'µs', 2)}   baseline; ratios are medians of same-round ratios`,
       `  flat 16-node graph compiled once, per node                  ${show(perCompiledGraph, 'µs', 2)}   ${vs(perCompiledGraph, perCompiled)}  goal ≤ 1.2×`,
       `  flat 16-node graph through evaluateGraph, per node          ${show(perNode, 'µs', 2)}   ${vs(perNode, perCompiled)}`,
       `  evaluateDocuments (validate, compile, evaluate), per call   ${show(perDocuments, 'µs', 1)}`,
