@@ -34,7 +34,8 @@ import type {
   LeafEntry,
   SubgraphEntry,
 } from './graph-run.js';
-import { EMPTY_FACTS, readGraphInputs, type CallerInputs } from './inputs.js';
+import { EMPTY_FACTS, readGraphInputs, type CallerInputs, type NodeInputs } from './inputs.js';
+import type { FeedStep } from './plan.js';
 import { jsonBytes, jsonText } from './json-text.js';
 import type { GraphProject } from './project.js';
 import { refusal, type GraphRefusal } from './refusal.js';
@@ -232,6 +233,125 @@ function evidenceFeed(
 
 const outcomeOf = (d: Disposition): string | undefined => (d.kind === 'outcome' ? d.outcomeId : undefined);
 
+/** Where a node's feeds go: a pack node's documents (NodeAssembly) or a subgraph node's interface (InterfaceBinding). */
+interface FeedSink {
+  feedFact(from: string, key: string, tokens: readonly string[], value: JsonValue | undefined, output?: string): void;
+  feedEvidence(from: string, key: string, state: JsonValue | undefined, output?: string): void;
+}
+
+/**
+ * A node's feeds in the plan's order (edges by position, then `inputs` mappings; A2, B2): a caller edge reads the
+ * caller document (B4), a node edge the upstream outcome (A3: the outcome id as a fact; "present" as evidence, or
+ * its `onUnresolved` when unresolved), a mapping the value bound to the instance's interface key.
+ */
+function applyFeeds(
+  steps: readonly FeedStep[],
+  binding: Binding,
+  produced: ReadonlyMap<string, Produced>,
+  sink: FeedSink,
+): void {
+  for (const step of steps) {
+    switch (step.kind) {
+      case 'caller': {
+        const e = step.edge;
+        if (e.fact !== undefined)
+          sink.feedFact(CALLER, e.fact, step.factTokens, callerFact(binding.caller, step.callerFactTokens));
+        if (e.evidence !== undefined)
+          sink.feedEvidence(CALLER, e.evidence, binding.caller?.evidence?.members.get(e.callerEvidence!));
+        break;
+      }
+      case 'node': {
+        const e = step.edge;
+        const outcome = outcomeOf(upstream(produced, e));
+        if (e.fact !== undefined)
+          sink.feedFact(
+            e.from,
+            e.fact,
+            step.factTokens,
+            outcome === undefined ? undefined : stringValue(outcome),
+            e.output,
+          );
+        if (e.evidence !== undefined)
+          sink.feedEvidence(
+            e.from,
+            e.evidence,
+            stringValue(outcome !== undefined ? 'present' : e.onUnresolved),
+            e.output,
+          );
+        break;
+      }
+      case 'input-fact':
+        sink.feedFact(step.from, step.mapping.pointer, step.factTokens, binding.facts.get(step.mapping.key));
+        break;
+      case 'input-evidence':
+        sink.feedEvidence(step.from, step.mapping.requirementId, binding.evidence.get(step.mapping.key));
+        break;
+    }
+  }
+}
+
+/** A pack node's facts and evidence, assembled from the caller's own entry and its feeds (A2, A7, ADR 0315). */
+class NodeAssembly implements FeedSink {
+  facts: JsonValue;
+  /** Whether an object on a fed path now has more members than the carrier admits. */
+  grown = false;
+  readonly factFeeds: FactFeed[] = [];
+  readonly evidenceFeeds: EvidenceFeed[] = [];
+  private fedEvidence: Map<string, JsonValue> | undefined;
+
+  constructor(
+    private readonly id: string,
+    private readonly own: NodeInputs | undefined,
+  ) {
+    this.facts = own?.facts ?? EMPTY_FACTS;
+  }
+
+  feedFact(
+    from: string,
+    pointer: string,
+    tokens: readonly string[],
+    value: JsonValue | undefined,
+    output?: string,
+  ): void {
+    if (value !== undefined) {
+      this.facts = inject(this.facts, tokens, value);
+      this.grown ||= grewPast(this.facts, tokens);
+    }
+    this.factFeeds.push(factFeed(from, pointer, value, output));
+  }
+
+  feedEvidence(from: string, requirement: string, state: JsonValue | undefined, output?: string): void {
+    // Format "1" decides evidence collisions when the target runs (A7); 0.2.0-draft did before evaluation.
+    if (this.own?.evidence?.members.has(requirement) === true) throw new Stop(evidenceConflict(this.id, requirement));
+    this.fedEvidence ??= new Map();
+    if (state !== undefined) this.fedEvidence.set(requirement, state);
+    this.evidenceFeeds.push(evidenceFeed(from, requirement, state, output));
+  }
+
+  /** A2: the evidence document counts as supplied whenever any evidence feed exists. */
+  evidenceDocument(): JsonObject | undefined {
+    return this.fedEvidence === undefined ? this.own?.evidence : withEvidence(this.own?.evidence, this.fedEvidence);
+  }
+}
+
+/** The values a subgraph instance receives through its interface keys (B2); undefined = nothing bound. */
+class InterfaceBinding implements FeedSink {
+  readonly facts = new Map<string, JsonValue | undefined>();
+  readonly evidence = new Map<string, JsonValue | undefined>();
+  readonly factFeeds: FactFeed[] = [];
+  readonly evidenceFeeds: EvidenceFeed[] = [];
+
+  feedFact(from: string, key: string, _tokens: readonly string[], value: JsonValue | undefined, output?: string): void {
+    this.facts.set(key, value);
+    this.factFeeds.push(factFeed(from, key, value, output));
+  }
+
+  feedEvidence(from: string, key: string, state: JsonValue | undefined, output?: string): void {
+    this.evidence.set(key, state);
+    this.evidenceFeeds.push(evidenceFeed(from, key, state, output));
+  }
+}
+
 class Run {
   private readonly leaves: LeafEntry[] = [];
   private readonly subgraphs: SubgraphEntry[] = [];
@@ -274,78 +394,12 @@ class Run {
     const path = inst.path === '' ? id : `${inst.path}/${id}`;
     const own = inst.path === '' ? binding.nodes.get(id) : undefined;
     const steps = inst.plan.feeds.get(id)!;
-    let facts: JsonValue = own?.facts ?? EMPTY_FACTS;
-    let evidenceDoc: JsonObject | undefined = own?.evidence;
-    const factFeeds: FactFeed[] = [];
-    const evidenceFeeds: EvidenceFeed[] = [];
-    let grown = false;
     // A node without feeds takes the caller's trees as they are: nothing to assemble (ADR 0380).
-    if (steps.length > 0) {
-      const evidence = new Map<string, JsonValue>();
-      let evidenceFed = false;
-      const feedFact = (
-        from: string,
-        pointer: string,
-        tokens: readonly string[],
-        value: JsonValue | undefined,
-        output?: string,
-      ): void => {
-        if (value !== undefined) {
-          facts = inject(facts, tokens, value);
-          grown ||= grewPast(facts, tokens);
-        }
-        factFeeds.push(factFeed(from, pointer, value, output));
-      };
-      const feedEvidence = (from: string, requirement: string, state: JsonValue | undefined, output?: string): void => {
-        evidenceFed = true;
-        // Format "1" decides evidence collisions when the target runs (A7); 0.2.0-draft did before evaluation.
-        if (own?.evidence?.members.has(requirement) === true) throw new Stop(evidenceConflict(id, requirement));
-        if (state !== undefined) evidence.set(requirement, state);
-        evidenceFeeds.push(evidenceFeed(from, requirement, state, output));
-      };
-      for (const step of steps) {
-        switch (step.kind) {
-          case 'caller': {
-            const e = step.edge;
-            if (e.fact !== undefined)
-              feedFact(CALLER, e.fact, step.factTokens, callerFact(binding.caller, step.callerFactTokens));
-            if (e.evidence !== undefined)
-              feedEvidence(CALLER, e.evidence, binding.caller?.evidence?.members.get(e.callerEvidence!));
-            break;
-          }
-          case 'node': {
-            const e = step.edge;
-            const outcome = outcomeOf(upstream(produced, e));
-            if (e.fact !== undefined)
-              feedFact(
-                e.from,
-                e.fact,
-                step.factTokens,
-                outcome === undefined ? undefined : stringValue(outcome),
-                e.output,
-              );
-            if (e.evidence !== undefined)
-              feedEvidence(
-                e.from,
-                e.evidence,
-                stringValue(outcome !== undefined ? 'present' : e.onUnresolved),
-                e.output,
-              );
-            break;
-          }
-          case 'input-fact':
-            feedFact(step.from, step.mapping.pointer, step.factTokens, binding.facts.get(step.mapping.key));
-            break;
-          case 'input-evidence':
-            feedEvidence(step.from, step.mapping.requirementId, binding.evidence.get(step.mapping.key));
-            break;
-        }
-      }
-      // A2: the evidence document counts as supplied whenever any feed exists.
-      if (evidenceFed) evidenceDoc = withEvidence(own?.evidence, evidence);
-    }
-    const evidenceGrown = evidenceDoc !== undefined && evidenceDoc.members.size > DEFAULT_CARRIER_LIMITS.collectionSize;
-    return this.evaluate(path, id, pack, facts, evidenceDoc, factFeeds, evidenceFeeds, grown, evidenceGrown);
+    if (steps.length === 0)
+      return this.evaluate(path, id, pack, own?.facts ?? EMPTY_FACTS, own?.evidence, [], [], false);
+    const a = new NodeAssembly(id, own);
+    applyFeeds(steps, binding, produced, a);
+    return this.evaluate(path, id, pack, a.facts, a.evidenceDocument(), a.factFeeds, a.evidenceFeeds, a.grown);
   }
 
   private evaluate(
@@ -357,8 +411,9 @@ class Run {
     factFeeds: FactFeed[],
     evidenceFeeds: EvidenceFeed[],
     factsGrown: boolean,
-    evidenceGrown: boolean,
   ): LeafEntry {
+    // Only feeds add members to an evidence object; the caller's own was read under the carrier's limit.
+    const evidenceGrown = evidence !== undefined && evidence.members.size > DEFAULT_CARRIER_LIMITS.collectionSize;
     const state = this.compiled.packs.get(pack)!;
     if (state.kind === 'unreadable')
       throw new Stop(
@@ -446,44 +501,9 @@ class Run {
     produced: ReadonlyMap<string, Produced>,
   ): Produced {
     const child = inst.children.get(id)!;
-    const facts = new Map<string, JsonValue | undefined>();
-    const evidence = new Map<string, JsonValue | undefined>();
-    const factFeeds: FactFeed[] = [];
-    const evidenceFeeds: EvidenceFeed[] = [];
-    const bindFact = (from: string, key: string, value: JsonValue | undefined, output?: string): void => {
-      facts.set(key, value);
-      factFeeds.push(factFeed(from, key, value, output));
-    };
-    const bindEvidence = (from: string, key: string, state: JsonValue | undefined, output?: string): void => {
-      evidence.set(key, state);
-      evidenceFeeds.push(evidenceFeed(from, key, state, output));
-    };
-    for (const step of inst.plan.feeds.get(id)!) {
-      switch (step.kind) {
-        case 'caller': {
-          const e = step.edge;
-          if (e.fact !== undefined) bindFact(CALLER, e.fact, callerFact(binding.caller, step.callerFactTokens));
-          if (e.evidence !== undefined)
-            bindEvidence(CALLER, e.evidence, binding.caller?.evidence?.members.get(e.callerEvidence!));
-          break;
-        }
-        case 'node': {
-          const e = step.edge;
-          const outcome = outcomeOf(upstream(produced, e));
-          if (e.fact !== undefined)
-            bindFact(e.from, e.fact, outcome === undefined ? undefined : stringValue(outcome), e.output);
-          if (e.evidence !== undefined)
-            bindEvidence(e.from, e.evidence, stringValue(outcome !== undefined ? 'present' : e.onUnresolved), e.output);
-          break;
-        }
-        case 'input-fact':
-          bindFact(step.from, step.mapping.pointer, binding.facts.get(step.mapping.key));
-          break;
-        case 'input-evidence':
-          bindEvidence(step.from, step.mapping.requirementId, binding.evidence.get(step.mapping.key));
-          break;
-      }
-    }
+    const bound = new InterfaceBinding();
+    applyFeeds(inst.plan.feeds.get(id)!, binding, produced, bound);
+    const { facts, evidence, factFeeds, evidenceFeeds } = bound;
     const at = this.subgraphs.length;
     this.subgraphs.push(undefined as unknown as SubgraphEntry); // parents listed before their children
     const result = this.instance(child, { nodes: new Map(), facts, evidence, caller: undefined });
