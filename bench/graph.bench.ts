@@ -13,6 +13,9 @@
  *         like-for-like figure against evaluateCompiled, whose pack is compiled once too; the goal is ≤ 1.2×.
  *       evaluateGraph — bytes in, as the CLI runs: the same plus hashing the root and pack bytes to find the
  *         compiled graph in its memo (keyed by digests, ADR 0380).
+ *   - floors, the same work without graph code: each inputs document read by the strict carrier as the graph reads
+ *     it, then evaluateParsed on each entry's trees (flat); the caller document read, then evaluateParsed on each
+ *     leaf's {"request": …} (256 leaves). The graph layer's own cost is a figure's distance from its floor.
  *   - baselines on the same 1,024 (facts, evidence) pairs: `evaluateCompiled` on a pack compiled once (the hot path)
  *     and `evaluateDocuments` (a whole single evaluation, as `docket evaluate` does: validate, compile, evaluate).
  *   - 256 leaves: a 0.2.0-draft root with 16 instances of a 16-node subgraph (k × m = 256, B5), every leaf bound to a
@@ -25,7 +28,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { compilePack, evaluateCompiled, evaluateDocuments, type EvaluationInput } from '../core/evaluate/index.js';
+import { readJson, resolvePointer, type JsonObject, type JsonValue } from '../core/carrier/index.js';
+import {
+  compilePack,
+  evaluateCompiled,
+  evaluateDocuments,
+  evaluateParsed,
+  type EvaluationInput,
+} from '../core/evaluate/index.js';
 import {
   bytesDigest,
   compileGraph,
@@ -129,6 +139,20 @@ function main(): void {
   const compiledRound = () => {
     for (const input of singles) sink += evaluateCompiled(compiled, input).work;
   };
+  // The floor without graph code: read each inputs document as the graph does, then evaluateParsed on each entry.
+  const INPUTS_LIMITS = { limits: { documentBytes: 16_777_216 } };
+  const floorRound = () => {
+    for (const inputs of inputsDocs) {
+      const root = readJson(inputs, INPUTS_LIMITS);
+      if (!root.ok || root.value.kind !== 'object') throw new Error('the inputs document must read');
+      root.value.members.forEach((entry) => {
+        const e = entry as JsonObject;
+        const facts = e.members.get('facts')!;
+        const r = evaluateParsed(compiled, { facts, evidence: e.members.get('evidence'), supportedExtensions: ext });
+        sink += r.work;
+      });
+    }
+  };
   const documentsRound = () => {
     for (const input of singles) sink += evaluateDocuments({ ...input, pack: packBytes }).work;
   };
@@ -186,6 +210,17 @@ function main(): void {
     const g = evaluateGraph({ graph: wideGraph, project: wideProject, inputs: wideInputs, supportedExtensions: ext });
     sink += g.status === 'evaluated' ? g.work.used : 0;
   };
+  // The floor without graph code: read the caller document, then each leaf's {"request": …} and evaluateParsed.
+  const leafTokens = facts.slice(0, 256).map((_, k) => ['caller', 'facts', 'docs', String(k), 'request']);
+  const wideFloorRound = () => {
+    const root = readJson(wideInputs, INPUTS_LIMITS);
+    if (!root.ok) throw new Error('the caller document must read');
+    for (const tokens of leafTokens) {
+      const request: JsonValue = resolvePointer(root.value, tokens)!;
+      const leafFacts: JsonObject = { kind: 'object', members: new Map([['request', request]]), v: 9 + request.v };
+      sink += evaluateParsed(compiled, { facts: leafFacts, supportedExtensions: ext }).work;
+    }
+  };
   const leafRound = () => {
     for (const input of leafSingles) sink += evaluateCompiled(compiled, input).work;
   };
@@ -198,11 +233,15 @@ function main(): void {
     wideCompiledRound();
     wideRound();
     leafRound();
+    floorRound();
+    wideFloorRound();
   }
   const t = {
     compiledGraph: [] as number[],
     graph: [] as number[],
     compiled: [] as number[],
+    floor: [] as number[],
+    wideFloor: [] as number[],
     documents: [] as number[],
     wideCompiled: [] as number[],
     wide: [] as number[],
@@ -212,10 +251,12 @@ function main(): void {
   // machine; a ratio is the median over the rounds of that round's own ratio.
   for (let i = 0; i < ROUNDS; i++) {
     t.compiled.push(measure(compiledRound, 4));
+    t.floor.push(measure(floorRound, 4));
     t.compiledGraph.push(measure(compiledGraphRound, 4));
     t.graph.push(measure(graphRound, 4));
     t.documents.push(measure(documentsRound, 1));
     t.leaf.push(measure(leafRound, 24));
+    t.wideFloor.push(measure(wideFloorRound, 16));
     t.wideCompiled.push(measure(wideCompiledRound, 16));
     t.wide.push(measure(wideRound, 16));
   }
@@ -226,6 +267,8 @@ function main(): void {
   const perNode = per(t.graph, 1e6 / 1024);
   const perDocuments = per(t.documents, 1e6 / 1024);
   const leaf = per(t.leaf, 1e3);
+  const floor = per(t.floor, 1e6 / 1024);
+  const wideFloor = per(t.wideFloor, 1e3);
   const wideCompiledRun = per(t.wideCompiled, 1e3);
   const wideRun = per(t.wide, 1e3);
   type Fig = ReturnType<typeof per>;
@@ -239,10 +282,12 @@ function main(): void {
       `  evaluateCompiled (pack compiled once), per evaluation       ${show(perCompiled, 'µs', 2)}   baseline; ratios are medians of same-round ratios`,
       `  flat 16-node graph compiled once, per node                  ${show(perCompiledGraph, 'µs', 2)}   ${vs(perCompiledGraph, perCompiled)}  goal ≤ 1.2×`,
       `  flat 16-node graph through evaluateGraph, per node          ${show(perNode, 'µs', 2)}   ${vs(perNode, perCompiled)}`,
+      `  floor: inputs read + evaluateParsed, no graph code, per node ${show(floor, 'µs', 2)}   ${vs(floor, perCompiled)}`,
       `  evaluateDocuments (validate, compile, evaluate), per call   ${show(perDocuments, 'µs', 1)}`,
       `  256 evaluateCompiled on the 256-leaf graph's leaf documents ${show(leaf, 'ms', 3)}   baseline`,
       `  256-leaf graph (16 × 16) compiled once, one run             ${show(wideCompiledRun, 'ms', 3)}   ${vs(wideCompiledRun, leaf)}`,
       `  256-leaf graph (16 × 16) through evaluateGraph, one run     ${show(wideRun, 'ms', 3)}   ${vs(wideRun, leaf)}`,
+      `  floor: caller document read + 256 evaluateParsed, one run  ${show(wideFloor, 'ms', 3)}   ${vs(wideFloor, leaf)}`,
       `  reproduce: ${COMMAND}`,
       `  (sink ${sink % 10})`,
       '',
