@@ -29,6 +29,7 @@ const BENCHES = [
   'start',
   'cli-start',
   'console',
+  'graph',
   'graph-view',
 ];
 

@@ -3,7 +3,8 @@
  * subgraphs (format "0.2.0-draft"), exactly as docs/graphs.md and graph-semantics.md describe. Pure: the caller
  * hands in the bytes of the graph, its subgraphs, packs and inputs; every node is evaluated by core/evaluate.
  */
-export { evaluateGraph, type GraphEvaluationInput } from './run.js';
+export { evaluateGraph, evaluateCompiledGraph, type GraphEvaluationInput, type GraphRunInput } from './run.js';
+export { compileGraph, type CompiledGraph, type GraphSource } from './compiled-graph.js';
 export { validateGraph, type GraphValidation } from './validate.js';
 export { loadGraph, type LoadRefusal } from './load.js';
 export { bytesDigest } from './digest.js';

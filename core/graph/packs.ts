@@ -1,7 +1,8 @@
 /**
- * The packs of a run, each validated and compiled once by the existing evaluator (core/evaluate) the first time a
- * node needs it — nothing reads a pack before the engine does (A3) — so a pack defect is the engine's
- * pack-not-conformant on the first node that uses it, with the very error a single evaluation reports.
+ * The packs of a graph, each validated and compiled once by the existing evaluator (core/evaluate) when the graph is
+ * compiled (ADR 0380). A pack's state is only reported when a node that uses it runs — nothing answers for a pack
+ * before the engine would (A3) — so a pack defect is the engine's pack-not-conformant on the first node that uses
+ * it, with the very error a single evaluation reports.
  */
 import {
   compilePack,
@@ -12,7 +13,7 @@ import {
 } from '../evaluate/index.js';
 import { validatePack } from '../pack/index.js';
 import { bytesDigest } from './digest.js';
-import type { GraphProject } from './project.js';
+import type { SourceFile } from './project.js';
 
 export interface PackMeta {
   readonly packId: string;
@@ -37,56 +38,45 @@ const EMPTY = new TextEncoder().encode('{}');
 const SHARED_MAX = 64;
 const shared = new Map<string, Exclude<PackState, { kind: 'unreadable' }>>();
 
-function sharedState(bytes: Uint8Array, load: () => Exclude<PackState, { kind: 'unreadable' }>) {
-  const key = bytesDigest(bytes);
-  let s = shared.get(key);
+/**
+ * A pack file's state and, when it was read, the digest of its exact bytes (the key of the compiled-graph memo,
+ * ADR 0380): validated and compiled once per distinct bytes.
+ */
+export function packState(file: SourceFile | undefined): { readonly state: PackState; readonly digest?: string } {
+  if (file === undefined || !file.ok)
+    return { state: { kind: 'unreadable', message: file?.message ?? 'not in jpack.json' } };
+  const digest = bytesDigest(file.bytes);
+  let s = shared.get(digest);
   if (s === undefined) {
-    s = load();
+    s = compile(file.bytes);
     if (shared.size >= SHARED_MAX) shared.delete(shared.keys().next().value!);
-    shared.set(key, s);
+    shared.set(digest, s);
   }
-  return s;
+  return { state: s, digest };
 }
 
-export class PackCache {
-  private readonly states = new Map<string, PackState>();
-  constructor(private readonly project: GraphProject) {}
-
-  get(pack: string): PackState {
-    let s = this.states.get(pack);
-    if (s === undefined) this.states.set(pack, (s = this.load(pack)));
-    return s;
+function compile(bytes: Uint8Array): Exclude<PackState, { kind: 'unreadable' }> {
+  const validation = validatePack(bytes, { overlapCheck: false });
+  if (!validation.conformant || validation.pack === undefined) {
+    // The evaluator's own answer for this pack: pack-not-conformant comes first in §8.4 whatever the inputs.
+    const r = evaluateDocuments({ pack: bytes, facts: EMPTY, supportedExtensions: new Set() });
+    if (r.kind === 'error') return { kind: 'error', error: r.error };
   }
-
-  private load(pack: string): PackState {
-    const file = this.project.packs.get(pack);
-    if (file === undefined || !file.ok) return { kind: 'unreadable', message: file?.message ?? 'not in jpack.json' };
-    return sharedState(file.bytes, () => this.compile(file.bytes));
-  }
-
-  private compile(bytes: Uint8Array): Exclude<PackState, { kind: 'unreadable' }> {
-    const validation = validatePack(bytes, { overlapCheck: false });
-    if (!validation.conformant || validation.pack === undefined) {
-      // The evaluator's own answer for this pack: pack-not-conformant comes first in §8.4 whatever the inputs.
-      const r = evaluateDocuments({ pack: bytes, facts: EMPTY, supportedExtensions: new Set() });
-      if (r.kind === 'error') return { kind: 'error', error: r.error };
-    }
-    const validated = validation.pack!;
-    const plain = validated.plain as {
-      id: string;
-      version: string;
-      escalation?: { target?: { kind: HandoffTarget['kind']; name: string } };
-    };
-    const t = plain.escalation?.target;
-    return {
-      kind: 'ok',
-      compiled: compilePack(validated),
-      meta: {
-        packId: plain.id,
-        packVersion: plain.version,
-        specVersion: validated.specVersion,
-        target: t === undefined ? undefined : { kind: t.kind, name: t.name },
-      },
-    };
-  }
+  const validated = validation.pack!;
+  const plain = validated.plain as {
+    id: string;
+    version: string;
+    escalation?: { target?: { kind: HandoffTarget['kind']; name: string } };
+  };
+  const t = plain.escalation?.target;
+  return {
+    kind: 'ok',
+    compiled: compilePack(validated),
+    meta: {
+      packId: plain.id,
+      packVersion: plain.version,
+      specVersion: validated.specVersion,
+      target: t === undefined ? undefined : { kind: t.kind, name: t.name },
+    },
+  };
 }

@@ -31,11 +31,13 @@ export interface Instance {
  */
 const MAX_INSTANCE_VISITS = 100_000;
 
-type Loaded = { readonly bytes: Uint8Array; readonly digest: string } | { readonly readError: string };
+/** One graph file as the walk read it: its exact bytes and their digest, or why it could not be read. */
+export type Loaded = { readonly bytes: Uint8Array; readonly digest: string } | { readonly readError: string };
 
 class Resolver {
   readonly diagnostics: GraphDiagnostic[] = [];
-  private readonly snapshots = new Map<string, Loaded>();
+  /** Every `graphs` file the walk consulted, by name (B3 "one snapshot"). */
+  readonly snapshots = new Map<string, Loaded>();
   private readonly docs = new Map<string, ReturnType<typeof loadGraph>>();
   private readonly childStructure = new Map<string, GraphDiagnostic[]>();
   visits = 0;
@@ -205,6 +207,8 @@ const undeclaredInput = (path: string, node: string, key: string): GraphDiagnost
 export interface Resolution {
   readonly diagnostics: readonly GraphDiagnostic[];
   readonly root: Instance;
+  /** Every `graphs` file the resolution read, by name: what its answer depends on besides names (ADR 0380). */
+  readonly sources: ReadonlyMap<string, Loaded>;
 }
 
 /** Every static finding for a root document, in B5 order; the instance tree when there are none. */
@@ -226,5 +230,5 @@ export function resolveAll(root: GraphDocument, project: GraphProject): Resoluti
       path: '',
       message: `the graph expands to more than ${GRAPH_LIMITS.leafInstances} leaf pack instances (B5)`,
     });
-  return { diagnostics, root: tree };
+  return { diagnostics, root: tree, sources: resolver.snapshots };
 }

@@ -1,6 +1,6 @@
 /**
- * Evaluating a graph (A2–A6, A9, B6, B7): load, static validation, the inputs document, the caller-collision
- * checks, then the nodes — hierarchically (B6): the root in its A4 order; at a subgraph node the whole subgraph in
+ * Evaluating a graph (A2–A6, A9, B6, B7): load, static validation (both once per compiled graph, ADR 0380), the
+ * inputs document, the caller-collision checks, then the nodes — hierarchically (B6): the root in its A4 order; at a subgraph node the whole subgraph in
  * its own A4 order, its outputs resolved, then the parent resumes. Every node is evaluated with the existing
  * evaluator (core/evaluate, compiled packs); the first engine error refuses the run with its §8.4 class, phase and
  * node. One request budget covers the whole run (ADR 0313).
@@ -21,7 +21,9 @@ import {
   type EvaluationError,
 } from '../evaluate/index.js';
 import { GRAPH_EXIT } from './codes.js';
-import { CALLER, type GraphDocument, type GraphEdge } from './document.js';
+import { compiledGraphFor } from './compiled-graph-memo.js';
+import type { CompiledGraph, CompiledInstance } from './compiled-graph.js';
+import { CALLER, type GraphEdge } from './document.js';
 import { collision, inject, stringValue, withEvidence } from './feeds.js';
 import type {
   EvidenceFeed,
@@ -32,20 +34,14 @@ import type {
   LeafEntry,
   SubgraphEntry,
 } from './graph-run.js';
-import { EMPTY_FACTS, readGraphInputs, type CallerInputs } from './inputs.js';
+import { EMPTY_FACTS, readGraphInputs, type CallerInputs, type NodeInputs } from './inputs.js';
+import type { FeedStep } from './plan.js';
 import { jsonBytes, jsonText } from './json-text.js';
-import { loadGraph } from './load.js';
-import { evaluationOrder } from './order.js';
-import { PackCache } from './packs.js';
 import type { GraphProject } from './project.js';
-import { resolveGraph, type Instance } from './references.js';
 import { refusal, type GraphRefusal } from './refusal.js';
-import { pointerTokens } from './structure.js';
 
-export interface GraphEvaluationInput {
-  /** The root graph document's exact bytes. */
-  readonly graph: Uint8Array;
-  readonly project: GraphProject;
+/** What one run of a compiled graph takes besides the graph (ADR 0380). */
+export interface GraphRunInput {
   /** The inputs document (A2); omitted = every node gets `{}` (A10). */
   readonly inputs?: Uint8Array;
   /** Applied identically to every node (A2 "Extension support"). */
@@ -54,7 +50,13 @@ export interface GraphEvaluationInput {
   readonly workBudget?: number;
 }
 
-/** Internal control flow only, caught in evaluateGraph: the first refusal met stops the run (A4, B7). */
+export interface GraphEvaluationInput extends GraphRunInput {
+  /** The root graph document's exact bytes. */
+  readonly graph: Uint8Array;
+  readonly project: GraphProject;
+}
+
+/** Internal control flow only, caught in evaluateCompiledGraph: the first refusal met stops the run (A4, B7). */
 class Stop extends Error {
   override readonly name = 'Stop';
   constructor(readonly refusal: GraphRefusal) {
@@ -75,42 +77,45 @@ const nodeRefusal = (error: EvaluationError, node: string): GraphRefusal =>
     },
   );
 
-export function evaluateGraph(input: GraphEvaluationInput): GraphRun {
-  const budget = input.workBudget ?? DEFAULT_WORK_BUDGET;
-  if (!Number.isSafeInteger(budget) || budget < 1 || budget > MAX_WORK_BUDGET)
-    return refused(
-      refusal(
+/** ADR 0313: the run's budget is checked before anything else. */
+function budgetRefusal(budget: number): GraphRefusal | undefined {
+  return !Number.isSafeInteger(budget) || budget < 1 || budget > MAX_WORK_BUDGET
+    ? refusal(
         'invocation',
         'JPS-GRAPH-WORK-BUDGET',
         GRAPH_EXIT.INVOCATION,
         `the work budget must be an integer from 1 to ${MAX_WORK_BUDGET}`,
-      ),
-    );
-  const loaded = loadGraph(input.graph);
-  if (!loaded.ok) return refused(refusal('load', loaded.error.code, loaded.error.exit, loaded.error.message));
-  const root = loaded.value;
-  const resolved = resolveGraph(root, input.project);
-  if (!resolved.ok) {
-    const first = resolved.error[0]!;
-    return refused(
-      refusal(
-        'structure',
-        'JPS-GRAPH-INVALID',
-        GRAPH_EXIT.INVALID,
-        `${first.code} at ${first.path}: ${first.message}`,
-        {
-          diagnostic: first.code,
-        },
-      ),
-    );
-  }
-  const inputs = readGraphInputs(input.inputs, root);
+      )
+    : undefined;
+}
+
+/**
+ * One run of a graph over a project snapshot: the compiled graph for its bytes (memoized by digests, ADR 0380),
+ * then evaluateCompiledGraph. The answer is byte for byte the one compiling afresh would give.
+ */
+export function evaluateGraph(input: GraphEvaluationInput): GraphRun {
+  const bad = budgetRefusal(input.workBudget ?? DEFAULT_WORK_BUDGET);
+  if (bad !== undefined) return refused(bad);
+  return evaluateCompiledGraph(compiledGraphFor(input), input);
+}
+
+/**
+ * One run of a compiled graph (ADR 0380): the budget (ADR 0313), the compiled graph's own load or validation
+ * refusal, the inputs document (A10), the caller-collision checks (A7), then the nodes.
+ */
+export function evaluateCompiledGraph(compiled: CompiledGraph, input: GraphRunInput): GraphRun {
+  const budget = input.workBudget ?? DEFAULT_WORK_BUDGET;
+  const bad = budgetRefusal(budget);
+  if (bad !== undefined) return refused(bad);
+  if (compiled.refusal !== undefined) return refused(compiled.refusal);
+  const root = compiled.root!;
+  const inputs = readGraphInputs(input.inputs, root.doc);
   if (!inputs.ok) return refused(inputs.error);
   const conflict = callerConflicts(root, inputs.value);
   if (conflict !== undefined) return refused(conflict);
-  const run = new Run(input, inputs.value, budget);
+  const run = new Run(compiled, input.supportedExtensions, budget);
   try {
-    return run.finish(resolved.value, run.instance(resolved.value, rootBinding(root, inputs.value)));
+    return run.finish(root, run.instance(root, rootBinding(root, inputs.value)));
   } catch (e) {
     if (e instanceof Stop) return refused(e.refusal);
     throw e;
@@ -122,36 +127,18 @@ const refused = (error: GraphRefusal): GraphRun => ({ status: 'refused', error }
 // ---------------------------------------------------------------------------------------------------------------
 // Caller collisions (A7, B2 "Collisions", Docket's decision 5)
 
-/** The fact feeds and evidence feeds into each root pack node, in edge order then `inputs` mapping order. */
-function rootFeeds(doc: GraphDocument): { node: string; fact?: string; evidence?: string }[] {
-  const feeds: { node: string; fact?: string; evidence?: string }[] = [];
-  for (const e of doc.edges) {
-    if (doc.nodes.get(e.to)?.kind !== 'pack') continue;
-    feeds.push({
-      node: e.to,
-      ...(e.fact !== undefined ? { fact: e.fact } : {}),
-      ...(e.evidence !== undefined ? { evidence: e.evidence } : {}),
-    });
-  }
-  for (const m of doc.inputFacts)
-    if (doc.nodes.get(m.node)?.kind === 'pack') feeds.push({ node: m.node, fact: m.pointer });
-  for (const m of doc.inputEvidence)
-    if (doc.nodes.get(m.node)?.kind === 'pack') feeds.push({ node: m.node, evidence: m.requirementId });
-  return feeds;
-}
-
 /**
  * A7: every fact feed against the caller's facts for its node, before any node runs, whatever the upstream later
  * produces; for 0.2.0-draft documents the evidence feeds too (B2, Docket's decision 5). Format "1" checks evidence
- * when the node runs (Run.evidenceConflict).
+ * when the node runs (Run.leaf).
  */
-function callerConflicts(doc: GraphDocument, inputs: CallerInputs): GraphRefusal | undefined {
-  const draft = doc.formatVersion === '0.2.0-draft';
-  for (const f of rootFeeds(doc)) {
+function callerConflicts(root: CompiledInstance, inputs: CallerInputs): GraphRefusal | undefined {
+  const draft = root.doc.formatVersion === '0.2.0-draft';
+  for (const f of root.plan.rootFeeds) {
     const own = inputs.nodes.get(f.node);
     if (own === undefined) continue;
-    if (f.fact !== undefined) {
-      const why = collision(own.facts, pointerTokens(f.fact));
+    if (f.factTokens !== undefined) {
+      const why = collision(own.facts, f.factTokens);
       if (why !== undefined)
         return refusal(
           'invocation',
@@ -188,17 +175,18 @@ interface Binding {
 }
 
 /** Docket's decision 2: a document run as the root binds its own `inputs` from the caller document. */
-function rootBinding(doc: GraphDocument, inputs: CallerInputs): Binding {
+function rootBinding(root: CompiledInstance, inputs: CallerInputs): Binding {
   const facts = new Map<string, JsonValue | undefined>();
   const evidence = new Map<string, JsonValue | undefined>();
   const caller = inputs.caller;
-  for (const m of doc.inputFacts) facts.set(m.key, callerFact(caller, m.key));
-  for (const m of doc.inputEvidence) evidence.set(m.key, caller?.evidence?.members.get(m.key));
+  for (const m of root.doc.inputFacts) facts.set(m.key, callerFact(caller, root.plan.inputFactTokens.get(m.key)!));
+  for (const m of root.doc.inputEvidence) evidence.set(m.key, caller?.evidence?.members.get(m.key));
   return { nodes: inputs.nodes, facts, evidence, caller };
 }
 
-function callerFact(caller: CallerInputs['caller'], pointer: string): JsonValue | undefined {
-  return caller?.facts === undefined ? undefined : resolvePointer(caller.facts, pointerTokens(pointer));
+/** The caller document's value at a decoded pointer, or undefined when it has none (B2: the key stays unbound). */
+function callerFact(caller: CallerInputs['caller'], tokens: readonly string[]): JsonValue | undefined {
+  return caller?.facts === undefined ? undefined : resolvePointer(caller.facts, tokens);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -220,27 +208,167 @@ function upstream(produced: ReadonlyMap<string, Produced>, e: GraphEdge): Dispos
   return p.kind === 'pack' ? p.leaf.disposition : p.outputs.get(e.output!)!.disposition;
 }
 
+/**
+ * A fact feed record `{from, output?, pointer, injected, value?}` (ADR 0315), one literal per shape rather than
+ * spreads per feed; the member order is the same in every shape.
+ */
+function factFeed(from: string, pointer: string, value: JsonValue | undefined, output: string | undefined): FactFeed {
+  if (value === undefined)
+    return output === undefined ? { from, pointer, injected: false } : { from, output, pointer, injected: false };
+  return output === undefined
+    ? { from, pointer, injected: true, value }
+    : { from, output, pointer, injected: true, value };
+}
+
+/** An evidence feed record `{from, output?, requirement, state?}` (ADR 0315), as factFeed. */
+function evidenceFeed(
+  from: string,
+  requirement: string,
+  state: JsonValue | undefined,
+  output: string | undefined,
+): EvidenceFeed {
+  if (state === undefined) return output === undefined ? { from, requirement } : { from, output, requirement };
+  return output === undefined ? { from, requirement, state } : { from, output, requirement, state };
+}
+
 const outcomeOf = (d: Disposition): string | undefined => (d.kind === 'outcome' ? d.outcomeId : undefined);
 
+/** Where a node's feeds go: a pack node's documents (NodeAssembly) or a subgraph node's interface (InterfaceBinding). */
+interface FeedSink {
+  feedFact(from: string, key: string, tokens: readonly string[], value: JsonValue | undefined, output?: string): void;
+  feedEvidence(from: string, key: string, state: JsonValue | undefined, output?: string): void;
+}
+
+/**
+ * A node's feeds in the plan's order (edges by position, then `inputs` mappings; A2, B2): a caller edge reads the
+ * caller document (B4), a node edge the upstream outcome (A3: the outcome id as a fact; "present" as evidence, or
+ * its `onUnresolved` when unresolved), a mapping the value bound to the instance's interface key.
+ */
+function applyFeeds(
+  steps: readonly FeedStep[],
+  binding: Binding,
+  produced: ReadonlyMap<string, Produced>,
+  sink: FeedSink,
+): void {
+  for (const step of steps) {
+    switch (step.kind) {
+      case 'caller': {
+        const e = step.edge;
+        if (e.fact !== undefined)
+          sink.feedFact(CALLER, e.fact, step.factTokens, callerFact(binding.caller, step.callerFactTokens));
+        if (e.evidence !== undefined)
+          sink.feedEvidence(CALLER, e.evidence, binding.caller?.evidence?.members.get(e.callerEvidence!));
+        break;
+      }
+      case 'node': {
+        const e = step.edge;
+        const outcome = outcomeOf(upstream(produced, e));
+        if (e.fact !== undefined)
+          sink.feedFact(
+            e.from,
+            e.fact,
+            step.factTokens,
+            outcome === undefined ? undefined : stringValue(outcome),
+            e.output,
+          );
+        if (e.evidence !== undefined)
+          sink.feedEvidence(
+            e.from,
+            e.evidence,
+            stringValue(outcome !== undefined ? 'present' : e.onUnresolved),
+            e.output,
+          );
+        break;
+      }
+      case 'input-fact':
+        sink.feedFact(step.from, step.mapping.pointer, step.factTokens, binding.facts.get(step.mapping.key));
+        break;
+      case 'input-evidence':
+        sink.feedEvidence(step.from, step.mapping.requirementId, binding.evidence.get(step.mapping.key));
+        break;
+    }
+  }
+}
+
+/** A pack node's facts and evidence, assembled from the caller's own entry and its feeds (A2, A7, ADR 0315). */
+class NodeAssembly implements FeedSink {
+  facts: JsonValue;
+  /** Whether an object on a fed path now has more members than the carrier admits. */
+  grown = false;
+  readonly factFeeds: FactFeed[] = [];
+  readonly evidenceFeeds: EvidenceFeed[] = [];
+  private fedEvidence: Map<string, JsonValue> | undefined;
+
+  constructor(
+    private readonly id: string,
+    private readonly own: NodeInputs | undefined,
+  ) {
+    this.facts = own?.facts ?? EMPTY_FACTS;
+  }
+
+  feedFact(
+    from: string,
+    pointer: string,
+    tokens: readonly string[],
+    value: JsonValue | undefined,
+    output?: string,
+  ): void {
+    if (value !== undefined) {
+      this.facts = inject(this.facts, tokens, value);
+      this.grown ||= grewPast(this.facts, tokens);
+    }
+    this.factFeeds.push(factFeed(from, pointer, value, output));
+  }
+
+  feedEvidence(from: string, requirement: string, state: JsonValue | undefined, output?: string): void {
+    // Format "1" decides evidence collisions when the target runs (A7); 0.2.0-draft did before evaluation.
+    if (this.own?.evidence?.members.has(requirement) === true) throw new Stop(evidenceConflict(this.id, requirement));
+    this.fedEvidence ??= new Map();
+    if (state !== undefined) this.fedEvidence.set(requirement, state);
+    this.evidenceFeeds.push(evidenceFeed(from, requirement, state, output));
+  }
+
+  /** A2: the evidence document counts as supplied whenever any evidence feed exists. */
+  evidenceDocument(): JsonObject | undefined {
+    return this.fedEvidence === undefined ? this.own?.evidence : withEvidence(this.own?.evidence, this.fedEvidence);
+  }
+}
+
+/** The values a subgraph instance receives through its interface keys (B2); undefined = nothing bound. */
+class InterfaceBinding implements FeedSink {
+  readonly facts = new Map<string, JsonValue | undefined>();
+  readonly evidence = new Map<string, JsonValue | undefined>();
+  readonly factFeeds: FactFeed[] = [];
+  readonly evidenceFeeds: EvidenceFeed[] = [];
+
+  feedFact(from: string, key: string, _tokens: readonly string[], value: JsonValue | undefined, output?: string): void {
+    this.facts.set(key, value);
+    this.factFeeds.push(factFeed(from, key, value, output));
+  }
+
+  feedEvidence(from: string, key: string, state: JsonValue | undefined, output?: string): void {
+    this.evidence.set(key, state);
+    this.evidenceFeeds.push(evidenceFeed(from, key, state, output));
+  }
+}
+
 class Run {
-  private readonly packs: PackCache;
   private readonly leaves: LeafEntry[] = [];
   private readonly subgraphs: SubgraphEntry[] = [];
   private remaining: number;
 
   constructor(
-    private readonly input: GraphEvaluationInput,
-    private readonly inputs: CallerInputs,
+    private readonly compiled: CompiledGraph,
+    private readonly supportedExtensions: ReadonlySet<string>,
     private readonly budget: number,
   ) {
-    this.packs = new PackCache(input.project);
     this.remaining = budget;
   }
 
-  instance(inst: Instance, binding: Binding): InstanceResult {
+  instance(inst: CompiledInstance, binding: Binding): InstanceResult {
     const { doc } = inst;
     const produced = new Map<string, Produced>();
-    for (const id of evaluationOrderOf(inst)) {
+    for (const id of inst.plan.order) {
       const node = doc.nodes.get(id)!;
       if (node.kind === 'pack')
         produced.set(id, { kind: 'pack', leaf: this.leaf(inst, id, node.pack, binding, produced) });
@@ -257,69 +385,21 @@ class Run {
 
   /** A pack node: assemble its facts and evidence from its feeds (A2, A3, B2), then the evaluator. */
   private leaf(
-    inst: Instance,
+    inst: CompiledInstance,
     id: string,
     pack: string,
     binding: Binding,
     produced: ReadonlyMap<string, Produced>,
   ): LeafEntry {
-    const { doc } = inst;
     const path = inst.path === '' ? id : `${inst.path}/${id}`;
     const own = inst.path === '' ? binding.nodes.get(id) : undefined;
-    let facts: JsonValue = own?.facts ?? EMPTY_FACTS;
-    const factFeeds: FactFeed[] = [];
-    const evidenceFeeds: EvidenceFeed[] = [];
-    const evidence = new Map<string, JsonValue>();
-    let evidenceFed = false;
-    let grown = false;
-    const feedFact = (from: string, pointer: string, value: JsonValue | undefined, output?: string): void => {
-      if (value !== undefined) {
-        const tokens = pointerTokens(pointer);
-        facts = inject(facts, tokens, value);
-        grown ||= grewPast(facts, tokens);
-      }
-      factFeeds.push({
-        from,
-        ...(output !== undefined ? { output } : {}),
-        pointer,
-        injected: value !== undefined,
-        ...(value !== undefined ? { value } : {}),
-      });
-    };
-    const feedEvidence = (from: string, requirement: string, state: JsonValue | undefined, output?: string): void => {
-      evidenceFed = true;
-      // Format "1" decides evidence collisions when the target runs (A7); 0.2.0-draft did before evaluation.
-      if (own?.evidence?.members.has(requirement) === true) throw new Stop(evidenceConflict(id, requirement));
-      if (state !== undefined) evidence.set(requirement, state);
-      evidenceFeeds.push({
-        from,
-        ...(output !== undefined ? { output } : {}),
-        requirement,
-        ...(state !== undefined ? { state } : {}),
-      });
-    };
-    for (const e of doc.edges) {
-      if (e.to !== id) continue;
-      if (doc.formatVersion !== '1' && e.from === CALLER) {
-        if (e.fact !== undefined) feedFact(CALLER, e.fact, callerFact(binding.caller, e.callerFact!));
-        if (e.evidence !== undefined)
-          feedEvidence(CALLER, e.evidence, binding.caller?.evidence?.members.get(e.callerEvidence!));
-        continue;
-      }
-      const d = upstream(produced, e);
-      const outcome = outcomeOf(d);
-      if (e.fact !== undefined)
-        feedFact(e.from, e.fact, outcome === undefined ? undefined : stringValue(outcome), e.output);
-      if (e.evidence !== undefined)
-        feedEvidence(e.from, e.evidence, stringValue(outcome !== undefined ? 'present' : e.onUnresolved), e.output);
-    }
-    for (const m of doc.inputFacts) if (m.node === id) feedFact(`input:${m.key}`, m.pointer, binding.facts.get(m.key));
-    for (const m of doc.inputEvidence)
-      if (m.node === id) feedEvidence(`input:${m.key}`, m.requirementId, binding.evidence.get(m.key));
-    // A2: the evidence document counts as supplied whenever any feed exists.
-    const evidenceDoc: JsonObject | undefined = evidenceFed ? withEvidence(own?.evidence, evidence) : own?.evidence;
-    const evidenceGrown = evidenceDoc !== undefined && evidenceDoc.members.size > DEFAULT_CARRIER_LIMITS.collectionSize;
-    return this.evaluate(path, id, pack, facts, evidenceDoc, factFeeds, evidenceFeeds, grown, evidenceGrown);
+    const steps = inst.plan.feeds.get(id)!;
+    // A node without feeds takes the caller's trees as they are: nothing to assemble (ADR 0380).
+    if (steps.length === 0)
+      return this.evaluate(path, id, pack, own?.facts ?? EMPTY_FACTS, own?.evidence, [], [], false);
+    const a = new NodeAssembly(id, own);
+    applyFeeds(steps, binding, produced, a);
+    return this.evaluate(path, id, pack, a.facts, a.evidenceDocument(), a.factFeeds, a.evidenceFeeds, a.grown);
   }
 
   private evaluate(
@@ -331,9 +411,10 @@ class Run {
     factFeeds: FactFeed[],
     evidenceFeeds: EvidenceFeed[],
     factsGrown: boolean,
-    evidenceGrown: boolean,
   ): LeafEntry {
-    const state = this.packs.get(pack);
+    // Only feeds add members to an evidence object; the caller's own was read under the carrier's limit.
+    const evidenceGrown = evidence !== undefined && evidence.members.size > DEFAULT_CARRIER_LIMITS.collectionSize;
+    const state = this.compiled.packs.get(pack)!;
     if (state.kind === 'unreadable')
       throw new Stop(
         refusal(
@@ -360,83 +441,69 @@ class Run {
           path,
         ),
       );
-    const settings = { supportedExtensions: this.input.supportedExtensions, workBudget: this.remaining };
+    const { supportedExtensions } = this;
+    const workBudget = this.remaining;
     // ADR 0315: the assembled trees go to the evaluator as read documents whenever their text is certainly within
     // the carrier's limits; otherwise as their text, which the evaluator's preflight refuses exactly as it would.
+    // An absent evidence document is passed as `evidence: undefined`, which the evaluator reads as omitted (§8.2).
     const r =
       withinLimits(facts, factsGrown) && (evidence === undefined || withinLimits(evidence, evidenceGrown))
-        ? evaluateParsed(state.compiled, { facts, ...(evidence !== undefined ? { evidence } : {}), ...settings })
+        ? evaluateParsed(state.compiled, { facts, evidence, supportedExtensions, workBudget })
         : evaluateCompiled(state.compiled, {
             facts: jsonBytes(facts),
-            ...(evidence !== undefined ? { evidence: jsonBytes(evidence) } : {}),
-            ...settings,
+            evidence: evidence === undefined ? undefined : jsonBytes(evidence),
+            supportedExtensions,
+            workBudget,
           });
     this.remaining -= r.work;
     if (r.kind === 'error') throw new Stop(nodeRefusal(r.error, path));
     const { meta } = state;
-    const requested = r.disposition.handoff.state === 'requested';
-    const leaf: LeafEntry = {
-      node: id,
-      instancePath: path,
-      pack,
-      packId: meta.packId,
-      packVersion: meta.packVersion,
-      specVersion: meta.specVersion,
-      factFeeds,
-      evidenceFeeds,
-      disposition: r.disposition,
-      dispositionBytes: r.bytes,
-      ...(requested && meta.target !== undefined ? { handoffTarget: meta.target } : {}),
-      work: r.work,
-    };
+    const target = r.disposition.handoff.state === 'requested' ? meta.target : undefined;
+    // One literal per shape (no spread per node): the member order is the same either way.
+    const leaf: LeafEntry =
+      target === undefined
+        ? {
+            node: id,
+            instancePath: path,
+            pack,
+            packId: meta.packId,
+            packVersion: meta.packVersion,
+            specVersion: meta.specVersion,
+            factFeeds,
+            evidenceFeeds,
+            disposition: r.disposition,
+            dispositionBytes: r.bytes,
+            work: r.work,
+          }
+        : {
+            node: id,
+            instancePath: path,
+            pack,
+            packId: meta.packId,
+            packVersion: meta.packVersion,
+            specVersion: meta.specVersion,
+            factFeeds,
+            evidenceFeeds,
+            disposition: r.disposition,
+            dispositionBytes: r.bytes,
+            handoffTarget: target,
+            work: r.work,
+          };
     this.leaves.push(leaf);
     return leaf;
   }
 
   /** A subgraph node: bind its interface from its feeds (B2), run it whole (B6), then read its outputs. */
-  private subgraph(inst: Instance, id: string, binding: Binding, produced: ReadonlyMap<string, Produced>): Produced {
-    const { doc } = inst;
+  private subgraph(
+    inst: CompiledInstance,
+    id: string,
+    binding: Binding,
+    produced: ReadonlyMap<string, Produced>,
+  ): Produced {
     const child = inst.children.get(id)!;
-    const facts = new Map<string, JsonValue | undefined>();
-    const evidence = new Map<string, JsonValue | undefined>();
-    const factFeeds: FactFeed[] = [];
-    const evidenceFeeds: EvidenceFeed[] = [];
-    const bindFact = (from: string, key: string, value: JsonValue | undefined, output?: string): void => {
-      facts.set(key, value);
-      factFeeds.push({
-        from,
-        ...(output !== undefined ? { output } : {}),
-        pointer: key,
-        injected: value !== undefined,
-        ...(value !== undefined ? { value } : {}),
-      });
-    };
-    const bindEvidence = (from: string, key: string, state: JsonValue | undefined, output?: string): void => {
-      evidence.set(key, state);
-      evidenceFeeds.push({
-        from,
-        ...(output !== undefined ? { output } : {}),
-        requirement: key,
-        ...(state !== undefined ? { state } : {}),
-      });
-    };
-    for (const e of doc.edges) {
-      if (e.to !== id) continue;
-      if (e.from === CALLER) {
-        if (e.fact !== undefined) bindFact(CALLER, e.fact, callerFact(binding.caller, e.callerFact!));
-        if (e.evidence !== undefined)
-          bindEvidence(CALLER, e.evidence, binding.caller?.evidence?.members.get(e.callerEvidence!));
-        continue;
-      }
-      const outcome = outcomeOf(upstream(produced, e));
-      if (e.fact !== undefined)
-        bindFact(e.from, e.fact, outcome === undefined ? undefined : stringValue(outcome), e.output);
-      if (e.evidence !== undefined)
-        bindEvidence(e.from, e.evidence, stringValue(outcome !== undefined ? 'present' : e.onUnresolved), e.output);
-    }
-    for (const m of doc.inputFacts) if (m.node === id) bindFact(`input:${m.key}`, m.pointer, binding.facts.get(m.key));
-    for (const m of doc.inputEvidence)
-      if (m.node === id) bindEvidence(`input:${m.key}`, m.requirementId, binding.evidence.get(m.key));
+    const bound = new InterfaceBinding();
+    applyFeeds(inst.plan.feeds.get(id)!, binding, produced, bound);
+    const { facts, evidence, factFeeds, evidenceFeeds } = bound;
     const at = this.subgraphs.length;
     this.subgraphs.push(undefined as unknown as SubgraphEntry); // parents listed before their children
     const result = this.instance(child, { nodes: new Map(), facts, evidence, caller: undefined });
@@ -455,7 +522,7 @@ class Run {
     return { kind: 'subgraph', outputs: result.outputs, result: result.result };
   }
 
-  finish(root: Instance, result: InstanceResult): GraphEvaluation {
+  finish(root: CompiledInstance, result: InstanceResult): GraphEvaluation {
     const { doc } = root;
     const draft = doc.formatVersion === '0.2.0-draft';
     const handoffs: HandoffEntry[] = [];
@@ -511,12 +578,4 @@ function grewPast(root: JsonValue, tokens: readonly string[]): boolean {
     node = node.members.get(t);
   }
   return false;
-}
-
-/** A4 order of one document, computed once per document and shared by its instances. */
-const orders = new WeakMap<GraphDocument, readonly string[]>();
-function evaluationOrderOf(inst: Instance): readonly string[] {
-  let o = orders.get(inst.doc);
-  if (o === undefined) orders.set(inst.doc, (o = evaluationOrder(inst.doc)));
-  return o;
 }
