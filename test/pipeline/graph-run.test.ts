@@ -16,6 +16,8 @@ import { verifyHandoff } from '../../core/pipeline/handoff-verdict.js';
 import { processRequest, type PipelinePorts } from '../../core/pipeline/process-request.js';
 import { readResultNotification, resultNotificationFor } from '../../core/pipeline/result-notification.js';
 import { resultLine } from '../../core/pipeline/saved-result.js';
+import { sequenceMessage } from '../../core/pipeline/sequencing.js';
+import { selectLog } from '../../core/ledger/log-selection.js';
 import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
 import { CLOSURE, hexOf, INPUTS, PROJECT, ROOT_GRAPH, runExample } from '../ledger/graph-run-fixtures.js';
 import { enc, hex, world } from '../replay/world.js';
@@ -192,6 +194,20 @@ describe('a graph request through the pipeline', () => {
     expect(checkEntry(stored, w.policy, true).status).toBe('ok');
     const strict = { ...w.policy, draftFeatures: w.policy.draftFeatures!.map((d) => ({ ...d, allow: [] })) };
     expect(checkEntry(stored, strict, true).status).toBe('draft-features-not-allowed');
+  });
+});
+
+describe('a graph request on the intake queue', () => {
+  it('is sequenced to its log by its request id, like an evaluation request', () => {
+    const s = sequenceMessage(new TextDecoder().decode(graphRequest('seq-1')), 'm-1', ['t-0', 't-1']);
+    expect(s.requestId).toBe('seq-1');
+    expect(s.groupId).toBe(selectLog('seq-1', ['t-0', 't-1']));
+  });
+
+  it('is recorded, never dead-lettered, by a deployment without the opt-in', async () => {
+    const w = graphWorld(false);
+    const o = await processRequest(graphRequest('off-0'), w.config, w.ports);
+    expect(o.status === 'recorded' && o.refusalCode).toBe('graphs-not-enabled');
   });
 });
 
