@@ -117,7 +117,9 @@ export function evaluateCompiledGraph(compiled: CompiledGraph, input: GraphRunIn
   try {
     return run.finish(root, run.instance(root, rootBinding(root, inputs.value)));
   } catch (e) {
-    if (e instanceof Stop) return refused(e.refusal);
+    // The work the nodes used before the refusal (the failing node's included) is recorded by a ledger entry
+    // (ADR 0360); the output contract does not print it.
+    if (e instanceof Stop) return { status: 'refused', error: e.refusal, workUsed: run.used() };
     throw e;
   }
 }
@@ -356,6 +358,11 @@ class Run {
   private readonly leaves: LeafEntry[] = [];
   private readonly subgraphs: SubgraphEntry[] = [];
   private remaining: number;
+
+  /** RFC 0008 units the nodes evaluated so far used (ADR 0313). */
+  used(): number {
+    return this.budget - this.remaining;
+  }
 
   constructor(
     private readonly compiled: CompiledGraph,
