@@ -4,6 +4,7 @@
  * (optionally through `interleave`) so concurrent appenders really interleave in tests.
  */
 import type { Claim, LedgerStore, Position, StoredCheckpoint, StoredEntry } from './store.js';
+import { MAX_GROUP_MEMBERS } from './slot-groups.js';
 import { cosignatureSortKey, type CheckpointNoteStore, type StoredCosignature, type StoredNote } from './note-store.js';
 
 export interface MemoryStoreOptions {
@@ -48,6 +49,20 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
     if (log.some((e) => e.seq === entry.seq)) return false;
     log.push(freeze(entry));
     log.sort((a, b) => a.seq - b.seq);
+    return true;
+  }
+
+  /** All or nothing (ADR 0350): checked and applied with no await between, so no other call interleaves. */
+  async putEntriesIfAbsent(entries: readonly StoredEntry[]): Promise<boolean> {
+    await this.step('putEntriesIfAbsent');
+    checkGroup(entries);
+    const logId = entries[0]!.logId;
+    const log = this.logs.get(logId) ?? [];
+    const taken = new Set(log.map((e) => e.seq));
+    if (entries.some((e) => taken.has(e.seq))) return false;
+    log.push(...entries.map(freeze));
+    log.sort((a, b) => a.seq - b.seq);
+    this.logs.set(logId, log);
     return true;
   }
 
@@ -141,6 +156,19 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
   /** Test/offline helper: all claims and positions. */
   markers(): { claims: Claim[]; positions: Position[] } {
     return { claims: [...this.claims.values()], positions: [...this.positions.values()] };
+  }
+}
+
+/** A group is 1..100 entries of one log with distinct seqs (DynamoDB refuses two actions on one item). */
+export function checkGroup(entries: readonly StoredEntry[]): void {
+  if (entries.length < 1 || entries.length > MAX_GROUP_MEMBERS)
+    throw new RangeError(`a group holds 1..${MAX_GROUP_MEMBERS} entries, not ${entries.length}`);
+  const logId = entries[0]!.logId;
+  const seqs = new Set<number>();
+  for (const e of entries) {
+    if (e.logId !== logId) throw new RangeError('a group writes one log');
+    if (seqs.has(e.seq)) throw new RangeError(`seq ${e.seq} twice in one group`);
+    seqs.add(e.seq);
   }
 }
 

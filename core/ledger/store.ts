@@ -1,8 +1,10 @@
 /**
  * The ledger store interface. Core defines it; adapters implement it (adapters/dynamodb-ledger-store.ts over
- * @aws-sdk/client-dynamodb, and an in-memory store for unit tests). Every operation is one that both real DynamoDB
- * and dynalite implement: conditional single-item PutItem, consistent GetItem and Query. No transactions, no
- * streams, no UpdateItem, no DeleteItem (the ledger table is append-only; see ADR 0160).
+ * @aws-sdk/client-dynamodb, and an in-memory store for unit tests). Every operation is a conditional create or a
+ * consistent read: conditional single-item PutItem, consistent GetItem and Query, and one all-or-nothing group of
+ * conditional creates (TransactWriteItems: a log's group commit, docs/adr/0350-group-commit-of-slot-writes.md; the
+ * local emulator implements it, ADR 0351). No streams, no UpdateItem, no DeleteItem (the ledger table is append-only;
+ * see ADR 0160).
  *
  * Item families (one table):
  *   entry       pk "log#<logId>"      sk = seq (0, 1, 2, …)  the signed entry's canonical bytes + unsigned projection
@@ -53,6 +55,12 @@ export interface LedgerStore {
   readEntries(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<StoredEntry>;
   /** Conditional create of slot (logId, seq). Returns false when the slot is already taken (never overwrites). */
   putEntryIfAbsent(entry: StoredEntry): Promise<boolean>;
+  /**
+   * All or nothing: creates every slot of `entries` (2..MAX_GROUP_MEMBERS of them, one log, distinct seqs) when all
+   * are absent, and returns true; returns false, having written nothing, when any is already taken. Never a partial
+   * write (ADR 0350). Stores without it get the one-slot-at-a-time protocol.
+   */
+  putEntriesIfAbsent?(entries: readonly StoredEntry[]): Promise<boolean>;
   readClaim(requestId: string): Promise<Claim | null>;
   /** Conditional create; false when a claim for this request id already exists. */
   putClaimIfAbsent(claim: Claim): Promise<boolean>;
