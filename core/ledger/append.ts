@@ -67,6 +67,8 @@ export interface AppendRequest {
    * memory, written all or nothing (`putEntriesIfAbsent`). Replaces `slotLock` when given; one per writer.
    */
   readonly slotCommits?: SlotCommits;
+  /** This append's arrival, announced to `slotCommits` by the writer (`expect`); passed on its first join. */
+  readonly slotArrival?: () => void;
   readonly ownSlots?: OwnSlots;
   /** Write only to `logId` (required then): a claim fixing another log is `claim-in-other-log`, never written. */
   readonly onlyLog?: boolean;
@@ -321,7 +323,7 @@ async function takeSlot(
     if (attempt > 0 && req.backoff !== undefined) await req.backoff(attempt);
     const tried =
       req.slotCommits !== undefined
-        ? await req.slotCommits.join(claim.logId, { store, req, claim, search })
+        ? await req.slotCommits.join(claim.logId, { store, req, claim, search }, req.slotArrival)
         : await slotLock(claim.logId, () => trySlot(store, req, claim, search));
     if (tried !== 'lost') return ok(tried);
   }

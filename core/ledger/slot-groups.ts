@@ -4,6 +4,11 @@
  * queued member goes in the next commit together. Commits of one log run strictly one at a time and in arrival
  * order, so this is also the per-log serialization the slot lock gave (ADR 0162); logs commit concurrently.
  *
+ * A writer may also announce members before they arrive (`expect`): then a group leaves only when no announced
+ * member is still on its way, so the records of a batch that all reach the slot step go in one group instead of
+ * the first alone and the rest after it (ADR 0350 measured the difference). An announced member that will never
+ * arrive (a duplicate, a refusal, an error) must be released, or its log waits for it.
+ *
  * Pure: no clock, no I/O. `commit` is handed the members of one group (at most `maxMembers`) and answers one outcome
  * per member, in order; it may also hand back a tail of members it did not place this time (`deferred`: e.g. over a
  * transaction's byte limit), which go first in the next group. A commit that throws fails every member of its group.
@@ -28,6 +33,8 @@ export const MAX_GROUP_MEMBERS = 100;
 export class SlotGroups<M, R> {
   private readonly queues = new Map<string, Waiting<M, R>[]>();
   private readonly flying = new Set<string>();
+  /** Announced members per key that have neither joined nor been released. */
+  private readonly arriving = new Map<string, number>();
 
   constructor(
     private readonly commit: (key: string, members: readonly M[]) => Promise<GroupAnswer<R>>,
@@ -36,14 +43,36 @@ export class SlotGroups<M, R> {
     if (!Number.isSafeInteger(maxMembers) || maxMembers < 1) throw new RangeError('maxMembers must be ≥ 1');
   }
 
+  /**
+   * Announces a member of `key` on its way: groups of `key` wait for it. Returns its arrival, to pass to `join`
+   * (or to call when it will not join); calling it more than once counts once.
+   */
+  expect(key: string): () => void {
+    this.arriving.set(key, (this.arriving.get(key) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.arriving.get(key) ?? 1) - 1;
+      if (left > 0) this.arriving.set(key, left);
+      else this.arriving.delete(key);
+      this.maybeFly(key);
+    };
+  }
+
   /** Joins the next commit of `key`; resolves with this member's outcome once its group has committed. */
-  join(key: string, member: M): Promise<R> {
+  join(key: string, member: M, arrived?: () => void): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       let q = this.queues.get(key);
       if (q === undefined) this.queues.set(key, (q = []));
       q.push({ member, resolve, reject });
-      if (!this.flying.has(key)) void this.fly(key);
+      arrived?.();
+      this.maybeFly(key);
     });
+  }
+
+  private maybeFly(key: string): void {
+    if (!this.flying.has(key) && (this.queues.get(key)?.length ?? 0) > 0 && !this.arriving.has(key)) void this.fly(key);
   }
 
   /** Commits the queue of `key` group after group until it is empty. Never rejects. */
@@ -56,6 +85,8 @@ export class SlotGroups<M, R> {
           this.queues.delete(key);
           return;
         }
+        // Announced members still on their way: the last of them to arrive (or be released) starts the group.
+        if (this.arriving.has(key)) return;
         const group = q.splice(0, this.maxMembers);
         await this.commitGroup(key, group, q);
       }

@@ -135,6 +135,21 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     },
   };
   async function appendNow(draft: EntryDraft, logId: string, onlyLog: boolean): Promise<AppendResult> {
+    // Bound to one log, this append can only ever join that log's groups: announce it, so the slot writes of the
+    // batch's records go together once they have all claimed (ADR 0350). Released however the append ends.
+    const arrival = onlyLog ? commits?.expect(logId) : undefined;
+    try {
+      return await appendTo(draft, logId, onlyLog, arrival);
+    } finally {
+      arrival?.();
+    }
+  }
+  async function appendTo(
+    draft: EntryDraft,
+    logId: string,
+    onlyLog: boolean,
+    arrival: (() => void) | undefined,
+  ): Promise<AppendResult> {
     const time = o.now();
     let built: BuiltEntry | undefined;
     const out = await appendOnce(o.store, {
@@ -151,6 +166,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       ...(maxAttempts !== undefined ? { maxAttempts } : {}),
       slotLock: (log, task) => lock.run(log, task),
       ...(commits !== undefined ? { slotCommits: commits } : {}),
+      ...(arrival !== undefined ? { slotArrival: arrival } : {}),
       build: (slot) =>
         (built = buildEntry(
           {

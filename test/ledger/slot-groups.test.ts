@@ -80,3 +80,51 @@ describe('group commit of a log’s slot writes (ADR 0350)', () => {
     await expect(groups.join('log-a', 'a')).rejects.toThrow(RangeError);
   });
 });
+
+describe('group commit with announced members (ADR 0350)', () => {
+  it('holds a group until every announced member has joined, then sends them all together', async () => {
+    const { groups, calls } = controlled();
+    const arrivals = ['m1', 'm2', 'm3'].map(() => groups.expect('log-a'));
+    const first = groups.join('log-a', 'm1', arrivals[0]);
+    await settle();
+    expect(calls).toEqual([]);
+    const rest = [groups.join('log-a', 'm2', arrivals[1]), groups.join('log-a', 'm3', arrivals[2])];
+    await settle();
+    expect(calls.map((c) => c.members)).toEqual([['m1', 'm2', 'm3']]);
+    calls[0]!.release();
+    expect(await Promise.all([first, ...rest])).toEqual(['log-a:m1', 'log-a:m2', 'log-a:m3']);
+  });
+
+  it('lets the group go when an announced member is released without joining', async () => {
+    const { groups, calls } = controlled();
+    const a = groups.expect('log-a');
+    const b = groups.expect('log-a');
+    void groups.join('log-a', 'm1', a);
+    await settle();
+    expect(calls).toEqual([]);
+    b();
+    b(); // released twice: counted once
+    await settle();
+    expect(calls.map((c) => c.members)).toEqual([['m1']]);
+  });
+
+  it('starts a member that joins again after its arrival was counted (a retry after a lost group)', async () => {
+    const { groups, calls } = controlled();
+    const a = groups.expect('log-a');
+    void groups.join('log-a', 'first try', a);
+    await settle();
+    calls[0]!.release();
+    await settle();
+    void groups.join('log-a', 'retry', a);
+    await settle();
+    expect(calls.map((c) => c.members)).toEqual([['first try'], ['retry']]);
+  });
+
+  it('never holds one log for a member announced on another', async () => {
+    const { groups, calls } = controlled();
+    groups.expect('log-b');
+    void groups.join('log-a', 'a1', groups.expect('log-a'));
+    await settle();
+    expect(calls.map((c) => c.key)).toEqual(['log-a']);
+  });
+});
