@@ -3,8 +3,14 @@
  * adapter: nothing is ever overwritten, updated or deleted. Every method is async and yields to the event loop
  * (optionally through `interleave`) so concurrent appenders really interleave in tests.
  */
-import type { Claim, LedgerStore, Position, StoredCheckpoint, StoredEntry } from './store.js';
-import { MAX_GROUP_MEMBERS } from './slot-groups.js';
+import {
+  checkGroup,
+  type Claim,
+  type LedgerStore,
+  type Position,
+  type StoredCheckpoint,
+  type StoredEntry,
+} from './store.js';
 import { cosignatureSortKey, type CheckpointNoteStore, type StoredCosignature, type StoredNote } from './note-store.js';
 
 export interface MemoryStoreOptions {
@@ -156,19 +162,6 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
   /** Test/offline helper: all claims and positions. */
   markers(): { claims: Claim[]; positions: Position[] } {
     return { claims: [...this.claims.values()], positions: [...this.positions.values()] };
-  }
-}
-
-/** A group is 1..100 entries of one log with distinct seqs (DynamoDB refuses two actions on one item). */
-export function checkGroup(entries: readonly StoredEntry[]): void {
-  if (entries.length < 1 || entries.length > MAX_GROUP_MEMBERS)
-    throw new RangeError(`a group holds 1..${MAX_GROUP_MEMBERS} entries, not ${entries.length}`);
-  const logId = entries[0]!.logId;
-  const seqs = new Set<number>();
-  for (const e of entries) {
-    if (e.logId !== logId) throw new RangeError('a group writes one log');
-    if (seqs.has(e.seq)) throw new RangeError(`seq ${e.seq} twice in one group`);
-    seqs.add(e.seq);
   }
 }
 

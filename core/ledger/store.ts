@@ -15,6 +15,7 @@
  * Every read method either returns the complete answer or throws (StoreReadError); a read cut short (throttled,
  * paginated away) must never look like a shorter ledger.
  */
+import { MAX_GROUP_MEMBERS } from './slot-groups.js';
 
 /** What is stored for one entry: the exact canonical bytes (UTF-8 JSON text) plus an unsigned query projection. */
 export interface StoredEntry {
@@ -58,7 +59,9 @@ export interface LedgerStore {
   /**
    * All or nothing: creates every slot of `entries` (2..MAX_GROUP_MEMBERS of them, one log, distinct seqs) when all
    * are absent, and returns true; returns false, having written nothing, when any is already taken. Never a partial
-   * write (ADR 0350). Stores without it get the one-slot-at-a-time protocol.
+   * write (ADR 0350). The DynamoDB adapter may also answer true for a group identical, byte for byte, to one that
+   * landed in the last 10 minutes (TransactWriteItems' idempotency token: the SDK's retry of a landed transaction):
+   * those exact entries are then in place. Stores without it get the one-slot-at-a-time protocol.
    */
   putEntriesIfAbsent?(entries: readonly StoredEntry[]): Promise<boolean>;
   readClaim(requestId: string): Promise<Claim | null>;
@@ -83,4 +86,17 @@ export interface LedgerStore {
 /** A read that could not be completed. `verify` turns it into "no verdict" (exit 2), never a shorter ok. */
 export class StoreReadError extends Error {
   readonly code = 'store-read-incomplete';
+}
+
+/** A group is 1..100 entries of one log with distinct seqs (DynamoDB refuses two actions on one item). */
+export function checkGroup(entries: readonly StoredEntry[]): void {
+  if (entries.length < 1 || entries.length > MAX_GROUP_MEMBERS)
+    throw new RangeError(`a group holds 1..${MAX_GROUP_MEMBERS} entries, not ${entries.length}`);
+  const logId = entries[0]!.logId;
+  const seqs = new Set<number>();
+  for (const e of entries) {
+    if (e.logId !== logId) throw new RangeError('a group writes one log');
+    if (seqs.has(e.seq)) throw new RangeError(`seq ${e.seq} twice in one group`);
+    seqs.add(e.seq);
+  }
 }
