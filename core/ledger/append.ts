@@ -67,6 +67,8 @@ export interface AppendRequest {
    * memory, written all or nothing (`putEntriesIfAbsent`). Replaces `slotLock` when given; one per writer.
    */
   readonly slotCommits?: SlotCommits;
+  /** Awaited before the first slot step (never before the claim); a rejection fails the append, nothing written. */
+  readonly beforeSlot?: Promise<unknown>;
   /** This append's arrival, announced to `slotCommits` by the writer (`expect`); passed on its first join. */
   readonly slotArrival?: () => void;
   readonly ownSlots?: OwnSlots;
@@ -291,6 +293,7 @@ async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Re
     });
   }
   // (c) Only the slot write needs one-at-a-time per log; the claim and the position do not (ADR 0160).
+  if (req.beforeSlot !== undefined) await req.beforeSlot;
   const slot = await takeSlot(store, req, claim, sight.head);
   if (!slot.ok) return slot;
   return ok(await placed(store, slot.value.entry, slot.value.status));

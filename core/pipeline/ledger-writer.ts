@@ -17,7 +17,7 @@ import { entryFormatFor, type UnsignedEntry } from '../ledger/entry-types.js';
 import { logsInTurn, type LogChooser } from '../ledger/log-selection.js';
 import type { Signer } from '../ledger/signature.js';
 import type { LedgerStore, StoredEntry } from '../ledger/store.js';
-import type { AppendResult, EntryDraft, LedgerWriter, RecordedEntry } from './ports.js';
+import type { AppendOptions, AppendResult, EntryDraft, LedgerWriter, RecordedEntry } from './ports.js';
 
 export interface LedgerWriterOptions {
   readonly store: LedgerStore;
@@ -107,15 +107,15 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
   const chooseLog = o.chooseLog ?? logsInTurn(logs);
   const maxAttempts = o.maxAttempts ?? (o.backoff !== undefined ? 12 : undefined);
   return {
-    async append(draft: EntryDraft): Promise<AppendResult> {
+    async append(draft: EntryDraft, options?: AppendOptions): Promise<AppendResult> {
       // One slot write per log runs at a time within this instance (ADR 0162; under group commit, one group of
       // them, ADR 0350), so records offered distinct logs never race each other for a slot; the head cache then makes a first sight three conditional writes
       // (ADR 0160). Any log is correct: the claim fixes it for every duplicate (ADR 0161).
-      return appendNow(draft, chooseLog(draft.requestId), false);
+      return appendNow(draft, chooseLog(draft.requestId), false, options);
     },
     forLog(groupId: string): LedgerWriter {
       return {
-        append(draft: EntryDraft): Promise<AppendResult> {
+        append(draft: EntryDraft, options?: AppendOptions): Promise<AppendResult> {
           // The message group is the log (ADR 0270): a group naming no configured log is never written.
           if (!logs.includes(groupId))
             return Promise.reject(
@@ -126,7 +126,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
                 draft.requestId,
               ),
             );
-          return appendNow(draft, groupId, true);
+          return appendNow(draft, groupId, true, options);
         },
       };
     },
@@ -134,12 +134,17 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       headCache.clear();
     },
   };
-  async function appendNow(draft: EntryDraft, logId: string, onlyLog: boolean): Promise<AppendResult> {
+  async function appendNow(
+    draft: EntryDraft,
+    logId: string,
+    onlyLog: boolean,
+    options: AppendOptions | undefined,
+  ): Promise<AppendResult> {
     // Bound to one log, this append can only ever join that log's groups: announce it, so the slot writes of the
     // batch's records go together once they have all claimed (ADR 0350). Released however the append ends.
     const arrival = onlyLog ? commits?.expect(logId) : undefined;
     try {
-      return await appendTo(draft, logId, onlyLog, arrival);
+      return await appendTo(draft, logId, onlyLog, arrival, options?.retained);
     } finally {
       arrival?.();
     }
@@ -149,6 +154,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     logId: string,
     onlyLog: boolean,
     arrival: (() => void) | undefined,
+    retained: Promise<unknown> | undefined,
   ): Promise<AppendResult> {
     const time = o.now();
     let built: BuiltEntry | undefined;
@@ -167,6 +173,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       slotLock: (log, task) => lock.run(log, task),
       ...(commits !== undefined ? { slotCommits: commits } : {}),
       ...(arrival !== undefined ? { slotArrival: arrival } : {}),
+      ...(retained !== undefined ? { beforeSlot: retained } : {}),
       build: (slot) =>
         (built = buildEntry(
           {
