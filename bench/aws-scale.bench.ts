@@ -23,6 +23,8 @@
  *   --cpu-ms (1: evaluate-function CPU per record)  --sign-ms (0.1: per entry signature, under the slot lock)
  *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
  *   --rate r (paced run's requests/s)  --batch-size b (10)
+ *   --transaction-phase slowest-item|one-call (a TransactWriteItems phase: the slowest of one latency draw per item,
+ *     the default, or one draw; ADR 0350)
  *   --designs many-writers,one-writer-per-log-serial,one-writer-per-log (all by default)
  * With --json the last line is one JSON object: the one-writer-per-log figures (the sequence function, the FIFO
  * ledger queue and the evaluate function as shipped), `baseline` (many-writers: the previous protocol), `serialSlots`
@@ -62,6 +64,7 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     'batch-size': { type: 'string', default: '10' },
     designs: { type: 'string', default: DESIGNS.join(',') },
+    'transaction-phase': { type: 'string', default: 'slowest-item' },
   },
 });
 
@@ -89,7 +92,13 @@ const o: ScaleOptions = {
   sequencers: num('sequencers', values.sequencers ?? String(Math.max(4, logs)), 1, true),
   batchSize: num('batch-size', values['batch-size'], 1, true),
   seed: num('seed', values.seed, 0, true),
+  transactionPhase: transactionPhase(values['transaction-phase']),
 };
+
+function transactionPhase(text: string): 'slowest-item' | 'one-call' {
+  if (text === 'slowest-item' || text === 'one-call') return text;
+  throw new RangeError(`--transaction-phase must be slowest-item or one-call, got ${text}`);
+}
 const designs = values.designs.split(',') as Design[];
 for (const d of designs) if (!DESIGNS.includes(d)) throw new RangeError(`unknown design ${d}`);
 

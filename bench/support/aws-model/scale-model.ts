@@ -72,6 +72,11 @@ export interface ScaleOptions {
   readonly sequencers: number;
   readonly batchSize: number;
   readonly seed: number;
+  /**
+   * A transaction phase's latency (ADR 0350): the slowest of one draw per item (default: the coordinator waits for
+   * every item), or one draw (every item of a group is on one log's partition key: one storage node).
+   */
+  readonly transactionPhase?: 'slowest-item' | 'one-call';
 }
 
 /** How requests reach the intake: all at once (a backlog: the sustained rate) or a Poisson stream at a rate. */
@@ -240,6 +245,7 @@ class Instance {
       clock,
       meter,
       latency: world.dynamoLatency,
+      transactionPhase: o.transactionPhase ?? 'slowest-item',
       retry: { sleep: (ms) => clock.sleep(ms), rand, quota },
       cpuDone,
       onSlotWrite: (sent, answered) => {
