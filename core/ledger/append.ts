@@ -67,6 +67,12 @@ export interface AppendRequest {
    * memory, written all or nothing (`putEntriesIfAbsent`). Replaces `slotLock` when given; one per writer.
    */
   readonly slotCommits?: SlotCommits;
+  /**
+   * Takes the position write of an entry this call appended instead of awaiting it: the caller answers sooner and
+   * must await the write before it acknowledges the request (the edge does, once per batch; ADR 0350). Duplicates
+   * still write their position before returning.
+   */
+  readonly deferPosition?: (write: Promise<boolean>) => void;
   /** Awaited before the first slot step (never before the claim); a rejection fails the append, nothing written. */
   readonly beforeSlot?: Promise<unknown>;
   /** This append's arrival, announced to `slotCommits` by the writer (`expect`); passed on its first join. */
@@ -296,6 +302,11 @@ async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Re
   if (req.beforeSlot !== undefined) await req.beforeSlot;
   const slot = await takeSlot(store, req, claim, sight.head);
   if (!slot.ok) return slot;
+  if (req.deferPosition !== undefined && slot.value.status === 'appended') {
+    const e = slot.value.entry;
+    req.deferPosition(store.putPositionIfAbsent({ requestId: e.projection.requestId, logId: e.logId, seq: e.seq }));
+    return ok(slot.value);
+  }
   return ok(await placed(store, slot.value.entry, slot.value.status));
 }
 

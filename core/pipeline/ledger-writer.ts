@@ -40,6 +40,12 @@ export interface LedgerWriterOptions {
    * writes run one at a time per log under a lock (ADR 0162) — kept for the scale model's same-run baseline.
    */
   readonly groupCommit?: boolean;
+  /**
+   * Answer an append once its entry is written, its position write still in flight, so the batch's outbox need not
+   * wait for the last position (ADR 0350). The edge must then await `settlePositions()` before it acknowledges
+   * the batch. Default off.
+   */
+  readonly deferPositions?: boolean;
 }
 
 /** A writer that can be bound to one log: the pipeline's writer under one writer per log (ADR 0270). */
@@ -56,6 +62,11 @@ export interface SequencedLedgerWriter extends LedgerWriter {
    * per log per batch.
    */
   forgetHeads(): void;
+  /**
+   * Waits for every position write deferred so far (`deferPositions`); rejects with the first that failed, so the
+   * edge fails the batch (each record is redelivered and answered as a duplicate, writing its position then).
+   */
+  settlePositions(): Promise<void>;
 }
 
 export type LedgerWriteErrorCode = AppendError['code'] | 'not-a-log-group';
@@ -104,6 +115,18 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
   const writtenSeqs: WrittenSeqs = new Map();
   const headReads: HeadReads = new Map();
   const commits = o.groupCommit === false ? undefined : slotCommits();
+  const positions = new Set<Promise<unknown>>();
+  const deferPosition =
+    o.deferPositions === true
+      ? (write: Promise<boolean>): void => {
+          positions.add(write);
+          // Handled here so a failure waits for settlePositions instead of surfacing as an unhandled rejection.
+          write.then(
+            () => positions.delete(write),
+            () => undefined,
+          );
+        }
+      : undefined;
   const chooseLog = o.chooseLog ?? logsInTurn(logs);
   const maxAttempts = o.maxAttempts ?? (o.backoff !== undefined ? 12 : undefined);
   return {
@@ -132,6 +155,11 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     },
     forgetHeads(): void {
       headCache.clear();
+    },
+    async settlePositions(): Promise<void> {
+      const pending = [...positions];
+      positions.clear();
+      await Promise.all(pending);
     },
   };
   async function appendNow(
@@ -174,6 +202,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       ...(commits !== undefined ? { slotCommits: commits } : {}),
       ...(arrival !== undefined ? { slotArrival: arrival } : {}),
       ...(retained !== undefined ? { beforeSlot: retained } : {}),
+      ...(deferPosition !== undefined ? { deferPosition } : {}),
       build: (slot) =>
         (built = buildEntry(
           {

@@ -333,3 +333,50 @@ describe('the writer under group commit (ADR 0350)', () => {
     expect(store.snapshot('log-b')).toHaveLength(3);
   });
 });
+
+describe('the writer with deferred position writes (ADR 0350)', () => {
+  /** A store whose position writes wait for `release` (and fail when `fail` is set). */
+  function heldPositions(store: MemoryLedgerStore) {
+    const gate: { release: () => void; fail: boolean } = { release: () => undefined, fail: false };
+    const held = new Promise<void>((r) => (gate.release = r));
+    const view = new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv) as unknown;
+        if (prop === 'putPositionIfAbsent')
+          return async (p: Parameters<LedgerStore['putPositionIfAbsent']>[0]) => {
+            await held;
+            if (gate.fail) throw new Error('position write throttled');
+            return target.putPositionIfAbsent(p);
+          };
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    }) as LedgerStore;
+    return { view, gate };
+  }
+
+  it('answers once the entry is written and writes the position before settlePositions resolves', async () => {
+    const store = new MemoryLedgerStore();
+    const { view, gate } = heldPositions(store);
+    const w = writer(view, { deferPositions: true });
+    expect((await w.forLog('log-a').append(draft('quick'))).status).toBe('appended');
+    expect(store.markers().positions).toEqual([]);
+    let settled = false;
+    const settling = w.settlePositions().then(() => (settled = true));
+    await new Promise<void>((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    gate.release();
+    await settling;
+    expect(store.markers().positions).toEqual([{ requestId: 'quick', logId: 'log-a', seq: 0 }]);
+  });
+
+  it('fails settlePositions when a deferred position write failed', async () => {
+    const store = new MemoryLedgerStore();
+    const { view, gate } = heldPositions(store);
+    const w = writer(view, { deferPositions: true });
+    gate.fail = true;
+    await w.forLog('log-a').append(draft('unplaced'));
+    gate.release();
+    await expect(w.settlePositions()).rejects.toThrow('position write throttled');
+    await expect(w.settlePositions()).resolves.toBeUndefined();
+  });
+});

@@ -270,6 +270,7 @@ class Instance {
       now: () => new Date(Date.UTC(2026, 11, 4, 6) + Math.floor(clock.now)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       chooseLog: turns,
       groupCommit: groupCommit(world.design),
+      deferPositions: groupCommit(world.design),
     });
     // As functions/lib/evaluate-runtime.ts: under one writer per log, each batch reads each log's head once.
     this.newBatch = () => {
@@ -303,8 +304,8 @@ class Instance {
       handoffs: { sendBatch: (_queue, handoffs) => batchCalls(handoffs.length) },
       results: { publishBatch: (messages) => batchCalls(messages.length) },
     };
-    this.handle = (records) =>
-      handleBatch(records, {
+    this.handle = async (records) => {
+      const answer = await handleBatch(records, {
         ordered,
         process: async (bytes, record, sinks) => {
           await clock.until(this.spend(o.cpuMsPerRecord));
@@ -317,6 +318,10 @@ class Instance {
           world.deadLettered += 1;
         },
       });
+      // As functions/lib/evaluate-runtime.ts: the deferred position writes are durable before the batch is answered.
+      await ledger.settlePositions();
+      return answer;
+    };
   }
 
   /** Queues `ms` of work on the instance's one CPU (work runs in the order it was queued); returns when it ends. */
