@@ -1,16 +1,20 @@
 /**
- * LedgerStore over DynamoDB (core/ledger/store.ts). Only operations that real DynamoDB and dynalite both implement:
- * conditional single-item PutItem (`attribute_not_exists(pk)`), consistent GetItem, consistent Query and Scan.
- * No UpdateItem, DeleteItem, BatchWriteItem or Transact* is ever sent: the ledger table is append-only (ADR 0080).
+ * LedgerStore over DynamoDB (core/ledger/store.ts): conditional single-item PutItem (`attribute_not_exists(pk)`),
+ * consistent GetItem, consistent Query and Scan, and TransactWriteItems made only of such conditional Puts — a log's
+ * group commit of slot writes, all or nothing (docs/adr/0350-group-commit-of-slot-writes.md; the local emulator
+ * implements it, ADR 0351). No UpdateItem, DeleteItem, BatchWriteItem, or transaction action other than a
+ * conditional Put is ever sent: the ledger table is append-only (ADR 0080).
  *
  * Reads are complete or they throw StoreReadError: every Query/Scan follows LastEvaluatedKey to the end, and any
  * failure (throttling after the SDK's retries, a network error, an item that is not of the family its key says)
  * surfaces as an error — never as a shorter ledger.
  */
 import type { AttributeValue, DynamoDBClient, QueryCommandInput, ScanCommandInput } from '@aws-sdk/client-dynamodb';
+import { createHash } from 'node:crypto';
 import { dynamodb } from './aws-sdk.js';
 import {
   StoreReadError,
+  checkGroup,
   type Claim,
   type LedgerStore,
   type Position,
@@ -24,7 +28,25 @@ import {
   type StoredNote,
 } from '../core/ledger/index.js';
 
-const { ConditionalCheckFailedException, GetItemCommand, PutItemCommand, QueryCommand, ScanCommand } = dynamodb;
+const {
+  ConditionalCheckFailedException,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  ScanCommand,
+  TransactWriteItemsCommand,
+  TransactionCanceledException,
+} = dynamodb;
+
+/** Tries of a transaction cancelled only by a conflict or a throttle (each member otherwise untouched). */
+const TRANSACTION_TRIES = 4;
+/** Cancellation codes that say nothing about our items' state: the same transaction may succeed if sent again. */
+const TRANSIENT_CANCELLATIONS = new Set([
+  'None',
+  'TransactionConflict',
+  'ThrottlingError',
+  'ProvisionedThroughputExceeded',
+]);
 
 type Item = Record<string, AttributeValue>;
 
@@ -95,14 +117,41 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
   }
 
   async putEntryIfAbsent(entry: StoredEntry): Promise<boolean> {
-    return this.putIfAbsent({
-      pk: { S: ENTRY_PREFIX + entry.logId },
-      sk: { N: String(entry.seq) },
-      body: { S: entry.body },
-      requestId: { S: entry.projection.requestId },
-      kind: { S: entry.projection.kind },
-      entryHash: { S: entry.projection.entryHash },
+    return this.putIfAbsent(entryItem(entry));
+  }
+
+  /**
+   * One TransactWriteItems of conditional Puts (ADR 0350), through the SDK's command path (ADR 0285), so its retries,
+   * endpoint and middleware apply. The ClientRequestToken is a digest of the entries' hashes: the SDK's retry of a
+   * transaction that did land is answered success without a second write, and the same group sent again (a
+   * conflict below) is the same request. A cancellation naming ConditionalCheckFailed → false (a slot is taken;
+   * nothing was written); one naming only conflicts or throttles → sent again after a jittered wait; anything else
+   * is thrown (the record fails and is redelivered).
+   */
+  async putEntriesIfAbsent(entries: readonly StoredEntry[]): Promise<boolean> {
+    checkGroup(entries);
+    const token = createHash('sha256')
+      .update(entries.map((e) => e.projection.entryHash).join('\n'))
+      .digest('hex')
+      .slice(0, 36);
+    const command = new TransactWriteItemsCommand({
+      ClientRequestToken: token,
+      TransactItems: entries.map((e) => ({
+        Put: { TableName: this.tableName, Item: entryItem(e), ConditionExpression: 'attribute_not_exists(pk)' },
+      })),
     });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.send(command);
+        return true;
+      } catch (e) {
+        const codes = cancellationCodes(e);
+        if (codes === undefined) throw e;
+        if (codes.includes('ConditionalCheckFailed')) return false;
+        if (attempt >= TRANSACTION_TRIES || !codes.every((c) => TRANSIENT_CANCELLATIONS.has(c))) throw e;
+        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 25 * 2 ** attempt)));
+      }
+    }
   }
 
   async readClaim(requestId: string): Promise<Claim | null> {
@@ -301,6 +350,26 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
       throw error;
     }
   }
+}
+
+/** An entry's item (docs/adr/0061-ledger-item-layout.md). */
+function entryItem(entry: StoredEntry): Item {
+  return {
+    pk: { S: ENTRY_PREFIX + entry.logId },
+    sk: { N: String(entry.seq) },
+    body: { S: entry.body },
+    requestId: { S: entry.projection.requestId },
+    kind: { S: entry.projection.kind },
+    entryHash: { S: entry.projection.entryHash },
+  };
+}
+
+/** The CancellationReasons codes of a TransactionCanceledException, in action order; undefined for any other error. */
+function cancellationCodes(e: unknown): string[] | undefined {
+  const named = (e as { name?: string }).name === 'TransactionCanceledException';
+  if (!(e instanceof TransactionCanceledException) && !named) return undefined;
+  const reasons = (e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((r) => r.Code ?? 'None');
 }
 
 function toEntry(item: Item): StoredEntry {

@@ -8,8 +8,10 @@
  *   npm run build && node dist/bench/aws-scale.bench.js --instances 50 --logs 8 --appends 12000 --throttle --json
  *
  * It runs, on the same requests, the previous protocol as the baseline (intake = SQS standard read by every instance,
- * logs in turn per instance: many writers per log) and the one-writer-per-log sequencing (intake → sequence function → SQS FIFO
- * ledger queue, group = log: one writer per log), each twice:
+ * logs in turn per instance: many writers per log), the one-writer-per-log sequencing with one slot write at a time
+ * per log (`one-writer-per-log-serial`, ADR 0274's protocol) and the one-writer-per-log sequencing as shipped (intake →
+ * sequence function → SQS FIFO ledger queue, group = log: one writer per log; each log's slot writes group-committed
+ * in TransactWriteItems, ADR 0350), each twice:
  *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
  *             durable (the sustained rate); units per entry, hottest key, throttles and redeliveries are this run's;
  *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the design's own sustained rate): p50/p99 are
@@ -21,10 +23,12 @@
  *   --cpu-ms (1: evaluate-function CPU per record)  --sign-ms (0.1: per entry signature, under the slot lock)
  *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
  *   --rate r (paced run's requests/s)  --batch-size b (10)
- *   --designs many-writers,one-writer-per-log (both by default)
+ *   --transaction-phase slowest-item|one-call (a TransactWriteItems phase: the slowest of one latency draw per item,
+ *     the default, or one draw; ADR 0350)
+ *   --designs many-writers,one-writer-per-log-serial,one-writer-per-log (all by default)
  * With --json the last line is one JSON object: the one-writer-per-log figures (the sequence function, the FIFO
- * ledger queue and the evaluate function as shipped), `baseline` (many-writers: the previous protocol) and `ratio`
- * (one-writer-per-log / baseline).
+ * ledger queue and the evaluate function as shipped), `baseline` (many-writers: the previous protocol), `serialSlots`
+ * (one-writer-per-log-serial), `ratio` (one-writer-per-log / baseline) and `serialRatio` (/ serialSlots).
  */
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
@@ -60,6 +64,7 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     'batch-size': { type: 'string', default: '10' },
     designs: { type: 'string', default: DESIGNS.join(',') },
+    'transaction-phase': { type: 'string', default: 'slowest-item' },
   },
 });
 
@@ -87,7 +92,13 @@ const o: ScaleOptions = {
   sequencers: num('sequencers', values.sequencers ?? String(Math.max(4, logs)), 1, true),
   batchSize: num('batch-size', values['batch-size'], 1, true),
   seed: num('seed', values.seed, 0, true),
+  transactionPhase: transactionPhase(values['transaction-phase']),
 };
+
+function transactionPhase(text: string): 'slowest-item' | 'one-call' {
+  if (text === 'slowest-item' || text === 'one-call') return text;
+  throw new RangeError(`--transaction-phase must be slowest-item or one-call, got ${text}`);
+}
 const designs = values.designs.split(',') as Design[];
 for (const d of designs) if (!DESIGNS.includes(d)) throw new RangeError(`unknown design ${d}`);
 
@@ -168,26 +179,36 @@ async function main(): Promise<void> {
     if (s.batchBreakdownMs !== undefined) console.log(`    per batch (mean ms): ${JSON.stringify(s.batchBreakdownMs)}`);
   }
   const base = results.get('many-writers');
+  const serial = results.get('one-writer-per-log-serial');
   const next = results.get('one-writer-per-log');
+  const ratioOf = (a: ReturnType<typeof summary>, b: ReturnType<typeof summary>): Record<string, number> => ({
+    appendsPerSecond: round(a.appendsPerSecond / b.appendsPerSecond),
+    p99Ms: round(a.p99Ms / b.p99Ms),
+    ledgerWcuPerEntry: round(a.ledgerWcuPerEntry / b.ledgerWcuPerEntry),
+    ledgerRcuPerEntry: round(a.ledgerRcuPerEntry / b.ledgerRcuPerEntry, 4),
+    hottestKeyWcuPerSecond: round(a.hottestKeyWcuPerSecond / b.hottestKeyWcuPerSecond),
+  });
   let ratio: Record<string, number> | undefined;
+  let serialRatio: Record<string, number> | undefined;
   if (base !== undefined && next !== undefined) {
-    ratio = {
-      appendsPerSecond: round(next.appendsPerSecond / base.appendsPerSecond),
-      ledgerWcuPerEntry: round(next.ledgerWcuPerEntry / base.ledgerWcuPerEntry),
-      ledgerRcuPerEntry: round(next.ledgerRcuPerEntry / base.ledgerRcuPerEntry, 4),
-      hottestKeyWcuPerSecond: round(next.hottestKeyWcuPerSecond / base.hottestKeyWcuPerSecond),
-    };
+    ratio = ratioOf(next, base);
     console.log(`  one-writer-per-log / many-writers (baseline, same run): ${JSON.stringify(ratio)}`);
+  }
+  if (serial !== undefined && next !== undefined) {
+    serialRatio = ratioOf(next, serial);
+    console.log(`  one-writer-per-log / one-writer-per-log-serial (same run): ${JSON.stringify(serialRatio)}`);
   }
   console.log(`  ${wallS.toFixed(1)} s of wall time`);
   console.log(`  command: ${COMMAND} ${args}`);
   if (values.json) {
-    const head = next ?? base;
+    const head = next ?? serial ?? base;
     console.log(
       JSON.stringify({
         ...head,
         ...(base !== undefined && head !== base ? { baseline: base } : {}),
+        ...(serial !== undefined && head !== serial ? { serialSlots: serial } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
+        ...(serialRatio !== undefined ? { serialRatio } : {}),
         options: o,
         command: `${COMMAND} ${args}`,
       }),

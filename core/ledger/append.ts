@@ -22,10 +22,16 @@
  *     deletion moves a head backwards) and nothing is written to that log;
  *   - `backoff`: after a lost slot it leaves the slot lock and waits (jittered at the edge) before the next try,
  *     instead of retrying at once while holding the lock.
+ *
+ * With `slotCommits` (docs/adr/0350-group-commit-of-slot-writes.md) step (c) is a group commit: the appends of a log
+ * waiting for its slot step take contiguous slots n+1..n+k in one all-or-nothing write, so the invariants above hold
+ * unchanged — every slot is created conditionally, only head+1.. is ever tried, a lost group writes nothing and each
+ * member takes the lost-slot path on its own.
  */
 import { err, ok, type Result } from '../result.js';
 import { entryHashOf, toStoredEntry, type BuiltEntry } from './entry.js';
 import { selectLog } from './log-selection.js';
+import { SlotGroups, type GroupAnswer } from './slot-groups.js';
 import type { Claim, LedgerStore, StoredEntry } from './store.js';
 
 /** A writer's own memory of each log's head. Only ever a lower bound of the true head, so it can cost a retry but
@@ -55,6 +61,22 @@ export interface AppendRequest {
    * it. Absent: no serialization (correct, but concurrent appends to one log may lose slots and retry).
    */
   readonly slotLock?: SlotLock;
+  /**
+   * Group commit of the slot step (docs/adr/0350-group-commit-of-slot-writes.md): appends of a log that reach it
+   * while a write of that log is in flight go together in the next one, each entry chained to the one before it in
+   * memory, written all or nothing (`putEntriesIfAbsent`). Replaces `slotLock` when given; one per writer.
+   */
+  readonly slotCommits?: SlotCommits;
+  /**
+   * Takes the position write of an entry this call appended instead of awaiting it: the caller answers sooner and
+   * must await the write before it acknowledges the request (the edge does, once per batch; ADR 0350). Duplicates
+   * still write their position before returning.
+   */
+  readonly deferPosition?: (write: Promise<boolean>) => void;
+  /** Awaited before the first slot step (never before the claim); a rejection fails the append, nothing written. */
+  readonly beforeSlot?: Promise<unknown>;
+  /** This append's arrival, announced to `slotCommits` by the writer (`expect`); passed on its first join. */
+  readonly slotArrival?: () => void;
   readonly ownSlots?: OwnSlots;
   /** Write only to `logId` (required then): a claim fixing another log is `claim-in-other-log`, never written. */
   readonly onlyLog?: boolean;
@@ -277,12 +299,18 @@ async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Re
     });
   }
   // (c) Only the slot write needs one-at-a-time per log; the claim and the position do not (ADR 0160).
+  if (req.beforeSlot !== undefined) await req.beforeSlot;
   const slot = await takeSlot(store, req, claim, sight.head);
   if (!slot.ok) return slot;
+  if (req.deferPosition !== undefined && slot.value.status === 'appended') {
+    const e = slot.value.entry;
+    req.deferPosition(store.putPositionIfAbsent({ requestId: e.projection.requestId, logId: e.logId, seq: e.seq }));
+    return ok(slot.value);
+  }
   return ok(await placed(store, slot.value.entry, slot.value.status));
 }
 
-interface SlotSearch {
+export interface SlotSearch {
   /** Entries up to this seq were scanned for the request (from claim.headBefore). */
   scanned: number;
   /** The head to try above; undefined → read it. */
@@ -307,7 +335,10 @@ async function takeSlot(
   const maxAttempts = req.maxAttempts ?? 10_000;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     if (attempt > 0 && req.backoff !== undefined) await req.backoff(attempt);
-    const tried = await slotLock(claim.logId, () => trySlot(store, req, claim, search));
+    const tried =
+      req.slotCommits !== undefined
+        ? await req.slotCommits.join(claim.logId, { store, req, claim, search }, req.slotArrival)
+        : await slotLock(claim.logId, () => trySlot(store, req, claim, search));
     if (tried !== 'lost') return ok(tried);
   }
   return err({ code: 'append-contention', message: `no free slot after ${maxAttempts} attempts` });
@@ -355,4 +386,152 @@ async function trySlot(
   search.head = undefined;
   if (req.headCache?.get(claim.logId) === head) req.headCache.delete(claim.logId);
   return 'lost';
+}
+
+/** One append waiting for its log's slot step under group commit. */
+export interface SlotMember {
+  readonly store: LedgerStore;
+  readonly req: AppendRequest;
+  readonly claim: Claim;
+  readonly search: SlotSearch;
+}
+
+export type SlotCommits = SlotGroups<SlotMember, AppendOutcome | 'lost'>;
+
+/**
+ * A writer's group commit of slot writes (ADR 0350). `maxBytes` bounds one group's items (DynamoDB's 4 MB per
+ * transaction, with room for its per-item overhead); members past it wait for the next group, in order.
+ */
+export function slotCommits(maxBytes = GROUP_MAX_BYTES): SlotCommits {
+  return new SlotGroups((logId, members) => commitSlots(logId, members, maxBytes));
+}
+
+/** 4 MB (TransactWriteItems' limit on the items of one transaction) less a margin for attribute names and keys. */
+export const GROUP_MAX_BYTES = 4 * 1024 * 1024 - 64 * 1024;
+/** Bytes an entry item holds besides its strings: key and attribute names, the number (adapter layout). */
+const ITEM_OVERHEAD_BYTES = 64;
+const utf8 = new TextEncoder();
+
+function itemBytes(e: StoredEntry): number {
+  const p = e.projection;
+  return ITEM_OVERHEAD_BYTES + utf8.encode(e.logId + e.body + p.requestId + p.kind + p.entryHash).length;
+}
+
+/** The freshest lower bound of the head known without a read: the cache, else the highest head a member sighted. */
+function knownHead(logId: string, members: readonly SlotMember[]): StoredEntry | null | undefined {
+  const cached = members[0]!.req.headCache?.get(logId);
+  if (cached !== undefined) return cached;
+  let best: StoredEntry | null | undefined;
+  for (const m of members) {
+    const h = m.search.head;
+    if (h === undefined) continue;
+    if (best === undefined || (h !== null && (best === null || h.seq > best.seq))) best = h;
+  }
+  return best;
+}
+
+/**
+ * (c) for a group: one head, one scan read covering every member that needs one, then entries n+1..n+k chained in
+ * memory and written all or nothing. A member already in the log is answered `duplicate` and takes no slot.
+ */
+async function commitSlots(
+  logId: string,
+  members: readonly SlotMember[],
+  maxBytes: number,
+): Promise<GroupAnswer<AppendOutcome | 'lost'>> {
+  const { store, req: shared } = members[0]!;
+  let head = knownHead(logId, members);
+  if (head === undefined) head = await readHead(store, logId, shared);
+  const n = head === null ? -1 : head.seq;
+  const found = await scanGroup(store, logId, members, n);
+  // A store without group writes places one member per group: the one-slot-at-a-time protocol (ADR 0160).
+  const perGroup = store.putEntriesIfAbsent === undefined ? 1 : members.length;
+  const outcomes: (AppendOutcome | 'lost')[] = [];
+  const written: { member: number; stored: StoredEntry }[] = [];
+  const inGroup = new Set<string>();
+  let prev = head;
+  let bytes = 0;
+  for (const [i, m] of members.entries()) {
+    const dup = found.get(i);
+    if (dup !== undefined) {
+      outcomes.push({ status: 'duplicate', entry: dup });
+      continue;
+    }
+    // A second delivery of a request already in this group waits for the next one, whose scan then finds it.
+    if (written.length >= perGroup || inGroup.has(m.req.requestId)) break;
+    const stored = await buildSlot(m, logId, prev);
+    bytes += itemBytes(stored);
+    if (written.length > 0 && bytes > maxBytes) break;
+    inGroup.add(m.req.requestId);
+    written.push({ member: i, stored });
+    outcomes.push('lost'); // replaced below once the write is answered
+    prev = stored;
+  }
+  if (written.length > 0) {
+    const entries = written.map((w) => w.stored);
+    const created =
+      entries.length === 1 ? await store.putEntryIfAbsent(entries[0]!) : await store.putEntriesIfAbsent!(entries);
+    if (created) {
+      for (const w of written) {
+        rememberOwnSlot(shared.ownSlots, logId, w.stored.seq, w.stored.projection.requestId);
+        outcomes[w.member] = { status: 'appended', entry: w.stored };
+      }
+      const last = entries.at(-1)!;
+      shared.headCache?.set(logId, last);
+      if ((shared.writtenSeqs?.get(logId) ?? -1) < last.seq) shared.writtenSeqs?.set(logId, last.seq);
+    } else {
+      // Lost: nothing was written. Forget the head so each member's next try reads it (and checks it, ADR 0271).
+      for (const m of members) m.search.head = undefined;
+      if (shared.headCache?.get(logId) === head) shared.headCache.delete(logId);
+    }
+  }
+  // Only the members answered here were judged against (…, n]; a deferred member scans again in its next group.
+  for (const m of members.slice(0, outcomes.length)) if (n > m.search.scanned) m.search.scanned = n;
+  return { outcomes, deferred: members.length - outcomes.length };
+}
+
+/**
+ * Entries of members found in (search.scanned, n], by member index; one read covers every member needing one.
+ * Leaves `search.scanned` alone: the caller advances it only for the members it answers.
+ */
+async function scanGroup(
+  store: LedgerStore,
+  logId: string,
+  members: readonly SlotMember[],
+  n: number,
+): Promise<Map<number, StoredEntry>> {
+  const found = new Map<number, StoredEntry>();
+  let from = Infinity;
+  for (const m of members) {
+    const s = m.search;
+    if (n > s.scanned && !ownedByOthers(m.req.ownSlots, logId, s.scanned + 1, n, m.req.requestId))
+      from = Math.min(from, s.scanned + 1);
+  }
+  if (from !== Infinity) {
+    const wanted = new Map<string, number[]>();
+    for (const [i, m] of members.entries()) wanted.set(m.req.requestId, [...(wanted.get(m.req.requestId) ?? []), i]);
+    for await (const e of store.readEntries(logId, from, n)) {
+      for (const i of wanted.get(e.projection.requestId) ?? []) {
+        if (e.seq > members[i]!.search.scanned && !found.has(i)) found.set(i, e);
+      }
+    }
+  }
+  return found;
+}
+
+async function buildSlot(m: SlotMember, logId: string, prev: StoredEntry | null): Promise<StoredEntry> {
+  const seq = prev === null ? 0 : prev.seq + 1;
+  const prevHash = prev === null ? null : entryHashOf(prev.body);
+  const built = await m.req.build({ logId, seq, prevHash });
+  const e = built.entry;
+  if (
+    e.logId !== logId ||
+    e.seq !== seq ||
+    e.prevHash !== prevHash ||
+    e.requestId !== m.req.requestId ||
+    e.requestDigest !== m.req.requestDigest
+  ) {
+    throw new LedgerStateError('build() returned an entry for another slot or request');
+  }
+  return toStoredEntry(built);
 }

@@ -4,7 +4,7 @@
  * randomness (entropy is a parameter), no I/O beyond the LedgerStore interface that adapters implement.
  */
 export type { LedgerStore, StoredEntry, Claim, Position, StoredCheckpoint } from './store.js';
-export { StoreReadError } from './store.js';
+export { StoreReadError, checkGroup } from './store.js';
 
 export {
   ENTRY_FORMAT,

@@ -3,7 +3,14 @@
  * adapter: nothing is ever overwritten, updated or deleted. Every method is async and yields to the event loop
  * (optionally through `interleave`) so concurrent appenders really interleave in tests.
  */
-import type { Claim, LedgerStore, Position, StoredCheckpoint, StoredEntry } from './store.js';
+import {
+  checkGroup,
+  type Claim,
+  type LedgerStore,
+  type Position,
+  type StoredCheckpoint,
+  type StoredEntry,
+} from './store.js';
 import { cosignatureSortKey, type CheckpointNoteStore, type StoredCosignature, type StoredNote } from './note-store.js';
 
 export interface MemoryStoreOptions {
@@ -48,6 +55,20 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
     if (log.some((e) => e.seq === entry.seq)) return false;
     log.push(freeze(entry));
     log.sort((a, b) => a.seq - b.seq);
+    return true;
+  }
+
+  /** All or nothing (ADR 0350): checked and applied with no await between, so no other call interleaves. */
+  async putEntriesIfAbsent(entries: readonly StoredEntry[]): Promise<boolean> {
+    await this.step('putEntriesIfAbsent');
+    checkGroup(entries);
+    const logId = entries[0]!.logId;
+    const log = this.logs.get(logId) ?? [];
+    const taken = new Set(log.map((e) => e.seq));
+    if (entries.some((e) => taken.has(e.seq))) return false;
+    log.push(...entries.map(freeze));
+    log.sort((a, b) => a.seq - b.seq);
+    this.logs.set(logId, log);
     return true;
   }
 

@@ -1,8 +1,10 @@
 /**
  * The ledger store interface. Core defines it; adapters implement it (adapters/dynamodb-ledger-store.ts over
- * @aws-sdk/client-dynamodb, and an in-memory store for unit tests). Every operation is one that both real DynamoDB
- * and dynalite implement: conditional single-item PutItem, consistent GetItem and Query. No transactions, no
- * streams, no UpdateItem, no DeleteItem (the ledger table is append-only; see ADR 0160).
+ * @aws-sdk/client-dynamodb, and an in-memory store for unit tests). Every operation is a conditional create or a
+ * consistent read: conditional single-item PutItem, consistent GetItem and Query, and one all-or-nothing group of
+ * conditional creates (TransactWriteItems: a log's group commit, docs/adr/0350-group-commit-of-slot-writes.md; the
+ * local emulator implements it, ADR 0351). No streams, no UpdateItem, no DeleteItem (the ledger table is append-only;
+ * see ADR 0160).
  *
  * Item families (one table):
  *   entry       pk "log#<logId>"      sk = seq (0, 1, 2, …)  the signed entry's canonical bytes + unsigned projection
@@ -13,6 +15,7 @@
  * Every read method either returns the complete answer or throws (StoreReadError); a read cut short (throttled,
  * paginated away) must never look like a shorter ledger.
  */
+import { MAX_GROUP_MEMBERS } from './slot-groups.js';
 
 /** What is stored for one entry: the exact canonical bytes (UTF-8 JSON text) plus an unsigned query projection. */
 export interface StoredEntry {
@@ -53,6 +56,14 @@ export interface LedgerStore {
   readEntries(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<StoredEntry>;
   /** Conditional create of slot (logId, seq). Returns false when the slot is already taken (never overwrites). */
   putEntryIfAbsent(entry: StoredEntry): Promise<boolean>;
+  /**
+   * All or nothing: creates every slot of `entries` (2..MAX_GROUP_MEMBERS of them, one log, distinct seqs) when all
+   * are absent, and returns true; returns false, having written nothing, when any is already taken. Never a partial
+   * write (ADR 0350). The DynamoDB adapter may also answer true for a group identical, byte for byte, to one that
+   * landed in the last 10 minutes (TransactWriteItems' idempotency token: the SDK's retry of a landed transaction):
+   * those exact entries are then in place. Stores without it get the one-slot-at-a-time protocol.
+   */
+  putEntriesIfAbsent?(entries: readonly StoredEntry[]): Promise<boolean>;
   readClaim(requestId: string): Promise<Claim | null>;
   /** Conditional create; false when a claim for this request id already exists. */
   putClaimIfAbsent(claim: Claim): Promise<boolean>;
@@ -75,4 +86,17 @@ export interface LedgerStore {
 /** A read that could not be completed. `verify` turns it into "no verdict" (exit 2), never a shorter ok. */
 export class StoreReadError extends Error {
   readonly code = 'store-read-incomplete';
+}
+
+/** A group is 1..100 entries of one log with distinct seqs (DynamoDB refuses two actions on one item). */
+export function checkGroup(entries: readonly StoredEntry[]): void {
+  if (entries.length < 1 || entries.length > MAX_GROUP_MEMBERS)
+    throw new RangeError(`a group holds 1..${MAX_GROUP_MEMBERS} entries, not ${entries.length}`);
+  const logId = entries[0]!.logId;
+  const seqs = new Set<number>();
+  for (const e of entries) {
+    if (e.logId !== logId) throw new RangeError('a group writes one log');
+    if (seqs.has(e.seq)) throw new RangeError(`seq ${e.seq} twice in one group`);
+    seqs.add(e.seq);
+  }
 }

@@ -16,8 +16,8 @@
  * partial batch responses: the first failed record and every record after it in the batch are reported failed
  * (processed or not: a processed one is redelivered and found as a duplicate), so no message of a group is ever
  * deleted ahead of an earlier one that failed. The records themselves run concurrently, a group's too: the intake
- * promises requesters no order, the writer's per-log lock already serializes the one step that must be serial (the
- * slot write), and the AWS scale model measured sequential groups at 338 appends/s against 8 logs where concurrent
+ * promises requesters no order, the writer already serializes the one step that must be serial (the slot write: one
+ * group commit of a log at a time, docs/adr/0350-group-commit-of-slot-writes.md), and the AWS scale model measured sequential groups at 338 appends/s against 8 logs where concurrent
  * ones give ~880 (docs/adr/0274-fifo-batches-run-concurrently.md).
  */
 import { createOutbox, type OutboxPorts, type RecordSinks } from './outbox.js';

@@ -40,7 +40,16 @@ export type AppendResult =
 
 export interface LedgerWriter {
   /** Appends exactly once per request id (the ledger's append protocol selects the log); a duplicate returns the existing entry. */
-  append(draft: EntryDraft): Promise<AppendResult>;
+  append(draft: EntryDraft, options?: AppendOptions): Promise<AppendResult>;
+}
+
+export interface AppendOptions {
+  /**
+   * Settles when the request's bytes are retained (the request archive's put): the writer may claim meanwhile but
+   * writes no slot before it has resolved, and fails the append if it rejects — every entry stays replayable
+   * (docs/replay.md) while the archive put and the claim share one round trip (ADR 0350).
+   */
+  readonly retained?: Promise<unknown>;
 }
 
 export interface HandoffSender {

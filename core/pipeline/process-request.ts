@@ -132,10 +132,16 @@ export async function processRequest(
   };
   const draft = await decide(read, common, config, ports);
   // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed
-  // (docs/replay.md). A request over the archive's limit was refused for exactly that reason and is not retained.
-  if (!(draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large'))
-    await ports.archive.put(bytes);
-  const appended = await ports.ledger.append(draft);
+  // (docs/replay.md): the writer claims while the archive put is in flight and writes no slot before it has
+  // succeeded (ADR 0350). A request over the archive's limit was refused for exactly that reason and is not retained.
+  const retained =
+    draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large'
+      ? undefined
+      : ports.archive.put(bytes);
+  const [appended] = await Promise.all([
+    ports.ledger.append(draft, retained !== undefined ? { retained } : undefined),
+    retained,
+  ]);
   return finish(appended, requestId, config, ports);
 }
 

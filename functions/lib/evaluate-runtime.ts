@@ -94,7 +94,7 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
       const ledgerFor = (r: BatchRecord): LedgerWriter =>
         r.groupId !== undefined && 'forLog' in parts.ledger ? parts.ledger.forLog(r.groupId) : parts.ledger;
       try {
-        return await handleBatch(records, {
+        const answer = await handleBatch(records, {
           ordered,
           process: async (bytes, record, sinks) => {
             if (sinks === undefined) throw new Error('handleBatch gave no outbox sinks although an outbox is set');
@@ -114,6 +114,10 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
           observer: obs,
           ...(parts.concurrency !== undefined ? { concurrency: parts.concurrency } : {}),
         });
+        // Position writes the writer did not hold the outbox for (ADR 0350): durable before any record is
+        // acknowledged; one that failed fails the batch, and each record's redelivery writes it as a duplicate.
+        if ('settlePositions' in parts.ledger) await parts.ledger.settlePositions();
+        return answer;
       } finally {
         obs.flush();
       }
@@ -326,6 +330,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
       now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
       // Jitter is drawn here, at the edge: core has no randomness nor clock (ADR 0272).
       backoff: (attempt) => new Promise((res) => setTimeout(res, backoffDelayMs(attempt, random()))),
+      deferPositions: true,
     }),
     ...(ledgerQueueUrl ? { forward: sqsLedgerForwarder(sqs, ledgerQueueUrl) } : {}),
     delivery: {

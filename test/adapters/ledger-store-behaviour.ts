@@ -166,5 +166,27 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       expect((await collect(store.readEntries(log, 0))).map((e) => e.logId)).toEqual([log]);
       expect((await store.readHead(log))?.seq).toBe(0);
     });
+
+    it('creates a group of slots all or nothing: one taken slot refuses the group and writes none of it', async () => {
+      const store = makeStore();
+      if (store.putEntriesIfAbsent === undefined) throw new Error('this store has no group writes');
+      const log = fresh('group');
+      const group = [0, 1, 2].map((seq) => rawEntry(log, seq));
+      expect(await store.putEntriesIfAbsent(group)).toBe(true);
+      expect(await collect(store.readEntries(log, 0))).toEqual(group);
+      expect(await store.putEntryIfAbsent(rawEntry(log, 4))).toBe(true);
+      const blocked = [3, 4, 5].map((seq) => rawEntry(log, seq, 7));
+      expect(await store.putEntriesIfAbsent(blocked)).toBe(false);
+      expect((await collect(store.readEntries(log, 0))).map((e) => e.seq)).toEqual([0, 1, 2, 4]);
+    });
+
+    it('writes a group of 100 slots of about 30 KB each in one call and refuses 101', async () => {
+      const store = makeStore();
+      const log = fresh('hundred');
+      const group = Array.from({ length: 100 }, (_, seq) => rawEntry(log, seq, 30_000));
+      expect(await store.putEntriesIfAbsent!(group)).toBe(true);
+      expect((await store.readHead(log))?.seq).toBe(99);
+      await expect(store.putEntriesIfAbsent!([...group, rawEntry(log, 100)])).rejects.toThrow(RangeError);
+    });
   });
 }

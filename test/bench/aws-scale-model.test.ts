@@ -278,6 +278,24 @@ describe('the metered ledger store', () => {
     expect(itemSize(entryItem(big))).toBeGreaterThan(2048);
   });
 
+  it('prices a transaction at 2 WCU per KB per item, a cancelled one too, over two phases of the slowest item', async () => {
+    const clock = new VirtualClock();
+    const meter = new CapacityMeter(false);
+    const draws = [1, 9, 2, 3, 7, 1, 2, 2, 2, 8, 1, 1];
+    const store = new ModelledLedgerStore(new LedgerTable(), { ...site(clock, meter), latency: () => draws.shift()! });
+    const group = [entry(0, 'x'.repeat(1500)), entry(1, 'x'.repeat(100)), entry(2, 'x'.repeat(100))];
+    const done = (async () => {
+      expect(await store.putEntriesIfAbsent(group)).toBe(true); // prepare max(1, 9, 2), commit max(3, 7, 1)
+      const at = clock.now;
+      expect(await store.putEntriesIfAbsent([entry(2, 'y'), entry(3, 'y')])).toBe(false); // max(2, 2), max(2, 8)
+      return [at, clock.now];
+    })();
+    await clock.run();
+    expect(await done).toEqual([9 + 7, 9 + 7 + 2 + 8]);
+    // 2 × (2 + 1 + 1) for the group; the cancelled one 2 × (1 + 1), slot 2 at the larger (stored) item.
+    expect(meter.ofKey(LEDGER_TABLE, 'log#a', 'wcu')).toBe(8 + 4);
+  });
+
   it('retries a throttled write with the SDK delays and records it as throttled', async () => {
     const clock = new VirtualClock();
     const meter = new CapacityMeter(true);

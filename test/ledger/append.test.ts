@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { appendOnce, type AppendRequest } from '../../core/ledger/append.js';
+import { appendOnce, slotCommits, type AppendRequest } from '../../core/ledger/append.js';
 import { sha256Hex } from '../../core/ledger/bytes.js';
 import { buildEntry, entryHashOf, parseStoredEntry } from '../../core/ledger/entry.js';
 import { selectLog } from '../../core/ledger/log-selection.js';
@@ -54,6 +54,9 @@ function crashingView(store: LedgerStore, at: number, when: 'before' | 'after'):
       return store.readEntries(l, f, t);
     },
     putEntryIfAbsent: (e) => gate(() => store.putEntryIfAbsent(e)),
+    ...(store.putEntriesIfAbsent !== undefined
+      ? { putEntriesIfAbsent: (es) => gate(() => store.putEntriesIfAbsent!(es)) }
+      : {}),
     readClaim: (r) => gate(() => store.readClaim(r)),
     putClaimIfAbsent: (c) => gate(() => store.putClaimIfAbsent(c)),
     readPosition: (r) => gate(() => store.readPosition(r)),
@@ -494,3 +497,170 @@ describe('the append protocol with a slot lock and a memory of its own slots (AD
     await assertLedger(store, ids);
   });
 });
+
+describe('the append protocol with group commit of slot writes (ADR 0350)', () => {
+  /** One writer as the pipeline runs it under group commit: its head cache, own slots, written seqs and groups. */
+  function groupWriter(store: LedgerStore, logId: string, maxBytes?: number) {
+    const headCache = new Map();
+    const ownSlots = new Map();
+    const writtenSeqs = new Map();
+    const commits = slotCommits(maxBytes);
+    const append = (id: string, via: LedgerStore = store, bytes?: string) =>
+      appendOnce(via, {
+        ...request(id, bytes),
+        logId,
+        onlyLog: true,
+        headCache,
+        ownSlots,
+        writtenSeqs,
+        slotCommits: commits,
+      });
+    return { append, writtenSeqs };
+  }
+
+  /** Counts each store call by name; `groups` collects the sizes of the slot writes. */
+  function counting(store: LedgerStore, calls: Map<string, number>, groups: number[] = []): LedgerStore {
+    return new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv);
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
+          if (prop === 'putEntryIfAbsent') groups.push(1);
+          if (prop === 'putEntriesIfAbsent') groups.push((args[0] as unknown[]).length);
+          return v.apply(target, args);
+        };
+      },
+    });
+  }
+
+  it('writes the slots of ten concurrent appends to one log in a few all-or-nothing groups, contiguous and chained', async () => {
+    const store = new MemoryLedgerStore();
+    const calls = new Map<string, number>();
+    const groups: number[] = [];
+    const w = groupWriter(counting(store, calls, groups), 'log-0');
+    const ids = Array.from({ length: 10 }, (_, i) => `g-${i}`);
+    const outs = await Promise.all(ids.map((id) => w.append(id)));
+    for (const o of outs) expect(o.ok && o.value.status).toBe('appended');
+    expect(groups.reduce((a, b) => a + b, 0)).toBe(10);
+    expect(groups.length).toBeLessThanOrEqual(3);
+    expect(groups.some((g) => g > 1)).toBe(true);
+    expect(calls.get('readEntries') ?? 0).toBe(0);
+    expect(w.writtenSeqs.get('log-0')).toBe(9);
+    await assertLedger(store, ids);
+  });
+
+  it('writes nothing of a group when one of its slots is already taken, and every member then appends above it', async () => {
+    const store = new MemoryLedgerStore();
+    const w = groupWriter(store, 'log-0');
+    await w.append('warm');
+    // Another writer (a stale duplicate after a visibility timeout, or an attacker) takes slot 3 behind our back.
+    const other = groupWriter(store, 'log-0');
+    const intruders = ['i-1', 'i-2', 'i-3'];
+    for (const id of intruders) expect((await other.append(id)).ok).toBe(true);
+    const attempts: number[][] = [];
+    const watching = new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv);
+        if (prop !== 'putEntriesIfAbsent') return typeof v === 'function' ? v.bind(target) : v;
+        return async (es: { seq: number }[]) => {
+          const before = store.snapshot('log-0').length;
+          const created = await store.putEntriesIfAbsent(es as never);
+          attempts.push(es.map((e) => e.seq));
+          if (!created) expect(store.snapshot('log-0').length).toBe(before);
+          return created;
+        };
+      },
+    }) as LedgerStore;
+    const ids = Array.from({ length: 6 }, (_, i) => `late-${i}`);
+    const outs = await Promise.all(ids.map((id) => w.append(id, watching)));
+    for (const o of outs) expect(o.ok && o.value.status).toBe('appended');
+    expect(attempts.some((seqs) => seqs.includes(1))).toBe(true);
+    await assertLedger(store, ['warm', ...intruders, ...ids]);
+  });
+
+  it('places two deliveries of one request in one writer once: the second finds the first entry', async () => {
+    const store = new MemoryLedgerStore();
+    const w = groupWriter(store, 'log-0');
+    await w.append('warm');
+    const outs = await Promise.all([w.append('twice'), w.append('other'), w.append('twice')]);
+    const statuses = [outs[0], outs[2]].map((o) => o!.ok && o!.value.status).sort();
+    expect(statuses).toEqual(['appended', 'duplicate']);
+    await assertLedger(store, ['warm', 'twice', 'other']);
+  });
+
+  it('splits a group over the byte limit into contiguous groups written in order', async () => {
+    const store = new MemoryLedgerStore();
+    const groups: number[] = [];
+    // Room for two entries per group: each of these entries is well over 1,000 bytes.
+    const w = groupWriter(counting(store, new Map(), groups), 'log-0', 2 * 1500);
+    const ids = Array.from({ length: 9 }, (_, i) => `b-${i}`);
+    for (const o of await Promise.all(ids.map((id) => w.append(id)))) expect(o.ok).toBe(true);
+    expect(Math.max(...groups)).toBeLessThanOrEqual(2);
+    expect(store.snapshot('log-0')[0]!.body.length).toBeGreaterThan(1000);
+    await assertLedger(store, ids);
+  });
+
+  it('falls back to one slot per write on a store without group writes, and stays exact', async () => {
+    const store = new MemoryLedgerStore();
+    const groups: number[] = [];
+    const plain = counting(store, new Map(), groups);
+    const noGroups = { ...bindAll(plain), putEntriesIfAbsent: undefined } as unknown as LedgerStore;
+    const w = groupWriter(noGroups, 'log-0');
+    const ids = Array.from({ length: 5 }, (_, i) => `p-${i}`);
+    for (const o of await Promise.all(ids.map((id) => w.append(id)))) expect(o.ok).toBe(true);
+    expect(groups).toEqual([1, 1, 1, 1, 1]);
+    await assertLedger(store, ids);
+  });
+
+  it('keeps the ledger exact under crashes, redeliveries and several group-committing writers sharing logs', async () => {
+    const store = shuffledStore('group-chaos');
+    const r = rng('group-chaos-plan');
+    const writers = [0, 1, 2, 3, 4, 5].map((i) => groupWriter(store, LOGS[i % LOGS.length] as string));
+    const ids = Array.from({ length: 60 }, (_, i) => `gc-${i}`);
+    const home = new Map(ids.map((id) => [id, Math.floor(r() * writers.length)]));
+    const outcomes = await Promise.all(
+      ids.flatMap((id) =>
+        Array.from({ length: 1 + Math.floor(r() * 3) }, async () => {
+          // A request's deliveries reach writers of its first writer's log (its claim fixes the log).
+          const w = writers[home.get(id)!]!;
+          if (r() < 0.5) {
+            try {
+              return await w.append(id, crashingView(store, Math.floor(r() * 8), r() < 0.5 ? 'before' : 'after'));
+            } catch (e) {
+              if (!(e instanceof Crash)) throw e;
+            }
+          }
+          for (;;) {
+            try {
+              return await w.append(id);
+            } catch (e) {
+              if (!(e instanceof Crash)) throw e;
+            }
+          }
+        }),
+      ),
+    );
+    for (const o of outcomes) expect(o.ok).toBe(true);
+    await assertLedger(store, ids);
+  });
+});
+
+/** The store's methods bound to it, as own properties (so they can be spread and one of them removed). */
+function bindAll(store: LedgerStore): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of [
+    'readHead',
+    'readEntries',
+    'putEntryIfAbsent',
+    'readClaim',
+    'putClaimIfAbsent',
+    'readPosition',
+    'putPositionIfAbsent',
+    'putCheckpointIfAbsent',
+    'readCheckpoints',
+    'listLogs',
+  ] as const)
+    out[k] = (store[k] as (...a: unknown[]) => unknown).bind(store);
+  return out;
+}

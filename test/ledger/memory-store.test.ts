@@ -44,4 +44,23 @@ describe('the in-memory ledger store', () => {
     const head = await s.readHead('l');
     expect(Object.isFrozen(head) && Object.isFrozen(head?.projection)).toBe(true);
   });
+
+  it('creates a group of entries all or nothing: one taken slot refuses the whole group and writes none of it', async () => {
+    const s = new MemoryLedgerStore();
+    expect(await s.putEntriesIfAbsent([entry(0, 'a'), entry(1, 'b')])).toBe(true);
+    expect(await s.putEntryIfAbsent(entry(3, 'taken'))).toBe(true);
+    expect(await s.putEntriesIfAbsent([entry(2, 'c'), entry(3, 'd'), entry(4, 'e')])).toBe(false);
+    expect(s.snapshot('l').map((e) => e.body)).toEqual(['a', 'b', 'taken']);
+  });
+
+  it('refuses a malformed group as a range error: empty, two logs, a seq twice, or over 100 entries', async () => {
+    const s = new MemoryLedgerStore();
+    await expect(s.putEntriesIfAbsent([])).rejects.toThrow(RangeError);
+    await expect(s.putEntriesIfAbsent([entry(0, 'a'), { ...entry(1, 'b'), logId: 'm' }])).rejects.toThrow(/one log/);
+    await expect(s.putEntriesIfAbsent([entry(0, 'a'), entry(0, 'b')])).rejects.toThrow(/twice/);
+    const many = Array.from({ length: 101 }, (_, i) => entry(i, `b${i}`));
+    await expect(s.putEntriesIfAbsent(many)).rejects.toThrow(RangeError);
+    expect(s.snapshot('l')).toEqual([]);
+    expect(s.snapshot('m')).toEqual([]);
+  });
 });

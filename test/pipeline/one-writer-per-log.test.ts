@@ -270,3 +270,113 @@ describe('losing a slot is cheap', () => {
     expect(backoffDelayMs(4, Number.NaN)).toBe(0);
   });
 });
+
+describe('the writer under group commit (ADR 0350)', () => {
+  it('claims while the request archive put is in flight and writes no slot before it has succeeded', async () => {
+    const store = new MemoryLedgerStore();
+    let retain!: () => void;
+    const retained = new Promise<void>((r) => (retain = r));
+    const out = writer(store).forLog('log-a').append(draft('held'), { retained });
+    for (let i = 0; i < 20; i++) await new Promise<void>((r) => setImmediate(r));
+    expect(store.markers().claims.map((c) => c.requestId)).toEqual(['held']);
+    expect(store.snapshot('log-a')).toEqual([]);
+    retain();
+    expect((await out).status).toBe('appended');
+    expect(store.snapshot('log-a').map((e) => e.projection.requestId)).toEqual(['held']);
+  });
+
+  it('fails the append and writes no entry when the request archive put fails', async () => {
+    const store = new MemoryLedgerStore();
+    const retained = Promise.reject(new Error('archive throttled'));
+    await expect(writer(store).forLog('log-a').append(draft('lost'), { retained })).rejects.toThrow(
+      'archive throttled',
+    );
+    expect(store.snapshot('log-a')).toEqual([]);
+  });
+
+  it('writes the slots of a batch of one log in one group once all of them have claimed', async () => {
+    const store = new MemoryLedgerStore();
+    const sizes: number[] = [];
+    const counted = new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          if (prop === 'putEntryIfAbsent') sizes.push(1);
+          if (prop === 'putEntriesIfAbsent') sizes.push((args[0] as unknown[]).length);
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as LedgerStore;
+    const w = writer(counted).forLog('log-b');
+    const ids = Array.from({ length: 10 }, (_, i) => `batch-${i}`);
+    for (const r of await Promise.all(ids.map((id) => w.append(draft(id))))) expect(r.status).toBe('appended');
+    expect(sizes).toEqual([10]);
+    expect(store.snapshot('log-b').map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('writes one slot at a time per log with group commit off (the scale model’s baseline)', async () => {
+    const store = new MemoryLedgerStore();
+    const w = writer(store, { groupCommit: false }).forLog('log-b');
+    let groups = 0;
+    const spy = new Proxy(store, {
+      get(target, prop, recv) {
+        if (prop === 'putEntriesIfAbsent') groups += 1;
+        const v = Reflect.get(target, prop, recv) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    }) as LedgerStore;
+    const w2 = writer(spy, { groupCommit: false }).forLog('log-b');
+    await Promise.all(['s-1', 's-2', 's-3'].map((id) => w2.append(draft(id))));
+    expect(groups).toBe(0);
+    expect((await w.append(draft('s-1'))).status).toBe('existing');
+    expect(store.snapshot('log-b')).toHaveLength(3);
+  });
+});
+
+describe('the writer with deferred position writes (ADR 0350)', () => {
+  /** A store whose position writes wait for `release` (and fail when `fail` is set). */
+  function heldPositions(store: MemoryLedgerStore) {
+    const gate: { release: () => void; fail: boolean } = { release: () => undefined, fail: false };
+    const held = new Promise<void>((r) => (gate.release = r));
+    const view = new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv) as unknown;
+        if (prop === 'putPositionIfAbsent')
+          return async (p: Parameters<LedgerStore['putPositionIfAbsent']>[0]) => {
+            await held;
+            if (gate.fail) throw new Error('position write throttled');
+            return target.putPositionIfAbsent(p);
+          };
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    }) as LedgerStore;
+    return { view, gate };
+  }
+
+  it('answers once the entry is written and writes the position before settlePositions resolves', async () => {
+    const store = new MemoryLedgerStore();
+    const { view, gate } = heldPositions(store);
+    const w = writer(view, { deferPositions: true });
+    expect((await w.forLog('log-a').append(draft('quick'))).status).toBe('appended');
+    expect(store.markers().positions).toEqual([]);
+    let settled = false;
+    const settling = w.settlePositions().then(() => (settled = true));
+    await new Promise<void>((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    gate.release();
+    await settling;
+    expect(store.markers().positions).toEqual([{ requestId: 'quick', logId: 'log-a', seq: 0 }]);
+  });
+
+  it('fails settlePositions when a deferred position write failed', async () => {
+    const store = new MemoryLedgerStore();
+    const { view, gate } = heldPositions(store);
+    const w = writer(view, { deferPositions: true });
+    gate.fail = true;
+    await w.forLog('log-a').append(draft('unplaced'));
+    gate.release();
+    await expect(w.settlePositions()).rejects.toThrow('position write throttled');
+    await expect(w.settlePositions()).resolves.toBeUndefined();
+  });
+});

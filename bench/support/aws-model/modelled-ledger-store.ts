@@ -8,6 +8,10 @@
  * Items are metered in the adapter's layout: entry {pk "log#<logId>", sk seq, body, requestId, kind, entryHash},
  * claim {pk "req#<requestId>", sk 0, logId, requestDigest, headBefore}, position {pk "req#<requestId>", sk 1, logId,
  * seq}. A Query is paged at 1 MB as DynamoDB pages it, one call (latency and units) per page.
+ * A group of slot writes (putEntriesIfAbsent: TransactWriteItems, docs/adr/0350-group-commit-of-slot-writes.md) costs
+ * two phases, prepare then commit, each the slowest of one latency draw per item (the coordinator waits for every
+ * item's storage node); it is applied and metered when the prepare phase ends: 2 WCU per started KB per item
+ * (DynamoDB's transactional price), a cancelled transaction charged the same, at the larger of stored and offered.
  * Checkpoint and listing methods are passed through unmodelled: the append path never calls them.
  */
 import { MemoryLedgerStore } from '../../../core/ledger/memory-store.js';
@@ -31,7 +35,9 @@ export interface CallSite {
   /** Resolves once the instance's CPU has done the work queued before this call. */
   readonly cpuDone: () => Promise<void>;
   /** Told of every slot write: when it was sent, answered, and whether it created the slot. */
-  readonly onSlotWrite?: (sentAt: number, answeredAt: number, created: boolean) => void;
+  readonly onSlotWrite?: (sentAt: number, answeredAt: number, created: boolean, entries: number) => void;
+  /** A transaction phase: the slowest of one draw per item (default), or one draw (ADR 0350). */
+  readonly transactionPhase?: 'slowest-item' | 'one-call';
   /** Told of every SQS or SNS call the site sends (they are priced per request). */
   readonly onMessagingCall?: () => void;
 }
@@ -77,6 +83,19 @@ export async function dynamoCall<T>(site: CallSite, serve: (nowMs: number) => Pr
       return await serve(site.clock.now);
     } finally {
       await site.clock.sleep(l / 2);
+    }
+  }, site.retry);
+}
+
+/** A transaction's round trip: the prepare phase, applied at the table, then the commit phase; retried on throttle. */
+async function transactCall<T>(site: CallSite, phase: () => number, serve: (nowMs: number) => Promise<T>): Promise<T> {
+  await site.cpuDone();
+  return withSdkRetry(async () => {
+    await site.clock.sleep(phase());
+    try {
+      return await serve(site.clock.now);
+    } finally {
+      await site.clock.sleep(phase());
     }
   }, site.retry);
 }
@@ -149,7 +168,34 @@ export class ModelledLedgerStore implements LedgerStore {
       else this.table.lostSlots += 1;
       return created;
     }).then((created) => {
-      this.site.onSlotWrite?.(sentAt, this.site.clock.now, created);
+      this.site.onSlotWrite?.(sentAt, this.site.clock.now, created, 1);
+      return created;
+    });
+  }
+
+  /** TransactWriteItems of conditional Puts on one log's slots: all created, or none (ADR 0350). */
+  putEntriesIfAbsent(entries: readonly StoredEntry[]): Promise<boolean> {
+    const sentAt = this.site.clock.now;
+    const slowest = (): number =>
+      this.site.transactionPhase === 'one-call'
+        ? this.site.latency()
+        : Math.max(...entries.map(() => this.site.latency()));
+    return transactCall(this.site, slowest, async (now) => {
+      const items = entries.map(entryItem);
+      const keys = items.map((i) => `${String(i.pk)}\u0000${String(i.sk)}`);
+      const olds = keys.map((k) => this.table.sizes.get(k));
+      // Every item's units first (all on the log's one partition key), so a throttle charges nothing.
+      const units = items.reduce((n, item, i) => n + 2 * writeUnits(Math.max(itemSize(item), olds[i] ?? 0)), 0);
+      this.charge(String(items[0]!.pk), 'wcu', units, now);
+      const free = olds.every((o) => o === undefined);
+      if (free) items.forEach((item, i) => this.table.sizes.set(keys[i]!, itemSize(item)));
+      const created = await this.inner.putEntriesIfAbsent(entries);
+      if (created !== free) throw new Error('scale model out of step with the store in a transaction');
+      if (created) for (const e of entries) this.table.durableAt.set(e.projection.requestId, now);
+      else this.table.lostSlots += entries.length;
+      return created;
+    }).then((created) => {
+      this.site.onSlotWrite?.(sentAt, this.site.clock.now, created, entries.length);
       return created;
     });
   }

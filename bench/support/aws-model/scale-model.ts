@@ -5,7 +5,7 @@
  * DynamoDB and SQS call costing a lognormal network latency on a virtual clock, metered per partition key and, with
  * `throttle`, limited per key as DynamoDB limits it.
  *
- * Two designs, run on the same requests:
+ * Three designs, run on the same requests:
  *   many-writers        — the previous protocol: the intake (SQS standard) feeds every evaluate instance; each
  *                         offers a new request the logs in turn from its own offset (logsInTurn, ADR 0161), so many
  *                         instances write each log and race for its next slot.
@@ -15,7 +15,10 @@
  *                         group gives each log one writer at a time, and the evaluate function does what
  *                         functions/lib/evaluate-runtime.ts does: a FIFO batch (`ordered`), the head of each log read
  *                         once per batch (`forgetHeads`, concurrent first reads sharing one call), each record written
- *                         only to its group's log (`forLog`).
+ *                         only to its group's log (`forLog`), and each log's slot writes are group-committed: the
+ *                         records waiting for a log's slot step go in one TransactWriteItems (ADR 0350).
+ *   one-writer-per-log-serial — the same, with the slot writes of a log one at a time under the writer's lock
+ *                         (ADR 0162): the protocol of ADR 0274, kept as the same-run baseline of the group commit.
  *
  * Each simulated instance is one Lambda execution environment: its own ledger writer (head cache, slot lock, own
  * slots), pack cache, SDK retry quota and one CPU; it receives a batch (≤ 10), is invoked, runs handleBatch, and
@@ -44,9 +47,11 @@ import { RetryQuota, ThrottlingError } from './sdk-retry.js';
 import { SimQueue, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
 
-export type Design = 'many-writers' | 'one-writer-per-log';
-export const DESIGNS: readonly Design[] = ['many-writers', 'one-writer-per-log'];
+export type Design = 'many-writers' | 'one-writer-per-log-serial' | 'one-writer-per-log';
+export const DESIGNS: readonly Design[] = ['many-writers', 'one-writer-per-log-serial', 'one-writer-per-log'];
 const sequenced = (d: Design): boolean => d !== 'many-writers';
+/** Group commit of each log's slot writes (ADR 0350): the shipped writer; the two baselines write one slot a time. */
+const groupCommit = (d: Design): boolean => d === 'one-writer-per-log';
 
 export interface ScaleOptions {
   /** Evaluate function instances (the event source's maximumConcurrency). */
@@ -67,6 +72,11 @@ export interface ScaleOptions {
   readonly sequencers: number;
   readonly batchSize: number;
   readonly seed: number;
+  /**
+   * A transaction phase's latency (ADR 0350): the slowest of one draw per item (default: the coordinator waits for
+   * every item), or one draw (every item of a group is on one log's partition key: one storage node).
+   */
+  readonly transactionPhase?: 'slowest-item' | 'one-call';
 }
 
 /** How requests reach the intake: all at once (a backlog: the sustained rate) or a Poisson stream at a rate. */
@@ -80,8 +90,10 @@ export interface BatchBreakdown {
   readonly receiveToInvokeMs: number;
   /** Handler start → first slot write sent: CPU, request archive put, claim. */
   readonly beforeSlotsMs: number;
-  /** First slot write sent → last slot write answered (the serial part under the slot lock). */
+  /** First slot write sent → last slot write answered (the serial part under the slot lock or group commit). */
   readonly slotWritesMs: number;
+  /** Slot write calls (single puts and transactions) per batch. */
+  readonly slotCallsPerBatch: number;
   /** Last slot write answered → handler returns: last position write, outbox (handoffs, notifications). */
   readonly afterSlotsMs: number;
   /** Handler returns → delete applied (the group unlocks). */
@@ -208,6 +220,7 @@ interface BatchTimes {
   deleted: number;
   groups: readonly string[];
   records: number;
+  slotCalls: number;
 }
 
 /** One simulated Lambda execution environment of the evaluate function. */
@@ -232,11 +245,13 @@ class Instance {
       clock,
       meter,
       latency: world.dynamoLatency,
+      transactionPhase: o.transactionPhase ?? 'slowest-item',
       retry: { sleep: (ms) => clock.sleep(ms), rand, quota },
       cpuDone,
       onSlotWrite: (sent, answered) => {
         const b = this.current;
         if (b === undefined) return;
+        b.slotCalls += 1;
         b.firstSlotSent ??= sent;
         b.lastSlotAnswered = Math.max(b.lastSlotAnswered ?? 0, answered);
       },
@@ -254,6 +269,8 @@ class Instance {
       logIds: config.logIds,
       now: () => new Date(Date.UTC(2026, 11, 4, 6) + Math.floor(clock.now)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       chooseLog: turns,
+      groupCommit: groupCommit(world.design),
+      deferPositions: groupCommit(world.design),
     });
     // As functions/lib/evaluate-runtime.ts: under one writer per log, each batch reads each log's head once.
     this.newBatch = () => {
@@ -287,8 +304,8 @@ class Instance {
       handoffs: { sendBatch: (_queue, handoffs) => batchCalls(handoffs.length) },
       results: { publishBatch: (messages) => batchCalls(messages.length) },
     };
-    this.handle = (records) =>
-      handleBatch(records, {
+    this.handle = async (records) => {
+      const answer = await handleBatch(records, {
         ordered,
         process: async (bytes, record, sinks) => {
           await clock.until(this.spend(o.cpuMsPerRecord));
@@ -301,6 +318,10 @@ class Instance {
           world.deadLettered += 1;
         },
       });
+      // As functions/lib/evaluate-runtime.ts: the deferred position writes are durable before the batch is answered.
+      await ledger.settlePositions();
+      return answer;
+    };
   }
 
   /** Queues `ms` of work on the instance's one CPU (work runs in the order it was queued); returns when it ends. */
@@ -327,6 +348,7 @@ class Instance {
         deleted: 0,
         groups: [...new Set(messages.map((m) => m.group ?? ''))],
         records: messages.length,
+        slotCalls: 0,
       };
       this.current = times;
       this.newBatch();
@@ -550,6 +572,7 @@ function breakdownOf(world: World): BatchBreakdown {
     receiveToInvokeMs: mean((x) => x.invoked - x.taken),
     beforeSlotsMs: meanSlots((x) => x.firstSlotSent! - x.invoked),
     slotWritesMs: meanSlots((x) => x.lastSlotAnswered! - x.firstSlotSent!),
+    slotCallsPerBatch: meanSlots((x) => x.slotCalls),
     afterSlotsMs: meanSlots((x) => x.returned - x.lastSlotAnswered!),
     deleteMs: mean((x) => x.deleted - x.returned),
     unlockToNextTakeMs: gaps.length === 0 ? 0 : gaps.reduce((s, g) => s + g, 0) / gaps.length,
