@@ -10,6 +10,7 @@ export { deliveriesOf, HandoffRepeats } from './handoff-repeats.js';
 export { buildRequest } from './request-builder.js';
 export { idPrefixFor } from './request-builder.js';
 export { requestFromLine } from './request-builder.js';
+export { buildGraphRequest, type GraphRequestParts } from './graph-request-builder.js';
 export { handleBatch } from './batch.js';
 export type { BatchRecord } from './batch.js';
 export { parseRouteQueues, planHandoffs, routeKey } from './handoff-plan.js';
