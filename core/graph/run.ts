@@ -52,6 +52,11 @@ export interface GraphEvaluationInput {
   readonly supportedExtensions: ReadonlySet<string>;
   /** RFC 0008 units for the whole run (ADR 0313); default DEFAULT_WORK_BUDGET. */
   readonly workBudget?: number;
+  /**
+   * When true each leaf keeps its §8.3 diagnostic trace (`LeafEntry.trace`): which rules and exceptions fired, for
+   * the console (ADR 0371). It changes no member of the result object and no work charge.
+   */
+  readonly trace?: boolean;
 }
 
 /** Internal control flow only, caught in evaluateGraph: the first refusal met stops the run (A4, B7). */
@@ -360,7 +365,11 @@ class Run {
           path,
         ),
       );
-    const settings = { supportedExtensions: this.input.supportedExtensions, workBudget: this.remaining };
+    const settings = {
+      supportedExtensions: this.input.supportedExtensions,
+      workBudget: this.remaining,
+      ...(this.input.trace === true ? { trace: true } : {}),
+    };
     // ADR 0315: the assembled trees go to the evaluator as read documents whenever their text is certainly within
     // the carrier's limits; otherwise as their text, which the evaluator's preflight refuses exactly as it would.
     const r =
@@ -388,6 +397,7 @@ class Run {
       dispositionBytes: r.bytes,
       ...(requested && meta.target !== undefined ? { handoffTarget: meta.target } : {}),
       work: r.work,
+      ...(r.trace !== undefined ? { trace: r.trace } : {}),
     };
     this.leaves.push(leaf);
     return leaf;
