@@ -12,6 +12,7 @@ import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/clien
 import { readResultNotification, resultLine, verifyResultEntry, type SentRequest } from '../core/pipeline/index.js';
 import {
   entryHashOf,
+  graphRunStatus,
   parseStoredEntry,
   type LedgerStore,
   type ParsedEntry,
@@ -118,5 +119,6 @@ export function humanLine(p: ParsedEntry): string {
   }
   if (n.kind === 'evaluation-error')
     return `${n.requestId}  evaluation error ${n.error.class} (${n.error.phase}) ${n.error.code}  ${at}`;
+  if (n.kind === 'graph-run') return `${n.requestId}  graph run ${graphRunStatus(n.run)}  ${at}`;
   return `${n.requestId}  admission refusal ${n.refusal.code}  ${at}`;
 }

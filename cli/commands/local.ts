@@ -16,7 +16,7 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/clien
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
-import { parseStoredEntry } from '../../core/ledger/index.js';
+import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
 import { signerFromKeyPair } from '../../core/ledger/index.js';
 import { readTrustPolicy } from '../../core/ledger/index.js';
 import { validatePack } from '../../core/pack/index.js';
@@ -339,7 +339,9 @@ async function waitForEntries(
               ? `${e.disposition.kind}${e.disposition.kind === 'outcome' ? ` ${e.disposition.outcomeId}` : ''} reasons [${e.disposition.reasons.join(',')}] handoff ${e.disposition.handoff.state}${e.disposition.handoff.routes ? ` routes ${e.disposition.handoff.routes.length}` : ''}`
               : e.kind === 'evaluation-error'
                 ? `evaluation-error ${e.error.class}/${e.error.phase}`
-                : `admission-refusal ${e.refusal.code}`;
+                : e.kind === 'graph-run'
+                  ? `graph-run ${graphRunStatus(e.run)}`
+                  : `admission-refusal ${e.refusal.code}`;
           done.set(
             id,
             `${id.padEnd(48)} ${what}\n${''.padEnd(48)} ledger ${e.logId}#${e.seq} entry ${parsed.value.entryHash.slice(0, 16)}… work ${e.work}`,

@@ -4,7 +4,7 @@
  */
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
-import { parseStoredEntry } from '../../core/ledger/index.js';
+import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
@@ -73,6 +73,8 @@ export function summary(e: SignedEntry): string {
       ? `${e.disposition.kind}${e.disposition.kind === 'outcome' ? ` ${e.disposition.outcomeId}` : ''}${e.disposition.reasons.length ? ` [${e.disposition.reasons.join(',')}]` : ''}${e.disposition.handoff.state === 'requested' ? ' handoff' : ''}`
       : e.kind === 'evaluation-error'
         ? `error ${e.error.class}/${e.error.phase}`
-        : `refused ${e.refusal.code}`;
+        : e.kind === 'graph-run'
+          ? `graph-run ${graphRunStatus(e.run)}`
+          : `refused ${e.refusal.code}`;
   return `${e.time}  ${e.logId}#${e.seq}  ${e.requestId}  ${what}  work ${e.work}`;
 }

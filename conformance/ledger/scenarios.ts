@@ -808,7 +808,24 @@ export function scenarios(): Scenario[] {
     add({
       name: 'stacked-unsupported-version-first-v3',
       description:
-        'log-a 6: format docket.ledger-entry/3 (unknown to this reader), unknown key, wrong log, wrong projection, unlisted build.',
+        'log-a 6: format docket.ledger-entry/3 holding a disposition, unknown key, wrong log, wrong projection, unlisted build. ' +
+        'Was unsupported-version while /3 did not exist; since format /3 holds graph runs only (ADR 0360) such a body breaks its rules: malformed.',
+      ledger: [...a, ...b],
+      policy: BASE_POLICY,
+      checkpoints: cps,
+      expected: [ent('malformed', 'log-a', 6)],
+    });
+  }
+
+  {
+    const { a, b, cps } = base();
+    const o = bodyOf(stackedAt6(a, { bodyLog: 'log-b', keys: KF, extra: WRONG_BUILD }));
+    o.format = 'docket.ledger-entry/4';
+    a.push(safeRecord(signRaw(o, KF), 'log-a', 6, 'x', 'disposition'));
+    add({
+      name: 'stacked-unsupported-version-first-v4',
+      description:
+        'log-a 6: format docket.ledger-entry/4 (unknown to this reader), unknown key, wrong log, wrong projection, unlisted build.',
       ledger: [...a, ...b],
       policy: BASE_POLICY,
       checkpoints: cps,

@@ -22,7 +22,7 @@ import type { EvaluationRequest, RequestError } from './request.js';
 import { refusalCodeOfRequestError } from './request-refusal.js';
 
 /** The checks in the order they run; a refusal names the one that refused. */
-export const ADMISSION_STEPS = ['request', 'alias', 'digest', 'budget', 'fit'] as const;
+export const ADMISSION_STEPS = ['request', 'feature', 'alias', 'digest', 'budget', 'fit'] as const;
 export type AdmissionStep = (typeof ADMISSION_STEPS)[number];
 
 /**
@@ -37,6 +37,10 @@ export const REFUSAL_STEP: Readonly<Record<RefusalCode, AdmissionStep>> = Object
   'unknown-pack-digest': 'digest',
   'work-budget-out-of-range': 'budget',
   'entry-would-not-fit': 'fit',
+  // Graph requests (admit-graph.ts, ADR 0360): the opt-in is judged once the request reads, before the graph.
+  'graphs-not-enabled': 'feature',
+  'unknown-graph-alias': 'alias',
+  'unknown-graph-digest': 'digest',
 });
 
 /** Where `a` comes in the order of the checks relative to `b`: negative before, 0 the same, positive after. */

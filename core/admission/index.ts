@@ -14,6 +14,22 @@ export * from './request-format.js';
 export { topLevelMemberSpans, type Span } from './member-spans.js';
 export { loadPackBytes, packEscalationTarget, type LoadedPack, type PackLoad } from './pack-load.js';
 export { refusalCodeOfRequestError } from './request-refusal.js';
+export {
+  readGraphRequest,
+  isGraphRequest,
+  GRAPH_REQUEST_FORMAT,
+  GRAPH_REQUEST_MEMBERS,
+  type GraphRequest,
+  type GraphRef,
+} from './graph-request.js';
+export { readIntakeRequest, type IntakeRequest } from './intake.js';
+export {
+  decideGraph,
+  type GraphDecision,
+  type GraphRegistry,
+  type GraphUnreadable,
+  type LoadedGraph,
+} from './admit-graph.js';
 export { Lru } from './lru.js';
 export { MAX_REQUEST_BYTES } from './request-format.js';
 export {

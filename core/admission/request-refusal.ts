@@ -17,6 +17,7 @@ export function refusalCodeOfRequestError(code: RequestErrorCode): RefusalCode {
     case 'request-id-invalid':
     case 'request-member-unknown':
     case 'request-pack-invalid':
+    case 'request-graph-invalid':
     case 'request-facts-missing':
     case 'request-work-budget-invalid':
     case 'request-correlation-invalid':

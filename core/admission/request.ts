@@ -48,6 +48,7 @@ export type RequestErrorCode =
   | 'request-id-invalid'
   | 'request-member-unknown'
   | 'request-pack-invalid'
+  | 'request-graph-invalid'
   | 'request-facts-missing'
   | 'request-work-budget-invalid'
   | 'request-correlation-invalid';
@@ -179,7 +180,7 @@ function readPackRef(v: JsonValue | undefined): PackRef | undefined {
   return undefined;
 }
 
-function readCorrelation(v: JsonValue): Record<string, string> | string {
+export function readCorrelation(v: JsonValue): Record<string, string> | string {
   if (v.kind !== 'object') return 'correlation must be an object of strings';
   if (v.members.size > MAX_CORRELATION_MEMBERS) return `correlation holds at most ${MAX_CORRELATION_MEMBERS} members`;
   const out: Record<string, string> = Object.create(null) as Record<string, string>;

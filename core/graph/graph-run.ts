@@ -95,4 +95,14 @@ export interface GraphEvaluation {
   readonly work: { readonly budget: number; readonly used: number };
 }
 
-export type GraphRun = GraphEvaluation | { readonly status: 'refused'; readonly error: GraphRefusal };
+export interface GraphRunRefused {
+  readonly status: 'refused';
+  readonly error: GraphRefusal;
+  /**
+   * RFC 0008 units the nodes used before the refusal, the refusing node's included; absent when no node ran (a load,
+   * structure or inputs refusal). Not part of the output contract; a ledger entry records it (ADR 0360).
+   */
+  readonly workUsed?: number;
+}
+
+export type GraphRun = GraphEvaluation | GraphRunRefused;

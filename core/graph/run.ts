@@ -117,7 +117,9 @@ export function evaluateGraph(input: GraphEvaluationInput): GraphRun {
   try {
     return run.finish(resolved.value, run.instance(resolved.value, rootBinding(root, inputs.value)));
   } catch (e) {
-    if (e instanceof Stop) return refused(e.refusal);
+    // The work the nodes used before the refusal (the failing node's included) is recorded by a ledger entry
+    // (ADR 0360); the output contract does not print it.
+    if (e instanceof Stop) return { status: 'refused', error: e.refusal, workUsed: run.used() };
     throw e;
   }
 }
@@ -232,6 +234,11 @@ class Run {
   private readonly leaves: LeafEntry[] = [];
   private readonly subgraphs: SubgraphEntry[] = [];
   private remaining: number;
+
+  /** RFC 0008 units the nodes evaluated so far used (ADR 0313). */
+  used(): number {
+    return this.budget - this.remaining;
+  }
 
   constructor(
     private readonly input: GraphEvaluationInput,

@@ -11,7 +11,14 @@
 import { err, ok, type Result } from '../result.js';
 import type { HandoffTarget } from '../evaluate/types.js';
 import { canonicalText } from './canonical.js';
-import { ENTRY_LIMITS, entryFormatFor, type EvaluatorRef } from './entry-types.js';
+import { entryViolation } from './entry-rules.js';
+import {
+  ENTRY_FORMAT_V3,
+  ENTRY_LIMITS,
+  entryFormatFor,
+  type EvaluatorRef,
+  type GraphRunEntryBody,
+} from './entry-types.js';
 
 export interface PackWorstCase {
   readonly id: string;
@@ -148,4 +155,47 @@ export function checkEntryFits(
     });
   }
   return ok({ worstCaseEntryBytes: bytes, limitBytes });
+}
+
+/** A graph run's entry before its slot, time and key are known (the run is already decided, ADR 0360). */
+export type GraphRunEntryDraft = Omit<GraphRunEntryBody, 'format' | 'logId' | 'seq' | 'prevHash' | 'time' | 'keyId'>;
+
+/**
+ * A graph run's entry is judged after the run, not before it (ADR 0360: no worst case of a graph's answer is tighter
+ * than the item itself): the exact entry with the largest slot, time and key any log gives it must fit one ledger item
+ * and hold every invariant of its format, or the request is refused `entry-would-not-fit` and nothing is lost. The
+ * same inputs give the same verdict, so replay re-judges it.
+ */
+export function checkGraphRunFits(
+  draft: GraphRunEntryDraft,
+  logIds: readonly string[],
+  limits: AdmissionLimits = DEFAULT_ADMISSION_LIMITS,
+): Result<{ readonly entryBytes: number; readonly limitBytes: number }, AdmissionRefusal> {
+  const worst = {
+    ...draft,
+    format: ENTRY_FORMAT_V3,
+    logId: longest(logIds),
+    seq: MAX_INT,
+    prevHash: HASH,
+    time: LONGEST_TIME,
+    keyId: `ed25519:${'f'.repeat(32)}`,
+  };
+  const limitBytes = limits.itemBytes - limits.itemOverheadBytes;
+  const violation = entryViolation(worst, false);
+  if (violation !== null)
+    return err({
+      code: 'entry-would-not-fit',
+      message: `the run cannot be recorded in a ledger entry: ${violation}`,
+      worstCaseEntryBytes: 0,
+      limitBytes,
+    });
+  const bytes = Buffer.byteLength(canonicalText({ ...worst, signature: 'f'.repeat(128) }), 'utf8');
+  if (bytes > limitBytes)
+    return err({
+      code: 'entry-would-not-fit',
+      message: `the entry recording this graph run takes up to ${bytes} bytes; a ledger item holds at most ${limitBytes} bytes of entry`,
+      worstCaseEntryBytes: bytes,
+      limitBytes,
+    });
+  return ok({ entryBytes: bytes, limitBytes });
 }

@@ -1,5 +1,6 @@
 /**
- * Every invariant of a "docket.ledger-entry/1" or "/2" entry (/2 = /1 plus a non-empty `draftFeatures`; ADR 0220), checked by the one builder before it emits bytes and by the
+ * Every invariant of a "docket.ledger-entry/1" or "/2" entry (/2 = /1 plus a non-empty `draftFeatures`; ADR 0220),
+ * and of a "/3" graph run (ADR 0360; its own members in graph-run-rules.ts), checked by the one builder before it emits bytes and by the
  * strict reader after it parses them. Returns the first violation as a short rule text, or null.
  * The disposition is checked by the evaluator's own serializer (Core §8.3 via canonicalDisposition), and its digest
  * must be the SHA-256 of exactly those RFC 8785 bytes.
@@ -8,7 +9,15 @@ import { utf8ByteLength } from '../carrier/index.js';
 import { canonicalDisposition } from '../evaluate/disposition.js';
 import { EVALUATION_ERROR_CLASSES, type Disposition } from '../evaluate/types.js';
 import { isHex, isWellFormed, sha256Hex } from './bytes.js';
-import { ENTRY_FORMAT, ENTRY_FORMAT_V2, ENTRY_KINDS, ENTRY_LIMITS, REFUSAL_CODES } from './entry-types.js';
+import {
+  ENTRY_FORMAT,
+  ENTRY_FORMAT_V2,
+  ENTRY_FORMAT_V3,
+  ENTRY_KINDS,
+  ENTRY_LIMITS,
+  REFUSAL_CODES,
+} from './entry-types.js';
+import { graphRunViolation } from './graph-run-rules.js';
 import { KEY_ID_PATTERN } from './signature.js';
 
 type Rec = Record<string, unknown>;
@@ -45,8 +54,23 @@ const SIGNED_MEMBERS = withMember(BY_KIND, 'signature');
 // Format /2 is /1 plus draftFeatures (ADR 0220); a /1 entry carrying it has an unknown member.
 const BY_KIND_V2 = withMember(BY_KIND, 'draftFeatures');
 const SIGNED_MEMBERS_V2 = withMember(BY_KIND_V2, 'signature');
+// Format /3 holds graph runs only (ADR 0360): the common members without the pack-shaped ones, plus the run's.
+const BY_KIND_V3: Record<string, readonly string[]> = {
+  'graph-run': [
+    ...COMMON.filter((m) => !['pack', 'specVersion', 'factsDigest', 'evidenceDigest'].includes(m)),
+    'draftFeatures',
+    'graph',
+    'packs',
+    'graphs',
+    'inputsDigest',
+    'run',
+  ],
+};
+const SIGNED_MEMBERS_V3 = withMember(BY_KIND_V3, 'signature');
 const ALLOWED: ReadonlyMap<readonly string[], ReadonlySet<string>> = new Map(
-  [BY_KIND, SIGNED_MEMBERS, BY_KIND_V2, SIGNED_MEMBERS_V2].flatMap((t) => Object.values(t).map((m) => [m, new Set(m)])),
+  [BY_KIND, SIGNED_MEMBERS, BY_KIND_V2, SIGNED_MEMBERS_V2, BY_KIND_V3, SIGNED_MEMBERS_V3].flatMap((t) =>
+    Object.values(t).map((m) => [m, new Set(m)]),
+  ),
 );
 const ERROR_CLASSES: ReadonlySet<string> = new Set(EVALUATION_ERROR_CLASSES);
 const REFUSALS: ReadonlySet<string> = new Set(REFUSAL_CODES);
@@ -233,17 +257,47 @@ function refusalViolation(r: unknown): string | null {
   return null;
 }
 
+/** The member list of an entry of this format and kind (empty for a kind the format does not hold). */
+function membersOf(format: unknown, kind: string, signed: boolean): readonly string[] {
+  const table =
+    format === ENTRY_FORMAT_V3
+      ? signed
+        ? SIGNED_MEMBERS_V3
+        : BY_KIND_V3
+      : format === ENTRY_FORMAT_V2
+        ? signed
+          ? SIGNED_MEMBERS_V2
+          : BY_KIND_V2
+        : signed
+          ? SIGNED_MEMBERS
+          : BY_KIND;
+  return table[kind] ?? [];
+}
+
+/** The members every kind shares, after the kind-specific ones were checked. */
+function tailViolation(x: Rec, signed: boolean): string | null {
+  const ev = evaluatorViolation(x.evaluator);
+  if (ev !== null) return ev;
+  if (!isRfc3339Utc(x.time)) return 'time is an RFC 3339 UTC date-time (…Z)';
+  if (typeof x.keyId !== 'string' || !KEY_ID_PATTERN.test(x.keyId))
+    return 'keyId is "ed25519:" + 32 lowercase hex digits';
+  if (signed && !isHex(x.signature, 64)) return 'signature is 128 lowercase hex digits';
+  return null;
+}
+
 /** First violated invariant of an entry (without `signature` when `signed` is false), or null when it holds them all. */
 export function entryViolation(x: unknown, signed: boolean): string | null {
   if (!isRec(x)) return 'an entry is an object';
-  if (x.format !== ENTRY_FORMAT && x.format !== ENTRY_FORMAT_V2)
-    return `format is ${ENTRY_FORMAT} or ${ENTRY_FORMAT_V2}`;
+  if (x.format !== ENTRY_FORMAT && x.format !== ENTRY_FORMAT_V2 && x.format !== ENTRY_FORMAT_V3)
+    return `format is ${ENTRY_FORMAT}, ${ENTRY_FORMAT_V2} or ${ENTRY_FORMAT_V3}`;
   if (typeof x.kind !== 'string' || !(ENTRY_KINDS as readonly string[]).includes(x.kind))
-    return 'kind is disposition, evaluation-error or admission-refusal';
+    return 'kind is disposition, evaluation-error, admission-refusal or graph-run';
   const kind = x.kind;
-  const v2 = x.format === ENTRY_FORMAT_V2;
-  const members = ((v2 ? (signed ? SIGNED_MEMBERS_V2 : BY_KIND_V2) : signed ? SIGNED_MEMBERS : BY_KIND)[kind] ??
-    []) as readonly string[];
+  const graphRun = kind === 'graph-run';
+  if ((x.format === ENTRY_FORMAT_V3) !== graphRun)
+    return `a graph-run entry is format ${ENTRY_FORMAT_V3}, and that format holds graph runs only`;
+  const v2 = x.format !== ENTRY_FORMAT;
+  const members = membersOf(x.format, kind, signed);
   const bad = onlyMembers(x, members, members, 'entry');
   if (bad !== null) return bad;
   if (typeof x.logId !== 'string' || !LOG_ID_PATTERN.test(x.logId))
@@ -256,6 +310,14 @@ export function entryViolation(x: unknown, signed: boolean): string | null {
   if (!isHex(x.requestDigest, 32)) return 'requestDigest is 64 lowercase hex digits';
   const corr = correlationViolation(x.correlation);
   if (corr !== null) return corr;
+  if (graphRun) {
+    const ext = extensionsViolation(x.supportedExtensions);
+    if (ext !== null) return ext;
+    const draft = draftFeaturesViolation(x.draftFeatures);
+    if (draft !== null) return draft;
+    if (!isNat(x.work)) return 'work is a non-negative integer';
+    return tailViolation(x, signed) ?? graphRunViolation(x);
+  }
   const pack = packViolation(x.pack, kind);
   if (pack !== null) return pack;
   const refusal = kind === 'admission-refusal';
@@ -279,12 +341,8 @@ export function entryViolation(x: unknown, signed: boolean): string | null {
     return 'workBudget is a positive integer (null only in an admission refusal)';
   if (!isNat(x.work)) return 'work is a non-negative integer';
   if (refusal && x.work !== 0) return 'an admission refusal charges no work';
-  const ev = evaluatorViolation(x.evaluator);
-  if (ev !== null) return ev;
-  if (!isRfc3339Utc(x.time)) return 'time is an RFC 3339 UTC date-time (…Z)';
-  if (typeof x.keyId !== 'string' || !KEY_ID_PATTERN.test(x.keyId))
-    return 'keyId is "ed25519:" + 32 lowercase hex digits';
-  if (signed && !isHex(x.signature, 64)) return 'signature is 128 lowercase hex digits';
+  const tail = tailViolation(x, signed);
+  if (tail !== null) return tail;
   if (kind === 'disposition') return dispositionViolation(x);
   if (kind === 'evaluation-error') return errorViolation(x.error);
   return refusalViolation(x.refusal);

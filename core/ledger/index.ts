@@ -9,6 +9,7 @@ export { StoreReadError } from './store.js';
 export {
   ENTRY_FORMAT,
   ENTRY_FORMAT_V2,
+  ENTRY_FORMAT_V3,
   ENTRY_FORMATS,
   entryFormatFor,
   type EntryFormat,
@@ -26,8 +27,12 @@ export {
   type DispositionEntryBody,
   type ErrorEntryBody,
   type RefusalEntryBody,
+  type GraphRunEntryBody,
+  type EntryGraphRef,
 } from './entry-types.js';
 export { entryViolation, isRfc3339Utc, LOG_ID_PATTERN, DRAFT_FEATURE_NAME_PATTERN } from './entry-rules.js';
+export { graphRunViolation, GRAPH_RUN_FEATURE } from './graph-run-rules.js';
+export { graphRunStatus } from './graph-run-summary.js';
 export {
   buildEntry,
   parseStoredEntry,
@@ -147,6 +152,8 @@ export { MemoryLedgerStore, type MemoryStoreOptions } from './memory-store.js';
 export {
   worstCaseEntryBytes,
   checkEntryFits,
+  checkGraphRunFits,
+  type GraphRunEntryDraft,
   DEFAULT_ADMISSION_LIMITS,
   type AdmissionInput,
   type AdmissionLimits,

@@ -1,9 +1,13 @@
 /**
  * Draft features: grammar a reader admits only when its caller names it explicitly (never by default, never from the
- * environment). The one feature is RFC 0008's collection quantifiers; a pack using them keeps "specVersion": "0.3.0"
- * and is refused exactly as before by a reader that has not enabled the feature (docs/adr/0190-draft-feature-opt-in.md).
+ * environment). RFC 0008's collection quantifiers: a pack using them keeps "specVersion": "0.3.0" and is refused
+ * exactly as before by a reader that has not enabled the feature (docs/adr/0190-draft-feature-opt-in.md).
+ * Judgment graphs (RFC 0002 / RFC 0022): a deployment accepts graph requests on its intake queue only when it enables
+ * them, and refuses them `graphs-not-enabled` otherwise (docs/adr/0360-graph-runs-in-the-pipeline.md).
  */
-export const DRAFT_FEATURES = ['rfc0008-quantifiers'] as const;
+export const DRAFT_FEATURES = ['judgment-graphs', 'rfc0008-quantifiers'] as const;
+/** The opt-in for graph requests (ADR 0360). */
+export const JUDGMENT_GRAPHS: DraftFeature = 'judgment-graphs';
 export type DraftFeature = (typeof DRAFT_FEATURES)[number];
 
 /** RFC 0008 "Nesting": exists, every and uniform are aggregates; at most two on any root-to-node path. */

@@ -18,6 +18,7 @@ export { OVERLAP_EFFECT, DEFAULT_OVERLAP_BUDGET } from './overlap.js';
 export { ROUTE_CEILINGS, publishedSchema } from './schemas.js';
 export {
   DRAFT_FEATURES,
+  JUDGMENT_GRAPHS,
   AGGREGATE_OPS,
   MAX_AGGREGATE_DEPTH,
   isDraftFeature,

@@ -10,7 +10,8 @@
  * Offline verification proves the key holder recorded the entry; that it stays in the log is what a checkpoint
  * covering its seq proves later (core/ledger/promise-audit.ts, `docket verify-receipt`).
  */
-import type { EvaluationRequest } from '../admission/index.js';
+import { isGraphRequest, type EvaluationRequest, type GraphRequest, type IntakeRequest } from '../admission/index.js';
+import type { SignedEntry } from '../ledger/entry-types.js';
 import { sha256Hex } from '../ledger/bytes.js';
 import { verifyParsedEntrySignature, type ParsedEntry } from '../ledger/entry.js';
 import type { SignatureBackend } from '../ledger/signature.js';
@@ -28,6 +29,8 @@ export const RESULT_REJECTIONS = [
   'facts-digest-mismatch',
   'evidence-digest-mismatch',
   'pack-mismatch',
+  'inputs-digest-mismatch',
+  'graph-mismatch',
 ] as const;
 export type ResultRejection = (typeof RESULT_REJECTIONS)[number];
 
@@ -42,7 +45,7 @@ export type ResultVerdict =
 export interface SentRequest {
   readonly requestId: string;
   readonly bytes: Uint8Array;
-  readonly request: EvaluationRequest | null;
+  readonly request: IntakeRequest | null;
 }
 
 /** Judges one parsed entry as the result of `sent` under `policy`. Pure; never throws for bad input. */
@@ -69,6 +72,7 @@ export function verifyResultEntry(
     return no('request-digest-mismatch', `${at} records request bytes ${e.requestDigest}, not ${requestDigest}`);
   const r = sent.request;
   if (r === null) return { ok: true };
+  if (isGraphRequest(r)) return graphProblem(e, r, at) ?? { ok: true };
   // An admission refusal may record no facts or evidence digest (it stopped before reading them): null is no claim.
   if (e.factsDigest !== null && e.factsDigest !== sha256Hex(r.facts))
     return no('facts-digest-mismatch', `${at} records facts ${e.factsDigest}`);
@@ -80,12 +84,13 @@ export function verifyResultEntry(
 
 /** The recorded pack against the reference the request named: the same digest, or the alias's id and version. */
 function packProblem(
-  recorded: ParsedEntry['entry']['pack'],
+  recorded: ParsedEntry['entry']['pack'] | undefined,
   named: EvaluationRequest['pack'],
   at: string,
 ): ResultVerdict | undefined {
   const no = (detail: string): ResultVerdict => ({ ok: false, reason: 'pack-mismatch', detail: `${at} ${detail}` });
-  if (recorded === null) return undefined; // refused before the pack reference was read: no claim about a pack
+  // Refused before the pack reference was read (or a graph run, which names no pack): no claim about a pack.
+  if (recorded === null || recorded === undefined) return undefined;
   if (named.kind === 'digest')
     return `sha256:${recorded.digest}` === named.digest
       ? undefined
@@ -93,4 +98,26 @@ function packProblem(
   if (recorded.id === undefined) return undefined; // an unknown alias: refused with no pack bytes read
   const alias = `${recorded.id}@${recorded.version ?? ''}`;
   return alias === named.alias ? undefined : no(`records pack ${alias}, not ${named.alias}`);
+}
+
+/**
+ * A graph request's result (ADR 0360): a graph run records the digest of the exact inputs slice (ADR 0070's rule for
+ * facts) and the graph the request named — its digest, or the alias's id and version. An admission refusal records
+ * neither, so makes no claim beyond the request digest.
+ */
+function graphProblem(e: SignedEntry, r: GraphRequest, at: string): ResultVerdict | undefined {
+  if (e.kind !== 'graph-run') return undefined;
+  const inputs = r.inputs === undefined ? null : sha256Hex(r.inputs);
+  if (e.inputsDigest !== inputs)
+    return { ok: false, reason: 'inputs-digest-mismatch', detail: `${at} records inputs ${e.inputsDigest ?? 'none'}` };
+  const g = e.graph;
+  const same =
+    r.graph.kind === 'digest' ? `sha256:${g.digest}` === r.graph.digest : `${g.id}@${g.version}` === r.graph.alias;
+  if (!same)
+    return {
+      ok: false,
+      reason: 'graph-mismatch',
+      detail: `${at} records graph ${g.id}@${g.version} sha256:${g.digest}, not ${r.graph.kind === 'digest' ? r.graph.digest : r.graph.alias}`,
+    };
+  return undefined;
 }

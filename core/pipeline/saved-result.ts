@@ -28,6 +28,8 @@ export function resultLine(p: ParsedEntry, body: string): string {
   let result: string;
   if (n.kind === 'disposition') result = `"disposition":${canonicalize(n.disposition) as string}`;
   else if (n.kind === 'evaluation-error') result = `"error":${canonicalize(n.error) as string}`;
+  // A graph run: the output contract object exactly as `docket graph evaluate` prints it (ADR 0360).
+  else if (n.kind === 'graph-run') result = `"run":${n.run}`;
   else result = `"refusal":${canonicalize(n.refusal) as string}`;
   return `${head},${result},"work":${n.work},"entry":${JSON.stringify(body)}}`;
 }

@@ -117,6 +117,11 @@ function judge(entry: RefusalEntry, req: EvaluationRequest, d: Decision, ctx: Re
     case 'unsupported-request-format':
     case 'request-too-large':
       return admitted(code, 'the request reads as a valid request');
+    // Refusals of graph requests only (replayed by replay-graph.ts); here the bytes read as an evaluation request.
+    case 'graphs-not-enabled':
+    case 'unknown-graph-alias':
+    case 'unknown-graph-digest':
+      return admitted(code, 'the request reads as an evaluation request, not a graph request');
     case 'unknown-pack-alias':
       if (req.pack.kind !== 'alias') return admitted(code, 'the request names a pack digest, not an alias');
       if (d.kind === 'refused' && d.code === code) return match;

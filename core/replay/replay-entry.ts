@@ -80,6 +80,8 @@ async function replayVerified(entry: SignedEntry, ctx: ReplayContext): Promise<V
   // The pipeline's decoder, so the facts/evidence slices and their digests are the pipeline's own.
   const read = readRequest(request.value);
   if (entry.kind === 'admission-refusal') return replayRefusal(entry, read, ctx);
+  if (entry.kind === 'graph-run')
+    return mismatch([{ member: 'kind', recorded: entry.kind, replayed: 'not yet replayed' }]);
   if (!read.ok) {
     return mismatch([
       { member: 'kind', recorded: entry.kind, replayed: 'admission-refusal' },

@@ -83,8 +83,8 @@ describe('ledger entry format /2 (draft features recorded)', () => {
     });
   }
 
-  it('reads version 3 as unsupported-version, not malformed', () => {
-    const r = parseStoredEntry(signedAnyway({ ...v2(), format: 'docket.ledger-entry/3' }));
+  it('reads version 4 as unsupported-version, not malformed', () => {
+    const r = parseStoredEntry(signedAnyway({ ...v2(), format: 'docket.ledger-entry/4' }));
     expect(r.ok ? 'ok' : r.error.code).toBe('unsupported-version');
   });
 

@@ -90,7 +90,7 @@ describe('the entry builder', () => {
     ['an empty request id', { requestId: '' }],
     ['a key id of the wrong shape', { keyId: 'ed25519:ABC' }],
     ['a log id with a slash', { logId: 'a/b' }],
-    ['another format version', { format: 'docket.ledger-entry/3' }],
+    ['another format version', { format: 'docket.ledger-entry/4' }],
   ];
   for (const [what, over] of broken) {
     it(`refuses an entry with ${what}`, () => {
@@ -195,7 +195,7 @@ describe('the strict entry reader', () => {
 
   it('reports another entry format version as unsupported-version, not malformed', () => {
     const obj = JSON.parse(body) as Record<string, unknown>;
-    const r = parseStoredEntry(canonicalize({ ...obj, format: 'docket.ledger-entry/3' }) as string);
+    const r = parseStoredEntry(canonicalize({ ...obj, format: 'docket.ledger-entry/4' }) as string);
     expect(r.ok ? 'ok' : r.error.code).toBe('unsupported-version');
   });
 

@@ -288,7 +288,8 @@ describe('notification size and attributes', () => {
       requestId: 'ok-1',
       refusal: { code: 'unknown-pack-alias' as const, message: '' },
     } as unknown as SignedEntry;
-    const withPack = (id: string) => notificationAttributes({ ...base, pack: { digest: 'd'.repeat(64), id } }).packId;
+    const withPack = (id: string) =>
+      notificationAttributes({ ...base, pack: { digest: 'd'.repeat(64), id } } as SignedEntry).packId;
     expect(withPack('x'.repeat(256))).toBe('x'.repeat(256));
     expect(withPack('x'.repeat(257))).toBeUndefined();
     expect(withPack('é'.repeat(129))).toBeUndefined(); // 258 bytes
@@ -296,7 +297,7 @@ describe('notification size and attributes', () => {
     expect(withPack('a\nb')).toBeUndefined();
     expect(withPack('a\ud800b')).toBeUndefined();
     expect(withPack('')).toBeUndefined();
-    const attrs = notificationAttributes({ ...base, pack: null });
+    const attrs = notificationAttributes({ ...base, pack: null } as SignedEntry);
     expect(Object.values(attrs).every((v) => typeof v === 'string' && v !== '')).toBe(true);
     expect(Object.keys(attrs).length).toBeLessThanOrEqual(10);
   });

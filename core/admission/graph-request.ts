@@ -1,0 +1,123 @@
+/**
+ * The graph request message, format docket.graph-request/1 (schema/graph-request.schema.json; docs/pipeline.md
+ * "Graph requests"; docs/adr/0360-graph-runs-in-the-pipeline.md): one message on the same intake queue as evaluation
+ * requests, naming a published graph (ADR 0340) and an inputs document (graph-semantics.md A10). Read strictly like
+ * an evaluation request (ADR 0070): the strict carrier first (Core §2.1), then the closed shape; the inputs document
+ * is kept as the exact byte slice the requester wrote, so its digest and the run see the same bytes. Same size cap,
+ * same request-id and correlation rules, same refusal codes.
+ */
+import { readJson } from '../carrier/read-json.js';
+import type { JsonValue } from '../carrier/json-value.js';
+import { err, ok, type Result } from '../result.js';
+import { topLevelMemberSpans } from './member-spans.js';
+import { MAX_REQUEST_BYTES, PACK_ALIAS_PATTERN, PACK_DIGEST_PATTERN, REQUEST_ID_PATTERN } from './request-format.js';
+import { readCorrelation, type RequestError, type RequestErrorCode } from './request.js';
+
+/** The exact format selector a graph request carries. */
+export const GRAPH_REQUEST_FORMAT = 'docket.graph-request/1';
+
+/** The members a graph request may carry; anything else is refused (closed object). */
+export const GRAPH_REQUEST_MEMBERS: readonly string[] = [
+  'format',
+  'requestId',
+  'graph',
+  'inputs',
+  'workBudget',
+  'correlation',
+];
+
+/** A published graph: its exact-bytes digest, or the alias `id@version` its publication wrote (ADR 0340). */
+export type GraphRef =
+  { readonly kind: 'digest'; readonly digest: string } | { readonly kind: 'alias'; readonly alias: string };
+
+export interface GraphRequest {
+  readonly requestId: string;
+  readonly graph: GraphRef;
+  /** Exact bytes of the `inputs` member value (graph-semantics.md A10); absent = every node gets `{}`. */
+  readonly inputs?: Uint8Array;
+  readonly workBudget?: number;
+  readonly correlation?: Readonly<Record<string, string>>;
+}
+
+/** Whether an intake request is a graph request (the two formats share one queue). */
+export const isGraphRequest = (r: object): r is GraphRequest => Object.hasOwn(r, 'graph');
+
+/**
+ * Reads one graph request message (its exact bytes). A message whose `format` is not the graph format is refused
+ * `request-format-unsupported` (keeping its request id when readable), so the intake reader can fall back to it.
+ */
+export function readGraphRequest(bytes: Uint8Array): Result<GraphRequest, RequestError> {
+  // Lone surrogates are admitted at this layer, as for facts (request.ts): the inputs document is judged by the
+  // graph layer (A10); our own members are ASCII-bounded below.
+  const parsed = readJson(bytes, { allowLoneSurrogates: true });
+  if (!parsed.ok)
+    return refuse(
+      'request-not-json',
+      `the request is not a strict JSON text (§2.1): ${parsed.error.code}: ${parsed.error.message}`,
+    );
+  const root = parsed.value;
+  if (root.kind !== 'object') return refuse('request-not-object', 'the request must be a JSON object');
+  const m = root.members;
+  const idValue = m.get('requestId');
+  const requestId = idValue?.kind === 'string' && REQUEST_ID_PATTERN.test(idValue.value) ? idValue.value : undefined;
+  if (bytes.length > MAX_REQUEST_BYTES)
+    return refuse(
+      'request-too-large',
+      `the request is ${bytes.length} bytes; the limit is ${MAX_REQUEST_BYTES}`,
+      requestId,
+    );
+  const format = m.get('format');
+  if (format?.kind !== 'string' || format.value !== GRAPH_REQUEST_FORMAT)
+    return refuse(
+      'request-format-unsupported',
+      `the request must carry "format": "${GRAPH_REQUEST_FORMAT}"`,
+      requestId,
+    );
+  if (requestId === undefined)
+    return refuse('request-id-invalid', `requestId must be a string matching ${REQUEST_ID_PATTERN.source}`);
+  for (const name of m.keys())
+    if (!GRAPH_REQUEST_MEMBERS.includes(name))
+      return refuse('request-member-unknown', `unknown request member ${JSON.stringify(name)}`, requestId);
+  const graph = readGraphRef(m.get('graph'));
+  if (graph === undefined)
+    return refuse('request-graph-invalid', 'graph must be "sha256:<64 lowercase hex>" or "<id>@<version>"', requestId);
+  let workBudget: number | undefined;
+  const budget = m.get('workBudget');
+  if (budget !== undefined) {
+    // The range is admission's to judge (work-budget-out-of-range); here only "an integer", as for evaluation requests.
+    if (
+      budget.kind !== 'number' ||
+      !/^-?(0|[1-9][0-9]{0,15})$/.test(budget.lexeme) ||
+      !Number.isSafeInteger(Number(budget.lexeme))
+    )
+      return refuse('request-work-budget-invalid', 'workBudget must be an integer', requestId);
+    workBudget = Number(budget.lexeme);
+  }
+  let correlation: Record<string, string> | undefined;
+  const corr = m.get('correlation');
+  if (corr !== undefined) {
+    const c = readCorrelation(corr);
+    if (typeof c === 'string') return refuse('request-correlation-invalid', c, requestId);
+    correlation = c;
+  }
+  const span = m.has('inputs') ? topLevelMemberSpans(bytes).get('inputs') : undefined;
+  return ok({
+    requestId,
+    graph,
+    ...(span !== undefined ? { inputs: bytes.slice(span.start, span.end) } : {}),
+    ...(workBudget !== undefined ? { workBudget } : {}),
+    ...(correlation !== undefined ? { correlation } : {}),
+  });
+}
+
+/** The same two reference shapes a pack reference has (request-format.ts), for graphs. */
+function readGraphRef(v: JsonValue | undefined): GraphRef | undefined {
+  if (v?.kind !== 'string') return undefined;
+  if (PACK_DIGEST_PATTERN.test(v.value)) return { kind: 'digest', digest: v.value };
+  if (PACK_ALIAS_PATTERN.test(v.value) && !v.value.startsWith('sha256:')) return { kind: 'alias', alias: v.value };
+  return undefined;
+}
+
+function refuse(code: RequestErrorCode, message: string, requestId?: string): Result<never, RequestError> {
+  return err(requestId === undefined ? { code, message } : { code, message, requestId });
+}

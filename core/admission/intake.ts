@@ -1,0 +1,21 @@
+/**
+ * The intake queue carries two request formats (docs/pipeline.md; ADR 0360): evaluation requests
+ * (docket.evaluation-request/1) and graph requests (docket.graph-request/1). One reader for both: the evaluation
+ * reader first (the common case pays nothing more); only a message it refuses for its format is read as a graph
+ * request. A message of neither format keeps the evaluation reader's refusal, naming both formats.
+ */
+import { err, type Result } from '../result.js';
+import { GRAPH_REQUEST_FORMAT, readGraphRequest, type GraphRequest } from './graph-request.js';
+import { REQUEST_FORMAT } from './request-format.js';
+import { readRequest, type EvaluationRequest, type RequestError } from './request.js';
+
+export type IntakeRequest = EvaluationRequest | GraphRequest;
+
+export function readIntakeRequest(bytes: Uint8Array): Result<IntakeRequest, RequestError> {
+  const read = readRequest(bytes);
+  if (read.ok || read.error.code !== 'request-format-unsupported') return read;
+  const graph = readGraphRequest(bytes);
+  if (graph.ok || graph.error.code !== 'request-format-unsupported') return graph;
+  const message = `the request must carry "format": "${REQUEST_FORMAT}" or "${GRAPH_REQUEST_FORMAT}"`;
+  return err(read.error.requestId === undefined ? { ...read.error, message } : { ...read.error, message });
+}
