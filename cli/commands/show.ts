@@ -4,7 +4,7 @@
  */
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
-import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
+import { parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
@@ -80,8 +80,6 @@ export function describeEntry(e: SignedEntry, entryHash: string): string {
   } else if (e.kind === 'evaluation-error') {
     lines.push(`result    evaluation error ${e.error.class} (${e.error.phase}) ${e.error.code}`);
     lines.push(`          ${e.error.message}`);
-  } else if (e.kind === 'graph-run') {
-    lines.push(`result    graph run ${graphRunStatus(e.run)}`);
   } else {
     lines.push(`result    admission refusal ${e.refusal.code}`);
     lines.push(`          ${e.refusal.message}`);

@@ -13,7 +13,7 @@ import { createSnsClient } from '../../adapters/aws-clients.js';
 import { openFilteredSubscription, type FilteredSubscription } from '../../adapters/sns.js';
 import { requestIdFilterPolicies, type SentRequest } from '../../core/pipeline/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
-import { readRequest } from '../../core/admission/index.js';
+import { readIntakeRequest } from '../../core/admission/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
@@ -237,7 +237,7 @@ function resultsTopicArn(flag: string | undefined, intakeUrl: string, settings: 
 /** The exact bytes sent (as SendMessage carries the text, UTF-8) and the request they read as. */
 function sentRequest(requestId: string, text: string): SentRequest {
   const bytes = new TextEncoder().encode(text);
-  const read = readRequest(bytes);
+  const read = readIntakeRequest(bytes);
   return { requestId, bytes, request: read.ok ? read.value : null };
 }
 

@@ -16,7 +16,8 @@ const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !
 
 /** A string as text for a terminal: C0, DEL and C1 controls as \u{…}; everything else verbatim. */
 // eslint-disable-next-line no-control-regex
-export const printable = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+export const printable = (s: string): string =>
+  s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 
 const str = (x: unknown): string => (typeof x === 'string' ? printable(x) : String(x));
 

@@ -7,10 +7,8 @@
 import { readJson } from '../carrier/read-json.js';
 import { err, ok, type Result } from '../result.js';
 import { PACK_ALIAS_PATTERN, PACK_DIGEST_PATTERN, REQUEST_ID_PATTERN } from '../admission/request-format.js';
+import { GRAPH_REQUEST_FORMAT } from '../admission/graph-request.js';
 import { trimJsonWhitespace } from './request-builder.js';
-
-/** The exact format selector of a graph request (the pipeline's contract with `docket submit --graph`). */
-export const GRAPH_REQUEST_FORMAT_SENT = 'docket.graph-request/1';
 
 export interface GraphRequestParts {
   readonly requestId: string;
@@ -35,7 +33,7 @@ export function buildGraphRequest(p: GraphRequestParts): Result<string, string> 
     const r = readJson(p.inputs, { allowLoneSurrogates: true });
     if (!r.ok) return err(`the inputs document is not a strict JSON text (§2.1): ${r.error.code}: ${r.error.message}`);
   }
-  let text = `{"format":"${GRAPH_REQUEST_FORMAT_SENT}","requestId":${JSON.stringify(p.requestId)},"graph":${JSON.stringify(p.graph)}`;
+  let text = `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":${JSON.stringify(p.requestId)},"graph":${JSON.stringify(p.graph)}`;
   if (p.workBudget !== undefined) text += `,"workBudget":${p.workBudget}`;
   if (p.correlation !== undefined) text += `,"correlation":${JSON.stringify(p.correlation)}`;
   if (p.inputs !== undefined) text += `,"inputs":${dec.decode(trimJsonWhitespace(p.inputs))}`;

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { readGraphRequest } from '../../core/admission/index.js';
 import { buildGraphRequest } from '../../core/pipeline/index.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -32,6 +33,20 @@ describe('buildGraphRequest', () => {
       requestId: 'g-2',
       graph: 'https://graphs.example.org/procurement/vendor-onboarding@2.0.0',
     });
+  });
+
+  it('builds what the pipeline reads back: the same id, graph, budget and exact inputs bytes', () => {
+    const inputs = '{"caller":{"facts":{"x":"1.0"}}}';
+    const r = buildGraphRequest({ requestId: 'g-3', graph: DIGEST, inputs: enc(inputs), workBudget: 7 });
+    const read = readGraphRequest(enc(r.ok ? r.value : ''));
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect([read.value.requestId, read.value.graph, read.value.workBudget]).toEqual([
+      'g-3',
+      { kind: 'digest', digest: DIGEST },
+      7,
+    ]);
+    expect(new TextDecoder().decode(read.value.inputs)).toBe(inputs);
   });
 
   it('refuses a graph reference that is neither a digest nor an alias, and a bad request id', () => {
