@@ -15,9 +15,10 @@ type Rec = Record<string, unknown>;
 const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** A string as text for a terminal: C0, DEL and C1 controls as \u{…}; everything else verbatim. */
+// Control characters are what this pattern is for: they are the ones a terminal acts on.
 // eslint-disable-next-line no-control-regex
-export const printable = (s: string): string =>
-  s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+export const printable = (s: string): string => s.replace(CONTROLS, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 
 const str = (x: unknown): string => (typeof x === 'string' ? printable(x) : String(x));
 
