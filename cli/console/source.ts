@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readCheckpointExport, readTrustPolicy, type LedgerStore, type TrustPolicy } from '../../core/ledger/index.js';
 import { cosignedNote, keepsNotes, type WitnessInputs } from '../../core/ledger/index.js';
 import { readLedgerExportFast, verifyExportFiles } from '../../core/ledger/index.js';
-import type { NoVerdict, Verdict } from '../../core/ledger/index.js';
+import type { NoVerdict, SignedEntry, Verdict } from '../../core/ledger/index.js';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
 import { replayLedger, type ReplayOutcome } from '../../core/replay/index.js';
 import type { Result } from '../../core/result.js';
@@ -19,6 +19,7 @@ import { stackDeps, type ReplayDeps } from '../commands/replay-entries.js';
 import { verifyLive } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
 import { packRules, type PackRulesView } from './pack-rules.js';
+import { graphRules, type GraphRulesView } from './graph-rules.js';
 import type { HandoffContext } from './handoffs.js';
 import { loadPackBytes } from '../../core/admission/index.js';
 import { fetchPack } from '../../core/replay/index.js';
@@ -66,6 +67,8 @@ export interface ConsoleSource {
   readonly handoffs: HandoffContext;
   /** The registered pack's rules for the entry's pack digest and which fired (ADR 0232). */
   packRules(requestId: string, packDigest: string): Promise<PackRulesView>;
+  /** The pack rules that fired at each leaf of a graph-run entry (ADR 0371). */
+  graphRules(entry: Extract<SignedEntry, { kind: 'graph-run' }>): Promise<GraphRulesView>;
   close(): void;
 }
 
@@ -139,6 +142,11 @@ export async function openFileSource(o: FileSourceOptions): Promise<ConsoleSourc
       }),
     packRules: () =>
       Promise.resolve({ registered: false, reason: 'files: no pack registry (an export holds entries, not packs)' }),
+    graphRules: () =>
+      Promise.resolve({
+        known: false,
+        reason: 'files: no request archive or graph registry (an export holds entries, not requests or graphs)',
+      }),
     handoffs: {
       config: null,
       routesDescription: "files: the deployment's route configuration is not known, so queues are not named",
@@ -262,6 +270,19 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
         });
       } catch (e) {
         return { registered: false, reason: explainStackError(e, settings) };
+      }
+    },
+    async graphRules(entry) {
+      try {
+        return await graphRules(entry, {
+          requestBytes: (d) => opened.fetch.requestBytes(d),
+          graph: async (d) => {
+            sqs ??= openStack(settings);
+            return sqs.graphs.getGraph(d);
+          },
+        });
+      } catch (e) {
+        return { known: false, reason: explainStackError(e, settings) };
       }
     },
     handoffs,

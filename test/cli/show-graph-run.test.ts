@@ -64,7 +64,7 @@ describe('docket show of a graph-run entry', () => {
 
   it('escapes control characters, so a terminal sequence in a hostile id cannot act', () => {
     expect(printable('a\u001b[2Jb\u0007\u009bc')).toBe('a\\u{1b}[2Jb\\u{7}\\u{9b}c');
-    const run = JSON.parse(signed().run as string) as { nodes: { instancePath: string }[] };
+    const run = JSON.parse((signed() as { run: string }).run) as { nodes: { instancePath: string }[] };
     run.nodes[0]!.instancePath = '/x\u001b]0;pwned\u0007/y';
     const text = describeEntry(signed({ run: JSON.stringify(run) }), 'ab'.repeat(32));
     expect(text).not.toContain('\u001b');
