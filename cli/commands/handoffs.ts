@@ -257,6 +257,8 @@ function jsonLine(m: HandoffMessage, verified: boolean, body: string): string {
     shape: m.shape,
     destination: m.destination,
     ...(m.target ? { target: m.target } : {}),
+    // A graph run's handoff (ADR 0361): the originating leaf, beside its unchanged target.
+    ...(m.instancePath !== undefined ? { instancePath: m.instancePath, node: m.node } : {}),
     disposition: m.disposition,
     ...(m.correlation ? { correlation: m.correlation } : {}),
     message: body,
@@ -272,6 +274,7 @@ export function describeHandoff(m: HandoffMessage, verified = true): string {
   return [
     `handoff ${m.handoffId}${verified ? '  (signature verified)' : '  (UNVERIFIED)'}`,
     `  request ${m.requestId}  →  ${to}  [${m.shape} #${m.routeIndex}]`,
+    ...(m.instancePath !== undefined ? [`  from graph node ${m.instancePath} (${m.node ?? ''})`] : []),
     `  ${d.kind}${d.kind === 'outcome' ? ` ${d.outcomeId}` : ''}  reasons: ${d.reasons.join(', ') || '-'}  triggered by: ${d.handoff.triggeredBy?.join(', ') ?? '-'}`,
     `  ledger ${m.ledger.logId}#${m.ledger.seq} ${m.ledger.entryHash}`,
     '',

@@ -85,6 +85,16 @@ export const stackDeps: ReplayDeps = {
         requestBytes: (d) => archive(() => stack.archive.get(d)),
         packBytes: (d) => registry(() => stack.registry.getPack(d)),
         resolveAlias: (a) => stack.registry.resolveAlias(a),
+        // Published graphs (ADR 0340) for graph runs (ADR 0361): the registry's integrity refusal is reported, never served.
+        publishedGraph: async (d) => {
+          try {
+            return await stack.graphs.getGraph(d);
+          } catch (e) {
+            if (e instanceof RegistryIntegrityError) return { corrupt: e.message };
+            throw e;
+          }
+        },
+        resolveGraphAlias: (a) => stack.graphs.resolveGraphAlias(a),
       },
       close: () => stack.close(),
     };

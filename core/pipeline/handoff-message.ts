@@ -9,6 +9,11 @@
  * unsigned copies beside them. Only the routing members (routeIndex, shape, destination, target) sit outside the
  * entry, and the reader checks them against the signed disposition (Core §8.1).
  *
+ * A graph run's entry (kind `graph-run`, ADR 0361) fans out every requested handoff at any depth: its messages carry
+ * two more routing members, `instancePath` (the originating instance path) and `node` (the leaf's id), checked like
+ * the others against the signed run text (graph-handoffs.ts), and the disposition and pack digest a consumer reads
+ * are the originating leaf's. A message of a pack's entry never carries them.
+ *
  * The handoff id is deterministic — SHA-256 over a domain prefix, the entry hash and the route index
  * (docs/adr/0074-handoff-id-and-at-least-once-delivery.md) — so a re-sent handoff carries the same id and consumers
  * deduplicate on it; the reader recomputes it.
@@ -20,7 +25,8 @@ import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
 import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entry.js';
-import type { DispositionEntryBody, SignedEntry } from '../ledger/entry-types.js';
+import type { DispositionEntryBody, GraphRunEntryBody, SignedEntry } from '../ledger/entry-types.js';
+import { planGraphHandoffs } from './graph-handoffs.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
 
 export const HANDOFF_FORMAT = 'docket.handoff/2';
@@ -42,6 +48,9 @@ export interface HandoffWire {
   readonly shape: HandoffShape;
   readonly destination: HandoffDestination;
   readonly target?: HandoffTarget;
+  /** Graph runs only (ADR 0361): the originating leaf's instance path and node id. */
+  readonly instancePath?: string;
+  readonly node?: string;
 }
 
 export interface LedgerCoordinates {
@@ -59,11 +68,16 @@ export interface HandoffMessage {
   readonly shape: HandoffShape;
   readonly destination: HandoffDestination;
   readonly target?: HandoffTarget;
+  /** Graph runs only: the originating instance path and the leaf's node id (ADR 0361). */
+  readonly instancePath?: string;
+  readonly node?: string;
   /** The parsed signed entry (its signature not yet checked: that needs the trust policy). */
-  readonly entry: ParsedEntry & { readonly entry: SignedEntry & DispositionEntryBody };
+  readonly entry: ParsedEntry & { readonly entry: SignedEntry & (DispositionEntryBody | GraphRunEntryBody) };
   readonly ledger: LedgerCoordinates;
   readonly requestId: string;
+  /** The pack whose disposition requested the handoff (a graph run's: the originating leaf's, `packs[leaf.pack]`). */
   readonly packDigest: string;
+  /** The disposition that requested it (a graph run's: the originating leaf's, from the signed run text). */
   readonly disposition: Disposition;
   readonly correlation?: Readonly<Record<string, string>>;
 }
@@ -98,6 +112,9 @@ export interface HandoffRouting {
   readonly shape: HandoffShape;
   readonly destination: HandoffDestination;
   readonly target?: HandoffTarget;
+  /** Graph runs only (graph-handoffs.ts). */
+  readonly instancePath?: string;
+  readonly node?: string;
 }
 
 export interface HandoffDraft extends HandoffRouting {
@@ -143,6 +160,8 @@ export function handoffMessagesFor(
       shape: r.shape,
       destination: r.destination,
       ...(r.target !== undefined ? { target: { kind: r.target.kind, name: r.target.name } } : {}),
+      ...(r.instancePath !== undefined ? { instancePath: r.instancePath } : {}),
+      ...(r.node !== undefined ? { node: r.node } : {}),
     };
     const problem = checkRouting(wire, recorded);
     if (problem !== undefined) throw new HandoffInvariantError(`${problem.code}: ${problem.message}`);
@@ -153,7 +172,17 @@ export function handoffMessagesFor(
   });
 }
 
-const WIRE_MEMBERS = new Set(['format', 'handoffId', 'entry', 'routeIndex', 'shape', 'destination', 'target']);
+const WIRE_MEMBERS = new Set([
+  'format',
+  'handoffId',
+  'entry',
+  'routeIndex',
+  'shape',
+  'destination',
+  'target',
+  'instancePath',
+  'node',
+]);
 const SHAPES: readonly string[] = ['route', 'target', 'no-destination'];
 const DESTINATIONS: readonly string[] = ['configured', 'unmapped-target', 'no-destination'];
 const TARGET_KINDS: readonly string[] = ['human-role', 'queue', 'system'];
@@ -184,7 +213,14 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
   if (!parsed.ok) return fail('entry-malformed', `${parsed.error.code}: ${parsed.error.detail}`);
   const problem = checkRouting(wire, parsed.value);
   if (problem !== undefined) return err(problem);
-  const e = parsed.value.entry as SignedEntry & DispositionEntryBody;
+  const e = parsed.value.entry as SignedEntry & (DispositionEntryBody | GraphRunEntryBody);
+  // A graph run's: the originating leaf's disposition and pack (checkRouting found the message's route in the plan).
+  const leaf =
+    e.kind === 'graph-run'
+      ? planGraphHandoffs(e, NO_QUEUES).find((h) => h.routeIndex === wire.routeIndex)?.leaf
+      : undefined;
+  const disposition = e.kind === 'graph-run' ? leaf!.disposition : e.disposition;
+  const packDigest = e.kind === 'graph-run' ? leaf!.packDigest : (e.pack?.digest ?? '');
   return ok({
     format: HANDOFF_FORMAT,
     handoffId: wire.handoffId,
@@ -192,11 +228,13 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
     shape: wire.shape,
     destination: wire.destination,
     ...(wire.target !== undefined ? { target: wire.target } : {}),
+    ...(wire.instancePath !== undefined ? { instancePath: wire.instancePath } : {}),
+    ...(wire.node !== undefined ? { node: wire.node } : {}),
     entry: { ...parsed.value, entry: e },
     ledger: { logId: e.logId, seq: e.seq, entryHash: parsed.value.entryHash },
     requestId: e.requestId,
-    packDigest: e.pack?.digest ?? '',
-    disposition: e.disposition,
+    packDigest,
+    disposition,
     ...(e.correlation !== null ? { correlation: e.correlation } : {}),
   });
 }
@@ -217,6 +255,37 @@ function wireShapeProblem(m: Record<string, unknown>): string | undefined {
     if (typeof t.kind !== 'string' || !TARGET_KINDS.includes(t.kind)) return 'target.kind is a Core target kind';
     if (typeof t.name !== 'string' || t.name === '') return 'target.name is a non-empty string';
   }
+  if (m.instancePath !== undefined && (typeof m.instancePath !== 'string' || m.instancePath === ''))
+    return 'instancePath is a non-empty string';
+  if (m.node !== undefined && (typeof m.node !== 'string' || m.node === '')) return 'node is a non-empty string';
+  return undefined;
+}
+
+/** Planning without a route configuration: routing, targets and indexes; destinations are configuration. */
+const NO_QUEUES = { routeQueues: {}, unroutedQueue: '' };
+
+/**
+ * A graph run's message against the run's own plan (graph-handoffs.ts): the route index names a planned handoff,
+ * and its shape, target, instance path and node are that handoff's. `destination` configured vs unmapped-target is
+ * deployment configuration; a handoff without destination is exactly the no-destination one.
+ */
+function checkGraphRouting(m: HandoffWire, e: SignedEntry & GraphRunEntryBody): HandoffReadError | undefined {
+  const mismatch = (message: string): HandoffReadError => ({ code: 'route-mismatch', message });
+  const plan = planGraphHandoffs(e, NO_QUEUES);
+  if (plan.length === 0)
+    return { code: 'not-a-handoff', message: `entry ${e.logId}#${e.seq} records no requested handoff` };
+  const p = plan.find((h) => h.routeIndex === m.routeIndex);
+  if (p === undefined) return mismatch(`routeIndex ${m.routeIndex} selects no handoff of the graph run`);
+  if (m.instancePath !== p.instancePath || m.node !== p.node)
+    return mismatch(`routeIndex ${m.routeIndex} is the handoff of ${p.instancePath} (node ${p.node})`);
+  if (m.shape !== p.shape) return mismatch(`routeIndex ${m.routeIndex} is a ${p.shape} handoff`);
+  const same =
+    p.target === undefined
+      ? m.target === undefined
+      : m.target?.kind === p.target.kind && m.target.name === p.target.name;
+  if (!same) return mismatch(`routeIndex ${m.routeIndex} names another target than the run's`);
+  if ((m.destination === 'no-destination') !== (p.shape === 'no-destination'))
+    return mismatch('a handoff has no destination exactly when the run requested one without a target');
   return undefined;
 }
 
@@ -229,6 +298,15 @@ function checkRouting(
   parsed: { readonly entry: SignedEntry; readonly entryHash: string },
 ): HandoffReadError | undefined {
   const e = parsed.entry;
+  if (e.kind === 'graph-run') {
+    const problem = checkGraphRouting(m, e);
+    if (problem !== undefined) return problem;
+    if (m.handoffId !== handoffId(parsed.entryHash, m.routeIndex))
+      return { code: 'handoff-id-mismatch', message: 'handoffId does not derive from the entry hash and route index' };
+    return undefined;
+  }
+  if (m.instancePath !== undefined || m.node !== undefined)
+    return { code: 'route-mismatch', message: 'only a graph run’s handoff names an instance path and node' };
   if (e.kind !== 'disposition' || e.disposition.handoff.state !== 'requested')
     return { code: 'not-a-handoff', message: `entry ${e.logId}#${e.seq} records no requested handoff` };
   const h = e.disposition.handoff;

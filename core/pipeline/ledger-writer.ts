@@ -147,8 +147,8 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
         (built = buildEntry(
           {
             ...draft,
-            // Version 1 unless the draft records draft features (ADR 0220).
-            format: entryFormatFor(draft.draftFeatures),
+            // Version 1 unless the draft records draft features (ADR 0220); a graph run is version 3 (ADR 0360).
+            format: entryFormatFor(draft.draftFeatures, draft.kind),
             ...slot,
             time,
             keyId: o.signer.keyId,

@@ -30,12 +30,18 @@ import type {
 import { resultNotificationFor } from './result-notification.js';
 import {
   admit,
-  readRequest,
+  decideGraph,
+  isGraphRequest,
+  readIntakeRequest,
   type Admission,
   type AdmissionDeployment,
   type EvaluationRequest,
+  type GraphRegistry,
+  type GraphRequest,
+  type IntakeRequest,
   type RequestError,
 } from '../admission/index.js';
+import { planGraphHandoffs } from './graph-handoffs.js';
 import type { Result } from '../result.js';
 
 export interface PipelineConfig extends RouteQueueConfig, AdmissionDeployment {
@@ -62,7 +68,17 @@ export interface PipelinePorts {
   readonly handoffs: HandoffSender;
   /** The results topic; absent, no notification is published (a deployment without one). */
   readonly results?: ResultPublisher;
+  /**
+   * The published graphs (ADR 0340), for graph requests (ADR 0360); absent, no graph is published (a deployment that
+   * enables judgment-graphs wires it: functions/lib/evaluate-runtime.ts).
+   */
+  readonly graphs?: GraphRegistry;
 }
+
+const NO_GRAPHS: GraphRegistry = {
+  resolveGraphAlias: () => Promise.resolve(null),
+  loadGraph: () => Promise.resolve(null),
+};
 
 export type ProcessOutcome =
   | {
@@ -90,7 +106,7 @@ export async function processRequest(
   ports: PipelinePorts,
 ): Promise<ProcessOutcome> {
   const requestDigest = sha256Hex(bytes);
-  const read = readRequest(bytes);
+  const read = readIntakeRequest(bytes);
   const requestId = read.ok ? read.value.requestId : read.error.requestId;
   if (requestId === undefined) {
     const e = read.ok ? undefined : read.error;
@@ -133,12 +149,13 @@ type Common = Pick<
  * the one decision replay re-runs), then evaluation of an admitted request under its budget.
  */
 async function decide(
-  read: Result<EvaluationRequest, RequestError>,
+  read: Result<IntakeRequest, RequestError>,
   common: Common,
   config: PipelineConfig,
   ports: PipelinePorts,
 ): Promise<EntryDraft> {
-  const a = await admit(read, config, ports.packs);
+  if (read.ok && isGraphRequest(read.value)) return decideGraphRun(read.value, common, config, ports);
+  const a = await admit(read as Result<EvaluationRequest, RequestError>, config, ports.packs);
   switch (a.kind) {
     case 'refused':
       return refusal(common, a);
@@ -165,6 +182,33 @@ async function decide(
     }
     case 'admitted':
       return evaluateAdmitted(a, common, config);
+  }
+}
+
+/** A graph request (ADR 0360): `decideGraph`, the one decision replay re-runs, recorded as it decides. */
+async function decideGraphRun(
+  req: GraphRequest,
+  common: Common,
+  config: PipelineConfig,
+  ports: PipelinePorts,
+): Promise<EntryDraft> {
+  const d = await decideGraph({ ok: true, value: req }, config, ports.graphs ?? NO_GRAPHS);
+  switch (d.kind) {
+    case 'refused':
+      return refusal(common, {
+        kind: 'refused',
+        step: d.step,
+        code: d.code,
+        message: d.message,
+        pack: null,
+        specVersion: null,
+      });
+    case 'graph-unreadable':
+      // The pipeline's registry never answers this (it throws on a store fault); a port that did is a fault too.
+      throw new Error(`graph sha256:${d.digest} could not be read: ${d.reason}: ${d.detail}`);
+    case 'run':
+      // decideGraph admits only a deployment enabling judgment-graphs, so common carries its draft features.
+      return { ...common, draftFeatures: common.draftFeatures ?? [], kind: 'graph-run', ...d.entry };
   }
 }
 
@@ -271,6 +315,11 @@ async function fanOut(
   ports: PipelinePorts,
 ): Promise<(PlannedHandoff & { handoffId: string })[]> {
   const e = recorded.entry;
+  if (e.kind === 'graph-run') {
+    // Every requested handoff at any depth, from the signed run text (ADR 0361).
+    const plan = planGraphHandoffs(e, config).map(({ leaf: _leaf, ...h }) => h);
+    return send(recorded, plan, ports);
+  }
   if (e.kind !== 'disposition' || e.disposition.handoff.state !== 'requested') return [];
   const disposition: Disposition = e.disposition;
   let target: LoadedPack['target'];
@@ -279,7 +328,14 @@ async function fanOut(
     const loaded = await ports.packs.load(e.pack.digest);
     target = loaded.status === 'found' ? loaded.pack.target : undefined;
   }
-  const plan = planHandoffs(disposition, target, config);
+  return send(recorded, planHandoffs(disposition, target, config), ports);
+}
+
+async function send(
+  recorded: RecordedEntry,
+  plan: readonly PlannedHandoff[],
+  ports: PipelinePorts,
+): Promise<(PlannedHandoff & { handoffId: string })[]> {
   const messages = handoffMessagesFor(recorded, plan);
   const sent: (PlannedHandoff & { handoffId: string })[] = [];
   for (const [i, h] of plan.entries()) {

@@ -9,7 +9,15 @@
  * failure — a store that could not be read — propagates, so the caller reports no verdict rather than a wrong one).
  */
 import { evaluateCompiled, type EvaluationTrace } from '../evaluate/index.js';
-import { readRequest, refusalCodeOfRequestError, type EvaluationRequest } from '../admission/index.js';
+import {
+  isGraphRequest,
+  readIntakeRequest,
+  refusalCodeOfRequestError,
+  type EvaluationRequest,
+  type RequestError,
+} from '../admission/index.js';
+import type { Result } from '../result.js';
+import { replayGraphRefusal, replayGraphRun } from './replay-graph.js';
 import { sha256Hex, toHex } from '../ledger/bytes.js';
 import { canonicalText } from '../ledger/canonical.js';
 import type { SignedEntry } from '../ledger/entry-types.js';
@@ -78,10 +86,21 @@ async function replayVerified(entry: SignedEntry, ctx: ReplayContext): Promise<V
   );
   if (!request.ok) return { result: 'not-replayable', reason: request.reason, detail: request.detail };
   // The pipeline's decoder, so the facts/evidence slices and their digests are the pipeline's own.
-  const read = readRequest(request.value);
-  if (entry.kind === 'admission-refusal') return replayRefusal(entry, read, ctx);
-  if (entry.kind === 'graph-run')
-    return mismatch([{ member: 'kind', recorded: entry.kind, replayed: 'not yet replayed' }]);
+  // The pipeline's intake reader: evaluation and graph requests share the queue (ADR 0360).
+  const intake = readIntakeRequest(request.value);
+  const graph = intake.ok && isGraphRequest(intake.value) ? intake.value : undefined;
+  if (entry.kind === 'admission-refusal')
+    return graph !== undefined
+      ? replayGraphRefusal(entry, graph, ctx)
+      : replayRefusal(entry, intake as Result<EvaluationRequest, RequestError>, ctx);
+  if (entry.kind === 'graph-run') {
+    if (graph !== undefined) return replayGraphRun(entry, graph, ctx);
+    return mismatch([
+      { member: 'kind', recorded: entry.kind, replayed: intake.ok ? 'an evaluation' : 'admission-refusal' },
+    ]);
+  }
+  if (graph !== undefined) return mismatch([{ member: 'kind', recorded: entry.kind, replayed: 'graph-run' }]);
+  const read = intake as Result<EvaluationRequest, RequestError>;
   if (!read.ok) {
     return mismatch([
       { member: 'kind', recorded: entry.kind, replayed: 'admission-refusal' },

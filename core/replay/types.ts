@@ -5,6 +5,7 @@
 import type { EntryKind } from '../ledger/entry-types.js';
 import type { TrustPolicy } from '../ledger/trust-policy.js';
 import type { EvaluationTrace } from '../evaluate/types.js';
+import type { LoadedGraph } from '../admission/index.js';
 
 export type ReplayResult = 'replay-match' | 'replay-mismatch' | 'not-replayable';
 
@@ -31,7 +32,11 @@ export type NotReplayableReason =
   /** A refusal that depended on registry content which has changed since (a pack or alias published later; ADR 0101). */
   | 'registry-state-changed'
   /** A refusal that depended on deployment settings the entry does not record (ADR 0101). */
-  | 'refusal-depends-on-deployment';
+  | 'refusal-depends-on-deployment'
+  /** The registry holds no published graph for the recorded graph digest, or replay was given no graph fetcher (ADR 0361). */
+  | 'graph-missing'
+  /** The registry's graph is not the closed set its closure pins (a member missing or differing, ADR 0340). */
+  | 'graph-not-closed';
 
 /** Bytes a fetcher found, none (`null`: never stored or purged), or bytes the store itself refused as corrupt. */
 export type Retained = Uint8Array | null | { readonly corrupt: string };
@@ -44,6 +49,13 @@ export interface ReplayFetchers {
   packBytes(digestHex: string): Promise<Retained>;
   /** `id@version` → digest hex, or null (aliases are immutable once published, ADR 0062). */
   resolveAlias(alias: string): Promise<string | null>;
+  /**
+   * A published graph with its closure and every member's exact bytes (ADR 0340), null when none is published, or the
+   * registry's own integrity refusal. Replay re-checks the closed set itself. Absent: graph runs are `graph-missing`.
+   */
+  publishedGraph?(digestHex: string): Promise<LoadedGraph | null | { readonly corrupt: string }>;
+  /** A graph alias `id@version` → digest hex, or null. */
+  resolveGraphAlias?(alias: string): Promise<string | null>;
 }
 
 export interface EvaluatorIdentity {

@@ -11,6 +11,8 @@ import { createDynamoDbClient, createSnsClient, createSqsClient } from '../../ad
 import { snsResultPublisher } from '../../adapters/sns.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
+import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
+import { Lru, type GraphRegistry, type LoadedGraph } from '../../core/admission/index.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { getQueueUrl, sendMessage, sendMessages, SqsBatchError } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
@@ -232,6 +234,26 @@ export function sqsDeadLetter(sqs: SQSClient, env: NodeJS.ProcessEnv): RuntimePa
   };
 }
 
+/**
+ * The published graphs for graph requests (ADR 0360), over the registry that re-checks every read as a closed set
+ * (ADR 0340). A published digest names one closed set forever, so a checked graph is kept per cold start (a few).
+ */
+export function cachedGraphRegistry(graphs: DynamoDbGraphRegistry, capacity = 16): GraphRegistry {
+  const cache = new Lru<string, LoadedGraph>(capacity);
+  return {
+    resolveGraphAlias: (alias) => graphs.resolveGraphAlias(alias),
+    async loadGraph(digest) {
+      const hit = cache.get(digest);
+      if (hit !== undefined) return hit;
+      const g = await graphs.getGraph(digest);
+      if (g === null) return null; // not cached: it may be published later
+      const loaded: LoadedGraph = { digest: g.digest, bytes: g.bytes, closure: g.closure, project: g.project };
+      cache.set(digest, loaded);
+      return loaded;
+    },
+  };
+}
+
 export interface EnvRuntimeOptions {
   readonly env: NodeJS.ProcessEnv;
   readonly signer: Signer;
@@ -293,6 +315,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
     ports: {
       packs: cachedPackSource(registry, undefined, config.draftFeatures),
       archive,
+      graphs: cachedGraphRegistry(new DynamoDbGraphRegistry({ client: ddb, tableName: need('PACKS_TABLE') })),
     },
     ledger: ledgerWriter({
       store,

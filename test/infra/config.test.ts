@@ -296,6 +296,11 @@ describe('the draftFeatures deployment setting', () => {
     const config = resolveConfig({ stage: 'dev', draftFeatures: ['rfc0008-quantifiers'] });
     expect(envOf(config)['DRAFT_FEATURES']).toBe('["rfc0008-quantifiers"]');
   });
+  it('enables judgment graphs the same way, beside the quantifiers (ADR 0360)', () => {
+    expect(problems({ draftFeatures: ['rfc0008-quantifiers', 'judgment-graphs'] })).toEqual([]);
+    const config = resolveConfig({ stage: 'dev', draftFeatures: ['rfc0008-quantifiers', 'judgment-graphs'] });
+    expect(envOf(config)['DRAFT_FEATURES']).toBe('["judgment-graphs","rfc0008-quantifiers"]');
+  });
   it('refuses an unknown feature name', () => {
     expect(problems({ draftFeatures: ['rfc9999-anything'] })[0]).toMatch(/unknown feature "rfc9999-anything"/);
   });

@@ -1,0 +1,170 @@
+/**
+ * Replaying a graph request's entry (docs/replay.md "Graph runs"; ADR 0361): the pipeline's own decision
+ * (`decideGraph`, core/admission) runs again on the retained request bytes, against the registry's published graph
+ * — its closed set re-checked here, trusting no store — and a deployment rebuilt from what the entry records (its
+ * log, extensions, evaluator, draft features and budget). A graph run must reproduce every member byte for byte:
+ * the graph, the closure's pins, the inputs digest, the budget, the work and the run text. A refusal of a graph
+ * request is judged like a pack's (ADR 0101): the reader and the opt-in alone decide theirs; an unknown graph still
+ * unknown is a match, published since is `registry-state-changed`; the budget and the fit depend on deployment
+ * settings the entry does not record unless the caller supplies them.
+ */
+import {
+  decideGraph,
+  type AdmissionDeployment,
+  type GraphDecision,
+  type GraphRegistry,
+  type GraphRequest,
+} from '../admission/index.js';
+import { MAX_WORK_BUDGET } from '../evaluate/index.js';
+import { bytesDigest } from '../graph/index.js';
+import { checkGraphClosedSet } from './graph-closed-set.js';
+import { sha256Hex } from '../ledger/bytes.js';
+import { canonicalText } from '../ledger/canonical.js';
+import type { GraphRunEntryBody, RefusalEntryBody, SignedEntry } from '../ledger/entry-types.js';
+import type { DraftFeature } from '../pack/index.js';
+import type { ReplayContext, Verdict } from './replay-context.js';
+import type { Difference, NotReplayableReason } from './types.js';
+
+type GraphRunEntry = SignedEntry & GraphRunEntryBody;
+type RefusalEntry = SignedEntry & RefusalEntryBody;
+
+/** The registry as it is now, every graph re-checked as a closed set (ADR 0340) before it is run. */
+function replayGraphs(ctx: ReplayContext): GraphRegistry<NotReplayableReason> {
+  const f = ctx.options.fetch;
+  return {
+    resolveGraphAlias: (alias) =>
+      f.resolveGraphAlias === undefined ? Promise.resolve(null) : f.resolveGraphAlias(alias),
+    async loadGraph(digest) {
+      if (f.publishedGraph === undefined)
+        return { status: 'unreadable', reason: 'graph-missing', detail: 'replay was given no graph registry' };
+      const g = await f.publishedGraph(digest);
+      if (g === null) return null;
+      if ('corrupt' in g) return { status: 'unreadable', reason: 'graph-not-closed', detail: g.corrupt };
+      if (bytesDigest(g.bytes) !== `sha256:${digest}`)
+        return {
+          status: 'unreadable',
+          reason: 'graph-not-closed',
+          detail: `the graph bytes do not hash to sha256:${digest}`,
+        };
+      const problem = checkGraphClosedSet(g);
+      if (problem !== undefined) return { status: 'unreadable', reason: 'graph-not-closed', detail: problem };
+      return { ...g, digest };
+    },
+  };
+}
+
+function deploymentOf(
+  entry: GraphRunEntry | RefusalEntry,
+  budget: { readonly defaultWorkBudget: number; readonly maxWorkBudget: number },
+): AdmissionDeployment {
+  return {
+    logIds: [entry.logId],
+    supportedExtensions: entry.supportedExtensions,
+    evaluator: entry.evaluator,
+    ...(entry.draftFeatures !== undefined ? { draftFeatures: entry.draftFeatures as readonly DraftFeature[] } : {}),
+    ...budget,
+  };
+}
+
+const differ = (differs: Difference[]): Verdict => ({ result: 'replay-mismatch', differs });
+
+/** A graph run, re-run whole from the registry's closed set and compared member by member, the run text by bytes. */
+export async function replayGraphRun(entry: GraphRunEntry, req: GraphRequest, ctx: ReplayContext): Promise<Verdict> {
+  // The recorded budget is the request's or the deployment default that applied; it passed the deployment's range.
+  const d = await decideGraph(
+    { ok: true, value: req },
+    deploymentOf(entry, { defaultWorkBudget: entry.workBudget, maxWorkBudget: MAX_WORK_BUDGET }),
+    replayGraphs(ctx),
+  );
+  if (d.kind === 'graph-unreadable') return { result: 'not-replayable', reason: d.reason, detail: d.detail };
+  if (d.kind === 'refused') {
+    if (d.code === 'unknown-graph-digest')
+      return { result: 'not-replayable', reason: 'graph-missing', detail: d.message };
+    return differ([
+      { member: 'kind', recorded: 'graph-run', replayed: 'admission-refusal' },
+      { member: 'refusal.code', recorded: null, replayed: d.code },
+    ]);
+  }
+  const differs: Difference[] = [];
+  const same = (member: string, recorded: unknown, replayed: unknown): void => {
+    const eq =
+      recorded === replayed ||
+      (typeof recorded === 'object' &&
+        typeof replayed === 'object' &&
+        recorded !== null &&
+        replayed !== null &&
+        canonicalText(recorded) === canonicalText(replayed));
+    if (!eq) differs.push({ member, recorded, replayed });
+  };
+  const r = d.entry;
+  same('requestId', entry.requestId, req.requestId);
+  same('correlation', entry.correlation, req.correlation ?? null);
+  same('graph', entry.graph, r.graph);
+  same('packs', entry.packs, r.packs);
+  same('graphs', entry.graphs, r.graphs);
+  same('inputsDigest', entry.inputsDigest, r.inputsDigest);
+  same('workBudget', entry.workBudget, r.workBudget);
+  // Byte comparison of the output contract text; the digests are reported because the text may be long.
+  if (entry.run !== r.run) same('runDigest', sha256Hex(entry.run), sha256Hex(r.run));
+  same('work', entry.work, r.work);
+  const work = { recorded: entry.work, replayed: r.work };
+  return differs.length === 0 ? { result: 'replay-match', work } : { result: 'replay-mismatch', differs, work };
+}
+
+const match: Verdict = { result: 'replay-match', work: { recorded: 0, replayed: 0 } };
+const changed = (detail: string): Verdict => ({ result: 'not-replayable', reason: 'registry-state-changed', detail });
+const dependsOnDeployment = (detail: string): Verdict => ({
+  result: 'not-replayable',
+  reason: 'refusal-depends-on-deployment',
+  detail,
+});
+
+/** What the decision is now, in a refusal's terms: its code, or the kind it reached instead. */
+const now = (d: GraphDecision<NotReplayableReason>): string => (d.kind === 'refused' ? d.code : d.kind);
+
+/** An admission refusal of a readable graph request (ADR 0101's rules, for graphs). */
+export async function replayGraphRefusal(entry: RefusalEntry, req: GraphRequest, ctx: ReplayContext): Promise<Verdict> {
+  const code = entry.refusal.code;
+  if (req.requestId !== entry.requestId)
+    return differ([{ member: 'requestId', recorded: entry.requestId, replayed: req.requestId }]);
+  const supplied = ctx.options.maxWorkBudget;
+  const budget = {
+    // A refusal records no budget: a request that named none is judged with any in-range default, and only before
+    // the budget step (a budget or fit refusal of such a request depends on the deployment, below).
+    defaultWorkBudget: req.workBudget ?? 1,
+    maxWorkBudget:
+      code === 'work-budget-out-of-range' ? Math.min(supplied ?? MAX_WORK_BUDGET, MAX_WORK_BUDGET) : MAX_WORK_BUDGET,
+  };
+  const d = await decideGraph({ ok: true, value: req }, deploymentOf(entry, budget), replayGraphs(ctx));
+  if (d.kind === 'graph-unreadable') return { result: 'not-replayable', reason: d.reason, detail: d.detail };
+  if (d.kind === 'refused' && d.code === code) return match;
+  const mismatch = differ([{ member: 'refusal.code', recorded: code, replayed: now(d) }]);
+  switch (code) {
+    case 'unknown-graph-alias':
+    case 'unknown-graph-digest':
+      // The registry only grows (conditional creates, ADR 0340): an answer past this step means it was published since.
+      return d.kind === 'refused' && (d.step === 'request' || d.step === 'feature')
+        ? mismatch
+        : changed(`now ${now(d)}`);
+    case 'work-budget-out-of-range': {
+      const b = req.workBudget;
+      if (d.kind === 'refused' && (d.step === 'request' || d.step === 'feature' || d.step === 'alias')) return mismatch;
+      if (b === undefined) return dependsOnDeployment('the request named no budget; the deployment default applied');
+      if (supplied === undefined)
+        return dependsOnDeployment(
+          `workBudget ${b} is within the evaluator's range; the deployment's maximum is not recorded`,
+        );
+      return mismatch;
+    }
+    case 'entry-would-not-fit':
+      if (d.kind === 'refused') return mismatch;
+      if (req.workBudget === undefined)
+        return dependsOnDeployment('the request named no budget; the deployment default applied');
+      return dependsOnDeployment(
+        `the run's entry fits over log ${entry.logId}; the deployment's other log ids are not recorded`,
+      );
+    default:
+      // graphs-not-enabled, and the reader's own codes, are decided by the request and the recorded features alone.
+      return mismatch;
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * Graph runs over the wire (ADR 0360, ADR 0361), on two local stacks started here on port 0: one deployed with the
+ * draft feature judgment-graphs and a route queue for the sanctions officer, one without. The procurement-triage
+ * example (a root graph using the sanctions-screening subgraph twice) is published with `docket publish --config
+ * --graph`; a docket.graph-request/1 is put on the intake queue as a requester would write it. Checked: exactly one
+ * graph-run entry whose run is byte for byte what `docket graph evaluate` prints; the subgraph leaf's handoff on its
+ * route queue with its target unchanged and its instance path beside it, verifying as `docket handoffs` verifies;
+ * `docket verify` and `docket replay` ok under a policy permitting the feature, verify reporting it under one that
+ * does not; the deployment without the opt-in records graphs-not-enabled.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../cli/io.js';
+import { run as publish } from '../../cli/commands/publish.js';
+import { run as graph } from '../../cli/commands/graph.js';
+import { run as replay } from '../../cli/commands/replay.js';
+import { run as handoffs } from '../../cli/commands/handoffs.js';
+import { GRAPH_REQUEST_FORMAT } from '../../core/admission/index.js';
+import { parseStoredEntry } from '../../core/ledger/entry.js';
+import type { SignedEntry } from '../../core/ledger/entry-types.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { signerFromKeyPair } from '../../core/ledger/signature.js';
+import { verifyHandoff } from '../../core/pipeline/handoff-verdict.js';
+import { STAGE_PRESETS } from '../../infra/config.js';
+import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
+import { trustPolicyDocument } from '../../stack/local-files.js';
+import { startE2e, type E2eWorld } from './harness.js';
+
+const G = 'judgment-graphs';
+const EXAMPLE = join(process.cwd(), 'examples', 'graphs', 'procurement-triage');
+const JPACK = join(EXAMPLE, 'jpack.json');
+const ROOT = join(EXAMPLE, 'graphs', 'procurement-triage.graph.json');
+const INPUTS = readFileSync(join(EXAMPLE, 'inputs.json'), 'utf8').trim();
+const ALIAS = 'https://example.com/graphs/procurement-triage@0.1.0';
+const OFFICER = { kind: 'human-role', name: 'Sanctions Compliance Officer' } as const;
+const BUDGET = 100_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const dir = mkdtempSync(join(tmpdir(), 'docket-graph-e2e-'));
+let on: E2eWorld;
+let off: E2eWorld;
+
+const flagsOf = (w: E2eWorld, stage: string) => [
+  '--endpoint',
+  w.stack.endpoint,
+  '--region',
+  w.stack.region,
+  '--stage',
+  stage,
+];
+const graphRequest = (id: string, ref = ALIAS) =>
+  `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${ref}","workBudget":${BUDGET},"inputs":${INPUTS}}`;
+
+beforeAll(async () => {
+  [on, off] = await Promise.all([
+    startE2e({
+      stage: 'graphs',
+      config: {
+        draftFeatures: [G],
+        routes: [...(STAGE_PRESETS.local?.routes ?? []), { ...OFFICER, queue: 'sanctions' }],
+      },
+    }),
+    startE2e({ stage: 'nographs' }),
+  ]);
+  const io = memoryIo();
+  expect(await publish(['--config', JPACK, '--graph', ROOT, ...flagsOf(on, 'graphs')], io)).toBe(0);
+}, 180_000);
+afterAll(async () => {
+  await Promise.all([on?.stop(), off?.stop()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Sends one request body to the intake queue and returns the entry the stack records for it. */
+async function recorded(w: E2eWorld, requestId: string, body: string): Promise<{ entry: SignedEntry; body: string }> {
+  await w.sqs.send(new SendMessageCommand({ QueueUrl: w.queueUrl('intake'), MessageBody: body }));
+  for (let i = 0; i < 150; i++) {
+    const at = await w.store.readPosition(requestId);
+    if (at !== null)
+      for await (const s of w.store.readEntries(at.logId, at.seq, at.seq)) {
+        const parsed = parseStoredEntry(s.body);
+        if (!parsed.ok) throw new Error(parsed.error.detail);
+        return { entry: parsed.value.entry, body: s.body };
+      }
+    await sleep(200);
+  }
+  throw new Error(`${requestId} never recorded`);
+}
+
+const permitting = () =>
+  trustPolicyDocument({
+    keys: on.keys,
+    checkpointKey: on.checkpointKeys,
+    logIds: JSON.parse(on.env.LOG_IDS!) as string[],
+    environment: 'graphs',
+    table: on.env.LEDGER_TABLE!,
+    evaluatorBuilds: ['e'.repeat(64)],
+    draftFeatures: [G],
+  });
+
+/** Checkpoints every log, then runs `docket verify` over the live table under `policy`. */
+async function verifyUnder(policy: string) {
+  const parsed = readTrustPolicy(new TextEncoder().encode(permitting()));
+  if (!parsed.ok) throw new Error(parsed.error.detail);
+  const cp = await runCheckpoints({
+    store: on.store,
+    signer: signerFromKeyPair(on.checkpointKeys),
+    policy: parsed.value,
+    logIds: JSON.parse(on.env.LOG_IDS!) as string[],
+    origin: { environment: 'graphs', table: on.env.LEDGER_TABLE! },
+    time: rfc3339Now(),
+  });
+  expect(cp.refused).toEqual([]);
+  writeFileSync(join(dir, 'checkpoints.json'), cp.export);
+  writeFileSync(join(dir, 'policy.json'), policy);
+  const io = memoryIo();
+  const { run } = await import('../../cli/commands/verify.js');
+  const files = ['--policy', join(dir, 'policy.json'), '--checkpoints', join(dir, 'checkpoints.json')];
+  const exitCode = await run([...flagsOf(on, 'graphs'), ...files], io);
+  return { exitCode, verdict: JSON.parse(io.out()) as { ok: boolean; findings: { code: string }[] } };
+}
+
+describe('a graph request over the wire', () => {
+  let entry: SignedEntry;
+
+  it('is recorded as exactly one graph-run entry whose run is what docket graph evaluate prints', async () => {
+    const r = await recorded(on, 'graph-e2e-1', graphRequest('graph-e2e-1'));
+    entry = r.entry;
+    expect(entry.kind).toBe('graph-run');
+    if (entry.kind !== 'graph-run') return;
+    expect(entry.format).toBe('docket.ledger-entry/3');
+    const io = memoryIo();
+    writeFileSync(join(dir, 'inputs.json'), INPUTS);
+    const args = ['evaluate', '--config', JPACK, '--graph', ROOT, '--inputs', join(dir, 'inputs.json')];
+    expect(await graph([...args, '--work-budget', String(BUDGET)], io)).toBe(0);
+    expect(entry.run).toBe(io.out().trimEnd());
+    const run = JSON.parse(entry.run) as { headline: { node: string; disposition: { kind: string } } };
+    expect(run.headline.node).toBe('procurement-approval');
+    // The same bytes again (a redelivery or a retry) are the same entry, and no other entry names the request.
+    const again = await recorded(on, 'graph-e2e-1', graphRequest('graph-e2e-1'));
+    expect(again.body).toBe(r.body);
+    let count = 0;
+    for (const logId of JSON.parse(on.env.LOG_IDS!) as string[])
+      for await (const s of on.store.readEntries(logId, 0, 1_000))
+        if (s.projection.requestId === 'graph-e2e-1') count++;
+    expect(count).toBe(1);
+  });
+
+  it('puts the subgraph leaf’s handoff on its route queue, target unchanged and instance path beside it, and docket handoffs verifies it', async () => {
+    writeFileSync(join(dir, 'handoff-policy.json'), permitting());
+    const args = ['--route', 'sanctions', '--policy', join(dir, 'handoff-policy.json'), '--routes', on.routesPath];
+    let lines: Record<string, unknown>[] = [];
+    for (let i = 0; i < 20 && lines.length === 0; i++) {
+      const io = memoryIo();
+      expect(await handoffs([...args, '--json', '--max', '10', '--wait', '1', ...flagsOf(on, 'graphs')], io)).toBe(0);
+      lines = io
+        .out()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      verified: true,
+      requestId: 'graph-e2e-1',
+      target: OFFICER,
+      instancePath: '/contractor-sanctions/ofac-check',
+      node: 'ofac-check',
+      shape: 'target',
+      destination: 'configured',
+    });
+    // A consumer can re-check the message bytes on its own.
+    const policy = readTrustPolicy(new TextEncoder().encode(permitting()));
+    if (!policy.ok) throw new Error(policy.error.detail);
+    const v = verifyHandoff(new TextEncoder().encode(lines[0]!.message as string), policy.value, {
+      expectedTargets: [OFFICER],
+    });
+    expect(v.ok ? 'ok' : `${v.reason}: ${v.detail}`).toBe('ok');
+  });
+
+  it('docket verify is ok under a policy permitting judgment-graphs and reports it under one that does not', async () => {
+    const ok = await verifyUnder(permitting());
+    expect(ok).toMatchObject({ exitCode: 0, verdict: { ok: true, findings: [] } });
+    const forbidding = await verifyUnder(on.policyText);
+    expect(forbidding.exitCode).toBe(1);
+    expect(forbidding.verdict.findings.map((f) => f.code)).toContain('draft-features-not-allowed');
+  });
+
+  it('docket replay re-runs the whole graph and matches byte for byte', async () => {
+    writeFileSync(join(dir, 'replay-policy.json'), permitting());
+    const io = memoryIo();
+    const code = await replay(
+      ['--request', 'graph-e2e-1', '--policy', join(dir, 'replay-policy.json'), ...flagsOf(on, 'graphs')],
+      io,
+    );
+    const lines = io
+      .out()
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ requestId: 'graph-e2e-1', kind: 'graph-run', result: 'replay-match' });
+    expect(code).toBe(0);
+  });
+});
+
+describe('a deployment without the opt-in', () => {
+  it('records the graph request as the admission refusal graphs-not-enabled', async () => {
+    const { entry } = await recorded(off, 'graph-off-1', graphRequest('graph-off-1'));
+    expect(entry.kind).toBe('admission-refusal');
+    if (entry.kind === 'admission-refusal') expect(entry.refusal.code).toBe('graphs-not-enabled');
+  });
+});
