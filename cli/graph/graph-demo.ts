@@ -99,9 +99,9 @@ async function showGraphHandoffs(
       const h = readHandoffMessage(new TextEncoder().encode(m.Body ?? ''));
       if (!h.ok || h.value.requestId !== requestId) continue;
       shown += 1;
-      const from = (h.value as { originatingNode?: unknown }).originatingNode;
+      const from = h.value.instancePath;
       io.stdout(
-        `${name.padEnd(44)} ${h.value.target ? `${h.value.target.kind}:${h.value.target.name}` : '(no destination)'}${typeof from === 'string' ? `  from ${from}` : ''}\n`,
+        `${name.padEnd(44)} ${h.value.target ? `${h.value.target.kind}:${h.value.target.name}` : '(no destination)'}${from !== undefined ? `  from ${from}` : ''}\n`,
       );
     }
   }

@@ -210,6 +210,8 @@ export interface HandoffView {
   readonly bytes: number;
   /** Approximate messages in that queue now (GetQueueAttributes), when read. */
   readonly depth: { readonly visible: number; readonly inFlight: number } | null;
+  /** A graph run's handoff: the instance path of the leaf that requested it (ADR 0361). */
+  readonly instancePath?: string;
 }
 
 export interface HandoffsView {

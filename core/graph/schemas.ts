@@ -3,13 +3,14 @@
  *   - "1": the reference runtime's schema, verbatim (schema/runtime-graph-format-1.schema.json);
  *   - "0.2.0-draft": Docket's RFC 0022 schema (schema/docket-graph-0.2.0-draft.schema.json, ADR 0310).
  */
-import Ajv2020Module from 'ajv/dist/2020.js';
+// The named export resolves the same under NodeNext (the build) and Bundler (the console page's type-check, which
+// reaches this file through core/replay's types).
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import runtimeFormat1 from '../../schema/runtime-graph-format-1.schema.json' with { type: 'json' };
 import draftFormat from '../../schema/docket-graph-0.2.0-draft.schema.json' with { type: 'json' };
 import type { FormatVersion } from './document.js';
 
-const Ajv2020 = Ajv2020Module.default;
 const compiled = new Map<FormatVersion, ValidateFunction>();
 
 export function graphSchemaValidator(version: FormatVersion): ValidateFunction {

@@ -16,6 +16,7 @@ export type { BatchRecord } from './batch.js';
 export { parseRouteQueues, planHandoffs, routeKey } from './handoff-plan.js';
 export type { PlannedHandoff, RouteQueueConfig } from './handoff-plan.js';
 export { handoffMessagesFor } from './handoff-message.js';
+export { planGraphHandoffs, type GraphPlannedHandoff } from './graph-handoffs.js';
 export { ledgerWriter } from './ledger-writer.js';
 export { cachedPackSource } from './pack-source.js';
 export type {

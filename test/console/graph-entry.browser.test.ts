@@ -96,6 +96,14 @@ describe("a graph-run entry's page", () => {
     // What it was decided on: the graph and its closed set by digest, the opt-in it needed.
     expect(s.text).toContain('https://example.com/graphs/procurement-triage version 0.1.0');
     expect(await page.locator('dd.draft-features').textContent()).toBe('judgment-graphs');
+    // The handoffs it fanned out, planned from the signed run as the evaluate function plans them (ADR 0361).
+    const table = await page.waitForSelector('table.handoffs');
+    expect(await table.getAttribute('data-handoffs')).toBe('2');
+    expect(await page.locator('td.handoff-from').allTextContents()).toEqual([
+      '/contractor-sanctions/ofac-check',
+      '/contractor-sanctions/pep-check',
+    ]);
+    expect(await page.locator('table.handoffs').textContent()).toContain('human-role:Sanctions Compliance Officer');
     expect(s.violations).toEqual([]);
     await page.close();
   });

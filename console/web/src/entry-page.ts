@@ -106,10 +106,13 @@ export class EntryPage extends LightElement {
 
   private handoffTable(v: HandoffsView) {
     if (v.none !== null) return html`<p data-handoffs="0">None: ${visible(v.none)}.</p>`;
+    // A graph run's handoffs come from leaves at any depth: each row names the instance path it came from.
+    const fromLeaf = v.handoffs.some((h) => h.instancePath !== undefined);
     return html`<table class="handoffs" data-handoffs=${v.handoffs.length}>
         <thead>
           <tr>
             <th scope="col">#</th>
+            ${fromLeaf ? html`<th scope="col">From node</th>` : nothing}
             <th scope="col">Shape</th>
             <th scope="col">Route</th>
             <th scope="col">Queue</th>
@@ -122,6 +125,7 @@ export class EntryPage extends LightElement {
             (h) =>
               html`<tr>
                 <td>${h.routeIndex}</td>
+                ${fromLeaf ? html`<td class="handoff-from"><code>${visible(h.instancePath)}</code></td>` : nothing}
                 <td>${visible(h.shape)}</td>
                 <td>
                   ${visible(h.routeKey ?? 'none')}${h.destination ? html` <span class="muted">(${visible(h.destination)})</span>` : nothing}
