@@ -154,7 +154,9 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     return EXIT.FAILED;
   }
   if (draftFeatures.length > 0)
-    say(`draft features enabled: ${draftFeatures.join(', ')} (entries are docket.ledger-entry/2)\n`);
+    say(
+      `draft features enabled: ${draftFeatures.join(', ')} (entries are docket.ledger-entry/2${values.graphs === true ? '; graph runs /3' : ''})\n`,
+    );
   say(
     `${state.alreadyRunning ? 'local stack already running' : 'local stack started'} on ${state.endpoint} (pid ${state.pid}, stage ${state.stage}, ${state.functionInstances ?? 1} evaluate function instance(s); log .docket/local/stack.log)\n`,
   );

@@ -24,7 +24,7 @@ import type { HandoffContext } from './handoffs.js';
 import { loadPackBytes } from '../../core/admission/index.js';
 import { fetchPack } from '../../core/replay/index.js';
 import { approximateDepth } from '../../adapters/sqs.js';
-import { defaultConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
+import { resolveConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { routeQueueName } from '../../stack/settings.js';
 import type { ReplayView } from '../../core/console-api/index.js';
@@ -195,7 +195,8 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
     for await (const outcome of replayLedger(opened.store, { kind: 'request', requestId }, options)) return outcome;
     return null;
   }
-  const routes = o.routes ?? defaultConfig(settings.stage).routes;
+  // The stage as deployed: its defaults and its preset (the local stage routes every example target, infra/config.ts).
+  const routes = o.routes ?? resolveConfig({ stage: settings.stage }).routes;
   let sqs: StackClients | null = null;
   const handoffs: HandoffContext = {
     config: {
