@@ -29,7 +29,6 @@ import { DEMO_PACKS, DEMO_REQUESTS } from '../../stack/local-demo.js';
 import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../stack/local-files.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { writeFileSync } from 'node:fs';
-import { runGraphDemo } from '../graph/graph-demo.js';
 
 const USAGE =
   'docket local start [--port <n>] [--function-instances <n>] [--quiet] [--rfc0008-quantifiers] [--graphs] | docket local stop | docket local status';
@@ -198,7 +197,10 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       );
     say('\n== dispositions and ledger entries\n');
     for (const r of recorded) say(`${r.line}\n`);
-    if (values.graphs === true) await runGraphDemo(stack, stamp, state.queues, io);
+    if (values.graphs === true) {
+      const { runGraphDemo } = await import('../graph/graph-demo.js');
+      await runGraphDemo(stack, stamp, state.queues, io);
+    }
     say('\n== route queues (messages waiting; read them with "docket handoffs --route <key>")\n');
     await showQueues(stack, state.queues, io);
     const cpTime = rfc3339Now();

@@ -6,7 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { parseStoredEntry } from '../../core/ledger/index.js';
 import { buildGraphRequest, readHandoffMessage } from '../../core/pipeline/index.js';
@@ -15,9 +14,11 @@ import type { StackClients } from '../../stack/clients.js';
 import { consoleEntryUrl } from '../console/address.js';
 import { describeEntry } from '../commands/show.js';
 import type { CliIo } from '../io.js';
+import { packageRoot } from '../console/server.js';
 import { publishGraph } from './publish-graph.js';
 
-const repoFile = (rel: string): string => fileURLToPath(new URL(`../../../${rel}`, import.meta.url));
+/** A file of this package (found from this module, so from dist/ and from the sources alike). */
+const repoFile = (rel: string): string => join(packageRoot(), rel);
 
 /** The published graph's alias, `id@version`, read from its document (what `docket publish` printed last). */
 function aliasOf(graphBytes: Uint8Array): string {

@@ -23,6 +23,9 @@ import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
 import { signerFromKeyPair } from '../../core/ledger/signature.js';
 import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
+import { runGraphDemo } from '../../cli/graph/graph-demo.js';
+import { resolveSettings } from '../../stack/settings.js';
+import { openStack } from '../../stack/clients.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 const FEATURE = 'judgment-graphs';
@@ -213,6 +216,32 @@ describe('a graph run through the pipeline, on a stack that enables judgment gra
     const forbidding = await verifyUnder(on.policyText);
     expect(forbidding.exitCode).toBe(1);
     expect(forbidding.verdict.findings.map((f) => f.code)).toContain('draft-features-not-allowed');
+  });
+});
+
+describe('the main job with --graphs (docket local start --graphs, npm start -- --graphs)', () => {
+  it('publishes vendor-onboarding, runs one graph request and shows its entry, its handoffs on their queues and the console link', async () => {
+    const stack = openStack(
+      resolveSettings({ endpoint: on.stack.endpoint, region: on.stack.region, stage: 'graphs' }, {}),
+    );
+    const io = memoryIo();
+    try {
+      const queues = Object.fromEntries(on.stack.resources.queues.map((q) => [q.name, q.url]));
+      expect(await runGraphDemo(stack, 'test', queues, io)).toBe(true);
+    } finally {
+      stack.close();
+    }
+    const out = io.out();
+    const id = 'graph-test-vendor-onboarding-owner-report-missing';
+    expect(out).toContain(
+      `submitted graph request ${id} (graph https://graphs.example.org/procurement/vendor-onboarding@2.0.0`,
+    );
+    expect(out).toMatch(/^headline +onboarding +unresolved +missing-required-evidence$/m);
+    expect(out).toMatch(
+      /^docket-graphs-route-sanctions +human-role:Sanctions Compliance Officer +from \/owner-screening\/watchlist$/m,
+    );
+    expect(out).toMatch(/^docket-graphs-route-vendor-risk +queue:Vendor Risk +from onboarding$/m);
+    expect(out).toContain(`== see it drawn: docket console, then http://127.0.0.1:4600/entry/${id}`);
   });
 });
 
