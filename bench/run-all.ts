@@ -19,6 +19,7 @@ const BENCHES = [
   'witness',
   'receipt',
   'draft-entry',
+  'graph-pipeline',
   'handoff-verify',
   'handler',
   'bundle',

@@ -1,6 +1,6 @@
 /**
  * `docket verify-receipt <receipt.json | saved-result> [--policy <trust-policy.json>] [--witnesses <witness-policy.json>]
- *   [--pack <f>] [--facts <f>] [--evidence <f>] [--request <f>] [--wait [--timeout <s>]] [stack options]`
+ *   [--pack <f>] [--facts <f>] [--evidence <f>] [--request <f>] [--graph <f>] [--inputs <f>] [--wait [--timeout <s>]] [stack options]`
  * (docs/verify.md "Receipts", "Saved results"): verifies one docket.receipt/1 offline — no stack, no network — with
  * core/ledger's verifyReceipt; or audits a saved result (a docket.result/2 notification or a `submit --wait --json`
  * line) against the live stage with auditPromise (ADR 0291): inclusion proven under a covering checkpoint, or
@@ -26,7 +26,8 @@ import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/setti
 import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket verify-receipt <receipt.json | saved-result> [--policy <trust-policy.json>] [--witnesses <witness-policy.json>]
-                      [--pack <file>] [--facts <file>] [--evidence <file>] [--request <file>] [--wait [--timeout <s>]]
+                      [--pack <file>] [--facts <file>] [--evidence <file>] [--request <file>] [--graph <file>] [--inputs <file>]
+                      [--wait [--timeout <s>]]
   Verifies the receipt offline under the trust policy (default .docket/local/trust-policy.json): entry signature and
   key, inclusion proof, checkpoint signature, key role and validity, authority, the checkpoint note; with --witnesses
   a quorum of the witness policy's witnesses must have cosigned the checkpoint; each input file given must have the
@@ -51,7 +52,7 @@ export const RECEIPT_NO_VERDICT_CODES = [
 ] as const;
 type NoVerdictCode = (typeof RECEIPT_NO_VERDICT_CODES)[number];
 
-const INPUTS: readonly ReceiptInput[] = ['pack', 'facts', 'evidence', 'request'];
+const INPUTS: readonly ReceiptInput[] = ['pack', 'facts', 'evidence', 'request', 'graph', 'inputs'];
 
 async function bytesOf(path: string): Promise<Uint8Array | Error> {
   try {
@@ -75,6 +76,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         facts: { type: 'string' },
         evidence: { type: 'string' },
         request: { type: 'string' },
+        graph: { type: 'string' },
+        inputs: { type: 'string' },
         help: { type: 'boolean' },
       },
       { min: 1, max: 1 },

@@ -18,7 +18,7 @@ export interface DocumentSlices {
   /** The request with each `facts` / `evidence` value replaced by `null`, for the strict reader. */
   readonly envelope: Uint8Array;
   /** The exact bytes of each document member value (without the JSON whitespace around it), by member name. */
-  readonly documents: ReadonlyMap<'facts' | 'evidence', Uint8Array>;
+  readonly documents: ReadonlyMap<string, Uint8Array>;
 }
 
 const QUOTE = 0x22;
@@ -71,13 +71,14 @@ function nameOf(b: Uint8Array, start: number, end: number): string | null {
   }
 }
 
-export function documentSlices(b: Uint8Array): DocumentSlices | null {
+/** `names`: the document members (an evaluation request's facts and evidence; a graph request's inputs, ADR 0360). */
+export function documentSlices(b: Uint8Array, names: readonly string[] = DOCUMENTS): DocumentSlices | null {
   let i = 0;
   while (isWs(b[i])) i += 1;
   if (b[i] !== 0x7b) return null;
   i += 1;
   const parts: Uint8Array[] = [b.subarray(0, i)];
-  const documents = new Map<'facts' | 'evidence', Uint8Array>();
+  const documents = new Map<string, Uint8Array>();
   let from = i; // start of the envelope bytes not yet copied
   for (;;) {
     while (isWs(b[i])) i += 1;
@@ -92,13 +93,13 @@ export function documentSlices(b: Uint8Array): DocumentSlices | null {
     i += 1;
     const end = valueEnd(b, i);
     if (end < 0) return null;
-    if (DOCUMENTS.includes(name)) {
+    if (names.includes(name)) {
       let s = i;
       let e = end;
       while (s < e && isWs(b[s])) s += 1;
       while (e > s && isWs(b[e - 1])) e -= 1;
       // A repeated document name keeps the first slice; the strict envelope read refuses the duplicate anyway.
-      if (!documents.has(name as 'facts' | 'evidence')) documents.set(name as 'facts' | 'evidence', b.subarray(s, e));
+      if (!documents.has(name)) documents.set(name, b.subarray(s, e));
       parts.push(b.subarray(from, s), NULL);
       from = e;
     }

@@ -9,6 +9,7 @@
 import { readJson } from '../carrier/read-json.js';
 import type { JsonValue } from '../carrier/json-value.js';
 import { err, ok, type Result } from '../result.js';
+import { documentSlices } from './document-slices.js';
 import { topLevelMemberSpans } from './member-spans.js';
 import { MAX_REQUEST_BYTES, PACK_ALIAS_PATTERN, PACK_DIGEST_PATTERN, REQUEST_ID_PATTERN } from './request-format.js';
 import { readCorrelation, type RequestError, type RequestErrorCode } from './request.js';
@@ -50,12 +51,22 @@ export function readGraphRequest(bytes: Uint8Array): Result<GraphRequest, Reques
   // Lone surrogates are admitted at this layer, as for facts (request.ts): the inputs document is judged by the
   // graph layer (A10); our own members are ASCII-bounded below.
   const parsed = readJson(bytes, { allowLoneSurrogates: true });
-  if (!parsed.ok)
-    return refuse(
-      'request-not-json',
-      `the request is not a strict JSON text (§2.1): ${parsed.error.code}: ${parsed.error.message}`,
-    );
-  const root = parsed.value;
+  let root: JsonValue;
+  let inputs: Uint8Array | undefined;
+  if (parsed.ok) root = parsed.value;
+  else {
+    // As for facts (ADR 0176): an inputs document that is not a strict JSON text is the graph layer's to refuse (A10,
+    // a recorded refused run), when the envelope around it reads strictly.
+    const cut = documentSlices(bytes, ['inputs']);
+    const envelope = cut === null ? undefined : readJson(cut.envelope, { allowLoneSurrogates: true });
+    if (cut === null || envelope === undefined || !envelope.ok)
+      return refuse(
+        'request-not-json',
+        `the request is not a strict JSON text (§2.1): ${parsed.error.code}: ${parsed.error.message}`,
+      );
+    root = envelope.value;
+    inputs = cut.documents.get('inputs')?.slice();
+  }
   if (root.kind !== 'object') return refuse('request-not-object', 'the request must be a JSON object');
   const m = root.members;
   const idValue = m.get('requestId');
@@ -100,11 +111,14 @@ export function readGraphRequest(bytes: Uint8Array): Result<GraphRequest, Reques
     if (typeof c === 'string') return refuse('request-correlation-invalid', c, requestId);
     correlation = c;
   }
-  const span = m.has('inputs') ? topLevelMemberSpans(bytes).get('inputs') : undefined;
+  if (inputs === undefined && m.has('inputs')) {
+    const span = topLevelMemberSpans(bytes).get('inputs');
+    if (span !== undefined) inputs = bytes.slice(span.start, span.end);
+  }
   return ok({
     requestId,
     graph,
-    ...(span !== undefined ? { inputs: bytes.slice(span.start, span.end) } : {}),
+    ...(inputs !== undefined ? { inputs } : {}),
     ...(workBudget !== undefined ? { workBudget } : {}),
     ...(correlation !== undefined ? { correlation } : {}),
   });

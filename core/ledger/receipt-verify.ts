@@ -49,11 +49,13 @@ export const RECEIPT_FINDING_CODES = [
   'facts-digest-mismatch',
   'evidence-digest-mismatch',
   'request-digest-mismatch',
+  'graph-digest-mismatch',
+  'inputs-digest-mismatch',
 ] as const;
 export type ReceiptFindingCode = (typeof RECEIPT_FINDING_CODES)[number];
 
 /** The input files a requester may present; each is compared with the digest the entry recorded. */
-export type ReceiptInput = 'pack' | 'facts' | 'evidence' | 'request';
+export type ReceiptInput = 'pack' | 'facts' | 'evidence' | 'request' | 'graph' | 'inputs';
 
 export type ReceiptFinding =
   | {
@@ -230,20 +232,25 @@ function checkInputs(
   findings: ReceiptFinding[],
 ): void {
   const e = parsed?.entry;
+  const graphRun = e?.kind === 'graph-run' ? e : undefined;
   const recorded: Record<ReceiptInput, string | null> = {
     pack: e?.pack?.digest ?? null,
     facts: e?.factsDigest ?? null,
     evidence: e?.evidenceDigest ?? null,
     request: e?.requestDigest ?? null,
+    // A graph run (ADR 0360): the published graph's exact bytes, and the inputs document of the request.
+    graph: graphRun?.graph.digest ?? null,
+    inputs: graphRun?.inputsDigest ?? null,
   };
-  for (const name of ['pack', 'facts', 'evidence', 'request'] as const) {
+  for (const name of ['pack', 'facts', 'evidence', 'request', 'graph', 'inputs'] as const) {
     const bytes = inputs[name];
     if (bytes === undefined) continue;
     const actual = sha256Hex(bytes);
     if (actual === recorded[name]) continue;
     // A document inside a request is its member value, which carries no surrounding JSON whitespace (RFC 8259 §2
     // ws; docs/adr/0070): a facts or evidence file that ends in a newline still names the same document bytes.
-    const documentBytes = name === 'facts' || name === 'evidence' ? withoutOuterWhitespace(bytes) : bytes;
+    const documentBytes =
+      name === 'facts' || name === 'evidence' || name === 'inputs' ? withoutOuterWhitespace(bytes) : bytes;
     if (documentBytes !== bytes && sha256Hex(documentBytes) === recorded[name]) continue;
     findings.push({ code: `${name}-digest-mismatch`, recorded: recorded[name], actual });
   }

@@ -145,7 +145,8 @@ export function notificationAttributes(e: SignedEntry): Partial<Record<ResultAtt
     if (/[\u0000-\u001f\u007f]/.test(v) || !wellFormed(v)) return;
     out[name] = v;
   };
-  const d = e.kind === 'disposition' ? e.disposition : undefined;
+  // A graph run's headline (B6: the result leaf's disposition) filters as a disposition does (ADR 0361).
+  const d = e.kind === 'disposition' ? e.disposition : e.kind === 'graph-run' ? graphHeadline(e.run) : undefined;
   put('kind', e.kind);
   put('dispositionKind', d?.kind);
   put('outcomeId', d?.kind === 'outcome' ? d.outcomeId : undefined);
@@ -156,6 +157,18 @@ export function notificationAttributes(e: SignedEntry): Partial<Record<ResultAtt
   put('errorClass', e.kind === 'evaluation-error' ? e.error.class : undefined);
   put('refusalCode', e.kind === 'admission-refusal' ? e.refusal.code : undefined);
   return out;
+}
+
+/** The headline disposition of a recorded run text (format "1": the result node's), or undefined when refused. */
+function graphHeadline(run: string): { kind?: string; outcomeId?: string } | undefined {
+  const v = JSON.parse(run) as {
+    status?: unknown;
+    headline?: { disposition?: { kind?: string; outcomeId?: string } };
+    disposition?: { kind?: string; outcomeId?: string };
+  };
+  if (v.status !== 'evaluated') return undefined;
+  const d = v.headline?.disposition ?? v.disposition;
+  return typeof d?.kind === 'string' ? d : undefined;
 }
 
 export type ResultReadCode = 'notification-malformed' | 'unsupported-format' | 'entry-malformed';

@@ -86,6 +86,23 @@ describe('reading a graph request', () => {
     expect(r.ok ? 'ok' : r.error.code).toBe(code);
   });
 
+  it('keeps an inputs document that is not a strict JSON text as its bytes, for the graph layer to refuse', async () => {
+    const text = '{"caller":{"facts":{},"facts":{}}}';
+    const r = readGraphRequest(request({}, text));
+    expect(r.ok && new TextDecoder().decode(r.value.inputs)).toBe(text);
+    const d = await decide(request({}, text));
+    expect(d.kind === 'run' && JSON.parse(d.entry.run)).toMatchObject({ status: 'refused' });
+    expect(d.kind === 'run' && d.entry.inputsDigest).toBe(sha256Hex(enc.encode(text)));
+    // Outside the inputs document the envelope is still read strictly.
+    const dup = readGraphRequest(enc.encode(`{"requestId":"a","requestId":"b","inputs":${text}}`));
+    expect(dup.ok ? 'ok' : dup.error.code).toBe('request-not-json');
+  });
+
+  it('refuses a graph request over the size limit under its request id, so the refusal is recorded', () => {
+    const r = readGraphRequest(request({}, `{"pad":"${'x'.repeat(400_000)}"}`));
+    expect(r.ok ? 'ok' : [r.error.code, r.error.requestId]).toEqual(['request-too-large', 'g-1']);
+  });
+
   it('tells the two formats apart on one queue, and names both when a message has neither', () => {
     const g = readIntakeRequest(request());
     expect(g.ok && 'graph' in g.value).toBe(true);

@@ -124,9 +124,11 @@ describe('a graph request through the pipeline', () => {
     const stored = await w.submit(graphRequest('gr-4'));
     const p = parseStoredEntry(stored.body);
     if (!p.ok) throw new Error('unreadable');
-    const n = readResultNotification(
-      enc.encode(resultNotificationFor({ entry: p.value.entry, body: stored.body, entryHash: p.value.entryHash }).body),
-    );
+    const message = resultNotificationFor({ entry: p.value.entry, body: stored.body, entryHash: p.value.entryHash });
+    // Filter policies see the run's headline as a disposition's (the example's is unresolved, no-match).
+    expect(message.attributes).toMatchObject({ kind: 'graph-run', dispositionKind: 'unresolved', requestId: 'gr-4' });
+    expect(message.attributes.packDigest).toBeUndefined();
+    const n = readResultNotification(enc.encode(message.body));
     expect(n.ok).toBe(true);
     if (!n.ok || n.value.entry === null) return;
     const line = resultLine(n.value.entry, n.value.entry.body);

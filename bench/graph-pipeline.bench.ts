@@ -1,0 +1,198 @@
+/**
+ * What taking a graph run through the pipeline costs (ADR 0360, ADR 0361), in the same run as its baselines:
+ *
+ *   npm run build && node dist/bench/graph-pipeline.bench.js [requests]
+ *
+ * Workload: the procurement-triage example (examples/graphs/: 7 leaf instances, a subgraph used twice, two requested
+ * handoffs) and its inputs. Measured:
+ *   1. processRequest of a docket.graph-request/1 over in-memory ports (intake read, decideGraph with the run, the
+ *      exact-entry fit, the /3 entry built and signed, the append, two handoff messages planned from the signed run
+ *      and built, the result notification), per request; baseline: evaluateGraph + graphRunJson alone, the run the
+ *      entry records. The ratio is the pipeline's overhead on the run itself.
+ *   2. verify's per-entry check (checkEntry, Ed25519 included) of the graph-run entries; baseline: the same check of
+ *      disposition entries of the same pipeline (one pack request each). The ratio is what an auditor pays per run.
+ * Rounds alternate; each side shows its best of three.
+ */
+import './support/node-crypto.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { closureOf } from '../core/graph-closure/index.js';
+import { evaluateGraph, graphRunJson, type GraphProject } from '../core/graph/index.js';
+import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY } from '../core/evaluate/index.js';
+import { GRAPH_REQUEST_FORMAT, REQUEST_FORMAT, type LoadedGraph } from '../core/admission/index.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/signature.js';
+import { MemoryLedgerStore } from '../core/ledger/memory-store.js';
+import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/bytes.js';
+import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy.js';
+import { checkEntry } from '../core/ledger/verify/entry-status.js';
+import type { StoredEntry } from '../core/ledger/store.js';
+import {
+  cachedPackSource,
+  ledgerWriter,
+  processRequest,
+  type PipelineConfig,
+  type PipelinePorts,
+} from '../core/pipeline/index.js';
+
+const COMMAND = 'npm run build && node dist/bench/graph-pipeline.bench.js';
+const n = Number(process.argv[2] ?? 300);
+const ROOT = join(process.cwd(), 'examples', 'graphs', 'procurement-triage');
+const file = (p: string) => new Uint8Array(readFileSync(join(ROOT, p)));
+const jpack = JSON.parse(readFileSync(join(ROOT, 'jpack.json'), 'utf8')) as {
+  packs: Record<string, { path: string }>;
+  graphs: Record<string, { path: string }>;
+};
+const project: GraphProject = {
+  packs: new Map(Object.entries(jpack.packs).map(([k, v]) => [k, { ok: true, bytes: file(v.path) }])),
+  graphs: new Map(Object.entries(jpack.graphs).map(([k, v]) => [k, { ok: true, bytes: file(v.path) }])),
+};
+const graph = file(jpack.graphs['procurement-triage']!.path);
+const inputs = file('inputs.json');
+const closed = closureOf(graph, project);
+if (!closed.ok) throw new Error('the example graph is not closed');
+const digest = closed.closure.graph.slice('sha256:'.length);
+const loaded: LoadedGraph = { digest, bytes: graph, closure: closed.closure, project };
+const inputsText = new TextDecoder().decode(inputs).trim();
+
+const keys = keyPairFromSeed(new Uint8Array(32).fill(5));
+const BUILD = sha256Hex('bench build');
+const LOGS = ['log-0'];
+const config: PipelineConfig = {
+  logIds: LOGS,
+  supportedExtensions: [],
+  defaultWorkBudget: DEFAULT_WORK_BUDGET,
+  maxWorkBudget: DEFAULT_WORK_BUDGET * 10,
+  evaluator: { name: EVALUATOR_IDENTITY.name, version: EVALUATOR_IDENTITY.version, buildDigest: BUILD },
+  routeQueues: { 'human-role:Sanctions Compliance Officer': 'q-officer' },
+  unroutedQueue: 'q-unrouted',
+  draftFeatures: ['judgment-graphs'],
+};
+const packBytes = new Map([...project.packs].map(([, f]) => [sha256Hex(f.ok ? f.bytes : new Uint8Array()), f]));
+
+function world() {
+  const store = new MemoryLedgerStore();
+  let sent = 0;
+  const ports: PipelinePorts = {
+    packs: cachedPackSource(
+      {
+        getPack: async (d) => {
+          const f = packBytes.get(d);
+          return f?.ok ? f.bytes : null;
+        },
+        resolveAlias: async () => null,
+      },
+      undefined,
+      config.draftFeatures,
+    ),
+    archive: { put: async () => undefined },
+    ledger: ledgerWriter({ store, signer: signerFromKeyPair(keys), logIds: LOGS, now: () => '2026-12-04T09:00:00Z' }),
+    handoffs: { send: async () => void (sent += 1) },
+    results: { publish: async () => undefined },
+    graphs: { resolveGraphAlias: async () => null, loadGraph: async (d) => (d === digest ? loaded : null) },
+  };
+  return { store, ports, sent: () => sent };
+}
+
+const graphRequest = (id: string) =>
+  utf8Bytes(
+    `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"sha256:${digest}","inputs":${inputsText}}`,
+  );
+const PACK = [...packBytes.keys()][0]!;
+const packRequest = (id: string) =>
+  utf8Bytes(`{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${PACK}","facts":{}}`);
+
+async function entriesOf(store: MemoryLedgerStore): Promise<StoredEntry[]> {
+  const out: StoredEntry[] = [];
+  for await (const e of store.readEntries('log-0', 0)) out.push(e);
+  return out;
+}
+
+let round = 0;
+async function pipelineMs(): Promise<{ ms: number; entries: StoredEntry[] }> {
+  const w = world();
+  round += 1;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const o = await processRequest(graphRequest(`g-${round}-${i}`), config, w.ports);
+    if (o.status !== 'recorded' || o.kind !== 'graph-run' || o.handoffs.length !== 2)
+      throw new Error('not a graph run');
+  }
+  return { ms: (performance.now() - t0) / n, entries: await entriesOf(w.store) };
+}
+
+function runMs(): number {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const r = evaluateGraph({
+      graph,
+      project,
+      inputs,
+      supportedExtensions: new Set(),
+      workBudget: DEFAULT_WORK_BUDGET,
+    });
+    if (graphRunJson(r).length === 0) throw new Error('no run');
+  }
+  return (performance.now() - t0) / n;
+}
+
+async function packEntries(): Promise<{ ms: number; entries: StoredEntry[] }> {
+  const w = world();
+  round += 1;
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await processRequest(packRequest(`p-${round}-${i}`), config, w.ports);
+  return { ms: (performance.now() - t0) / n, entries: await entriesOf(w.store) };
+}
+
+function policy(): TrustPolicy {
+  const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
+  const r = readTrustPolicy(
+    utf8Bytes(
+      JSON.stringify({
+        format: 'docket.trust-policy/3',
+        logs: LOGS,
+        keys: [{ keyId: keys.keyId, publicKey: toHex(keys.publicKey), role: 'entries', validity: from0 }],
+        authorities: [{ environment: 'bench', table: 'docket-bench-ledger' }],
+        evaluatorBuilds: [BUILD],
+        draftFeatures: [{ logId: 'log-0', allow: ['judgment-graphs'] }],
+      }),
+    ),
+  );
+  if (!r.ok) throw new Error(r.error.detail);
+  return r.value;
+}
+
+function checkRate(list: readonly StoredEntry[], p: TrustPolicy): number {
+  const t0 = performance.now();
+  for (const s of list) if (checkEntry(s, p, true).status !== 'ok') throw new Error(`entry not ok`);
+  return list.length / ((performance.now() - t0) / 1000);
+}
+
+const f = (x: number, d = 2): string => x.toFixed(d);
+console.log(`${COMMAND}  (${n} requests per round; Node ${process.version})`);
+let best = { pipeline: Infinity, run: Infinity, pack: Infinity };
+let entries: StoredEntry[] = [];
+let packs: StoredEntry[] = [];
+for (let r = 0; r < 3; r++) {
+  const p = await pipelineMs();
+  const q = await packEntries();
+  entries = p.entries;
+  packs = q.entries;
+  best = { pipeline: Math.min(best.pipeline, p.ms), run: Math.min(best.run, runMs()), pack: Math.min(best.pack, q.ms) };
+}
+console.log(
+  `  graph request through processRequest: ${f(best.pipeline)} ms   baseline evaluateGraph + graphRunJson: ${f(best.run)} ms   ${f(best.pipeline / best.run)}× the run`,
+);
+console.log(
+  `  graph request through processRequest: ${f(best.pipeline)} ms   baseline one pack request through processRequest: ${f(best.pack)} ms   ${f(best.pipeline / best.pack)}× a pack request`,
+);
+const p = policy();
+let graphRate = 0;
+let packRate = 0;
+for (let r = 0; r < 3; r++) {
+  graphRate = Math.max(graphRate, checkRate(entries, p));
+  packRate = Math.max(packRate, checkRate(packs, p));
+}
+const bytes = (l: readonly StoredEntry[]) => Math.round(l.reduce((a, e) => a + e.body.length, 0) / l.length);
+console.log(
+  `  verify checkEntry incl. Ed25519: graph-run entries ${Math.round(graphRate)}/s (${bytes(entries)} B each)   baseline one-pack entries ${Math.round(packRate)}/s (${bytes(packs)} B each)   ${f(packRate / graphRate)}× the cost`,
+);
