@@ -1,24 +1,24 @@
 /**
- * The graph schemas (A1 step 6, B1), compiled once per process on first use, as core/pack/schemas.ts does for packs:
+ * The graph schemas (A1 step 6, B1), precompiled at build time by ajv's standalone code into
+ * core/graph/generated/graph-validators.ts as the pack schemas are (ADR 0330, ADR 0363), so the evaluate bundle
+ * carries no ajv; each is built once per process on first use:
  *   - "1": the reference runtime's schema, verbatim (schema/runtime-graph-format-1.schema.json);
  *   - "0.2.0-draft": Docket's RFC 0022 schema (schema/docket-graph-0.2.0-draft.schema.json, ADR 0310).
+ * test/graph/generated-validators.test.ts checks them against runtime-compiled ones.
  */
-// The named export resolves the same under NodeNext (the build) and Bundler (the console page's type-check, which
-// reaches this file through core/replay's types).
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
-import runtimeFormat1 from '../../schema/runtime-graph-format-1.schema.json' with { type: 'json' };
-import draftFormat from '../../schema/docket-graph-0.2.0-draft.schema.json' with { type: 'json' };
+import { GENERATED_GRAPH_VALIDATORS } from './generated/graph-validators.js';
 import type { FormatVersion } from './document.js';
 
-const compiled = new Map<FormatVersion, ValidateFunction>();
+const built = new Map<FormatVersion, ValidateFunction>();
 
 export function graphSchemaValidator(version: FormatVersion): ValidateFunction {
-  let v = compiled.get(version);
+  let v = built.get(version);
   if (v === undefined) {
-    const ajv = new Ajv2020({ allErrors: false, strict: false });
-    v = ajv.compile(structuredClone(version === '1' ? runtimeFormat1 : draftFormat));
-    compiled.set(version, v);
+    const load = GENERATED_GRAPH_VALIDATORS[version];
+    if (load === undefined) throw new Error(`no generated graph validator for ${version}: run "npm run build"`);
+    v = load();
+    built.set(version, v);
   }
   return v;
 }
