@@ -164,7 +164,7 @@ export class DocketConfigError extends Error {
 /** Merge overrides over the stage defaults (nested `budgets` and `alarms` merge member-wise), then validate. */
 /**
  * Per-stage presets shipped with Docket, applied over the defaults and under any override. `local` is the stage
- * `npm start` runs: one route queue per target the example packs name (examples/), so the demo shows every handoff
+ * `npm start` runs: one route queue per target the example packs name (examples/, examples/graphs/), so the demo shows every handoff
  * shape landing on a real route queue. Route targets are mapped by configuration, never by code (ADR 0073).
  */
 export const STAGE_PRESETS: Readonly<Record<string, Partial<DocketConfig>>> = {
@@ -174,6 +174,8 @@ export const STAGE_PRESETS: Readonly<Record<string, Partial<DocketConfig>>> = {
       { kind: 'human-role', name: 'Oversight', queue: 'oversight' },
       { kind: 'human-role', name: 'Data Steward', queue: 'data-steward' },
       { kind: 'queue', name: 'Vendor Risk', queue: 'vendor-risk' },
+      // The graph examples' sanctions screening (examples/graphs/), RFC 0022's worked example's target verbatim.
+      { kind: 'human-role', name: 'Sanctions Compliance Officer', queue: 'sanctions' },
       { kind: 'human-role', name: 'Finance Controller', queue: 'finance' },
       { kind: 'human-role', name: 'Incident Commander', queue: 'incident' },
       ...Array.from({ length: 9 }, (_, i) => ({ kind: 'queue' as const, name: `Region 0${i + 1}`, queue: 'regions' })),

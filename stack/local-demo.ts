@@ -126,3 +126,17 @@ export const DEMO_REQUESTS: readonly DemoRequest[] = [
     shows: 'evaluation error: malformed-input (undeclared evidence key)',
   },
 ];
+
+/**
+ * The graph request `docket local start --graphs` runs through the pipeline: the vendor-onboarding project
+ * (examples/graphs/vendor-onboarding/README.md), published with its closed set, and the case whose beneficial
+ * owner's screening report is missing — a handoff to the "Sanctions Compliance Officer" from inside the owner's
+ * subgraph instance and one to "Vendor Risk" from the root, both on their route queues.
+ */
+export const DEMO_GRAPH = {
+  project: 'examples/graphs/vendor-onboarding',
+  config: 'jpack.json',
+  graph: 'graphs/vendor-onboarding.graph.json',
+  inputs: 'inputs/owner-report-missing.json',
+  name: 'vendor-onboarding-owner-report-missing',
+} as const;

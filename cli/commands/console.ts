@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { defaultDistDir, startConsoleServer } from '../console/server.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../console/address.js';
 import {
   openFileSource,
   openStackSource,
@@ -35,8 +36,7 @@ docket console --static <dir>
   --static copies the offline verification page (console/dist/offline.html, built by "npm run build") into <dir>.
 ${SETTINGS_HELP}`;
 
-export const DEFAULT_PORT = 4600;
-export const DEFAULT_HOST = '127.0.0.1';
+export { DEFAULT_HOST, DEFAULT_PORT } from '../console/address.js';
 
 function openBrowser(url: string, io: CliIo): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';

@@ -6,7 +6,9 @@
  * publishes the example packs; submits a demo batch covering every disposition kind and handoff shape; waits for
  * the entries; shows the dispositions, the ledger entries and what sits on each route queue; writes a checkpoint
  * and its notes; runs the local witness once; runs `docket verify --witnesses` when that command is present; and
- * exits 0 leaving the stack running. `stop` stops it.
+ * exits 0 leaving the stack running. With `--graphs` (judgment graphs enabled) it also publishes the vendor-onboarding
+ * graph, runs one graph request through the pipeline and shows its entry, its handoffs and the console link
+ * (cli/graph/graph-demo.ts). `stop` stops it.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +31,7 @@ import { openStack, type StackClients } from '../../stack/clients.js';
 import { writeFileSync } from 'node:fs';
 
 const USAGE =
-  'docket local start [--port <n>] [--function-instances <n>] [--quiet] [--rfc0008-quantifiers] | docket local stop | docket local status';
+  'docket local start [--port <n>] [--function-instances <n>] [--quiet] [--rfc0008-quantifiers] [--graphs] | docket local stop | docket local status';
 
 const repoFile = (rel: string): string => fileURLToPath(new URL(`../../../${rel}`, import.meta.url));
 
@@ -97,6 +99,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       'function-instances': { type: 'string' },
       quiet: { type: 'boolean' },
       'rfc0008-quantifiers': { type: 'boolean' },
+      graphs: { type: 'boolean' },
     },
     { min: 0, max: 0 },
   );
@@ -109,7 +112,11 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       : undefined;
   const say = (s: string): void => io.stdout(s);
   // The opt-in of ADR 0190 for the stack's evaluator: its entries record it (ADR 0220, ADR 0221).
-  const draftFeatures: string[] = values['rfc0008-quantifiers'] === true ? ['rfc0008-quantifiers'] : [];
+  // --graphs enables judgment graphs, a draft feature too (docs/graphs.md "Through the pipeline", ADR 0370).
+  const draftFeatures: string[] = [
+    ...(values.graphs === true ? ['judgment-graphs'] : []),
+    ...(values['rfc0008-quantifiers'] === true ? ['rfc0008-quantifiers'] : []),
+  ];
   const paths = localPaths();
   const { keys, created } = ensureSigningKey(paths.signingKey);
   say(`${created ? 'created' : 'using'} entry signing key ${keys.keyId} (${paths.signingKey})\n`);
@@ -146,7 +153,9 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     return EXIT.FAILED;
   }
   if (draftFeatures.length > 0)
-    say(`draft features enabled: ${draftFeatures.join(', ')} (entries are docket.ledger-entry/2)\n`);
+    say(
+      `draft features enabled: ${draftFeatures.join(', ')} (entries are docket.ledger-entry/2${values.graphs === true ? '; graph runs /3' : ''})\n`,
+    );
   say(
     `${state.alreadyRunning ? 'local stack already running' : 'local stack started'} on ${state.endpoint} (pid ${state.pid}, stage ${state.stage}, ${state.functionInstances ?? 1} evaluate function instance(s); log .docket/local/stack.log)\n`,
   );
@@ -188,6 +197,10 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       );
     say('\n== dispositions and ledger entries\n');
     for (const r of recorded) say(`${r.line}\n`);
+    if (values.graphs === true) {
+      const { runGraphDemo } = await import('../graph/graph-demo.js');
+      await runGraphDemo(stack, stamp, state.queues, io);
+    }
     say('\n== route queues (messages waiting; read them with "docket handoffs --route <key>")\n');
     await showQueues(stack, state.queues, io);
     const cpTime = rfc3339Now();

@@ -4,10 +4,11 @@
  */
 import { EXIT, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
-import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
+import { parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
+import { describeGraphRunEntry } from '../graph/describe-graph-run.js';
 
 const USAGE = `docket show <request-id> [--json]\n${SETTINGS_HELP}`;
 
@@ -64,6 +65,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
 /** The human form of an entry: what happened first, then where it is recorded and what it binds. */
 export function describeEntry(e: SignedEntry, entryHash: string): string {
+  if (e.kind === 'graph-run') return describeGraphRunEntry(e, entryHash);
   const lines: string[] = [];
   lines.push(`request   ${e.requestId}`);
   if (e.kind === 'disposition') {
@@ -78,8 +80,6 @@ export function describeEntry(e: SignedEntry, entryHash: string): string {
   } else if (e.kind === 'evaluation-error') {
     lines.push(`result    evaluation error ${e.error.class} (${e.error.phase}) ${e.error.code}`);
     lines.push(`          ${e.error.message}`);
-  } else if (e.kind === 'graph-run') {
-    lines.push(`result    graph run ${graphRunStatus(e.run)}`);
   } else {
     lines.push(`result    admission refusal ${e.refusal.code}`);
     lines.push(`          ${e.refusal.message}`);

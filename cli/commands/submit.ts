@@ -2,6 +2,7 @@
  * `docket submit`: puts evaluation requests on the intake queue and prints their request ids (docs/pipeline.md).
  *   docket submit --pack <sha256:…|id@version> --facts f.json [--evidence e.json] [--id ID] [--budget N]
  *   docket submit --file batch.jsonl [--pack REF]      (progress bar on stderr; one id per line on stdout)
+ *   docket submit --graph <sha256:…|id@version> [--inputs f.json] [--id ID] [--budget N]   (a graph request)
  *   … --wait [--timeout <s>] [--json]: one result line per request as its result notification arrives, read from a
  *   short-lived queue subscribed to the results topic (docs/adr/0173-submit-wait-listens-on-a-filtered-queue.md).
  * Documents are spliced into the request verbatim (core/pipeline/request-builder.ts), never re-serialized.
@@ -12,19 +13,22 @@ import { createSnsClient } from '../../adapters/aws-clients.js';
 import { openFilteredSubscription, type FilteredSubscription } from '../../adapters/sns.js';
 import { requestIdFilterPolicies, type SentRequest } from '../../core/pipeline/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
-import { readRequest } from '../../core/admission/index.js';
+import { readIntakeRequest } from '../../core/admission/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
-import { buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
+import { buildGraphRequest, buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
 import { MAX_REQUEST_BYTES } from '../../core/admission/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 
 const USAGE = `docket submit --pack <sha256:…|id@version> --facts <file> [--evidence <file>] [--id <request-id>] [--budget <units>]
        docket submit --file <requests.jsonl> [--pack <ref>] [--quiet]
-  either form with --wait [--timeout <seconds>] [--json] [--results-topic <arn>] [--policy <trust-policy.json>]:
+       docket submit --graph <sha256:…|id@version> [--inputs <file>] [--id <request-id>] [--budget <units>]
+  --graph sends a graph request (docket.graph-request/1) naming a published graph (docket publish --config --graph);
+  it is accepted only by a deployment that enables judgment graphs (docs/graphs.md "Through the pipeline").
+  any form with --wait [--timeout <seconds>] [--json] [--results-topic <arn>] [--policy <trust-policy.json>]:
   wait for each request's result (one line per request as it arrives; exit 1 listing those without a result in
   time; default timeout 60 s). A result is printed only once its signed entry verifies under the trust policy
   (default .docket/local/trust-policy.json) and records the request as sent; a notification that does not is
@@ -34,6 +38,8 @@ ${SETTINGS_HELP}`;
 const FLAGS = {
   ...SETTING_FLAGS,
   pack: { type: 'string' },
+  graph: { type: 'string' },
+  inputs: { type: 'string' },
   facts: { type: 'string' },
   evidence: { type: 'string' },
   id: { type: 'string' },
@@ -59,7 +65,22 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const v = values as Record<string, string | boolean | undefined>;
   let requests: { requestId: string; text: string }[];
   let failures = 0;
-  if (typeof v.file === 'string') {
+  if (v.inputs !== undefined && v.graph === undefined) return usage(io, '--inputs goes with --graph');
+  if (typeof v.graph === 'string') {
+    if (v.file !== undefined || v.pack !== undefined || v.facts !== undefined || v.evidence !== undefined)
+      return usage(io, '--graph cannot be combined with --pack, --facts, --evidence or --file');
+    const built = buildGraphRequest({
+      requestId: typeof v.id === 'string' ? v.id : `req-${randomUUID()}`,
+      graph: v.graph,
+      ...(typeof v.inputs === 'string' ? { inputs: await readInput(v.inputs, io) } : {}),
+      ...(typeof v.budget === 'string' ? { workBudget: parsePositiveInteger(v.budget, '--budget') } : {}),
+    });
+    if (!built.ok) {
+      io.stderr(`docket submit: ${built.error}\n`);
+      return EXIT.FAILED;
+    }
+    requests = [{ requestId: (JSON.parse(built.value) as { requestId: string }).requestId, text: built.value }];
+  } else if (typeof v.file === 'string') {
     if (v.facts !== undefined || v.evidence !== undefined || v.id !== undefined)
       return usage(io, '--file cannot be combined with --facts, --evidence or --id');
     const bytes = await readInput(v.file, io);
@@ -84,7 +105,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     }
   } else {
     if (typeof v.pack !== 'string' || typeof v.facts !== 'string')
-      return usage(io, 'give --pack and --facts, or --file');
+      return usage(io, 'give --pack and --facts, --file, or --graph');
     const built = buildRequest({
       requestId: typeof v.id === 'string' ? v.id : `req-${randomUUID()}`,
       pack: v.pack,
@@ -216,7 +237,7 @@ function resultsTopicArn(flag: string | undefined, intakeUrl: string, settings: 
 /** The exact bytes sent (as SendMessage carries the text, UTF-8) and the request they read as. */
 function sentRequest(requestId: string, text: string): SentRequest {
   const bytes = new TextEncoder().encode(text);
-  const read = readRequest(bytes);
+  const read = readIntakeRequest(bytes);
   return { requestId, bytes, request: read.ok ? read.value : null };
 }
 

@@ -7,7 +7,14 @@
  */
 import type { HandoffTarget } from '../../core/evaluate/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
-import { handoffMessagesFor, planHandoffs, routeKey, type RouteQueueConfig } from '../../core/pipeline/index.js';
+import {
+  handoffMessagesFor,
+  planGraphHandoffs,
+  planHandoffs,
+  routeKey,
+  type PlannedHandoff,
+  type RouteQueueConfig,
+} from '../../core/pipeline/index.js';
 import type { HandoffView, HandoffsView } from '../../core/console-api/index.js';
 export type { HandoffView, HandoffsView };
 
@@ -30,6 +37,7 @@ export async function handoffsOf(
   ctx: HandoffContext,
 ): Promise<HandoffsView> {
   const base = { routes: ctx.routesDescription, handoffs: [] };
+  if (entry.kind === 'graph-run') return graphHandoffsOf(entry, body, entryHash, ctx);
   if (entry.kind !== 'disposition') return { ...base, none: `an ${entry.kind} requests no handoff` };
   const d = entry.disposition;
   if (d.handoff.state !== 'requested')
@@ -40,7 +48,30 @@ export async function handoffsOf(
   if (target === 'unknown')
     return { ...base, none: "the pack's escalation target decides it, and no pack registry is at hand" };
   const plan = planHandoffs(d, target, ctx.config ?? UNKNOWN);
-  const messages = handoffMessagesFor({ entry, body, entryHash }, plan);
+  return viewOf(plan, handoffMessagesFor({ entry, body, entryHash }, plan), ctx);
+}
+
+/**
+ * A graph run's handoffs: every requested handoff at any depth, planned from the signed run text as the evaluate
+ * function plans them (planGraphHandoffs, ADR 0361), each with the instance path it came from.
+ */
+async function graphHandoffsOf(
+  entry: Extract<SignedEntry, { kind: 'graph-run' }>,
+  body: string,
+  entryHash: string,
+  ctx: HandoffContext,
+): Promise<HandoffsView> {
+  const plan = planGraphHandoffs(entry, ctx.config ?? UNKNOWN);
+  if (plan.length === 0)
+    return { none: 'no node of the graph run requested a handoff', routes: ctx.routesDescription, handoffs: [] };
+  return viewOf(plan, handoffMessagesFor({ entry, body, entryHash }, plan), ctx);
+}
+
+async function viewOf(
+  plan: readonly (PlannedHandoff & { readonly instancePath?: string })[],
+  messages: readonly { id: string; body: string }[],
+  ctx: HandoffContext,
+): Promise<HandoffsView> {
   const enc = new TextEncoder();
   const handoffs: HandoffView[] = [];
   for (const [i, h] of plan.entries()) {
@@ -55,6 +86,7 @@ export async function handoffsOf(
       handoffId: m.id,
       bytes: enc.encode(m.body).length,
       depth: queue !== null && ctx.queueDepth ? await ctx.queueDepth(queue) : null,
+      ...(h.instancePath !== undefined ? { instancePath: h.instancePath } : {}),
     });
   }
   return { none: null, routes: ctx.routesDescription, handoffs };

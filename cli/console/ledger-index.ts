@@ -4,7 +4,7 @@
  * id. It is filled from a LedgerStore and refreshed incrementally: only entries past the last indexed seq are read.
  * Read-only: the console never writes to the store (ADR 0181).
  */
-import { leafHash, toHex, type LedgerStore, type StoredEntry } from '../../core/ledger/index.js';
+import { graphRunStatus, leafHash, toHex, type LedgerStore, type StoredEntry } from '../../core/ledger/index.js';
 import type { EntrySummary } from '../../core/console-api/index.js';
 export type { EntrySummary };
 
@@ -25,7 +25,7 @@ const YIELD_EVERY = 500;
 type Loose = Record<string, unknown>;
 const isRec = (x: unknown): x is Loose => typeof x === 'object' && x !== null && !Array.isArray(x);
 const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
-const KINDS = new Set(['disposition', 'evaluation-error', 'admission-refusal']);
+const KINDS = new Set(['disposition', 'evaluation-error', 'admission-refusal', 'graph-run']);
 
 function unreadable(stored: StoredEntry, code: string): EntrySummary {
   return {
@@ -70,7 +70,16 @@ export function summarize(stored: StoredEntry, entryHash: string): EntrySummary 
   const e = isRec(o.error) ? o.error : null;
   const r = isRec(o.refusal) ? o.refusal : null;
   const pack = isRec(o.pack) ? o.pack : null;
-  const result = kind === 'disposition' ? str(d?.kind) : kind === 'evaluation-error' ? str(e?.class) : str(r?.code);
+  const result =
+    kind === 'disposition'
+      ? str(d?.kind)
+      : kind === 'evaluation-error'
+        ? str(e?.class)
+        : kind === 'graph-run'
+          ? typeof o.run === 'string'
+            ? graphRunStatus(o.run)
+            : null
+          : str(r?.code);
   return {
     logId: stored.logId,
     seq: stored.seq,

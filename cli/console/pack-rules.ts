@@ -31,6 +31,15 @@ const effectOf = (o: Rec): string => {
   return effect;
 };
 
+/** A pack document's rules and exceptions as the page lists them (Core §6.5, §6.6); none when it has none. */
+export function packItemsOf(plain: unknown): { rules: PackItem[]; exceptions: PackItem[] } {
+  if (!isRec(plain)) return { rules: [], exceptions: [] };
+  return {
+    rules: itemsOf(plain.rules, (o) => `outcome ${str(o.outcome) ?? '?'}`),
+    exceptions: itemsOf(plain.exceptions, effectOf),
+  };
+}
+
 /** The registered pack's rules for `digest`, and which fired in `replayed` (a replay run with `trace`). */
 export async function packRules(
   fetch: ReplayFetchers,
@@ -44,8 +53,7 @@ export async function packRules(
   const plain = doc.ok ? toPlain(doc.value) : null;
   if (!isRec(plain))
     return { registered: false, reason: `the registry's bytes for sha256:${digest} are not a JSON pack document` };
-  const rules = itemsOf(plain.rules, (o) => `outcome ${str(o.outcome) ?? '?'}`);
-  const exceptions = itemsOf(plain.exceptions, effectOf);
+  const { rules, exceptions } = packItemsOf(plain);
   const outcome = await replayed();
   const trace = outcome?.trace;
   const fired: Extract<PackRulesView, { registered: true }>['fired'] =

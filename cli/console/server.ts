@@ -201,6 +201,15 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
         return json(res, 200, { registered: false, reason: 'the entry names no pack (or its bytes are unreadable)' });
       return json(res, 200, await o.source.packRules(id, digest));
     }
+    const graphRules = /^\/api\/graph-rules\/([^/]+)$/.exec(path);
+    if (graphRules) {
+      const id = decodeURIComponent(graphRules[1] as string);
+      const detail = await entryDetail(index, o.source.store, o.source.policy, id);
+      if (detail === null) return json(res, 404, { error: 'no-entry', requestId: id });
+      if (detail.entry?.kind !== 'graph-run')
+        return json(res, 200, { known: false, reason: 'the entry is not a graph run (or its bytes are unreadable)' });
+      return json(res, 200, await o.source.graphRules(detail.entry));
+    }
     const replay = /^\/api\/replay\/([^/]+)$/.exec(path);
     if (replay) return json(res, 200, await o.source.replay(decodeURIComponent(replay[1] as string)));
     return json(res, 404, { error: 'no-such-endpoint', path });

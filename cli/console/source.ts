@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readCheckpointExport, readTrustPolicy, type LedgerStore, type TrustPolicy } from '../../core/ledger/index.js';
 import { cosignedNote, keepsNotes, type WitnessInputs } from '../../core/ledger/index.js';
 import { readLedgerExportFast, verifyExportFiles } from '../../core/ledger/index.js';
-import type { ArchiveCheck, NoVerdict, Verdict } from '../../core/ledger/index.js';
+import type { ArchiveCheck, NoVerdict, SignedEntry, Verdict } from '../../core/ledger/index.js';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
 import { replayLedger, type ReplayOutcome } from '../../core/replay/index.js';
 import type { Result } from '../../core/result.js';
@@ -19,11 +19,12 @@ import { stackDeps, type ReplayDeps } from '../commands/replay-entries.js';
 import { verifyLive } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
 import { packRules, type PackRulesView } from './pack-rules.js';
+import { graphRules, type GraphRulesView } from './graph-rules.js';
 import type { HandoffContext } from './handoffs.js';
 import { loadPackBytes } from '../../core/admission/index.js';
 import { fetchPack } from '../../core/replay/index.js';
 import { approximateDepth } from '../../adapters/sqs.js';
-import { defaultConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
+import { resolveConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { routeQueueName } from '../../stack/settings.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
@@ -72,6 +73,8 @@ export interface ConsoleSource {
   readonly handoffs: HandoffContext;
   /** The registered pack's rules for the entry's pack digest and which fired (ADR 0232). */
   packRules(requestId: string, packDigest: string): Promise<PackRulesView>;
+  /** The pack rules that fired at each leaf of a graph-run entry (ADR 0371). */
+  graphRules(entry: Extract<SignedEntry, { kind: 'graph-run' }>): Promise<GraphRulesView>;
   close(): void;
 }
 
@@ -145,6 +148,11 @@ export async function openFileSource(o: FileSourceOptions): Promise<ConsoleSourc
       }),
     packRules: () =>
       Promise.resolve({ registered: false, reason: 'files: no pack registry (an export holds entries, not packs)' }),
+    graphRules: () =>
+      Promise.resolve({
+        known: false,
+        reason: 'files: no request archive or graph registry (an export holds entries, not requests or graphs)',
+      }),
     handoffs: {
       config: null,
       routesDescription: "files: the deployment's route configuration is not known, so queues are not named",
@@ -195,7 +203,8 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
     for await (const outcome of replayLedger(opened.store, { kind: 'request', requestId }, options)) return outcome;
     return null;
   }
-  const routes = o.routes ?? defaultConfig(settings.stage).routes;
+  // The stage as deployed: its defaults and its preset (the local stage routes every example target, infra/config.ts).
+  const routes = o.routes ?? resolveConfig({ stage: settings.stage }).routes;
   let sqs: StackClients | null = null;
   const handoffs: HandoffContext = {
     config: {
@@ -274,6 +283,19 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
         });
       } catch (e) {
         return { registered: false, reason: explainStackError(e, settings) };
+      }
+    },
+    async graphRules(entry) {
+      try {
+        return await graphRules(entry, {
+          requestBytes: (d) => opened.fetch.requestBytes(d),
+          graph: async (d) => {
+            sqs ??= openStack(settings);
+            return sqs.graphs.getGraph(d);
+          },
+        });
+      } catch (e) {
+        return { known: false, reason: explainStackError(e, settings) };
       }
     },
     handoffs,

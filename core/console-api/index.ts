@@ -21,7 +21,7 @@ export interface EntrySummary {
   readonly seq: number;
   readonly requestId: string;
   /** The entry's kind, or `unreadable` when its stored bytes are not an entry (the projection's request id is kept). */
-  readonly kind: 'disposition' | 'evaluation-error' | 'admission-refusal' | 'unreadable';
+  readonly kind: 'disposition' | 'evaluation-error' | 'admission-refusal' | 'graph-run' | 'unreadable';
   /** `outcome` | `no-match` | … for a disposition; the error class or refusal code otherwise. */
   readonly result: string | null;
   readonly outcomeId: string | null;
@@ -185,6 +185,25 @@ export type PackRulesView =
         | { readonly known: false; readonly reason: string };
     };
 
+/** The rules and exceptions that were true at one leaf of a graph run (from its §8.3 trace), with their definitions. */
+export interface GraphLeafRules {
+  readonly instancePath: string;
+  /** The jpack.json decision id of the leaf's pack. */
+  readonly pack: string;
+  /** The §8 step the leaf's evaluation stopped at (rules fire only from step 7 on). */
+  readonly terminatedAt: string;
+  readonly rules: readonly PackItem[];
+  readonly exceptions: readonly PackItem[];
+}
+
+/**
+ * `GET /api/graph-rules/<request-id>`: which pack rules fired at each leaf of a graph-run entry, from a re-run of the
+ * recorded request with traces (ADR 0371) — or why that is not known. Leaves are in the run's evaluation order.
+ */
+export type GraphRulesView =
+  | { readonly known: false; readonly reason: string }
+  | { readonly known: true; readonly leaves: readonly GraphLeafRules[] };
+
 export interface HandoffView {
   readonly routeIndex: number;
   readonly shape: string;
@@ -199,6 +218,8 @@ export interface HandoffView {
   readonly bytes: number;
   /** Approximate messages in that queue now (GetQueueAttributes), when read. */
   readonly depth: { readonly visible: number; readonly inFlight: number } | null;
+  /** A graph run's handoff: the instance path of the leaf that requested it (ADR 0361). */
+  readonly instancePath?: string;
 }
 
 export interface HandoffsView {

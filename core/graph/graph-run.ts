@@ -4,7 +4,7 @@
  * serializer (core/evaluate/disposition.ts), every document is named by its digest, and the work is counted.
  */
 import type { JsonValue } from '../carrier/index.js';
-import type { Disposition, HandoffTarget, Reason } from '../evaluate/index.js';
+import type { Disposition, EvaluationTrace, HandoffTarget, Reason } from '../evaluate/index.js';
 import type { FormatVersion } from './document.js';
 import type { GraphRefusal } from './refusal.js';
 
@@ -47,6 +47,8 @@ export interface LeafEntry {
   readonly handoffTarget?: HandoffTarget;
   /** RFC 0008 work units this node used (ADR 0313). */
   readonly work: number;
+  /** The §8.3 diagnostic trace, only when the run was asked for traces; never part of the output contract. */
+  readonly trace?: EvaluationTrace;
 }
 
 export interface HandoffEntry {

@@ -48,6 +48,11 @@ export interface GraphRunInput {
   readonly supportedExtensions: ReadonlySet<string>;
   /** RFC 0008 units for the whole run (ADR 0313); default DEFAULT_WORK_BUDGET. */
   readonly workBudget?: number;
+  /**
+   * When true each leaf keeps its §8.3 diagnostic trace (`LeafEntry.trace`): which rules and exceptions fired, for
+   * the console (ADR 0371). It changes no member of the result object and no work charge.
+   */
+  readonly trace?: boolean;
 }
 
 export interface GraphEvaluationInput extends GraphRunInput {
@@ -113,7 +118,7 @@ export function evaluateCompiledGraph(compiled: CompiledGraph, input: GraphRunIn
   if (!inputs.ok) return refused(inputs.error);
   const conflict = callerConflicts(root, inputs.value);
   if (conflict !== undefined) return refused(conflict);
-  const run = new Run(compiled, input.supportedExtensions, budget);
+  const run = new Run(compiled, input.supportedExtensions, budget, input.trace === true);
   try {
     return run.finish(root, run.instance(root, rootBinding(root, inputs.value)));
   } catch (e) {
@@ -368,6 +373,8 @@ class Run {
     private readonly compiled: CompiledGraph,
     private readonly supportedExtensions: ReadonlySet<string>,
     private readonly budget: number,
+    /** Keep each leaf's §8.3 trace (ADR 0371); changes no member of the result object. */
+    private readonly trace: boolean,
   ) {
     this.remaining = budget;
   }
@@ -450,17 +457,19 @@ class Run {
       );
     const { supportedExtensions } = this;
     const workBudget = this.remaining;
+    const traced = this.trace ? { trace: true as const } : {};
     // ADR 0315: the assembled trees go to the evaluator as read documents whenever their text is certainly within
     // the carrier's limits; otherwise as their text, which the evaluator's preflight refuses exactly as it would.
     // An absent evidence document is passed as `evidence: undefined`, which the evaluator reads as omitted (§8.2).
     const r =
       withinLimits(facts, factsGrown) && (evidence === undefined || withinLimits(evidence, evidenceGrown))
-        ? evaluateParsed(state.compiled, { facts, evidence, supportedExtensions, workBudget })
+        ? evaluateParsed(state.compiled, { facts, evidence, supportedExtensions, workBudget, ...traced })
         : evaluateCompiled(state.compiled, {
             facts: jsonBytes(facts),
             evidence: evidence === undefined ? undefined : jsonBytes(evidence),
             supportedExtensions,
             workBudget,
+            ...traced,
           });
     this.remaining -= r.work;
     if (r.kind === 'error') throw new Stop(nodeRefusal(r.error, path));
@@ -496,8 +505,10 @@ class Run {
             handoffTarget: target,
             work: r.work,
           };
-    this.leaves.push(leaf);
-    return leaf;
+    // The trace rides beside the output contract's members, never in them (graphRunJson names each member).
+    const kept: LeafEntry = r.trace === undefined ? leaf : { ...leaf, trace: r.trace };
+    this.leaves.push(kept);
+    return kept;
   }
 
   /** A subgraph node: bind its interface from its feeds (B2), run it whole (B6), then read its outputs. */

@@ -10,11 +10,13 @@ export { deliveriesOf, HandoffRepeats } from './handoff-repeats.js';
 export { buildRequest } from './request-builder.js';
 export { idPrefixFor } from './request-builder.js';
 export { requestFromLine } from './request-builder.js';
+export { buildGraphRequest, type GraphRequestParts } from './graph-request-builder.js';
 export { handleBatch } from './batch.js';
 export type { BatchRecord } from './batch.js';
 export { parseRouteQueues, planHandoffs, routeKey } from './handoff-plan.js';
 export type { PlannedHandoff, RouteQueueConfig } from './handoff-plan.js';
 export { handoffMessagesFor } from './handoff-message.js';
+export { planGraphHandoffs, type GraphPlannedHandoff } from './graph-handoffs.js';
 export { ledgerWriter } from './ledger-writer.js';
 export { cachedPackSource } from './pack-source.js';
 export type {

@@ -13,14 +13,16 @@ import { openFileSource, openStackSource } from '../../cli/console/source.js';
 import type { HandoffsView } from '../../cli/console/handoffs.js';
 import { BUILD, exampleText, request, world, writePolicyFile, type World } from '../replay/world.js';
 import { writeLedgerFiles } from './ledger-files.js';
+import { resolveConfig, routeTargetKey } from '../../infra/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-console-handoffs-'));
-/** The default routes' physical queues of the local stage, as the deployed evaluate function is configured. */
-const ROUTE_QUEUES = {
-  'queue:Review': 'docket-local-route-review',
-  'human-role:Oversight': 'docket-local-route-oversight',
-  'system:Case Management': 'docket-local-route-case-management',
-};
+/**
+ * The local stage's routes (its defaults and preset, as `npm start` deploys it) and their physical queues, as the
+ * deployed evaluate function is configured.
+ */
+const ROUTE_QUEUES = Object.fromEntries(
+  resolveConfig({ stage: 'local' }).routes.map((r) => [routeTargetKey(r), `docket-local-route-${r.queue}`]),
+);
 const sent: { requestId: string; queue: string; id: string }[] = [];
 const depthAsked: string[] = [];
 let w: World;

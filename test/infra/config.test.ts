@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { repoRoot } from '../../infra/paths.js';
@@ -255,6 +255,9 @@ describe('the local stage preset', () => {
       'routes-all-filtered.json',
       'vendor-onboarding-target.json',
       'legacy-expense-approval-0.2.0-draft.json',
+      ...readdirSync(join(dir, 'graphs')).flatMap((project) =>
+        readdirSync(join(dir, 'graphs', project, 'packs')).map((f) => join('graphs', project, 'packs', f)),
+      ),
     ]) {
       const pack = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
         escalation?: { target?: { kind: string; name: string }; routes?: { target: { kind: string; name: string } }[] };

@@ -15,7 +15,7 @@ const FILTERS = [
   ['from', 'From (RFC 3339)'],
   ['to', 'To (RFC 3339)'],
 ] as const;
-const KINDS = ['', 'disposition', 'evaluation-error', 'admission-refusal', 'unreadable'];
+const KINDS = ['', 'disposition', 'evaluation-error', 'admission-refusal', 'graph-run', 'unreadable'];
 
 export class EntriesPage extends LightElement {
   static override properties = { query: { attribute: false }, data: { state: true } };

@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { entriesHref, getJson } from './api.js';
 import type {
   EntryDetailResponse as EntryDetail,
+  GraphRulesView,
   HandoffsView,
   InclusionView as Inclusion,
   PackItem,
@@ -13,6 +14,7 @@ import { correlationText, visible } from './format.js';
 import { LightElement } from './light-element.js';
 import { failure, shown, type Load } from './loader.js';
 import { merklePath } from './merkle-path.js';
+import { graphRunEntrySection, graphRunFacts } from './graph-entry.js';
 
 const SIGNATURE_TEXT: Record<string, string> = {
   ok: 'valid: verifies under the pinned entry key',
@@ -29,12 +31,14 @@ export class EntryPage extends LightElement {
     replay: { state: true },
     rules: { state: true },
     handoffs: { state: true },
+    graphRules: { state: true },
   };
   requestId = '';
   data: Load<EntryDetail> = { state: 'loading' };
   replay: Load<ReplayView> | null = null;
   rules: Load<PackRulesView> | null = null;
   handoffs: Load<HandoffsView> | null = null;
+  graphRules: Load<GraphRulesView> | null = null;
   private loaded: string | null = null;
 
   protected override willUpdate(): void {
@@ -45,12 +49,14 @@ export class EntryPage extends LightElement {
     this.replay = null;
     this.rules = null;
     this.handoffs = null;
+    this.graphRules = null;
     getJson<EntryDetail>(`/api/entry/${encodeURIComponent(id)}`).then(
       (value) => {
         if (this.loaded !== id) return;
         this.data = { state: 'ok', value };
         if (value.entry?.pack) this.loadRules(id);
-        if (value.entry?.kind === 'disposition') this.loadHandoffs(id);
+        if (value.entry?.kind === 'disposition' || value.entry?.kind === 'graph-run') this.loadHandoffs(id);
+        if (value.entry?.kind === 'graph-run') this.loadGraphRules(id);
       },
       (e: unknown) => (this.data = failure(e)),
     );
@@ -63,6 +69,16 @@ export class EntryPage extends LightElement {
         if (this.loaded === id) this.rules = { state: 'ok', value };
       },
       (e: unknown) => (this.rules = failure(e)),
+    );
+  }
+
+  private loadGraphRules(id: string): void {
+    this.graphRules = { state: 'loading' };
+    getJson<GraphRulesView>(`/api/graph-rules/${encodeURIComponent(id)}`).then(
+      (value) => {
+        if (this.loaded === id) this.graphRules = { state: 'ok', value };
+      },
+      (e: unknown) => (this.graphRules = failure(e)),
     );
   }
 
@@ -90,10 +106,13 @@ export class EntryPage extends LightElement {
 
   private handoffTable(v: HandoffsView) {
     if (v.none !== null) return html`<p data-handoffs="0">None: ${visible(v.none)}.</p>`;
+    // A graph run's handoffs come from leaves at any depth: each row names the instance path it came from.
+    const fromLeaf = v.handoffs.some((h) => h.instancePath !== undefined);
     return html`<table class="handoffs" data-handoffs=${v.handoffs.length}>
         <thead>
           <tr>
             <th scope="col">#</th>
+            ${fromLeaf ? html`<th scope="col">From node</th>` : nothing}
             <th scope="col">Shape</th>
             <th scope="col">Route</th>
             <th scope="col">Queue</th>
@@ -106,6 +125,7 @@ export class EntryPage extends LightElement {
             (h) =>
               html`<tr>
                 <td>${h.routeIndex}</td>
+                ${fromLeaf ? html`<td class="handoff-from"><code>${visible(h.instancePath)}</code></td>` : nothing}
                 <td>${visible(h.shape)}</td>
                 <td>
                   ${visible(h.routeKey ?? 'none')}${h.destination ? html` <span class="muted">(${visible(h.destination)})</span>` : nothing}
@@ -235,6 +255,7 @@ export class EntryPage extends LightElement {
   }
 
   private result(e: Entry) {
+    if (e.kind === 'graph-run') return graphRunEntrySection(e, this.graphRules);
     if (e.kind === 'disposition' && e.disposition) {
       const dsp = e.disposition;
       return html`<dl class="result">
@@ -284,6 +305,17 @@ export class EntryPage extends LightElement {
 
   private entry(e: Entry, d: EntryDetail) {
     const sig = d.signature ?? 'no-policy';
+    const signature = html`<span class=${sig === 'ok' ? 'ok' : 'bad'} data-signature=${sig}
+        >${SIGNATURE_TEXT[sig] ?? sig}</span
+      >, key
+      <code>${visible(e.keyId)}</code
+      >${d.policyProblem ? html` <span class="muted">(${visible(d.policyProblem)})</span>` : nothing}`;
+    if (e.kind === 'graph-run')
+      return html`<section aria-labelledby="result-h">
+          <h2 id="result-h">What was decided</h2>
+          ${this.result(e)}
+        </section>
+        ${graphRunFacts(e, signature)}`;
     return html`<section aria-labelledby="result-h">
         <h2 id="result-h">What was decided</h2>
         ${this.result(e)}
@@ -336,11 +368,7 @@ export class EntryPage extends LightElement {
           <dt>Recorded</dt>
           <dd>${visible(e.time)}</dd>
           <dt>Signature</dt>
-          <dd>
-            <span class=${sig === 'ok' ? 'ok' : 'bad'} data-signature=${sig}>${SIGNATURE_TEXT[sig] ?? sig}</span>, key
-            <code>${visible(e.keyId)}</code
-            >${d.policyProblem ? html` <span class="muted">(${visible(d.policyProblem)})</span>` : nothing}
-          </dd>
+          <dd>${signature}</dd>
         </dl>
       </section>`;
   }

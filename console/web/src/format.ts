@@ -14,7 +14,9 @@ export const resultText = (e: { kind: string; result: string | null; outcomeId: 
       ? `error ${e.result ?? ''}`
       : e.kind === 'admission-refusal'
         ? `refused ${e.result ?? ''}`
-        : `unreadable (${e.result ?? ''})`;
+        : e.kind === 'graph-run'
+          ? `graph run ${e.result ?? ''}`
+          : `unreadable (${e.result ?? ''})`;
 
 export const correlationText = (c: Readonly<Record<string, string>> | null): string =>
   c === null

@@ -16,6 +16,8 @@ const LABELS: Record<Slot, string> = {
   facts: 'Facts file (optional)',
   evidence: 'Evidence file (optional)',
   request: 'Request file (optional)',
+  graph: 'Graph file, a graph run (optional)',
+  inputs: 'Inputs file, a graph run (optional)',
 };
 
 /** Which slot a dropped file fills, from its own `format` member (the strict readers judge it afterwards). */

@@ -1,0 +1,268 @@
+/**
+ * Judgment graph runs over the wire (issue "Graph runs through the pipeline", its checks; docs/graphs.md "Through
+ * the pipeline"): on a local stack deployed with the judgment-graphs opt-in, RFC 0022's worked example is published
+ * with `docket publish --config --graph`, submitted with `docket submit --graph … --wait --json`, and recorded once:
+ * the printed run object is exactly what `docket graph evaluate` prints for the same files, the headline is the
+ * RFC's, the contractor's OFAC handoff reaches the route queue of the "Sanctions Compliance Officer" with that target
+ * unchanged (its instance path beside it) and verifies for the route consumer, `docket show` renders the entry,
+ * `docket verify` and `docket replay` are ok. A stack without the opt-in records the typed refusal
+ * graphs-not-enabled; a trust policy that does not permit the feature makes verify report it.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIo } from '../../cli/io.js';
+import { run as publish } from '../../cli/commands/publish.js';
+import { run as submit } from '../../cli/commands/submit.js';
+import { run as show } from '../../cli/commands/show.js';
+import { run as handoffs } from '../../cli/commands/handoffs.js';
+import { run as graph } from '../../cli/commands/graph.js';
+import { run as replay, stackDeps } from '../../cli/commands/replay-entries.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { signerFromKeyPair } from '../../core/ledger/signature.js';
+import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
+import { trustPolicyDocument } from '../../stack/local-files.js';
+import { runGraphDemo } from '../../cli/graph/graph-demo.js';
+import { resolveSettings } from '../../stack/settings.js';
+import { openStack } from '../../stack/clients.js';
+import { startE2e, type E2eWorld } from './harness.js';
+
+const FEATURE = 'judgment-graphs';
+const BUILD = 'e'.repeat(64); // the harness's evaluator build digest
+const RFC = join(process.cwd(), 'examples', 'graphs', 'procurement-triage');
+const CONFIG = join(RFC, 'jpack.json');
+const ROOT = join(RFC, 'graphs', 'procurement-triage.graph.json');
+const INPUTS = join(RFC, 'inputs.json');
+const ALIAS = 'https://example.com/graphs/procurement-triage@0.1.0';
+const OFFICER = { kind: 'human-role', name: 'Sanctions Compliance Officer' };
+
+let on: E2eWorld;
+let off: E2eWorld;
+const dir = mkdtempSync(join(tmpdir(), 'docket-graph-run-e2e-'));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const flagsOf = (w: E2eWorld, stage: string) => [
+  '--endpoint',
+  w.stack.endpoint,
+  '--region',
+  w.stack.region,
+  '--stage',
+  stage,
+];
+
+/** A trust policy for `w` that permits judgment graphs on every log (docket.trust-policy/3, ADR 0222). */
+function permitting(w: E2eWorld, stage: string): string {
+  return trustPolicyDocument({
+    keys: w.keys,
+    checkpointKey: w.checkpointKeys,
+    logIds: JSON.parse(w.env.LOG_IDS!) as string[],
+    environment: stage,
+    table: w.env.LEDGER_TABLE!,
+    evaluatorBuilds: [BUILD],
+    draftFeatures: [FEATURE],
+  });
+}
+
+async function cli(cmd: (argv: string[], io: ReturnType<typeof memoryIo>) => Promise<number>, argv: string[]) {
+  const io = memoryIo();
+  const code = await cmd(argv, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+beforeAll(async () => {
+  [on, off] = await Promise.all([
+    startE2e({ stage: 'graphs', config: { draftFeatures: [FEATURE] } }),
+    startE2e({ stage: 'nographs' }),
+  ]);
+  writeFileSync(join(dir, 'permitting.json'), permitting(on, 'graphs'));
+  for (const [w, stage] of [
+    [on, 'graphs'],
+    [off, 'nographs'],
+  ] as const) {
+    const p = await cli(publish, ['--config', CONFIG, '--graph', ROOT, ...flagsOf(w, stage)]);
+    expect(p.err).toBe('');
+    expect(p.code).toBe(0);
+  }
+}, 180_000);
+afterAll(async () => {
+  await Promise.all([on?.stop(), off?.stop()]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Checkpoints every log under the permitting policy, then runs `docket verify` over the live table under `policy`. */
+async function verifyUnder(policy: string) {
+  const parsed = readTrustPolicy(new TextEncoder().encode(permitting(on, 'graphs')));
+  if (!parsed.ok) throw new Error(parsed.error.detail);
+  const cp = await runCheckpoints({
+    store: on.store,
+    signer: signerFromKeyPair(on.checkpointKeys),
+    policy: parsed.value,
+    logIds: JSON.parse(on.env.LOG_IDS!) as string[],
+    origin: { environment: 'graphs', table: on.env.LEDGER_TABLE! },
+    time: rfc3339Now(),
+  });
+  expect(cp.refused).toEqual([]);
+  writeFileSync(join(dir, 'checkpoints.json'), cp.export);
+  writeFileSync(join(dir, 'policy.json'), policy);
+  const { run } = await import('../../cli/commands/verify.js');
+  const r = await cli(run, [
+    ...flagsOf(on, 'graphs'),
+    '--policy',
+    join(dir, 'policy.json'),
+    '--checkpoints',
+    join(dir, 'checkpoints.json'),
+  ]);
+  return { exitCode: r.code, verdict: JSON.parse(r.out) as { ok: boolean; findings: { code: string }[] } };
+}
+
+describe('a graph run through the pipeline, on a stack that enables judgment graphs', () => {
+  let line: { requestId: string; kind: string; run: Record<string, unknown>; entry: string };
+
+  it("prints, from the verified notification, the run object docket graph evaluate prints, with the RFC's headline", async () => {
+    const s = await cli(submit, [
+      '--graph',
+      ALIAS,
+      '--inputs',
+      INPUTS,
+      '--id',
+      'rfc0022-1',
+      '--wait',
+      '--json',
+      '--timeout',
+      '60',
+      '--policy',
+      join(dir, 'permitting.json'),
+      ...flagsOf(on, 'graphs'),
+    ]);
+    expect(s.err).toBe('');
+    expect(s.code).toBe(0);
+    expect(s.out.trimEnd().split('\n')).toHaveLength(1);
+    line = JSON.parse(s.out) as typeof line;
+    expect([line.requestId, line.kind]).toEqual(['rfc0022-1', 'graph-run']);
+    const local = await cli(graph, ['evaluate', '--config', CONFIG, '--graph', ROOT, '--inputs', INPUTS]);
+    expect(local.code).toBe(0);
+    // Byte for byte: the line carries the run object exactly as the command prints it.
+    expect(s.out).toContain(`"run":${local.out.trimEnd()}`);
+    expect(line.run.headline).toEqual({
+      node: 'procurement-approval',
+      disposition: { handoff: { state: 'none' }, kind: 'unresolved', reasons: ['no-match'] },
+    });
+  });
+
+  it('puts the subgraph’s handoff on the Sanctions Compliance Officer’s route queue, target unchanged, and it verifies', async () => {
+    let received = '';
+    for (let i = 0; i < 20 && !received.includes('rfc0022-1'); i++)
+      received += (
+        await cli(handoffs, [
+          '--route',
+          'sanctions',
+          '--json',
+          '--policy',
+          join(dir, 'permitting.json'),
+          '--routes',
+          on.routesPath,
+          ...flagsOf(on, 'graphs'),
+        ])
+      ).out;
+    const mine = received
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter(
+        (m) =>
+          (m.message as { requestId?: string } | undefined)?.requestId === 'rfc0022-1' || m.requestId === 'rfc0022-1',
+      );
+    expect(mine).toHaveLength(1);
+    expect(received).toContain('"verified":true');
+    expect(received).toContain(JSON.stringify(OFFICER).slice(1, -1));
+    expect(received).toContain('/contractor-sanctions/ofac-check');
+  });
+
+  it('docket show renders the headline, every leaf with its instance path and kind, the handoffs and the console link', async () => {
+    const r = await cli(show, ['rfc0022-1', ...flagsOf(on, 'graphs')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^headline +procurement-approval +unresolved +no-match$/m);
+    expect(r.out).toMatch(/\/contractor-sanctions\/ofac-check +unresolved +missing-required-evidence/);
+    expect(r.out).toMatch(/\/vendor-sanctions\/composite-risk +outcome +cleared/);
+    expect(r.out).toContain('/contractor-sanctions/ofac-check → human-role:Sanctions Compliance Officer');
+    expect(r.out).toContain('http://127.0.0.1:4600/entry/rfc0022-1');
+  });
+
+  it('docket replay re-runs the whole graph and matches byte for byte', async () => {
+    const io = memoryIo();
+    const code = await replay(
+      [
+        ...flagsOf(on, 'graphs'),
+        '--requests-table',
+        on.env.REQUESTS_TABLE!,
+        '--policy',
+        join(dir, 'permitting.json'),
+        '--request',
+        'rfc0022-1',
+      ],
+      io,
+      { ...stackDeps, buildDigest: () => BUILD },
+    );
+    expect(io.err()).toBe('');
+    expect(code).toBe(0);
+    expect(io.out()).toContain('"result":"replay-match"');
+  });
+
+  it('docket verify is ok under a policy that permits judgment graphs, and reports it under one that does not', async () => {
+    const ok = await verifyUnder(permitting(on, 'graphs'));
+    expect(ok).toMatchObject({ exitCode: 0, verdict: { ok: true, findings: [] } });
+    // The harness's own policy (docket.trust-policy/2) permits no draft feature.
+    const forbidding = await verifyUnder(on.policyText);
+    expect(forbidding.exitCode).toBe(1);
+    expect(forbidding.verdict.findings.map((f) => f.code)).toContain('draft-features-not-allowed');
+  });
+});
+
+describe('the main job with --graphs (docket local start --graphs, npm start -- --graphs)', () => {
+  it('publishes vendor-onboarding, runs one graph request and shows its entry, its handoffs on their queues and the console link', async () => {
+    const stack = openStack(
+      resolveSettings({ endpoint: on.stack.endpoint, region: on.stack.region, stage: 'graphs' }, {}),
+    );
+    const io = memoryIo();
+    try {
+      const queues = Object.fromEntries(on.stack.resources.queues.map((q) => [q.name, q.url]));
+      expect(await runGraphDemo(stack, 'test', queues, io)).toBe(true);
+    } finally {
+      stack.close();
+    }
+    const out = io.out();
+    const id = 'graph-test-vendor-onboarding-owner-report-missing';
+    expect(out).toContain(
+      `submitted graph request ${id} (graph https://graphs.example.org/procurement/vendor-onboarding@2.0.0`,
+    );
+    expect(out).toMatch(/^headline +onboarding +unresolved +missing-required-evidence$/m);
+    expect(out).toMatch(
+      /^docket-graphs-route-sanctions +human-role:Sanctions Compliance Officer +from \/owner-screening\/watchlist$/m,
+    );
+    expect(out).toMatch(/^docket-graphs-route-vendor-risk +queue:Vendor Risk +from onboarding$/m);
+    expect(out).toContain(`== see it drawn: docket console, then http://127.0.0.1:4600/entry/${id}`);
+  });
+});
+
+describe('a graph request on a stack without the opt-in', () => {
+  it('is recorded as the typed admission refusal graphs-not-enabled', async () => {
+    const s = await cli(submit, [
+      '--graph',
+      ALIAS,
+      '--inputs',
+      INPUTS,
+      '--id',
+      'nographs-1',
+      ...flagsOf(off, 'nographs'),
+    ]);
+    expect([s.code, s.out]).toEqual([0, 'nographs-1\n']);
+    let shown = { code: 1, out: '', err: '' };
+    for (let i = 0; i < 100 && shown.code !== 0; i++) {
+      shown = await cli(show, ['nographs-1', '--json', ...flagsOf(off, 'nographs')]);
+      if (shown.code !== 0) await sleep(200);
+    }
+    const entry = (JSON.parse(shown.out) as { entry: { kind: string; refusal: { code: string } } }).entry;
+    expect([entry.kind, entry.refusal.code]).toEqual(['admission-refusal', 'graphs-not-enabled']);
+  });
+});
