@@ -90,6 +90,9 @@ const FILES = {
   'append.ts': 'write',
   'log-selection.ts': 'write',
   'checkpoint-writer.ts': 'write',
+  // Files other branches were adding when the split was written (a line for a file that is absent does nothing).
+  'graph-run-rules.ts': 'entries',
+  'slot-groups.ts': 'write',
 };
 
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
