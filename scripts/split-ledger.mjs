@@ -23,7 +23,16 @@
  * Afterwards run `npx tsc -p tsconfig.json --noEmit`, `npm run lint:layers` and the tests (ADR 0390 lists them).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -92,6 +101,7 @@ const FILES = {
   'checkpoint-writer.ts': 'write',
   // Files other branches were adding when the split was written (a line for a file that is absent does nothing).
   'graph-run-rules.ts': 'entries',
+  'graph-run-summary.ts': 'entries',
   'slot-groups.ts': 'write',
 };
 
@@ -141,7 +151,7 @@ function repositoryFiles() {
     encoding: 'utf8',
   })
     .split('\0')
-    .filter((f) => f !== '' && !SKIP.test(f) && existsSync(abs(f)));
+    .filter((f) => f !== '' && !SKIP.test(f) && existsSync(abs(f)) && lstatSync(abs(f)).isFile()); // not a symlink
 }
 
 /** The repository file a relative specifier written in `from` names, if it is a file (a .js specifier names its .ts). */
@@ -263,7 +273,8 @@ function writeIndexes() {
       strange.push(st.getText(sf).split('\n')[0]);
       continue;
     }
-    if (st.exportClause === undefined && m[2] === 'index.js') continue; // already `export * from './p/index.js'`
+    // A re-export of a package's own index is carried by the facade's `export *` of that index.
+    if (m[2] === 'index.js') continue;
     perPackage.get(m[1]).push({ st, inner: `./${m[2]}` });
   }
   if (strange.length > 0)
