@@ -194,7 +194,11 @@ function scriptKind(file) {
   return file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
 }
 
-/** String literals that name a moved file by a repository path rather than a specifier: left alone, reported. */
+/**
+ * String literals that name a moved file by a repository path rather than a specifier: left alone, reported (but
+ * not from this script's own test, whose fixture is an old-style tree on purpose).
+ */
+const OWN_TEST = 'test/layering/split-ledger.test.ts';
 const unrewritten = [];
 
 /** The rewritten text of one source file, or undefined when nothing in it changes. */
@@ -220,6 +224,7 @@ function rewriteSource(file, text, moves) {
         if (next !== node.text) edits.push({ start: node.getStart(sf) + 1, end: node.end - 1, text: next });
       }
     } else if (
+      file !== OWN_TEST &&
       (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) &&
       rewriteMentions(node.text, moves) !== node.text
     ) {
