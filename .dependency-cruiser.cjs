@@ -4,6 +4,39 @@
  */
 const OUTSIDE_CORE = '^(adapters|functions|cli|localstack|infra|stack|bench|test|conformance|bin)/';
 
+/**
+ * core/ledger's packages, lowest first (docs/adr/0390-core-ledger-split-into-packages.md): each may import only the
+ * packages before it, and none imports the facade core/ledger/index.ts, so the packages form a stack, not a web.
+ */
+const LEDGER_PACKAGES = [
+  'primitives',
+  'store',
+  'notes',
+  'entries',
+  'trust-policy',
+  'checkpoints',
+  'export',
+  'witness',
+  'verify',
+  'receipts',
+  'write',
+];
+
+/** One rule per ledger package: what is above it, and the facade, are out of bounds. */
+const ledgerPackageRules = LEDGER_PACKAGES.map((pkg, i) => {
+  const above = LEDGER_PACKAGES.slice(i + 1);
+  const below = LEDGER_PACKAGES.slice(0, i);
+  return {
+    name: `core-ledger-order-${pkg}`,
+    comment:
+      `core/ledger/${pkg} imports of core/ledger ${below.length === 0 ? 'no other package' : `only ${below.join(', ')}`}` +
+      `${above.length === 0 ? '' : `; never ${above.join(', ')}`}; never the facade core/ledger/index.ts (ADR 0390).`,
+    severity: 'error',
+    from: { path: `^core/ledger/${pkg}/` },
+    to: { path: `^core/ledger/(${above.length === 0 ? '' : `(${above.join('|')})/|`}index\\.ts$)` },
+  };
+});
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -68,6 +101,7 @@ module.exports = {
       from: { path: '^core/ledger/' },
       to: { path: '^core/(pipeline|admission|replay)/' },
     },
+    ...ledgerPackageRules,
     {
       name: 'core-lower-layers',
       comment: 'carrier, pack and evaluate sit below graph, the ledger, admission, pipeline and replay.',
@@ -230,10 +264,12 @@ module.exports = {
     },
     {
       name: 'core-through-public-index',
-      comment: 'Outside core/, a core package is used through its index.ts (ADR 0151, ADR 0211).',
+      comment:
+        'Outside core/, a core package is used through its index.ts (ADR 0151, ADR 0211); a package of core/ledger ' +
+        'through its own index.ts or the facade core/ledger/index.ts (ADR 0390).',
       severity: 'error',
       from: { path: '^(adapters|functions|cli|localstack|infra|stack)/' },
-      to: { path: '^core/[^/]+/.+', pathNot: '^core/[^/]+/index\\.ts$' },
+      to: { path: '^core/[^/]+/.+', pathNot: '^core/([^/]+|ledger/[^/]+)/index\\.ts$' },
     },
   ],
   options: {

@@ -27,9 +27,9 @@ describe('the layering check', () => {
       'core/pack/b.ts': "import { a } from './a.js';\nexport const b = (): number => a();\n",
       'core/pipeline/index.ts': 'export const pipeline = 1;\n',
       'core/ledger/index.ts': "import { pipeline } from '../pipeline/index.js';\nexport const ledger = pipeline;\n",
-      'core/ledger/store.ts': 'export const store = 1;\n',
+      'core/ledger/store/store.ts': 'export const store = 1;\n',
       'core/replay/index.ts': "import { pipeline } from '../pipeline/index.js';\nexport const replay = pipeline;\n",
-      'cli/show.ts': "import { store } from '../core/ledger/store.js';\nexport const show = store;\n",
+      'cli/show.ts': "import { store } from '../core/ledger/store/store.js';\nexport const show = store;\n",
       'core/evaluate/compile.ts': 'export const compile = 1;\n',
       'core/graph/index.ts': "import { ledger } from '../ledger/index.js';\nexport const graph = ledger;\n",
       'core/graph/run.ts': "import { compile } from '../evaluate/compile.js';\nexport const run = compile;\n",
@@ -39,8 +39,9 @@ describe('the layering check', () => {
     good = mkdtempSync(join(tmpdir(), 'docket-layers-good-'));
     writeTree(good, {
       'tsconfig.json': TSCONFIG,
-      'core/ledger/store.ts': 'export const store = 1;\n',
-      'core/ledger/index.ts': "export { store } from './store.js';\n",
+      'core/ledger/store/store.ts': 'export const store = 1;\n',
+      'core/ledger/store/index.ts': "export { store } from './store.js';\n",
+      'core/ledger/index.ts': "export * from './store/index.js';\n",
       'core/pipeline/index.ts': "import { store } from '../ledger/index.js';\nexport const pipeline = store;\n",
       'adapters/sqs.ts': "import { pipeline } from '../core/pipeline/index.js';\nexport const send = pipeline;\n",
       'cli/show.ts': "import { store } from '../core/ledger/index.js';\nexport const show = store;\n",

@@ -25,8 +25,53 @@ const LAYERS = [
   'test',
 ];
 
+/** core/ledger's packages, lowest first, as .dependency-cruiser.cjs orders them (ADR 0390). */
+const LEDGER_PACKAGES = [
+  'primitives',
+  'store',
+  'notes',
+  'entries',
+  'trust-policy',
+  'checkpoints',
+  'export',
+  'witness',
+  'verify',
+  'receipts',
+  'write',
+];
+const constName = (pkg: string): string => pkg.replace('-', '_');
+
+/** Each ledger package's index imports the one below it, as the order allows; the facade re-exports them all. */
+const LEDGER_TREE: Record<string, string> = Object.fromEntries([
+  ...LEDGER_PACKAGES.map((pkg, i) => {
+    const below = LEDGER_PACKAGES[i - 1];
+    const text =
+      below === undefined
+        ? `export const ${constName(pkg)} = 1;\n`
+        : `import { ${constName(below)} } from '../${below}/index.js';\nexport const ${constName(pkg)} = ${constName(below)};\n`;
+    return [`core/ledger/${pkg}/index.ts`, text];
+  }),
+  ['core/ledger/entries/entry.ts', 'export const entry = 1;\n'],
+]);
+
+/**
+ * rule → a file in each ledger package importing the package just above it (the top one, the facade): the nearest
+ * import its rule forbids.
+ */
+const PLANTED_LEDGER: Record<string, readonly [string, string]> = Object.fromEntries(
+  LEDGER_PACKAGES.map((pkg, i) => {
+    const above = LEDGER_PACKAGES[i + 1];
+    const target = above === undefined ? '../index.js' : `../${above}/index.js`;
+    return [
+      `core-ledger-order-${pkg}`,
+      [`core/ledger/${pkg}/up.ts`, `import * as up from '${target}';\nexport const u = up;\n`],
+    ];
+  }),
+);
+
 /** Import targets every fixture may name: each exists, so every import resolves. */
 const TARGETS: Record<string, string> = {
+  ...LEDGER_TREE,
   'tsconfig.json': TSCONFIG,
   'node_modules/@aws-sdk/client-sqs/package.json': '{"name":"@aws-sdk/client-sqs","main":"index.js"}',
   'node_modules/@aws-sdk/client-sqs/index.js': 'export const SQSClient = 1;\n',
@@ -35,7 +80,12 @@ const TARGETS: Record<string, string> = {
   'core/carrier/index.ts': "import { ok } from '../result.js';\nexport const carrier = ok;\n",
   'core/pack/index.ts': "import { carrier } from '../carrier/index.js';\nexport const pack = carrier;\n",
   'core/evaluate/index.ts': "import { pack } from '../pack/index.js';\nexport const evaluate = pack;\n",
-  'core/ledger/index.ts': "import { evaluate } from '../evaluate/index.js';\nexport const ledger = evaluate;\n",
+  'core/ledger/index.ts':
+    "import { evaluate } from '../evaluate/index.js';\nexport const ledger = evaluate;\n" +
+    LEDGER_PACKAGES.map((pkg) => `export * from './${pkg}/index.js';\n`).join(''),
+  // Outside core, a ledger package may be used through its own index (ADR 0390).
+  'functions/ledger-entries.ts':
+    "import { entries } from '../core/ledger/entries/index.js';\nexport const e = entries;\n",
   'core/pipeline/index.ts': "import { ledger } from '../ledger/index.js';\nexport const pipeline = ledger;\n",
   'core/graph/index.ts': "import { evaluate } from '../evaluate/index.js';\nexport const graph = evaluate;\n",
   'core/graph/run.ts': "import { evaluate } from '../evaluate/index.js';\nexport const run = evaluate;\n",
@@ -142,6 +192,11 @@ const PLANTED: Record<string, readonly [string, string]> = {
     'cli/uses-bench.ts',
     "import { prng } from '../bench/support/prng.js';\nexport const u = prng;\n",
   ],
+  'core-through-public-index': [
+    'stack/deep-ledger.ts',
+    "import { entry } from '../core/ledger/entries/entry.js';\nexport const d = entry;\n",
+  ],
+  ...PLANTED_LEDGER,
   'outer-no-circular-types': [
     'cli/console/overview.ts',
     "import type { W } from './witness-view.js';\nexport type O = { w?: W };\n",
@@ -159,7 +214,6 @@ const PROVED_IN_LAYERING_TEST = [
   'no-circular',
   'core-ledger-below-pipeline',
   'core-replay-not-pipeline',
-  'core-through-public-index',
 ];
 
 describe('every layering rule fires on a planted import', () => {
