@@ -1,5 +1,5 @@
 /**
- * LedgerStore over DynamoDB (core/ledger/store.ts): conditional single-item PutItem (`attribute_not_exists(pk)`),
+ * LedgerStore over DynamoDB (core/ledger/store/store.ts): conditional single-item PutItem (`attribute_not_exists(pk)`),
  * consistent GetItem, consistent Query and Scan, and TransactWriteItems made only of such conditional Puts — a log's
  * group commit of slot writes, all or nothing (docs/adr/0350-group-commit-of-slot-writes.md; the local emulator
  * implements it, ADR 0351). No UpdateItem, DeleteItem, BatchWriteItem, or transaction action other than a
@@ -210,7 +210,7 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
     }
   }
 
-  /** Checkpoint notes and cosignatures (core/ledger/note-store.ts; docs/adr/0131-witness-items.md). */
+  /** Checkpoint notes and cosignatures (core/ledger/store/note-store.ts; docs/adr/0131-witness-items.md). */
   async putNoteIfAbsent(note: StoredNote): Promise<boolean> {
     return this.putIfAbsent({
       pk: { S: NOTE_PREFIX + note.logId },

@@ -2,7 +2,7 @@
  * The ledger crypto port on node:crypto (docs/adr/0185-ledger-crypto-port.md): OpenSSL's SHA-256/SHA-512 and
  * Ed25519, markedly faster than the portable default. Node programs call useNodeLedgerCrypto() once at start
  * (cli/main.ts, the Lambda handlers, the local function host, bench and the test setup).
- * OpenSSL's Ed25519 verification is cofactorless and checks S < L; core/ledger/signature.ts runs the remaining
+ * OpenSSL's Ed25519 verification is cofactorless and checks S < L; core/ledger/primitives/signature.ts runs the remaining
  * strict pre-checks (canonical, non-small-order A and R) before calling it, as before.
  */
 import { createPrivateKey, createPublicKey, hash, sign, verify, type KeyObject } from 'node:crypto';

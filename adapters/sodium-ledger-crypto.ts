@@ -5,7 +5,7 @@
  * `verify --all-signatures` spend most of their time there.
  *
  * libsodium (≥ 1.0.18, without ED25519_COMPAT) verifies cofactorlessly and strictly: S < L, A canonical and not of
- * small order, R not of small order, then the encoding of [S]B − [k]A compared with R. core/ledger/signature.ts runs
+ * small order, R not of small order, then the encoding of [S]B − [k]A compared with R. core/ledger/primitives/signature.ts runs
  * Docket's own strict pre-checks first, as for every port, so a verdict can never differ from node:crypto's;
  * test/ledger/sodium-ed25519.test.ts proves it over the edge-case corpus and thousands of random signatures.
  *

@@ -26,14 +26,14 @@ import {
   PROD,
 } from '../conformance/ledger/fixtures.js';
 import { verifyExportFiles } from '../core/ledger/verify/files.js';
-import { checkpointLog } from '../core/ledger/checkpoint-writer.js';
-import { MemoryLedgerStore } from '../core/ledger/memory-store.js';
-import { ledgerCrypto } from '../core/ledger/crypto-port.js';
+import { checkpointLog } from '../core/ledger/write/checkpoint-writer.js';
+import { MemoryLedgerStore } from '../core/ledger/store/memory-store.js';
+import { ledgerCrypto } from '../core/ledger/primitives/crypto-port.js';
 import { nodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
-import { parseStoredEntry } from '../core/ledger/entry.js';
-import { fromHex } from '../core/ledger/bytes.js';
-import { signerFromKeyPair } from '../core/ledger/signature.js';
-import { readTrustPolicy } from '../core/ledger/trust-policy.js';
+import { parseStoredEntry } from '../core/ledger/entries/entry.js';
+import { fromHex } from '../core/ledger/primitives/bytes.js';
+import { signerFromKeyPair } from '../core/ledger/primitives/signature.js';
+import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 
 const total = Number(process.argv[2] ?? 20_000);
 const extra = Math.max(1, Math.floor(total / 100));

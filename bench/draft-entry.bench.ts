@@ -12,12 +12,12 @@
  */
 import './support/node-crypto.js';
 import { canonicalDisposition } from '../core/evaluate/disposition.js';
-import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/bytes.js';
-import { buildEntry, toStoredEntry } from '../core/ledger/entry.js';
-import { ENTRY_FORMAT, ENTRY_FORMAT_V2, type UnsignedEntry } from '../core/ledger/entry-types.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/signature.js';
-import type { StoredEntry } from '../core/ledger/store.js';
-import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy.js';
+import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import { buildEntry, toStoredEntry } from '../core/ledger/entries/entry.js';
+import { ENTRY_FORMAT, ENTRY_FORMAT_V2, type UnsignedEntry } from '../core/ledger/entries/entry-types.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/primitives/signature.js';
+import type { StoredEntry } from '../core/ledger/store/store.js';
+import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { checkEntry } from '../core/ledger/verify/entry-status.js';
 
 const COMMAND = 'npm run build && node dist/bench/draft-entry.bench.js';

@@ -20,12 +20,12 @@ import { closureOf } from '../core/graph-closure/index.js';
 import { evaluateGraph, graphRunJson, type GraphProject } from '../core/graph/index.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY } from '../core/evaluate/index.js';
 import { GRAPH_REQUEST_FORMAT, REQUEST_FORMAT, type LoadedGraph } from '../core/admission/index.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/signature.js';
-import { MemoryLedgerStore } from '../core/ledger/memory-store.js';
-import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/bytes.js';
-import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/primitives/signature.js';
+import { MemoryLedgerStore } from '../core/ledger/store/memory-store.js';
+import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { checkEntry } from '../core/ledger/verify/entry-status.js';
-import type { StoredEntry } from '../core/ledger/store.js';
+import type { StoredEntry } from '../core/ledger/store/store.js';
 import {
   cachedPackSource,
   ledgerWriter,

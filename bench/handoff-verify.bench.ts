@@ -10,8 +10,8 @@
 import './support/node-crypto.js';
 import { performance } from 'node:perf_hooks';
 import { generateHandoffCorpus } from '../conformance/ledger/handoff-scenarios.js';
-import { parseStoredEntry, verifyParsedEntrySignature } from '../core/ledger/entry.js';
-import { readTrustPolicy } from '../core/ledger/trust-policy.js';
+import { parseStoredEntry, verifyParsedEntrySignature } from '../core/ledger/entries/entry.js';
+import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { handoffMessageBytes } from '../core/pipeline/handoff-message.js';
 import { verifyHandoff } from '../core/pipeline/handoff-verdict.js';
 import { K1, signRaw } from '../conformance/ledger/fixtures.js';

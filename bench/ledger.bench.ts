@@ -21,10 +21,10 @@ import {
   type EvaluationInput,
   type EvaluationResult,
 } from '../core/evaluate/index.js';
-import { sha256Hex } from '../core/ledger/bytes.js';
-import { buildEntry, parseStoredEntry, verifyParsedEntrySignature } from '../core/ledger/entry.js';
-import { ENTRY_FORMAT, type UnsignedEntry } from '../core/ledger/entry-types.js';
-import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../core/ledger/signature.js';
+import { sha256Hex } from '../core/ledger/primitives/bytes.js';
+import { buildEntry, parseStoredEntry, verifyParsedEntrySignature } from '../core/ledger/entries/entry.js';
+import { ENTRY_FORMAT, type UnsignedEntry } from '../core/ledger/entries/entry-types.js';
+import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../core/ledger/primitives/signature.js';
 import { validatePack } from '../core/pack/index.js';
 
 const COMMAND = 'npm run build && node dist/bench/ledger.bench.js';

@@ -10,20 +10,20 @@
  * Baseline: one bare strict Ed25519 verification of the entry's signature — a receipt needs at least four
  * (entry, checkpoint, note, cosignature), so about 4× is the floor.
  */
-import { sha256, sha256Hex, toHex, utf8Bytes } from '../core/ledger/bytes.js';
-import { checkpointLog } from '../core/ledger/checkpoint-writer.js';
-import { cosign } from '../core/ledger/cosignature.js';
-import { buildEntry, entryHashOf, parseStoredEntry } from '../core/ledger/entry.js';
-import type { UnsignedEntry } from '../core/ledger/entry-types.js';
-import { MemoryLedgerStore } from '../core/ledger/memory-store.js';
-import { publishCheckpointNote } from '../core/ledger/publish-note.js';
-import { readReceipt, receiptText } from '../core/ledger/receipt.js';
-import { buildReceipt } from '../core/ledger/receipt-build.js';
-import { verifyReceipt } from '../core/ledger/receipt-verify.js';
-import { fromHex } from '../core/ledger/bytes.js';
-import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/signature.js';
-import { readSignedNote, serializeSignedNote } from '../core/ledger/signed-note.js';
-import { readTrustPolicy } from '../core/ledger/trust-policy.js';
+import { sha256, sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import { checkpointLog } from '../core/ledger/write/checkpoint-writer.js';
+import { cosign } from '../core/ledger/witness/cosignature.js';
+import { buildEntry, entryHashOf, parseStoredEntry } from '../core/ledger/entries/entry.js';
+import type { UnsignedEntry } from '../core/ledger/entries/entry-types.js';
+import { MemoryLedgerStore } from '../core/ledger/store/memory-store.js';
+import { publishCheckpointNote } from '../core/ledger/checkpoints/publish-note.js';
+import { readReceipt, receiptText } from '../core/ledger/receipts/receipt.js';
+import { buildReceipt } from '../core/ledger/receipts/receipt-build.js';
+import { verifyReceipt } from '../core/ledger/receipts/receipt-verify.js';
+import { fromHex } from '../core/ledger/primitives/bytes.js';
+import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
+import { readSignedNote, serializeSignedNote } from '../core/ledger/notes/signed-note.js';
+import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { bestPerSecond } from './support/best-rate.js';
 
 const n = Number(process.argv[2] ?? 4096);

@@ -8,11 +8,11 @@
  * request sent (key lookup, strict Ed25519, build, draft features, request/facts/evidence digests, pack).
  * Baseline: one bare strict Ed25519 verification of the entry's signature — the floor of (b).
  */
-import { fromHex, sha256Hex, toHex, utf8Bytes } from '../core/ledger/bytes.js';
-import { buildEntry } from '../core/ledger/entry.js';
-import type { UnsignedEntry } from '../core/ledger/entry-types.js';
-import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/signature.js';
-import { readTrustPolicy } from '../core/ledger/trust-policy.js';
+import { fromHex, sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import { buildEntry } from '../core/ledger/entries/entry.js';
+import type { UnsignedEntry } from '../core/ledger/entries/entry-types.js';
+import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
+import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { readRequest } from '../core/admission/index.js';
 import { readResultNotification, resultNotificationFor } from '../core/pipeline/result-notification.js';
 import { verifyResultEntry } from '../core/pipeline/result-verdict.js';

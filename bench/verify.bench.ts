@@ -23,7 +23,7 @@ import {
   KC,
   policyText,
 } from '../conformance/ledger/fixtures.js';
-import { ledgerCrypto } from '../core/ledger/crypto-port.js';
+import { ledgerCrypto } from '../core/ledger/primitives/crypto-port.js';
 import { verifyExportFiles } from '../core/ledger/verify/files.js';
 
 const total = Number(process.argv[2] ?? 100_000);

@@ -10,11 +10,11 @@
  */
 import './support/node-crypto.js';
 import { performance } from 'node:perf_hooks';
-import { sha256, utf8Bytes } from '../core/ledger/bytes.js';
-import { checkpointOrigin, signCheckpointNote } from '../core/ledger/checkpoint-note.js';
-import { consistencyProof, merkleRoot } from '../core/ledger/merkle.js';
-import { keyPairFromSeed, signEd25519, verifyEd25519 } from '../core/ledger/signature.js';
-import type { TrustPolicy } from '../core/ledger/trust-policy.js';
+import { sha256, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import { checkpointOrigin, signCheckpointNote } from '../core/ledger/checkpoints/checkpoint-note.js';
+import { consistencyProof, merkleRoot } from '../core/ledger/checkpoints/merkle.js';
+import { keyPairFromSeed, signEd25519, verifyEd25519 } from '../core/ledger/primitives/signature.js';
+import type { TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { serializeAddCheckpointRequest, witnessAddCheckpoint } from '../core/ledger/witness/add-checkpoint.js';
 import type { WitnessState } from '../core/ledger/witness/witness-state.js';
 

@@ -1,6 +1,6 @@
 /**
  * The checkpoint Lambda: on its EventBridge schedule (and when invoked on demand) it runs the verifying checkpoint
- * writer over every log (core/ledger/checkpoint-writer.ts) with its own checkpoint key (KMS in the cloud) and the
+ * writer over every log (core/ledger/write/checkpoint-writer.ts) with its own checkpoint key (KMS in the cloud) and the
  * trust policy, and exports all checkpoints outside the table — to S3 in the cloud (CHECKPOINT_EXPORT_BUCKET; the
  * bucket's Object Lock keeps them), to a file locally (DOCKET_CHECKPOINT_EXPORT_FILE). A log whose new entries
  * verify would refuse gets no checkpoint: an ERROR log line names the findings and the CheckpointRefusals metric

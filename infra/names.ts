@@ -22,7 +22,7 @@ export interface ResourceNames {
   readonly unrouted: QueuePair;
   /** One pair per distinct route queue key, keyed by that key ("review" → docket-<stage>-route-review). */
   readonly routes: Readonly<Record<string, QueuePair>>;
-  /** pk S / sk N: entries, claims, positions, checkpoints (core/ledger/store.ts). */
+  /** pk S / sk N: entries, claims, positions, checkpoints (core/ledger/store/store.ts). */
   readonly ledgerTable: string;
   /** pk S / sk S: pack bytes by digest and alias items (docs/adr/0081-pack-registry-and-request-archive-keys.md). */
   readonly packsTable: string;

@@ -1,6 +1,6 @@
 /**
  * TransactWriteItems for dynalite, which has none (docs/adr/0351-emulator-transact-write-items.md): the subset the
- * ledger's group commit sends (core/ledger/append.ts, ADR 0350) — conditional Puts, all or nothing — answered as
+ * ledger's group commit sends (core/ledger/write/append.ts, ADR 0350) — conditional Puts, all or nothing — answered as
  * DynamoDB answers it, so the real SDK's own parsing runs against the local stack. Always on: it is a missing
  * operation, not a shortcut (unlike dynalite-fast-paths.ts, ADR 0286).
  *

@@ -8,7 +8,7 @@ import {
   type EntryRefusal,
   type EvaluatorRef,
   type RefusalEntryBody,
-} from '../../core/ledger/entry-types.js';
+} from '../../core/ledger/entries/entry-types.js';
 
 export interface RefusalEntryParts {
   readonly slot: { readonly logId: string; readonly seq: number; readonly prevHash: string | null };

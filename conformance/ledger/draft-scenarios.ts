@@ -7,9 +7,9 @@
  * ["rfc0008-quantifiers"] (or the defect the scenario names). Checkpoints by KC (/2) at log-a 4 and log-b 4, so
  * log-a 4–6 and log-b 4–5 are an unanchored tail whose signatures are always checked.
  */
-import { canonicalText } from '../../core/ledger/canonical.js';
-import { toHex } from '../../core/ledger/bytes.js';
-import { entryHashOf } from '../../core/ledger/entry.js';
+import { canonicalText } from '../../core/ledger/primitives/canonical.js';
+import { toHex } from '../../core/ledger/primitives/bytes.js';
+import { entryHashOf } from '../../core/ledger/entries/entry.js';
 import type { Finding } from '../../core/ledger/verify/findings.js';
 import {
   bodyOf,

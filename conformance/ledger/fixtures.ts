@@ -2,27 +2,27 @@
  * Building blocks of the ledger tamper corpus: fixed test keys derived from fixed seeds (never real secrets), fixed
  * times, honest logs built with the ledger's own builders, and the raw signing needed to make dishonest ones.
  */
-import { sha256, sha256Hex, toHex, fromHex, utf8Bytes, concatBytes } from '../../core/ledger/bytes.js';
-import { canonicalText } from '../../core/ledger/canonical.js';
+import { sha256, sha256Hex, toHex, fromHex, utf8Bytes, concatBytes } from '../../core/ledger/primitives/bytes.js';
+import { canonicalText } from '../../core/ledger/primitives/canonical.js';
 import {
   buildCheckpoint,
   CHECKPOINT_FORMAT,
   CHECKPOINT_FORMAT_V1,
   type CheckpointOrigin,
   type UnsignedCheckpoint,
-} from '../../core/ledger/checkpoint.js';
-import { entryHashOf, entrySigningMessage } from '../../core/ledger/entry.js';
-import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entry-types.js';
-import { LEDGER_EXPORT_FORMAT, CHECKPOINT_EXPORT_FORMAT } from '../../core/ledger/export.js';
-import { merkleRoot } from '../../core/ledger/merkle.js';
+} from '../../core/ledger/checkpoints/checkpoint.js';
+import { entryHashOf, entrySigningMessage } from '../../core/ledger/entries/entry.js';
+import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
+import { LEDGER_EXPORT_FORMAT, CHECKPOINT_EXPORT_FORMAT } from '../../core/ledger/export/export.js';
+import { merkleRoot } from '../../core/ledger/checkpoints/merkle.js';
 import {
   keyPairFromSeed,
   signEd25519,
   signerFromKeyPair,
   ENTRY_SIGNATURE_DOMAIN,
   type Ed25519KeyPair,
-} from '../../core/ledger/signature.js';
-import type { StoredCheckpoint, StoredEntry } from '../../core/ledger/store.js';
+} from '../../core/ledger/primitives/signature.js';
+import type { StoredCheckpoint, StoredEntry } from '../../core/ledger/store/store.js';
 import { canonicalDisposition } from '../../core/evaluate/disposition.js';
 import type { Disposition } from '../../core/evaluate/types.js';
 

@@ -13,10 +13,10 @@
 import canonicalize from 'canonicalize';
 import { canonicalDisposition } from '../../core/evaluate/disposition.js';
 import type { Disposition, HandoffTarget } from '../../core/evaluate/types.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { entryHashOf } from '../../core/ledger/entry.js';
-import { CHECKPOINT_SIGNATURE_DOMAIN, ED25519_L } from '../../core/ledger/signature.js';
-import type { Ed25519KeyPair } from '../../core/ledger/signature.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { entryHashOf } from '../../core/ledger/entries/entry.js';
+import { CHECKPOINT_SIGNATURE_DOMAIN, ED25519_L } from '../../core/ledger/primitives/signature.js';
+import type { Ed25519KeyPair } from '../../core/ledger/primitives/signature.js';
 import { handoffId } from '../../core/pipeline/handoff-message.js';
 import type { HandoffRejection } from '../../core/pipeline/handoff-verdict.js';
 import { K1, KF, OTHER_BUILD, policyText, signRaw, unsignedEntry } from './fixtures.js';

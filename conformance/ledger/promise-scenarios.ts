@@ -15,11 +15,11 @@
  * `{"format":"docket.evaluation-request/1","requestId":"promise-1","pack":"sha256:<PACK_DIGEST>","facts":<FACTS>}`.
  */
 import canonicalize from 'canonicalize';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { buildCheckpoint, CHECKPOINT_FORMAT } from '../../core/ledger/checkpoint.js';
-import { entryHashOf, parseStoredEntry } from '../../core/ledger/entry.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { buildCheckpoint, CHECKPOINT_FORMAT } from '../../core/ledger/checkpoints/checkpoint.js';
+import { entryHashOf, parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { resultLine } from '../../core/pipeline/saved-result.js';
-import { signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
+import { signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/primitives/signature.js';
 import {
   K1,
   KC,

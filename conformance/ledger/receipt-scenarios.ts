@@ -8,17 +8,17 @@
  * note signed by KC and cosigned by witness W1. The trust policy is /2: K1 signs entries, KC checkpoints, of log-a.
  * The receipt is for the evaluation-error entry at seq 4 (a path of three hashes).
  */
-import { sha256Hex, toHex } from '../../core/ledger/bytes.js';
-import { buildCheckpoint, CHECKPOINT_FORMAT } from '../../core/ledger/checkpoint.js';
-import { checkpointOrigin, signCheckpointNote } from '../../core/ledger/checkpoint-note.js';
-import { cosign } from '../../core/ledger/cosignature.js';
-import { entryHashOf } from '../../core/ledger/entry.js';
-import { fromHex } from '../../core/ledger/bytes.js';
-import { inclusionProof } from '../../core/ledger/merkle.js';
-import { receiptText, type Receipt } from '../../core/ledger/receipt.js';
-import type { ReceiptFinding } from '../../core/ledger/receipt-verify.js';
-import { signEd25519, signerFromKeyPair } from '../../core/ledger/signature.js';
-import { readSignedNote, serializeSignedNote } from '../../core/ledger/signed-note.js';
+import { sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
+import { buildCheckpoint, CHECKPOINT_FORMAT } from '../../core/ledger/checkpoints/checkpoint.js';
+import { checkpointOrigin, signCheckpointNote } from '../../core/ledger/checkpoints/checkpoint-note.js';
+import { cosign } from '../../core/ledger/witness/cosignature.js';
+import { entryHashOf } from '../../core/ledger/entries/entry.js';
+import { fromHex } from '../../core/ledger/primitives/bytes.js';
+import { inclusionProof } from '../../core/ledger/checkpoints/merkle.js';
+import { receiptText, type Receipt } from '../../core/ledger/receipts/receipt.js';
+import type { ReceiptFinding } from '../../core/ledger/receipts/receipt-verify.js';
+import { signEd25519, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import { readSignedNote, serializeSignedNote } from '../../core/ledger/notes/signed-note.js';
 import { witnessPolicyDocument } from '../../core/ledger/witness/witness-policy.js';
 import { buildLog, K1, KC, policyText, PROD, rootOf, signRaw, STAGING, testKey, type Rec } from './fixtures.js';
 

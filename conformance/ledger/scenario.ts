@@ -3,7 +3,7 @@
  * so the scenario lists (scenarios.ts, trust-scenarios.ts, draft-scenarios.ts) share the shape without importing
  * one another in a cycle.
  */
-import type { Position, StoredCheckpoint } from '../../core/ledger/store.js';
+import type { Position, StoredCheckpoint } from '../../core/ledger/store/store.js';
 import type { Finding, NoVerdict } from '../../core/ledger/verify/findings.js';
 import type { Rec } from './fixtures.js';
 

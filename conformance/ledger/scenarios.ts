@@ -8,11 +8,11 @@
  * policy pins for both logs from seq 0 on; checkpoints (prod authority) at log-a sizes 2 and 4 and log-b size 4, so
  * entries 4 and 5 of each log are an unanchored tail.
  */
-import { canonicalText } from '../../core/ledger/canonical.js';
-import { CHECKPOINT_SIGNATURE_DOMAIN, ED25519_L } from '../../core/ledger/signature.js';
-import { entryHashOf } from '../../core/ledger/entry.js';
-import { sha256Hex, fromHex, toHex } from '../../core/ledger/bytes.js';
-import type { Position, StoredCheckpoint } from '../../core/ledger/store.js';
+import { canonicalText } from '../../core/ledger/primitives/canonical.js';
+import { CHECKPOINT_SIGNATURE_DOMAIN, ED25519_L } from '../../core/ledger/primitives/signature.js';
+import { entryHashOf } from '../../core/ledger/entries/entry.js';
+import { sha256Hex, fromHex, toHex } from '../../core/ledger/primitives/bytes.js';
+import type { Position, StoredCheckpoint } from '../../core/ledger/store/store.js';
 import { compareFindings, type Finding } from '../../core/ledger/verify/findings.js';
 import { MARKERS_FORMAT } from '../../core/ledger/verify/markers.js';
 import {

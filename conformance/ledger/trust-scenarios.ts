@@ -5,9 +5,9 @@
  * past a matched checkpoint, a key's range ending exactly at a checkpoint, and a checkpoint of another table in the
  * same environment. Expected findings are written by hand from docs/verify.md, never copied from the verifier.
  */
-import { canonicalText } from '../../core/ledger/canonical.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { entryHashOf } from '../../core/ledger/entry.js';
+import { canonicalText } from '../../core/ledger/primitives/canonical.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { entryHashOf } from '../../core/ledger/entries/entry.js';
 import type { Finding } from '../../core/ledger/verify/findings.js';
 import {
   bodyOf,

@@ -11,16 +11,16 @@
  * A scenario is a verify scenario (ledger + policy + checkpoints + cosigned notes → expected findings) and/or a
  * witness scenario (witness state + add-checkpoint request → expected status and refusal).
  */
-import { canonicalText } from '../../core/ledger/canonical.js';
-import { checkpointOrigin, signCheckpointNote } from '../../core/ledger/checkpoint-note.js';
-import { cosign, type WitnessKey } from '../../core/ledger/cosignature.js';
-import { entryHashOf } from '../../core/ledger/entry.js';
-import { fromHex } from '../../core/ledger/bytes.js';
-import { consistencyProof } from '../../core/ledger/merkle.js';
-import { notesExportText } from '../../core/ledger/notes-export.js';
-import { serializeSignedNote, readSignedNote } from '../../core/ledger/signed-note.js';
-import { signEd25519 } from '../../core/ledger/signature.js';
-import type { Position, StoredCheckpoint } from '../../core/ledger/store.js';
+import { canonicalText } from '../../core/ledger/primitives/canonical.js';
+import { checkpointOrigin, signCheckpointNote } from '../../core/ledger/checkpoints/checkpoint-note.js';
+import { cosign, type WitnessKey } from '../../core/ledger/witness/cosignature.js';
+import { entryHashOf } from '../../core/ledger/entries/entry.js';
+import { fromHex } from '../../core/ledger/primitives/bytes.js';
+import { consistencyProof } from '../../core/ledger/checkpoints/merkle.js';
+import { notesExportText } from '../../core/ledger/export/notes-export.js';
+import { serializeSignedNote, readSignedNote } from '../../core/ledger/notes/signed-note.js';
+import { signEd25519 } from '../../core/ledger/primitives/signature.js';
+import type { Position, StoredCheckpoint } from '../../core/ledger/store/store.js';
 import { compareFindings, type Finding } from '../../core/ledger/verify/findings.js';
 import { MARKERS_FORMAT } from '../../core/ledger/verify/markers.js';
 import { serializeAddCheckpointRequest, type WitnessRefusal } from '../../core/ledger/witness/add-checkpoint.js';

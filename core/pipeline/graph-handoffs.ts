@@ -7,7 +7,7 @@
  * signed run text only: the pipeline plans from it and a consumer's reader re-plans from it to check a message.
  */
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
-import type { GraphRunEntryBody } from '../ledger/entry-types.js';
+import type { GraphRunEntryBody } from '../ledger/entries/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 
 /** One leaf whose disposition requested a handoff, as the run recorded it. */

@@ -24,8 +24,8 @@ import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
-import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entry.js';
-import type { DispositionEntryBody, GraphRunEntryBody, SignedEntry } from '../ledger/entry-types.js';
+import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
+import type { DispositionEntryBody, GraphRunEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import { planGraphHandoffs } from './graph-handoffs.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
 

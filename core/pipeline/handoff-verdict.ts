@@ -10,9 +10,14 @@
  * question. A genuine message re-sent is a redelivery: consumers deduplicate on handoffId (ADR 0074).
  */
 import type { HandoffTarget } from '../evaluate/types.js';
-import { verifyParsedEntrySignature } from '../ledger/entry.js';
-import type { SignatureBackend } from '../ledger/signature.js';
-import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../ledger/trust-policy.js';
+import { verifyParsedEntrySignature } from '../ledger/entries/entry.js';
+import type { SignatureBackend } from '../ledger/primitives/signature.js';
+import {
+  draftFeaturesAllowed,
+  isAllowedBuild,
+  keyForEntry,
+  type TrustPolicy,
+} from '../ledger/trust-policy/trust-policy.js';
 import { readHandoffMessage, type HandoffMessage } from './handoff-message.js';
 import { routeKey } from './handoff-plan.js';
 

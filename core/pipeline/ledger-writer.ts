@@ -1,5 +1,5 @@
 /**
- * The pipeline's LedgerWriter over the ledger's append protocol (core/ledger/append.ts): the pipeline decides the
+ * The pipeline's LedgerWriter over the ledger's append protocol (core/ledger/write/append.ts): the pipeline decides the
  * entry's content, the protocol decides its slot (log, seq, prevHash), and the builder checks and signs it.
  * Time and the signer are passed in (core has no clock and never holds a key it did not receive).
  */
@@ -11,12 +11,12 @@ import {
   type OwnSlots,
   type HeadReads,
   type WrittenSeqs,
-} from '../ledger/append.js';
-import { buildEntry, parseStoredEntry, type BuiltEntry } from '../ledger/entry.js';
-import { entryFormatFor, type UnsignedEntry } from '../ledger/entry-types.js';
-import { logsInTurn, type LogChooser } from '../ledger/log-selection.js';
-import type { Signer } from '../ledger/signature.js';
-import type { LedgerStore, StoredEntry } from '../ledger/store.js';
+} from '../ledger/write/append.js';
+import { buildEntry, parseStoredEntry, type BuiltEntry } from '../ledger/entries/entry.js';
+import { entryFormatFor, type UnsignedEntry } from '../ledger/entries/entry-types.js';
+import { logsInTurn, type LogChooser } from '../ledger/write/log-selection.js';
+import type { Signer } from '../ledger/primitives/signature.js';
+import type { LedgerStore, StoredEntry } from '../ledger/store/store.js';
 import type { AppendOptions, AppendResult, EntryDraft, LedgerWriter, RecordedEntry } from './ports.js';
 
 export interface LedgerWriterOptions {

@@ -3,7 +3,7 @@
  * the handler wires these to adapters (DynamoDB, SQS) and tests wire them to in-memory fakes or the local stack.
  */
 import type { PackLoad } from '../admission/index.js';
-import type { SignedEntry, UnsignedEntry } from '../ledger/entry-types.js';
+import type { SignedEntry, UnsignedEntry } from '../ledger/entries/entry-types.js';
 import type { ResultMessage } from './result-notification.js';
 
 export type { LoadedPack, PackLoad } from '../admission/index.js';

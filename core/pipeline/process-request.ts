@@ -12,8 +12,8 @@
 import { evaluateCompiled } from '../evaluate/index.js';
 import { normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';
 import type { Disposition, EvaluationError } from '../evaluate/types.js';
-import { sha256Hex } from '../ledger/bytes.js';
-import type { EntryRefusal } from '../ledger/entry-types.js';
+import { sha256Hex } from '../ledger/primitives/bytes.js';
+import type { EntryRefusal } from '../ledger/entries/entry-types.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 import { handoffMessagesFor } from './handoff-message.js';
 import type {

@@ -21,9 +21,9 @@
 import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
-import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entry.js';
-import { LOG_ID_PATTERN } from '../ledger/entry-rules.js';
-import type { SignedEntry } from '../ledger/entry-types.js';
+import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
+import { LOG_ID_PATTERN } from '../ledger/entries/entry-rules.js';
+import type { SignedEntry } from '../ledger/entries/entry-types.js';
 import { err, ok, type Result } from '../result.js';
 
 export const RESULT_FORMAT = 'docket.result/2' as const;

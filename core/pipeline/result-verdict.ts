@@ -8,14 +8,19 @@
  * the first that applies is the verdict.
  *
  * Offline verification proves the key holder recorded the entry; that it stays in the log is what a checkpoint
- * covering its seq proves later (core/ledger/promise-audit.ts, `docket verify-receipt`).
+ * covering its seq proves later (core/ledger/receipts/promise-audit.ts, `docket verify-receipt`).
  */
 import { isGraphRequest, type EvaluationRequest, type GraphRequest, type IntakeRequest } from '../admission/index.js';
-import type { SignedEntry } from '../ledger/entry-types.js';
-import { sha256Hex } from '../ledger/bytes.js';
-import { verifyParsedEntrySignature, type ParsedEntry } from '../ledger/entry.js';
-import type { SignatureBackend } from '../ledger/signature.js';
-import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../ledger/trust-policy.js';
+import type { SignedEntry } from '../ledger/entries/entry-types.js';
+import { sha256Hex } from '../ledger/primitives/bytes.js';
+import { verifyParsedEntrySignature, type ParsedEntry } from '../ledger/entries/entry.js';
+import type { SignatureBackend } from '../ledger/primitives/signature.js';
+import {
+  draftFeaturesAllowed,
+  isAllowedBuild,
+  keyForEntry,
+  type TrustPolicy,
+} from '../ledger/trust-policy/trust-policy.js';
 
 /** Every reason a result is refused, in the order checked. Stable codes. */
 export const RESULT_REJECTIONS = [

@@ -8,7 +8,7 @@
 import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
-import { parseStoredEntry, type ParsedEntry } from '../ledger/entry.js';
+import { parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
 import { err, ok, type Result } from '../result.js';
 import { RESULT_FORMAT, readResultNotification } from './result-notification.js';
 

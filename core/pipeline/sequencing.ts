@@ -14,8 +14,8 @@
  *            and meets the ledger's request-id-conflict refusal as before.
  */
 import { readRequest } from '../admission/index.js';
-import { sha256Hex } from '../ledger/bytes.js';
-import { selectLog } from '../ledger/log-selection.js';
+import { sha256Hex } from '../ledger/primitives/bytes.js';
+import { selectLog } from '../ledger/write/log-selection.js';
 
 export interface Sequencing {
   /** The FIFO MessageGroupId: a configured log id, or an `~unidentified-` group. */

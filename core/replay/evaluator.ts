@@ -5,7 +5,7 @@
  * under the same name and version is the same evaluator packaged differently (a Lambda bundle versus the local
  * dist/ tree), replayed and marked.
  */
-import type { EvaluatorRef } from '../ledger/entry-types.js';
+import type { EvaluatorRef } from '../ledger/entries/entry-types.js';
 import type { EvaluatorComparison, EvaluatorIdentity } from './types.js';
 
 export function compareEvaluator(recorded: EvaluatorRef, running: EvaluatorIdentity): EvaluatorComparison {

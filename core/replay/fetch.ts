@@ -3,7 +3,7 @@
  * (docs/replay.md): replay trusts no store, exactly as the pipeline trusts no registry (§8.2, §10).
  */
 import { Lru, loadPackBytes, type PackLoad } from '../admission/index.js';
-import { sha256Hex } from '../ledger/bytes.js';
+import { sha256Hex } from '../ledger/primitives/bytes.js';
 import type { DraftFeature } from '../pack/index.js';
 import type { NotReplayableReason, ReplayFetchers, Retained } from './types.js';
 

@@ -31,7 +31,7 @@ import {
   type RequestError,
 } from '../admission/index.js';
 import type { Result } from '../result.js';
-import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../ledger/entry-types.js';
+import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import type { Difference, NotReplayableReason } from './types.js';
 import type { ReplayContext, Verdict } from './replay-context.js';
 

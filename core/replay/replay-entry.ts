@@ -18,10 +18,10 @@ import {
 } from '../admission/index.js';
 import type { Result } from '../result.js';
 import { replayGraphRefusal, replayGraphRun } from './replay-graph.js';
-import { sha256Hex, toHex } from '../ledger/bytes.js';
-import { canonicalText } from '../ledger/canonical.js';
-import type { SignedEntry } from '../ledger/entry-types.js';
-import type { StoredEntry } from '../ledger/store.js';
+import { sha256Hex, toHex } from '../ledger/primitives/bytes.js';
+import { canonicalText } from '../ledger/primitives/canonical.js';
+import type { SignedEntry } from '../ledger/entries/entry-types.js';
+import type { StoredEntry } from '../ledger/store/store.js';
 import { checkEntry } from '../ledger/verify/entry-status.js';
 import { DRAFT_FEATURES, isDraftFeature, type DraftFeature } from '../pack/index.js';
 import { compareEvaluator } from './evaluator.js';

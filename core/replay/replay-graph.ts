@@ -18,9 +18,9 @@ import {
 import { MAX_WORK_BUDGET } from '../evaluate/index.js';
 import { bytesDigest } from '../graph/index.js';
 import { checkGraphClosedSet } from './graph-closed-set.js';
-import { sha256Hex } from '../ledger/bytes.js';
-import { canonicalText } from '../ledger/canonical.js';
-import type { GraphRunEntryBody, RefusalEntryBody, SignedEntry } from '../ledger/entry-types.js';
+import { sha256Hex } from '../ledger/primitives/bytes.js';
+import { canonicalText } from '../ledger/primitives/canonical.js';
+import type { GraphRunEntryBody, RefusalEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import type { DraftFeature } from '../pack/index.js';
 import type { ReplayContext, Verdict } from './replay-context.js';
 import type { Difference, NotReplayableReason } from './types.js';

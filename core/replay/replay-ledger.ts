@@ -2,9 +2,9 @@
  * Replay over a ledger store: one entry (by position or by request id), a range of one log, a whole log, or every
  * log (docs/replay.md). Entries are replayed in log order, logs in code-unit order of their ids, one outcome each.
  * A read that cannot be completed throws (StoreReadError, or the fetcher's own error): the caller reports no
- * verdict rather than a shorter one (the store's contract, core/ledger/store.ts).
+ * verdict rather than a shorter one (the store's contract, core/ledger/store/store.ts).
  */
-import type { LedgerStore, StoredEntry } from '../ledger/store.js';
+import type { LedgerStore, StoredEntry } from '../ledger/store/store.js';
 import { replayStoredEntry } from './replay-entry.js';
 import { replayContext, type ReplayContext } from './replay-context.js';
 import type { ReplayOptions, ReplayOutcome, ReplaySummary } from './types.js';

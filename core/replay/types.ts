@@ -2,8 +2,8 @@
  * Shapes of `docket replay` (docs/replay.md): what replay needs from the outside world (functions,
  * never I/O of its own) and what it reports for each entry.
  */
-import type { EntryKind } from '../ledger/entry-types.js';
-import type { TrustPolicy } from '../ledger/trust-policy.js';
+import type { EntryKind } from '../ledger/entries/entry-types.js';
+import type { TrustPolicy } from '../ledger/trust-policy/trust-policy.js';
 import type { EvaluationTrace } from '../evaluate/types.js';
 import type { LoadedGraph } from '../admission/index.js';
 

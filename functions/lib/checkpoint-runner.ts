@@ -1,8 +1,8 @@
 /**
- * One checkpoint run: for every log, the verifying checkpoint writer (core/ledger/checkpoint-writer.ts) signs a
+ * One checkpoint run: for every log, the verifying checkpoint writer (core/ledger/write/checkpoint-writer.ts) signs a
  * checkpoint of its current state — or refuses, with findings, when an entry it would newly cover is one `docket
  * verify` would refuse — and publishes its C2SP checkpoint note when the signer knows its public key and the store
- * keeps notes (core/ledger/publish-note.ts); then the checkpoint export and the notes export (every stored checkpoint
+ * keeps notes (core/ledger/checkpoints/publish-note.ts); then the checkpoint export and the notes export (every stored checkpoint
  * and note of those logs) for storage outside the table. A refusal for one log does not stop the others.
  */
 import type { CheckpointOrigin, CheckpointSigner } from '../../core/ledger/index.js';

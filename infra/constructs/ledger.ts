@@ -1,5 +1,5 @@
 /**
- * The append-only ledger table (docs/deploy.md; item families in core/ledger/store.ts). On-demand, point-in-time
+ * The append-only ledger table (docs/deploy.md; item families in core/ledger/store/store.ts). On-demand, point-in-time
  * recovery, deletion protection, RETAIN, customer-managed KMS key, TTL never enabled. Append-only is enforced twice:
  * the table's resource policy denies every rewrite to every principal and every PutItem except the two writer roles,
  * and the identity policies of those roles grant nothing but single-item reads and PutItem on their own key families.
@@ -13,12 +13,12 @@ import type { DocketConfig } from '../config.js';
 import { durableTableProps, tableArnLiteral } from './durable-table.js';
 import { grantKeyVia } from './key-grants.js';
 
-/** Partition-key prefixes of the item families (core/ledger/store.ts). */
+/** Partition-key prefixes of the item families (core/ledger/store/store.ts). */
 export const LEDGER_KEY_PREFIX = {
   entry: 'log#',
   request: 'req#',
   checkpoint: 'ckpt#',
-  // Checkpoint notes and witness cosignatures (core/ledger/note-store.ts; docs/adr/0131-witness-items-and-exports.md).
+  // Checkpoint notes and witness cosignatures (core/ledger/store/note-store.ts; docs/adr/0131-witness-items-and-exports.md).
   note: 'note#',
   cosignature: 'cosig#',
 } as const;

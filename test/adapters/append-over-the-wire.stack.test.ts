@@ -1,5 +1,5 @@
 /**
- * The append protocol (core/ledger/append.ts) over the DynamoDB store on the local stack, with 1, 4 and 16
+ * The append protocol (core/ledger/write/append.ts) over the DynamoDB store on the local stack, with 1, 4 and 16
  * concurrent writers and duplicate deliveries (ADR 0160): one entry per request, no fork, no gap, chain intact.
  * Each writer has its own SDK client (its own connections), as separate Lambda instances would.
  */
@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { createDynamoDbClient } from '../../adapters/aws-clients.js';
-import { appendOnce } from '../../core/ledger/append.js';
-import { entryHashOf, parseStoredEntry } from '../../core/ledger/entry.js';
-import type { LedgerStore } from '../../core/ledger/store.js';
+import { appendOnce } from '../../core/ledger/write/append.js';
+import { entryHashOf, parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import type { LedgerStore } from '../../core/ledger/store/store.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { fixtureTemplate } from '../localstack/fixture-template.js';
 import { digestOf, refusalEntry } from './entry-fixture.js';

@@ -1,9 +1,9 @@
 /** Real signed ledger entries (admission refusals: the smallest kind) built with core/ledger, for store tests. */
 import { createHash } from 'node:crypto';
 import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
-import { buildEntry, type BuiltEntry } from '../../core/ledger/entry.js';
-import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/signature.js';
-import type { StoredEntry } from '../../core/ledger/store.js';
+import { buildEntry, type BuiltEntry } from '../../core/ledger/entries/entry.js';
+import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/primitives/signature.js';
+import type { StoredEntry } from '../../core/ledger/store/store.js';
 
 export const testSigner: Signer = signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(7)));
 

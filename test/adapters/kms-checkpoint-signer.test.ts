@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { ed25519FromSpki, kmsCheckpointSigner, KmsSignerError } from '../../adapters/kms-checkpoint-signer.js';
-import { fromHex, toHex } from '../../core/ledger/bytes.js';
-import { checkpointSigningMessage, parseCheckpoint, verifyCheckpointSignature } from '../../core/ledger/checkpoint.js';
-import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { keyIdOf } from '../../core/ledger/signature.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { fromHex, toHex } from '../../core/ledger/primitives/bytes.js';
+import {
+  checkpointSigningMessage,
+  parseCheckpoint,
+  verifyCheckpointSignature,
+} from '../../core/ledger/checkpoints/checkpoint.js';
+import { checkpointLog } from '../../core/ledger/write/checkpoint-writer.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyIdOf } from '../../core/ledger/primitives/signature.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../core/ledger/verify/index.js';
 import { loadCheckpointSigner } from '../../adapters/checkpoint-key.js';
 import { BUILD_DIGEST, KEYS } from '../ledger/fixtures.js';

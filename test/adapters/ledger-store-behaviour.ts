@@ -1,9 +1,9 @@
 /**
- * The behaviour every LedgerStore must show (core/ledger/store.ts), as one suite run against each implementation:
+ * The behaviour every LedgerStore must show (core/ledger/store/store.ts), as one suite run against each implementation:
  * the in-memory store and the DynamoDB adapter over the wire. Same tests, same expectations.
  */
 import { describe, expect, it } from 'vitest';
-import type { LedgerStore, StoredEntry } from '../../core/ledger/store.js';
+import type { LedgerStore, StoredEntry } from '../../core/ledger/store/store.js';
 import { rawEntry } from './entry-fixture.js';
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {

@@ -13,7 +13,7 @@ import {
   type GraphRegistry,
 } from '../../core/admission/index.js';
 import { graphRunJson } from '../../core/graph/index.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { CLOSURE, hexOf, INPUTS, PROJECT, ROOT_GRAPH, runExample } from '../ledger/graph-run-fixtures.js';
 import { BUILD_DIGEST } from '../ledger/fixtures.js';
 

@@ -12,10 +12,10 @@ import {
   type Admission,
 } from '../../core/admission/index.js';
 import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/admission/request-format.js';
-import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entry.js';
-import type { UnsignedEntry } from '../../core/ledger/entry-types.js';
+import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entries/entry.js';
+import type { UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { REFUSAL_CODES, type RefusalCode } from '../../core/ledger/index.js';
-import type { StoredEntry } from '../../core/ledger/store.js';
+import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
 import { enc, example, exampleText, hex, request, world, type World } from '../replay/world.js';
 

@@ -1,5 +1,5 @@
 /**
- * The refusal codes are one closed union (REFUSAL_CODES, core/ledger/entry-types.ts); the compiler makes admission
+ * The refusal codes are one closed union (REFUSAL_CODES, core/ledger/entries/entry-types.ts); the compiler makes admission
  * and replay handle each, and this test makes the published lists say exactly the same: both schemas' enums and the
  * table in docs/ledger-format.md (ADR 0335).
  */

@@ -4,7 +4,7 @@
  * and the metered store charging a known sequence of calls.
  */
 import { readFileSync } from 'node:fs';
-import { selectLog } from '../../core/ledger/log-selection.js';
+import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../bench/support/aws-model/virtual-clock.js';
 import { lognormalLatency, lognormalMeanMs } from '../../bench/support/aws-model/latency.js';
@@ -39,7 +39,7 @@ import {
   type ScaleOptions,
 } from '../../bench/support/aws-model/scale-model.js';
 import { prng } from '../../bench/support/seeded-prng.js';
-import type { StoredEntry } from '../../core/ledger/store.js';
+import type { StoredEntry } from '../../core/ledger/store/store.js';
 
 describe('the virtual clock', () => {
   it('wakes sleepers in time order and ends at the last wake-up without real waiting', async () => {

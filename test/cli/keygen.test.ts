@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../cli/commands/keygen.js';
 import { memoryIo } from '../../cli/io.js';
-import { toHex } from '../../core/ledger/bytes.js';
-import { keyIdOf } from '../../core/ledger/signature.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { toHex } from '../../core/ledger/primitives/bytes.js';
+import { keyIdOf } from '../../core/ledger/primitives/signature.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-keygen-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { packageRoot, startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openFileSource } from '../../cli/console/source.js';
 import { graphRules } from '../../cli/console/graph-rules.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { ensureBuilt, launchChromium, type TestBrowser } from './browser.js';
 import { GRAPH_REQUEST, writeGraphLedgerFiles } from './graph-ledger-files.js';
 import type { LedgerFiles } from './ledger-files.js';

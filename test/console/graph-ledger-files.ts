@@ -18,7 +18,7 @@ import {
   type Rec,
 } from '../../conformance/ledger/fixtures.js';
 import { entryHashOf } from '../../core/ledger/index.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { buildGraphRequest } from '../../core/pipeline/index.js';
 import { graphRunEntry, INPUTS } from '../ledger/graph-run-fixtures.js';
 import { HOSTILE_TARGET, hostileRun } from '../graph-view/fixtures.js';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { graphRules, type GraphRulesFetchers } from '../../cli/console/graph-rules.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { graphRunEntry, PROJECT, ROOT_GRAPH } from '../ledger/graph-run-fixtures.js';
 import { GRAPH_REQUEST } from './graph-ledger-files.js';

@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { memoryIo } from '../../cli/io.js';
 import { sendMessages } from '../../adapters/sqs.js';
-import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/primitives/signature.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { handoffId, readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { buildRequest } from '../../core/pipeline/request-builder.js';
 import { resolveSettings } from '../../stack/settings.js';
@@ -27,7 +27,7 @@ import { ensureSigningKey, trustPolicyDocument } from '../../stack/local-files.j
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { probeStack, startDaemon, stopDaemon, type StackState } from '../../localstack/daemon.js';
 import { buildModuleBeside, buildServeEntry } from '../localstack/build-serve.js';
-import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 
 const STAGE = 'local'; // the local stage's route queues: every example target has one
 const REQUESTS = 3_000;

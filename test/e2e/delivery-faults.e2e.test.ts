@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
 import { sendMessage } from '../../adapters/sqs.js';
-import { selectLog } from '../../core/ledger/log-selection.js';
+import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, handoffs, worldIo, type WorldIo } from './world-io.js';
 

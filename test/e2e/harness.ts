@@ -15,8 +15,8 @@ import { createDynamoDbClient, createSnsClient, createSqsClient } from '../../ad
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
-import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/primitives/signature.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
 import { evaluateRuntimeFromEnv, type EvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
 import { createSequenceRuntime } from '../../functions/lib/sequence-runtime.js';

@@ -13,7 +13,7 @@ import { run as evaluate } from '../../cli/commands/evaluate.js';
 import { run as publish } from '../../cli/commands/publish.js';
 import { run as show } from '../../cli/commands/show.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 const STAGE = 'malformed';

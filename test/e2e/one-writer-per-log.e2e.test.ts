@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { sendMessage } from '../../adapters/sqs.js';
-import { selectLog } from '../../core/ledger/log-selection.js';
+import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, sleep, worldIo, type WorldIo } from './world-io.js';
 

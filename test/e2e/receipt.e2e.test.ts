@@ -15,7 +15,7 @@ import { run as show } from '../../cli/commands/show.js';
 import { EXIT } from '../../cli/args.js';
 import { run as receipt } from '../../cli/commands/receipt.js';
 import { run as verifyReceipt } from '../../cli/commands/verify-receipt.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
 

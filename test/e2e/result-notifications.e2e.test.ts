@@ -16,7 +16,7 @@ import {
   ReceiveMessageCommand,
 } from '@aws-sdk/client-sqs';
 import { readResultNotification } from '../../core/pipeline/result-notification.js';
-import type { SignedEntry } from '../../core/ledger/entry-types.js';
+import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 
 /** A docket.result/2 notification as read, with its signed entry's members alongside its id and coordinates. */
 type ResultNotification = SignedEntry & {

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import { PublishCommand } from '@aws-sdk/client-sns';
-import { entryHashOf } from '../../core/ledger/entry.js';
+import { entryHashOf } from '../../core/ledger/entries/entry.js';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
 import { run as submit } from '../../cli/commands/submit.js';

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { sendMessage } from '../../adapters/sqs.js';
-import { parseStoredEntry } from '../../core/ledger/entry.js';
-import type { SignedEntry } from '../../core/ledger/entry-types.js';
+import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import type { E2eWorld } from './harness.js';

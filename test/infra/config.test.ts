@@ -13,7 +13,7 @@ import {
   type DocketConfig,
 } from '../../infra/config.js';
 import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../../core/evaluate/limits.js';
-import { LOG_ID_PATTERN } from '../../core/ledger/entry-rules.js';
+import { LOG_ID_PATTERN } from '../../core/ledger/entries/entry-rules.js';
 import { routeKey } from '../../core/pipeline/handoff-plan.js';
 import { evaluateEnvironment } from '../../infra/function-environment.js';
 import { resourceNames, routeQueueKeys } from '../../infra/names.js';

@@ -5,10 +5,10 @@ import {
   DEFAULT_ADMISSION_LIMITS,
   worstCaseEntryBytes,
   type AdmissionInput,
-} from '../../core/ledger/admission.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { buildEntry, capMessage } from '../../core/ledger/entry.js';
-import { ENTRY_LIMITS } from '../../core/ledger/entry-types.js';
+} from '../../core/ledger/entries/worst-case-entry.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { buildEntry, capMessage } from '../../core/ledger/entries/entry.js';
+import { ENTRY_LIMITS } from '../../core/ledger/entries/entry-types.js';
 import { BUILD_DIGEST, dispositionEntry, errorEntry, refusalEntry, SIGNER } from './fixtures.js';
 
 const routes = (n: number, nameBytes: number) =>

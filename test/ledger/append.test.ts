@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { appendOnce, slotCommits, type AppendRequest } from '../../core/ledger/append.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { buildEntry, entryHashOf, parseStoredEntry } from '../../core/ledger/entry.js';
-import { selectLog } from '../../core/ledger/log-selection.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import type { LedgerStore } from '../../core/ledger/store.js';
+import { appendOnce, slotCommits, type AppendRequest } from '../../core/ledger/write/append.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { buildEntry, entryHashOf, parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import { selectLog } from '../../core/ledger/write/log-selection.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import type { LedgerStore } from '../../core/ledger/store/store.js';
 import { dispositionEntry, SIGNER } from './fixtures.js';
 
 /** Seeded PRNG (SHA-256 counter) so every interleaving is reproducible. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { canonicalText, LedgerValueError, readCanonicalRecord } from '../../core/ledger/canonical.js';
+import { canonicalText, LedgerValueError, readCanonicalRecord } from '../../core/ledger/primitives/canonical.js';
 
 function rng(label: string): () => number {
   let i = 0;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { canonicalText } from '../../core/ledger/canonical.js';
-import { buildCheckpoint, CHECKPOINT_FORMAT_V1, parseCheckpoint } from '../../core/ledger/checkpoint.js';
-import { checkpointLog, type CheckpointWrite } from '../../core/ledger/checkpoint-writer.js';
-import { buildEntry, entryHashOf } from '../../core/ledger/entry.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { signerFromKeyPair } from '../../core/ledger/signature.js';
-import type { StoredEntry } from '../../core/ledger/store.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { canonicalText } from '../../core/ledger/primitives/canonical.js';
+import { buildCheckpoint, CHECKPOINT_FORMAT_V1, parseCheckpoint } from '../../core/ledger/checkpoints/checkpoint.js';
+import { checkpointLog, type CheckpointWrite } from '../../core/ledger/write/checkpoint-writer.js';
+import { buildEntry, entryHashOf } from '../../core/ledger/entries/entry.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../core/ledger/verify/index.js';
 import { CHECKPOINT_SIGNER, dispositionEntry, OTHER_KEYS, policyV2, SIGNER } from './fixtures.js';
 
@@ -194,7 +194,7 @@ describe('the checkpoint writer', () => {
     const forged = await forgeHead(store);
     await honest(store, 1);
     // An old writer's /1 checkpoint (same checkpoint key) over the forged entry does not make the new writer skip it.
-    const frontierRoot = (await import('../../core/ledger/checkpoint.js')).computeLogTree;
+    const frontierRoot = (await import('../../core/ledger/checkpoints/checkpoint.js')).computeLogTree;
     const tree = await frontierRoot(store, 'log-a');
     const { body } = buildCheckpoint(
       {

@@ -1,7 +1,7 @@
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { appendOnce } from '../../core/ledger/append.js';
-import { fromHex, sha256Hex, toHex } from '../../core/ledger/bytes.js';
+import { appendOnce } from '../../core/ledger/write/append.js';
+import { fromHex, sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
 import {
   buildCheckpoint,
   CHECKPOINT_FORMAT,
@@ -10,15 +10,20 @@ import {
   parseCheckpoint,
   verifyCheckpointSignature,
   type UnsignedCheckpoint,
-} from '../../core/ledger/checkpoint.js';
-import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
-import { buildEntry, entrySigningMessage, parseStoredEntry, verifyEntrySignature } from '../../core/ledger/entry.js';
+} from '../../core/ledger/checkpoints/checkpoint.js';
+import { checkpointLog } from '../../core/ledger/write/checkpoint-writer.js';
+import {
+  buildEntry,
+  entrySigningMessage,
+  parseStoredEntry,
+  verifyEntrySignature,
+} from '../../core/ledger/entries/entry.js';
 import {
   exportCheckpoints,
   ledgerExportLines,
   readCheckpointExport,
   readLedgerExport,
-} from '../../core/ledger/export.js';
+} from '../../core/ledger/export/export.js';
 import {
   consistencyProof,
   inclusionProof,
@@ -26,9 +31,9 @@ import {
   merkleRoot,
   verifyConsistency,
   verifyInclusion,
-} from '../../core/ledger/merkle.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { verifyEd25519 } from '../../core/ledger/signature.js';
+} from '../../core/ledger/checkpoints/merkle.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { verifyEd25519 } from '../../core/ledger/primitives/signature.js';
 import { CHECKPOINT_KEYS, CHECKPOINT_SIGNER, dispositionEntry, KEYS, policyV2, SIGNER } from './fixtures.js';
 
 const POLICY = policyV2();

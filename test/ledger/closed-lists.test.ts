@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EVALUATION_ERROR_CLASSES } from '../../core/evaluate/types.js';
-import { ENTRY_KINDS, REFUSAL_CODES } from '../../core/ledger/entry-types.js';
+import { ENTRY_KINDS, REFUSAL_CODES } from '../../core/ledger/entries/entry-types.js';
 
 const schema = JSON.parse(
   readFileSync(join(import.meta.dirname, '..', '..', 'schema', 'ledger-entry.schema.json'), 'utf8'),

@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeLedgerCrypto } from '../../adapters/node-ledger-crypto.js';
-import { sha256, sha256Hex, toHex } from '../../core/ledger/bytes.js';
-import { installLedgerCrypto, ledgerCrypto, portableLedgerCrypto } from '../../core/ledger/crypto-port.js';
-import { keyPairFromSeed, signEd25519, verifyEd25519 } from '../../core/ledger/signature.js';
-import { decodeBase64Strict, encodeBase64 } from '../../core/ledger/signed-note.js';
+import { sha256, sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
+import { installLedgerCrypto, ledgerCrypto, portableLedgerCrypto } from '../../core/ledger/primitives/crypto-port.js';
+import { keyPairFromSeed, signEd25519, verifyEd25519 } from '../../core/ledger/primitives/signature.js';
+import { decodeBase64Strict, encodeBase64 } from '../../core/ledger/notes/signed-note.js';
 import { verifyExportFiles } from '../../core/ledger/verify/index.js';
 
 const SCENARIOS = join(import.meta.dirname, '..', '..', 'conformance', 'ledger', 'scenarios');

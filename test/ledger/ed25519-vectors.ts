@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as ed from '@noble/ed25519';
-import { fromHex } from '../../core/ledger/bytes.js';
-import { ED25519_L, keyPairFromSeed, signEd25519 } from '../../core/ledger/signature.js';
+import { fromHex } from '../../core/ledger/primitives/bytes.js';
+import { ED25519_L, keyPairFromSeed, signEd25519 } from '../../core/ledger/primitives/signature.js';
 
 export interface Case {
   readonly name: string;

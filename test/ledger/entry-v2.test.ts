@@ -1,18 +1,18 @@
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { worstCaseEntryBytes } from '../../core/ledger/admission.js';
+import { worstCaseEntryBytes } from '../../core/ledger/entries/worst-case-entry.js';
 import {
   buildEntry,
   EntryInvariantError,
   parseStoredEntry,
   verifyParsedEntrySignature,
-} from '../../core/ledger/entry.js';
-import { ENTRY_FORMAT, ENTRY_FORMAT_V2, entryFormatFor } from '../../core/ledger/entry-types.js';
-import { readLedgerExport } from '../../core/ledger/export.js';
+} from '../../core/ledger/entries/entry.js';
+import { ENTRY_FORMAT, ENTRY_FORMAT_V2, entryFormatFor } from '../../core/ledger/entries/entry-types.js';
+import { readLedgerExport } from '../../core/ledger/export/export.js';
 import { readLedgerExportFast } from '../../core/ledger/verify/fast-read.js';
-import { signEd25519 } from '../../core/ledger/signature.js';
-import { entrySigningMessage } from '../../core/ledger/entry.js';
-import { toHex, utf8Bytes } from '../../core/ledger/bytes.js';
+import { signEd25519 } from '../../core/ledger/primitives/signature.js';
+import { entrySigningMessage } from '../../core/ledger/entries/entry.js';
+import { toHex, utf8Bytes } from '../../core/ledger/primitives/bytes.js';
 import { dispositionEntry, errorEntry, KEYS, refusalEntry, SIGNER } from './fixtures.js';
 
 const Q = 'rfc0008-quantifiers';

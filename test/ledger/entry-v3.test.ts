@@ -11,12 +11,12 @@ import {
   entrySigningMessage,
   parseStoredEntry,
   verifyParsedEntrySignature,
-} from '../../core/ledger/entry.js';
-import { ENTRY_FORMAT_V2, ENTRY_FORMAT_V3, entryFormatFor } from '../../core/ledger/entry-types.js';
-import { entryViolation } from '../../core/ledger/entry-rules.js';
-import { graphRunStatus } from '../../core/ledger/graph-run-summary.js';
-import { signEd25519 } from '../../core/ledger/signature.js';
-import { toHex } from '../../core/ledger/bytes.js';
+} from '../../core/ledger/entries/entry.js';
+import { ENTRY_FORMAT_V2, ENTRY_FORMAT_V3, entryFormatFor } from '../../core/ledger/entries/entry-types.js';
+import { entryViolation } from '../../core/ledger/entries/entry-rules.js';
+import { graphRunStatus } from '../../core/ledger/entries/graph-run-summary.js';
+import { signEd25519 } from '../../core/ledger/primitives/signature.js';
+import { toHex } from '../../core/ledger/primitives/bytes.js';
 import { graphRunJson } from '../../core/graph/index.js';
 import { dispositionEntry, KEYS, SIGNER } from './fixtures.js';
 import { graphRunEntry, runExample } from './graph-run-fixtures.js';

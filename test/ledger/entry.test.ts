@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import canonicalize from 'canonicalize';
-import { sha256Hex, toHex } from '../../core/ledger/bytes.js';
+import { sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
 import {
   buildEntry,
   capMessage,
@@ -10,8 +10,8 @@ import {
   parseStoredEntry,
   verifyEntrySignature,
   verifyParsedEntrySignature,
-} from '../../core/ledger/entry.js';
-import { ENTRY_SIGNATURE_DOMAIN, signerFromKeyPair } from '../../core/ledger/signature.js';
+} from '../../core/ledger/entries/entry.js';
+import { ENTRY_SIGNATURE_DOMAIN, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { createHash } from 'node:crypto';
 import { inspect } from 'node:util';
 import { dispositionEntry, errorEntry, KEYS, OTHER_KEYS, refusalEntry, SIGNER } from './fixtures.js';

@@ -1,9 +1,9 @@
 /** Shared test fixtures: deterministic keys (seeds are fixed bytes, never real secrets) and sample entries. */
 import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
-import { sha256Hex, toHex } from '../../core/ledger/bytes.js';
-import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
-import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entry-types.js';
-import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
+import { sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
+import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
+import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/primitives/signature.js';
 
 export const seed = (byte: number): Uint8Array => new Uint8Array(32).fill(byte);
 export const KEYS: Ed25519KeyPair = keyPairFromSeed(seed(7));

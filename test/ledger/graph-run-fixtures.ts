@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { closureOf, type GraphClosure } from '../../core/graph-closure/index.js';
 import { evaluateGraph, graphRunJson, type GraphProject, type GraphRun } from '../../core/graph/index.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { ENTRY_FORMAT_V3, type UnsignedEntry } from '../../core/ledger/entry-types.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { ENTRY_FORMAT_V3, type UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { BUILD_DIGEST, KEYS } from './fixtures.js';
 
 export const EXAMPLE_DIR = join(import.meta.dirname, '..', '..', 'examples', 'graphs', 'procurement-triage');

@@ -4,13 +4,13 @@
  * and checks a presented graph file and inputs document against the digests the entry recorded.
  */
 import { describe, expect, it } from 'vitest';
-import { utf8Bytes } from '../../core/ledger/bytes.js';
-import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
-import { buildEntry } from '../../core/ledger/entry.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { readReceipt, receiptText, type Receipt } from '../../core/ledger/receipt.js';
-import { buildReceipt } from '../../core/ledger/receipt-build.js';
-import { verifyReceipt } from '../../core/ledger/receipt-verify.js';
+import { utf8Bytes } from '../../core/ledger/primitives/bytes.js';
+import { checkpointLog } from '../../core/ledger/write/checkpoint-writer.js';
+import { buildEntry } from '../../core/ledger/entries/entry.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { readReceipt, receiptText, type Receipt } from '../../core/ledger/receipts/receipt.js';
+import { buildReceipt } from '../../core/ledger/receipts/receipt-build.js';
+import { verifyReceipt } from '../../core/ledger/receipts/receipt-verify.js';
 import { CHECKPOINT_SIGNER, policyV3, SIGNER } from './fixtures.js';
 import { graphRunEntry, INPUTS, ROOT_GRAPH } from './graph-run-fixtures.js';
 

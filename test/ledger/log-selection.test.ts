@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { logsInTurn, selectLog } from '../../core/ledger/log-selection.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
+import { logsInTurn, selectLog } from '../../core/ledger/write/log-selection.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import type { EntryDraft } from '../../core/pipeline/ports.js';
 

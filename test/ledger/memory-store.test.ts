@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 
 const entry = (seq: number, body: string) => ({
   logId: 'l',

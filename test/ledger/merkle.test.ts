@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { toHex } from '../../core/ledger/bytes.js';
+import { toHex } from '../../core/ledger/primitives/bytes.js';
 import {
   consistencyProof,
   inclusionProof,
@@ -9,7 +9,7 @@ import {
   merkleRoot,
   verifyConsistency,
   verifyInclusion,
-} from '../../core/ledger/merkle.js';
+} from '../../core/ledger/checkpoints/merkle.js';
 
 const leaves = (n: number): Uint8Array[] =>
   Array.from({ length: n }, (_, i) => leafHash(new TextEncoder().encode(`entry-${i}`)));

@@ -1,14 +1,14 @@
 /**
- * The requester's audit of a saved entry (core/ledger/promise-audit.ts, ADR 0291): once a valid checkpoint covers
+ * The requester's audit of a saved entry (core/ledger/receipts/promise-audit.ts, ADR 0291): once a valid checkpoint covers
  * the entry's seq, inclusion is proven or the slot is shown to hold another leaf (`entry-omitted`); before, nothing
  * is claimed either way. A forged checkpoint never manufactures an omission.
  */
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
-import { buildEntry, entryHashOf } from '../../core/ledger/entry.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { auditPromise } from '../../core/ledger/promise-audit.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { checkpointLog } from '../../core/ledger/write/checkpoint-writer.js';
+import { buildEntry, entryHashOf } from '../../core/ledger/entries/entry.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { auditPromise } from '../../core/ledger/receipts/promise-audit.js';
 import { CHECKPOINT_SIGNER, dispositionEntry, policyV2, SIGNER } from './fixtures.js';
 
 const POLICY = policyV2();

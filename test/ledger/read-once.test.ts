@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fromHex, toHex } from '../../core/ledger/bytes.js';
+import { fromHex, toHex } from '../../core/ledger/primitives/bytes.js';
 import {
   buildEntry,
   entryHashOf,
@@ -9,8 +9,8 @@ import {
   entrySigningMessage,
   parseStoredEntry,
   storedSigningMessage,
-} from '../../core/ledger/entry.js';
-import { ED25519_L, passesStrictPrechecks, signEd25519 } from '../../core/ledger/signature.js';
+} from '../../core/ledger/entries/entry.js';
+import { ED25519_L, passesStrictPrechecks, signEd25519 } from '../../core/ledger/primitives/signature.js';
 import { buildLog } from '../../conformance/ledger/fixtures.js';
 import { le, P } from './ed25519-vectors.js';
 import { dispositionEntry, KEYS, refusalEntry, SIGNER } from './fixtures.js';

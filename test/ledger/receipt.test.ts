@@ -1,20 +1,20 @@
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import receiptSchema from '../../schema/receipt.schema.json' with { type: 'json' };
-import { sha256Hex, toHex, utf8Bytes } from '../../core/ledger/bytes.js';
-import { canonicalText } from '../../core/ledger/canonical.js';
-import { buildCheckpoint, type UnsignedCheckpoint } from '../../core/ledger/checkpoint.js';
-import type { NoteSigner } from '../../core/ledger/checkpoint-note.js';
-import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
-import { cosign, type WitnessKey } from '../../core/ledger/cosignature.js';
-import { buildEntry, entryHashOf } from '../../core/ledger/entry.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { publishCheckpointNote } from '../../core/ledger/publish-note.js';
-import { readReceipt, receiptText, ReceiptInvariantError, type Receipt } from '../../core/ledger/receipt.js';
-import { buildReceipt } from '../../core/ledger/receipt-build.js';
-import { verifyReceipt } from '../../core/ledger/receipt-verify.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
-import { serializeSignedNote, readSignedNote } from '../../core/ledger/signed-note.js';
+import { sha256Hex, toHex, utf8Bytes } from '../../core/ledger/primitives/bytes.js';
+import { canonicalText } from '../../core/ledger/primitives/canonical.js';
+import { buildCheckpoint, type UnsignedCheckpoint } from '../../core/ledger/checkpoints/checkpoint.js';
+import type { NoteSigner } from '../../core/ledger/checkpoints/checkpoint-note.js';
+import { checkpointLog } from '../../core/ledger/write/checkpoint-writer.js';
+import { cosign, type WitnessKey } from '../../core/ledger/witness/cosignature.js';
+import { buildEntry, entryHashOf } from '../../core/ledger/entries/entry.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { publishCheckpointNote } from '../../core/ledger/checkpoints/publish-note.js';
+import { readReceipt, receiptText, ReceiptInvariantError, type Receipt } from '../../core/ledger/receipts/receipt.js';
+import { buildReceipt } from '../../core/ledger/receipts/receipt-build.js';
+import { verifyReceipt } from '../../core/ledger/receipts/receipt-verify.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import { serializeSignedNote, readSignedNote } from '../../core/ledger/notes/signed-note.js';
 import type { WitnessPolicy } from '../../core/ledger/witness/witness-policy.js';
 import {
   CHECKPOINT_KEYS,

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import checkpointSchema from '../../schema/checkpoint.schema.json' with { type: 'json' };
 import entrySchema from '../../schema/ledger-entry.schema.json' with { type: 'json' };
 import policySchema from '../../schema/trust-policy.schema.json' with { type: 'json' };
-import { toHex } from '../../core/ledger/bytes.js';
-import { buildCheckpoint, CHECKPOINT_FORMAT } from '../../core/ledger/checkpoint.js';
-import { buildEntry } from '../../core/ledger/entry.js';
-import { merkleRoot } from '../../core/ledger/merkle.js';
+import { toHex } from '../../core/ledger/primitives/bytes.js';
+import { buildCheckpoint, CHECKPOINT_FORMAT } from '../../core/ledger/checkpoints/checkpoint.js';
+import { buildEntry } from '../../core/ledger/entries/entry.js';
+import { merkleRoot } from '../../core/ledger/checkpoints/merkle.js';
 import { BUILD_DIGEST, dispositionEntry, errorEntry, KEYS, refusalEntry, SIGNER } from './fixtures.js';
 
 const ajv = new Ajv2020Module.default({ allErrors: true, strict: true, strictTypes: false, strictRequired: false });

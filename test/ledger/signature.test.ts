@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as ed from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
-import { fromHex, toHex } from '../../core/ledger/bytes.js';
+import { fromHex, toHex } from '../../core/ledger/primitives/bytes.js';
 import {
   generateKeyPair,
   keyIdOf,
@@ -10,7 +10,7 @@ import {
   SMALL_ORDER_ENCODINGS,
   signEd25519,
   verifyEd25519,
-} from '../../core/ledger/signature.js';
+} from '../../core/ledger/primitives/signature.js';
 import { cat, le, malleabilityCorpus, stream, torsionPoints, type Case } from './ed25519-vectors.js';
 
 // RFC 8032 §7.1 TEST 1, TEST 2, TEST 3 (secret seed, public key, message, signature).

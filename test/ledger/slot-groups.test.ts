@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SlotGroups } from '../../core/ledger/slot-groups.js';
+import { SlotGroups } from '../../core/ledger/write/slot-groups.js';
 
 /** A commit whose completion the test controls: each call is recorded and waits for `release()`. */
 function controlled() {

@@ -2,14 +2,14 @@ import * as ed from '@noble/ed25519';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeLedgerCrypto } from '../../adapters/node-ledger-crypto.js';
 import { loadSodiumEd25519Verify, sodiumLedgerCrypto } from '../../adapters/sodium-ledger-crypto.js';
-import { installLedgerCrypto, ledgerCrypto, portableLedgerCrypto } from '../../core/ledger/crypto-port.js';
+import { installLedgerCrypto, ledgerCrypto, portableLedgerCrypto } from '../../core/ledger/primitives/crypto-port.js';
 import {
   ED25519_L,
   generateKeyPair,
   passesStrictPrechecks,
   signEd25519,
   verifyEd25519,
-} from '../../core/ledger/signature.js';
+} from '../../core/ledger/primitives/signature.js';
 import {
   cat,
   challenge,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRfc3339Utc } from '../../core/ledger/entry-rules.js';
+import { isRfc3339Utc } from '../../core/ledger/entries/entry-rules.js';
 import { stream } from './ed25519-vectors.js';
 
 /** The rule as it was written before, by regular expression: the reference the character-code reader must match. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toHex } from '../../core/ledger/bytes.js';
+import { toHex } from '../../core/ledger/primitives/bytes.js';
 import {
   isAllowedAuthority,
   isAllowedBuild,
@@ -7,7 +7,7 @@ import {
   keyForCheckpoint,
   keyForEntry,
   readTrustPolicy,
-} from '../../core/ledger/trust-policy.js';
+} from '../../core/ledger/trust-policy/trust-policy.js';
 import { BUILD_DIGEST, KEYS, OTHER_KEYS } from './fixtures.js';
 
 const policy = (over: Record<string, unknown> = {}): Record<string, unknown> => ({

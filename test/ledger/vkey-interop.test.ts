@@ -13,12 +13,12 @@ import { run as keygen } from '../../cli/commands/keygen.js';
 import { run as witness } from '../../cli/commands/witness.js';
 import { memoryIo } from '../../cli/io.js';
 import { parseWitnessKey } from '../../cli/witness/witness-key-file.js';
-import { checkpointOrigin, signCheckpointNote } from '../../core/ledger/checkpoint-note.js';
-import { cosign } from '../../core/ledger/cosignature.js';
-import { merkleRoot } from '../../core/ledger/merkle.js';
-import { signEd25519 } from '../../core/ledger/signature.js';
-import { serializeSignedNote, readSignedNote } from '../../core/ledger/signed-note.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { checkpointOrigin, signCheckpointNote } from '../../core/ledger/checkpoints/checkpoint-note.js';
+import { cosign } from '../../core/ledger/witness/cosignature.js';
+import { merkleRoot } from '../../core/ledger/checkpoints/merkle.js';
+import { signEd25519 } from '../../core/ledger/primitives/signature.js';
+import { serializeSignedNote, readSignedNote } from '../../core/ledger/notes/signed-note.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { readWitnessPolicy } from '../../core/ledger/witness/witness-policy.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-vkey-'));

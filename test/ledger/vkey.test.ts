@@ -3,11 +3,11 @@
  * the key ID is SHA-256("PeterNeumann" ‖ 0x0A ‖ 0x01 ‖ key)[:4] and the signature verifies over the note text).
  */
 import { describe, expect, it } from 'vitest';
-import { toHex, utf8Bytes } from '../../core/ledger/bytes.js';
-import { keyPairFromSeed, verifyEd25519 } from '../../core/ledger/signature.js';
-import { encodeBase64, noteKeyId, readSignedNote } from '../../core/ledger/signed-note.js';
-import { readVkey, serializeVkey, VkeyInvariantError } from '../../core/ledger/vkey.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { toHex, utf8Bytes } from '../../core/ledger/primitives/bytes.js';
+import { keyPairFromSeed, verifyEd25519 } from '../../core/ledger/primitives/signature.js';
+import { encodeBase64, noteKeyId, readSignedNote } from '../../core/ledger/notes/signed-note.js';
+import { readVkey, serializeVkey, VkeyInvariantError } from '../../core/ledger/notes/vkey.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { readWitnessPolicy, witnessPolicyDocument } from '../../core/ledger/witness/witness-policy.js';
 import { seed } from '../witness/fixtures.js';
 

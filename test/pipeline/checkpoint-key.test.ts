@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { toHex } from '../../core/ledger/bytes.js';
+import { toHex } from '../../core/ledger/primitives/bytes.js';
 import { loadCheckpointSigner, loadTrustPolicy } from '../../adapters/checkpoint-key.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { CHECKPOINT_KEYS, KEYS } from '../ledger/fixtures.js';

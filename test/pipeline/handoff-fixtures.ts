@@ -1,9 +1,9 @@
 /** Signed disposition entries and a trust policy for handoff message tests (fixed test keys, never real secrets). */
 import canonicalize from 'canonicalize';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { buildEntry, type BuiltEntry } from '../../core/ledger/entry.js';
-import { signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/signature.js';
-import type { TrustPolicy } from '../../core/ledger/trust-policy.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { buildEntry, type BuiltEntry } from '../../core/ledger/entries/entry.js';
+import { signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/primitives/signature.js';
+import type { TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import type { Disposition } from '../../core/evaluate/types.js';
 import { BUILD_DIGEST, dispositionEntry, KEYS } from '../ledger/fixtures.js';
 

@@ -1,8 +1,8 @@
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { buildEntry } from '../../core/ledger/entry.js';
-import { signerFromKeyPair } from '../../core/ledger/signature.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { buildEntry } from '../../core/ledger/entries/entry.js';
+import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { handoffId, handoffMessageBytes } from '../../core/pipeline/handoff-message.js';
 import {
   HANDOFF_REJECTIONS,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { packEscalationTarget } from '../../core/admission/index.js';
 import { planHandoffs, parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
 import canonicalize from 'canonicalize';
-import { DEFAULT_ADMISSION_LIMITS } from '../../core/ledger/admission.js';
+import { DEFAULT_ADMISSION_LIMITS } from '../../core/ledger/entries/worst-case-entry.js';
 import {
   HANDOFF_MAX_BYTES,
   handoffId,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
-import type { LedgerStore } from '../../core/ledger/store.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import type { LedgerStore } from '../../core/ledger/store/store.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { refusalDraft } from './entry-draft-fixture.js';
 

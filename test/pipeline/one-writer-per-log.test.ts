@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs } from '../../core/ledger/append.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
-import type { LedgerStore, StoredEntry } from '../../core/ledger/store.js';
+import { backoffDelayMs } from '../../core/ledger/write/append.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import type { LedgerStore, StoredEntry } from '../../core/ledger/store/store.js';
 import { LedgerWriteError, ledgerWriter, type LedgerWriterOptions } from '../../core/pipeline/ledger-writer.js';
 import { refusalDraft } from './entry-draft-fixture.js';
 

@@ -5,8 +5,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { handleBatch, type BatchRecord } from '../../core/pipeline/batch.js';
 import { handoffId, readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
-import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { processRequest, type PipelineConfig, type PipelinePorts } from '../../core/pipeline/process-request.js';

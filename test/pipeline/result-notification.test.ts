@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
-import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { processRequest, type PipelineConfig, type PipelinePorts } from '../../core/pipeline/process-request.js';
@@ -19,7 +19,7 @@ import {
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { requestIdFilterPolicies } from '../../core/pipeline/result-filter.js';
 import type { EntryDraft } from '../../core/pipeline/ports.js';
-import type { SignedEntry } from '../../core/ledger/entry-types.js';
+import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 
 const enc = new TextEncoder();
 const ex = (p: string) => new Uint8Array(readFileSync(new URL(`../../examples/${p}`, import.meta.url)));

@@ -4,7 +4,7 @@
  */
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { buildEntry, parseStoredEntry } from '../../core/ledger/entry.js';
+import { buildEntry, parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { readSavedResult, resultLine } from '../../core/pipeline/saved-result.js';
 import { dispositionEntry, SIGNER } from '../ledger/fixtures.js';
 

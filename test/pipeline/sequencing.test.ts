@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { selectLog } from '../../core/ledger/log-selection.js';
+import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { handleBatch, type BatchRecord } from '../../core/pipeline/batch.js';
 import type { ProcessOutcome } from '../../core/pipeline/process-request.js';
 import { forwardDeduplicationId, sequenceMessage, UNIDENTIFIED_GROUP_PREFIX } from '../../core/pipeline/sequencing.js';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyPairFromSeed } from '../../core/ledger/signature.js';
+import { keyPairFromSeed } from '../../core/ledger/primitives/signature.js';
 import { loadSigningKey, parseSigningKey, signingKeyDocument } from '../../adapters/signing-key.js';
 import { writeSigningKey } from '../../stack/local-files.js';
 import { buildDigest, treeDigest } from '../../functions/lib/build-digest.js';

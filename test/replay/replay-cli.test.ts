@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { run, type ReplayDeps } from '../../cli/commands/replay-entries.js';
-import { StoreReadError, type LedgerStore } from '../../core/ledger/store.js';
+import { StoreReadError, type LedgerStore } from '../../core/ledger/store/store.js';
 import { BUILD, request, world, writePolicyFile, type World } from './world.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-replay-cli-'));

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entry.js';
-import type { SignedEntry, UnsignedEntry } from '../../core/ledger/entry-types.js';
-import type { StoredEntry } from '../../core/ledger/store.js';
-import { readLedgerExport } from '../../core/ledger/export.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entries/entry.js';
+import type { SignedEntry, UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
+import type { StoredEntry } from '../../core/ledger/store/store.js';
+import { readLedgerExport } from '../../core/ledger/export/export.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { replayContext, replayStoredEntry, type ReplayOptions } from '../../core/replay/index.js';
 import { hex, request, world, type World } from './world.js';
 

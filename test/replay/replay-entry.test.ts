@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalText } from '../../core/ledger/canonical.js';
-import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entry.js';
-import type { SignedEntry, UnsignedEntry } from '../../core/ledger/entry-types.js';
-import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/signature.js';
-import type { StoredEntry } from '../../core/ledger/store.js';
+import { canonicalText } from '../../core/ledger/primitives/canonical.js';
+import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entries/entry.js';
+import type { SignedEntry, UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
+import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/primitives/signature.js';
+import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { checkEntry } from '../../core/ledger/verify/index.js';
 import { replayContext, replayStoredEntry, type ReplayOptions } from '../../core/replay/index.js';
 import { enc, exampleText, hex, request, world } from './world.js';

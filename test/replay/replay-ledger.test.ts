@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import {
   outcomeLine,
   replayLedger,
@@ -8,7 +8,7 @@ import {
   type ReplayOutcome,
   type ReplaySelection,
 } from '../../core/replay/index.js';
-import type { LedgerStore } from '../../core/ledger/store.js';
+import type { LedgerStore } from '../../core/ledger/store/store.js';
 import { request, world, type World } from './world.js';
 
 const VENDOR = 'vendor-onboarding-target.json';

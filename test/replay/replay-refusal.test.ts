@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entry.js';
-import type { UnsignedEntry } from '../../core/ledger/entry-types.js';
+import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entries/entry.js';
+import type { UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
-import type { StoredEntry } from '../../core/ledger/store.js';
+import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { enc, example, hex, request, world, type World } from './world.js';
 

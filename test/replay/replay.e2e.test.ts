@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessage } from '../../adapters/sqs.js';
 import { memoryIo } from '../../cli/io.js';
 import { run, stackDeps } from '../../cli/commands/replay-entries.js';
-import { parseStoredEntry } from '../../core/ledger/entry.js';
+import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { startE2e, type E2eWorld } from '../e2e/harness.js';

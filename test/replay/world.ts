@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
-import { toHex } from '../../core/ledger/bytes.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/signature.js';
-import type { StoredEntry } from '../../core/ledger/store.js';
-import type { TrustPolicy } from '../../core/ledger/trust-policy.js';
+import { toHex } from '../../core/ledger/primitives/bytes.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import type { StoredEntry } from '../../core/ledger/store/store.js';
+import type { TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import type { ReplayFetchers, ReplayOptions, Retained } from '../../core/replay/index.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';

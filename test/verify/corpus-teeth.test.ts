@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type * as EntryModuleNs from '../../core/ledger/entry.js';
+import type * as EntryModuleNs from '../../core/ledger/entries/entry.js';
 import type * as EntryStatusModuleNs from '../../core/ledger/verify/entry-status.js';
-import type * as TrustPolicyModuleNs from '../../core/ledger/trust-policy.js';
-import type { TrustPolicy } from '../../core/ledger/trust-policy.js';
+import type * as TrustPolicyModuleNs from '../../core/ledger/trust-policy/trust-policy.js';
+import type { TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 
 type EntryModule = typeof EntryModuleNs;
 type EntryStatusModule = typeof EntryStatusModuleNs;
@@ -56,9 +56,9 @@ async function failingScenarios(): Promise<string[]> {
 }
 
 afterEach(() => {
-  vi.doUnmock('../../core/ledger/entry.js');
+  vi.doUnmock('../../core/ledger/entries/entry.js');
   vi.doUnmock('../../core/ledger/verify/entry-status.js');
-  vi.doUnmock('../../core/ledger/trust-policy.js');
+  vi.doUnmock('../../core/ledger/trust-policy/trust-policy.js');
   vi.resetModules();
 });
 
@@ -70,7 +70,7 @@ describe('the ledger corpus against deliberately broken verifiers', () => {
 
   it('fails a verifier that skips the entry signature check', async () => {
     vi.resetModules();
-    vi.doMock('../../core/ledger/entry.js', async (orig) => ({
+    vi.doMock('../../core/ledger/entries/entry.js', async (orig) => ({
       ...(await orig<EntryModule>()),
       verifyEntrySignature: () => true,
       verifyStoredEntrySignature: () => true,
@@ -92,7 +92,7 @@ describe('the ledger corpus against deliberately broken verifiers', () => {
     const last = new Map<string, string | null>();
     vi.doMock('../../core/ledger/verify/entry-status.js', async (orig) => {
       const real = await orig<EntryStatusModule>();
-      const { toHex } = await import('../../core/ledger/bytes.js');
+      const { toHex } = await import('../../core/ledger/primitives/bytes.js');
       return {
         ...real,
         checkEntry: (...args: Parameters<typeof real.checkEntry>) => {
@@ -111,7 +111,7 @@ describe('the ledger corpus against deliberately broken verifiers', () => {
 
   it('fails a verifier that accepts any pinned key for checkpoints, whatever its role and range', async () => {
     vi.resetModules();
-    vi.doMock('../../core/ledger/trust-policy.js', async (orig) => {
+    vi.doMock('../../core/ledger/trust-policy/trust-policy.js', async (orig) => {
       const real = await orig<TrustPolicyModule>();
       return {
         ...real,

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readCanonicalRecord } from '../../core/ledger/canonical.js';
-import { readLedgerExport } from '../../core/ledger/export.js';
+import { readCanonicalRecord } from '../../core/ledger/primitives/canonical.js';
+import { readLedgerExport } from '../../core/ledger/export/export.js';
 import { readCanonicalText, readLedgerExportFast } from '../../core/ledger/verify/fast-read.js';
 
 const SCENARIOS = join(import.meta.dirname, '..', '..', 'conformance', 'ledger', 'scenarios');

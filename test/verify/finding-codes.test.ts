@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RECEIPT_FINDING_CODES } from '../../core/ledger/receipt-verify.js';
+import { RECEIPT_FINDING_CODES } from '../../core/ledger/receipts/receipt-verify.js';
 import {
   CHECKPOINT_STATUS_ORDER,
   ENTRY_STATUS_ORDER,

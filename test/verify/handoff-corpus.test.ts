@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateHandoffCorpus } from '../../conformance/ledger/handoff-scenarios.js';
 import { deliveriesOf } from '../../core/pipeline/handoff-repeats.js';
-import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import {
   HANDOFF_CHECKS,
   HANDOFF_REJECTIONS,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { appendOnce } from '../../core/ledger/append.js';
-import { sha256Hex } from '../../core/ledger/bytes.js';
-import { checkpointLog } from '../../core/ledger/checkpoint-writer.js';
-import { buildEntry } from '../../core/ledger/entry.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { signerFromKeyPair } from '../../core/ledger/signature.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { appendOnce } from '../../core/ledger/write/append.js';
+import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
+import { checkpointLog } from '../../core/ledger/write/checkpoint-writer.js';
+import { buildEntry } from '../../core/ledger/entries/entry.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../core/ledger/verify/index.js';
 import { K1, KC, PROD, policyText, unsignedEntry } from '../../conformance/ledger/fixtures.js';
 
@@ -96,7 +96,7 @@ describe('verifyLedger over a live store', () => {
 
   it('gives no verdict, never a shorter ok, when listing the logs is cut short', async () => {
     const store = await appendedStore(6, 6);
-    const { StoreReadError } = await import('../../core/ledger/store.js');
+    const { StoreReadError } = await import('../../core/ledger/store/store.js');
     const broken = Object.create(store) as MemoryLedgerStore;
     broken.listLogs = async () => {
       throw new StoreReadError('scan page 2 throttled');

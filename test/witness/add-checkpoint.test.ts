@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { utf8Bytes } from '../../core/ledger/bytes.js';
-import { cosignatureKeyId } from '../../core/ledger/cosignature.js';
-import { signEd25519 } from '../../core/ledger/signature.js';
-import { encodeBase64, readSignedNote } from '../../core/ledger/signed-note.js';
+import { utf8Bytes } from '../../core/ledger/primitives/bytes.js';
+import { cosignatureKeyId } from '../../core/ledger/witness/cosignature.js';
+import { signEd25519 } from '../../core/ledger/primitives/signature.js';
+import { encodeBase64, readSignedNote } from '../../core/ledger/notes/signed-note.js';
 import {
   readAddCheckpointRequest,
   serializeAddCheckpointRequest,
@@ -11,13 +11,13 @@ import {
 } from '../../core/ledger/witness/add-checkpoint.js';
 import { emptyWitnessState, type WitnessState } from '../../core/ledger/witness/witness-state.js';
 import { leaves, LOG_KEYS, noteFor, OTHER_KEYS, ORIGIN, POLICY, proofBetween, signerOf, WITNESS } from './fixtures.js';
-import { checkpointOrigin, signCheckpointNote } from '../../core/ledger/checkpoint-note.js';
-import { merkleRoot } from '../../core/ledger/merkle.js';
+import { checkpointOrigin, signCheckpointNote } from '../../core/ledger/checkpoints/checkpoint-note.js';
+import { merkleRoot } from '../../core/ledger/checkpoints/merkle.js';
 
 const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z
 const ctx: WitnessContext = { policy: POLICY, knowsOrigin: (o) => o === ORIGIN, key: WITNESS, now: NOW };
 
-/** The cosignature line, built here from tlog-cosignature's rules alone (not through core/ledger/cosignature.ts). */
+/** The cosignature line, built here from tlog-cosignature's rules alone (not through core/ledger/witness/cosignature.ts). */
 function expectedCosignatureLine(noteText: string, time: number): string {
   const msg = `cosignature/v1\ntime ${time}\n${noteText}`;
   const sig = signEd25519(utf8Bytes(msg), WITNESS.secretKey);

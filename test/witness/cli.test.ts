@@ -10,12 +10,12 @@ import { memoryIo } from '../../cli/io.js';
 import { run as witness } from '../../cli/commands/witness.js';
 import { run as verify } from '../../cli/commands/verify.js';
 import { buildLog, exportText, K1, policyText, PROD } from '../../conformance/ledger/fixtures.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { signerFromKeyPair } from '../../core/ledger/signature.js';
-import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy.js';
-import { utf8Bytes } from '../../core/ledger/bytes.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
+import { utf8Bytes } from '../../core/ledger/primitives/bytes.js';
 import { runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
-import { exportCheckpoints } from '../../core/ledger/export.js';
+import { exportCheckpoints } from '../../core/ledger/export/export.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-witness-cli-'));
 const f = (n: string) => join(dir, n);

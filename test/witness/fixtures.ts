@@ -1,10 +1,14 @@
 /** Fixed keys, a fixed log and trust policy for the witness tests (no randomness: seeds are constants). */
-import { fromHex, sha256, utf8Bytes } from '../../core/ledger/bytes.js';
-import { checkpointOrigin, signCheckpointNote, type NoteSigner } from '../../core/ledger/checkpoint-note.js';
-import type { WitnessKey } from '../../core/ledger/cosignature.js';
-import { consistencyProof, merkleRoot } from '../../core/ledger/merkle.js';
-import { keyPairFromSeed, signEd25519 } from '../../core/ledger/signature.js';
-import type { TrustPolicy } from '../../core/ledger/trust-policy.js';
+import { fromHex, sha256, utf8Bytes } from '../../core/ledger/primitives/bytes.js';
+import {
+  checkpointOrigin,
+  signCheckpointNote,
+  type NoteSigner,
+} from '../../core/ledger/checkpoints/checkpoint-note.js';
+import type { WitnessKey } from '../../core/ledger/witness/cosignature.js';
+import { consistencyProof, merkleRoot } from '../../core/ledger/checkpoints/merkle.js';
+import { keyPairFromSeed, signEd25519 } from '../../core/ledger/primitives/signature.js';
+import type { TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 
 export const seed = (label: string): Uint8Array => sha256(utf8Bytes(label));
 export const LOG_KEYS = keyPairFromSeed(seed('log checkpoint key'));

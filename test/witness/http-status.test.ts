@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postAddCheckpoint, witnessServer } from '../../cli/witness/http.js';
-import { encodeBase64 } from '../../core/ledger/signed-note.js';
+import { encodeBase64 } from '../../core/ledger/notes/signed-note.js';
 import { serializeAddCheckpointRequest, type AddCheckpointResponse } from '../../core/ledger/witness/add-checkpoint.js';
 import { submitCheckpoint } from '../../core/ledger/witness/submit-checkpoint.js';
 import { WitnessService } from '../../core/ledger/witness/witness-service.js';

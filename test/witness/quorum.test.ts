@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NOW, W1, WITNESSED_AT } from '../../conformance/ledger/witness-scenarios.js';
 import { testKey } from '../../conformance/ledger/fixtures.js';
-import { cosign, type WitnessKey } from '../../core/ledger/cosignature.js';
-import { readNotesExport } from '../../core/ledger/notes-export.js';
-import { readSignedNote, serializeSignedNote } from '../../core/ledger/signed-note.js';
+import { cosign, type WitnessKey } from '../../core/ledger/witness/cosignature.js';
+import { readNotesExport } from '../../core/ledger/export/notes-export.js';
+import { readSignedNote, serializeSignedNote } from '../../core/ledger/notes/signed-note.js';
 import { verifyExportFiles } from '../../core/ledger/verify/index.js';
 import { readWitnessPolicy, witnessPolicyDocument } from '../../core/ledger/witness/witness-policy.js';
 

@@ -1,13 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { toHex, utf8Bytes } from '../../core/ledger/bytes.js';
-import { keyPairFromSeed, signEd25519, verifyEd25519 } from '../../core/ledger/signature.js';
+import { toHex, utf8Bytes } from '../../core/ledger/primitives/bytes.js';
+import { keyPairFromSeed, signEd25519, verifyEd25519 } from '../../core/ledger/primitives/signature.js';
 import {
   decodeBase64Strict,
   noteKeyId,
   NOTE_SIG_ED25519,
   readSignedNote,
   serializeSignedNote,
-} from '../../core/ledger/signed-note.js';
+} from '../../core/ledger/notes/signed-note.js';
 
 // The signed-note example key of golang.org/x/mod/sumdb/note (the format C2SP signed-note specifies):
 //   PRIVATE+KEY+PeterNeumann+c74f20a3+AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz

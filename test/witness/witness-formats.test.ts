@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseWitnessKey, writeWitnessKey } from '../../cli/witness/witness-key-file.js';
 import { loadWitnessState, saveWitnessState } from '../../cli/witness/state-file.js';
-import { toHex, utf8Bytes } from '../../core/ledger/bytes.js';
+import { toHex, utf8Bytes } from '../../core/ledger/primitives/bytes.js';
 import {
   checkpointNoteText,
   checkpointOrigin,
   parseCheckpointOrigin,
   readCheckpointNote,
   verifyLogSignature,
-} from '../../core/ledger/checkpoint-note.js';
-import { cosign, cosignatureTime } from '../../core/ledger/cosignature.js';
-import { MemoryLedgerStore } from '../../core/ledger/memory-store.js';
-import { readNotesExport } from '../../core/ledger/notes-export.js';
-import { signerFromKeyPair } from '../../core/ledger/signature.js';
+} from '../../core/ledger/checkpoints/checkpoint-note.js';
+import { cosign, cosignatureTime } from '../../core/ledger/witness/cosignature.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { readNotesExport } from '../../core/ledger/export/notes-export.js';
+import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { witnessAddCheckpoint } from '../../core/ledger/witness/add-checkpoint.js';
 import { readWitnessPolicy } from '../../core/ledger/witness/witness-policy.js';
 import { WitnessService } from '../../core/ledger/witness/witness-service.js';
@@ -27,7 +27,7 @@ import {
 import { submitCheckpoint } from '../../core/ledger/witness/submit-checkpoint.js';
 import { runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { buildLog, K1, policyText } from '../../conformance/ledger/fixtures.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { AUTHORITY, LOG_KEYS, noteFor, ORIGIN, POLICY, proofBetween, WITNESS, WITNESS2 } from './fixtures.js';
 
 const NOW = 1_767_225_600;

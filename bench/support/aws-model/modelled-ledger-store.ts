@@ -1,5 +1,5 @@
 /**
- * The ledger table as the AWS scale model sees it: the real in-memory store (core/ledger/memory-store.ts) behind the
+ * The ledger table as the AWS scale model sees it: the real in-memory store (core/ledger/store/memory-store.ts) behind the
  * calls the DynamoDB adapter (adapters/dynamodb-ledger-store.ts) would send, each one
  *   - waiting out the instance's pending CPU (the request leaves only when the code that issues it has run),
  *   - taking half a network latency to reach the table, being applied and metered there at that virtual instant
@@ -14,8 +14,8 @@
  * (DynamoDB's transactional price), a cancelled transaction charged the same, at the larger of stored and offered.
  * Checkpoint and listing methods are passed through unmodelled: the append path never calls them.
  */
-import { MemoryLedgerStore } from '../../../core/ledger/memory-store.js';
-import type { Claim, LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../../../core/ledger/store.js';
+import { MemoryLedgerStore } from '../../../core/ledger/store/memory-store.js';
+import type { Claim, LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../../../core/ledger/store/store.js';
 import { itemSize, readUnits, writeUnits, type AttributeValue } from './dynamodb-capacity.js';
 import type { CapacityMeter } from './capacity-meter.js';
 import { ThrottlingError, withSdkRetry, type RetryContext } from './sdk-retry.js';

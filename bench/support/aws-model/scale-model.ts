@@ -1,7 +1,7 @@
 /**
  * The AWS scale model (docs/adr/0280-aws-scale-model.md): the project's real batch handler (core/pipeline/batch.ts),
  * request processing (core/pipeline/process-request.ts), ledger writer (core/pipeline/ledger-writer.ts) and append
- * protocol (core/ledger/append.ts), run by simulated Lambda instances against the in-memory ledger store, with every
+ * protocol (core/ledger/write/append.ts), run by simulated Lambda instances against the in-memory ledger store, with every
  * DynamoDB and SQS call costing a lognormal network latency on a virtual clock, metered per partition key and, with
  * `throttle`, limited per key as DynamoDB limits it.
  *
@@ -26,12 +26,12 @@
  */
 import { createHash } from 'node:crypto';
 import { REQUEST_FORMAT } from '../../../core/admission/request-format.js';
-import { logsInTurn } from '../../../core/ledger/log-selection.js';
+import { logsInTurn } from '../../../core/ledger/write/log-selection.js';
 import { sequenceMessage } from '../../../core/pipeline/sequencing.js';
-import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../../core/ledger/signature.js';
-import { readTrustPolicy } from '../../../core/ledger/trust-policy.js';
+import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../../core/ledger/primitives/signature.js';
+import { readTrustPolicy } from '../../../core/ledger/trust-policy/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledger/verify/index.js';
-import { checkpointLog } from '../../../core/ledger/checkpoint-writer.js';
+import { checkpointLog } from '../../../core/ledger/write/checkpoint-writer.js';
 import { handleBatch, type BatchRecord } from '../../../core/pipeline/batch.js';
 import { ledgerWriter } from '../../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../../core/pipeline/pack-source.js';
@@ -502,7 +502,7 @@ export async function simulate(
   const latencies = work.requestIds.map((id) => durable.get(id)! - world.sentAt.get(id)!).sort((a, b) => a - b);
   const end = Math.max(...durable.values());
   // The project's own checks: the checkpoint writer verifies every entry's signature and the chain of each log
-  // before it signs (core/ledger/checkpoint-writer.ts), then verify judges the whole ledger against those
+  // before it signs (core/ledger/write/checkpoint-writer.ts), then verify judges the whole ledger against those
   // checkpoints and the position markers (core/ledger/verify), duplicate requests included.
   const policy = trustPolicy(world.config.logIds);
   const store = world.table.store;

@@ -5,9 +5,14 @@
  * An anchor also vouches for the signatures of the entries it covers only when its writer verified them before
  * signing (format /2) and its key is valid for the whole covered range (docs/adr/0121-checkpoints-verify-before-signing.md).
  */
-import { CHECKPOINT_FORMAT, parseCheckpoint, verifyCheckpointSignature, type SignedCheckpoint } from '../checkpoint.js';
-import type { StoredCheckpoint } from '../store.js';
-import { isAllowedAuthority, keyForCheckpoint, type TrustPolicy } from '../trust-policy.js';
+import {
+  CHECKPOINT_FORMAT,
+  parseCheckpoint,
+  verifyCheckpointSignature,
+  type SignedCheckpoint,
+} from '../checkpoints/checkpoint.js';
+import type { StoredCheckpoint } from '../store/store.js';
+import { isAllowedAuthority, keyForCheckpoint, type TrustPolicy } from '../trust-policy/trust-policy.js';
 import type { CheckpointStatus } from './findings.js';
 
 export interface CheckpointCheck {

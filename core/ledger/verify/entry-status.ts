@@ -5,12 +5,12 @@
  * documented one: a digest that does not match the embedded disposition is reported only after the signature,
  * placement and projection checks (docs/adr/0090-verify-findings-and-order.md).
  */
-import { fromHex } from '../bytes.js';
-import { entryViolation } from '../entry-rules.js';
-import { ENTRY_FORMAT_PREFIX, ENTRY_FORMATS, type SignedEntry } from '../entry-types.js';
-import { entryHashOf, verifyStoredEntrySignature } from '../entry.js';
-import type { StoredEntry } from '../store.js';
-import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy.js';
+import { fromHex } from '../primitives/bytes.js';
+import { entryViolation } from '../entries/entry-rules.js';
+import { ENTRY_FORMAT_PREFIX, ENTRY_FORMATS, type SignedEntry } from '../entries/entry-types.js';
+import { entryHashOf, verifyStoredEntrySignature } from '../entries/entry.js';
+import type { StoredEntry } from '../store/store.js';
+import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy/trust-policy.js';
 import { readCanonicalText } from './fast-read.js';
 import type { EntryStatus } from './findings.js';
 

@@ -9,10 +9,10 @@
  * to the canonical text of its value. JSON.parse defines "__proto__" as an own member, like the carrier.
  */
 import { ok, type Result } from '../../result.js';
-import { isWellFormed, utf8Bytes } from '../bytes.js';
-import { readCanonicalRecord } from '../canonical.js';
-import { LEDGER_EXPORT_FORMAT, readLedgerExport, type ExportReadError, type LedgerExport } from '../export.js';
-import type { StoredEntry } from '../store.js';
+import { isWellFormed, utf8Bytes } from '../primitives/bytes.js';
+import { readCanonicalRecord } from '../primitives/canonical.js';
+import { LEDGER_EXPORT_FORMAT, readLedgerExport, type ExportReadError, type LedgerExport } from '../export/export.js';
+import type { StoredEntry } from '../store/store.js';
 
 const ASCII_NAME = /^[\x20-\x7e]+$/;
 /** Native String.prototype.isWellFormed (V8 ≥ 11.1, Node 20) when present, else the ledger's own test. */

@@ -4,9 +4,9 @@
  * exported: a truncated export (its last line cut short) is refused by the export reader.
  */
 import { err, type Result } from '../../result.js';
-import { readCheckpointExport } from '../export.js';
+import { readCheckpointExport } from '../export/export.js';
 import { readLedgerExportFast } from './fast-read.js';
-import { readTrustPolicy, type TrustPolicy } from '../trust-policy.js';
+import { readTrustPolicy, type TrustPolicy } from '../trust-policy/trust-policy.js';
 import type { NoVerdict, Verdict } from './findings.js';
 import { readMarkers } from './markers.js';
 import { exportSource, type Pace } from './sources.js';

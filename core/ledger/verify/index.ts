@@ -33,8 +33,8 @@ export { verifyExportFiles, readPolicyBytes, type VerifyFiles } from './files.js
 export { readWitnessFiles, type WitnessInputs, type NamedBytes } from './witness-files.js';
 export { readCanonicalText, readLedgerExportFast, isSortedLedgerValue } from './fast-read.js';
 // The crypto port, so that a host without node:crypto (the offline page) can choose its primitives.
-export { installLedgerCrypto, portableLedgerCrypto, type LedgerCrypto } from '../crypto-port.js';
-export { verifyEd25519 } from '../signature.js';
+export { installLedgerCrypto, portableLedgerCrypto, type LedgerCrypto } from '../primitives/crypto-port.js';
+export { verifyEd25519 } from '../primitives/signature.js';
 export {
   omissionFindings,
   withArchiveCheck,

@@ -6,8 +6,8 @@
  */
 import { readJson } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
-import { toLedgerPlain } from '../canonical.js';
-import type { Position } from '../store.js';
+import { toLedgerPlain } from '../primitives/canonical.js';
+import type { Position } from '../store/store.js';
 
 export const MARKERS_FORMAT = 'docket.ledger-markers/1';
 

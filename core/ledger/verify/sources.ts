@@ -4,8 +4,8 @@
  * stored order. A store read cut short throws StoreReadError out of the iteration, which verifyLedger turns into
  * "no verdict" — never a shorter ledger.
  */
-import type { LedgerExport } from '../export.js';
-import type { LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../store.js';
+import type { LedgerExport } from '../export/export.js';
+import type { LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../store/store.js';
 
 export interface LogSource {
   readonly logId: string;

@@ -12,12 +12,12 @@
  *    and was signed by a key other than the entry's. Every other signature is checked.
  */
 import { err, ok, type Result } from '../../result.js';
-import { toHex } from '../bytes.js';
-import type { SignedCheckpoint } from '../checkpoint.js';
-import { consistencyProof, EMPTY_ROOT, MerkleFrontier, verifyConsistency } from '../merkle.js';
-import { fromHex } from '../bytes.js';
-import { StoreReadError, type Position, type StoredCheckpoint, type StoredEntry } from '../store.js';
-import type { TrustPolicy } from '../trust-policy.js';
+import { toHex } from '../primitives/bytes.js';
+import type { SignedCheckpoint } from '../checkpoints/checkpoint.js';
+import { consistencyProof, EMPTY_ROOT, MerkleFrontier, verifyConsistency } from '../checkpoints/merkle.js';
+import { fromHex } from '../primitives/bytes.js';
+import { StoreReadError, type Position, type StoredCheckpoint, type StoredEntry } from '../store/store.js';
+import type { TrustPolicy } from '../trust-policy/trust-policy.js';
 import { checkCheckpoint } from './checkpoint-status.js';
 import { checkEntry } from './entry-status.js';
 import { compareFindings, type EntryStatus, type Finding, type NoVerdict, type Verdict } from './findings.js';

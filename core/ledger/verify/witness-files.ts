@@ -4,7 +4,7 @@
  * Shared by the CLI and the offline page, so both read them alike; any unreadable file gives no verdict.
  */
 import { err, ok, type Result } from '../../result.js';
-import { readNotesExport } from '../notes-export.js';
+import { readNotesExport } from '../export/notes-export.js';
 import { readWitnessPolicy, type WitnessPolicy } from '../witness/witness-policy.js';
 import { readWitnessState } from '../witness/witness-state.js';
 import type { NoVerdict } from './findings.js';

@@ -11,12 +11,12 @@
  * sends the response (tlog-witness "add-checkpoint"); `witnessAddCheckpoint` returns both and changes nothing.
  */
 import { err, ok, type Result } from '../../result.js';
-import { bytesEqual } from '../bytes.js';
-import { readCheckpointNote, verifyLogSignature, type CheckpointNote } from '../checkpoint-note.js';
-import { cosign, type WitnessKey } from '../cosignature.js';
-import { EMPTY_ROOT, verifyConsistency } from '../merkle.js';
-import { decodeBase64Strict, encodeBase64, serializeSignedNote, signatureLine } from '../signed-note.js';
-import type { TrustPolicy } from '../trust-policy.js';
+import { bytesEqual } from '../primitives/bytes.js';
+import { readCheckpointNote, verifyLogSignature, type CheckpointNote } from '../checkpoints/checkpoint-note.js';
+import { cosign, type WitnessKey } from './cosignature.js';
+import { EMPTY_ROOT, verifyConsistency } from '../checkpoints/merkle.js';
+import { decodeBase64Strict, encodeBase64, serializeSignedNote, signatureLine } from '../notes/signed-note.js';
+import type { TrustPolicy } from '../trust-policy/trust-policy.js';
 import type { WitnessState } from './witness-state.js';
 
 /** tlog-witness: at most 63 proof hashes. */

@@ -8,7 +8,7 @@
  * it sent, means the witness cosigned another root at that size (`equivocation`); any other 422 is a proof that does
  * not lead from the witness's root (`inconsistent`). Neither is retried: both are findings about the log.
  */
-import { readSignatureLines, type NoteSignature } from '../signed-note.js';
+import { readSignatureLines, type NoteSignature } from '../notes/signed-note.js';
 import {
   serializeAddCheckpointRequest,
   TLOG_SIZE_CONTENT_TYPE,

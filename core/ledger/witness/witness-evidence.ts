@@ -5,10 +5,10 @@
  * arrive from several sources (the table, an export, witness state files): cosignatures are pooled, each witness
  * counted once with its newest valid cosignature.
  */
-import { toHex } from '../bytes.js';
-import { parseCheckpointOrigin, readCheckpointNote, verifyLogSignature } from '../checkpoint-note.js';
-import { cosignatureTime } from '../cosignature.js';
-import { isAllowedAuthority, type TrustPolicy } from '../trust-policy.js';
+import { toHex } from '../primitives/bytes.js';
+import { parseCheckpointOrigin, readCheckpointNote, verifyLogSignature } from '../checkpoints/checkpoint-note.js';
+import { cosignatureTime } from './cosignature.js';
+import { isAllowedAuthority, type TrustPolicy } from '../trust-policy/trust-policy.js';
 import type { WitnessPolicy } from './witness-policy.js';
 
 export interface NoteCheckpoint {

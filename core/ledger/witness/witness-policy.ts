@@ -7,17 +7,17 @@
  *     "witnesses": [{ "name": "auditor.example/witness", "publicKey": "<64 hex>" }] }
  *
  * "docket.witness-policy/2" is /1 where a witness may also be given as its C2SP vkey string, type 0x04
- * (`auditor.example/witness+<key ID>+<base64>`, core/ledger/vkey.ts; docs/adr/0302-c2sp-vkeys-in-keys-and-policies.md),
+ * (`auditor.example/witness+<key ID>+<base64>`, core/ledger/notes/vkey.ts; docs/adr/0302-c2sp-vkeys-in-keys-and-policies.md),
  * as witness operators publish them. /1 documents are read as before.
  */
 import { readJson } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
-import { fromHex, isHex, toHex } from '../bytes.js';
-import { toLedgerPlain } from '../canonical.js';
-import { cosignatureKeyId, type WitnessIdentity } from '../cosignature.js';
-import { isAcceptablePublicKey } from '../signature.js';
-import { isValidKeyName, NOTE_SIG_COSIGNATURE_V1 } from '../signed-note.js';
-import { readVkey, serializeVkey, VkeyInvariantError } from '../vkey.js';
+import { fromHex, isHex, toHex } from '../primitives/bytes.js';
+import { toLedgerPlain } from '../primitives/canonical.js';
+import { cosignatureKeyId, type WitnessIdentity } from './cosignature.js';
+import { isAcceptablePublicKey } from '../primitives/signature.js';
+import { isValidKeyName, NOTE_SIG_COSIGNATURE_V1 } from '../notes/signed-note.js';
+import { readVkey, serializeVkey, VkeyInvariantError } from '../notes/vkey.js';
 
 export const WITNESS_POLICY_FORMAT = 'docket.witness-policy/1';
 /** /1 plus witnesses given as C2SP vkeys (ADR 0302). */

@@ -7,10 +7,10 @@
  *                "note": "<the checkpoint note with this witness's cosignature>" }] }   (ascending origin)
  */
 import { err, ok, type Result } from '../../result.js';
-import { canonicalText, readCanonicalRecord } from '../canonical.js';
-import { readCheckpointNote } from '../checkpoint-note.js';
-import { decodeBase64Strict, encodeBase64, isValidKeyName } from '../signed-note.js';
-import { utf8Bytes } from '../bytes.js';
+import { canonicalText, readCanonicalRecord } from '../primitives/canonical.js';
+import { readCheckpointNote } from '../checkpoints/checkpoint-note.js';
+import { decodeBase64Strict, encodeBase64, isValidKeyName } from '../notes/signed-note.js';
+import { utf8Bytes } from '../primitives/bytes.js';
 
 export const WITNESS_STATE_FORMAT = 'docket.witness-state/1';
 

@@ -1,0 +1,79 @@
+/**
+ * The requester's audit of a promise of inclusion (docs/verify.md "Saved results";
+ * docs/adr/0291-saved-results-audited-against-checkpoints.md), as Certificate Transparency audits an SCT: a signed
+ * entry the requester was given (a docket.result/2 notification, or the `submit --wait --json` line) promises that
+ * the entry holds position `seq` of its log. Once a valid checkpoint's tree covers `seq`, the log either proves the
+ * entry's inclusion at that position (RFC 9162 §2.1.3.2) or holds another leaf there — and since the checkpoint
+ * signs the root over those leaves, the promised entry was left out: `entry-omitted`, with the leaf the checkpoint
+ * committed to instead. Before any checkpoint covers `seq` nothing can be proven yet (`not-checkpointed`): the audit
+ * is rerun later.
+ *
+ * The checkpoint and path come from the live ledger and are judged exactly as a receipt is (receipt-verify.ts); an
+ * omission is reported only when the checkpoint itself verifies under the trust policy and the other leaf's path
+ * leads to its root, so a forged or stale store cannot manufacture one.
+ */
+import { receiptAt } from './receipt-build.js';
+import type { Receipt } from './receipt.js';
+import {
+  checkReceiptEntry,
+  leafIncluded,
+  verifyReceipt,
+  type ReceiptFinding,
+  type ReceiptVerdict,
+  type ReceiptVerifyOptions,
+} from './receipt-verify.js';
+import type { LedgerStore } from '../store/store.js';
+import type { TrustPolicy } from '../trust-policy/trust-policy.js';
+
+export type PromiseAudit =
+  /** A verdict: inclusion proven (ok), or findings (the entry's own, the checkpoint's, `entry-omitted`, …). */
+  | { readonly status: 'verdict'; readonly verdict: ReceiptVerdict; readonly receipt: Receipt | null }
+  /** The entry verifies alone, but no checkpoint of its log covers its seq yet. */
+  | {
+      readonly status: 'not-checkpointed';
+      readonly logId: string;
+      readonly seq: number;
+      readonly newestCheckpointTime: string | null;
+    };
+
+/** Audits one saved entry's promise against the ledger `store`. Throws RangeError on a log with a gap. */
+export async function auditPromise(
+  store: Pick<LedgerStore, 'readCheckpoints' | 'readEntries'>,
+  entryBody: string,
+  policy: TrustPolicy,
+  options: ReceiptVerifyOptions = {},
+): Promise<PromiseAudit> {
+  const entryFindings: ReceiptFinding[] = [];
+  const parsed = checkReceiptEntry(entryBody, policy, entryFindings);
+  const fail = (): PromiseAudit => ({
+    status: 'verdict',
+    verdict: { ok: false, findings: entryFindings },
+    receipt: null,
+  });
+  if (parsed === null) return fail();
+  const e = parsed.entry;
+  const at = await receiptAt(store as LedgerStore, { requestId: e.requestId, logId: e.logId, seq: e.seq }, entryBody);
+  if (!at.ok) {
+    if (entryFindings.length > 0) return fail();
+    return {
+      status: 'not-checkpointed',
+      logId: e.logId,
+      seq: e.seq,
+      newestCheckpointTime: at.error.code === 'not-checkpointed' ? at.error.newestCheckpointTime : null,
+    };
+  }
+  const { receipt, storedLeaf } = at.value;
+  const verdict = verifyReceipt(receipt, policy, options);
+  if (verdict.ok || storedLeaf === parsed.entryHash) return { status: 'verdict', verdict, receipt };
+  const checkpointValid = !verdict.findings.some((f) => f.code.startsWith('checkpoint-'));
+  if (!checkpointValid || !leafIncluded(receipt, storedLeaf)) return { status: 'verdict', verdict, receipt };
+  const omitted: ReceiptFinding = {
+    code: 'entry-omitted',
+    logId: e.logId,
+    seq: e.seq,
+    treeSize: receipt.inclusion.treeSize,
+    leafHash: storedLeaf,
+  };
+  const findings = verdict.findings.map((f) => (f.code === 'inclusion-proof-invalid' ? omitted : f));
+  return { status: 'verdict', verdict: { ok: false, findings }, receipt };
+}

@@ -1,0 +1,26 @@
+/**
+ * core/ledger/trust-policy: what an auditor pins before verifying: the trust policy's strict reader and its key
+ * lookups.
+ */
+export {
+  TRUST_POLICY_FORMAT,
+  TRUST_POLICY_FORMAT_V1,
+  TRUST_POLICY_FORMAT_V3,
+  TRUST_POLICY_FORMAT_V4,
+  readTrustPolicy,
+  draftFeaturesAllowed,
+  type DraftFeatureAllowance,
+  keyForEntry,
+  keyForRole,
+  keyForCheckpoint,
+  keyCoversTree,
+  type KeyRole,
+  type CheckpointKeyLookup,
+  isAllowedAuthority,
+  isAllowedBuild,
+  type TrustPolicy,
+  type TrustedKey,
+  type KeyValidity,
+  type KeyLookup,
+  type TrustPolicyError,
+} from './trust-policy.js';

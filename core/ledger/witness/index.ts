@@ -1,0 +1,24 @@
+/**
+ * core/ledger/witness: the C2SP witness: cosignature lines, the tlog-witness add-checkpoint exchange (client and
+ * witness), its state, and the witness policy an auditor requires cosignatures by (ADRs 0131, 0132).
+ */
+export { readWitnessState, emptyWitnessState, serializeWitnessState, type WitnessState } from './witness-state.js';
+export { type AddCheckpointResponse } from './add-checkpoint.js';
+export { WitnessService } from './witness-service.js';
+export { runWitness, type WitnessRunResult } from './witness-run.js';
+export {
+  witnessPolicyDocument,
+  witnessVkey,
+  readWitnessPolicy,
+  WITNESS_POLICY_FORMAT,
+  type WitnessPolicy,
+  type WitnessPolicyError,
+} from './witness-policy.js';
+export { type WitnessKey } from './cosignature.js';
+export {
+  judgeNotes,
+  newestClaim,
+  type CheckpointClaim,
+  type NewestClaim,
+  type NoteCheckpoint,
+} from './witness-evidence.js';
