@@ -12,6 +12,7 @@
 import type { AttributeValue, DynamoDBClient, QueryCommandInput, ScanCommandInput } from '@aws-sdk/client-dynamodb';
 import { createHash } from 'node:crypto';
 import { dynamodb } from './aws-sdk.js';
+import { ENTRY_PREFIX, entryItem, entryOfItem, type Item } from './ledger-entry-item.js';
 import {
   StoreReadError,
   checkGroup,
@@ -48,14 +49,11 @@ const TRANSIENT_CANCELLATIONS = new Set([
   'ProvisionedThroughputExceeded',
 ]);
 
-type Item = Record<string, AttributeValue>;
-
 export interface DynamoDbLedgerStoreOptions {
   readonly client: DynamoDBClient;
   readonly tableName: string;
 }
 
-const ENTRY_PREFIX = 'log#';
 const REQUEST_PREFIX = 'req#';
 const CHECKPOINT_PREFIX = 'ckpt#';
 const NOTE_PREFIX = 'note#';
@@ -86,7 +84,7 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
       ),
     );
     const item = page.Items?.[0];
-    return item ? toEntry(item) : null;
+    return item ? entryOfItem(item) : null;
   }
 
   async *readEntries(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<StoredEntry> {
@@ -108,7 +106,7 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
       ScanIndexForward: true,
       ConsistentRead: true,
     })) {
-      const entry = toEntry(item);
+      const entry = entryOfItem(item);
       // Ascending and strictly increasing is DynamoDB's promise; a page that breaks it is not a complete answer.
       if (entry.seq < expected) throw new StoreReadError(`readEntries: out-of-order item seq ${entry.seq} in ${logId}`);
       expected = entry.seq + 1;
@@ -352,18 +350,6 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
   }
 }
 
-/** An entry's item (docs/adr/0061-ledger-item-layout.md). */
-function entryItem(entry: StoredEntry): Item {
-  return {
-    pk: { S: ENTRY_PREFIX + entry.logId },
-    sk: { N: String(entry.seq) },
-    body: { S: entry.body },
-    requestId: { S: entry.projection.requestId },
-    kind: { S: entry.projection.kind },
-    entryHash: { S: entry.projection.entryHash },
-  };
-}
-
 /** The CancellationReasons codes of a TransactionCanceledException, in action order; undefined for any other error. */
 function cancellationCodes(e: unknown): string[] | undefined {
   const named = (e as { name?: string }).name === 'TransactionCanceledException';
@@ -372,24 +358,10 @@ function cancellationCodes(e: unknown): string[] | undefined {
   return reasons.map((r) => r.Code ?? 'None');
 }
 
-function toEntry(item: Item): StoredEntry {
-  const pk = str(item, 'pk');
-  return {
-    logId: pk.slice(ENTRY_PREFIX.length),
-    seq: num(item, 'sk'),
-    body: bodyOf(item),
-    projection: {
-      requestId: optStr(item, 'requestId'),
-      kind: optStr(item, 'kind'),
-      entryHash: optStr(item, 'entryHash'),
-    },
-  };
-}
-
 /**
- * The signed body and the projection are data to be judged by `verify`, not by the store: a missing or non-string
- * attribute is surfaced as an empty string (which no canonical entry is, so verify reports it `malformed` /
- * `projection-mismatch`) rather than hidden by a read error (docs/adr/0061-ledger-item-layout.md).
+ * A checkpoint's, note's or cosignature's body is data to be judged by its verifier, not by the store: a missing or
+ * non-string attribute is surfaced as an empty string rather than hidden by a read error (ADR 0061). Entry items have
+ * their own reader (adapters/ledger-entry-item.ts).
  */
 function bodyOf(item: Item): string {
   return optStr(item, 'body');

@@ -21,6 +21,7 @@ import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/primitives/si
 import { startStackProcess } from '../localstack/daemon.js';
 import { startLocalStack } from '../localstack/launcher.js';
 import { refusalEntryBody } from './support/refusal-entry.js';
+import { entryItem } from '../adapters/ledger-entry-item.js';
 
 const STAGE = 'bench';
 const TABLE = `docket-${STAGE}-ledger`;
@@ -86,13 +87,15 @@ async function baselineRun(clients: DynamoDBClient[], writers: number, total: nu
     await clients[w]!.send(
       new PutItemCommand({
         TableName: TABLE,
+        // The same item the store writes (adapters/ledger-entry-item.ts), under a key no log uses.
         Item: {
+          ...entryItem({
+            logId: 'baseline',
+            seq: i,
+            body: sample.body,
+            projection: { requestId: `raw-${i}`, kind: 'admission-refusal', entryHash: sample.entryHash },
+          }),
           pk: { S: `raw#${writers}-${runId}` },
-          sk: { N: String(i) },
-          body: { S: sample.body },
-          requestId: { S: `raw-${i}` },
-          kind: { S: 'admission-refusal' },
-          entryHash: { S: sample.entryHash },
         },
       }),
     );

@@ -143,6 +143,10 @@ function summary(f: DesignFigures) {
     chainValid: b.chainValid && f.paced.chainValid,
     oneEntryPerRequest: b.oneEntryPerRequest && f.paced.oneEntryPerRequest,
     verifyFindings: [...new Set([...b.verifyFindings, ...f.paced.verifyFindings])],
+    entryItemBytes: {
+      stored: roundAll(b.entryItemBytes.stored),
+      plain: roundAll(b.entryItemBytes.plain),
+    },
     ...(b.breakdown !== undefined ? { batchBreakdownMs: roundAll(b.breakdown) } : {}),
     virtualSeconds: round(b.virtualSeconds, 1),
   };

@@ -1,5 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PutItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  type AttributeValue,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { entryItem } from '../../adapters/ledger-entry-item.js';
+import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
+import { BUILD, K1, KC, policyText } from '../../conformance/ledger/fixtures.js';
+import { buildEntry, toStoredEntry, type BuiltEntry } from '../../core/ledger/entries/entry.js';
+import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
+import { verifyLedger } from '../../core/ledger/verify/index.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { createDynamoDbClient } from '../../adapters/aws-clients.js';
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
@@ -119,6 +133,147 @@ describe('the DynamoDB ledger store over the wire', () => {
     );
     const head = await new DynamoDbLedgerStore({ client, tableName: TABLE }).readHead(log);
     expect(head).toEqual({ logId: log, seq: 0, body: '', projection: { requestId: 'r', kind: '', entryHash: '' } });
+  });
+
+  describe('entry bodies stored compressed (ADR 0355)', () => {
+    const store = (): DynamoDbLedgerStore => new DynamoDbLedgerStore({ client, tableName: TABLE });
+    const plant = async (log: string, seq: number, attributes: Record<string, AttributeValue>): Promise<void> => {
+      await client.send(
+        new PutItemCommand({
+          TableName: TABLE,
+          Item: { pk: { S: `log#${log}` }, sk: { N: String(seq) }, requestId: { S: `r-${seq}` }, ...attributes },
+        }),
+      );
+    };
+    /** What verify makes of the log: its findings at each seq (the policy trusts the entry key K1). */
+    const findingsOf = async (log: string): Promise<string[]> => {
+      const r = readTrustPolicy(
+        new TextEncoder().encode(
+          policyText(
+            [log],
+            [
+              { keys: K1, role: 'entries', validity: [{ logId: log, fromSeq: 0, toSeq: null }] },
+              { keys: KC, role: 'checkpoints', validity: [{ logId: log, fromSeq: 0, toSeq: null }] },
+            ],
+          ),
+        ),
+      );
+      if (!r.ok) throw new Error(r.error.detail);
+      const source = {
+        async *logs() {
+          yield { logId: log, entries: store().readEntries(log, 0) };
+        },
+      };
+      const v = await verifyLedger(source, r.value, []);
+      if (!v.ok) throw new Error(v.error.detail);
+      return v.value.findings.filter((f) => 'seq' in f).map((f) => `${f.code}@${(f as { seq: number }).seq}`);
+    };
+    const honest = (log: string, seq: number, prevHash: string | null): BuiltEntry => {
+      const body = refusalEntryBody({
+        slot: { logId: log, seq, prevHash },
+        requestId: `r-${seq}`,
+        requestDigest: digestOf(`r-${seq}`),
+        packDigest: digestOf('pack'),
+        evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD },
+        time: '2026-12-04T10:00:00Z',
+        keyId: signerFromKeyPair(K1).keyId,
+        refusal: { code: 'unknown-pack-digest', message: 'no pack with this digest is published' },
+      });
+      return buildEntry(body, signerFromKeyPair(K1));
+    };
+
+    it('writes the body as raw DEFLATE in a Binary bodyz, never as a String body, and reads back the exact bytes', async () => {
+      const log = `z-${Date.now()}`;
+      const built = honest(log, 0, null);
+      const entry = toStoredEntry(built);
+      expect(await store().putEntryIfAbsent(entry)).toBe(true);
+      const raw = await client.send(
+        new GetItemCommand({ TableName: TABLE, Key: { pk: { S: `log#${log}` }, sk: { N: '0' } } }),
+      );
+      expect(raw.Item?.body).toBeUndefined();
+      const stored = raw.Item!.bodyz!.B!;
+      expect(inflateRawSync(stored).toString('utf8')).toBe(entry.body);
+      expect(stored.byteLength).toBeLessThan(Buffer.byteLength(entry.body, 'utf8'));
+      expect(await store().readHead(log)).toEqual(entry);
+      expect(await findingsOf(log)).toEqual([]);
+    });
+
+    it('writes every member of a transaction in the same compressed form', async () => {
+      const log = `zt-${Date.now()}`;
+      const first = honest(log, 0, null);
+      const second = honest(log, 1, first.entryHash);
+      const entries = [toStoredEntry(first), toStoredEntry(second)];
+      expect(await store().putEntriesIfAbsent(entries)).toBe(true);
+      const page = await client.send(
+        new QueryCommand({
+          TableName: TABLE,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: `log#${log}` } },
+        }),
+      );
+      expect(page.Items!.map((i) => [i.body, i.bodyz?.B instanceof Uint8Array])).toEqual([
+        [undefined, true],
+        [undefined, true],
+      ]);
+      expect(await collect(store().readEntries(log, 0))).toEqual(entries);
+      expect(await findingsOf(log)).toEqual([]);
+    });
+
+    it('still reads an entry written before, with its body as a String', async () => {
+      const log = `plain-${Date.now()}`;
+      const entry = toStoredEntry(honest(log, 0, null));
+      const { bodyz: _compressed, ...rest } = entryItem(entry);
+      await client.send(new PutItemCommand({ TableName: TABLE, Item: { ...rest, body: { S: entry.body } } }));
+      expect(await store().readHead(log)).toEqual(entry);
+      expect(await findingsOf(log)).toEqual([]);
+    });
+
+    // Each hostile item stands in slot 1 for an honest next entry `next` (so a lenient reader would show a valid
+    // entry, or a longer body): it is read as the empty body (no crash, no repair) and verify reports that one entry.
+    const z = (bytes: Uint8Array | string): Buffer => deflateRawSync(bytes);
+    const hostile: [string, (next: string) => Record<string, AttributeValue>][] = [
+      // 10 MB of spaces in ~10 KB: inflating stops at the entry's byte cap instead of allocating it all.
+      ['a zip bomb', (next) => ({ bodyz: { B: z(next + ' '.repeat(10_000_000)) } })],
+      [
+        'invalid UTF-8 inside the deflate stream',
+        (next) => ({ bodyz: { B: z(Buffer.concat([Buffer.from(next), Buffer.from([0xff])])) } }),
+      ],
+      ['a truncated stream', (next) => ({ bodyz: { B: z(next).subarray(0, z(next).length - 4) } })],
+      ['bytes after the end of the stream', (next) => ({ bodyz: { B: Buffer.concat([z(next), Buffer.from('{}')]) } })],
+      ['both a String body and a bodyz', (next) => ({ body: { S: next }, bodyz: { B: z(next) } })],
+      ['a bodyz that is a String, not Binary', (next) => ({ bodyz: { S: next } })],
+    ];
+    it.each(hostile)('surfaces %s as an empty body that verify reports malformed', async (_name, attributes) => {
+      const log = `hostile-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const first = honest(log, 0, null);
+      const next = toStoredEntry(honest(log, 1, first.entryHash));
+      expect(await store().putEntryIfAbsent(toStoredEntry(first))).toBe(true);
+      await plant(log, 1, {
+        ...attributes(next.body),
+        kind: { S: next.projection.kind },
+        entryHash: { S: next.projection.entryHash },
+      });
+      const read = await collect(store().readEntries(log, 0));
+      expect(read.map((e) => e.body)).toEqual([toStoredEntry(first).body, '']);
+      expect(await store().readHead(log)).toMatchObject({ seq: 1, body: '' });
+      const findings = await findingsOf(log);
+      expect(findings).toContain('malformed@1');
+      expect(findings.filter((f) => f.endsWith('@0'))).toEqual([]);
+    });
+
+    it('reads the same entry, planted the way the hostile ones are, as valid (the hostile tests can fail)', async () => {
+      const log = `control-${Date.now()}`;
+      const first = honest(log, 0, null);
+      const next = toStoredEntry(honest(log, 1, first.entryHash));
+      expect(await store().putEntryIfAbsent(toStoredEntry(first))).toBe(true);
+      await plant(log, 1, {
+        bodyz: { B: z(next.body) },
+        kind: { S: next.projection.kind },
+        entryHash: { S: next.projection.entryHash },
+      });
+      expect(await store().readHead(log)).toEqual(next);
+      expect(await findingsOf(log)).toEqual([]);
+    });
   });
 
   it('refuses an item whose sequence key is not a safe integer instead of guessing', async () => {

@@ -31,13 +31,24 @@ export function refusalEntry(
   );
 }
 
-/** A stored entry with a body of about `padBytes` (not a signed entry: for raw store behaviour such as paging). */
+/**
+ * A stored entry with a body of about `padBytes` (not a signed entry: for raw store behaviour such as paging). The pad
+ * is base64 of a SHA-256 counter stream, which raw DEFLATE stores in ~¾ of its length (ADR 0355): a large pad is
+ * large on the table too, so paging still pages.
+ */
 export function rawEntry(logId: string, seq: number, padBytes = 0): StoredEntry {
-  const body = JSON.stringify({ logId, seq, pad: 'x'.repeat(padBytes) });
+  const body = JSON.stringify({ logId, seq, pad: noise(`${logId}/${seq}`, padBytes) });
   return {
     logId,
     seq,
     body,
     projection: { requestId: `r-${logId}-${seq}`, kind: 'admission-refusal', entryHash: digestOf(body) },
   };
+}
+
+/** `length` characters of base64 derived from `seed`: deterministic, and all but incompressible. */
+export function noise(seed: string, length: number): string {
+  const blocks: Buffer[] = [];
+  for (let i = 0; blocks.length * 32 < length; i++) blocks.push(createHash('sha256').update(`${seed}#${i}`).digest());
+  return Buffer.concat(blocks).toString('base64').slice(0, length);
 }

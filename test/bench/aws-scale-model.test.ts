@@ -3,7 +3,9 @@
  * distribution, DynamoDB's unit arithmetic and per-key limits, the SDK's retry delays, the FIFO queue's group lock,
  * and the metered store charging a known sequence of calls.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { entryItem as wireEntryItem } from '../../adapters/ledger-entry-item.js';
 import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../bench/support/aws-model/virtual-clock.js';
@@ -243,6 +245,12 @@ describe('the metered ledger store', () => {
     retry: { sleep: (ms) => clock.sleep(ms), rand: () => 0.5, quota: new RetryQuota() },
     cpuDone: () => Promise.resolve(),
   });
+  /** Hex of a SHA-256 chain: raw DEFLATE stores it in about half its length, so its stored size is not trivial. */
+  const noise = (chars: number): string => {
+    let out = '';
+    for (let h = 'seed'; out.length < chars;) out += h = createHash('sha256').update(h).digest('hex');
+    return out.slice(0, chars);
+  };
   const entry = (seq: number, body: string): StoredEntry => ({
     logId: 'a',
     seq,
@@ -254,7 +262,7 @@ describe('the metered ledger store', () => {
     const clock = new VirtualClock();
     const meter = new CapacityMeter(false);
     const store = new ModelledLedgerStore(new LedgerTable(), site(clock, meter));
-    const big = entry(0, 'x'.repeat(2500)); // ~2.6 KB → 3 WCU, 1 RCU
+    const big = entry(0, noise(5000)); // compressed ~2.6 KB → 3 WCU, 1 RCU
     const small = entry(0, 'y'); // a lost race for the same slot: charged at the larger (stored) item
     const done = (async () => {
       expect(await store.readHead('a')).toBeNull(); // empty Query: 1 RCU
@@ -276,6 +284,18 @@ describe('the metered ledger store', () => {
     expect(meter.ofKey(LEDGER_TABLE, 'req#r0', 'wcu')).toBe(1);
     expect(meter.ofKey(LEDGER_TABLE, 'log#a', 'rcu')).toBe(1 + 1 + 1);
     expect(itemSize(entryItem(big))).toBeGreaterThan(2048);
+    expect(itemSize(entryItem(big))).toBeLessThanOrEqual(3072);
+  });
+
+  it('sizes an entry item exactly as the adapter stores it: the body compressed in bodyz, no plain body', () => {
+    const e = entry(7, noise(1400));
+    const stored = wireEntryItem(e);
+    const sized = entryItem(e);
+    expect(Object.keys(sized).sort()).toEqual(['bodyz', 'entryHash', 'kind', 'pk', 'requestId', 'sk']);
+    expect(sized.bodyz).toEqual(stored.bodyz!.B);
+    // The compressed body is what is metered: a 1.4 KB body of hex is stored in well under 1 KB.
+    expect((sized.bodyz as Uint8Array).byteLength).toBeLessThan(1000);
+    expect(writeUnits(itemSize(sized))).toBe(1);
   });
 
   it('prices a transaction at 2 WCU per KB per item, a cancelled one too, over two phases of the slowest item', async () => {
@@ -283,8 +303,9 @@ describe('the metered ledger store', () => {
     const meter = new CapacityMeter(false);
     const draws = [1, 9, 2, 3, 7, 1, 2, 2, 2, 8, 1, 1];
     const store = new ModelledLedgerStore(new LedgerTable(), { ...site(clock, meter), latency: () => draws.shift()! });
-    const group = [entry(0, 'x'.repeat(1500)), entry(1, 'x'.repeat(100)), entry(2, 'x'.repeat(100))];
+    const group = [entry(0, noise(2400)), entry(1, noise(100)), entry(2, noise(100))];
     const done = (async () => {
+      expect(writeUnits(itemSize(entryItem(group[0]!)))).toBe(2); // ~1.2 KB stored
       expect(await store.putEntriesIfAbsent(group)).toBe(true); // prepare max(1, 9, 2), commit max(3, 7, 1)
       const at = clock.now;
       expect(await store.putEntriesIfAbsent([entry(2, 'y'), entry(3, 'y')])).toBe(false); // max(2, 2), max(2, 8)
@@ -301,7 +322,7 @@ describe('the metered ledger store', () => {
     const meter = new CapacityMeter(true);
     meter.charge(LEDGER_TABLE, 'log#a', 'wcu', 1000, 0); // the key's whole second is spent
     const store = new ModelledLedgerStore(new LedgerTable(), site(clock, meter));
-    const done = store.putEntryIfAbsent(entry(0, 'z'.repeat(2500))).then((created) => ({ created, at: clock.now }));
+    const done = store.putEntryIfAbsent(entry(0, noise(5000))).then((created) => ({ created, at: clock.now }));
     await clock.run();
     // A 3-WCU write: attempt 1 reaches the table at 2 ms, when 2 WCU have refilled (throttled), and answers at 4;
     // the retry after ⌊0.5 · 1000⌋ = 500 ms reaches it at 506 ms, when 506 WCU have refilled.

@@ -22,6 +22,7 @@ import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { startE2e, type E2eWorld } from './harness.js';
+import { bodyOfItem, withBody } from '../../adapters/ledger-entry-item.js';
 
 const PACK = readFileSync(join(process.cwd(), 'conformance', 'rfc0008', 'evaluation', 'packs', 'q-exists-ok.json'));
 const FACTS = '{"xs":[{"ok":false},{"ok":true},{"ok":false}]}';
@@ -123,11 +124,11 @@ describe('draft features recorded over the wire', () => {
     const key = { pk: { S: `log#${at.logId}` }, sk: { N: String(at.seq) } };
     const table = draft.env.LEDGER_TABLE!;
     const item = (await draft.dynamodb.send(new GetItemCommand({ TableName: table, Key: key }))).Item!;
-    const body = JSON.parse(item.body!.S!) as Record<string, unknown>;
+    const body = JSON.parse(bodyOfItem(item)) as Record<string, unknown>;
     expect(body.draftFeatures).toEqual([Q]);
     delete body.draftFeatures;
     const downgraded = canonicalText({ ...body, format: 'docket.ledger-entry/1' });
-    await draft.dynamodb.send(new PutItemCommand({ TableName: table, Item: { ...item, body: { S: downgraded } } }));
+    await draft.dynamodb.send(new PutItemCommand({ TableName: table, Item: withBody(item, downgraded) }));
     const io = memoryIo();
     const { run } = await import('../../cli/commands/verify.js');
     const flags = ['--endpoint', draft.stack.endpoint, '--region', draft.stack.region, '--stage', 'draft'];

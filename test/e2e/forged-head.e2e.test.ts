@@ -19,6 +19,7 @@ import { entryHashOf } from '../../core/ledger/entries/entry.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, worldIo, type WorldIo } from './world-io.js';
+import { entryItem } from '../../adapters/ledger-entry-item.js';
 
 let w: E2eWorld;
 let io: WorldIo;
@@ -54,14 +55,12 @@ it('refuses to checkpoint a forged head entry, names it, and verify on its defau
   await w.dynamodb.send(
     new PutItemCommand({
       TableName: w.env.LEDGER_TABLE!,
-      Item: {
-        pk: { S: `log#${logId}` },
-        sk: { N: String(seq) },
-        body: { S: forged },
-        requestId: { S: 'forged-1' },
-        kind: { S: String(body.kind) },
-        entryHash: { S: entryHashOf(forged) },
-      },
+      Item: entryItem({
+        logId,
+        seq,
+        body: forged,
+        projection: { requestId: 'forged-1', kind: String(body.kind), entryHash: entryHashOf(forged) },
+      }),
     }),
   );
 

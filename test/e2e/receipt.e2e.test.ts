@@ -18,6 +18,7 @@ import { run as verifyReceipt } from '../../cli/commands/verify-receipt.js';
 import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
+import { withBody } from '../../adapters/ledger-entry-item.js';
 
 const STAGE = 'receipt';
 let w: E2eWorld;
@@ -121,7 +122,7 @@ describe('docket receipt and docket verify-receipt over the local stack', () => 
     // The attacker's edit: the recorded request digest becomes the digest of other facts; the signature stays.
     const forged = before.entry.replace(entry.requestDigest, sha256Hex('the attacker wrote this'));
     expect(forged).not.toBe(before.entry);
-    await w.dynamodb.send(new PutItemCommand({ TableName: table, Item: { ...item, body: { S: forged } } }));
+    await w.dynamodb.send(new PutItemCommand({ TableName: table, Item: withBody(item, forged) }));
 
     // docket receipt builds from what the table now holds; the receipt it writes must not verify.
     const made = await cli(receipt, ['receipt-1', '--out', f('forged.json')]);

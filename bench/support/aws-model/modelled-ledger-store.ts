@@ -5,7 +5,8 @@
  *   - taking half a network latency to reach the table, being applied and metered there at that virtual instant
  *     (or throttled: ThrottlingError, nothing charged), and half a latency to answer,
  *   - retried on throttling by the SDK's standard strategy (sdk-retry.ts).
- * Items are metered in the adapter's layout: entry {pk "log#<logId>", sk seq, body, requestId, kind, entryHash},
+ * Items are metered in the adapter's layout: entry {pk "log#<logId>", sk seq, bodyz, requestId, kind, entryHash} built
+ * by the adapter's own encoder (adapters/ledger-entry-item.ts: the body raw-DEFLATEd, ADR 0355),
  * claim {pk "req#<requestId>", sk 0, logId, requestDigest, headBefore}, position {pk "req#<requestId>", sk 1, logId,
  * seq}. A Query is paged at 1 MB as DynamoDB pages it, one call (latency and units) per page.
  * A group of slot writes (putEntriesIfAbsent: TransactWriteItems, docs/adr/0350-group-commit-of-slot-writes.md) costs
@@ -14,6 +15,8 @@
  * (DynamoDB's transactional price), a cancelled transaction charged the same, at the larger of stored and offered.
  * Checkpoint and listing methods are passed through unmodelled: the append path never calls them.
  */
+import type { AttributeValue as WireValue } from '@aws-sdk/client-dynamodb';
+import { entryItem as wireEntryItem } from '../../../adapters/ledger-entry-item.js';
 import { MemoryLedgerStore } from '../../../core/ledger/store/memory-store.js';
 import type { Claim, LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../../../core/ledger/store/store.js';
 import { itemSize, readUnits, writeUnits, type AttributeValue } from './dynamodb-capacity.js';
@@ -51,14 +54,23 @@ export class LedgerTable {
   lostSlots = 0;
 }
 
-export const entryItem = (e: StoredEntry): Record<string, AttributeValue> => ({
-  pk: `log#${e.logId}`,
-  sk: e.seq,
-  body: e.body,
-  requestId: e.projection.requestId,
-  kind: e.projection.kind,
-  entryHash: e.projection.entryHash,
-});
+/**
+ * An entry's item as the adapter stores it: built by the adapter's own encoder (adapters/ledger-entry-item.ts, the
+ * compressed body of ADR 0355), translated to the model's attribute values, so what is metered is what is stored.
+ */
+export const entryItem = (e: StoredEntry): Record<string, AttributeValue> => fromWire(wireEntryItem(e));
+
+/** A DynamoDB item's attribute values (S, N, B: the only kinds the ledger writes) as the model sizes them. */
+export function fromWire(item: Readonly<Record<string, WireValue>>): Record<string, AttributeValue> {
+  const out: Record<string, AttributeValue> = {};
+  for (const [name, v] of Object.entries(item)) {
+    if (typeof v.S === 'string') out[name] = v.S;
+    else if (typeof v.N === 'string') out[name] = Number(v.N);
+    else if (v.B instanceof Uint8Array) out[name] = v.B;
+    else throw new Error(`the scale model sizes S, N and B attributes only, not ${name}`);
+  }
+  return out;
+}
 export const claimItem = (c: Claim): Record<string, AttributeValue> => ({
   pk: `req#${c.requestId}`,
   sk: 0,

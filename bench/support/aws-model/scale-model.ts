@@ -42,7 +42,14 @@ import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
 import { CapacityMeter } from './capacity-meter.js';
 import { itemSize, writeUnits } from './dynamodb-capacity.js';
 import { lognormalLatency, type LatencyShape } from './latency.js';
-import { dynamoCall, LEDGER_TABLE, LedgerTable, ModelledLedgerStore, type CallSite } from './modelled-ledger-store.js';
+import {
+  dynamoCall,
+  entryItem,
+  LEDGER_TABLE,
+  LedgerTable,
+  ModelledLedgerStore,
+  type CallSite,
+} from './modelled-ledger-store.js';
 import { RetryQuota, ThrottlingError } from './sdk-retry.js';
 import { SimQueue, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
@@ -127,9 +134,25 @@ export interface RunFigures {
   readonly chainValid: boolean;
   readonly oneEntryPerRequest: boolean;
   readonly verifyFindings: readonly string[];
+  /**
+   * Bytes of the entry items: as stored (the adapter's encoder, the body compressed: ADR 0355) and as they would be
+   * with the body as a plain String (the layout before), for the same entries.
+   */
+  readonly entryItemBytes: { readonly stored: ByteRange; readonly plain: ByteRange };
   readonly breakdown?: BatchBreakdown;
   readonly virtualSeconds: number;
 }
+
+export interface ByteRange {
+  readonly min: number;
+  readonly mean: number;
+  readonly max: number;
+}
+
+const rangeOf = (xs: readonly number[]): ByteRange =>
+  xs.length === 0
+    ? { min: 0, mean: 0, max: 0 }
+    : { min: Math.min(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length, max: Math.max(...xs) };
 
 /** The requests of a run: the same bytes for every design. */
 export interface Workload {
@@ -522,9 +545,15 @@ export async function simulate(
   findings.push(...(verdict.ok ? verdict.value.findings.map((f) => f.code) : [verdict.error.code]));
   const counts = new Map<string, number>();
   let entries = 0;
+  const stored: number[] = [];
+  const plain: number[] = [];
   for (const logId of world.config.logIds)
     for (const e of world.table.store.snapshot(logId)) {
       entries += 1;
+      const item = entryItem(e);
+      stored.push(itemSize(item));
+      const { bodyz: _compressed, ...rest } = item;
+      plain.push(itemSize({ ...rest, body: e.body }));
       counts.set(e.projection.requestId, (counts.get(e.projection.requestId) ?? 0) + 1);
     }
   const hotW = world.meter.hottest(LEDGER_TABLE, 'wcu', 0, end);
@@ -553,6 +582,7 @@ export async function simulate(
       work.requestIds.every((id) => counts.get(id) === 1) &&
       !findings.includes('duplicate-request'),
     verifyFindings: [...new Set(findings)],
+    entryItemBytes: { stored: rangeOf(stored), plain: rangeOf(plain) },
     ...(sequenced(design) ? { breakdown: breakdownOf(world) } : {}),
     virtualSeconds: end / 1000,
   };
