@@ -54,12 +54,15 @@ const graphRequest = (id: string, ref = ALIAS) =>
   `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${ref}","workBudget":${BUDGET},"inputs":${INPUTS}}`;
 
 beforeAll(async () => {
+  const officer = STAGE_PRESETS.local?.routes?.find((r) => r.kind === OFFICER.kind && r.name === OFFICER.name);
+  if (officer?.queue !== 'sanctions') throw new Error('the local stage no longer routes the officer to sanctions');
   [on, off] = await Promise.all([
     startE2e({
       stage: 'graphs',
       config: {
         draftFeatures: [G],
-        routes: [...(STAGE_PRESETS.local?.routes ?? []), { ...OFFICER, queue: 'sanctions' }],
+        // The local stage's routes, which send the Sanctions Compliance Officer to `sanctions` (infra/config.ts).
+        routes: [...(STAGE_PRESETS.local?.routes ?? [])],
       },
     }),
     startE2e({ stage: 'nographs' }),
