@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { LANES } from './test/lanes/lanes.js';
 
@@ -11,6 +12,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One test file per core (ADR 0392): vitest's own default in a run is one fewer, a single worker on the 2-core
+    // machine, which left a core idle for most of `npm test`.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: LANES.map((lane) => ({
       extends: true,
       test: { name: lane.name, include: [...lane.include], exclude: [...lane.exclude] },
