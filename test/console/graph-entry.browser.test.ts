@@ -13,6 +13,7 @@ import { openFileSource } from '../../cli/console/source.js';
 import { graphRules } from '../../cli/console/graph-rules.js';
 import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { ensureBuilt, launchChromium, type TestBrowser } from './browser.js';
+import { probeGraphPage } from './graph-page-probe.js';
 import { GRAPH_REQUEST, writeGraphLedgerFiles } from './graph-ledger-files.js';
 import type { LedgerFiles } from './ledger-files.js';
 import { HOSTILE_ID, HOSTILE_TARGET } from '../graph-view/fixtures.js';
@@ -51,35 +52,7 @@ afterAll(async () => {
 });
 
 async function open(page: Page, base: string, requestId: string) {
-  const dialogs: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.addInitScript(`
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
-  `);
-  await page.goto(`${base}entry/${encodeURIComponent(requestId)}`);
-  await page.waitForSelector('main svg a.graph-node');
-  const state = (await page.evaluate(`(() => ({
-    pwned: window.__pwned ?? null,
-    violations: window.__violations,
-    text: document.querySelector('main').textContent ?? '',
-    svgText: [...document.querySelectorAll('main svg text, main svg title')].map((t) => t.textContent).join('\\n'),
-    injected: document.querySelectorAll('main script, main img, main iframe, main object, main foreignObject').length,
-    handlers: [...document.querySelectorAll('main *')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
-    hrefs: [...document.querySelectorAll('main svg a')].map((a) => a.getAttribute('href')),
-  }))()`)) as {
-    pwned: unknown;
-    violations: string[];
-    text: string;
-    svgText: string;
-    injected: number;
-    handlers: number;
-    hrefs: string[];
-  };
-  return { ...state, dialogs };
+  return probeGraphPage(page, `${base}entry/${encodeURIComponent(requestId)}`, 'main svg a.graph-node');
 }
 
 describe("a graph-run entry's page", () => {

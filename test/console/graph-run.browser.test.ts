@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { packageRoot, startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openFileSource } from '../../cli/console/source.js';
 import { ensureBuilt, launchChromium, type TestBrowser } from './browser.js';
+import { probeGraphPage } from './graph-page-probe.js';
 import { writeLedgerFiles, type LedgerFiles } from './ledger-files.js';
 import { HOSTILE_ID, HOSTILE_TARGET, hostileRun, procurementRun } from '../graph-view/fixtures.js';
 
@@ -45,35 +46,7 @@ afterAll(async () => {
 });
 
 async function open(page: Page, base: string, ready: string) {
-  const dialogs: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  await page.addInitScript(`
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.violatedDirective));
-  `);
-  await page.goto(`${base}graph-run`);
-  await page.waitForSelector(ready);
-  const state = (await page.evaluate(`(() => ({
-    pwned: window.__pwned ?? null,
-    violations: window.__violations,
-    text: document.querySelector('main').textContent ?? '',
-    svgText: [...document.querySelectorAll('main svg text, main svg title')].map((t) => t.textContent).join('\\n'),
-    injected: document.querySelectorAll('main script, main img, main iframe, main object, main foreignObject').length,
-    handlers: [...document.querySelectorAll('main *')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
-    hrefs: [...document.querySelectorAll('main svg a')].map((a) => a.getAttribute('href')),
-  }))()`)) as {
-    pwned: unknown;
-    violations: string[];
-    text: string;
-    svgText: string;
-    injected: number;
-    handlers: number;
-    hrefs: string[];
-  };
-  return { ...state, dialogs };
+  return probeGraphPage(page, `${base}graph-run`, ready);
 }
 
 describe('the graph run page', () => {

@@ -17,10 +17,8 @@ import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { canonicalText } from '../../core/ledger/primitives/canonical.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
-import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
-import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
+import { verifyUnder } from './verify-under.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { bodyOfItem, withBody } from '../../adapters/ledger-entry-item.js';
 
@@ -62,30 +60,6 @@ async function evaluated(w: E2eWorld, requestId: string): Promise<SignedEntry> {
   throw new Error(`${requestId} never recorded`);
 }
 
-/** Checkpoints every log under `checkpointPolicy`, then runs `docket verify` over the live table under `policy`. */
-async function verifyUnder(w: E2eWorld, checkpointPolicy: string, policy: string) {
-  const parsed = readTrustPolicy(new TextEncoder().encode(checkpointPolicy));
-  if (!parsed.ok) throw new Error(parsed.error.detail);
-  const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
-  const cp = await runCheckpoints({
-    store: w.store,
-    signer: signerFromKeyPair(w.checkpointKeys),
-    policy: parsed.value,
-    logIds,
-    origin: { environment: 'draft', table: w.env.LEDGER_TABLE! },
-    time: rfc3339Now(),
-  });
-  expect(cp.refused).toEqual([]);
-  writeFileSync(join(dir, 'checkpoints.json'), cp.export);
-  writeFileSync(join(dir, 'policy.json'), policy);
-  const io = memoryIo();
-  const { run } = await import('../../cli/commands/verify.js');
-  const flags = ['--endpoint', w.stack.endpoint, '--region', w.stack.region, '--stage', 'draft'];
-  const files = ['--policy', join(dir, 'policy.json'), '--checkpoints', join(dir, 'checkpoints.json')];
-  const exitCode = await run([...flags, ...files], io);
-  return { exitCode, verdict: JSON.parse(io.out()) as { ok: boolean; findings: { code: string; seq: number }[] } };
-}
-
 describe('draft features recorded over the wire', () => {
   it('a stack started with the opt-in records a quantifier pack as a /2 disposition naming the feature', async () => {
     const e = await evaluated(draft, 'draft-1');
@@ -107,10 +81,15 @@ describe('draft features recorded over the wire', () => {
       draftFeatures: [Q],
     });
     expect(JSON.parse(permitting)).toMatchObject({ format: 'docket.trust-policy/3' });
-    const ok = await verifyUnder(draft, permitting, permitting);
+    const ok = await verifyUnder(draft, { stage: 'draft', dir, checkpointPolicy: permitting, policy: permitting });
     expect(ok).toMatchObject({ exitCode: 0, verdict: { ok: true, findings: [] } });
     // The harness's policy is a docket.trust-policy/2, written as if before draft features existed: it permits none.
-    const forbidding = await verifyUnder(draft, permitting, draft.policyText);
+    const forbidding = await verifyUnder(draft, {
+      stage: 'draft',
+      dir,
+      checkpointPolicy: permitting,
+      policy: draft.policyText,
+    });
     expect(forbidding.exitCode).toBe(1);
     expect(forbidding.verdict.findings.map((f) => f.code)).toEqual([
       'draft-features-not-allowed',

@@ -20,13 +20,12 @@ import { run as replay } from '../../cli/commands/replay.js';
 import { run as handoffs } from '../../cli/commands/handoffs.js';
 import { GRAPH_REQUEST_FORMAT } from '../../core/admission/index.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
-import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
-import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { verifyHandoff } from '../../core/pipeline/handoff-verdict.js';
 import { STAGE_PRESETS } from '../../infra/config.js';
-import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
+import { verifyUnder } from './verify-under.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 const G = 'judgment-graphs';
@@ -102,28 +101,6 @@ const permitting = () =>
     draftFeatures: [G],
   });
 
-/** Checkpoints every log, then runs `docket verify` over the live table under `policy`. */
-async function verifyUnder(policy: string) {
-  const parsed = readTrustPolicy(new TextEncoder().encode(permitting()));
-  if (!parsed.ok) throw new Error(parsed.error.detail);
-  const cp = await runCheckpoints({
-    store: on.store,
-    signer: signerFromKeyPair(on.checkpointKeys),
-    policy: parsed.value,
-    logIds: JSON.parse(on.env.LOG_IDS!) as string[],
-    origin: { environment: 'graphs', table: on.env.LEDGER_TABLE! },
-    time: rfc3339Now(),
-  });
-  expect(cp.refused).toEqual([]);
-  writeFileSync(join(dir, 'checkpoints.json'), cp.export);
-  writeFileSync(join(dir, 'policy.json'), policy);
-  const io = memoryIo();
-  const { run } = await import('../../cli/commands/verify.js');
-  const files = ['--policy', join(dir, 'policy.json'), '--checkpoints', join(dir, 'checkpoints.json')];
-  const exitCode = await run([...flagsOf(on, 'graphs'), ...files], io);
-  return { exitCode, verdict: JSON.parse(io.out()) as { ok: boolean; findings: { code: string }[] } };
-}
-
 describe('a graph request over the wire', () => {
   let entry: SignedEntry;
 
@@ -183,9 +160,14 @@ describe('a graph request over the wire', () => {
   });
 
   it('docket verify is ok under a policy permitting judgment-graphs and reports it under one that does not', async () => {
-    const ok = await verifyUnder(permitting());
+    const ok = await verifyUnder(on, { stage: 'graphs', dir, checkpointPolicy: permitting(), policy: permitting() });
     expect(ok).toMatchObject({ exitCode: 0, verdict: { ok: true, findings: [] } });
-    const forbidding = await verifyUnder(on.policyText);
+    const forbidding = await verifyUnder(on, {
+      stage: 'graphs',
+      dir,
+      checkpointPolicy: permitting(),
+      policy: on.policyText,
+    });
     expect(forbidding.exitCode).toBe(1);
     expect(forbidding.verdict.findings.map((f) => f.code)).toContain('draft-features-not-allowed');
   });

@@ -19,13 +19,11 @@ import { run as show } from '../../cli/commands/show.js';
 import { run as handoffs } from '../../cli/commands/handoffs.js';
 import { run as graph } from '../../cli/commands/graph.js';
 import { run as replay, stackDeps } from '../../cli/commands/replay-entries.js';
-import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
-import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
-import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { runGraphDemo } from '../../cli/graph/graph-demo.js';
 import { resolveSettings } from '../../stack/settings.js';
 import { openStack } from '../../stack/clients.js';
+import { verifyUnder } from './verify-under.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 const FEATURE = 'judgment-graphs';
@@ -89,32 +87,6 @@ afterAll(async () => {
   await Promise.all([on?.stop(), off?.stop()]);
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** Checkpoints every log under the permitting policy, then runs `docket verify` over the live table under `policy`. */
-async function verifyUnder(policy: string) {
-  const parsed = readTrustPolicy(new TextEncoder().encode(permitting(on, 'graphs')));
-  if (!parsed.ok) throw new Error(parsed.error.detail);
-  const cp = await runCheckpoints({
-    store: on.store,
-    signer: signerFromKeyPair(on.checkpointKeys),
-    policy: parsed.value,
-    logIds: JSON.parse(on.env.LOG_IDS!) as string[],
-    origin: { environment: 'graphs', table: on.env.LEDGER_TABLE! },
-    time: rfc3339Now(),
-  });
-  expect(cp.refused).toEqual([]);
-  writeFileSync(join(dir, 'checkpoints.json'), cp.export);
-  writeFileSync(join(dir, 'policy.json'), policy);
-  const { run } = await import('../../cli/commands/verify.js');
-  const r = await cli(run, [
-    ...flagsOf(on, 'graphs'),
-    '--policy',
-    join(dir, 'policy.json'),
-    '--checkpoints',
-    join(dir, 'checkpoints.json'),
-  ]);
-  return { exitCode: r.code, verdict: JSON.parse(r.out) as { ok: boolean; findings: { code: string }[] } };
-}
 
 describe('a graph run through the pipeline, on a stack that enables judgment graphs', () => {
   let line: { requestId: string; kind: string; run: Record<string, unknown>; entry: string };
@@ -210,10 +182,20 @@ describe('a graph run through the pipeline, on a stack that enables judgment gra
   });
 
   it('docket verify is ok under a policy that permits judgment graphs, and reports it under one that does not', async () => {
-    const ok = await verifyUnder(permitting(on, 'graphs'));
+    const ok = await verifyUnder(on, {
+      stage: 'graphs',
+      dir,
+      checkpointPolicy: permitting(on, 'graphs'),
+      policy: permitting(on, 'graphs'),
+    });
     expect(ok).toMatchObject({ exitCode: 0, verdict: { ok: true, findings: [] } });
     // The harness's own policy (docket.trust-policy/2) permits no draft feature.
-    const forbidding = await verifyUnder(on.policyText);
+    const forbidding = await verifyUnder(on, {
+      stage: 'graphs',
+      dir,
+      checkpointPolicy: permitting(on, 'graphs'),
+      policy: on.policyText,
+    });
     expect(forbidding.exitCode).toBe(1);
     expect(forbidding.verdict.findings.map((f) => f.code)).toContain('draft-features-not-allowed');
   });
