@@ -1,21 +1,27 @@
 /**
  * LedgerStore over DynamoDB (core/ledger/store/store.ts): conditional single-item PutItem (`attribute_not_exists(pk)`),
- * consistent GetItem, consistent Query and Scan, and TransactWriteItems made only of such conditional Puts — a log's
- * group commit of slot writes, all or nothing (docs/adr/0350-group-commit-of-slot-writes.md; the local emulator
- * implements it, ADR 0351). No UpdateItem, DeleteItem, BatchWriteItem, or transaction action other than a
- * conditional Put is ever sent: the ledger table is append-only (ADR 0080).
+ * consistent GetItem, consistent Query and Scan. A log's group commit of slot writes is one conditional PutItem of a
+ * bundle item holding the group's contiguous entries, keyed by the first seq (docs/adr/0400-group-commit-as-one-entry-
+ * bundle.md; layout in adapters/ledger-entry-item.ts). No UpdateItem, DeleteItem, BatchWriteItem or transaction is
+ * ever sent: the ledger table is append-only (ADR 0080).
  *
  * Reads are complete or they throw StoreReadError: every Query/Scan follows LastEvaluatedKey to the end, and any
  * failure (throttling after the SDK's retries, a network error, an item that is not of the family its key says)
  * surfaces as an error — never as a shorter ledger.
  */
 import type { AttributeValue, DynamoDBClient, QueryCommandInput, ScanCommandInput } from '@aws-sdk/client-dynamodb';
-import { createHash } from 'node:crypto';
 import { dynamodb } from './aws-sdk.js';
-import { ENTRY_PREFIX, entryItem, entryOfItem, type Item } from './ledger-entry-item.js';
 import {
+  ENTRY_PREFIX,
+  entriesItem,
+  entriesOfItem,
+  entryItem,
+  lastEntryOfItem,
+  type Item,
+} from './ledger-entry-item.js';
+import {
+  MAX_GROUP_MEMBERS,
   StoreReadError,
-  checkGroup,
   type Claim,
   type LedgerStore,
   type Position,
@@ -29,25 +35,7 @@ import {
   type StoredNote,
 } from '../core/ledger/index.js';
 
-const {
-  ConditionalCheckFailedException,
-  GetItemCommand,
-  PutItemCommand,
-  QueryCommand,
-  ScanCommand,
-  TransactWriteItemsCommand,
-  TransactionCanceledException,
-} = dynamodb;
-
-/** Tries of a transaction cancelled only by a conflict or a throttle (each member otherwise untouched). */
-const TRANSACTION_TRIES = 4;
-/** Cancellation codes that say nothing about our items' state: the same transaction may succeed if sent again. */
-const TRANSIENT_CANCELLATIONS = new Set([
-  'None',
-  'TransactionConflict',
-  'ThrottlingError',
-  'ProvisionedThroughputExceeded',
-]);
+const { ConditionalCheckFailedException, GetItemCommand, PutItemCommand, QueryCommand, ScanCommand } = dynamodb;
 
 export interface DynamoDbLedgerStoreOptions {
   readonly client: DynamoDBClient;
@@ -83,22 +71,28 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
         }),
       ),
     );
+    // The log's last item, entry or bundle: its last entry is the head (ADR 0400).
     const item = page.Items?.[0];
-    return item ? entryOfItem(item) : null;
+    return item ? lastEntryOfItem(item) : null;
   }
 
+  /**
+   * One Query from MAX_GROUP_MEMBERS - 1 keys below `fromSeq`: the item holding fromSeq is keyed at most that far
+   * below it (ADR 0400). Entries come out ascending; items that overlap (two holding one seq: never written by the
+   * protocol, so planted) end the read with StoreReadError rather than a chosen winner.
+   */
   async *readEntries(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<StoredEntry> {
     if (toSeq !== undefined && toSeq < fromSeq) return;
     const values: Record<string, AttributeValue> = {
       ':pk': { S: ENTRY_PREFIX + logId },
-      ':from': { N: String(fromSeq) },
+      ':from': { N: String(Math.max(0, fromSeq - (MAX_GROUP_MEMBERS - 1))) },
     };
     let condition = 'pk = :pk AND sk >= :from';
     if (toSeq !== undefined) {
       condition = 'pk = :pk AND sk BETWEEN :from AND :to';
       values[':to'] = { N: String(toSeq) };
     }
-    let expected = fromSeq;
+    let next = -Infinity;
     for await (const item of this.queryAll('readEntries', {
       TableName: this.tableName,
       KeyConditionExpression: condition,
@@ -106,11 +100,12 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
       ScanIndexForward: true,
       ConsistentRead: true,
     })) {
-      const entry = entryOfItem(item);
-      // Ascending and strictly increasing is DynamoDB's promise; a page that breaks it is not a complete answer.
-      if (entry.seq < expected) throw new StoreReadError(`readEntries: out-of-order item seq ${entry.seq} in ${logId}`);
-      expected = entry.seq + 1;
-      yield entry;
+      const entries = entriesOfItem(item);
+      // Ascending and strictly increasing is DynamoDB's promise; an item starting inside the one before is planted.
+      if (entries[0]!.seq < next)
+        throw new StoreReadError(`readEntries: item at seq ${entries[0]!.seq} of ${logId} overlaps the one before`);
+      next = entries.at(-1)!.seq + 1;
+      for (const entry of entries) if (entry.seq >= fromSeq && (toSeq === undefined || entry.seq <= toSeq)) yield entry;
     }
   }
 
@@ -119,37 +114,12 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
   }
 
   /**
-   * One TransactWriteItems of conditional Puts (ADR 0350), through the SDK's command path (ADR 0285), so its retries,
-   * endpoint and middleware apply. The ClientRequestToken is a digest of the entries' hashes: the SDK's retry of a
-   * transaction that did land is answered success without a second write, and the same group sent again (a
-   * conflict below) is the same request. A cancellation naming ConditionalCheckFailed → false (a slot is taken;
-   * nothing was written); one naming only conflicts or throttles → sent again after a jittered wait; anything else
-   * is thrown (the record fails and is redelivered).
+   * One conditional PutItem of the group's bundle item (ADR 0400) through the SDK's command path (ADR 0285): created
+   * when its first slot is free, else false and nothing written. An SDK retry of a put that did land answers false;
+   * the members then take the lost-slot path, whose scan finds them in the log (duplicates, never second entries).
    */
   async putEntriesIfAbsent(entries: readonly StoredEntry[]): Promise<boolean> {
-    checkGroup(entries);
-    const token = createHash('sha256')
-      .update(entries.map((e) => e.projection.entryHash).join('\n'))
-      .digest('hex')
-      .slice(0, 36);
-    const command = new TransactWriteItemsCommand({
-      ClientRequestToken: token,
-      TransactItems: entries.map((e) => ({
-        Put: { TableName: this.tableName, Item: entryItem(e), ConditionExpression: 'attribute_not_exists(pk)' },
-      })),
-    });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.client.send(command);
-        return true;
-      } catch (e) {
-        const codes = cancellationCodes(e);
-        if (codes === undefined) throw e;
-        if (codes.includes('ConditionalCheckFailed')) return false;
-        if (attempt >= TRANSACTION_TRIES || !codes.every((c) => TRANSIENT_CANCELLATIONS.has(c))) throw e;
-        await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 25 * 2 ** attempt)));
-      }
-    }
+    return this.putIfAbsent(entriesItem(entries));
   }
 
   async readClaim(requestId: string): Promise<Claim | null> {
@@ -348,14 +318,6 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
       throw error;
     }
   }
-}
-
-/** The CancellationReasons codes of a TransactionCanceledException, in action order; undefined for any other error. */
-function cancellationCodes(e: unknown): string[] | undefined {
-  const named = (e as { name?: string }).name === 'TransactionCanceledException';
-  if (!(e instanceof TransactionCanceledException) && !named) return undefined;
-  const reasons = (e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.map((r) => r.Code ?? 'None');
 }
 
 /**

@@ -10,6 +10,11 @@
  * the String `body`, and stay readable. The compression is storage only: the entry hash, the signature and every
  * reader above the store see the same bytes as before.
  *
+ * A group commit (docs/adr/0400-group-commit-as-one-entry-bundle.md) stores its run of contiguous entries as one
+ * bundle item: `pk` "log#<logId>", `sk` the first seq, and `entries`, a List of 2..MAX_GROUP_MEMBERS Maps, member i
+ * being seq sk+i with exactly the attributes above but the key (`bodyz`, `requestId`, `kind`, `entryHash`). A member
+ * is read by the same rules as an entry item.
+ *
  * Reading is strict and bounded: an item with both forms, a `bodyz` that is not Binary, a stream that does not inflate
  * (truncated, corrupt), inflates past the entry's byte cap (a zip bomb), has bytes after its end, or is not valid
  * UTF-8 is surfaced as the empty body — which no canonical entry is, so `verify` reports that entry `malformed` —
@@ -17,7 +22,13 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { DEFAULT_ADMISSION_LIMITS, StoreReadError, type StoredEntry } from '../core/ledger/index.js';
+import {
+  DEFAULT_ADMISSION_LIMITS,
+  MAX_GROUP_MEMBERS,
+  StoreReadError,
+  checkGroup,
+  type StoredEntry,
+} from '../core/ledger/index.js';
 
 export type Item = Record<string, AttributeValue>;
 
@@ -73,6 +84,53 @@ export function entryItem(entry: StoredEntry): Item {
   );
 }
 
+/** A bundle item's list of members (ADR 0400). */
+export const BUNDLE_MEMBERS = 'entries';
+
+/** The one item of a group: an entry item for one entry, a bundle item for 2..MAX_GROUP_MEMBERS contiguous ones. */
+export function entriesItem(entries: readonly StoredEntry[]): Item {
+  checkGroup(entries);
+  if (entries.length === 1) return entryItem(entries[0]!);
+  const first = entries[0]!;
+  return {
+    pk: { S: ENTRY_PREFIX + first.logId },
+    sk: { N: String(first.seq) },
+    [BUNDLE_MEMBERS]: { L: entries.map((e) => ({ M: memberOf(entryItem(e)) })) },
+  };
+}
+
+function memberOf(item: Item): Item {
+  const { pk: _pk, sk: _sk, ...member } = item;
+  return member;
+}
+
+/**
+ * Every entry an entry or bundle item holds, ascending. The key and the bundle's shape are strict (StoreReadError: a
+ * list that is not 2..MAX_GROUP_MEMBERS Maps, or a bundle that also carries an entry's attributes, is not an item the
+ * store writes); each member's body and projection are judged by `verify`, as an entry item's are.
+ */
+export function entriesOfItem(item: Item): StoredEntry[] {
+  const bundle = item[BUNDLE_MEMBERS];
+  if (bundle === undefined) return [entryOfItem(item)];
+  const logId = keyString(item, 'pk').slice(ENTRY_PREFIX.length);
+  const first = keyNumber(item, 'sk');
+  const members = bundle.L;
+  if (!Array.isArray(members) || members.length < 2 || members.length > MAX_GROUP_MEMBERS)
+    throw new StoreReadError(`bundle ${logId}/${first} is not a list of 2..${MAX_GROUP_MEMBERS} members`);
+  for (const name of [PLAIN_BODY, COMPRESSED_BODY, 'requestId', 'kind', 'entryHash'])
+    if (item[name] !== undefined) throw new StoreReadError(`bundle ${logId}/${first} also carries ${name}`);
+  return members.map((m, i) => {
+    if (m.M === undefined || m.M === null || typeof m.M !== 'object')
+      throw new StoreReadError(`bundle ${logId}/${first} member ${i} is not a map`);
+    return entryOfMember(logId, first + i, m.M);
+  });
+}
+
+/** The highest entry an entry or bundle item holds. */
+export function lastEntryOfItem(item: Item): StoredEntry {
+  return entriesOfItem(item).at(-1)!;
+}
+
 /** `item` with its body (either form) replaced by `body`, compressed: how tests plant a rewritten entry. */
 export function withBody(item: Item, body: string): Item {
   const { [PLAIN_BODY]: _plain, [COMPRESSED_BODY]: _compressed, ...rest } = item;
@@ -82,9 +140,13 @@ export function withBody(item: Item, body: string): Item {
 /** An entry item read back: key attributes strict (StoreReadError), body and projection judged by `verify`. */
 export function entryOfItem(item: Item): StoredEntry {
   const pk = keyString(item, 'pk');
+  return entryOfMember(pk.slice(ENTRY_PREFIX.length), keyNumber(item, 'sk'), item);
+}
+
+function entryOfMember(logId: string, seq: number, item: Item): StoredEntry {
   return {
-    logId: pk.slice(ENTRY_PREFIX.length),
-    seq: keyNumber(item, 'sk'),
+    logId,
+    seq,
     body: bodyOfItem(item),
     projection: {
       requestId: optionalString(item, 'requestId'),

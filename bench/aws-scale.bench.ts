@@ -11,7 +11,7 @@
  * logs in turn per instance: many writers per log), the one-writer-per-log sequencing with one slot write at a time
  * per log (`one-writer-per-log-serial`, ADR 0274's protocol) and the one-writer-per-log sequencing as shipped (intake →
  * sequence function → SQS FIFO ledger queue, group = log: one writer per log; each log's slot writes group-committed
- * in TransactWriteItems, ADR 0350), each twice:
+ * as one bundle item, ADR 0350 and ADR 0400), each twice:
  *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
  *             durable (the sustained rate); units per entry, hottest key, throttles and redeliveries are this run's;
  *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the design's own sustained rate): p50/p99 are
@@ -23,8 +23,6 @@
  *   --cpu-ms (1: evaluate-function CPU per record)  --sign-ms (0.1: per entry signature, under the slot lock)
  *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
  *   --rate r (paced run's requests/s)  --batch-size b (10)
- *   --transaction-phase slowest-item|one-call (a TransactWriteItems phase: the slowest of one latency draw per item,
- *     the default, or one draw; ADR 0350)
  *   --designs many-writers,one-writer-per-log-serial,one-writer-per-log (all by default)
  * With --json the last line is one JSON object: the one-writer-per-log figures (the sequence function, the FIFO
  * ledger queue and the evaluate function as shipped), `baseline` (many-writers: the previous protocol), `serialSlots`
@@ -64,7 +62,6 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     'batch-size': { type: 'string', default: '10' },
     designs: { type: 'string', default: DESIGNS.join(',') },
-    'transaction-phase': { type: 'string', default: 'slowest-item' },
   },
 });
 
@@ -92,13 +89,8 @@ const o: ScaleOptions = {
   sequencers: num('sequencers', values.sequencers ?? String(Math.max(4, logs)), 1, true),
   batchSize: num('batch-size', values['batch-size'], 1, true),
   seed: num('seed', values.seed, 0, true),
-  transactionPhase: transactionPhase(values['transaction-phase']),
 };
 
-function transactionPhase(text: string): 'slowest-item' | 'one-call' {
-  if (text === 'slowest-item' || text === 'one-call') return text;
-  throw new RangeError(`--transaction-phase must be slowest-item or one-call, got ${text}`);
-}
 const designs = values.designs.split(',') as Design[];
 for (const d of designs) if (!DESIGNS.includes(d)) throw new RangeError(`unknown design ${d}`);
 

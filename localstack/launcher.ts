@@ -21,7 +21,6 @@ import { useNormalSqliteSync } from './fauxqs-sync.js';
 import { planFromTemplate, type CfnTemplate } from './template-plan.js';
 import { provision, type LocalResources } from './provision.js';
 import { installDynaliteFastPaths, type FastPathStats } from './dynalite-fast-paths.js';
-import { installDynaliteTransactions } from './dynalite-transactions.js';
 
 export interface LocalStackOptions {
   /** Edge port on 127.0.0.1: default 4566; 0 = ephemeral (tests). */
@@ -156,20 +155,15 @@ export async function synthesize(stage: string, draftFeatures: readonly string[]
  * of the local stack, and off the main thread it no longer competes with the edge proxy, fauxqs and the handler the
  * daemon runs. The worker is plain CommonJS evaluated from a string so it runs the same from sources and from dist/;
  * when asked (`fastPaths`, off by default: ADR 0286), before dynalite starts it installs the fast paths of
- * dynalite-fast-paths.ts (ADR 0256), serialized into the source. Always, it puts TransactWriteItems
- * (dynalite-transactions.ts, ADR 0351: an operation dynalite lacks) in front of dynalite's own request handler.
+ * dynalite-fast-paths.ts (ADR 0256), serialized into the source.
  */
 const DYNALITE_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const load = require('node:module').createRequire(workerData.dynalitePath);
 const stats = workerData.fastPaths ? (${installDynaliteFastPaths.toString()})(load) : undefined;
-const transactions = (${installDynaliteTransactions.toString()})(load);
 const dynalite = require(workerData.dynalitePath);
 const ms = workerData.tableLifecycleMs;
 const server = dynalite({ path: workerData.dataDir, createTableMs: ms, deleteTableMs: ms, updateTableMs: ms });
-const handlers = server.listeners('request');
-server.removeAllListeners('request');
-server.on('request', (req, res) => { if (!transactions(req, res)) for (const h of handlers) h.call(server, req, res); });
 server.once('error', (e) => parentPort.postMessage({ error: String(e && e.message || e) }));
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
 parentPort.on('message', (m) => {

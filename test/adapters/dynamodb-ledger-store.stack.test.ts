@@ -7,7 +7,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { entryItem } from '../../adapters/ledger-entry-item.js';
+import { entriesItem, entryItem } from '../../adapters/ledger-entry-item.js';
 import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
 import { BUILD, K1, KC, policyText } from '../../conformance/ledger/fixtures.js';
 import { buildEntry, toStoredEntry, type BuiltEntry } from '../../core/ledger/entries/entry.js';
@@ -198,12 +198,13 @@ describe('the DynamoDB ledger store over the wire', () => {
       expect(await findingsOf(log)).toEqual([]);
     });
 
-    it('writes every member of a transaction in the same compressed form', async () => {
+    it('writes a group as one bundle item keyed by its first seq, every member compressed, and reads each back', async () => {
       const log = `zt-${Date.now()}`;
-      const first = honest(log, 0, null);
-      const second = honest(log, 1, first.entryHash);
-      const entries = [toStoredEntry(first), toStoredEntry(second)];
-      expect(await store().putEntriesIfAbsent(entries)).toBe(true);
+      const built = [honest(log, 0, null)];
+      for (let seq = 1; seq < 4; seq++) built.push(honest(log, seq, built.at(-1)!.entryHash));
+      const entries = built.map(toStoredEntry);
+      expect(await store().putEntryIfAbsent(entries[0]!)).toBe(true);
+      expect(await store().putEntriesIfAbsent(entries.slice(1))).toBe(true);
       const page = await client.send(
         new QueryCommand({
           TableName: TABLE,
@@ -211,12 +212,70 @@ describe('the DynamoDB ledger store over the wire', () => {
           ExpressionAttributeValues: { ':pk': { S: `log#${log}` } },
         }),
       );
-      expect(page.Items!.map((i) => [i.body, i.bodyz?.B instanceof Uint8Array])).toEqual([
-        [undefined, true],
-        [undefined, true],
+      expect(page.Items!.map((i) => [i.sk!.N, i.body, i.bodyz !== undefined, i.entries?.L?.length])).toEqual([
+        ['0', undefined, true, undefined],
+        ['1', undefined, false, 3],
       ]);
+      const members = page.Items![1]!.entries!.L!.map((m) => m.M!);
+      expect(members.map((m) => inflateRawSync(m.bodyz!.B!).toString('utf8'))).toEqual(
+        entries.slice(1).map((e) => e.body),
+      );
+      expect(members.map((m) => m.requestId!.S)).toEqual(['r-1', 'r-2', 'r-3']);
       expect(await collect(store().readEntries(log, 0))).toEqual(entries);
+      expect(await collect(store().readEntries(log, 2, 2))).toEqual([entries[2]]);
+      expect(await store().readHead(log)).toEqual(entries[3]);
       expect(await findingsOf(log)).toEqual([]);
+      // The next group starts after the bundle: its key is free exactly when the log has nothing after seq 3.
+      expect(await store().putEntriesIfAbsent([toStoredEntry(honest(log, 1, built[0]!.entryHash))])).toBe(false);
+    });
+
+    it('judges a bundle member like an entry item: a zip bomb in one member is that entry malformed, the rest valid', async () => {
+      const log = `zb-${Date.now()}`;
+      const first = honest(log, 0, null);
+      const second = honest(log, 1, first.entryHash);
+      const third = honest(log, 2, second.entryHash);
+      const item = entriesItem([first, second, third].map(toStoredEntry));
+      item.entries!.L![1]!.M!.bodyz = { B: deflateRawSync(second.body + ' '.repeat(10_000_000)) };
+      await client.send(new PutItemCommand({ TableName: TABLE, Item: item }));
+      expect((await collect(store().readEntries(log, 0))).map((e) => e.body === '')).toEqual([false, true, false]);
+      const findings = await findingsOf(log);
+      expect(findings).toContain('malformed@1');
+      expect(findings.filter((f) => f.endsWith('@0'))).toEqual([]);
+    });
+
+    // Shapes the store never writes: read as StoreReadError (verify: no verdict), never as a shorter or chosen log.
+    const badBundles: [string, (item: Record<string, AttributeValue>) => Record<string, AttributeValue>][] = [
+      ['entries that are not a list', (i) => ({ ...i, entries: { S: 'x' } })],
+      ['a bundle of one member', (i) => ({ ...i, entries: { L: i.entries!.L!.slice(0, 1) } })],
+      [
+        'a bundle of 17 members',
+        (i) => ({ ...i, entries: { L: Array.from({ length: 17 }, () => i.entries!.L![0]!) } }),
+      ],
+      ['a member that is not a map', (i) => ({ ...i, entries: { L: [i.entries!.L![0]!, { S: 'x' }] } })],
+      ['a bundle that also carries a body', (i) => ({ ...i, bodyz: i.entries!.L![0]!.M!.bodyz! })],
+    ];
+    it.each(badBundles)('refuses %s as a store read error', async (_name, mangle) => {
+      const log = `bb-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const first = honest(log, 0, null);
+      const item = entriesItem([first, honest(log, 1, first.entryHash)].map(toStoredEntry));
+      await client.send(new PutItemCommand({ TableName: TABLE, Item: mangle(item) }));
+      await expect(collect(store().readEntries(log, 0))).rejects.toBeInstanceOf(StoreReadError);
+      await expect(store().readHead(log)).rejects.toBeInstanceOf(StoreReadError);
+    });
+
+    it('refuses two items holding one seq (a planted bundle over an entry) as a store read error, never a choice', async () => {
+      const log = `ov-${Date.now()}`;
+      const built = [honest(log, 0, null)];
+      for (let seq = 1; seq < 3; seq++) built.push(honest(log, seq, built.at(-1)!.entryHash));
+      const entries = built.map(toStoredEntry);
+      for (const e of entries) expect(await store().putEntryIfAbsent(e)).toBe(true);
+      expect(await collect(store().readEntries(log, 0))).toEqual(entries);
+      // A keyless table writer adds a bundle at seq 1 that also claims seq 2.
+      const forged = toStoredEntry(honest(log, 2, built[1]!.entryHash));
+      const item = entriesItem([entries[1]!, { ...forged, body: forged.body.replace('r-2', 'r-x') }]);
+      await client.send(new PutItemCommand({ TableName: TABLE, Item: item }));
+      await expect(collect(store().readEntries(log, 0))).rejects.toBeInstanceOf(StoreReadError);
+      await expect(collect(store().readEntries(log, 2))).rejects.toBeInstanceOf(StoreReadError);
     });
 
     it('still reads an entry written before, with its body as a String', async () => {

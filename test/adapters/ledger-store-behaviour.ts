@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerStore, StoredEntry } from '../../core/ledger/store/store.js';
 import { rawEntry } from './entry-fixture.js';
+import { MAX_GROUP_MEMBERS } from '../../core/ledger/index.js';
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -167,26 +168,56 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       expect((await store.readHead(log))?.seq).toBe(0);
     });
 
-    it('creates a group of slots all or nothing: one taken slot refuses the group and writes none of it', async () => {
+    it('creates a group of slots all or nothing: a taken first slot refuses the group and writes none of it', async () => {
       const store = makeStore();
       if (store.putEntriesIfAbsent === undefined) throw new Error('this store has no group writes');
       const log = fresh('group');
       const group = [0, 1, 2].map((seq) => rawEntry(log, seq));
       expect(await store.putEntriesIfAbsent(group)).toBe(true);
       expect(await collect(store.readEntries(log, 0))).toEqual(group);
-      expect(await store.putEntryIfAbsent(rawEntry(log, 4))).toBe(true);
-      const blocked = [3, 4, 5].map((seq) => rawEntry(log, seq, 7));
-      expect(await store.putEntriesIfAbsent(blocked)).toBe(false);
-      expect((await collect(store.readEntries(log, 0))).map((e) => e.seq)).toEqual([0, 1, 2, 4]);
+      // A writer that read the log empty offers slots 0.. again: the group's first slot is taken.
+      const stale = [0, 1].map((seq) => rawEntry(log, seq, 7));
+      expect(await store.putEntriesIfAbsent(stale)).toBe(false);
+      expect(await collect(store.readEntries(log, 0))).toEqual(group);
+      // One that read the head (seq 2) offers the slots after it.
+      const next = [3, 4].map((seq) => rawEntry(log, seq, 7));
+      expect(await store.putEntriesIfAbsent(next)).toBe(true);
+      expect(await collect(store.readEntries(log, 0))).toEqual([...group, ...next]);
     });
 
-    it('writes a group of 100 slots of about 30 KB each in one call and refuses 101', async () => {
+    it('reads a group back whole, from inside it and across the items around it', async () => {
       const store = makeStore();
-      const log = fresh('hundred');
-      const group = Array.from({ length: 100 }, (_, seq) => rawEntry(log, seq, 30_000));
+      const log = fresh('runs');
+      const all = Array.from({ length: 12 }, (_, seq) => rawEntry(log, seq, 40));
+      expect(await store.putEntryIfAbsent(all[0]!)).toBe(true);
+      expect(await store.putEntriesIfAbsent!(all.slice(1, 5))).toBe(true);
+      expect(await store.putEntryIfAbsent(all[5]!)).toBe(true);
+      expect(await store.putEntriesIfAbsent!(all.slice(6, 12))).toBe(true);
+      expect(await collect(store.readEntries(log, 0))).toEqual(all);
+      expect(await collect(store.readEntries(log, 3, 3))).toEqual([all[3]]);
+      expect(await collect(store.readEntries(log, 2, 7))).toEqual(all.slice(2, 8));
+      expect(await collect(store.readEntries(log, 9))).toEqual(all.slice(9));
+      expect(await collect(store.readEntries(log, 12))).toEqual([]);
+      expect(await store.readHead(log)).toEqual(all[11]);
+    });
+
+    it(`writes a group of ${MAX_GROUP_MEMBERS} slots of about 20 KB each in one call and refuses one more`, async () => {
+      const store = makeStore();
+      const log = fresh('sixteen');
+      const group = Array.from({ length: MAX_GROUP_MEMBERS }, (_, seq) => rawEntry(log, seq, 20_000));
       expect(await store.putEntriesIfAbsent!(group)).toBe(true);
-      expect((await store.readHead(log))?.seq).toBe(99);
-      await expect(store.putEntriesIfAbsent!([...group, rawEntry(log, 100)])).rejects.toThrow(RangeError);
+      expect((await store.readHead(log))?.seq).toBe(MAX_GROUP_MEMBERS - 1);
+      expect(await collect(store.readEntries(log, MAX_GROUP_MEMBERS - 1))).toEqual([group.at(-1)]);
+      const more = [...group.slice(1), rawEntry(log, MAX_GROUP_MEMBERS), rawEntry(log, MAX_GROUP_MEMBERS + 1)];
+      await expect(store.putEntriesIfAbsent!(more)).rejects.toThrow(RangeError);
+    });
+
+    it('refuses a group whose seqs are not contiguous as a range error, writing nothing', async () => {
+      const store = makeStore();
+      const log = fresh('holes');
+      await expect(store.putEntriesIfAbsent!([rawEntry(log, 0), rawEntry(log, 2)])).rejects.toThrow(RangeError);
+      await expect(store.putEntriesIfAbsent!([rawEntry(log, 1), rawEntry(log, 0)])).rejects.toThrow(RangeError);
+      expect(await store.readHead(log)).toBeNull();
     });
   });
 }

@@ -28,6 +28,7 @@ import {
 import { SimQueue } from '../../bench/support/aws-model/sqs-queue.js';
 import {
   entryItem,
+  groupItem,
   LEDGER_TABLE,
   LedgerTable,
   ModelledLedgerStore,
@@ -298,23 +299,27 @@ describe('the metered ledger store', () => {
     expect(writeUnits(itemSize(sized))).toBe(1);
   });
 
-  it('prices a transaction at 2 WCU per KB per item, a cancelled one too, over two phases of the slowest item', async () => {
+  it('prices a group as one PutItem of its bundle item: one latency, 1 WCU per KB of the bundle, a refused one too', async () => {
     const clock = new VirtualClock();
     const meter = new CapacityMeter(false);
-    const draws = [1, 9, 2, 3, 7, 1, 2, 2, 2, 8, 1, 1];
+    const draws = [6, 4];
     const store = new ModelledLedgerStore(new LedgerTable(), { ...site(clock, meter), latency: () => draws.shift()! });
     const group = [entry(0, noise(2400)), entry(1, noise(100)), entry(2, noise(100))];
+    const bundle = itemSize(groupItem(group));
+    const again = [entry(0, 'y'), entry(1, 'y')];
     const done = (async () => {
-      expect(writeUnits(itemSize(entryItem(group[0]!)))).toBe(2); // ~1.2 KB stored
-      expect(await store.putEntriesIfAbsent(group)).toBe(true); // prepare max(1, 9, 2), commit max(3, 7, 1)
+      expect(bundle).toBeGreaterThan(itemSize(entryItem(group[0]!)) + 2 * itemSize(entryItem(group[1]!)) - 3 * 40);
+      expect(await store.putEntriesIfAbsent(group)).toBe(true);
       const at = clock.now;
-      expect(await store.putEntriesIfAbsent([entry(2, 'y'), entry(3, 'y')])).toBe(false); // max(2, 2), max(2, 8)
+      expect(await store.putEntriesIfAbsent(again)).toBe(false); // a stale writer: the bundle's key is taken
       return [at, clock.now];
     })();
     await clock.run();
-    expect(await done).toEqual([9 + 7, 9 + 7 + 2 + 8]);
-    // 2 × (2 + 1 + 1) for the group; the cancelled one 2 × (1 + 1), slot 2 at the larger (stored) item.
-    expect(meter.ofKey(LEDGER_TABLE, 'log#a', 'wcu')).toBe(8 + 4);
+    expect(await done).toEqual([6, 6 + 4]);
+    expect(meter.ofKey(LEDGER_TABLE, 'log#a', 'wcu')).toBe(
+      writeUnits(bundle) + writeUnits(Math.max(bundle, itemSize(groupItem(again)))),
+    );
+    expect(writeUnits(bundle)).toBe(2); // one item under 2 KB: a transaction paid 2 WCU per member, 6
   });
 
   it('retries a throttled write with the SDK delays and records it as throttled', async () => {

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { rewriteEntryAt } from '../adapters/entry-item-at.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessage } from '../../adapters/sqs.js';
 import { validatePack } from '../../core/pack/index.js';
@@ -175,14 +175,10 @@ describe('the audit console over the local stack', () => {
     const p = await w.store.readPosition('console-triage-7a');
     expect(p).not.toBeNull();
     // The attacker rewrites the item's unsigned projection so queries by request id find another request.
-    await w.dynamodb.send(
-      new UpdateItemCommand({
-        TableName: w.env.LEDGER_TABLE!,
-        Key: { pk: { S: `log#${p!.logId}` }, sk: { N: String(p!.seq) } },
-        UpdateExpression: 'SET requestId = :r',
-        ExpressionAttributeValues: { ':r': { S: 'console-someone-else' } },
-      }),
-    );
+    await rewriteEntryAt(w.dynamodb, w.env.LEDGER_TABLE!, p!.logId, p!.seq, (a) => ({
+      ...a,
+      requestId: { S: 'console-someone-else' },
+    }));
     const page = await b.browser.newPage();
     await page.goto(at('/verify'));
     await page.waitForSelector('[data-verify-ok]');

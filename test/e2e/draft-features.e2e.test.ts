@@ -9,7 +9,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
@@ -21,6 +20,7 @@ import { trustPolicyDocument } from '../../stack/local-files.js';
 import { verifyUnder } from './verify-under.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { bodyOfItem, withBody } from '../../adapters/ledger-entry-item.js';
+import { entryItemAt, rewriteEntryAt } from '../adapters/entry-item-at.js';
 
 const PACK = readFileSync(join(process.cwd(), 'conformance', 'rfc0008', 'evaluation', 'packs', 'q-exists-ok.json'));
 const FACTS = '{"xs":[{"ok":false},{"ok":true},{"ok":false}]}';
@@ -100,14 +100,13 @@ describe('draft features recorded over the wire', () => {
   it('a table writer without the key who rewrites a /2 entry as /1, to hide the draft grammar from a forbidding policy, is exposed', async () => {
     // Runs after the test above: draft-2 is recorded and covered by the checkpoints it wrote to checkpoints.json.
     const at = (await draft.store.readPosition('draft-2'))!;
-    const key = { pk: { S: `log#${at.logId}` }, sk: { N: String(at.seq) } };
     const table = draft.env.LEDGER_TABLE!;
-    const item = (await draft.dynamodb.send(new GetItemCommand({ TableName: table, Key: key }))).Item!;
-    const body = JSON.parse(bodyOfItem(item)) as Record<string, unknown>;
+    const held = await entryItemAt(draft.dynamodb, table, at.logId, at.seq);
+    const body = JSON.parse(bodyOfItem(held.attributes)) as Record<string, unknown>;
     expect(body.draftFeatures).toEqual([Q]);
     delete body.draftFeatures;
     const downgraded = canonicalText({ ...body, format: 'docket.ledger-entry/1' });
-    await draft.dynamodb.send(new PutItemCommand({ TableName: table, Item: withBody(item, downgraded) }));
+    await rewriteEntryAt(draft.dynamodb, table, at.logId, at.seq, (a) => withBody(a, downgraded));
     const io = memoryIo();
     const { run } = await import('../../cli/commands/verify.js');
     const flags = ['--endpoint', draft.stack.endpoint, '--region', draft.stack.region, '--stage', 'draft'];

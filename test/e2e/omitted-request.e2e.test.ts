@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { deleteEntryItemAt } from '../adapters/entry-item-at.js';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { memoryIo } from '../../cli/io.js';
 import { run as checkpoint } from '../../cli/commands/checkpoint.js';
@@ -112,7 +113,8 @@ it('verify names a deleted request from the archive, and the requester’s saved
     w.dynamodb.send(new DeleteItemCommand({ TableName: table, Key: { pk: { S: pk }, sk: { N: sk } } }));
   const head = await w.store.readHead(victim.logId);
   expect(head?.seq).toBe(victim.seq);
-  await del(`log#${victim.logId}`, String(victim.seq));
+  // Submitted alone and waited for, it was written alone: its item holds it only.
+  expect(await deleteEntryItemAt(w.dynamodb, table, victim.logId, victim.seq)).toBe(victim.seq);
   await del('req#victim', '0');
   await del('req#victim', '1');
   const signed = await cli(checkpoint, ['--key', key, '--policy', policy, '--out', checkpoints, ...flags()]);

@@ -6,7 +6,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
@@ -19,6 +18,7 @@ import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { withBody } from '../../adapters/ledger-entry-item.js';
+import { rewriteEntryAt } from '../adapters/entry-item-at.js';
 
 const STAGE = 'receipt';
 let w: E2eWorld;
@@ -116,13 +116,11 @@ describe('docket receipt and docket verify-receipt over the local stack', () => 
     // Runs after the test above: receipt-1 is recorded and covered by a signed checkpoint.
     const before = JSON.parse(readFileSync(f('r.json'), 'utf8')) as { entry: string };
     const entry = JSON.parse(before.entry) as { logId: string; seq: number; requestDigest: string };
-    const key = { pk: { S: `log#${entry.logId}` }, sk: { N: String(entry.seq) } };
     const table = w.env.LEDGER_TABLE!;
-    const item = (await w.dynamodb.send(new GetItemCommand({ TableName: table, Key: key }))).Item!;
     // The attacker's edit: the recorded request digest becomes the digest of other facts; the signature stays.
     const forged = before.entry.replace(entry.requestDigest, sha256Hex('the attacker wrote this'));
     expect(forged).not.toBe(before.entry);
-    await w.dynamodb.send(new PutItemCommand({ TableName: table, Item: withBody(item, forged) }));
+    await rewriteEntryAt(w.dynamodb, table, entry.logId, entry.seq, (a) => withBody(a, forged));
 
     // docket receipt builds from what the table now holds; the receipt it writes must not verify.
     const made = await cli(receipt, ['receipt-1', '--out', f('forged.json')]);

@@ -5,7 +5,7 @@ import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { buildEntry, entryHashOf, parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
-import type { LedgerStore } from '../../core/ledger/store/store.js';
+import type { LedgerStore, StoredEntry } from '../../core/ledger/store/store.js';
 import { dispositionEntry, SIGNER } from './fixtures.js';
 
 /** Seeded PRNG (SHA-256 counter) so every interleaving is reproducible. */
@@ -577,6 +577,33 @@ describe('the append protocol with group commit of slot writes (ADR 0350)', () =
     for (const o of outs) expect(o.ok && o.value.status).toBe('appended');
     expect(attempts.some((seqs) => seqs.includes(1))).toBe(true);
     await assertLedger(store, ['warm', ...intruders, ...ids]);
+  });
+
+  it('answers a group whose put landed but was reported lost (a retried PutItem) as duplicates, one entry each', async () => {
+    const store = new MemoryLedgerStore();
+    const w = groupWriter(store, 'log-0');
+    await w.append('warm');
+    const lostGroup: string[] = [];
+    const landedButLost = new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv);
+        if (prop !== 'putEntriesIfAbsent') return typeof v === 'function' ? v.bind(target) : v;
+        return async (es: StoredEntry[]) => {
+          const created = await store.putEntriesIfAbsent(es);
+          if (!created || lostGroup.length > 0) return created;
+          // The SDK's retry of a put that did land is answered "taken".
+          lostGroup.push(...es.map((e) => e.projection.requestId));
+          return false;
+        };
+      },
+    }) as LedgerStore;
+    const ids = ['r-1', 'r-2', 'r-3', 'r-4'];
+    const outs = await Promise.all(ids.map((id) => w.append(id, landedButLost)));
+    expect(lostGroup.length).toBeGreaterThanOrEqual(2);
+    for (const [i, o] of outs.entries())
+      expect(o.ok && o.value.status).toBe(lostGroup.includes(ids[i]!) ? 'duplicate' : 'appended');
+    expect(outs.map((o) => o.ok && o.value.entry.seq).sort()).toEqual([1, 2, 3, 4]);
+    await assertLedger(store, ['warm', ...ids]);
   });
 
   it('places two deliveries of one request in one writer once: the second finds the first entry', async () => {

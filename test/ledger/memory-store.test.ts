@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { LedgerGroupOverlapError, MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { MAX_GROUP_MEMBERS } from '../../core/ledger/store/store.js';
 
 const entry = (seq: number, body: string) => ({
   logId: 'l',
@@ -45,22 +46,32 @@ describe('the in-memory ledger store', () => {
     expect(Object.isFrozen(head) && Object.isFrozen(head?.projection)).toBe(true);
   });
 
-  it('creates a group of entries all or nothing: one taken slot refuses the whole group and writes none of it', async () => {
+  it('creates a group of entries all or nothing: a taken first slot refuses the whole group and writes none of it', async () => {
     const s = new MemoryLedgerStore();
     expect(await s.putEntriesIfAbsent([entry(0, 'a'), entry(1, 'b')])).toBe(true);
-    expect(await s.putEntryIfAbsent(entry(3, 'taken'))).toBe(true);
+    expect(await s.putEntryIfAbsent(entry(2, 'taken'))).toBe(true);
     expect(await s.putEntriesIfAbsent([entry(2, 'c'), entry(3, 'd'), entry(4, 'e')])).toBe(false);
     expect(s.snapshot('l').map((e) => e.body)).toEqual(['a', 'b', 'taken']);
   });
 
-  it('refuses a malformed group as a range error: empty, two logs, a seq twice, or over 100 entries', async () => {
+  it('refuses a malformed group as a range error: empty, two logs, a seq twice, a hole, or over 16 entries', async () => {
     const s = new MemoryLedgerStore();
     await expect(s.putEntriesIfAbsent([])).rejects.toThrow(RangeError);
     await expect(s.putEntriesIfAbsent([entry(0, 'a'), { ...entry(1, 'b'), logId: 'm' }])).rejects.toThrow(/one log/);
-    await expect(s.putEntriesIfAbsent([entry(0, 'a'), entry(0, 'b')])).rejects.toThrow(/twice/);
-    const many = Array.from({ length: 101 }, (_, i) => entry(i, `b${i}`));
+    await expect(s.putEntriesIfAbsent([entry(0, 'a'), entry(0, 'b')])).rejects.toThrow(/contiguous/);
+    await expect(s.putEntriesIfAbsent([entry(0, 'a'), entry(2, 'b')])).rejects.toThrow(/contiguous/);
+    const many = Array.from({ length: MAX_GROUP_MEMBERS + 1 }, (_, i) => entry(i, `b${i}`));
     await expect(s.putEntriesIfAbsent(many)).rejects.toThrow(RangeError);
     expect(s.snapshot('l')).toEqual([]);
     expect(s.snapshot('m')).toEqual([]);
+  });
+
+  it('throws, writing nothing, for a group whose first slot is free but a later one taken: the protocol never offers it', async () => {
+    const s = new MemoryLedgerStore();
+    expect(await s.putEntryIfAbsent(entry(2, 'x'))).toBe(true);
+    await expect(s.putEntriesIfAbsent([entry(0, 'a'), entry(1, 'b'), entry(2, 'c')])).rejects.toThrow(
+      LedgerGroupOverlapError,
+    );
+    expect(s.snapshot('l').map((e) => e.seq)).toEqual([2]);
   });
 });

@@ -2,8 +2,9 @@
  * DynamoDB's capacity arithmetic for the AWS scale model, as AWS documents it for on-demand and provisioned tables
  * (docs/adr/0280-aws-scale-model.md):
  *   - item size = Σ over attributes of (UTF-8 bytes of the name + size of the value); a string value is its UTF-8
- *     bytes, a binary value its length, a number ⌈significant digits / 2⌉ + 1 bytes. No index overhead (the ledger
- *     table has no secondary index).
+ *     bytes, a binary value its length, a number ⌈significant digits / 2⌉ + 1 bytes, a list or a map 3 bytes plus 1
+ *     per element plus its elements (a map's element: its name and its value). No index overhead (the ledger table
+ *     has no secondary index).
  *   - a write costs 1 WCU per started KB of the item (at least 1); a conditional write that fails is charged too, at
  *     the larger of the stored item and the one offered.
  *   - a strongly consistent GetItem costs 1 RCU per started 4 KB of the item (1 when absent); a strongly consistent
@@ -15,7 +16,8 @@
  *     charged nothing.
  */
 
-export type AttributeValue = string | number | Uint8Array;
+export type AttributeValue =
+  string | number | Uint8Array | readonly AttributeValue[] | { readonly [name: string]: AttributeValue };
 
 const utf8 = new TextEncoder();
 
@@ -27,11 +29,17 @@ export function numberSize(n: number): number {
 
 export function itemSize(item: Readonly<Record<string, AttributeValue>>): number {
   let n = 0;
-  for (const [name, v] of Object.entries(item)) {
-    n += utf8.encode(name).length;
-    n += typeof v === 'string' ? utf8.encode(v).length : typeof v === 'number' ? numberSize(v) : v.byteLength;
-  }
+  for (const [name, v] of Object.entries(item)) n += utf8.encode(name).length + valueSize(v);
   return n;
+}
+
+function valueSize(v: AttributeValue): number {
+  if (typeof v === 'string') return utf8.encode(v).length;
+  if (typeof v === 'number') return numberSize(v);
+  if (v instanceof Uint8Array) return v.byteLength;
+  if (Array.isArray(v)) return 3 + v.reduce((n: number, x: AttributeValue) => n + 1 + valueSize(x), 0);
+  const entries = Object.entries(v as Record<string, AttributeValue>);
+  return 3 + entries.reduce((n, [k, x]) => n + 1 + utf8.encode(k).length + valueSize(x), 0);
 }
 
 export const writeUnits = (bytes: number): number => Math.max(1, Math.ceil(bytes / 1024));

@@ -9,16 +9,23 @@
  * by the adapter's own encoder (adapters/ledger-entry-item.ts: the body raw-DEFLATEd, ADR 0355),
  * claim {pk "req#<requestId>", sk 0, logId, requestDigest, headBefore}, position {pk "req#<requestId>", sk 1, logId,
  * seq}. A Query is paged at 1 MB as DynamoDB pages it, one call (latency and units) per page.
- * A group of slot writes (putEntriesIfAbsent: TransactWriteItems, docs/adr/0350-group-commit-of-slot-writes.md) costs
- * two phases, prepare then commit, each the slowest of one latency draw per item (the coordinator waits for every
- * item's storage node); it is applied and metered when the prepare phase ends: 2 WCU per started KB per item
- * (DynamoDB's transactional price), a cancelled transaction charged the same, at the larger of stored and offered.
+ * A group of slot writes (putEntriesIfAbsent, docs/adr/0350-group-commit-of-slot-writes.md) is one conditional
+ * PutItem of the adapter's bundle item (docs/adr/0400-group-commit-as-one-entry-bundle.md): one latency, 1 WCU per
+ * started KB of the whole bundle. Reads size what DynamoDB returns: the head read the log's last item (a bundle whole),
+ * readEntries every item keyed from MAX_GROUP_MEMBERS - 1 below its first seq, as the adapter queries.
  * Checkpoint and listing methods are passed through unmodelled: the append path never calls them.
  */
 import type { AttributeValue as WireValue } from '@aws-sdk/client-dynamodb';
-import { entryItem as wireEntryItem } from '../../../adapters/ledger-entry-item.js';
+import { entriesItem, entryItem as wireEntryItem } from '../../../adapters/ledger-entry-item.js';
 import { MemoryLedgerStore } from '../../../core/ledger/store/memory-store.js';
-import type { Claim, LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../../../core/ledger/store/store.js';
+import {
+  MAX_GROUP_MEMBERS,
+  type Claim,
+  type LedgerStore,
+  type Position,
+  type StoredCheckpoint,
+  type StoredEntry,
+} from '../../../core/ledger/store/store.js';
 import { itemSize, readUnits, writeUnits, type AttributeValue } from './dynamodb-capacity.js';
 import type { CapacityMeter } from './capacity-meter.js';
 import { ThrottlingError, withSdkRetry, type RetryContext } from './sdk-retry.js';
@@ -39,8 +46,6 @@ export interface CallSite {
   readonly cpuDone: () => Promise<void>;
   /** Told of every slot write: when it was sent, answered, and whether it created the slot. */
   readonly onSlotWrite?: (sentAt: number, answeredAt: number, created: boolean, entries: number) => void;
-  /** A transaction phase: the slowest of one draw per item (default), or one draw (ADR 0350). */
-  readonly transactionPhase?: 'slowest-item' | 'one-call';
   /** Told of every SQS or SNS call the site sends (they are priced per request). */
   readonly onMessagingCall?: () => void;
 }
@@ -49,6 +54,8 @@ export interface CallSite {
 export class LedgerTable {
   readonly store = new MemoryLedgerStore();
   readonly sizes = new Map<string, number>();
+  /** `${logId}\u0000${seq}` → the first seq of the item (entry or bundle) holding it. */
+  readonly itemOf = new Map<string, number>();
   /** Request id → virtual time its entry's slot write was applied (durable). */
   readonly durableAt = new Map<string, number>();
   lostSlots = 0;
@@ -59,17 +66,24 @@ export class LedgerTable {
  * compressed body of ADR 0355), translated to the model's attribute values, so what is metered is what is stored.
  */
 export const entryItem = (e: StoredEntry): Record<string, AttributeValue> => fromWire(wireEntryItem(e));
+/** A group's one item as the adapter stores it: an entry item, or a bundle item (ADR 0400). */
+export const groupItem = (entries: readonly StoredEntry[]): Record<string, AttributeValue> =>
+  fromWire(entriesItem(entries));
 
-/** A DynamoDB item's attribute values (S, N, B: the only kinds the ledger writes) as the model sizes them. */
+/** A DynamoDB item's attribute values (S, N, B, and the L of M a bundle holds) as the model sizes them. */
 export function fromWire(item: Readonly<Record<string, WireValue>>): Record<string, AttributeValue> {
   const out: Record<string, AttributeValue> = {};
-  for (const [name, v] of Object.entries(item)) {
-    if (typeof v.S === 'string') out[name] = v.S;
-    else if (typeof v.N === 'string') out[name] = Number(v.N);
-    else if (v.B instanceof Uint8Array) out[name] = v.B;
-    else throw new Error(`the scale model sizes S, N and B attributes only, not ${name}`);
-  }
+  for (const [name, v] of Object.entries(item)) out[name] = fromWireValue(name, v);
   return out;
+}
+
+function fromWireValue(name: string, v: WireValue): AttributeValue {
+  if (typeof v.S === 'string') return v.S;
+  if (typeof v.N === 'string') return Number(v.N);
+  if (v.B instanceof Uint8Array) return v.B;
+  if (Array.isArray(v.L)) return v.L.map((x) => fromWireValue(name, x));
+  if (v.M !== undefined) return fromWire(v.M);
+  throw new Error(`the scale model sizes S, N, B, L and M attributes only, not ${name}`);
 }
 export const claimItem = (c: Claim): Record<string, AttributeValue> => ({
   pk: `req#${c.requestId}`,
@@ -95,19 +109,6 @@ export async function dynamoCall<T>(site: CallSite, serve: (nowMs: number) => Pr
       return await serve(site.clock.now);
     } finally {
       await site.clock.sleep(l / 2);
-    }
-  }, site.retry);
-}
-
-/** A transaction's round trip: the prepare phase, applied at the table, then the commit phase; retried on throttle. */
-async function transactCall<T>(site: CallSite, phase: () => number, serve: (nowMs: number) => Promise<T>): Promise<T> {
-  await site.cpuDone();
-  return withSdkRetry(async () => {
-    await site.clock.sleep(phase());
-    try {
-      return await serve(site.clock.now);
-    } finally {
-      await site.clock.sleep(phase());
     }
   }, site.retry);
 }
@@ -143,67 +144,62 @@ export class ModelledLedgerStore implements LedgerStore {
     return created;
   }
 
+  /** Size of the item (entry or bundle) holding `seq`, and its key's sort value. */
+  private itemHolding(logId: string, seq: number): { sk: number; size: number } {
+    const sk = this.table.itemOf.get(`${logId}\u0000${seq}`) ?? seq;
+    return { sk, size: this.table.sizes.get(`log#${logId}\u0000${sk}`) ?? 0 };
+  }
+
   readHead(logId: string): Promise<StoredEntry | null> {
     return dynamoCall(this.site, async (now) => {
       const head = await this.inner.readHead(logId);
-      const size =
-        head === null ? 0 : (this.table.sizes.get(`log#${logId}\u0000${head.seq}`) ?? itemSize(entryItem(head)));
+      const size = head === null ? 0 : this.itemHolding(logId, head.seq).size;
       this.charge(`log#${logId}`, 'rcu', readUnits(size), now);
       return head;
     });
   }
 
+  /** The adapter's one Query: every item keyed from MAX_GROUP_MEMBERS - 1 below fromSeq to toSeq, 1 MB pages. */
   async *readEntries(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<StoredEntry> {
-    const pages: StoredEntry[][] = [[]];
-    let pageBytes = 0;
-    for await (const e of this.inner.readEntries(logId, fromSeq, toSeq)) {
-      const size = this.table.sizes.get(`log#${logId}\u0000${e.seq}`) ?? itemSize(entryItem(e));
-      if (pageBytes + size > QUERY_PAGE_BYTES && pages.at(-1)!.length > 0) {
-        pages.push([]);
-        pageBytes = 0;
+    const low = Math.max(0, fromSeq - (MAX_GROUP_MEMBERS - 1));
+    const pages: { entries: StoredEntry[]; bytes: number }[] = [{ entries: [], bytes: 0 }];
+    const counted = new Set<number>();
+    for await (const e of this.inner.readEntries(logId, low, toSeq)) {
+      const item = this.itemHolding(logId, e.seq);
+      if (item.sk >= low && !counted.has(item.sk)) {
+        counted.add(item.sk);
+        if (pages.at(-1)!.bytes + item.size > QUERY_PAGE_BYTES && pages.at(-1)!.bytes > 0)
+          pages.push({ entries: [], bytes: 0 });
+        pages.at(-1)!.bytes += item.size;
       }
-      pages.at(-1)!.push(e);
-      pageBytes += size;
+      if (e.seq >= fromSeq) pages.at(-1)!.entries.push(e);
     }
     for (const page of pages) {
-      const bytes = page.reduce((n, e) => n + (this.table.sizes.get(`log#${logId}\u0000${e.seq}`) ?? 0), 0);
-      await dynamoCall(this.site, async (now) => this.charge(`log#${logId}`, 'rcu', readUnits(bytes), now));
-      yield* page;
+      await dynamoCall(this.site, async (now) => this.charge(`log#${logId}`, 'rcu', readUnits(page.bytes), now));
+      yield* page.entries;
     }
   }
 
   putEntryIfAbsent(entry: StoredEntry): Promise<boolean> {
-    const sentAt = this.site.clock.now;
-    return dynamoCall(this.site, async (now) => {
-      const created = await this.putIfAbsent(entryItem(entry), now, () => this.inner.putEntryIfAbsent(entry));
-      if (created) this.table.durableAt.set(entry.projection.requestId, now);
-      else this.table.lostSlots += 1;
-      return created;
-    }).then((created) => {
-      this.site.onSlotWrite?.(sentAt, this.site.clock.now, created, 1);
-      return created;
-    });
+    return this.putGroup([entry], () => this.inner.putEntryIfAbsent(entry));
   }
 
-  /** TransactWriteItems of conditional Puts on one log's slots: all created, or none (ADR 0350). */
+  /** One conditional PutItem of the group's bundle item (ADR 0400): created when its first slot's key is free. */
   putEntriesIfAbsent(entries: readonly StoredEntry[]): Promise<boolean> {
+    return this.putGroup(entries, () => this.inner.putEntriesIfAbsent(entries));
+  }
+
+  private putGroup(entries: readonly StoredEntry[], apply: () => Promise<boolean>): Promise<boolean> {
     const sentAt = this.site.clock.now;
-    const slowest = (): number =>
-      this.site.transactionPhase === 'one-call'
-        ? this.site.latency()
-        : Math.max(...entries.map(() => this.site.latency()));
-    return transactCall(this.site, slowest, async (now) => {
-      const items = entries.map(entryItem);
-      const keys = items.map((i) => `${String(i.pk)}\u0000${String(i.sk)}`);
-      const olds = keys.map((k) => this.table.sizes.get(k));
-      // Every item's units first (all on the log's one partition key), so a throttle charges nothing.
-      const units = items.reduce((n, item, i) => n + 2 * writeUnits(Math.max(itemSize(item), olds[i] ?? 0)), 0);
-      this.charge(String(items[0]!.pk), 'wcu', units, now);
-      const free = olds.every((o) => o === undefined);
-      if (free) items.forEach((item, i) => this.table.sizes.set(keys[i]!, itemSize(item)));
-      const created = await this.inner.putEntriesIfAbsent(entries);
-      if (created !== free) throw new Error('scale model out of step with the store in a transaction');
-      if (created) for (const e of entries) this.table.durableAt.set(e.projection.requestId, now);
+    const first = entries[0]!;
+    return dynamoCall(this.site, async (now) => {
+      // The store checks every slot; the item's key is only the first: "out of step" if they ever disagree.
+      const created = await this.putIfAbsent(groupItem(entries), now, apply);
+      if (created)
+        for (const e of entries) {
+          this.table.durableAt.set(e.projection.requestId, now);
+          this.table.itemOf.set(`${e.logId}\u0000${e.seq}`, first.seq);
+        }
       else this.table.lostSlots += entries.length;
       return created;
     }).then((created) => {

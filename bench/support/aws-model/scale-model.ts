@@ -16,7 +16,8 @@
  *                         functions/lib/evaluate-runtime.ts does: a FIFO batch (`ordered`), the head of each log read
  *                         once per batch (`forgetHeads`, concurrent first reads sharing one call), each record written
  *                         only to its group's log (`forLog`), and each log's slot writes are group-committed: the
- *                         records waiting for a log's slot step go in one TransactWriteItems (ADR 0350).
+ *                         records waiting for a log's slot step go in one conditional PutItem of a bundle item
+ *                         (ADR 0350, ADR 0400).
  *   one-writer-per-log-serial — the same, with the slot writes of a log one at a time under the writer's lock
  *                         (ADR 0162): the protocol of ADR 0274, kept as the same-run baseline of the group commit.
  *
@@ -79,11 +80,6 @@ export interface ScaleOptions {
   readonly sequencers: number;
   readonly batchSize: number;
   readonly seed: number;
-  /**
-   * A transaction phase's latency (ADR 0350): the slowest of one draw per item (default: the coordinator waits for
-   * every item), or one draw (every item of a group is on one log's partition key: one storage node).
-   */
-  readonly transactionPhase?: 'slowest-item' | 'one-call';
 }
 
 /** How requests reach the intake: all at once (a backlog: the sustained rate) or a Poisson stream at a rate. */
@@ -99,7 +95,7 @@ export interface BatchBreakdown {
   readonly beforeSlotsMs: number;
   /** First slot write sent → last slot write answered (the serial part under the slot lock or group commit). */
   readonly slotWritesMs: number;
-  /** Slot write calls (single puts and transactions) per batch. */
+  /** Slot write calls (entry and bundle puts) per batch. */
   readonly slotCallsPerBatch: number;
   /** Last slot write answered → handler returns: last position write, outbox (handoffs, notifications). */
   readonly afterSlotsMs: number;
@@ -268,7 +264,6 @@ class Instance {
       clock,
       meter,
       latency: world.dynamoLatency,
-      transactionPhase: o.transactionPhase ?? 'slowest-item',
       retry: { sleep: (ms) => clock.sleep(ms), rand, quota },
       cpuDone,
       onSlotWrite: (sent, answered) => {

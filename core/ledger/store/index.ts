@@ -10,6 +10,7 @@ export {
   type StoredCheckpoint,
   StoreReadError,
   checkGroup,
+  MAX_GROUP_MEMBERS,
 } from './store.js';
 export { MemoryLedgerStore, type MemoryStoreOptions } from './memory-store.js';
 export {

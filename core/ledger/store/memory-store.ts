@@ -58,14 +58,22 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
     return true;
   }
 
-  /** All or nothing (ADR 0350): checked and applied with no await between, so no other call interleaves. */
+  /**
+   * All or nothing (ADR 0350): checked and applied with no await between, so no other call interleaves. Refused when
+   * the first slot is taken, as the DynamoDB bundle item is (ADR 0400). A group whose first slot is free but a later
+   * one taken is what the append protocol never offers — in DynamoDB it would overlap an item — so it is thrown here,
+   * loudly, for the protocol's tests to catch.
+   */
   async putEntriesIfAbsent(entries: readonly StoredEntry[]): Promise<boolean> {
     await this.step('putEntriesIfAbsent');
     checkGroup(entries);
     const logId = entries[0]!.logId;
     const log = this.logs.get(logId) ?? [];
     const taken = new Set(log.map((e) => e.seq));
-    if (entries.some((e) => taken.has(e.seq))) return false;
+    if (taken.has(entries[0]!.seq)) return false;
+    const overlapped = entries.find((e) => taken.has(e.seq));
+    if (overlapped !== undefined)
+      throw new LedgerGroupOverlapError(`group ${logId}/${entries[0]!.seq} overlaps slot ${overlapped.seq}`);
     log.push(...entries.map(freeze));
     log.sort((a, b) => a.seq - b.seq);
     this.logs.set(logId, log);
@@ -167,4 +175,10 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
 
 function freeze(e: StoredEntry): StoredEntry {
   return Object.freeze({ ...e, projection: Object.freeze({ ...e.projection }) });
+}
+
+/** A group offered over a taken slot other than its first: a fault of the caller, never a ledger state (ADR 0400). */
+export class LedgerGroupOverlapError extends Error {
+  override readonly name = 'LedgerGroupOverlapError';
+  readonly code = 'group-overlap';
 }

@@ -1,13 +1,14 @@
 /**
  * The ledger store interface. Core defines it; adapters implement it (adapters/dynamodb-ledger-store.ts over
  * @aws-sdk/client-dynamodb, and an in-memory store for unit tests). Every operation is a conditional create or a
- * consistent read: conditional single-item PutItem, consistent GetItem and Query, and one all-or-nothing group of
- * conditional creates (TransactWriteItems: a log's group commit, docs/adr/0350-group-commit-of-slot-writes.md; the
- * local emulator implements it, ADR 0351). No streams, no UpdateItem, no DeleteItem (the ledger table is append-only;
+ * consistent read: conditional single-item PutItem and consistent GetItem and Query. A log's group commit
+ * (docs/adr/0350-group-commit-of-slot-writes.md) is one conditional PutItem of an entry bundle: one item holding a
+ * run of contiguous entries, keyed by its first seq (docs/adr/0400-group-commit-as-one-entry-bundle.md). No streams, no UpdateItem, no DeleteItem (the ledger table is append-only;
  * see ADR 0160).
  *
  * Item families (one table):
- *   entry       pk "log#<logId>"      sk = seq (0, 1, 2, …)  the signed entry's canonical bytes + unsigned projection
+ *   entry       pk "log#<logId>"      sk = seq (0, 1, 2, …)  the signed entry's canonical bytes + unsigned projection;
+ *                                                             or a bundle of entries sk..sk+k-1 (ADR 0400)
  *   claim       pk "req#<requestId>"  sk = 0                  first sight of a request: its log and the head seen before
  *   position    pk "req#<requestId>"  sk = 1                  where the request's entry landed (an index, written after)
  *   checkpoint  pk "ckpt#<logId>"     sk = treeSize           signed checkpoint bytes
@@ -56,11 +57,12 @@ export interface LedgerStore {
   /** Conditional create of slot (logId, seq). Returns false when the slot is already taken (never overwrites). */
   putEntryIfAbsent(entry: StoredEntry): Promise<boolean>;
   /**
-   * All or nothing: creates every slot of `entries` (2..MAX_GROUP_MEMBERS of them, one log, distinct seqs) when all
-   * are absent, and returns true; returns false, having written nothing, when any is already taken. Never a partial
-   * write (ADR 0350). The DynamoDB adapter may also answer true for a group identical, byte for byte, to one that
-   * landed in the last 10 minutes (TransactWriteItems' idempotency token: the SDK's retry of a landed transaction):
-   * those exact entries are then in place. Stores without it get the one-slot-at-a-time protocol.
+   * All or nothing: creates the slots of `entries` (1..MAX_GROUP_MEMBERS of them, one log, contiguous ascending seqs)
+   * when the first is free, and returns true; returns false, having written nothing, when it is taken. Never a partial
+   * write (ADR 0350). The DynamoDB adapter writes them as one bundle item keyed by the first seq (ADR 0400), so only
+   * the first slot is checked: under the append protocol the next item of a log, if any, starts exactly at the seq
+   * after the head the writer read, so a taken first slot is the only way any of the slots can be taken. Stores
+   * without it get the one-slot-at-a-time protocol.
    */
   putEntriesIfAbsent?(entries: readonly StoredEntry[]): Promise<boolean>;
   readClaim(requestId: string): Promise<Claim | null>;
@@ -87,18 +89,19 @@ export class StoreReadError extends Error {
   readonly code = 'store-read-incomplete';
 }
 
-/** A group is 1..100 entries of one log with distinct seqs (DynamoDB refuses two actions on one item). */
-/** DynamoDB's TransactWriteItems limit on actions (ecosystem facts: ≤ 100 actions, ≤ 4 MB): the largest group. */
-export const MAX_GROUP_MEMBERS = 100;
+/**
+ * The largest group, and so the most entries one bundle item holds (ADR 0400): a reader looking for seq s reads the
+ * items keyed s-15..s, since one of them is the item that holds it. A Lambda FIFO batch brings at most 10 records.
+ */
+export const MAX_GROUP_MEMBERS = 16;
 
+/** A group is 1..MAX_GROUP_MEMBERS entries of one log with contiguous ascending seqs (one bundle, ADR 0400). */
 export function checkGroup(entries: readonly StoredEntry[]): void {
   if (entries.length < 1 || entries.length > MAX_GROUP_MEMBERS)
     throw new RangeError(`a group holds 1..${MAX_GROUP_MEMBERS} entries, not ${entries.length}`);
-  const logId = entries[0]!.logId;
-  const seqs = new Set<number>();
-  for (const e of entries) {
+  const { logId, seq } = entries[0]!;
+  for (const [i, e] of entries.entries()) {
     if (e.logId !== logId) throw new RangeError('a group writes one log');
-    if (seqs.has(e.seq)) throw new RangeError(`seq ${e.seq} twice in one group`);
-    seqs.add(e.seq);
+    if (e.seq !== seq + i) throw new RangeError(`a group's seqs are contiguous: seq ${e.seq} at member ${i}`);
   }
 }

@@ -24,7 +24,8 @@
  *     instead of retrying at once while holding the lock.
  *
  * With `slotCommits` (docs/adr/0350-group-commit-of-slot-writes.md) step (c) is a group commit: the appends of a log
- * waiting for its slot step take contiguous slots n+1..n+k in one all-or-nothing write, so the invariants above hold
+ * waiting for its slot step take contiguous slots n+1..n+k in one all-or-nothing write (one bundle item keyed n+1,
+ * docs/adr/0400-group-commit-as-one-entry-bundle.md), so the invariants above hold
  * unchanged — every slot is created conditionally, only head+1.. is ever tried, a lost group writes nothing and each
  * member takes the lost-slot path on its own.
  */
@@ -399,16 +400,20 @@ export interface SlotMember {
 export type SlotCommits = SlotGroups<SlotMember, AppendOutcome | 'lost'>;
 
 /**
- * A writer's group commit of slot writes (ADR 0350). `maxBytes` bounds one group's items (DynamoDB's 4 MB per
- * transaction, with room for its per-item overhead); members past it wait for the next group, in order.
+ * A writer's group commit of slot writes (ADR 0350). `maxBytes` bounds one group's entries (they are stored as one
+ * bundle item, ADR 0400, so DynamoDB's 400 KB item limit); members past it wait for the next group, in order.
  */
 export function slotCommits(maxBytes = GROUP_MAX_BYTES): SlotCommits {
   return new SlotGroups((logId, members) => commitSlots(logId, members, maxBytes));
 }
 
-/** 4 MB (TransactWriteItems' limit on the items of one transaction) less a margin for attribute names and keys. */
-export const GROUP_MAX_BYTES = 4 * 1024 * 1024 - 64 * 1024;
-/** Bytes an entry item holds besides its strings: key and attribute names, the number (adapter layout). */
+/**
+ * DynamoDB's item limit (409,600 bytes) less 1 KB for the bundle's key and list overhead. Members are sized by their
+ * uncompressed body (itemBytes), an upper bound of what the bundle stores (ADR 0355). A first member larger than this
+ * still goes alone: admission made every entry fit one item, and a group of one is a single entry item.
+ */
+export const GROUP_MAX_BYTES = 409_600 - 1024;
+/** Bytes an entry holds besides its strings: key and attribute names, a bundle member's map overhead. */
 const ITEM_OVERHEAD_BYTES = 64;
 const utf8 = new TextEncoder();
 
