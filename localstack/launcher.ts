@@ -18,6 +18,7 @@ import {
 } from '../adapters/aws-clients.js';
 import { startEdgeProxy, type EdgeProxy } from './edge-proxy.js';
 import { useNormalSqliteSync } from './fauxqs-sync.js';
+import { useFifoGroupReceive } from './fauxqs-fifo-receive.js';
 import { planFromTemplate, type CfnTemplate } from './template-plan.js';
 import { provision, type LocalResources } from './provision.js';
 import { installDynaliteFastPaths, type FastPathStats } from './dynalite-fast-paths.js';
@@ -73,6 +74,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       : undefined;
     if (dirs) for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
     if (dirs) await useNormalSqliteSync();
+    // Always: a FIFO receive takes up to ten messages of one group, as SQS does (ADR 0401).
+    await useFifoGroupReceive();
     const dynamo = await startDynalite({ dataDir: dirs?.dynamodb, fastPaths: options.dynaliteFastPaths });
     stops.push(dynamo.stop);
     const fauxqs: FauxqsServer = await startFauxqs({

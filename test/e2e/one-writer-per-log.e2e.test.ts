@@ -7,7 +7,9 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteEntryItemAt } from '../adapters/entry-item-at.js';
 import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
-import { sendMessage } from '../../adapters/sqs.js';
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
+import { entriesOfItem } from '../../adapters/ledger-entry-item.js';
+import { sendMessage, sendMessages } from '../../adapters/sqs.js';
 import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, sleep, worldIo, type WorldIo } from './world-io.js';
@@ -45,6 +47,35 @@ describe('one writer per log over the local stack', () => {
     const ids = Array.from({ length: 12 }, (_, i) => `fifo-route-${i}`);
     for (const id of ids) await io.submit(io.request(id, 'triage', facts()));
     for (const id of ids) expect((await io.entryOf(id, 30_000)).logId).toBe(selectLog(id, logs));
+  }, 60_000);
+
+  it('writes a FIFO batch of one log as one bundle item, which every reader reads as its entries', async () => {
+    const log = logs[3]!;
+    const ids = Array.from({ length: 10 }, (_, i) => idFor(log, `fifo-bundle-${i}`));
+    // Ten messages of one group put on the ledger queue in one call: its consumer takes them as one batch.
+    await sendMessages(
+      w.sqs,
+      w.queueUrl('ledger.fifo'),
+      ids.map((id) => ({ body: io.request(id, 'triage', facts()), groupId: log, deduplicationId: id })),
+    );
+    const entries = await Promise.all(ids.map((id) => io.entryOf(id, 30_000)));
+    const items = await w.dynamodb.send(
+      new QueryCommand({
+        TableName: w.env.LEDGER_TABLE!,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': { S: `log#${log}` } },
+        ConsistentRead: true,
+      }),
+    );
+    const bundles = (items.Items ?? []).filter((i) => i.entries?.L !== undefined);
+    expect(bundles.length).toBeGreaterThan(0);
+    const held = bundles.flatMap(entriesOfItem).map((e) => e.projection.requestId);
+    expect(held.some((id) => ids.includes(id))).toBe(true);
+    // Each request's position names its entry, read back alone from inside the bundle; verify judges them all.
+    expect(entries.map((e) => e.entry.requestId)).toEqual(ids);
+    expect(new Set(entries.map((e) => e.seq)).size).toBe(ids.length);
+    const verdict = await w.verify();
+    expect(verdict.exitCode, verdict.stdout + verdict.stderr).toBe(0);
   }, 60_000);
 
   it('dead-letters a body with no readable request id, naming the message the requester sent', async () => {
