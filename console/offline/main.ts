@@ -46,7 +46,21 @@ function showChosen(): void {
     ...SLOTS.filter((s) => chosen.has(s)).map((s) => el('li', `${s}: ${chosen.get(s)?.name ?? ''}`)),
     ...cosigned.map((c) => el('li', `cosigned: ${c.name}`)),
   );
-  ($('verify') as HTMLButtonElement).disabled = !(chosen.has('ledger') && chosen.has('policy'));
+  // Verify waits for every chosen file to be read: a click while the checkpoints or markers are still being read
+  // would judge the ledger without them.
+  ($('verify') as HTMLButtonElement).disabled = reading.size > 0 || !(chosen.has('ledger') && chosen.has('policy'));
+}
+
+/** File reads in flight (`take`). */
+const reading = new Set<Promise<void>>();
+
+function read(slot: Slot | 'cosigned' | null, file: File): void {
+  const p = take(slot, file).finally(() => {
+    reading.delete(p);
+    showChosen();
+  });
+  reading.add(p);
+  showChosen();
 }
 
 async function take(slot: Slot | 'cosigned' | null, file: File): Promise<void> {
@@ -65,14 +79,14 @@ for (const slot of SLOTS) {
   const input = $<HTMLInputElement>(slot);
   input.addEventListener('change', () => {
     const f = input.files?.[0];
-    if (f !== undefined) void take(slot, f);
+    if (f !== undefined) read(slot, f);
   });
 }
 
 const cosignedInput = $<HTMLInputElement>('cosigned');
 cosignedInput.addEventListener('change', () => {
   cosigned.length = 0;
-  for (const f of Array.from(cosignedInput.files ?? [])) void take('cosigned', f);
+  for (const f of Array.from(cosignedInput.files ?? [])) read('cosigned', f);
   showChosen();
 });
 
@@ -85,7 +99,7 @@ drop.addEventListener('dragleave', () => drop.classList.remove('over'));
 drop.addEventListener('drop', (e) => {
   e.preventDefault();
   drop.classList.remove('over');
-  for (const f of Array.from(e.dataTransfer?.files ?? [])) void take(null, f);
+  for (const f of Array.from(e.dataTransfer?.files ?? [])) read(null, f);
 });
 
 /** One line per finding: its members after the code, as text. */
@@ -136,6 +150,7 @@ const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 
 $('verify').addEventListener('click', () => {
   void (async () => {
     const button = $<HTMLButtonElement>('verify');
+    await Promise.all(reading);
     const ledger = chosen.get('ledger');
     const policy = chosen.get('policy');
     if (ledger === undefined || policy === undefined) return;

@@ -84,4 +84,29 @@ describe('the offline verification page in Chromium', () => {
     const honest = await verifyInPage(browser.page, filesOfScenario('baseline'), true);
     expect(honest.verifyOk).toBe('true');
   });
+
+  it('keeps Verify disabled until every chosen file is read: a slow checkpoints read still counts', async () => {
+    await browser.open();
+    // The checkpoints file takes 1.5 s to read, as a large export on a slow disk might.
+    await browser.page.evaluate(`(() => {
+      const arrayBuffer = File.prototype.arrayBuffer;
+      File.prototype.arrayBuffer = function () {
+        const bytes = arrayBuffer.call(this);
+        return this.name === 'checkpoints.json' ? new Promise((r) => setTimeout(() => r(bytes), 1500)) : bytes;
+      };
+    })()`);
+    const files = filesOfScenario('baseline');
+    await browser.page.setInputFiles('#ledger', files.ledger);
+    await browser.page.setInputFiles('#policy', files.policy);
+    await browser.page.setInputFiles('#checkpoints', files.checkpoints!);
+    expect(await browser.page.isDisabled('#verify')).toBe(true);
+    await browser.page.waitForSelector('#verify:enabled', { timeout: 10_000 });
+    await browser.page.click('#verify');
+    await browser.page.waitForSelector('#verdict[data-verify-ok="true"], #verdict[data-verify-ok="false"]');
+    const output = JSON.parse((await browser.page.textContent('#output')) ?? '{}') as {
+      summary?: { checkpoints?: number };
+    };
+    expect(output.summary?.checkpoints).toBeGreaterThan(0);
+    expect(await browser.page.getAttribute('#verdict', 'data-verify-ok')).toBe('true');
+  });
 });
