@@ -13,3 +13,4 @@ export {
 } from './read.js';
 export { layoutGraphRun, type GraphLayout, type LaidLeaf, type LaidBox, type LaidEdge } from './layout.js';
 export { graphSvg, svgMarkup, summary, clip, KIND_COLOURS, type SvgElement } from './svg.js';
+export { showBidiControls } from './visible-text.js';

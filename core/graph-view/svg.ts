@@ -7,6 +7,7 @@
  */
 import type { GraphLayout, LaidBox, LaidEdge, LaidLeaf } from './layout.js';
 import type { GraphRunView } from './read.js';
+import { showBidiControls } from './visible-text.js';
 
 export interface SvgElement {
   readonly tag: string;
@@ -24,11 +25,12 @@ export const KIND_COLOURS: Readonly<Record<string, { fill: string; stroke: strin
 const OTHER = { fill: '#f5f5f5', stroke: '#9e9e9e' };
 const HANDOFF = '#c62828';
 
+/** Every text of the drawing shows bidirectional controls as visible escapes (visible-text.ts). */
 const el = (tag: string, attrs: Record<string, string>, children: SvgElement[] = [], text?: string): SvgElement => ({
   tag,
   attrs,
   children,
-  ...(text === undefined ? {} : { text }),
+  ...(text === undefined ? {} : { text: showBidiControls(text) }),
 });
 const n = (x: number): string => String(Math.round(x * 10) / 10);
 const title = (s: string): SvgElement => el('title', {}, [], s);

@@ -132,4 +132,21 @@ describe('the SVG model', () => {
     expect(markup).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(texts(svg).join('\n')).toContain('"><script>alert(2)</script>');
   });
+
+  it('shows bidirectional controls in ids and targets as visible escapes in every text and title of the drawing', () => {
+    const r = procurementRun();
+    const leaf = r.nodes.find((n) => n.instancePath === 'procurement-approval')!;
+    // Reads as "approval-fdp.exe" when the override is honoured: the spoof a reviewer must see through.
+    leaf.node = 'approval-\u202Eexe.pdf';
+    leaf.instancePath = 'approval-\u202Eexe.pdf';
+    const handoff = r.nodes.find((n) => n.handoffTarget !== undefined)!;
+    handoff.handoffTarget = { kind: 'human-role', name: 'Officer\u2066 \u2069B' };
+    const v = view(r);
+    const svg = graphSvg(v, layoutGraphRun(v));
+    const shown = texts(svg).join('\n');
+    expect(shown).toContain('approval-⟨U+202E⟩exe.pdf');
+    expect(shown).toContain('Officer⟨U+2066⟩ ⟨U+2069⟩B');
+    expect(shown).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+    expect(svgMarkup(svg)).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+  });
 });

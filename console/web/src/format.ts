@@ -1,11 +1,10 @@
 /**
- * Text helpers. Ledger strings are attacker-controlled: bidirectional controls (U+202A–U+202E, U+2066–U+2069,
- * U+200E/F, U+061C) could make a value read as something else, so they are shown as visible escapes.
+ * Text helpers. Ledger strings are attacker-controlled: bidirectional controls could make a value read as something
+ * else, so they are shown as visible escapes (core/graph-view/visible-text.ts, the drawing's rule too).
  */
-const BIDI = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+import { showBidiControls } from '../../../core/graph-view/index.js';
 
-export const visible = (s: string | null | undefined): string =>
-  s == null ? '—' : s.replace(BIDI, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+export const visible = (s: string | null | undefined): string => (s == null ? '—' : showBidiControls(s));
 
 export const resultText = (e: { kind: string; result: string | null; outcomeId: string | null }): string =>
   e.kind === 'disposition'
