@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { readGraphRequest } from '../../core/admission/index.js';
-import { buildGraphRequest } from '../../core/pipeline/index.js';
+import { buildGraphRequest, requestFromLine } from '../../core/pipeline/index.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const DIGEST = `sha256:${'ab'.repeat(32)}`;
@@ -59,5 +59,17 @@ describe('buildGraphRequest', () => {
     const r = buildGraphRequest({ requestId: 'g', graph: DIGEST, inputs: enc('{"caller":{},"caller":{}}') });
     expect(r.ok).toBe(false);
     expect(r.ok ? '' : r.error).toMatch(/^the inputs document is not a strict JSON text/);
+  });
+});
+
+describe('a graph request in a `docket submit --file` batch', () => {
+  it('is sent byte for byte as its line holds it, beside evaluation requests built from theirs', () => {
+    const line = `{"format":"docket.graph-request/1","requestId":"g-7","graph":"${DIGEST}","inputs":{"caller":{"facts":{"n":1.50}}}}`;
+    const r = requestFromLine(enc(line), 3, { idPrefix: 'batch' });
+    expect(r).toEqual({ ok: true, value: { requestId: 'g-7', text: line } });
+    const read = readGraphRequest(enc(r.ok ? r.value.text : ''));
+    expect(read.ok).toBe(true);
+    const evaluation = requestFromLine(enc('{"facts":{"a":1}}'), 4, { idPrefix: 'batch', pack: 'p@1' });
+    expect(evaluation.ok && evaluation.value.requestId).toBe('batch-4');
   });
 });
