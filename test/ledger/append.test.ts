@@ -80,28 +80,41 @@ function request(requestId: string, bytes = `request ${requestId}`): AppendReque
   };
 }
 
-/** Delivers until a delivery completes (SQS redelivers after a crash); returns the final outcome. */
-async function deliverUntilDone(
+/**
+ * Delivers until a delivery completes (SQS redelivers after a crash): first one delivery per planned crash, then
+ * deliveries until one completes; returns its answer. `append` runs one delivery through the store view it is given.
+ */
+async function deliverUntilDone<T>(
   store: LedgerStore,
-  req: AppendRequest,
-  crashes: { at: number; when: 'before' | 'after' }[],
-) {
+  crashes: readonly { at: number; when: 'before' | 'after' }[],
+  append: (via: LedgerStore) => Promise<T>,
+): Promise<T> {
   for (const c of crashes) {
     // A delivery that finishes in fewer operations than the crash point simply completes.
     try {
-      return await appendOnce(crashingView(store, c.at, c.when), req);
+      return await append(crashingView(store, c.at, c.when));
     } catch (e) {
       if (!(e instanceof Crash)) throw e;
     }
   }
   for (;;) {
     try {
-      return await appendOnce(store, req);
+      return await append(store);
     } catch (e) {
       if (!(e instanceof Crash)) throw e;
     }
   }
 }
+
+/** Appends `req` once per delivery. */
+const appendDelivery =
+  (req: AppendRequest) =>
+  (via: LedgerStore): ReturnType<typeof appendOnce> =>
+    appendOnce(via, req);
+
+/** Half the time one crash at a random operation, as the chaos tests plan a request's first delivery. */
+const randomCrash = (r: () => number): { at: number; when: 'before' | 'after' }[] =>
+  r() < 0.5 ? [{ at: Math.floor(r() * 8), when: r() < 0.5 ? 'before' : 'after' }] : [];
 
 /** Asserts the ledger's shape: every log dense from 0, chained, parseable; each request exactly once; positions right. */
 async function assertLedger(store: MemoryLedgerStore, requestIds: readonly string[]): Promise<void> {
@@ -208,8 +221,8 @@ describe('the append protocol', () => {
         const store = shuffledStore(`crash-${at}-${when}`);
         await appendOnce(store, request('warm-up')); // so the scans cover a non-empty log
         const [x, y] = await Promise.all([
-          deliverUntilDone(store, request('victim'), [{ at, when }]),
-          deliverUntilDone(store, request('victim'), []),
+          deliverUntilDone(store, [{ at, when }], appendDelivery(request('victim'))),
+          deliverUntilDone(store, [], appendDelivery(request('victim'))),
         ]);
         expect(x.ok && y.ok).toBe(true);
         if (x.ok && y.ok) expect(x.value.entry).toEqual(y.value.entry);
@@ -231,7 +244,7 @@ describe('the append protocol', () => {
             r() < 0.5
               ? [{ at: Math.floor(r() * 10), when: (r() < 0.5 ? 'before' : 'after') as 'before' | 'after' }]
               : [];
-          return deliverUntilDone(store, request(id), crashes).then((o) => [id, o] as const);
+          return deliverUntilDone(store, crashes, appendDelivery(request(id))).then((o) => [id, o] as const);
         });
       }),
     );
@@ -340,7 +353,7 @@ describe('the append protocol with writer head caches and writer-chosen logs', (
             r() < 0.5
               ? [{ at: Math.floor(r() * 8), when: (r() < 0.5 ? 'before' : 'after') as 'before' | 'after' }]
               : [];
-          return deliverUntilDone(store, req, crashes);
+          return deliverUntilDone(store, crashes, appendDelivery(req));
         }),
       ),
     );
@@ -476,20 +489,7 @@ describe('the append protocol with a slot lock and a memory of its own slots (AD
       ids.flatMap((id) =>
         Array.from({ length: 1 + Math.floor(r() * 3) }, async () => {
           const w = writers[Math.floor(r() * writers.length)]!;
-          if (r() < 0.5) {
-            try {
-              return await w.append(id, crashingView(store, Math.floor(r() * 8), r() < 0.5 ? 'before' : 'after'));
-            } catch (e) {
-              if (!(e instanceof Crash)) throw e;
-            }
-          }
-          for (;;) {
-            try {
-              return await w.append(id);
-            } catch (e) {
-              if (!(e instanceof Crash)) throw e;
-            }
-          }
+          return deliverUntilDone(store, randomCrash(r), (via) => w.append(id, via));
         }),
       ),
     );
@@ -651,20 +651,7 @@ describe('the append protocol with group commit of slot writes (ADR 0350)', () =
         Array.from({ length: 1 + Math.floor(r() * 3) }, async () => {
           // A request's deliveries reach writers of its first writer's log (its claim fixes the log).
           const w = writers[home.get(id)!]!;
-          if (r() < 0.5) {
-            try {
-              return await w.append(id, crashingView(store, Math.floor(r() * 8), r() < 0.5 ? 'before' : 'after'));
-            } catch (e) {
-              if (!(e instanceof Crash)) throw e;
-            }
-          }
-          for (;;) {
-            try {
-              return await w.append(id);
-            } catch (e) {
-              if (!(e instanceof Crash)) throw e;
-            }
-          }
+          return deliverUntilDone(store, randomCrash(r), (via) => w.append(id, via));
         }),
       ),
     );
