@@ -26,7 +26,7 @@ import { verifyHandoff } from '../../core/pipeline/handoff-verdict.js';
 import { STAGE_PRESETS } from '../../infra/config.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { verifyUnder } from './verify-under.js';
-import { startE2e, type E2eWorld } from './harness.js';
+import { stackFlags, startE2e, type E2eWorld } from './harness.js';
 
 const G = 'judgment-graphs';
 const EXAMPLE = join(process.cwd(), 'examples', 'graphs', 'procurement-triage');
@@ -41,14 +41,6 @@ const dir = mkdtempSync(join(tmpdir(), 'docket-graph-e2e-'));
 let on: E2eWorld;
 let off: E2eWorld;
 
-const flagsOf = (w: E2eWorld, stage: string) => [
-  '--endpoint',
-  w.stack.endpoint,
-  '--region',
-  w.stack.region,
-  '--stage',
-  stage,
-];
 const graphRequest = (id: string, ref = ALIAS) =>
   `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${ref}","workBudget":${BUDGET},"inputs":${INPUTS}}`;
 
@@ -67,7 +59,7 @@ beforeAll(async () => {
     startE2e({ stage: 'nographs' }),
   ]);
   const io = memoryIo();
-  expect(await publish(['--config', JPACK, '--graph', ROOT, ...flagsOf(on, 'graphs')], io)).toBe(0);
+  expect(await publish(['--config', JPACK, '--graph', ROOT, ...stackFlags(on, 'graphs')], io)).toBe(0);
 }, 180_000);
 afterAll(async () => {
   await Promise.all([on?.stop(), off?.stop()]);
@@ -133,7 +125,9 @@ describe('a graph request over the wire', () => {
     let lines: Record<string, unknown>[] = [];
     for (let i = 0; i < 20 && lines.length === 0; i++) {
       const io = memoryIo();
-      expect(await handoffs([...args, '--json', '--max', '10', '--wait', '1', ...flagsOf(on, 'graphs')], io)).toBe(0);
+      expect(await handoffs([...args, '--json', '--max', '10', '--wait', '1', ...stackFlags(on, 'graphs')], io)).toBe(
+        0,
+      );
       lines = io
         .out()
         .split('\n')
@@ -176,7 +170,7 @@ describe('a graph request over the wire', () => {
     writeFileSync(join(dir, 'replay-policy.json'), permitting());
     const io = memoryIo();
     const code = await replay(
-      ['--request', 'graph-e2e-1', '--policy', join(dir, 'replay-policy.json'), ...flagsOf(on, 'graphs')],
+      ['--request', 'graph-e2e-1', '--policy', join(dir, 'replay-policy.json'), ...stackFlags(on, 'graphs')],
       io,
     );
     const lines = io

@@ -24,7 +24,7 @@ import { runGraphDemo } from '../../cli/graph/graph-demo.js';
 import { resolveSettings } from '../../stack/settings.js';
 import { openStack } from '../../stack/clients.js';
 import { verifyUnder } from './verify-under.js';
-import { startE2e, type E2eWorld } from './harness.js';
+import { stackFlags, startE2e, type E2eWorld } from './harness.js';
 
 const FEATURE = 'judgment-graphs';
 const BUILD = 'e'.repeat(64); // the harness's evaluator build digest
@@ -39,15 +39,6 @@ let on: E2eWorld;
 let off: E2eWorld;
 const dir = mkdtempSync(join(tmpdir(), 'docket-graph-run-e2e-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const flagsOf = (w: E2eWorld, stage: string) => [
-  '--endpoint',
-  w.stack.endpoint,
-  '--region',
-  w.stack.region,
-  '--stage',
-  stage,
-];
 
 /** A trust policy for `w` that permits judgment graphs on every log (docket.trust-policy/3, ADR 0222). */
 function permitting(w: E2eWorld, stage: string): string {
@@ -78,7 +69,7 @@ beforeAll(async () => {
     [on, 'graphs'],
     [off, 'nographs'],
   ] as const) {
-    const p = await cli(publish, ['--config', CONFIG, '--graph', ROOT, ...flagsOf(w, stage)]);
+    const p = await cli(publish, ['--config', CONFIG, '--graph', ROOT, ...stackFlags(w, stage)]);
     expect(p.err).toBe('');
     expect(p.code).toBe(0);
   }
@@ -105,7 +96,7 @@ describe('a graph run through the pipeline, on a stack that enables judgment gra
       '60',
       '--policy',
       join(dir, 'permitting.json'),
-      ...flagsOf(on, 'graphs'),
+      ...stackFlags(on, 'graphs'),
     ]);
     expect(s.err).toBe('');
     expect(s.code).toBe(0);
@@ -134,7 +125,7 @@ describe('a graph run through the pipeline, on a stack that enables judgment gra
           join(dir, 'permitting.json'),
           '--routes',
           on.routesPath,
-          ...flagsOf(on, 'graphs'),
+          ...stackFlags(on, 'graphs'),
         ])
       ).out;
     const mine = received
@@ -152,7 +143,7 @@ describe('a graph run through the pipeline, on a stack that enables judgment gra
   });
 
   it('docket show renders the headline, every leaf with its instance path and kind, the handoffs and the console link', async () => {
-    const r = await cli(show, ['rfc0022-1', ...flagsOf(on, 'graphs')]);
+    const r = await cli(show, ['rfc0022-1', ...stackFlags(on, 'graphs')]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^headline +procurement-approval +unresolved +no-match$/m);
     expect(r.out).toMatch(/\/contractor-sanctions\/ofac-check +unresolved +missing-required-evidence/);
@@ -165,7 +156,7 @@ describe('a graph run through the pipeline, on a stack that enables judgment gra
     const io = memoryIo();
     const code = await replay(
       [
-        ...flagsOf(on, 'graphs'),
+        ...stackFlags(on, 'graphs'),
         '--requests-table',
         on.env.REQUESTS_TABLE!,
         '--policy',
@@ -236,12 +227,12 @@ describe('a graph request on a stack without the opt-in', () => {
       INPUTS,
       '--id',
       'nographs-1',
-      ...flagsOf(off, 'nographs'),
+      ...stackFlags(off, 'nographs'),
     ]);
     expect([s.code, s.out]).toEqual([0, 'nographs-1\n']);
     let shown = { code: 1, out: '', err: '' };
     for (let i = 0; i < 100 && shown.code !== 0; i++) {
-      shown = await cli(show, ['nographs-1', '--json', ...flagsOf(off, 'nographs')]);
+      shown = await cli(show, ['nographs-1', '--json', ...stackFlags(off, 'nographs')]);
       if (shown.code !== 0) await sleep(200);
     }
     const entry = (JSON.parse(shown.out) as { entry: { kind: string; refusal: { code: string } } }).entry;

@@ -65,6 +65,16 @@ export interface E2eOptions {
   readonly stage?: string;
 }
 
+/** The flags that point a `docket` command at `w`'s stack under `stage`. */
+export const stackFlags = (w: E2eWorld, stage: string): string[] => [
+  '--endpoint',
+  w.stack.endpoint,
+  '--region',
+  w.stack.region,
+  '--stage',
+  stage,
+];
+
 export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   const stage = o.stage ?? 'e2e';
   // The e2e stage reuses the local stage's route configuration (every example pack target has a queue).
