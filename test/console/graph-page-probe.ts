@@ -4,6 +4,7 @@
  * and links of the drawing. Shared by the `/graph-run` page's and a graph-run entry page's Chromium tests.
  */
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export interface GraphPageState {
   readonly pwned: unknown;
@@ -39,4 +40,19 @@ export async function probeGraphPage(page: Page, url: string, ready: string): Pr
     hrefs: [...document.querySelectorAll('main svg a')].map((a) => a.getAttribute('href')),
   }))()`)) as Omit<GraphPageState, 'dialogs'>;
   return { ...state, dialogs };
+}
+
+/**
+ * What a drawing of hostile ids must leave true: nothing ran, was raised or injected, every link stays inside the
+ * page, and `shown` (the ids and targets) is there as text, in the drawing and on the page.
+ */
+export function expectInert(s: GraphPageState, shown: { readonly inSvg: string[]; readonly onPage: string[] }): void {
+  expect(s.pwned).toBeNull();
+  expect(s.dialogs).toEqual([]);
+  expect(s.violations).toEqual([]);
+  expect(s.injected).toBe(0);
+  expect(s.handlers).toBe(0);
+  for (const h of s.hrefs) expect(h).toMatch(/^#disposition-\d+$/);
+  for (const t of shown.inSvg) expect(s.svgText).toContain(t);
+  for (const t of shown.onPage) expect(s.text).toContain(t);
 }
