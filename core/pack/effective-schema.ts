@@ -20,16 +20,23 @@ import { withQuantifiers } from './quantifier-schema.js';
 /** §6.7: base admits 1–8 routes; §4.1 extended raises the ceiling to 16. */
 export const ROUTE_CEILINGS: Readonly<Record<Profile, number>> = Object.freeze({ base: 8, extended: 16 });
 
-/** One validator's name: the spec version and profile, and whether RFC 0008's draft grammar is on. */
-export type SchemaKey = `${'0.2.0-draft' | '0.3.0/base' | '0.3.0/extended'}${'' | '+rfc0008-quantifiers'}`;
+/**
+ * One validator's name: the spec version and profile, and whether RFC 0008's draft grammar is on. RFC 0008 is a draft
+ * against 0.3.0 only: the historical 0.2.0-draft contract never gains its grammar (ADR 0190), so it has no such key
+ * (docs/adr/0403-no-quantifier-validator-for-0.2.0-draft.md).
+ */
+export type SchemaKey = '0.2.0-draft' | `${'0.3.0/base' | '0.3.0/extended'}${'' | '+rfc0008-quantifiers'}`;
 
 /** Every validator Docket runs: each key above, in a fixed order (the generated module exports one per key). */
-export const SCHEMA_KEYS: readonly SchemaKey[] = Object.freeze(
-  (['0.2.0-draft', '0.3.0/base', '0.3.0/extended'] as const).flatMap((k) => [k, `${k}+rfc0008-quantifiers`] as const),
-);
+export const SCHEMA_KEYS: readonly SchemaKey[] = Object.freeze([
+  '0.2.0-draft',
+  ...(['0.3.0/base', '0.3.0/extended'] as const).flatMap((k) => [k, `${k}+rfc0008-quantifiers`] as const),
+]);
 
+/** The key of a validation; `quantifiers` is ignored for 0.2.0-draft, which never has RFC 0008's grammar. */
 export function schemaKey(specVersion: SpecVersion, profile: Profile, quantifiers: boolean): SchemaKey {
-  const base = specVersion === '0.2.0-draft' ? '0.2.0-draft' : (`0.3.0/${profile}` as const);
+  if (specVersion === '0.2.0-draft') return '0.2.0-draft';
+  const base = `0.3.0/${profile}` as const;
   return quantifiers ? `${base}+rfc0008-quantifiers` : base;
 }
 

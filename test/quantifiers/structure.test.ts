@@ -34,6 +34,16 @@ describe('RFC 0008 aggregate depth (schema tiers)', () => {
     expect(v.class).toBe('structural');
     expect(v.diagnostics.map((d) => d.code)).toEqual(['JPS-SCHEMA-CONDITION-OP']);
   });
+  it('refuses a quantifier in a 0.2.0-draft pack even with the opt-in: the historical contract never gains it', () => {
+    const draft020 = (when: unknown) =>
+      validatePack(enc.encode(JSON.stringify({ ...(packWith(when) as object), specVersion: '0.2.0-draft' })), {
+        draftFeatures: Q,
+      });
+    expect(draft020(ok).class).toBe('valid');
+    const v = draft020(ex(ok));
+    expect(v.class).toBe('structural');
+    expect(v.diagnostics.map((d) => d.code)).toEqual(['JPS-SCHEMA-CONDITION-OP']);
+  });
   it('requires path and where, and admits no other member', () => {
     expect(check({ op: 'exists', path: '/xs' }).class).toBe('structural');
     expect(check({ ...ex(ok), at: '/v' }).class).toBe('structural');
