@@ -5,8 +5,10 @@
  */
 import {
   appendOnce,
+  claimRequest,
   slotCommits,
   type AppendError,
+  type ClaimSight,
   type HeadCache,
   type OwnSlots,
   type HeadReads,
@@ -17,7 +19,7 @@ import { entryFormatFor, type UnsignedEntry } from '../ledger/entries/entry-type
 import { logsInTurn, type LogChooser } from '../ledger/write/log-selection.js';
 import type { Signer } from '../ledger/primitives/signature.js';
 import type { LedgerStore, StoredEntry } from '../ledger/store/store.js';
-import type { AppendOptions, AppendResult, EntryDraft, LedgerWriter, RecordedEntry } from './ports.js';
+import type { AppendOptions, AppendResult, ClaimTicket, EntryDraft, LedgerWriter, RecordedEntry } from './ports.js';
 
 export interface LedgerWriterOptions {
   readonly store: LedgerStore;
@@ -107,7 +109,21 @@ function recorded(stored: StoredEntry): RecordedEntry {
   };
 }
 
+/**
+ * What a writer keeps of a claim ticket it issued (docs/adr/0402-claim-before-evaluation.md): the request and log it
+ * is for, the claim in flight (absent when the group is not a configured log: append refuses it) and the request's
+ * announced arrival at its log's group commit, held until the append joins or the ticket is released.
+ */
+interface Issued {
+  readonly requestId: string;
+  readonly requestDigest: string;
+  readonly logId: string;
+  readonly claimed?: Promise<ClaimSight>;
+  readonly arrival?: () => void;
+}
+
 export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
+  const issued = new WeakMap<ClaimTicket, Issued>();
   const lock = new KeyedMutex();
   const logs = [...new Set(o.logIds)].sort();
   const headCache: HeadCache = new Map();
@@ -151,6 +167,9 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
             );
           return appendNow(draft, groupId, true, options);
         },
+        reserve(requestId: string, requestDigest: string): ClaimTicket {
+          return reserve(requestId, requestDigest, groupId);
+        },
       };
     },
     forgetHeads(): void {
@@ -162,17 +181,48 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       await Promise.all(pending);
     },
   };
+  /** Step (a) of a request bound to `logId`, started now; its arrival is announced as `appendNow` would. */
+  function reserve(requestId: string, requestDigest: string, logId: string): ClaimTicket {
+    let held: Issued = { requestId, requestDigest, logId };
+    if (logs.includes(logId)) {
+      const arrival = commits?.expect(logId);
+      const claimed = claimRequest(o.store, {
+        requestId,
+        requestDigest,
+        logIds: logs,
+        logId,
+        onlyLog: true,
+        headCache,
+        writtenSeqs,
+        headReads,
+      });
+      // Awaited by the append; a ticket released instead must not leave an unhandled rejection behind.
+      claimed.catch(() => undefined);
+      held = { ...held, claimed, ...(arrival !== undefined ? { arrival } : {}) };
+    }
+    const ticket: ClaimTicket = { requestId, requestDigest, release: () => held.arrival?.() };
+    issued.set(ticket, held);
+    return ticket;
+  }
   async function appendNow(
     draft: EntryDraft,
     logId: string,
     onlyLog: boolean,
     options: AppendOptions | undefined,
   ): Promise<AppendResult> {
-    // Bound to one log, this append can only ever join that log's groups: announce it, so the slot writes of the
-    // batch's records go together once they have all claimed (ADR 0350). Released however the append ends.
-    const arrival = onlyLog ? commits?.expect(logId) : undefined;
+    const ticket = options?.ticket;
+    const held = ticket === undefined ? undefined : issued.get(ticket);
+    if (
+      ticket !== undefined &&
+      (held?.logId !== logId || held.requestId !== draft.requestId || held.requestDigest !== draft.requestDigest)
+    )
+      throw new RangeError('a claim ticket serves only the writer, log and request it was issued for');
+    // Bound to one log, this append can only ever join that log's groups: announce it (unless its ticket already
+    // did), so the slot writes of the batch's records go together once they have all claimed (ADR 0350). Released
+    // however the append ends; the arrival counts once, so the ticket's release after it is harmless.
+    const arrival = held !== undefined ? held.arrival : onlyLog ? commits?.expect(logId) : undefined;
     try {
-      return await appendTo(draft, logId, onlyLog, arrival, options?.retained);
+      return await appendTo(draft, logId, onlyLog, arrival, options?.retained, held?.claimed);
     } finally {
       arrival?.();
     }
@@ -183,6 +233,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     onlyLog: boolean,
     arrival: (() => void) | undefined,
     retained: Promise<unknown> | undefined,
+    claimed: Promise<ClaimSight> | undefined,
   ): Promise<AppendResult> {
     const time = o.now();
     let built: BuiltEntry | undefined;
@@ -202,6 +253,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       ...(commits !== undefined ? { slotCommits: commits } : {}),
       ...(arrival !== undefined ? { slotArrival: arrival } : {}),
       ...(retained !== undefined ? { beforeSlot: retained } : {}),
+      ...(claimed !== undefined ? { claimed } : {}),
       ...(deferPosition !== undefined ? { deferPosition } : {}),
       build: (slot) =>
         (built = buildEntry(

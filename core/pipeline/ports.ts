@@ -41,6 +41,21 @@ export type AppendResult =
 export interface LedgerWriter {
   /** Appends exactly once per request id (the ledger's append protocol selects the log); a duplicate returns the existing entry. */
   append(draft: EntryDraft, options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * Starts the request's claim (the append protocol's first step) before its entry's content is decided, so the
+   * claim's round trips overlap the evaluation (docs/adr/0402-claim-before-evaluation.md). The ticket goes to
+   * `append` in its options, or is released if the request will not be appended. Optional: a writer without it
+   * claims inside `append`.
+   */
+  reserve?(requestId: string, requestDigest: string): ClaimTicket;
+}
+
+/** A claim started by `LedgerWriter.reserve`: only the writer that issued it can use it. */
+export interface ClaimTicket {
+  readonly requestId: string;
+  readonly requestDigest: string;
+  /** Gives the ticket up (the request failed before its append); idempotent, harmless after `append` used it. */
+  release(): void;
 }
 
 export interface AppendOptions {
@@ -50,6 +65,8 @@ export interface AppendOptions {
    * (docs/replay.md) while the archive put and the claim share one round trip (ADR 0350).
    */
   readonly retained?: Promise<unknown>;
+  /** The claim `reserve` started for this request (same id and digest as the draft). */
+  readonly ticket?: ClaimTicket;
 }
 
 export interface HandoffSender {

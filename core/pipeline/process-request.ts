@@ -1,7 +1,7 @@
 /**
- * One evaluation request, end to end, over the ports (docs/pipeline.md): decode → admission →
- * evaluate under the budget → retain the exact request bytes → append exactly once → fan out handoffs →
- * publish the result notification.
+ * One evaluation request, end to end, over the ports (docs/pipeline.md): decode → retain the exact request bytes
+ * and claim the request id (both sent before the decision, ADR 0402) → admission → evaluate under the budget →
+ * append exactly once → fan out handoffs → publish the result notification.
  *
  * Pure orchestration: every effect goes through a port, so the same code runs in Lambda, under the local poller
  * and in unit tests. It never throws for bad input: an identified bad request becomes an `admission-refusal` or
@@ -130,19 +130,28 @@ export async function processRequest(
     // Only when some are enabled, so an entry without draft features stays format /1, byte for byte (ADR 0220).
     ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
   };
-  const draft = await decide(read, common, config, ports);
   // Retain the exact request bytes before the entry exists, so every recorded entry can be replayed
-  // (docs/replay.md): the writer claims while the archive put is in flight and writes no slot before it has
-  // succeeded (ADR 0350). A request over the archive's limit was refused for exactly that reason and is not retained.
-  const retained =
-    draft.kind === 'admission-refusal' && draft.refusal.code === 'request-too-large'
-      ? undefined
-      : ports.archive.put(bytes);
-  const [appended] = await Promise.all([
-    ports.ledger.append(draft, retained !== undefined ? { retained } : undefined),
-    retained,
-  ]);
-  return finish(appended, requestId, config, ports);
+  // (docs/replay.md): the writer writes no slot before the archive put has succeeded (ADR 0350). A request over
+  // the archive's limit is refused for exactly that reason (request-too-large) and is not retained. The put and the
+  // claim start now, from the bytes alone, so their round trips overlap the decision below
+  // (docs/adr/0402-claim-before-evaluation.md).
+  const tooLarge = !read.ok && read.error.code === 'request-too-large';
+  const retained = tooLarge ? undefined : ports.archive.put(bytes);
+  retained?.catch(() => undefined); // awaited below; a decision that throws must not leave it unhandled
+  const ticket = ports.ledger.reserve?.(requestId, requestDigest);
+  try {
+    const draft = await decide(read, common, config, ports);
+    const [appended] = await Promise.all([
+      ports.ledger.append(draft, {
+        ...(retained !== undefined ? { retained } : {}),
+        ...(ticket !== undefined ? { ticket } : {}),
+      }),
+      retained,
+    ]);
+    return await finish(appended, requestId, config, ports);
+  } finally {
+    ticket?.release();
+  }
 }
 
 type Common = Pick<

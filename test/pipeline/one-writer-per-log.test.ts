@@ -380,3 +380,127 @@ describe('the writer with deferred position writes (ADR 0350)', () => {
     await expect(w.settlePositions()).resolves.toBeUndefined();
   });
 });
+
+describe('a claim started before the evaluation (ADR 0402)', () => {
+  const ticks = async (n = 20) => {
+    for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
+  };
+
+  it('creates the claim from the id and digest alone, and the append writes the entry under it without claiming again', async () => {
+    const store = new MemoryLedgerStore();
+    let claimCalls = 0;
+    const counted = new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          if (prop === 'putClaimIfAbsent') claimCalls += 1;
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as LedgerStore;
+    const w = writer(counted).forLog('log-a');
+    const d = draft('early');
+    const ticket = w.reserve!(d.requestId, d.requestDigest);
+    await ticks();
+    expect(store.markers().claims).toEqual([
+      { requestId: 'early', logId: 'log-a', requestDigest: d.requestDigest, headBefore: -1 },
+    ]);
+    expect(store.snapshot('log-a')).toEqual([]);
+    expect((await w.append(d, { ticket })).status).toBe('appended');
+    ticket.release(); // after the append: harmless
+    expect(claimCalls).toBe(1);
+    expect(store.snapshot('log-a').map((e) => e.projection.requestId)).toEqual(['early']);
+  });
+
+  it('holds its log’s group commit for a reserved request until it appends, then writes both in one group', async () => {
+    const store = new MemoryLedgerStore();
+    let groups = 0;
+    const counted = new Proxy(store, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...args: unknown[]) => {
+          if (prop === 'putEntryIfAbsent' || prop === 'putEntriesIfAbsent') groups += 1;
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as LedgerStore;
+    const w = writer(counted).forLog('log-a');
+    const slow = draft('slow');
+    const ticket = w.reserve!(slow.requestId, slow.requestDigest);
+    const fast = w.append(draft('fast'));
+    await ticks();
+    expect(store.snapshot('log-a')).toEqual([]); // the fast one waits for the one still being decided
+    const late = w.append(slow, { ticket });
+    expect((await fast).status).toBe('appended');
+    expect((await late).status).toBe('appended');
+    expect(groups).toBe(1);
+    expect(store.snapshot('log-a').map((e) => e.projection.requestId)).toEqual(['fast', 'slow']);
+  });
+
+  it('lets the log’s other appends go once a reserved request that will not append is released, and its redelivery appends once', async () => {
+    const store = new MemoryLedgerStore();
+    const w = writer(store).forLog('log-a');
+    const failed = draft('failed');
+    const ticket = w.reserve!(failed.requestId, failed.requestDigest);
+    const other = w.append(draft('other'));
+    await ticks();
+    expect(store.snapshot('log-a')).toEqual([]);
+    ticket.release(); // its evaluation threw: the record fails and will be redelivered
+    ticket.release(); // idempotent
+    expect((await other).status).toBe('appended');
+    // The redelivery finds the claim it left (not a first sight) and appends exactly once.
+    const again = w.reserve!(failed.requestId, failed.requestDigest);
+    expect((await w.append(failed, { ticket: again })).status).toBe('appended');
+    expect((await w.append(failed)).status).toBe('existing');
+    expect(store.snapshot('log-a').map((e) => e.projection.requestId)).toEqual(['other', 'failed']);
+  });
+
+  it('refuses a ticket issued by another writer, for another log or for other bytes, and writes nothing', async () => {
+    const store = new MemoryLedgerStore();
+    const mine = writer(store);
+    const theirs = writer(store);
+    const d = draft('mine');
+    const cases = [
+      theirs.forLog('log-a').reserve!(d.requestId, d.requestDigest),
+      mine.forLog('log-b').reserve!(d.requestId, d.requestDigest),
+      mine.forLog('log-a').reserve!(d.requestId, 'b'.repeat(64)),
+      mine.forLog('log-a').reserve!('someone-else', d.requestDigest),
+    ];
+    for (const ticket of cases) {
+      await expect(mine.forLog('log-a').append(d, { ticket })).rejects.toThrow(RangeError);
+      ticket.release();
+    }
+    expect(store.snapshot('log-a')).toEqual([]);
+    expect(store.snapshot('log-b')).toEqual([]);
+  });
+
+  it('answers a reserved claim whose head read regressed as head-regressed, writing nothing', async () => {
+    const store = new MemoryLedgerStore();
+    const deleted = new Set<string>();
+    const w = writer(withDeleted(store, deleted));
+    const a = w.forLog('log-a');
+    for (const id of ['e-0', 'e-1', 'e-2']) await a.append(draft(id));
+    deleted.add('log-a/2');
+    w.forgetHeads();
+    const d = draft('e-3');
+    const ticket = a.reserve!(d.requestId, d.requestDigest);
+    await ticks(); // the rejected claim is handled while nobody awaits it yet
+    const e = await refusal(a.append(d, { ticket }));
+    expect(e.code).toBe('head-regressed');
+    expect(e.detail).toEqual({ headSeq: 1, writtenSeq: 2 });
+    expect(store.snapshot('log-a').map((x) => x.seq)).toEqual([0, 1, 2]);
+    expect(await store.readClaim('e-3')).toBeNull();
+  });
+
+  it('starts nothing for a group that is not a configured log; its append is refused as before', async () => {
+    const store = new MemoryLedgerStore();
+    const w = writer(store).forLog('log-z');
+    const d = draft('stray');
+    const ticket = w.reserve!(d.requestId, d.requestDigest);
+    await ticks();
+    expect(await store.readClaim('stray')).toBeNull();
+    expect((await refusal(w.append(d, { ticket }))).code).toBe('not-a-log-group');
+  });
+});

@@ -278,3 +278,78 @@ describe('processing a batch', () => {
     expect(dead).toEqual([['b', 'request-not-json']]);
   });
 });
+
+describe('a request on its log’s writer starts its claim and retention before its decision (ADR 0402)', () => {
+  const ticks = async (n = 20) => {
+    for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
+  };
+  const signer = signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(9)));
+  const onLog = (w: ReturnType<typeof world>, logId: string, packs = w.ports.packs): PipelinePorts => ({
+    ...w.ports,
+    packs,
+    ledger: ledgerWriter({ store: w.store, signer, logIds: w.config.logIds, now: () => '2026-12-04T14:00:00Z' }).forLog(
+      logId,
+    ),
+  });
+
+  it('sends the claim and the archive put before the pack is loaded, and writes the entry once the decision is made', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const packs = { ...w.ports.packs, load: async (d: string) => (await gate, w.ports.packs.load(d)) };
+    const bytes = req('early-1', `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}');
+    const out = processRequest(bytes, w.config, onLog(w, 't-1', packs));
+    await ticks();
+    expect([...w.archived.keys()]).toEqual([hex(bytes)]);
+    expect(w.store.markers().claims.map((c) => [c.requestId, c.logId, c.requestDigest])).toEqual([
+      ['early-1', 't-1', hex(bytes)],
+    ]);
+    expect(await entries(w.store)).toEqual([]);
+    open();
+    const o = await out;
+    expect(o.status === 'recorded' && [o.created, o.logId, o.kind]).toEqual([true, 't-1', 'disposition']);
+  });
+
+  it('fails a record whose pack read faults without holding up its log’s other records, and records it once on redelivery', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    let faults = 1;
+    const packs = {
+      ...w.ports.packs,
+      load: async (d: string) => {
+        if (faults > 0) {
+          faults -= 1;
+          throw new Error('pack registry unavailable');
+        }
+        return w.ports.packs.load(d);
+      },
+    };
+    const ports = onLog(w, 't-0', packs);
+    const body = (id: string) =>
+      new TextDecoder().decode(req(id, `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}'));
+    const records = [
+      { messageId: 'a', body: body('faulted'), groupId: 't-0' },
+      { messageId: 'b', body: body('fine'), groupId: 't-0' },
+    ];
+    const res = await handleBatch(records, {
+      process: (b) => processRequest(b, w.config, ports),
+      deadLetter: async () => undefined,
+    });
+    expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'a' }]);
+    expect((await entries(w.store)).map((e) => e.projection.requestId)).toEqual(['fine']);
+    const again = await processRequest(enc.encode(records[0]!.body), w.config, ports);
+    expect(again.status === 'recorded' && again.created).toBe(true);
+    expect((await entries(w.store)).map((e) => e.projection.requestId)).toEqual(['fine', 'faulted']);
+  });
+
+  it('does not retain a request over the archive’s limit, and records it as request-too-large under its claim', async () => {
+    const w = world();
+    const digest = w.publish('vendor-onboarding-target.json');
+    const big = req('too-big', `sha256:${digest}`, `{"note":"${'x'.repeat(400_000)}"}`);
+    const o = await processRequest(big, w.config, onLog(w, 't-0'));
+    expect(o.status === 'recorded' && o.refusalCode).toBe('request-too-large');
+    expect(w.archived.size).toBe(0);
+    expect((await w.store.readClaim('too-big'))?.requestDigest).toBe(hex(big));
+  });
+});

@@ -23,6 +23,9 @@
  *   - `backoff`: after a lost slot it leaves the slot lock and waits (jittered at the edge) before the next try,
  *     instead of retrying at once while holding the lock.
  *
+ * Step (a) needs only the request's id, digest and log, so a writer may start it (`claimRequest`) while the request
+ * is still being evaluated and pass the promise as `claimed` (docs/adr/0402-claim-before-evaluation.md).
+ *
  * With `slotCommits` (docs/adr/0350-group-commit-of-slot-writes.md) step (c) is a group commit: the appends of a log
  * waiting for its slot step take contiguous slots n+1..n+k in one all-or-nothing write (one bundle item keyed n+1,
  * docs/adr/0400-group-commit-as-one-entry-bundle.md), so the invariants above hold
@@ -74,6 +77,11 @@ export interface AppendRequest {
    * still write their position before returning.
    */
   readonly deferPosition?: (write: Promise<boolean>) => void;
+  /**
+   * Step (a) already started by `claimRequest` with this request's id, digest and log (the writer checks they
+   * match); awaited in its place. Absent: appendOnce claims.
+   */
+  readonly claimed?: Promise<ClaimSight>;
   /** Awaited before the first slot step (never before the claim); a rejection fails the append, nothing written. */
   readonly beforeSlot?: Promise<unknown>;
   /** This append's arrival, announced to `slotCommits` by the writer (`expect`); passed on its first join. */
@@ -224,7 +232,7 @@ async function readHeadChecked(
   return head;
 }
 
-function newRequestLog(req: AppendRequest): string {
+function newRequestLog(req: ClaimRequest): string {
   if (req.logId === undefined) {
     if (req.onlyLog === true) throw new RangeError('onlyLog needs the log to write to');
     return selectLog(req.requestId, req.logIds);
@@ -233,13 +241,27 @@ function newRequestLog(req: AppendRequest): string {
   return req.logId;
 }
 
-interface ClaimSight {
+/** Step (a)'s answer: the request's claim, whether this call created it, and the head it read first (if it did). */
+export interface ClaimSight {
   readonly claim: Claim;
   readonly created: boolean;
   readonly head: StoredEntry | null | undefined;
 }
 
-async function claimFor(store: LedgerStore, req: AppendRequest): Promise<ClaimSight> {
+/** The parts of an append that step (a) reads: enough to claim before the entry's content is known. */
+export type ClaimRequest = Pick<
+  AppendRequest,
+  'requestId' | 'requestDigest' | 'logIds' | 'logId' | 'onlyLog' | 'headCache' | 'writtenSeqs' | 'headReads'
+>;
+
+/**
+ * Step (a) on its own: reads the head (or takes the cached one) and creates the claim if absent. A writer may run it
+ * while the request is still being evaluated and hand the promise to appendOnce as `claimed`
+ * (docs/adr/0402-claim-before-evaluation.md): the claim depends only on the request's id and exact bytes, and every
+ * later step waits for it, so the protocol's order is unchanged. A head regression rejects with the error appendOnce
+ * answers as `head-regressed`.
+ */
+export async function claimRequest(store: LedgerStore, req: ClaimRequest): Promise<ClaimSight> {
   const logId = newRequestLog(req);
   const cached = req.headCache?.get(logId);
   const head = cached !== undefined ? cached : await readHead(store, logId, req);
@@ -271,7 +293,7 @@ export async function appendOnce(store: LedgerStore, req: AppendRequest): Promis
 }
 
 async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Result<AppendOutcome, AppendError>> {
-  const sight = await claimFor(store, req);
+  const sight = await (req.claimed ?? claimRequest(store, req));
   const claim = sight.claim;
   if (claim.requestDigest !== req.requestDigest) {
     return err({

@@ -6,6 +6,9 @@ export { checkpointLog, type CheckpointWrite, type CheckpointWriteOptions } from
 export {
   appendOnce,
   backoffDelayMs,
+  claimRequest,
+  type ClaimRequest,
+  type ClaimSight,
   LedgerStateError,
   type AppendRequest,
   type AppendOutcome,
