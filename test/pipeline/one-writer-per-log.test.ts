@@ -53,6 +53,20 @@ async function refusal(p: Promise<unknown>): Promise<LedgerWriteError> {
   return e as LedgerWriteError;
 }
 
+/** The store, with `seen(method, args)` called before each call of one of its methods is passed on. */
+function observed(store: MemoryLedgerStore, seen: (method: string, args: unknown[]) => void): LedgerStore {
+  return new Proxy(store, {
+    get(target, prop, recv) {
+      const v = Reflect.get(target, prop, recv) as unknown;
+      if (typeof v !== 'function') return v;
+      return (...args: unknown[]) => {
+        seen(String(prop), args);
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  }) as LedgerStore;
+}
+
 describe('the writer bound to a message group writes only to that log', () => {
   it('appends every request of group log-b to log-b, whatever selectLog would pick', async () => {
     const store = new MemoryLedgerStore();
@@ -297,17 +311,10 @@ describe('the writer under group commit (ADR 0350)', () => {
   it('writes the slots of a batch of one log in one group once all of them have claimed', async () => {
     const store = new MemoryLedgerStore();
     const sizes: number[] = [];
-    const counted = new Proxy(store, {
-      get(target, prop, recv) {
-        const v = Reflect.get(target, prop, recv) as unknown;
-        if (typeof v !== 'function') return v;
-        return (...args: unknown[]) => {
-          if (prop === 'putEntryIfAbsent') sizes.push(1);
-          if (prop === 'putEntriesIfAbsent') sizes.push((args[0] as unknown[]).length);
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    }) as LedgerStore;
+    const counted = observed(store, (method, args) => {
+      if (method === 'putEntryIfAbsent') sizes.push(1);
+      if (method === 'putEntriesIfAbsent') sizes.push((args[0] as unknown[]).length);
+    });
     const w = writer(counted).forLog('log-b');
     const ids = Array.from({ length: 10 }, (_, i) => `batch-${i}`);
     for (const r of await Promise.all(ids.map((id) => w.append(draft(id))))) expect(r.status).toBe('appended');
@@ -319,13 +326,9 @@ describe('the writer under group commit (ADR 0350)', () => {
     const store = new MemoryLedgerStore();
     const w = writer(store, { groupCommit: false }).forLog('log-b');
     let groups = 0;
-    const spy = new Proxy(store, {
-      get(target, prop, recv) {
-        if (prop === 'putEntriesIfAbsent') groups += 1;
-        const v = Reflect.get(target, prop, recv) as unknown;
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    }) as LedgerStore;
+    const spy = observed(store, (method) => {
+      if (method === 'putEntriesIfAbsent') groups += 1;
+    });
     const w2 = writer(spy, { groupCommit: false }).forLog('log-b');
     await Promise.all(['s-1', 's-2', 's-3'].map((id) => w2.append(draft(id))));
     expect(groups).toBe(0);
@@ -389,16 +392,9 @@ describe('a claim started before the evaluation (ADR 0402)', () => {
   it('creates the claim from the id and digest alone, and the append writes the entry under it without claiming again', async () => {
     const store = new MemoryLedgerStore();
     let claimCalls = 0;
-    const counted = new Proxy(store, {
-      get(target, prop, recv) {
-        const v = Reflect.get(target, prop, recv) as unknown;
-        if (typeof v !== 'function') return v;
-        return (...args: unknown[]) => {
-          if (prop === 'putClaimIfAbsent') claimCalls += 1;
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    }) as LedgerStore;
+    const counted = observed(store, (method) => {
+      if (method === 'putClaimIfAbsent') claimCalls += 1;
+    });
     const w = writer(counted).forLog('log-a');
     const d = draft('early');
     const ticket = w.reserve!(d.requestId, d.requestDigest);
@@ -416,16 +412,9 @@ describe('a claim started before the evaluation (ADR 0402)', () => {
   it('holds its log’s group commit for a reserved request until it appends, then writes both in one group', async () => {
     const store = new MemoryLedgerStore();
     let groups = 0;
-    const counted = new Proxy(store, {
-      get(target, prop, recv) {
-        const v = Reflect.get(target, prop, recv) as unknown;
-        if (typeof v !== 'function') return v;
-        return (...args: unknown[]) => {
-          if (prop === 'putEntryIfAbsent' || prop === 'putEntriesIfAbsent') groups += 1;
-          return (v as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    }) as LedgerStore;
+    const counted = observed(store, (method) => {
+      if (method === 'putEntryIfAbsent' || method === 'putEntriesIfAbsent') groups += 1;
+    });
     const w = writer(counted).forLog('log-a');
     const slow = draft('slow');
     const ticket = w.reserve!(slow.requestId, slow.requestDigest);
