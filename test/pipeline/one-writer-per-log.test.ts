@@ -53,6 +53,21 @@ async function refusal(p: Promise<unknown>): Promise<LedgerWriteError> {
   return e as LedgerWriteError;
 }
 
+/**
+ * A writer that wrote e-0..e-2 to log-a, whose newest entry was then deleted from under it (as someone able to change
+ * the table policy could), at the start of a new batch: its next head read of log-a regresses.
+ */
+async function regressedLogA() {
+  const store = new MemoryLedgerStore();
+  const deleted = new Set<string>();
+  const w = writer(withDeleted(store, deleted));
+  const a = w.forLog('log-a');
+  for (const id of ['e-0', 'e-1', 'e-2']) await a.append(draft(id));
+  deleted.add('log-a/2');
+  w.forgetHeads(); // a new batch: the head is read once
+  return { store, a };
+}
+
 /** The store, with `seen(method, args)` called before each call of one of its methods is passed on. */
 function observed(store: MemoryLedgerStore, seen: (method: string, args: unknown[]) => void): LedgerStore {
   return new Proxy(store, {
@@ -173,13 +188,7 @@ describe('a head that moves backwards is refused', () => {
   });
 
   it('refuses to append when the head read at a batch start is below a seq this writer created', async () => {
-    const store = new MemoryLedgerStore();
-    const deleted = new Set<string>();
-    const w = writer(withDeleted(store, deleted));
-    const a = w.forLog('log-a');
-    for (const id of ['e-0', 'e-1', 'e-2']) await a.append(draft(id));
-    deleted.add('log-a/2'); // the newest entry is deleted from under the writer
-    w.forgetHeads(); // a new batch: the head is read once
+    const { store, a } = await regressedLogA();
     const e = await refusal(a.append(draft('e-3')));
     expect(e.code).toBe('head-regressed');
     expect(e.logId).toBe('log-a');
@@ -466,13 +475,7 @@ describe('a claim started before the evaluation (ADR 0402)', () => {
   });
 
   it('answers a reserved claim whose head read regressed as head-regressed, writing nothing', async () => {
-    const store = new MemoryLedgerStore();
-    const deleted = new Set<string>();
-    const w = writer(withDeleted(store, deleted));
-    const a = w.forLog('log-a');
-    for (const id of ['e-0', 'e-1', 'e-2']) await a.append(draft(id));
-    deleted.add('log-a/2');
-    w.forgetHeads();
+    const { store, a } = await regressedLogA();
     const d = draft('e-3');
     const ticket = a.reserve!(d.requestId, d.requestDigest);
     await ticks(); // the rejected claim is handled while nobody awaits it yet
