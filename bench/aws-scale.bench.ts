@@ -24,6 +24,8 @@
  *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
  *   --rate r (paced run's requests/s)  --batch-size b (10)
  *   --designs many-writers,one-writer-per-log-serial,one-writer-per-log (all by default)
+ *   --free-after-slots (what-if, not a shipped design: handoffs, notifications and position writes cost no time under
+ *   the FIFO group's lock, an upper bound on moving them to a later stage)
  * With --json the last line is one JSON object: the one-writer-per-log figures (the sequence function, the FIFO
  * ledger queue and the evaluate function as shipped), `baseline` (many-writers: the previous protocol), `serialSlots`
  * (one-writer-per-log-serial), `ratio` (one-writer-per-log / baseline) and `serialRatio` (/ serialSlots).
@@ -62,6 +64,7 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     'batch-size': { type: 'string', default: '10' },
     designs: { type: 'string', default: DESIGNS.join(',') },
+    'free-after-slots': { type: 'boolean', default: false },
   },
 });
 
@@ -89,6 +92,7 @@ const o: ScaleOptions = {
   sequencers: num('sequencers', values.sequencers ?? String(Math.max(4, logs)), 1, true),
   batchSize: num('batch-size', values['batch-size'], 1, true),
   seed: num('seed', values.seed, 0, true),
+  freeAfterSlots: values['free-after-slots'],
 };
 
 const designs = values.designs.split(',') as Design[];
@@ -161,6 +165,8 @@ async function main(): Promise<void> {
   console.log(
     `  DynamoDB latency p50 ${o.dynamoLatency.p50Ms} ms / p99 ${o.dynamoLatency.p99Ms} ms (mean ${lognormalMeanMs(o.dynamoLatency).toFixed(2)} ms), SQS p50 ${o.sqsLatency.p50Ms} / p99 ${o.sqsLatency.p99Ms} ms; CPU ${o.cpuMsPerRecord} ms/record + ${o.signMs} ms/signature; visibility timeout ${o.visibilityTimeoutSeconds} s`,
   );
+  if (o.freeAfterSlots === true)
+    console.log('  WHAT-IF (not the shipped design): the work after the slot writes costs no time under the lock');
   for (const s of results.values()) {
     console.log(`  ${s.design}:`);
     console.log(

@@ -386,4 +386,14 @@ describe('the scale model end to end', () => {
     expect(one.ledgerRcuPerEntry).toBeLessThan(0.3);
     expect(one.breakdown?.batches).toBeGreaterThan(0);
   });
+
+  it('prices the what-if of free after-slot work as no time after the slot writes, with every request still recorded once', async () => {
+    const shipped = await simulate('one-writer-per-log', work, o, { kind: 'backlog' });
+    const whatIf = await simulate('one-writer-per-log', work, { ...o, freeAfterSlots: true }, { kind: 'backlog' });
+    expect(shipped.breakdown!.afterSlotsMs).toBeGreaterThan(5);
+    expect(whatIf.breakdown!.afterSlotsMs).toBe(0);
+    expect(whatIf.oneEntryPerRequest && whatIf.chainValid).toBe(true);
+    // The positions are still written (verify checks them) and metered.
+    expect(whatIf.ledgerWcuPerEntry).toBeCloseTo(shipped.ledgerWcuPerEntry, 1);
+  });
 });
