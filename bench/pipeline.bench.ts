@@ -35,6 +35,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { entriesOfItem } from '../adapters/ledger-entry-item.js';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { startStackProcess } from '../localstack/daemon.js';
 import { REQUEST_FORMAT } from '../core/admission/request-format.js';
@@ -211,8 +212,9 @@ async function measure(
     const next = new Map<string, number>();
     let polling = true;
     // The observer shares the stack's two cores, so it asks for as little as it can: the deployed logs come from
-    // configuration (infra/names.ts) rather than a Scan of the growing table, and each poll (every 100 ms) is one Query per log
-    // for the new items' seq and request id only (the entry's projection attribute), not their signed bodies.
+    // configuration (infra/names.ts) rather than a Scan of the growing table, and each poll (every 100 ms) is one Query
+    // per log for the items after the last seen. An item is an entry or a bundle of a group's entries (ADR 0400), read
+    // by the adapter's own reader.
     const logs = resourceNames('bench', resolveConfig({ stage: 'bench' })).logIds;
     const poll = (async () => {
       while (polling) {
@@ -224,16 +226,16 @@ async function measure(
                 TableName: s.settings.ledgerTable,
                 KeyConditionExpression: 'pk = :pk AND sk >= :from',
                 ExpressionAttributeValues: { ':pk': { S: `log#${log}` }, ':from': { N: String(next.get(log) ?? 0) } },
-                ProjectionExpression: 'sk, requestId',
                 ConsistentRead: true,
                 ExclusiveStartKey: startKey,
               }),
             );
-            for (const item of page.Items ?? []) {
-              const id = item.requestId?.S ?? '';
-              if (!seenAt.has(id)) seenAt.set(id, performance.now());
-              next.set(log, Number(item.sk?.N) + 1);
-            }
+            for (const item of page.Items ?? [])
+              for (const e of entriesOfItem(item)) {
+                const id = e.projection.requestId;
+                if (!seenAt.has(id)) seenAt.set(id, performance.now());
+                next.set(log, e.seq + 1);
+              }
             startKey = page.LastEvaluatedKey;
           } while (startKey);
         }
