@@ -70,8 +70,9 @@ export function validateStructure(
   profile: Profile,
   quantifiers = false,
 ): Diagnostic[] {
-  // RFC 0008 is a draft against 0.3.0: the historical 0.2.0-draft contract never gains its grammar (ADR 0190).
-  const validate = validatorFor(contract.specVersion, profile, quantifiers && contract.specVersion === '0.3.0');
+  // RFC 0008 is a draft against 0.3.0: the historical 0.2.0-draft contract never gains its grammar (ADR 0190), a rule
+  // schemaKey applies (ADR 0403).
+  const validate = validatorFor(contract.specVersion, profile, quantifiers);
   const diagnostics: Diagnostic[] = [];
   if (!validate(plain)) diagnostics.push(...mapSchemaErrors(validate.errors ?? [], plain));
   diagnostics.push(...checkUniqueItems(plain));

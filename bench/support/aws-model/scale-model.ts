@@ -193,8 +193,9 @@ export function workload(n: number, packBytes: Uint8Array, seed: number): Worklo
 
 /**
  * The share of a record's CPU spent reading it (its SHA-256 and the strict read of its envelope) before the archive
- * put and the claim leave; the rest is spent deciding and building the entry. An upper bound for the triage
- * requests: bench/pipeline.bench.ts's per-request CPU is mostly evaluation, entry build and compression.
+ * put and the claim leave; the rest is spent deciding and building the entry. An assumption, not a measurement: a
+ * triage request is ~0.5 KB to hash and read, against evaluation, entry build, signature and compression (~220 µs a
+ * record in process, bench/handler.bench.ts); a larger share only delays the claims, so it errs against ADR 0402.
  */
 const READ_SHARE = 0.1;
 
