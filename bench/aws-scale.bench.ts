@@ -26,6 +26,10 @@
  *   --designs many-writers,one-writer-per-log-serial,one-writer-per-log (all by default)
  *   --free-after-slots (what-if, not a shipped design: handoffs, notifications and position writes cost no time under
  *   the FIFO group's lock, an upper bound on moving them to a later stage)
+ *   --delivery-stage (what-if, not a shipped design: that later stage with its own costs — one SQS message per batch
+ *   sent under the lock, then a consumer that receives it, is invoked, reads each log's newest item back, sends the
+ *   handoffs and then the notifications; ScaleOptions.deliveryStage)
+ * Each design also reports the latency a requester sees, to the result notification (notifiedP50Ms, notifiedP99Ms).
  * With --json the last line is one JSON object: the one-writer-per-log figures (the sequence function, the FIFO
  * ledger queue and the evaluate function as shipped), `baseline` (many-writers: the previous protocol), `serialSlots`
  * (one-writer-per-log-serial), `ratio` (one-writer-per-log / baseline) and `serialRatio` (/ serialSlots).
@@ -65,6 +69,7 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '10' },
     designs: { type: 'string', default: DESIGNS.join(',') },
     'free-after-slots': { type: 'boolean', default: false },
+    'delivery-stage': { type: 'boolean', default: false },
   },
 });
 
@@ -93,6 +98,7 @@ const o: ScaleOptions = {
   batchSize: num('batch-size', values['batch-size'], 1, true),
   seed: num('seed', values.seed, 0, true),
   freeAfterSlots: values['free-after-slots'],
+  deliveryStage: values['delivery-stage'],
 };
 
 const designs = values.designs.split(',') as Design[];
@@ -124,6 +130,9 @@ function summary(f: DesignFigures) {
     appendsPerSecond: round(b.appendsPerSecond, 0),
     p50Ms: round(f.paced.p50Ms, 1),
     p99Ms: round(f.paced.p99Ms, 1),
+    notifiedP50Ms: round(f.paced.notifiedP50Ms, 1),
+    notifiedP99Ms: round(f.paced.notifiedP99Ms, 1),
+    notified: f.paced.notified,
     latencyAtRequestsPerSecond: round(f.paced.arrivals.kind === 'poisson' ? f.paced.arrivals.perSecond : 0, 0),
     ledgerWcuPerEntry: round(b.ledgerWcuPerEntry, 3),
     ledgerRcuPerEntry: round(b.ledgerRcuPerEntry, 3),
@@ -167,10 +176,17 @@ async function main(): Promise<void> {
   );
   if (o.freeAfterSlots === true)
     console.log('  WHAT-IF (not the shipped design): the work after the slot writes costs no time under the lock');
+  if (o.deliveryStage === true)
+    console.log(
+      '  WHAT-IF (not the shipped design): a delivery stage does the work after the slot writes; one SQS send per batch under the lock',
+    );
   for (const s of results.values()) {
     console.log(`  ${s.design}:`);
     console.log(
       `    ${s.appendsPerSecond} appends/s sustained; p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms at ${s.latencyAtRequestsPerSecond} requests/s`,
+    );
+    console.log(
+      `    to the result notification: p50 ${s.notifiedP50Ms} ms, p99 ${s.notifiedP99Ms} ms (${s.notified} of ${o.appends} requests)`,
     );
     console.log(
       `    ledger ${s.ledgerWcuPerEntry} WCU + ${s.ledgerRcuPerEntry} RCU per entry (request archive ${s.archiveWcuPerEntry} WCU); hottest key ${s.hottestKey} ${s.hottestKeyWcuPerSecond} WCU/s, ${s.hottestReadKey || '-'} ${s.hottestKeyRcuPerSecond} RCU/s`,

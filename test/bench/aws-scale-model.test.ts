@@ -396,4 +396,36 @@ describe('the scale model end to end', () => {
     // The positions are still written (verify checks them) and metered.
     expect(whatIf.ledgerWcuPerEntry).toBeCloseTo(shipped.ledgerWcuPerEntry, 1);
   });
+
+  it("reports when each request's result notification is published, never before its entry is durable", async () => {
+    for (const freeAfterSlots of [false, true]) {
+      const run = await simulate('one-writer-per-log', work, { ...o, freeAfterSlots }, { kind: 'backlog' });
+      expect(run.notified).toBe(o.appends);
+      // Each request is notified no earlier than its entry is durable, so every percentile is at least as late.
+      expect(run.notifiedP50Ms).toBeGreaterThanOrEqual(run.p50Ms);
+      expect(run.notifiedP99Ms).toBeGreaterThanOrEqual(run.p99Ms);
+    }
+  });
+
+  it('prices the what-if of a delivery stage as one send under the lock, and the stage reads back and delivers everything', async () => {
+    const shipped = await simulate('one-writer-per-log', work, o, { kind: 'backlog' });
+    const stage = await simulate('one-writer-per-log', work, { ...o, deliveryStage: true }, { kind: 'backlog' });
+    expect(stage.oneEntryPerRequest && stage.chainValid).toBe(true);
+    // Under the lock only the job's send is left after the slot writes.
+    expect(stage.breakdown!.afterSlotsMs).toBeGreaterThan(0);
+    expect(stage.breakdown!.afterSlotsMs).toBeLessThan(shipped.breakdown!.afterSlotsMs);
+    // The consumer delivers every notification, later than the shipped design would from the same durable entries.
+    expect(stage.notified).toBe(o.appends);
+    expect(stage.notifiedP50Ms - stage.p50Ms).toBeGreaterThan(shipped.notifiedP50Ms - shipped.p50Ms);
+    // Its read back is metered; the job's send, receive and delete are counted; the positions are still written.
+    expect(stage.ledgerRcuPerEntry).toBeGreaterThan(shipped.ledgerRcuPerEntry);
+    expect(stage.messagingCallsPerRequest).toBeGreaterThan(shipped.messagingCallsPerRequest);
+    expect(stage.ledgerWcuPerEntry).toBeCloseTo(shipped.ledgerWcuPerEntry, 1);
+  });
+
+  it('refuses to run both what-ifs of the after-slot work at once', async () => {
+    await expect(
+      simulate('one-writer-per-log', work, { ...o, freeAfterSlots: true, deliveryStage: true }, { kind: 'backlog' }),
+    ).rejects.toThrow(RangeError);
+  });
 });

@@ -39,6 +39,7 @@ import { ledgerWriter } from '../../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../../core/pipeline/pack-source.js';
 import { processRequest, type PipelineConfig } from '../../../core/pipeline/process-request.js';
 import type { OutboxPorts } from '../../../core/pipeline/outbox.js';
+import type { ResultMessage } from '../../../core/pipeline/result-notification.js';
 import type { LedgerWriter } from '../../../core/pipeline/ports.js';
 import { prng } from '../seeded-prng.js';
 import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
@@ -88,6 +89,15 @@ export interface ScaleOptions {
    * the position writes are still made and metered, off the lock's path. Default off.
    */
   readonly freeAfterSlots?: boolean;
+  /**
+   * What-if, not a shipped design: a later delivery stage does the work after the slot writes. Under the FIFO group's
+   * lock the handler then sends one SQS message (the delivery job) per batch and returns; a delivery consumer (as
+   * many as there are jobs) receives it (the answer's return trip and an invoke), reads back each log's newest item
+   * (one consistent read per log of the batch, metered), sends the handoffs and then publishes the notifications
+   * (ADR 0171's order), and deletes the job. The position writes leave at the slot write, off the lock's path, as
+   * with `freeAfterSlots`. Default off.
+   */
+  readonly deliveryStage?: boolean;
 }
 
 /** How requests reach the intake: all at once (a backlog: the sustained rate) or a Poisson stream at a rate. */
@@ -122,6 +132,13 @@ export interface RunFigures {
   /** Per-request latency: sent to the intake → its entry's slot write applied at the table (durable). */
   readonly p50Ms: number;
   readonly p99Ms: number;
+  /**
+   * Per-request latency a requester sees: sent to the intake → its result notification's first publish applied at
+   * the topic (over the requests that had one: `notified`).
+   */
+  readonly notifiedP50Ms: number;
+  readonly notifiedP99Ms: number;
+  readonly notified: number;
   readonly ledgerWcuPerEntry: number;
   readonly ledgerRcuPerEntry: number;
   /** Request archive writes per entry (the other table every evaluation writes). */
@@ -329,16 +346,42 @@ class Instance {
           return { digest, created: old === undefined };
         }),
     };
-    // Batch calls carry ≤ 10 entries each, sent one after another (adapters/sqs.ts, adapters/sns.ts).
-    const batchCalls = async (n: number): Promise<{ failed: [] }> => {
-      if (o.freeAfterSlots === true) return { failed: [] };
-      for (let i = 0; i < n; i += 10) await sqsCall(this.sqsSite);
+    // Batch calls carry ≤ 10 entries each, sent one after another (adapters/sqs.ts, adapters/sns.ts); `applied`
+    // learns which entries each call carried as the service applies it.
+    const batchCalls = async (n: number, applied?: (from: number, to: number) => void): Promise<{ failed: [] }> => {
+      if (o.freeAfterSlots === true) {
+        applied?.(0, n);
+        return { failed: [] };
+      }
+      for (let i = 0; i < n; i += 10) await sqsRoundTrip(this.sqsSite, () => applied?.(i, Math.min(n, i + 10)));
       return { failed: [] };
     };
-    const delivery: OutboxPorts = {
-      handoffs: { sendBatch: (_queue, handoffs) => batchCalls(handoffs.length) },
-      results: { publishBatch: (messages) => batchCalls(messages.length) },
+    const published = (messages: readonly ResultMessage[]) => (from: number, to: number) => {
+      for (const m of messages.slice(from, to)) {
+        const id = m.attributes.requestId; // the filter attribute: the model's request ids are short and plain
+        if (id !== undefined && !world.notifiedAt.has(id)) world.notifiedAt.set(id, clock.now);
+      }
     };
+    // With the delivery stage, the outbox's calls are kept for the stage's consumer instead of being made here.
+    const sendNow: OutboxPorts = {
+      handoffs: { sendBatch: (_queue, handoffs) => batchCalls(handoffs.length) },
+      results: { publishBatch: (messages) => batchCalls(messages.length, published(messages)) },
+    };
+    let jobs: DeliveryJob = { handoffs: [], publishes: [] };
+    const delivery: OutboxPorts =
+      o.deliveryStage === true
+        ? {
+            handoffs: {
+              sendBatch: (queue, handoffs) => (
+                jobs.handoffs.push(() => sendNow.handoffs.sendBatch(queue, handoffs)),
+                none()
+              ),
+            },
+            results: {
+              publishBatch: (messages) => (jobs.publishes.push(() => sendNow.results!.publishBatch(messages)), none()),
+            },
+          }
+        : sendNow;
     this.handle = async (records) => {
       const answer = await handleBatch(records, {
         ordered,
@@ -363,10 +406,40 @@ class Instance {
         },
       });
       // As functions/lib/evaluate-runtime.ts: the deferred position writes are durable before the batch is answered.
-      if (o.freeAfterSlots === true) void ledger.settlePositions().catch(() => undefined);
+      if (o.freeAfterSlots === true || o.deliveryStage === true) void ledger.settlePositions().catch(() => undefined);
       else await ledger.settlePositions();
+      if (o.deliveryStage === true && jobs.handoffs.length + jobs.publishes.length > 0) {
+        const work = jobs;
+        jobs = { handoffs: [], publishes: [] };
+        const logs = [...new Set(records.flatMap((r) => (r.groupId !== undefined ? [r.groupId] : [])))];
+        let sent = 0;
+        await sqsRoundTrip(this.sqsSite, () => (sent = clock.now)); // the job, sent under the lock
+        void this.deliver(world, sent, logs, work, store);
+      }
       return answer;
     };
+  }
+
+  /**
+   * The delivery stage's consumer of one job (what-if, `deliveryStage`): its receive answers once the job is on the
+   * queue, it is invoked, reads each log's newest item back, makes the outbox's calls in their order (handoffs by
+   * queue, then the notifications) and deletes the job.
+   */
+  private async deliver(
+    world: World,
+    sent: number,
+    logs: readonly string[],
+    work: DeliveryJob,
+    store: ModelledLedgerStore,
+  ): Promise<void> {
+    const { clock } = world;
+    this.sqsSite.onMessagingCall?.(); // the receive that takes it: answered half a latency after the job is queued
+    await clock.until(sent + world.sqsLatency() / 2);
+    await clock.sleep(world.sqsLatency()); // the event source mapping invokes the consumer
+    await Promise.all(logs.map((logId) => store.readHead(logId)));
+    await Promise.all(work.handoffs.map((call) => call()));
+    for (const call of work.publishes) await call();
+    await sqsCall(this.sqsSite);
   }
 
   /** Queues `ms` of work on the instance's one CPU (work runs in the order it was queued); returns when it ends. */
@@ -432,6 +505,14 @@ async function sqsRoundTrip<T>(site: CallSite, serve: () => Promise<T> | T): Pro
 /** An SQS or SNS call whose answer the model does not need (a send, a publish). */
 const sqsCall = (site: CallSite): Promise<void> => sqsRoundTrip(site, () => undefined);
 
+const none = (): Promise<{ failed: [] }> => Promise.resolve({ failed: [] });
+
+/** The outbox calls of one batch, kept for the delivery stage's consumer (what-if): handoffs first, then publishes. */
+interface DeliveryJob {
+  handoffs: (() => Promise<unknown>)[];
+  publishes: (() => Promise<unknown>)[];
+}
+
 class World {
   readonly clock = new VirtualClock();
   readonly meter: CapacityMeter;
@@ -441,6 +522,8 @@ class World {
   readonly dynamoLatency: () => number;
   readonly sqsLatency: () => number;
   readonly sentAt = new Map<string, number>();
+  /** Request id → virtual time its result notification was first published (the publish applied at the topic). */
+  readonly notifiedAt = new Map<string, number>();
   deadLettered = 0;
   failedRecords = 0;
   /** SQS and SNS calls by the functions (receives, deletes, sends, publishes; the requesters' sends not included). */
@@ -507,6 +590,8 @@ export async function simulate(
   arrivals: Arrivals,
 ): Promise<RunFigures> {
   if (work.requestIds.length !== o.appends) throw new RangeError('the workload must hold exactly `appends` requests');
+  if (o.freeAfterSlots === true && o.deliveryStage === true)
+    throw new RangeError('freeAfterSlots and deliveryStage are two what-ifs of the same work: choose one');
   const world = new World(design, work, o);
   const { clock } = world;
   const visibilityMs = o.visibilityTimeoutSeconds * 1000;
@@ -545,6 +630,12 @@ export async function simulate(
   if (durable.size !== o.appends)
     throw new Error(`the model stalled: ${durable.size} of ${o.appends} requests recorded (${design})`);
   const latencies = work.requestIds.map((id) => durable.get(id)! - world.sentAt.get(id)!).sort((a, b) => a - b);
+  const toNotified = work.requestIds
+    .flatMap((id) => {
+      const at = world.notifiedAt.get(id);
+      return at === undefined ? [] : [at - world.sentAt.get(id)!];
+    })
+    .sort((a, b) => a - b);
   const end = Math.max(...durable.values());
   // The project's own checks: the checkpoint writer verifies every entry's signature and the chain of each log
   // before it signs (core/ledger/write/checkpoint-writer.ts), then verify judges the whole ledger against those
@@ -587,6 +678,9 @@ export async function simulate(
     appendsPerSecond: (o.appends * 1000) / end,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
+    notifiedP50Ms: percentile(toNotified, 50),
+    notifiedP99Ms: percentile(toNotified, 99),
+    notified: toNotified.length,
     ledgerWcuPerEntry: world.meter.total(LEDGER_TABLE, 'wcu') / o.appends,
     ledgerRcuPerEntry: world.meter.total(LEDGER_TABLE, 'rcu') / o.appends,
     archiveWcuPerEntry: world.meter.total('requests', 'wcu') / o.appends,
