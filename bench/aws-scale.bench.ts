@@ -30,6 +30,8 @@
  *   sent under the lock, then a consumer that receives it, is invoked, reads each log's newest item back, sends the
  *   handoffs and then the notifications; ScaleOptions.deliveryStage)
  * Each design also reports the latency a requester sees, to the result notification (notifiedP50Ms, notifiedP99Ms).
+ *   --p99-target ms: also bisect, in seven more paced runs per design, the highest rate whose p99 (to durable) meets
+ *   the target (`rateAtP99Target`: the rate, its p99, its share of the sustained rate, the next rate tried that missed)
  * With --json the last line is one JSON object: the one-writer-per-log figures (the sequence function, the FIFO
  * ledger queue and the evaluate function as shipped), `baseline` (many-writers: the previous protocol), `serialSlots`
  * (one-writer-per-log-serial), `ratio` (one-writer-per-log / baseline) and `serialRatio` (/ serialSlots).
@@ -39,9 +41,11 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   DESIGNS,
+  rateAtP99,
   simulate,
   workload,
   type Design,
+  type RateAtP99,
   type RunFigures,
   type ScaleOptions,
 } from './support/aws-model/scale-model.js';
@@ -70,6 +74,7 @@ const { values } = parseArgs({
     designs: { type: 'string', default: DESIGNS.join(',') },
     'free-after-slots': { type: 'boolean', default: false },
     'delivery-stage': { type: 'boolean', default: false },
+    'p99-target': { type: 'string' },
   },
 });
 
@@ -111,13 +116,17 @@ const work = workload(o.appends, packBytes, o.seed);
 interface DesignFigures {
   readonly backlog: RunFigures;
   readonly paced: RunFigures;
+  readonly atTarget?: RateAtP99;
 }
+
+const p99Target = values['p99-target'] !== undefined ? num('p99-target', values['p99-target'], 0.001) : undefined;
 
 async function runDesign(design: Design): Promise<DesignFigures> {
   const backlog = await simulate(design, work, o, { kind: 'backlog' });
   const perSecond = values.rate !== undefined ? num('rate', values.rate, 0.001) : 0.8 * backlog.appendsPerSecond;
   const paced = await simulate(design, work, o, { kind: 'poisson', perSecond });
-  return { backlog, paced };
+  if (p99Target === undefined) return { backlog, paced };
+  return { backlog, paced, atTarget: await rateAtP99(design, work, o, p99Target, backlog.appendsPerSecond) };
 }
 
 const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
@@ -134,6 +143,17 @@ function summary(f: DesignFigures) {
     notifiedP99Ms: round(f.paced.notifiedP99Ms, 1),
     notified: f.paced.notified,
     latencyAtRequestsPerSecond: round(f.paced.arrivals.kind === 'poisson' ? f.paced.arrivals.perSecond : 0, 0),
+    ...(f.atTarget !== undefined
+      ? {
+          rateAtP99Target: {
+            targetMs: f.atTarget.targetMs,
+            requestsPerSecond: round(f.atTarget.requestsPerSecond, 0),
+            p99Ms: f.atTarget.p99Ms === undefined ? null : round(f.atTarget.p99Ms, 1),
+            shareOfSustained: round(f.atTarget.requestsPerSecond / b.appendsPerSecond),
+            missedAtRequestsPerSecond: round(f.atTarget.missedAtRequestsPerSecond, 0),
+          },
+        }
+      : {}),
     ledgerWcuPerEntry: round(b.ledgerWcuPerEntry, 3),
     ledgerRcuPerEntry: round(b.ledgerRcuPerEntry, 3),
     archiveWcuPerEntry: round(b.archiveWcuPerEntry, 3),
@@ -188,6 +208,12 @@ async function main(): Promise<void> {
     console.log(
       `    to the result notification: p50 ${s.notifiedP50Ms} ms, p99 ${s.notifiedP99Ms} ms (${s.notified} of ${o.appends} requests)`,
     );
+    if (s.rateAtP99Target !== undefined) {
+      const t = s.rateAtP99Target;
+      console.log(
+        `    p99 ≤ ${t.targetMs} ms up to ${t.requestsPerSecond} requests/s (${Math.round(t.shareOfSustained * 100)} % of sustained; p99 ${t.p99Ms ?? '-'} ms there, missed at ${t.missedAtRequestsPerSecond})`,
+      );
+    }
     console.log(
       `    ledger ${s.ledgerWcuPerEntry} WCU + ${s.ledgerRcuPerEntry} RCU per entry (request archive ${s.archiveWcuPerEntry} WCU); hottest key ${s.hottestKey} ${s.hottestKeyWcuPerSecond} WCU/s, ${s.hottestReadKey || '-'} ${s.hottestKeyRcuPerSecond} RCU/s`,
     );

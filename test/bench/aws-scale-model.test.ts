@@ -37,6 +37,7 @@ import {
 import {
   DESIGNS,
   ledgerGroupOf,
+  rateAtP99,
   simulate,
   workload,
   type ScaleOptions,
@@ -421,6 +422,25 @@ describe('the scale model end to end', () => {
     expect(stage.ledgerRcuPerEntry).toBeGreaterThan(shipped.ledgerRcuPerEntry);
     expect(stage.messagingCallsPerRequest).toBeGreaterThan(shipped.messagingCallsPerRequest);
     expect(stage.ledgerWcuPerEntry).toBeCloseTo(shipped.ledgerWcuPerEntry, 1);
+  });
+
+  it('finds by bisection a rate whose p99 meets a target, with the next rate tried above it missing', async () => {
+    const sustained = (await simulate('one-writer-per-log', work, o, { kind: 'backlog' })).appendsPerSecond;
+    const paced = await simulate('one-writer-per-log', work, o, { kind: 'poisson', perSecond: sustained / 2 });
+    const target = paced.p99Ms; // met at half the sustained rate, by construction
+    const found = await rateAtP99('one-writer-per-log', work, o, target, sustained, 4);
+    expect(found.requestsPerSecond).toBeGreaterThanOrEqual(sustained / 2);
+    expect(found.p99Ms).toBeLessThanOrEqual(target);
+    expect(found.missedAtRequestsPerSecond).toBeGreaterThan(found.requestsPerSecond);
+    expect(found.missedAtRequestsPerSecond - found.requestsPerSecond).toBeCloseTo(sustained / 16, 6);
+    const missed = await simulate('one-writer-per-log', work, o, {
+      kind: 'poisson',
+      perSecond: found.missedAtRequestsPerSecond,
+    });
+    expect(missed.p99Ms).toBeGreaterThan(target);
+    // A target no run can meet finds no rate.
+    const none = await rateAtP99('one-writer-per-log', work, o, 1, sustained, 3);
+    expect(none).toMatchObject({ requestsPerSecond: 0, p99Ms: undefined });
   });
 
   it('refuses to run both what-ifs of the after-slot work at once', async () => {

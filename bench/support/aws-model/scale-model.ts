@@ -582,6 +582,46 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
   }
 }
 
+/** The highest Poisson rate a bisection found whose run kept p99 (to durable) within a target. */
+export interface RateAtP99 {
+  readonly targetMs: number;
+  /** The highest rate tried whose run met the target; 0 when none did. */
+  readonly requestsPerSecond: number;
+  /** That run's p99 (undefined when no rate met the target). */
+  readonly p99Ms: number | undefined;
+  /** The lowest rate tried whose run missed the target (the bisection's upper end). */
+  readonly missedAtRequestsPerSecond: number;
+  readonly steps: number;
+}
+
+/**
+ * Bisects the Poisson arrival rate between 0 and `ceiling` (a design's sustained rate, which no rate reaches with a
+ * bounded p99) for `steps` runs: a run meeting the target raises the lower end, one missing it lowers the upper. p99
+ * is not strictly monotone in the rate (it varies by a few ms with the draws), so the answer is a rate that met the
+ * target in its run with the next rate tried above it missing, to within ceiling / 2^steps.
+ */
+export async function rateAtP99(
+  design: Design,
+  work: Workload,
+  o: ScaleOptions,
+  targetMs: number,
+  ceiling: number,
+  steps = 7,
+): Promise<RateAtP99> {
+  if (!(targetMs > 0) || !(ceiling > 0) || !Number.isSafeInteger(steps) || steps < 1)
+    throw new RangeError('rateAtP99 needs a target and a ceiling above 0 and at least one step');
+  let low = 0;
+  let high = ceiling;
+  let p99Ms: number | undefined;
+  for (let i = 0; i < steps; i++) {
+    const rate = (low + high) / 2;
+    const run = await simulate(design, work, o, { kind: 'poisson', perSecond: rate });
+    if (run.p99Ms <= targetMs) [low, p99Ms] = [rate, run.p99Ms];
+    else high = rate;
+  }
+  return { targetMs, requestsPerSecond: low, p99Ms, missedAtRequestsPerSecond: high, steps };
+}
+
 /** Runs one design over the workload and returns its figures; throws if the model stalls. */
 export async function simulate(
   design: Design,
