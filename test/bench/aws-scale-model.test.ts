@@ -386,6 +386,8 @@ describe('the scale model end to end', () => {
     expect(many.lostSlots).toBeGreaterThan(0);
     expect(one.ledgerRcuPerEntry).toBeLessThan(0.3);
     expect(one.breakdown?.batches).toBeGreaterThan(0);
+    expect(one.breakdown!.groupsPerBatch).toBeGreaterThanOrEqual(1);
+    expect(one.breakdown!.groupsPerBatch).toBeLessThanOrEqual(o.logs);
   });
 
   it('prices the what-if of free after-slot work as no time after the slot writes, with every request still recorded once', async () => {

@@ -107,6 +107,8 @@ export type Arrivals = { readonly kind: 'backlog' } | { readonly kind: 'poisson'
 export interface BatchBreakdown {
   readonly batches: number;
   readonly recordsPerBatch: number;
+  /** Message groups (logs) per batch: a FIFO receive fills up from more groups when the oldest has fewer than ten. */
+  readonly groupsPerBatch: number;
   /** Receive answered (messages taken) → handler starts: the receive's return trip and the invoke. */
   readonly receiveToInvokeMs: number;
   /** Handler start → first slot write sent: CPU, request archive put, claim. */
@@ -755,6 +757,7 @@ function breakdownOf(world: World): BatchBreakdown {
   return {
     batches: b.length,
     recordsPerBatch: mean((x) => x.records),
+    groupsPerBatch: mean((x) => x.groups.length),
     receiveToInvokeMs: mean((x) => x.invoked - x.taken),
     beforeSlotsMs: meanSlots((x) => x.firstSlotSent! - x.invoked),
     slotWritesMs: meanSlots((x) => x.lastSlotAnswered! - x.firstSlotSent!),
