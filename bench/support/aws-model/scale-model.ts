@@ -364,24 +364,21 @@ class Instance {
         if (id !== undefined && !world.notifiedAt.has(id)) world.notifiedAt.set(id, clock.now);
       }
     };
-    // With the delivery stage, the outbox's calls are kept for the stage's consumer instead of being made here.
     const sendNow: OutboxPorts = {
       handoffs: { sendBatch: (_queue, handoffs) => batchCalls(handoffs.length) },
       results: { publishBatch: (messages) => batchCalls(messages.length, published(messages)) },
     };
-    let jobs: DeliveryJob = { handoffs: [], publishes: [] };
+    // With the delivery stage the outbox's calls are kept for the stage's consumer instead of being made here.
+    let kept: KeptCalls = { handoffs: [], publishes: [] };
+    const keep = (list: (() => Promise<unknown>)[], call: () => Promise<unknown>): Promise<{ failed: [] }> => {
+      list.push(call);
+      return Promise.resolve({ failed: [] });
+    };
     const delivery: OutboxPorts =
       o.deliveryStage === true
         ? {
-            handoffs: {
-              sendBatch: (queue, handoffs) => (
-                jobs.handoffs.push(() => sendNow.handoffs.sendBatch(queue, handoffs)),
-                none()
-              ),
-            },
-            results: {
-              publishBatch: (messages) => (jobs.publishes.push(() => sendNow.results!.publishBatch(messages)), none()),
-            },
+            handoffs: { sendBatch: (q, l) => keep(kept.handoffs, () => sendNow.handoffs.sendBatch(q, l)) },
+            results: { publishBatch: (m) => keep(kept.publishes, () => sendNow.results!.publishBatch(m)) },
           }
         : sendNow;
     this.handle = async (records) => {
@@ -410,9 +407,9 @@ class Instance {
       // As functions/lib/evaluate-runtime.ts: the deferred position writes are durable before the batch is answered.
       if (o.freeAfterSlots === true || o.deliveryStage === true) void ledger.settlePositions().catch(() => undefined);
       else await ledger.settlePositions();
-      if (o.deliveryStage === true && jobs.handoffs.length + jobs.publishes.length > 0) {
-        const work = jobs;
-        jobs = { handoffs: [], publishes: [] };
+      if (o.deliveryStage === true && kept.handoffs.length + kept.publishes.length > 0) {
+        const work = kept;
+        kept = { handoffs: [], publishes: [] };
         const logs = [...new Set(records.flatMap((r) => (r.groupId !== undefined ? [r.groupId] : [])))];
         let sent = 0;
         await sqsRoundTrip(this.sqsSite, () => (sent = clock.now)); // the job, sent under the lock
@@ -431,7 +428,7 @@ class Instance {
     world: World,
     sent: number,
     logs: readonly string[],
-    work: DeliveryJob,
+    work: KeptCalls,
     store: ModelledLedgerStore,
   ): Promise<void> {
     const { clock } = world;
@@ -507,10 +504,8 @@ async function sqsRoundTrip<T>(site: CallSite, serve: () => Promise<T> | T): Pro
 /** An SQS or SNS call whose answer the model does not need (a send, a publish). */
 const sqsCall = (site: CallSite): Promise<void> => sqsRoundTrip(site, () => undefined);
 
-const none = (): Promise<{ failed: [] }> => Promise.resolve({ failed: [] });
-
 /** The outbox calls of one batch, kept for the delivery stage's consumer (what-if): handoffs first, then publishes. */
-interface DeliveryJob {
+interface KeptCalls {
   handoffs: (() => Promise<unknown>)[];
   publishes: (() => Promise<unknown>)[];
 }
