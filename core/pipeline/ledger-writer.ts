@@ -96,7 +96,8 @@ export class StoredEntryError extends Error {
   readonly code = 'stored-entry-unreadable';
 }
 
-function recorded(stored: StoredEntry): RecordedEntry {
+/** A stored entry as the pipeline delivers from it, read strictly; an unreadable body throws StoredEntryError. */
+export function recordedFromStored(stored: StoredEntry): RecordedEntry {
   const parsed = parseStoredEntry(stored.body);
   if (!parsed.ok)
     throw new StoredEntryError(`entry ${stored.logId}/${stored.seq} is ${parsed.error.code}: ${parsed.error.detail}`);
@@ -296,7 +297,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
         },
       };
     }
-    return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recorded(stored) };
+    return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recordedFromStored(stored) };
   }
 }
 

@@ -27,7 +27,7 @@ import type {
   RequestArchive,
   ResultPublisher,
 } from './ports.js';
-import { resultNotificationFor } from './result-notification.js';
+import { deliverRecorded } from './fan-out.js';
 import {
   admit,
   decideGraph,
@@ -295,16 +295,10 @@ async function finish(
       message: `request id ${requestId} is already recorded for other request bytes (sha256:${result.existingRequestDigest}); use a new id`,
     };
   }
-  const handoffs = await fanOut(result.recorded, config, ports);
-  // After the handoffs, from the recorded entry, on every delivery: a failed publish fails the record, SQS
-  // redelivers it, the append returns the same entry and the handoffs and the notification are sent again under
-  // the same ids (ADR 0074, docs/adr/0171-result-publish-retried-with-the-handoffs.md).
-  let notificationId: string | undefined;
-  if (ports.results !== undefined) {
-    const message = resultNotificationFor(result.recorded);
-    await ports.results.publish(message);
-    notificationId = message.id;
-  }
+  // From the recorded entry, on every delivery: a failed send or publish fails the record, SQS redelivers it, the
+  // append returns the same entry and the handoffs and the notification are sent again under the same ids (ADR 0074,
+  // docs/adr/0171-result-publish-retried-with-the-handoffs.md).
+  const { handoffs, notificationId } = await deliverRecorded(result.recorded, config, ports);
   const e = result.recorded.entry;
   return {
     status: 'recorded',
@@ -321,44 +315,6 @@ async function finish(
     handoffs,
     ...(notificationId !== undefined ? { notificationId } : {}),
   };
-}
-
-/** Sends every planned handoff of a recorded disposition, in order; the ids are deterministic, so re-sends dedupe. */
-async function fanOut(
-  recorded: RecordedEntry,
-  config: PipelineConfig,
-  ports: PipelinePorts,
-): Promise<(PlannedHandoff & { handoffId: string })[]> {
-  const e = recorded.entry;
-  if (e.kind === 'graph-run') {
-    // Every requested handoff at any depth, from the signed run text (ADR 0361).
-    const plan = planGraphHandoffs(e, config).map(({ leaf: _leaf, ...h }) => h);
-    return send(recorded, plan, ports);
-  }
-  if (e.kind !== 'disposition' || e.disposition.handoff.state !== 'requested') return [];
-  const disposition: Disposition = e.disposition;
-  let target: LoadedPack['target'];
-  if (disposition.handoff.routes === undefined && e.pack !== null) {
-    // Target-only packs: §8.3 "a consumer reads that target from the pack".
-    const loaded = await ports.packs.load(e.pack.digest);
-    target = loaded.status === 'found' ? loaded.pack.target : undefined;
-  }
-  return send(recorded, planHandoffs(disposition, target, config), ports);
-}
-
-async function send(
-  recorded: RecordedEntry,
-  plan: readonly PlannedHandoff[],
-  ports: PipelinePorts,
-): Promise<(PlannedHandoff & { handoffId: string })[]> {
-  const messages = handoffMessagesFor(recorded, plan);
-  const sent: (PlannedHandoff & { handoffId: string })[] = [];
-  for (const [i, h] of plan.entries()) {
-    const { id, body } = messages[i]!;
-    await ports.handoffs.send(h.queue, id, body, h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
-    sent.push({ ...h, handoffId: id });
-  }
-  return sent;
 }
 
 function capUtf8(s: string, maxBytes: number): string {

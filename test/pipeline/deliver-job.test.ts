@@ -1,0 +1,187 @@
+/**
+ * The delivery stage's core (core/pipeline/deliver-job.ts): a job names ledger coordinates, and the stage delivers
+ * exactly what the evaluate function would have delivered for those entries — the same handoffs and notifications,
+ * under the same ids — after writing their positions, and nothing for coordinates that hold no such entry.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import { handleBatch } from '../../core/pipeline/batch.js';
+import { deliverJob } from '../../core/pipeline/deliver-job.js';
+import type { DeliveryJob } from '../../core/pipeline/delivery-job.js';
+import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
+import type { OutboxPorts } from '../../core/pipeline/outbox.js';
+import { cachedPackSource } from '../../core/pipeline/pack-source.js';
+import type { OutboxHandoff } from '../../core/pipeline/ports.js';
+import { processRequest } from '../../core/pipeline/process-request.js';
+import type { ResultMessage } from '../../core/pipeline/result-notification.js';
+import { testPipelineConfig } from './pipeline-config-fixture.js';
+
+const ex = (p: string) => readFileSync(new URL(`../../examples/${p}`, import.meta.url), 'utf8');
+const hex = (b: string) => createHash('sha256').update(b).digest('hex');
+const VENDOR = ex('vendor-onboarding-target.json');
+const TRIAGE = ex('data-request-intake-triage.json');
+const request = (id: string, pack: string, facts: string, evidence: string) =>
+  `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${hex(pack)}","facts":${facts},"evidence":${evidence}}`;
+const triage = (id: string) =>
+  request(
+    id,
+    TRIAGE,
+    ex('requests/triage-complete-appropriate.facts.json').trim(),
+    ex('requests/triage-instance-7b.evidence.json').trim(),
+  );
+// A target-only pack: its handoff's destination is read from the pack (§8.3), so the stage needs the pack too.
+const vendor = (id: string) =>
+  request(
+    id,
+    VENDOR,
+    ex('requests/vendor-no-match.facts.json').trim(),
+    ex('requests/vendor-certificate.evidence.json').trim(),
+  );
+
+/** Ports that record what was sent, in call order. */
+function recordingOutbox() {
+  const calls: string[] = [];
+  const sent: { queue: string; handoff: OutboxHandoff }[] = [];
+  const published: ResultMessage[] = [];
+  const ports: OutboxPorts = {
+    handoffs: {
+      async sendBatch(queue, list) {
+        calls.push(`sendBatch ${queue}`);
+        sent.push(...list.map((handoff) => ({ queue, handoff })));
+        return { failed: [] };
+      },
+    },
+    results: {
+      async publishBatch(messages) {
+        calls.push('publishBatch');
+        published.push(...messages);
+        return { failed: [] };
+      },
+    },
+  };
+  return { calls, sent, published, ports };
+}
+
+function world() {
+  const packs = new Map([VENDOR, TRIAGE].map((t) => [hex(t), new TextEncoder().encode(t)]));
+  const store = new MemoryLedgerStore();
+  const config = testPipelineConfig(['d-0']);
+  const writer = ledgerWriter({
+    store,
+    signer: signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(9))),
+    logIds: config.logIds,
+    now: () => '2026-12-04T17:00:00Z',
+  });
+  const packSource = cachedPackSource({
+    getPack: async (d: string) => packs.get(d) ?? null,
+    resolveAlias: async () => null,
+  });
+  /** The evaluate function as shipped: records the batch and delivers it under the lock. */
+  const evaluate = async (bodies: string[], outbox: OutboxPorts) =>
+    handleBatch(
+      bodies.map((body, i) => ({ messageId: `m${i}`, body })),
+      {
+        process: (bytes, _r, sinks) =>
+          processRequest(bytes, config, {
+            packs: packSource,
+            archive: { put: async () => undefined },
+            ledger: writer,
+            ...sinks!,
+          }),
+        deadLetter: async () => undefined,
+        outbox,
+      },
+    );
+  const jobOf = async (): Promise<DeliveryJob> => {
+    const entries = [];
+    for await (const e of store.readEntries('d-0', 0)) entries.push({ seq: e.seq, requestId: e.projection.requestId });
+    return { logId: 'd-0', entries };
+  };
+  return { store, config, packSource, evaluate, jobOf };
+}
+
+describe('the delivery stage', () => {
+  it('delivers from the ledger exactly what the evaluate function delivers, after writing the positions', async () => {
+    const bodies = [triage('j-1'), vendor('j-2'), triage('j-3')];
+    // The shipped path, for reference.
+    const shipped = world();
+    const reference = recordingOutbox();
+    expect(await shipped.evaluate(bodies, reference.ports)).toEqual({ batchItemFailures: [] });
+    // The same batch with its delivery left to the stage: the evaluate function's outbox sends nothing.
+    const w = world();
+    const silent: OutboxPorts = {
+      handoffs: { sendBatch: async () => ({ failed: [] }) },
+      results: { publishBatch: async () => ({ failed: [] }) },
+    };
+    await w.evaluate(bodies, silent);
+    const job = await w.jobOf();
+    expect(job.entries.map((e) => e.requestId)).toEqual(['j-1', 'j-2', 'j-3']);
+    const out = recordingOutbox();
+    const events: string[] = [];
+    const store = {
+      readEntries: w.store.readEntries.bind(w.store),
+      putPositionIfAbsent: async (p: Parameters<typeof w.store.putPositionIfAbsent>[0]) => {
+        events.push(`position ${p.requestId}`);
+        return w.store.putPositionIfAbsent(p);
+      },
+    };
+    const ports: OutboxPorts = {
+      handoffs: { sendBatch: (q, l) => (events.push('send'), out.ports.handoffs.sendBatch(q, l)) },
+      results: { publishBatch: (m) => (events.push('publish'), out.ports.results!.publishBatch(m)) },
+    };
+    const r = await deliverJob(job, w.config, { store, packs: w.packSource, outbox: ports });
+    expect(r.ok && r.value.undelivered.size).toBe(0);
+    // Same ids and bodies as the shipped path (entries are byte-identical: same key, clock and requests).
+    const key = (s: { queue: string; handoff: OutboxHandoff }) => `${s.queue} ${s.handoff.handoffId} ${s.handoff.body}`;
+    expect(out.sent.map(key).sort()).toEqual(reference.sent.map(key).sort());
+    expect(out.sent.length).toBeGreaterThan(3);
+    expect(out.published.map((m) => [m.id, m.body])).toEqual(reference.published.map((m) => [m.id, m.body]));
+    // Every position before the first send; every send before the publish.
+    expect(events.slice(0, 3)).toEqual(['position j-1', 'position j-2', 'position j-3']);
+    expect(events.lastIndexOf('send')).toBeLessThan(events.indexOf('publish'));
+    expect(
+      w.store
+        .markers()
+        .positions.map((p) => p.requestId)
+        .sort(),
+    ).toEqual(['j-1', 'j-2', 'j-3']);
+  });
+
+  it('delivers nothing for a job naming a seq that holds another request, or no entry at all', async () => {
+    const w = world();
+    await w.evaluate([triage('k-1'), triage('k-2')], recordingOutbox().ports);
+    for (const job of [
+      { logId: 'd-0', entries: [{ seq: 0, requestId: 'k-2' }] },
+      {
+        logId: 'd-0',
+        entries: [
+          { seq: 0, requestId: 'k-1' },
+          { seq: 7, requestId: 'k-9' },
+        ],
+      },
+      { logId: 'd-9', entries: [{ seq: 0, requestId: 'k-1' }] },
+    ]) {
+      const out = recordingOutbox();
+      const r = await deliverJob(job, w.config, { store: w.store, packs: w.packSource, outbox: out.ports });
+      expect(r.ok ? 'ok' : r.error.code).toBe('job-names-no-entry');
+      expect(out.calls).toEqual([]);
+    }
+  });
+
+  it('delivers a job again under the same ids, so a repeated job costs duplicates that consumers drop, nothing new', async () => {
+    const w = world();
+    await w.evaluate([triage('r-1')], recordingOutbox().ports);
+    const job = await w.jobOf();
+    const first = recordingOutbox();
+    const second = recordingOutbox();
+    await deliverJob(job, w.config, { store: w.store, packs: w.packSource, outbox: first.ports });
+    await deliverJob(job, w.config, { store: w.store, packs: w.packSource, outbox: second.ports });
+    expect(second.sent.map((s) => s.handoff.handoffId)).toEqual(first.sent.map((s) => s.handoff.handoffId));
+    expect(second.published.map((m) => m.id)).toEqual(first.published.map((m) => m.id));
+    expect(w.store.markers().positions).toHaveLength(1);
+  });
+});
