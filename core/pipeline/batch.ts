@@ -12,6 +12,12 @@
  * whose messages were not all delivered fails like one whose processing threw. Outcomes are reported to the observer
  * only after delivery, so what it counts was sent.
  *
+ * With a delivery-job sender instead (`deps.jobs`; the delivery stage, docs/deploy.md), nothing is delivered here:
+ * once every record has been processed, the entries the batch recorded are named in delivery jobs, one per log
+ * (core/pipeline/delivery-job.ts), and sent before the handler answers — so before the batch is deleted, and a crash
+ * first leaves the batch to be redelivered, its records found as duplicates and their jobs sent again. A record whose
+ * job was not sent fails like one whose processing threw.
+ *
  * From a FIFO queue (`deps.ordered`; docs/adr/0270-one-writer-per-log.md) the answer follows AWS's rule for FIFO
  * partial batch responses: the first failed record and every record after it in the batch are reported failed
  * (processed or not: a processed one is redelivered and found as a duplicate), so no message of a group is ever
@@ -20,7 +26,9 @@
  * group commit of a log at a time, docs/adr/0350-group-commit-of-slot-writes.md), and the AWS scale model measured sequential groups at 338 appends/s against 8 logs where concurrent
  * ones give ~880 (docs/adr/0274-fifo-batches-run-concurrently.md).
  */
+import { MAX_JOB_ENTRIES, type DeliveryJob } from './delivery-job.js';
 import { createOutbox, type OutboxPorts, type RecordSinks } from './outbox.js';
+import type { BatchDeliveryReport } from './ports.js';
 import type { ProcessOutcome } from './process-request.js';
 
 export interface BatchRecord {
@@ -63,7 +71,20 @@ export interface BatchDeps {
   readonly outbox?: OutboxPorts;
   /** The source is a FIFO queue: AWS's FIFO partial-batch rule (see above). */
   readonly ordered?: boolean;
+  /** Sends the batch's delivery jobs (the delivery stage); set, `outbox` must not be: the stage delivers instead. */
+  readonly jobs?: DeliveryJobSender;
 }
+
+/** Sends delivery jobs; answers those not sent by their position in the list it was given (a throw: none sent). */
+export interface DeliveryJobSender {
+  send(jobs: readonly DeliveryJob[]): Promise<BatchDeliveryReport>;
+}
+
+/** Records nothing anywhere: under the delivery stage a record's handoffs and notification are the stage's to send. */
+const NOWHERE: OutboxPorts = {
+  handoffs: { sendBatch: () => Promise.reject(new Error('the delivery stage sends the handoffs')) },
+  results: { publishBatch: () => Promise.reject(new Error('the delivery stage publishes the notifications')) },
+};
 
 export interface BatchResponse {
   readonly batchItemFailures: { readonly itemIdentifier: string }[];
@@ -71,9 +92,58 @@ export interface BatchResponse {
 
 const enc = new TextEncoder();
 
+/**
+ * The batch's recorded entries as delivery jobs, one per log (seq order, each entry once, at most MAX_JOB_ENTRIES a
+ * job), sent in one call; answers the records (by their batch position) whose job was not sent, with why.
+ */
+async function sendJobs(
+  outcomes: ReadonlyMap<number, BatchOutcome>,
+  sender: DeliveryJobSender,
+): Promise<Map<string, Error>> {
+  const byLog = new Map<string, Map<number, { requestId: string; records: number[] }>>();
+  for (const [index, o] of outcomes) {
+    if (o.status !== 'recorded') continue;
+    let log = byLog.get(o.logId);
+    if (log === undefined) byLog.set(o.logId, (log = new Map()));
+    const at = log.get(o.seq);
+    if (at === undefined) log.set(o.seq, { requestId: o.requestId, records: [index] });
+    else at.records.push(index); // the same request twice in one batch: one entry, named once
+  }
+  const jobs: DeliveryJob[] = [];
+  const owners: number[][] = [];
+  for (const [logId, entries] of byLog) {
+    const sorted = [...entries].sort(([a], [b]) => a - b);
+    for (let i = 0; i < sorted.length; i += MAX_JOB_ENTRIES) {
+      const part = sorted.slice(i, i + MAX_JOB_ENTRIES);
+      jobs.push({ logId, entries: part.map(([seq, e]) => ({ seq, requestId: e.requestId })) });
+      owners.push(part.flatMap(([, e]) => e.records));
+    }
+  }
+  const out = new Map<string, Error>();
+  if (jobs.length === 0) return out;
+  const failAll = (job: number, why: string): void => {
+    for (const index of owners[job]!) out.set(String(index), new Error(`delivery job not sent: ${why}`));
+  };
+  try {
+    const report = await sender.send(jobs);
+    for (const f of report.failed) {
+      // A position outside the list is a sender fault: fail every record rather than guess whose job it was.
+      if (owners[f.index] === undefined)
+        jobs.forEach((_j, i) => failAll(i, `the sender answered unknown job ${f.index}`));
+      else failAll(f.index, f.reason);
+    }
+  } catch (e) {
+    jobs.forEach((_j, i) => failAll(i, e instanceof Error ? e.message : String(e)));
+  }
+  return out;
+}
+
 export async function handleBatch(records: readonly BatchRecord[], deps: BatchDeps): Promise<BatchResponse> {
+  if (deps.jobs !== undefined && deps.outbox !== undefined)
+    throw new RangeError('a batch delivers through its outbox or through delivery jobs, not both');
   const failed = new Set<number>();
-  const outbox = deps.outbox !== undefined ? createOutbox(deps.outbox) : undefined;
+  const outboxPorts = deps.jobs !== undefined ? NOWHERE : deps.outbox;
+  const outbox = outboxPorts !== undefined ? createOutbox(outboxPorts) : undefined;
   const outcomes = new Map<number, BatchOutcome>();
   /** Processes record `index`; false when it failed. */
   const processOne = async (index: number): Promise<boolean> => {
@@ -104,7 +174,7 @@ export async function handleBatch(records: readonly BatchRecord[], deps: BatchDe
   const n = Math.max(1, Math.min(deps.concurrency ?? 10, records.length));
   await Promise.all(Array.from({ length: n }, worker));
   if (outbox !== undefined) {
-    const undelivered = await outbox.deliver();
+    const undelivered = deps.jobs !== undefined ? await sendJobs(outcomes, deps.jobs) : await outbox.deliver();
     // Reported in record order, each once: a delivery failure, or the outcome of what was delivered.
     for (const [index, record] of records.entries()) {
       const outcome = outcomes.get(index);
