@@ -48,6 +48,11 @@ export interface LedgerWriterOptions {
    * the batch. Default off.
    */
   readonly deferPositions?: boolean;
+  /**
+   * Write no position for an entry this writer appends: the delivery stage writes it, before it publishes the
+   * notification (core/pipeline/deliver-job.ts). Default off.
+   */
+  readonly positionsByStage?: boolean;
 }
 
 /** A writer that can be bound to one log: the pipeline's writer under one writer per log (ADR 0270). */
@@ -256,6 +261,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       ...(retained !== undefined ? { beforeSlot: retained } : {}),
       ...(claimed !== undefined ? { claimed } : {}),
       ...(deferPosition !== undefined ? { deferPosition } : {}),
+      ...(o.positionsByStage === true ? { positionLater: true } : {}),
       build: (slot) =>
         (built = buildEntry(
           {

@@ -38,3 +38,42 @@ describe('one writer instance redelivered a request whose entry it wrote itself'
     expect(await store.readPosition('again')).toEqual({ requestId: 'again', logId: 't-0', seq: 1 });
   });
 });
+
+describe('a writer that leaves positions to the delivery stage', () => {
+  const signer = signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(4)));
+
+  it('writes no position for what it appends, and a redelivery on another instance still finds the one entry', async () => {
+    const store = new MemoryLedgerStore();
+    const first = ledgerWriter({
+      store,
+      signer,
+      logIds: ['s-0'],
+      now: () => '2026-12-04T18:00:00Z',
+      positionsByStage: true,
+    });
+    expect((await first.append(draft('one'))).status).toBe('appended');
+    expect((await first.append(draft('two'))).status).toBe('appended');
+    expect(await store.readPosition('one')).toBeNull();
+    expect(await store.readPosition('two')).toBeNull();
+    // Another instance (no memory of the first's slots) gets 'one' again: the claim exists, no position, so it scans
+    // above the claim's headBefore, finds the entry and writes its position, as any duplicate does.
+    const second = ledgerWriter({
+      store,
+      signer,
+      logIds: ['s-0'],
+      now: () => '2026-12-04T18:05:00Z',
+      positionsByStage: true,
+    });
+    const again = await second.append(draft('one'));
+    expect(again.status).toBe('existing');
+    expect(store.snapshot('s-0').map((e) => e.projection.requestId)).toEqual(['one', 'two']);
+    expect(await store.readPosition('one')).toEqual({ requestId: 'one', logId: 's-0', seq: 0 });
+  });
+
+  it('still writes positions when not asked to leave them', async () => {
+    const store = new MemoryLedgerStore();
+    const w = ledgerWriter({ store, signer, logIds: ['s-0'], now: () => '2026-12-04T18:00:00Z' });
+    await w.append(draft('one'));
+    expect(await store.readPosition('one')).toEqual({ requestId: 'one', logId: 's-0', seq: 0 });
+  });
+});

@@ -78,6 +78,12 @@ export interface AppendRequest {
    */
   readonly deferPosition?: (write: Promise<boolean>) => void;
   /**
+   * The position of an entry this call appended is left to a later stage that names the entry (the delivery stage,
+   * core/pipeline/deliver-job.ts). Positions only spare duplicates a scan — any entry of the request sits above its
+   * claim's headBefore, and step (c) scans there — so none is needed for correctness. Duplicates still write theirs.
+   */
+  readonly positionLater?: boolean;
+  /**
    * Step (a) already started by `claimRequest` with this request's id, digest and log (the writer checks they
    * match); awaited in its place. Absent: appendOnce claims.
    */
@@ -325,6 +331,7 @@ async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Re
   if (req.beforeSlot !== undefined) await req.beforeSlot;
   const slot = await takeSlot(store, req, claim, sight.head);
   if (!slot.ok) return slot;
+  if (req.positionLater === true && slot.value.status === 'appended') return ok(slot.value);
   if (req.deferPosition !== undefined && slot.value.status === 'appended') {
     const e = slot.value.entry;
     req.deferPosition(store.putPositionIfAbsent({ requestId: e.projection.requestId, logId: e.logId, seq: e.seq }));
