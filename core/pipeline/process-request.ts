@@ -11,19 +11,16 @@
  */
 import { evaluateCompiled } from '../evaluate/index.js';
 import { normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';
-import type { Disposition, EvaluationError } from '../evaluate/types.js';
+import type { EvaluationError } from '../evaluate/types.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import type { EntryRefusal } from '../ledger/entries/entry-types.js';
-import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
-import { handoffMessagesFor } from './handoff-message.js';
+import type { PlannedHandoff, RouteQueueConfig } from './handoff-plan.js';
 import type {
   AppendResult,
   EntryDraft,
   HandoffSender,
   LedgerWriter,
-  LoadedPack,
   PackSource,
-  RecordedEntry,
   RequestArchive,
   ResultPublisher,
 } from './ports.js';
@@ -41,7 +38,6 @@ import {
   type IntakeRequest,
   type RequestError,
 } from '../admission/index.js';
-import { planGraphHandoffs } from './graph-handoffs.js';
 import type { Result } from '../result.js';
 
 export interface PipelineConfig extends RouteQueueConfig, AdmissionDeployment {
