@@ -22,7 +22,10 @@ async function coldStart(): Promise<EvaluateRuntime> {
     env: process.env,
     signer,
     buildDigest: buildDigest(process.env, import.meta.url),
-    observability: powertoolsObservability(),
+    // With a delivery queue the stage sends (and counts) the handoffs (docs/adr/0404-delivery-stage.md).
+    observability: powertoolsObservability('docket-evaluate', 'Docket', {
+      handoffsSentHere: !process.env.DELIVERY_QUEUE_URL,
+    }),
   });
 }
 

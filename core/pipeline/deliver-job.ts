@@ -11,7 +11,7 @@
 import { err, ok, type Result } from '../result.js';
 import type { LedgerStore, StoredEntry } from '../ledger/store/store.js';
 import type { DeliveryJob } from './delivery-job.js';
-import { deliverRecorded } from './fan-out.js';
+import { deliverRecorded, type FannedOut } from './fan-out.js';
 import type { RouteQueueConfig } from './handoff-plan.js';
 import { recordedFromStored, StoredEntryError } from './ledger-writer.js';
 import { createOutbox, type OutboxDeliveryError, type OutboxPorts } from './outbox.js';
@@ -31,6 +31,8 @@ export interface DeliverJobError {
 
 export interface DeliveredJob {
   readonly entries: readonly RecordedEntry[];
+  /** What each entry's delivery sent (by its index in the job): its handoffs and notification id. */
+  readonly fannedOut: readonly FannedOut[];
   /** Entries (by their index in the job) not wholly delivered, and why; empty when every message went out. */
   readonly undelivered: ReadonlyMap<number, OutboxDeliveryError>;
 }
@@ -48,12 +50,11 @@ export async function deliverJob(
     entries.map((e) => ports.store.putPositionIfAbsent({ requestId: e.entry.requestId, logId: e.logId, seq: e.seq })),
   );
   const outbox = createOutbox(ports.outbox);
-  for (const [i, e] of entries.entries()) {
-    const sinks = outbox.sinksFor(String(i));
-    await deliverRecorded(e, config, { packs: ports.packs, ...sinks });
-  }
+  const fannedOut: FannedOut[] = [];
+  for (const [i, e] of entries.entries())
+    fannedOut.push(await deliverRecorded(e, config, { packs: ports.packs, ...outbox.sinksFor(String(i)) }));
   const failed = await outbox.deliver();
-  return ok({ entries, undelivered: new Map([...failed].map(([id, why]) => [Number(id), why])) });
+  return ok({ entries, fannedOut, undelivered: new Map([...failed].map(([id, why]) => [Number(id), why])) });
 }
 
 /** The named entries, read in runs of consecutive seqs (one read per run: a batch's entries share a bundle item). */

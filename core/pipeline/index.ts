@@ -12,7 +12,17 @@ export { idPrefixFor } from './request-builder.js';
 export { requestFromLine } from './request-builder.js';
 export { buildGraphRequest, type GraphRequestParts } from './graph-request-builder.js';
 export { handleBatch } from './batch.js';
-export type { BatchRecord } from './batch.js';
+export type { BatchRecord, DeliveryJobSender } from './batch.js';
+export {
+  DELIVERY_JOB_FORMAT,
+  MAX_JOB_ENTRIES,
+  deliveryJobBytes,
+  readDeliveryJob,
+  type DeliveryJob,
+  type DeliveryJobError,
+} from './delivery-job.js';
+export { deliverJob, type DeliveredJob, type DeliverJobError, type DeliverJobPorts } from './deliver-job.js';
+export type { FannedOut } from './fan-out.js';
 export { parseRouteQueues, planHandoffs, routeKey } from './handoff-plan.js';
 export type { PlannedHandoff, RouteQueueConfig } from './handoff-plan.js';
 export { handoffMessagesFor } from './handoff-message.js';

@@ -8,7 +8,6 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDynamoDbClient, createSnsClient, createSqsClient } from '../../adapters/aws-clients.js';
-import { snsResultPublisher } from '../../adapters/sns.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
@@ -16,13 +15,14 @@ import { Lru, type GraphRegistry, type LoadedGraph } from '../../core/admission/
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { getQueueUrl, sendMessage, sendMessages, SqsBatchError } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
-import { DRAFT_FEATURES, isDraftFeature, type DraftFeature } from '../../core/pack/index.js';
 import type { Signer } from '../../core/ledger/index.js';
 import {
   handleBatch,
   forwardDeduplicationId,
   LedgerWriteError,
+  deliveryJobBytes,
   type BatchRecord,
+  type DeliveryJobSender,
   type LedgerWriter,
   type SequencedLedgerWriter,
 } from '../../core/pipeline/index.js';
@@ -37,6 +37,8 @@ import {
   type PipelinePorts,
   type ProcessOutcome,
 } from '../../core/pipeline/index.js';
+import { draftFeaturesFromEnv, jsonArray } from './environment-lists.js';
+import { outboxPorts } from './outbox-ports.js';
 import { silentObservability, type Observability } from './observability.js';
 
 export interface EvaluateRuntime {
@@ -59,8 +61,11 @@ export interface RuntimeParts {
    * record fails with the typed error and is redelivered (then dead-lettered by the queue's redrive).
    */
   readonly forward?: (record: BatchRecord, logId: string) => Promise<void>;
-  /** Where the outbox delivers each invocation's handoffs and notifications (docs/adr/0253-per-invocation-outbox.md). */
-  readonly delivery: OutboxPorts;
+  /**
+   * Where the outbox delivers each invocation's handoffs and notifications (docs/adr/0253-per-invocation-outbox.md),
+   * or the delivery stage's job sender (docs/adr/0404-delivery-stage.md): exactly one of the two.
+   */
+  readonly delivery: { readonly outbox: OutboxPorts } | { readonly jobs: DeliveryJobSender };
   /** Sends an unidentifiable message to the DLQ with its reason. */
   readonly deadLetter: (
     record: BatchRecord & { readonly eventSourceArn?: string; readonly intakeMessageId?: string | undefined },
@@ -108,7 +113,7 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
               return { status: 'forwarded', requestId: e.requestId, logId: e.logId, message: e.message };
             }
           },
-          outbox: parts.delivery,
+          ...parts.delivery,
           deadLetter: (record, o) =>
             parts.deadLetter(record as BatchRecord & { eventSourceArn?: string; intakeMessageId?: string }, o),
           observer: obs,
@@ -125,34 +130,11 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
   };
 }
 
-function jsonArray(text: string | undefined, name: string): string[] {
-  if (text === undefined || text === '') return [];
-  const v = JSON.parse(text) as unknown;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
-    throw new TypeError(`${name} must be a JSON array of strings`);
-  return v;
-}
-
 function positiveInt(text: string | undefined, fallback: number, name: string): number {
   if (text === undefined || text === '') return fallback;
   const n = Number(text);
   if (!Number.isSafeInteger(n) || n < 1) throw new TypeError(`${name} must be a positive integer`);
   return n;
-}
-
-/**
- * DRAFT_FEATURES (infra/function-environment.ts): the deployment's enabled draft features, each a known name (the
- * closed list of core/pack); absent = none. An unknown name fails the cold start rather than being ignored: the
- * entries would otherwise record a grammar the evaluator does not run (ADR 0221).
- */
-export function draftFeaturesFromEnv(text: string | undefined): DraftFeature[] {
-  const names = jsonArray(text, 'DRAFT_FEATURES');
-  for (const n of names)
-    if (!isDraftFeature(n))
-      throw new TypeError(
-        `DRAFT_FEATURES names unknown feature ${JSON.stringify(n)} (known: ${DRAFT_FEATURES.join(', ')})`,
-      );
-  return [...new Set(names as DraftFeature[])].sort();
 }
 
 /** The pipeline configuration from the function environment (infra/function-environment.ts names). */
@@ -175,33 +157,6 @@ export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: strin
     routeQueues: parseRouteQueues(env.ROUTE_QUEUES),
     unroutedQueue: unrouted,
     ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
-  };
-}
-
-/**
- * Handoffs in SendMessageBatch calls (adapters/sqs.ts: ≤ 10 entries and 1 MiB per call, failed entries retried),
- * each with the same body and HandoffId/Route attributes a single send carried; entries still failing are answered by
- * position, so the outbox fails exactly their records.
- */
-export function sqsHandoffSender(sqs: SQSClient): HandoffBatchSender {
-  return {
-    async sendBatch(queue, handoffs) {
-      const messages = handoffs.map((h, i) => ({
-        id: String(i),
-        body: h.body,
-        attributes: {
-          HandoffId: { DataType: 'String', StringValue: h.handoffId },
-          Route: { DataType: 'String', StringValue: h.routeKey },
-        },
-      }));
-      try {
-        await sendMessages(sqs, queue, messages);
-        return { failed: [] };
-      } catch (e) {
-        if (!(e instanceof SqsBatchError)) throw e;
-        return { failed: e.failed.map((f) => ({ index: Number(f.id), reason: `${f.code}: ${f.message}` })) };
-      }
-    },
   };
 }
 
@@ -270,6 +225,8 @@ export interface EnvRuntimeOptions {
   readonly wrapSender?: (s: HandoffBatchSender) => HandoffBatchSender;
   /** Wraps the result publisher (fault injection in tests: "the publish fails after the ledger write"). */
   readonly wrapPublisher?: (p: ResultBatchPublisher) => ResultBatchPublisher;
+  /** Wraps the delivery job sender (fault injection in tests: "the job is not sent after the ledger write"). */
+  readonly wrapJobs?: (s: DeliveryJobSender) => DeliveryJobSender;
   readonly now?: () => string;
   /** Where this instance starts its round over the ledger logs (default: drawn at random once per cold start). */
   readonly logOffset?: number;
@@ -294,6 +251,31 @@ export function sqsLedgerForwarder(sqs: SQSClient, ledgerQueueUrl: string) {
   };
 }
 
+/**
+ * Delivery jobs to the delivery queue (docs/adr/0404-delivery-stage.md) in SendMessageBatch calls, each job's bytes
+ * from its one serializer; jobs still failing are answered by position, so the batch fails exactly their records.
+ */
+export function sqsDeliveryJobSender(sqs: SQSClient, queueUrl: string): DeliveryJobSender {
+  return {
+    async send(jobs) {
+      const messages = jobs.map((job, i) => {
+        const body = deliveryJobBytes(job);
+        if (!body.ok) throw new TypeError(body.error.message); // a bug here, not input: the batch is retried
+        return { id: String(i), body: body.value };
+      });
+      try {
+        await sendMessages(sqs, queueUrl, messages);
+        return { failed: [] };
+      } catch (e) {
+        if (!(e instanceof SqsBatchError)) throw e;
+        return { failed: e.failed.map((f) => ({ index: Number(f.id), reason: `${f.code}: ${f.message}` })) };
+      }
+    },
+  };
+}
+
+const wrap = <T>(x: T, by: ((x: T) => T) | undefined): T => (by ? by(x) : x);
+
 export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   const env = o.env;
   const ddb = o.dynamodb ?? createDynamoDbClient({}, env);
@@ -307,10 +289,10 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   const store = new DynamoDbLedgerStore({ client: ddb, tableName: need('LEDGER_TABLE') });
   const registry = new DynamoDbPackRegistry({ client: ddb, tableName: need('PACKS_TABLE') });
   const archive = new DynamoDbRequestArchive({ client: ddb, tableName: need('REQUESTS_TABLE') });
-  const sender = sqsHandoffSender(sqs);
   // RESULTS_TOPIC_ARN (infra/function-environment.ts): absent, nothing is published (a stack without the topic).
   const topicArn = env.RESULTS_TOPIC_ARN;
-  const publisher = topicArn ? snsResultPublisher(o.sns ?? createSnsClient({}, env), topicArn) : undefined;
+  // DELIVERY_QUEUE_URL: the delivery stage delivers (ADR 0404); absent, this function delivers itself (ADR 0253).
+  const deliveryQueueUrl = env.DELIVERY_QUEUE_URL;
   const random = o.random ?? Math.random;
   // LEDGER_QUEUE_URL (infra/function-environment.ts): the FIFO ledger queue, where a claim-in-other-log goes on.
   const ledgerQueueUrl = env.LEDGER_QUEUE_URL;
@@ -331,12 +313,20 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
       // Jitter is drawn here, at the edge: core has no randomness nor clock (ADR 0272).
       backoff: (attempt) => new Promise((res) => setTimeout(res, backoffDelayMs(attempt, random()))),
       deferPositions: true,
+      // The stage writes a new entry's position before it notifies (core/pipeline/deliver-job.ts).
+      ...(deliveryQueueUrl ? { positionsByStage: true } : {}),
     }),
     ...(ledgerQueueUrl ? { forward: sqsLedgerForwarder(sqs, ledgerQueueUrl) } : {}),
-    delivery: {
-      handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
-      ...(publisher ? { results: o.wrapPublisher ? o.wrapPublisher(publisher) : publisher } : {}),
-    },
+    delivery: deliveryQueueUrl
+      ? { jobs: wrap(sqsDeliveryJobSender(sqs, deliveryQueueUrl), o.wrapJobs) }
+      : {
+          outbox: outboxPorts({
+            sqs,
+            ...(topicArn ? { sns: o.sns ?? createSnsClient({}, env), resultsTopicArn: topicArn } : {}),
+            ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
+            ...(o.wrapPublisher ? { wrapPublisher: o.wrapPublisher } : {}),
+          }),
+        },
     deadLetter: sqsDeadLetter(sqs, env),
     ...(o.observability ? { observability: o.observability } : {}),
   });

@@ -14,7 +14,15 @@ export interface Observability extends BatchObserver {
   flush(): void;
 }
 
-export function powertoolsObservability(serviceName = 'docket-evaluate', namespace = 'Docket'): Observability {
+/**
+ * `handoffsSentHere`: false when the delivery stage sends the handoffs (docs/adr/0404-delivery-stage.md); it counts
+ * them then, so nothing is counted as a handoff before it is sent.
+ */
+export function powertoolsObservability(
+  serviceName = 'docket-evaluate',
+  namespace = 'Docket',
+  options: { readonly handoffsSentHere?: boolean } = {},
+): Observability {
   const logger = new Logger({ serviceName });
   const metrics = new Metrics({ namespace, serviceName });
   // One single-metric instance, reused: its addMetric publishes at once and then clears the metric and its
@@ -69,8 +77,9 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
         if (o.errorClass) count('EvaluationErrors', 'class', o.errorClass);
         if (o.refusalCode) count('AdmissionRefusals', 'code', o.refusalCode);
       } else count('DuplicateDeliveries', 'kind', o.kind);
-      for (const h of o.handoffs)
-        count('Handoffs', 'route', h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
+      if (options.handoffsSentHere !== false)
+        for (const h of o.handoffs)
+          count('Handoffs', 'route', h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
     },
     failure(record: BatchRecord, error: unknown) {
       const e = error as { name?: string; code?: string; message?: string };

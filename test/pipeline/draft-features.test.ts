@@ -10,7 +10,7 @@ import type { DraftFeature } from '../../core/pack/index.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import { processRequest, type PipelineConfig } from '../../core/pipeline/process-request.js';
-import { draftFeaturesFromEnv } from '../../functions/lib/evaluate-runtime.js';
+import { draftFeaturesFromEnv } from '../../functions/lib/environment-lists.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 

@@ -1,0 +1,58 @@
+/**
+ * Where an outbox delivers (docs/adr/0253-per-invocation-outbox.md): handoffs to the route queues in SendMessageBatch
+ * calls and notifications to the results topic. Shared by the function that delivers: the delivery stage
+ * (functions/deliver.ts), or the evaluate function itself where no delivery queue is configured.
+ */
+import type { SNSClient } from '@aws-sdk/client-sns';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { snsResultPublisher } from '../../adapters/sns.js';
+import { sendMessages, SqsBatchError } from '../../adapters/sqs.js';
+import type { HandoffBatchSender, OutboxPorts, ResultBatchPublisher } from '../../core/pipeline/index.js';
+
+/**
+ * Handoffs in SendMessageBatch calls (adapters/sqs.ts: ≤ 10 entries and 1 MiB per call, failed entries retried),
+ * each with the same body and HandoffId/Route attributes a single send carried; entries still failing are answered by
+ * position, so the outbox fails exactly their records.
+ */
+export function sqsHandoffSender(sqs: SQSClient): HandoffBatchSender {
+  return {
+    async sendBatch(queue, handoffs) {
+      const messages = handoffs.map((h, i) => ({
+        id: String(i),
+        body: h.body,
+        attributes: {
+          HandoffId: { DataType: 'String', StringValue: h.handoffId },
+          Route: { DataType: 'String', StringValue: h.routeKey },
+        },
+      }));
+      try {
+        await sendMessages(sqs, queue, messages);
+        return { failed: [] };
+      } catch (e) {
+        if (!(e instanceof SqsBatchError)) throw e;
+        return { failed: e.failed.map((f) => ({ index: Number(f.id), reason: `${f.code}: ${f.message}` })) };
+      }
+    },
+  };
+}
+
+export interface OutboxPortOptions {
+  readonly sqs: SQSClient;
+  /** Absent, nothing is published (a stack without the results topic). */
+  readonly sns?: SNSClient;
+  readonly resultsTopicArn?: string | undefined;
+  /** Wraps the handoff sender (fault injection in tests). */
+  readonly wrapSender?: (s: HandoffBatchSender) => HandoffBatchSender;
+  /** Wraps the result publisher (fault injection in tests). */
+  readonly wrapPublisher?: (p: ResultBatchPublisher) => ResultBatchPublisher;
+}
+
+export function outboxPorts(o: OutboxPortOptions): OutboxPorts {
+  const sender = sqsHandoffSender(o.sqs);
+  const publisher =
+    o.resultsTopicArn && o.sns !== undefined ? snsResultPublisher(o.sns, o.resultsTopicArn) : undefined;
+  return {
+    handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
+    ...(publisher ? { results: o.wrapPublisher ? o.wrapPublisher(publisher) : publisher } : {}),
+  };
+}
