@@ -74,6 +74,13 @@ export interface DocketConfig {
   readonly sequencerMaximumConcurrency: number;
   /** The sequence function's memory, MB (128–10,240): it reads one request id per message. */
   readonly sequencerMemoryMb: number;
+  /**
+   * The deliver function's maximum concurrency on the delivery queue (2–1000; docs/adr/0404-delivery-stage.md). Unless
+   * a stage sets it, max(10, maximumConcurrency): every evaluate batch sends one job per log it wrote.
+   */
+  readonly deliverMaximumConcurrency: number;
+  /** The deliver function's memory, MB (128–10,240): it reads entries back and sends what they owe; no signing. */
+  readonly deliverMemoryMb: number;
   /** Evaluate function timeout, seconds (1–900). Intake visibility timeout = visibilityTimeoutFactor × this. */
   readonly functionTimeoutSeconds: number;
   /** ≥ 6 (AWS guidance for SQS event sources). */
@@ -128,6 +135,8 @@ export function defaultConfig(stage: string): DocketConfig {
     maximumConcurrency: 4,
     sequencerMaximumConcurrency: 10,
     sequencerMemoryMb: 512,
+    deliverMaximumConcurrency: 10,
+    deliverMemoryMb: 512,
     functionTimeoutSeconds: 30,
     visibilityTimeoutFactor: 6,
     memoryMb: 1024,
@@ -202,6 +211,11 @@ export function resolveConfig(overrides: Partial<DocketConfig> = {}): DocketConf
   const concurrencySet = overrides.maximumConcurrency !== undefined || STAGE_PRESETS[stage]?.maximumConcurrency;
   if (!concurrencySet && Number.isInteger(merged.logCount))
     Object.assign(merged, { maximumConcurrency: Math.max(2, merged.logCount) });
+  // Unless a stage sets it, the delivery stage keeps up with every evaluate instance (ADR 0404).
+  const deliverSet =
+    overrides.deliverMaximumConcurrency !== undefined || STAGE_PRESETS[stage]?.deliverMaximumConcurrency;
+  if (!deliverSet && Number.isInteger(merged.maximumConcurrency))
+    Object.assign(merged, { deliverMaximumConcurrency: Math.max(10, merged.maximumConcurrency) });
   const problems = validateConfig(merged);
   if (problems.length > 0) throw new DocketConfigError(problems);
   return merged;
@@ -257,6 +271,8 @@ export function validateConfig(c: DocketConfig): string[] {
   int('maximumConcurrency', c.maximumConcurrency, 2, Math.max(2, Number.isInteger(c.logCount) ? c.logCount : 2));
   int('sequencerMaximumConcurrency', c.sequencerMaximumConcurrency, 2, 1000);
   int('sequencerMemoryMb', c.sequencerMemoryMb, 128, 10_240);
+  int('deliverMaximumConcurrency', c.deliverMaximumConcurrency, 2, 1000);
+  int('deliverMemoryMb', c.deliverMemoryMb, 128, 10_240);
   int('functionTimeoutSeconds', c.functionTimeoutSeconds, 1, 900);
   int('visibilityTimeoutFactor', c.visibilityTimeoutFactor, 6, 100);
   // SQS caps visibility timeout at 12 hours.

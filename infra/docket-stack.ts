@@ -11,6 +11,7 @@ import { CheckpointKey } from './constructs/checkpoint-key.js';
 import { Checkpoints } from './constructs/checkpoints.js';
 import { CodeSigning } from './constructs/code-signing.js';
 import { DataKey } from './constructs/data-key.js';
+import { Deliverer } from './constructs/deliverer.js';
 import { Evaluator } from './constructs/evaluator.js';
 import { Intake } from './constructs/intake.js';
 import { Ledger } from './constructs/ledger.js';
@@ -20,7 +21,12 @@ import { Results } from './constructs/results.js';
 import { Routes } from './constructs/routes.js';
 import { Sequencer } from './constructs/sequencer.js';
 import { SigningKey } from './constructs/signing-key.js';
-import { checkpointEnvironment, evaluateEnvironment, sequenceEnvironment } from './function-environment.js';
+import {
+  checkpointEnvironment,
+  deliverEnvironment,
+  evaluateEnvironment,
+  sequenceEnvironment,
+} from './function-environment.js';
 import { resourceNames, routeOutputId, type ResourceNames } from './names.js';
 
 export interface DocketStackProps extends StackProps {
@@ -41,6 +47,7 @@ export class DocketStack extends Stack {
   readonly codeSigning: CodeSigning;
   readonly evaluator: Evaluator;
   readonly sequencer: Sequencer;
+  readonly deliverer: Deliverer;
   readonly results: Results;
   readonly checkpoints: Checkpoints;
   readonly alarms: Alarms;
@@ -88,20 +95,42 @@ export class DocketStack extends Stack {
         }),
       codeSigningConfig: this.codeSigning.config,
     });
-    const queueUrl = (name: string): string => {
+    const resultsTopicName = names.resultsTopic;
+    this.results = new Results(this, 'Results', {
+      prefix: names.prefix,
+      topicName: resultsTopicName,
+      waitQueuePrefix: names.waitQueuePrefix,
+    });
+    const resultsTopicArn = this.results.topic.topicArn;
+    const routeUrl = (name: string): string => {
       for (const p of [this.intake.queues, this.sequencer, ...this.routes.handoffQueues()]) {
         if (p.names.queue === name) return p.queue.queueUrl;
         if (p.names.dlq === name) return p.dlq.queueUrl;
       }
       throw new Error(`no queue named ${name}`);
     };
-    const signingSecretArn = this.signingKey.secret.secretArn;
-    this.results = new Results(this, 'Results', {
-      prefix: names.prefix,
-      topicName: names.resultsTopic,
-      waitQueuePrefix: names.waitQueuePrefix,
+    this.deliverer = new Deliverer(this, 'Deliverer', {
+      config,
+      functionName: names.deliverFunction,
+      names: names.deliveryQueue,
+      environment: (queueUrl, dlqUrl) =>
+        deliverEnvironment({
+          config,
+          names,
+          resultsTopicArn,
+          queueUrl: (n) =>
+            n === names.deliveryQueue.queue ? queueUrl : n === names.deliveryQueue.dlq ? dlqUrl : routeUrl(n),
+        }),
+      codeSigningConfig: this.codeSigning.config,
     });
-    const resultsTopicArn = this.results.topic.topicArn;
+    const queueUrl = (name: string): string => {
+      for (const p of [this.intake.queues, this.sequencer, this.deliverer, ...this.routes.handoffQueues()]) {
+        if (p.names.queue === name) return p.queue.queueUrl;
+        if (p.names.dlq === name) return p.dlq.queueUrl;
+      }
+      throw new Error(`no queue named ${name}`);
+    };
+    const signingSecretArn = this.signingKey.secret.secretArn;
     this.evaluator = new Evaluator(this, 'Evaluator', {
       config,
       functionName: names.evaluateFunction,
@@ -121,18 +150,25 @@ export class DocketStack extends Stack {
     // Least privilege, one grant per need (docs/adr/0080-ledger-append-only-enforcement.md).
     const evaluateRole = this.evaluator.function.role;
     const checkpointRole = this.checkpoints.function.role;
+    const deliverRole = this.deliverer.function.role;
     this.ledger.grantAppend(evaluateRole);
     this.registry.grantRead(evaluateRole);
     this.requestArchive.grantArchive(evaluateRole);
-    this.routes.grantSend(evaluateRole);
-    this.routes.restrictSenders(evaluateRole);
+    // The delivery stage (ADR 0404): evaluate sends one job per log per batch; only the deliver function reads the
+    // entries back, places them, sends the handoffs and publishes the notifications.
+    this.deliverer.queue.grantSendMessages(evaluateRole);
+    this.deliverer.restrictSenders(evaluateRole);
+    this.ledger.grantPlace(deliverRole);
+    this.registry.grantRead(deliverRole);
+    this.routes.grantSend(deliverRole);
+    this.routes.restrictSenders(deliverRole);
     // A request without a usable id is dead-lettered by the handler itself, with its reason (ADR 0071).
     this.intake.dlq.grantSendMessages(evaluateRole);
     // A redelivery whose claim fixes another log goes on to that log's group (ADR 0270); nobody else sends there.
     this.sequencer.queue.grantSendMessages(evaluateRole);
     this.sequencer.restrictSenders([this.sequencer.function.role, evaluateRole]);
-    // Every appended entry is published to the results topic; nobody else may publish there.
-    this.results.grantPublishOnly(evaluateRole);
+    // Every appended entry is published to the results topic by the stage; nobody else may publish there.
+    this.results.grantPublishOnly(deliverRole);
     this.signingKey.grantSign(evaluateRole);
     this.ledger.grantCheckpoint(checkpointRole);
     // Separate custody (ADR 0120): the checkpoint role signs with the KMS checkpoint key and cannot read the entry key;
@@ -141,7 +177,7 @@ export class DocketStack extends Stack {
     this.checkpointKey.seal();
     this.signingKey.grantReadTrustPolicy(checkpointRole);
     this.signingKey.seal();
-    this.ledger.restrictWriters({ appender: evaluateRole, checkpointer: checkpointRole });
+    this.ledger.restrictWriters({ appender: evaluateRole, checkpointer: checkpointRole, placer: deliverRole });
 
     this.auditAccess = new AuditAccess(this, 'AuditAccess', {
       policyName: `${names.prefix}-auditor`,
@@ -158,6 +194,7 @@ export class DocketStack extends Stack {
       dlqs: [
         { label: 'intake', queue: this.intake.dlq },
         { label: 'ledger-queue', queue: this.sequencer.dlq },
+        { label: 'delivery', queue: this.deliverer.dlq },
         { label: 'unrouted', queue: this.routes.unrouted.dlq },
         ...[...this.routes.routes.entries()].map(([k, q]) => ({ label: `route-${k}`, queue: q.dlq })),
       ],
@@ -165,7 +202,10 @@ export class DocketStack extends Stack {
         { label: 'evaluate', fn: this.evaluator.fn },
         { label: 'checkpoint', fn: this.checkpoints.fn },
         { label: 'sequence', fn: this.sequencer.fn },
+        { label: 'deliver', fn: this.deliverer.fn },
       ],
+      deliveryQueue: this.deliverer.queue,
+      deliveryJobsRefused: true,
       intake: this.intake.queue,
       ledgerQueue: this.sequencer.queue,
       headRegression: true,

@@ -25,6 +25,10 @@ export const ENV = {
   maxWorkBudget: 'MAX_WORK_BUDGET',
   /** The FIFO ledger queue (docs/adr/0270-one-writer-per-log.md): the sequencer's target, evaluate's forwards. */
   ledgerQueueUrl: 'LEDGER_QUEUE_URL',
+  /** The delivery queue: the evaluate function sends delivery jobs there (docs/adr/0404-delivery-stage.md). */
+  deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
+  /** Where the deliver function dead-letters a job it refuses, with its reason. */
+  deliveryDlqUrl: 'DELIVERY_DLQ_URL',
   /** JSON array of log ids. */
   logIds: 'LOG_IDS',
   /** JSON array of supported extension names (§9). */
@@ -48,7 +52,8 @@ export interface EvaluateEnvironmentInput {
   readonly resultsTopicArn: string;
 }
 
-export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string, string> {
+/** The route queues (a handoff's destination, planned by the evaluate function and sent by the deliver function). */
+function routeEnvironment(i: DeliverEnvironmentInput): Record<string, string> {
   const routeQueues: Record<string, string> = {};
   for (const r of i.config.routes) {
     const pair = i.names.routes[r.queue];
@@ -56,24 +61,48 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
     routeQueues[routeTargetKey(r)] = i.queueUrl(pair.queue);
   }
   return {
-    [ENV.stage]: i.config.stage,
-    [ENV.ledgerTable]: i.names.ledgerTable,
-    [ENV.packsTable]: i.names.packsTable,
-    [ENV.requestsTable]: i.names.requestsTable,
     [ENV.routeQueues]: JSON.stringify(routeQueues),
     [ENV.unroutedQueueUrl]: i.queueUrl(i.names.unrouted.queue),
-    [ENV.intakeDlqUrl]: i.queueUrl(i.names.intake.dlq),
-    [ENV.ledgerQueueUrl]: i.queueUrl(i.names.ledgerQueue.queue),
-    [ENV.signingSecretArn]: i.signingSecretArn,
-    [ENV.resultsTopicArn]: i.resultsTopicArn,
-    [ENV.defaultWorkBudget]: String(i.config.budgets.defaultWorkUnits),
-    [ENV.maxWorkBudget]: String(i.config.budgets.maxWorkUnits),
-    [ENV.logIds]: JSON.stringify(i.names.logIds),
-    [ENV.supportedExtensions]: JSON.stringify(i.config.supportedExtensions),
     // Only when enabled, so a deployment without draft features synthesizes the same template as before.
     ...(i.config.draftFeatures.length > 0
       ? { [ENV.draftFeatures]: JSON.stringify([...new Set(i.config.draftFeatures)].sort()) }
       : {}),
+  };
+}
+
+export type DeliverEnvironmentInput = Omit<EvaluateEnvironmentInput, 'signingSecretArn'>;
+
+export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string, string> {
+  return {
+    [ENV.stage]: i.config.stage,
+    [ENV.ledgerTable]: i.names.ledgerTable,
+    [ENV.packsTable]: i.names.packsTable,
+    [ENV.requestsTable]: i.names.requestsTable,
+    // A handoff's destination is planned here; the deliver function sends it and publishes (ADR 0404).
+    ...routeEnvironment(i),
+    [ENV.intakeDlqUrl]: i.queueUrl(i.names.intake.dlq),
+    [ENV.ledgerQueueUrl]: i.queueUrl(i.names.ledgerQueue.queue),
+    [ENV.deliveryQueueUrl]: i.queueUrl(i.names.deliveryQueue.queue),
+    [ENV.signingSecretArn]: i.signingSecretArn,
+    [ENV.defaultWorkBudget]: String(i.config.budgets.defaultWorkUnits),
+    [ENV.maxWorkBudget]: String(i.config.budgets.maxWorkUnits),
+    [ENV.logIds]: JSON.stringify(i.names.logIds),
+    [ENV.supportedExtensions]: JSON.stringify(i.config.supportedExtensions),
+  };
+}
+
+/**
+ * The deliver function (docs/adr/0404-delivery-stage.md): the ledger it reads entries from and writes positions to,
+ * the pack registry (target-only packs), where handoffs and notifications go, and its own DLQ. No key.
+ */
+export function deliverEnvironment(i: DeliverEnvironmentInput): Record<string, string> {
+  return {
+    [ENV.stage]: i.config.stage,
+    [ENV.ledgerTable]: i.names.ledgerTable,
+    [ENV.packsTable]: i.names.packsTable,
+    ...routeEnvironment(i),
+    [ENV.resultsTopicArn]: i.resultsTopicArn,
+    [ENV.deliveryDlqUrl]: i.queueUrl(i.names.deliveryQueue.dlq),
   };
 }
 

@@ -18,6 +18,11 @@ export interface ResourceNames {
    * (docs/adr/0270-one-writer-per-log.md). FIFO queue names must end in ".fifo".
    */
   readonly ledgerQueue: QueuePair;
+  /**
+   * The delivery queue (standard) and its DLQ: only the evaluate function sends there, one delivery job per log per
+   * batch; the deliver function consumes it (docs/adr/0404-delivery-stage.md).
+   */
+  readonly deliveryQueue: QueuePair;
   /** Direct exception escalations with no escalation object (§8.1) land here. */
   readonly unrouted: QueuePair;
   /** One pair per distinct route queue key, keyed by that key ("review" → docket-<stage>-route-review). */
@@ -35,6 +40,7 @@ export interface ResourceNames {
   readonly evaluateFunction: string;
   readonly checkpointFunction: string;
   readonly sequenceFunction: string;
+  readonly deliverFunction: string;
   /** Secrets Manager name of the Ed25519 signing key (value written out of band by `docket keygen`). */
   readonly signingSecret: string;
   /** SSM parameter holding the public trust policy (public keys and their sequence ranges). */
@@ -52,6 +58,7 @@ export function resourceNames(stage: string, config: Pick<DocketConfig, 'routes'
     prefix,
     intake: pair(`${prefix}-intake`),
     ledgerQueue: { queue: `${prefix}-ledger.fifo`, dlq: `${prefix}-ledger-dlq.fifo` },
+    deliveryQueue: pair(`${prefix}-delivery`),
     unrouted: pair(`${prefix}-unrouted`),
     routes,
     ledgerTable: `${prefix}-ledger`,
@@ -62,6 +69,7 @@ export function resourceNames(stage: string, config: Pick<DocketConfig, 'routes'
     evaluateFunction: `${prefix}-evaluate`,
     checkpointFunction: `${prefix}-checkpoint`,
     sequenceFunction: `${prefix}-sequence`,
+    deliverFunction: `${prefix}-deliver`,
     signingSecret: `docket/${stage}/signing-key`,
     trustPolicyParameter: `/docket/${stage}/trust-policy`,
     logIds: Array.from({ length: config.logCount }, (_, i) => `${stage}-${i}`),

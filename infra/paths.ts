@@ -19,4 +19,5 @@ export const HANDLER_ENTRIES = {
   evaluate: 'functions/evaluate.ts',
   checkpoint: 'functions/checkpoint.ts',
   sequence: 'functions/sequence.ts',
+  deliver: 'functions/deliver.ts',
 } as const;

@@ -24,4 +24,3 @@ export function draftFeaturesFromEnv(text: string | undefined): DraftFeature[] {
       );
   return [...new Set(names as DraftFeature[])].sort();
 }
-

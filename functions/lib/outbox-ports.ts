@@ -49,8 +49,7 @@ export interface OutboxPortOptions {
 
 export function outboxPorts(o: OutboxPortOptions): OutboxPorts {
   const sender = sqsHandoffSender(o.sqs);
-  const publisher =
-    o.resultsTopicArn && o.sns !== undefined ? snsResultPublisher(o.sns, o.resultsTopicArn) : undefined;
+  const publisher = o.resultsTopicArn && o.sns !== undefined ? snsResultPublisher(o.sns, o.resultsTopicArn) : undefined;
   return {
     handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
     ...(publisher ? { results: o.wrapPublisher ? o.wrapPublisher(publisher) : publisher } : {}),

@@ -24,6 +24,10 @@ export interface AlarmsProps {
   readonly intake: sqs.IQueue;
   /** The FIFO ledger queue: an old message there is a stalled message group, i.e. a log nobody writes. */
   readonly ledgerQueue?: sqs.IQueue;
+  /** The delivery queue: an old job there means handoffs and notifications are late (docs/adr/0404-delivery-stage.md). */
+  readonly deliveryQueue?: sqs.IQueue;
+  /** Alarm on DeliveryJobsRefused (functions/lib/deliver-observability.ts): a job the evaluate function did not write. */
+  readonly deliveryJobsRefused?: boolean;
   /** Alarm on LedgerHeadRegressed (functions/lib/observability.ts): a log's head moved below a written seq. */
   readonly headRegression?: boolean;
   /** Topics whose deliveries to subscribers must not fail (SNS NumberOfNotificationsFailed). */
@@ -140,6 +144,30 @@ export class Alarms extends Construct {
         t.intakeAgeOfOldestMessageSeconds,
         'A message group of the FIFO ledger queue is stalled: its log is not being written (a record failing again ' +
           'and again, e.g. a head regression, holds back every later request of that log until it is dead-lettered)',
+      );
+    }
+    if (props.deliveryQueue !== undefined) {
+      add(
+        'delivery-queue-age-of-oldest-message',
+        props.deliveryQueue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
+        t.intakeAgeOfOldestMessageSeconds,
+        'Delivery jobs wait: recorded entries are not yet placed, handed off or notified (the deliver function is ' +
+          'failing, throttled or under-provisioned: see deliverMaximumConcurrency)',
+      );
+    }
+    if (props.deliveryJobsRefused === true) {
+      add(
+        'delivery-jobs-refused',
+        new cloudwatch.Metric({
+          namespace: 'Docket',
+          metricName: 'DeliveryJobsRefused',
+          dimensionsMap: { service: 'docket-deliver' },
+          period,
+          statistic: 'Sum',
+        }),
+        1,
+        'The deliver function refused a job that is not one or names no recorded entry: only a writer of the ' +
+          'delivery queue other than the evaluate function makes one. See the delivery DLQ and its DocketReason',
       );
     }
     if (props.headRegression === true) {

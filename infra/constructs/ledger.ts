@@ -84,6 +84,16 @@ export class Ledger extends Construct {
   }
 
   /**
+   * The deliver function (docs/adr/0404-delivery-stage.md): read entries (log#) and create position items (req#);
+   * it can neither append nor read a claim's log fixing beyond what an entry shows.
+   */
+  grantPlace(role: iam.IRole): void {
+    this.grantFamilies(role, ['dynamodb:Query'], [LEDGER_KEY_PREFIX.entry]);
+    this.grantFamilies(role, ['dynamodb:PutItem'], [LEDGER_KEY_PREFIX.request]);
+    grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
+  }
+
+  /**
    * The checkpoint function: read entries, checkpoints, notes and cosignatures (for the notes export), create
    * checkpoint and checkpoint-note items only (ckpt#, note#).
    */
@@ -102,7 +112,11 @@ export class Ledger extends Construct {
    * families — in the table's resource policy, so that no identity policy granted later (an admin's
    * `dynamodb:*`) can widen it.
    */
-  restrictWriters(writers: { readonly appender: iam.IRole; readonly checkpointer: iam.IRole }): void {
+  restrictWriters(writers: {
+    readonly appender: iam.IRole;
+    readonly checkpointer: iam.IRole;
+    readonly placer: iam.IRole;
+  }): void {
     const resources = [this.tableArnLiteral()];
     this.table.addToResourcePolicy(
       new iam.PolicyStatement({
@@ -111,7 +125,24 @@ export class Ledger extends Construct {
         principals: [new iam.AnyPrincipal()],
         actions: ['dynamodb:PutItem'],
         resources,
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': [writers.appender.roleArn, writers.checkpointer.roleArn] } },
+        conditions: {
+          ArnNotEquals: {
+            'aws:PrincipalArn': [writers.appender.roleArn, writers.checkpointer.roleArn, writers.placer.roleArn],
+          },
+        },
+      }),
+    );
+    this.table.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DenyPlacerOutsidePositionItems',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['dynamodb:PutItem'],
+        resources,
+        conditions: {
+          ArnEquals: { 'aws:PrincipalArn': writers.placer.roleArn },
+          'ForAnyValue:StringNotLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.request}*`] },
+        },
       }),
     );
     this.table.addToResourcePolicy(

@@ -88,7 +88,7 @@ export class Results extends Construct {
     grantKeyVia(this.key, publisher, ['sns'], ['encrypt']);
     this.topic.addToResourcePolicy(
       new iam.PolicyStatement({
-        sid: 'DenyPublishExceptEvaluateRole',
+        sid: 'DenyPublishExceptDeliverRole',
         effect: iam.Effect.DENY,
         principals: [new iam.AnyPrincipal()],
         actions: ['sns:Publish'],

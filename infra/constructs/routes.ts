@@ -76,7 +76,7 @@ export class Routes extends Construct {
   }
 
   /**
-   * Only `sender` (the evaluate role) may send to a handoff queue: a queue-policy Deny for every other principal,
+   * Only `sender` (the deliver role, docs/adr/0404-delivery-stage.md) may send to a handoff queue: a queue-policy Deny for every other principal,
    * whatever its identity policy allows (docs/adr/0142-route-queues-accept-only-the-evaluator.md). Reading is
    * untouched. Consumers verify every message anyway (docs/pipeline.md): this narrows who can try.
    */
@@ -84,7 +84,7 @@ export class Routes extends Construct {
     for (const q of this.handoffQueues()) {
       q.queue.addToResourcePolicy(
         new iam.PolicyStatement({
-          sid: 'DenySendExceptEvaluateRole',
+          sid: 'DenySendExceptDeliverRole',
           effect: iam.Effect.DENY,
           principals: [new iam.AnyPrincipal()],
           actions: ['sqs:SendMessage'],
