@@ -22,7 +22,7 @@
  * (tables in LevelDB, queues in fauxqs's SQLite: what `npm start` runs, ADR 0111); persistent/in-memory as a ratio.
  *
  * Each stack with and without the results topic (BENCH_RESULTS=with,without by default): "without" runs the same
- * handler with RESULTS_TOPIC_ARN removed (bench/support/evaluate-without-results.ts), so nothing is published;
+ * deliver handler with RESULTS_TOPIC_ARN removed (bench/support/deliver-without-results.ts), so nothing is published;
  * with/without is printed as a ratio — the cost of one result notification per request (ADR 0171).
  *
  * BENCH_STACK_NODE_OPTIONS (space-separated) is passed to the stack process's Node, e.g.
@@ -37,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { entriesOfItem } from '../adapters/ledger-entry-item.js';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { startStackProcess } from '../localstack/daemon.js';
+import { pipelineHandlers, startStackProcess } from '../localstack/daemon.js';
 import { REQUEST_FORMAT } from '../core/admission/request-format.js';
 import { resolveSettings } from '../stack/settings.js';
 import { ensureSigningKey } from '../stack/local-files.js';
@@ -154,17 +154,14 @@ async function measure(
     port: 0,
     stage: 'bench',
     ...(mode === 'persistent' ? { dataDir: join(dir, 'data') } : {}),
-    // Intake → sequence → FIFO ledger queue → evaluate, as deployed (docs/adr/0270-one-writer-per-log.md).
-    handlers: [
-      { module: join(root, 'dist/functions/sequence.js'), functionMatch: 'SequencerSequence' },
-      {
-        module: join(
-          root,
-          results === 'with' ? 'dist/functions/evaluate.js' : 'dist/bench/support/evaluate-without-results.js',
-        ),
-        functionMatch: 'EvaluatorEvaluate',
-      },
-    ],
+    handlers: pipelineHandlers({
+      sequence: join(root, 'dist/functions/sequence.js'),
+      evaluate: join(root, 'dist/functions/evaluate.js'),
+      deliver: join(
+        root,
+        results === 'with' ? 'dist/functions/deliver.js' : 'dist/bench/support/deliver-without-results.js',
+      ),
+    }),
     env: { DOCKET_SIGNING_KEY_FILE: keyFile, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
     nodeOptions: STACK_NODE_OPTIONS,
   });

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDaemon, stopDaemon } from '../localstack/daemon.js';
+import { pipelineHandlers, startDaemon, stopDaemon } from '../localstack/daemon.js';
 import { ensureSigningKey } from '../stack/local-files.js';
 
 const BENCH_COMMAND = 'npm run build && node dist/bench/start.bench.js';
@@ -30,10 +30,11 @@ async function stackReady(stateDir: string, keyFile: string): Promise<number> {
   await startDaemon({
     stateDir,
     port: 0,
-    handlers: [
-      { module: join(root, 'dist/functions/sequence.js'), functionMatch: 'SequencerSequence' },
-      { module: join(root, 'dist/functions/evaluate.js'), functionMatch: 'EvaluatorEvaluate' },
-    ],
+    handlers: pipelineHandlers({
+      sequence: join(root, 'dist/functions/sequence.js'),
+      evaluate: join(root, 'dist/functions/evaluate.js'),
+      deliver: join(root, 'dist/functions/deliver.js'),
+    }),
     env: { DOCKET_SIGNING_KEY_FILE: keyFile, POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'true' },
   });
   return performance.now() - t0;

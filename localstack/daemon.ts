@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { HandlerBinding, ServeConfig, StackState, StopReport } from './serve.js';
 
 export type { HandlerBinding, StackState, StopReport } from './serve.js';
+export { pipelineHandlers, type PipelineModules } from './pipeline-handlers.js';
 
 export interface DaemonOptions {
   /** Directory of stack.json and stack.log (default `.docket/local` under the working directory). */

@@ -125,17 +125,15 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     `${checkpointKey.created ? 'created' : 'using'} checkpoint key ${checkpointKey.keys.keyId} (${paths.checkpointKey})\n`,
   );
 
-  const { startDaemon } = await import('../../localstack/daemon.js');
+  const { pipelineHandlers, startDaemon } = await import('../../localstack/daemon.js');
   const evaluateModule = repoFile('dist/functions/evaluate.js');
-  const sequenceModule = repoFile('dist/functions/sequence.js');
   const state = await startDaemon({
     port,
-    // Intake → sequence → FIFO ledger queue → evaluate (docs/adr/0270-one-writer-per-log.md), matched by the
-    // template's function logical ids (SequencerSequence…, EvaluatorEvaluate…).
-    handlers: [
-      { module: sequenceModule, functionMatch: 'SequencerSequence' },
-      { module: evaluateModule, functionMatch: 'EvaluatorEvaluate' },
-    ],
+    handlers: pipelineHandlers({
+      sequence: repoFile('dist/functions/sequence.js'),
+      evaluate: evaluateModule,
+      deliver: repoFile('dist/functions/deliver.js'),
+    }),
     ...(functionInstances !== undefined ? { functionInstances } : {}),
     draftFeatures,
     env: {

@@ -1,8 +1,9 @@
 /**
  * An end-to-end world over the docket-free local stack: dynalite + fauxqs behind one edge on an ephemeral port,
  * provisioned from infra's synthesized template, with event-source pollers invoking the real sequence runtime
- * (intake queue → FIFO ledger queue) and the real evaluate runtime (FIFO ledger queue → ledger), the same wiring
- * functions/sequence.ts and functions/evaluate.ts use, with the signing key passed in rather than read from a file.
+ * (intake queue → FIFO ledger queue), the real evaluate runtime (FIFO ledger queue → ledger → delivery jobs) and the
+ * real deliver runtime (delivery queue → positions, handoffs, notifications), the same wiring functions/sequence.ts,
+ * functions/evaluate.ts and functions/deliver.ts use, with the signing key passed in rather than read from a file.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,7 +18,9 @@ import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/primitives/signature.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
-import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
+import type { DeliveryJobSender } from '../../core/pipeline/batch.js';
+import type { HandoffBatchSender, ResultBatchPublisher } from '../../core/pipeline/ports.js';
+import { deliverRuntimeFromEnv, type DeliverRuntime } from '../../functions/lib/deliver-runtime.js';
 import { evaluateRuntimeFromEnv, type EvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
 import { createSequenceRuntime } from '../../functions/lib/sequence-runtime.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
@@ -38,9 +41,13 @@ export interface E2eWorld {
   readonly poller: Poller;
   /** The sequence function's poller (intake queue → FIFO ledger queue). */
   readonly sequencePoller: Poller;
+  /** The deliver function's poller (delivery queue → positions, handoffs, notifications). */
+  readonly deliverPoller: Poller;
+  /** The deliver function's environment, from the template. */
+  readonly deliverEnv: Record<string, string>;
   readonly dynamodb: ReturnType<typeof createDynamoDbClient>;
   readonly sqs: ReturnType<typeof createSqsClient>;
-  /** The SNS client the evaluate runtime publishes with (tests may add middleware to watch its calls). */
+  /** The SNS client the deliver runtime publishes with (tests may add middleware to watch its calls). */
   readonly sns: ReturnType<typeof createSnsClient>;
   readonly store: DynamoDbLedgerStore;
   readonly registry: DynamoDbPackRegistry;
@@ -59,7 +66,12 @@ export interface E2eWorld {
 
 export interface E2eOptions {
   readonly config?: Partial<DocketConfig>;
+  /** Wraps the deliver function's handoff sender (fault injection). */
   readonly wrapSender?: (s: HandoffBatchSender) => HandoffBatchSender;
+  /** Wraps the deliver function's result publisher (fault injection). */
+  readonly wrapPublisher?: (p: ResultBatchPublisher) => ResultBatchPublisher;
+  /** Wraps the evaluate function's delivery job sender (fault injection). */
+  readonly wrapJobs?: (s: DeliveryJobSender) => DeliveryJobSender;
   /** Visibility timeout the poller asks for, seconds (short, so redelivery tests are quick). */
   readonly visibilityTimeout?: number;
   readonly stage?: string;
@@ -83,7 +95,8 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   const stack = await startLocalStack({ port: 0, stage, template: template as never });
   const es = stack.resources.eventSources.find((x) => x.function.logicalId.includes('Evaluate'));
   const sequenceEs = stack.resources.eventSources.find((x) => x.function.logicalId.includes('Sequence'));
-  if (!es || !sequenceEs) throw new Error('the template defines no evaluate or sequence event source');
+  const deliverEs = stack.resources.eventSources.find((x) => x.function.logicalId.includes('DelivererDeliver'));
+  if (!es || !sequenceEs || !deliverEs) throw new Error('the template defines no evaluate, sequence or deliver source');
   const env: Record<string, string> = { ...es.environment, AWS_ENDPOINT_URL: stack.endpoint, AWS_REGION: stack.region };
   const dynamodb = createDynamoDbClient({ endpoint: stack.endpoint, region: stack.region });
   const sqs = createSqsClient({ endpoint: stack.endpoint, region: stack.region });
@@ -109,7 +122,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
       dynamodb,
       sqs,
       sns,
-      ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
+      ...(o.wrapJobs ? { wrapJobs: o.wrapJobs } : {}),
     });
   const newPoller = (r: EvaluateRuntime) =>
     startPoller(
@@ -128,6 +141,26 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   });
   const sequencePoller = startPoller(
     pollerOptionsFromEventSource(sequenceEs, (event) => sequence.handle(event), {
+      client: sqs,
+      waitTimeSeconds: 1,
+      ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
+    }),
+  );
+  const deliverEnv: Record<string, string> = {
+    ...deliverEs.environment,
+    AWS_ENDPOINT_URL: stack.endpoint,
+    AWS_REGION: stack.region,
+  };
+  const deliver: DeliverRuntime = deliverRuntimeFromEnv({
+    env: deliverEnv,
+    dynamodb,
+    sqs,
+    sns,
+    ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
+    ...(o.wrapPublisher ? { wrapPublisher: o.wrapPublisher } : {}),
+  });
+  const deliverPoller = startPoller(
+    pollerOptionsFromEventSource(deliverEs, (event) => deliver.handle(event), {
       client: sqs,
       waitTimeSeconds: 1,
       ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
@@ -158,6 +191,8 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
       return poller;
     },
     sequencePoller,
+    deliverPoller,
+    deliverEnv,
     async coldStart() {
       await poller.stop();
       // The server may still hold the aborted long poll (waitTimeSeconds 1): a message it handed to that dead
@@ -213,6 +248,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     async stop() {
       await sequencePoller.stop();
       await poller.stop();
+      await deliverPoller.stop();
       dynamodb.destroy();
       sqs.destroy();
       sns.destroy();
