@@ -25,7 +25,7 @@ import { rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runne
 import { DEMO_PACKS, DEMO_REQUESTS } from '../../stack/local-demo.js';
 import { ensureSigningKey, trustPolicyDocument } from '../../stack/local-files.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
-import { probeStack, startDaemon, stopDaemon, type StackState } from '../../localstack/daemon.js';
+import { pipelineHandlers, probeStack, startDaemon, stopDaemon, type StackState } from '../../localstack/daemon.js';
 import { buildModuleBeside, buildServeEntry } from '../localstack/build-serve.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 
@@ -38,6 +38,7 @@ const enc = new TextEncoder();
 let entry: string;
 let handler: string;
 let sequence: string;
+let deliver: string;
 let work: string;
 let keys: Ed25519KeyPair;
 /** The checkpoint key is a second key, never the entry key (ADR 0120). */
@@ -49,6 +50,7 @@ beforeAll(async () => {
   entry = await buildServeEntry();
   handler = await buildModuleBeside(entry, 'test/e2e/fixtures/crash-mid-append.ts', 'crash-mid-append');
   sequence = await buildModuleBeside(entry, 'functions/sequence.ts', 'sequence');
+  deliver = await buildModuleBeside(entry, 'functions/deliver.ts', 'deliver');
   keyFile = join(work, 'key.json');
   keys = ensureSigningKey(keyFile).keys;
 }, 120_000);
@@ -68,11 +70,8 @@ function start(stateDir: string, crashAfterEntryPuts = 0): ReturnType<typeof sta
     stage: STAGE,
     entry,
     // Cut-off batches come back after 10 s instead of the template's visibility timeout.
-    // Intake → sequence → FIFO ledger queue → evaluate (ADR 0270).
-    handlers: [
-      { module: sequence, functionMatch: 'SequencerSequence', visibilityTimeoutSeconds: 10 },
-      { module: handler, functionMatch: 'EvaluatorEvaluate', visibilityTimeoutSeconds: 10 },
-    ],
+    // Intake → sequence → FIFO ledger queue → evaluate (ADR 0270) → delivery queue → deliver (ADR 0404).
+    handlers: pipelineHandlers({ sequence, evaluate: handler, deliver }, 10),
     // Two instances, as Lambda runs several: each log's message group is held by one of them at a time (FIFO), and
     // the mid-append kill comes from inside whichever instance reaches its count first (ADR 0259).
     functionInstances: 2,

@@ -2,9 +2,10 @@
  * "The handler killed after the ledger write" (docs/pipeline.md): not a thrown error but a dead function instance. The
  * stack process (as `npm start` runs it) hosts the evaluate handler on a worker thread of its own (ADR 0068); the
  * handler here is the real one, except that its instance exits mid-invocation right after the ledger write of one
- * request and before its handoff send (fixtures/dies-after-append.ts). Nothing answers for that batch and nothing
- * deletes it: the function host replaces the instance, SQS redelivers the records after their visibility timeout,
- * and the new instance finds the entry already written and sends the handoff with the same handoff id.
+ * request and before the delivery job naming it is sent (fixtures/dies-after-append.ts; ADR 0404). Nothing answers
+ * for that batch and nothing deletes it: the function host replaces the instance, SQS redelivers the records after
+ * their visibility timeout, the new instance finds the entry already written and names it in a new job, and the
+ * deliver function sends its handoff under the entry's handoff id.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +33,7 @@ beforeAll(async () => {
   entry = await buildServeEntry();
   const handler = await buildModuleBeside(entry, 'test/e2e/fixtures/dies-after-append.ts', 'dies-after-append');
   const sequence = await buildModuleBeside(entry, 'functions/sequence.ts', 'sequence');
+  const deliver = await buildModuleBeside(entry, 'functions/deliver.ts', 'deliver');
   const keyFile = join(work, 'key.json');
   ensureSigningKey(keyFile);
   state = await startDaemon({
@@ -40,10 +42,11 @@ beforeAll(async () => {
     dataDir: null,
     stage: STAGE,
     entry,
-    // Intake → sequence → FIFO ledger queue → the dying evaluate handler (ADR 0270).
+    // Intake → sequence → FIFO ledger queue → the dying evaluate handler (ADR 0270) → delivery queue → deliver.
     handlers: [
       { module: sequence, functionMatch: 'SequencerSequence' },
       { module: handler, functionMatch: 'EvaluatorEvaluate', visibilityTimeoutSeconds: 2 },
+      { module: deliver, functionMatch: 'DelivererDeliver' },
     ],
     env: {
       DOCKET_SIGNING_KEY_FILE: keyFile,
@@ -94,7 +97,9 @@ describe('a function instance that dies after the ledger write', () => {
     expect(log).toMatch(/function instance exited \(code 70\); starting a new one/);
     const died = msgs.filter((m) => m.requestId === 'dies-once');
     expect(died.length).toBeGreaterThanOrEqual(1);
-    expect(new Set(died.map((m) => m.handoffId))).toEqual(new Set([readFileSync(marker(), 'utf8')]));
+    // The entry the dead instance had written is the one its redelivery found and the stage delivered: one id.
+    expect(readFileSync(marker(), 'utf8')).toBe(`${e.logId}/${e.seq}`);
+    expect(new Set(died.map((m) => m.handoffId)).size).toBe(1);
     expect(new Set(died.map((m) => m.ledger.entryHash))).toEqual(new Set([e.entryHash]));
     expect(msgs.some((m) => m.requestId === 'lives')).toBe(true);
     let entries = 0;

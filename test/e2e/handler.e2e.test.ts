@@ -1,7 +1,8 @@
 /**
- * The Lambda module itself (functions/evaluate.ts `handler`): cold start from the environment (key file, build
- * digest, configuration), an SQS event of three records — a valid request, an unidentifiable one, an unknown pack —
- * and the partial batch response, against the local stack; then the checkpoint Lambda module on demand.
+ * The Lambda modules themselves (functions/evaluate.ts and functions/deliver.ts `handler`): cold start from the
+ * environment (key file, build digest, configuration), an SQS event of three records — a valid request, an
+ * unidentifiable one, an unknown pack — and the partial batch response, against the local stack; the delivery job it
+ * sent, handed to the deliver module, places both entries; then the checkpoint Lambda module on demand.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,8 @@ const saved = { ...process.env };
 
 beforeAll(async () => {
   w = await startE2e({ stage: 'handler' });
-  await w.poller.stop(); // the test invokes the handler itself
+  await w.poller.stop(); // the test invokes the handlers itself
+  await w.deliverPoller?.stop();
   const keyFile = join(dir, 'key.json');
   writeSigningKey(keyFile, w.keys);
   const checkpointKeyFile = join(dir, 'checkpoint-key.json');
@@ -27,7 +29,7 @@ beforeAll(async () => {
   const policyFile = join(dir, 'trust-policy.json');
   // The handler signs with build 'd'×64 here; the checkpoint writer judges entries under a policy that allows it.
   writeFileSync(policyFile, w.policyText.replace('e'.repeat(64), 'd'.repeat(64)));
-  Object.assign(process.env, w.env, {
+  Object.assign(process.env, w.env, w.deliverEnv, {
     DOCKET_SIGNING_KEY_FILE: keyFile,
     DOCKET_CHECKPOINT_KEY_FILE: checkpointKeyFile,
     DOCKET_TRUST_POLICY_FILE: policyFile,
@@ -74,6 +76,17 @@ it('cold-starts from the environment, records the good request and the refusal, 
   } as unknown as SQSEvent;
   const res = await handler(event);
   expect(res).toEqual({ batchItemFailures: [] });
+  // The positions are the delivery stage's (docs/adr/0404-delivery-stage.md): none yet.
+  expect(await w.store.readPosition('h-1')).toBeNull();
+  const jobs = await w.sqs.send(
+    new ReceiveMessageCommand({ QueueUrl: w.queueUrl('delivery'), MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+  );
+  expect(jobs.Messages?.length).toBeGreaterThanOrEqual(1);
+  const deliver = await import('../../functions/deliver.js');
+  const delivered = await deliver.handler({
+    Records: (jobs.Messages ?? []).map((m) => record(m.MessageId!, m.Body!)),
+  } as unknown as SQSEvent);
+  expect(delivered).toEqual({ batchItemFailures: [] });
   const p1 = await w.store.readPosition('h-1');
   const p3 = await w.store.readPosition('h-3');
   expect([p1 !== null, p3 !== null]).toEqual([true, true]);

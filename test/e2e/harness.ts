@@ -41,8 +41,10 @@ export interface E2eWorld {
   readonly poller: Poller;
   /** The sequence function's poller (intake queue → FIFO ledger queue). */
   readonly sequencePoller: Poller;
-  /** The deliver function's poller (delivery queue → positions, handoffs, notifications). */
-  readonly deliverPoller: Poller;
+  /** The deliver function's poller (delivery queue → positions, handoffs, notifications), unless turned off. */
+  readonly deliverPoller: Poller | undefined;
+  /** The deliver function's runtime (the one its poller invokes). */
+  readonly deliverRuntime: DeliverRuntime;
   /** The deliver function's environment, from the template. */
   readonly deliverEnv: Record<string, string>;
   readonly dynamodb: ReturnType<typeof createDynamoDbClient>;
@@ -72,6 +74,8 @@ export interface E2eOptions {
   readonly wrapPublisher?: (p: ResultBatchPublisher) => ResultBatchPublisher;
   /** Wraps the evaluate function's delivery job sender (fault injection). */
   readonly wrapJobs?: (s: DeliveryJobSender) => DeliveryJobSender;
+  /** false: no deliver poller runs; the test receives the jobs and drives `deliverRuntime()` itself. */
+  readonly deliverPolling?: boolean;
   /** Visibility timeout the poller asks for, seconds (short, so redelivery tests are quick). */
   readonly visibilityTimeout?: number;
   readonly stage?: string;
@@ -159,13 +163,16 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
     ...(o.wrapPublisher ? { wrapPublisher: o.wrapPublisher } : {}),
   });
-  const deliverPoller = startPoller(
-    pollerOptionsFromEventSource(deliverEs, (event) => deliver.handle(event), {
-      client: sqs,
-      waitTimeSeconds: 1,
-      ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
-    }),
-  );
+  const deliverPoller =
+    o.deliverPolling === false
+      ? undefined
+      : startPoller(
+          pollerOptionsFromEventSource(deliverEs, (event) => deliver.handle(event), {
+            client: sqs,
+            waitTimeSeconds: 1,
+            ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
+          }),
+        );
   const queueUrl = (suffix: string): string => {
     const q = stack.resources.queues.find((x) => x.name === `docket-${stage}-${suffix}`);
     if (!q) throw new Error(`no queue docket-${stage}-${suffix}`);
@@ -192,6 +199,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     },
     sequencePoller,
     deliverPoller,
+    deliverRuntime: deliver,
     deliverEnv,
     async coldStart() {
       await poller.stop();
@@ -248,7 +256,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     async stop() {
       await sequencePoller.stop();
       await poller.stop();
-      await deliverPoller.stop();
+      await deliverPoller?.stop();
       dynamodb.destroy();
       sqs.destroy();
       sns.destroy();

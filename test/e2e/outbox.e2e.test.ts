@@ -1,9 +1,11 @@
 /**
- * The per-invocation outbox over the wire (docs/adr/0253-per-invocation-outbox.md; docs/pipeline.md "Handoffs"): the
- * real evaluate runtime handles SQS events on the local stack and its SQS and SNS clients are watched at the SDK's
- * middleware, so the calls counted are the calls made. A batch of ten requests sends its handoffs in SendMessageBatch
- * calls and its notifications in one PublishBatch call, each handoff once under its id, with the attributes a
- * single send carried; a record whose handoff the queue refuses fails alone and its redelivery re-sends the same ids.
+ * The outbox over the wire (docs/adr/0253-per-invocation-outbox.md, docs/adr/0404-delivery-stage.md; docs/pipeline.md
+ * "Handoffs"): the real evaluate runtime handles a FIFO batch on the local stack and sends one delivery job; the test
+ * receives that job from the delivery queue and hands it to the real deliver runtime, whose SQS and SNS clients are
+ * watched at the SDK's middleware, so the calls counted are the calls made. A batch of ten requests sends nothing but
+ * its job; the job sends the handoffs in SendMessageBatch calls and the notifications in one PublishBatch call, each
+ * handoff once under its id, with the attributes a single send carried; a job one of whose handoffs the queue refuses
+ * is retried, and its retry re-sends the same ids.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SQSEvent } from 'aws-lambda';
@@ -23,7 +25,7 @@ const calls: { command: string; queue?: string; entries: number }[] = [];
 const refuse = new Map<string, string>();
 
 beforeAll(async () => {
-  w = await startE2e({ stage: 'e2e-outbox' });
+  w = await startE2e({ stage: 'e2e-outbox', deliverPolling: false });
   io = await worldIo(w);
   const intake = w.queueUrl('intake');
   w.sqs.middlewareStack.add(
@@ -65,14 +67,20 @@ afterAll(async () => {
   await w?.stop();
 });
 
-/** An SQS event as Lambda delivers it from the intake queue: the runtime reads messageId, body and the receive count. */
-function event(records: { messageId: string; body: string; receiveCount?: number }[]): SQSEvent {
+/**
+ * An SQS event as Lambda delivers it: the runtimes read messageId, body, the receive count and, from the FIFO ledger
+ * queue, the message group (the log).
+ */
+function event(records: { messageId: string; body: string; receiveCount?: number; group?: string }[]): SQSEvent {
   return {
     Records: records.map((r) => ({
       messageId: r.messageId,
       receiptHandle: `rh-${r.messageId}`,
       body: r.body,
-      attributes: { ApproximateReceiveCount: String(r.receiveCount ?? 1) },
+      attributes: {
+        ApproximateReceiveCount: String(r.receiveCount ?? 1),
+        ...(r.group !== undefined ? { MessageGroupId: r.group } : {}),
+      },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',
@@ -95,7 +103,7 @@ const triage = (id: string): string =>
 /** A raw-delivery subscription to the results topic for the given request ids. */
 async function listen(name: string, requestIds: string[]): Promise<FilteredSubscription> {
   return openFilteredSubscription(w.sns, w.sqs, {
-    topicArn: w.env.RESULTS_TOPIC_ARN!,
+    topicArn: w.deliverEnv.RESULTS_TOPIC_ARN!,
     queueName: name,
     filterPolicies: requestIdFilterPolicies(requestIds),
   });
@@ -131,14 +139,34 @@ async function notifications(url: string, atLeast: number) {
   return out;
 }
 
+/** The delivery jobs the evaluate runtime sent, taken off the delivery queue as the deliver function's event. */
+async function jobs(expected: number, receiveCount = 1): Promise<SQSEvent> {
+  const url = w.queueUrl('delivery');
+  const got: { messageId: string; body: string; receiveCount: number }[] = [];
+  const until = Date.now() + 10_000;
+  while (got.length < expected && Date.now() < until)
+    for (const m of await receiveMessages(w.sqs, url, { waitTimeSeconds: 1 })) {
+      got.push({ messageId: m.MessageId!, body: m.Body!, receiveCount });
+      await deleteMessages(w.sqs, url, [m.ReceiptHandle!]);
+    }
+  expect(got).toHaveLength(expected);
+  return event(got);
+}
+
+const LOG = (): string => (JSON.parse(w.env.LOG_IDS!) as string[])[0]!;
+
 describe('the outbox over the local stack', () => {
   it('sends the handoffs of a batch of ten in at most two SendMessageBatch calls and the notifications in one PublishBatch', async () => {
     const ids = Array.from({ length: 10 }, (_, i) => `batch-${i}`);
     const sub = await listen('outbox-batch-listener', ids);
     try {
       calls.length = 0;
-      const answer = await w.runtime.handle(event(ids.map((id, i) => ({ messageId: `m-${i}`, body: vendor(id) }))));
-      expect(answer).toEqual({ batchItemFailures: [] });
+      const batch = ids.map((id, i) => ({ messageId: `m-${i}`, body: vendor(id), group: LOG() }));
+      expect(await w.runtime.handle(event(batch))).toEqual({ batchItemFailures: [] });
+      // Under the log's lock the batch sends its one job, and nothing else.
+      expect(calls).toEqual([{ command: 'SendMessageBatchCommand', queue: w.queueUrl('delivery'), entries: 1 }]);
+      calls.length = 0;
+      expect(await w.deliverRuntime.handle(await jobs(1))).toEqual({ batchItemFailures: [] });
 
       const sends = calls.filter((c) => c.command.startsWith('SendMessage'));
       expect(sends.every((c) => c.command === 'SendMessageBatchCommand')).toBe(true);
@@ -173,21 +201,28 @@ describe('the outbox over the local stack', () => {
     }
   });
 
-  it('fails only the record whose handoff the queue refused, publishes its notification only after redelivery, and re-sends the same ids', async () => {
+  it('retries the job whose handoff the queue refused, publishes that entry’s notification only on the retry, and re-sends the same ids', async () => {
     const ids = ['pf-a', 'pf-b', 'pf-c'];
     const sub = await listen('outbox-partial-listener', ids);
     try {
       refuse.set('pf-b', '-route-oversight');
-      const records = ids.map((id) => ({ messageId: `msg-${id}`, body: triage(id) }));
-      expect(await w.runtime.handle(event(records))).toEqual({ batchItemFailures: [{ itemIdentifier: 'msg-pf-b' }] });
+      const records = ids.map((id) => ({ messageId: `msg-${id}`, body: triage(id), group: LOG() }));
+      // The batch is recorded and acknowledged whole: delivery is the stage's, not the log's lock's.
+      expect(await w.runtime.handle(event(records))).toEqual({ batchItemFailures: [] });
+      const job = await jobs(1);
+      const jobId = job.Records[0]!.messageId;
+      expect(await w.deliverRuntime.handle(job)).toEqual({ batchItemFailures: [{ itemIdentifier: jobId }] });
       expect((await notifications(sub.queueUrl, 2)).map((n) => n.requestId).sort()).toEqual(['pf-a', 'pf-c']);
 
-      // SQS redelivers the failed record alone; this time the queue takes it.
+      // SQS redelivers the failed job; this time the queue takes the handoff. Every entry of the job is delivered
+      // again under the same ids: pf-a's and pf-c's notifications repeat, pf-b's comes for the first time.
       refuse.delete('pf-b');
-      expect(await w.runtime.handle(event([{ ...records[1]!, receiveCount: 2 }]))).toEqual({ batchItemFailures: [] });
-      const notes = await notifications(sub.queueUrl, 1);
+      const retry = event([{ messageId: jobId, body: job.Records[0]!.body, receiveCount: 2 }]);
+      expect(await w.deliverRuntime.handle(retry)).toEqual({ batchItemFailures: [] });
+      const notes = await notifications(sub.queueUrl, 3);
       const entry = await io.entryOf('pf-b');
-      expect(notes).toEqual([expect.objectContaining({ requestId: 'pf-b', id: entry.entryHash })]);
+      expect(notes.map((n) => n.requestId).sort()).toEqual(['pf-a', 'pf-b', 'pf-c']);
+      expect(notes.find((n) => n.requestId === 'pf-b')?.id).toBe(entry.entryHash);
 
       // pf-b's three handoffs: the two the queues took the first time arrive twice, byte for byte the same; the
       // refused one once; all under the ids of its one entry.

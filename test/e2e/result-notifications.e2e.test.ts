@@ -44,7 +44,7 @@ async function awsCli(): Promise<string | undefined> {
 beforeAll(async () => {
   w = await startE2e({ stage: 'e2e-results' });
   io = await worldIo(w);
-  topicArn = w.env.RESULTS_TOPIC_ARN!;
+  topicArn = w.deliverEnv.RESULTS_TOPIC_ARN!;
 }, 120_000);
 
 afterAll(async () => {

@@ -193,7 +193,7 @@ describe('docket submit --wait', () => {
     for (const body of forgeries)
       await w.sns.send(
         new PublishCommand({
-          TopicArn: w.env.RESULTS_TOPIC_ARN!,
+          TopicArn: w.deliverEnv.RESULTS_TOPIC_ARN!,
           Message: body,
           MessageAttributes: {
             requestId: { DataType: 'String', StringValue: 'wait-forged' },

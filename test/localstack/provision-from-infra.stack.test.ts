@@ -79,14 +79,15 @@ describe('provisioning the local stack from the synthesized CDK template', () =>
     }
   });
 
-  it('finds the sequence function on the intake queue and the evaluate function on the FIFO ledger queue, with the template’s settings', () => {
+  it('finds the sequence function on the intake queue, the evaluate function on the FIFO ledger queue and the deliver function on the delivery queue, with the template’s settings', () => {
     const mappings = resourcesOfType('AWS::Lambda::EventSourceMapping');
     expect(stack.resources.eventSources).toHaveLength(mappings.length);
-    expect(mappings).toHaveLength(2);
+    expect(mappings).toHaveLength(3);
     const names = resourceNames(STAGE, resolveConfig({ stage: STAGE }));
     const sourceOf = (fn: string) => stack.resources.eventSources.find((x) => x.function.logicalId.includes(fn))!;
     expect(sourceOf('SequencerSequence').queueName).toBe(names.intake.queue);
     expect(sourceOf('EvaluatorEvaluate').queueName).toBe(names.ledgerQueue.queue);
+    expect(sourceOf('DelivererDeliver').queueName).toBe(names.deliveryQueue.queue);
     for (const es of stack.resources.eventSources) {
       const [, p] = mappings.find(([, m]) => JSON.stringify(m.FunctionName).includes(es.function.logicalId))!;
       expect(es.batchSize).toBe(p.BatchSize ?? 10);
@@ -100,5 +101,11 @@ describe('provisioning the local stack from the synthesized CDK template', () =>
     // The sequencer's environment names the FIFO queue and the logs, and no table.
     expect(sourceOf('SequencerSequence').environment.LEDGER_QUEUE_URL).toMatch(/ledger\.fifo$/);
     expect(sourceOf('SequencerSequence').environment.LEDGER_TABLE).toBeUndefined();
+    // Evaluate sends jobs and publishes nothing; the deliver function publishes and dead-letters refused jobs.
+    expect(sourceOf('EvaluatorEvaluate').environment.DELIVERY_QUEUE_URL).toMatch(/-delivery$/);
+    expect(sourceOf('EvaluatorEvaluate').environment.RESULTS_TOPIC_ARN).toBeUndefined();
+    expect(sourceOf('DelivererDeliver').environment.RESULTS_TOPIC_ARN).toMatch(/-results$/);
+    expect(sourceOf('DelivererDeliver').environment.DELIVERY_DLQ_URL).toMatch(/-delivery-dlq$/);
+    expect(sourceOf('DelivererDeliver').environment.SIGNING_SECRET_ARN).toBeUndefined();
   });
 });
