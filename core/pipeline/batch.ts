@@ -12,7 +12,7 @@
  * whose messages were not all delivered fails like one whose processing threw. Outcomes are reported to the observer
  * only after delivery, so what it counts was sent.
  *
- * With a delivery-job sender instead (`deps.jobs`; the delivery stage, docs/deploy.md), nothing is delivered here:
+ * With a delivery-job sender instead (`deps.jobs`; the delivery stage, docs/adr/0404-delivery-stage.md), nothing is delivered here:
  * once every record has been processed, the entries the batch recorded are named in delivery jobs, one per log
  * (core/pipeline/delivery-job.ts), and sent before the handler answers — so before the batch is deleted, and a crash
  * first leaves the batch to be redelivered, its records found as duplicates and their jobs sent again. A record whose

@@ -1,8 +1,7 @@
 /**
  * A delivery job (`docket.delivery-job/1`): the message the evaluate function sends, under its log's FIFO group lock
- * and before its batch is deleted, naming the entries a batch recorded in one log, so that a later stage writes
- * their positions and sends their handoffs and notifications from the ledger (docs/deploy.md, "What p99 ≤ 100 ms at
- * 80 % of the rate would take").
+ * and before its batch is deleted, naming the entries a batch recorded in one log, so that the deliver function writes
+ * their positions and sends their handoffs and notifications from the ledger (docs/adr/0404-delivery-stage.md).
  *
  * A job names coordinates only — the log, and each entry's seq and request id — never a handoff or a notification:
  * whoever can write the job queue can make the stage deliver recorded entries again, never deliver something new.
