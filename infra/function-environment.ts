@@ -1,8 +1,9 @@
 /**
- * The environment of the two functions, built in one place for the stack (queue URLs are CloudFormation tokens
+ * The environment of the functions, built in one place for the stack (queue URLs are CloudFormation tokens
  * there) and for the local stack (real local URLs), so both run the handlers with the same variables.
- * No secret ever appears here: the entry key is read at cold start from SIGNING_SECRET_ARN (evaluate only); the
- * checkpoint function signs through the KMS key CHECKPOINT_KMS_KEY_ID and never sees the entry key (ADR 0120).
+ * No secret ever appears here: the entry key is read at cold start from SIGNING_SECRET_ARN (evaluate only; the
+ * deliver function signs nothing); the checkpoint function signs through the KMS key CHECKPOINT_KMS_KEY_ID and never
+ * sees the entry key (ADR 0120).
  */
 import { routeTargetKey, type DocketConfig } from './config.js';
 import type { ResourceNames } from './names.js';

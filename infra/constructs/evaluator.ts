@@ -31,7 +31,7 @@ export class Evaluator extends Construct {
       functionName: props.functionName,
       entry: HANDLER_ENTRIES.evaluate,
       description:
-        'Docket: evaluate requests from the FIFO ledger queue, append one signed ledger entry each, fan out handoffs',
+        'Docket: evaluate requests from the FIFO ledger queue, append one signed ledger entry each, send delivery jobs',
       timeout: Duration.seconds(c.functionTimeoutSeconds),
       memoryMb: c.memoryMb,
       logRetentionDays: c.logRetentionDays,

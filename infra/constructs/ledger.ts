@@ -1,8 +1,9 @@
 /**
  * The append-only ledger table (docs/deploy.md; item families in core/ledger/store/store.ts). On-demand, point-in-time
  * recovery, deletion protection, RETAIN, customer-managed KMS key, TTL never enabled. Append-only is enforced twice:
- * the table's resource policy denies every rewrite to every principal and every PutItem except the two writer roles,
- * and the identity policies of those roles grant nothing but single-item reads and PutItem on their own key families.
+ * the table's resource policy denies every rewrite to every principal and every PutItem except the three writer roles
+ * (evaluate, checkpoint and deliver, docs/adr/0404-delivery-stage.md), and the identity policies of those roles grant
+ * nothing but single-item reads and PutItem on their own key families.
  * What this does and does not stop: docs/adr/0080-ledger-append-only-enforcement.md.
  */
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -108,7 +109,7 @@ export class Ledger extends Construct {
   }
 
   /**
-   * Deny PutItem to everyone but the appender and the checkpointer, and each of those outside its own key
+   * Deny PutItem to everyone but the appender, the checkpointer and the placer, and each of those outside its own key
    * families — in the table's resource policy, so that no identity policy granted later (an admin's
    * `dynamodb:*`) can widen it.
    */

@@ -1,7 +1,8 @@
 /**
  * The results topic `docket-<stage>-results` (docs/pipeline.md "Result notifications"): every appended ledger entry
  * is published here as a docket.result/1 notification. KMS-encrypted with a key of its own; a topic-policy Deny
- * lets no principal but the evaluate role publish (as the route queues accept only the evaluator, ADR 0142);
+ * lets no principal but the deliver role publish (docs/adr/0404-delivery-stage.md; as the route queues accept only
+ * that role, ADR 0142);
  * requesters subscribe their own SQS queues with filter policies, and `docket submit --wait` makes a short-lived
  * one (docs/adr/0173-submit-wait-listens-on-a-filtered-queue.md) under the waiter policy below.
  */

@@ -66,7 +66,7 @@ export class Routes extends Construct {
     }
   }
 
-  /** Every handoff queue (never the DLQs): the evaluate function may send to these and nothing else. */
+  /** Every handoff queue (never the DLQs): the deliver function may send to these and nothing else. */
   handoffQueues(): QueueWithDlq[] {
     return [...this.routes.values(), this.unrouted];
   }
@@ -76,9 +76,10 @@ export class Routes extends Construct {
   }
 
   /**
-   * Only `sender` (the deliver role, docs/adr/0404-delivery-stage.md) may send to a handoff queue: a queue-policy Deny for every other principal,
-   * whatever its identity policy allows (docs/adr/0142-route-queues-accept-only-the-evaluator.md). Reading is
-   * untouched. Consumers verify every message anyway (docs/pipeline.md): this narrows who can try.
+   * Only `sender` (the deliver role, docs/adr/0404-delivery-stage.md) may send to a handoff queue: a queue-policy
+   * Deny for every other principal, whatever its identity policy allows
+   * (docs/adr/0142-route-queues-accept-only-the-evaluator.md). Reading is untouched. Consumers verify every message
+   * anyway (docs/pipeline.md): this narrows who can try.
    */
   restrictSenders(sender: iam.IRole): void {
     for (const q of this.handoffQueues()) {

@@ -15,7 +15,7 @@ import {
 import { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from '../../core/evaluate/limits.js';
 import { LOG_ID_PATTERN } from '../../core/ledger/entries/entry-rules.js';
 import { routeKey } from '../../core/pipeline/handoff-plan.js';
-import { evaluateEnvironment } from '../../infra/function-environment.js';
+import { deliverEnvironment, evaluateEnvironment } from '../../infra/function-environment.js';
 import { resourceNames, routeQueueKeys } from '../../infra/names.js';
 
 const problems = (overrides: Partial<DocketConfig>) => validateConfig({ ...defaultConfig('dev'), ...overrides });
@@ -67,6 +67,33 @@ describe('configuration', () => {
     expect(problems({ budgets: { defaultWorkUnits: 10, maxWorkUnits: 5 } })).toEqual([
       expect.stringMatching(/defaultWorkUnits must not exceed/),
     ]);
+  });
+
+  it('refuses a deliver concurrency outside 2–1000 and a deliver memory outside 128–10,240 MB', () => {
+    for (const deliverMaximumConcurrency of [1, 1001, 0, -4, 2.5, Number.NaN])
+      expect(problems({ deliverMaximumConcurrency }), String(deliverMaximumConcurrency)).toEqual([
+        expect.stringMatching(/^deliverMaximumConcurrency/),
+      ]);
+    for (const deliverMaximumConcurrency of [2, 10, 1000])
+      expect(problems({ deliverMaximumConcurrency }), String(deliverMaximumConcurrency)).toEqual([]);
+    for (const deliverMemoryMb of [127, 10_241])
+      expect(problems({ deliverMemoryMb }), String(deliverMemoryMb)).toEqual([
+        expect.stringMatching(/^deliverMemoryMb/),
+      ]);
+    expect(problems({ deliverMemoryMb: 128 })).toEqual([]);
+    expect(() => resolveConfig({ deliverMaximumConcurrency: 1001 })).toThrow(DocketConfigError);
+  });
+
+  it('gives the deliver function the evaluate function’s concurrency, at least ten, unless the stage sets its own', () => {
+    expect(resolveConfig({}).deliverMaximumConcurrency).toBe(10);
+    expect(resolveConfig({ logCount: 16 }).deliverMaximumConcurrency).toBe(16);
+    expect(resolveConfig({ logCount: 16, maximumConcurrency: 12 }).deliverMaximumConcurrency).toBe(12);
+    expect(resolveConfig({ logCount: 16, maximumConcurrency: 6 }).deliverMaximumConcurrency).toBe(10);
+    expect(resolveConfig({ logCount: 64 }).deliverMaximumConcurrency).toBe(64);
+    // A stage's own value wins, below ten or below the evaluate function's as well.
+    expect(resolveConfig({ logCount: 16, deliverMaximumConcurrency: 3 }).deliverMaximumConcurrency).toBe(3);
+    expect(resolveConfig({ logCount: 16, deliverMaximumConcurrency: 200 }).deliverMaximumConcurrency).toBe(200);
+    expect(resolveConfig({}).deliverMemoryMb).toBe(512);
   });
 
   it('refuses stage names that cannot become resource names', () => {
@@ -179,6 +206,13 @@ describe('resource names', () => {
     expect(n.intake).toEqual({ queue: 'docket-prod-intake', dlq: 'docket-prod-intake-dlq' });
     expect(n.unrouted).toEqual({ queue: 'docket-prod-unrouted', dlq: 'docket-prod-unrouted-dlq' });
     expect(n.routes['review']).toEqual({ queue: 'docket-prod-route-review', dlq: 'docket-prod-route-review-dlq' });
+    expect(n.deliveryQueue).toEqual({ queue: 'docket-prod-delivery', dlq: 'docket-prod-delivery-dlq' });
+    expect([n.evaluateFunction, n.sequenceFunction, n.deliverFunction, n.checkpointFunction]).toEqual([
+      'docket-prod-evaluate',
+      'docket-prod-sequence',
+      'docket-prod-deliver',
+      'docket-prod-checkpoint',
+    ]);
     expect([n.ledgerTable, n.packsTable, n.requestsTable]).toEqual([
       'docket-prod-ledger',
       'docket-prod-packs',
@@ -210,7 +244,8 @@ describe('resource names', () => {
     const config = { ...defaultConfig(stage), routes: [{ kind: 'queue' as const, name: 'X', queue: 'k'.repeat(24) }] };
     expect(validateConfig(config)).toEqual([]);
     const n = resourceNames(stage, config);
-    for (const p of [n.intake, n.unrouted, ...Object.values(n.routes)]) expect(p.dlq.length).toBeLessThanOrEqual(80);
+    for (const p of [n.intake, n.ledgerQueue, n.deliveryQueue, n.unrouted, ...Object.values(n.routes)])
+      expect(p.dlq.length).toBeLessThanOrEqual(80);
   });
 
   it('key ROUTE_QUEUES exactly as the pipeline looks targets up', () => {
@@ -225,13 +260,13 @@ describe('resource names', () => {
   it('give the local stack the same function environment as the cloud, with real queue URLs', () => {
     const config = defaultConfig('local');
     const names = resourceNames('local', config);
-    const env = evaluateEnvironment({
+    const local = {
       config,
       names,
-      queueUrl: (q) => `http://127.0.0.1:4566/000000000000/${q}`,
-      signingSecretArn: 'arn:local',
+      queueUrl: (q: string) => `http://127.0.0.1:4566/000000000000/${q}`,
       resultsTopicArn: 'arn:aws:sns:us-east-1:000000000000:docket-local-results',
-    });
+    };
+    const env = evaluateEnvironment({ ...local, signingSecretArn: 'arn:local' });
     expect(JSON.parse(env['ROUTE_QUEUES']!)).toEqual({
       [routeTargetKey({ kind: 'queue', name: 'Review' })]:
         'http://127.0.0.1:4566/000000000000/docket-local-route-review',
@@ -239,7 +274,20 @@ describe('resource names', () => {
       'system:Case Management': 'http://127.0.0.1:4566/000000000000/docket-local-route-case-management',
     });
     expect(env['UNROUTED_QUEUE_URL']).toBe('http://127.0.0.1:4566/000000000000/docket-local-unrouted');
-    expect(env['RESULTS_TOPIC_ARN']).toBe('arn:aws:sns:us-east-1:000000000000:docket-local-results');
+    // The evaluate function sends delivery jobs and publishes nothing itself (docs/adr/0404-delivery-stage.md).
+    expect(env['DELIVERY_QUEUE_URL']).toBe('http://127.0.0.1:4566/000000000000/docket-local-delivery');
+    expect(Object.hasOwn(env, 'RESULTS_TOPIC_ARN')).toBe(false);
+    // The deliver function sends the handoffs to the same queues, publishes, and dead-letters to its own DLQ.
+    const deliver = deliverEnvironment(local);
+    expect(deliver).toEqual({
+      DOCKET_STAGE: 'local',
+      LEDGER_TABLE: 'docket-local-ledger',
+      PACKS_TABLE: 'docket-local-packs',
+      ROUTE_QUEUES: env['ROUTE_QUEUES'],
+      UNROUTED_QUEUE_URL: env['UNROUTED_QUEUE_URL'],
+      RESULTS_TOPIC_ARN: 'arn:aws:sns:us-east-1:000000000000:docket-local-results',
+      DELIVERY_DLQ_URL: 'http://127.0.0.1:4566/000000000000/docket-local-delivery-dlq',
+    });
   });
 });
 
@@ -277,24 +325,27 @@ describe('the local stage preset', () => {
 });
 
 describe('the draftFeatures deployment setting', () => {
+  const envInput = (config: DocketConfig) => ({
+    config,
+    names: resourceNames(config.stage, config),
+    queueUrl: (q: string) => `http://127.0.0.1:4566/000000000000/${q}`,
+    resultsTopicArn: 'arn:aws:sns:us-east-1:000000000000:docket-local-results',
+  });
   const envOf = (config: DocketConfig): Record<string, string> =>
-    evaluateEnvironment({
-      config,
-      names: resourceNames(config.stage, config),
-      queueUrl: (q) => `http://127.0.0.1:4566/000000000000/${q}`,
-      signingSecretArn: 'arn:local',
-      resultsTopicArn: 'arn:aws:sns:us-east-1:000000000000:docket-local-results',
-    });
-  it('is off by default, and then the evaluate function gets no DRAFT_FEATURES variable at all', () => {
+    evaluateEnvironment({ ...envInput(config), signingSecretArn: 'arn:local' });
+  it('is off by default, and then neither the evaluate nor the deliver function gets a DRAFT_FEATURES variable', () => {
     expect(defaultConfig('dev').draftFeatures).toEqual([]);
     expect(Object.hasOwn(envOf(defaultConfig('dev')), 'DRAFT_FEATURES')).toBe(false);
+    expect(Object.hasOwn(deliverEnvironment(envInput(defaultConfig('dev'))), 'DRAFT_FEATURES')).toBe(false);
   });
   it('accepts a known draft feature now that ledger entries record it (ADR 0221 supersedes ADR 0194)', () => {
     expect(problems({ draftFeatures: ['rfc0008-quantifiers'] })).toEqual([]);
   });
-  it('passes the enabled features to the evaluate function as a sorted JSON array', () => {
+  it('passes the enabled features to the evaluate and deliver functions as a sorted JSON array', () => {
     const config = resolveConfig({ stage: 'dev', draftFeatures: ['rfc0008-quantifiers'] });
     expect(envOf(config)['DRAFT_FEATURES']).toBe('["rfc0008-quantifiers"]');
+    // The deliver function loads a handoff's target-only pack under the same features (functions/lib/deliver-runtime.ts).
+    expect(deliverEnvironment(envInput(config))['DRAFT_FEATURES']).toBe('["rfc0008-quantifiers"]');
   });
   it('enables judgment graphs the same way, beside the quantifiers (ADR 0360)', () => {
     expect(problems({ draftFeatures: ['rfc0008-quantifiers', 'judgment-graphs'] })).toEqual([]);

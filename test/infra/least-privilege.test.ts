@@ -20,6 +20,8 @@ const packs = tableId(t, 'docket-dev-packs');
 const requests = tableId(t, 'docket-dev-requests');
 const evaluateRole = roleOfFunction(t, 'docket-dev-evaluate');
 const checkpointRole = roleOfFunction(t, 'docket-dev-checkpoint');
+const deliverRole = roleOfFunction(t, 'docket-dev-deliver');
+const sequenceRole = roleOfFunction(t, 'docket-dev-sequence');
 const purgeRole = resourcesOfType(t, 'AWS::IAM::Role').find(
   ([, r]) => r.Properties.RoleName === 'docket-dev-requests-purger',
 )![0];
@@ -80,7 +82,7 @@ describe('ledger: append-only for every principal', () => {
   });
 
   it('the resource policy denies every rewrite to every principal, the writer roles included', () => {
-    for (const principal of [ADMIN_ARN, ROOT_ARN, evaluateRole, checkpointRole]) {
+    for (const principal of [ADMIN_ARN, ROOT_ARN, evaluateRole, checkpointRole, deliverRole]) {
       for (const action of LEDGER_REWRITE_ACTIONS) {
         expect(
           resourceDenials(t, { principal, action, resource: ledger, leadingKey: 'log#dev-0' }).length,
@@ -104,15 +106,64 @@ describe('ledger: append-only for every principal', () => {
     ).toBe(true);
   });
 
-  it('only the evaluate and checkpoint roles hold PutItem on the ledger', () => {
+  it('only the evaluate, checkpoint and deliver roles hold PutItem on the ledger, each on its own key families', () => {
+    const keys = ['log#dev-0', 'req#r1', 'ckpt#dev-0', 'note#dev-0', 'cosig#dev-0#4', 'other'];
+    const puts = (role: string) =>
+      keys.filter((k) => identityAllows(t, role, { action: 'dynamodb:PutItem', resource: ledger, leadingKey: k }));
     const holders = resourcesOfType(t, 'AWS::IAM::Role')
       .map(([id]) => id)
-      .filter((role) =>
-        ['log#dev-0', 'req#r1', 'ckpt#dev-0'].some((k) =>
-          identityAllows(t, role, { action: 'dynamodb:PutItem', resource: ledger, leadingKey: k }),
-        ),
-      );
-    expect(holders.sort()).toEqual([checkpointRole, evaluateRole].sort());
+      .filter((role) => puts(role).length > 0);
+    expect(holders.sort()).toEqual([checkpointRole, deliverRole, evaluateRole].sort());
+    expect(puts(evaluateRole)).toEqual(['log#dev-0', 'req#r1']);
+    expect(puts(checkpointRole)).toEqual(['ckpt#dev-0', 'note#dev-0']);
+    expect(puts(deliverRole)).toEqual(['req#r1']);
+  });
+
+  it('the deliver role creates position items (req#) only: the resource policy denies it an entry, a checkpoint or a note', () => {
+    const put = (leadingKey: string) => ({
+      principal: deliverRole,
+      action: 'dynamodb:PutItem',
+      resource: ledger,
+      leadingKey,
+    });
+    expect(allowed(t, put('req#abc'))).toBe(true);
+    // A writer role: DenyPutItemExceptWriterRoles lets it through on its own family.
+    expect(resourceDenials(t, put('req#abc'))).toEqual([]);
+    for (const key of ['log#dev-0', 'ckpt#dev-0', 'note#dev-0', 'cosig#dev-0#4', 'other']) {
+      expect(allowed(t, put(key)), key).toBe(false);
+      // Denied by the table's resource policy, whatever an identity policy granted later would say.
+      expect(
+        resourceDenials(t, put(key)).map((s) => s.Sid),
+        key,
+      ).toContain('DenyPlacerOutsidePositionItems');
+    }
+    // Not vacuous: without its Deny, the resource policy no longer stops the deliver role writing an entry.
+    const loose = structuredClone(t);
+    const doc = loose.Resources[ledger].Properties.ResourcePolicy.PolicyDocument;
+    doc.Statement = (doc.Statement as Cfn[]).filter((st) => st.Sid !== 'DenyPlacerOutsidePositionItems');
+    expect(resourceDenials(loose, put('log#dev-0'))).toEqual([]);
+  });
+
+  it('the deliver role reads entries (Query on log#) and nothing else of the ledger, and can neither update nor delete an item', () => {
+    const req = (action: string, leadingKey?: string) => ({
+      principal: deliverRole,
+      action,
+      resource: ledger,
+      ...(leadingKey !== undefined ? { leadingKey } : {}),
+    });
+    // readEntries is one consistent Query of the log's items (adapters/dynamodb-ledger-store.ts).
+    expect(allowed(t, req('dynamodb:Query', 'log#dev-0'))).toBe(true);
+    for (const key of ['req#abc', 'ckpt#dev-0', 'note#dev-0'])
+      expect(allowed(t, req('dynamodb:Query', key)), key).toBe(false);
+    for (const key of ['log#dev-0', 'req#abc']) expect(allowed(t, req('dynamodb:GetItem', key)), key).toBe(false);
+    expect(allowed(t, req('dynamodb:Scan'))).toBe(false);
+    for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'])
+      for (const key of ['req#abc', 'log#dev-0']) {
+        expect(identityAllows(t, deliverRole, { action, resource: ledger, leadingKey: key }), `${action} ${key}`).toBe(
+          false,
+        );
+        expect(resourceDenials(t, req(action, key)).length, `${action} ${key}`).toBeGreaterThan(0);
+      }
   });
 
   it('the evaluate role appends entries and request markers but can never write a checkpoint item', () => {
@@ -207,7 +258,7 @@ describe('ledger: append-only for every principal', () => {
 });
 
 describe('pack registry and request archive', () => {
-  it('nobody can update or delete a published pack; the evaluate role only reads the registry', () => {
+  it('nobody can update or delete a published pack; the evaluate and deliver roles only read the registry', () => {
     for (const action of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) {
       expect(allowed(t, { principal: ADMIN_ARN, action, resource: packs, leadingKey: 'pack#x' })).toBe(false);
     }
@@ -220,6 +271,16 @@ describe('pack registry and request archive', () => {
     expect(
       allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: packs, leadingKey: 'pack#x' }),
     ).toBe(false);
+    // The deliver function loads target-only packs (a handoff's target): it reads, never writes.
+    for (const action of ['dynamodb:GetItem', 'dynamodb:Query'])
+      expect(allowed(t, { principal: deliverRole, action, resource: packs, leadingKey: 'pack#x' }), action).toBe(true);
+    for (const action of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'])
+      expect(allowed(t, { principal: deliverRole, action, resource: packs, leadingKey: 'pack#x' }), action).toBe(false);
+    // …and never touches the request archive.
+    for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem'])
+      expect(identityAllows(t, deliverRole, { action, resource: requests, leadingKey: 'request#d' }), action).toBe(
+        false,
+      );
   });
 
   it('only the purge role may delete archived request bytes, and nobody may update them', () => {
@@ -276,6 +337,10 @@ describe('signing keys (separate custody, ADR 0120)', () => {
     expect(allowed(t, { principal: purgeRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
       false,
     );
+    // The deliver function signs nothing (docs/adr/0404-delivery-stage.md).
+    expect(allowed(t, { principal: deliverRole, action: 'secretsmanager:GetSecretValue', resource: secretId })).toBe(
+      false,
+    );
   });
 
   it('the checkpoint key is a non-exportable Ed25519 signing key in KMS', () => {
@@ -290,7 +355,7 @@ describe('signing keys (separate custody, ADR 0120)', () => {
       .filter((role) => identityAllows(t, role, { action: 'kms:Sign', resource: checkpointKeyId }));
     expect(signers).toEqual([checkpointRole]);
     expect(allowed(t, { principal: checkpointRole, action: 'kms:Sign', resource: checkpointKeyId })).toBe(true);
-    for (const p of [evaluateRole, purgeRole, ADMIN_ARN, ROOT_ARN])
+    for (const p of [evaluateRole, deliverRole, purgeRole, ADMIN_ARN, ROOT_ARN])
       expect(allowed(t, { principal: p, action: 'kms:Sign', resource: checkpointKeyId }), p).toBe(false);
     // Without the key policy's deny, an administrator could sign: the deny is what stops it (not vacuous).
     expect(resourceDenials(t, { principal: ADMIN_ARN, action: 'kms:Sign', resource: checkpointKeyId })).toHaveLength(1);
@@ -300,7 +365,8 @@ describe('signing keys (separate custody, ADR 0120)', () => {
     const ssm = roleStatements(t, checkpointRole).filter((s) => s.Action.some((a) => a.startsWith('ssm:')));
     expect(ssm.flatMap((s) => s.Action)).toEqual(['ssm:GetParameter']);
     expect(JSON.stringify(ssm[0]!.Resource)).toContain('docket/dev/trust-policy');
-    expect(roleStatements(t, evaluateRole).some((s) => s.Action.some((a) => a.startsWith('ssm:')))).toBe(false);
+    for (const role of [evaluateRole, deliverRole])
+      expect(roleStatements(t, role).some((s) => s.Action.some((a) => a.startsWith('ssm:')))).toBe(false);
   });
 });
 
@@ -309,22 +375,32 @@ describe('the results topic', () => {
     ([, r]) => r.Properties.TopicName === 'docket-dev-results',
   )![0];
 
-  it('only the evaluate role may publish: administrators, the root user, requesters and the checkpoint role are denied', () => {
+  it('only the deliver role may publish: administrators, the root user, requesters, the evaluate and checkpoint roles are denied', () => {
     const req = { action: 'sns:Publish', resource: topic };
-    expect(allowed(t, { ...req, principal: evaluateRole })).toBe(true);
+    expect(allowed(t, { ...req, principal: deliverRole })).toBe(true);
     const requesterLike = 'arn:aws:iam::111122223333:role/requester';
-    for (const outsider of [ADMIN_ARN, ROOT_ARN, requesterLike, checkpointRole, purgeRole])
+    for (const outsider of [ADMIN_ARN, ROOT_ARN, requesterLike, evaluateRole, checkpointRole, sequenceRole, purgeRole])
       expect(allowed(t, { ...req, principal: outsider }), outsider).toBe(false);
+    // The evaluate role no longer holds the grant, and the topic policy would refuse it if it did (ADR 0404).
+    expect(identityAllows(t, evaluateRole, req)).toBe(false);
+    expect(resourceDenials(t, { ...req, principal: evaluateRole }).map((s) => s.Sid)).toEqual([
+      'DenyPublishExceptDeliverRole',
+    ]);
+    const publishers = resourcesOfType(t, 'AWS::IAM::Role')
+      .map(([id]) => id)
+      .filter((role) => identityAllows(t, role, req));
+    expect(publishers).toEqual([deliverRole]);
     // Subscribing stays open to whom IAM allows it (the waiter policy): the deny names Publish only.
     expect(allowed(t, { action: 'sns:Subscribe', resource: topic, principal: ADMIN_ARN })).toBe(true);
   });
 
-  it('is encrypted with a key of its own, which the evaluate role may use only through SNS', () => {
+  it('is encrypted with a key of its own, which the deliver role may use only through SNS and the evaluate role not at all', () => {
     const keyRef = JSON.stringify(t.Resources[topic].Properties.KmsMasterKeyId);
     expect(keyRef).toMatch(/ResultsTopicKey/);
-    const keyUse = roleStatements(t, evaluateRole).filter((s) =>
-      JSON.stringify(s.Resource).includes('ResultsTopicKey'),
-    );
+    const keyUseOf = (role: string) =>
+      roleStatements(t, role).filter((s) => JSON.stringify(s.Resource).includes('ResultsTopicKey'));
+    expect(keyUseOf(evaluateRole)).toEqual([]);
+    const keyUse = keyUseOf(deliverRole);
     expect(keyUse.flatMap((s) => s.Action).sort()).toEqual([
       'kms:Decrypt',
       'kms:DescribeKey',
@@ -354,30 +430,63 @@ describe('queues', () => {
   const sends = (role: string, queueName: string) =>
     identityAllows(t, role, { action: 'sqs:SendMessage', resource: queueId(t, queueName) });
 
-  it('the evaluate role sends to the handoff queues and the intake DLQ only: never to the intake queue or a route DLQ', () => {
-    for (const q of [
-      'docket-dev-route-review',
-      'docket-dev-route-oversight',
-      'docket-dev-route-case-management',
-      'docket-dev-unrouted',
-      'docket-dev-intake-dlq',
-    ]) {
-      expect(sends(evaluateRole, q), q).toBe(true);
-    }
-    const routeDlqs = resourcesOfType(t, 'AWS::SQS::Queue')
-      .map(([, r]) => r.Properties.QueueName as string)
-      .filter((n) => n.endsWith('-dlq') && n !== 'docket-dev-intake-dlq');
-    expect(routeDlqs).toHaveLength(4);
-    for (const q of ['docket-dev-intake', ...routeDlqs]) expect(sends(evaluateRole, q), q).toBe(false);
+  const allQueues = resourcesOfType(t, 'AWS::SQS::Queue').map(([, r]) => r.Properties.QueueName as string);
+  const handoffQueues = [
+    'docket-dev-route-review',
+    'docket-dev-route-oversight',
+    'docket-dev-route-case-management',
+    'docket-dev-unrouted',
+  ];
+
+  it('the evaluate role sends to the delivery queue, the FIFO ledger queue and the intake DLQ only: never to a handoff queue, the intake queue or another DLQ', () => {
+    expect(allQueues).toHaveLength(14);
+    expect(allQueues.filter((q) => sends(evaluateRole, q)).sort()).toEqual(
+      ['docket-dev-delivery', 'docket-dev-ledger.fifo', 'docket-dev-intake-dlq'].sort(),
+    );
+    // The handoffs are the deliver function's to send now (docs/adr/0404-delivery-stage.md).
+    for (const q of handoffQueues)
+      expect(allowed(t, { principal: evaluateRole, action: 'sqs:SendMessage', resource: queueId(t, q) }), q).toBe(
+        false,
+      );
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'sqs:SendMessage', resource: queueId(t, 'docket-dev-delivery') }),
+    ).toBe(true);
   });
 
-  it('only the evaluate role may send to a handoff queue: administrators, the root user and consumers are denied', () => {
+  it('the deliver role sends to every handoff queue and its own DLQ only: never to the delivery queue, the intake or ledger queue, or a route DLQ', () => {
+    expect(allQueues.filter((q) => sends(deliverRole, q)).sort()).toEqual(
+      [...handoffQueues, 'docket-dev-delivery-dlq'].sort(),
+    );
+    // A refused job goes to the delivery DLQ with its reason, sent by the function itself.
+    expect(
+      allowed(t, {
+        principal: deliverRole,
+        action: 'sqs:SendMessage',
+        resource: queueId(t, 'docket-dev-delivery-dlq'),
+      }),
+    ).toBe(true);
+  });
+
+  it('only the deliver role may send to a handoff queue: administrators, the root user, consumers and the evaluate role are denied', () => {
     const consumerRoleLike = 'arn:aws:iam::111122223333:role/oversight-team';
     for (const q of ['docket-dev-route-oversight', 'docket-dev-route-review', 'docket-dev-unrouted']) {
       const req = { action: 'sqs:SendMessage', resource: queueId(t, q) };
-      expect(allowed(t, { ...req, principal: evaluateRole }), q).toBe(true);
-      for (const outsider of [ADMIN_ARN, ROOT_ARN, consumerRoleLike, checkpointRole, purgeRole])
+      expect(allowed(t, { ...req, principal: deliverRole }), q).toBe(true);
+      for (const outsider of [
+        ADMIN_ARN,
+        ROOT_ARN,
+        consumerRoleLike,
+        evaluateRole,
+        checkpointRole,
+        sequenceRole,
+        purgeRole,
+      ])
         expect(allowed(t, { ...req, principal: outsider }), `${outsider} on ${q}`).toBe(false);
+      // The queue policy itself refuses the evaluate role, not only its missing grant.
+      expect(
+        resourceDenials(t, { ...req, principal: evaluateRole }).map((s) => s.Sid),
+        q,
+      ).toEqual(['DenySendExceptDeliverRole']);
       // Reading stays as it was: the deny names SendMessage only.
       expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: queueId(t, q), principal: ADMIN_ARN })).toBe(true);
     }
@@ -387,10 +496,25 @@ describe('queues', () => {
     ).toBe(true);
   });
 
-  it('only the sequence role consumes the intake queue, only the evaluate role the FIFO ledger queue, and the checkpoint role touches no queue', () => {
+  it('only the evaluate role may send to the delivery queue: administrators, the root user and the deliver role itself are denied', () => {
+    const delivery = queueId(t, 'docket-dev-delivery');
+    const req = { action: 'sqs:SendMessage', resource: delivery };
+    expect(allowed(t, { ...req, principal: evaluateRole })).toBe(true);
+    for (const outsider of [ADMIN_ARN, ROOT_ARN, deliverRole, checkpointRole, sequenceRole, purgeRole]) {
+      expect(allowed(t, { ...req, principal: outsider }), outsider).toBe(false);
+      expect(
+        resourceDenials(t, { ...req, principal: outsider }).map((s) => s.Sid),
+        outsider,
+      ).toEqual(['DenySendExceptEvaluateRole']);
+    }
+    // Consuming it stays the event source's: the deny names SendMessage only.
+    expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: delivery, principal: deliverRole })).toBe(true);
+  });
+
+  it('only the sequence role consumes the intake queue, only the evaluate role the FIFO ledger queue, only the deliver role the delivery queue, and the checkpoint role touches no queue', () => {
     const intake = queueId(t, 'docket-dev-intake');
     const ledgerQueue = queueId(t, 'docket-dev-ledger.fifo');
-    const sequenceRole = roleOfFunction(t, 'docket-dev-sequence');
+    const delivery = queueId(t, 'docket-dev-delivery');
     expect(identityAllows(t, sequenceRole, { action: 'sqs:DeleteMessage', resource: intake })).toBe(true);
     expect(identityAllows(t, sequenceRole, { action: 'sqs:ReceiveMessage', resource: intake })).toBe(true);
     expect(identityAllows(t, evaluateRole, { action: 'sqs:ReceiveMessage', resource: ledgerQueue })).toBe(true);
@@ -403,10 +527,14 @@ describe('queues', () => {
         .flatMap((s) => s.Resource);
     expect(receives(evaluateRole)).toEqual([{ 'Fn::GetAtt': [ledgerQueue, 'Arn'] }]);
     expect(receives(sequenceRole)).toEqual([{ 'Fn::GetAtt': [intake, 'Arn'] }]);
+    expect(receives(deliverRole)).toEqual([{ 'Fn::GetAtt': [delivery, 'Arn'] }]);
+    const consumers = resourcesOfType(t, 'AWS::IAM::Role')
+      .map(([id]) => id)
+      .filter((role) => identityAllows(t, role, { action: 'sqs:ReceiveMessage', resource: delivery }));
+    expect(consumers).toEqual([deliverRole]);
   });
 
   it('the sequence role holds no key, no table and no queue but sending to the FIFO ledger queue and consuming intake', () => {
-    const sequenceRole = roleOfFunction(t, 'docket-dev-sequence');
     const actions = roleStatements(t, sequenceRole).flatMap((s) => s.Action);
     expect(actions.filter((a) => !a.startsWith('sqs:') && !a.startsWith('logs:'))).toEqual([]);
     const ledgerQueue = queueId(t, 'docket-dev-ledger.fifo');
@@ -414,6 +542,60 @@ describe('queues', () => {
       .filter((s) => s.Action.includes('sqs:SendMessage'))
       .flatMap((s) => s.Resource);
     expect(sends).toEqual([{ 'Fn::GetAtt': [ledgerQueue, 'Arn'] }]);
+  });
+});
+
+describe('the deliver role (docs/adr/0404-delivery-stage.md)', () => {
+  it('holds exactly what the deliver function calls: Query and PutItem on the ledger, registry reads, handoff and DLQ sends, Publish, and its event source', () => {
+    const statements = roleStatements(t, deliverRole);
+    expect(statements.every((s) => s.Effect === 'Allow')).toBe(true);
+    expect([...new Set(statements.flatMap((s) => s.Action))].sort()).toEqual(
+      [
+        'dynamodb:GetItem',
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'kms:Decrypt',
+        'kms:DescribeKey',
+        'kms:Encrypt',
+        'kms:GenerateDataKey',
+        'logs:CreateLogStream',
+        'logs:PutLogEvents',
+        'sns:Publish',
+        'sqs:ChangeMessageVisibility',
+        'sqs:DeleteMessage',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
+        'sqs:SendMessage',
+      ].sort(),
+    );
+    // No secret, no parameter, no bucket, no signing: the entry key and the checkpoint key stay out of its reach.
+    const dynamo = statements.filter((s) => s.Action.some((a) => a.startsWith('dynamodb:')));
+    expect([...new Set(dynamo.flatMap((s) => s.Resource).map((r) => resolve(t, r)))].sort()).toEqual(
+      [`${ledger}.Arn`, `${packs}.Arn`].sort(),
+    );
+    // The ledger's data key and the results topic's key, each through its service only.
+    const keys = statements.filter((s) => s.Action.some((a) => a.startsWith('kms:')));
+    expect(
+      keys.map((s) => [s.Resource.map((r) => resolve(t, r).replace(/[0-9A-F]{8}\.Arn$/, '')), s.Condition]),
+    ).toEqual([
+      [
+        ['DataKey'],
+        {
+          StringEquals: {
+            'kms:ViaService': [{ 'Fn::Join': ['', ['dynamodb.', { Ref: 'AWS::Region' }, '.amazonaws.com']] }],
+          },
+        },
+      ],
+      [
+        ['ResultsTopicKey'],
+        {
+          StringEquals: {
+            'kms:ViaService': [{ 'Fn::Join': ['', ['sns.', { Ref: 'AWS::Region' }, '.amazonaws.com']] }],
+          },
+        },
+      ],
+    ]);
   });
 });
 
@@ -523,6 +705,8 @@ describe('keys and logs', () => {
     for (const [fnName, role] of [
       ['docket-dev-evaluate', evaluateRole],
       ['docket-dev-checkpoint', checkpointRole],
+      ['docket-dev-sequence', sequenceRole],
+      ['docket-dev-deliver', deliverRole],
     ] as const) {
       const logGroup = t.Resources[functionId(t, fnName)].Properties.LoggingConfig.LogGroup.Ref as string;
       const logs = roleStatements(t, role).filter((s) => s.Action.some((a) => a.startsWith('logs:')));
@@ -534,6 +718,7 @@ describe('keys and logs', () => {
     const s3 = roleStatements(t, checkpointRole).filter((s) => s.Action.some((a) => a.startsWith('s3:')));
     expect(s3.flatMap((s) => s.Action)).toEqual(['s3:PutObject']);
     expect(resolve(t, s3[0]!.Resource[0])).toMatch(/^CheckpointsExport[0-9A-F]+\.Arn\/checkpoints\/\*$/);
-    expect(roleStatements(t, evaluateRole).some((s) => s.Action.some((a) => a.startsWith('s3:')))).toBe(false);
+    for (const role of [evaluateRole, deliverRole])
+      expect(roleStatements(t, role).some((s) => s.Action.some((a) => a.startsWith('s3:')))).toBe(false);
   });
 });

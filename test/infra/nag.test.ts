@@ -42,13 +42,14 @@ describe('cdk-nag AwsSolutions', () => {
       expect(reasons.length, a.path).toBe(1);
       for (const r of reasons) expect(r, a.path).toMatch(/^[A-Z].{80,}\.$/s);
     }
-    // SMG4 on the secret, L1 on each function (the sequence function too), IAM5 (checkpoint prefix) on the checkpoint role and the auditor policy,
+    // SMG4 on the secret, L1 on each function (the sequence and deliver functions too), IAM5 (checkpoint prefix) on the checkpoint role and the auditor policy,
     // IAM5 (own subscriptions, wait-queue prefix) on the results waiter policy.
     expect(acks.map((a) => a.path.split('/').slice(1).join('/')).sort()).toEqual(
       [
         'AuditAccess/Policy',
         'Checkpoints/Checkpoint/Function',
         'Checkpoints/Checkpoint/Role',
+        'Deliverer/Deliver/Function',
         'Evaluator/Evaluate/Function',
         'Results/WaiterPolicy',
         'Results/WaiterPolicy',

@@ -65,7 +65,7 @@ describe('evaluate function', () => {
   it('reads the FIFO ledger queue through an event source with partial batch responses, no batching window and one instance per log at most', () => {
     const t = template({ batchSize: 7, maxBatchingWindowSeconds: 5, logCount: 12, maximumConcurrency: 12 });
     const esms = resourcesOfType(t, 'AWS::Lambda::EventSourceMapping').map(([, r]) => r.Properties as Cfn);
-    expect(esms).toHaveLength(2);
+    expect(esms).toHaveLength(3);
     const evaluate = esms.find((e) => JSON.stringify(e.FunctionName).includes(functionId(t, 'docket-dev-evaluate')));
     expect(evaluate).toMatchObject({
       BatchSize: 7,
@@ -112,7 +112,7 @@ describe('evaluate function', () => {
     expect(props(t, queueId(t, 'docket-dev-ledger-dlq.fifo')).FifoQueue).toBe(true);
   });
 
-  it('gets table names, route queues by target kind and name, the unrouted queue, the secret ARN, budgets and log ids', () => {
+  it('gets table names, route queues by target kind and name, the unrouted queue, the delivery queue, the secret ARN, budgets and log ids, and no results topic', () => {
     const routes = [
       { kind: 'queue' as const, name: 'Review', queue: 'review' },
       { kind: 'human-role' as const, name: 'Oversight Board', queue: 'review' },
@@ -134,6 +134,10 @@ describe('evaluate function', () => {
     expect(value(ENV.unroutedQueueUrl)).toBe('url:docket-dev-unrouted');
     expect(value(ENV.intakeDlqUrl)).toBe('url:docket-dev-intake-dlq');
     expect(value(ENV.ledgerQueueUrl)).toBe('url:docket-dev-ledger.fifo');
+    // It sends one delivery job per log per batch; the deliver function publishes (docs/adr/0404-delivery-stage.md).
+    expect(value(ENV.deliveryQueueUrl)).toBe('url:docket-dev-delivery');
+    expect(Object.hasOwn(env, ENV.resultsTopicArn)).toBe(false);
+    expect(Object.hasOwn(env, ENV.deliveryDlqUrl)).toBe(false);
     expect(value(ENV.ledgerTable)).toBe('docket-dev-ledger');
     expect(value(ENV.packsTable)).toBe('docket-dev-packs');
     expect(value(ENV.requestsTable)).toBe('docket-dev-requests');
@@ -142,6 +146,119 @@ describe('evaluate function', () => {
     expect(value(ENV.maxWorkBudget)).toBe('9000');
     expect(JSON.parse(value(ENV.logIds))).toEqual(['dev-0', 'dev-1', 'dev-2']);
     expect(JSON.parse(value(ENV.supportedExtensions))).toEqual(['x-geo']);
+  });
+});
+
+describe('deliver function (docs/adr/0404-delivery-stage.md)', () => {
+  const esmOf = (t: Cfn, fn: string): Cfn | undefined =>
+    resourcesOfType(t, 'AWS::Lambda::EventSourceMapping')
+      .map(([, r]) => r.Properties as Cfn)
+      .find((e) => JSON.stringify(e.FunctionName).includes(functionId(t, fn)));
+
+  it('reads the delivery queue through an event source with partial batch responses, the configured batch size and deliverMaximumConcurrency', () => {
+    const t = template({ batchSize: 7, logCount: 12, maximumConcurrency: 12, deliverMaximumConcurrency: 40 });
+    expect(esmOf(t, 'docket-dev-deliver')).toMatchObject({
+      BatchSize: 7,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 40 },
+      EventSourceArn: { 'Fn::GetAtt': [queueId(t, 'docket-dev-delivery'), 'Arn'] },
+    });
+    // Unless a stage sets it, its concurrency follows the evaluate function's, and never drops below ten.
+    expect(esmOf(template({ logCount: 12 }), 'docket-dev-deliver')!.ScalingConfig).toEqual({ MaximumConcurrency: 12 });
+    expect(esmOf(template(), 'docket-dev-deliver')!.ScalingConfig).toEqual({ MaximumConcurrency: 10 });
+  });
+
+  it('runs nodejs24.x on arm64 with deliverMemoryMb, the function timeout and JSON logs in its own retained log group', () => {
+    const t = template({ deliverMemoryMb: 768, functionTimeoutSeconds: 45, logRetentionDays: 90 });
+    const fn = props(t, functionId(t, 'docket-dev-deliver'));
+    expect(fn).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], MemorySize: 768, Timeout: 45 });
+    expect(fn.LoggingConfig.LogFormat).toBe('JSON');
+    const logGroupId = fn.LoggingConfig.LogGroup.Ref as string;
+    expect(t.Resources[logGroupId].Properties).toMatchObject({
+      LogGroupName: '/aws/lambda/docket-dev-deliver',
+      RetentionInDays: 90,
+    });
+    expect(t.Resources[logGroupId].DeletionPolicy).toBe('Retain');
+    expect(props(t, functionId(t, 'docket-dev-evaluate')).MemorySize).toBe(1024);
+  });
+
+  it('makes the delivery queue a standard, SSE-encrypted, TLS-only queue that dead-letters to its DLQ after maxReceiveCount deliveries', () => {
+    const t = template({ maxReceiveCount: 7, functionTimeoutSeconds: 45 });
+    const q = props(t, queueId(t, 'docket-dev-delivery'));
+    expect(q.FifoQueue).toBeUndefined();
+    expect(q.SqsManagedSseEnabled).toBe(true);
+    // Six times the deliver function's timeout (AWS guidance for SQS event sources).
+    expect(q.VisibilityTimeout).toBe(270);
+    expect(q.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [queueId(t, 'docket-dev-delivery-dlq'), 'Arn'] },
+      maxReceiveCount: 7,
+    });
+    const dlq = props(t, queueId(t, 'docket-dev-delivery-dlq'));
+    expect(dlq.SqsManagedSseEnabled).toBe(true);
+    expect(dlq.MessageRetentionPeriod).toBe(1_209_600);
+    for (const name of ['docket-dev-delivery', 'docket-dev-delivery-dlq']) {
+      const policy = resourcesOfType(t, 'AWS::SQS::QueuePolicy').find(
+        ([, r]) => r.Properties.Queues[0].Ref === queueId(t, name),
+      );
+      expect(JSON.stringify(policy?.[1].Properties.PolicyDocument), name).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+
+  it('denies SendMessage on the delivery queue to every principal but the evaluate role, in the queue policy', () => {
+    const t = template();
+    const policy = resourcesOfType(t, 'AWS::SQS::QueuePolicy').find(
+      ([, r]) => r.Properties.Queues[0].Ref === queueId(t, 'docket-dev-delivery'),
+    );
+    const deny = (policy?.[1].Properties.PolicyDocument.Statement as Cfn[]).find(
+      (st) => st.Sid === 'DenySendExceptEvaluateRole',
+    );
+    expect(deny).toMatchObject({
+      Effect: 'Deny',
+      Principal: { AWS: '*' },
+      Action: 'sqs:SendMessage',
+      Condition: {
+        ArnNotEquals: { 'aws:PrincipalArn': { 'Fn::GetAtt': [roleOfFunction(t, 'docket-dev-evaluate'), 'Arn'] } },
+      },
+    });
+  });
+
+  it('gets the ledger and registry tables, the route queues, the unrouted queue, the results topic and its own DLQ, and no key', () => {
+    const routes = [
+      { kind: 'queue' as const, name: 'Review', queue: 'review' },
+      { kind: 'system' as const, name: 'Tickets', queue: 'tickets' },
+    ];
+    const t = template({ routes, draftFeatures: ['rfc0008-quantifiers'] });
+    const env = props(t, functionId(t, 'docket-dev-deliver')).Environment.Variables as Cfn;
+    const value = (k: string) => resolve(t, env[k]);
+    expect(Object.keys(env).sort()).toEqual(
+      [
+        ENV.stage,
+        ENV.ledgerTable,
+        ENV.packsTable,
+        ENV.routeQueues,
+        ENV.unroutedQueueUrl,
+        ENV.draftFeatures,
+        ENV.resultsTopicArn,
+        ENV.deliveryDlqUrl,
+      ].sort(),
+    );
+    expect(value(ENV.stage)).toBe('dev');
+    expect(value(ENV.ledgerTable)).toBe('docket-dev-ledger');
+    expect(value(ENV.packsTable)).toBe('docket-dev-packs');
+    expect(JSON.parse(value(ENV.routeQueues))).toEqual({
+      [routeTargetKey(routes[0]!)]: 'url:docket-dev-route-review',
+      [routeTargetKey(routes[1]!)]: 'url:docket-dev-route-tickets',
+    });
+    expect(value(ENV.unroutedQueueUrl)).toBe('url:docket-dev-unrouted');
+    // The same route map and draft features the evaluate function plans handoffs with.
+    const evaluateEnv = props(t, functionId(t, 'docket-dev-evaluate')).Environment.Variables as Cfn;
+    for (const k of [ENV.routeQueues, ENV.unroutedQueueUrl, ENV.draftFeatures])
+      expect(resolve(t, evaluateEnv[k]), k).toBe(value(k));
+    const [topicId] = resourcesOfType(t, 'AWS::SNS::Topic').find(
+      ([, r]) => r.Properties.TopicName === 'docket-dev-results',
+    )!;
+    expect(value(ENV.resultsTopicArn)).toBe(`ref:${topicId}`);
+    expect(value(ENV.deliveryDlqUrl)).toBe('url:docket-dev-delivery-dlq');
   });
 });
 
@@ -213,7 +330,7 @@ describe('pack registry and request archive', () => {
 });
 
 describe('handoff routes', () => {
-  it('give every distinct route queue key one queue and one DLQ, plus the unrouted pair, and nothing else', () => {
+  it('give every distinct route queue key one queue and one DLQ, plus the unrouted pair, beside the intake, ledger and delivery pairs, and nothing else', () => {
     const routes = [
       { kind: 'queue' as const, name: 'Review', queue: 'review' },
       { kind: 'human-role' as const, name: 'Oversight', queue: 'review' },
@@ -225,6 +342,8 @@ describe('handoff routes', () => {
       .sort();
     expect(queueNames).toEqual(
       [
+        'docket-dev-delivery',
+        'docket-dev-delivery-dlq',
         'docket-dev-intake',
         'docket-dev-intake-dlq',
         'docket-dev-ledger-dlq.fifo',
@@ -253,21 +372,21 @@ describe('handoff routes', () => {
     expect(HANDOFF_MAX_BYTES).toBe(1_048_576);
   });
 
-  it('deny SendMessage on every handoff queue to every principal but the evaluate role, in the queue policy', () => {
+  it('deny SendMessage on every handoff queue to every principal but the deliver role, in the queue policy', () => {
     const t = template();
-    const evaluateRole = roleOfFunction(t, 'docket-dev-evaluate');
+    const deliverRole = roleOfFunction(t, 'docket-dev-deliver');
     for (const q of ['docket-dev-route-review', 'docket-dev-route-oversight', 'docket-dev-unrouted']) {
       const policy = resourcesOfType(t, 'AWS::SQS::QueuePolicy').find(
         ([, r]) => r.Properties.Queues[0].Ref === queueId(t, q),
       );
       const deny = (policy?.[1].Properties.PolicyDocument.Statement as Cfn[]).find(
-        (st) => st.Sid === 'DenySendExceptEvaluateRole',
+        (st) => st.Sid === 'DenySendExceptDeliverRole',
       );
       expect(deny, q).toMatchObject({
         Effect: 'Deny',
         Principal: { AWS: '*' },
         Action: 'sqs:SendMessage',
-        Condition: { ArnNotEquals: { 'aws:PrincipalArn': { 'Fn::GetAtt': [evaluateRole, 'Arn'] } } },
+        Condition: { ArnNotEquals: { 'aws:PrincipalArn': { 'Fn::GetAtt': [deliverRole, 'Arn'] } } },
       });
     }
   });
@@ -276,7 +395,7 @@ describe('handoff routes', () => {
     const config = { ...defaultConfig('qa'), stage: 'qa' };
     const t = template({ stage: 'qa' });
     const n = resourceNames('qa', config);
-    const expectedQueues = [n.intake, n.ledgerQueue, n.unrouted, ...Object.values(n.routes)]
+    const expectedQueues = [n.intake, n.ledgerQueue, n.deliveryQueue, n.unrouted, ...Object.values(n.routes)]
       .flatMap((p) => [p.queue, p.dlq])
       .sort();
     expect(
@@ -293,7 +412,7 @@ describe('handoff routes', () => {
       resourcesOfType(t, 'AWS::Lambda::Function')
         .map(([, r]) => r.Properties.FunctionName)
         .sort(),
-    ).toEqual([n.checkpointFunction, n.evaluateFunction, n.sequenceFunction].sort());
+    ).toEqual([n.checkpointFunction, n.deliverFunction, n.evaluateFunction, n.sequenceFunction].sort());
   });
 });
 
@@ -315,6 +434,10 @@ describe('signing key', () => {
       );
     expect(secretRefs('docket-dev-evaluate')).toEqual([{ Ref: id }]);
     expect(secretRefs('docket-dev-checkpoint')).toEqual([]);
+    // The deliver function reads entries back and signs nothing: no secret, not even its ARN (ADR 0404).
+    expect(secretRefs('docket-dev-deliver')).toEqual([]);
+    const deliverEnv = props(t, functionId(t, 'docket-dev-deliver')).Environment.Variables as Cfn;
+    expect(Object.keys(deliverEnv).filter((k) => /SIGNING|KMS|SECRET/.test(k))).toEqual([]);
     const cpEnv = props(t, functionId(t, 'docket-dev-checkpoint')).Environment.Variables as Cfn;
     const [keyId] = resourcesOfType(t, 'AWS::KMS::Key').find(
       ([, r]) => r.Properties.KeySpec === 'ECC_NIST_EDWARDS25519',
@@ -374,7 +497,7 @@ describe('checkpoints', () => {
 });
 
 describe('alarms', () => {
-  it('watch every DLQ, both functions’ errors, evaluate and ledger throttling and the oldest intake message, all to one encrypted topic', () => {
+  it('watch every DLQ, the four functions’ errors, evaluate and ledger throttling, the oldest intake, ledger-queue and delivery message and refused delivery jobs, all to one encrypted topic', () => {
     const t = template({
       alarms: { ...defaultConfig('dev').alarms, dlqDepth: 3, intakeAgeOfOldestMessageSeconds: 600 },
     });
@@ -387,7 +510,9 @@ describe('alarms', () => {
     const dlqIds = resourcesOfType(t, 'AWS::SQS::Queue')
       .filter(([, r]) => /-dlq(\.fifo)?$/.test(r.Properties.QueueName as string))
       .map(([id]) => id);
-    expect(dlqIds.length).toBe(6);
+    // intake, FIFO ledger queue, delivery, unrouted and three routes.
+    expect(dlqIds.length).toBe(7);
+    expect(dlqIds).toContain(queueId(t, 'docket-dev-delivery-dlq'));
     for (const dlq of dlqIds) {
       const a = alarms.find(
         (x) =>
@@ -395,7 +520,7 @@ describe('alarms', () => {
       );
       expect(a, dlq).toMatchObject({ Threshold: 3, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
     }
-    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint', 'docket-dev-sequence']) {
+    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint', 'docket-dev-sequence', 'docket-dev-deliver']) {
       const a = alarms.find(
         (x) => x.MetricName === 'Errors' && JSON.stringify(x.Dimensions).includes(`"${functionId(t, fn)}"`),
       );
@@ -425,25 +550,40 @@ describe('alarms', () => {
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
-    // DLQs, three functions' errors, two throttles, refusals, failed deliveries, head regression, two ages.
-    expect(alarms).toHaveLength(6 + 3 + 2 + 1 + 1 + 1 + 2);
+    // A delivery job the deliver function refused (only a writer other than the evaluate function makes one).
+    expect(alarms.find((x) => x.MetricName === 'DeliveryJobsRefused')).toMatchObject({
+      AlarmName: 'docket-dev-delivery-jobs-refused',
+      Namespace: 'Docket',
+      Dimensions: [{ Name: 'service', Value: 'docket-deliver' }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+    });
+    // DLQs, four functions' errors, two throttles, checkpoint refusals, failed deliveries, head regression, three
+    // ages, refused delivery jobs.
+    expect(alarms).toHaveLength(7 + 4 + 2 + 1 + 1 + 1 + 3 + 1);
     const ages = alarms.filter((x) => x.MetricName === 'ApproximateAgeOfOldestMessage');
-    for (const q of ['docket-dev-intake', 'docket-dev-ledger.fifo']) {
+    expect(ages).toHaveLength(3);
+    for (const q of ['docket-dev-intake', 'docket-dev-ledger.fifo', 'docket-dev-delivery']) {
       const age = ages.find((x) => JSON.stringify(x.Dimensions).includes(`"${queueId(t, q)}"`));
-      expect(age, q).toMatchObject({ Threshold: 600 });
+      expect(age, q).toMatchObject({ Threshold: 600, Namespace: 'AWS/SQS' });
     }
+    expect(ages.map((x) => x.AlarmName)).toContain('docket-dev-delivery-queue-age-of-oldest-message');
+    const alarmNames = alarms.map((x) => x.AlarmName as string);
+    for (const n of ['docket-dev-delivery-dlq-depth', 'docket-dev-deliver-errors']) expect(alarmNames).toContain(n);
   });
 });
 
 describe('function code signing (ADR 0122)', () => {
-  it('attaches one Enforce code-signing configuration, trusting one AWS Signer profile for Lambda, to both functions', () => {
+  it('attaches one Enforce code-signing configuration, trusting one AWS Signer profile for Lambda, to every function', () => {
     const t = template();
     const [profileId, profile] = only(t, 'AWS::Signer::SigningProfile');
     expect(profile.Properties.PlatformId).toBe('AWSLambda-SHA384-ECDSA');
     const [cscId, csc] = only(t, 'AWS::Lambda::CodeSigningConfig');
     expect(csc.Properties.CodeSigningPolicies).toEqual({ UntrustedArtifactOnDeployment: 'Enforce' });
     expect(JSON.stringify(csc.Properties.AllowedPublishers.SigningProfileVersionArns)).toContain(profileId);
-    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint'])
+    expect(resourcesOfType(t, 'AWS::Lambda::Function')).toHaveLength(4);
+    for (const fn of ['docket-dev-evaluate', 'docket-dev-checkpoint', 'docket-dev-sequence', 'docket-dev-deliver'])
       expect(props(t, functionId(t, fn)).CodeSigningConfigArn, fn).toEqual({
         'Fn::GetAtt': [cscId, 'CodeSigningConfigArn'],
       });
@@ -484,9 +624,8 @@ describe('environment independence', () => {
 describe('roles', () => {
   it('give each function its own role and never an AWS managed policy', () => {
     const t = template();
-    const evaluateRole = roleOfFunction(t, 'docket-dev-evaluate');
-    const checkpointRole = roleOfFunction(t, 'docket-dev-checkpoint');
-    expect(evaluateRole).not.toBe(checkpointRole);
+    const fns = ['docket-dev-evaluate', 'docket-dev-checkpoint', 'docket-dev-sequence', 'docket-dev-deliver'];
+    expect(new Set(fns.map((fn) => roleOfFunction(t, fn))).size).toBe(fns.length);
     for (const [, r] of resourcesOfType(t, 'AWS::IAM::Role')) expect(r.Properties.ManagedPolicyArns).toBeUndefined();
   });
 });

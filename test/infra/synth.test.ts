@@ -140,6 +140,15 @@ describe('offline synthesis', () => {
           // or the signing key's code. (adapters/aws-sdk.ts still loads every client module; IAM grants it no table.)
           expect(text).toMatch(/\("@aws-sdk\/client-sqs"\)/);
           expect(text).not.toMatch(/SIGNING_SECRET_ARN|DOCKET_SIGNING_KEY_FILE|putEntryIfAbsent/);
+        } else if (name === 'deliver') {
+          // The deliver function signs nothing (docs/adr/0404-delivery-stage.md): the runtime's DynamoDB, SQS and SNS
+          // clients, and neither the signing key's loader nor its Secrets Manager client. The ledger store adapter
+          // is one class, so its putEntryIfAbsent method is in the bundle: the IAM side refuses it (a PutItem outside
+          // req#, test/infra/least-privilege.test.ts, DenyPlacerOutsidePositionItems).
+          for (const client of ['dynamodb', 'sqs', 'sns'])
+            expect(text).toMatch(new RegExp(`\\("@aws-sdk/client-${client}"\\)`));
+          expect(text).not.toMatch(/SIGNING_SECRET_ARN|DOCKET_SIGNING_KEY_FILE|client-secrets-manager/);
+          expect(text).not.toMatch(/from"@aws-sdk\/client-/);
         } else {
           expect(text).toMatch(/from"@aws-sdk\/client-/);
           // DynamoDB's client is loaded with require() from the runtime, not inlined (adapters/aws-sdk.ts).
