@@ -158,6 +158,7 @@ export class DocketStack extends Stack {
     // entries back, places them, sends the handoffs and publishes the notifications.
     this.deliverer.queue.grantSendMessages(evaluateRole);
     this.deliverer.restrictSenders(evaluateRole);
+    this.deliverer.restrictConsumers();
     this.ledger.grantPlace(deliverRole);
     this.registry.grantRead(deliverRole);
     this.routes.grantSend(deliverRole);

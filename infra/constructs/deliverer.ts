@@ -73,6 +73,23 @@ export class Deliverer extends Construct {
     this.dlq.grantSendMessages(this.function.role);
   }
 
+  /**
+   * Only the deliver role may take jobs off the delivery queue: a job received or purged by anyone else is an entry
+   * whose position, handoffs and notification never come (the DLQ stays open to operators).
+   */
+  restrictConsumers(): void {
+    this.queue.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DenyConsumeExceptDeliverRole',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue'],
+        resources: [this.queue.queueArn],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.function.role.roleArn } },
+      }),
+    );
+  }
+
   get fn(): lambda.Function {
     return this.function.fn;
   }

@@ -24,6 +24,9 @@ export const LEDGER_KEY_PREFIX = {
   cosignature: 'cosig#',
 } as const;
 
+/** The attributes of a position item (adapters/dynamodb-ledger-store.ts `putPositionIfAbsent`), and nothing else. */
+export const POSITION_ATTRIBUTES = ['pk', 'sk', 'logId', 'seq'] as const;
+
 /** Every data-plane action that changes or removes an existing item, or could (TTL): denied to everyone. */
 export const LEDGER_REWRITE_ACTIONS = [
   'dynamodb:UpdateItem',
@@ -90,7 +93,17 @@ export class Ledger extends Construct {
    */
   grantPlace(role: iam.IRole): void {
     this.grantFamilies(role, ['dynamodb:Query'], [LEDGER_KEY_PREFIX.entry]);
-    this.grantFamilies(role, ['dynamodb:PutItem'], [LEDGER_KEY_PREFIX.request]);
+    // A position item's attributes only: a claim (req# too) carries requestDigest and headBefore besides.
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:PutItem'],
+        resources: [this.table.tableArn],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.request}*`] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...POSITION_ATTRIBUTES] },
+        },
+      }),
+    );
     grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
   }
 
@@ -143,6 +156,20 @@ export class Ledger extends Construct {
         conditions: {
           ArnEquals: { 'aws:PrincipalArn': writers.placer.roleArn },
           'ForAnyValue:StringNotLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.request}*`] },
+        },
+      }),
+    );
+    // req# also holds claims: the placer may write a position's attributes only, so it can never plant a claim.
+    this.table.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'DenyPlacerAnythingButAPosition',
+        effect: iam.Effect.DENY,
+        principals: [new iam.AnyPrincipal()],
+        actions: ['dynamodb:PutItem'],
+        resources,
+        conditions: {
+          ArnEquals: { 'aws:PrincipalArn': writers.placer.roleArn },
+          'ForAnyValue:StringNotEquals': { 'dynamodb:Attributes': [...POSITION_ATTRIBUTES] },
         },
       }),
     );

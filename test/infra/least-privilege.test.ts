@@ -144,6 +144,24 @@ describe('ledger: append-only for every principal', () => {
     expect(resourceDenials(loose, put('log#dev-0'))).toEqual([]);
   });
 
+  it('the deliver role writes a position’s attributes only: a claim under req# is denied by its identity and the table', () => {
+    const put = (attributes: string[]) => ({
+      principal: deliverRole,
+      action: 'dynamodb:PutItem',
+      resource: ledger,
+      leadingKey: 'req#abc',
+      attributes,
+    });
+    expect(allowed(t, put(['pk', 'sk', 'logId', 'seq']))).toBe(true);
+    expect(resourceDenials(t, put(['pk', 'sk', 'logId', 'seq']))).toEqual([]);
+    // A claim item (adapters/dynamodb-ledger-store.ts putClaimIfAbsent) would fix another request's log.
+    const claim = put(['pk', 'sk', 'logId', 'requestDigest', 'headBefore']);
+    expect(allowed(t, claim)).toBe(false);
+    expect(resourceDenials(t, claim).map((s) => s.Sid)).toContain('DenyPlacerAnythingButAPosition');
+    // The evaluate role writes claims as before.
+    expect(allowed(t, { ...claim, principal: evaluateRole })).toBe(true);
+  });
+
   it('the deliver role reads entries (Query on log#) and nothing else of the ledger, and can neither update nor delete an item', () => {
     const req = (action: string, leadingKey?: string) => ({
       principal: deliverRole,
@@ -509,6 +527,18 @@ describe('queues', () => {
     }
     // Consuming it stays the event source's: the deny names SendMessage only.
     expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: delivery, principal: deliverRole })).toBe(true);
+  });
+
+  it('only the deliver role may take jobs off the delivery queue: administrators, the root user and the evaluate role cannot receive, delete or purge', () => {
+    const delivery = queueId(t, 'docket-dev-delivery');
+    for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue']) {
+      for (const outsider of [ADMIN_ARN, ROOT_ARN, evaluateRole, sequenceRole])
+        expect(
+          resourceDenials(t, { action, resource: delivery, principal: outsider }).map((s) => s.Sid),
+          `${outsider} ${action}`,
+        ).toContain('DenyConsumeExceptDeliverRole');
+      expect(resourceDenials(t, { action, resource: delivery, principal: deliverRole }), action).toEqual([]);
+    }
   });
 
   it('only the sequence role consumes the intake queue, only the evaluate role the FIFO ledger queue, only the deliver role the delivery queue, and the checkpoint role touches no queue', () => {

@@ -13,6 +13,8 @@ export interface Request {
   readonly resource: string;
   /** dynamodb:LeadingKeys of the request (absent for Scan). */
   readonly leadingKey?: string;
+  /** dynamodb:Attributes of the request: the item's top-level attribute names (absent: not asked about). */
+  readonly attributes?: readonly string[];
 }
 
 export const ADMIN_ARN = 'arn:aws:iam::111122223333:role/Administrator';
@@ -46,6 +48,10 @@ function conditionHolds(t: Cfn, cond: Cfn | undefined, req: Request): boolean {
         holds = req.leadingKey !== undefined && !values.some((p) => glob(p, req.leadingKey!));
       } else if (key === 'dynamodb:LeadingKeys' && op === 'ForAllValues:StringLike') {
         holds = req.leadingKey === undefined || values.some((p) => glob(p, req.leadingKey!));
+      } else if (key === 'dynamodb:Attributes' && op === 'ForAllValues:StringEquals') {
+        holds = req.attributes === undefined || req.attributes.every((a) => values.includes(a));
+      } else if (key === 'dynamodb:Attributes' && op === 'ForAnyValue:StringNotEquals') {
+        holds = req.attributes !== undefined && req.attributes.some((a) => !values.includes(a));
       } else if (key === 'aws:SecureTransport' && op === 'Bool') {
         holds = values.includes('true'); // every modelled request travels over TLS
       } else if (key === 'kms:ViaService' && op === 'StringEquals') {
