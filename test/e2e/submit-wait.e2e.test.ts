@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
-import { PublishCommand } from '@aws-sdk/client-sns';
+import { ListSubscriptionsByTopicCommand, PublishCommand } from '@aws-sdk/client-sns';
 import { entryHashOf } from '../../core/ledger/entries/entry.js';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
@@ -187,9 +187,16 @@ describe('docket submit --wait', () => {
       '6',
       ...waitFlags,
     ]);
+    // Publish only once the wait queue is subscribed: a publish before that reaches nobody, under any load.
+    const subscribed = async (): Promise<boolean> => {
+      const queues = await waitQueues();
+      if (queues.length === 0) return false;
+      const name = queues[0]!.split('/').at(-1)!;
+      const subs = await w.sns.send(new ListSubscriptionsByTopicCommand({ TopicArn: w.deliverEnv.RESULTS_TOPIC_ARN! }));
+      return (subs.Subscriptions ?? []).some((x) => x.Endpoint?.endsWith(`:${name}`));
+    };
     const started = Date.now();
-    while ((await waitQueues()).length === 0 && Date.now() - started < 20_000)
-      await new Promise((r) => setTimeout(r, 50));
+    while (!(await subscribed()) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 50));
     for (const body of forgeries)
       await w.sns.send(
         new PublishCommand({
