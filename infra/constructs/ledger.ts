@@ -131,78 +131,50 @@ export class Ledger extends Construct {
     readonly checkpointer: iam.IRole;
     readonly placer: iam.IRole;
   }): void {
-    const resources = [this.tableArnLiteral()];
-    this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyPutItemExceptWriterRoles',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:PutItem'],
-        resources,
-        conditions: {
-          ArnNotEquals: {
-            'aws:PrincipalArn': [writers.appender.roleArn, writers.checkpointer.roleArn, writers.placer.roleArn],
-          },
-        },
-      }),
-    );
-    this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyPlacerOutsidePositionItems',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:PutItem'],
-        resources,
-        conditions: {
-          ArnEquals: { 'aws:PrincipalArn': writers.placer.roleArn },
-          'ForAnyValue:StringNotLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.request}*`] },
-        },
-      }),
-    );
+    const anyOf = (prefixes: string[]) => prefixes.map((p) => `${p}*`);
+    this.denyPut('DenyPutItemExceptWriterRoles', {
+      ArnNotEquals: {
+        'aws:PrincipalArn': [writers.appender.roleArn, writers.checkpointer.roleArn, writers.placer.roleArn],
+      },
+    });
+    this.denyPutOutside('DenyPlacerOutsidePositionItems', writers.placer, anyOf([LEDGER_KEY_PREFIX.request]));
     // req# also holds claims: the placer may write a position's attributes only, so it can never plant a claim.
+    this.denyPut('DenyPlacerAnythingButAPosition', {
+      ArnEquals: { 'aws:PrincipalArn': writers.placer.roleArn },
+      'ForAnyValue:StringNotEquals': { 'dynamodb:Attributes': [...POSITION_ATTRIBUTES] },
+    });
+    this.denyPutOutside(
+      'DenyAppenderOutsideEntryAndRequestItems',
+      writers.appender,
+      anyOf([LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.request]),
+    );
+    this.denyPutOutside(
+      'DenyCheckpointerOutsideCheckpointItems',
+      writers.checkpointer,
+      anyOf([LEDGER_KEY_PREFIX.checkpoint, LEDGER_KEY_PREFIX.note]),
+    );
+  }
+
+  /** A table-policy Deny of PutItem to every principal the conditions match. */
+  private denyPut(sid: string, conditions: Record<string, unknown>): void {
     this.table.addToResourcePolicy(
       new iam.PolicyStatement({
-        sid: 'DenyPlacerAnythingButAPosition',
+        sid,
         effect: iam.Effect.DENY,
         principals: [new iam.AnyPrincipal()],
         actions: ['dynamodb:PutItem'],
-        resources,
-        conditions: {
-          ArnEquals: { 'aws:PrincipalArn': writers.placer.roleArn },
-          'ForAnyValue:StringNotEquals': { 'dynamodb:Attributes': [...POSITION_ATTRIBUTES] },
-        },
+        resources: [this.tableArnLiteral()],
+        conditions,
       }),
     );
-    this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyAppenderOutsideEntryAndRequestItems',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:PutItem'],
-        resources,
-        conditions: {
-          ArnEquals: { 'aws:PrincipalArn': writers.appender.roleArn },
-          'ForAnyValue:StringNotLike': {
-            'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.entry}*`, `${LEDGER_KEY_PREFIX.request}*`],
-          },
-        },
-      }),
-    );
-    this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyCheckpointerOutsideCheckpointItems',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:PutItem'],
-        resources,
-        conditions: {
-          ArnEquals: { 'aws:PrincipalArn': writers.checkpointer.roleArn },
-          'ForAnyValue:StringNotLike': {
-            'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.checkpoint}*`, `${LEDGER_KEY_PREFIX.note}*`],
-          },
-        },
-      }),
-    );
+  }
+
+  /** Denies `role` PutItem on any key outside `patterns`. */
+  private denyPutOutside(sid: string, role: iam.IRole, patterns: string[]): void {
+    this.denyPut(sid, {
+      ArnEquals: { 'aws:PrincipalArn': role.roleArn },
+      'ForAnyValue:StringNotLike': { 'dynamodb:LeadingKeys': patterns },
+    });
   }
 
   private grantFamilies(role: iam.IRole, actions: string[], prefixes: string[]): void {

@@ -3,10 +3,7 @@
  * exactly what the evaluate function would have delivered for those entries — the same handoffs and notifications,
  * under the same ids — after writing their positions, and nothing for coordinates that hold no such entry.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { handleBatch } from '../../core/pipeline/batch.js';
@@ -19,28 +16,7 @@ import type { OutboxHandoff } from '../../core/pipeline/ports.js';
 import { processRequest } from '../../core/pipeline/process-request.js';
 import type { ResultMessage } from '../../core/pipeline/result-notification.js';
 import { testPipelineConfig } from './pipeline-config-fixture.js';
-
-const ex = (p: string) => readFileSync(new URL(`../../examples/${p}`, import.meta.url), 'utf8');
-const hex = (b: string) => createHash('sha256').update(b).digest('hex');
-const VENDOR = ex('vendor-onboarding-target.json');
-const TRIAGE = ex('data-request-intake-triage.json');
-const request = (id: string, pack: string, facts: string, evidence: string) =>
-  `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${hex(pack)}","facts":${facts},"evidence":${evidence}}`;
-const triage = (id: string) =>
-  request(
-    id,
-    TRIAGE,
-    ex('requests/triage-complete-appropriate.facts.json').trim(),
-    ex('requests/triage-instance-7b.evidence.json').trim(),
-  );
-// A target-only pack: its handoff's destination is read from the pack (§8.3), so the stage needs the pack too.
-const vendor = (id: string) =>
-  request(
-    id,
-    VENDOR,
-    ex('requests/vendor-no-match.facts.json').trim(),
-    ex('requests/vendor-certificate.evidence.json').trim(),
-  );
+import { TRIAGE, VENDOR, hex, triage, vendor } from './example-requests-fixture.js';
 
 /** Ports that record what was sent, in call order. */
 function recordingOutbox() {

@@ -5,11 +5,8 @@
  * nothing and is never retried; a failed send, store read or dead-letter send retries exactly that job, and the retry
  * sends the same ids. Also: the evaluate function counts no `Handoffs` when the stage sends them.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { handleBatch, type BatchOutcome, type BatchRecord } from '../../core/pipeline/batch.js';
@@ -29,28 +26,7 @@ import {
 } from '../../functions/lib/deliver-runtime.js';
 import { powertoolsObservability } from '../../functions/lib/observability.js';
 import { testPipelineConfig } from './pipeline-config-fixture.js';
-
-const ex = (p: string) => readFileSync(new URL(`../../examples/${p}`, import.meta.url), 'utf8');
-const hex = (b: string) => createHash('sha256').update(b).digest('hex');
-const VENDOR = ex('vendor-onboarding-target.json');
-const TRIAGE = ex('data-request-intake-triage.json');
-const request = (id: string, pack: string, facts: string, evidence: string) =>
-  `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${hex(pack)}","facts":${facts},"evidence":${evidence}}`;
-const triage = (id: string) =>
-  request(
-    id,
-    TRIAGE,
-    ex('requests/triage-complete-appropriate.facts.json').trim(),
-    ex('requests/triage-instance-7b.evidence.json').trim(),
-  );
-// A target-only pack: the stage reads its handoff's destination from the pack (§8.3).
-const vendor = (id: string) =>
-  request(
-    id,
-    VENDOR,
-    ex('requests/vendor-no-match.facts.json').trim(),
-    ex('requests/vendor-certificate.evidence.json').trim(),
-  );
+import { TRIAGE, VENDOR, hex, triage, vendor } from './example-requests-fixture.js';
 
 const bytesOf = (job: DeliveryJob): string => {
   const b = deliveryJobBytes(job);

@@ -2,8 +2,6 @@
  * The per-invocation outbox (core/pipeline/outbox.ts; docs/adr/0253-per-invocation-outbox.md): handoffs and result
  * notifications recorded while a batch is processed and delivered in batch calls after it, with per-record failures.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
@@ -20,11 +18,10 @@ import type {
 } from '../../core/pipeline/ports.js';
 import { processRequest, type ProcessOutcome } from '../../core/pipeline/process-request.js';
 import type { ResultMessage } from '../../core/pipeline/result-notification.js';
-import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { testPipelineConfig } from './pipeline-config-fixture.js';
+import { TRIAGE, VENDOR, hex, triage, vendor } from './example-requests-fixture.js';
+import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 
-const ex = (p: string) => readFileSync(new URL(`../../examples/${p}`, import.meta.url), 'utf8');
-const hex = (b: string) => createHash('sha256').update(b).digest('hex');
 const msg = (id: string): ResultMessage => ({ id, body: `{"n":"${id}"}`, attributes: { requestId: id } });
 
 /** Batch ports that record every call in one shared log and fail the entries `failIf` names. */
@@ -159,9 +156,6 @@ describe('the outbox on its own', () => {
 
 // ---- a whole batch through handleBatch and processRequest, on in-memory ports ----
 
-const VENDOR = ex('vendor-onboarding-target.json');
-const TRIAGE = ex('data-request-intake-triage.json');
-
 function world() {
   const packs = new Map([VENDOR, TRIAGE].map((t) => [hex(t), new TextEncoder().encode(t)]));
   const store = new MemoryLedgerStore();
@@ -237,22 +231,6 @@ function world() {
   };
 }
 
-const request = (id: string, pack: string, facts: string, evidence?: string) =>
-  `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${hex(pack)}","facts":${facts}${evidence ? `,"evidence":${evidence}` : ''}}`;
-const triage = (id: string) =>
-  request(
-    id,
-    TRIAGE,
-    ex('requests/triage-complete-appropriate.facts.json').trim(),
-    ex('requests/triage-instance-7b.evidence.json').trim(),
-  );
-const vendor = (id: string) =>
-  request(
-    id,
-    VENDOR,
-    ex('requests/vendor-no-match.facts.json').trim(),
-    ex('requests/vendor-certificate.evidence.json').trim(),
-  );
 const requestIdOf = (x: OutboxHandoff) => {
   const r = readHandoffMessage(new TextEncoder().encode(x.body));
   if (!r.ok) throw new Error(r.error.message);
