@@ -166,7 +166,11 @@ export interface StackSourceOptions {
   /** The stack flags as given (--endpoint, --region, --stage, --table, …), resolved like every command's. */
   readonly flags: SettingFlags;
   readonly policyPath?: string;
-  readonly checkpointsPath?: string;
+  /**
+   * A checkpoint export to verify against; absent, the local run's (`.docket/local/checkpoints.json`) when it exists;
+   * null, none: the checkpoints stored in the table only.
+   */
+  readonly checkpointsPath?: string | null;
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** How replay reaches the stack and names this build (tests pin the build digest). */
   readonly replayDeps?: ReplayDeps;
@@ -185,7 +189,10 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
   const settings = resolveSettings(o.flags, env);
   const local = localPaths();
   const policyPath = o.policyPath ?? local.trustPolicy;
-  const checkpointsPath = o.checkpointsPath ?? (existsSync(local.checkpoints) ? local.checkpoints : undefined);
+  const checkpointsPath =
+    o.checkpointsPath === null
+      ? undefined
+      : (o.checkpointsPath ?? (existsSync(local.checkpoints) ? local.checkpoints : undefined));
   const policyBytes = existsSync(policyPath) ? await readBytes(policyPath, 'trust policy') : null;
   const checkpointBytes = checkpointsPath ? await readBytes(checkpointsPath, 'checkpoint export') : undefined;
   const { policy, problem } = policyOf(policyBytes, policyPath);

@@ -79,6 +79,8 @@ beforeAll(async () => {
       'requests-table': w.env.REQUESTS_TABLE!,
     },
     policyPath: w.policyPath,
+    // This stack's checkpoints are in its table; a local run's export in the working directory is another stack's.
+    checkpointsPath: null,
     replayDeps: { ...stackDeps, buildDigest: () => 'e'.repeat(64) },
   });
   c = await startConsoleServer({ source, host: '127.0.0.1', port: 0 });
