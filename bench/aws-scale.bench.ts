@@ -186,6 +186,8 @@ function summary(f: DesignFigures) {
           jobsDelivered: b.delivery.jobsDelivered,
           jobsRefused: b.delivery.jobsRefused + (f.paced.delivery?.jobsRefused ?? 0),
           deliverySqsCallsPerEntry: round(b.delivery.sqsCallsPerEntry, 3),
+          deliveryInvocationsPerEntry: round(b.delivery.invocations / b.appends, 3),
+          deliveryInvocationMs: round(b.delivery.invokedMs / Math.max(1, b.delivery.invocations), 1),
         }
       : {}),
     entryItemBytes: {
@@ -239,7 +241,7 @@ async function main(): Promise<void> {
       `    throttled ${s.throttled}, redelivered ${s.redelivered}, lost slots ${s.lostSlots}, SQS/SNS calls per request ${s.messagingCallsPerRequest}; chain valid ${s.chainValid}, one entry per request ${s.oneEntryPerRequest}${s.verifyFindings.length > 0 ? ` (findings: ${s.verifyFindings.join(', ')})` : ''}`,
     );
     console.log(
-      `    delivered once ${s.deliveredOnce} (${s.deliveryRepeats} repeats, from redeliveries)${s.jobsSent !== undefined ? `; delivery jobs sent ${s.jobsSent}, delivered ${s.jobsDelivered}, refused ${s.jobsRefused}; job SQS calls per entry ${s.deliverySqsCallsPerEntry}` : ''}`,
+      `    delivered once ${s.deliveredOnce} (${s.deliveryRepeats} repeats, from redeliveries)${s.jobsSent !== undefined ? `; delivery jobs sent ${s.jobsSent}, delivered ${s.jobsDelivered}, refused ${s.jobsRefused}; job SQS calls per entry ${s.deliverySqsCallsPerEntry}; consumer invocations per entry ${s.deliveryInvocationsPerEntry}, ${s.deliveryInvocationMs} ms each` : ''}`,
     );
     if (s.batchBreakdownMs !== undefined) console.log(`    per batch (mean ms): ${JSON.stringify(s.batchBreakdownMs)}`);
   }

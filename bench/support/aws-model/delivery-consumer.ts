@@ -25,9 +25,19 @@ export interface DeliveryCounts {
   jobsRefused: number;
   /** The job's SQS calls: the evaluate side's SendMessageBatch, the consumer's receives (answered) and deletes. */
   sqsCalls: number;
+  /** Consumer invocations, and their summed duration (invoked → every job of it settled), ms: Lambda's bill. */
+  invocations: number;
+  invokedMs: number;
 }
 
-export const noDeliveryCounts = (): DeliveryCounts => ({ jobsSent: 0, jobsDelivered: 0, jobsRefused: 0, sqsCalls: 0 });
+export const noDeliveryCounts = (): DeliveryCounts => ({
+  jobsSent: 0,
+  jobsDelivered: 0,
+  jobsRefused: 0,
+  sqsCalls: 0,
+  invocations: 0,
+  invokedMs: 0,
+});
 
 export interface DeliveryConsumerParts {
   readonly clock: VirtualClock;
@@ -58,7 +68,10 @@ export async function consumeDeliveryJobs(p: DeliveryConsumerParts): Promise<nev
       return got;
     });
     await p.clock.sleep(p.invokeMs());
+    const invoked = p.clock.now;
     const done = await Promise.all(messages.map((m) => deliverOne(p, m)));
+    p.counts.invocations += 1;
+    p.counts.invokedMs += p.clock.now - invoked;
     const delivered = messages.filter((_m, i) => done[i]);
     if (delivered.length > 0)
       await p.sqs(() => {
