@@ -457,11 +457,12 @@ describe('the scale model end to end', () => {
   };
   const work = workload(o.appends, packBytes, o.seed);
 
-  it('records every request once in valid chains under each design, and repeats its figures for the same seed', async () => {
+  it('records and delivers every request once in valid chains under each design, and repeats its figures for the same seed', async () => {
     for (const design of DESIGNS) {
       const a = await simulate(design, work, o, { kind: 'backlog' });
       expect(a.chainValid).toBe(true);
       expect(a.oneEntryPerRequest).toBe(true);
+      expect(a.deliveredOnce).toBe(true);
       expect(a.verifyFindings).toEqual([]);
       const b = await simulate(design, work, o, { kind: 'backlog' });
       expect(b).toEqual(a);
