@@ -7,11 +7,14 @@
  *
  *   npm run build && node dist/bench/aws-scale.bench.js --instances 50 --logs 8 --appends 12000 --throttle --json
  *
- * It runs, on the same requests, the previous protocol as the baseline (intake = SQS standard read by every instance,
- * logs in turn per instance: many writers per log), the one-writer-per-log sequencing with one slot write at a time
- * per log (`one-writer-per-log-serial`, ADR 0274's protocol) and the one-writer-per-log sequencing as shipped (intake →
- * sequence function → SQS FIFO ledger queue, group = log: one writer per log; each log's slot writes group-committed
- * as one bundle item, ADR 0350 and ADR 0400), each twice:
+ * It runs, on the same requests, the many-writers protocol as the baseline (intake = SQS standard read by every
+ * instance, logs in turn per instance: many writers per log), the one-writer-per-log sequencing with one slot write at
+ * a time per log (`one-writer-per-log-serial`, ADR 0274's protocol), the previous shipped protocol
+ * (`one-writer-per-log-inline-delivery`: positions, handoffs and notifications sent under the FIFO group's lock) and
+ * the design as shipped (`one-writer-per-log`: intake → sequence function → SQS FIFO ledger queue, group = log: one
+ * writer per log; each log's slot writes group-committed as one bundle item, ADR 0350 and ADR 0400; then one delivery
+ * job per log sent under the lock, and a delivery stage that writes the positions and sends the handoffs and the
+ * notifications: core/pipeline/deliver-job.ts), each twice:
  *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
  *             durable (the sustained rate); units per entry, hottest key, throttles and redeliveries are this run's;
  *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the design's own sustained rate): p50/p99 are
@@ -23,18 +26,19 @@
  *   --cpu-ms (1: evaluate-function CPU per record)  --sign-ms (0.1: per entry signature, under the slot lock)
  *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
  *   --rate r (paced run's requests/s)  --batch-size b (10)
- *   --designs many-writers,one-writer-per-log-serial,one-writer-per-log (all by default)
- *   --free-after-slots (what-if, not a shipped design: handoffs, notifications and position writes cost no time under
- *   the FIFO group's lock, an upper bound on moving them to a later stage)
- *   --delivery-stage (what-if, not a shipped design: that later stage with its own costs — one SQS message per batch
- *   sent under the lock, then a consumer that receives it, is invoked, reads each log's newest item back, sends the
- *   handoffs and then the notifications; ScaleOptions.deliveryStage)
- * Each design also reports the latency a requester sees, to the result notification (notifiedP50Ms, notifiedP99Ms).
+ *   --designs many-writers,one-writer-per-log-serial,one-writer-per-log-inline-delivery,one-writer-per-log (all by
+ *   default)  --delivery-instances N (delivery-stage consumers; default --instances, as infra deploys them)
+ *   --free-after-slots (what-if of the inline designs, refused with the stage: handoffs, notifications and position
+ *   writes cost no time under the FIFO group's lock, an upper bound on moving them out)
+ * Each design also reports the latency a requester sees, to the result notification (notifiedP50Ms, notifiedP99Ms),
+ * and `deliveredOnce`: every entry's handoffs and notification arrived, each id once but for redelivered requests.
+ * The stage also reports its jobs sent and delivered and its SQS calls (job send, receive, delete) per entry.
  *   --p99-target ms: also bisect, in seven more paced runs per design, the highest rate whose p99 (to durable) meets
  *   the target (`rateAtP99Target`: the rate, its p99, its share of the sustained rate, the next rate tried that missed)
- * With --json the last line is one JSON object: the one-writer-per-log figures (the sequence function, the FIFO
- * ledger queue and the evaluate function as shipped), `baseline` (many-writers: the previous protocol), `serialSlots`
- * (one-writer-per-log-serial), `ratio` (one-writer-per-log / baseline) and `serialRatio` (/ serialSlots).
+ * With --json the last line is one JSON object: the one-writer-per-log figures (as shipped, with the delivery stage),
+ * `inlineDelivery` (one-writer-per-log-inline-delivery: the previous shipped protocol), `baseline` (many-writers),
+ * `serialSlots` (one-writer-per-log-serial), `inlineRatio` (one-writer-per-log / inlineDelivery), `ratio`
+ * (/ baseline) and `serialRatio` (/ serialSlots).
  */
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
@@ -73,7 +77,7 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '10' },
     designs: { type: 'string', default: DESIGNS.join(',') },
     'free-after-slots': { type: 'boolean', default: false },
-    'delivery-stage': { type: 'boolean', default: false },
+    'delivery-instances': { type: 'string' },
     'p99-target': { type: 'string' },
   },
 });
@@ -103,11 +107,17 @@ const o: ScaleOptions = {
   batchSize: num('batch-size', values['batch-size'], 1, true),
   seed: num('seed', values.seed, 0, true),
   freeAfterSlots: values['free-after-slots'],
-  deliveryStage: values['delivery-stage'],
+  ...(values['delivery-instances'] !== undefined
+    ? { deliveryInstances: num('delivery-instances', values['delivery-instances'], 1, true) }
+    : {}),
 };
 
 const designs = values.designs.split(',') as Design[];
 for (const d of designs) if (!DESIGNS.includes(d)) throw new RangeError(`unknown design ${d}`);
+if (o.freeAfterSlots === true && designs.includes('one-writer-per-log'))
+  throw new RangeError(
+    '--free-after-slots bounds the designs that deliver under the lock: pass --designs without one-writer-per-log',
+  );
 
 const root = new URL('../../', import.meta.url);
 const packBytes = new Uint8Array(readFileSync(new URL('examples/data-request-intake-triage.json', root)));
@@ -168,6 +178,18 @@ function summary(f: DesignFigures) {
     chainValid: b.chainValid && f.paced.chainValid,
     oneEntryPerRequest: b.oneEntryPerRequest && f.paced.oneEntryPerRequest,
     verifyFindings: [...new Set([...b.verifyFindings, ...f.paced.verifyFindings])],
+    deliveredOnce: b.deliveredOnce && f.paced.deliveredOnce,
+    deliveryRepeats: b.deliveries.repeats + f.paced.deliveries.repeats,
+    ...(b.delivery !== undefined
+      ? {
+          jobsSent: b.delivery.jobsSent,
+          jobsDelivered: b.delivery.jobsDelivered,
+          jobsRefused: b.delivery.jobsRefused + (f.paced.delivery?.jobsRefused ?? 0),
+          deliverySqsCallsPerEntry: round(b.delivery.sqsCallsPerEntry, 3),
+          deliveryInvocationsPerEntry: round(b.delivery.invocations / b.appends, 3),
+          deliveryInvocationMs: round(b.delivery.invokedMs / Math.max(1, b.delivery.invocations), 1),
+        }
+      : {}),
     entryItemBytes: {
       stored: roundAll(b.entryItemBytes.stored),
       plain: roundAll(b.entryItemBytes.plain),
@@ -195,11 +217,9 @@ async function main(): Promise<void> {
     `  DynamoDB latency p50 ${o.dynamoLatency.p50Ms} ms / p99 ${o.dynamoLatency.p99Ms} ms (mean ${lognormalMeanMs(o.dynamoLatency).toFixed(2)} ms), SQS p50 ${o.sqsLatency.p50Ms} / p99 ${o.sqsLatency.p99Ms} ms; CPU ${o.cpuMsPerRecord} ms/record + ${o.signMs} ms/signature; visibility timeout ${o.visibilityTimeoutSeconds} s`,
   );
   if (o.freeAfterSlots === true)
-    console.log('  WHAT-IF (not the shipped design): the work after the slot writes costs no time under the lock');
-  if (o.deliveryStage === true)
-    console.log(
-      '  WHAT-IF (not the shipped design): a delivery stage does the work after the slot writes; one SQS send per batch under the lock',
-    );
+    console.log('  WHAT-IF (not a shipped design): the work after the slot writes costs no time under the lock');
+  if (designs.includes('one-writer-per-log'))
+    console.log(`  delivery stage: ${o.deliveryInstances ?? o.instances} consumer instances`);
   for (const s of results.values()) {
     console.log(`  ${s.design}:`);
     console.log(
@@ -220,10 +240,14 @@ async function main(): Promise<void> {
     console.log(
       `    throttled ${s.throttled}, redelivered ${s.redelivered}, lost slots ${s.lostSlots}, SQS/SNS calls per request ${s.messagingCallsPerRequest}; chain valid ${s.chainValid}, one entry per request ${s.oneEntryPerRequest}${s.verifyFindings.length > 0 ? ` (findings: ${s.verifyFindings.join(', ')})` : ''}`,
     );
+    console.log(
+      `    delivered once ${s.deliveredOnce} (${s.deliveryRepeats} repeats, from redeliveries)${s.jobsSent !== undefined ? `; delivery jobs sent ${s.jobsSent}, delivered ${s.jobsDelivered}, refused ${s.jobsRefused}; job SQS calls per entry ${s.deliverySqsCallsPerEntry}; consumer invocations per entry ${s.deliveryInvocationsPerEntry}, ${s.deliveryInvocationMs} ms each` : ''}`,
+    );
     if (s.batchBreakdownMs !== undefined) console.log(`    per batch (mean ms): ${JSON.stringify(s.batchBreakdownMs)}`);
   }
   const base = results.get('many-writers');
   const serial = results.get('one-writer-per-log-serial');
+  const inline = results.get('one-writer-per-log-inline-delivery');
   const next = results.get('one-writer-per-log');
   const ratioOf = (a: ReturnType<typeof summary>, b: ReturnType<typeof summary>): Record<string, number> => ({
     appendsPerSecond: round(a.appendsPerSecond / b.appendsPerSecond),
@@ -234,6 +258,13 @@ async function main(): Promise<void> {
   });
   let ratio: Record<string, number> | undefined;
   let serialRatio: Record<string, number> | undefined;
+  let inlineRatio: Record<string, number> | undefined;
+  if (inline !== undefined && next !== undefined) {
+    inlineRatio = ratioOf(next, inline);
+    console.log(
+      `  one-writer-per-log / one-writer-per-log-inline-delivery (the previous shipped protocol, same run): ${JSON.stringify(inlineRatio)}`,
+    );
+  }
   if (base !== undefined && next !== undefined) {
     ratio = ratioOf(next, base);
     console.log(`  one-writer-per-log / many-writers (baseline, same run): ${JSON.stringify(ratio)}`);
@@ -245,12 +276,14 @@ async function main(): Promise<void> {
   console.log(`  ${wallS.toFixed(1)} s of wall time`);
   console.log(`  command: ${COMMAND} ${args}`);
   if (values.json) {
-    const head = next ?? serial ?? base;
+    const head = next ?? inline ?? serial ?? base;
     console.log(
       JSON.stringify({
         ...head,
+        ...(inline !== undefined && head !== inline ? { inlineDelivery: inline } : {}),
         ...(base !== undefined && head !== base ? { baseline: base } : {}),
         ...(serial !== undefined && head !== serial ? { serialSlots: serial } : {}),
+        ...(inlineRatio !== undefined ? { inlineRatio } : {}),
         ...(ratio !== undefined ? { ratio } : {}),
         ...(serialRatio !== undefined ? { serialRatio } : {}),
         options: o,

@@ -42,8 +42,15 @@ import {
   workload,
   type ScaleOptions,
 } from '../../bench/support/aws-model/scale-model.js';
+import { DeliveryTally } from '../../bench/support/aws-model/delivered-once.js';
 import { prng } from '../../bench/support/seeded-prng.js';
 import type { StoredEntry } from '../../core/ledger/store/store.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
+import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
+import { handleBatch } from '../../core/pipeline/batch.js';
+import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
+import { cachedPackSource } from '../../core/pipeline/pack-source.js';
+import { processRequest, type PipelineConfig } from '../../core/pipeline/process-request.js';
 
 describe('the virtual clock', () => {
   it('wakes sleepers in time order and ends at the last wake-up without real waiting', async () => {
@@ -348,6 +355,88 @@ describe("the model's sequencing", () => {
   });
 });
 
+describe("the model's delivered-once check", () => {
+  const packBytes = new Uint8Array(
+    readFileSync(new URL('../../examples/data-request-intake-triage.json', import.meta.url)),
+  );
+  const config: PipelineConfig = {
+    logIds: ['d-0'],
+    supportedExtensions: [],
+    defaultWorkBudget: 100_000,
+    maxWorkBudget: 1_000_000,
+    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: 'b'.repeat(64) },
+    routeQueues: { 'queue:Intake Desk': 'q1', 'human-role:Oversight': 'q2', 'human-role:Data Steward': 'q3' },
+    unroutedQueue: 'q0',
+  };
+  const packs = cachedPackSource({ getPack: async () => packBytes, resolveAlias: async () => null });
+
+  /** Three triage requests recorded and delivered by the real batch handler; the ids it sent, by request. */
+  async function recorded() {
+    const store = new MemoryLedgerStore();
+    const writer = ledgerWriter({
+      store,
+      signer: signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(9))),
+      logIds: config.logIds,
+      now: () => '2026-12-04T17:00:00Z',
+    });
+    const sent: string[] = [];
+    const work = workload(3, packBytes, 11);
+    await handleBatch(
+      work.bodies.map((body, i) => ({ messageId: `m${i}`, body })),
+      {
+        process: (bytes, _r, sinks) =>
+          processRequest(bytes, config, { packs, archive: { put: async () => undefined }, ledger: writer, ...sinks! }),
+        deadLetter: async () => undefined,
+        outbox: {
+          handoffs: { sendBatch: async (_q, list) => (sent.push(...list.map((h) => h.handoffId)), { failed: [] }) },
+          results: { publishBatch: async (list) => (sent.push(...list.map((m) => m.id)), { failed: [] }) },
+        },
+      },
+    );
+    return { store, sent, requestIds: work.requestIds };
+  }
+  const judge = (tally: DeliveryTally, store: MemoryLedgerStore) => tally.verdict(store, config.logIds, config, packs);
+
+  it('passes every id the entries owe, arriving once', async () => {
+    const { store, sent } = await recorded();
+    expect(sent.length).toBeGreaterThan(3); // handoffs as well as the three notifications
+    const tally = new DeliveryTally();
+    for (const id of sent) tally.applied(id);
+    expect(await judge(tally, store)).toEqual({
+      ok: true,
+      missing: 0,
+      repeats: 0,
+      unexplainedRepeats: 0,
+      unexpected: 0,
+    });
+  });
+
+  it('fails a missing id, an id no entry owes, and a repeat of a request nothing redelivered', async () => {
+    const { store, sent } = await recorded();
+    const missing = new DeliveryTally();
+    for (const id of sent.slice(1)) missing.applied(id);
+    expect(await judge(missing, store)).toMatchObject({ ok: false, missing: 1 });
+    const stranger = new DeliveryTally();
+    for (const id of [...sent, 'x'.repeat(64)]) stranger.applied(id);
+    expect(await judge(stranger, store)).toMatchObject({ ok: false, unexpected: 1 });
+    const twice = new DeliveryTally();
+    for (const id of [...sent, ...sent]) twice.applied(id);
+    expect(await judge(twice, store)).toMatchObject({ ok: false, repeats: sent.length });
+  });
+
+  it('accepts repeats only of the requests really redelivered', async () => {
+    const { store, sent, requestIds } = await recorded();
+    const tally = new DeliveryTally();
+    for (const id of [...sent, ...sent]) tally.applied(id);
+    for (const id of requestIds.slice(1)) tally.redeliveredRequest(id);
+    const partly = await judge(tally, store);
+    expect(partly.ok).toBe(false);
+    expect(partly.unexplainedRepeats).toBeGreaterThan(0);
+    tally.redeliveredRequest(requestIds[0]!);
+    expect(await judge(tally, store)).toMatchObject({ ok: true, repeats: sent.length, unexplainedRepeats: 0 });
+  });
+});
+
 describe('the scale model end to end', () => {
   const packBytes = new Uint8Array(
     readFileSync(new URL('../../examples/data-request-intake-triage.json', import.meta.url)),
@@ -368,11 +457,12 @@ describe('the scale model end to end', () => {
   };
   const work = workload(o.appends, packBytes, o.seed);
 
-  it('records every request once in valid chains under each design, and repeats its figures for the same seed', async () => {
+  it('records and delivers every request once in valid chains under each design, and repeats its figures for the same seed', async () => {
     for (const design of DESIGNS) {
       const a = await simulate(design, work, o, { kind: 'backlog' });
       expect(a.chainValid).toBe(true);
       expect(a.oneEntryPerRequest).toBe(true);
+      expect(a.deliveredOnce).toBe(true);
       expect(a.verifyFindings).toEqual([]);
       const b = await simulate(design, work, o, { kind: 'backlog' });
       expect(b).toEqual(a);
@@ -381,8 +471,10 @@ describe('the scale model end to end', () => {
 
   it('lets one writer per log lose no slot and read one head per log per batch', async () => {
     const many = await simulate('many-writers', work, o, { kind: 'backlog' });
-    const one = await simulate('one-writer-per-log', work, o, { kind: 'backlog' });
+    // The inline design reads only the heads; the stage also reads its entries back (the test below).
+    const one = await simulate('one-writer-per-log-inline-delivery', work, o, { kind: 'backlog' });
     expect(one.lostSlots).toBe(0);
+    expect((await simulate('one-writer-per-log', work, o, { kind: 'backlog' })).lostSlots).toBe(0);
     expect(many.lostSlots).toBeGreaterThan(0);
     expect(one.ledgerRcuPerEntry).toBeLessThan(0.3);
     expect(one.breakdown?.batches).toBeGreaterThan(0);
@@ -391,18 +483,27 @@ describe('the scale model end to end', () => {
   });
 
   it('prices the what-if of free after-slot work as no time after the slot writes, with every request still recorded once', async () => {
-    const shipped = await simulate('one-writer-per-log', work, o, { kind: 'backlog' });
-    const whatIf = await simulate('one-writer-per-log', work, { ...o, freeAfterSlots: true }, { kind: 'backlog' });
-    expect(shipped.breakdown!.afterSlotsMs).toBeGreaterThan(5);
+    const inline = await simulate('one-writer-per-log-inline-delivery', work, o, { kind: 'backlog' });
+    const whatIf = await simulate(
+      'one-writer-per-log-inline-delivery',
+      work,
+      { ...o, freeAfterSlots: true },
+      { kind: 'backlog' },
+    );
+    expect(inline.breakdown!.afterSlotsMs).toBeGreaterThan(5);
     expect(whatIf.breakdown!.afterSlotsMs).toBe(0);
-    expect(whatIf.oneEntryPerRequest && whatIf.chainValid).toBe(true);
+    expect(whatIf.oneEntryPerRequest && whatIf.chainValid && whatIf.deliveredOnce).toBe(true);
     // The positions are still written (verify checks them) and metered.
-    expect(whatIf.ledgerWcuPerEntry).toBeCloseTo(shipped.ledgerWcuPerEntry, 1);
+    expect(whatIf.ledgerWcuPerEntry).toBeCloseTo(inline.ledgerWcuPerEntry, 1);
   });
 
   it("reports when each request's result notification is published, never before its entry is durable", async () => {
-    for (const freeAfterSlots of [false, true]) {
-      const run = await simulate('one-writer-per-log', work, { ...o, freeAfterSlots }, { kind: 'backlog' });
+    for (const [design, freeAfterSlots] of [
+      ['one-writer-per-log', false],
+      ['one-writer-per-log-inline-delivery', false],
+      ['one-writer-per-log-inline-delivery', true],
+    ] as const) {
+      const run = await simulate(design, work, { ...o, freeAfterSlots }, { kind: 'backlog' });
       expect(run.notified).toBe(o.appends);
       // Each request is notified no earlier than its entry is durable, so every percentile is at least as late.
       expect(run.notifiedP50Ms).toBeGreaterThanOrEqual(run.p50Ms);
@@ -410,20 +511,54 @@ describe('the scale model end to end', () => {
     }
   });
 
-  it('prices the what-if of a delivery stage as one send under the lock, and the stage reads back and delivers everything', async () => {
-    const shipped = await simulate('one-writer-per-log', work, o, { kind: 'backlog' });
-    const stage = await simulate('one-writer-per-log', work, { ...o, deliveryStage: true }, { kind: 'backlog' });
-    expect(stage.oneEntryPerRequest && stage.chainValid).toBe(true);
+  it('ships the delivery stage: one job send left under the lock, and the stage reads back, places and delivers every entry', async () => {
+    const inline = await simulate('one-writer-per-log-inline-delivery', work, o, { kind: 'backlog' });
+    const stage = await simulate('one-writer-per-log', work, o, { kind: 'backlog' });
+    expect(stage.oneEntryPerRequest && stage.chainValid && stage.deliveredOnce).toBe(true);
     // Under the lock only the job's send is left after the slot writes.
     expect(stage.breakdown!.afterSlotsMs).toBeGreaterThan(0);
-    expect(stage.breakdown!.afterSlotsMs).toBeLessThan(shipped.breakdown!.afterSlotsMs);
-    // The consumer delivers every notification, later than the shipped design would from the same durable entries.
+    expect(stage.breakdown!.afterSlotsMs).toBeLessThan(inline.breakdown!.afterSlotsMs);
+    // The consumers deliver every notification, a hop later than the inline design would from durable entries.
     expect(stage.notified).toBe(o.appends);
-    expect(stage.notifiedP50Ms - stage.p50Ms).toBeGreaterThan(shipped.notifiedP50Ms - shipped.p50Ms);
-    // Its read back is metered; the job's send, receive and delete are counted; the positions are still written.
-    expect(stage.ledgerRcuPerEntry).toBeGreaterThan(shipped.ledgerRcuPerEntry);
-    expect(stage.messagingCallsPerRequest).toBeGreaterThan(shipped.messagingCallsPerRequest);
-    expect(stage.ledgerWcuPerEntry).toBeCloseTo(shipped.ledgerWcuPerEntry, 1);
+    expect(stage.notifiedP50Ms - stage.p50Ms).toBeGreaterThan(inline.notifiedP50Ms - inline.p50Ms);
+    // The read back is metered; the job's calls are counted; the positions are written once, by the stage.
+    expect(stage.ledgerRcuPerEntry).toBeGreaterThan(inline.ledgerRcuPerEntry);
+    expect(stage.messagingCallsPerRequest).toBeGreaterThan(inline.messagingCallsPerRequest);
+    expect(stage.ledgerWcuPerEntry).toBeCloseTo(inline.ledgerWcuPerEntry, 1);
+    expect(inline.delivery).toBeUndefined();
+  });
+
+  it('sends one delivery job per log of each batch, and each job is delivered once in a run without redeliveries', async () => {
+    const stage = await simulate('one-writer-per-log', work, o, { kind: 'backlog' });
+    expect(stage.redelivered).toBe(0);
+    const b = stage.breakdown!;
+    expect(stage.delivery!.jobsSent).toBe(Math.round(b.batches * b.groupsPerBatch));
+    expect(stage.delivery!.jobsDelivered).toBe(stage.delivery!.jobsSent);
+    expect(stage.delivery!.jobsRefused).toBe(0);
+    expect(stage.deliveries).toMatchObject({ missing: 0, repeats: 0, unexpected: 0 });
+    // One SendMessageBatch per batch, one receive and one delete per consumer invocation (≤ 10 jobs).
+    expect(stage.delivery!.sqsCalls).toBeGreaterThanOrEqual(b.batches + 2 * Math.ceil(stage.delivery!.jobsSent / 10));
+    expect(stage.delivery!.sqsCalls).toBeLessThanOrEqual(b.batches + 2 * stage.delivery!.jobsSent);
+    expect(stage.delivery!.sqsCallsPerEntry).toBeCloseTo(stage.delivery!.sqsCalls / o.appends, 9);
+  });
+
+  it("runs as many delivery consumers as the evaluate function's instances unless told otherwise", async () => {
+    const light: ScaleOptions = { ...o, throttle: false };
+    const same = await simulate('one-writer-per-log', work, light, { kind: 'backlog' });
+    const asMany = await simulate(
+      'one-writer-per-log',
+      work,
+      { ...light, deliveryInstances: o.instances },
+      { kind: 'backlog' },
+    );
+    const one = await simulate('one-writer-per-log', work, { ...light, deliveryInstances: 1 }, { kind: 'backlog' });
+    expect(asMany).toEqual(same);
+    // One consumer delivers every job, one invocation at a time: the notifications queue behind it.
+    expect(one.deliveredOnce && one.notified === o.appends).toBe(true);
+    expect(one.notifiedP99Ms).toBeGreaterThan(same.notifiedP99Ms);
+    await expect(
+      simulate('one-writer-per-log', work, { ...o, deliveryInstances: 0 }, { kind: 'backlog' }),
+    ).rejects.toThrow(RangeError);
   });
 
   it('finds by bisection a rate whose p99 meets a target, with the next rate tried above it missing', async () => {
@@ -445,9 +580,9 @@ describe('the scale model end to end', () => {
     expect(none).toMatchObject({ requestsPerSecond: 0, p99Ms: undefined });
   });
 
-  it('refuses to run both what-ifs of the after-slot work at once', async () => {
+  it('refuses the what-if of free after-slot work with the delivery stage, which leaves no such work under the lock', async () => {
     await expect(
-      simulate('one-writer-per-log', work, { ...o, freeAfterSlots: true, deliveryStage: true }, { kind: 'backlog' }),
+      simulate('one-writer-per-log', work, { ...o, freeAfterSlots: true }, { kind: 'backlog' }),
     ).rejects.toThrow(RangeError);
   });
 });

@@ -5,8 +5,8 @@
  * DynamoDB and SQS call costing a lognormal network latency on a virtual clock, metered per partition key and, with
  * `throttle`, limited per key as DynamoDB limits it.
  *
- * Three designs, run on the same requests:
- *   many-writers        — the previous protocol: the intake (SQS standard) feeds every evaluate instance; each
+ * Four designs, run on the same requests:
+ *   many-writers        — the protocol before ADR 0270: the intake (SQS standard) feeds every evaluate instance; each
  *                         offers a new request the logs in turn from its own offset (logsInTurn, ADR 0161), so many
  *                         instances write each log and race for its next slot.
  *   one-writer-per-log  — the sequencing as shipped (ADR 0270): a thin sequence function forwards each intake message
@@ -18,9 +18,17 @@
  *                         only to its group's log (`forLog`), and each log's slot writes are group-committed: the
  *                         records waiting for a log's slot step go in one conditional PutItem of a bundle item
  *                         (ADR 0350, ADR 0400); each record's archive put and claim leave once it is read, before
- *                         its evaluation's CPU (ADR 0402).
- *   one-writer-per-log-serial — the same, with the slot writes of a log one at a time under the writer's lock
- *                         (ADR 0162): the protocol of ADR 0274, kept as the same-run baseline of the group commit.
+ *                         its evaluation's CPU (ADR 0402). With the delivery stage: under the lock the batch only
+ *                         appends (the writer's `positionsByStage`: no position for a new entry) and then sends one
+ *                         delivery job per log (handleBatch's `jobs`, one SendMessageBatch per ten jobs) before the
+ *                         delete; consumers of the standard job queue (delivery-consumer.ts, `deliveryInstances` of
+ *                         them) run the real deliverJob: read the entries back, write their positions, send the
+ *                         handoffs, then the notifications.
+ *   one-writer-per-log-inline-delivery — the previous shipped protocol: the same, with the positions, handoffs and
+ *                         notifications sent by the evaluate function under the lock, before the delete (the
+ *                         per-invocation outbox, ADR 0253); kept as the same-run baseline of the delivery stage.
+ *   one-writer-per-log-serial — the inline protocol with the slot writes of a log one at a time under the writer's
+ *                         lock (ADR 0162): the protocol of ADR 0274, kept as the same-run baseline of the group commit.
  *
  * Each simulated instance is one Lambda execution environment: its own ledger writer (head cache, slot lock, own
  * slots), pack cache, SDK retry quota and one CPU; it receives a batch (≤ 10), is invoked, runs handleBatch, and
@@ -34,7 +42,8 @@ import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../../core/l
 import { readTrustPolicy } from '../../../core/ledger/trust-policy/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledger/verify/index.js';
 import { checkpointLog } from '../../../core/ledger/write/checkpoint-writer.js';
-import { handleBatch, type BatchRecord } from '../../../core/pipeline/batch.js';
+import { handleBatch, type BatchRecord, type DeliveryJobSender } from '../../../core/pipeline/batch.js';
+import { deliveryJobBytes } from '../../../core/pipeline/delivery-job.js';
 import { ledgerWriter } from '../../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../../core/pipeline/pack-source.js';
 import { processRequest, type PipelineConfig } from '../../../core/pipeline/process-request.js';
@@ -44,6 +53,8 @@ import type { LedgerWriter } from '../../../core/pipeline/ports.js';
 import { prng } from '../seeded-prng.js';
 import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
 import { CapacityMeter } from './capacity-meter.js';
+import { DeliveryTally, type DeliveredOnceVerdict } from './delivered-once.js';
+import { consumeDeliveryJobs, noDeliveryCounts, type DeliveryCounts } from './delivery-consumer.js';
 import { itemSize, writeUnits } from './dynamodb-capacity.js';
 import { lognormalLatency, type LatencyShape } from './latency.js';
 import {
@@ -58,11 +69,19 @@ import { RetryQuota, ThrottlingError } from './sdk-retry.js';
 import { SimQueue, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
 
-export type Design = 'many-writers' | 'one-writer-per-log-serial' | 'one-writer-per-log';
-export const DESIGNS: readonly Design[] = ['many-writers', 'one-writer-per-log-serial', 'one-writer-per-log'];
+export type Design =
+  'many-writers' | 'one-writer-per-log-serial' | 'one-writer-per-log-inline-delivery' | 'one-writer-per-log';
+export const DESIGNS: readonly Design[] = [
+  'many-writers',
+  'one-writer-per-log-serial',
+  'one-writer-per-log-inline-delivery',
+  'one-writer-per-log',
+];
 const sequenced = (d: Design): boolean => d !== 'many-writers';
-/** Group commit of each log's slot writes (ADR 0350): the shipped writer; the two baselines write one slot a time. */
-const groupCommit = (d: Design): boolean => d === 'one-writer-per-log';
+/** Group commit of each log's slot writes (ADR 0350): the shipped writer and the inline baseline; the others don't. */
+const groupCommit = (d: Design): boolean => d === 'one-writer-per-log' || d === 'one-writer-per-log-inline-delivery';
+/** Delivery by the delivery stage rather than under the lock: the shipped design only. */
+const byStage = (d: Design): boolean => d === 'one-writer-per-log';
 
 export interface ScaleOptions {
   /** Evaluate function instances (the event source's maximumConcurrency). */
@@ -84,20 +103,14 @@ export interface ScaleOptions {
   readonly batchSize: number;
   readonly seed: number;
   /**
-   * What-if, not a shipped design: the work after the slot writes (handoffs, notifications, position writes) costs no
-   * time under the FIFO group's lock, as if a later stage did it. An upper bound on what moving it out could give;
-   * the position writes are still made and metered, off the lock's path. Default off.
+   * What-if of the designs that deliver under the lock, not of the delivery stage (refused with it): the work after
+   * the slot writes (handoffs, notifications, position writes) costs no time under the FIFO group's lock. An upper
+   * bound on what moving it out could give; the position writes are still made and metered, off the lock's path.
+   * Default off.
    */
   readonly freeAfterSlots?: boolean;
-  /**
-   * What-if, not a shipped design: a later delivery stage does the work after the slot writes. Under the FIFO group's
-   * lock the handler then sends one SQS message (the delivery job) per batch and returns; a delivery consumer (as
-   * many as there are jobs) receives it (the answer's return trip and an invoke), reads back each log's newest item
-   * (one consistent read per log of the batch, metered), sends the handoffs and then publishes the notifications
-   * (ADR 0171's order), and deletes the job. The position writes leave at the slot write, off the lock's path, as
-   * with `freeAfterSlots`. Default off.
-   */
-  readonly deliveryStage?: boolean;
+  /** Delivery-stage consumer instances (its maximumConcurrency); default `instances`, as infra deploys it. */
+  readonly deliveryInstances?: number;
 }
 
 /** How requests reach the intake: all at once (a backlog: the sustained rate) or a Poisson stream at a rate. */
@@ -157,6 +170,14 @@ export interface RunFigures {
   readonly chainValid: boolean;
   readonly oneEntryPerRequest: boolean;
   readonly verifyFindings: readonly string[];
+  /**
+   * Every stored entry's handoffs and notification were applied at their queues and topic, each id once but for
+   * requests really redelivered (delivered-once.ts).
+   */
+  readonly deliveredOnce: boolean;
+  readonly deliveries: DeliveredOnceVerdict;
+  /** The delivery stage's counts (the shipped design only). */
+  readonly delivery?: DeliveryCounts & { readonly sqsCallsPerEntry: number };
   /**
    * Bytes of the entry items: as stored (the adapter's encoder, the body compressed: ADR 0355) and as they would be
    * with the body as a plain String (the layout before), for the same entries.
@@ -324,17 +345,14 @@ class Instance {
       chooseLog: turns,
       groupCommit: groupCommit(world.design),
       deferPositions: groupCommit(world.design),
+      positionsByStage: byStage(world.design),
     });
     // As functions/lib/evaluate-runtime.ts: under one writer per log, each batch reads each log's head once.
     this.newBatch = () => {
       if (sequenced(world.design)) ledger.forgetHeads();
     };
     const ordered = sequenced(world.design);
-    const packs = cachedPackSource({
-      getPack: (digest) =>
-        dynamoCall(this.site, async () => (digest === world.work.packDigest ? world.work.packBytes : null)),
-      resolveAlias: async () => null,
-    });
+    const packs = modelledPacks(world, this.site);
     const archive = {
       put: (bytes: Uint8Array) =>
         dynamoCall(this.site, async (now) => {
@@ -348,39 +366,24 @@ class Instance {
           return { digest, created: old === undefined };
         }),
     };
-    // Batch calls carry ≤ 10 entries each, sent one after another (adapters/sqs.ts, adapters/sns.ts); `applied`
-    // learns which entries each call carried as the service applies it.
-    const batchCalls = async (n: number, applied?: (from: number, to: number) => void): Promise<{ failed: [] }> => {
-      if (o.freeAfterSlots === true) {
-        applied?.(0, n);
+    const sendNow = sendingPorts(world, this.sqsSite);
+    // The shipped design's jobs: one SendMessageBatch per ten, under the lock, the body the job's own bytes.
+    const jobs: DeliveryJobSender = {
+      send: async (list) => {
+        for (let i = 0; i < list.length; i += 10)
+          await sqsRoundTrip(this.sqsSite, () => {
+            world.delivery.sqsCalls += 1;
+            for (const job of list.slice(i, i + 10)) {
+              const bytes = deliveryJobBytes(job);
+              if (!bytes.ok) throw new Error(`scale model: ${bytes.error.message}`);
+              world.deliveryQueue.send(bytes.value);
+              world.delivery.jobsSent += 1;
+            }
+          });
         return { failed: [] };
-      }
-      for (let i = 0; i < n; i += 10) await sqsRoundTrip(this.sqsSite, () => applied?.(i, Math.min(n, i + 10)));
-      return { failed: [] };
+      },
     };
-    const published = (messages: readonly ResultMessage[]) => (from: number, to: number) => {
-      for (const m of messages.slice(from, to)) {
-        const id = m.attributes.requestId; // the filter attribute: the model's request ids are short and plain
-        if (id !== undefined && !world.notifiedAt.has(id)) world.notifiedAt.set(id, clock.now);
-      }
-    };
-    const sendNow: OutboxPorts = {
-      handoffs: { sendBatch: (_queue, handoffs) => batchCalls(handoffs.length) },
-      results: { publishBatch: (messages) => batchCalls(messages.length, published(messages)) },
-    };
-    // With the delivery stage the outbox's calls are kept for the stage's consumer instead of being made here.
-    let kept: KeptCalls = { handoffs: [], publishes: [] };
-    const keep = (list: (() => Promise<unknown>)[], call: () => Promise<unknown>): Promise<{ failed: [] }> => {
-      list.push(call);
-      return Promise.resolve({ failed: [] });
-    };
-    const delivery: OutboxPorts =
-      o.deliveryStage === true
-        ? {
-            handoffs: { sendBatch: (q, l) => keep(kept.handoffs, () => sendNow.handoffs.sendBatch(q, l)) },
-            results: { publishBatch: (m) => keep(kept.publishes, () => sendNow.results!.publishBatch(m)) },
-          }
-        : sendNow;
+    const stage = byStage(world.design);
     this.handle = async (records) => {
       const answer = await handleBatch(records, {
         ordered,
@@ -388,6 +391,8 @@ class Instance {
           // A record's CPU as processRequest spends it: reading the request first (then the archive put and the
           // claim leave, ADR 0402), the rest — admission, evaluation, the entry's build — before its append.
           await clock.until(this.spend(o.cpuMsPerRecord * READ_SHARE));
+          if (record.receiveCount !== undefined && record.receiveCount > 1)
+            world.tally.redeliveredRequest(requestIdOf(record.body));
           const writer = record.groupId !== undefined ? ledger.forLog(record.groupId) : ledger;
           const decided: LedgerWriter = {
             append: async (draft, options) => {
@@ -398,47 +403,18 @@ class Instance {
           };
           return processRequest(bytes, config, { packs, archive, ledger: decided, ...sinks! });
         },
-        outbox: delivery,
+        ...(stage ? { jobs } : { outbox: sendNow }),
         deadLetter: async () => {
           await sqsCall(this.sqsSite);
           world.deadLettered += 1;
         },
       });
-      // As functions/lib/evaluate-runtime.ts: the deferred position writes are durable before the batch is answered.
-      if (o.freeAfterSlots === true || o.deliveryStage === true) void ledger.settlePositions().catch(() => undefined);
+      // As functions/lib/evaluate-runtime.ts: the deferred position writes (under the stage: a duplicate's only) are
+      // durable before the batch is answered.
+      if (o.freeAfterSlots === true) void ledger.settlePositions().catch(() => undefined);
       else await ledger.settlePositions();
-      if (o.deliveryStage === true && kept.handoffs.length + kept.publishes.length > 0) {
-        const work = kept;
-        kept = { handoffs: [], publishes: [] };
-        const logs = [...new Set(records.flatMap((r) => (r.groupId !== undefined ? [r.groupId] : [])))];
-        let sent = 0;
-        await sqsRoundTrip(this.sqsSite, () => (sent = clock.now)); // the job, sent under the lock
-        void this.deliver(world, sent, logs, work, store);
-      }
       return answer;
     };
-  }
-
-  /**
-   * The delivery stage's consumer of one job (what-if, `deliveryStage`): its receive answers once the job is on the
-   * queue, it is invoked, reads each log's newest item back, makes the outbox's calls in their order (handoffs by
-   * queue, then the notifications) and deletes the job.
-   */
-  private async deliver(
-    world: World,
-    sent: number,
-    logs: readonly string[],
-    work: KeptCalls,
-    store: ModelledLedgerStore,
-  ): Promise<void> {
-    const { clock } = world;
-    this.sqsSite.onMessagingCall?.(); // the receive that takes it: answered half a latency after the job is queued
-    await clock.until(sent + world.sqsLatency() / 2);
-    await clock.sleep(world.sqsLatency()); // the event source mapping invokes the consumer
-    await Promise.all(logs.map((logId) => store.readHead(logId)));
-    await Promise.all(work.handoffs.map((call) => call()));
-    for (const call of work.publishes) await call();
-    await sqsCall(this.sqsSite);
   }
 
   /** Queues `ms` of work on the instance's one CPU (work runs in the order it was queued); returns when it ends. */
@@ -504,10 +480,76 @@ async function sqsRoundTrip<T>(site: CallSite, serve: () => Promise<T> | T): Pro
 /** An SQS or SNS call whose answer the model does not need (a send, a publish). */
 const sqsCall = (site: CallSite): Promise<void> => sqsRoundTrip(site, () => undefined);
 
-/** The outbox calls of one batch, kept for the delivery stage's consumer (what-if): handoffs first, then publishes. */
-interface KeptCalls {
-  handoffs: (() => Promise<unknown>)[];
-  publishes: (() => Promise<unknown>)[];
+/**
+ * The outbox's batch ports as a function sends them from `site`: calls of ≤ 10 entries each, one after another
+ * (adapters/sqs.ts, adapters/sns.ts); each handoff and notification is tallied as the service applies it, and a
+ * notification's first publish is when its requester is notified.
+ */
+function sendingPorts(world: World, site: CallSite): OutboxPorts {
+  const { clock } = world;
+  const batchCalls = async (n: number, applied: (from: number, to: number) => void): Promise<{ failed: [] }> => {
+    if (world.o.freeAfterSlots === true) {
+      applied(0, n);
+      return { failed: [] };
+    }
+    for (let i = 0; i < n; i += 10) await sqsRoundTrip(site, () => applied(i, Math.min(n, i + 10)));
+    return { failed: [] };
+  };
+  return {
+    handoffs: {
+      sendBatch: (_queue, handoffs) =>
+        batchCalls(handoffs.length, (from, to) => {
+          for (const h of handoffs.slice(from, to)) world.tally.applied(h.handoffId);
+        }),
+    },
+    results: {
+      publishBatch: (messages: readonly ResultMessage[]) =>
+        batchCalls(messages.length, (from, to) => {
+          for (const m of messages.slice(from, to)) {
+            world.tally.applied(m.id);
+            const id = m.attributes.requestId; // the filter attribute: the model's request ids are short and plain
+            if (id !== undefined && !world.notifiedAt.has(id)) world.notifiedAt.set(id, clock.now);
+          }
+        }),
+    },
+  };
+}
+
+/** A function's pack source: its own cache, a miss read from the packs table from `site`. */
+function modelledPacks(world: World, site: CallSite) {
+  return cachedPackSource({
+    getPack: (digest) => dynamoCall(site, async () => (digest === world.work.packDigest ? world.work.packBytes : null)),
+    resolveAlias: async () => null,
+  });
+}
+
+/** The request id of a request body (the model's bodies are all readable requests). */
+const requestIdOf = (body: string): string => (JSON.parse(body) as { requestId: string }).requestId;
+
+/** One delivery-stage consumer instance: its own SDK clients (retry quota), pack cache and store. */
+function startDeliveryConsumer(world: World, index: number): void {
+  const { clock } = world;
+  const site: CallSite = {
+    clock,
+    meter: world.meter,
+    latency: world.dynamoLatency,
+    retry: { sleep: (ms) => clock.sleep(ms), rand: prng(world.o.seed * 104_729 + index), quota: new RetryQuota() },
+    cpuDone: () => Promise.resolve(),
+  };
+  const sqsSite: CallSite = { ...site, latency: world.sqsLatency, onMessagingCall: () => (world.messagingCalls += 1) };
+  void consumeDeliveryJobs({
+    clock,
+    queue: world.deliveryQueue,
+    batchSize: world.o.batchSize,
+    sqs: (serve) => sqsRoundTrip(sqsSite, serve),
+    invokeMs: world.sqsLatency,
+    store: new ModelledLedgerStore(world.table, site),
+    packs: modelledPacks(world, site),
+    outbox: sendingPorts(world, sqsSite),
+    config: world.config,
+    counts: world.delivery,
+    redelivered: (requestId) => world.tally.redeliveredRequest(requestId),
+  });
 }
 
 class World {
@@ -521,6 +563,10 @@ class World {
   readonly sentAt = new Map<string, number>();
   /** Request id → virtual time its result notification was first published (the publish applied at the topic). */
   readonly notifiedAt = new Map<string, number>();
+  /** The delivery stage's standard queue of jobs (the shipped design). */
+  readonly deliveryQueue: SimQueue;
+  readonly delivery: DeliveryCounts = noDeliveryCounts();
+  readonly tally = new DeliveryTally();
   deadLettered = 0;
   failedRecords = 0;
   /** SQS and SNS calls by the functions (receives, deletes, sends, publishes; the requesters' sends not included). */
@@ -540,6 +586,7 @@ class World {
     const rand = prng(o.seed);
     this.dynamoLatency = lognormalLatency(o.dynamoLatency, rand);
     this.sqsLatency = lognormalLatency(o.sqsLatency, rand);
+    this.deliveryQueue = new SimQueue(this.clock, 'standard', o.visibilityTimeoutSeconds * 1000);
   }
 
   onTaken(messages: readonly QueuedMessage[], at: number): void {
@@ -570,6 +617,7 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
   for (;;) {
     const messages = await sqsRoundTrip(site, () => intake.receive(world.o.batchSize));
     await world.clock.sleep(world.sqsLatency()); // invoke
+    for (const m of messages) if (m.receiveCount > 1) world.tally.redeliveredRequest(requestIdOf(m.body));
     await sqsRoundTrip(site, () => {
       for (const m of messages) {
         ledgerQueue.send(m.body, ledgerGroupOf(m.body, m.messageId, world.config.logIds));
@@ -627,8 +675,10 @@ export async function simulate(
   arrivals: Arrivals,
 ): Promise<RunFigures> {
   if (work.requestIds.length !== o.appends) throw new RangeError('the workload must hold exactly `appends` requests');
-  if (o.freeAfterSlots === true && o.deliveryStage === true)
-    throw new RangeError('freeAfterSlots and deliveryStage are two what-ifs of the same work: choose one');
+  if (o.freeAfterSlots === true && byStage(design))
+    throw new RangeError('freeAfterSlots prices the work after the slot writes under the lock: the stage has none');
+  if (o.deliveryInstances !== undefined && !(Number.isSafeInteger(o.deliveryInstances) && o.deliveryInstances >= 1))
+    throw new RangeError('deliveryInstances must be an integer ≥ 1');
   const world = new World(design, work, o);
   const { clock } = world;
   const visibilityMs = o.visibilityTimeoutSeconds * 1000;
@@ -644,6 +694,7 @@ export async function simulate(
     };
   }
   for (let i = 0; i < o.instances; i++) void new Instance(world, i).consume(world, consumed);
+  if (byStage(design)) for (let i = 0; i < (o.deliveryInstances ?? o.instances); i++) startDeliveryConsumer(world, i);
   if (sequenced(design))
     for (let i = 0; i < o.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
 
@@ -706,6 +757,12 @@ export async function simulate(
       plain.push(itemSize({ ...rest, body: e.body }));
       counts.set(e.projection.requestId, (counts.get(e.projection.requestId) ?? 0) + 1);
     }
+  const deliveries = await world.tally.verdict(
+    store,
+    world.config.logIds,
+    world.config,
+    cachedPackSource({ getPack: async () => work.packBytes, resolveAlias: async () => null }),
+  );
   const hotW = world.meter.hottest(LEDGER_TABLE, 'wcu', 0, end);
   const hotR = world.meter.hottest(LEDGER_TABLE, 'rcu', 0, end);
   return {
@@ -735,6 +792,11 @@ export async function simulate(
       work.requestIds.every((id) => counts.get(id) === 1) &&
       !findings.includes('duplicate-request'),
     verifyFindings: [...new Set(findings)],
+    deliveredOnce: deliveries.ok && world.delivery.jobsRefused === 0,
+    deliveries,
+    ...(byStage(design)
+      ? { delivery: { ...world.delivery, sqsCallsPerEntry: world.delivery.sqsCalls / o.appends } }
+      : {}),
     entryItemBytes: { stored: rangeOf(stored), plain: rangeOf(plain) },
     ...(sequenced(design) ? { breakdown: breakdownOf(world) } : {}),
     virtualSeconds: end / 1000,
