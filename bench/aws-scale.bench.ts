@@ -27,7 +27,7 @@
  *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
  *   --rate r (paced run's requests/s)  --batch-size b (10)
  *   --designs many-writers,one-writer-per-log-serial,one-writer-per-log-inline-delivery,one-writer-per-log (all by
- *   default)  --delivery-instances N (delivery-stage consumers; default --instances, as infra deploys them)
+ *   default)  --delivery-instances N (delivery-stage consumers; default --instances; infra deploys max(10, maximumConcurrency))
  *   --free-after-slots (what-if of the inline designs, refused with the stage: handoffs, notifications and position
  *   writes cost no time under the FIFO group's lock, an upper bound on moving them out)
  * Each design also reports the latency a requester sees, to the result notification (notifiedP50Ms, notifiedP99Ms),
