@@ -51,6 +51,7 @@ import { handleBatch } from '../../core/pipeline/batch.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import { processRequest, type PipelineConfig } from '../../core/pipeline/process-request.js';
+import { testPipelineConfig } from '../pipeline/pipeline-config-fixture.js';
 
 describe('the virtual clock', () => {
   it('wakes sleepers in time order and ends at the last wake-up without real waiting', async () => {
@@ -359,15 +360,7 @@ describe("the model's delivered-once check", () => {
   const packBytes = new Uint8Array(
     readFileSync(new URL('../../examples/data-request-intake-triage.json', import.meta.url)),
   );
-  const config: PipelineConfig = {
-    logIds: ['d-0'],
-    supportedExtensions: [],
-    defaultWorkBudget: 100_000,
-    maxWorkBudget: 1_000_000,
-    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: 'b'.repeat(64) },
-    routeQueues: { 'queue:Intake Desk': 'q1', 'human-role:Oversight': 'q2', 'human-role:Data Steward': 'q3' },
-    unroutedQueue: 'q0',
-  };
+  const config: PipelineConfig = testPipelineConfig(['d-0']);
   const packs = cachedPackSource({ getPack: async () => packBytes, resolveAlias: async () => null });
 
   /** Three triage requests recorded and delivered by the real batch handler; the ids it sent, by request. */

@@ -4,19 +4,14 @@
  * under the same ids — after writing their positions, and nothing for coordinates that hold no such entry.
  */
 import { describe, expect, it } from 'vitest';
-import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { handleBatch } from '../../core/pipeline/batch.js';
 import { deliverJob } from '../../core/pipeline/deliver-job.js';
 import type { DeliveryJob } from '../../core/pipeline/delivery-job.js';
-import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import type { OutboxPorts } from '../../core/pipeline/outbox.js';
-import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import type { OutboxHandoff } from '../../core/pipeline/ports.js';
-import { processRequest } from '../../core/pipeline/process-request.js';
 import type { ResultMessage } from '../../core/pipeline/result-notification.js';
-import { testPipelineConfig } from './pipeline-config-fixture.js';
-import { TRIAGE, VENDOR, hex, triage, vendor } from './example-requests-fixture.js';
+import { triage, vendor } from './example-requests-fixture.js';
+import { memoryPipeline } from './memory-pipeline-fixture.js';
 
 /** Ports that record what was sent, in call order. */
 function recordingOutbox() {
@@ -43,31 +38,13 @@ function recordingOutbox() {
 }
 
 function world() {
-  const packs = new Map([VENDOR, TRIAGE].map((t) => [hex(t), new TextEncoder().encode(t)]));
-  const store = new MemoryLedgerStore();
-  const config = testPipelineConfig(['d-0']);
-  const writer = ledgerWriter({
-    store,
-    signer: signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(9))),
-    logIds: config.logIds,
-    now: () => '2026-12-04T17:00:00Z',
-  });
-  const packSource = cachedPackSource({
-    getPack: async (d: string) => packs.get(d) ?? null,
-    resolveAlias: async () => null,
-  });
+  const { store, config, packSource, process } = memoryPipeline();
   /** The evaluate function as shipped: records the batch and delivers it under the lock. */
   const evaluate = async (bodies: string[], outbox: OutboxPorts) =>
     handleBatch(
       bodies.map((body, i) => ({ messageId: `m${i}`, body })),
       {
-        process: (bytes, _r, sinks) =>
-          processRequest(bytes, config, {
-            packs: packSource,
-            archive: { put: async () => undefined },
-            ledger: writer,
-            ...sinks!,
-          }),
+        process,
         deadLetter: async () => undefined,
         outbox,
       },

@@ -7,16 +7,11 @@
  */
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { handleBatch, type BatchOutcome, type BatchRecord } from '../../core/pipeline/batch.js';
 import type { DeliveredJob } from '../../core/pipeline/deliver-job.js';
 import { deliveryJobBytes, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
-import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import type { OutboxPorts } from '../../core/pipeline/outbox.js';
-import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import type { OutboxHandoff } from '../../core/pipeline/ports.js';
-import { processRequest } from '../../core/pipeline/process-request.js';
 import type { ResultMessage } from '../../core/pipeline/result-notification.js';
 import {
   createDeliverRuntime,
@@ -25,8 +20,8 @@ import {
   type JobRecord,
 } from '../../functions/lib/deliver-runtime.js';
 import { powertoolsObservability } from '../../functions/lib/observability.js';
-import { testPipelineConfig } from './pipeline-config-fixture.js';
-import { TRIAGE, VENDOR, hex, triage, vendor } from './example-requests-fixture.js';
+import { triage, vendor } from './example-requests-fixture.js';
+import { memoryPipeline } from './memory-pipeline-fixture.js';
 
 const bytesOf = (job: DeliveryJob): string => {
   const b = deliveryJobBytes(job);
@@ -95,21 +90,8 @@ function recordingObserver() {
 }
 
 function world(logIds: string[] = ['d-0']) {
-  const packs = new Map([VENDOR, TRIAGE].map((t) => [hex(t), new TextEncoder().encode(t)]));
-  const store = new MemoryLedgerStore();
-  const config = testPipelineConfig(logIds);
   // As under the stage: the writer leaves each new entry's position to the deliver function.
-  const writer = ledgerWriter({
-    store,
-    signer: signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(7))),
-    logIds: config.logIds,
-    now: () => '2026-12-04T19:00:00Z',
-    positionsByStage: true,
-  });
-  const packSource = cachedPackSource({
-    getPack: async (d: string) => packs.get(d) ?? null,
-    resolveAlias: async () => null,
-  });
+  const { store, config, packSource, process } = memoryPipeline({ logIds, positionsByStage: true });
   /** The evaluate function under the stage: records the batch and sends one job per log; answers the jobs sent. */
   const evaluate = async (bodies: string[]) => {
     const jobs: DeliveryJob[] = [];
@@ -117,13 +99,7 @@ function world(logIds: string[] = ['d-0']) {
     const answer = await handleBatch(
       bodies.map((body, i) => ({ messageId: `e${i}`, body })),
       {
-        process: (bytes, _r, sinks) =>
-          processRequest(bytes, config, {
-            packs: packSource,
-            archive: { put: async () => undefined },
-            ledger: writer,
-            ...sinks!,
-          }),
+        process,
         deadLetter: async () => undefined,
         jobs: { send: async (list) => (jobs.push(...list), { failed: [] }) },
         observer: {
