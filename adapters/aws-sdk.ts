@@ -4,7 +4,7 @@
  * The SDK ships CommonJS. An ESM `import` of a CommonJS module makes Node first scan all of its source for export
  * names (cjs-module-lexer) and then run it; client-dynamodb is one 178 KB file. Loading the same files with
  * require() skips the scan. Measured with `npm run build && node dist/bench/bundle.bench.js`: module init of the
- * deployed evaluate bundle 151–157 ms with ESM imports of the runtime's SDK, ~114 ms with require() (ADR 0163).
+ * deployed evaluate bundle 151–157 ms with ESM imports of the runtime's SDK, ~114 ms with require() (ADR 0421).
  *
  * A build that bundles the SDK (`bundleAwsSdk`) defines DOCKET_BUNDLED_SDK, and esbuild then inlines the dynamic
  * imports below instead: a require() made through createRequire is invisible to a bundler and would load the

@@ -88,7 +88,7 @@ export interface DocketConfig {
   readonly memoryMb: number;
   readonly checkpointTimeoutSeconds: number;
   readonly checkpointMemoryMb: number;
-  /** Bundle the AWS SDK into the functions instead of using the runtime's copy (ADR 0323). */
+  /** Bundle the AWS SDK into the functions instead of using the runtime's copy (ADR 0421). */
   readonly bundleAwsSdk: boolean;
   /** CloudWatch Logs retention of both functions, days. */
   readonly logRetentionDays: number;
@@ -376,7 +376,7 @@ const VALID_LOG_RETENTION_DAYS = [
 ];
 
 /**
- * ADR 0221 (superseding ADR 0194): a deployment may enable only known draft features, each once; the entries its
+ * ADR 0221: a deployment may enable only known draft features, each once; the entries its
  * evaluator writes record them (format docket.ledger-entry/2, ADR 0220).
  */
 function draftFeatureProblems(features: unknown): string[] {

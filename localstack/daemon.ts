@@ -1,8 +1,7 @@
 /**
  * `docket local start` / `docket local stop` (the pipeline owner's CLI calls these): run the local stack as a
  * detached background process whose state lives in `.docket/local/stack.json` (endpoint, pid, resources) and whose
- * output goes to `.docket/local/stack.log`. Also startStackProcess: the same process attached to the caller
- * (benchmarks), so the emulators get a core of their own.
+ * output goes to `.docket/local/stack.log`.
  *
  * A stack is running only when its state file names a live process AND its endpoint answers (ADR 0112): a state
  * file left by a crash, or a process that no longer serves, is a dead stack, cleaned up and never reported running.
@@ -195,51 +194,6 @@ export function readStopReport(stateDir: string = defaultStateDir()): StopReport
   } catch {
     return null;
   }
-}
-
-/** The stack in a child process attached to this one (stopped with it); for benchmarks and tests. */
-export async function startStackProcess(
-  options: Omit<DaemonOptions, 'stateDir' | 'dataDir'> & { dataDir?: string },
-): Promise<StackState & { stop(): Promise<void> }> {
-  const child = spawnServe(
-    {
-      port: options.port ?? 0,
-      dataDir: options.dataDir,
-      stage: options.stage,
-      region: options.region,
-      handlers: options.handlers,
-      ...(options.functionInstances !== undefined ? { functionInstances: options.functionInstances } : {}),
-    },
-    options,
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const state = await new Promise<StackState>((resolveState, reject) => {
-    let buffer = '';
-    const timer = setTimeout(
-      () => reject(new LocalStackStartError('the stack process did not report ready in time')),
-      options.readyTimeoutMs ?? 60_000,
-    );
-    child.stdout!.on('data', (c: Buffer) => {
-      buffer += c.toString('utf8');
-      const line = buffer.split('\n').find((l) => l.startsWith('{'));
-      if (line) {
-        clearTimeout(timer);
-        resolveState(JSON.parse(line) as StackState);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new LocalStackStartError(`the stack process exited with code ${code} before it was ready`));
-    });
-  });
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  return {
-    ...state,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 function spawnServe(

@@ -3,7 +3,7 @@
  * commit, and it commits every queue mutation — 182 sends/s instead of 23,500 on this machine, far below the
  * pipeline's 300 requests/s. `synchronous = NORMAL` in WAL mode still writes every commit to the WAL before the
  * call returns, so a killed process (SIGKILL, a crash) loses nothing; only an OS crash or power loss may lose the
- * last commits — the guarantee dynalite's LevelDB gives the tables beside it (ADR 0111, ADR 0328). fauxqs has no option for
+ * last commits — the guarantee dynalite's LevelDB gives the tables beside it (ADR 0111, ADR 0421). fauxqs has no option for
  * it, so its persistence class is patched once, before any stack starts: the connection's pragma is set when the
  * stored state is loaded, which startFauxqs does right after opening the database and before serving.
  */

@@ -15,7 +15,7 @@ export class FunctionInstancesError extends Error {
 
 /**
  * The default: one instance. Two instances of the evaluate function append to the same logs (each takes the
- * template's logs in turn, ADR 0161) and lose slots to each other on nearly every append, which on the local stack's
+ * template's logs in turn) and lose slots to each other on nearly every append, which on the local stack's
  * shared cores cost more than the second thread gains (ADR 0259 has the measurement).
  */
 export const DEFAULT_FUNCTION_INSTANCES = 1;

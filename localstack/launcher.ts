@@ -21,7 +21,6 @@ import { useNormalSqliteSync } from './fauxqs-sync.js';
 import { useFifoGroupReceive } from './fauxqs-fifo-receive.js';
 import { planFromTemplate, type CfnTemplate } from './template-plan.js';
 import { provision, type LocalResources } from './provision.js';
-import { installDynaliteFastPaths, type FastPathStats } from './dynalite-fast-paths.js';
 
 export interface LocalStackOptions {
   /** Edge port on 127.0.0.1: default 4566; 0 = ephemeral (tests). */
@@ -42,9 +41,6 @@ export interface LocalStackOptions {
   readonly template?: CfnTemplate;
   /** false: start the emulators and the edge only. */
   readonly provision?: boolean;
-  /** true: dynalite with the fast paths of ADR 0256, for the bench that measures them; default false, dynalite as
-   *  shipped (ADR 0286). */
-  readonly dynaliteFastPaths?: boolean;
 }
 
 export interface LocalStack {
@@ -76,7 +72,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (dirs) await useNormalSqliteSync();
     // Always: a FIFO receive takes up to ten messages of one group, as SQS does (ADR 0401).
     await useFifoGroupReceive();
-    const dynamo = await startDynalite({ dataDir: dirs?.dynamodb, fastPaths: options.dynaliteFastPaths });
+    const dynamo = await startDynalite({ dataDir: dirs?.dynamodb });
     stops.push(dynamo.stop);
     const fauxqs: FauxqsServer = await startFauxqs({
       port: 0,
@@ -157,20 +153,16 @@ export async function synthesize(stage: string, draftFeatures: readonly string[]
  * dynalite runs on a worker thread of its own: DynamoDB emulation (request validation, LevelDB) is the busiest part
  * of the local stack, and off the main thread it no longer competes with the edge proxy, fauxqs and the handler the
  * daemon runs. The worker is plain CommonJS evaluated from a string so it runs the same from sources and from dist/;
- * when asked (`fastPaths`, off by default: ADR 0286), before dynalite starts it installs the fast paths of
- * dynalite-fast-paths.ts (ADR 0256), serialized into the source.
+ * dynalite runs exactly as published (ADR 0420).
  */
 const DYNALITE_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
-const load = require('node:module').createRequire(workerData.dynalitePath);
-const stats = workerData.fastPaths ? (${installDynaliteFastPaths.toString()})(load) : undefined;
 const dynalite = require(workerData.dynalitePath);
 const ms = workerData.tableLifecycleMs;
 const server = dynalite({ path: workerData.dataDir, createTableMs: ms, deleteTableMs: ms, updateTableMs: ms });
 server.once('error', (e) => parentPort.postMessage({ error: String(e && e.message || e) }));
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
 parentPort.on('message', (m) => {
-  if (m === 'stats') parentPort.postMessage({ stats });
   if (m === 'stop') { server.close(() => parentPort.postMessage({ stopped: true })); server.closeAllConnections(); }
 });
 `;
@@ -178,9 +170,6 @@ parentPort.on('message', (m) => {
 export interface DynaliteOptions {
   /** LevelDB directory; in memory when absent. */
   readonly dataDir?: string;
-  /** true: dynalite with the fast paths of ADR 0256 (their bench and their wire test); default false, dynalite
-   *  exactly as shipped (ADR 0286). */
-  readonly fastPaths?: boolean;
   /** How long a table stays CREATING, UPDATING or DELETING (default 0: the stack never waits; tests of those states). */
   readonly tableLifecycleMs?: number;
 }
@@ -188,14 +177,13 @@ export interface DynaliteOptions {
 /** dynalite alone on its worker thread, listening on an ephemeral loopback port. */
 export async function startDynalite(
   options: DynaliteOptions = {},
-): Promise<{ url: string; fastPathStats: () => Promise<FastPathStats | undefined>; stop: () => Promise<void> }> {
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const worker = new Worker(DYNALITE_WORKER, {
     eval: true,
     name: 'dynalite',
     workerData: {
       dynalitePath: createRequire(import.meta.url).resolve('dynalite'),
       dataDir: options.dataDir,
-      fastPaths: options.fastPaths === true,
       tableLifecycleMs: options.tableLifecycleMs ?? 0,
     },
   });
@@ -210,11 +198,6 @@ export async function startDynalite(
   worker.removeAllListeners('error');
   return {
     url: `http://127.0.0.1:${port}`,
-    fastPathStats: () =>
-      new Promise((resolve) => {
-        worker.once('message', (m: { stats?: FastPathStats }) => resolve(m.stats));
-        worker.postMessage('stats');
-      }),
     stop: async () => {
       const stopped = new Promise<void>((resolve) => worker.once('message', () => resolve()));
       worker.postMessage('stop');

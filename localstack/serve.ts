@@ -1,6 +1,6 @@
 /**
  * The local stack as a process: `node dist/localstack/serve.js '<json ServeConfig>'`. Started detached by
- * daemon.ts (`docket local start`) or attached by startStackProcess (benchmarks). It starts the stack, optionally
+ * daemon.ts (`docket local start`). It starts the stack, optionally
  * runs the event-source poller with real handler modules, writes its state file once ready, and on SIGTERM/SIGINT
  * stops gracefully (ADR 0112): the pollers stop taking batches, in-flight invocations finish within the drain bound,
  * the messages still on each queue are counted into the stop report, then the emulators stop and the state file goes.

@@ -27,7 +27,7 @@ export interface LedgerWriterOptions {
   readonly logIds: readonly string[];
   /** RFC 3339 UTC time of the entry (the handler's clock). */
   readonly now: () => string;
-  /** The log offered to each new request (ADR 0161); default: the logs in turn from the first. The edge passes
+  /** The log offered to each new request (ADR 0160: any configured log is correct); default: the logs in turn from the first. The edge passes
    *  logsInTurn from a per-instance offset, so instances spread. Must only return configured log ids. */
   readonly chooseLog?: LogChooser;
   /**
@@ -155,7 +155,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     async append(draft: EntryDraft, options?: AppendOptions): Promise<AppendResult> {
       // One slot write per log runs at a time within this instance (ADR 0162; under group commit, one group of
       // them, ADR 0350), so records offered distinct logs never race each other for a slot; the head cache then makes a first sight three conditional writes
-      // (ADR 0160). Any log is correct: the claim fixes it for every duplicate (ADR 0161).
+      // (ADR 0160). Any log is correct: the claim fixes it for every duplicate.
       return appendNow(draft, chooseLog(draft.requestId), false, options);
     },
     forLog(groupId: string): LedgerWriter {

@@ -1,6 +1,6 @@
 /**
  * The result notification, format docket.result/2 (schema/result-notification.schema.json; docs/pipeline.md
- * "Result notifications"; docs/adr/0290-verifiable-result-notifications.md, superseding the body of ADR 0170): what
+ * "Result notifications"; docs/adr/0290-verifiable-result-notifications.md): what
  * the results topic publishes for every appended ledger entry — a disposition, an evaluation error or an admission
  * refusal. One builder that checks every invariant before it emits RFC 8785 bytes, and one strict reader.
  *

@@ -4,7 +4,7 @@
  * these two values, and the evaluate function then writes each log from that log's group only, so each log has one
  * writer whatever the function's concurrency.
  *
- *   group  — selectLog(requestId, logIds) (docs/adr/0053-log-selection.md), the request id read by admission's
+ *   group  — selectLog(requestId, logIds) (ADR 0270: the hash of the request id over the sorted logs), the request id read by admission's
  *            strict reader (the one admission path: the id the evaluate function will read is this one). A body
  *            with no readable request id still goes on, to a group derived from its message id, which is never a
  *            log id ('~' is outside the log id alphabet), so the evaluate function dead-letters it with its reason

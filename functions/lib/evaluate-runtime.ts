@@ -53,7 +53,7 @@ export interface RuntimeParts {
   /**
    * The ledger writer. A record from the FIFO ledger queue (it carries a MessageGroupId) is written through
    * `forLog(group)`: to that log only (docs/adr/0270-one-writer-per-log.md); a standard-queue record through the
-   * writer itself (its own log choice, ADR 0161).
+   * writer itself (its own log choice).
    */
   readonly ledger: SequencedLedgerWriter | LedgerWriter;
   /**
@@ -307,7 +307,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
       store,
       signer: o.signer,
       logIds: config.logIds,
-      // Random per cold start unless injected, so concurrent instances spread over the logs (ADR 0324).
+      // Random per cold start unless injected, so concurrent instances spread over the logs.
       chooseLog: logsInTurn(config.logIds, o.logOffset ?? Math.floor(random() * 1024)),
       now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
       // Jitter is drawn here, at the edge: core has no randomness nor clock (ADR 0272).

@@ -85,7 +85,7 @@ export class DocketFunction extends Construct {
           minify: true,
           keepNames: true,
           sourceMap: false,
-          // The AWS SDK v3 comes from the nodejs24.x runtime (ADR 0323, ADR 0110): it only moves bytes,
+          // The AWS SDK v3 comes from the nodejs24.x runtime (ADR 0421, ADR 0110): it only moves bytes,
           // never decides a disposition, and leaving it out halves the bundle (≈ 330 KB instead of ≈ 710 KB).
           // Docket imports no @smithy module itself: every AWS call goes through the clients' command path
           // (ADR 0285), so nothing of the SDK is inlined.

@@ -22,13 +22,21 @@ interface Adr {
   readonly supersedes: readonly { readonly number: string; readonly partial: boolean }[];
 }
 
-const STATUS = /^(accepted|(partially )?superseded by (\d{4}(, \d{4})*))$/;
+/**
+ * `accepted`, `superseded by NNNN[, NNNN]…`, or `partially superseded by NNNN (the part it replaces)[, …]`: a
+ * partial supersession names, for each successor, the part of this ADR that successor replaces.
+ */
+const PART = '\\d{4} \\([^()]+\\)';
+const STATUS = new RegExp(
+  `^(accepted|superseded by (\\d{4}(, \\d{4})*)|partially superseded by (${PART}(, ${PART})*))$`,
+);
 
 /** The successors a Status names, and whether they supersede it only in part. */
 function successorsOf(status: string): { partial: boolean; numbers: string[] } {
   const m = STATUS.exec(status);
   if (m === null || m[1] === 'accepted') return { partial: false, numbers: [] };
-  return { partial: m[2] !== undefined, numbers: (m[3] as string).split(', ') };
+  if (m[2] !== undefined) return { partial: false, numbers: m[2].split(', ') };
+  return { partial: true, numbers: [...(m[4] as string).matchAll(/(\d{4}) \(/g)].map((x) => x[1] as string) };
 }
 
 function read(file: string): Adr {
@@ -55,6 +63,16 @@ const adrs = files.map(read);
 const byNumber = new Map(adrs.map((a) => [a.number, a]));
 
 describe('the ADR index', () => {
+  it('refuses a partial supersession that does not name the part superseded', () => {
+    expect(STATUS.test('partially superseded by 0350')).toBe(false);
+    expect(STATUS.test('partially superseded by 0400 (the transaction), 0404')).toBe(false);
+    expect(successorsOf('partially superseded by 0400 (the transaction), 0404 (the positions)')).toEqual({
+      partial: true,
+      numbers: ['0400', '0404'],
+    });
+    expect(successorsOf('superseded by 0270')).toEqual({ partial: false, numbers: ['0270'] });
+  });
+
   it('finds the ADRs it checks', () => {
     expect(adrs.length).toBeGreaterThan(60);
   });
@@ -86,6 +104,16 @@ describe('the ADR index', () => {
         old.partial,
       );
     }
+  });
+
+  it.each(adrs)('$file is in the table of decisions in force unless it is wholly superseded', (adr) => {
+    const history = index.indexOf('\n## History: superseded decisions\n');
+    expect(history).toBeGreaterThan(0);
+    const at = index.indexOf(`| [${adr.number}](${adr.file}) |`);
+    const superseded = adr.status.startsWith('superseded by');
+    expect(at > history, `${adr.file} (${adr.status}) is in the ${at > history ? 'history' : 'in-force'} table`).toBe(
+      superseded,
+    );
   });
 
   it('lists no ADR that does not exist', () => {

@@ -46,7 +46,6 @@ export const STACK_ENTRY_POINTS: readonly RegExp[] = [
   /\bstartLocalStack\(/,
   /\bstartE2e\(/,
   /\bstartDaemon\(/,
-  /\bstartStackProcess\(/,
   /\bstartDynalite\(/,
   /\bstartFunctionHost\(/,
   /\bstartEdgeProxy\(/,

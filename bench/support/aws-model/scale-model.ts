@@ -7,7 +7,7 @@
  *
  * Four designs, run on the same requests:
  *   many-writers        — the protocol before ADR 0270: the intake (SQS standard) feeds every evaluate instance; each
- *                         offers a new request the logs in turn from its own offset (logsInTurn, ADR 0161), so many
+ *                         offers a new request the logs in turn from its own offset (logsInTurn), so many
  *                         instances write each log and race for its next slot.
  *   one-writer-per-log  — the sequencing as shipped (ADR 0270): a thin sequence function forwards each intake message
  *                         verbatim to an SQS FIFO ledger queue whose MessageGroupId is the request's log

@@ -1,6 +1,6 @@
 /**
  * core/ledger/witness: the C2SP witness: cosignature lines, the tlog-witness add-checkpoint exchange (client and
- * witness), its state, and the witness policy an auditor requires cosignatures by (ADRs 0131, 0132).
+ * witness), its state, and the witness policy an auditor requires cosignatures by (ADRs 0131, 0301).
  */
 export { readWitnessState, emptyWitnessState, serializeWitnessState, type WitnessState } from './witness-state.js';
 export { type AddCheckpointResponse } from './add-checkpoint.js';

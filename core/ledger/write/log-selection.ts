@@ -1,9 +1,9 @@
 /**
  * Which log a new request is offered: every rule in one place. Any configured log is correct — the claim fixes the
  * log for every later delivery of the request (ADR 0160) — so a rule only decides how load spreads.
- *   logsInTurn — the pipeline's rule (ADR 0161): the configured logs taken in turn from an offset the caller
+ *   logsInTurn — a writer's rule for tools and tests: the configured logs taken in turn from an offset the caller
  *     passes (the Lambda edge draws one per cold start), so concurrent records of one writer never share a log.
- *   selectLog — the append protocol's default for a caller that offers no log (docs/adr/0053-log-selection.md):
+ *   selectLog — the deployed rule, the sequencer's message group (docs/adr/0270-one-writer-per-log.md):
  *     index = (first 8 bytes of SHA-256(UTF-8 request id), big-endian) mod N over the sorted ids.
  * Both read the configured ids the same way: deduplicated, sorted (so listing order does not matter), validated.
  */
