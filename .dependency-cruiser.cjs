@@ -113,10 +113,11 @@ module.exports = {
       name: 'core-graph-imports',
       comment:
         'core/graph (judgment graphs, docs/graphs.md) evaluates packs through the evaluator and nothing else: it ' +
-        'imports only core/carrier, core/pack and core/evaluate, each through its index, and core/result.ts.',
+        'imports only core/carrier, core/pack and core/evaluate, each through its index, core/result.ts and the ' +
+        'exit table core/exit-codes.ts.',
       severity: 'error',
       from: { path: '^core/graph/' },
-      to: { path: '^core/', pathNot: '^(core/graph/|core/(carrier|pack|evaluate)/index\\.ts$|core/result\\.ts$)' },
+      to: { path: '^core/', pathNot: '^(core/graph/|core/(carrier|pack|evaluate)/index\\.ts$|core/(result|exit-codes)\\.ts$)' },
     },
     {
       name: 'core-graph-through-index',

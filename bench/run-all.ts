@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXIT } from '../core/exit-codes.js';
 
 const BENCHES = [
   'carrier',
@@ -40,4 +41,4 @@ for (const name of BENCHES) {
     process.stdout.write(`${name} bench exited ${r.status ?? r.signal}\n`);
   }
 }
-process.exitCode = failed === 0 ? 0 : 1;
+process.exitCode = failed === 0 ? EXIT.OK : EXIT.FAILED;

@@ -11,6 +11,7 @@ import module, { createRequire } from 'node:module';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { EXIT } from '../dist/core/exit-codes.js';
 
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
@@ -23,14 +24,15 @@ function relaunch(node) {
   for (const signal of FORWARDED) process.on(signal, forward);
   child.on('error', (e) => {
     process.stderr.write(`docket: could not start ${node}: ${e.message}\n`);
-    process.exit(70);
+    process.exit(EXIT.SOFTWARE);
   });
   child.on('exit', (code, signal) => {
-    if (signal === null) process.exit(code ?? 70);
+    if (signal === null) process.exit(code ?? EXIT.SOFTWARE);
     // Die of the same signal, so a shell or supervisor sees what the child saw; 128 + n if it is not fatal here.
     for (const s of FORWARDED) process.removeListener(s, forward);
     process.kill(process.pid, signal);
-    process.exit(128 + (constants.signals[signal] ?? 0));
+    const signalNumber = constants.signals[signal] ?? 0;
+    process.exit(EXIT.SIGNAL_BASE + signalNumber);
   });
 }
 
@@ -46,7 +48,7 @@ if (major < 22 || (major === 22 && minor < 5)) {
     process.stderr.write(
       `docket: needs Node ≥ 22.5 (this is ${process.version}); run "npm ci" to install the project's Node 24\n`,
     );
-    process.exit(70);
+    process.exit(EXIT.SOFTWARE);
   }
   relaunch(local);
 } else {

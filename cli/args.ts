@@ -1,31 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { CliIo } from './io.js';
 
-/**
- * Every command's exit codes, in one place (sysexits.h where one fits; docs/adr/0040-cli-exit-codes-and-io.md). A
- * command names its status from here and defines none of its own (test/cli/exit-codes.test.ts).
- */
-export const EXIT = Object.freeze({
-  OK: 0,
-  /** validate: the document is not conformant; conformance: a case failed. */
-  FAILED: 1,
-  /** evaluate: the result is a typed evaluation error (§8.4) rather than a disposition. */
-  EVALUATION_ERROR: 2,
-  /** verify, verify-receipt: a finding (the ledger or receipt does not verify); replay: not every entry matches. */
-  NOT_OK: 1,
-  /** verify, verify-receipt, replay: no verdict (an input could not be read or is not its format; ADR 0103). */
-  NO_VERDICT: 2,
-  /** receipt: the entry is recorded but no checkpoint covers it yet. */
-  NOT_CHECKPOINTED: 3,
-  /** EX_USAGE: the command line is wrong. */
-  USAGE: 64,
-  /** EX_NOINPUT: a named input file could not be read. */
-  NO_INPUT: 66,
-  /** EX_SOFTWARE: an internal error (a bug), never caused by document content. */
-  SOFTWARE: 70,
-  /** 128 + SIGPIPE: stdout's reader went away; the process stops quietly (cli/main.ts, ADR 0152). */
-  CLOSED_PIPE: 141,
-});
+// Every command's exit statuses live in one table (core/exit-codes.ts); commands import them from here.
+export { EXIT } from '../core/exit-codes.js';
+import { EXIT } from '../core/exit-codes.js';
 
 /** A command-line mistake: reported on stderr with the command's usage, exit 64. */
 export class UsageError extends Error {

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_LOCAL_ENDPOINT } from '../adapters/aws-clients.js';
 import { provisionAt } from './launcher.js';
+import { EXIT } from '../core/exit-codes.js';
 
 const { values } = parseArgs({
   options: { endpoint: { type: 'string' }, stage: { type: 'string' }, region: { type: 'string' } },
@@ -20,5 +21,5 @@ provisionAt(endpoint, { stage: values.stage ?? 'local', region: values.region ??
   })
   .catch((e: unknown) => {
     process.stderr.write(`provisioning ${endpoint} failed: ${(e as Error).message}\n`);
-    process.exit(1);
+    process.exit(EXIT.FAILED);
   });

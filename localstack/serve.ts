@@ -13,6 +13,7 @@ import { resolveFunctionInstances } from './function-instances.js';
 import { eventSourceConcurrency } from './event-source-poller.js';
 import { createSqsClient } from '../adapters/aws-clients.js';
 import { queueCounts, type QueueCount } from './queue-counts.js';
+import { EXIT } from '../core/exit-codes.js';
 
 export interface HandlerBinding {
   /** Path (absolute, or relative to the working directory) of an ES module exporting the handler. */
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
     await stack?.stop();
     if (config.stateFile) rmSync(config.stateFile, { force: true });
     log('stopped');
-    process.exit(0);
+    process.exit(EXIT.OK);
   };
   const writeStopReport = async (s: LocalStack, drained: boolean): Promise<void> => {
     const sqs = createSqsClient({ endpoint: s.endpoint, region: s.region });
@@ -181,5 +182,5 @@ function writeAtomically(file: string, text: string): void {
 
 main().catch((e: unknown) => {
   process.stderr.write(`${new Date().toISOString()} failed: ${(e as Error)?.stack ?? String(e)}\n`);
-  process.exit(1);
+  process.exit(EXIT.FAILED);
 });

@@ -1,7 +1,6 @@
 import { canonicalDisposition } from '../../core/evaluate/index.js';
 import {
   evaluateGraph,
-  GRAPH_EXIT,
   graphRunJson,
   graphValidationJson,
   refusal,
@@ -9,7 +8,7 @@ import {
   type GraphProject,
   type GraphRun,
 } from '../../core/graph/index.js';
-import { parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
+import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
 import { readFileOr, readProject } from '../graph/project-config.js';
 import type { CliIo } from '../io.js';
 
@@ -37,7 +36,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === '--help' || sub === '-h') {
     io.stdout(`usage: ${USAGE}\n`);
-    return GRAPH_EXIT.OK;
+    return EXIT.OK;
   }
   if (sub !== 'validate' && sub !== 'evaluate')
     return usage(io, `expected "validate" or "evaluate", got ${JSON.stringify(sub ?? '')}`);
@@ -46,7 +45,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     values = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }).values;
     if (values.help === true) {
       io.stdout(`usage: ${USAGE}\n`);
-      return GRAPH_EXIT.OK;
+      return EXIT.OK;
     }
     if (values.config === undefined) throw new UsageError('--config is required');
     if (values.graph === undefined) throw new UsageError('--graph is required');
@@ -62,18 +61,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) return usage(io, e.message);
     io.stderr(`docket graph: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    return GRAPH_EXIT.INTERNAL;
+    return EXIT.GRAPH_INTERNAL;
   }
 }
 
 function usage(io: CliIo, message: string): number {
   io.stderr(`docket graph: ${message}\nusage: ${USAGE}\n`);
-  return GRAPH_EXIT.INVOCATION;
+  return EXIT.GRAPH_INVOCATION;
 }
 
 function print(io: CliIo, run: GraphRun): number {
   io.stdout(`${graphRunJson(run)}\n`);
-  return run.status === 'refused' ? run.error.exit : GRAPH_EXIT.OK;
+  return run.status === 'refused' ? run.error.exit : EXIT.OK;
 }
 
 /** The config's project and the graph's exact bytes, or the refusal that prints for a file that cannot be read. */
@@ -90,7 +89,7 @@ async function readGraphFiles(
     const message = `cannot read ${values.graph as string}: ${graph.message}`;
     return {
       ok: false,
-      refused: { status: 'refused', error: refusal('load', 'JPS-GRAPH-READ', GRAPH_EXIT.IO, message) },
+      refused: { status: 'refused', error: refusal('load', 'JPS-GRAPH-READ', EXIT.GRAPH_IO, message) },
     };
   }
   return { ok: true, project: project.project, graph: graph.bytes };
@@ -120,7 +119,7 @@ async function evaluate(values: Record<string, unknown>, io: CliIo): Promise<num
         error: refusal(
           'invocation',
           'JPS-GRAPH-INPUTS-READ',
-          GRAPH_EXIT.IO,
+          EXIT.GRAPH_IO,
           `cannot read ${values.inputs as string}: ${f.message}`,
         ),
       });

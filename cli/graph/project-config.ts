@@ -7,14 +7,15 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { readJson, type JsonValue } from '../../core/carrier/index.js';
-import { GRAPH_EXIT, refusal, type GraphProject, type GraphRefusal, type SourceFile } from '../../core/graph/index.js';
+import { refusal, type GraphProject, type GraphRefusal, type SourceFile } from '../../core/graph/index.js';
+import { EXIT } from '../args.js';
 
 export type ProjectRead =
   { readonly ok: true; readonly project: GraphProject } | { readonly ok: false; readonly error: GraphRefusal };
 
 const configError = (message: string): ProjectRead => ({
   ok: false,
-  error: refusal('invocation', 'JPS-GRAPH-CONFIG', GRAPH_EXIT.INVOCATION, message),
+  error: refusal('invocation', 'JPS-GRAPH-CONFIG', EXIT.GRAPH_INVOCATION, message),
 });
 
 async function source(path: string): Promise<SourceFile> {
@@ -53,7 +54,7 @@ export async function readProject(configPath: string, graphPath: string): Promis
       error: refusal(
         'invocation',
         'JPS-GRAPH-CONFIG-READ',
-        GRAPH_EXIT.IO,
+        EXIT.GRAPH_IO,
         `cannot read ${configPath}: ${bytes.message}`,
       ),
     };

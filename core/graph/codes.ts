@@ -1,17 +1,9 @@
 /**
  * The graph layer's refusal vocabulary (graph-semantics.md "Output contract"): every code a graph run or a
- * validation can answer, the layer it belongs to and the runtime's exit statuses (A1: 0 ok, 1 invalid,
- * 2 unsupported, 3 invocation, 4 io, 5 internal).
+ * validation can answer and the layer it belongs to; the runtime's exit statuses (A1) are the GRAPH_ names of the
+ * one exit table, core/exit-codes.ts.
  */
-export const GRAPH_EXIT = Object.freeze({
-  OK: 0,
-  INVALID: 1,
-  UNSUPPORTED: 2,
-  INVOCATION: 3,
-  IO: 4,
-  INTERNAL: 5,
-});
-export type GraphExit = (typeof GRAPH_EXIT)[keyof typeof GRAPH_EXIT];
+export type { GraphExit } from '../exit-codes.js';
 
 /** Where a refusal was decided (graph-semantics.md "Output contract"). */
 export type RefusalLayer = 'load' | 'structure' | 'invocation' | 'node-read' | 'node';

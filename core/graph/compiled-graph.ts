@@ -9,7 +9,8 @@
  * It records the digest of every file its answer depends on (`sources`), so a memo can key it by digests and never
  * hand it to a project whose bytes differ (compiled-graph-memo.ts).
  */
-import { GRAPH_EXIT, GRAPH_LIMITS } from './codes.js';
+import { GRAPH_LIMITS } from './codes.js';
+import { EXIT } from '../exit-codes.js';
 import { bytesDigest } from './digest.js';
 import type { GraphDocument } from './document.js';
 import { loadGraph } from './load.js';
@@ -94,7 +95,7 @@ export function compileGraph(input: GraphSource): CompiledGraph {
       refusal: refusal(
         'structure',
         'JPS-GRAPH-INVALID',
-        GRAPH_EXIT.INVALID,
+        EXIT.GRAPH_INVALID,
         `${first.code} at ${first.path}: ${first.message}`,
         {
           diagnostic: first.code,

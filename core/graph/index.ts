@@ -23,7 +23,6 @@ export type {
 } from './graph-run.js';
 export type { FormatVersion, GraphDocument } from './document.js';
 export {
-  GRAPH_EXIT,
   GRAPH_LIMITS,
   type DiagnosticCode,
   type GraphExit,

@@ -5,7 +5,8 @@
  */
 import { readJson, type CarrierErrorCode, type JsonObject, type JsonValue } from '../carrier/index.js';
 import { err, ok, type Result } from '../result.js';
-import { GRAPH_EXIT, GRAPH_LIMITS, type InvocationCode } from './codes.js';
+import { GRAPH_LIMITS, type InvocationCode } from './codes.js';
+import { EXIT } from '../exit-codes.js';
 import { CALLER, type GraphDocument } from './document.js';
 import { refusal, type GraphRefusal } from './refusal.js';
 
@@ -33,7 +34,7 @@ const RESOURCE_CODES: Partial<Record<CarrierErrorCode, InvocationCode>> = {
 };
 
 const invocation = (code: InvocationCode, message: string): Result<never, GraphRefusal> =>
-  err(refusal('invocation', code, GRAPH_EXIT.INVOCATION, message));
+  err(refusal('invocation', code, EXIT.GRAPH_INVOCATION, message));
 
 export function readGraphInputs(bytes: Uint8Array | undefined, doc: GraphDocument): Result<CallerInputs, GraphRefusal> {
   if (bytes === undefined) return ok({ nodes: new Map(), caller: undefined }); // A10: every node gets {}
@@ -42,7 +43,7 @@ export function readGraphInputs(bytes: Uint8Array | undefined, doc: GraphDocumen
       refusal(
         'invocation',
         'JPS-RESOURCE-GRAPH-INPUTS-BYTE-LIMIT',
-        GRAPH_EXIT.IO,
+        EXIT.GRAPH_IO,
         `the inputs document is ${bytes.length} bytes; the limit is ${GRAPH_LIMITS.inputsBytes} (A10)`,
       ),
     );

@@ -5,7 +5,8 @@
  */
 import { readJson, toPlain, type JsonObject } from '../carrier/index.js';
 import { err, ok, type Result } from '../result.js';
-import { GRAPH_EXIT, GRAPH_LIMITS, type GraphExit, type LoadCode } from './codes.js';
+import { GRAPH_LIMITS, type GraphExit, type LoadCode } from './codes.js';
+import { EXIT } from '../exit-codes.js';
 import { bytesDigest } from './digest.js';
 import type {
   EvidenceMapping,
@@ -53,20 +54,20 @@ function load(bytes: Uint8Array, digest: string): Result<GraphDocument, LoadRefu
   if (bytes.length > GRAPH_LIMITS.graphBytes)
     return refuse(
       'JPS-RESOURCE-GRAPH-BYTE-LIMIT',
-      GRAPH_EXIT.IO,
+      EXIT.GRAPH_IO,
       `the graph document is ${bytes.length} bytes; the limit is ${GRAPH_LIMITS.graphBytes} (A1)`,
     );
-  if (bytes.length === 0) return refuse('JPS-GRAPH-JSON', GRAPH_EXIT.INVOCATION, 'the graph document is empty (A1)');
+  if (bytes.length === 0) return refuse('JPS-GRAPH-JSON', EXIT.GRAPH_INVOCATION, 'the graph document is empty (A1)');
   const tree = readJson(bytes);
   if (!tree.ok)
     return refuse(
       'JPS-GRAPH-JSON',
-      GRAPH_EXIT.INVOCATION,
+      EXIT.GRAPH_INVOCATION,
       `the graph document is not a strict JSON text (A1): ${tree.error.code}: ${tree.error.message}`,
     );
   const root = tree.value;
   if (root.kind !== 'object')
-    return refuse('JPS-GRAPH-SCHEMA', GRAPH_EXIT.INVALID, 'the graph document is not a JSON object (A1)');
+    return refuse('JPS-GRAPH-SCHEMA', EXIT.GRAPH_INVALID, 'the graph document is not a JSON object (A1)');
   const gate = formatGate(root);
   if (!gate.ok) return gate;
   const plain = toPlain(root);
@@ -74,7 +75,7 @@ function load(bytes: Uint8Array, digest: string): Result<GraphDocument, LoadRefu
   if (!validate(plain)) {
     const first = validate.errors?.[0];
     const where = first === undefined ? '' : `: ${first.instancePath || '/'} ${first.message ?? ''}`;
-    return refuse('JPS-GRAPH-SCHEMA', GRAPH_EXIT.INVALID, `the graph document fails its schema (A1)${where}`);
+    return refuse('JPS-GRAPH-SCHEMA', EXIT.GRAPH_INVALID, `the graph document fails its schema (A1)${where}`);
   }
   return ok(typed(plain as Plain, gate.value, digest));
 }
@@ -83,11 +84,11 @@ function load(bytes: Uint8Array, digest: string): Result<GraphDocument, LoadRefu
 function formatGate(root: JsonObject): Result<FormatVersion, LoadRefusal> {
   const v = root.members.get('formatVersion');
   if (v === undefined || v.kind !== 'string')
-    return refuse('JPS-GRAPH-VERSION', GRAPH_EXIT.INVALID, 'formatVersion is missing or not a string (A1)');
+    return refuse('JPS-GRAPH-VERSION', EXIT.GRAPH_INVALID, 'formatVersion is missing or not a string (A1)');
   if (!SUPPORTED.has(v.value))
     return refuse(
       'JPS-GRAPH-VERSION',
-      GRAPH_EXIT.UNSUPPORTED,
+      EXIT.GRAPH_UNSUPPORTED,
       `formatVersion ${JSON.stringify(v.value)} is not supported; "1" and "0.2.0-draft" are (A1, B1)`,
     );
   return ok(v.value as FormatVersion);

@@ -20,7 +20,7 @@ import {
   type Disposition,
   type EvaluationError,
 } from '../evaluate/index.js';
-import { GRAPH_EXIT } from './codes.js';
+import { EXIT } from '../exit-codes.js';
 import { compiledGraphFor } from './compiled-graph-memo.js';
 import type { CompiledGraph, CompiledInstance } from './compiled-graph.js';
 import { CALLER, type GraphEdge } from './document.js';
@@ -73,7 +73,7 @@ const nodeRefusal = (error: EvaluationError, node: string): GraphRefusal =>
   refusal(
     'node',
     error.code,
-    error.class === 'unsupported-required-extension' ? GRAPH_EXIT.UNSUPPORTED : GRAPH_EXIT.INVALID,
+    error.class === 'unsupported-required-extension' ? EXIT.GRAPH_UNSUPPORTED : EXIT.GRAPH_INVALID,
     error.message,
     {
       class: error.class,
@@ -88,7 +88,7 @@ function budgetRefusal(budget: number): GraphRefusal | undefined {
     ? refusal(
         'invocation',
         'JPS-GRAPH-WORK-BUDGET',
-        GRAPH_EXIT.INVOCATION,
+        EXIT.GRAPH_INVOCATION,
         `the work budget must be an integer from 1 to ${MAX_WORK_BUDGET}`,
       )
     : undefined;
@@ -150,7 +150,7 @@ function callerConflicts(root: CompiledInstance, inputs: CallerInputs): GraphRef
         return refusal(
           'invocation',
           'JPS-GRAPH-FACT-CONFLICT',
-          GRAPH_EXIT.INVOCATION,
+          EXIT.GRAPH_INVOCATION,
           `a feed of ${JSON.stringify(f.node)}'s fact ${JSON.stringify(f.fact)} collides with the caller's facts: ${why} (A7)`,
         );
     }
@@ -164,7 +164,7 @@ const evidenceConflict = (node: string, requirement: string): GraphRefusal =>
   refusal(
     'invocation',
     'JPS-GRAPH-EVIDENCE-CONFLICT',
-    GRAPH_EXIT.INVOCATION,
+    EXIT.GRAPH_INVOCATION,
     `a feed of ${JSON.stringify(node)}'s evidence ${requirement} collides with the caller's evidence document (A7)`,
   );
 
@@ -434,7 +434,7 @@ class Run {
         refusal(
           'node-read',
           'JPS-GRAPH-NODE-PACK-READ',
-          GRAPH_EXIT.IO,
+          EXIT.GRAPH_IO,
           `pack ${JSON.stringify(pack)} cannot be read: ${state.message} (A3)`,
           {
             node: path,

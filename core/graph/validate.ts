@@ -5,7 +5,8 @@
  * its target pack does not declare (feeds by position). Root first, then instances depth first.
  */
 import { validatePack } from '../pack/index.js';
-import { GRAPH_EXIT, type GraphExit } from './codes.js';
+import { type GraphExit } from './codes.js';
+import { EXIT } from '../exit-codes.js';
 import { prefixed, type GraphDiagnostic } from './diagnostic.js';
 import { CALLER } from './document.js';
 import { loadGraph } from './load.js';
@@ -31,8 +32,8 @@ export function validateGraph(graph: Uint8Array, project: GraphProject): GraphVa
   const all = [...diagnostics];
   semantic(root, project, new Map(), all);
   return all.length === 0
-    ? { status: 'valid', diagnostics: all, exit: GRAPH_EXIT.OK }
-    : { status: 'invalid', diagnostics: all, exit: GRAPH_EXIT.INVALID };
+    ? { status: 'valid', diagnostics: all, exit: EXIT.OK }
+    : { status: 'invalid', diagnostics: all, exit: EXIT.GRAPH_INVALID };
 }
 
 /** Declared evidence requirement ids of a pack, 'unreadable', or undefined when the engine would refuse the pack. */

@@ -2,7 +2,8 @@
  * Part A of graph-semantics.md (the runtime's flat format "1"), point by point, on hand-written graphs.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateGraph, GRAPH_EXIT, validateGraph } from '../../core/graph/index.js';
+import { evaluateGraph, validateGraph } from '../../core/graph/index.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { bytes, evaluated, flat, project, refusedWith, run } from './fixtures.js';
 
 const CHAIN = flat({ up: 'source', down: 'gate' }, [{ from: 'up', to: 'down', fact: '/upstream/verdict' }], 'down');
@@ -121,7 +122,7 @@ describe('A3 an upstream without an outcome', () => {
     const e = refusedWith(run(bad));
     expect([e.layer, e.class, e.phase, e.node]).toEqual(['node', 'pack-not-conformant', 'preflight', 'b']);
     const ext = refusedWith(run(flat({ a: 'ext' }, [], 'a')));
-    expect([ext.class, ext.node, ext.exit]).toEqual(['unsupported-required-extension', 'a', GRAPH_EXIT.UNSUPPORTED]);
+    expect([ext.class, ext.node, ext.exit]).toEqual(['unsupported-required-extension', 'a', EXIT.GRAPH_UNSUPPORTED]);
   });
   it('refuses an unreadable pack when its node runs: JPS-GRAPH-NODE-PACK-READ, exit 4, no class', () => {
     const e = refusedWith(run(flat({ a: 'source', z: 'gone' }, [], 'a'), { packs: { gone: null } }));
