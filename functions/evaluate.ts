@@ -1,6 +1,8 @@
 /**
- * The evaluate Lambda: SQS intake → evaluator → ledger → handoff queues, with partial batch responses
- * (ReportBatchItemFailures). Thin by design: decode the event, call the pipeline, return. Everything else lives in
+ * The evaluate Lambda: FIFO ledger queue (one message group per log) → admission → evaluation → append → one
+ * delivery job per log on the delivery queue, with partial batch responses (ReportBatchItemFailures); the deliver
+ * function sends the handoffs and notifications (docs/architecture.md, docs/adr/0404-delivery-stage.md). Thin by
+ * design: decode the event, call the pipeline, return. Everything else lives in
  * core/pipeline (logic) and adapters (AWS). Built once per cold start: the signing key (Secrets Manager, or a local
  * key file), the build digest of this bundle, the clients and the compiled-pack cache.
  */
