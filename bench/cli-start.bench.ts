@@ -1,14 +1,15 @@
 /**
  * The CLI as a whole process (docs/adr/0332-cli-start-up.md):
- *   - start-up: `node bin/docket.js evaluate` of one facts document, next to a bare `node -e 0` on the same Node in
- *     the same run, interleaved round by round; median of BENCH_CLI_ROUNDS (default 21) each, as a ratio. Also with
+ *   - start-up: `node bin/docket.js evaluate` of one facts document, and `docket evaluate --batch` of a one-line file
+ *     of the same facts, each next to a bare `node -e 0` on the same Node in the same run, interleaved round by
+ *     round; median of BENCH_CLI_ROUNDS (default 21) each, as a ratio (goal ≤ 3× for both). Also with
  *     Node's compile cache off (NODE_DISABLE_COMPILE_CACHE=1), and started by an older Node (the launcher's re-run
  *     on Node 24, ADR 0110) when this machine has one (/usr/bin/node < 22.5, or DOCKET_OLD_NODE);
  *   - batch: `docket evaluate --batch` of 50,000 lines (the batch bench's seeded triage documents,
  *     support/triage-facts.ts) as a whole process from a file, median of 3, next to the core's in-process rate
  *     (evaluateCompiled over the same facts and evidence bytes, best of 3 after a warm-up) in the same run.
- * BENCH_CLI_BASELINE=<another checkout's bin/docket.js> (built, e.g. with `git worktree add` of an older commit)
- * times that build's `docket evaluate` in the same rounds too, for a before/after in one run.
+ * BENCH_CLI_BASELINE=<another checkout's bin/docket.js> (built, e.g. from `git archive` of an older commit) times
+ * that build's `docket evaluate`, single and `--batch` of one line, in the same rounds too: a before/after in one run.
  * CPU time (user + system, GNU time) is printed beside wall time: on a loaded shared machine it moves less.
  *
  *   npm run build && node dist/bench/cli-start.bench.js
@@ -71,22 +72,32 @@ function olderNode(): string | undefined {
 
 function startUp(): string[] {
   const evaluate = [DOCKET, 'evaluate', '--pack', PACK, '--facts', FACTS];
+  const oneLineDir = mkdtempSync(join(tmpdir(), 'docket-cli-start-one-line-'));
+  const oneLine = join(oneLineDir, 'one.jsonl');
+  writeFileSync(oneLine, `{"facts":${readFileSync(FACTS, 'utf8').trim()}}\n`);
+  const batchOfOne = [DOCKET, 'evaluate', '--pack', PACK, '--batch', oneLine];
   const noCache = { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' };
   const old = olderNode();
   const baseline = process.env.BENCH_CLI_BASELINE;
   const before: Timing[] = [];
+  const beforeBatch: Timing[] = [];
   const oldEnv = { ...process.env, PATH: '/usr/bin:/bin' };
   timed(process.execPath, evaluate); // fills the compile cache if it is empty
   const bare: Timing[] = [];
   const cli: Timing[] = [];
+  const batchCli: Timing[] = [];
   const cliNoCache: Timing[] = [];
   const oldBare: Timing[] = [];
   const oldCli: Timing[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     bare.push(timed(process.execPath, ['-e', '0']));
     cli.push(timed(process.execPath, evaluate));
+    batchCli.push(timed(process.execPath, batchOfOne));
     cliNoCache.push(timed(process.execPath, evaluate, noCache));
-    if (baseline !== undefined) before.push(timed(process.execPath, [baseline, ...evaluate.slice(1)]));
+    if (baseline !== undefined) {
+      before.push(timed(process.execPath, [baseline, ...evaluate.slice(1)]));
+      beforeBatch.push(timed(process.execPath, [baseline, ...batchOfOne.slice(1)]));
+    }
     if (old !== undefined) {
       oldBare.push(timed(old, ['-e', '0'], oldEnv));
       oldCli.push(timed(old, evaluate, oldEnv));
@@ -103,9 +114,14 @@ function startUp(): string[] {
     `start-up, ${ROUNDS} interleaved rounds, medians (Node ${process.version}; ${process.execPath}); goal ≤ 3× node -e 0`,
     row('node -e 0', bare),
     row('docket evaluate, one facts document', cli),
+    row('docket evaluate --batch, a one-line file', batchCli),
     row('the same, compile cache off', cliNoCache),
   ];
-  if (baseline !== undefined) out.push(row(`baseline ${baseline}`, before));
+  if (baseline !== undefined) {
+    out.push(row(`baseline ${baseline}`, before));
+    out.push(row('the same baseline, --batch of one line', beforeBatch));
+  }
+  rmSync(oneLineDir, { recursive: true, force: true });
   if (old !== undefined) {
     out.push(row(`started by ${old} (re-run on Node 24)`, oldCli));
     out.push(row(`${old} -e 0`, oldBare));

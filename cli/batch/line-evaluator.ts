@@ -5,8 +5,15 @@
  * work. Only a line with a lone surrogate escape takes the slice path, because whether that is admitted depends
  * on the pack's own carrier (ADR 0030) and where it is reported depends on which document holds it.
  */
-import { topLevelMemberSpans } from '../../core/admission/index.js';
-import { DEFAULT_CARRIER_LIMITS, documentTooLarge, readJson, type CarrierError } from '../../core/carrier/index.js';
+// From core/carrier, not core/admission: admission's index loads the ledger and graphs, ~100 modules a batch of
+// evaluations never uses (docs/adr/0332-cli-start-up.md).
+import {
+  DEFAULT_CARRIER_LIMITS,
+  documentTooLarge,
+  readJson,
+  topLevelMemberSpans,
+  type CarrierError,
+} from '../../core/carrier/index.js';
 import {
   evaluateCompiled,
   evaluateParsed,

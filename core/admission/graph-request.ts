@@ -10,7 +10,7 @@ import { readJson } from '../carrier/read-json.js';
 import type { JsonValue } from '../carrier/json-value.js';
 import { err, ok, type Result } from '../result.js';
 import { documentSlices } from './document-slices.js';
-import { topLevelMemberSpans } from './member-spans.js';
+import { topLevelMemberSpans } from '../carrier/member-spans.js';
 import { MAX_REQUEST_BYTES, PACK_ALIAS_PATTERN, PACK_DIGEST_PATTERN, REQUEST_ID_PATTERN } from './request-format.js';
 import { readCorrelation, type RequestError, type RequestErrorCode } from './request.js';
 

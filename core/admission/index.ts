@@ -11,7 +11,6 @@ export {
   type RequestErrorCode,
 } from './request.js';
 export * from './request-format.js';
-export { topLevelMemberSpans, type Span } from './member-spans.js';
 export { loadPackBytes, packEscalationTarget, type LoadedPack, type PackLoad } from './pack-load.js';
 export { refusalCodeOfRequestError } from './request-refusal.js';
 export {

@@ -12,7 +12,7 @@ import type { JsonObject, JsonValue } from '../carrier/json-value.js';
 import { err, ok, type Result } from '../result.js';
 import type { CarrierError } from '../carrier/index.js';
 import { documentSlices } from './document-slices.js';
-import { topLevelMemberSpans } from './member-spans.js';
+import { topLevelMemberSpans } from '../carrier/member-spans.js';
 import {
   CORRELATION_NAME_PATTERN,
   MAX_CORRELATION_MEMBERS,

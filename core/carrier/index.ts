@@ -28,3 +28,4 @@ export type { PointerError, PointerErrorCode } from './pointer.js';
 export { readPointer, resolvePointer } from './pointer.js';
 export { utf8ByteLength, firstInvalidUtf8 } from './utf8.js';
 export { MemberMap } from './member-map.js';
+export { topLevelMemberSpans, type Span } from './member-spans.js';

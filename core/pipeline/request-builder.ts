@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readJson } from '../carrier/read-json.js';
 import { err, ok, type Result } from '../result.js';
-import { topLevelMemberSpans } from '../admission/member-spans.js';
+import { topLevelMemberSpans } from '../carrier/member-spans.js';
 import { REQUEST_FORMAT, REQUEST_ID_PATTERN } from '../admission/request-format.js';
 
 export interface RequestParts {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readRequest } from '../../core/admission/request.js';
-import { topLevelMemberSpans } from '../../core/admission/member-spans.js';
+import { topLevelMemberSpans } from '../../core/carrier/member-spans.js';
 import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/admission/request-format.js';
 
 const enc = new TextEncoder();
