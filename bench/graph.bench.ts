@@ -1,6 +1,6 @@
 /**
  * Graph evaluation cost per node, next to single evaluations of the same pack and documents in the same run, and a
- * 256-leaf graph's run time (docs/graphs.md "Performance", ADR 0315).
+ * 256-leaf graph's run time (docs/performance.md "Judgment graphs", ADR 0315).
  *
  *   npx tsc -p tsconfig.build.json && node dist/bench/graph.bench.js
  *

@@ -1,9 +1,10 @@
 /**
- * Product code cites only decisions in force (docs/adr/README.md): a comment that names a wholly superseded ADR, or
- * an ADR that no longer exists, sends the reader to a rule that does not hold. Cite the successor instead. A
- * partially superseded ADR may still be cited for the part that stands.
+ * Product code and the docs that describe it cite only decisions in force (docs/adr/README.md): a comment or a doc
+ * that names a wholly superseded ADR, or an ADR that no longer exists, sends the reader to a rule that does not hold.
+ * Cite the successor instead. A partially superseded ADR may still be cited for the part that stands. ADRs
+ * themselves are history and may cite anything.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { globSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -49,6 +50,17 @@ describe('ADR citations in product code', () => {
       [...new Set(citedAdrs(readFileSync(f, 'utf8')))]
         .filter((n) => !existing.has(n) || superseded.has(n))
         .map((n) => `${relative(ROOT, f)}: ADR ${n} (${existing.has(n) ? 'superseded' : 'no such ADR'})`),
+    );
+    expect(stale).toEqual([]);
+  });
+
+  it('in the docs (README.md, docs/*.md, each directory README) name only ADRs in force', () => {
+    const docs = ['README.md', ...globSync('docs/*.md', { cwd: ROOT }), ...globSync('*/README.md', { cwd: ROOT })];
+    expect(docs).toContain('docs/architecture.md');
+    const stale = docs.flatMap((f) =>
+      [...new Set(citedAdrs(readFileSync(join(ROOT, f), 'utf8')))]
+        .filter((n) => !existing.has(n) || superseded.has(n))
+        .map((n) => `${f}: ADR ${n} (${existing.has(n) ? 'superseded' : 'no such ADR'})`),
     );
     expect(stale).toEqual([]);
   });
