@@ -5,8 +5,7 @@
  * ignore signatures but the SDK refuses to sign without some (see docs/adr/0060-aws-client-settings.md).
  *
  * `cacheMiddleware`: the SDK resolves a command's middleware stack once per command class instead of on every call
- * (its documented trade: no middleware changes after the first request, which nothing here makes). Measured in
- * bench/pipeline.bench.ts, where the handler's SDK calls are the busiest part of the local pipeline.
+ * (its documented trade: no middleware changes after the first request, which nothing here makes; ADR 0060).
  *
  * `sha256`: SigV4's HMACs with the signing key as a reused KeyObject (adapters/sdk-sha256.ts, ADR 0250).
  */

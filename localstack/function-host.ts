@@ -127,11 +127,12 @@ interface Instance {
 async function startInstance(config: InstanceConfig, log: (text: string) => void): Promise<Instance> {
   const worker = new Worker(new URL('./function-host-worker.js', import.meta.url), {
     workerData: config,
-    // The thread's name (its /proc comm), so a profile or the pipeline bench can tell the function's CPU apart; every
-    // instance has the same one, so the bench's per-thread split adds the instances up under 'function'.
+    // The thread's name (its /proc comm), so a profile can tell the function's CPU apart; every instance has the
+    // same one, so a per-thread split adds the instances up under 'function'.
     name: 'function',
     // The handler and the SDK allocate short-lived objects per call; a 64 MB young generation scavenges less often.
-    // Measured with pipeline.bench (16 warm bursts each way, alternating): 4.9 vs 5.5 ms of stack CPU per request.
+    // Measured on the local pipeline (16 warm bursts each way, alternating): 4.9 vs 5.5 ms of stack CPU per request
+    // (ADR 0068).
     resourceLimits: { maxYoungGenerationSizeMb: 64 },
   });
   let stopped: (() => void) | undefined;
