@@ -117,7 +117,10 @@ module.exports = {
         'exit table core/exit-codes.ts.',
       severity: 'error',
       from: { path: '^core/graph/' },
-      to: { path: '^core/', pathNot: '^(core/graph/|core/(carrier|pack|evaluate)/index\\.ts$|core/(result|exit-codes)\\.ts$)' },
+      to: {
+        path: '^core/',
+        pathNot: '^(core/graph/|core/(carrier|pack|evaluate)/index\\.ts$|core/(result|exit-codes)\\.ts$)',
+      },
     },
     {
       name: 'core-graph-through-index',
