@@ -324,7 +324,14 @@ describe('A8 structural diagnostics in their documented order', () => {
     expect(d[0]!.message).toMatch(/through a, b \(A8\)$/);
   });
   it('adds the validate-only semantic checks: an undeclared evidence requirement and an unreadable pack', () => {
-    const g = flat({ a: 'source', b: 'source', z: 'gone' }, [{ from: 'a', to: 'b', evidence: { id: 'nope' } }], 'a');
+    const g = flat(
+      { a: 'source', b: 'source', z: 'gone' },
+      [
+        { from: 'a', to: 'b', evidence: { id: 'nope' } },
+        { from: 'a', to: 'z', evidence: { id: 'any' } },
+      ],
+      'a',
+    );
     const v = validateGraph(bytes(g), project({ packs: { gone: null } }));
     expect(v.diagnostics.map((d) => d.code)).toEqual([
       'JPS-GRAPH-NODE-PACK-READ',
