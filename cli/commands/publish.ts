@@ -15,7 +15,7 @@ import { validatePack } from '../../core/pack/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { publishGraph } from '../graph/publish-graph.js';
-import { loadProject } from '../project/read-project.js';
+import { loadErrorMessage, loadProject } from '../project/read-project.js';
 import { publishGate } from './publish-gate.js';
 
 const USAGE = `docket publish <pack.json>… [--json] [stack options]\n       docket publish --config <jpack.json> [--skip-tests] <pack.json>… [--json] [stack options]\n       docket publish --config <jpack.json> --graph <graph.json> [--skip-tests] [--json] [stack options]\n${SETTINGS_HELP}`;
@@ -115,8 +115,7 @@ async function gatePacks(
 ): Promise<number | undefined> {
   const load = await loadProject(configPath);
   if (!load.ok) {
-    const message =
-      load.error.kind === 'read' ? load.error.message : `${load.error.error.message} (${load.error.error.code})`;
+    const message = loadErrorMessage(load.error);
     io.stderr(`docket publish: ${message}; nothing published\n`);
     return EXIT.FAILED;
   }

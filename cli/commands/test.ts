@@ -10,7 +10,7 @@ import { GRAPH_EXIT } from '../../core/graph/index.js';
 import { parseCommandArgs, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { allPassed, everything, runProjectTests, testReport, testSummary } from '../project/project-tests.js';
-import { loadProject } from '../project/read-project.js';
+import { loadErrorMessage, loadProject } from '../project/read-project.js';
 
 const USAGE = 'docket test --config <jpack.json> [--pack <name> | --graph <name>]';
 
@@ -41,8 +41,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const load = await loadProject(values.config as string);
   if (!load.ok) {
-    const message =
-      load.error.kind === 'read' ? load.error.message : `${load.error.error.message} (${load.error.error.code})`;
+    const message = loadErrorMessage(load.error);
     io.stderr(`docket test: ${message}\n`);
     return load.error.kind === 'read' ? GRAPH_EXIT.IO : GRAPH_EXIT.INVOCATION;
   }

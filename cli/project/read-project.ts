@@ -140,3 +140,7 @@ export async function loadProject(configPath: string): Promise<ProjectLoad> {
 }
 
 export { isConfigError };
+
+/** A refused load in one line: the read failure, or the configuration's refusal with its member and stable code. */
+export const loadErrorMessage = (e: ProjectLoadError): string =>
+  e.kind === 'read' ? e.message : `${e.error.message} (${e.error.code})`;
