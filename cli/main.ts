@@ -29,6 +29,7 @@ export const COMMANDS = Object.freeze({
   local: 'start or stop the local AWS stack',
   console: 'serve the read-only audit console: browse, verify and replay the ledger in a browser',
   graph: 'validate or evaluate a judgment graph (RFC 0002 flat graphs, RFC 0022 subgraphs; docs/graphs.md)',
+  test: "run a project's declared pack matrices and graph rows (jpack.json; docs/graphs.md)",
 } as const);
 
 export type CommandName = keyof typeof COMMANDS;

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import canonicalize from 'canonicalize';
 import { evaluateGraph, graphRunJson, validateGraph, type GraphProject, type SourceFile } from '../core/graph/index.js';
+import { parseJpackConfig } from '../core/project/index.js';
 import type { CaseResult } from './case-result.js';
 
 interface GraphCase {
@@ -48,17 +49,22 @@ const source = (path: string): SourceFile => {
   }
 };
 
-/** Our own committed configuration: JSON.parse is fine here; the documents under test are read as bytes. */
+/**
+ * The suite's committed configurations, read by the one jpack.json shape reader (core/project, ADR 0430); the suite
+ * is synchronous, so its files are read here rather than through the CLI's asynchronous edge.
+ */
 function project(configPath: string, graphPath: string): GraphProject {
-  const cfg = JSON.parse(readFileSync(configPath, 'utf8')) as {
-    packs: Record<string, { path: string }>;
-    graphs?: Record<string, { path: string }>;
-  };
+  const cfg = parseJpackConfig(new Uint8Array(readFileSync(configPath)));
+  if (!cfg.ok) throw new Error(cfg.error.message);
   const base = dirname(configPath);
-  const table = (t: Record<string, { path: string }> = {}) =>
-    new Map(Object.entries(t).map(([k, v]) => [k, source(resolve(base, v.path))] as const));
-  const rootName = Object.entries(cfg.graphs ?? {}).find(([, v]) => resolve(base, v.path) === resolve(graphPath))?.[0];
-  return { packs: table(cfg.packs), graphs: table(cfg.graphs), ...(rootName !== undefined ? { rootName } : {}) };
+  const table = (t: ReadonlyMap<string, { readonly path: string }>) =>
+    new Map([...t].map(([k, v]) => [k, source(resolve(base, v.path))] as const));
+  const rootName = [...cfg.value.graphs].find(([, v]) => resolve(base, v.path) === resolve(graphPath))?.[0];
+  return {
+    packs: table(cfg.value.packs),
+    graphs: table(cfg.value.graphs),
+    ...(rootName !== undefined ? { rootName } : {}),
+  };
 }
 
 const same = (a: unknown, b: unknown): boolean => canonicalize(a) === canonicalize(b);

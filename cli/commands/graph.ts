@@ -9,7 +9,7 @@ import {
   type GraphRun,
 } from '../../core/graph/index.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
-import { readFileOr, readProject } from '../graph/project-config.js';
+import { configRefusal, readFileOr, readProject } from '../graph/project-config.js';
 import type { CliIo } from '../io.js';
 
 const USAGE = [
@@ -78,12 +78,28 @@ function print(io: CliIo, run: GraphRun): number {
 /** The config's project and the graph's exact bytes, or the refusal that prints for a file that cannot be read. */
 async function readGraphFiles(
   values: Record<string, unknown>,
+  evaluating: boolean,
 ): Promise<
   | { readonly ok: true; readonly project: GraphProject; readonly graph: Uint8Array }
   | { readonly ok: false; readonly refused: GraphRun }
 > {
   const project = await readProject(values.config as string, values.graph as string);
   if (!project.ok) return { ok: false, refused: { status: 'refused', error: project.error } };
+  const audit = project.loaded.config.audit;
+  if (audit !== undefined && evaluating)
+    // ADR 0430: the runtime would append this evaluation to audit.dir; Docket's record of an evaluation is its
+    // ledger entry, so the member is refused where it would take effect rather than silently ignored.
+    return {
+      ok: false,
+      refused: {
+        status: 'refused',
+        error: configRefusal({
+          code: 'config-audit',
+          member: '/audit',
+          message: `jpack.json /audit: Docket does not append evaluation records to ${JSON.stringify(audit.dir)}; it records evaluations in its ledger (submit the graph request to a deployment: docket submit --graph), so "graph evaluate" refuses a project that asks for an audit directory`,
+        }),
+      },
+    };
   const graph = await readFileOr(values.graph as string);
   if (!graph.ok) {
     const message = `cannot read ${values.graph as string}: ${graph.message}`;
@@ -96,7 +112,7 @@ async function readGraphFiles(
 }
 
 async function validate(values: Record<string, unknown>, io: CliIo): Promise<number> {
-  const read = await readGraphFiles(values);
+  const read = await readGraphFiles(values, false);
   if (!read.ok) return print(io, read.refused);
   const { project, graph } = read;
   const v = validateGraph(graph, project);
@@ -107,7 +123,7 @@ async function validate(values: Record<string, unknown>, io: CliIo): Promise<num
 async function evaluate(values: Record<string, unknown>, io: CliIo): Promise<number> {
   const wb = values['work-budget'] as string | undefined;
   const workBudget = wb === undefined ? undefined : parsePositiveInteger(wb, '--work-budget');
-  const read = await readGraphFiles(values);
+  const read = await readGraphFiles(values, true);
   if (!read.ok) return print(io, read.refused);
   const { project, graph } = read;
   let inputs: Uint8Array | undefined;

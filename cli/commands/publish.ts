@@ -1,18 +1,24 @@
 /**
  * `docket publish --config <jpack.json> --graph <g.json>` publishes a judgment graph's closed set and then the graph
- * (cli/graph/publish-graph.ts, ADR 0340).
+ * (cli/graph/publish-graph.ts, ADR 0340). `docket publish --config <jpack.json> <pack>…` publishes packs the project
+ * declares. With --config, the matrices and rows the project declares for what is published run first and a failing
+ * case publishes nothing (cli/commands/publish-gate.ts, ADR 0431); `--skip-tests` publishes anyway and says so.
  * `docket publish <pack>…`: validates each pack (Core §3; a non-conformant pack is refused with its diagnostics,
  * exit 1) and stores its exact bytes by SHA-256 digest plus the alias `id@version` → digest (ADR 0062, ADR 0081).
  * Prints one line per pack: "sha256:<digest>  <id>@<version>".
  */
+import { realpath } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { EXIT, parseCommandArgs } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { validatePack } from '../../core/pack/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { publishGraph } from '../graph/publish-graph.js';
+import { loadErrorMessage, loadProject } from '../project/read-project.js';
+import { publishGate } from './publish-gate.js';
 
-const USAGE = `docket publish <pack.json>… [--json] [stack options]\n       docket publish --config <jpack.json> --graph <graph.json> [--json] [stack options]\n${SETTINGS_HELP}`;
+const USAGE = `docket publish <pack.json>… [--json] [stack options]\n       docket publish --config <jpack.json> [--skip-tests] <pack.json>… [--json] [stack options]\n       docket publish --config <jpack.json> --graph <graph.json> [--skip-tests] [--json] [stack options]\n${SETTINGS_HELP}`;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
@@ -23,6 +29,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       help: { type: 'boolean' },
       config: { type: 'string' },
       graph: { type: 'string' },
+      'skip-tests': { type: 'boolean' },
     },
     { min: 0, max: 1000 },
   );
@@ -30,21 +37,34 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`usage: ${USAGE}\n`);
     return EXIT.OK;
   }
-  const graphMode = values.config !== undefined || values.graph !== undefined;
-  if (graphMode && (values.config === undefined || values.graph === undefined || positionals.length > 0)) {
-    io.stderr(`docket publish: --config and --graph go together, without pack files\nusage: ${USAGE}\n`);
+  const graphMode = values.graph !== undefined;
+  const usage = (message: string): number => {
+    io.stderr(`docket publish: ${message}\nusage: ${USAGE}\n`);
     return EXIT.USAGE;
-  }
-  if (!graphMode && positionals.length === 0) {
-    io.stderr(`docket publish: name at least one pack file\nusage: ${USAGE}\n`);
-    return EXIT.USAGE;
+  };
+  if (graphMode && (values.config === undefined || positionals.length > 0))
+    return usage('--graph goes with --config, without pack files');
+  if (!graphMode && positionals.length === 0) return usage('name at least one pack file');
+  if (values['skip-tests'] === true && values.config === undefined)
+    return usage('--skip-tests goes with --config (without a project there is nothing declared to run)');
+  const skipTests = values['skip-tests'] === true;
+  if (!graphMode && values.config !== undefined) {
+    const gate = await gatePacks(values.config as string, positionals, skipTests, io);
+    if (gate !== undefined) return gate;
   }
   const settings = resolveSettings(values as never, process.env);
   const stack = openStack(settings);
   let failed = false;
   try {
     if (graphMode)
-      failed = !(await publishGraph(values.config as string, values.graph as string, stack, io, values.json === true));
+      failed = !(await publishGraph(
+        values.config as string,
+        values.graph as string,
+        stack,
+        io,
+        values.json === true,
+        skipTests,
+      ));
     for (const file of positionals) {
       const bytes = await readInput(file, io);
       const v = validatePack(bytes);
@@ -81,4 +101,39 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     stack.close();
   }
   return failed ? EXIT.FAILED : EXIT.OK;
+}
+
+/**
+ * Packs published with --config: each file must be a pack the project declares, and the gate runs their matrices
+ * before anything is stored. The exit status when publishing stops here, undefined when it goes on.
+ */
+async function gatePacks(
+  configPath: string,
+  files: readonly string[],
+  skipTests: boolean,
+  io: CliIo,
+): Promise<number | undefined> {
+  const load = await loadProject(configPath);
+  if (!load.ok) {
+    const message = loadErrorMessage(load.error);
+    io.stderr(`docket publish: ${message}; nothing published\n`);
+    return EXIT.FAILED;
+  }
+  const project = load.project;
+  const declared = new Map<string, string>();
+  for (const [name, entry] of project.config.packs) declared.set(join(project.dir, entry.path), name);
+  const names: string[] = [];
+  for (const file of files) {
+    const real = await realpath(file).catch(() => resolve(file));
+    const name = declared.get(real);
+    if (name === undefined) {
+      io.stderr(`docket publish: ${file} is not a pack ${configPath} declares; nothing published\nusage: ${USAGE}\n`);
+      return EXIT.USAGE;
+    }
+    names.push(name);
+  }
+  const gate = await publishGate(project, { packs: names, graphs: [] }, skipTests, io);
+  if (gate.ok) return undefined;
+  io.stderr(`docket publish: ${gate.message}\n`);
+  return EXIT.FAILED;
 }

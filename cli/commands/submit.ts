@@ -28,6 +28,7 @@ const USAGE = `docket submit --pack <sha256:…|id@version> --facts <file> [--ev
        docket submit --graph <sha256:…|id@version> [--inputs <file>] [--id <request-id>] [--budget <units>]
   --graph sends a graph request (docket.graph-request/1) naming a published graph (docket publish --config --graph);
   it is accepted only by a deployment that enables judgment graphs (docs/graphs.md "Through the pipeline").
+  A --file line {"graph", "inputs"?, "requestId"?} is a graph request, mixed freely with evaluation lines.
   any form with --wait [--timeout <seconds>] [--json] [--results-topic <arn>] [--policy <trust-policy.json>]:
   wait for each request's result (one line per request as it arrives; exit 1 listing those without a result in
   time; default timeout 60 s). A result is printed only once its signed entry verifies under the trust policy

@@ -3,11 +3,14 @@
  * then publishes its closed set bottom-up — every pack it names at any depth (by exact-bytes digest, alias
  * `id@version`, each validated as `docket publish <pack>` does), every subgraph (children before parents, each a
  * published graph of its own), and last the graph itself, which the registry refuses unless every member it pins
- * is stored and hashes to its pin. One line per published document; the graph's own line is the last.
+ * is stored and hashes to its pin. One line per published document; the graph's own line is the last. Before
+ * anything is stored, the matrices and rows the project declares for the closed set run (cli/commands/publish-gate.ts,
+ * ADR 0431); a graph's passed rows are noted in its closure record.
  */
 import { validatePack } from '../../core/pack/index.js';
 import { validateGraph, type GraphProject } from '../../core/graph/index.js';
-import { closureOf } from '../../core/graph-closure/index.js';
+import { closureOf, type TestedRows } from '../../core/graph-closure/index.js';
+import { publishGate } from '../commands/publish-gate.js';
 import type { StackClients } from '../../stack/clients.js';
 import type { CliIo } from '../io.js';
 import { readFileOr, readProject } from './project-config.js';
@@ -41,6 +44,7 @@ export async function publishGraph(
   stack: StackClients,
   io: CliIo,
   json: boolean,
+  skipTests = false,
 ): Promise<boolean> {
   const p = printer(io, json);
   const read = await readProject(configPath, graphPath);
@@ -65,14 +69,29 @@ export async function publishGraph(
     p.fail('graph', graphPath, 'graph-not-closed', closure.findings.map((f) => f.message).join('; '));
     return false;
   }
+  const gate = await publishGate(
+    read.loaded,
+    {
+      packs: Object.keys(closure.closure.packs),
+      graphs: [...(project.rootName !== undefined ? [project.rootName] : []), ...Object.keys(closure.closure.graphs)],
+    },
+    skipTests,
+    io,
+  );
+  if (!gate.ok) {
+    p.fail('graph', graphPath, 'tests-failed', gate.message);
+    return false;
+  }
+  const rows = gate.testedRows;
   let failed = false;
   for (const name of Object.keys(closure.closure.packs))
     if (!(await publishPack(name, project, stack, p))) failed = true;
   const done = new Map<string, boolean>();
   for (const name of Object.keys(closure.closure.graphs))
-    if (!(await publishSubgraph(name, project, stack, p, done))) failed = true;
+    if (!(await publishSubgraph(name, project, stack, p, done, rows))) failed = true;
   // A member that failed would be missing: the registry's closed-set check refuses the graph all the same.
-  return (await publishOne(graphPath, graph.bytes, project, stack, p)) && !failed;
+  const own = project.rootName === undefined ? undefined : rows.get(project.rootName);
+  return (await publishOne(graphPath, graph.bytes, project, stack, p, own)) && !failed;
 }
 
 async function publishPack(name: string, project: GraphProject, stack: StackClients, p: Printer): Promise<boolean> {
@@ -103,6 +122,7 @@ async function publishSubgraph(
   stack: StackClients,
   p: Printer,
   done: Map<string, boolean>,
+  rows: ReadonlyMap<string, TestedRows>,
 ): Promise<boolean> {
   const seen = done.get(name);
   if (seen !== undefined) return seen;
@@ -113,8 +133,8 @@ async function publishSubgraph(
   let ok = own.ok;
   if (own.ok)
     for (const child of Object.keys(own.closure.graphs))
-      if (!(await publishSubgraph(child, project, stack, p, done))) ok = false;
-  ok = (await publishOne(name, file.bytes, project, stack, p)) && ok;
+      if (!(await publishSubgraph(child, project, stack, p, done, rows))) ok = false;
+  ok = (await publishOne(name, file.bytes, project, stack, p, rows.get(name))) && ok;
   done.set(name, ok);
   return ok;
 }
@@ -125,13 +145,17 @@ async function publishOne(
   project: GraphProject,
   stack: StackClients,
   p: Printer,
+  testedRows: TestedRows | undefined,
 ): Promise<boolean> {
   const closure = closureOf(bytes, project);
   if (!closure.ok) {
     p.fail('graph', name, 'graph-not-closed', closure.findings.map((f) => f.message).join('; '));
     return false;
   }
-  const out = await stack.graphs.publishGraph(bytes, closure.closure);
+  const out = await stack.graphs.publishGraph(
+    bytes,
+    testedRows === undefined ? closure.closure : { ...closure.closure, testedRows },
+  );
   if (!out.ok) {
     p.fail('graph', name, out.code, out.message, out.code === 'graph-not-closed' ? out.findings : undefined);
     return false;

@@ -1,11 +1,12 @@
 /**
  * The one serializer and the one strict reader of a graph closure record (ADR 0340). The serializer validates, then
- * emits the RFC 8785 bytes (members sorted; the record holds only strings, so JSON.stringify's escaping is 8785's):
+ * emits the RFC 8785 bytes (members sorted; the record holds only strings and, in `testedRows`, non-negative integers,
+ * so JSON.stringify's escaping and number form are 8785's):
  * same closure, same bytes forever. The reader accepts exactly what the serializer emits and nothing else.
  */
 import { readJson, type JsonValue } from '../carrier/index.js';
 import type { Result } from '../result.js';
-import { CLOSURE_FORMAT, type GraphClosure } from './closure.js';
+import { CLOSURE_FORMAT, type GraphClosure, type TestedRows } from './closure.js';
 
 export interface ClosureRecordError {
   readonly code: 'closure-record-invalid';
@@ -14,6 +15,15 @@ export interface ClosureRecordError {
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const MEMBERS = ['format', 'graph', 'graphId', 'graphVersion', 'graphs', 'packs'] as const;
+const TESTED_ROWS = 'testedRows';
+const count = (n: unknown): boolean => Number.isSafeInteger(n) && (n as number) >= 0;
+
+function rowsProblem(t: TestedRows): string | undefined {
+  if (!DIGEST.test(t.digest)) return 'testedRows.digest is not a sha256: digest';
+  if (!count(t.cases) || t.cases === 0) return 'testedRows.cases must be a positive integer';
+  if (!count(t.passed) || t.passed > t.cases) return 'testedRows.passed must be an integer from 0 to cases';
+  return undefined;
+}
 
 function invalid(message: string): { ok: false; error: ClosureRecordError } {
   return { ok: false, error: { code: 'closure-record-invalid', message } };
@@ -31,7 +41,7 @@ function problem(c: GraphClosure): string | undefined {
     for (const [name, digest] of Object.entries(m))
       if (name === '' || typeof digest !== 'string' || !DIGEST.test(digest))
         return `${table} entry ${JSON.stringify(name)} must pin a sha256: digest`;
-  return undefined;
+  return c.testedRows === undefined ? undefined : rowsProblem(c.testedRows);
 }
 
 const sortedObject = (m: Readonly<Record<string, string>>): Record<string, string> =>
@@ -51,6 +61,9 @@ export function serializeClosure(c: GraphClosure): Result<Uint8Array, ClosureRec
     graphVersion: c.graphVersion,
     graphs: sortedObject(c.graphs),
     packs: sortedObject(c.packs),
+    ...(c.testedRows === undefined
+      ? {}
+      : { testedRows: { cases: c.testedRows.cases, digest: c.testedRows.digest, passed: c.testedRows.passed } }),
   };
   return { ok: true, value: new TextEncoder().encode(JSON.stringify(record)) };
 }
@@ -66,13 +79,26 @@ function stringTable(v: JsonValue | undefined, name: string): Record<string, str
   return Object.fromEntries(entries);
 }
 
+function readTestedRows(v: JsonValue | undefined): TestedRows | undefined | string {
+  if (v === undefined) return undefined;
+  if (v.kind !== 'object' || [...v.members.keys()].sort().join() !== 'cases,digest,passed')
+    return 'testedRows must be exactly {cases, digest, passed}';
+  const [cases, digest, passed] = [v.members.get('cases')!, v.members.get('digest')!, v.members.get('passed')!];
+  if (digest.kind !== 'string' || cases.kind !== 'number' || passed.kind !== 'number')
+    return 'testedRows holds a digest string and two integers';
+  return { digest: digest.value, cases: Number(cases.lexeme), passed: Number(passed.lexeme) };
+}
+
 export function readClosure(bytes: Uint8Array): Result<GraphClosure, ClosureRecordError> {
   const tree = readJson(bytes);
   if (!tree.ok) return invalid(`not a strict JSON text: ${tree.error.message}`);
   const root = tree.value;
   if (root.kind !== 'object') return invalid('not a JSON object');
-  const names = [...root.members.keys()].sort();
-  if (names.join() !== [...MEMBERS].join()) return invalid(`members must be exactly ${MEMBERS.join(', ')}`);
+  const names = [...root.members.keys()].filter((n) => n !== TESTED_ROWS).sort();
+  if (names.join() !== [...MEMBERS].join())
+    return invalid(`members must be exactly ${MEMBERS.join(', ')} and optionally ${TESTED_ROWS}`);
+  const testedRows = readTestedRows(root.members.get(TESTED_ROWS));
+  if (typeof testedRows === 'string') return invalid(testedRows);
   const str = (n: string): string | undefined => {
     const v = root.members.get(n);
     return v?.kind === 'string' ? v.value : undefined;
@@ -88,6 +114,7 @@ export function readClosure(bytes: Uint8Array): Result<GraphClosure, ClosureReco
     graphVersion: str('graphVersion'),
     packs,
     graphs,
+    ...(testedRows === undefined ? {} : { testedRows }),
   } as GraphClosure;
   const why = problem(c);
   if (why !== undefined) return invalid(why);

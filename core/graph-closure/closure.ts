@@ -17,6 +17,19 @@ export interface GraphClosure {
   readonly packs: Readonly<Record<string, string>>;
   /** jpack.json `graphs` name → the digest every subgraph node naming it pins, at any depth. */
   readonly graphs: Readonly<Record<string, string>>;
+  /**
+   * The graph's own rows (its jpack.json `rows`) the publisher ran before publishing it (ADR 0431): the SHA-256 of
+   * the rows file's exact bytes, its case count and how many passed. Absent when the graph declares no rows or the
+   * publisher skipped its tests. What the graph was tested against, never part of the closed-set check.
+   */
+  readonly testedRows?: TestedRows;
+}
+
+export interface TestedRows {
+  /** "sha256:<hex>" of the rows file's exact bytes. */
+  readonly digest: string;
+  readonly cases: number;
+  readonly passed: number;
 }
 
 export type ClosureCode =

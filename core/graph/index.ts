@@ -9,6 +9,7 @@ export { validateGraph, type GraphValidation } from './validate.js';
 export { loadGraph, type LoadRefusal } from './load.js';
 export { bytesDigest } from './digest.js';
 export { graphRunJson, graphValidationJson } from './output.js';
+export { jsonText } from './json-text.js';
 export type { GraphProject, SourceFile } from './project.js';
 export type { GraphDiagnostic } from './diagnostic.js';
 export { refusal, type GraphRefusal } from './refusal.js';

@@ -152,6 +152,7 @@ function callerConflicts(root: CompiledInstance, inputs: CallerInputs): GraphRef
           'JPS-GRAPH-FACT-CONFLICT',
           EXIT.GRAPH_INVOCATION,
           `a feed of ${JSON.stringify(f.node)}'s fact ${JSON.stringify(f.fact)} collides with the caller's facts: ${why} (A7)`,
+          { node: f.node },
         );
     }
     if (draft && f.evidence !== undefined && own.evidence?.members.has(f.evidence) === true)
@@ -160,12 +161,14 @@ function callerConflicts(root: CompiledInstance, inputs: CallerInputs): GraphRef
   return undefined;
 }
 
+/** `node` is the node whose inputs collide, by id or, inside a subgraph, instance path (docs/graphs.md). */
 const evidenceConflict = (node: string, requirement: string): GraphRefusal =>
   refusal(
     'invocation',
     'JPS-GRAPH-EVIDENCE-CONFLICT',
     EXIT.GRAPH_INVOCATION,
     `a feed of ${JSON.stringify(node)}'s evidence ${requirement} collides with the caller's evidence document (A7)`,
+    { node },
   );
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -307,6 +310,7 @@ class NodeAssembly implements FeedSink {
   private fedEvidence: Map<string, JsonValue> | undefined;
 
   constructor(
+    /** The node's instance path (its id at the root): what a collision names. */
     private readonly id: string,
     private readonly own: NodeInputs | undefined,
   ) {
@@ -411,7 +415,7 @@ class Run {
     // A node without feeds takes the caller's trees as they are: nothing to assemble (ADR 0380).
     if (steps.length === 0)
       return this.evaluate(path, id, pack, own?.facts ?? EMPTY_FACTS, own?.evidence, [], [], false);
-    const a = new NodeAssembly(id, own);
+    const a = new NodeAssembly(path, own);
     applyFeeds(steps, binding, produced, a);
     return this.evaluate(path, id, pack, a.facts, a.evidenceDocument(), a.factFeeds, a.evidenceFeeds, a.grown);
   }

@@ -2,8 +2,9 @@
  * Static validation of one document (A8 "The structural gate", A7 static conflicts, B2 and B4 interface rules),
  * every finding in the documented order:
  *   1. nodes sorted by id: JPS-GRAPH-RESERVED-NODE-ID (B4, 0.2.0-draft), JPS-GRAPH-NODE-PACK;
- *   2. edges by position: CALLER-EDGE-IN-SUBGRAPH (B4), EDGE-ENDPOINT, EDGE-SELF, EDGE-OUTPUT (B2),
- *      EDGE-DUPLICATE-FACT, FACT-POINTER-DEPTH, EDGE-FACT-OVERLAP, EDGE-DUPLICATE-EVIDENCE;
+ *   2. edges by position: CALLER-EDGE-IN-SUBGRAPH (B4), EDGE-ENDPOINT (from, then to), EDGE-SELF, EDGE-OUTPUT (B2),
+ *      EDGE-DUPLICATE-FACT, FACT-POINTER-DEPTH, EDGE-FACT-OVERLAP, EDGE-DUPLICATE-EVIDENCE — the feed checks for
+ *      every edge whose `to` is declared, whatever its `from` (A8);
  *   3. the `inputs` mappings (sorted keys): RESERVED-NODE-ID, INPUT-NODE, then the same fact and evidence checks,
  *      since a mapping feeds its internal node like an edge (0022:133);
  *   4. the `outputs` (sorted names): RESERVED-NODE-ID, OUTPUT-NODE;
@@ -89,12 +90,13 @@ export function structuralDiagnostics(doc: GraphDocument, ctx: StructureContext)
     const toOk = doc.nodes.has(e.to);
     if (!fromOk) add('JPS-GRAPH-EDGE-ENDPOINT', `${at}/from`, `${JSON.stringify(e.from)} is not a declared node (A8)`);
     if (!toOk) add('JPS-GRAPH-EDGE-ENDPOINT', `${at}/to`, `${JSON.stringify(e.to)} is not a declared node (A8)`);
-    if (!fromOk || !toOk) continue;
-    if (e.from === e.to) {
+    if (fromOk && toOk && e.from === e.to) {
       add('JPS-GRAPH-EDGE-SELF', at, `an edge from ${JSON.stringify(e.from)} to itself (A8)`);
       continue;
     }
-    const source = isCaller ? undefined : doc.nodes.get(e.from)!;
+    // A8: the feed checks count every edge whose `to` is declared, even when its `from` is not.
+    if (!toOk) continue;
+    const source = isCaller || !fromOk ? undefined : doc.nodes.get(e.from)!;
     if (source?.kind === 'subgraph' && e.output === undefined)
       add(
         'JPS-GRAPH-EDGE-OUTPUT',

@@ -1,7 +1,7 @@
 /**
  * `graph validate` (A8): every static finding in order — load (A1), structure and references (A8, B5) — then the
- * validate-only semantic checks that read the packs (A8 `Semantic`): JPS-GRAPH-NODE-PACK-READ for a node whose
- * pack cannot be read (nodes sorted), JPS-GRAPH-EDGE-EVIDENCE-UNDECLARED for an evidence feed naming a requirement
+ * validate-only semantic checks that read the packs (A8 `Semantic`): JPS-GRAPH-NODE-PACK-READ for a node some
+ * feed gives evidence to whose pack cannot be read (nodes sorted), JPS-GRAPH-EDGE-EVIDENCE-UNDECLARED for an evidence feed naming a requirement
  * its target pack does not declare (feeds by position). Root first, then instances depth first.
  */
 import { validatePack } from '../pack/index.js';
@@ -65,8 +65,15 @@ function semantic(
   const add = (d: GraphDiagnostic): void => {
     out.push(prefixed(inst.path, d));
   };
+  // A8 `Semantic`: the packs read are those of nodes some feed gives evidence to (nodes sorted), whatever the feed's
+  // other endpoint; then the evidence feeds by position.
+  const evidenceFed = new Set<string>();
+  for (const e of doc.edges)
+    if (e.evidence !== undefined && !(e.from === CALLER && doc.formatVersion === '1')) evidenceFed.add(e.to);
+  for (const m of doc.inputEvidence) evidenceFed.add(m.node);
   for (const id of [...doc.nodes.keys()].sort()) {
     const node = doc.nodes.get(id)!;
+    if (!evidenceFed.has(id)) continue;
     if (node.kind === 'pack' && packEvidence(project, node.pack, cache) === 'unreadable')
       add({
         code: 'JPS-GRAPH-NODE-PACK-READ',

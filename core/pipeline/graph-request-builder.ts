@@ -8,7 +8,7 @@ import { readJson } from '../carrier/read-json.js';
 import { err, ok, type Result } from '../result.js';
 import { PACK_ALIAS_PATTERN, PACK_DIGEST_PATTERN, REQUEST_ID_PATTERN } from '../admission/request-format.js';
 import { GRAPH_REQUEST_FORMAT } from '../admission/graph-request.js';
-import { trimJsonWhitespace } from './request-builder.js';
+import { trimJsonWhitespace } from './json-whitespace.js';
 
 export interface GraphRequestParts {
   readonly requestId: string;

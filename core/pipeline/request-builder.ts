@@ -7,6 +7,8 @@ import { readJson } from '../carrier/read-json.js';
 import { err, ok, type Result } from '../result.js';
 import { topLevelMemberSpans } from '../carrier/member-spans.js';
 import { REQUEST_FORMAT, REQUEST_ID_PATTERN } from '../admission/request-format.js';
+import { buildGraphRequest } from './graph-request-builder.js';
+import { trimJsonWhitespace } from './json-whitespace.js';
 
 export interface RequestParts {
   readonly requestId: string;
@@ -41,24 +43,15 @@ export function buildRequest(p: RequestParts): Result<string, string> {
 }
 
 /**
- * A document's value bytes without the JSON whitespace around it (RFC 8259 ws: space, tab, LF, CR). Inside a
- * request the member value starts and ends at the value itself, so this is exactly what the entry's digest covers:
- * a facts file's SHA-256 equals the recorded factsDigest when the file has no leading or trailing whitespace.
- */
-export function trimJsonWhitespace(b: Uint8Array): Uint8Array {
-  const ws = (x: number | undefined) => x === 0x20 || x === 0x09 || x === 0x0a || x === 0x0d;
-  let start = 0;
-  let end = b.length;
-  while (start < end && ws(b[start])) start += 1;
-  while (end > start && ws(b[end - 1])) end -= 1;
-  return b.subarray(start, end);
-}
-
-/**
  * One JSONL line → a request text. A line that is already a request (it has "format") is sent as written. A line
  * with "facts" (and optionally "evidence", "requestId", "workBudget", "correlation", "pack") is wrapped, its
- * documents sliced exactly from the line; a missing id becomes "<idPrefix>-<lineNumber>".
+ * documents sliced exactly from the line; a line with "graph" (and optionally "inputs", "requestId", "workBudget",
+ * "correlation") is wrapped into a docket.graph-request/1 the same way, its inputs sliced exactly from the line
+ * (docs/graphs.md). A missing id becomes "<idPrefix>-<lineNumber>".
  */
+/** The members a graph request line may have: no pack, facts or evidence (a graph request carries none). */
+const GRAPH_LINE_MEMBERS = ['graph', 'inputs', 'requestId', 'workBudget', 'correlation'];
+
 export function requestFromLine(
   line: Uint8Array,
   lineNumber: number,
@@ -74,25 +67,39 @@ export function requestFromLine(
     if (id?.kind !== 'string') return err('a request line needs a string requestId');
     return ok({ requestId: id.value, text });
   }
-  if (!m.has('facts')) return err('a line needs "facts" (or a whole request with "format")');
+  const isGraph = m.has('graph');
+  if (!m.has('facts') && !isGraph)
+    return err('a line needs "facts", "graph" (a graph request) or a whole request with "format"');
   const spans = topLevelMemberSpans(line);
   const slice = (name: string) => {
     const s = spans.get(name);
     return s ? line.subarray(s.start, s.end) : undefined;
   };
-  const pack = m.get('pack');
-  const packRef = pack?.kind === 'string' ? pack.value : defaults.pack;
-  if (packRef === undefined) return err('no pack: give --pack or a "pack" member');
   const budget = m.get('workBudget');
   const requestId = id?.kind === 'string' ? id.value : `${defaults.idPrefix}-${lineNumber}`;
   const corr = slice('correlation');
-  const built = buildRequest({
+  const common = {
     requestId,
+    ...(budget?.kind === 'number' ? { workBudget: Number(budget.lexeme) } : {}),
+    ...(corr ? { correlation: JSON.parse(dec.decode(corr)) as Record<string, string> } : {}),
+  };
+  if (isGraph) {
+    for (const name of m.keys())
+      if (!GRAPH_LINE_MEMBERS.includes(name)) return err(`a graph request line has no member ${JSON.stringify(name)}`);
+    const graph = m.get('graph')!;
+    if (graph.kind !== 'string') return err('"graph" must be a string: sha256:<64 hex> or <id>@<version>');
+    const inputs = slice('inputs');
+    const built = buildGraphRequest({ ...common, graph: graph.value, ...(inputs ? { inputs } : {}) });
+    return built.ok ? ok({ requestId, text: built.value }) : built;
+  }
+  const pack = m.get('pack');
+  const packRef = pack?.kind === 'string' ? pack.value : defaults.pack;
+  if (packRef === undefined) return err('no pack: give --pack or a "pack" member');
+  const built = buildRequest({
+    ...common,
     pack: packRef,
     facts: slice('facts')!,
     ...(slice('evidence') ? { evidence: slice('evidence')! } : {}),
-    ...(budget?.kind === 'number' ? { workBudget: Number(budget.lexeme) } : {}),
-    ...(corr ? { correlation: JSON.parse(dec.decode(corr)) as Record<string, string> } : {}),
   });
   return built.ok ? ok({ requestId, text: built.value }) : built;
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
 import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
-import { RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
+import { DynamoDbPackRegistry, RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
 import { ContentTable } from '../../adapters/content-table.js';
 import { closureOf } from '../../core/graph-closure/index.js';
 import { startE2e, type E2eWorld } from './harness.js';
@@ -154,5 +154,90 @@ describe('docket publish --config --graph over the local stack', () => {
   it('refuses --graph without --config as a usage error', async () => {
     const r = await cli(['--graph', join(example, rootGraph)]);
     expect(r.code).toBe(64);
+  });
+});
+
+describe("docket publish runs the project's declared rows and matrices first (ADR 0431)", () => {
+  const runtime = join(process.cwd(), 'examples/runtime-project');
+  const FLOW = 'onboarding.graph.json';
+  const packs = () => new DynamoDbPackRegistry({ client: w.dynamodb, tableName: w.env.PACKS_TABLE! });
+
+  /** A private copy of the runtime example project, its graph renamed so each test publishes its own. */
+  function runtimeCopy(name: string, edit: (root: string) => void = () => {}): string {
+    const root = join(dir, name);
+    cpSync(runtime, root, { recursive: true });
+    const g = join(root, FLOW);
+    writeFileSync(g, readFileSync(g, 'utf8').replace('"vendor-onboarding-flow"', `"${name}"`));
+    edit(root);
+    return root;
+  }
+  const failRow = (root: string) => {
+    const f = join(root, 'onboarding.rows.json');
+    writeFileSync(f, readFileSync(f, 'utf8').replace('"outcomeId": "decline"', '"outcomeId": "approve"'));
+  };
+
+  it('refuses a graph whose own row fails, naming the case, and publishes nothing: no pack, no graph', async () => {
+    const root = runtimeCopy('failing-row-flow', failRow);
+    const r = await cli(['--config', join(root, 'jpack.json'), '--graph', join(root, FLOW)]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('graph onboarding case match-declines');
+    expect(r.out).toBe('');
+    expect(await graphs.resolveGraphAlias('failing-row-flow@0.1.0')).toBeNull();
+    expect(await graphs.getGraph(hex(readFileSync(join(root, FLOW))))).toBeNull();
+    expect(await packs().resolveAlias('https://example.invalid/judgment-packs/sanctions-screening@0.1.0')).toBeNull();
+  });
+
+  it('publishes a graph whose rows pass, its closure record noting the rows it passed by digest', async () => {
+    const root = runtimeCopy('passing-flow');
+    const r = await cli(['--config', join(root, 'jpack.json'), '--graph', join(root, FLOW)]);
+    expect([r.code, r.err]).toEqual([0, expect.stringContaining('3 declared cases passed')]);
+    const g = await graphs.getGraph(hex(readFileSync(join(root, FLOW))));
+    expect(g?.closure.testedRows).toEqual({
+      digest: `sha256:${hex(readFileSync(join(root, 'onboarding.rows.json')))}`,
+      cases: 3,
+      passed: 3,
+    });
+  });
+
+  it('publishes anyway with --skip-tests, says so, and notes no tested rows', async () => {
+    const root = runtimeCopy('skipped-flow', failRow);
+    const r = await cli(['--config', join(root, 'jpack.json'), '--graph', join(root, FLOW), '--skip-tests']);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/--skip-tests: publishing without running/);
+    const g = await graphs.getGraph(hex(readFileSync(join(root, FLOW))));
+    expect(g).not.toBeNull();
+    expect(g!.closure.testedRows).toBeUndefined();
+  });
+
+  it('refuses packs published with --config whose matrix fails, publishing none of them', async () => {
+    const root = runtimeCopy('pack-matrix', (p) => {
+      const pf = join(p, 'vendor-onboarding-0.1.0.pack.json');
+      writeFileSync(pf, readFileSync(pf, 'utf8').replace('vendor-onboarding"', 'vendor-onboarding-gated"'));
+      const cfg = JSON.parse(readFileSync(join(p, 'jpack.json'), 'utf8')) as {
+        packs: Record<string, Record<string, string>>;
+      };
+      cfg.packs['vendor-onboarding']!.matrix = 'm.json';
+      writeFileSync(join(p, 'jpack.json'), JSON.stringify(cfg));
+      const approve = { kind: 'outcome', outcomeId: 'approve', reasons: [], handoff: { state: 'none' } };
+      writeFileSync(
+        join(p, 'm.json'),
+        JSON.stringify({
+          cases: [
+            {
+              id: 'hit-approves',
+              facts: { screening: { status: 'hit' } },
+              evidenceAvailability: { 'screening-outcome': 'present' },
+              expectedDisposition: approve,
+            },
+          ],
+        }),
+      );
+    });
+    const r = await cli(['--config', join(root, 'jpack.json'), join(root, 'vendor-onboarding-0.1.0.pack.json')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('pack vendor-onboarding case hit-approves');
+    expect(
+      await packs().resolveAlias('https://example.invalid/judgment-packs/vendor-onboarding-gated@0.1.0'),
+    ).toBeNull();
   });
 });

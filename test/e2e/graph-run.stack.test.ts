@@ -8,7 +8,7 @@
  * `docket verify` and `docket replay` are ok. A stack without the opt-in records the typed refusal
  * graphs-not-enabled; a trust policy that does not permit the feature makes verify report it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,11 @@ const ROOT = join(RFC, 'graphs', 'procurement-triage.graph.json');
 const INPUTS = join(RFC, 'inputs.json');
 const ALIAS = 'https://example.com/graphs/procurement-triage@0.1.0';
 const OFFICER = { kind: 'human-role', name: 'Sanctions Compliance Officer' };
+/** The RFC's headline for its worked example's inputs (graph-semantics.md B6). */
+const line0Headline = {
+  node: 'procurement-approval',
+  disposition: { handoff: { state: 'none' }, kind: 'unresolved', reasons: ['no-match'] },
+};
 
 let on: E2eWorld;
 let off: E2eWorld;
@@ -189,6 +194,45 @@ describe('a graph run through the pipeline, on a stack that enables judgment gra
     });
     expect(forbidding.exitCode).toBe(1);
     expect(forbidding.verdict.findings.map((f) => f.code)).toContain('draft-features-not-allowed');
+  });
+});
+
+describe('docket submit --file with graph request lines beside evaluation lines', () => {
+  it('sends both kinds from one batch and waits for each: a graph-run and an evaluation, in one --wait --json run', async () => {
+    const pack = JSON.parse(readFileSync(join(RFC, 'packs', 'ofac-screening.json'), 'utf8')) as {
+      id: string;
+      version: string;
+    };
+    const inputs = readFileSync(INPUTS, 'utf8').trim();
+    const batch = join(dir, 'mixed.jsonl');
+    writeFileSync(
+      batch,
+      [
+        `{"requestId":"mixed-graph","graph":"${ALIAS}","inputs":${inputs.replace(/\n\s*/g, '')}}`,
+        `{"requestId":"mixed-eval","pack":"${pack.id}@${pack.version}","facts":{}}`,
+        '',
+      ].join('\n'),
+    );
+    const s = await cli(submit, [
+      '--file',
+      batch,
+      '--wait',
+      '--json',
+      '--timeout',
+      '60',
+      '--policy',
+      join(dir, 'permitting.json'),
+      ...stackFlags(on, 'graphs'),
+    ]);
+    expect(s.code).toBe(0);
+    const lines = s.out
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { requestId: string; kind?: string; run?: { headline?: unknown } });
+    expect(lines.map((l) => l.requestId).sort()).toEqual(['mixed-eval', 'mixed-graph']);
+    const g = lines.find((l) => l.requestId === 'mixed-graph')!;
+    expect(g.kind).toBe('graph-run');
+    expect(g.run?.headline).toEqual(line0Headline);
   });
 });
 

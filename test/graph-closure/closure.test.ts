@@ -92,6 +92,24 @@ describe('the closure record', () => {
     expect(readClosure(enc(text.replace('"packs":{', '"packs":{"a":"x","a":"y",'))).ok).toBe(false);
   });
 
+  it('carries the optional testedRows member, in canonical order, through the serializer and the reader', () => {
+    const testedRows = { digest: sha(new Uint8Array([1])), cases: 3, passed: 3 };
+    const bytes = serializeClosure({ ...closure(), testedRows });
+    if (!bytes.ok) throw new Error(bytes.error.message);
+    const text = new TextDecoder().decode(bytes.value);
+    expect(text.endsWith(`,"testedRows":{"cases":3,"digest":"${testedRows.digest}","passed":3}}`)).toBe(true);
+    expect(readClosure(bytes.value)).toEqual({ ok: true, value: { ...closure(), testedRows } });
+    const enc = (t: string) => new TextEncoder().encode(t);
+    expect(readClosure(enc(text.replace('"cases":3', '"cases":3.0'))).ok).toBe(false);
+    expect(readClosure(enc(text.replace('"passed":3}', '"passed":3,"when":"x"}'))).ok).toBe(false);
+    for (const bad of [
+      { ...testedRows, passed: 4 },
+      { ...testedRows, cases: 0, passed: 0 },
+      { ...testedRows, digest: 'x' },
+    ])
+      expect(serializeClosure({ ...closure(), testedRows: bad }).ok).toBe(false);
+  });
+
   it('is never emitted for a closure with a malformed digest', () => {
     expect(serializeClosure({ ...closure(), graph: 'sha256:nothex' })).toEqual({
       ok: false,

@@ -195,6 +195,23 @@ describe('A5 and A6 the envelope, the result node and handoffs', () => {
 
 describe('A7 conflicts are refused, never merged', () => {
   const g = flat({ up: 'quiet', down: 'gate' }, [{ from: 'up', to: 'down', fact: '/upstream/verdict' }], 'down');
+  it('names the node whose inputs collide in error.node, for every invocation-layer collision', () => {
+    const node = (inputs: object, graph: object = g) => refusedWith(run(graph, {}, inputs)).node;
+    expect(node({ down: { facts: { upstream: { verdict: 'pass' } } } })).toBe('down');
+    expect(node({ down: { facts: { upstream: [] } } })).toBe('down');
+    expect(node({ down: { facts: 7 } })).toBe('down');
+    // The pointer is compared after RFC 6901 unescaping: "/a~1b" is the member "a/b".
+    const esc = flat({ up: 'quiet', down: 'gate' }, [{ from: 'up', to: 'down', fact: '/a~1b' }], 'down');
+    const e = refusedWith(run(esc, {}, { down: { facts: { 'a/b': 'x' } } }));
+    expect([e.code, e.node]).toEqual(['JPS-GRAPH-FACT-CONFLICT', 'down']);
+    const ge = flat(
+      { up: 'source', e: 'evidence' },
+      [{ from: 'up', to: 'e', evidence: { id: 'upstream-decision' } }],
+      'e',
+    );
+    const ev = refusedWith(run(ge, {}, { e: { evidence: { 'upstream-decision': 'present' } } }));
+    expect([ev.code, ev.node]).toEqual(['JPS-GRAPH-EVIDENCE-CONFLICT', 'e']);
+  });
   it('refuses a caller value at a fed pointer before any node runs, even when the upstream produces nothing', () => {
     const e = refusedWith(run(g, {}, { down: { facts: { upstream: { verdict: 'pass' } } } }));
     expect([e.layer, e.code, e.exit]).toEqual(['invocation', 'JPS-GRAPH-FACT-CONFLICT', 3]);
@@ -308,7 +325,14 @@ describe('A8 structural diagnostics in their documented order', () => {
     expect(d[0]!.message).toMatch(/through a, b \(A8\)$/);
   });
   it('adds the validate-only semantic checks: an undeclared evidence requirement and an unreadable pack', () => {
-    const g = flat({ a: 'source', b: 'source', z: 'gone' }, [{ from: 'a', to: 'b', evidence: { id: 'nope' } }], 'a');
+    const g = flat(
+      { a: 'source', b: 'source', z: 'gone' },
+      [
+        { from: 'a', to: 'b', evidence: { id: 'nope' } },
+        { from: 'a', to: 'z', evidence: { id: 'any' } },
+      ],
+      'a',
+    );
     const v = validateGraph(bytes(g), project({ packs: { gone: null } }));
     expect(v.diagnostics.map((d) => d.code)).toEqual([
       'JPS-GRAPH-NODE-PACK-READ',

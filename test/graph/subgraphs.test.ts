@@ -117,7 +117,7 @@ describe('B2 the interface', () => {
     );
     // Format "1" would meet the broken node first; here the collision is decided before anything runs.
     const e = refusedWith(run(g, {}, { e: { evidence: { 'upstream-decision': 'present' } } }));
-    expect(e.code).toBe('JPS-GRAPH-EVIDENCE-CONFLICT');
+    expect([e.code, e.node]).toEqual(['JPS-GRAPH-EVIDENCE-CONFLICT', 'e']);
   });
 });
 

@@ -73,3 +73,40 @@ describe('a graph request in a `docket submit --file` batch', () => {
     expect(evaluation.ok && evaluation.value.requestId).toBe('batch-4');
   });
 });
+
+describe('a graph request line in a `docket submit --file` batch', () => {
+  it('wraps {graph, inputs, requestId} into a docket.graph-request/1, the inputs spliced byte for byte', () => {
+    const line = `{"requestId":"g-1","graph":"${DIGEST}","inputs":{"caller":{"facts":{"n":1.50}}}}`;
+    const r = requestFromLine(enc(line), 5, { idPrefix: 'batch' });
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        requestId: 'g-1',
+        text: `{"format":"docket.graph-request/1","requestId":"g-1","graph":"${DIGEST}","inputs":{"caller":{"facts":{"n":1.50}}}}`,
+      },
+    });
+    expect(readGraphRequest(enc(r.ok ? r.value.text : '')).ok).toBe(true);
+  });
+
+  it('names a graph line without requestId by its line number, and takes no inputs as no inputs', () => {
+    const r = requestFromLine(enc('{"graph":"flow@0.1.0"}'), 9, { idPrefix: 'batch', pack: 'p@1' });
+    expect(r).toEqual({
+      ok: true,
+      value: {
+        requestId: 'batch-9',
+        text: '{"format":"docket.graph-request/1","requestId":"batch-9","graph":"flow@0.1.0"}',
+      },
+    });
+  });
+
+  it('refuses a graph line carrying evaluation members, a non-string graph or a bad reference', () => {
+    const bad = (line: string) => {
+      const r = requestFromLine(enc(line), 1, { idPrefix: 'batch', pack: 'p@1' });
+      return r.ok ? 'sent' : r.error;
+    };
+    expect(bad(`{"graph":"${DIGEST}","facts":{}}`)).toBe('a graph request line has no member "facts"');
+    expect(bad('{"graph":7}')).toMatch(/^"graph" must be a string/);
+    expect(bad('{"graph":"nothing"}')).toMatch(/is neither sha256/);
+    expect(bad('{"inputs":{}}')).toMatch(/^a line needs "facts", "graph"/);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * `docket test --config <jpack.json> [--pack <name> | --graph <name>]` (docs/graphs.md "Testing a project"): runs the
+ * project's declared expected results — every pack's `matrix` and every graph's `rows`, or one entry's by its
+ * jpack.json name — as the runtime's `jpack packs test` and `jpack experimental graph test` do. Prints one JSON
+ * report on stdout (per case pass/fail and its first difference) and a short summary on stderr. Exits with the
+ * runtime's statuses, the graph commands' table (EXIT.GRAPH_*, core/exit-codes.ts): 0 every case passed, 1 a case failed or a matrix is
+ * not one, 3 the configuration or the command line is refused, 4 a file cannot be read.
+ */
+import { EXIT } from '../args.js';
+import { parseCommandArgs, UsageError } from '../args.js';
+import type { CliIo } from '../io.js';
+import { allPassed, everything, runProjectTests, testReport, testSummary } from '../project/project-tests.js';
+import { loadErrorMessage, loadProject } from '../project/read-project.js';
+
+const USAGE = 'docket test --config <jpack.json> [--pack <name> | --graph <name>]';
+
+const FLAGS = {
+  config: { type: 'string' },
+  pack: { type: 'string' },
+  graph: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  let values: Record<string, unknown>;
+  try {
+    values = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }).values;
+    if (values.help === true) {
+      io.stdout(`usage: ${USAGE}\n`);
+      return EXIT.OK;
+    }
+    if (values.config === undefined) throw new UsageError('--config is required');
+    if (values.pack !== undefined && values.graph !== undefined)
+      throw new UsageError('--pack and --graph name one entry: give one of them');
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`docket test: ${e.message}\nusage: ${USAGE}\n`);
+      return EXIT.GRAPH_INVOCATION;
+    }
+    throw e;
+  }
+  const load = await loadProject(values.config as string);
+  if (!load.ok) {
+    const message = loadErrorMessage(load.error);
+    io.stderr(`docket test: ${message}\n`);
+    return load.error.kind === 'read' ? EXIT.GRAPH_IO : EXIT.GRAPH_INVOCATION;
+  }
+  const project = load.project;
+  const pack = values.pack as string | undefined;
+  const graph = values.graph as string | undefined;
+  if (pack !== undefined && !project.config.packs.has(pack)) return unknown(io, 'pack', pack);
+  if (graph !== undefined && !project.config.graphs.has(graph)) return unknown(io, 'graph', graph);
+  const selection =
+    pack !== undefined
+      ? { packs: [pack], graphs: [] }
+      : graph !== undefined
+        ? { packs: [], graphs: [graph] }
+        : everything(project);
+  const ran = await runProjectTests(project, selection);
+  if (!ran.ok) {
+    io.stderr(`docket test: ${ran.error.message} (${ran.error.code})\n`);
+    return EXIT.GRAPH_INVOCATION;
+  }
+  io.stdout(`${JSON.stringify(testReport(ran.suites))}\n`);
+  io.stderr(testSummary(ran.suites));
+  if (allPassed(ran.suites)) return EXIT.OK;
+  const unreadable = ran.suites.some((s) => s.error?.code === 'matrix-read');
+  return unreadable ? EXIT.GRAPH_IO : EXIT.GRAPH_INVALID;
+}
+
+function unknown(io: CliIo, kind: 'pack' | 'graph', name: string): number {
+  io.stderr(`docket test: the project declares no ${kind} ${JSON.stringify(name)}\nusage: ${USAGE}\n`);
+  return EXIT.GRAPH_INVOCATION;
+}

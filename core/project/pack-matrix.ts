@@ -1,0 +1,111 @@
+/**
+ * A pack's instance matrix (a jpack.json pack entry's `matrix`), read and run by the runtime's rules
+ * (../shared/reference/README.md "Pack matrix"): root `{matrixVersion?, cases}`, `matrixVersion` "1" or "2"; a case
+ * has only the members `id`, `origin`, `facts`, `evidenceAvailability`, `supportedExtensions`,
+ * `expectedDisposition`, `expectedHandoffTarget` (needs "2"; null asserts no target), `expectedErrorClass`,
+ * `expectedErrorPhase`, `focus`, `specSection`, and expects a disposition (Core §8.3) or an error class (§8.4),
+ * never both. Each case is one evaluation through the one evaluator (`evaluateDocuments`), as `docket evaluate`.
+ */
+import { toPlain, type JsonObject } from '../carrier/index.js';
+import { evaluateDocuments, type EvaluationResult } from '../evaluate/index.js';
+import { bytesDigest, jsonText } from '../graph/index.js';
+import { validatePack } from '../pack/index.js';
+import { firstDifference, type CaseOutcome, type Difference, type SuiteReport } from './case-report.js';
+import { caseId, closed, expectation, matrixRoot, MatrixError, object } from './matrix-document.js';
+
+const CASE_MEMBERS = [
+  'id',
+  'origin',
+  'facts',
+  'evidenceAvailability',
+  'supportedExtensions',
+  'expectedDisposition',
+  'expectedHandoffTarget',
+  'expectedErrorClass',
+  'expectedErrorPhase',
+  'focus',
+  'specSection',
+] as const;
+
+const encoder = new TextEncoder();
+
+function checkCase(o: JsonObject, version: string, i: number): void {
+  const where = `case ${i} (${JSON.stringify(caseId(o))})`;
+  closed(o, where, CASE_MEMBERS);
+  if (o.members.has('expectedHandoffTarget') && version !== '2')
+    throw new MatrixError('matrix-version', `${where}: "expectedHandoffTarget" needs "matrixVersion": "2"`);
+  const t = o.members.get('expectedHandoffTarget');
+  if (t !== undefined && t.kind !== 'null') object(t, `${where}: "expectedHandoffTarget"`);
+  if (o.members.has('evidenceAvailability'))
+    object(o.members.get('evidenceAvailability'), `${where}: "evidenceAvailability"`);
+  const ext = o.members.get('supportedExtensions');
+  if (ext !== undefined && (ext.kind !== 'array' || ext.items.some((x) => x.kind !== 'string')))
+    throw new MatrixError('matrix-shape', `${where}: "supportedExtensions" must be an array of strings`);
+  for (const m of ['origin', 'focus', 'specSection'] as const) {
+    const v = o.members.get(m);
+    if (v !== undefined && v.kind !== 'string')
+      throw new MatrixError('matrix-shape', `${where}: "${m}" must be a string`);
+  }
+  expectation(o, where);
+}
+
+/** The pack's declared escalation target (§6.7), verbatim, or undefined. */
+function declaredTarget(pack: Uint8Array): unknown {
+  const v = validatePack(pack, { overlapCheck: false });
+  return (v.pack?.plain as { escalation?: { target?: unknown } } | undefined)?.escalation?.target;
+}
+
+function outcome(o: JsonObject, r: EvaluationResult, target: unknown): CaseOutcome {
+  const id = caseId(o);
+  const fail = (difference: Difference): CaseOutcome => ({ id, passed: false, difference });
+  const expectedClass = o.members.get('expectedErrorClass');
+  if (expectedClass !== undefined) {
+    const expected: Record<string, unknown> = { class: toPlain(expectedClass) };
+    const phase = o.members.get('expectedErrorPhase');
+    if (phase !== undefined) expected.phase = toPlain(phase);
+    const actual = r.kind === 'error' ? { class: r.error.class, phase: r.error.phase } : { disposition: r.disposition };
+    const d = firstDifference('error', expected, actual);
+    return d === undefined ? { id, passed: true } : fail(d);
+  }
+  const expected = toPlain(o.members.get('expectedDisposition')!);
+  if (r.kind === 'error') return fail({ subject: 'disposition', pointer: '', expected, actual: { error: r.error } });
+  const d = firstDifference('disposition', expected, r.disposition);
+  if (d !== undefined) return fail(d);
+  const t = o.members.get('expectedHandoffTarget');
+  if (t !== undefined) {
+    const actual = r.disposition.handoff.state === 'requested' && target !== undefined ? target : null;
+    const dt = firstDifference('handoffTarget', toPlain(t), actual);
+    if (dt !== undefined) return fail(dt);
+  }
+  return { id, passed: true };
+}
+
+/** Runs every case of `matrix` against `pack`; a matrix that is not one is reported with no case run. */
+export function runPackMatrix(name: string, file: string, matrix: Uint8Array, pack: Uint8Array): SuiteReport {
+  const head = { kind: 'pack' as const, name, file, digest: bytesDigest(matrix) };
+  let cases: readonly JsonObject[];
+  try {
+    const root = matrixRoot(matrix, 'matrixVersion', ['1', '2']);
+    root.cases.forEach((c, i) => checkCase(c, root.version, i));
+    cases = root.cases;
+  } catch (e) {
+    if (e instanceof MatrixError) return { ...head, cases: [], error: { code: e.code, message: e.message } };
+    throw e;
+  }
+  const target = declaredTarget(pack);
+  return {
+    ...head,
+    cases: cases.map((o) => {
+      const facts = o.members.get('facts');
+      const evidence = o.members.get('evidenceAvailability');
+      const ext = o.members.get('supportedExtensions');
+      const r = evaluateDocuments({
+        pack,
+        facts: encoder.encode(facts === undefined ? '{}' : jsonText(facts)),
+        ...(evidence !== undefined ? { evidence: encoder.encode(jsonText(evidence)) } : {}),
+        supportedExtensions: new Set(ext?.kind === 'array' ? ext.items.map((x) => (x as { value: string }).value) : []),
+      });
+      return outcome(o, r, target);
+    }),
+  };
+}
