@@ -21,6 +21,10 @@ import { run as graph } from '../../cli/commands/graph.js';
 import { run as replay, stackDeps } from '../../cli/commands/replay-entries.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { runGraphDemo } from '../../cli/graph/graph-demo.js';
+import { showQueues } from '../../cli/commands/local.js';
+import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { readHandoffMessage } from '../../core/pipeline/index.js';
+import { STAGE_PRESETS } from '../../infra/config.js';
 import { resolveSettings } from '../../stack/settings.js';
 import { openStack } from '../../stack/clients.js';
 import { verifyUnder } from './verify-under.js';
@@ -199,8 +203,7 @@ describe('the main job with --graphs (docket local start --graphs, npm start -- 
     );
     const io = memoryIo();
     try {
-      const queues = Object.fromEntries(on.stack.resources.queues.map((q) => [q.name, q.url]));
-      expect(await runGraphDemo(stack, 'test', queues, io)).toBe(true);
+      expect(await runGraphDemo(stack, 'test', STAGE_PRESETS.local.routes!, io)).toBe(true);
     } finally {
       stack.close();
     }
@@ -215,6 +218,41 @@ describe('the main job with --graphs (docket local start --graphs, npm start -- 
     );
     expect(out).toMatch(/^docket-graphs-route-vendor-risk +queue:Vendor Risk +from onboarding$/m);
     expect(out).toContain(`== see it drawn: docket console, then http://127.0.0.1:4600/entry/${id}`);
+  });
+});
+
+describe('local start reads the route queues by their attributes only', () => {
+  it('leaves every genuine handoff on its route queue unreceived however many times the queues are shown', async () => {
+    const stack = openStack(
+      resolveSettings({ endpoint: on.stack.endpoint, region: on.stack.region, stage: 'graphs' }, {}),
+    );
+    const queues = Object.fromEntries(on.stack.resources.queues.map((q) => [q.name, q.url]));
+    const io = memoryIo();
+    try {
+      // As three `docket local start`s after the demo above put its handoffs there.
+      for (let i = 0; i < 3; i++) await showQueues(stack, queues, io);
+    } finally {
+      stack.close();
+    }
+    expect(io.out()).toMatch(/^docket-graphs-route-sanctions +[1-9]\d* messages?/m);
+    const id = 'graph-test-vendor-onboarding-owner-report-missing';
+    const counts: string[] = [];
+    for (const name of ['docket-graphs-route-sanctions', 'docket-graphs-route-vendor-risk']) {
+      const got = await on.sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queues[name],
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+        }),
+      );
+      for (const m of got.Messages ?? []) {
+        const h = readHandoffMessage(new TextEncoder().encode(m.Body ?? ''));
+        if (h.ok && h.value.requestId === id) counts.push(m.Attributes?.ApproximateReceiveCount ?? '?');
+      }
+    }
+    // This receive is the first any of them has had: none was spent by a start.
+    expect(counts).toEqual(['1', '1']);
   });
 });
 
