@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { approximateDepth } from '../../adapters/sqs.js';
+import { archiveCheckOf } from '../../stack/request-omissions.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
@@ -202,7 +203,9 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     say('\n== route queues (messages waiting; read them with "docket handoffs --route <key>")\n');
     await showQueues(stack, state.queues, io);
     const cpTime = rfc3339Now();
+    const archive = await archiveCheckOf(stack);
     const cp = await runCheckpoints({
+      ...('missing' in archive ? {} : { omissions: archive.findings }),
       store: stack.store,
       signer: signerFromKeyPair(checkpointKey.keys),
       policy: policy.value,
