@@ -22,8 +22,10 @@ import { run as replay, stackDeps } from '../../cli/commands/replay-entries.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { runGraphDemo } from '../../cli/graph/graph-demo.js';
 import { showQueues } from '../../cli/commands/local.js';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { createHash } from 'node:crypto';
+import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { readHandoffMessage } from '../../core/pipeline/index.js';
+import { GRAPH_REQUEST_FORMAT } from '../../core/admission/index.js';
 import { STAGE_PRESETS } from '../../infra/config.js';
 import { resolveSettings } from '../../stack/settings.js';
 import { openStack } from '../../stack/clients.js';
@@ -203,7 +205,7 @@ describe('the main job with --graphs (docket local start --graphs, npm start -- 
     );
     const io = memoryIo();
     try {
-      expect(await runGraphDemo(stack, 'test', STAGE_PRESETS.local.routes!, io)).toBe(true);
+      expect(await runGraphDemo(stack, 'test', STAGE_PRESETS.local!.routes!, io)).toBe(true);
     } finally {
       stack.close();
     }
@@ -253,6 +255,26 @@ describe('local start reads the route queues by their attributes only', () => {
     }
     // This receive is the first any of them has had: none was spent by a start.
     expect(counts).toEqual(['1', '1']);
+  });
+});
+
+describe('graph requests whose inputs are not strict JSON, through the intake queue (ADR 0362, 0459)', () => {
+  it.each([
+    ['a duplicate member inside inputs', 'dup-inputs-1', '{"caller":{"facts":{},"facts":{}}}'],
+    ['a lone surrogate inside inputs', 'surrogate-inputs-1', '{"caller":{"facts":{"name":"\\udc00"}}}'],
+  ])('records %s as its graph run under its request id, never a dead letter', async (_n, id, inputs) => {
+    const body = `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${ALIAS}","inputs":${inputs}}`;
+    await on.sqs.send(new SendMessageCommand({ QueueUrl: on.queueUrl('intake'), MessageBody: body }));
+    let shown = { code: 1, out: '', err: '' };
+    for (let i = 0; i < 150 && shown.code !== 0; i++) {
+      shown = await cli(show, [id, '--json', ...stackFlags(on, 'graphs')]);
+      if (shown.code !== 0) await sleep(200);
+    }
+    expect(shown.code, shown.err).toBe(0);
+    const entry = (JSON.parse(shown.out) as { entry: { kind: string; requestId: string; inputsDigest: string } }).entry;
+    expect([entry.kind, entry.requestId]).toEqual(['graph-run', id]);
+    // The run judged the exact bytes the requester wrote (graph-semantics.md A10).
+    expect(entry.inputsDigest).toBe(createHash('sha256').update(inputs, 'utf8').digest('hex'));
   });
 });
 
