@@ -1,6 +1,6 @@
 /**
  * Excuses only the platform can make, tried over the wire on the local stack as an attacker with the DynamoDB and SQS
- * APIs would (docs/verify.md "Requests without an entry"; ADRs 0455, 0456): an accepted request's entry and markers
+ * APIs would (docs/verify.md "Requests without an entry"; ADRs 0292, 0455): an accepted request's entry and markers
  * are deleted and its archived bytes put on the FIFO ledger queue's DLQ — the edge refuses the send (the queue policy
  * denies SendMessage to every principal), and a copy that reaches the queue another way carries no
  * `DeadLetterQueueSourceArn`, so `docket verify` still reports the omission. A request SQS itself redrove there is

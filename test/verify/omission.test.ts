@@ -1,6 +1,6 @@
 /**
- * The auditor's rule for an archived request without an entry (core/ledger/verify/omission.ts, ADRs 0292, 0455,
- * 0456): a finding, unless SQS's redrive moved it to a DLQ from a path queue, its id is recorded for other bytes, or
+ * The auditor's rule for an archived request without an entry (core/ledger/verify/omission.ts, ADRs 0292,
+ * 0455): a finding, unless SQS's redrive moved it to a DLQ from a path queue, its id is recorded for other bytes, or
  * it is possibly in flight — a path queue still holds messages AND the request is younger than the redelivery
  * window. An idle path leaves no excuse; a first retention dated in the future is a finding of its own.
  */

@@ -13,7 +13,7 @@
  *     first retained less than one redelivery window ago (visibility timeout × maxReceiveCount of the queue: after
  *     that, SQS has either delivered it for good or moved it to the DLQ). A first retention later than `now` (beyond
  *     the clock skew allowed) is no excuse but a finding of its own: the archive writes the time it retains, so a
- *     future one was written by someone else (docs/adr/0456-a-future-retention-time-is-a-finding.md).
+ *     future one was written by someone else (docs/adr/0455-only-a-redrive-excuses-an-omission.md).
  *
  * An idle path leaves no excuse. Pure: the archive, the ledger's (requestId, requestDigest) pairs, the DLQs'
  * messages, the queues' state and the time are inputs.
