@@ -8,7 +8,7 @@
  * `docket verify` and `docket replay` are ok. A stack without the opt-in records the typed refusal
  * graphs-not-enabled; a trust policy that does not permit the feature makes verify report it.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,10 @@ import { trustPolicyDocument } from '../../stack/local-files.js';
 import { runGraphDemo } from '../../cli/graph/graph-demo.js';
 import { showQueues } from '../../cli/commands/local.js';
 import { createHash } from 'node:crypto';
-import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
+import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { readHandoffMessage } from '../../core/pipeline/index.js';
 import { GRAPH_REQUEST_FORMAT } from '../../core/admission/index.js';
 import { STAGE_PRESETS } from '../../infra/config.js';
@@ -276,6 +279,68 @@ describe('graph requests whose inputs are not strict JSON, through the intake qu
     // The run judged the exact bytes the requester wrote (graph-semantics.md A10).
     expect(entry.inputsDigest).toBe(createHash('sha256').update(inputs, 'utf8').digest('hex'));
   });
+});
+
+describe('a poison graph in the registry (ADR 0456)', () => {
+  it('is recorded at once as graph-unreadable, and a request behind it in its log is recorded within one visibility timeout', async () => {
+    // The demo above published vendor-onboarding; a registry writer re-puts its closure record non-canonically.
+    const graphs = new DynamoDbGraphRegistry({ client: on.dynamodb, tableName: on.env.PACKS_TABLE! });
+    const digest = (await graphs.resolveGraphAlias('https://graphs.example.org/procurement/vendor-onboarding@2.0.0'))!;
+    const key = { pk: { S: `graph-closure#${digest}` }, sk: { S: 'graph-closure' } };
+    const item = await on.dynamodb.send(new GetItemCommand({ TableName: on.env.PACKS_TABLE!, Key: key }));
+    const closure = JSON.parse(new TextDecoder().decode(item.Item!.bytes!.B!)) as unknown;
+    await on.dynamodb.send(
+      new PutItemCommand({
+        TableName: on.env.PACKS_TABLE!,
+        Item: { ...key, bytes: { B: new TextEncoder().encode(JSON.stringify(closure, null, 1)) } },
+      }),
+    );
+    await on.coldStart(); // no warm cache holds the graph as it was
+    const logIds = JSON.parse(on.env.LOG_IDS!) as string[];
+    const poison = 'poison-graph-1';
+    let behind = '';
+    for (let i = 0; behind === ''; i++)
+      if (selectLog(`behind-poison-${i}`, logIds) === selectLog(poison, logIds)) behind = `behind-poison-${i}`;
+    const inputs = readFileSync(INPUTS, 'utf8').trim();
+    const send = (id: string, graphRef: string) =>
+      on.sqs.send(
+        new SendMessageCommand({
+          QueueUrl: on.queueUrl('intake'),
+          MessageBody: `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${graphRef}","inputs":${inputs}}`,
+        }),
+      );
+    await send(poison, `sha256:${digest}`);
+    const sent = Date.now();
+    await send(behind, ALIAS);
+    const entryOf = async (id: string) => {
+      for (;;) {
+        const shown = await cli(show, [id, '--json', ...stackFlags(on, 'graphs')]);
+        if (shown.code === 0) return (JSON.parse(shown.out) as { entry: Record<string, unknown> }).entry;
+        await sleep(100);
+      }
+    };
+    const [refused, next] = await Promise.all([entryOf(poison), entryOf(behind)]);
+    const waitedMs = Date.now() - sent;
+    expect(refused).toMatchObject({
+      kind: 'admission-refusal',
+      refusal: { code: 'graph-unreadable', message: expect.stringContaining(`graph sha256:${digest}`) },
+    });
+    expect(next).toMatchObject({ kind: 'graph-run', requestId: behind, logId: refused.logId });
+    const visibility = Number(
+      (
+        await on.sqs.send(
+          new GetQueueAttributesCommand({
+            QueueUrl: on.queueUrl('ledger.fifo'),
+            AttributeNames: ['VisibilityTimeout'],
+          }),
+        )
+      ).Attributes!.VisibilityTimeout,
+    );
+    process.stdout.write(
+      `a request behind a poison graph was recorded ${waitedMs} ms after it was sent (visibility timeout ${visibility} s)\n`,
+    );
+    expect(waitedMs).toBeLessThan(visibility * 1000);
+  }, 120_000);
 });
 
 describe('a graph request on a stack without the opt-in', () => {
