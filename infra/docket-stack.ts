@@ -2,6 +2,7 @@
  * The whole Docket pipeline in one stack, one construct per concern (docs/deploy.md). Everything it names comes
  * from infra/names.ts and everything it tunes from infra/config.ts; no account or region appears here.
  */
+import { denySendsToDeadLetterQueue } from './constructs/dead-letter-senders.js';
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { DocketConfig } from './config.js';
@@ -163,8 +164,11 @@ export class DocketStack extends Stack {
     this.registry.grantRead(deliverRole);
     this.routes.grantSend(deliverRole);
     this.routes.restrictSenders(deliverRole);
-    // A request without a usable id is dead-lettered by the handler itself, with its reason (ADR 0071).
+    // A request without a usable id is dead-lettered by the handler itself, with its reason (ADR 0071); nobody else
+    // may send to the intake DLQ, and nobody at all to the ledger queue's DLQ: only SQS's redrive (ADR 0455).
     this.intake.dlq.grantSendMessages(evaluateRole);
+    denySendsToDeadLetterQueue(this.intake.dlq, 'DenySendExceptEvaluate', [evaluateRole]);
+    denySendsToDeadLetterQueue(this.sequencer.dlq, 'DenySendToEveryone');
     // A redelivery whose claim fixes another log goes on to that log's group (ADR 0270); nobody else sends there.
     this.sequencer.queue.grantSendMessages(evaluateRole);
     this.sequencer.restrictSenders([this.sequencer.function.role, evaluateRole]);

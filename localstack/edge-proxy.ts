@@ -23,11 +23,18 @@ export interface EdgeProxyOptions {
 export interface EdgeProxy {
   readonly endpoint: string;
   readonly port: number;
+  /**
+   * From now on, refuses SendMessage and SendMessageBatch to these queues (by name) with `AccessDenied`, as their
+   * queue policy does in AWS (the request path's DLQs: only SQS's redrive fills them, ADR 0455).
+   */
+  denySends(queueNames: readonly string[]): void;
   close(): Promise<void>;
 }
 
 /** SQS actions whose answers carry queue URLs. */
 const URL_ANSWERING_ACTIONS = new Set(['CreateQueue', 'GetQueueUrl', 'ListQueues', 'ListDeadLetterSourceQueues']);
+/** SQS actions that put messages on a queue. */
+const SEND_ACTIONS = new Set(['SendMessage', 'SendMessageBatch']);
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgeProxy> {
@@ -36,6 +43,7 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
   const sqs = new URL(options.sqsUpstream);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   const sqsPort = sqs.port;
+  const sendDenied = new Set<string>();
 
   const server = http.createServer((req, res) => {
     // DynamoDB calls need no rewriting: stream them through without buffering.
@@ -91,6 +99,15 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
     let upstreamBody = body;
     if (target && body.length > 0) {
       const json = parseObject(body);
+      const queueName = typeof json?.QueueUrl === 'string' ? json.QueueUrl.split('/').at(-1) : undefined;
+      if (SEND_ACTIONS.has(action) && queueName !== undefined && sendDenied.has(queueName)) {
+        res.setHeader('x-amzn-query-error', 'AccessDenied;Sender');
+        reply(res, 403, {
+          __type: 'com.amazonaws.sqs#AccessDenied',
+          message: `SendMessage to ${queueName} is denied to every principal: only SQS's redrive moves messages there`,
+        });
+        return;
+      }
       if (json && typeof json.QueueUrl === 'string') {
         json.QueueUrl = toFauxqs(json.QueueUrl);
         upstreamBody = Buffer.from(JSON.stringify(json), 'utf8');
@@ -171,6 +188,9 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
   return {
     endpoint: `http://${host}:${port}`,
     port,
+    denySends(queueNames) {
+      for (const n of queueNames) sendDenied.add(n);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -19,6 +19,7 @@ import {
 import { startEdgeProxy, type EdgeProxy } from './edge-proxy.js';
 import { useNormalSqliteSync } from './fauxqs-sync.js';
 import { useFifoGroupReceive } from './fauxqs-fifo-receive.js';
+import { useDeadLetterSource } from './fauxqs-dead-letter-source.js';
 import { planFromTemplate, type CfnTemplate } from './template-plan.js';
 import { provision, type LocalResources } from './provision.js';
 
@@ -70,8 +71,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       : undefined;
     if (dirs) for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
     if (dirs) await useNormalSqliteSync();
-    // Always: a FIFO receive takes up to ten messages of one group, as SQS does (ADR 0401).
+    // Always: a FIFO receive takes up to ten messages of one group, as SQS does (ADR 0401), and a message SQS's
+    // redrive moved to a DLQ says where from (DeadLetterQueueSourceArn, ADR 0455).
     await useFifoGroupReceive();
+    await useDeadLetterSource();
     const dynamo = await startDynalite({ dataDir: dirs?.dynamodb });
     stops.push(dynamo.stop);
     const fauxqs: FauxqsServer = await startFauxqs({
@@ -99,6 +102,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         template: options.template,
         ...(options.draftFeatures !== undefined ? { draftFeatures: options.draftFeatures } : {}),
       });
+      edge.denySends(resources.sendDeniedQueues ?? []);
     }
     let stopped: Promise<void> | undefined;
     return {

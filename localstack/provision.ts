@@ -65,6 +65,8 @@ export interface LocalResources {
   readonly queues: readonly LocalQueue[];
   readonly eventSources: readonly LocalEventSource[];
   readonly byLogicalId: ReadonlyMap<string, ResolvedResource>;
+  /** The queues the template denies SendMessage to for every principal (StackPlan.sendDeniedQueues). */
+  readonly sendDeniedQueues?: readonly string[];
 }
 
 export class ProvisionError extends Error {
@@ -162,7 +164,7 @@ export async function provision(
       environment,
     };
   });
-  return { tables, buckets, topics, queues, eventSources, byLogicalId };
+  return { tables, buckets, topics, queues, eventSources, byLogicalId, sendDeniedQueues: plan.sendDeniedQueues };
 }
 
 async function createBucket(client: S3Client, name: string): Promise<void> {

@@ -79,6 +79,12 @@ export interface StackPlan {
   readonly queues: readonly QueuePlan[];
   readonly functions: readonly FunctionPlan[];
   readonly eventSources: readonly EventSourcePlan[];
+  /**
+   * Queues whose policy denies `sqs:SendMessage` to every principal without exception: the FIFO ledger queue's DLQ,
+   * which only SQS's redrive fills (ADR 0455). The edge proxy refuses sends to them as AWS would. A deny that excepts
+   * a role (aws:PrincipalArn) is not kept locally: the local stack knows no principals.
+   */
+  readonly sendDeniedQueues: readonly string[];
 }
 
 /** Queue properties that map one-to-one onto SQS attributes. */
@@ -118,7 +124,53 @@ export function planFromTemplate(template: CfnTemplate): StackPlan {
       if (es) eventSources.push(es);
     }
   }
-  return { tables, buckets, topics, subscriptions, queues: orderQueues(queues), functions, eventSources };
+  const sendDeniedQueues = sendDenied(resources, queues);
+  return {
+    tables,
+    buckets,
+    topics,
+    subscriptions,
+    queues: orderQueues(queues),
+    functions,
+    eventSources,
+    sendDeniedQueues,
+  };
+}
+
+interface PolicyStatement {
+  readonly Effect?: unknown;
+  readonly Principal?: unknown;
+  readonly Action?: unknown;
+  readonly Condition?: Record<string, unknown>;
+}
+
+/**
+ * The names of the queues a QueuePolicy statement denies SendMessage to for every principal: Effect Deny, Principal
+ * `*`, an action covering `sqs:SendMessage`, and no condition (the TLS-only deny has one, aws:SecureTransport).
+ */
+function sendDenied(resources: NonNullable<CfnTemplate['Resources']>, queues: readonly QueuePlan[]): string[] {
+  const names = new Set<string>();
+  for (const r of Object.values(resources)) {
+    if (r.Type !== 'AWS::SQS::QueuePolicy') continue;
+    const p = r.Properties ?? {};
+    const doc = p.PolicyDocument as { Statement?: PolicyStatement[] } | undefined;
+    const denies = (doc?.Statement ?? []).some((st) => {
+      const actions = ([] as unknown[]).concat(st.Action ?? []);
+      const anyone = st.Principal === '*' || (st.Principal as { AWS?: unknown } | undefined)?.AWS === '*';
+      return (
+        st.Effect === 'Deny' &&
+        anyone &&
+        actions.some((a) => a === 'sqs:SendMessage' || a === 'sqs:*') &&
+        Object.keys(st.Condition ?? {}).length === 0
+      );
+    });
+    if (!denies) continue;
+    for (const ref of (p.Queues as { Ref?: unknown }[] | undefined) ?? []) {
+      const q = queues.find((x) => x.logicalId === ref.Ref);
+      if (q) names.add(q.queueName);
+    }
+  }
+  return [...names].sort();
 }
 
 /**

@@ -2,8 +2,9 @@
  * What `docket verify` reads from a live stage to cross-check the request archive with the ledger (docs/verify.md
  * "Requests without an entry"; ADR 0292): every archived request, the (requestId, requestDigest) of every stored
  * entry, the state of the queues a request passes through, and the messages of both dead-letter queues on that path
- * with their reasons: the intake DLQ (admission's refusals) and the FIFO ledger queue's DLQ (a record the evaluate
- * function failed maxReceiveCount times, e.g. on a regressed head). The rule itself is pure:
+ * with the queue SQS moved each from (their `DeadLetterQueueSourceArn`, set by SQS's redrive only): the intake DLQ and
+ * the FIFO ledger queue's DLQ (a record the evaluate function failed maxReceiveCount times, e.g. on a regressed head).
+ * A message someone sent there carries no source and excuses nothing (ADR 0455). The rule itself is pure:
  * core/ledger/verify/omission.ts.
  */
 import { createHash } from 'node:crypto';
@@ -14,6 +15,7 @@ import {
   recordedKey,
   type ArchiveCheck,
   type ArchivedRequest,
+  type DeadLetterMessage,
   type ExcusedRequest,
   type PathQueueState,
   type RequestWithoutEntryFinding,
@@ -21,8 +23,9 @@ import {
 import { explainStackError, type StackClients } from './clients.js';
 import { ledgerDlqName, requestPathQueues, routeQueueName } from './settings.js';
 
-/** SQS moved the record there after maxReceiveCount failed deliveries: no DocketReason attribute is set. */
-const LEDGER_DLQ_REASON = 'ledger-queue-redriven';
+/** The reason a path queue's redriven messages are excused with: SQS moved them after maxReceiveCount receives. */
+const redriveReason = (stack: StackClients, queue: string): string =>
+  queue === stack.settings.intakeQueue ? 'intake-queue-redriven' : 'ledger-queue-redriven';
 
 /** Receives of the DLQ at most (10 messages each): a DLQ deeper than this is reported as not fully read. */
 const MAX_DLQ_RECEIVES = 200;
@@ -58,12 +61,25 @@ export async function crossCheckArchive(
       }
     }
   const queues: PathQueueState[] = [];
-  for (const name of requestPathQueues(stack.settings)) queues.push(await queueState(stack, name));
-  const deadLettered = await dlqReasons(stack, await stack.queueUrl(routeQueueName(stack.settings, 'intake-dlq')));
+  const redriveSources = new Map<string, string>();
+  for (const name of requestPathQueues(stack.settings)) {
+    const { state, arn } = await queueState(stack, name);
+    queues.push(state);
+    if (arn !== undefined) redriveSources.set(arn, redriveReason(stack, name));
+  }
   // The sequence function forwards each request's exact bytes, so a ledger DLQ message hashes to the archived digest.
-  const ledgerDlq = await dlqReasons(stack, await stack.queueUrl(ledgerDlqName(stack.settings)), LEDGER_DLQ_REASON);
-  for (const [digest, reason] of ledgerDlq) if (!deadLettered.has(digest)) deadLettered.set(digest, reason);
-  const { findings, excused } = omissionFindings({ archived, recorded, deadLettered, queues, now: nowSeconds });
+  const deadLettered = [
+    ...(await dlqMessages(stack, await stack.queueUrl(routeQueueName(stack.settings, 'intake-dlq')))),
+    ...(await dlqMessages(stack, await stack.queueUrl(ledgerDlqName(stack.settings)))),
+  ];
+  const { findings, excused } = omissionFindings({
+    archived,
+    recorded,
+    deadLettered,
+    redriveSources,
+    queues,
+    now: nowSeconds,
+  });
   return { findings, excused, archived: archived.length, queues };
 }
 
@@ -83,7 +99,10 @@ export async function archiveCheckOf(stack: StackClients): Promise<ArchiveCheck>
   }
 }
 
-async function queueState(stack: StackClients, name: string): Promise<PathQueueState> {
+async function queueState(
+  stack: StackClients,
+  name: string,
+): Promise<{ state: PathQueueState; arn: string | undefined }> {
   const a = await getQueueAttributes(stack.sqs, await stack.queueUrl(name));
   const n = (k: string): number => Number(a[k] ?? 0) || 0;
   let receives: number;
@@ -94,22 +113,22 @@ async function queueState(stack: StackClients, name: string): Promise<PathQueueS
   }
   // Without a redrive policy a message is redelivered until its retention period ends.
   const window = receives > 0 ? n('VisibilityTimeout') * receives : n('MessageRetentionPeriod');
-  return {
+  const state = {
     name,
     waiting: n('ApproximateNumberOfMessages') + n('ApproximateNumberOfMessagesDelayed'),
     inFlight: n('ApproximateNumberOfMessagesNotVisible'),
     redeliveryWindowSeconds: window,
   };
+  return { state, arn: a.QueueArn };
 }
 
 /**
- * The DLQ's messages by the SHA-256 of their body, read without consuming them (visibility timeout 0: each stays on
- * the queue, visible). The reason is the DocketReason attribute the pipeline sets (ADR 0071), or `fallback`. A FIFO
- * DLQ shows only the first messages of each message group this way; a request behind them stays unexcused (a
- * finding), never silently excused.
+ * The DLQ's messages, each by the SHA-256 of its body with its `DeadLetterQueueSourceArn`, read without consuming them
+ * (visibility timeout 0: each stays on the queue, visible). A FIFO DLQ shows only the first messages of each message
+ * group this way; a request behind them stays unexcused (a finding), never silently excused.
  */
-async function dlqReasons(stack: StackClients, url: string, fallback = 'redriven'): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+async function dlqMessages(stack: StackClients, url: string): Promise<DeadLetterMessage[]> {
+  const out: DeadLetterMessage[] = [];
   const seen = new Set<string>();
   let quiet = 0;
   for (let i = 0; i < MAX_DLQ_RECEIVES && quiet < 3; i++) {
@@ -121,7 +140,7 @@ async function dlqReasons(stack: StackClients, url: string, fallback = 'redriven
       const digest = createHash('sha256')
         .update(m.Body ?? '', 'utf8')
         .digest('hex');
-      out.set(digest, m.MessageAttributes?.DocketReason?.StringValue ?? fallback);
+      out.push({ digest, sourceArn: m.Attributes?.DeadLetterQueueSourceArn ?? null });
     }
   }
   return out;

@@ -4,7 +4,9 @@
  * which `docket verify` reads as the anchor. It signs with the checkpoint key (--key, default the local stack's
  * .docket/local/checkpoint-key.json — never the entry key) and judges entries under the trust policy (--policy,
  * default .docket/local/trust-policy.json). A log with an entry verify would refuse gets no checkpoint: the
- * command names each finding on stderr and exits 1 (docs/adr/0121-checkpoints-verify-before-signing.md).
+ * command names each finding on stderr and exits 1 (docs/adr/0121-checkpoints-verify-before-signing.md). Over a
+ * stage with a request archive, no log is signed while the archive cross-check reports an archived request without
+ * an entry (docs/adr/0457-no-checkpoint-over-an-open-omission.md).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT, parseCommandArgs } from '../args.js';
@@ -16,6 +18,7 @@ import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib
 import { localPaths } from '../../stack/local-files.js';
 import { parseSigningKey } from '../../adapters/signing-key.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
+import { archiveCheckOf } from '../../stack/request-omissions.js';
 
 const USAGE = `docket checkpoint [--key <checkpoint-key.json>] [--policy <trust-policy.json>] [--out <checkpoints.json>] [--notes-out <checkpoint-notes.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;
 
@@ -68,6 +71,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   try {
     const logIds =
       typeof values.logs === 'string' ? values.logs.split(',').filter(Boolean) : await stack.store.listLogs();
+    // The archive cross-check first: no log is signed over an open omission (ADR 0457).
+    const archive = await archiveCheckOf(stack);
     const r = await runCheckpoints({
       store: stack.store,
       signer: inputs.signer,
@@ -75,6 +80,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       logIds,
       origin: { environment: settings.stage, table: settings.ledgerTable },
       time: rfc3339Now(),
+      ...('missing' in archive ? {} : { omissions: archive.findings }),
     });
     const out = typeof values.out === 'string' ? values.out : localPaths().checkpoints;
     writeFileSync(out, r.export);

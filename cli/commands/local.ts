@@ -12,7 +12,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { approximateDepth } from '../../adapters/sqs.js';
+import { archiveCheckOf } from '../../stack/request-omissions.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
@@ -20,7 +21,6 @@ import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
 import { signerFromKeyPair } from '../../core/ledger/index.js';
 import { readTrustPolicy } from '../../core/ledger/index.js';
 import { validatePack } from '../../core/pack/index.js';
-import { readHandoffMessage } from '../../core/pipeline/index.js';
 import { buildRequest } from '../../core/pipeline/index.js';
 import { resolveSettings } from '../../stack/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
@@ -161,7 +161,8 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const settings = resolveSettings({ endpoint: state.endpoint, stage: state.stage, region: state.region }, {});
   const { resolveConfig } = await import('../../infra/config.js');
   const { resourceNames } = await import('../../infra/names.js');
-  const names = resourceNames(state.stage, resolveConfig({ stage: state.stage, draftFeatures }));
+  const deployed = resolveConfig({ stage: state.stage, draftFeatures });
+  const names = resourceNames(state.stage, deployed);
   const build = buildDigest({}, new URL(`file://${evaluateModule}`).href);
   // Keep builds an earlier run allowed: a stack already running may be running an older build than dist/ holds now.
   const builds = [build, ...previousBuilds(paths.trustPolicy)];
@@ -197,12 +198,14 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     for (const r of recorded) say(`${r.line}\n`);
     if (values.graphs === true) {
       const { runGraphDemo } = await import('../graph/graph-demo.js');
-      await runGraphDemo(stack, stamp, state.queues, io);
+      await runGraphDemo(stack, stamp, deployed.routes, io);
     }
     say('\n== route queues (messages waiting; read them with "docket handoffs --route <key>")\n');
     await showQueues(stack, state.queues, io);
     const cpTime = rfc3339Now();
+    const archive = await archiveCheckOf(stack);
     const cp = await runCheckpoints({
+      ...('missing' in archive ? {} : { omissions: archive.findings }),
       store: stack.store,
       signer: signerFromKeyPair(checkpointKey.keys),
       policy: policy.value,
@@ -356,29 +359,20 @@ async function waitForEntries(
   return ids.filter((id) => done.has(id)).map((id) => ({ id, line: done.get(id)! }));
 }
 
-async function showQueues(stack: StackClients, queues: Record<string, string>, io: CliIo): Promise<void> {
+/**
+ * Each route queue's depth, read with GetQueueAttributes only: a receive, even with a zero visibility timeout, spends
+ * a consumer's receive count, and a few starts would move a genuine handoff to its DLQ
+ * (docs/adr/0458-local-start-reads-queues-by-attributes-only.md). The handoffs themselves are in the entries above
+ * and in `docket handoffs`.
+ */
+export async function showQueues(stack: StackClients, queues: Record<string, string>, io: CliIo): Promise<void> {
   for (const [name, url] of Object.entries(queues).sort()) {
     if (!/-route-|-unrouted$|-dlq$/.test(name)) continue;
-    const a = await stack.sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['ApproximateNumberOfMessages'] }),
+    const d = await approximateDepth(stack.sqs, url);
+    if (d.visible + d.inFlight === 0 && name.endsWith('-dlq')) continue;
+    io.stdout(
+      `${name.padEnd(44)} ${d.visible} message${d.visible === 1 ? '' : 's'}${d.inFlight > 0 ? ` (${d.inFlight} in flight)` : ''}\n`,
     );
-    const n = Number(a.Attributes?.ApproximateNumberOfMessages ?? '0');
-    if (n === 0 && name.endsWith('-dlq')) continue;
-    io.stdout(`${name.padEnd(44)} ${n} message${n === 1 ? '' : 's'}\n`);
-    // A peek: received with a zero visibility timeout, so every message stays on the queue for its consumer.
-    const seen = new Set<string>();
-    const peek = await stack.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 0 }),
-    );
-    for (const m of peek.Messages ?? []) {
-      if (seen.has(m.MessageId ?? '')) continue;
-      seen.add(m.MessageId ?? '');
-      const h = readHandoffMessage(new TextEncoder().encode(m.Body ?? ''));
-      if (h.ok)
-        io.stdout(
-          `    ${h.value.requestId} → ${h.value.target ? `${h.value.target.kind}:${h.value.target.name}` : '(no destination)'} [${h.value.shape} #${h.value.routeIndex}${h.value.destination === 'unmapped-target' ? ', no queue configured' : ''}]\n`,
-        );
-    }
   }
 }
 

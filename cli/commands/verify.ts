@@ -35,7 +35,8 @@ const USAGE = `docket verify [--export <ledger.jsonl>] [--checkpoints <checkpoin
   --checkpoints .docket/local/checkpoints.json (the live table's own checkpoints are added when reading the table, and
   its own position markers are checked unless --markers names a file).
   On the live path it also cross-checks the request archive with the ledger: an archived request that no entry records
-  is a finding request-without-entry, unless it is on the intake DLQ or may still be in flight (docs/verify.md
+  is a finding request-without-entry, unless SQS's redrive moved it to a DLQ, its id is recorded for other bytes, or
+  it may still be in flight; a first retention dated in the future is request-retained-in-future (docs/verify.md
   "Requests without an entry"); --skip-archive leaves this out.
   Prints one line of JSON {ok, findings, summary}; exit 0 ok, 1 not ok, 2 no verdict.
 ${SETTINGS_HELP}`;

@@ -2,13 +2,17 @@
  * The graph part of the main job (`npm start -- --graphs`, `docket local start --graphs`): publishes the
  * vendor-onboarding project's closed set and graph (ADR 0340), puts one graph request on the intake queue, waits for
  * its ledger entry, and shows the entry (as `docket show` does), the handoffs it put on the route queues (each with
- * its target verbatim and the instance path it came from) and the console page that draws the run (ADR 0370).
+ * its target verbatim and the instance path it came from) and the console page that draws the run (ADR 0370). The
+ * handoffs are planned from the signed entry as the evaluate function plans them (planGraphHandoffs), never received
+ * from a route queue: a receive, even with a zero visibility timeout, spends a consumer's receive count and enough of
+ * them move a genuine handoff to its DLQ (docs/adr/0458-local-start-reads-queues-by-attributes-only.md).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { parseStoredEntry } from '../../core/ledger/index.js';
-import { buildGraphRequest, readHandoffMessage } from '../../core/pipeline/index.js';
+import { parseStoredEntry, type SignedEntry } from '../../core/ledger/index.js';
+import { buildGraphRequest, planGraphHandoffs, type RouteQueueConfig } from '../../core/pipeline/index.js';
+import { routeTargetKey, type RouteConfig } from '../../infra/config.js';
+import { routeQueueName } from '../../stack/settings.js';
 import { DEMO_GRAPH } from '../../stack/local-demo.js';
 import type { StackClients } from '../../stack/clients.js';
 import { consoleEntryUrl } from '../console/address.js';
@@ -30,7 +34,7 @@ function aliasOf(graphBytes: Uint8Array): string {
 export async function runGraphDemo(
   stack: StackClients,
   stamp: string,
-  queues: Readonly<Record<string, string>>,
+  routes: readonly RouteConfig[],
   io: CliIo,
 ): Promise<boolean> {
   const dir = repoFile(DEMO_GRAPH.project);
@@ -56,14 +60,18 @@ export async function runGraphDemo(
     io.stderr(`warning: the graph request ${requestId} was not recorded within 60 s; see .docket/local/stack.log\n`);
     return false;
   }
-  io.stdout(`\n== the graph run's ledger entry (docket show ${requestId})\n${recorded}`);
+  io.stdout(`\n== the graph run's ledger entry (docket show ${requestId})\n${recorded.text}`);
   io.stdout(`\n== its handoffs on the route queues\n`);
-  await showGraphHandoffs(stack, queues, requestId, io);
+  showGraphHandoffs(stack, recorded.entry, routes, io);
   io.stdout(`\n== see it drawn: docket console, then ${consoleEntryUrl(requestId)}\n`);
   return true;
 }
 
-async function waitForEntry(stack: StackClients, requestId: string, timeoutMs: number): Promise<string | null> {
+async function waitForEntry(
+  stack: StackClients,
+  requestId: string,
+  timeoutMs: number,
+): Promise<{ text: string; entry: SignedEntry | null } | null> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const p = await stack.store.readPosition(requestId);
@@ -71,40 +79,33 @@ async function waitForEntry(stack: StackClients, requestId: string, timeoutMs: n
       for await (const s of stack.store.readEntries(p.logId, p.seq, p.seq)) {
         const parsed = parseStoredEntry(s.body);
         return parsed.ok
-          ? describeEntry(parsed.value.entry, parsed.value.entryHash)
-          : `stored entry unreadable (${parsed.error.code}: ${parsed.error.detail})\n`;
+          ? { text: describeEntry(parsed.value.entry, parsed.value.entryHash), entry: parsed.value.entry }
+          : { text: `stored entry unreadable (${parsed.error.code}: ${parsed.error.detail})\n`, entry: null };
       }
     await new Promise((r) => setTimeout(r, 250));
   }
   return null;
 }
 
-/** Peeks (zero visibility timeout: every message stays for its consumer) each route queue for this request's handoffs. */
-async function showGraphHandoffs(
+/** The stage's routes with their physical queue names, as the console plans them. */
+function routeQueues(stack: StackClients, routes: readonly RouteConfig[]): RouteQueueConfig {
+  return {
+    routeQueues: Object.fromEntries(routes.map((r) => [routeTargetKey(r), routeQueueName(stack.settings, r.queue)])),
+    unroutedQueue: routeQueueName(stack.settings, 'unrouted'),
+  };
+}
+
+/** The handoffs the recorded graph run sent, planned from its signed entry: no queue is read. */
+function showGraphHandoffs(
   stack: StackClients,
-  queues: Readonly<Record<string, string>>,
-  requestId: string,
+  entry: SignedEntry | null,
+  routes: readonly RouteConfig[],
   io: CliIo,
-): Promise<void> {
-  let shown = 0;
-  for (const [name, url] of Object.entries(queues).sort()) {
-    if (!/-route-|-unrouted$/.test(name)) continue;
-    const seen = new Set<string>();
-    // Handoffs are sent before the entry's notification, after the entry: a short wait covers the outbox's send.
-    const peek = await stack.sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, VisibilityTimeout: 0, WaitTimeSeconds: 1 }),
+): void {
+  const plan = entry?.kind === 'graph-run' ? planGraphHandoffs(entry, routeQueues(stack, routes)) : [];
+  for (const h of plan)
+    io.stdout(
+      `${h.queue.padEnd(44)} ${h.target ? `${h.target.kind}:${h.target.name}` : '(no destination)'}  from ${h.instancePath}\n`,
     );
-    for (const m of peek.Messages ?? []) {
-      if (seen.has(m.MessageId ?? '')) continue;
-      seen.add(m.MessageId ?? '');
-      const h = readHandoffMessage(new TextEncoder().encode(m.Body ?? ''));
-      if (!h.ok || h.value.requestId !== requestId) continue;
-      shown += 1;
-      const from = h.value.instancePath;
-      io.stdout(
-        `${name.padEnd(44)} ${h.value.target ? `${h.value.target.kind}:${h.value.target.name}` : '(no destination)'}${from !== undefined ? `  from ${from}` : ''}\n`,
-      );
-    }
-  }
-  if (shown === 0) io.stdout('(none on the route queues yet; "docket handoffs --route <key>" reads them)\n');
+  if (plan.length === 0) io.stdout('(none: no node of the graph run requested a handoff)\n');
 }

@@ -8,7 +8,7 @@
  * - saved/<name>/: `policy.json`, `saved.json` (the requester's `submit --wait --json` line), `entries.jsonl` and
  *   `checkpoints.jsonl` (log-a as the stage holds it at audit time) and `expected.json` — the audit's verdict, or
  *   `{"notYet":"not-checkpointed"}`.
- * - archive/<name>/: `inputs.json` (archive, recorded entries, DLQ, path queues, now) and `expected.json` (findings and
+ * - archive/<name>/: `inputs.json` (archive, recorded entries, DLQ messages with their redrive source, path queues, now) and `expected.json` (findings and
  *   excused requests of the auditor's cross-check).
  *
  * Base: log-a signed by K1, checkpoints by KC under the prod authority; the requester's request is
@@ -219,7 +219,7 @@ export async function generatePromiseCorpus(): Promise<Map<string, string>> {
     put(`saved/${name}`, 'expected.json', json(expected));
   }
 
-  // archive: the auditor's rule (idle path, in flight, dead-lettered).
+  // archive: the auditor's rule (idle path, in flight, redriven by SQS, planted on a DLQ, reused id, future retention).
   const d = (id: string) => sha256Hex(requestText(id));
   const now = 1_796_364_000;
   const intake = (waiting: number, inFlight: number) => ({
@@ -228,36 +228,29 @@ export async function generatePromiseCorpus(): Promise<Map<string, string>> {
     inFlight,
     redeliveryWindowSeconds: 900,
   });
+  const ledgerQueue = 'arn:aws:sqs:eu-west-1:111122223333:docket-prod-ledger.fifo';
+  const redriveSources = [[ledgerQueue, 'ledger-queue-redriven']];
   const archived = [
     { requestId: 'promise-0', requestDigest: d('promise-0'), retainedAt: now - 3600 },
     { requestId: 'promise-2', requestDigest: d('promise-2'), retainedAt: now - 60 },
   ];
   const recorded = [`promise-0\n${d('promise-0')}`];
+  const base = { archived, recorded, deadLettered: [], redriveSources, now };
+  const omitted = {
+    findings: [{ code: 'request-without-entry', requestId: 'promise-2', requestDigest: d('promise-2') }],
+    excused: [],
+  };
   const archiveCases: [string, unknown, unknown][] = [
-    [
-      'deleted-entry-idle-queue',
-      { archived, recorded, deadLettered: [], queues: [intake(0, 0)], now },
-      {
-        findings: [{ code: 'request-without-entry', requestId: 'promise-2', requestDigest: d('promise-2') }],
-        excused: [],
-      },
-    ],
+    ['deleted-entry-idle-queue', { ...base, queues: [intake(0, 0)] }, omitted],
     [
       'young-request-busy-queue',
-      { archived, recorded, deadLettered: [], queues: [intake(0, 1)], now },
+      { ...base, queues: [intake(0, 1)] },
       { findings: [], excused: [{ requestId: 'promise-2', requestDigest: d('promise-2'), excuse: 'in-flight' }] },
     ],
+    ['old-request-busy-queue', { ...base, queues: [intake(4, 0)], now: now + 900 }, omitted],
     [
-      'old-request-busy-queue',
-      { archived, recorded, deadLettered: [], queues: [intake(4, 0)], now: now + 900 },
-      {
-        findings: [{ code: 'request-without-entry', requestId: 'promise-2', requestDigest: d('promise-2') }],
-        excused: [],
-      },
-    ],
-    [
-      'dead-lettered-reused-id',
-      { archived, recorded, deadLettered: [[d('promise-2'), 'request-id-reused']], queues: [intake(0, 0)], now },
+      'redriven-by-sqs',
+      { ...base, deadLettered: [{ digest: d('promise-2'), sourceArn: ledgerQueue }], queues: [intake(0, 0)] },
       {
         findings: [],
         excused: [
@@ -265,9 +258,45 @@ export async function generatePromiseCorpus(): Promise<Map<string, string>> {
             requestId: 'promise-2',
             requestDigest: d('promise-2'),
             excuse: 'dead-lettered',
-            reason: 'request-id-reused',
+            reason: 'ledger-queue-redriven',
           },
         ],
+      },
+    ],
+    [
+      'planted-on-dlq',
+      { ...base, deadLettered: [{ digest: d('promise-2'), sourceArn: null }], queues: [intake(0, 0)] },
+      omitted,
+    ],
+    [
+      'reused-id',
+      {
+        ...base,
+        archived: [...archived, { requestId: 'promise-0', requestDigest: d('promise-2'), retainedAt: now - 60 }],
+        queues: [intake(0, 0)],
+      },
+      {
+        ...omitted,
+        excused: [{ requestId: 'promise-0', requestDigest: d('promise-2'), excuse: 'request-id-reused' }],
+      },
+    ],
+    [
+      'retained-in-future',
+      {
+        ...base,
+        archived: [archived[0], { requestId: 'promise-2', requestDigest: d('promise-2'), retainedAt: now + 86_400 }],
+        queues: [intake(3, 1)],
+      },
+      {
+        findings: [
+          {
+            code: 'request-retained-in-future',
+            requestId: 'promise-2',
+            requestDigest: d('promise-2'),
+            retainedAt: now + 86_400,
+          },
+        ],
+        excused: [],
       },
     ],
   ];

@@ -44,6 +44,7 @@ export { processRequest } from './process-request.js';
 export type { PipelineConfig } from './process-request.js';
 export type { PipelinePorts } from './process-request.js';
 export type { ProcessOutcome } from './process-request.js';
+export type { GraphReadFailure } from './graph-unreadable-refusal.js';
 export type { BatchObserver, BatchOutcome, ForwardedOutcome } from './batch.js';
 export { HANDOFF_MAX_BYTES } from './handoff-message.js';
 export {

@@ -25,6 +25,7 @@ import type {
   ResultPublisher,
 } from './ports.js';
 import { deliverRecorded } from './fan-out.js';
+import { graphUnreadableRefusal, type GraphReadFailure } from './graph-unreadable-refusal.js';
 import {
   admit,
   decideGraph,
@@ -68,10 +69,10 @@ export interface PipelinePorts {
    * The published graphs (ADR 0340), for graph requests (ADR 0360); absent, no graph is published (a deployment that
    * enables judgment-graphs wires it: functions/lib/evaluate-runtime.ts).
    */
-  readonly graphs?: GraphRegistry;
+  readonly graphs?: GraphRegistry<GraphReadFailure>;
 }
 
-const NO_GRAPHS: GraphRegistry = {
+const NO_GRAPHS: GraphRegistry<GraphReadFailure> = {
   resolveGraphAlias: () => Promise.resolve(null),
   loadGraph: () => Promise.resolve(null),
 };
@@ -215,8 +216,9 @@ async function decideGraphRun(
         specVersion: null,
       });
     case 'graph-unreadable':
-      // The pipeline's registry never answers this (it throws on a store fault); a port that did is a fault too.
-      throw new Error(`graph sha256:${d.digest} could not be read: ${d.reason}: ${d.detail}`);
+      // A registry that holds the graph but cannot serve it will not heal by a retry: recorded at once, so no poison
+      // holds its log's FIFO group (ADR 0456). A store fault still throws.
+      return refusal(common, graphUnreadableRefusal(d.digest, d.detail));
     case 'run':
       // decideGraph admits only a deployment enabling judgment-graphs, so common carries its draft features.
       return { ...common, draftFeatures: common.draftFeatures ?? [], kind: 'graph-run', ...d.entry };

@@ -4,8 +4,9 @@
  * these two values, and the evaluate function then writes each log from that log's group only, so each log has one
  * writer whatever the function's concurrency.
  *
- *   group  — selectLog(requestId, logIds) (ADR 0270: the hash of the request id over the sorted logs), the request id read by admission's
- *            strict reader (the one admission path: the id the evaluate function will read is this one). A body
+ *   group  — selectLog(requestId, logIds) (ADR 0270: the hash of the request id over the sorted logs), the request id
+ *            read by the intake reader (the one admission path: the id the evaluate function will read is this one, a
+ *            graph request's whose inputs are not strict JSON included, ADR 0459). A body
  *            with no readable request id still goes on, to a group derived from its message id, which is never a
  *            log id ('~' is outside the log id alphabet), so the evaluate function dead-letters it with its reason
  *            exactly as for a standard queue (docs/adr/0071-unidentified-requests-go-to-the-dlq.md).
@@ -13,7 +14,7 @@
  *            within SQS's 5-minute window is one message; the same request id with other bytes is not deduplicated
  *            and meets the ledger's request-id-conflict refusal as before.
  */
-import { readRequest } from '../admission/index.js';
+import { readIntakeRequest } from '../admission/index.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import { selectLog } from '../ledger/write/log-selection.js';
 
@@ -32,7 +33,7 @@ export const UNIDENTIFIED_GROUP_PREFIX = '~unidentified-';
 export function sequenceMessage(body: string, messageId: string, logIds: readonly string[]): Sequencing {
   const bytes = new TextEncoder().encode(body);
   const deduplicationId = sha256Hex(bytes);
-  const read = readRequest(bytes);
+  const read = readIntakeRequest(bytes);
   const requestId = read.ok ? read.value.requestId : read.error.requestId;
   if (requestId === undefined) {
     // Hashed so any message id maps into SQS's group-id alphabet and length; spread, so one bad message does not

@@ -140,6 +140,11 @@ export async function replayGraphRefusal(entry: RefusalEntry, req: GraphRequest,
   if (d.kind === 'refused' && d.code === code) return match;
   const mismatch = differ([{ member: 'refusal.code', recorded: code, replayed: now(d) }]);
   switch (code) {
+    case 'graph-unreadable':
+      // Read cleanly now: the registry was repaired (or changed) since the refusal.
+      return d.kind === 'refused' && (d.step === 'request' || d.step === 'feature')
+        ? mismatch
+        : changed(`now ${now(d)}`);
     case 'unknown-graph-alias':
     case 'unknown-graph-digest':
       // The registry only grows (conditional creates, ADR 0340): an answer past this step means it was published since.

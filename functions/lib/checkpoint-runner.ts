@@ -4,6 +4,11 @@
  * verify` would refuse — and publishes its C2SP checkpoint note when the signer knows its public key and the store
  * keeps notes (core/ledger/checkpoints/publish-note.ts); then the checkpoint export and the notes export (every stored checkpoint
  * and note of those logs) for storage outside the table. A refusal for one log does not stop the others.
+ *
+ * Given the archive cross-check's findings (docs/verify.md "Requests without an entry"), the run signs nothing while
+ * any is open: an archived request without an entry has lost its place in some log (a deleted tail entry), and a
+ * checkpoint over the shorter log would seal the omission for every later verifier and witness
+ * (docs/adr/0457-no-checkpoint-over-an-open-omission.md). Every log is refused with those findings.
  */
 import type { CheckpointOrigin, CheckpointSigner } from '../../core/ledger/index.js';
 import { checkpointLog } from '../../core/ledger/index.js';
@@ -13,14 +18,14 @@ import { exportNotes } from '../../core/ledger/index.js';
 import { keepsNotes, publishCheckpointNote } from '../../core/ledger/index.js';
 import type { LedgerStore } from '../../core/ledger/index.js';
 import type { TrustPolicy } from '../../core/ledger/index.js';
-import type { Finding } from '../../core/ledger/index.js';
+import type { Finding, RequestWithoutEntryFinding } from '../../core/ledger/index.js';
 
 export interface LogCheckpointResult {
   readonly logId: string;
   readonly treeSize: number;
   readonly status: 'written' | 'existing' | 'refused';
   /** Why nothing was signed (refused only). */
-  readonly findings?: readonly Finding[];
+  readonly findings?: readonly (Finding | RequestWithoutEntryFinding)[];
 }
 
 export interface CheckpointRun {
@@ -40,8 +45,23 @@ export async function runCheckpoints(o: {
   logIds: readonly string[];
   origin: CheckpointOrigin;
   time: string;
+  /** The archive cross-check's findings, read before this run (absent: no archive to cross-check). */
+  omissions?: readonly RequestWithoutEntryFinding[];
 }): Promise<CheckpointRun> {
   const checkpoints: LogCheckpointResult[] = [];
+  const open = o.omissions ?? [];
+  if (open.length > 0) {
+    for (const logId of o.logIds) {
+      const head = await o.store.readHead(logId);
+      checkpoints.push({ logId, treeSize: head === null ? 0 : head.seq + 1, status: 'refused', findings: open });
+    }
+    return {
+      checkpoints,
+      refused: checkpoints,
+      export: await exportCheckpoints(o.store, o.logIds),
+      notes: keepsNotes(o.store) ? await exportNotes(o.store, o.logIds) : null,
+    };
+  }
   const publicKey = o.signer.publicKey;
   const noteSigner: NoteSigner | null =
     publicKey === undefined || !keepsNotes(o.store) ? null : { publicKey, sign: (m) => o.signer.sign(m) };
@@ -71,7 +91,14 @@ export async function runCheckpoints(o: {
 /** One line naming a refusal's findings, e.g. `log-0: refused: signature-mismatch at seq 7`. */
 export function describeRefusal(r: LogCheckpointResult): string {
   const what = (r.findings ?? []).map((f) => {
-    const at = 'seq' in f ? ` at seq ${f.seq}` : 'treeSize' in f ? ` at tree size ${f.treeSize}` : '';
+    const at =
+      'requestId' in f
+        ? ` of request ${f.requestId}`
+        : 'seq' in f
+          ? ` at seq ${f.seq}`
+          : 'treeSize' in f
+            ? ` at tree size ${f.treeSize}`
+            : '';
     return `${f.code}${at}`;
   });
   return `${r.logId}: checkpoint refused (nothing signed): ${what.join(', ')}`;

@@ -9,7 +9,7 @@ import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDynamoDbClient, createSnsClient, createSqsClient } from '../../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
-import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
+import { DynamoDbPackRegistry, RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
 import { Lru, type GraphRegistry, type LoadedGraph } from '../../core/admission/index.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
@@ -29,7 +29,7 @@ import {
 import { parseRouteQueues } from '../../core/pipeline/index.js';
 import { backoffDelayMs, logsInTurn } from '../../core/ledger/index.js';
 import { ledgerWriter } from '../../core/pipeline/index.js';
-import { cachedPackSource } from '../../core/pipeline/index.js';
+import { cachedPackSource, type GraphReadFailure } from '../../core/pipeline/index.js';
 import type { HandoffBatchSender, OutboxPorts, ResultBatchPublisher } from '../../core/pipeline/index.js';
 import {
   processRequest,
@@ -197,14 +197,15 @@ export function sqsDeadLetter(sqs: SQSClient, env: NodeJS.ProcessEnv): RuntimePa
  * The published graphs for graph requests (ADR 0360), over the registry that re-checks every read as a closed set
  * (ADR 0340). A published digest names one closed set forever, so a checked graph is kept per cold start (a few).
  */
-export function cachedGraphRegistry(graphs: DynamoDbGraphRegistry, capacity = 16): GraphRegistry {
+export function cachedGraphRegistry(graphs: DynamoDbGraphRegistry, capacity = 16): GraphRegistry<GraphReadFailure> {
   const cache = new Lru<string, LoadedGraph>(capacity);
   return {
     resolveGraphAlias: (alias) => graphs.resolveGraphAlias(alias),
     async loadGraph(digest) {
       const hit = cache.get(digest);
       if (hit !== undefined) return hit;
-      const g = await graphs.getGraph(digest);
+      const g = await unlessIntegrityFault(() => graphs.getGraph(digest));
+      if (g !== null && 'status' in g) return g;
       if (g === null) return null; // not cached: it may be published later
       const loaded: LoadedGraph = { digest: g.digest, bytes: g.bytes, closure: g.closure, project: g.project };
       cache.set(digest, loaded);
@@ -330,4 +331,20 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
     deadLetter: sqsDeadLetter(sqs, env),
     ...(o.observability ? { observability: o.observability } : {}),
   });
+}
+
+/**
+ * A graph the registry holds but cannot serve as a closed set (RegistryIntegrityError) is answered as unreadable, so
+ * the request is recorded as the refusal graph-unreadable at once (docs/adr/0456-a-poison-graph-is-a-recorded-refusal.md);
+ * any other failure (a store fault) is thrown and retried.
+ */
+async function unlessIntegrityFault<T>(
+  read: () => Promise<T>,
+): Promise<T | { readonly status: 'unreadable'; readonly reason: GraphReadFailure; readonly detail: string }> {
+  try {
+    return await read();
+  } catch (e) {
+    if (!(e instanceof RegistryIntegrityError)) throw e;
+    return { status: 'unreadable', reason: 'registry-integrity', detail: e.message };
+  }
 }

@@ -112,6 +112,25 @@ describe('reading a graph request', () => {
   });
 });
 
+describe('the intake reader on graph requests whose inputs are not strict JSON', () => {
+  it.each([
+    ['a duplicate member inside inputs', '{"caller":{"facts":{},"facts":{}}}'],
+    ['a lone surrogate inside inputs', '{"caller":{"facts":{"name":"\\ud800"}}}'],
+    ['inputs with a trailing comma', '{"caller":{"facts":{}},}'],
+  ])('reads %s as the graph request it is, with the exact inputs bytes', (_n, text) => {
+    const r = readIntakeRequest(request({}, text));
+    expect(r.ok ? [r.value.requestId, 'graph' in r.value] : r.error).toEqual(['g-1', true]);
+    expect(r.ok && 'graph' in r.value && new TextDecoder().decode(r.value.inputs)).toBe(text);
+  });
+
+  it('keeps the evaluation reader’s refusal for a message that is neither format’s readable envelope', () => {
+    for (const text of ['{"facts": {}, "oops": ', `{"requestId":"a","requestId":"b","inputs":{"x":1,"x":2}}`]) {
+      const r = readIntakeRequest(enc.encode(text));
+      expect(r.ok ? 'ok' : r.error.code, text).toBe('request-not-json');
+    }
+  });
+});
+
 describe('the graph decision', () => {
   it('runs an admitted request: the entry members are the closure, the exact inputs digest and the run text', async () => {
     const d = await decide(request());

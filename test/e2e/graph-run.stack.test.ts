@@ -21,6 +21,15 @@ import { run as graph } from '../../cli/commands/graph.js';
 import { run as replay, stackDeps } from '../../cli/commands/replay-entries.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { runGraphDemo } from '../../cli/graph/graph-demo.js';
+import { showQueues } from '../../cli/commands/local.js';
+import { createHash } from 'node:crypto';
+import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
+import { selectLog } from '../../core/ledger/write/log-selection.js';
+import { readHandoffMessage } from '../../core/pipeline/index.js';
+import { GRAPH_REQUEST_FORMAT } from '../../core/admission/index.js';
+import { STAGE_PRESETS } from '../../infra/config.js';
 import { resolveSettings } from '../../stack/settings.js';
 import { openStack } from '../../stack/clients.js';
 import { verifyUnder } from './verify-under.js';
@@ -243,8 +252,7 @@ describe('the main job with --graphs (docket local start --graphs, npm start -- 
     );
     const io = memoryIo();
     try {
-      const queues = Object.fromEntries(on.stack.resources.queues.map((q) => [q.name, q.url]));
-      expect(await runGraphDemo(stack, 'test', queues, io)).toBe(true);
+      expect(await runGraphDemo(stack, 'test', STAGE_PRESETS.local!.routes!, io)).toBe(true);
     } finally {
       stack.close();
     }
@@ -260,6 +268,123 @@ describe('the main job with --graphs (docket local start --graphs, npm start -- 
     expect(out).toMatch(/^docket-graphs-route-vendor-risk +queue:Vendor Risk +from onboarding$/m);
     expect(out).toContain(`== see it drawn: docket console, then http://127.0.0.1:4600/entry/${id}`);
   });
+});
+
+describe('local start reads the route queues by their attributes only', () => {
+  it('leaves every genuine handoff on its route queue unreceived however many times the queues are shown', async () => {
+    const stack = openStack(
+      resolveSettings({ endpoint: on.stack.endpoint, region: on.stack.region, stage: 'graphs' }, {}),
+    );
+    const queues = Object.fromEntries(on.stack.resources.queues.map((q) => [q.name, q.url]));
+    const io = memoryIo();
+    try {
+      // As three `docket local start`s after the demo above put its handoffs there.
+      for (let i = 0; i < 3; i++) await showQueues(stack, queues, io);
+    } finally {
+      stack.close();
+    }
+    expect(io.out()).toMatch(/^docket-graphs-route-sanctions +[1-9]\d* messages?/m);
+    const id = 'graph-test-vendor-onboarding-owner-report-missing';
+    const counts: string[] = [];
+    for (const name of ['docket-graphs-route-sanctions', 'docket-graphs-route-vendor-risk']) {
+      const got = await on.sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queues[name],
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: 1,
+          MessageSystemAttributeNames: ['ApproximateReceiveCount'],
+        }),
+      );
+      for (const m of got.Messages ?? []) {
+        const h = readHandoffMessage(new TextEncoder().encode(m.Body ?? ''));
+        if (h.ok && h.value.requestId === id) counts.push(m.Attributes?.ApproximateReceiveCount ?? '?');
+      }
+    }
+    // This receive is the first any of them has had: none was spent by a start.
+    expect(counts).toEqual(['1', '1']);
+  });
+});
+
+describe('graph requests whose inputs are not strict JSON, through the intake queue (ADR 0362, 0459)', () => {
+  it.each([
+    ['a duplicate member inside inputs', 'dup-inputs-1', '{"caller":{"facts":{},"facts":{}}}'],
+    ['a lone surrogate inside inputs', 'surrogate-inputs-1', '{"caller":{"facts":{"name":"\\udc00"}}}'],
+  ])('records %s as its graph run under its request id, never a dead letter', async (_n, id, inputs) => {
+    const body = `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${ALIAS}","inputs":${inputs}}`;
+    await on.sqs.send(new SendMessageCommand({ QueueUrl: on.queueUrl('intake'), MessageBody: body }));
+    let shown = { code: 1, out: '', err: '' };
+    for (let i = 0; i < 150 && shown.code !== 0; i++) {
+      shown = await cli(show, [id, '--json', ...stackFlags(on, 'graphs')]);
+      if (shown.code !== 0) await sleep(200);
+    }
+    expect(shown.code, shown.err).toBe(0);
+    const entry = (JSON.parse(shown.out) as { entry: { kind: string; requestId: string; inputsDigest: string } }).entry;
+    expect([entry.kind, entry.requestId]).toEqual(['graph-run', id]);
+    // The run judged the exact bytes the requester wrote (graph-semantics.md A10).
+    expect(entry.inputsDigest).toBe(createHash('sha256').update(inputs, 'utf8').digest('hex'));
+  });
+});
+
+describe('a poison graph in the registry (ADR 0456)', () => {
+  it('is recorded at once as graph-unreadable, and a request behind it in its log is recorded within one visibility timeout', async () => {
+    // The demo above published vendor-onboarding; a registry writer re-puts its closure record non-canonically.
+    const graphs = new DynamoDbGraphRegistry({ client: on.dynamodb, tableName: on.env.PACKS_TABLE! });
+    const digest = (await graphs.resolveGraphAlias('https://graphs.example.org/procurement/vendor-onboarding@2.0.0'))!;
+    const key = { pk: { S: `graph-closure#${digest}` }, sk: { S: 'graph-closure' } };
+    const item = await on.dynamodb.send(new GetItemCommand({ TableName: on.env.PACKS_TABLE!, Key: key }));
+    const closure = JSON.parse(new TextDecoder().decode(item.Item!.bytes!.B!)) as unknown;
+    await on.dynamodb.send(
+      new PutItemCommand({
+        TableName: on.env.PACKS_TABLE!,
+        Item: { ...key, bytes: { B: new TextEncoder().encode(JSON.stringify(closure, null, 1)) } },
+      }),
+    );
+    await on.coldStart(); // no warm cache holds the graph as it was
+    const logIds = JSON.parse(on.env.LOG_IDS!) as string[];
+    const poison = 'poison-graph-1';
+    let behind = '';
+    for (let i = 0; behind === ''; i++)
+      if (selectLog(`behind-poison-${i}`, logIds) === selectLog(poison, logIds)) behind = `behind-poison-${i}`;
+    const inputs = readFileSync(INPUTS, 'utf8').trim();
+    const send = (id: string, graphRef: string) =>
+      on.sqs.send(
+        new SendMessageCommand({
+          QueueUrl: on.queueUrl('intake'),
+          MessageBody: `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${graphRef}","inputs":${inputs}}`,
+        }),
+      );
+    await send(poison, `sha256:${digest}`);
+    const sent = Date.now();
+    await send(behind, ALIAS);
+    const entryOf = async (id: string) => {
+      for (;;) {
+        const shown = await cli(show, [id, '--json', ...stackFlags(on, 'graphs')]);
+        if (shown.code === 0) return (JSON.parse(shown.out) as { entry: Record<string, unknown> }).entry;
+        await sleep(100);
+      }
+    };
+    const [refused, next] = await Promise.all([entryOf(poison), entryOf(behind)]);
+    const waitedMs = Date.now() - sent;
+    expect(refused).toMatchObject({
+      kind: 'admission-refusal',
+      refusal: { code: 'graph-unreadable', message: expect.stringContaining(`graph sha256:${digest}`) },
+    });
+    expect(next).toMatchObject({ kind: 'graph-run', requestId: behind, logId: refused.logId });
+    const visibility = Number(
+      (
+        await on.sqs.send(
+          new GetQueueAttributesCommand({
+            QueueUrl: on.queueUrl('ledger.fifo'),
+            AttributeNames: ['VisibilityTimeout'],
+          }),
+        )
+      ).Attributes!.VisibilityTimeout,
+    );
+    process.stdout.write(
+      `a request behind a poison graph was recorded ${waitedMs} ms after it was sent (visibility timeout ${visibility} s)\n`,
+    );
+    expect(waitedMs).toBeLessThan(visibility * 1000);
+  }, 120_000);
 });
 
 describe('a graph request on a stack without the opt-in', () => {

@@ -529,6 +529,32 @@ describe('queues', () => {
     expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: delivery, principal: deliverRole })).toBe(true);
   });
 
+  it('nobody may send to the ledger queue’s DLQ, and only the evaluate role to the intake DLQ: only SQS’s redrive fills them', () => {
+    const ledgerDlq = queueId(t, 'docket-dev-ledger-dlq.fifo');
+    const intakeDlq = queueId(t, 'docket-dev-intake-dlq');
+    const everyone = [ADMIN_ARN, ROOT_ARN, evaluateRole, deliverRole, checkpointRole, sequenceRole, purgeRole];
+    for (const who of everyone) {
+      const req = { action: 'sqs:SendMessage', resource: ledgerDlq, principal: who };
+      expect(allowed(t, req), who).toBe(false);
+      expect(
+        resourceDenials(t, req).map((s) => s.Sid),
+        who,
+      ).toEqual(['DenySendToEveryone']);
+    }
+    expect(allowed(t, { action: 'sqs:SendMessage', resource: intakeDlq, principal: evaluateRole })).toBe(true);
+    for (const who of everyone.filter((p) => p !== evaluateRole)) {
+      const req = { action: 'sqs:SendMessage', resource: intakeDlq, principal: who };
+      expect(allowed(t, req), who).toBe(false);
+      expect(
+        resourceDenials(t, req).map((s) => s.Sid),
+        who,
+      ).toEqual(['DenySendExceptEvaluate']);
+    }
+    // Reading them stays the operator's: the deny names SendMessage only.
+    for (const q of [ledgerDlq, intakeDlq])
+      expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: q, principal: ADMIN_ARN })).toBe(true);
+  });
+
   it('only the deliver role may take jobs off the delivery queue: administrators, the root user and the evaluate role cannot receive, delete or purge', () => {
     const delivery = queueId(t, 'docket-dev-delivery');
     for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue']) {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeTableCommand, ListTablesCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ListQueuesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ListQueuesCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
 import { getQueueAttributes } from '../../adapters/sqs.js';
 import { startLocalStack, synthesize, type LocalStack } from '../../localstack/launcher.js';
@@ -77,6 +77,23 @@ describe('provisioning the local stack from the synthesized CDK template', () =>
         expect(a.RedrivePolicy).toBeUndefined();
       }
     }
+  });
+
+  it('refuses at the edge a send to the queue the template denies SendMessage to everyone, and only to it', async () => {
+    const names = resourceNames(STAGE, resolveConfig({ stage: STAGE }));
+    // The ledger queue's DLQ is denied to every principal; the intake DLQ's deny excepts the evaluate role (ADR 0455).
+    expect(stack.resources.sendDeniedQueues).toEqual([names.ledgerQueue.dlq]);
+    const url = (n: string) => stack.resources.queues.find((q) => q.name === n)!.url;
+    const send = (n: string) =>
+      sqs.send(
+        new SendMessageCommand({
+          QueueUrl: url(n),
+          MessageBody: 'planted',
+          ...(n.endsWith('.fifo') ? { MessageGroupId: 'g', MessageDeduplicationId: 'd' } : {}),
+        }),
+      );
+    await expect(send(names.ledgerQueue.dlq)).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(send(names.intake.dlq)).resolves.toMatchObject({ MessageId: expect.any(String) });
   });
 
   it('finds the sequence function on the intake queue, the evaluate function on the FIFO ledger queue and the deliver function on the delivery queue, with the template’s settings', () => {

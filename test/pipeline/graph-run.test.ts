@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { GRAPH_REQUEST_FORMAT, type GraphRegistry, type LoadedGraph } from '../../core/admission/index.js';
+import type { GraphReadFailure } from '../../core/pipeline/index.js';
 import { graphRunJson } from '../../core/graph/index.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { checkEntry } from '../../core/ledger/verify/entry-status.js';
@@ -210,6 +211,29 @@ describe('a graph request on the intake queue', () => {
     const w = graphWorld(false);
     const o = await processRequest(graphRequest('off-0'), w.config, w.ports);
     expect(o.status === 'recorded' && o.refusalCode).toBe('graphs-not-enabled');
+  });
+});
+
+describe('a graph the registry cannot serve (ADR 0456)', () => {
+  it('is recorded at once as graph-unreadable with the registry’s reason, and sends nothing', async () => {
+    const w = graphWorld();
+    const poisoned: GraphRegistry<GraphReadFailure> = {
+      ...graphs,
+      loadGraph: () =>
+        Promise.resolve({ status: 'unreadable', reason: 'registry-integrity', detail: 'closure is not canonical' }),
+    };
+    const o = await processRequest(graphRequest('poison-0'), w.config, { ...w.ports, graphs: poisoned });
+    expect(o.status === 'recorded' && o.refusalCode).toBe('graph-unreadable');
+    if (o.status !== 'recorded') return;
+    for await (const e of w.store.readEntries(o.logId, o.seq, o.seq)) {
+      const p = parseStoredEntry(e.body);
+      expect(p.ok && p.value.entry.kind === 'admission-refusal' && p.value.entry.refusal.message).toBe(
+        `graph sha256:${DIGEST} is published but cannot be read as a closed set: closure is not canonical`,
+      );
+      // Repaired since, the graph reads: the refusal replays as a changed registry, never as a match.
+      expect((await w.replay(e)).result).toBe('not-replayable');
+    }
+    expect(w.sent).toEqual([]);
   });
 });
 

@@ -41,6 +41,11 @@ describe('the sequencer decides each intake message a log group and a deduplicat
     });
   });
 
+  it('routes a graph request whose inputs are not strict JSON to its log by its id, as the evaluate function reads it', () => {
+    const body = '{"format":"docket.graph-request/1","requestId":"g-dup","graph":"a@1.0.0","inputs":{"x":{},"x":{}}}';
+    expect(sequenceMessage(body, 'm-1', LOGS)).toMatchObject({ groupId: selectLog('g-dup', LOGS), requestId: 'g-dup' });
+  });
+
   it('sends a body with no readable request id to an unidentified group derived from its message id, never a log', () => {
     for (const body of ['not json', '{}', '{"requestId":"has spaces"}', '[1,2]', '']) {
       const a = sequenceMessage(body, 'message-a', LOGS);

@@ -1,12 +1,14 @@
 /**
- * The auditor's rule for an archived request without an entry (core/ledger/verify/omission.ts, ADR 0292): a finding,
- * unless on the intake DLQ (with its reason) or possibly in flight — a path queue still holds messages AND the
- * request is younger than the redelivery window. An idle path leaves no excuse.
+ * The auditor's rule for an archived request without an entry (core/ledger/verify/omission.ts, ADRs 0292,
+ * 0455): a finding, unless SQS's redrive moved it to a DLQ from a path queue, its id is recorded for other bytes, or
+ * it is possibly in flight — a path queue still holds messages AND the request is younger than the redelivery
+ * window. An idle path leaves no excuse; a first retention dated in the future is a finding of its own.
  */
 import { describe, expect, it } from 'vitest';
 import {
   omissionFindings,
   recordedKey,
+  RETAINED_AT_SKEW_SECONDS,
   withArchiveCheck,
   type PathQueueState,
 } from '../../core/ledger/verify/omission.js';
@@ -20,9 +22,11 @@ const queue = (waiting: number, inFlight: number): PathQueueState => ({
   inFlight,
   redeliveryWindowSeconds: 900,
 });
+const LEDGER_QUEUE = 'arn:aws:sqs:us-east-1:000000000000:docket-t-ledger.fifo';
 const base = {
   recorded: new Set([recordedKey('kept', D('a'))]),
-  deadLettered: new Map<string, string>(),
+  deadLettered: [],
+  redriveSources: new Map([[LEDGER_QUEUE, 'ledger-queue-redriven']]),
   now: NOW,
 };
 
@@ -61,23 +65,64 @@ describe('archived requests without an entry', () => {
     expect(out.findings).toEqual([]);
   });
 
-  it('excuses a request on the DLQ with its reason, and an id recorded for other bytes is not recorded for these', () => {
+  it('excuses a request SQS redrove from a path queue, with the reason of that queue', () => {
     const out = omissionFindings({
       ...base,
-      archived: [{ requestId: 'kept', requestDigest: D('f'), retainedAt: NOW - 10_000 }],
-      deadLettered: new Map([[D('f'), 'request-id-reused']]),
+      archived: [{ requestId: 'dead', requestDigest: D('f'), retainedAt: NOW - 10_000 }],
+      deadLettered: [{ digest: D('f'), sourceArn: LEDGER_QUEUE }],
       queues: [queue(0, 0)],
     });
     expect(out).toEqual({
       findings: [],
-      excused: [{ requestId: 'kept', requestDigest: D('f'), excuse: 'dead-lettered', reason: 'request-id-reused' }],
+      excused: [{ requestId: 'dead', requestDigest: D('f'), excuse: 'dead-lettered', reason: 'ledger-queue-redriven' }],
     });
-    const without = omissionFindings({
+  });
+
+  it('excuses nothing by a DLQ message SQS did not move there: no source, or a queue off the request path', () => {
+    for (const sourceArn of [null, 'arn:aws:sqs:us-east-1:000000000000:docket-t-route-review']) {
+      const out = omissionFindings({
+        ...base,
+        archived: [{ requestId: 'gone', requestDigest: D('f'), retainedAt: NOW - 10_000 }],
+        deadLettered: [{ digest: D('f'), sourceArn }],
+        queues: [queue(0, 0)],
+      });
+      expect(out, String(sourceArn)).toEqual({
+        findings: [{ code: 'request-without-entry', requestId: 'gone', requestDigest: D('f') }],
+        excused: [],
+      });
+    }
+  });
+
+  it('excuses a request whose id the ledger records for other bytes, and only then', () => {
+    const out = omissionFindings({
       ...base,
-      archived: [{ requestId: 'kept', requestDigest: D('f'), retainedAt: NOW }],
+      archived: [
+        { requestId: 'kept', requestDigest: D('f'), retainedAt: NOW - 10_000 },
+        { requestId: 'keptx', requestDigest: D('g'), retainedAt: NOW - 10_000 },
+      ],
       queues: [queue(0, 0)],
     });
-    expect(without.findings).toEqual([{ code: 'request-without-entry', requestId: 'kept', requestDigest: D('f') }]);
+    expect(out).toEqual({
+      findings: [{ code: 'request-without-entry', requestId: 'keptx', requestDigest: D('g') }],
+      excused: [{ requestId: 'kept', requestDigest: D('f'), excuse: 'request-id-reused' }],
+    });
+  });
+
+  it('reports a first retention dated beyond the allowed skew as a finding, busy queues and DLQ or not', () => {
+    const late = NOW + RETAINED_AT_SKEW_SECONDS + 1;
+    const out = omissionFindings({
+      ...base,
+      archived: [
+        { requestId: 'future', requestDigest: D('h'), retainedAt: late },
+        { requestId: 'skewed', requestDigest: D('i'), retainedAt: NOW + RETAINED_AT_SKEW_SECONDS },
+      ],
+      deadLettered: [{ digest: D('h'), sourceArn: LEDGER_QUEUE }],
+      queues: [queue(4, 2)],
+    });
+    expect(out).toEqual({
+      findings: [{ code: 'request-retained-in-future', requestId: 'future', requestDigest: D('h'), retainedAt: late }],
+      excused: [{ requestId: 'skewed', requestDigest: D('i'), excuse: 'in-flight' }],
+    });
   });
 });
 

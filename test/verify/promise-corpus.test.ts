@@ -57,11 +57,14 @@ async function savedVerdict(name: string): Promise<unknown> {
 }
 
 function archiveVerdict(name: string): unknown {
-  const raw = JSON.parse(text('archive', name, 'inputs.json')) as Omit<OmissionInputs, 'recorded' | 'deadLettered'> & {
+  const raw = JSON.parse(text('archive', name, 'inputs.json')) as Omit<
+    OmissionInputs,
+    'recorded' | 'redriveSources'
+  > & {
     recorded: string[];
-    deadLettered: [string, string][];
+    redriveSources: [string, string][];
   };
-  return omissionFindings({ ...raw, recorded: new Set(raw.recorded), deadLettered: new Map(raw.deadLettered) });
+  return omissionFindings({ ...raw, recorded: new Set(raw.recorded), redriveSources: new Map(raw.redriveSources) });
 }
 
 function listFiles(dir: string): string[] {

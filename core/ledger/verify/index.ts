@@ -43,6 +43,7 @@ export {
   type ArchiveVerdict,
   recordedKey,
   type ArchivedRequest,
+  type DeadLetterMessage,
   type ExcusedRequest,
   type OmissionInputs,
   type PathQueueState,

@@ -2,29 +2,40 @@
  * Omission caught by the auditor (docs/verify.md "Requests without an entry";
  * docs/adr/0292-archived-requests-cross-checked-with-the-ledger.md). The pipeline retains every request's exact
  * bytes before it appends the entry (docs/replay.md), so an archived request whose bytes no entry records is an
- * accepted request that left no trace in the ledger — unless it may still be on its way:
+ * accepted request that left no trace in the ledger — unless the platform itself accounts for it:
  *
- *   - it sits on the intake DLQ (its reason is reported with it: e.g. request-id-reused), or
+ *   - SQS moved it to a dead-letter queue: a DLQ message whose bytes are the request's and whose
+ *     `DeadLetterQueueSourceArn` system attribute names a queue of the request's path. Only SQS's redrive sets that
+ *     attribute (SendMessage cannot), so a message anyone sent to a DLQ excuses nothing, whatever attributes it
+ *     carries (docs/adr/0455-only-a-redrive-excuses-an-omission.md);
+ *   - its request id is recorded for other bytes: the ledger itself shows why these could not be (request-id-reused);
  *   - one of the queues a request passes through still holds messages (waiting or in flight) AND the request was
  *     first retained less than one redelivery window ago (visibility timeout × maxReceiveCount of the queue: after
- *     that, SQS has either delivered it for good or moved it to the DLQ).
+ *     that, SQS has either delivered it for good or moved it to the DLQ). A first retention later than `now` (beyond
+ *     the clock skew allowed) is no excuse but a finding of its own: the archive writes the time it retains, so a
+ *     future one was written by someone else (docs/adr/0455-only-a-redrive-excuses-an-omission.md).
  *
- * An idle path leaves no excuse. Pure: the archive, the ledger's (requestId, requestDigest) pairs, the queues' state
- * and the time are inputs.
+ * An idle path leaves no excuse. Pure: the archive, the ledger's (requestId, requestDigest) pairs, the DLQs'
+ * messages, the queues' state and the time are inputs.
  */
 import type { Finding, Verdict, VerifySummary } from './findings.js';
 
-/** An archived request without an entry recording its bytes, and no excuse. */
+/**
+ * An archived request without an entry recording its bytes, and no excuse: `request-without-entry`, or
+ * `request-retained-in-future` when its first retention is dated after the auditor's now (`retainedAt`, epoch s).
+ */
 export interface RequestWithoutEntryFinding {
-  readonly code: 'request-without-entry';
+  readonly code: 'request-without-entry' | 'request-retained-in-future';
   readonly requestId: string;
   /** SHA-256 (hex) of the archived bytes. */
   readonly requestDigest: string;
+  readonly retainedAt?: number;
 }
 
-/** An archived request without an entry that may still be on its way, and why. */
+/** An archived request without an entry that may still be on its way, or that the ledger accounts for, and why. */
 export type ExcusedRequest =
   | { readonly requestId: string; readonly requestDigest: string; readonly excuse: 'in-flight' }
+  | { readonly requestId: string; readonly requestDigest: string; readonly excuse: 'request-id-reused' }
   | {
       readonly requestId: string;
       readonly requestDigest: string;
@@ -40,6 +51,14 @@ export interface ArchivedRequest {
   readonly retainedAt: number | null;
 }
 
+/** One message read from a dead-letter queue. */
+export interface DeadLetterMessage {
+  /** SHA-256 (hex) of its body. */
+  readonly digest: string;
+  /** Its `DeadLetterQueueSourceArn` system attribute (set by SQS's redrive only); null when it has none. */
+  readonly sourceArn: string | null;
+}
+
 /** One queue on the path from intake to the evaluate function (stack/settings.ts `requestPathQueues`). */
 export interface PathQueueState {
   readonly name: string;
@@ -51,12 +70,20 @@ export interface PathQueueState {
   readonly redeliveryWindowSeconds: number;
 }
 
+/** How far in the future a first retention may be dated before it is a finding: clocks of two hosts, seconds. */
+export const RETAINED_AT_SKEW_SECONDS = 300;
+
 export interface OmissionInputs {
   readonly archived: Iterable<ArchivedRequest>;
   /** `${requestId}\n${requestDigest}` of every readable entry of the ledger. */
   readonly recorded: ReadonlySet<string>;
-  /** The intake DLQ's messages: request digest → reason (DocketReason, or "redriven" without one). */
-  readonly deadLettered: ReadonlyMap<string, string>;
+  /** The messages of the path's dead-letter queues. */
+  readonly deadLettered: readonly DeadLetterMessage[];
+  /**
+   * The ARN of each path queue whose redrive policy ends in one of those DLQs → the reason its redriven messages are
+   * excused with (e.g. the FIFO ledger queue → `ledger-queue-redriven`).
+   */
+  readonly redriveSources: ReadonlyMap<string, string>;
   readonly queues: readonly PathQueueState[];
   /** Epoch seconds. */
   readonly now: number;
@@ -71,13 +98,18 @@ export function omissionFindings(i: OmissionInputs): {
 } {
   const busy = i.queues.some((q) => q.waiting + q.inFlight > 0);
   const window = Math.max(0, ...i.queues.map((q) => q.redeliveryWindowSeconds));
+  const redriven = redrivenReasons(i.deadLettered, i.redriveSources);
+  const recordedIds = new Set([...i.recorded].map((k) => k.slice(0, k.indexOf('\n'))));
   const findings: RequestWithoutEntryFinding[] = [];
   const excused: ExcusedRequest[] = [];
   for (const a of i.archived) {
     if (a.requestId === null || i.recorded.has(recordedKey(a.requestId, a.requestDigest))) continue;
     const at = { requestId: a.requestId, requestDigest: a.requestDigest };
-    const reason = i.deadLettered.get(a.requestDigest);
-    if (reason !== undefined) excused.push({ ...at, excuse: 'dead-lettered', reason });
+    const reason = redriven.get(a.requestDigest);
+    if (a.retainedAt !== null && a.retainedAt > i.now + RETAINED_AT_SKEW_SECONDS)
+      findings.push({ code: 'request-retained-in-future', ...at, retainedAt: a.retainedAt });
+    else if (reason !== undefined) excused.push({ ...at, excuse: 'dead-lettered', reason });
+    else if (recordedIds.has(a.requestId)) excused.push({ ...at, excuse: 'request-id-reused' });
     else if (busy && a.retainedAt !== null && i.now - a.retainedAt < window)
       excused.push({ ...at, excuse: 'in-flight' });
     else findings.push({ code: 'request-without-entry', ...at });
@@ -85,6 +117,19 @@ export function omissionFindings(i: OmissionInputs): {
   const order = (a: { requestId: string; requestDigest: string }, b: typeof a) =>
     a.requestId < b.requestId ? -1 : a.requestId > b.requestId ? 1 : a.requestDigest < b.requestDigest ? -1 : 1;
   return { findings: findings.sort(order), excused: excused.sort(order) };
+}
+
+/** Digest → reason of the DLQ messages SQS itself moved there from a path queue; any other message counts for nothing. */
+function redrivenReasons(
+  messages: readonly DeadLetterMessage[],
+  sources: ReadonlyMap<string, string>,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of messages) {
+    const reason = m.sourceArn === null ? undefined : sources.get(m.sourceArn);
+    if (reason !== undefined && !out.has(m.digest)) out.set(m.digest, reason);
+  }
+  return out;
 }
 
 /** What the archive cross-check rested on, as `summary.archive` of the verdict (docs/verify.md). */

@@ -1,0 +1,148 @@
+/**
+ * Excuses only the platform can make, tried over the wire on the local stack as an attacker with the DynamoDB and SQS
+ * APIs would (docs/verify.md "Requests without an entry"; ADRs 0292, 0455): an accepted request's entry and markers
+ * are deleted and its archived bytes put on the FIFO ledger queue's DLQ — the edge refuses the send (the queue policy
+ * denies SendMessage to every principal), and a copy that reaches the queue another way carries no
+ * `DeadLetterQueueSourceArn`, so `docket verify` still reports the omission. A request SQS itself redrove there is
+ * excused. A re-put archive item whose first retention is dated in the future is a finding, not "in flight".
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { createSqsClient } from '../../adapters/aws-clients.js';
+import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
+import { deleteEntryItemAt } from '../adapters/entry-item-at.js';
+import { startE2e, type E2eWorld } from './harness.js';
+import { sleep, worldIo, type WorldIo } from './world-io.js';
+
+let w: E2eWorld;
+let io: WorldIo;
+const LOW_RISK = '{"vendor":{"riskScore":"12.5","sanctioned":false}}';
+
+beforeAll(async () => {
+  w = await startE2e({ stage: 'dlqx' });
+  io = await worldIo(w);
+}, 120_000);
+afterAll(async () => {
+  await w?.stop();
+});
+
+type Verdict = {
+  ok: boolean;
+  findings: { code: string; requestId?: string; retainedAt?: number }[];
+  summary: { archive?: { excused: { requestId: string; excuse: string; reason?: string }[] } };
+};
+const verdict = async (world: E2eWorld = w): Promise<Verdict> => JSON.parse((await world.verify()).stdout) as Verdict;
+
+/** A request recorded alone, then its entry and both markers deleted with the DynamoDB API; its archived bytes stay. */
+async function recordThenDelete(id: string): Promise<{ body: string; digest: string }> {
+  const body = io.request(id, 'vendor', LOW_RISK);
+  await io.submit(body);
+  const { entry } = await io.entryOf(id);
+  expect(await deleteEntryItemAt(w.dynamodb, w.env.LEDGER_TABLE!, entry.logId, entry.seq)).toBe(entry.seq);
+  for (const sk of ['0', '1'])
+    await w.dynamodb.send(
+      new DeleteItemCommand({ TableName: w.env.LEDGER_TABLE!, Key: { pk: { S: `req#${id}` }, sk: { N: sk } } }),
+    );
+  return { body, digest: entry.requestDigest };
+}
+
+it('a deleted request’s bytes sent to the ledger DLQ excuse nothing: the edge refuses the send, and a copy sent past it has no redrive source', async () => {
+  // An earlier entry on every log keeps the victim's log from being emptied (then verify would see no log at all).
+  for (let i = 0; i < 8; i++) await io.submit(io.request(`warm-${i}`, 'vendor', LOW_RISK));
+  for (let i = 0; i < 8; i++) await io.entryOf(`warm-${i}`);
+  await w.coldStart();
+  const { body, digest } = await recordThenDelete('planted-1');
+  const plant = (client: typeof w.sqs) =>
+    client.send(
+      new SendMessageCommand({
+        QueueUrl: w.queueUrl('ledger-dlq.fifo'),
+        MessageBody: body,
+        MessageGroupId: 'log-0',
+        MessageDeduplicationId: digest,
+      }),
+    );
+  await expect(plant(w.sqs)).rejects.toMatchObject({ name: 'AccessDenied' });
+  // Past the edge, straight to the queue emulator (as a principal the policy would except): on the queue, no source.
+  const direct = createSqsClient({ endpoint: w.stack.sqsEndpoint, region: w.stack.region });
+  try {
+    await plant(direct);
+  } finally {
+    direct.destroy();
+  }
+  const v = await verdict();
+  expect(v.ok).toBe(false);
+  expect(v.findings.filter((f) => f.requestId === 'planted-1')).toEqual([
+    { code: 'request-without-entry', requestId: 'planted-1', requestDigest: digest },
+  ]);
+  expect(v.summary.archive?.excused.filter((e) => e.requestId === 'planted-1')).toEqual([]);
+}, 180_000);
+
+it('a deleted request re-archived with a first retention in the future is a finding while the path is busy, not in flight', async () => {
+  // A cold start first: a warm writer's head cache still knows the entry the test above deleted.
+  await w.coldStart();
+  const { body, digest } = await recordThenDelete('future-1');
+  await w.dynamodb.send(
+    new DeleteItemCommand({
+      TableName: w.env.REQUESTS_TABLE!,
+      Key: { pk: { S: `request#${digest}` }, sk: { S: 'request' } },
+    }),
+  );
+  const inAYear = Date.now() + 365 * 86_400_000;
+  const forger = new DynamoDbRequestArchive({
+    client: w.dynamodb,
+    tableName: w.env.REQUESTS_TABLE!,
+    now: () => inAYear,
+  });
+  await forger.put(new TextEncoder().encode(body));
+  // A message waiting on the intake queue for the rest of the test: the path is busy, the in-flight excuse is open.
+  await w.sqs.send(new SendMessageCommand({ QueueUrl: w.queueUrl('intake'), MessageBody: '{}', DelaySeconds: 900 }));
+  const v = await verdict();
+  expect(v.ok).toBe(false);
+  expect(v.findings.filter((f) => f.requestId === 'future-1')).toEqual([
+    {
+      code: 'request-retained-in-future',
+      requestId: 'future-1',
+      requestDigest: digest,
+      retainedAt: Math.floor(inAYear / 1000),
+    },
+  ]);
+}, 180_000);
+
+describe('with a short visibility timeout, so SQS’s own redrive (maxReceiveCount failed receives) happens in the test', () => {
+  let r: E2eWorld;
+  let rio: WorldIo;
+  beforeAll(async () => {
+    r = await startE2e({ stage: 'dlqr', visibilityTimeout: 1 });
+    rio = await worldIo(r);
+  }, 120_000);
+  afterAll(async () => {
+    await r?.stop();
+  });
+
+  it('a request SQS itself redrove from the ledger queue to its DLQ is excused as ledger-queue-redriven', async () => {
+    // Retained, then on the FIFO ledger queue in a group that names no log: the evaluate function fails it on every
+    // receive (not-a-log-group) and after maxReceiveCount receives SQS moves it to the DLQ, marking its source.
+    const body = rio.request('redriven-1', 'vendor', LOW_RISK);
+    const { digest } = await r.archive.put(new TextEncoder().encode(body));
+    await r.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: r.queueUrl('ledger.fifo'),
+        MessageBody: body,
+        MessageGroupId: 'not-a-log',
+        MessageDeduplicationId: digest,
+      }),
+    );
+    let excuse: { requestId: string; excuse: string; reason?: string } | undefined;
+    for (const until = Date.now() + 90_000; excuse === undefined && Date.now() < until; await sleep(1000))
+      excuse = (await verdict(r)).summary.archive?.excused.find(
+        (e) => e.requestId === 'redriven-1' && e.excuse === 'dead-lettered',
+      );
+    expect(excuse).toEqual({
+      requestId: 'redriven-1',
+      requestDigest: digest,
+      excuse: 'dead-lettered',
+      reason: 'ledger-queue-redriven',
+    });
+  }, 180_000);
+});
