@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiveMessages, sendMessage } from '../../adapters/sqs.js';
+import { rewriteEntryAt } from '../adapters/entry-item-at.js';
 import type { DeliveryJobSender } from '../../core/pipeline/batch.js';
 import { deliveryJobBytes, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
 import { startE2e, type E2eWorld } from './harness.js';
@@ -107,5 +108,23 @@ describe('the delivery stage over the local stack', () => {
     for await (const e of w.store.readEntries(c.logId, 0)) if (e.projection.requestId === 'stage-c') count += 1;
     expect(count).toBe(1);
     expect((await w.verify()).exitCode).toBe(0);
+  }, 60_000);
+
+  it('refuses a job when a table writer made the entry item’s projection and signed body name different requests', async () => {
+    await io.submit(vendor('stage-d'));
+    const d = await io.entryOf('stage-d');
+    expect((await vendorHandoffs(1)).map((h) => h.requestId)).toEqual(['stage-d']);
+    const table = w.env.LEDGER_TABLE!;
+    const project = (requestId: string) =>
+      rewriteEntryAt(w.dynamodb, table, d.logId, d.seq, (a) => ({ ...a, requestId: { S: requestId } }));
+    await project('stage-z');
+    // Named as the projection now says: only the signed body tells. Named as the body says: only the projection does.
+    await forge({ logId: d.logId, entries: [{ seq: d.seq, requestId: 'stage-z' }] });
+    await forge({ logId: d.logId, entries: [{ seq: d.seq, requestId: 'stage-d' }] });
+    const dead = await deadLetters(2);
+    expect(dead.map((x) => x.reason)).toEqual(['job-names-no-entry', 'job-names-no-entry']);
+    expect(await vendorHandoffs(0, 3_000)).toEqual([]);
+    expect(await w.store.readPosition('stage-z')).toBeNull();
+    await project('stage-d');
   }, 60_000);
 });
