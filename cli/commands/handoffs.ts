@@ -34,6 +34,7 @@ import { DocketConfigError, resolveConfig, routeTargetKey, type RouteConfig } fr
 import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
+import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket handoffs --route <queue-key|unrouted> [--policy <trust-policy.json>] [--routes <routes.json>] [--expect-target <kind:name>]… [--no-verify] [--max <n>] [--wait <seconds>] [--peek] [--json]
   Verifies every message against the trust policy (default --policy .docket/local/trust-policy.json) before printing
@@ -211,7 +212,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
           io.stdout(
             values.json
               ? `${JSON.stringify({ unreadable: { code: v.reason, message: v.detail }, body: m.Body })}\n`
-              : `unreadable message ${m.MessageId}: ${v.reason}: ${v.detail}\n`,
+              : `${terminalText(`unreadable message ${m.MessageId}: ${v.reason}: ${v.detail}`)}\n`,
           );
           if (!values.peek)
             await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
@@ -225,7 +226,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
             ? `moved to ${queueName}-dlq`
             : `too large to carry its reason: left for the queue's redrive to ${queueName}-dlq`;
         }
-        io.stderr(`docket handoffs: refused message ${m.MessageId}: ${v.reason}: ${v.detail}; ${where}\n`);
+        // The detail quotes the message (a target, a route): anyone who can send to the queue wrote it.
+        io.stderr(
+          `docket handoffs: ${terminalText(`refused message ${m.MessageId}: ${v.reason}: ${v.detail}; ${where}`)}\n`,
+        );
       }
     }
     if (!values.json)
@@ -265,6 +269,7 @@ function jsonLine(m: HandoffMessage, verified: boolean, body: string): string {
   });
 }
 
+/** The human form of a handoff. Its strings (target, outcome, ids, graph node) are the message's: terminal text. */
 export function describeHandoff(m: HandoffMessage, verified = true): string {
   const d = m.disposition;
   const to =
@@ -278,5 +283,7 @@ export function describeHandoff(m: HandoffMessage, verified = true): string {
     `  ${d.kind}${d.kind === 'outcome' ? ` ${d.outcomeId}` : ''}  reasons: ${d.reasons.join(', ') || '-'}  triggered by: ${d.handoff.triggeredBy?.join(', ') ?? '-'}`,
     `  ledger ${m.ledger.logId}#${m.ledger.seq} ${m.ledger.entryHash}`,
     '',
-  ].join('\n');
+  ]
+    .map(terminalText)
+    .join('\n');
 }

@@ -29,6 +29,7 @@ import { DEMO_PACKS, DEMO_REQUESTS } from '../../stack/local-demo.js';
 import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../stack/local-files.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { writeFileSync } from 'node:fs';
+import { terminalText } from '../terminal-text.js';
 
 const USAGE =
   'docket local start [--port <n>] [--function-instances <n>] [--quiet] [--rfc0008-quantifiers] [--graphs] | docket local stop | docket local status';
@@ -211,7 +212,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       time: cpTime,
     });
     writeFileSync(paths.checkpoints, cp.export);
-    for (const r of cp.refused) io.stderr(`warning: ${describeRefusal(r)}\n`);
+    for (const r of cp.refused) io.stderr(`warning: ${terminalText(describeRefusal(r))}\n`);
     if (cp.notes !== null) writeFileSync(paths.checkpointNotes, cp.notes);
     const exported = await exportCheckpoints(state, cp.export, cpTime);
     say(

@@ -16,6 +16,7 @@ import { describeEntry } from '../commands/show.js';
 import type { CliIo } from '../io.js';
 import { packageRoot } from '../console/server.js';
 import { publishGraph } from './publish-graph.js';
+import { terminalText } from '../terminal-text.js';
 
 /** A file of this package (found from this module, so from dist/ and from the sources alike). */
 const repoFile = (rel: string): string => join(packageRoot(), rel);
@@ -101,8 +102,9 @@ async function showGraphHandoffs(
       if (!h.ok || h.value.requestId !== requestId) continue;
       shown += 1;
       const from = h.value.instancePath;
+      // Read, not verified: the target and node are whatever the message says, printed as terminal text.
       io.stdout(
-        `${name.padEnd(44)} ${h.value.target ? `${h.value.target.kind}:${h.value.target.name}` : '(no destination)'}${from !== undefined ? `  from ${from}` : ''}\n`,
+        `${terminalText(`${name.padEnd(44)} ${h.value.target ? `${h.value.target.kind}:${h.value.target.name}` : '(no destination)'}${from !== undefined ? `  from ${from}` : ''}`)}\n`,
       );
     }
   }
