@@ -28,6 +28,8 @@ export const localPaths = (cwd: string = process.cwd()) => ({
   witnessKey: join(cwd, LOCAL_DIR, 'witness-key.json'),
   witnessState: join(cwd, LOCAL_DIR, 'witness-state.json'),
   witnessPolicy: join(cwd, LOCAL_DIR, 'witness-policy.json'),
+  /** The handoff ids `docket handoffs` printed, per route queue, kept between runs (ADR 0460). */
+  handoffsSeen: join(cwd, LOCAL_DIR, 'handoffs-seen.json'),
 });
 
 /** A new key pair from the OS CSPRNG. */

@@ -5,8 +5,13 @@
  * dead-lettered with its reason and delivers nothing. A job that was not sent after the append is sent again by the
  * record's redelivery, and the entry is delivered once recorded once.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiveMessages, sendMessage } from '../../adapters/sqs.js';
+import { run as handoffsCli } from '../../cli/commands/handoffs.js';
+import { memoryIo } from '../../cli/io.js';
 import { rewriteEntryAt } from '../adapters/entry-item-at.js';
 import type { DeliveryJobSender } from '../../core/pipeline/batch.js';
 import { deliveryJobBytes, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
@@ -126,5 +131,39 @@ describe('the delivery stage over the local stack', () => {
     expect(await vendorHandoffs(0, 3_000)).toEqual([]);
     expect(await w.store.readPosition('stage-z')).toBeNull();
     await project('stage-d');
+  }, 60_000);
+
+  it('docket handoffs shows a replayed job’s re-sent handoff once across runs, remembering what it printed in --seen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docket-seen-'));
+    try {
+      await io.submit(vendor('stage-e'));
+      const e = await io.entryOf('stage-e');
+      const consume = async (seen: string) => {
+        const cli = memoryIo();
+        const flags = ['--policy', w.policyPath, '--routes', w.routesPath, '--seen', seen, '--wait', '2'];
+        const stack = ['--endpoint', w.stack.endpoint, '--region', w.stack.region, '--stage', 'e2e-stage'];
+        const code = await handoffsCli(['--route', 'vendor-risk', ...flags, ...stack], cli);
+        return { code, ids: [...cli.out().matchAll(/^handoff (\S+)/gm)].map((m) => m[1]), err: cli.err() };
+      };
+      const replay = () => forge({ logId: e.logId, entries: [{ seq: e.seq, requestId: 'stage-e' }] });
+      const seen = join(dir, 'seen.json');
+      const first = await consume(seen);
+      expect(first.code).toBe(0);
+      expect(first.ids).toHaveLength(1);
+      // A replayed job re-sends the same handoff; a later run remembers it and acknowledges it unprinted.
+      await replay();
+      await sleep(1_000);
+      const second = await consume(seen);
+      expect([second.code, second.ids]).toEqual([0, []]);
+      expect(second.err).toContain('0 handoffs verified and received and acknowledged');
+      expect(second.err).toContain('1 repeat acknowledged');
+      // The memory is what hides it: a consumer with another file shows it again.
+      await replay();
+      await sleep(1_000);
+      expect((await consume(join(dir, 'other.json'))).ids).toEqual(first.ids);
+      expect(await vendorHandoffs(0, 1_000)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
