@@ -155,7 +155,8 @@ export function checkReceiptEntry(body: string, policy: TrustPolicy, findings: R
     findings.push({ code: 'entry-signature-mismatch' });
   if (!isAllowedBuild(policy, e.evaluator.buildDigest)) findings.push({ code: 'evaluator-build-not-allowed' });
   // ADR 0222: as verify judges it, the recorded draft features must be permitted for the entry's log.
-  if (!draftFeaturesAllowed(policy, e.logId, e.draftFeatures)) findings.push({ code: 'draft-features-not-allowed' });
+  if (!draftFeaturesAllowed(policy, e.logId, e.seq, e.draftFeatures))
+    findings.push({ code: 'draft-features-not-allowed' });
   return parsed.value;
 }
 
