@@ -1,4 +1,5 @@
 import type { CliIo } from './io.js';
+import { terminalText } from './terminal-text.js';
 
 /**
  * "No verdict", as `docket verify` and `docket replay` both report it when an input could not be read: one JSON
@@ -11,6 +12,7 @@ export function reportNoVerdict(
   exit: number,
 ): number {
   io.stdout(`${JSON.stringify({ noVerdict })}\n`);
-  io.stderr(`docket ${command}: no verdict (${noVerdict.code}): ${noVerdict.detail}\n`);
+  // The detail can quote what was read (a table item, a saved entry): terminal text.
+  io.stderr(`docket ${command}: ${terminalText(`no verdict (${noVerdict.code}): ${noVerdict.detail}`)}\n`);
   return exit;
 }

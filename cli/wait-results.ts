@@ -19,6 +19,7 @@ import {
   type TrustPolicy,
 } from '../core/ledger/index.js';
 import type { CliIo } from './io.js';
+import { terminalText } from './terminal-text.js';
 
 export interface WaitOptions {
   readonly sqs: SQSClient;
@@ -83,7 +84,9 @@ export async function waitForResults(o: WaitOptions): Promise<{ missing: string[
 
 /** The verified entry a notification carries (or points at), or undefined after saying on stderr why not. */
 async function provenResult(body: string, o: WaitOptions): Promise<(ParsedEntry & { body: string }) | undefined> {
-  const refuse = (why: string): undefined => void o.io.stderr(`docket submit: refused a result notification: ${why}\n`);
+  // The notification and the entry it names are anyone's writing until verified: what they say is terminal text.
+  const refuse = (why: string): undefined =>
+    void o.io.stderr(`docket submit: refused a result notification: ${terminalText(why)}\n`);
   const read = readResultNotification(new TextEncoder().encode(body));
   if (!read.ok) return refuse(`${read.error.code}: ${read.error.message}`);
   const entry = read.value.entry ?? (await fetchEntry(read.value.ledger, o.store));
@@ -109,7 +112,12 @@ async function fetchEntry(
   return `entry-not-found: no entry at ${at.logId}#${at.seq}`;
 }
 
+/** One result as a terminal line: the entry's strings (ids, outcome, codes) escaped by terminalText. */
 export function humanLine(p: ParsedEntry): string {
+  return terminalText(humanText(p));
+}
+
+function humanText(p: ParsedEntry): string {
   const n = p.entry;
   const at = `(${n.logId} #${n.seq})`;
   if (n.kind === 'disposition') {

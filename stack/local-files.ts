@@ -11,6 +11,8 @@ import {
   toHex,
   TRUST_POLICY_FORMAT,
   TRUST_POLICY_FORMAT_V3,
+  TRUST_POLICY_FORMAT_V5,
+  type DraftFeatureAllowance,
   type Ed25519KeyPair,
 } from '../core/ledger/index.js';
 import { parseSigningKey, signingKeyDocument } from '../adapters/signing-key.js';
@@ -28,6 +30,8 @@ export const localPaths = (cwd: string = process.cwd()) => ({
   witnessKey: join(cwd, LOCAL_DIR, 'witness-key.json'),
   witnessState: join(cwd, LOCAL_DIR, 'witness-state.json'),
   witnessPolicy: join(cwd, LOCAL_DIR, 'witness-policy.json'),
+  /** The handoff ids `docket handoffs` printed, per route queue, kept between runs (ADR 0460). */
+  handoffsSeen: join(cwd, LOCAL_DIR, 'handoffs-seen.json'),
 });
 
 /** A new key pair from the OS CSPRNG. */
@@ -60,7 +64,8 @@ export interface PublicKeyPin {
 /**
  * A trust policy pinning one entry key and one checkpoint key for every log from seq 0, open-ended: format
  * docket.trust-policy/2, or /3 permitting exactly `draftFeatures` on every log when the stack enables some (ADR 0222),
- * so its own checkpoint writer vouches for the entries it writes.
+ * so its own checkpoint writer vouches for the entries it writes. `permits` (from rememberedPermits, ADR 0462), when
+ * given, replaces `draftFeatures`: format /5 with each permit's seq range, or /3 when every permit is from seq 0 on.
  */
 export function trustPolicyDocument(o: {
   keys: PublicKeyPin;
@@ -70,14 +75,18 @@ export function trustPolicyDocument(o: {
   table: string;
   evaluatorBuilds: readonly string[];
   draftFeatures?: readonly string[];
+  permits?: readonly DraftFeatureAllowance[];
 }): string {
   const draft = [...new Set(o.draftFeatures ?? [])].sort();
   const logs = [...o.logIds].sort();
+  const permits =
+    o.permits ?? (draft.length > 0 ? logs.map((logId) => ({ logId, allow: draft, fromSeq: 0, toSeq: null })) : []);
+  const ranged = permits.some((p) => (p.fromSeq ?? 0) !== 0 || (p.toSeq ?? null) !== null);
   const from0 = logs.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
   if (o.keys.keyId === o.checkpointKey.keyId) throw new Error('the checkpoint key must not be the entry key');
   return `${JSON.stringify(
     {
-      format: draft.length > 0 ? TRUST_POLICY_FORMAT_V3 : TRUST_POLICY_FORMAT,
+      format: ranged ? TRUST_POLICY_FORMAT_V5 : permits.length > 0 ? TRUST_POLICY_FORMAT_V3 : TRUST_POLICY_FORMAT,
       logs,
       keys: [
         { keyId: o.keys.keyId, publicKey: toHex(o.keys.publicKey), role: 'entries', validity: from0 },
@@ -90,7 +99,15 @@ export function trustPolicyDocument(o: {
       ],
       authorities: [{ environment: o.environment, table: o.table }],
       evaluatorBuilds: [...new Set(o.evaluatorBuilds)].sort(),
-      ...(draft.length > 0 ? { draftFeatures: logs.map((logId) => ({ logId, allow: draft })) } : {}),
+      ...(permits.length > 0
+        ? {
+            draftFeatures: permits.map((p) =>
+              ranged
+                ? { logId: p.logId, fromSeq: p.fromSeq ?? 0, toSeq: p.toSeq ?? null, allow: [...p.allow] }
+                : { logId: p.logId, allow: [...p.allow] },
+            ),
+          }
+        : {}),
     },
     null,
     2,

@@ -19,6 +19,7 @@ import { localPaths } from '../../stack/local-files.js';
 import { parseSigningKey } from '../../adapters/signing-key.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
+import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket checkpoint [--key <checkpoint-key.json>] [--policy <trust-policy.json>] [--out <checkpoints.json>] [--notes-out <checkpoint-notes.json>] [--logs <id,id…>]\n${SETTINGS_HELP}`;
 
@@ -94,8 +95,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (r.notes !== null) writeFileSync(notesOut, r.notes);
     for (const c of r.checkpoints)
       if (c.status !== 'refused')
-        io.stdout(`${c.logId}  tree size ${c.treeSize}${c.status === 'written' ? '' : '  (already checkpointed)'}\n`);
-    for (const c of r.refused) io.stderr(`docket checkpoint: ${describeRefusal(c)}\n`);
+        io.stdout(
+          `${terminalText(`${c.logId}  tree size ${c.treeSize}${c.status === 'written' ? '' : '  (already checkpointed)'}`)}\n`,
+        );
+    // Log ids and refusal details are read from the table: terminal text.
+    for (const c of r.refused) io.stderr(`docket checkpoint: ${terminalText(describeRefusal(c))}\n`);
     io.stderr(`checkpoint export written to ${out}${r.notes === null ? '' : `, checkpoint notes to ${notesOut}`}\n`);
     return r.refused.length > 0 ? EXIT.FAILED : EXIT.OK;
   } catch (e) {

@@ -11,6 +11,7 @@ import {
 import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
 import { configRefusal, readFileOr, readProject } from '../graph/project-config.js';
 import type { CliIo } from '../io.js';
+import { terminalLines } from '../terminal-text.js';
 
 const USAGE = [
   'docket graph validate --config <jpack.json> --graph <g.json>',
@@ -156,8 +157,14 @@ async function evaluate(values: Record<string, unknown>, io: CliIo): Promise<num
 
 /** A short human-readable view on stderr beside the JSON object (--human). */
 function human(run: GraphRun): string {
+  // Ids, paths and messages come from the graph and its packs: terminal text.
   if (run.status === 'refused')
-    return `refused (${run.error.layer}): ${run.error.code}${run.error.node === null ? '' : ` at ${run.error.node}`}: ${run.error.message}\n`;
-  const lines = run.nodes.map((n) => `  ${n.instancePath}: ${canonicalDisposition(n.disposition)}`);
-  return `${run.graphId} ${run.graphVersion}: ${run.resultNode} → ${canonicalDisposition(run.disposition)}\n${lines.join('\n')}\n  work ${run.work.used}/${run.work.budget}\n`;
+    return terminalLines([
+      `refused (${run.error.layer}): ${run.error.code}${run.error.node === null ? '' : ` at ${run.error.node}`}: ${run.error.message}`,
+    ]);
+  return terminalLines([
+    `${run.graphId} ${run.graphVersion}: ${run.resultNode} → ${canonicalDisposition(run.disposition)}`,
+    ...run.nodes.map((n) => `  ${n.instancePath}: ${canonicalDisposition(n.disposition)}`),
+    `  work ${run.work.used}/${run.work.budget}`,
+  ]);
 }

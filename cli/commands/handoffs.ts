@@ -8,8 +8,10 @@
  *
  * `--route <key>` names the queue, so by default a genuine handoff whose route resolves to another queue key under the
  * route configuration (the stage's, or `--routes <file>`) is refused as `wrong-queue`; `--expect-target` narrows
- * further. One run prints each handoff id once and acknowledges its repeats (consumers dedupe on handoffId, ADR 0074;
- * docs/adr/0300-handoff-consumers-check-the-route-queue.md).
+ * further. Each handoff id is printed once and its repeats are acknowledged (consumers dedupe on handoffId, ADR 0074;
+ * docs/adr/0300-handoff-consumers-check-the-route-queue.md), across runs too: the ids printed are remembered per
+ * queue in a local file (`--seen`, default .docket/local/handoffs-seen.json; ADR 0460), written before the messages
+ * are acknowledged, so a replayed delivery job's re-sent handoffs are not shown as new.
  *
  * `--route unrouted` reads destinationless and unmapped handoffs; `--peek` prints without acknowledging or moving
  * anything (the messages reappear after the visibility timeout).
@@ -34,14 +36,17 @@ import { DocketConfigError, resolveConfig, routeTargetKey, type RouteConfig } fr
 import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
+import { terminalText } from '../terminal-text.js';
+import { HandoffsSeenFileError, loadHandoffsSeen, saveHandoffsSeen } from '../handoffs-seen-file.js';
 
-const USAGE = `docket handoffs --route <queue-key|unrouted> [--policy <trust-policy.json>] [--routes <routes.json>] [--expect-target <kind:name>]… [--no-verify] [--max <n>] [--wait <seconds>] [--peek] [--json]
+const USAGE = `docket handoffs --route <queue-key|unrouted> [--policy <trust-policy.json>] [--routes <routes.json>] [--expect-target <kind:name>]… [--seen <file>] [--no-verify] [--max <n>] [--wait <seconds>] [--peek] [--json]
   Verifies every message against the trust policy (default --policy .docket/local/trust-policy.json) before printing
   or acknowledging it; a message that fails goes to the route's DLQ with its reason (DocketReason). --verify is the
   default; --no-verify prints unchecked messages. A genuine handoff whose route resolves to another queue key is
   refused as wrong-queue: the route configuration is the stage's shipped one (infra/config.ts), or --routes, a JSON
   array of {kind, name, queue} (the deployment's "routes"). --expect-target names a target this queue serves
-  (repeatable) and narrows further. Each handoff id is printed once per run; its repeats are acknowledged.
+  (repeatable) and narrows further. Each handoff id is printed once; its repeats are acknowledged, in later runs too:
+  the ids printed are kept per queue in --seen (default .docket/local/handoffs-seen.json).
 ${SETTINGS_HELP}`;
 
 type Checked = HandoffVerdict | { readonly ok: false; readonly reason: string; readonly detail: string };
@@ -99,6 +104,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       policy: { type: 'string' },
       routes: { type: 'string' },
       'expect-target': { type: 'string', multiple: true },
+      seen: { type: 'string' },
       verify: { type: 'boolean' },
       'no-verify': { type: 'boolean' },
       max: { type: 'string' },
@@ -159,9 +165,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     };
   }
 
-  const stack = openStack(settings);
   const queueName = routeQueueName(settings, values.route);
-  const repeats = new HandoffRepeats();
+  const seenPath = typeof values.seen === 'string' ? values.seen : localPaths().handoffsSeen;
+  let repeats: HandoffRepeats;
+  try {
+    // Unverified messages are never remembered (a forger could suppress a genuine id), so --no-verify reads no memory.
+    repeats = new HandoffRepeats(verify ? (loadHandoffsSeen(seenPath)[queueName] ?? []) : []);
+  } catch (e) {
+    if (!(e instanceof HandoffsSeenFileError)) throw e;
+    io.stderr(`docket handoffs: ${e.message} (name another file with --seen, or move it aside)\n`);
+    return EXIT.NO_INPUT;
+  }
+  const stack = openStack(settings);
   let received = 0;
   let rejected = 0;
   let repeated = 0;
@@ -186,23 +201,23 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       );
       const messages = out.Messages ?? [];
       if (messages.length === 0) break;
+      const acknowledge: Message[] = [];
+      let printed = 0;
       for (const m of messages) {
         received += 1;
         const v = check(m);
         if (v.ok && verify && !repeats.first(v.handoff.handoffId)) {
           // A redelivery of a handoff this run already printed (ADR 0074): acknowledged, not printed again.
           repeated += 1;
-          if (!values.peek)
-            await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+          acknowledge.push(m);
           continue;
         }
         if (v.ok) {
           io.stdout(
             values.json ? `${jsonLine(v.handoff, verify, m.Body ?? '')}\n` : describeHandoff(v.handoff, verify),
           );
-          // Acknowledge only after the message was printed: a crash before this line redelivers it.
-          if (!values.peek)
-            await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+          printed += 1;
+          acknowledge.push(m);
           continue;
         }
         rejected += 1;
@@ -211,10 +226,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
           io.stdout(
             values.json
               ? `${JSON.stringify({ unreadable: { code: v.reason, message: v.detail }, body: m.Body })}\n`
-              : `unreadable message ${m.MessageId}: ${v.reason}: ${v.detail}\n`,
+              : `${terminalText(`unreadable message ${m.MessageId}: ${v.reason}: ${v.detail}`)}\n`,
           );
-          if (!values.peek)
-            await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+          acknowledge.push(m);
           continue;
         }
         let where = 'left on the queue (--peek)';
@@ -225,8 +239,17 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
             ? `moved to ${queueName}-dlq`
             : `too large to carry its reason: left for the queue's redrive to ${queueName}-dlq`;
         }
-        io.stderr(`docket handoffs: refused message ${m.MessageId}: ${v.reason}: ${v.detail}; ${where}\n`);
+        // The detail quotes the message (a target, a route): anyone who can send to the queue wrote it.
+        io.stderr(
+          `docket handoffs: ${terminalText(`refused message ${m.MessageId}: ${v.reason}: ${v.detail}; ${where}`)}\n`,
+        );
       }
+      if (values.peek) continue;
+      // Remembered, then acknowledged, only after printing: a crash before the file is written redelivers the batch
+      // (shown again: at least once); a crash after it leaves repeats that the next run acknowledges unprinted.
+      if (verify && printed > 0) saveHandoffsSeen(seenPath, queueName, repeats.remembered());
+      for (const m of acknowledge)
+        await stack.sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
     }
     if (!values.json)
       io.stderr(
@@ -265,6 +288,7 @@ function jsonLine(m: HandoffMessage, verified: boolean, body: string): string {
   });
 }
 
+/** The human form of a handoff. Its strings (target, outcome, ids, graph node) are the message's: terminal text. */
 export function describeHandoff(m: HandoffMessage, verified = true): string {
   const d = m.disposition;
   const to =
@@ -278,5 +302,7 @@ export function describeHandoff(m: HandoffMessage, verified = true): string {
     `  ${d.kind}${d.kind === 'outcome' ? ` ${d.outcomeId}` : ''}  reasons: ${d.reasons.join(', ') || '-'}  triggered by: ${d.handoff.triggeredBy?.join(', ') ?? '-'}`,
     `  ledger ${m.ledger.logId}#${m.ledger.seq} ${m.ledger.entryHash}`,
     '',
-  ].join('\n');
+  ]
+    .map(terminalText)
+    .join('\n');
 }

@@ -10,7 +10,7 @@
  * graph, runs one graph request through the pipeline and shows its entry, its handoffs and the console link
  * (cli/graph/graph-demo.ts). `stop` stops it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { approximateDepth } from '../../adapters/sqs.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
@@ -19,16 +19,17 @@ import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
 import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
 import { signerFromKeyPair } from '../../core/ledger/index.js';
-import { readTrustPolicy } from '../../core/ledger/index.js';
+import { readTrustPolicy, rememberedPermits, type DraftFeatureAllowance } from '../../core/ledger/index.js';
 import { validatePack } from '../../core/pack/index.js';
 import { buildRequest } from '../../core/pipeline/index.js';
-import { resolveSettings } from '../../stack/settings.js';
+import { resolveSettings, type StackSettings } from '../../stack/settings.js';
 import { buildDigest } from '../../functions/lib/build-digest.js';
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { DEMO_PACKS, DEMO_REQUESTS } from '../../stack/local-demo.js';
 import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../stack/local-files.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { writeFileSync } from 'node:fs';
+import { terminalText } from '../terminal-text.js';
 
 const USAGE =
   'docket local start [--port <n>] [--function-instances <n>] [--quiet] [--rfc0008-quantifiers] [--graphs] | docket local stop | docket local status';
@@ -166,6 +167,14 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   const build = buildDigest({}, new URL(`file://${evaluateModule}`).href);
   // Keep builds an earlier run allowed: a stack already running may be running an older build than dist/ holds now.
   const builds = [build, ...previousBuilds(paths.trustPolicy)];
+  // The policy remembers (ADR 0462): seqs already written keep the draft features the earlier policy permitted there;
+  // this run's features are permitted from each log's next seq on.
+  const permits = rememberedPermits(
+    previousPermits(paths.trustPolicy),
+    names.logIds,
+    await entriesWritten(settings, names.logIds),
+    draftFeatures,
+  );
   const policyText = trustPolicyDocument({
     keys,
     checkpointKey: checkpointKey.keys,
@@ -173,7 +182,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     environment: state.stage,
     table: names.ledgerTable,
     evaluatorBuilds: builds,
-    draftFeatures,
+    permits,
   });
   writeFileSync(paths.trustPolicy, policyText);
   const policy = readTrustPolicy(new TextEncoder().encode(policyText));
@@ -214,7 +223,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       time: cpTime,
     });
     writeFileSync(paths.checkpoints, cp.export);
-    for (const r of cp.refused) io.stderr(`warning: ${describeRefusal(r)}\n`);
+    for (const r of cp.refused) io.stderr(`warning: ${terminalText(describeRefusal(r))}\n`);
     if (cp.notes !== null) writeFileSync(paths.checkpointNotes, cp.notes);
     const exported = await exportCheckpoints(state, cp.export, cpTime);
     say(
@@ -258,6 +267,25 @@ async function exportCheckpoints(state: StackState, body: string, time: string):
     s3.destroy();
   }
   return `s3://${bucket}/${key}`;
+}
+
+/** The draft-feature permits of the policy an earlier run wrote; none when there is no readable one. */
+function previousPermits(file: string): readonly DraftFeatureAllowance[] {
+  if (!existsSync(file)) return [];
+  const p = readTrustPolicy(new Uint8Array(readFileSync(file)));
+  return p.ok ? (p.value.draftFeatures ?? []) : [];
+}
+
+/** Each log's number of entries (its next seq), from its head. */
+async function entriesWritten(settings: StackSettings, logIds: readonly string[]): Promise<Map<string, number>> {
+  const stack = openStack(settings);
+  try {
+    const out = new Map<string, number>();
+    for (const logId of logIds) out.set(logId, ((await stack.store.readHead(logId))?.seq ?? -1) + 1);
+    return out;
+  } finally {
+    stack.close();
+  }
 }
 
 function previousBuilds(file: string): string[] {

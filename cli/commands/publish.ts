@@ -17,6 +17,7 @@ import { explainStackError, openStack } from '../../stack/clients.js';
 import { publishGraph } from '../graph/publish-graph.js';
 import { loadErrorMessage, loadProject } from '../project/read-project.js';
 import { publishGate } from './publish-gate.js';
+import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket publish <pack.json>… [--json] [stack options]\n       docket publish --config <jpack.json> [--skip-tests] <pack.json>… [--json] [stack options]\n       docket publish --config <jpack.json> --graph <graph.json> [--skip-tests] [--json] [stack options]\n${SETTINGS_HELP}`;
 
@@ -73,7 +74,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         io.stderr(`docket publish: ${file} is not conformant (${v.class}); not published\n`);
         for (const d of v.diagnostics)
           io.stderr(
-            `  ${d.severity} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer || '/'}` : ''}: ${d.message}\n`,
+            `  ${terminalText(`${d.severity} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer || '/'}` : ''}: ${d.message}`)}\n`,
           );
         if (values.json)
           io.stdout(`${JSON.stringify({ file, published: false, class: v.class, diagnostics: v.diagnostics })}\n`);
@@ -83,16 +84,19 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       const out = await stack.registry.publish(String(plain.id), String(plain.version), bytes);
       if (!out.ok) {
         failed = true;
-        io.stderr(`docket publish: ${file}: ${out.code}: ${out.message}\n`);
+        io.stderr(`docket publish: ${terminalText(`${file}: ${out.code}: ${out.message}`)}\n`);
         if (values.json) io.stdout(`${JSON.stringify({ file, published: false, code: out.code })}\n`);
         continue;
       }
-      for (const d of v.diagnostics) io.stderr(`  ${d.severity} ${d.code}: ${d.message}\n`);
+      for (const d of v.diagnostics) io.stderr(`  ${terminalText(`${d.severity} ${d.code}: ${d.message}`)}\n`);
       if (values.json)
         io.stdout(
           `${JSON.stringify({ file, published: true, digest: `sha256:${out.digest}`, alias: out.alias, created: out.created })}\n`,
         );
-      else io.stdout(`sha256:${out.digest}  ${out.alias}${out.created ? '' : '  (already published)'}\n`);
+      else
+        io.stdout(
+          `${terminalText(`sha256:${out.digest}  ${out.alias}${out.created ? '' : '  (already published)'}`)}\n`,
+        );
     }
   } catch (e) {
     io.stderr(`docket publish: ${explainStackError(e, settings)}\n`);

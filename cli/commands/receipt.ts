@@ -22,6 +22,7 @@ import { localPaths } from '../../stack/local-files.js';
 import { parseSigningKey } from '../../adapters/signing-key.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
+import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket receipt <request-id> [--out <receipt.json>] [--checkpoint [--key <checkpoint-key.json>] [--policy <trust-policy.json>]] [--schedule <rate(…)>]
   Writes the request's docket.receipt/1 (stdout unless --out). When no checkpoint covers the entry yet, --checkpoint
@@ -84,10 +85,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
 function explain(io: CliIo, e: ReceiptBuildError, schedule: string): number {
   if (e.code !== 'not-checkpointed') {
-    io.stderr(`docket receipt: ${e.detail}\n`);
+    io.stderr(`docket receipt: ${terminalText(e.detail)}\n`);
     return EXIT.FAILED;
   }
-  io.stderr(`docket receipt: ${e.detail}; ${nextCheckpoint(e.newestCheckpointTime, schedule, Date.now())}\n`);
+  io.stderr(
+    `docket receipt: ${terminalText(e.detail)}; ${nextCheckpoint(e.newestCheckpointTime, schedule, Date.now())}\n`,
+  );
   return EXIT.NOT_CHECKPOINTED;
 }
 
@@ -144,6 +147,6 @@ async function checkpointLogNow(
     origin: { environment: settings.stage, table: settings.ledgerTable },
     time: rfc3339Now(),
   });
-  for (const c of r.refused) io.stderr(`docket receipt: ${describeRefusal(c)}\n`);
+  for (const c of r.refused) io.stderr(`docket receipt: ${terminalText(describeRefusal(c))}\n`);
   return r.refused.length > 0 ? EXIT.FAILED : EXIT.OK;
 }

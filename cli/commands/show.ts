@@ -9,6 +9,7 @@ import type { SignedEntry } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { describeGraphRunEntry } from '../graph/describe-graph-run.js';
+import { terminalLines, terminalText } from '../terminal-text.js';
 
 const USAGE = `docket show <request-id> [--json]\n${SETTINGS_HELP}`;
 
@@ -34,7 +35,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (position === null) {
       const claim = await stack.store.readClaim(requestId);
       io.stderr(
-        `docket show: ${claim ? `${requestId} is claimed on log ${claim.logId} but not recorded yet` : `no entry for request ${requestId}`}\n`,
+        `docket show: ${terminalText(claim ? `${requestId} is claimed on log ${claim.logId} but not recorded yet` : `no entry for request ${requestId}`)}\n`,
       );
       return EXIT.FAILED;
     }
@@ -42,7 +43,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       const parsed = parseStoredEntry(stored.body);
       if (!parsed.ok) {
         io.stderr(
-          `docket show: the stored entry ${position.logId}/${position.seq} is ${parsed.error.code}: ${parsed.error.detail}\n`,
+          `docket show: ${terminalText(`the stored entry ${position.logId}/${position.seq} is ${parsed.error.code}: ${parsed.error.detail}`)}\n`,
         );
         return EXIT.FAILED;
       }
@@ -53,7 +54,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       else io.stdout(describeEntry(parsed.value.entry, parsed.value.entryHash));
       return EXIT.OK;
     }
-    io.stderr(`docket show: the position of ${requestId} names a missing entry ${position.logId}/${position.seq}\n`);
+    io.stderr(
+      `docket show: ${terminalText(`the position of ${requestId} names a missing entry ${position.logId}/${position.seq}`)}\n`,
+    );
     return EXIT.FAILED;
   } catch (e) {
     io.stderr(`docket show: ${explainStackError(e, settings)}\n`);
@@ -94,5 +97,6 @@ export function describeEntry(e: SignedEntry, entryHash: string): string {
   lines.push(`work      ${e.work}${e.workBudget !== null ? ` of ${e.workBudget} units` : ''}`);
   lines.push(`evaluator ${e.evaluator.name} ${e.evaluator.version} build ${e.evaluator.buildDigest.slice(0, 16)}…`);
   lines.push(`signed    ${e.time} by ${e.keyId}`);
-  return `${lines.join('\n')}\n`;
+  // Every string above is the entry's, and the entry is table data: printed as terminal text.
+  return terminalLines(lines);
 }

@@ -8,6 +8,7 @@ import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
+import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket tail [--from-start] [--once] [--interval <ms>] [--json]\n${SETTINGS_HELP}`;
 
@@ -49,9 +50,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
             );
           else
             io.stdout(
-              p.ok
-                ? `${summary(p.value.entry)}\n`
-                : `${log}#${stored.seq}  unreadable: ${p.error.code} ${p.error.detail}\n`,
+              `${p.ok ? summary(p.value.entry) : terminalText(`${log}#${stored.seq}  unreadable: ${p.error.code} ${p.error.detail}`)}\n`,
             );
           next.set(log, stored.seq + 1);
         }
@@ -76,5 +75,6 @@ export function summary(e: SignedEntry): string {
         : e.kind === 'graph-run'
           ? `graph-run ${graphRunStatus(e.run)}`
           : `refused ${e.refusal.code}`;
-  return `${e.time}  ${e.logId}#${e.seq}  ${e.requestId}  ${what}  work ${e.work}`;
+  // The entry's strings (ids, outcome, codes) are table data: terminal text.
+  return terminalText(`${e.time}  ${e.logId}#${e.seq}  ${e.requestId}  ${what}  work ${e.work}`);
 }

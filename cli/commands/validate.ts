@@ -1,6 +1,7 @@
 import { validatePack, type Diagnostic } from '../../core/pack/index.js';
 import { EXIT, parseCommandArgs, readCommandLine, reportUsage } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
+import { terminalLines } from '../terminal-text.js';
 
 const USAGE = 'docket validate <pack-file|-> [--strict] [--json] [--rfc0008-quantifiers]';
 
@@ -79,5 +80,6 @@ function readable(
       `  ${d.severity.padEnd(7)} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer === '' ? '(root)' : d.pointer}` : ''}: ${d.message}`,
   );
   const counts = `${ds.filter((d) => d.severity === 'error').length} error(s), ${ds.filter((d) => d.severity === 'warning').length} warning(s)`;
-  return `${head}\n${lines.join('\n')}${lines.length ? '\n' : ''}${counts}\n`;
+  // Pointers and messages quote the pack: terminal text.
+  return terminalLines([head, ...lines, counts]);
 }

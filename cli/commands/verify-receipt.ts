@@ -24,6 +24,7 @@ import { auditPromise, type ReceiptVerdict, type TrustPolicy } from '../../core/
 import { readSavedResult } from '../../core/pipeline/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
+import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket verify-receipt <receipt.json | saved-result> [--policy <trust-policy.json>] [--witnesses <witness-policy.json>]
                       [--pack <file>] [--facts <file>] [--evidence <file>] [--request <file>] [--graph <file>] [--inputs <file>]
@@ -165,7 +166,7 @@ async function auditSaved(
         const { status: code, ...at } = audit;
         io.stdout(`${JSON.stringify({ ok: false, notYet: { code, ...at } })}\n`);
         io.stderr(
-          `docket verify-receipt: no checkpoint of log ${audit.logId} covers seq ${audit.seq} yet; rerun later (or --wait)\n`,
+          `docket verify-receipt: ${terminalText(`no checkpoint of log ${audit.logId} covers seq ${audit.seq} yet`)}; rerun later (or --wait)\n`,
         );
         return EXIT.NOT_CHECKPOINTED;
       }

@@ -3,24 +3,19 @@
  * was decided first — the headline, every leaf by instance path with its disposition kind, every requested handoff
  * with the node it came from and its target verbatim — then where it is recorded, what it binds and the console
  * page that draws it. The run is the recorded output contract text, read strictly with core/graph-view's reader; a
- * string from it (ids, paths, targets) is printed with its control characters escaped, so no terminal sequence in a
- * hostile id can act.
+ * string from it (ids, paths, targets) is printed through cli/terminal-text.ts, so no terminal sequence in a hostile
+ * id can act.
  */
 import { readGraphRunView } from '../../core/graph-view/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { consoleEntryUrl } from '../console/address.js';
+import { shown, terminalLines, terminalText } from '../terminal-text.js';
 
 type GraphRunEntry = Extract<SignedEntry, { kind: 'graph-run' }>;
 type Rec = Record<string, unknown>;
 const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** A string as text for a terminal: C0, DEL and C1 controls as \u{…}; everything else verbatim. */
-// Control characters are what this pattern is for: they are the ones a terminal acts on.
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-export const printable = (s: string): string => s.replace(CONTROLS, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
-
-const str = (x: unknown): string => (typeof x === 'string' ? printable(x) : String(x));
+const str = shown;
 
 function dispositionText(d: { kind: string; outcomeId?: string; reasons: readonly string[] }): string {
   return d.kind === 'outcome' ? `outcome  ${str(d.outcomeId)}` : `${str(d.kind)}  ${d.reasons.map(str).join(', ')}`;
@@ -51,21 +46,21 @@ function runLines(text: string): string[] {
       .filter((k) => e[k] !== null && e[k] !== undefined)
       .map((k) => `${k} ${str(e[k])}`);
     if (detail.length > 0) out.push(`          ${detail.join('  ')}`);
-    if (typeof e.message === 'string') out.push(`          ${printable(e.message)}`);
+    if (typeof e.message === 'string') out.push(`          ${terminalText(e.message)}`);
     return out;
   }
   const view = readGraphRunView(plain);
-  if (!view.ok) return [`result    graph run (unreadable: ${view.error.code}: ${printable(view.error.message)})`];
+  if (!view.ok) return [`result    graph run (unreadable: ${view.error.code}: ${terminalText(view.error.message)})`];
   const v = view.value;
   const head = v.leaves.find((l) => l.instancePath === v.headline.node);
-  const width = Math.max(...v.leaves.map((l) => printable(l.instancePath).length), 8) + 2;
+  const width = Math.max(...v.leaves.map((l) => terminalText(l.instancePath).length), 8) + 2;
   const out = [
     'result    graph run evaluated',
     `headline  ${str(v.headline.node)}  ${head ? dispositionText(head.disposition) : str(v.headline.kind)}`,
     'leaves    (instance path, disposition, in evaluation order)',
     ...v.leaves.map(
       (l) =>
-        `          ${printable(l.instancePath).padEnd(width)}${dispositionText(l.disposition)}${l.disposition.handoffRequested ? '  ⚑ handoff' : ''}`,
+        `          ${terminalText(l.instancePath).padEnd(width)}${dispositionText(l.disposition)}${l.disposition.handoffRequested ? '  ⚑ handoff' : ''}`,
     ),
   ];
   const handoffs = handoffLines(plain as Rec);
@@ -88,5 +83,5 @@ export function describeGraphRunEntry(e: GraphRunEntry, entryHash: string): stri
   lines.push(`evaluator ${e.evaluator.name} ${e.evaluator.version} build ${e.evaluator.buildDigest.slice(0, 16)}…`);
   lines.push(`signed    ${e.time} by ${e.keyId}`);
   lines.push(`console   ${consoleEntryUrl(e.requestId)}  (docket console draws the graph)`);
-  return `${lines.join('\n')}\n`;
+  return terminalLines(lines);
 }

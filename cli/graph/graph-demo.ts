@@ -20,6 +20,7 @@ import { describeEntry } from '../commands/show.js';
 import type { CliIo } from '../io.js';
 import { packageRoot } from '../console/server.js';
 import { publishGraph } from './publish-graph.js';
+import { terminalText } from '../terminal-text.js';
 
 /** A file of this package (found from this module, so from dist/ and from the sources alike). */
 const repoFile = (rel: string): string => join(packageRoot(), rel);
@@ -105,7 +106,7 @@ function showGraphHandoffs(
   const plan = entry?.kind === 'graph-run' ? planGraphHandoffs(entry, routeQueues(stack, routes)) : [];
   for (const h of plan)
     io.stdout(
-      `${h.queue.padEnd(44)} ${h.target ? `${h.target.kind}:${h.target.name}` : '(no destination)'}  from ${h.instancePath}\n`,
+      `${terminalText(`${h.queue.padEnd(44)} ${h.target ? `${h.target.kind}:${h.target.name}` : '(no destination)'}  from ${h.instancePath}`)}\n`,
     );
   if (plan.length === 0) io.stdout('(none: no node of the graph run requested a handoff)\n');
 }

@@ -14,6 +14,7 @@ import { publishGate } from '../commands/publish-gate.js';
 import type { StackClients } from '../../stack/clients.js';
 import type { CliIo } from '../io.js';
 import { readFileOr, readProject } from './project-config.js';
+import { terminalText } from '../terminal-text.js';
 
 interface Printer {
   ok(kind: 'pack' | 'graph', name: string, digest: string, alias: string, created: boolean): void;
@@ -25,10 +26,13 @@ function printer(io: CliIo, json: boolean): Printer {
     ok(kind, name, digest, alias, created) {
       if (json)
         io.stdout(`${JSON.stringify({ kind, name, published: true, digest: `sha256:${digest}`, alias, created })}\n`);
-      else io.stdout(`sha256:${digest}  ${alias}  (${kind} ${name}${created ? '' : ', already published'})\n`);
+      else
+        io.stdout(
+          `${terminalText(`sha256:${digest}  ${alias}  (${kind} ${name}${created ? '' : ', already published'})`)}\n`,
+        );
     },
     fail(kind, name, code, message, detail) {
-      io.stderr(`docket publish: ${kind} ${name}: ${code}: ${message}\n`);
+      io.stderr(`docket publish: ${terminalText(`${kind} ${name}: ${code}: ${message}`)}\n`);
       if (json)
         io.stdout(
           `${JSON.stringify({ kind, name, published: false, code, ...(detail === undefined ? {} : { detail }) })}\n`,
@@ -60,7 +64,8 @@ export async function publishGraph(
   const project = read.project;
   const v = validateGraph(graph.bytes, project);
   if (v.status !== 'valid') {
-    for (const d of v.diagnostics) io.stderr(`  ${d.code}${d.path ? ` at ${d.path}` : ''}: ${d.message}\n`);
+    for (const d of v.diagnostics)
+      io.stderr(`  ${terminalText(`${d.code}${d.path ? ` at ${d.path}` : ''}: ${d.message}`)}\n`);
     p.fail('graph', graphPath, 'graph-invalid', 'the graph is not valid; nothing published', v.diagnostics);
     return false;
   }

@@ -199,6 +199,12 @@ export function handoffScenarios(): HandoffScenario[] {
       verdict: 'wrong-queue',
     },
     {
+      label: 'genuine routed handoff read by a queue serving a target of the same name but another kind',
+      message: message(genuine, ROUTE_1),
+      options: { expectedTargets: [{ kind: 'queue', name: OVERSIGHT.name }] },
+      verdict: 'wrong-queue',
+    },
+    {
       label: 'a genuine message with its handoff id changed',
       message: message(genuine, ROUTE_1, handoffId(entryHashOf(genuine), 0)),
       verdict: 'handoff-id-mismatch',

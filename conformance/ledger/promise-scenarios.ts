@@ -203,7 +203,22 @@ export async function generatePromiseCorpus(): Promise<Map<string, string>> {
         ],
       },
     ],
-    ['deleted-not-yet-covered', refilled.slice(0, 2), [checkpointBody(refilled, 2)], { notYet: 'not-checkpointed' }],
+    // The tail (promise-2 on) deleted: the log ends at the saved seq and the saved entry's chain fits its last entry,
+    // so the signed entry proves the log reached seq 2, with or without a checkpoint covering it (ADR 0461).
+    [
+      'deleted-not-yet-covered',
+      refilled.slice(0, 2),
+      [checkpointBody(refilled, 2)],
+      { ok: false, findings: [{ code: 'entry-omitted', logId: LOG, seq: 2, logEnd: 2 }] },
+    ],
+    [
+      'tail-deleted-under-a-covering-checkpoint',
+      original.slice(0, 2),
+      [checkpointBody(original, 4)],
+      { ok: false, findings: [{ code: 'entry-omitted', logId: LOG, seq: 2, logEnd: 2 }] },
+    ],
+    // Two entries short: the saved entry's predecessor is gone too, so nothing ties it to this log: not yet.
+    ['tail-deleted-past-the-predecessor', original.slice(0, 1), [], { notYet: 'not-checkpointed' }],
     [
       'refilled-under-a-foreign-checkpoint',
       refilled,

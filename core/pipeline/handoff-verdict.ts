@@ -121,7 +121,7 @@ export const HANDOFF_CHECKS: readonly HandoffCheck[] = [
     name: 'draft-features',
     check(m, policy) {
       const e = m.entry.entry;
-      return draftFeaturesAllowed(policy, e.logId, e.draftFeatures)
+      return draftFeaturesAllowed(policy, e.logId, e.seq, e.draftFeatures)
         ? undefined
         : {
             reason: 'draft-features-not-allowed',

@@ -7,6 +7,14 @@ export type { HandoffMessage } from './handoff-message.js';
 export { routeQueueKeyOf, UNROUTED_QUEUE_KEY, verifyHandoff } from './handoff-verdict.js';
 export type { HandoffVerdict, HandoffVerifyOptions, RouteQueueOfReader } from './handoff-verdict.js';
 export { deliveriesOf, HandoffRepeats } from './handoff-repeats.js';
+export {
+  HANDOFFS_SEEN_FORMAT,
+  MAX_REMEMBERED,
+  readHandoffsSeen,
+  serializeHandoffsSeen,
+  type HandoffsSeen,
+  type HandoffsSeenError,
+} from './handoffs-seen.js';
 export { buildRequest } from './request-builder.js';
 export { idPrefixFor } from './request-builder.js';
 export { requestFromLine } from './request-builder.js';

@@ -69,7 +69,7 @@ export function verifyResultEntry(
     return no('signature-mismatch', `${at} is not signed by ${e.keyId}`);
   if (!isAllowedBuild(policy, e.evaluator.buildDigest))
     return no('evaluator-build-not-allowed', `${at} was written by build ${e.evaluator.buildDigest}`);
-  if (!draftFeaturesAllowed(policy, e.logId, e.draftFeatures))
+  if (!draftFeaturesAllowed(policy, e.logId, e.seq, e.draftFeatures))
     return no('draft-features-not-allowed', `${at} was evaluated with draft features`);
   if (e.requestId !== sent.requestId) return no('request-id-mismatch', `${at} records request ${e.requestId}`);
   const requestDigest = sha256Hex(sent.bytes);

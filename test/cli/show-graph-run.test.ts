@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeEntry } from '../../cli/commands/show.js';
-import { printable } from '../../cli/graph/describe-graph-run.js';
+import { terminalText } from '../../cli/terminal-text.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { graphRunEntry } from '../ledger/graph-run-fixtures.js';
 
@@ -63,7 +63,7 @@ describe('docket show of a graph-run entry', () => {
   });
 
   it('escapes control characters, so a terminal sequence in a hostile id cannot act', () => {
-    expect(printable('a\u001b[2Jb\u0007\u009bc')).toBe('a\\u{1b}[2Jb\\u{7}\\u{9b}c');
+    expect(terminalText('a\u001b[2Jb\u0007\u009bc')).toBe('a\\u{1b}[2Jb\\u{7}\\u{9b}c');
     const run = JSON.parse((signed() as { run: string }).run) as { nodes: { instancePath: string }[] };
     run.nodes[0]!.instancePath = '/x\u001b]0;pwned\u0007/y';
     const text = describeEntry(signed({ run: JSON.stringify(run) }), 'ab'.repeat(32));

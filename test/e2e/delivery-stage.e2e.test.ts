@@ -5,8 +5,14 @@
  * dead-lettered with its reason and delivers nothing. A job that was not sent after the append is sent again by the
  * record's redelivery, and the entry is delivered once recorded once.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiveMessages, sendMessage } from '../../adapters/sqs.js';
+import { run as handoffsCli } from '../../cli/commands/handoffs.js';
+import { memoryIo } from '../../cli/io.js';
+import { rewriteEntryAt } from '../adapters/entry-item-at.js';
 import type { DeliveryJobSender } from '../../core/pipeline/batch.js';
 import { deliveryJobBytes, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
 import { startE2e, type E2eWorld } from './harness.js';
@@ -107,5 +113,57 @@ describe('the delivery stage over the local stack', () => {
     for await (const e of w.store.readEntries(c.logId, 0)) if (e.projection.requestId === 'stage-c') count += 1;
     expect(count).toBe(1);
     expect((await w.verify()).exitCode).toBe(0);
+  }, 60_000);
+
+  it('refuses a job when a table writer made the entry item’s projection and signed body name different requests', async () => {
+    await io.submit(vendor('stage-d'));
+    const d = await io.entryOf('stage-d');
+    expect((await vendorHandoffs(1)).map((h) => h.requestId)).toEqual(['stage-d']);
+    const table = w.env.LEDGER_TABLE!;
+    const project = (requestId: string) =>
+      rewriteEntryAt(w.dynamodb, table, d.logId, d.seq, (a) => ({ ...a, requestId: { S: requestId } }));
+    await project('stage-z');
+    // Named as the projection now says: only the signed body tells. Named as the body says: only the projection does.
+    await forge({ logId: d.logId, entries: [{ seq: d.seq, requestId: 'stage-z' }] });
+    await forge({ logId: d.logId, entries: [{ seq: d.seq, requestId: 'stage-d' }] });
+    const dead = await deadLetters(2);
+    expect(dead.map((x) => x.reason)).toEqual(['job-names-no-entry', 'job-names-no-entry']);
+    expect(await vendorHandoffs(0, 3_000)).toEqual([]);
+    expect(await w.store.readPosition('stage-z')).toBeNull();
+    await project('stage-d');
+  }, 60_000);
+
+  it('docket handoffs shows a replayed job’s re-sent handoff once across runs, remembering what it printed in --seen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docket-seen-'));
+    try {
+      await io.submit(vendor('stage-e'));
+      const e = await io.entryOf('stage-e');
+      const consume = async (seen: string) => {
+        const cli = memoryIo();
+        const flags = ['--policy', w.policyPath, '--routes', w.routesPath, '--seen', seen, '--wait', '2'];
+        const stack = ['--endpoint', w.stack.endpoint, '--region', w.stack.region, '--stage', 'e2e-stage'];
+        const code = await handoffsCli(['--route', 'vendor-risk', ...flags, ...stack], cli);
+        return { code, ids: [...cli.out().matchAll(/^handoff (\S+)/gm)].map((m) => m[1]), err: cli.err() };
+      };
+      const replay = () => forge({ logId: e.logId, entries: [{ seq: e.seq, requestId: 'stage-e' }] });
+      const seen = join(dir, 'seen.json');
+      const first = await consume(seen);
+      expect(first.code).toBe(0);
+      expect(first.ids).toHaveLength(1);
+      // A replayed job re-sends the same handoff; a later run remembers it and acknowledges it unprinted.
+      await replay();
+      await sleep(1_000);
+      const second = await consume(seen);
+      expect([second.code, second.ids]).toEqual([0, []]);
+      expect(second.err).toContain('0 handoffs verified and received and acknowledged');
+      expect(second.err).toContain('1 repeat acknowledged');
+      // The memory is what hides it: a consumer with another file shows it again.
+      await replay();
+      await sleep(1_000);
+      expect((await consume(join(dir, 'other.json'))).ids).toEqual(first.ids);
+      expect(await vendorHandoffs(0, 1_000)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

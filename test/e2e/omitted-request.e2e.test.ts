@@ -136,6 +136,15 @@ it('verify names a deleted request from the archive, and the requester’s saved
     { code: 'request-without-entry', requestId: 'victim', requestDigest: victim.requestDigest },
   ]);
 
+  // The log now ends at the victim's seq and its last entry is the victim's predecessor: the saved signed entry
+  // itself proves the log reached that seq, so the requester gets the omission now, not "no verdict" (ADR 0461).
+  const cut = await cli(verifyReceipt, [saved, '--policy', policy, ...flags()]);
+  expect(cut.code, cut.out + cut.err).toBe(1);
+  expect(JSON.parse(cut.out)).toEqual({
+    ok: false,
+    findings: [{ code: 'entry-omitted', logId: victim.logId, seq: victim.seq, logEnd: victim.seq }],
+  });
+
   // Then the archived request too, and the slot refilled by new requests (after a cold start: a warm writer's head
   // cache still knows the deleted entry) and checkpointed.
   await w.dynamodb.send(

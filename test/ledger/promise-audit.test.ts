@@ -112,4 +112,39 @@ describe("auditing a saved entry's promise of inclusion", () => {
     await checkpoint(store);
     expect(await codes()).toContain('entry-signature-mismatch');
   });
+
+  it('states an omission when the live log ends at the saved entry’s seq and its chain fits, checkpoint or not', async () => {
+    const { store: genuine, bodies } = await log(['a', 'b', 'c']);
+    await checkpoint(genuine);
+    const saved = bodies[2]!;
+    // The same log with its tail (c) deleted: the checkpoint that covered c stays, or there was none.
+    const { store: cut } = await log(['a', 'b']);
+    const omitted = { ok: false, findings: [{ code: 'entry-omitted', logId: 'log-a', seq: 2, logEnd: 2 }] };
+    const uncheckpointed = await auditPromise(cut, saved, POLICY);
+    expect(uncheckpointed.status === 'verdict' && uncheckpointed.verdict).toEqual(omitted);
+    for await (const c of genuine.readCheckpoints('log-a')) await cut.putCheckpointIfAbsent(c);
+    const checkpointed = await auditPromise(cut, saved, POLICY);
+    expect(checkpointed.status === 'verdict' && checkpointed.verdict).toEqual(omitted);
+  });
+
+  it('claims no omission past the log’s end when the saved entry’s chain does not fit the live log', async () => {
+    const { bodies } = await log(['a', 'b', 'c']);
+    const saved = bodies[2]!;
+    // Another history (b is not the saved entry's predecessor), a log that ends two entries short, an empty log.
+    for (const ids of [['a', 'x'], ['a'], []]) {
+      const { store } = await log(ids);
+      expect((await auditPromise(store, saved, POLICY)).status, ids.join()).toBe('not-checkpointed');
+    }
+    // A saved entry at seq 0 has no predecessor to fit: an empty log proves nothing about it.
+    expect((await auditPromise((await log([])).store, bodies[0]!, POLICY)).status).toBe('not-checkpointed');
+  });
+
+  it('claims no omission for a saved entry that does not verify, wherever the log ends', async () => {
+    const { bodies } = await log(['a', 'b', 'c']);
+    const forged = bodies[2]!.replace('"work":42', '"work":41');
+    const audit = await auditPromise((await log(['a', 'b'])).store, forged, POLICY);
+    expect(audit.status === 'verdict' && audit.verdict.findings.map((f) => f.code)).toEqual([
+      'entry-signature-mismatch',
+    ]);
+  });
 });

@@ -62,11 +62,11 @@ describe('trust policy /3: draft features permitted per log', () => {
 
   it('permits what the log lists, forbids by default, and always permits an entry that records none', () => {
     const p = policyV3([{ logId: 'log-a', allow: [Q] }]);
-    expect(draftFeaturesAllowed(p, 'log-a', [Q])).toBe(true);
-    expect(draftFeaturesAllowed(p, 'log-b', [Q])).toBe(false);
-    expect(draftFeaturesAllowed(p, 'log-a', [Q, 'rfc9999-future'])).toBe(false);
-    expect(draftFeaturesAllowed(policyV2(), 'log-a', [Q])).toBe(false);
-    expect(draftFeaturesAllowed(policyV2(), 'log-a', undefined)).toBe(true);
+    expect(draftFeaturesAllowed(p, 'log-a', 0, [Q])).toBe(true);
+    expect(draftFeaturesAllowed(p, 'log-b', 0, [Q])).toBe(false);
+    expect(draftFeaturesAllowed(p, 'log-a', 0, [Q, 'rfc9999-future'])).toBe(false);
+    expect(draftFeaturesAllowed(policyV2(), 'log-a', 0, [Q])).toBe(false);
+    expect(draftFeaturesAllowed(policyV2(), 'log-a', 0, undefined)).toBe(true);
   });
 
   it('verify gives a sound /2 entry draft-features-not-allowed under a forbidding policy and ok under a permitting one', () => {

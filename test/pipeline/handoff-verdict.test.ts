@@ -119,6 +119,12 @@ describe('verifying a handoff message against a trust policy', () => {
     expect(reasonOf(oversight, onOversight)).toBe('ok');
   });
 
+  it('refuses a genuine handoff on a queue serving a target of the same name but another kind', () => {
+    // A target is its kind and its name (spec §6.7): queue:Oversight is not human-role:Oversight.
+    expect(reasonOf(oversight, { expectedTargets: [{ kind: 'queue', name: 'Oversight' }] })).toBe('wrong-queue');
+    expect(reasonOf(oversight, { expectedTargets: [{ kind: 'human-role', name: 'Oversight' }] })).toBe('ok');
+  });
+
   it('refuses a genuine handoff on a route queue its route does not resolve to, by the queue key alone', () => {
     const routeQueues = {
       'queue:Review': 'review',

@@ -112,6 +112,28 @@ describe('the forged-handoff corpus has teeth', () => {
     expect(names.flatMap((n) => disagreements(n, without('queue')))).not.toEqual([]);
   });
 
+  it('a consumer that compares a served target by its name without its kind fails it', () => {
+    const queue = HANDOFF_CHECKS.find((c) => c.name === 'queue')!;
+    // The mutant: every expected target's kind is taken to be the handoff's own, so only the names are compared.
+    const nameOnly: HandoffCheck = {
+      name: 'queue',
+      check: (m, policy, o) =>
+        queue.check(m, policy, {
+          ...o,
+          ...(o.expectedTargets && m.target
+            ? { expectedTargets: o.expectedTargets.map((t) => ({ ...t, kind: m.target!.kind })) }
+            : {}),
+        }),
+    };
+    const wrong = names.flatMap((n) =>
+      disagreements(
+        n,
+        HANDOFF_CHECKS.map((c) => (c === queue ? nameOnly : c)),
+      ),
+    );
+    expect(wrong.some((w) => w.includes('same name but another kind') && w.includes(': ok,'))).toBe(true);
+  });
+
   it('a consumer that ignores the route queue it reads fails it: it accepts a genuine handoff copied onto its queue', () => {
     const wrong = disagreements('misrouted-handoff', without('route-queue'));
     expect(wrong.some((w) => w.includes('copied unchanged onto the steward queue') && w.includes(': ok,'))).toBe(true);

@@ -11,6 +11,10 @@
  * The checkpoint and path come from the live ledger and are judged exactly as a receipt is (receipt-verify.ts); an
  * omission is reported only when the checkpoint itself verifies under the trust policy and the other leaf's path
  * leads to its root, so a forged or stale store cannot manufacture one.
+ *
+ * A log whose tail was deleted may end before `seq`, checkpoint or not. When it ends exactly at `seq` and the saved
+ * entry's prevHash is the hash of its last entry, the saved entry — valid under the policy — proves the log reached
+ * `seq`: that is an omission too, stated as one (`entry-omitted` with `logEnd`; ADR 0461), never "no verdict".
  */
 import { receiptAt } from './receipt-build.js';
 import type { Receipt } from './receipt.js';
@@ -22,6 +26,7 @@ import {
   type ReceiptVerdict,
   type ReceiptVerifyOptions,
 } from './receipt-verify.js';
+import { entryHashOf } from '../entries/entry.js';
 import type { LedgerStore } from '../store/store.js';
 import type { TrustPolicy } from '../trust-policy/trust-policy.js';
 
@@ -52,6 +57,10 @@ export async function auditPromise(
   });
   if (parsed === null) return fail();
   const e = parsed.entry;
+  if (entryFindings.length === 0 && (await endsWhereEntryFits(store, e))) {
+    const omitted: ReceiptFinding = { code: 'entry-omitted', logId: e.logId, seq: e.seq, logEnd: e.seq };
+    return { status: 'verdict', verdict: { ok: false, findings: [omitted] }, receipt: null };
+  }
   const at = await receiptAt(store as LedgerStore, { requestId: e.requestId, logId: e.logId, seq: e.seq }, entryBody);
   if (!at.ok) {
     if (entryFindings.length > 0) return fail();
@@ -76,4 +85,23 @@ export async function auditPromise(
   };
   const findings = verdict.findings.map((f) => (f.code === 'inclusion-proof-invalid' ? omitted : f));
   return { status: 'verdict', verdict: { ok: false, findings }, receipt };
+}
+
+/**
+ * True when the live log holds nothing at `seq` or after it, and its last entry is the saved entry's predecessor (its
+ * entry hash is the saved prevHash). The predecessor must be there: an empty log fits any entry at seq 0, including
+ * one of another stage's log of the same id, so it proves nothing. Reads at most the entries at seq − 1 and seq (a
+ * bundle item may bring a few more).
+ */
+async function endsWhereEntryFits(
+  store: Pick<LedgerStore, 'readEntries'>,
+  e: { readonly logId: string; readonly seq: number; readonly prevHash: string | null },
+): Promise<boolean> {
+  let last: string | null = null;
+  if (e.seq === 0) return false;
+  for await (const s of store.readEntries(e.logId, e.seq - 1)) {
+    if (s.seq >= e.seq) return false;
+    if (s.seq === e.seq - 1) last = entryHashOf(s.body);
+  }
+  return last !== null && last === e.prevHash;
 }

@@ -76,6 +76,12 @@ export type ReceiptFinding =
       readonly treeSize: number;
       readonly leafHash: string;
     }
+  /**
+   * A saved result's audit: the live log now ends at `logEnd` (its number of entries) = the entry's `seq`, and the
+   * entry's prevHash is the hash of the log's last entry — the signed entry proves the log reached `seq`, and the log
+   * no longer holds it (docs/adr/0461-saved-entry-beyond-the-log-end-is-an-omission.md).
+   */
+  | { readonly code: 'entry-omitted'; readonly logId: string; readonly seq: number; readonly logEnd: number }
   /** With a witness policy: fewer than `quorum` of its witnesses validly cosigned the receipt's checkpoint note. */
   | { readonly code: 'unwitnessed-checkpoint'; readonly cosigned: number; readonly quorum: number }
   /** The file's SHA-256 (`actual`) is not the digest the entry recorded (`recorded`; null when it recorded none). */
@@ -149,7 +155,8 @@ export function checkReceiptEntry(body: string, policy: TrustPolicy, findings: R
     findings.push({ code: 'entry-signature-mismatch' });
   if (!isAllowedBuild(policy, e.evaluator.buildDigest)) findings.push({ code: 'evaluator-build-not-allowed' });
   // ADR 0222: as verify judges it, the recorded draft features must be permitted for the entry's log.
-  if (!draftFeaturesAllowed(policy, e.logId, e.draftFeatures)) findings.push({ code: 'draft-features-not-allowed' });
+  if (!draftFeaturesAllowed(policy, e.logId, e.seq, e.draftFeatures))
+    findings.push({ code: 'draft-features-not-allowed' });
   return parsed.value;
 }
 

@@ -7,6 +7,7 @@ export {
   TRUST_POLICY_FORMAT_V1,
   TRUST_POLICY_FORMAT_V3,
   TRUST_POLICY_FORMAT_V4,
+  TRUST_POLICY_FORMAT_V5,
   readTrustPolicy,
   draftFeaturesAllowed,
   type DraftFeatureAllowance,
@@ -24,3 +25,4 @@ export {
   type KeyLookup,
   type TrustPolicyError,
 } from './trust-policy.js';
+export { rememberedPermits } from './draft-feature-history.js';

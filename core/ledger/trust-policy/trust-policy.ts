@@ -21,6 +21,11 @@
  * "docket.trust-policy/4" is /3 where a key's `publicKey` may also be a C2SP vkey of an Ed25519 note-signature key
  * (type 0x01, `<name>+<key ID>+<base64>`, core/ledger/notes/vkey.ts; ADR 0302), e.g. a log's checkpoint key as a stock
  * signed-note verifier is configured with it. The vkey's name is not used: Docket names a log key by the log's origin.
+ * "docket.trust-policy/5" is /4 where each `draftFeatures` element also names the seq range it permits, as a key's
+ * validity does, and a log may be named by several (non-overlapping) ranges — the policy's history per log, so a
+ * permit that ended still covers the entries written under it (ADR 0462):
+ *     "draftFeatures": [{ "logId": "log-0", "fromSeq": 0, "toSeq": 41, "allow": ["judgment-graphs"] }]
+ * A /3 or /4 element permits its features from seq 0 on, open-ended.
  */
 import { readJson } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
@@ -37,11 +42,14 @@ export const TRUST_POLICY_FORMAT_V1 = 'docket.trust-policy/1';
 export const TRUST_POLICY_FORMAT_V3 = 'docket.trust-policy/3';
 /** /3 plus public keys given as C2SP vkeys (ADR 0302). */
 export const TRUST_POLICY_FORMAT_V4 = 'docket.trust-policy/4';
+/** /4 with a seq range on each draft-feature permit: the policy's history per log (ADR 0462). */
+export const TRUST_POLICY_FORMAT_V5 = 'docket.trust-policy/5';
 const FORMATS: readonly string[] = [
   TRUST_POLICY_FORMAT_V1,
   TRUST_POLICY_FORMAT,
   TRUST_POLICY_FORMAT_V3,
   TRUST_POLICY_FORMAT_V4,
+  TRUST_POLICY_FORMAT_V5,
 ];
 
 /** What a key may sign: entries (the evaluator's key) or checkpoints (the checkpoint writer's key). */
@@ -61,22 +69,27 @@ export interface TrustedKey {
   readonly roles: readonly KeyRole[];
   readonly validity: readonly KeyValidity[];
 }
-/** The draft features a log's entries may record (ADR 0222). */
+/** The draft features a log's entries at seqs fromSeq…toSeq may record (ADRs 0222, 0462). */
 export interface DraftFeatureAllowance {
   readonly logId: string;
   readonly allow: readonly string[];
+  /** 0 for a /3 or /4 element; absent (a policy built in code) = 0. */
+  readonly fromSeq?: number;
+  /** Inclusive; null = open-ended (every /3 or /4 element); absent = null. */
+  readonly toSeq?: number | null;
 }
 export interface TrustPolicy {
   readonly format:
     | typeof TRUST_POLICY_FORMAT
     | typeof TRUST_POLICY_FORMAT_V1
     | typeof TRUST_POLICY_FORMAT_V3
-    | typeof TRUST_POLICY_FORMAT_V4;
+    | typeof TRUST_POLICY_FORMAT_V4
+    | typeof TRUST_POLICY_FORMAT_V5;
   readonly logs: readonly string[];
   readonly keys: readonly TrustedKey[];
   readonly authorities: readonly { readonly environment: string; readonly table: string }[];
   readonly evaluatorBuilds: readonly string[];
-  /** Formats /3 and /4 only. Absent, or a log it does not name: no draft feature is permitted (ADR 0222). */
+  /** Formats /3, /4, /5 only. Absent, or a log or seq it does not cover: no draft feature is permitted (ADR 0222). */
   readonly draftFeatures?: readonly DraftFeatureAllowance[];
 }
 
@@ -104,12 +117,13 @@ function publicKeyOf(x: unknown, vkeys: boolean): Uint8Array | string {
 }
 
 function policyViolation(x: unknown): string | null {
-  const v4 = isRec(x) && x.format === TRUST_POLICY_FORMAT_V4;
+  const v5 = isRec(x) && x.format === TRUST_POLICY_FORMAT_V5;
+  const v4 = isRec(x) && (x.format === TRUST_POLICY_FORMAT_V4 || v5);
   const v3 = isRec(x) && (x.format === TRUST_POLICY_FORMAT_V3 || v4);
   const members = v3 ? [...BASE_MEMBERS, 'draftFeatures'] : BASE_MEMBERS;
   if (!isRec(x) || !exactly(x, members)) return `a policy has exactly ${members.join(', ')}`;
   if (typeof x.format !== 'string' || !FORMATS.includes(x.format))
-    return `format is ${TRUST_POLICY_FORMAT} (or ${TRUST_POLICY_FORMAT_V1}, ${TRUST_POLICY_FORMAT_V3}, ${TRUST_POLICY_FORMAT_V4})`;
+    return `format is ${TRUST_POLICY_FORMAT} (or ${TRUST_POLICY_FORMAT_V1}, ${TRUST_POLICY_FORMAT_V3}, ${TRUST_POLICY_FORMAT_V4}, ${TRUST_POLICY_FORMAT_V5})`;
   // /3 keys are /2 keys: each holds one role.
   const v2 = x.format !== TRUST_POLICY_FORMAT_V1;
   const keyMembers = v2 ? ['keyId', 'publicKey', 'role', 'validity'] : ['keyId', 'publicKey', 'validity'];
@@ -170,18 +184,31 @@ function policyViolation(x: unknown): string | null {
   if (!Array.isArray(x.evaluatorBuilds)) return 'evaluatorBuilds is an array';
   if (new Set(x.evaluatorBuilds).size !== x.evaluatorBuilds.length) return 'evaluatorBuilds lists each digest once';
   for (const d of x.evaluatorBuilds) if (!isHex(d, 32)) return 'evaluatorBuilds holds 64 lowercase hex digit digests';
-  return v3 ? draftFeaturesViolation(x.draftFeatures, logs) : null;
+  return v3 ? draftFeaturesViolation(x.draftFeatures, logs, v5) : null;
 }
 
-function draftFeaturesViolation(x: unknown, logs: ReadonlySet<string>): string | null {
+function draftFeaturesViolation(x: unknown, logs: ReadonlySet<string>, ranged: boolean): string | null {
   if (!Array.isArray(x)) return 'draftFeatures is an array';
-  const named = new Set<string>();
+  const members = ranged ? ['logId', 'fromSeq', 'toSeq', 'allow'] : ['logId', 'allow'];
+  const ranges: { logId: string; fromSeq: number; toSeq: number | null }[] = [];
   for (const [i, a] of x.entries()) {
     const at = `draftFeatures[${i}]`;
-    if (!isRec(a) || !exactly(a, ['logId', 'allow'])) return `${at} has exactly logId, allow`;
+    if (!isRec(a) || !exactly(a, members)) return `${at} has exactly ${members.join(', ')}`;
     if (typeof a.logId !== 'string' || !logs.has(a.logId)) return `${at}.logId is one of logs`;
-    if (named.has(a.logId)) return `${at}.logId names its log once`;
-    named.add(a.logId);
+    const mine = ranged
+      ? { logId: a.logId, fromSeq: a.fromSeq as number, toSeq: a.toSeq as number | null }
+      : { logId: a.logId, fromSeq: 0, toSeq: null };
+    if (ranged && !nat(mine.fromSeq)) return `${at}.fromSeq is a non-negative integer`;
+    if (ranged && mine.toSeq !== null && (!nat(mine.toSeq) || mine.toSeq < mine.fromSeq))
+      return `${at}.toSeq is null or an integer ≥ fromSeq`;
+    // One permit per seq: a log's history is a list of disjoint ranges (/3 and /4: one element per log).
+    if (
+      ranges.some(
+        (o) => o.logId === mine.logId && mine.fromSeq <= (o.toSeq ?? Infinity) && o.fromSeq <= (mine.toSeq ?? Infinity),
+      )
+    )
+      return ranged ? `${at} overlaps another range of its log` : `${at}.logId names its log once`;
+    ranges.push(mine);
     if (!Array.isArray(a.allow) || a.allow.length === 0) return `${at}.allow is a non-empty array`;
     if (new Set(a.allow).size !== a.allow.length) return `${at}.allow lists each feature once`;
     for (const f of a.allow)
@@ -204,7 +231,8 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
   const v = policyViolation(plain);
   if (v !== null) return err({ code: 'trust-policy-invalid', detail: v });
   const v1 = plain.format === TRUST_POLICY_FORMAT_V1;
-  const v4 = plain.format === TRUST_POLICY_FORMAT_V4;
+  const v5 = plain.format === TRUST_POLICY_FORMAT_V5;
+  const v4 = plain.format === TRUST_POLICY_FORMAT_V4 || v5;
   const v3 = plain.format === TRUST_POLICY_FORMAT_V3 || v4;
   const keys = (plain.keys as Record<string, unknown>[]).map((k) => ({
     keyId: k.keyId as string,
@@ -216,11 +244,13 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
   return ok({
     format: v1
       ? TRUST_POLICY_FORMAT_V1
-      : v4
-        ? TRUST_POLICY_FORMAT_V4
-        : v3
-          ? TRUST_POLICY_FORMAT_V3
-          : TRUST_POLICY_FORMAT,
+      : v5
+        ? TRUST_POLICY_FORMAT_V5
+        : v4
+          ? TRUST_POLICY_FORMAT_V4
+          : v3
+            ? TRUST_POLICY_FORMAT_V3
+            : TRUST_POLICY_FORMAT,
     logs: [...(plain.logs as string[])],
     keys,
     authorities: (plain.authorities as { environment: string; table: string }[]).map((a) => ({
@@ -233,6 +263,8 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
           draftFeatures: (plain.draftFeatures as DraftFeatureAllowance[]).map((a) => ({
             logId: a.logId,
             allow: [...a.allow],
+            // A /3 or /4 element has no range: absent means from seq 0 on, open-ended.
+            ...(v5 ? { fromSeq: a.fromSeq, toSeq: a.toSeq } : {}),
           })),
         }
       : {}),
@@ -308,17 +340,22 @@ export const isAllowedBuild = (policy: TrustPolicy, buildDigest: string): boolea
   policy.evaluatorBuilds.includes(buildDigest);
 
 /**
- * Whether the policy permits an entry of `logId` that records these draft features (ADR 0222): none recorded (every
- * format /1 entry) is always permitted; otherwise each must be in the log's allow-list. A policy without the member
- * (/1, /2, or a /3 that does not name the log) permits none: a policy written before draft features existed never
- * silently accepts entries evaluated under draft grammar.
+ * Whether the policy permits an entry at (`logId`, `seq`) that records these draft features (ADRs 0222, 0462): none
+ * recorded (every format /1 entry) is always permitted; otherwise each must be in the allow-list of the log's permit
+ * whose range holds `seq`. A policy without the member (/1, /2, or one that covers no range of the log holding seq)
+ * permits none: a policy written before draft features existed never silently accepts entries evaluated under draft
+ * grammar.
  */
 export function draftFeaturesAllowed(
   policy: TrustPolicy,
   logId: string,
+  seq: number,
   recorded: readonly string[] | undefined,
 ): boolean {
   if (recorded === undefined || recorded.length === 0) return true;
-  const allow = policy.draftFeatures?.find((a) => a.logId === logId)?.allow ?? [];
-  return recorded.every((f) => allow.includes(f));
+  const permit = policy.draftFeatures?.find(
+    (a) =>
+      a.logId === logId && seq >= (a.fromSeq ?? 0) && (a.toSeq === undefined || a.toSeq === null || seq <= a.toSeq),
+  );
+  return recorded.every((f) => permit?.allow.includes(f) === true);
 }

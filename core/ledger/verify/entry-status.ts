@@ -70,7 +70,7 @@ export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignat
   if (!isAllowedBuild(policy, entry.evaluator.buildDigest))
     return status('evaluator-build-not-allowed', checkSignature);
   // ADR 0222: the draft features the signed body records must be permitted for its log (none always are).
-  if (!draftFeaturesAllowed(policy, entry.logId, entry.draftFeatures))
+  if (!draftFeaturesAllowed(policy, entry.logId, entry.seq, entry.draftFeatures))
     return status('draft-features-not-allowed', checkSignature);
   return status('ok', checkSignature);
 }
