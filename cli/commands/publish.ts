@@ -138,6 +138,6 @@ async function gatePacks(
   }
   const gate = await publishGate(project, { packs: names, graphs: [] }, skipTests, io);
   if (gate.ok) return undefined;
-  io.stderr(`docket publish: ${gate.message}\n`);
+  io.stderr(`docket publish: ${terminalText(gate.message)}\n`);
   return EXIT.FAILED;
 }

@@ -7,6 +7,7 @@
  * not one, 3 the configuration or the command line is refused, 4 a file cannot be read.
  */
 import { EXIT } from '../args.js';
+import { terminalText } from '../terminal-text.js';
 import { parseCommandArgs, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { allPassed, everything, runProjectTests, testReport, testSummary } from '../project/project-tests.js';
@@ -42,7 +43,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const load = await loadProject(values.config as string);
   if (!load.ok) {
     const message = loadErrorMessage(load.error);
-    io.stderr(`docket test: ${message}\n`);
+    io.stderr(`docket test: ${terminalText(message)}\n`);
     return load.error.kind === 'read' ? EXIT.GRAPH_IO : EXIT.GRAPH_INVOCATION;
   }
   const project = load.project;
@@ -58,7 +59,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         : everything(project);
   const ran = await runProjectTests(project, selection);
   if (!ran.ok) {
-    io.stderr(`docket test: ${ran.error.message} (${ran.error.code})\n`);
+    io.stderr(`docket test: ${terminalText(`${ran.error.message} (${ran.error.code})`)}\n`);
     return EXIT.GRAPH_INVOCATION;
   }
   io.stdout(`${JSON.stringify(testReport(ran.suites))}\n`);
@@ -69,6 +70,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 }
 
 function unknown(io: CliIo, kind: 'pack' | 'graph', name: string): number {
-  io.stderr(`docket test: the project declares no ${kind} ${JSON.stringify(name)}\nusage: ${USAGE}\n`);
+  io.stderr(`docket test: the project declares no ${kind} ${terminalText(JSON.stringify(name))}\nusage: ${USAGE}\n`);
   return EXIT.GRAPH_INVOCATION;
 }

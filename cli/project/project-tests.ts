@@ -15,6 +15,7 @@ import {
 } from '../../core/project/index.js';
 import { graphProjectOf } from '../graph/project-config.js';
 import { isConfigError, readDeclared, type LoadedProject } from './read-project.js';
+import { terminalText } from '../terminal-text.js';
 
 export interface Selection {
   readonly packs: readonly string[];
@@ -111,5 +112,6 @@ export function testSummary(suites: readonly SuiteResult[]): string {
   }
   const cases = suites.flatMap((s) => s.cases);
   lines.push(`${cases.filter((c) => c.passed).length}/${cases.length} cases passed`);
-  return `${lines.join('\n')}\n`;
+  // Case ids, names and values come from the project's documents: escaped for the terminal (cli/terminal-text.ts).
+  return `${lines.map(terminalText).join('\n')}\n`;
 }
