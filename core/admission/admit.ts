@@ -41,6 +41,7 @@ export const REFUSAL_STEP: Readonly<Record<RefusalCode, AdmissionStep>> = Object
   'graphs-not-enabled': 'feature',
   'unknown-graph-alias': 'alias',
   'unknown-graph-digest': 'digest',
+  'graph-closure-mismatch': 'digest',
 });
 
 /** Where `a` comes in the order of the checks relative to `b`: negative before, 0 the same, positive after. */

@@ -5,3 +5,4 @@
 export { closureOf, CLOSURE_FORMAT, type ClosureCode, type ClosureFinding, type GraphClosure } from './closure.js';
 export { readClosure, serializeClosure, type ClosureRecordError } from './closure-json.js';
 export { checkClosedSet, type ClosedSet, type FetchedMembers } from './closed-set.js';
+export { closureDigest } from './closure-identity.js';

@@ -66,6 +66,7 @@ export const REFUSAL_CODES = [
   'graphs-not-enabled',
   'unknown-graph-digest',
   'unknown-graph-alias',
+  'graph-closure-mismatch',
 ] as const;
 /**
  * The one closed list above is the type. Its consumers handle every code or fail to compile: admission gives each its
