@@ -65,6 +65,18 @@ export type LogFinding =
       readonly firstLogId: string;
       readonly firstSeq: number;
     }
+  /**
+   * Entry (logId, seq) records another meaning for a pack or graph `name` ("pack <id>@<version>", "graph
+   * <id>@<version>") than the first entry recording it, at (firstLogId, firstSeq): the registry was rebound (ADR 0450).
+   */
+  | {
+      readonly code: 'meaning-rebound';
+      readonly logId: string;
+      readonly seq: number;
+      readonly name: string;
+      readonly firstLogId: string;
+      readonly firstSeq: number;
+    }
   /** A position marker names (logId, seq) for a request, but no entry is stored there. */
   | {
       readonly code: 'position-without-entry';
@@ -157,6 +169,7 @@ export const VERIFY_FINDING_CODES = [
   'sequence-broken',
   'chain-broken',
   'duplicate-request',
+  'meaning-rebound',
   'position-without-entry',
   'position-mismatch',
   'unregistered-log',
@@ -200,6 +213,7 @@ export function groupOf(code: FindingCode): 0 | 1 | 2 | 3 {
     case 'sequence-broken':
     case 'chain-broken':
     case 'duplicate-request':
+    case 'meaning-rebound':
     case 'position-without-entry':
     case 'position-mismatch':
       return 2;
