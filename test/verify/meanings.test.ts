@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
-import { Meanings, meaningOf } from '../../core/ledger/verify/meanings.js';
+import { Meanings, meaningOf, recordsRewrittenRegistry } from '../../core/ledger/verify/meanings.js';
 import { graphRunEntry } from '../ledger/graph-run-fixtures.js';
 
 const run = (over: Record<string, unknown> = {}) => graphRunEntry(over) as unknown as SignedEntry;
@@ -41,5 +41,12 @@ describe('the meanings a ledger records', () => {
       undefined,
     );
     expect(meaningOf({ kind: 'admission-refusal', pack: null } as unknown as SignedEntry)).toBeUndefined();
+  });
+
+  it('takes a graph-closure-mismatch refusal as evidence of a rewritten registry, and no other refusal', () => {
+    const refusal = (code: string) => ({ kind: 'admission-refusal', pack: null, refusal: { code, message: 'm' } });
+    expect(recordsRewrittenRegistry(refusal('graph-closure-mismatch') as unknown as SignedEntry)).toBe(true);
+    expect(recordsRewrittenRegistry(refusal('unknown-graph-digest') as unknown as SignedEntry)).toBe(false);
+    expect(recordsRewrittenRegistry(run())).toBe(false);
   });
 });

@@ -77,6 +77,8 @@ export type LogFinding =
       readonly firstLogId: string;
       readonly firstSeq: number;
     }
+  /** Entry (logId, seq) is a `graph-closure-mismatch` refusal: the registry served a rewritten closure (ADR 0450). */
+  | { readonly code: 'registry-rewritten'; readonly logId: string; readonly seq: number }
   /** A position marker names (logId, seq) for a request, but no entry is stored there. */
   | {
       readonly code: 'position-without-entry';
@@ -170,6 +172,7 @@ export const VERIFY_FINDING_CODES = [
   'chain-broken',
   'duplicate-request',
   'meaning-rebound',
+  'registry-rewritten',
   'position-without-entry',
   'position-mismatch',
   'unregistered-log',
@@ -214,6 +217,7 @@ export function groupOf(code: FindingCode): 0 | 1 | 2 | 3 {
     case 'chain-broken':
     case 'duplicate-request':
     case 'meaning-rebound':
+    case 'registry-rewritten':
     case 'position-without-entry':
     case 'position-mismatch':
       return 2;

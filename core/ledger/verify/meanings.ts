@@ -38,3 +38,10 @@ export class Meanings {
     return seen.meaning === m.meaning ? undefined : { name: m.name, logId: seen.logId, seq: seen.seq };
   }
 }
+
+/**
+ * Whether the entry is itself the evidence: the pipeline refused a graph request because the registry served, under
+ * the digest asked for, a closure that does not hash to it (refusal `graph-closure-mismatch`, ADR 0450).
+ */
+export const recordsRewrittenRegistry = (e: SignedEntry): boolean =>
+  e.kind === 'admission-refusal' && e.refusal.code === 'graph-closure-mismatch';

@@ -21,7 +21,7 @@ import type { TrustPolicy } from '../trust-policy/trust-policy.js';
 import { checkCheckpoint } from './checkpoint-status.js';
 import { checkEntry } from './entry-status.js';
 import { compareFindings, type EntryStatus, type Finding, type NoVerdict, type Verdict } from './findings.js';
-import { Meanings } from './meanings.js';
+import { Meanings, recordsRewrittenRegistry } from './meanings.js';
 import type { LedgerSource } from './sources.js';
 import { judgeNotes, newestClaim, type NoteCheckpoint, type WitnessEvidence } from '../witness/witness-evidence.js';
 import type { WitnessPolicy } from '../witness/witness-policy.js';
@@ -153,6 +153,8 @@ class Run {
           });
         } else this.requests.set(c.entry.requestId, { logId, seq: stored.seq });
         // One meaning per pack or graph id@version across the ledger (ADR 0450), the first recorded being the original.
+        if (recordsRewrittenRegistry(c.entry))
+          this.findings.push({ code: 'registry-rewritten', logId, seq: stored.seq });
         const rebound = this.meanings.rebound(c.entry, logId, stored.seq);
         if (rebound !== undefined)
           this.findings.push({
