@@ -6,9 +6,16 @@
  * or does not permit judgment-graphs on the log; the refusals of a deployment without the opt-in.
  */
 import { describe, expect, it } from 'vitest';
-import { GRAPH_REQUEST_FORMAT, type GraphRegistry, type LoadedGraph } from '../../core/admission/index.js';
+import {
+  GRAPH_REQUEST_FORMAT,
+  readGraphRequest,
+  type GraphRegistry,
+  type LoadedGraph,
+} from '../../core/admission/index.js';
 import { graphRunJson } from '../../core/graph/index.js';
-import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import { buildEntry, parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import type { UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
+import { verifyResultEntry } from '../../core/pipeline/result-verdict.js';
 import { checkEntry } from '../../core/ledger/verify/entry-status.js';
 import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
@@ -241,6 +248,25 @@ describe('refusals of graph requests replay', () => {
     const p = parseStoredEntry(stored.body);
     expect(p.ok && p.value.entry.kind === 'admission-refusal' && p.value.entry.refusal.code).toBe(code);
     expect((await w.replay(stored)).result).toBe('replay-match');
+  });
+
+  it('accepts the result of a graph requested by closure digest only when its recorded members hash to that digest', async () => {
+    const w = graphWorld();
+    const bytes = graphRequest('gr-9');
+    const stored = await w.submit(bytes);
+    const read = readGraphRequest(bytes);
+    if (!read.ok) throw new Error(read.error.message);
+    const sent = { requestId: 'gr-9', bytes, request: read.value };
+    const p = parseStoredEntry(stored.body);
+    if (!p.ok || p.value.entry.kind !== 'graph-run') throw new Error('not a graph run');
+    expect(verifyResultEntry(p.value, sent, w.policy)).toEqual({ ok: true });
+    // The same request, signed by the trusted key, recording one pack rebound: what a rewritten registry would run.
+    const { signature: _, ...unsigned } = p.value.entry;
+    const packs = { ...unsigned.packs, 'procurement-decision': 'c'.repeat(64) };
+    const forged = parseStoredEntry(buildEntry({ ...unsigned, packs } as UnsignedEntry, w.signer).body);
+    if (!forged.ok) throw new Error(forged.error.detail);
+    const v = verifyResultEntry(forged.value, sent, w.policy);
+    expect(v.ok ? 'ok' : v.reason).toBe('graph-mismatch');
   });
 
   it('records graph-closure-mismatch when the registry serves a rebound closure, and replays it until the item is put back', async () => {
