@@ -9,8 +9,13 @@ import type { Result } from '../result.js';
 import type { GraphClosure } from './closure.js';
 import { serializeClosure, type ClosureRecordError } from './closure-json.js';
 
-/** "sha256:<hex>" of the closure's one serialization (closure-json.ts), or why the closure is not a record. */
+/**
+ * "sha256:<hex>" of the closure's one serialization (closure-json.ts) over exactly the members a graph-run entry
+ * also records (the graph's digest, id and version, and every pin), so an entry re-derives it; any other member a
+ * record may carry is not part of the identity. Or why the closure is not a record.
+ */
 export function closureDigest(c: GraphClosure): Result<string, ClosureRecordError> {
-  const record = serializeClosure(c);
+  const { format, graph, graphId, graphVersion, packs, graphs } = c;
+  const record = serializeClosure({ format, graph, graphId, graphVersion, packs, graphs });
   return record.ok ? { ok: true, value: bytesDigest(record.value) } : record;
 }
