@@ -24,7 +24,7 @@ export const DEFAULT_KEY_LAYOUT: KeyLayout = Object.freeze({ partitionKey: 'pk',
 /** DynamoDB's item size limit is 400 KB including attribute names; keep a margin for the other attributes. */
 export const MAX_STORED_BYTES = 400 * 1024 - 1024;
 
-function sha256Hex(bytes: Uint8Array): string {
+export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 

@@ -1,14 +1,18 @@
 /**
- * Published judgment graphs, beside the packs in the pack registry's table (ADR 0340):
- *   graph          pk "graph#<digest>"                    sk "graph"          bytes (B), size (N)
- *   closure        pk "graph-closure#<digest>"            sk "graph-closure"  bytes (B): docket.graph-closure/1
- *   graph alias    pk "graph-alias#<id>@<version>"        sk "graph-alias"    digest (S)
- * All conditional creates. A graph digest names one closed set forever: its closure record is written once, after
- * every member is stored and checked, and before the alias; every read re-hashes the graph, re-reads the closure
- * strictly, fetches every member (re-hashed by the pack registry / content table) and re-runs the closed-set check.
+ * Published judgment graphs, beside the packs in the pack registry's table (ADR 0340), each named by the digest of its
+ * closure record (docs/adr/0450-a-graph-is-named-by-its-closure.md):
+ *   graph          pk "graph#<document digest>"           sk "graph"          bytes (B), size (N)
+ *   closure        pk "graph-closure#<closure digest>"    sk "graph-closure"  bytes (B): docket.graph-closure/1
+ *   graph alias    pk "graph-alias#<id>@<version>"        sk "graph-alias"    digest (S): a closure digest
+ * All conditional creates. A closure digest names one graph document and one closed set of members forever: its
+ * record is written once, after every member is stored and checked, and before the alias. Every read re-hashes the
+ * graph, re-reads the closure strictly, fetches every member (re-hashed by the pack registry / content table) and
+ * re-runs the closed-set check; that the closure served is the one the digest names is admission's check
+ * (core/admission decideGraph), so a rewritten item is recorded as a refusal, never thrown.
  */
 import {
   checkClosedSet,
+  closureDigest,
   readClosure,
   serializeClosure,
   type ClosureFinding,
@@ -33,6 +37,7 @@ export type GraphPublishOutcome =
 
 /** A published graph, re-checked on read: its exact bytes, its closure, and the project its members form. */
 export interface PublishedGraph {
+  /** The graph document's digest (hex); the graph is published under its closure's digest (ADR 0450). */
   readonly digest: string;
   readonly bytes: Uint8Array;
   readonly closure: GraphClosure;
@@ -52,7 +57,8 @@ export class DynamoDbGraphRegistry {
 
   /**
    * Publishes a graph whose members are already published: graph bytes, then (only when the closed-set check
-   * passes over what the registry now holds) the closure record, then the alias `id@version`.
+   * passes over what the registry now holds, and the alias `id@version` names no other closure) the closure record
+   * under its own digest, then the alias. The outcome's digest is the closure digest (ADR 0450).
    */
   async publishGraph(bytes: Uint8Array, closure: GraphClosure): Promise<GraphPublishOutcome> {
     const alias = `${closure.graphId}@${closure.graphVersion}`;
@@ -74,8 +80,13 @@ export class DynamoDbGraphRegistry {
         message: check.findings.map((f) => f.message).join('; '),
       };
     const record = serializeClosure(closure);
-    if (!record.ok) throw new RegistryIntegrityError(record.error.message);
-    const { digest, created } = await this.table.putContent('graph', bytes);
+    const named = closureDigest(closure);
+    if (!record.ok || !named.ok) throw new RegistryIntegrityError('the closure checked above has no record');
+    const digest = hex(named.value);
+    const taken = await this.resolveGraphAlias(alias);
+    // id@version names one closed set forever: another closure under it is a new version, never a second meaning.
+    if (taken !== null && taken !== digest) return aliasConflict(alias);
+    const { created } = await this.table.putContent('graph', bytes);
     const closureCreated = await this.table.putIfAbsent({
       ...this.table.key(`graph-closure#${digest}`, 'graph-closure'),
       bytes: { B: record.value },
@@ -87,20 +98,14 @@ export class DynamoDbGraphRegistry {
           ok: false,
           code: 'closure-conflict',
           digest,
-          message: `sha256:${digest} is already published with another closed set of packs and subgraphs; publish a new graph version`,
+          message: `the item for sha256:${digest} holds another closure record: the registry was rewritten`,
         };
     }
     const aliasCreated = await this.table.putIfAbsent({
       ...this.table.key(`graph-alias#${alias}`, 'graph-alias'),
       digest: { S: digest },
     });
-    if (!aliasCreated && (await this.resolveGraphAlias(alias)) !== digest)
-      return {
-        ok: false,
-        code: 'alias-conflict',
-        alias,
-        message: `${alias} is already published as another graph; an alias is immutable, publish a new version`,
-      };
+    if (!aliasCreated && (await this.resolveGraphAlias(alias)) !== digest) return aliasConflict(alias);
     return { ok: true, digest, alias, created: created || closureCreated || aliasCreated };
   }
 
@@ -114,20 +119,22 @@ export class DynamoDbGraphRegistry {
   }
 
   /**
-   * The published graph for a hex digest, re-checked as a closed set; null when none is published. A graph whose
-   * bytes, closure record or members fail their checks is never served: RegistryIntegrityError.
+   * The published graph a closure digest (hex) names, its members re-checked as a closed set; null when none is
+   * published. A graph whose bytes, closure record or members fail their checks is never served:
+   * RegistryIntegrityError. Whether the closure is the one `closureHex` names is for the caller to hash (ADR 0450).
    */
-  async getGraph(digest: string): Promise<PublishedGraph | null> {
-    const bytes = await this.graphBytes(digest);
-    if (bytes === null) return null;
-    const record = await this.closureBytes(digest);
-    if (record === null) return null; // stored bytes without a closure were never published (the write stopped)
+  async getGraph(closureHex: string): Promise<PublishedGraph | null> {
+    const record = await this.closureBytes(closureHex);
+    if (record === null) return null;
     const closure = readClosure(record);
-    if (!closure.ok) throw new RegistryIntegrityError(`graph sha256:${digest}: ${closure.error.message}`);
+    if (!closure.ok) throw new RegistryIntegrityError(`graph sha256:${closureHex}: ${closure.error.message}`);
+    const digest = hex(closure.value.graph);
+    const bytes = await this.graphBytes(digest);
+    if (bytes === null) throw new RegistryIntegrityError(`graph sha256:${closureHex}: its graph document is gone`);
     const check = checkClosedSet(closure.value, bytes, await this.fetchMembers(closure.value));
     if (!check.ok)
       throw new RegistryIntegrityError(
-        `graph sha256:${digest} is not a closed set: ${check.findings.map((f) => f.message).join('; ')}`,
+        `graph sha256:${closureHex} is not a closed set: ${check.findings.map((f) => f.message).join('; ')}`,
       );
     return { digest, bytes, closure: closure.value, project: check.project };
   }
@@ -159,6 +166,13 @@ export class DynamoDbGraphRegistry {
     return { packs, graphs };
   }
 }
+
+const aliasConflict = (alias: string): GraphPublishOutcome => ({
+  ok: false,
+  code: 'alias-conflict',
+  alias,
+  message: `${alias} is already published as another graph; an alias is immutable, publish a new version`,
+});
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

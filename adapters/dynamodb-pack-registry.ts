@@ -7,7 +7,13 @@
  * published, names one digest forever: publishing it again with the same bytes is an idempotent success, with
  * other bytes a typed refusal (docs/adr/0062-content-addressed-tables.md).
  */
-import { ContentTable, DIGEST_PATTERN, MAX_STORED_BYTES, type ContentTableOptions } from './content-table.js';
+import {
+  ContentTable,
+  DIGEST_PATTERN,
+  MAX_STORED_BYTES,
+  sha256Hex,
+  type ContentTableOptions,
+} from './content-table.js';
 
 export type PackRegistryOptions = ContentTableOptions;
 
@@ -81,6 +87,10 @@ export class DynamoDbPackRegistry {
         message: `pack of ${bytes.byteLength} bytes exceeds ${MAX_STORED_BYTES}`,
       };
     }
+    // id@version names one pack forever (ADR 0450): a taken alias is refused before any byte is stored, so a refused
+    // publication leaves no second pack claiming the same id@version for a requester to name by digest.
+    const taken = await this.resolveAlias(alias);
+    if (taken !== null && taken !== sha256Hex(bytes)) return conflict(alias, sha256Hex(bytes), taken);
     const { digest } = await this.putPack(bytes);
     const created = await this.table.putIfAbsent({
       ...this.table.key(`alias#${alias}`, 'alias'),
@@ -89,13 +99,17 @@ export class DynamoDbPackRegistry {
     if (created) return { ok: true, digest, alias, created: true };
     const existingDigest = await this.resolveAlias(alias);
     if (existingDigest === digest) return { ok: true, digest, alias, created: false };
-    return {
-      ok: false,
-      code: 'alias-conflict',
-      alias,
-      digest,
-      existingDigest: existingDigest ?? '',
-      message: `${alias} is already published as ${existingDigest}; an alias is immutable, publish a new version`,
-    };
+    return conflict(alias, digest, existingDigest ?? '');
   }
+}
+
+function conflict(alias: string, digest: string, existingDigest: string): PublishOutcome {
+  return {
+    ok: false,
+    code: 'alias-conflict',
+    alias,
+    digest,
+    existingDigest,
+    message: `${alias} is already published as ${existingDigest}; an alias is immutable, publish a new version`,
+  };
 }

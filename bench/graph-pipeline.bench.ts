@@ -16,7 +16,7 @@
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closureOf } from '../core/graph-closure/index.js';
+import { closureDigest, closureOf } from '../core/graph-closure/index.js';
 import { evaluateGraph, graphRunJson, type GraphProject } from '../core/graph/index.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY } from '../core/evaluate/index.js';
 import { GRAPH_REQUEST_FORMAT, REQUEST_FORMAT, type LoadedGraph } from '../core/admission/index.js';
@@ -52,6 +52,8 @@ const closed = closureOf(graph, project);
 if (!closed.ok) throw new Error('the example graph is not closed');
 const digest = closed.closure.graph.slice('sha256:'.length);
 const loaded: LoadedGraph = { digest, bytes: graph, closure: closed.closure, project };
+// A graph request names the published graph by its closure digest (ADR 0450).
+const named = ((d) => (d.ok ? d.value.slice('sha256:'.length) : ''))(closureDigest(closed.closure));
 const inputsText = new TextDecoder().decode(inputs).trim();
 
 const keys = keyPairFromSeed(new Uint8Array(32).fill(5));
@@ -88,14 +90,14 @@ function world() {
     ledger: ledgerWriter({ store, signer: signerFromKeyPair(keys), logIds: LOGS, now: () => '2026-12-04T09:00:00Z' }),
     handoffs: { send: async () => void (sent += 1) },
     results: { publish: async () => undefined },
-    graphs: { resolveGraphAlias: async () => null, loadGraph: async (d) => (d === digest ? loaded : null) },
+    graphs: { resolveGraphAlias: async () => null, loadGraph: async (d) => (d === named ? loaded : null) },
   };
   return { store, ports, sent: () => sent };
 }
 
 const graphRequest = (id: string) =>
   utf8Bytes(
-    `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"sha256:${digest}","inputs":${inputsText}}`,
+    `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"sha256:${named}","inputs":${inputsText}}`,
   );
 const PACK = [...packBytes.keys()][0]!;
 const packRequest = (id: string) =>

@@ -7,7 +7,7 @@
  * the recorded run's exact text; otherwise the page says why it is not known (`docket replay` reports the mismatch).
  */
 import { readJson, toPlain } from '../../core/carrier/index.js';
-import { readGraphRequest } from '../../core/admission/index.js';
+import { entryClosureDigest, readGraphRequest } from '../../core/admission/index.js';
 import { evaluateGraph, graphRunJson, type GraphProject } from '../../core/graph/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import type { Retained } from '../../core/replay/index.js';
@@ -20,7 +20,7 @@ type GraphRunEntry = Extract<SignedEntry, { kind: 'graph-run' }>;
 export interface GraphRulesFetchers {
   /** The exact request bytes in the request archive, by SHA-256 hex. */
   requestBytes(digestHex: string): Promise<Retained>;
-  /** The published graph and its re-checked closed set, by SHA-256 hex; null when it is not published. */
+  /** The published graph and its re-checked closed set, by closure digest hex (ADR 0450); null when not published. */
   graph(digestHex: string): Promise<{ readonly bytes: Uint8Array; readonly project: GraphProject } | null>;
 }
 
@@ -39,8 +39,10 @@ export async function graphRules(entry: GraphRunEntry, fetch: GraphRulesFetchers
   if (!(request instanceof Uint8Array)) return unknown(`the archived request is corrupt: ${request.corrupt}`);
   const read = readGraphRequest(request);
   if (!read.ok) return unknown(`the archived request does not read as a graph request: ${read.error.code}`);
-  const graph = await fetch.graph(entry.graph.digest);
-  if (graph === null) return unknown(`the registry holds no published graph sha256:${entry.graph.digest}`);
+  // The closed set the entry records is named by its closure digest (ADR 0450): exactly that one is re-run.
+  const named = entryClosureDigest(entry) ?? '';
+  const graph = await fetch.graph(named.slice('sha256:'.length));
+  if (graph === null) return unknown(`the registry holds no published graph ${named}`);
   const run = evaluateGraph({
     graph: graph.bytes,
     project: graph.project,

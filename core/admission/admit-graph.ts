@@ -8,7 +8,7 @@
  * retained bytes and compares, so the two cannot drift.
  */
 import { evaluateGraph, graphRunJson, type GraphProject } from '../graph/index.js';
-import type { GraphClosure } from '../graph-closure/index.js';
+import { closureDigest, type GraphClosure } from '../graph-closure/index.js';
 import { checkGraphRunFits, sha256Hex, type GraphRunEntryDraft, type RefusalCode } from '../ledger/index.js';
 import { JUDGMENT_GRAPHS } from '../pack/index.js';
 import type { Result } from '../result.js';
@@ -19,7 +19,7 @@ import { refusalCodeOfRequestError } from './request-refusal.js';
 
 /** A published graph as the registry serves it: checked as a closed set on every read (ADR 0340). */
 export interface LoadedGraph {
-  /** SHA-256 (hex) of the graph's exact bytes. */
+  /** SHA-256 (hex) of the graph document's exact bytes (the entry's `graph.digest`; not the published identity). */
   readonly digest: string;
   readonly bytes: Uint8Array;
   readonly closure: GraphClosure;
@@ -36,8 +36,12 @@ export interface GraphUnreadable<Reason extends string = string> {
 
 /** The graph registry as admission reads it. `Reason`: `never` for the pipeline's, which throws instead. */
 export interface GraphRegistry<Reason extends string = never> {
+  /** The published graph (closure digest, hex) an alias names, or null. */
   resolveGraphAlias(alias: string): Promise<string | null>;
-  /** The published graph for a hex digest, null when none is published. */
+  /**
+   * The published graph a closure digest (hex) names, null when none is published. Untrusted: decideGraph hashes the
+   * closure it returns against the digest asked for (ADR 0450).
+   */
   loadGraph(digestHex: string): Promise<LoadedGraph | null | GraphUnreadable<Reason>>;
 }
 
@@ -93,6 +97,14 @@ export async function decideGraph<Reason extends string = never>(
   const loaded = await registry.loadGraph(digest);
   if (loaded === null) return refused('unknown-graph-digest', `no graph with digest sha256:${digest} is published`);
   if ('status' in loaded) return { kind: 'graph-unreadable', digest, reason: loaded.reason, detail: loaded.detail };
+  // ADR 0450: the digest names the closure, so a registry that serves another closed set under it (a rewritten
+  // closure item, a member rebound to other bytes) is refused and recorded here, never run.
+  const served = closureDigest(loaded.closure);
+  if (!served.ok || served.value !== `sha256:${digest}`)
+    return refused(
+      'graph-closure-mismatch',
+      `the registry serves sha256:${digest} with a closure that hashes to ${served.ok ? served.value : `nothing (${served.error.message})`}: its meaning was rewritten`,
+    );
   const workBudget = req.workBudget ?? deployment.defaultWorkBudget;
   if (!Number.isSafeInteger(workBudget) || workBudget < 1 || workBudget > deployment.maxWorkBudget)
     return refused(

@@ -43,6 +43,7 @@ export const REFUSAL_STEP: Readonly<Record<RefusalCode, AdmissionStep>> = Object
   'unknown-graph-digest': 'digest',
   // The registry holds the digest but cannot serve it as a closed set (ADR 0340's re-check): recorded, never retried.
   'graph-unreadable': 'digest',
+  'graph-closure-mismatch': 'digest',
 });
 
 /** Where `a` comes in the order of the checks relative to `b`: negative before, 0 the same, positive after. */

@@ -42,3 +42,4 @@ export {
   type PackRegistry,
   type PackUnreadable,
 } from './admit.js';
+export { entryClosure, entryClosureDigest } from './graph-identity.js';

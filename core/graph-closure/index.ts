@@ -12,3 +12,4 @@ export {
 } from './closure.js';
 export { readClosure, serializeClosure, type ClosureRecordError } from './closure-json.js';
 export { checkClosedSet, type ClosedSet, type FetchedMembers } from './closed-set.js';
+export { closureDigest } from './closure-identity.js';

@@ -10,7 +10,13 @@
  * Offline verification proves the key holder recorded the entry; that it stays in the log is what a checkpoint
  * covering its seq proves later (core/ledger/receipts/promise-audit.ts, `docket verify-receipt`).
  */
-import { isGraphRequest, type EvaluationRequest, type GraphRequest, type IntakeRequest } from '../admission/index.js';
+import {
+  entryClosureDigest,
+  isGraphRequest,
+  type EvaluationRequest,
+  type GraphRequest,
+  type IntakeRequest,
+} from '../admission/index.js';
 import type { SignedEntry } from '../ledger/entries/entry-types.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import { verifyParsedEntrySignature, type ParsedEntry } from '../ledger/entries/entry.js';
@@ -116,13 +122,15 @@ function graphProblem(e: SignedEntry, r: GraphRequest, at: string): ResultVerdic
   if (e.inputsDigest !== inputs)
     return { ok: false, reason: 'inputs-digest-mismatch', detail: `${at} records inputs ${e.inputsDigest ?? 'none'}` };
   const g = e.graph;
-  const same =
-    r.graph.kind === 'digest' ? `sha256:${g.digest}` === r.graph.digest : `${g.id}@${g.version}` === r.graph.alias;
+  // ADR 0450: a graph digest names the whole closed set, so the packs and subgraphs the run records must hash, with
+  // the graph, to the digest the request named; an alias names an id and version.
+  const closure = entryClosureDigest(e) ?? 'no closure';
+  const same = r.graph.kind === 'digest' ? closure === r.graph.digest : `${g.id}@${g.version}` === r.graph.alias;
   if (!same)
     return {
       ok: false,
       reason: 'graph-mismatch',
-      detail: `${at} records graph ${g.id}@${g.version} sha256:${g.digest}, not ${r.graph.kind === 'digest' ? r.graph.digest : r.graph.alias}`,
+      detail: `${at} records graph ${g.id}@${g.version} ${closure}, not ${r.graph.kind === 'digest' ? r.graph.digest : r.graph.alias}`,
     };
   return undefined;
 }

@@ -122,6 +122,7 @@ function judge(entry: RefusalEntry, req: EvaluationRequest, d: Decision, ctx: Re
     case 'unknown-graph-alias':
     case 'unknown-graph-digest':
     case 'graph-unreadable':
+    case 'graph-closure-mismatch':
       return admitted(code, 'the request reads as an evaluation request, not a graph request');
     case 'unknown-pack-alias':
       if (req.pack.kind !== 'alias') return admitted(code, 'the request names a pack digest, not an alias');

@@ -16,7 +16,6 @@ import {
   type GraphRequest,
 } from '../admission/index.js';
 import { MAX_WORK_BUDGET } from '../evaluate/index.js';
-import { bytesDigest } from '../graph/index.js';
 import { checkGraphClosedSet } from './graph-closed-set.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import { canonicalText } from '../ledger/primitives/canonical.js';
@@ -40,15 +39,11 @@ function replayGraphs(ctx: ReplayContext): GraphRegistry<NotReplayableReason> {
       const g = await f.publishedGraph(digest);
       if (g === null) return null;
       if ('corrupt' in g) return { status: 'unreadable', reason: 'graph-not-closed', detail: g.corrupt };
-      if (bytesDigest(g.bytes) !== `sha256:${digest}`)
-        return {
-          status: 'unreadable',
-          reason: 'graph-not-closed',
-          detail: `the graph bytes do not hash to sha256:${digest}`,
-        };
+      // The bytes hash to the closure's graph pin (the closed-set check); that the closure is the one `digest` names
+      // is decideGraph's own check (ADR 0450), as in the pipeline.
       const problem = checkGraphClosedSet(g);
       if (problem !== undefined) return { status: 'unreadable', reason: 'graph-not-closed', detail: problem };
-      return { ...g, digest };
+      return { ...g, digest: g.closure.graph.slice('sha256:'.length) };
     },
   };
 }
@@ -147,7 +142,9 @@ export async function replayGraphRefusal(entry: RefusalEntry, req: GraphRequest,
         : changed(`now ${now(d)}`);
     case 'unknown-graph-alias':
     case 'unknown-graph-digest':
-      // The registry only grows (conditional creates, ADR 0340): an answer past this step means it was published since.
+    case 'graph-closure-mismatch':
+      // The registry only grows (conditional creates, ADR 0340): an answer past this step means it was published
+      // since; for a closure mismatch (ADR 0450), that the rewritten item was put back.
       return d.kind === 'refused' && (d.step === 'request' || d.step === 'feature')
         ? mismatch
         : changed(`now ${now(d)}`);

@@ -50,7 +50,8 @@ export interface ReplayFetchers {
   /** `id@version` → digest hex, or null (aliases are immutable once published, ADR 0062). */
   resolveAlias(alias: string): Promise<string | null>;
   /**
-   * A published graph with its closure and every member's exact bytes (ADR 0340), null when none is published, or the
+   * The published graph a closure digest (hex, ADR 0450) names, with its closure and every member's exact bytes
+   * (ADR 0340), null when none is published, or the
    * registry's own integrity refusal. Replay re-checks the closed set itself. Absent: graph runs are `graph-missing`.
    */
   publishedGraph?(digestHex: string): Promise<LoadedGraph | null | { readonly corrupt: string }>;

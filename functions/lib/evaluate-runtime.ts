@@ -15,6 +15,7 @@ import { Lru, type GraphRegistry, type LoadedGraph } from '../../core/admission/
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { getQueueUrl, sendMessage, sendMessages, SqsBatchError } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
+import { closureDigest } from '../../core/graph-closure/index.js';
 import type { Signer } from '../../core/ledger/index.js';
 import {
   handleBatch,
@@ -208,7 +209,9 @@ export function cachedGraphRegistry(graphs: DynamoDbGraphRegistry, capacity = 16
       if (g !== null && 'status' in g) return g;
       if (g === null) return null; // not cached: it may be published later
       const loaded: LoadedGraph = { digest: g.digest, bytes: g.bytes, closure: g.closure, project: g.project };
-      cache.set(digest, loaded);
+      // Only the closed set the digest names is kept (ADR 0450): a rewritten closure is refused on every request.
+      const named = closureDigest(g.closure);
+      if (named.ok && named.value === `sha256:${digest}`) cache.set(digest, loaded);
       return loaded;
     },
   };

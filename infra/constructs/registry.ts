@@ -3,6 +3,10 @@
  * table (key layout: docs/adr/0081-registry-and-request-archive-tables.md). Entries name packs by digest, so replay
  * needs every pack forever: items are never updated or deleted (resource policy), only conditionally created by
  * publishers who hold the managed policy this construct creates (`docket publish` runs with operator credentials).
+ * The deny covers alias and graph closure items as much as packs, for every principal, publishers included. IAM has
+ * no condition on whether a PutItem's item exists, so an unconditional PutItem can still overwrite one; that is made
+ * evident rather than denied (docs/adr/0450-a-graph-is-named-by-its-closure.md): a graph digest names its closure's
+ * hash, and `verify` reports a rebound alias.
  */
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';

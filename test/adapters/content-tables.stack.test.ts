@@ -60,15 +60,15 @@ describe('the pack registry over the wire', () => {
     });
   });
 
-  it('refuses to point a published alias at other bytes and keeps the first', async () => {
+  it('refuses to point a published alias at other bytes, keeps the first and stores none of the other', async () => {
     const first = bytes('{"v":1}');
     const second = bytes('{"v":2}');
     await registry.publish('immutable', '2.0.0', first);
     const out = await registry.publish('immutable', '2.0.0', second);
     expect(out).toMatchObject({ ok: false, code: 'alias-conflict', existingDigest: sha(first), digest: sha(second) });
     expect(await registry.resolveAlias('immutable@2.0.0')).toBe(sha(first));
-    // The other bytes are still retrievable by their own digest (content-addressed), just not under that alias.
-    expect(await registry.getPack(sha(second))).not.toBeNull();
+    // Refused before any byte is stored (ADR 0450): no second pack claims immutable@2.0.0 for a digest request.
+    expect(await registry.getPack(sha(second))).toBeNull();
   });
 
   it('answers null for an unknown digest, an unknown alias and a string that is not a digest', async () => {

@@ -14,11 +14,12 @@ import {
 } from '../../core/admission/index.js';
 import { graphRunJson } from '../../core/graph/index.js';
 import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
-import { CLOSURE, hexOf, INPUTS, PROJECT, ROOT_GRAPH, runExample } from '../ledger/graph-run-fixtures.js';
+import { CLOSURE, hexOf, PUBLISHED, INPUTS, PROJECT, ROOT_GRAPH, runExample } from '../ledger/graph-run-fixtures.js';
 import { BUILD_DIGEST } from '../ledger/fixtures.js';
 
 const enc = new TextEncoder();
 const DIGEST = hexOf(CLOSURE.graph);
+const NAMED = PUBLISHED;
 const ALIAS = `${CLOSURE.graphId}@${CLOSURE.graphVersion}`;
 const inputsText = new TextDecoder().decode(INPUTS).trim();
 
@@ -33,17 +34,17 @@ const DEPLOYMENT: AdmissionDeployment = {
 const OFF: AdmissionDeployment = { ...DEPLOYMENT, draftFeatures: ['rfc0008-quantifiers'] };
 
 const registry: GraphRegistry = {
-  resolveGraphAlias: (alias) => Promise.resolve(alias === ALIAS ? DIGEST : null),
+  resolveGraphAlias: (alias) => Promise.resolve(alias === ALIAS ? NAMED : null),
   loadGraph: (digest) =>
-    Promise.resolve(digest === DIGEST ? { digest, bytes: ROOT_GRAPH, closure: CLOSURE, project: PROJECT } : null),
+    Promise.resolve(
+      digest === NAMED ? { digest: DIGEST, bytes: ROOT_GRAPH, closure: CLOSURE, project: PROJECT } : null,
+    ),
 };
 
 const request = (over: Record<string, unknown> = {}, inputs = inputsText): Uint8Array =>
   enc.encode(
-    JSON.stringify({ format: GRAPH_REQUEST_FORMAT, requestId: 'g-1', graph: `sha256:${DIGEST}`, ...over }).slice(
-      0,
-      -1,
-    ) + (inputs === '' ? '}' : `,"inputs":${inputs}}`),
+    JSON.stringify({ format: GRAPH_REQUEST_FORMAT, requestId: 'g-1', graph: `sha256:${NAMED}`, ...over }).slice(0, -1) +
+      (inputs === '' ? '}' : `,"inputs":${inputs}}`),
   );
 const decide = (bytes: Uint8Array, d = DEPLOYMENT) => decideGraph(readGraphRequest(bytes), d, registry);
 
@@ -159,6 +160,26 @@ describe('the graph decision', () => {
   ] as const)('refuses %s at its step', async (code, run) => {
     const d = await run();
     expect(d.kind === 'refused' ? [d.code, d.step] : d.kind).toEqual([code, REFUSAL_STEP[code]]);
+  });
+
+  it('refuses graph-closure-mismatch when the registry serves another closed set under the digest asked for', async () => {
+    // A member rebound to other bytes under the same name: the graph document is the same, its meaning is not.
+    const rebound = { ...CLOSURE, packs: { ...CLOSURE.packs, 'ofac-screening': `sha256:${'1'.repeat(64)}` } };
+    const lying: GraphRegistry = {
+      resolveGraphAlias: registry.resolveGraphAlias,
+      loadGraph: async (digest) =>
+        digest === NAMED ? { digest: DIGEST, bytes: ROOT_GRAPH, closure: rebound, project: PROJECT } : null,
+    };
+    for (const graph of [`sha256:${NAMED}`, ALIAS]) {
+      const d = await decideGraph(readGraphRequest(request({ graph })), DEPLOYMENT, lying);
+      expect(d.kind === 'refused' ? [d.code, d.step] : d.kind).toEqual(['graph-closure-mismatch', 'digest']);
+      if (d.kind === 'refused') expect(d.message).toContain(`sha256:${NAMED}`);
+    }
+  });
+
+  it('names a published graph by its closure digest, never by its document digest alone', async () => {
+    const d = await decide(request({ graph: `sha256:${DIGEST}` }));
+    expect(d.kind === 'refused' ? d.code : d.kind).toBe('unknown-graph-digest');
   });
 
   it('judges the opt-in before the graph: an unknown graph on a deployment without it is graphs-not-enabled', async () => {

@@ -50,9 +50,16 @@ const refusalOf = (stored: StoredEntry): string | undefined => {
 
 describe('the admission decision', () => {
   it('has a case here for every refusal code but the graph requests’ own, so the next test covers the union', () => {
-    // graphs-not-enabled and unknown-graph-* are decided for graph requests only: test/admission/admit-graph.test.ts;
-    // graph-unreadable by the pipeline for a graph its registry cannot serve: test/pipeline/graph-run.test.ts.
-    const graphOnly = ['graphs-not-enabled', 'unknown-graph-alias', 'unknown-graph-digest', 'graph-unreadable'];
+    // graphs-not-enabled, unknown-graph-* and graph-closure-mismatch are decided for graph requests only:
+    // test/admission/admit-graph.test.ts; graph-unreadable by the pipeline for a graph its registry cannot serve:
+    // test/pipeline/graph-run.test.ts.
+    const graphOnly = [
+      'graphs-not-enabled',
+      'unknown-graph-alias',
+      'unknown-graph-digest',
+      'graph-unreadable',
+      'graph-closure-mismatch',
+    ];
     expect(CASES.map(([code]) => code).sort()).toEqual(REFUSAL_CODES.filter((c) => !graphOnly.includes(c)).sort());
   });
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { graphRules, type GraphRulesFetchers } from '../../cli/console/graph-rules.js';
 import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
-import { graphRunEntry, PROJECT, ROOT_GRAPH } from '../ledger/graph-run-fixtures.js';
+import { graphRunEntry, PROJECT, PUBLISHED, ROOT_GRAPH } from '../ledger/graph-run-fixtures.js';
 import { GRAPH_REQUEST } from './graph-ledger-files.js';
 
 type GraphRunEntry = Extract<SignedEntry, { kind: 'graph-run' }>;
@@ -15,7 +15,8 @@ const entry = (over: Record<string, unknown> = {}) =>
 
 const fetchers = (o: Partial<GraphRulesFetchers> = {}): GraphRulesFetchers => ({
   requestBytes: (d) => Promise.resolve(d === sha256Hex(GRAPH_REQUEST) ? GRAPH_REQUEST : null),
-  graph: () => Promise.resolve({ bytes: ROOT_GRAPH, project: PROJECT }),
+  // Only the closed set the entry records, by its closure digest (ADR 0450).
+  graph: (d) => Promise.resolve(d === PUBLISHED ? { bytes: ROOT_GRAPH, project: PROJECT } : null),
   ...o,
 });
 

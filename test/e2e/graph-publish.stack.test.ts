@@ -1,7 +1,8 @@
 /**
  * `docket publish --config --graph` over the local stack (ADR 0340): RFC 0022's worked example is published as a
- * closed set (its packs, its subgraph, then the root), every read re-checks the set, and a graph whose members are
- * missing or differ from their pins is refused.
+ * closed set (its packs, its subgraph, then the root), each graph under its closure digest (ADR 0450), every read
+ * re-checks the set, a graph whose members are missing or differ from their pins is refused, and an id@version
+ * already published names nothing else (a re-publication with other bytes is refused by the conditional create).
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -13,7 +14,7 @@ import { run as publish } from '../../cli/commands/publish.js';
 import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
 import { DynamoDbPackRegistry, RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
 import { ContentTable } from '../../adapters/content-table.js';
-import { closureOf } from '../../core/graph-closure/index.js';
+import { closureDigest, closureOf } from '../../core/graph-closure/index.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 let w: E2eWorld;
@@ -33,6 +34,17 @@ function copyProject(name: string, edit: (root: string) => void = () => {}): str
   return root;
 }
 
+/** The digest a graph of a project is published under: its closure record's (ADR 0450). */
+async function publishedAs(project: string, graph: string): Promise<string> {
+  const { readProject } = await import('../../cli/graph/project-config.js');
+  const p = await readProject(join(project, 'jpack.json'), join(project, graph));
+  if (!p.ok) throw new Error(p.error.message);
+  const c = closureOf(new Uint8Array(readFileSync(join(project, graph))), p.project);
+  const d = c.ok ? closureDigest(c.closure) : undefined;
+  if (!d?.ok) throw new Error('no closure');
+  return d.value;
+}
+
 async function cli(argv: string[]) {
   const io = memoryIo();
   const code = await publish([...argv, ...flags], io);
@@ -50,24 +62,23 @@ afterAll(async () => {
 });
 
 describe('docket publish --config --graph over the local stack', () => {
-  it('publishes every pack, then the subgraph, then the graph, and prints the graph digest and alias last', async () => {
+  it('publishes every pack, then the subgraph, then the graph, and prints each graph’s closure digest and alias, the root last', async () => {
     const r = await cli(['--config', join(example, 'jpack.json'), '--graph', join(example, rootGraph)]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\n');
     expect(lines).toHaveLength(6);
     expect(lines.slice(0, 4).every((l) => /^sha256:[0-9a-f]{64} {2}\S+@\S+ {2}\(pack /.test(l))).toBe(true);
-    const sub = readFileSync(join(example, 'graphs/sanctions-screening.graph.json'));
-    expect(lines[4]).toBe(
-      `sha256:${hex(sub)}  https://example.com/graphs/sanctions-screening@0.1.0  (graph sanctions-screening)`,
+    const sub = await publishedAs(example, 'graphs/sanctions-screening.graph.json');
+    expect(lines[4]).toBe(`${sub}  https://example.com/graphs/sanctions-screening@0.1.0  (graph sanctions-screening)`);
+    expect(lines[5]).toBe(
+      `${await publishedAs(example, rootGraph)}  ${ROOT_ALIAS}  (graph ${join(example, rootGraph)})`,
     );
-    const digest = hex(readFileSync(join(example, rootGraph)));
-    expect(lines[5]).toBe(`sha256:${digest}  ${ROOT_ALIAS}  (graph ${join(example, rootGraph)})`);
   });
 
   it('serves the published graph by alias as a re-checked closed set with every member it pins', async () => {
     const digest = await graphs.resolveGraphAlias(ROOT_ALIAS);
-    expect(digest).toBe(hex(readFileSync(join(example, rootGraph))));
+    expect(`sha256:${digest}`).toBe(await publishedAs(example, rootGraph));
     const g = await graphs.getGraph(digest!);
     expect(g).not.toBeNull();
     expect(Object.keys(g!.closure.packs)).toEqual([
@@ -77,7 +88,8 @@ describe('docket publish --config --graph over the local stack', () => {
       'risk-aggregator',
     ]);
     expect([...g!.project.graphs.keys()]).toEqual(['sanctions-screening']);
-    expect(hex(g!.bytes)).toBe(digest);
+    expect(hex(g!.bytes)).toBe(g!.digest);
+    expect(g!.digest).toBe(hex(readFileSync(join(example, rootGraph))));
   });
 
   it('publishing the same project again is an idempotent success', async () => {
@@ -103,14 +115,29 @@ describe('docket publish --config --graph over the local stack', () => {
     expect(await graphs.getGraph(hex(readFileSync(g)))).toBeNull();
   });
 
-  it('refuses the same graph bytes pinned to another closed set (a changed pack under the same name)', async () => {
+  it('refuses, storing no closure, the same graph id@version pinned to another closed set (a changed pack under the same name)', async () => {
     const root = copyProject('repacked', (p) => {
       const f = join(p, 'packs/procurement-decision.json');
       writeFileSync(f, readFileSync(f, 'utf8').replace('"version": "0.1.0"', '"version": "0.1.1"'));
     });
     const r = await cli(['--config', join(root, 'jpack.json'), '--graph', join(root, rootGraph)]);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/closure-conflict/);
+    expect(r.err).toMatch(/graph .*procurement-triage\.graph\.json: alias-conflict/);
+    const other = (await publishedAs(root, rootGraph)).slice('sha256:'.length);
+    expect(await graphs.getGraph(other)).toBeNull();
+    expect(await graphs.resolveGraphAlias(ROOT_ALIAS)).not.toBe(other);
+  });
+
+  it('refuses a re-publication of a pack id@version with other bytes, storing none of them', async () => {
+    const f = join(example, 'packs/procurement-decision.json');
+    const other = new TextEncoder().encode(`${readFileSync(f, 'utf8')} `);
+    const { validatePack } = await import('../../core/pack/index.js');
+    const plain = validatePack(other).pack?.plain as { id: string; version: string };
+    const { DynamoDbPackRegistry } = await import('../../adapters/dynamodb-pack-registry.js');
+    const packs = new DynamoDbPackRegistry({ client: w.dynamodb, tableName: w.env.PACKS_TABLE! });
+    const out = await packs.publish(plain.id, plain.version, other);
+    expect(out).toMatchObject({ ok: false, code: 'alias-conflict', existingDigest: hex(readFileSync(f)) });
+    expect(await packs.getPack(hex(other))).toBeNull();
   });
 
   it('refuses to publish a graph whose pinned pack is not in the registry', async () => {
@@ -144,7 +171,7 @@ describe('docket publish --config --graph over the local stack', () => {
     });
     const r = await cli(['--config', join(root, 'jpack.json'), '--graph', join(root, rootGraph)]);
     expect(r.code).toBe(0);
-    const digest = hex(readFileSync(join(root, rootGraph)));
+    const digest = (await publishedAs(root, rootGraph)).slice('sha256:'.length);
     expect(await graphs.getGraph(digest)).not.toBeNull();
     const pack = hex(readFileSync(join(root, 'packs/procurement-decision.json')));
     await new ContentTable({ client: w.dynamodb, tableName: w.env.PACKS_TABLE! }).deleteItem(`pack#${pack}`, 'pack');

@@ -301,6 +301,35 @@ describe('pack registry and request archive', () => {
       );
   });
 
+  it('nobody, a publisher included, may rewrite or delete an alias or closure item by any action the table policy can name', () => {
+    // ADR 0450: IAM has no condition on an item's existence, so PutItem (a conditional create when `docket publish`
+    // sends it) stays; every other way to change a stored item is denied to every principal by the table's policy.
+    const keys = ['alias#refund-check@1.0.0', 'graph-alias#g@1.0.0', `graph-closure#${'a'.repeat(64)}`, 'pack#x'];
+    for (const principal of [ADMIN_ARN, ROOT_ARN, evaluateRole, deliverRole])
+      for (const action of [
+        'dynamodb:UpdateItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:PartiQLUpdate',
+        'dynamodb:PartiQLDelete',
+      ])
+        for (const leadingKey of keys)
+          expect(allowed(t, { principal, action, resource: packs, leadingKey }), `${principal} ${action}`).toBe(false);
+    const publisher = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').filter(([, r]) =>
+      String((r as { Properties: { ManagedPolicyName?: string } }).Properties.ManagedPolicyName).endsWith('-publisher'),
+    );
+    expect(publisher).toHaveLength(1);
+    const statements = (
+      publisher[0]![1] as { Properties: { PolicyDocument: { Statement: { Action: string | string[] }[] } } }
+    ).Properties.PolicyDocument.Statement;
+    const actions = statements.flatMap((st) => (Array.isArray(st.Action) ? st.Action : [st.Action]));
+    expect(actions.filter((a) => a.startsWith('dynamodb:')).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:Query',
+    ]);
+  });
+
   it('only the purge role may delete archived request bytes, and nobody may update them', () => {
     expect(
       allowed(t, { principal: purgeRole, action: 'dynamodb:DeleteItem', resource: requests, leadingKey: 'request#d' }),

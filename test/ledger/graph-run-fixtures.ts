@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closureOf, type GraphClosure } from '../../core/graph-closure/index.js';
+import { closureDigest, closureOf, type GraphClosure } from '../../core/graph-closure/index.js';
 import { evaluateGraph, graphRunJson, type GraphProject, type GraphRun } from '../../core/graph/index.js';
 import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { ENTRY_FORMAT_V3, type UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
@@ -32,6 +32,8 @@ if (!closed.ok) throw new Error(`the example graph is not closed: ${JSON.stringi
 export const CLOSURE: GraphClosure = closed.closure;
 
 export const hexOf = (d: string): string => d.slice('sha256:'.length);
+/** The example's published identity: the digest of its closure record (ADR 0450), hex. */
+export const PUBLISHED = ((d) => (d.ok ? hexOf(d.value) : ''))(closureDigest(CLOSURE));
 const pins = (m: Readonly<Record<string, string>>): Record<string, string> =>
   Object.fromEntries(Object.entries(m).map(([k, v]) => [k, hexOf(v)]));
 

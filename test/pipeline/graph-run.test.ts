@@ -6,10 +6,17 @@
  * or does not permit judgment-graphs on the log; the refusals of a deployment without the opt-in.
  */
 import { describe, expect, it } from 'vitest';
-import { GRAPH_REQUEST_FORMAT, type GraphRegistry, type LoadedGraph } from '../../core/admission/index.js';
+import {
+  GRAPH_REQUEST_FORMAT,
+  readGraphRequest,
+  type GraphRegistry,
+  type LoadedGraph,
+} from '../../core/admission/index.js';
 import type { GraphReadFailure } from '../../core/pipeline/index.js';
 import { graphRunJson } from '../../core/graph/index.js';
-import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import { buildEntry, parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import type { UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
+import { verifyResultEntry } from '../../core/pipeline/result-verdict.js';
 import { checkEntry } from '../../core/ledger/verify/entry-status.js';
 import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
@@ -20,20 +27,21 @@ import { resultLine } from '../../core/pipeline/saved-result.js';
 import { sequenceMessage } from '../../core/pipeline/sequencing.js';
 import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
-import { CLOSURE, hexOf, INPUTS, PROJECT, ROOT_GRAPH, runExample } from '../ledger/graph-run-fixtures.js';
+import { CLOSURE, hexOf, PUBLISHED, INPUTS, PROJECT, ROOT_GRAPH, runExample } from '../ledger/graph-run-fixtures.js';
 import { enc, hex, world } from '../replay/world.js';
 
 const DIGEST = hexOf(CLOSURE.graph);
+const NAMED = PUBLISHED;
 const ALIAS = `${CLOSURE.graphId}@${CLOSURE.graphVersion}`;
 const OFFICER = 'human-role:Sanctions Compliance Officer';
 const inputs = new TextDecoder().decode(INPUTS).trim();
-const graphRequest = (id: string, graph = `sha256:${DIGEST}`, extra = ''): Uint8Array =>
+const graphRequest = (id: string, graph = `sha256:${NAMED}`, extra = ''): Uint8Array =>
   enc.encode(`{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${graph}"${extra},"inputs":${inputs}}`);
 
 const LOADED: LoadedGraph = { digest: DIGEST, bytes: ROOT_GRAPH, closure: CLOSURE, project: PROJECT };
 const graphs: GraphRegistry = {
-  resolveGraphAlias: (a) => Promise.resolve(a === ALIAS ? DIGEST : null),
-  loadGraph: (d) => Promise.resolve(d === DIGEST ? LOADED : null),
+  resolveGraphAlias: (a) => Promise.resolve(a === ALIAS ? NAMED : null),
+  loadGraph: (d) => Promise.resolve(d === NAMED ? LOADED : null),
 };
 
 function graphWorld(enabled = true) {
@@ -49,8 +57,8 @@ function graphWorld(enabled = true) {
   };
   const fetch = {
     ...w.fetch,
-    publishedGraph: async (d: string) => (d === DIGEST ? LOADED : null),
-    resolveGraphAlias: async (a: string) => (a === ALIAS ? DIGEST : null),
+    publishedGraph: async (d: string) => (d === NAMED ? LOADED : null),
+    resolveGraphAlias: async (a: string) => (a === ALIAS ? NAMED : null),
   };
   const submit = async (bytes: Uint8Array): Promise<StoredEntry> => {
     const o = await processRequest(bytes, w.config, ports);
@@ -145,11 +153,11 @@ describe('a graph request through the pipeline', () => {
     expect(r.work?.recorded).toBeGreaterThan(0);
   });
 
-  it('reports a mismatch when the registry serves another closed set under the same graph digest', async () => {
+  it('reports a mismatch when the registry serves another closed set under the digest the request named', async () => {
     const w = graphWorld();
     const stored = await w.submit(graphRequest('gr-6'));
-    // The same graph bytes with a pack of other bytes (one more space): a closed set of its own, which publishing
-    // refuses (closure-conflict, ADR 0340) and replay must not take for the recorded one.
+    // The same graph bytes with a pack of other bytes (one more space): a closed set of its own with its own digest
+    // (ADR 0450), which replay must not take for the recorded one: the decision now refuses it.
     const pack = PROJECT.packs.get('procurement-decision');
     if (!pack?.ok) throw new Error('no pack');
     const bytes = new Uint8Array([...pack.bytes, 0x20]);
@@ -164,7 +172,10 @@ describe('a graph request through the pipeline', () => {
       ),
     );
     expect(r.result).toBe('replay-mismatch');
-    expect(r.differs?.map((d) => d.member)).toEqual(['packs']);
+    expect(r.differs).toEqual([
+      { member: 'kind', recorded: 'graph-run', replayed: 'admission-refusal' },
+      expect.objectContaining({ member: 'refusal.code', replayed: 'graph-closure-mismatch' }),
+    ]);
   });
 
   it('is not replayable when the registry no longer serves the graph, or serves one that is not its closed set', async () => {
@@ -254,13 +265,55 @@ describe('refusals of graph requests replay', () => {
   it.each([
     ['unknown-graph-alias', () => graphRequest('u-1', 'https://example.com/graphs/none@1.0.0')],
     ['unknown-graph-digest', () => graphRequest('u-2', `sha256:${'0'.repeat(64)}`)],
-    ['work-budget-out-of-range', () => graphRequest('u-3', `sha256:${DIGEST}`, ',"workBudget":0')],
+    ['work-budget-out-of-range', () => graphRequest('u-3', `sha256:${NAMED}`, ',"workBudget":0')],
   ])('%s is recorded and replays as a match', async (code, make) => {
     const w = graphWorld();
     const stored = await w.submit(make());
     const p = parseStoredEntry(stored.body);
     expect(p.ok && p.value.entry.kind === 'admission-refusal' && p.value.entry.refusal.code).toBe(code);
     expect((await w.replay(stored)).result).toBe('replay-match');
+  });
+
+  it('accepts the result of a graph requested by closure digest only when its recorded members hash to that digest', async () => {
+    const w = graphWorld();
+    const bytes = graphRequest('gr-9');
+    const stored = await w.submit(bytes);
+    const read = readGraphRequest(bytes);
+    if (!read.ok) throw new Error(read.error.message);
+    const sent = { requestId: 'gr-9', bytes, request: read.value };
+    const p = parseStoredEntry(stored.body);
+    if (!p.ok || p.value.entry.kind !== 'graph-run') throw new Error('not a graph run');
+    expect(verifyResultEntry(p.value, sent, w.policy)).toEqual({ ok: true });
+    // The same request, signed by the trusted key, recording one pack rebound: what a rewritten registry would run.
+    const { signature: _, ...unsigned } = p.value.entry;
+    const packs = { ...unsigned.packs, 'procurement-decision': 'c'.repeat(64) };
+    const forged = parseStoredEntry(buildEntry({ ...unsigned, packs } as UnsignedEntry, w.signer).body);
+    if (!forged.ok) throw new Error(forged.error.detail);
+    const v = verifyResultEntry(forged.value, sent, w.policy);
+    expect(v.ok ? 'ok' : v.reason).toBe('graph-mismatch');
+  });
+
+  it('records graph-closure-mismatch when the registry serves a rebound closure, and replays it until the item is put back', async () => {
+    const w = graphWorld();
+    // A closed set of its own: the same graph document, one pack rebound to other bytes under the same name.
+    const pack = PROJECT.packs.get('procurement-decision');
+    if (!pack?.ok) throw new Error('no pack');
+    const bytes = new Uint8Array([...pack.bytes, 0x20]);
+    const rebound: LoadedGraph = {
+      ...LOADED,
+      closure: { ...CLOSURE, packs: { ...CLOSURE.packs, 'procurement-decision': `sha256:${hex(bytes)}` } },
+      project: { ...PROJECT, packs: new Map(PROJECT.packs).set('procurement-decision', { ok: true, bytes }) },
+    };
+    const lying: GraphRegistry = { ...graphs, loadGraph: async (d) => (d === NAMED ? rebound : null) };
+    const o = await processRequest(graphRequest('u-5'), w.config, { ...w.ports, graphs: lying });
+    expect(o.status === 'recorded' && [o.kind, o.refusalCode]).toEqual(['admission-refusal', 'graph-closure-mismatch']);
+    expect(w.sent).toEqual([]);
+    let stored: StoredEntry | undefined;
+    if (o.status === 'recorded') for await (const e of w.store.readEntries(o.logId, o.seq, o.seq)) stored = e;
+    const still = { ...w.fetch, publishedGraph: async (d: string) => (d === NAMED ? rebound : null) };
+    expect((await replayStoredEntry(stored!, replayContext(w.options({ fetch: still })))).result).toBe('replay-match');
+    const restored = await w.replay(stored!);
+    expect([restored.result, restored.reason]).toEqual(['not-replayable', 'registry-state-changed']);
   });
 
   it('an unknown alias published since is registry-state-changed', async () => {
@@ -272,8 +325,8 @@ describe('refusals of graph requests replay', () => {
         w.options({
           fetch: {
             ...w.fetch,
-            publishedGraph: async (d: string) => (d === DIGEST ? LOADED : null),
-            resolveGraphAlias: async () => DIGEST,
+            publishedGraph: async (d: string) => (d === NAMED ? LOADED : null),
+            resolveGraphAlias: async () => NAMED,
           },
         }),
       ),

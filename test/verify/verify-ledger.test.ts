@@ -26,7 +26,11 @@ const signer = signerFromKeyPair(K1);
 const checkpointSigner = signerFromKeyPair(KC);
 
 /** A store filled through the ledger's own append protocol and checkpoint builder, as the pipeline fills it. */
-async function appendedStore(requests: number, checkpointAfter: number): Promise<MemoryLedgerStore> {
+async function appendedStore(
+  requests: number,
+  checkpointAfter: number,
+  over: (i: number) => Record<string, unknown> = () => ({}),
+): Promise<MemoryLedgerStore> {
   const store = new MemoryLedgerStore();
   for (let i = 0; i < requests; i++) {
     const requestId = `request-${i}`;
@@ -37,7 +41,7 @@ async function appendedStore(requests: number, checkpointAfter: number): Promise
       build: ({ logId, seq, prevHash }) =>
         buildEntry(
           {
-            ...unsignedEntry(logId, seq, prevHash, K1),
+            ...unsignedEntry(logId, seq, prevHash, K1, over(i)),
             requestId,
             requestDigest: sha256Hex(`request ${requestId}`),
           } as never,
@@ -104,5 +108,18 @@ describe('verifyLedger over a live store', () => {
     const r = await verifyLedger(storeSource(broken), policy, await storeCheckpoints(store, LOGS));
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error.code).toBe('store-read-incomplete');
+  });
+
+  it('reports meaning-rebound where a later entry records another pack under an id@version already recorded', async () => {
+    // A pack of other bytes under the same triage@1.0.0 in every entry after the first.
+    const rebound = { pack: { id: 'triage', version: '1.0.0', digest: 'b'.repeat(64) } };
+    const store = await appendedStore(2, 2, (i) => (i === 1 ? rebound : {}));
+    const r = await verifyLedger(storeSource(store), policy, await storeCheckpoints(store, LOGS));
+    if (!r.ok) throw new Error('no verdict');
+    const found = r.value.findings.filter((f) => f.code === 'meaning-rebound');
+    expect(found).toEqual([
+      expect.objectContaining({ code: 'meaning-rebound', name: 'pack triage@1.0.0', firstLogId: 'log-a', firstSeq: 0 }),
+    ]);
+    expect(r.value.ok).toBe(false);
   });
 });

@@ -67,6 +67,7 @@ export const REFUSAL_CODES = [
   'unknown-graph-digest',
   'unknown-graph-alias',
   'graph-unreadable',
+  'graph-closure-mismatch',
 ] as const;
 /**
  * The one closed list above is the type. Its consumers handle every code or fail to compile: admission gives each its

@@ -65,6 +65,20 @@ export type LogFinding =
       readonly firstLogId: string;
       readonly firstSeq: number;
     }
+  /**
+   * Entry (logId, seq) records another meaning for a pack or graph `name` ("pack <id>@<version>", "graph
+   * <id>@<version>") than the first entry recording it, at (firstLogId, firstSeq): the registry was rebound (ADR 0450).
+   */
+  | {
+      readonly code: 'meaning-rebound';
+      readonly logId: string;
+      readonly seq: number;
+      readonly name: string;
+      readonly firstLogId: string;
+      readonly firstSeq: number;
+    }
+  /** Entry (logId, seq) is a `graph-closure-mismatch` refusal: the registry served a rewritten closure (ADR 0450). */
+  | { readonly code: 'registry-rewritten'; readonly logId: string; readonly seq: number }
   /** A position marker names (logId, seq) for a request, but no entry is stored there. */
   | {
       readonly code: 'position-without-entry';
@@ -157,6 +171,8 @@ export const VERIFY_FINDING_CODES = [
   'sequence-broken',
   'chain-broken',
   'duplicate-request',
+  'meaning-rebound',
+  'registry-rewritten',
   'position-without-entry',
   'position-mismatch',
   'unregistered-log',
@@ -200,6 +216,8 @@ export function groupOf(code: FindingCode): 0 | 1 | 2 | 3 {
     case 'sequence-broken':
     case 'chain-broken':
     case 'duplicate-request':
+    case 'meaning-rebound':
+    case 'registry-rewritten':
     case 'position-without-entry':
     case 'position-mismatch':
       return 2;

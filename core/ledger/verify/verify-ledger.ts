@@ -21,6 +21,7 @@ import type { TrustPolicy } from '../trust-policy/trust-policy.js';
 import { checkCheckpoint } from './checkpoint-status.js';
 import { checkEntry } from './entry-status.js';
 import { compareFindings, type EntryStatus, type Finding, type NoVerdict, type Verdict } from './findings.js';
+import { Meanings, recordsRewrittenRegistry } from './meanings.js';
 import type { LedgerSource } from './sources.js';
 import { judgeNotes, newestClaim, type NoteCheckpoint, type WitnessEvidence } from '../witness/witness-evidence.js';
 import type { WitnessPolicy } from '../witness/witness-policy.js';
@@ -74,6 +75,7 @@ class Run {
   readonly findings: Finding[] = [];
   readonly requests = new Map<string, { logId: string; seq: number }>();
   readonly slots = new Map<string, string | null>();
+  readonly meanings = new Meanings();
   readonly anchorsByLog = new Map<string, Anchor[]>();
   readonly summaryAnchors: { logId: string; treeSize: number; time: string }[] = [];
   entries = 0;
@@ -150,6 +152,19 @@ class Run {
             firstSeq: first.seq,
           });
         } else this.requests.set(c.entry.requestId, { logId, seq: stored.seq });
+        // One meaning per pack or graph id@version across the ledger (ADR 0450), the first recorded being the original.
+        if (recordsRewrittenRegistry(c.entry))
+          this.findings.push({ code: 'registry-rewritten', logId, seq: stored.seq });
+        const rebound = this.meanings.rebound(c.entry, logId, stored.seq);
+        if (rebound !== undefined)
+          this.findings.push({
+            code: 'meaning-rebound',
+            logId,
+            seq: stored.seq,
+            name: rebound.name,
+            firstLogId: rebound.logId,
+            firstSeq: rebound.seq,
+          });
       }
       if (trackSlots && !this.slots.has(`${logId}\u0000${stored.seq}`))
         this.slots.set(`${logId}\u0000${stored.seq}`, c.entry?.requestId ?? null);
