@@ -239,7 +239,7 @@ describe('a graph the registry cannot serve (ADR 0456)', () => {
     for await (const e of w.store.readEntries(o.logId, o.seq, o.seq)) {
       const p = parseStoredEntry(e.body);
       expect(p.ok && p.value.entry.kind === 'admission-refusal' && p.value.entry.refusal.message).toBe(
-        `graph sha256:${DIGEST} is published but cannot be read as a closed set: closure is not canonical`,
+        `graph sha256:${NAMED} is published but cannot be read as a closed set: closure is not canonical`,
       );
       // Repaired since, the graph reads: the refusal replays as a changed registry, never as a match.
       expect((await w.replay(e)).result).toBe('not-replayable');
