@@ -1,6 +1,7 @@
 /**
- * The evaluate Lambda: SQS intake → evaluator → ledger → handoff queues, with partial batch responses
- * (ReportBatchItemFailures). Thin by design: decode the event, call the pipeline, return. Everything else lives in
+ * The evaluate Lambda: FIFO ledger queue → admission, evaluation, append → one delivery job per log to the delivery
+ * queue (docs/adr/0404-delivery-stage.md; functions/deliver.ts sends the handoffs and notifications), with partial
+ * batch responses (ReportBatchItemFailures). Thin by design: decode the event, call the pipeline, return. Everything else lives in
  * core/pipeline (logic) and adapters (AWS). Built once per cold start: the signing key (Secrets Manager, or a local
  * key file), the build digest of this bundle, the clients and the compiled-pack cache.
  */
@@ -22,10 +23,7 @@ async function coldStart(): Promise<EvaluateRuntime> {
     env: process.env,
     signer,
     buildDigest: buildDigest(process.env, import.meta.url),
-    // With a delivery queue the stage sends (and counts) the handoffs (docs/adr/0404-delivery-stage.md).
-    observability: powertoolsObservability('docket-evaluate', 'Docket', {
-      handoffsSentHere: !process.env.DELIVERY_QUEUE_URL,
-    }),
+    observability: powertoolsObservability('docket-evaluate', 'Docket'),
   });
 }
 
