@@ -103,6 +103,8 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
   const submit = async (bytes: Uint8Array): Promise<StoredEntry> => {
     const o = await processRequest(bytes, config, ports);
     if (o.status !== 'recorded') throw new Error(`not recorded: ${o.code}`);
+    // The position, as the delivery stage writes it once the batch's job names the entry (core/pipeline/deliver-job.ts).
+    await store.putPositionIfAbsent({ requestId: o.requestId, logId: o.logId, seq: o.seq });
     for await (const e of store.readEntries(o.logId, o.seq, o.seq)) return e;
     throw new Error('recorded entry not found');
   };
