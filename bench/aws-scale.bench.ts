@@ -1,54 +1,45 @@
 /**
- * The AWS scale model (docs/adr/0280-aws-scale-model.md; model in bench/support/aws-model/): the real
- * batch handler, ledger writer and append protocol run by simulated Lambda instances on a virtual clock, every
- * DynamoDB and SQS call costing a lognormal latency, metered per partition key and (with --throttle) limited per key
- * with the SDK's own retries. Virtual time: the figures do not depend on this machine or its load, and the same
- * flags and seed give the same figures on every run.
+ * The AWS scale model (docs/adr/0280-aws-scale-model.md; model in bench/support/aws-model/): the deployed handlers'
+ * runtimes (functions/lib/evaluate-runtime.ts, functions/lib/deliver-runtime.ts) run by simulated Lambda instances on
+ * a virtual clock over modelled AWS clients, every DynamoDB and SQS call costing a lognormal latency, metered per
+ * partition key and (with --throttle) limited per key with the SDK's own retries. Virtual time: the figures do not
+ * depend on this machine or its load, and the same flags and seed give the same figures on every run.
  *
- *   npm run build && node dist/bench/aws-scale.bench.js --instances 50 --logs 8 --appends 12000 --throttle --json
+ *   npm run build && node dist/bench/aws-scale.bench.js --instances 8 --logs 8 --appends 12000 --throttle --json
  *
- * It runs, on the same requests, the many-writers protocol as the baseline (intake = SQS standard read by every
- * instance, logs in turn per instance: many writers per log), the one-writer-per-log sequencing with one slot write at
- * a time per log (`one-writer-per-log-serial`, ADR 0274's protocol), the previous shipped protocol
- * (`one-writer-per-log-inline-delivery`: positions, handoffs and notifications sent under the FIFO group's lock) and
- * the design as shipped (`one-writer-per-log`: intake → sequence function → SQS FIFO ledger queue, group = log: one
- * writer per log; each log's slot writes group-committed as one bundle item, ADR 0350 and ADR 0400; then one delivery
- * job per log sent under the lock, and a delivery stage that writes the positions and sends the handoffs and the
- * notifications: core/pipeline/deliver-job.ts), each twice:
+ * It runs the design as shipped (intake → sequence function → SQS FIFO ledger queue, group = log: one writer per log;
+ * each log's slot writes group-committed as one bundle item, ADR 0350 and ADR 0400; one delivery job per log sent
+ * under the lock; a delivery stage that writes the positions and sends the handoffs and the notifications) twice:
  *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
  *             durable (the sustained rate); units per entry, hottest key, throttles and redeliveries are this run's;
- *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the design's own sustained rate): p50/p99 are
- *             this run's, per request from its send to the intake to its entry's slot write applied at the table.
+ *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the sustained rate): p50/p99 are this run's, per
+ *             request from its send to the intake to its entry's slot write applied at the table.
  * Both runs' chains are checked with the project's verify (all signatures, position markers) under a test policy.
+ * The same-run baseline (`baseline`, `ratio`): the backlog run's entries written again as bare conditional PutItems of
+ * the same items against a fresh modelled table with the same latency and limits, instances × batch size at once —
+ * the physical floor of writing every entry (scale-model.ts `bareWrites`).
  *
  * Flags: --instances N (50) --logs L (8) --appends K (12000) --throttle --json --seed S (1)
  *   --p50 / --p99 ms (4 / 15: DynamoDB call latency)  --sqs-p50 / --sqs-p99 ms (default: the same as DynamoDB)
  *   --cpu-ms (1: evaluate-function CPU per record)  --sign-ms (0.1: per entry signature, under the slot lock)
  *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
  *   --rate r (paced run's requests/s)  --batch-size b (10)
- *   --designs many-writers,one-writer-per-log-serial,one-writer-per-log-inline-delivery,one-writer-per-log (all by
- *   default)  --delivery-instances N (delivery-stage consumers; default --instances; infra deploys max(10, maximumConcurrency))
- *   --free-after-slots (what-if of the inline designs, refused with the stage: handoffs, notifications and position
- *   writes cost no time under the FIFO group's lock, an upper bound on moving them out)
- * Each design also reports the latency a requester sees, to the result notification (notifiedP50Ms, notifiedP99Ms),
- * and `deliveredOnce`: every entry's handoffs and notification arrived, each id once but for redelivered requests.
- * The stage also reports its jobs sent and delivered and its SQS calls (job send, receive, delete) per entry.
- *   --p99-target ms: also bisect, in seven more paced runs per design, the highest rate whose p99 (to durable) meets
- *   the target (`rateAtP99Target`: the rate, its p99, its share of the sustained rate, the next rate tried that missed)
- * With --json the last line is one JSON object: the one-writer-per-log figures (as shipped, with the delivery stage),
- * `inlineDelivery` (one-writer-per-log-inline-delivery: the previous shipped protocol), `baseline` (many-writers),
- * `serialSlots` (one-writer-per-log-serial), `inlineRatio` (one-writer-per-log / inlineDelivery), `ratio`
- * (/ baseline) and `serialRatio` (/ serialSlots).
+ *   --delivery-instances N (delivery-stage consumers; default --instances; infra deploys max(10, maximumConcurrency))
+ * It also reports the latency a requester sees, to the result notification (notifiedP50Ms, notifiedP99Ms),
+ * `deliveredOnce`: every entry's handoffs and notification arrived, each id once but for redelivered requests, the
+ * stage's jobs sent and delivered and its SQS calls (job send, receive, delete) per entry, and `evaluateUnderLockMs`:
+ * the evaluate function's time under the FIFO lock (invoked → returned), mean ms per batch.
+ *   --p99-target ms: also bisect, in seven more paced runs, the highest rate whose p99 (to durable) meets the target
+ *   (`rateAtP99Target`: the rate, its p99, its share of the sustained rate, the next rate tried that missed)
+ * With --json the last line is one JSON object: the figures, `baseline` (the bare writes) and `ratio` (/ baseline).
  */
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
-  DESIGNS,
   rateAtP99,
   simulate,
   workload,
-  type Design,
   type RateAtP99,
   type RunFigures,
   type ScaleOptions,
@@ -75,8 +66,6 @@ const { values } = parseArgs({
     sequencers: { type: 'string' },
     rate: { type: 'string' },
     'batch-size': { type: 'string', default: '10' },
-    designs: { type: 'string', default: DESIGNS.join(',') },
-    'free-after-slots': { type: 'boolean', default: false },
     'delivery-instances': { type: 'string' },
     'p99-target': { type: 'string' },
   },
@@ -106,18 +95,10 @@ const o: ScaleOptions = {
   sequencers: num('sequencers', values.sequencers ?? String(Math.max(4, logs)), 1, true),
   batchSize: num('batch-size', values['batch-size'], 1, true),
   seed: num('seed', values.seed, 0, true),
-  freeAfterSlots: values['free-after-slots'],
   ...(values['delivery-instances'] !== undefined
     ? { deliveryInstances: num('delivery-instances', values['delivery-instances'], 1, true) }
     : {}),
 };
-
-const designs = values.designs.split(',') as Design[];
-for (const d of designs) if (!DESIGNS.includes(d)) throw new RangeError(`unknown design ${d}`);
-if (o.freeAfterSlots === true && designs.includes('one-writer-per-log'))
-  throw new RangeError(
-    '--free-after-slots bounds the designs that deliver under the lock: pass --designs without one-writer-per-log',
-  );
 
 const root = new URL('../../', import.meta.url);
 const packBytes = new Uint8Array(readFileSync(new URL('examples/data-request-intake-triage.json', root)));
@@ -131,12 +112,12 @@ interface DesignFigures {
 
 const p99Target = values['p99-target'] !== undefined ? num('p99-target', values['p99-target'], 0.001) : undefined;
 
-async function runDesign(design: Design): Promise<DesignFigures> {
-  const backlog = await simulate(design, work, o, { kind: 'backlog' });
+async function run(): Promise<DesignFigures> {
+  const backlog = await simulate(work, o, { kind: 'backlog' });
   const perSecond = values.rate !== undefined ? num('rate', values.rate, 0.001) : 0.8 * backlog.appendsPerSecond;
-  const paced = await simulate(design, work, o, { kind: 'poisson', perSecond });
+  const paced = await simulate(work, o, { kind: 'poisson', perSecond });
   if (p99Target === undefined) return { backlog, paced };
-  return { backlog, paced, atTarget: await rateAtP99(design, work, o, p99Target, backlog.appendsPerSecond) };
+  return { backlog, paced, atTarget: await rateAtP99(work, o, p99Target, backlog.appendsPerSecond) };
 }
 
 const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
@@ -180,22 +161,37 @@ function summary(f: DesignFigures) {
     verifyFindings: [...new Set([...b.verifyFindings, ...f.paced.verifyFindings])],
     deliveredOnce: b.deliveredOnce && f.paced.deliveredOnce,
     deliveryRepeats: b.deliveries.repeats + f.paced.deliveries.repeats,
-    ...(b.delivery !== undefined
-      ? {
-          jobsSent: b.delivery.jobsSent,
-          jobsDelivered: b.delivery.jobsDelivered,
-          jobsRefused: b.delivery.jobsRefused + (f.paced.delivery?.jobsRefused ?? 0),
-          deliverySqsCallsPerEntry: round(b.delivery.sqsCallsPerEntry, 3),
-          deliveryInvocationsPerEntry: round(b.delivery.invocations / b.appends, 3),
-          deliveryInvocationMs: round(b.delivery.invokedMs / Math.max(1, b.delivery.invocations), 1),
-        }
-      : {}),
+    jobsSent: b.delivery.jobsSent,
+    jobsDelivered: b.delivery.jobsDelivered,
+    jobsRefused: b.delivery.jobsRefused + f.paced.delivery.jobsRefused,
+    deliverySqsCallsPerEntry: round(b.delivery.sqsCallsPerEntry, 3),
+    deliveryInvocationsPerEntry: round(b.delivery.invocations / b.appends, 3),
+    deliveryInvocationMs: round(b.delivery.invokedMs / Math.max(1, b.delivery.invocations), 1),
     entryItemBytes: {
       stored: roundAll(b.entryItemBytes.stored),
       plain: roundAll(b.entryItemBytes.plain),
     },
-    ...(b.breakdown !== undefined ? { batchBreakdownMs: roundAll(b.breakdown) } : {}),
+    batchBreakdownMs: roundAll(b.breakdown),
+    // The evaluate function's time under the FIFO lock (backlog run; the paced run's beside it).
+    evaluateUnderLockMs: round(b.breakdown.evaluateUnderLockMs, 1),
+    pacedEvaluateUnderLockMs: round(f.paced.breakdown.evaluateUnderLockMs, 1),
     virtualSeconds: round(b.virtualSeconds, 1),
+  };
+}
+
+/** The same-run baseline: the backlog run's entries as bare conditional PutItems (scale-model.ts `bareWrites`). */
+function baselineOf(f: DesignFigures) {
+  const w = f.backlog.bareWrites;
+  return {
+    design: 'bare-conditional-put-items',
+    writes: w.writes,
+    concurrency: w.concurrency,
+    appendsPerSecond: round(w.writesPerSecond, 0),
+    p50Ms: round(w.p50Ms, 1),
+    p99Ms: round(w.p99Ms, 1),
+    ledgerWcuPerEntry: round(w.wcuPerWrite, 3),
+    throttled: w.throttled,
+    virtualSeconds: round(w.virtualSeconds, 1),
   };
 }
 
@@ -205,8 +201,9 @@ function roundAll<T extends object>(x: T): Record<string, number> {
 
 async function main(): Promise<void> {
   const wall = process.hrtime.bigint();
-  const results = new Map<Design, ReturnType<typeof summary>>();
-  for (const d of designs) results.set(d, summary(await runDesign(d)));
+  const figures = await run();
+  const s = summary(figures);
+  const base = baselineOf(figures);
   const wallS = Number(process.hrtime.bigint() - wall) / 1e9;
 
   const args = process.argv.slice(2).join(' ');
@@ -216,81 +213,45 @@ async function main(): Promise<void> {
   console.log(
     `  DynamoDB latency p50 ${o.dynamoLatency.p50Ms} ms / p99 ${o.dynamoLatency.p99Ms} ms (mean ${lognormalMeanMs(o.dynamoLatency).toFixed(2)} ms), SQS p50 ${o.sqsLatency.p50Ms} / p99 ${o.sqsLatency.p99Ms} ms; CPU ${o.cpuMsPerRecord} ms/record + ${o.signMs} ms/signature; visibility timeout ${o.visibilityTimeoutSeconds} s`,
   );
-  if (o.freeAfterSlots === true)
-    console.log('  WHAT-IF (not a shipped design): the work after the slot writes costs no time under the lock');
-  if (designs.includes('one-writer-per-log'))
-    console.log(`  delivery stage: ${o.deliveryInstances ?? o.instances} consumer instances`);
-  for (const s of results.values()) {
-    console.log(`  ${s.design}:`);
+  console.log(`  delivery stage: ${o.deliveryInstances ?? o.instances} consumer instances`);
+  console.log(`  ${s.design}:`);
+  console.log(
+    `    ${s.appendsPerSecond} appends/s sustained; p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms at ${s.latencyAtRequestsPerSecond} requests/s`,
+  );
+  console.log(
+    `    to the result notification: p50 ${s.notifiedP50Ms} ms, p99 ${s.notifiedP99Ms} ms (${s.notified} of ${o.appends} requests)`,
+  );
+  if (s.rateAtP99Target !== undefined) {
+    const t = s.rateAtP99Target;
     console.log(
-      `    ${s.appendsPerSecond} appends/s sustained; p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms at ${s.latencyAtRequestsPerSecond} requests/s`,
-    );
-    console.log(
-      `    to the result notification: p50 ${s.notifiedP50Ms} ms, p99 ${s.notifiedP99Ms} ms (${s.notified} of ${o.appends} requests)`,
-    );
-    if (s.rateAtP99Target !== undefined) {
-      const t = s.rateAtP99Target;
-      console.log(
-        `    p99 ≤ ${t.targetMs} ms up to ${t.requestsPerSecond} requests/s (${Math.round(t.shareOfSustained * 100)} % of sustained; p99 ${t.p99Ms ?? '-'} ms there, missed at ${t.missedAtRequestsPerSecond})`,
-      );
-    }
-    console.log(
-      `    ledger ${s.ledgerWcuPerEntry} WCU + ${s.ledgerRcuPerEntry} RCU per entry (request archive ${s.archiveWcuPerEntry} WCU); hottest key ${s.hottestKey} ${s.hottestKeyWcuPerSecond} WCU/s, ${s.hottestReadKey || '-'} ${s.hottestKeyRcuPerSecond} RCU/s`,
-    );
-    console.log(
-      `    throttled ${s.throttled}, redelivered ${s.redelivered}, lost slots ${s.lostSlots}, SQS/SNS calls per request ${s.messagingCallsPerRequest}; chain valid ${s.chainValid}, one entry per request ${s.oneEntryPerRequest}${s.verifyFindings.length > 0 ? ` (findings: ${s.verifyFindings.join(', ')})` : ''}`,
-    );
-    console.log(
-      `    delivered once ${s.deliveredOnce} (${s.deliveryRepeats} repeats, from redeliveries)${s.jobsSent !== undefined ? `; delivery jobs sent ${s.jobsSent}, delivered ${s.jobsDelivered}, refused ${s.jobsRefused}; job SQS calls per entry ${s.deliverySqsCallsPerEntry}; consumer invocations per entry ${s.deliveryInvocationsPerEntry}, ${s.deliveryInvocationMs} ms each` : ''}`,
-    );
-    if (s.batchBreakdownMs !== undefined) console.log(`    per batch (mean ms): ${JSON.stringify(s.batchBreakdownMs)}`);
-  }
-  const base = results.get('many-writers');
-  const serial = results.get('one-writer-per-log-serial');
-  const inline = results.get('one-writer-per-log-inline-delivery');
-  const next = results.get('one-writer-per-log');
-  const ratioOf = (a: ReturnType<typeof summary>, b: ReturnType<typeof summary>): Record<string, number> => ({
-    appendsPerSecond: round(a.appendsPerSecond / b.appendsPerSecond),
-    p99Ms: round(a.p99Ms / b.p99Ms),
-    ledgerWcuPerEntry: round(a.ledgerWcuPerEntry / b.ledgerWcuPerEntry),
-    ledgerRcuPerEntry: round(a.ledgerRcuPerEntry / b.ledgerRcuPerEntry, 4),
-    hottestKeyWcuPerSecond: round(a.hottestKeyWcuPerSecond / b.hottestKeyWcuPerSecond),
-  });
-  let ratio: Record<string, number> | undefined;
-  let serialRatio: Record<string, number> | undefined;
-  let inlineRatio: Record<string, number> | undefined;
-  if (inline !== undefined && next !== undefined) {
-    inlineRatio = ratioOf(next, inline);
-    console.log(
-      `  one-writer-per-log / one-writer-per-log-inline-delivery (the previous shipped protocol, same run): ${JSON.stringify(inlineRatio)}`,
+      `    p99 ≤ ${t.targetMs} ms up to ${t.requestsPerSecond} requests/s (${Math.round(t.shareOfSustained * 100)} % of sustained; p99 ${t.p99Ms ?? '-'} ms there, missed at ${t.missedAtRequestsPerSecond})`,
     );
   }
-  if (base !== undefined && next !== undefined) {
-    ratio = ratioOf(next, base);
-    console.log(`  one-writer-per-log / many-writers (baseline, same run): ${JSON.stringify(ratio)}`);
-  }
-  if (serial !== undefined && next !== undefined) {
-    serialRatio = ratioOf(next, serial);
-    console.log(`  one-writer-per-log / one-writer-per-log-serial (same run): ${JSON.stringify(serialRatio)}`);
-  }
+  console.log(
+    `    ledger ${s.ledgerWcuPerEntry} WCU + ${s.ledgerRcuPerEntry} RCU per entry (request archive ${s.archiveWcuPerEntry} WCU); hottest key ${s.hottestKey} ${s.hottestKeyWcuPerSecond} WCU/s, ${s.hottestReadKey || '-'} ${s.hottestKeyRcuPerSecond} RCU/s`,
+  );
+  console.log(
+    `    throttled ${s.throttled}, redelivered ${s.redelivered}, lost slots ${s.lostSlots}, SQS/SNS calls per request ${s.messagingCallsPerRequest}; chain valid ${s.chainValid}, one entry per request ${s.oneEntryPerRequest}${s.verifyFindings.length > 0 ? ` (findings: ${s.verifyFindings.join(', ')})` : ''}`,
+  );
+  console.log(
+    `    delivered once ${s.deliveredOnce} (${s.deliveryRepeats} repeats, from redeliveries); delivery jobs sent ${s.jobsSent}, delivered ${s.jobsDelivered}, refused ${s.jobsRefused}; job SQS calls per entry ${s.deliverySqsCallsPerEntry}; consumer invocations per entry ${s.deliveryInvocationsPerEntry}, ${s.deliveryInvocationMs} ms each`,
+  );
+  console.log(
+    `    evaluate function under the FIFO lock: ${s.evaluateUnderLockMs} ms per batch (paced run ${s.pacedEvaluateUnderLockMs} ms)`,
+  );
+  console.log(`    per batch (mean ms): ${JSON.stringify(s.batchBreakdownMs)}`);
+  console.log(
+    `  baseline, same run: ${base.writes} bare conditional PutItems of the same entry items, ${base.concurrency} at once: ${base.appendsPerSecond} writes/s; p50 ${base.p50Ms} ms, p99 ${base.p99Ms} ms per write; ${base.ledgerWcuPerEntry} WCU each; throttled ${base.throttled}`,
+  );
+  const ratio = {
+    appendsPerSecond: round(s.appendsPerSecond / base.appendsPerSecond),
+    ledgerWcuPerEntry: round(s.ledgerWcuPerEntry / base.ledgerWcuPerEntry),
+  };
+  console.log(`  pipeline / bare writes (same run): ${JSON.stringify(ratio)}`);
   console.log(`  ${wallS.toFixed(1)} s of wall time`);
   console.log(`  command: ${COMMAND} ${args}`);
-  if (values.json) {
-    const head = next ?? inline ?? serial ?? base;
-    console.log(
-      JSON.stringify({
-        ...head,
-        ...(inline !== undefined && head !== inline ? { inlineDelivery: inline } : {}),
-        ...(base !== undefined && head !== base ? { baseline: base } : {}),
-        ...(serial !== undefined && head !== serial ? { serialSlots: serial } : {}),
-        ...(inlineRatio !== undefined ? { inlineRatio } : {}),
-        ...(ratio !== undefined ? { ratio } : {}),
-        ...(serialRatio !== undefined ? { serialRatio } : {}),
-        options: o,
-        command: `${COMMAND} ${args}`,
-      }),
-    );
-  }
+  if (values.json)
+    console.log(JSON.stringify({ ...s, baseline: base, ratio, options: o, command: `${COMMAND} ${args}` }));
 }
 
 await main();

@@ -1,7 +1,7 @@
 /**
  * The evaluate handler's per-record cost in-process: the whole pipeline for one request (strict request read,
  * admission incl. worst-case entry size, evaluation, request archive put, entry build + RFC 8785 + Ed25519 signature,
- * append protocol, handoff message build) over in-memory ports, next to the evaluation alone on the same documents
+ * append protocol: what the evaluate function does per record under the FIFO lock) over in-memory ports, next to the evaluation alone on the same documents
  * in the same run, as a ratio.
  *
  *   npm run build && node dist/bench/handler.bench.js
@@ -32,16 +32,13 @@ const evidence = new TextDecoder().decode(file('examples/requests/triage-instanc
 const enc = new TextEncoder();
 
 const config: PipelineConfig = {
-  logIds: ['b-0', 'b-1', 'b-2', 'b-3'],
+  logIds: ['b-0'],
   supportedExtensions: [],
   defaultWorkBudget: 100_000,
   maxWorkBudget: 1_000_000,
   evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: 'b'.repeat(64) },
-  routeQueues: { 'queue:Intake Desk': 'q1', 'human-role:Oversight': 'q2', 'human-role:Data Steward': 'q3' },
-  unroutedQueue: 'q0',
 };
 const signer = signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(3)));
-let sent = 0;
 const ports = {
   packs: cachedPackSource({ getPack: async () => packBytes, resolveAlias: async () => null }),
   archive: { put: async () => undefined },
@@ -50,8 +47,7 @@ const ports = {
     signer,
     logIds: config.logIds,
     now: () => '2026-12-02T14:00:00Z',
-  }),
-  handoffs: { send: async () => void (sent += 1) },
+  }).forLog('b-0'),
 };
 const requests = Array.from({ length: N }, (_, i) =>
   enc.encode(
@@ -106,7 +102,6 @@ async function main(): Promise<void> {
     `  whole pipeline per record       : ${recordUs.toFixed(1)} µs/record  (${(1e6 / recordUs).toFixed(0)} records/s on one core)`,
   );
   console.log(`  ratio pipeline / evaluation     : ${(recordUs / evalUs).toFixed(1)}×`);
-  console.log(`  handoff messages built          : ${sent}`);
   console.log(`  command: ${BENCH_COMMAND}`);
 }
 

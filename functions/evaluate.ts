@@ -24,10 +24,7 @@ async function coldStart(): Promise<EvaluateRuntime> {
     env: process.env,
     signer,
     buildDigest: buildDigest(process.env, import.meta.url),
-    // With a delivery queue the stage sends (and counts) the handoffs (docs/adr/0404-delivery-stage.md).
-    observability: powertoolsObservability('docket-evaluate', 'Docket', {
-      handoffsSentHere: !process.env.DELIVERY_QUEUE_URL,
-    }),
+    observability: powertoolsObservability('docket-evaluate', 'Docket'),
   });
 }
 

@@ -136,7 +136,7 @@ export class DocketStack extends Stack {
       config,
       functionName: names.evaluateFunction,
       ledgerQueue: this.sequencer.queue,
-      environment: evaluateEnvironment({ config, names, queueUrl, signingSecretArn, resultsTopicArn }),
+      environment: evaluateEnvironment({ config, names, queueUrl, signingSecretArn }),
       codeSigningConfig: this.codeSigning.config,
     });
     this.checkpoints = new Checkpoints(this, 'Checkpoints', {

@@ -49,11 +49,9 @@ export interface EvaluateEnvironmentInput {
   /** Queue URL by physical queue name, DLQs included (a token in the stack, a real URL locally). */
   readonly queueUrl: (queueName: string) => string;
   readonly signingSecretArn: string;
-  /** The results topic's ARN (a token in the stack, a real ARN locally). */
-  readonly resultsTopicArn: string;
 }
 
-/** The route queues (a handoff's destination, planned by the evaluate function and sent by the deliver function). */
+/** The route queues (a handoff's destination, planned and sent by the deliver function). */
 function routeEnvironment(i: DeliverEnvironmentInput): Record<string, string> {
   const routeQueues: Record<string, string> = {};
   for (const r of i.config.routes) {
@@ -64,14 +62,21 @@ function routeEnvironment(i: DeliverEnvironmentInput): Record<string, string> {
   return {
     [ENV.routeQueues]: JSON.stringify(routeQueues),
     [ENV.unroutedQueueUrl]: i.queueUrl(i.names.unrouted.queue),
-    // Only when enabled, so a deployment without draft features synthesizes the same template as before.
-    ...(i.config.draftFeatures.length > 0
-      ? { [ENV.draftFeatures]: JSON.stringify([...new Set(i.config.draftFeatures)].sort()) }
-      : {}),
+    ...draftFeatureEnvironment(i),
   };
 }
 
-export type DeliverEnvironmentInput = Omit<EvaluateEnvironmentInput, 'signingSecretArn'>;
+/** Only when enabled, so a deployment without draft features synthesizes the same template as before. */
+function draftFeatureEnvironment(i: Pick<DeliverEnvironmentInput, 'config'>): Record<string, string> {
+  return i.config.draftFeatures.length > 0
+    ? { [ENV.draftFeatures]: JSON.stringify([...new Set(i.config.draftFeatures)].sort()) }
+    : {};
+}
+
+export interface DeliverEnvironmentInput extends Omit<EvaluateEnvironmentInput, 'signingSecretArn'> {
+  /** The results topic's ARN (a token in the stack, a real ARN locally). */
+  readonly resultsTopicArn: string;
+}
 
 export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string, string> {
   return {
@@ -79,8 +84,8 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
     [ENV.ledgerTable]: i.names.ledgerTable,
     [ENV.packsTable]: i.names.packsTable,
     [ENV.requestsTable]: i.names.requestsTable,
-    // A handoff's destination is planned here; the deliver function sends it and publishes (ADR 0404).
-    ...routeEnvironment(i),
+    // Entries record the draft features they were evaluated under (ADR 0190); handoffs are the deliver function's.
+    ...draftFeatureEnvironment(i),
     [ENV.intakeDlqUrl]: i.queueUrl(i.names.intake.dlq),
     [ENV.ledgerQueueUrl]: i.queueUrl(i.names.ledgerQueue.queue),
     [ENV.deliveryQueueUrl]: i.queueUrl(i.names.deliveryQueue.queue),

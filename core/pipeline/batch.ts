@@ -7,18 +7,13 @@
  *
  * Records run with bounded concurrency: requests land on different logs, so appends proceed in parallel.
  *
- * With an outbox (`deps.outbox`), each record's handoffs and notification are recorded while it is processed and
- * delivered in batch calls once every record has been processed (docs/adr/0253-per-invocation-outbox.md); a record
- * whose messages were not all delivered fails like one whose processing threw. Outcomes are reported to the observer
- * only after delivery, so what it counts was sent.
+ * Nothing is delivered here (the delivery stage, docs/adr/0404-delivery-stage.md): once every record has been
+ * processed, the entries the batch recorded are named in delivery jobs, one per log (core/pipeline/delivery-job.ts),
+ * and sent before the handler answers — so before the batch is deleted, and a crash first leaves the batch to be
+ * redelivered, its records found as duplicates and their jobs sent again. A record whose job was not sent fails like
+ * one whose processing threw. Outcomes are reported to the observer only once the jobs were sent.
  *
- * With a delivery-job sender instead (`deps.jobs`; the delivery stage, docs/adr/0404-delivery-stage.md), nothing is delivered here:
- * once every record has been processed, the entries the batch recorded are named in delivery jobs, one per log
- * (core/pipeline/delivery-job.ts), and sent before the handler answers — so before the batch is deleted, and a crash
- * first leaves the batch to be redelivered, its records found as duplicates and their jobs sent again. A record whose
- * job was not sent fails like one whose processing threw.
- *
- * From a FIFO queue (`deps.ordered`; docs/adr/0270-one-writer-per-log.md) the answer follows AWS's rule for FIFO
+ * The source is the FIFO ledger queue (docs/adr/0270-one-writer-per-log.md), so the answer follows AWS's rule for FIFO
  * partial batch responses: the first failed record and every record after it in the batch are reported failed
  * (processed or not: a processed one is redelivered and found as a duplicate), so no message of a group is ever
  * deleted ahead of an earlier one that failed. The records themselves run concurrently, a group's too: the intake
@@ -27,7 +22,6 @@
  * ones give ~880 (docs/adr/0274-fifo-batches-run-concurrently.md).
  */
 import { MAX_JOB_ENTRIES, type DeliveryJob } from './delivery-job.js';
-import { createOutbox, type OutboxPorts, type RecordSinks } from './outbox.js';
 import type { BatchDeliveryReport } from './ports.js';
 import type { ProcessOutcome } from './process-request.js';
 
@@ -35,7 +29,7 @@ export interface BatchRecord {
   readonly messageId: string;
   readonly body: string;
   readonly receiveCount?: number;
-  /** The FIFO message group (under one writer per log: the log), absent on a standard queue. */
+  /** The FIFO message group: the log (docs/adr/0270-one-writer-per-log.md). */
   readonly groupId?: string;
 }
 
@@ -58,8 +52,7 @@ export interface BatchObserver {
 }
 
 export interface BatchDeps {
-  /** `sinks` are the record's recording ports when an outbox is configured (send through them), else undefined. */
-  readonly process: (bytes: Uint8Array, record: BatchRecord, sinks: RecordSinks | undefined) => Promise<BatchOutcome>;
+  readonly process: (bytes: Uint8Array, record: BatchRecord) => Promise<BatchOutcome>;
   readonly deadLetter: (
     record: BatchRecord,
     outcome: Extract<ProcessOutcome, { status: 'dead-letter' }>,
@@ -67,24 +60,14 @@ export interface BatchDeps {
   readonly observer?: BatchObserver;
   /** Records processed at once (default 10, a whole default batch: appends to one log are serialized anyway, ADR 0162). */
   readonly concurrency?: number;
-  /** Where recorded handoffs and notifications are delivered after the batch; absent, `process` sends them itself. */
-  readonly outbox?: OutboxPorts;
-  /** The source is a FIFO queue: AWS's FIFO partial-batch rule (see above). */
-  readonly ordered?: boolean;
-  /** Sends the batch's delivery jobs (the delivery stage); set, `outbox` must not be: the stage delivers instead. */
-  readonly jobs?: DeliveryJobSender;
+  /** Sends the batch's delivery jobs (the delivery stage). */
+  readonly jobs: DeliveryJobSender;
 }
 
 /** Sends delivery jobs; answers those not sent by their position in the list it was given (a throw: none sent). */
 export interface DeliveryJobSender {
   send(jobs: readonly DeliveryJob[]): Promise<BatchDeliveryReport>;
 }
-
-/** Records nothing anywhere: under the delivery stage a record's handoffs and notification are the stage's to send. */
-const NOWHERE: OutboxPorts = {
-  handoffs: { sendBatch: () => Promise.reject(new Error('the delivery stage sends the handoffs')) },
-  results: { publishBatch: () => Promise.reject(new Error('the delivery stage publishes the notifications')) },
-};
 
 export interface BatchResponse {
   readonly batchItemFailures: { readonly itemIdentifier: string }[];
@@ -99,7 +82,7 @@ const enc = new TextEncoder();
 async function sendJobs(
   outcomes: ReadonlyMap<number, BatchOutcome>,
   sender: DeliveryJobSender,
-): Promise<Map<string, Error>> {
+): Promise<Map<number, Error>> {
   const byLog = new Map<string, Map<number, { requestId: string; records: number[] }>>();
   for (const [index, o] of outcomes) {
     if (o.status !== 'recorded') continue;
@@ -119,10 +102,10 @@ async function sendJobs(
       owners.push(part.flatMap(([, e]) => e.records));
     }
   }
-  const out = new Map<string, Error>();
+  const out = new Map<number, Error>();
   if (jobs.length === 0) return out;
   const failAll = (job: number, why: string): void => {
-    for (const index of owners[job]!) out.set(String(index), new Error(`delivery job not sent: ${why}`));
+    for (const index of owners[job]!) out.set(index, new Error(`delivery job not sent: ${why}`));
   };
   try {
     const report = await sender.send(jobs);
@@ -139,31 +122,19 @@ async function sendJobs(
 }
 
 export async function handleBatch(records: readonly BatchRecord[], deps: BatchDeps): Promise<BatchResponse> {
-  if (deps.jobs !== undefined && deps.outbox !== undefined)
-    throw new RangeError('a batch delivers through its outbox or through delivery jobs, not both');
   const failed = new Set<number>();
-  const outboxPorts = deps.jobs !== undefined ? NOWHERE : deps.outbox;
-  const outbox = outboxPorts !== undefined ? createOutbox(outboxPorts) : undefined;
   const outcomes = new Map<number, BatchOutcome>();
   /** Processes record `index`; false when it failed. */
-  const processOne = async (index: number): Promise<boolean> => {
+  const processOne = async (index: number): Promise<void> => {
     const record = records[index]!;
-    // Keyed by position, not message id: the outbox never confuses two records, whatever their ids.
-    const key = String(index);
-    const sinks = outbox?.sinksFor(key);
     try {
       // The SQS body is the request text; its UTF-8 bytes are the exact request bytes (SQS carries text only).
-      const outcome = await deps.process(enc.encode(record.body), record, sinks);
-      if (outcome.status !== 'recorded') outbox?.discard(key);
+      const outcome = await deps.process(enc.encode(record.body), record);
       if (outcome.status === 'dead-letter') await deps.deadLetter(record, outcome);
-      if (outbox === undefined) deps.observer?.outcome(record, outcome);
-      else outcomes.set(index, outcome);
-      return true;
+      outcomes.set(index, outcome);
     } catch (e) {
-      outbox?.discard(key);
       failed.add(index);
       deps.observer?.failure(record, e);
-      return false;
     }
   };
   // Every record on its own, in batch order as workers free up (ADR 0274): FIFO changes only the answer below.
@@ -173,22 +144,20 @@ export async function handleBatch(records: readonly BatchRecord[], deps: BatchDe
   };
   const n = Math.max(1, Math.min(deps.concurrency ?? 10, records.length));
   await Promise.all(Array.from({ length: n }, worker));
-  if (outbox !== undefined) {
-    const undelivered = deps.jobs !== undefined ? await sendJobs(outcomes, deps.jobs) : await outbox.deliver();
-    // Reported in record order, each once: a delivery failure, or the outcome of what was delivered.
-    for (const [index, record] of records.entries()) {
-      const outcome = outcomes.get(index);
-      if (outcome === undefined) continue;
-      const error = undelivered.get(String(index));
-      if (error === undefined) deps.observer?.outcome(record, outcome);
-      else {
-        failed.add(index);
-        deps.observer?.failure(record, error);
-      }
+  const unsent = await sendJobs(outcomes, deps.jobs);
+  // Reported in record order, each once: a job not sent, or the outcome of a record done with.
+  for (const [index, record] of records.entries()) {
+    const outcome = outcomes.get(index);
+    if (outcome === undefined) continue;
+    const error = unsent.get(index);
+    if (error === undefined) deps.observer?.outcome(record, outcome);
+    else {
+      failed.add(index);
+      deps.observer?.failure(record, error);
     }
   }
   // Report in record order: an empty list means every record succeeded. FIFO: from the first failure on, all.
   const firstFailed = failed.size === 0 ? records.length : Math.min(...failed);
-  const reported = records.filter((_r, i) => failed.has(i) || (deps.ordered === true && i >= firstFailed));
+  const reported = records.filter((_r, i) => failed.has(i) || i >= firstFailed);
   return { batchItemFailures: reported.map((r) => ({ itemIdentifier: r.messageId })) };
 }

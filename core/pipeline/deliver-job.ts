@@ -1,8 +1,8 @@
 /**
  * The delivery stage's core: given a delivery job (core/pipeline/delivery-job.ts), deliver what the ledger holds at
  * the coordinates it names. Each named entry is read back strictly and must hold the named request; then every
- * entry's position is written, and only then are the handoffs and notifications sent, through the same outbox as the
- * evaluate function's (docs/adr/0253-per-invocation-outbox.md), in ADR 0171's order. Positions before notifications:
+ * entry's position is written, and only then are the handoffs and notifications sent, in batch calls through the
+ * outbox (docs/adr/0253-per-invocation-outbox.md), in ADR 0171's order. Positions before notifications:
  * a requester who has the notification can always get a receipt.
  *
  * The job is untrusted (a queue message): it can only make recorded entries be delivered again, under the same

@@ -2,6 +2,11 @@
  * The pipeline's LedgerWriter over the ledger's append protocol (core/ledger/write/append.ts): the pipeline decides the
  * entry's content, the protocol decides its slot (log, seq, prevHash), and the builder checks and signs it.
  * Time and the signer are passed in (core has no clock and never holds a key it did not receive).
+ *
+ * One writer per log (docs/adr/0270-one-writer-per-log.md): a record is written through `forLog(group)`, to its FIFO
+ * group's log only; each log's slot writes are group-committed (docs/adr/0350-group-commit-of-slot-writes.md); and
+ * no position is written for a new entry — the delivery stage writes it before it notifies
+ * (core/pipeline/deliver-job.ts), so the FIFO lock is held only for what the append needs.
  */
 import {
   appendOnce,
@@ -16,7 +21,6 @@ import {
 } from '../ledger/write/append.js';
 import { buildEntry, parseStoredEntry, type BuiltEntry } from '../ledger/entries/entry.js';
 import { entryFormatFor, type UnsignedEntry } from '../ledger/entries/entry-types.js';
-import { logsInTurn, type LogChooser } from '../ledger/write/log-selection.js';
 import type { Signer } from '../ledger/primitives/signature.js';
 import type { LedgerStore, StoredEntry } from '../ledger/store/store.js';
 import type { AppendOptions, AppendResult, ClaimTicket, EntryDraft, LedgerWriter, RecordedEntry } from './ports.js';
@@ -27,36 +31,15 @@ export interface LedgerWriterOptions {
   readonly logIds: readonly string[];
   /** RFC 3339 UTC time of the entry (the handler's clock). */
   readonly now: () => string;
-  /** The log offered to each new request (ADR 0160: any configured log is correct); default: the logs in turn from the first. The edge passes
-   *  logsInTurn from a per-instance offset, so instances spread. Must only return configured log ids. */
-  readonly chooseLog?: LogChooser;
   /**
    * Waits before lost-slot retry number `attempt`, outside the per-log lock (ADR 0272); the edge jitters it
    * (core has no clock nor randomness). Absent: retry at once.
    */
   readonly backoff?: (attempt: number) => Promise<void>;
-  /** Lost-slot tries before the record fails (and is redelivered); default 12 with a backoff, else 10,000. */
-  readonly maxAttempts?: number;
-  /**
-   * Group commit of each log's slot writes (docs/adr/0350-group-commit-of-slot-writes.md): default on. Off, slot
-   * writes run one at a time per log under a lock (ADR 0162) — kept for the scale model's same-run baseline.
-   */
-  readonly groupCommit?: boolean;
-  /**
-   * Answer an append once its entry is written, its position write still in flight, so the batch's outbox need not
-   * wait for the last position (ADR 0350). The edge must then await `settlePositions()` before it acknowledges
-   * the batch. Default off.
-   */
-  readonly deferPositions?: boolean;
-  /**
-   * Write no position for an entry this writer appends: the delivery stage writes it, before it publishes the
-   * notification (core/pipeline/deliver-job.ts). Default off.
-   */
-  readonly positionsByStage?: boolean;
 }
 
-/** A writer that can be bound to one log: the pipeline's writer under one writer per log (ADR 0270). */
-export interface SequencedLedgerWriter extends LedgerWriter {
+/** The pipeline's writer: bound to one log per record (ADR 0270). */
+export interface SequencedLedgerWriter {
   /**
    * The writer for records of message group `groupId`: appends go to that log only. A group that is not a
    * configured log is refused at append time (`not-a-log-group`); a request whose claim names another log is
@@ -69,11 +52,6 @@ export interface SequencedLedgerWriter extends LedgerWriter {
    * per log per batch.
    */
   forgetHeads(): void;
-  /**
-   * Waits for every position write deferred so far (`deferPositions`); rejects with the first that failed, so the
-   * edge fails the batch (each record is redelivered and answered as a duplicate, writing its position then).
-   */
-  settlePositions(): Promise<void>;
 }
 
 export type LedgerWriteErrorCode = AppendError['code'] | 'not-a-log-group';
@@ -130,34 +108,15 @@ interface Issued {
 
 export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
   const issued = new WeakMap<ClaimTicket, Issued>();
-  const lock = new KeyedMutex();
   const logs = [...new Set(o.logIds)].sort();
   const headCache: HeadCache = new Map();
   const ownSlots: OwnSlots = new Map();
   const writtenSeqs: WrittenSeqs = new Map();
   const headReads: HeadReads = new Map();
-  const commits = o.groupCommit === false ? undefined : slotCommits();
-  const positions = new Set<Promise<unknown>>();
-  const deferPosition =
-    o.deferPositions === true
-      ? (write: Promise<boolean>): void => {
-          positions.add(write);
-          // Handled here so a failure waits for settlePositions instead of surfacing as an unhandled rejection.
-          write.then(
-            () => positions.delete(write),
-            () => undefined,
-          );
-        }
-      : undefined;
-  const chooseLog = o.chooseLog ?? logsInTurn(logs);
-  const maxAttempts = o.maxAttempts ?? (o.backoff !== undefined ? 12 : undefined);
+  const commits = slotCommits();
+  // Lost-slot tries before the record fails (and is redelivered): 12 with a backoff, else the protocol's default.
+  const maxAttempts = o.backoff !== undefined ? 12 : undefined;
   return {
-    async append(draft: EntryDraft, options?: AppendOptions): Promise<AppendResult> {
-      // One slot write per log runs at a time within this instance (ADR 0162; under group commit, one group of
-      // them, ADR 0350), so records offered distinct logs never race each other for a slot; the head cache then makes a first sight three conditional writes
-      // (ADR 0160). Any log is correct: the claim fixes it for every duplicate.
-      return appendNow(draft, chooseLog(draft.requestId), false, options);
-    },
     forLog(groupId: string): LedgerWriter {
       return {
         append(draft: EntryDraft, options?: AppendOptions): Promise<AppendResult> {
@@ -171,7 +130,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
                 draft.requestId,
               ),
             );
-          return appendNow(draft, groupId, true, options);
+          return appendNow(draft, groupId, options);
         },
         reserve(requestId: string, requestDigest: string): ClaimTicket {
           return reserve(requestId, requestDigest, groupId);
@@ -181,17 +140,12 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     forgetHeads(): void {
       headCache.clear();
     },
-    async settlePositions(): Promise<void> {
-      const pending = [...positions];
-      positions.clear();
-      await Promise.all(pending);
-    },
   };
   /** Step (a) of a request bound to `logId`, started now; its arrival is announced as `appendNow` would. */
   function reserve(requestId: string, requestDigest: string, logId: string): ClaimTicket {
     let held: Issued = { requestId, requestDigest, logId };
     if (logs.includes(logId)) {
-      const arrival = commits?.expect(logId);
+      const arrival = commits.expect(logId);
       const claimed = claimRequest(o.store, {
         requestId,
         requestDigest,
@@ -204,7 +158,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       });
       // Awaited by the append; a ticket released instead must not leave an unhandled rejection behind.
       claimed.catch(() => undefined);
-      held = { ...held, claimed, ...(arrival !== undefined ? { arrival } : {}) };
+      held = { ...held, claimed, arrival };
     }
     const ticket: ClaimTicket = { requestId, requestDigest, release: () => held.arrival?.() };
     issued.set(ticket, held);
@@ -213,7 +167,6 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
   async function appendNow(
     draft: EntryDraft,
     logId: string,
-    onlyLog: boolean,
     options: AppendOptions | undefined,
   ): Promise<AppendResult> {
     const ticket = options?.ticket;
@@ -226,9 +179,9 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     // Bound to one log, this append can only ever join that log's groups: announce it (unless its ticket already
     // did), so the slot writes of the batch's records go together once they have all claimed (ADR 0350). Released
     // however the append ends; the arrival counts once, so the ticket's release after it is harmless.
-    const arrival = held !== undefined ? held.arrival : onlyLog ? commits?.expect(logId) : undefined;
+    const arrival = held !== undefined ? held.arrival : commits.expect(logId);
     try {
-      return await appendTo(draft, logId, onlyLog, arrival, options?.retained, held?.claimed);
+      return await appendTo(draft, logId, arrival, options?.retained, held?.claimed);
     } finally {
       arrival?.();
     }
@@ -236,7 +189,6 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
   async function appendTo(
     draft: EntryDraft,
     logId: string,
-    onlyLog: boolean,
     arrival: (() => void) | undefined,
     retained: Promise<unknown> | undefined,
     claimed: Promise<ClaimSight> | undefined,
@@ -248,20 +200,18 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       requestDigest: draft.requestDigest,
       logIds: logs,
       logId,
-      onlyLog,
+      onlyLog: true,
       headCache,
       ownSlots,
       writtenSeqs,
       headReads,
       ...(o.backoff !== undefined ? { backoff: o.backoff } : {}),
       ...(maxAttempts !== undefined ? { maxAttempts } : {}),
-      slotLock: (log, task) => lock.run(log, task),
-      ...(commits !== undefined ? { slotCommits: commits } : {}),
+      slotCommits: commits,
       ...(arrival !== undefined ? { slotArrival: arrival } : {}),
       ...(retained !== undefined ? { beforeSlot: retained } : {}),
       ...(claimed !== undefined ? { claimed } : {}),
-      ...(deferPosition !== undefined ? { deferPosition } : {}),
-      ...(o.positionsByStage === true ? { positionLater: true } : {}),
+      positionLater: true,
       build: (slot) =>
         (built = buildEntry(
           {
@@ -304,20 +254,5 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       };
     }
     return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recordedFromStored(stored) };
-  }
-}
-
-/** Runs tasks one at a time per key (FIFO), different keys concurrently. */
-export class KeyedMutex {
-  private readonly tails = new Map<string, Promise<unknown>>();
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(key) ?? Promise.resolve();
-    const result = prev.then(task, task);
-    const tail = result.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return result;
   }
 }

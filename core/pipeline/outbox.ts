@@ -1,12 +1,12 @@
 /**
- * The per-invocation outbox (docs/adr/0253-per-invocation-outbox.md; docs/pipeline.md "Handoffs"): while a batch's
- * records are processed, each record's handoffs and result notification are recorded against the record instead of
- * sent; once every record has been processed the outbox delivers them in batch calls — first every handoff, grouped
- * by queue in record and declaration order, then the notifications of the records whose handoffs were all delivered.
+ * The delivery stage's outbox (docs/adr/0253-per-invocation-outbox.md; docs/pipeline.md "Handoffs"): while a job's
+ * entries are fanned out, each entry's handoffs and result notification are recorded against it instead of sent;
+ * then the outbox delivers them in batch calls — first every handoff, grouped by queue in entry and declaration order,
+ * then the notifications of the entries whose handoffs were all delivered.
  *
- * Per record the order stays ledger write → handoffs → notification (ADR 0171). A record any of whose messages was
- * not delivered is named in the answer, so the batch reports it as failed and SQS redelivers it: the append returns
- * the same entry and the same deterministic handoff and notification ids are sent again (ADR 0074, ADR 0171).
+ * Per entry the order stays ledger write → handoffs → notification (ADR 0171). An entry any of whose messages was
+ * not delivered is named in the answer, so the job fails and SQS redelivers it: the same deterministic handoff and
+ * notification ids are sent again (ADR 0074, ADR 0171).
  */
 import type {
   HandoffBatchSender,
@@ -45,8 +45,6 @@ export class OutboxDeliveryError extends Error {
 export interface Outbox {
   /** The recording ports of one record (any key unique in the batch); called once per record, in record order. */
   sinksFor(recordId: string): RecordSinks;
-  /** Forgets what a record recorded: it failed or was dead-lettered, and sends nothing. */
-  discard(recordId: string): void;
   /** Delivers everything recorded; answers the records not wholly delivered, with why. Never throws. */
   deliver(): Promise<Map<string, OutboxDeliveryError>>;
 }
@@ -77,9 +75,6 @@ export function createOutbox(ports: OutboxPorts): Outbox {
         },
       };
       return { handoffs, results };
-    },
-    discard(recordId) {
-      records.delete(recordId);
     },
     async deliver() {
       const reasons = new Map<string, string[]>();

@@ -71,8 +71,7 @@ export interface AppendOptions {
 
 export interface HandoffSender {
   /**
-   * Sends one message (or, under the batch outbox, records it for delivery after the batch: core/pipeline/outbox.ts);
-   * throws when it could not be sent (the record is then retried, never dropped).
+   * Records one message for the outbox to deliver after the job's fan-out (core/pipeline/outbox.ts).
    */
   send(queue: string, handoffId: string, body: string, routeKey: string): Promise<void>;
 }
@@ -104,8 +103,8 @@ export interface ResultBatchPublisher {
 
 export interface ResultPublisher {
   /**
-   * Publishes one result notification (docs/adr/0171-result-publish-retried-with-the-handoffs.md); throws when it
-   * could not be published (the record is then retried with its handoffs, never dropped).
+   * Records one result notification for the outbox to publish after the entry's handoffs
+   * (docs/adr/0171-result-publish-retried-with-the-handoffs.md).
    */
   publish(message: ResultMessage): Promise<void>;
 }

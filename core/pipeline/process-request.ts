@@ -1,7 +1,8 @@
 /**
  * One evaluation request, end to end, over the ports (docs/pipeline.md): decode → retain the exact request bytes
  * and claim the request id (both sent before the decision, ADR 0402) → admission → evaluate under the budget →
- * append exactly once → fan out handoffs → publish the result notification.
+ * append exactly once. What the entry owes the outside world (handoffs, the result notification, its position) is the
+ * delivery stage's to send, from the recorded entry (core/pipeline/deliver-job.ts, docs/adr/0404-delivery-stage.md).
  *
  * Pure orchestration: every effect goes through a port, so the same code runs in Lambda, under the local poller
  * and in unit tests. It never throws for bad input: an identified bad request becomes an `admission-refusal` or
@@ -14,17 +15,7 @@ import { normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';
 import type { EvaluationError } from '../evaluate/types.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import type { EntryRefusal } from '../ledger/entries/entry-types.js';
-import type { PlannedHandoff, RouteQueueConfig } from './handoff-plan.js';
-import type {
-  AppendResult,
-  EntryDraft,
-  HandoffSender,
-  LedgerWriter,
-  PackSource,
-  RequestArchive,
-  ResultPublisher,
-} from './ports.js';
-import { deliverRecorded } from './fan-out.js';
+import type { AppendResult, EntryDraft, LedgerWriter, PackSource, RequestArchive } from './ports.js';
 import { graphUnreadableRefusal, type GraphReadFailure } from './graph-unreadable-refusal.js';
 import {
   admit,
@@ -41,7 +32,7 @@ import {
 } from '../admission/index.js';
 import type { Result } from '../result.js';
 
-export interface PipelineConfig extends RouteQueueConfig, AdmissionDeployment {
+export interface PipelineConfig extends AdmissionDeployment {
   readonly logIds: readonly string[];
   /** The deployed evaluator's supported extensions (§9): a property of the deployment, never of a request. */
   readonly supportedExtensions: readonly string[];
@@ -62,9 +53,6 @@ export interface PipelinePorts {
   readonly packs: PackSource;
   readonly archive: RequestArchive;
   readonly ledger: LedgerWriter;
-  readonly handoffs: HandoffSender;
-  /** The results topic; absent, no notification is published (a deployment without one). */
-  readonly results?: ResultPublisher;
   /**
    * The published graphs (ADR 0340), for graph requests (ADR 0360); absent, no graph is published (a deployment that
    * enables judgment-graphs wires it: functions/lib/evaluate-runtime.ts).
@@ -80,7 +68,7 @@ const NO_GRAPHS: GraphRegistry<GraphReadFailure> = {
 export type ProcessOutcome =
   | {
       readonly status: 'recorded';
-      /** false when an earlier delivery already recorded this request (its handoffs were re-sent). */
+      /** false when an earlier delivery already recorded this request. */
       readonly created: boolean;
       readonly requestId: string;
       readonly kind: EntryDraft['kind'];
@@ -91,9 +79,6 @@ export type ProcessOutcome =
       readonly work: number;
       readonly errorClass?: string;
       readonly refusalCode?: string;
-      readonly handoffs: readonly (PlannedHandoff & { readonly handoffId: string })[];
-      /** The result notification published for the entry (its entry hash), when a results topic is configured. */
-      readonly notificationId?: string;
     }
   | { readonly status: 'dead-letter'; readonly code: string; readonly message: string; readonly requestId?: string };
 
@@ -115,7 +100,7 @@ export async function processRequest(
   }
   // No lookup first: the append protocol itself returns the entry an earlier delivery recorded (and refuses an id
   // reused for other bytes), and evaluation is deterministic and cheap, so a redelivery costs no extra round trip.
-  // Either way the handoffs are (re-)sent from the recorded entry (ADR 0074: none lost after a crash).
+  // Either way the batch names the recorded entry in a delivery job, so its handoffs are (re-)sent (ADR 0074).
 
   const draftFeatures = normalizeDraftFeatures(config.draftFeatures);
   const common = {
@@ -145,7 +130,7 @@ export async function processRequest(
       }),
       retained,
     ]);
-    return await finish(appended, requestId, config, ports);
+    return outcomeOf(appended, requestId);
   } finally {
     ticket?.release();
   }
@@ -279,12 +264,7 @@ function refusal(common: Common, a: Extract<Admission, { kind: 'refused' }>): En
   };
 }
 
-async function finish(
-  result: AppendResult,
-  requestId: string,
-  config: PipelineConfig,
-  ports: PipelinePorts,
-): Promise<ProcessOutcome> {
+function outcomeOf(result: AppendResult, requestId: string): ProcessOutcome {
   if (result.status === 'conflict') {
     return {
       status: 'dead-letter',
@@ -293,10 +273,6 @@ async function finish(
       message: `request id ${requestId} is already recorded for other request bytes (sha256:${result.existingRequestDigest}); use a new id`,
     };
   }
-  // From the recorded entry, on every delivery: a failed send or publish fails the record, SQS redelivers it, the
-  // append returns the same entry and the handoffs and the notification are sent again under the same ids (ADR 0074,
-  // docs/adr/0171-result-publish-retried-with-the-handoffs.md).
-  const { handoffs, notificationId } = await deliverRecorded(result.recorded, config, ports);
   const e = result.recorded.entry;
   return {
     status: 'recorded',
@@ -310,8 +286,6 @@ async function finish(
     work: e.work,
     ...(e.kind === 'evaluation-error' ? { errorClass: e.error.class } : {}),
     ...(e.kind === 'admission-refusal' ? { refusalCode: e.refusal.code } : {}),
-    handoffs,
-    ...(notificationId !== undefined ? { notificationId } : {}),
   };
 }
 

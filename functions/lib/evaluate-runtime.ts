@@ -5,9 +5,8 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createDynamoDbClient, createSnsClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry, RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
@@ -24,14 +23,11 @@ import {
   deliveryJobBytes,
   type BatchRecord,
   type DeliveryJobSender,
-  type LedgerWriter,
   type SequencedLedgerWriter,
 } from '../../core/pipeline/index.js';
-import { parseRouteQueues } from '../../core/pipeline/index.js';
-import { backoffDelayMs, logsInTurn } from '../../core/ledger/index.js';
+import { backoffDelayMs } from '../../core/ledger/index.js';
 import { ledgerWriter } from '../../core/pipeline/index.js';
 import { cachedPackSource, type GraphReadFailure } from '../../core/pipeline/index.js';
-import type { HandoffBatchSender, OutboxPorts, ResultBatchPublisher } from '../../core/pipeline/index.js';
 import {
   processRequest,
   type PipelineConfig,
@@ -39,7 +35,6 @@ import {
   type ProcessOutcome,
 } from '../../core/pipeline/index.js';
 import { draftFeaturesFromEnv, jsonArray } from './environment-lists.js';
-import { outboxPorts } from './outbox-ports.js';
 import { silentObservability, type Observability } from './observability.js';
 
 export interface EvaluateRuntime {
@@ -49,24 +44,20 @@ export interface EvaluateRuntime {
 
 export interface RuntimeParts {
   readonly config: PipelineConfig;
-  /** The pipeline's ports but the outgoing ones (those record into the invocation's outbox) and the ledger. */
-  readonly ports: Omit<PipelinePorts, 'handoffs' | 'results' | 'ledger'>;
+  /** The pipeline's ports but the ledger. */
+  readonly ports: Omit<PipelinePorts, 'ledger'>;
   /**
-   * The ledger writer. A record from the FIFO ledger queue (it carries a MessageGroupId) is written through
-   * `forLog(group)`: to that log only (docs/adr/0270-one-writer-per-log.md); a standard-queue record through the
-   * writer itself (its own log choice).
+   * The ledger writer. Each record of the FIFO ledger queue is written through `forLog(group)`: to its group's log
+   * only (docs/adr/0270-one-writer-per-log.md).
    */
-  readonly ledger: SequencedLedgerWriter | LedgerWriter;
+  readonly ledger: SequencedLedgerWriter;
   /**
    * Sends a request whose claim fixes another log on to that log's FIFO group (claim-in-other-log). Absent, such a
    * record fails with the typed error and is redelivered (then dead-lettered by the queue's redrive).
    */
   readonly forward?: (record: BatchRecord, logId: string) => Promise<void>;
-  /**
-   * Where the outbox delivers each invocation's handoffs and notifications (docs/adr/0253-per-invocation-outbox.md),
-   * or the delivery stage's job sender (docs/adr/0404-delivery-stage.md): exactly one of the two.
-   */
-  readonly delivery: { readonly outbox: OutboxPorts } | { readonly jobs: DeliveryJobSender };
+  /** Sends the batch's delivery jobs to the delivery stage (docs/adr/0404-delivery-stage.md). */
+  readonly jobs: DeliveryJobSender;
   /** Sends an unidentifiable message to the DLQ with its reason. */
   readonly deadLetter: (
     record: BatchRecord & { readonly eventSourceArn?: string; readonly intakeMessageId?: string | undefined },
@@ -93,19 +84,15 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
           ...(groupId !== undefined ? { groupId } : {}),
         };
       });
-      // A FIFO source: each group's records in order and AWS's FIFO partial-batch rule (core/pipeline/batch.ts).
-      const ordered = records.some((r) => r.groupId !== undefined);
       // Heads are read once per log per batch and checked against what this instance wrote (ADR 0271).
-      if (ordered && 'forgetHeads' in parts.ledger) parts.ledger.forgetHeads();
-      const ledgerFor = (r: BatchRecord): LedgerWriter =>
-        r.groupId !== undefined && 'forLog' in parts.ledger ? parts.ledger.forLog(r.groupId) : parts.ledger;
+      parts.ledger.forgetHeads();
       try {
-        const answer = await handleBatch(records, {
-          ordered,
-          process: async (bytes, record, sinks) => {
-            if (sinks === undefined) throw new Error('handleBatch gave no outbox sinks although an outbox is set');
+        return await handleBatch(records, {
+          process: async (bytes, record) => {
+            // A record without a group (not from the FIFO ledger queue) is refused by the writer: not-a-log-group.
+            const ledger = parts.ledger.forLog(record.groupId ?? '');
             try {
-              return await processRequest(bytes, parts.config, { ...parts.ports, ledger: ledgerFor(record), ...sinks });
+              return await processRequest(bytes, parts.config, { ...parts.ports, ledger });
             } catch (e) {
               if (!(e instanceof LedgerWriteError) || e.code !== 'claim-in-other-log' || parts.forward === undefined)
                 throw e;
@@ -114,16 +101,12 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
               return { status: 'forwarded', requestId: e.requestId, logId: e.logId, message: e.message };
             }
           },
-          ...parts.delivery,
+          jobs: parts.jobs,
           deadLetter: (record, o) =>
             parts.deadLetter(record as BatchRecord & { eventSourceArn?: string; intakeMessageId?: string }, o),
           observer: obs,
           ...(parts.concurrency !== undefined ? { concurrency: parts.concurrency } : {}),
         });
-        // Position writes the writer did not hold the outbox for (ADR 0350): durable before any record is
-        // acknowledged; one that failed fails the batch, and each record's redelivery writes it as a duplicate.
-        if ('settlePositions' in parts.ledger) await parts.ledger.settlePositions();
-        return answer;
       } finally {
         obs.flush();
       }
@@ -142,8 +125,6 @@ function positiveInt(text: string | undefined, fallback: number, name: string): 
 export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: string): PipelineConfig {
   const logIds = jsonArray(env.LOG_IDS, 'LOG_IDS');
   if (logIds.length === 0) throw new TypeError('LOG_IDS must name at least one log');
-  const unrouted = env.UNROUTED_QUEUE_URL;
-  if (!unrouted) throw new TypeError('UNROUTED_QUEUE_URL is required');
   const maxWorkBudget = Math.min(positiveInt(env.MAX_WORK_BUDGET, MAX_WORK_BUDGET, 'MAX_WORK_BUDGET'), MAX_WORK_BUDGET);
   // Absent, the evaluator's own default (ADR 0034), as infra/config.ts deploys it: one default for every path.
   const defaultWorkBudget = positiveInt(env.DEFAULT_WORK_BUDGET, DEFAULT_WORK_BUDGET, 'DEFAULT_WORK_BUDGET');
@@ -155,8 +136,6 @@ export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: strin
     defaultWorkBudget,
     maxWorkBudget,
     evaluator: { name: EVALUATOR_IDENTITY.name, version: EVALUATOR_IDENTITY.version, buildDigest },
-    routeQueues: parseRouteQueues(env.ROUTE_QUEUES),
-    unroutedQueue: unrouted,
     ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
   };
 }
@@ -224,16 +203,9 @@ export interface EnvRuntimeOptions {
   readonly observability?: Observability;
   readonly dynamodb?: DynamoDBClient;
   readonly sqs?: SQSClient;
-  readonly sns?: SNSClient;
-  /** Wraps the handoff sender (fault injection in tests: "the function dies after the ledger write"). */
-  readonly wrapSender?: (s: HandoffBatchSender) => HandoffBatchSender;
-  /** Wraps the result publisher (fault injection in tests: "the publish fails after the ledger write"). */
-  readonly wrapPublisher?: (p: ResultBatchPublisher) => ResultBatchPublisher;
   /** Wraps the delivery job sender (fault injection in tests: "the job is not sent after the ledger write"). */
   readonly wrapJobs?: (s: DeliveryJobSender) => DeliveryJobSender;
   readonly now?: () => string;
-  /** Where this instance starts its round over the ledger logs (default: drawn at random once per cold start). */
-  readonly logOffset?: number;
   /** A uniform draw in [0, 1) for the lost-slot backoff's jitter (default Math.random; tests pass a seeded one). */
   readonly random?: () => number;
 }
@@ -278,8 +250,6 @@ export function sqsDeliveryJobSender(sqs: SQSClient, queueUrl: string): Delivery
   };
 }
 
-const wrap = <T>(x: T, by: ((x: T) => T) | undefined): T => (by ? by(x) : x);
-
 export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   const env = o.env;
   const ddb = o.dynamodb ?? createDynamoDbClient({}, env);
@@ -293,10 +263,8 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   const store = new DynamoDbLedgerStore({ client: ddb, tableName: need('LEDGER_TABLE') });
   const registry = new DynamoDbPackRegistry({ client: ddb, tableName: need('PACKS_TABLE') });
   const archive = new DynamoDbRequestArchive({ client: ddb, tableName: need('REQUESTS_TABLE') });
-  // RESULTS_TOPIC_ARN (infra/function-environment.ts): absent, nothing is published (a stack without the topic).
-  const topicArn = env.RESULTS_TOPIC_ARN;
-  // DELIVERY_QUEUE_URL: the delivery stage delivers (ADR 0404); absent, this function delivers itself (ADR 0253).
-  const deliveryQueueUrl = env.DELIVERY_QUEUE_URL;
+  // DELIVERY_QUEUE_URL: the delivery stage delivers every recorded entry (ADR 0404).
+  const deliveryQueueUrl = need('DELIVERY_QUEUE_URL');
   const random = o.random ?? Math.random;
   // LEDGER_QUEUE_URL (infra/function-environment.ts): the FIFO ledger queue, where a claim-in-other-log goes on.
   const ledgerQueueUrl = env.LEDGER_QUEUE_URL;
@@ -311,26 +279,14 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
       store,
       signer: o.signer,
       logIds: config.logIds,
-      // Random per cold start unless injected, so concurrent instances spread over the logs.
-      chooseLog: logsInTurn(config.logIds, o.logOffset ?? Math.floor(random() * 1024)),
       now: o.now ?? (() => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z')),
       // Jitter is drawn here, at the edge: core has no randomness nor clock (ADR 0272).
       backoff: (attempt) => new Promise((res) => setTimeout(res, backoffDelayMs(attempt, random()))),
-      deferPositions: true,
-      // The stage writes a new entry's position before it notifies (core/pipeline/deliver-job.ts).
-      ...(deliveryQueueUrl ? { positionsByStage: true } : {}),
     }),
     ...(ledgerQueueUrl ? { forward: sqsLedgerForwarder(sqs, ledgerQueueUrl) } : {}),
-    delivery: deliveryQueueUrl
-      ? { jobs: wrap(sqsDeliveryJobSender(sqs, deliveryQueueUrl), o.wrapJobs) }
-      : {
-          outbox: outboxPorts({
-            sqs,
-            ...(topicArn ? { sns: o.sns ?? createSnsClient({}, env), resultsTopicArn: topicArn } : {}),
-            ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
-            ...(o.wrapPublisher ? { wrapPublisher: o.wrapPublisher } : {}),
-          }),
-        },
+    jobs: o.wrapJobs
+      ? o.wrapJobs(sqsDeliveryJobSender(sqs, deliveryQueueUrl))
+      : sqsDeliveryJobSender(sqs, deliveryQueueUrl),
     deadLetter: sqsDeadLetter(sqs, env),
     ...(o.observability ? { observability: o.observability } : {}),
   });

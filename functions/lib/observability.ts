@@ -1,7 +1,8 @@
 /**
  * Structured logs and metrics of the evaluate function (docs/pipeline.md): Powertools Logger (JSON lines with request
  * id, pack digest, log position, outcome kind, work units) and Powertools Metrics (CloudWatch EMF): evaluations by
- * kind, errors by class, handoffs by route, dead letters by reason. No secret or document content is ever logged.
+ * kind, errors by class, dead letters by reason (the deliver function counts handoffs:
+ * functions/lib/deliver-observability.ts). No secret or document content is ever logged.
  * A log whose head moved below a seq this instance wrote is an ERROR line and the metric `LedgerHeadRegressed`
  * (alarmed in infra/constructs/alarms.ts; docs/adr/0271-head-regression-is-an-attack.md).
  */
@@ -14,15 +15,7 @@ export interface Observability extends BatchObserver {
   flush(): void;
 }
 
-/**
- * `handoffsSentHere`: false when the delivery stage sends the handoffs (docs/adr/0404-delivery-stage.md); it counts
- * them then, so nothing is counted as a handoff before it is sent.
- */
-export function powertoolsObservability(
-  serviceName = 'docket-evaluate',
-  namespace = 'Docket',
-  options: { readonly handoffsSentHere?: boolean } = {},
-): Observability {
+export function powertoolsObservability(serviceName = 'docket-evaluate', namespace = 'Docket'): Observability {
   const logger = new Logger({ serviceName });
   const metrics = new Metrics({ namespace, serviceName });
   // One single-metric instance, reused: its addMetric publishes at once and then clears the metric and its
@@ -55,7 +48,8 @@ export function powertoolsObservability(
         count('ClaimForwards', 'logId', o.logId);
         return;
       }
-      logger.info(o.created ? 'request recorded' : 'duplicate delivery: handoffs re-sent', {
+      // Either way the batch's delivery job names the entry: the delivery stage (re-)sends what it owes.
+      logger.info(o.created ? 'request recorded' : 'duplicate delivery: entry already recorded', {
         messageId: record.messageId,
         requestId: o.requestId,
         packDigest: o.packDigest,
@@ -66,20 +60,12 @@ export function powertoolsObservability(
         work: o.work,
         ...(o.errorClass ? { errorClass: o.errorClass } : {}),
         ...(o.refusalCode ? { refusalCode: o.refusalCode } : {}),
-        handoffs: o.handoffs.map((h) => ({
-          handoffId: h.handoffId,
-          routeIndex: h.routeIndex,
-          destination: h.destination,
-        })),
       });
       if (o.created) {
         count('Evaluations', 'kind', o.kind);
         if (o.errorClass) count('EvaluationErrors', 'class', o.errorClass);
         if (o.refusalCode) count('AdmissionRefusals', 'code', o.refusalCode);
       } else count('DuplicateDeliveries', 'kind', o.kind);
-      if (options.handoffsSentHere !== false)
-        for (const h of o.handoffs)
-          count('Handoffs', 'route', h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
     },
     failure(record: BatchRecord, error: unknown) {
       const e = error as { name?: string; code?: string; message?: string };

@@ -1,7 +1,6 @@
 /**
  * Where an outbox delivers (docs/adr/0253-per-invocation-outbox.md): handoffs to the route queues in SendMessageBatch
- * calls and notifications to the results topic. Shared by the function that delivers: the delivery stage
- * (functions/deliver.ts), or the evaluate function itself where no delivery queue is configured.
+ * calls and notifications to the results topic, from the delivery stage (functions/deliver.ts).
  */
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';

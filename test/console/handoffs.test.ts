@@ -1,7 +1,8 @@
 /**
- * The handoffs an entry fanned out (ADR 0233): derived from the signed entry by the evaluate function's own code,
- * never received from a queue. The replay test world runs the real pipeline with a handoff sender that records what
- * it sends; the console (stack mode over the same stores) must name exactly those queues and handoff ids, in order.
+ * The handoffs an entry fanned out (ADR 0233): derived from the signed entry by the deliver function's own code,
+ * never received from a queue. The replay test world runs the real pipeline, and the delivery stage's fan-out of each
+ * recorded entry with a handoff sender that records what it sends; the console (stack mode over the same stores) must
+ * name exactly those queues and handoff ids, in order.
  * Queue depth goes through the read-only queueDepth port only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,11 +15,13 @@ import type { HandoffsView } from '../../cli/console/handoffs.js';
 import { BUILD, exampleText, request, world, writePolicyFile, type World } from '../replay/world.js';
 import { writeLedgerFiles } from './ledger-files.js';
 import { resolveConfig, routeTargetKey } from '../../infra/config.js';
+import { deliverRecorded } from '../../core/pipeline/fan-out.js';
+import { recordedFromStored } from '../../core/pipeline/ledger-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-console-handoffs-'));
 /**
  * The local stage's routes (its defaults and preset, as `npm start` deploys it) and their physical queues, as the
- * deployed evaluate function is configured.
+ * deployed deliver function is configured.
  */
 const ROUTE_QUEUES = Object.fromEntries(
   resolveConfig({ stage: 'local' }).routes.map((r) => [routeTargetKey(r), `docket-local-route-${r.queue}`]),
@@ -42,19 +45,16 @@ const CASES = [
 ] as const;
 
 beforeAll(async () => {
-  w = world({
-    logIds: ['t-0'],
-    routeQueues: ROUTE_QUEUES,
-    unroutedQueue: 'docket-local-unrouted',
-    supportedExtensions: ['*'] as never,
-  });
-  let current = '';
-  w.ports.handoffs.send = async (queue, id) => void sent.push({ requestId: current, queue, id });
+  w = world({ logIds: ['t-0'], supportedExtensions: ['*'] as never });
+  const routes = { routeQueues: ROUTE_QUEUES, unroutedQueue: 'docket-local-unrouted' };
   for (const [id, pack, facts, evidence] of CASES) {
     const d = w.publish(pack);
-    current = id;
     const ev = evidence === null ? '' : `,"evidence":${exampleText(`requests/${evidence}`)}`;
-    await w.submit(request(id, `sha256:${d}`, exampleText(`requests/${facts}`), ev));
+    const stored = await w.submit(request(id, `sha256:${d}`, exampleText(`requests/${facts}`), ev));
+    await deliverRecorded(recordedFromStored(stored), routes, {
+      packs: w.ports.packs,
+      handoffs: { send: async (queue, handoffId) => void sent.push({ requestId: id, queue, id: handoffId }) },
+    });
   }
   const policyPath = writePolicyFile(w, join(dir, 'policy.json'));
   const source = await openStackSource({

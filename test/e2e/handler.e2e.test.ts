@@ -12,6 +12,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { writeSigningKey } from '../../stack/local-files.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
+import { sequenceMessage } from '../../core/pipeline/sequencing.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 let w: E2eWorld;
@@ -61,17 +62,27 @@ const record = (messageId: string, body: string) => ({
   awsRegion: 'us-east-1',
 });
 
+/** A record of the FIFO ledger queue: its group is the one the sequence function gives it (the log, ADR 0270). */
+const ledgerRecord = (messageId: string, body: string) => {
+  const r = record(messageId, body);
+  const groupId = sequenceMessage(body, messageId, JSON.parse(w.env.LOG_IDS!) as string[]).groupId;
+  return { ...r, attributes: { ...r.attributes, MessageGroupId: groupId } };
+};
+
 it('cold-starts from the environment, records the good request and the refusal, and dead-letters the unidentifiable one', async () => {
   const { digest } = await w.registry.putPack(new Uint8Array(readFileSync('examples/vendor-onboarding-target.json')));
   const { handler } = await import('../../functions/evaluate.js');
   const event = {
     Records: [
-      record(
+      ledgerRecord(
         'm1',
         `{"format":"${REQUEST_FORMAT}","requestId":"h-1","pack":"sha256:${digest}","facts":{"vendor":{"riskScore":"12.5","sanctioned":false}},"evidence":{"tax-certificate":"present"}}`,
       ),
-      record('m2', '{"requestId":'),
-      record('m3', `{"format":"${REQUEST_FORMAT}","requestId":"h-3","pack":"sha256:${'0'.repeat(64)}","facts":{}}`),
+      ledgerRecord('m2', '{"requestId":'),
+      ledgerRecord(
+        'm3',
+        `{"format":"${REQUEST_FORMAT}","requestId":"h-3","pack":"sha256:${'0'.repeat(64)}","facts":{}}`,
+      ),
     ],
   } as unknown as SQSEvent;
   const res = await handler(event);

@@ -125,7 +125,6 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
       buildDigest: 'e'.repeat(64),
       dynamodb,
       sqs,
-      sns,
       ...(o.wrapJobs ? { wrapJobs: o.wrapJobs } : {}),
     });
   const newPoller = (r: EvaluateRuntime) =>

@@ -267,24 +267,26 @@ describe('resource names', () => {
       resultsTopicArn: 'arn:aws:sns:us-east-1:000000000000:docket-local-results',
     };
     const env = evaluateEnvironment({ ...local, signingSecretArn: 'arn:local' });
-    expect(JSON.parse(env['ROUTE_QUEUES']!)).toEqual({
+    // The evaluate function plans no handoff: the route queues are the deliver function's alone (ADR 0404).
+    expect(Object.hasOwn(env, 'ROUTE_QUEUES') || Object.hasOwn(env, 'UNROUTED_QUEUE_URL')).toBe(false);
+    const deliver = deliverEnvironment(local);
+    expect(JSON.parse(deliver['ROUTE_QUEUES']!)).toEqual({
       [routeTargetKey({ kind: 'queue', name: 'Review' })]:
         'http://127.0.0.1:4566/000000000000/docket-local-route-review',
       'human-role:Oversight': 'http://127.0.0.1:4566/000000000000/docket-local-route-oversight',
       'system:Case Management': 'http://127.0.0.1:4566/000000000000/docket-local-route-case-management',
     });
-    expect(env['UNROUTED_QUEUE_URL']).toBe('http://127.0.0.1:4566/000000000000/docket-local-unrouted');
+    expect(deliver['UNROUTED_QUEUE_URL']).toBe('http://127.0.0.1:4566/000000000000/docket-local-unrouted');
     // The evaluate function sends delivery jobs and publishes nothing itself (docs/adr/0404-delivery-stage.md).
     expect(env['DELIVERY_QUEUE_URL']).toBe('http://127.0.0.1:4566/000000000000/docket-local-delivery');
     expect(Object.hasOwn(env, 'RESULTS_TOPIC_ARN')).toBe(false);
-    // The deliver function sends the handoffs to the same queues, publishes, and dead-letters to its own DLQ.
-    const deliver = deliverEnvironment(local);
+    // The deliver function sends the handoffs, publishes, and dead-letters to its own DLQ.
     expect(deliver).toEqual({
       DOCKET_STAGE: 'local',
       LEDGER_TABLE: 'docket-local-ledger',
       PACKS_TABLE: 'docket-local-packs',
-      ROUTE_QUEUES: env['ROUTE_QUEUES'],
-      UNROUTED_QUEUE_URL: env['UNROUTED_QUEUE_URL'],
+      ROUTE_QUEUES: deliver['ROUTE_QUEUES'],
+      UNROUTED_QUEUE_URL: deliver['UNROUTED_QUEUE_URL'],
       RESULTS_TOPIC_ARN: 'arn:aws:sns:us-east-1:000000000000:docket-local-results',
       DELIVERY_DLQ_URL: 'http://127.0.0.1:4566/000000000000/docket-local-delivery-dlq',
     });

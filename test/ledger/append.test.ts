@@ -362,58 +362,43 @@ describe('the append protocol with writer head caches and writer-chosen logs', (
   });
 });
 
-describe('the append protocol with a slot lock and a memory of its own slots (ADR 0160)', () => {
-  /** One writer instance as the pipeline runs it: a per-log FIFO slot lock, a head cache and its own slots. */
+describe('the append protocol with one slot write at a time and a memory of its own slots (ADR 0160)', () => {
+  /** A view of the store without group writes: the writer's group commit then places one slot per write. */
+  const oneSlotAtATime = (store: LedgerStore): LedgerStore =>
+    new Proxy(store, {
+      get: (target, prop, recv) => (prop === 'putEntriesIfAbsent' ? undefined : Reflect.get(target, prop, recv)),
+    });
+  /** One writer instance: its group commit (one slot per write here), a head cache and its own slots. */
   function instance(store: LedgerStore, logId: string) {
-    const tails = new Map<string, Promise<unknown>>();
-    const state = { held: new Set<string>() };
-    const slotLock = <T>(log: string, task: () => Promise<T>): Promise<T> => {
-      const run = async (): Promise<T> => {
-        state.held.add(log);
-        try {
-          return await task();
-        } finally {
-          state.held.delete(log);
-        }
-      };
-      const result = (tails.get(log) ?? Promise.resolve()).then(run, run);
-      tails.set(
-        log,
-        result.catch(() => undefined),
-      );
-      return result;
-    };
+    const commits = slotCommits();
     const headCache = new Map();
     const ownSlots = new Map();
     const append = (id: string, via: LedgerStore = store, bytes?: string) =>
-      appendOnce(via, { ...request(id, bytes), logId, headCache, ownSlots, slotLock });
-    return { append, state };
+      appendOnce(oneSlotAtATime(via), { ...request(id, bytes), logId, headCache, ownSlots, slotCommits: commits });
+    return { append };
   }
 
-  function recording(store: LedgerStore, calls: string[], held?: () => boolean): LedgerStore {
+  function recording(store: LedgerStore, calls: string[]): LedgerStore {
     return new Proxy(store, {
       get(target, prop, recv) {
         const v = Reflect.get(target, prop, recv);
         if (typeof v !== 'function') return v;
         return (...args: unknown[]) => {
-          calls.push(held === undefined ? String(prop) : `${String(prop)}${held() ? ' (locked)' : ''}`);
+          calls.push(String(prop));
           return v.apply(target, args);
         };
       },
     });
   }
 
-  it('runs only the slot write under the lock: the claim before it and the position after it', async () => {
+  it('sends the claim before the slot write and the position after it: three conditional writes on a warm head', async () => {
     const store = shuffledStore('lock-scope');
     const w = instance(store, 'log-0');
     await w.append('warm');
     const calls: string[] = [];
-    const out = await w.append(
-      'next',
-      recording(store, calls, () => w.state.held.has('log-0')),
-    );
+    const out = await w.append('next', recording(store, calls));
     expect(out.ok && out.value.status).toBe('appended');
-    expect(calls).toEqual(['putClaimIfAbsent', 'putEntryIfAbsent (locked)', 'putPositionIfAbsent']);
+    expect(calls).toEqual(['putClaimIfAbsent', 'putEntryIfAbsent', 'putPositionIfAbsent']);
   });
 
   it('answers the scan above a claim from its own slots, without a read, when concurrent appends of one writer share a log', async () => {
@@ -432,21 +417,13 @@ describe('the append protocol with a slot lock and a memory of its own slots (AD
   it('reads the slots above a claim when it has no memory of them (the control for the test above)', async () => {
     const store = shuffledStore('no-own-slots');
     const headCache = new Map();
-    const tails = new Map<string, Promise<unknown>>();
-    const slotLock = <T>(log: string, task: () => Promise<T>): Promise<T> => {
-      const result = (tails.get(log) ?? Promise.resolve()).then(task, task);
-      tails.set(
-        log,
-        result.catch(() => undefined),
-      );
-      return result;
-    };
-    await appendOnce(store, { ...request('warm'), logId: 'log-1', headCache, slotLock });
+    const commits = slotCommits();
+    await appendOnce(oneSlotAtATime(store), { ...request('warm'), logId: 'log-1', headCache, slotCommits: commits });
     const calls: string[] = [];
-    const view = recording(store, calls);
+    const view = oneSlotAtATime(recording(store, calls));
     await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        appendOnce(view, { ...request(`c-${i}`), logId: 'log-1', headCache, slotLock }),
+        appendOnce(view, { ...request(`c-${i}`), logId: 'log-1', headCache, slotCommits: commits }),
       ),
     );
     expect(calls.filter((c) => c === 'readEntries').length).toBeGreaterThan(0);
@@ -480,7 +457,7 @@ describe('the append protocol with a slot lock and a memory of its own slots (AD
     await assertLedger(store, ['warm', 'twice']);
   });
 
-  it('keeps the ledger exact under crashes, redeliveries and several locked writers sharing logs', async () => {
+  it('keeps the ledger exact under crashes, redeliveries and several serialized writers sharing logs', async () => {
     const store = shuffledStore('locked-chaos');
     const r = rng('locked-chaos-plan');
     const writers = [0, 1, 2, 3, 4, 5].map((i) => instance(store, LOGS[i % LOGS.length] as string));

@@ -9,7 +9,7 @@ import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { deliverJob } from '../../core/pipeline/deliver-job.js';
 import type { OutboxPorts } from '../../core/pipeline/outbox.js';
 import { ROUTED, signedDisposition } from './handoff-fixtures.js';
-import { testPipelineConfig } from './pipeline-config-fixture.js';
+import type { RouteQueueConfig } from '../../core/pipeline/handoff-plan.js';
 
 /** A genuine signed entry of request `bodyId` at log-0/0, stored under a projection naming `projectedId`. */
 function storedEntry(bodyId: string, projectedId: string): StoredEntry {
@@ -44,7 +44,7 @@ async function deliverFrom(stored: StoredEntry, named: string) {
     },
   };
   const packs = { load: async () => ({ status: 'missing' }) as never, resolveAlias: async () => null };
-  const config = testPipelineConfig(['log-0'], { routeQueues: { 'human-role:Oversight': 'q-oversight' } });
+  const config: RouteQueueConfig = { routeQueues: { 'human-role:Oversight': 'q-oversight' }, unroutedQueue: 'q-unrouted' };
   const r = await deliverJob({ logId: 'log-0', entries: [{ seq: 0, requestId: named }] }, config, {
     store: store as never,
     packs,

@@ -1,7 +1,7 @@
 /**
  * The delivery stage's core (core/pipeline/deliver-job.ts): a job names ledger coordinates, and the stage delivers
- * exactly what the evaluate function would have delivered for those entries — the same handoffs and notifications,
- * under the same ids — after writing their positions, and nothing for coordinates that hold no such entry.
+ * exactly what those entries owe — every planned handoff and the notification, under the ids derived from the entry —
+ * after writing their positions, and nothing for coordinates that hold no such entry.
  */
 import { describe, expect, it } from 'vitest';
 import { handleBatch } from '../../core/pipeline/batch.js';
@@ -11,7 +11,7 @@ import type { OutboxPorts } from '../../core/pipeline/outbox.js';
 import type { OutboxHandoff } from '../../core/pipeline/ports.js';
 import type { ResultMessage } from '../../core/pipeline/result-notification.js';
 import { triage, vendor } from './example-requests-fixture.js';
-import { memoryPipeline } from './memory-pipeline-fixture.js';
+import { memoryPipeline, owed, recordedAt } from './memory-pipeline-fixture.js';
 
 /** Ports that record what was sent, in call order. */
 function recordingOutbox() {
@@ -38,15 +38,15 @@ function recordingOutbox() {
 }
 
 function world() {
-  const { store, config, packSource, process } = memoryPipeline();
-  /** The evaluate function as shipped: records the batch and delivers it under the lock. */
-  const evaluate = async (bodies: string[], outbox: OutboxPorts) =>
+  const { store, routes: config, packSource, process } = memoryPipeline();
+  /** The evaluate function as shipped: records the batch and sends its delivery job. */
+  const evaluate = async (bodies: string[]) =>
     handleBatch(
-      bodies.map((body, i) => ({ messageId: `m${i}`, body })),
+      bodies.map((body, i) => ({ messageId: `m${i}`, body, groupId: 'd-0' })),
       {
         process,
         deadLetter: async () => undefined,
-        outbox,
+        jobs: { send: async () => ({ failed: [] }) },
       },
     );
   const jobOf = async (): Promise<DeliveryJob> => {
@@ -58,20 +58,18 @@ function world() {
 }
 
 describe('the delivery stage', () => {
-  it('delivers from the ledger exactly what the evaluate function delivers, after writing the positions', async () => {
+  it('delivers from the ledger exactly what the recorded entries owe, after writing the positions', async () => {
     const bodies = [triage('j-1'), vendor('j-2'), triage('j-3')];
-    // The shipped path, for reference.
-    const shipped = world();
-    const reference = recordingOutbox();
-    expect(await shipped.evaluate(bodies, reference.ports)).toEqual({ batchItemFailures: [] });
-    // The same batch with its delivery left to the stage: the evaluate function's outbox sends nothing.
     const w = world();
-    const silent: OutboxPorts = {
-      handoffs: { sendBatch: async () => ({ failed: [] }) },
-      results: { publishBatch: async () => ({ failed: [] }) },
-    };
-    await w.evaluate(bodies, silent);
+    expect(await w.evaluate(bodies)).toEqual({ batchItemFailures: [] });
     const job = await w.jobOf();
+    // What each entry owes, computed from the entry alone, for reference.
+    const reference = { sent: [] as { queue: string; handoff: OutboxHandoff }[], published: [] as ResultMessage[] };
+    for (const e of job.entries) {
+      const o = await owed(await recordedAt(w.store, job.logId, e.seq), w.packSource);
+      reference.sent.push(...o.handoffs);
+      reference.published.push(o.notification);
+    }
     expect(job.entries.map((e) => e.requestId)).toEqual(['j-1', 'j-2', 'j-3']);
     const out = recordingOutbox();
     const events: string[] = [];
@@ -88,7 +86,7 @@ describe('the delivery stage', () => {
     };
     const r = await deliverJob(job, w.config, { store, packs: w.packSource, outbox: ports });
     expect(r.ok && r.value.undelivered.size).toBe(0);
-    // Same ids and bodies as the shipped path (entries are byte-identical: same key, clock and requests).
+    // Same queues, ids and bodies as the entries owe.
     const key = (s: { queue: string; handoff: OutboxHandoff }) => `${s.queue} ${s.handoff.handoffId} ${s.handoff.body}`;
     expect(out.sent.map(key).sort()).toEqual(reference.sent.map(key).sort());
     expect(out.sent.length).toBeGreaterThan(3);
@@ -106,7 +104,7 @@ describe('the delivery stage', () => {
 
   it('delivers nothing for a job naming a seq that holds another request, or no entry at all', async () => {
     const w = world();
-    await w.evaluate([triage('k-1'), triage('k-2')], recordingOutbox().ports);
+    await w.evaluate([triage('k-1'), triage('k-2')]);
     for (const job of [
       { logId: 'd-0', entries: [{ seq: 0, requestId: 'k-2' }] },
       {
@@ -127,7 +125,7 @@ describe('the delivery stage', () => {
 
   it('delivers a job again under the same ids, so a repeated job costs duplicates that consumers drop, nothing new', async () => {
     const w = world();
-    await w.evaluate([triage('r-1')], recordingOutbox().ports);
+    await w.evaluate([triage('r-1')]);
     const job = await w.jobOf();
     const first = recordingOutbox();
     const second = recordingOutbox();

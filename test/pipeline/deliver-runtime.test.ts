@@ -3,7 +3,9 @@
  * evaluate function sent is delivered — positions written, every handoff then the notification sent — and answered
  * as done; a body that is not a job, or a job naming no entry, is dead-lettered with its reason, sends and writes
  * nothing and is never retried; a failed send, store read or dead-letter send retries exactly that job, and the retry
- * sends the same ids. Also: the evaluate function counts no `Handoffs` when the stage sends them.
+ * sends the same ids. The expected handoff and notification ids come from the recorded entries themselves (the
+ * fan-out the stage runs, over the entry read back), never from the evaluate function. Also: the evaluate function
+ * counts no `Handoffs` (the stage sends them) and never logs a duplicate as re-sending handoffs.
  */
 import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -21,7 +23,7 @@ import {
 } from '../../functions/lib/deliver-runtime.js';
 import { powertoolsObservability } from '../../functions/lib/observability.js';
 import { triage, vendor } from './example-requests-fixture.js';
-import { memoryPipeline } from './memory-pipeline-fixture.js';
+import { memoryPipeline, owed, recordedAt, type Owed } from './memory-pipeline-fixture.js';
 
 const bytesOf = (job: DeliveryJob): string => {
   const b = deliveryJobBytes(job);
@@ -90,14 +92,14 @@ function recordingObserver() {
 }
 
 function world(logIds: string[] = ['d-0']) {
-  // As under the stage: the writer leaves each new entry's position to the deliver function.
-  const { store, config, packSource, process } = memoryPipeline({ logIds, positionsByStage: true });
+  // As shipped: the writer leaves each new entry's position to the deliver function.
+  const { store, routes: config, packSource, process } = memoryPipeline({ logIds });
   /** The evaluate function under the stage: records the batch and sends one job per log; answers the jobs sent. */
   const evaluate = async (bodies: string[]) => {
     const jobs: DeliveryJob[] = [];
     const outcomes = new Map<string, BatchOutcome & { status: 'recorded' }>();
     const answer = await handleBatch(
-      bodies.map((body, i) => ({ messageId: `e${i}`, body })),
+      bodies.map((body, i) => ({ messageId: `e${i}`, body, groupId: logIds[0]! })),
       {
         process,
         deadLetter: async () => undefined,
@@ -125,7 +127,10 @@ function world(logIds: string[] = ['d-0']) {
       deadLetter: o.deadLetter ?? (async (record, code, message) => void deadLettered.push({ record, code, message })),
       observer,
     });
-  return { store, evaluate, runtime, deadLettered };
+  /** What a recorded request's entry owes, from the entry as the ledger holds it. */
+  const owedBy = async (o: BatchOutcome & { status: 'recorded' }): Promise<Owed> =>
+    owed(await recordedAt(store, o.logId, o.seq), packSource);
+  return { store, evaluate, runtime, deadLettered, owedBy };
 }
 
 describe('the deliver runtime', () => {
@@ -144,9 +149,10 @@ describe('the deliver runtime', () => {
       .runtime(out.ports, obs.observer, { store })
       .handle(sqsEvent([{ id: 'j1', body: bytesOf(jobs[0]!) }]));
     expect(answer).toEqual({ batchItemFailures: [] });
-    // Every handoff the evaluate function planned, then every notification, under the ids it derived.
-    const planned = ['a-1', 'a-2', 'a-3'].flatMap((id) => outcomes.get(id)!.handoffs.map((h) => h.handoffId));
-    const notifications = ['a-1', 'a-2', 'a-3'].map((id) => outcomes.get(id)!.notificationId);
+    // Every handoff each entry owes, then every notification, under the ids derived from the entry.
+    const owes = await Promise.all(['a-1', 'a-2', 'a-3'].map((id) => w.owedBy(outcomes.get(id)!)));
+    const planned = owes.flatMap((o) => o.handoffs.map((h) => h.handoff.handoffId));
+    const notifications = owes.map((o) => o.notification.id);
     expect(planned.length).toBeGreaterThan(3);
     expect(out.sent.map((s) => s.handoff.handoffId).sort()).toEqual([...planned].sort());
     expect(out.published.map((m) => m.id)).toEqual(notifications);
@@ -245,7 +251,8 @@ describe('the deliver runtime', () => {
     // Two batches, two jobs on the same log.
     const first = await w.evaluate([triage('f-1')]);
     const second = await w.evaluate([triage('f-2')]);
-    const failing = new Set(first.outcomes.get('f-1')!.handoffs.map((h) => h.handoffId));
+    const f1 = await w.owedBy(first.outcomes.get('f-1')!);
+    const failing = new Set(f1.handoffs.map((h) => h.handoff.handoffId));
     expect(failing.size).toBeGreaterThan(0);
     const out = recordingOutbox((h) => failing.has(h.handoffId));
     const obs = recordingObserver();
@@ -260,8 +267,8 @@ describe('the deliver runtime', () => {
     expect(obs.failed.map((f) => f.record.messageId)).toEqual(['job-f1']);
     expect(w.deadLettered).toEqual([]);
     // f-2 went out whole; f-1's notification waits for its handoffs.
-    const f2 = second.outcomes.get('f-2')!;
-    expect(out.published.map((m) => m.id)).toEqual([f2.notificationId]);
+    const f2 = await w.owedBy(second.outcomes.get('f-2')!);
+    expect(out.published.map((m) => m.id)).toEqual([f2.notification.id]);
     const attempted = out.sent.map((s) => s.handoff.handoffId).filter((id) => failing.has(id));
     expect(attempted.sort()).toEqual([...failing].sort());
 
@@ -271,7 +278,7 @@ describe('the deliver runtime', () => {
       .handle(sqsEvent([{ id: 'job-f1', body: bytesOf(first.jobs[0]!), receiveCount: 2 }]));
     expect(retried).toEqual({ batchItemFailures: [] });
     expect(again.sent.map((s) => s.handoff.handoffId).sort()).toEqual(attempted);
-    expect(again.published.map((m) => m.id)).toEqual([first.outcomes.get('f-1')!.notificationId]);
+    expect(again.published.map((m) => m.id)).toEqual([f1.notification.id]);
     expect(w.store.markers().positions).toHaveLength(2);
   });
 
@@ -352,17 +359,17 @@ function capture(): { lines: () => string[]; restore: () => void } {
 afterEach(() => vi.restoreAllMocks());
 
 describe("the evaluate function's metrics under the delivery stage", () => {
-  it('counts no Handoffs for a recorded outcome when the stage sends them, and counts each one by default', async () => {
+  it('counts the evaluation and no Handoffs for a recorded outcome, and logs a duplicate without claiming handoffs were re-sent', async () => {
     const w = world();
     const { outcomes } = await w.evaluate([triage('m-1')]);
     const outcome = outcomes.get('m-1')!;
-    expect(outcome.handoffs.length).toBeGreaterThan(0);
+    expect((await w.owedBy(outcome)).handoffs.length).toBeGreaterThan(0); // the entry does owe handoffs
     const record: BatchRecord = { messageId: 'e0', body: '{}' };
-    const emitted = (options?: { handoffsSentHere: boolean }) => {
-      const obs = powertoolsObservability('docket-evaluate-test', 'Docket', options);
+    const emitted = (o: BatchOutcome) => {
+      const obs = powertoolsObservability('docket-evaluate-test', 'Docket');
       const c = capture();
       try {
-        obs.outcome(record, outcome);
+        obs.outcome(record, o);
         obs.flush();
       } finally {
         c.restore();
@@ -371,10 +378,12 @@ describe("the evaluate function's metrics under the delivery stage", () => {
     };
     const metric = (lines: string[], name: string) =>
       lines.filter((l) => l.startsWith('{') && JSON.parse(l)[name] !== undefined);
-    const staged = emitted({ handoffsSentHere: false });
-    expect(metric(staged, 'Evaluations'), staged.join('\n')).toHaveLength(1); // the capture works
-    expect(metric(staged, 'Handoffs')).toEqual([]);
-    const here = emitted();
-    expect(metric(here, 'Handoffs'), here.join('\n')).toHaveLength(outcome.handoffs.length);
+    const recorded = emitted(outcome);
+    expect(metric(recorded, 'Evaluations'), recorded.join('\n')).toHaveLength(1); // the capture works
+    expect(metric(recorded, 'Handoffs')).toEqual([]);
+    const duplicate = emitted({ ...outcome, created: false });
+    expect(metric(duplicate, 'DuplicateDeliveries'), duplicate.join('\n')).toHaveLength(1);
+    expect(metric(duplicate, 'Handoffs')).toEqual([]);
+    expect(duplicate.join('\n')).not.toMatch(/re-sent/);
   });
 });

@@ -41,8 +41,6 @@ async function recorded(
     defaultWorkBudget: 100_000,
     maxWorkBudget: 1_000_000,
     evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: 'b'.repeat(64) },
-    routeQueues: {},
-    unroutedQueue: 'q-unrouted',
     ...(draftFeatures.length > 0 ? { draftFeatures } : {}),
   };
   const o = await processRequest(bytes, config, {
@@ -52,8 +50,7 @@ async function recorded(
       draftFeatures,
     ),
     archive: { put: async () => undefined },
-    ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-03T14:00:00Z' }),
-    handoffs: { send: async () => undefined },
+    ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-03T14:00:00Z' }).forLog('t-0'),
   });
   expect(o.status).toBe('recorded');
   let body = '';

@@ -1,11 +1,14 @@
 /**
  * Graph requests through the real pipeline (ADR 0360, ADR 0361): processRequest over the in-memory ledger, with a
- * graph registry serving the procurement-triage example. Exactly one graph-run entry per request; every requested
- * handoff at any depth fanned out with its target unchanged and its instance path beside it, each verifying as a
+ * graph registry serving the procurement-triage example, and the delivery stage's fan-out of the recorded entry.
+ * Exactly one graph-run entry per request; every requested handoff at any depth fanned out with its target unchanged and its instance path beside it, each verifying as a
  * consumer verifies it; the notification carrying the run; replay byte for byte; verify under a trust policy that does
  * or does not permit judgment-graphs on the log; the refusals of a deployment without the opt-in.
  */
 import { describe, expect, it } from 'vitest';
+import { deliverRecorded } from '../../core/pipeline/fan-out.js';
+import type { RouteQueueConfig } from '../../core/pipeline/handoff-plan.js';
+import { recordedFromStored } from '../../core/pipeline/ledger-writer.js';
 import {
   GRAPH_REQUEST_FORMAT,
   readGraphRequest,
@@ -45,16 +48,10 @@ const graphs: GraphRegistry = {
 };
 
 function graphWorld(enabled = true) {
-  const w = world({
-    ...(enabled ? { draftFeatures: ['judgment-graphs'] } : {}),
-    routeQueues: { [OFFICER]: 'q-officer' },
-  });
+  const w = world(enabled ? { draftFeatures: ['judgment-graphs'] } : {});
+  const routes: RouteQueueConfig = { routeQueues: { [OFFICER]: 'q-officer' }, unroutedQueue: 'q-unrouted' };
   const sent: { queue: string; id: string; body: string }[] = [];
-  const ports: PipelinePorts = {
-    ...w.ports,
-    graphs,
-    handoffs: { send: async (queue, id, body) => void sent.push({ queue, id, body }) },
-  };
+  const ports: PipelinePorts = { ...w.ports, graphs };
   const fetch = {
     ...w.fetch,
     publishedGraph: async (d: string) => (d === NAMED ? LOADED : null),
@@ -63,7 +60,14 @@ function graphWorld(enabled = true) {
   const submit = async (bytes: Uint8Array): Promise<StoredEntry> => {
     const o = await processRequest(bytes, w.config, ports);
     if (o.status !== 'recorded') throw new Error(`not recorded: ${o.code}`);
-    for await (const e of w.store.readEntries(o.logId, o.seq, o.seq)) return e;
+    for await (const e of w.store.readEntries(o.logId, o.seq, o.seq)) {
+      // Delivered as the delivery stage delivers it: from the entry read back (core/pipeline/deliver-job.ts).
+      await deliverRecorded(recordedFromStored(e), routes, {
+        packs: ports.packs,
+        handoffs: { send: async (queue, id, body) => void sent.push({ queue, id, body }) },
+      });
+      return e;
+    }
     throw new Error('recorded entry not found');
   };
   const replay = async (stored: StoredEntry) => replayStoredEntry(stored, replayContext(w.options({ fetch })));

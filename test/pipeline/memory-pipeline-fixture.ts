@@ -1,18 +1,24 @@
 /**
  * The evaluate function's pipeline over the in-memory ledger, for tests of what follows a recorded entry: the example
- * packs in a registry, one writer and `process`, the batch handler's per-record step as the function runs it.
+ * packs in a registry, one writer and `process`, the batch handler's per-record step as the function runs it (each
+ * record written to its FIFO group's log, the first log when it names none), and `owed`: what the delivery stage owes
+ * for a recorded entry — its handoffs and notification, computed from the entry alone by the fan-out the deliver
+ * function runs (core/pipeline/fan-out.ts).
  */
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import type { BatchRecord } from '../../core/pipeline/batch.js';
-import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
-import type { RecordSinks } from '../../core/pipeline/outbox.js';
+import { deliverRecorded } from '../../core/pipeline/fan-out.js';
+import { ledgerWriter, recordedFromStored } from '../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
+import type { OutboxHandoff, PackSource, RecordedEntry } from '../../core/pipeline/ports.js';
 import { processRequest } from '../../core/pipeline/process-request.js';
+import type { ResultMessage } from '../../core/pipeline/result-notification.js';
+import type { LedgerStore } from '../../core/ledger/store/store.js';
 import { TRIAGE, VENDOR, hex } from './example-requests-fixture.js';
-import { testPipelineConfig } from './pipeline-config-fixture.js';
+import { testPipelineConfig, TEST_ROUTES } from './pipeline-config-fixture.js';
 
-export function memoryPipeline(o: { readonly logIds?: string[]; readonly positionsByStage?: boolean } = {}) {
+export function memoryPipeline(o: { readonly logIds?: string[] } = {}) {
   const packs = new Map([VENDOR, TRIAGE].map((t) => [hex(t), new TextEncoder().encode(t)]));
   const store = new MemoryLedgerStore();
   const config = testPipelineConfig(o.logIds ?? ['d-0']);
@@ -21,18 +27,43 @@ export function memoryPipeline(o: { readonly logIds?: string[]; readonly positio
     signer: signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(9))),
     logIds: config.logIds,
     now: () => '2026-12-04T17:00:00Z',
-    ...(o.positionsByStage === true ? { positionsByStage: true } : {}),
   });
   const packSource = cachedPackSource({
     getPack: async (d: string) => packs.get(d) ?? null,
     resolveAlias: async () => null,
   });
-  const process = (bytes: Uint8Array, _record: BatchRecord, sinks: RecordSinks | undefined) =>
+  const process = (bytes: Uint8Array, record: BatchRecord) =>
     processRequest(bytes, config, {
       packs: packSource,
       archive: { put: async () => undefined },
-      ledger: writer,
-      ...sinks!,
+      ledger: writer.forLog(record.groupId ?? config.logIds[0]!),
     });
-  return { store, config, writer, packSource, process };
+  return { store, config, routes: TEST_ROUTES, writer, packSource, process };
+}
+
+/** What the delivery stage owes for one recorded entry: its handoffs (with their queues) and its notification. */
+export interface Owed {
+  readonly handoffs: { readonly queue: string; readonly handoff: OutboxHandoff }[];
+  readonly notification: ResultMessage;
+}
+
+/** The messages a recorded entry owes, computed from the entry by the deliver function's fan-out. */
+export async function owed(recorded: RecordedEntry, packs: PackSource): Promise<Owed> {
+  const handoffs: Owed['handoffs'] = [];
+  let notification: ResultMessage | undefined;
+  await deliverRecorded(recorded, TEST_ROUTES, {
+    packs,
+    handoffs: {
+      send: async (queue, handoffId, body, routeKey) =>
+        void handoffs.push({ queue, handoff: { handoffId, body, routeKey } }),
+    },
+    results: { publish: async (m) => void (notification = m) },
+  });
+  return { handoffs, notification: notification! };
+}
+
+/** The entry a log holds at `seq`, read back strictly. */
+export async function recordedAt(store: LedgerStore, logId: string, seq: number): Promise<RecordedEntry> {
+  for await (const e of store.readEntries(logId, seq, seq)) if (e.seq === seq) return recordedFromStored(e);
+  throw new Error(`no entry at ${logId}/${seq}`);
 }

@@ -117,6 +117,8 @@ describe('the writer bound to a message group writes only to that log', () => {
   it('answers a duplicate whose entry is already placed from any group, writing nothing new', async () => {
     const store = new MemoryLedgerStore();
     await writer(store).forLog('log-a').append(draft('done'));
+    // Placed: the delivery stage wrote its position (core/pipeline/deliver-job.ts).
+    await store.putPositionIfAbsent({ requestId: 'done', logId: 'log-a', seq: 0 });
     const again = await writer(store).forLog('log-b').append(draft('done'));
     expect(again.status).toBe('existing');
     expect(store.snapshot('log-b')).toEqual([]);
@@ -229,7 +231,7 @@ describe('a head that moves backwards is refused', () => {
     await writer(store).forLog('log-a').append(draft('x-0'));
     await writer(store).forLog('log-a').append(draft('x-1'));
     deleted.add('log-a/1');
-    const fresh = writer(withDeleted(store, deleted), { maxAttempts: 3 });
+    const fresh = writer(withDeleted(store, deleted), { backoff: async () => undefined });
     // It reads head 0 and tries slot 1, which still exists underneath: it loses the slot, never overwrites it.
     const out = await fresh
       .forLog('log-a')
@@ -244,7 +246,7 @@ describe('a head that moves backwards is refused', () => {
 });
 
 describe('losing a slot is cheap', () => {
-  it('backs off outside the slot lock between lost slots, with the attempt number, and then appends', async () => {
+  it('backs off outside the group commit between lost slots, with the attempt number, and then appends', async () => {
     const store = new MemoryLedgerStore();
     const waits: number[] = [];
     const rival = writer(store).forLog('log-a');
@@ -278,10 +280,10 @@ describe('losing a slot is cheap', () => {
         return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
       },
     }) as LedgerStore;
-    const w = writer(losing, { backoff: async () => void waits++, maxAttempts: 5 }).forLog('log-a');
+    const w = writer(losing, { backoff: async () => void waits++ }).forLog('log-a');
     const e = await refusal(w.append(draft('stuck')));
     expect(e.code).toBe('append-contention');
-    expect(waits).toBe(4);
+    expect(waits).toBe(11); // twelve tries with a backoff, a wait before each but the first
   });
 
   it('draws full-jitter delays that double per attempt up to the cap', () => {
@@ -329,67 +331,6 @@ describe('the writer under group commit (ADR 0350)', () => {
     for (const r of await Promise.all(ids.map((id) => w.append(draft(id))))) expect(r.status).toBe('appended');
     expect(sizes).toEqual([10]);
     expect(store.snapshot('log-b').map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-  });
-
-  it('writes one slot at a time per log with group commit off (the scale model’s baseline)', async () => {
-    const store = new MemoryLedgerStore();
-    const w = writer(store, { groupCommit: false }).forLog('log-b');
-    let groups = 0;
-    const spy = observed(store, (method) => {
-      if (method === 'putEntriesIfAbsent') groups += 1;
-    });
-    const w2 = writer(spy, { groupCommit: false }).forLog('log-b');
-    await Promise.all(['s-1', 's-2', 's-3'].map((id) => w2.append(draft(id))));
-    expect(groups).toBe(0);
-    expect((await w.append(draft('s-1'))).status).toBe('existing');
-    expect(store.snapshot('log-b')).toHaveLength(3);
-  });
-});
-
-describe('the writer with deferred position writes (ADR 0350)', () => {
-  /** A store whose position writes wait for `release` (and fail when `fail` is set). */
-  function heldPositions(store: MemoryLedgerStore) {
-    const gate: { release: () => void; fail: boolean } = { release: () => undefined, fail: false };
-    const held = new Promise<void>((r) => (gate.release = r));
-    const view = new Proxy(store, {
-      get(target, prop, recv) {
-        const v = Reflect.get(target, prop, recv) as unknown;
-        if (prop === 'putPositionIfAbsent')
-          return async (p: Parameters<LedgerStore['putPositionIfAbsent']>[0]) => {
-            await held;
-            if (gate.fail) throw new Error('position write throttled');
-            return target.putPositionIfAbsent(p);
-          };
-        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    }) as LedgerStore;
-    return { view, gate };
-  }
-
-  it('answers once the entry is written and writes the position before settlePositions resolves', async () => {
-    const store = new MemoryLedgerStore();
-    const { view, gate } = heldPositions(store);
-    const w = writer(view, { deferPositions: true });
-    expect((await w.forLog('log-a').append(draft('quick'))).status).toBe('appended');
-    expect(store.markers().positions).toEqual([]);
-    let settled = false;
-    const settling = w.settlePositions().then(() => (settled = true));
-    await new Promise<void>((r) => setImmediate(r));
-    expect(settled).toBe(false);
-    gate.release();
-    await settling;
-    expect(store.markers().positions).toEqual([{ requestId: 'quick', logId: 'log-a', seq: 0 }]);
-  });
-
-  it('fails settlePositions when a deferred position write failed', async () => {
-    const store = new MemoryLedgerStore();
-    const { view, gate } = heldPositions(store);
-    const w = writer(view, { deferPositions: true });
-    gate.fail = true;
-    await w.forLog('log-a').append(draft('unplaced'));
-    gate.release();
-    await expect(w.settlePositions()).rejects.toThrow('position write throttled');
-    await expect(w.settlePositions()).resolves.toBeUndefined();
   });
 });
 

@@ -6,11 +6,18 @@ import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
-import { processRequest, type PipelineConfig, type PipelinePorts } from '../../core/pipeline/process-request.js';
+import {
+  processRequest,
+  type PipelineConfig,
+  type PipelinePorts,
+  type ProcessOutcome,
+} from '../../core/pipeline/process-request.js';
+import type { DeliveryJob } from '../../core/pipeline/delivery-job.js';
 import { handleBatch } from '../../core/pipeline/batch.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { testPipelineConfig } from './pipeline-config-fixture.js';
+import { owed, recordedAt } from './memory-pipeline-fixture.js';
 
 const enc = new TextEncoder();
 const ex = (p: string) => new Uint8Array(readFileSync(new URL(`../../examples/${p}`, import.meta.url)));
@@ -34,8 +41,6 @@ function world(overrides: Partial<PipelineConfig> = {}) {
   };
   const store = new MemoryLedgerStore();
   const archived = new Map<string, Uint8Array>();
-  const sent: { queue: string; id: string; body: string }[] = [];
-  let failSends = 0;
   const signer = signerFromKeyPair(keyPairFromSeed(new Uint8Array(32).fill(7)));
   const config = testPipelineConfig(['t-0', 't-1'], overrides);
   const ports: PipelinePorts = {
@@ -44,18 +49,15 @@ function world(overrides: Partial<PipelineConfig> = {}) {
       resolveAlias: async (a) => aliases.get(a) ?? null,
     }),
     archive: { put: async (b) => void archived.set(hex(b), b) },
-    ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-02T14:00:00Z' }),
-    handoffs: {
-      send: async (queue, id, body) => {
-        if (failSends > 0) {
-          failSends -= 1;
-          throw new Error('simulated crash after the ledger write');
-        }
-        sent.push({ queue, id, body });
-      },
-    },
+    ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-02T14:00:00Z' }).forLog('t-0'),
   };
-  return { publish, publishBytes, store, archived, sent, config, ports, failNextSends: (n: number) => (failSends = n) };
+  /** The handoffs a recorded outcome's entry owes, as the delivery stage sends them (from the entry alone). */
+  const handoffsOf = async (o: ProcessOutcome) => {
+    if (o.status !== 'recorded') throw new Error(`not recorded: ${o.status}`);
+    const owes = await owed(await recordedAt(store, o.logId, o.seq), ports.packs);
+    return owes.handoffs.map((h) => ({ queue: h.queue, id: h.handoff.handoffId, body: h.handoff.body }));
+  };
+  return { publish, publishBytes, store, archived, config, ports, handoffsOf };
 }
 
 const req = (id: string, pack: string, facts: string, extra = '') =>
@@ -87,10 +89,10 @@ describe('processing one request', () => {
     expect(e.pack).toEqual({ id: 'https://packs.example.org/procurement/vendor-onboarding', version: '2.1.0', digest });
     expect(e.workBudget).toBe(100_000);
     expect(w.archived.get(hex(bytes))).toEqual(bytes);
-    expect(w.sent).toEqual([]);
+    expect(await w.handoffsOf(o)).toEqual([]);
   });
 
-  it('resolves an alias at intake and records the digest, then sends the target-only handoff to the target queue', async () => {
+  it('resolves an alias at intake and records the digest; the entry owes the target-only handoff to the target queue', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
     const o = await processRequest(
@@ -104,8 +106,9 @@ describe('processing one request', () => {
       w.ports,
     );
     expect(o.status === 'recorded' && o.packDigest).toBe(digest);
-    expect(w.sent.map((s) => s.queue)).toEqual(['q-vendor']);
-    const m = readHandoffMessage(enc.encode(w.sent[0]!.body));
+    const sent = await w.handoffsOf(o);
+    expect(sent.map((s) => s.queue)).toEqual(['q-vendor']);
+    const m = readHandoffMessage(enc.encode(sent[0]!.body));
     expect(m.ok && [m.value.shape, m.value.target?.name, m.value.packDigest]).toEqual([
       'target',
       'Vendor Risk',
@@ -113,26 +116,32 @@ describe('processing one request', () => {
     ]);
   });
 
-  it('fans out routed handoffs in declaration order with duplicate targets kept', async () => {
+  it('owes routed handoffs in declaration order with duplicate targets kept', async () => {
     const w = world();
     const digest = w.publish('data-request-intake-triage.json');
     const facts = new TextDecoder().decode(ex('requests/triage-complete-appropriate.facts.json'));
     const evidence = new TextDecoder().decode(ex('requests/triage-instance-7b.evidence.json'));
-    await processRequest(req('t-7b', `sha256:${digest}`, facts, `,"evidence":${evidence}`), w.config, w.ports);
-    expect(w.sent.map((s) => s.queue)).toEqual(['q-steward', 'q-oversight', 'q-intake']);
-    expect(new Set(w.sent.map((s) => s.id)).size).toBe(3);
+    const o = await processRequest(
+      req('t-7b', `sha256:${digest}`, facts, `,"evidence":${evidence}`),
+      w.config,
+      w.ports,
+    );
+    const sent = await w.handoffsOf(o);
+    expect(sent.map((s) => s.queue)).toEqual(['q-steward', 'q-oversight', 'q-intake']);
+    expect(new Set(sent.map((s) => s.id)).size).toBe(3);
   });
 
-  it('sends a direct escalation without an escalation object to the unrouted queue', async () => {
+  it('owes a direct escalation without an escalation object to the unrouted queue', async () => {
     const w = world();
     const digest = w.publish('direct-exception-no-escalation.json');
-    await processRequest(
+    const o = await processRequest(
       req('d-1', `sha256:${digest}`, '{"refund":{"amount":"20.00","fraudFlag":true}}'),
       w.config,
       w.ports,
     );
-    expect(w.sent.map((s) => s.queue)).toEqual(['q-unrouted']);
-    const m = readHandoffMessage(enc.encode(w.sent[0]!.body));
+    const sent = await w.handoffsOf(o);
+    expect(sent.map((s) => s.queue)).toEqual(['q-unrouted']);
+    const m = readHandoffMessage(enc.encode(sent[0]!.body));
     expect(m.ok && [m.value.shape, m.value.destination]).toEqual(['no-destination', 'no-destination']);
   });
 
@@ -207,7 +216,7 @@ describe('processing one request', () => {
     expect((await entries(w.store)).length).toBe(1);
   });
 
-  it('produces one entry for three deliveries and re-sends the same handoff ids each time', async () => {
+  it('produces one entry for three deliveries, each answered with it, so its handoff ids are the same each time', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
     const bytes = req('dup-1', `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}');
@@ -215,21 +224,38 @@ describe('processing one request', () => {
     for (let i = 0; i < 3; i++) outcomes.push(await processRequest(bytes, w.config, w.ports));
     expect(outcomes.map((o) => o.status === 'recorded' && o.created)).toEqual([true, false, false]);
     expect((await entries(w.store)).length).toBe(1);
-    expect(new Set(w.sent.map((s) => s.id)).size).toBe(1);
-    expect(w.sent.length).toBe(3);
+    const ids = await Promise.all(outcomes.map(async (o) => (await w.handoffsOf(o)).map((h) => h.id)));
+    expect(ids[0]).toHaveLength(1);
+    expect(ids).toEqual([ids[0], ids[0], ids[0]]);
   });
 
-  it('delivers the handoff after a crash between the ledger write and the send', async () => {
+  it('names the entry again after a crash between the ledger write and the delivery job, so its handoffs still go out', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
-    const bytes = req('crash-1', `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}');
-    w.failNextSends(1);
-    await expect(processRequest(bytes, w.config, w.ports)).rejects.toThrow(/simulated crash/);
+    const body = new TextDecoder().decode(
+      req('crash-1', `sha256:${digest}`, '{"vendor":{"riskScore":"45","sanctioned":false}}'),
+    );
+    const jobs: DeliveryJob[] = [];
+    let sendFails = true;
+    const run = () =>
+      handleBatch([{ messageId: 'a', body, groupId: 't-0' }], {
+        process: (b) => processRequest(b, w.config, w.ports),
+        deadLetter: async () => undefined,
+        jobs: {
+          send: async (list) => {
+            if (sendFails) throw new Error('simulated crash after the ledger write');
+            jobs.push(...list);
+            return { failed: [] };
+          },
+        },
+      });
+    expect(await run()).toEqual({ batchItemFailures: [{ itemIdentifier: 'a' }] });
     expect((await entries(w.store)).length).toBe(1);
-    expect(w.sent.length).toBe(0);
-    const again = await processRequest(bytes, w.config, w.ports);
-    expect(again.status === 'recorded' && again.created).toBe(false);
-    expect(w.sent.length).toBe(1);
+    expect(jobs).toEqual([]);
+    sendFails = false;
+    expect(await run()).toEqual({ batchItemFailures: [] });
+    expect(jobs).toEqual([{ logId: 't-0', entries: [{ seq: 0, requestId: 'crash-1' }] }]);
+    expect((await entries(w.store)).length).toBe(1);
   });
 
   it('dead-letters a second request that reuses an id with other bytes, leaving the first entry alone', async () => {
@@ -267,11 +293,21 @@ describe('processing a batch', () => {
         ),
       },
     ];
-    w.failNextSends(1);
+    // Record c's archive put fails: an infrastructure fault, so its processing throws.
+    const ports: PipelinePorts = {
+      ...w.ports,
+      archive: {
+        put: async (b) => {
+          if (new TextDecoder().decode(b).includes('"ok-2"')) throw new Error('simulated archive fault');
+          return w.ports.archive.put(b);
+        },
+      },
+    };
     const res = await handleBatch(records, {
-      process: (b) => processRequest(b, w.config, w.ports),
+      process: (b) => processRequest(b, w.config, ports),
       deadLetter: async (r, o) => void dead.push([r.messageId, o.code]),
       concurrency: 1,
+      jobs: { send: async () => ({ failed: [] }) },
     });
     expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'c' }]);
     // The reason travels with the dead letter (the DocketReason attribute), so an operator can tell why.
@@ -335,8 +371,10 @@ describe('a request on its log’s writer starts its claim and retention before 
     const res = await handleBatch(records, {
       process: (b) => processRequest(b, w.config, ports),
       deadLetter: async () => undefined,
+      jobs: { send: async () => ({ failed: [] }) },
     });
-    expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'a' }]);
+    // AWS's FIFO rule reports b too (after a in its group), though it was written: its redelivery is a duplicate.
+    expect(res.batchItemFailures).toEqual([{ itemIdentifier: 'a' }, { itemIdentifier: 'b' }]);
     expect((await entries(w.store)).map((e) => e.projection.requestId)).toEqual(['fine']);
     const again = await processRequest(enc.encode(records[0]!.body), w.config, ports);
     expect(again.status === 'recorded' && again.created).toBe(true);

@@ -8,7 +8,15 @@ import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
-import { processRequest, type PipelineConfig, type PipelinePorts } from '../../core/pipeline/process-request.js';
+import {
+  processRequest,
+  type PipelineConfig,
+  type PipelinePorts,
+  type ProcessOutcome,
+} from '../../core/pipeline/process-request.js';
+import { deliverRecorded } from '../../core/pipeline/fan-out.js';
+import { recordedAt } from './memory-pipeline-fixture.js';
+import { TEST_ROUTES } from './pipeline-config-fixture.js';
 import {
   RESULT_MAX_BYTES,
   notificationAttributes,
@@ -18,7 +26,7 @@ import {
 } from '../../core/pipeline/result-notification.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { requestIdFilterPolicies } from '../../core/pipeline/result-filter.js';
-import type { EntryDraft } from '../../core/pipeline/ports.js';
+import type { EntryDraft, ResultPublisher } from '../../core/pipeline/ports.js';
 import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 
 const enc = new TextEncoder();
@@ -38,24 +46,32 @@ function world() {
     defaultWorkBudget: 100_000,
     maxWorkBudget: 1_000_000,
     evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: 'b'.repeat(64) },
-    routeQueues: { 'queue:Vendor Risk': 'q-vendor' },
-    unroutedQueue: 'q-unrouted',
   };
-  const ledger = ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-03T13:00:00Z' });
+  const ledger = ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-03T13:00:00Z' }).forLog(
+    'r-0',
+  );
   const ports: PipelinePorts = {
     packs: cachedPackSource({ getPack: async (d) => packs.get(d) ?? null, resolveAlias: async () => null }),
     archive: { put: async () => undefined },
     ledger,
-    handoffs: { send: async (_q, id) => void sent.push(id) },
-    results: {
-      publish: async (m) => {
-        if (failPublishes > 0) {
-          failPublishes -= 1;
-          throw new Error('simulated SNS outage after the ledger write');
-        }
-        published.push(m);
-      },
+  };
+  const results: ResultPublisher = {
+    publish: async (m) => {
+      if (failPublishes > 0) {
+        failPublishes -= 1;
+        throw new Error('simulated SNS outage after the ledger write');
+      }
+      published.push(m);
     },
+  };
+  /** The delivery stage's fan-out of a recorded request's entry, read back (core/pipeline/deliver-job.ts). */
+  const deliver = async (o: ProcessOutcome, withResults = true) => {
+    if (o.status !== 'recorded') throw new Error(`not recorded: ${o.status}`);
+    return deliverRecorded(await recordedAt(store, o.logId, o.seq), TEST_ROUTES, {
+      packs: ports.packs,
+      handoffs: { send: async (_q, id) => void sent.push(id) },
+      ...(withResults ? { results } : {}),
+    });
   };
   const publish = (file: string): string => {
     const b = ex(file);
@@ -69,6 +85,7 @@ function world() {
     config,
     ports,
     ledger,
+    deliver,
     publish,
     failNextPublishes: (n: number) => (failPublishes = n),
   };
@@ -88,7 +105,7 @@ async function onlyEntry(store: MemoryLedgerStore) {
   return { ...p.value, body: out[0]!.body };
 }
 
-describe('result notifications from the pipeline', () => {
+describe('result notifications from the delivery stage', () => {
   it('publishes one docket.result/2 notification per appended entry carrying the exact entry bytes, with its filter attributes', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
@@ -97,10 +114,12 @@ describe('result notifications from the pipeline', () => {
       w.config,
       w.ports,
     );
+    expect(w.published).toHaveLength(0); // the evaluate side publishes nothing
+    const delivered = await w.deliver(o);
     const e = await onlyEntry(w.store);
     expect(w.published).toHaveLength(1);
     const m = w.published[0]!;
-    expect(o.status === 'recorded' && o.notificationId).toBe(e.entryHash);
+    expect(delivered.notificationId).toBe(e.entryHash);
     expect(m.id).toBe(e.entryHash);
     const read = readResultNotification(enc.encode(m.body));
     if (!read.ok) throw new Error(read.error.message);
@@ -126,8 +145,10 @@ describe('result notifications from the pipeline', () => {
     const w = world();
     const digest = w.publish('data-request-intake-triage.json');
     const facts = new TextDecoder().decode(ex('requests/triage-complete-appropriate.facts.json'));
-    await processRequest(req('n-err', `sha256:${digest}`, facts, ',"workBudget":10'), w.config, w.ports);
-    await processRequest(req('n-ref', `sha256:${'0'.repeat(64)}`, '{}'), w.config, w.ports);
+    await w.deliver(
+      await processRequest(req('n-err', `sha256:${digest}`, facts, ',"workBudget":10'), w.config, w.ports),
+    );
+    await w.deliver(await processRequest(req('n-ref', `sha256:${'0'.repeat(64)}`, '{}'), w.config, w.ports));
     const [errMsg, refMsg] = w.published;
     expect(errMsg!.attributes).toMatchObject({ kind: 'evaluation-error', errorClass: 'resource-exhaustion' });
     expect(errMsg!.attributes.dispositionKind).toBeUndefined();
@@ -150,22 +171,24 @@ describe('result notifications from the pipeline', () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
     const bytes = req('n-dup', `sha256:${digest}`, ESCALATE);
-    for (let i = 0; i < 3; i++) await processRequest(bytes, w.config, w.ports);
+    for (let i = 0; i < 3; i++) await w.deliver(await processRequest(bytes, w.config, w.ports));
     expect(w.published.map((m) => m.id)).toEqual(Array(3).fill(w.published[0]!.id));
     expect(new Set(w.published.map((m) => m.body)).size).toBe(1);
   });
 
-  it('a failed publish fails the record, keeps the ledger write, and the redelivery sends the handoffs and the notification', async () => {
+  it('a failed publish fails the delivery, keeps the ledger write, and the next delivery sends the handoffs and the notification', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
     const bytes = req('n-fail', `sha256:${digest}`, ESCALATE);
     w.failNextPublishes(1);
-    await expect(processRequest(bytes, w.config, w.ports)).rejects.toThrow(/SNS outage/);
+    const first = await processRequest(bytes, w.config, w.ports);
+    await expect(w.deliver(first)).rejects.toThrow(/SNS outage/);
     const e = await onlyEntry(w.store);
     expect(w.sent).toHaveLength(1); // the handoff went out before the publish failed
     expect(w.published).toHaveLength(0);
     const again = await processRequest(bytes, w.config, w.ports);
-    expect(again.status === 'recorded' && [again.created, again.notificationId]).toEqual([false, e.entryHash]);
+    expect(again.status === 'recorded' && again.created).toBe(false);
+    expect((await w.deliver(again)).notificationId).toBe(e.entryHash);
     expect(w.sent).toEqual([w.sent[0], w.sent[0]]); // same handoff id re-sent
     expect(w.published.map((m) => m.id)).toEqual([e.entryHash]);
     await onlyEntry(w.store);
@@ -174,9 +197,8 @@ describe('result notifications from the pipeline', () => {
   it('publishes nothing when no results topic is configured', async () => {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
-    const { results: _none, ...ports } = w.ports;
-    const o = await processRequest(req('n-none', `sha256:${digest}`, LOW_RISK), w.config, ports);
-    expect(o.status === 'recorded' && 'notificationId' in o).toBe(false);
+    const o = await processRequest(req('n-none', `sha256:${digest}`, LOW_RISK), w.config, w.ports);
+    expect('notificationId' in (await w.deliver(o, false))).toBe(false);
     expect(w.published).toHaveLength(0);
   });
 });
@@ -185,7 +207,7 @@ describe('the docket.result/2 reader', () => {
   async function sample() {
     const w = world();
     const digest = w.publish('vendor-onboarding-target.json');
-    await processRequest(req('r-1', `sha256:${digest}`, ESCALATE), w.config, w.ports);
+    await w.deliver(await processRequest(req('r-1', `sha256:${digest}`, ESCALATE), w.config, w.ports));
     return { body: w.published[0]!.body, plain: JSON.parse(w.published[0]!.body) as Record<string, unknown> };
   }
   const read = (o: unknown) => readResultNotification(enc.encode(canonicalize(o) as string));
@@ -312,9 +334,9 @@ describe('schema/result-notification.schema.json', () => {
     const w = world();
     const digest = w.publish('data-request-intake-triage.json');
     const facts = new TextDecoder().decode(ex('requests/triage-complete-appropriate.facts.json'));
-    await processRequest(req('s-1', `sha256:${digest}`, facts), w.config, w.ports);
-    await processRequest(req('s-2', `sha256:${digest}`, facts, ',"workBudget":10'), w.config, w.ports);
-    await processRequest(req('s-3', 'nope@1', '{}'), w.config, w.ports);
+    await w.deliver(await processRequest(req('s-1', `sha256:${digest}`, facts), w.config, w.ports));
+    await w.deliver(await processRequest(req('s-2', `sha256:${digest}`, facts, ',"workBudget":10'), w.config, w.ports));
+    await w.deliver(await processRequest(req('s-3', 'nope@1', '{}'), w.config, w.ports));
     expect(w.published.map((m) => JSON.parse(JSON.parse(m.body).entry).kind)).toEqual([
       'disposition',
       'evaluation-error',

@@ -17,7 +17,12 @@ import { buildEntry } from '../../core/ledger/entries/entry.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
 import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { processRequest, type PipelineConfig, type PipelinePorts } from '../../core/pipeline/process-request.js';
-import { readResultNotification, type ResultMessage } from '../../core/pipeline/result-notification.js';
+import {
+  readResultNotification,
+  resultNotificationFor,
+  type ResultMessage,
+} from '../../core/pipeline/result-notification.js';
+import { recordedAt } from './memory-pipeline-fixture.js';
 import { verifyResultEntry, type SentRequest } from '../../core/pipeline/result-verdict.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { readRequest } from '../../core/admission/request.js';
@@ -59,15 +64,13 @@ const sent = (text: string): SentRequest => {
 };
 
 async function genuine(text: string): Promise<ResultMessage> {
-  const published: ResultMessage[] = [];
+  const store = new MemoryLedgerStore();
   const config: PipelineConfig = {
     logIds: ['r-0'],
     supportedExtensions: [],
     defaultWorkBudget: 100_000,
     maxWorkBudget: 1_000_000,
     evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD },
-    routeQueues: {},
-    unroutedQueue: 'q-unrouted',
   };
   const ports: PipelinePorts = {
     packs: cachedPackSource({
@@ -76,16 +79,16 @@ async function genuine(text: string): Promise<ResultMessage> {
     }),
     archive: { put: async () => undefined },
     ledger: ledgerWriter({
-      store: new MemoryLedgerStore(),
+      store,
       signer: signerFromKeyPair(keys),
       logIds: ['r-0'],
       now: () => '2026-12-04T05:00:00Z',
-    }),
-    handoffs: { send: async () => undefined },
-    results: { publish: async (m) => void published.push(m) },
+    }).forLog('r-0'),
   };
-  await processRequest(enc.encode(text), config, ports);
-  return published[0]!;
+  const o = await processRequest(enc.encode(text), config, ports);
+  if (o.status !== 'recorded') throw new Error(`not recorded: ${o.status}`);
+  // Published as the delivery stage publishes it: from the recorded entry (core/pipeline/deliver-job.ts).
+  return resultNotificationFor(await recordedAt(store, o.logId, o.seq));
 }
 
 function entryOf(m: ResultMessage) {

@@ -88,17 +88,16 @@ const recorded = (id: string): ProcessOutcome => ({
   entryHash: 'h',
   packDigest: null,
   work: 0,
-  handoffs: [],
 });
 
 function fifoBatch(spec: readonly [group: string, fails: boolean][]): BatchRecord[] {
   return spec.map(([groupId, fails], i) => ({ messageId: `m${i}`, body: fails ? 'fail' : 'ok', groupId }));
 }
 
-async function run(records: BatchRecord[], ordered: boolean, delays: Record<string, number> = {}) {
+async function run(records: BatchRecord[], delays: Record<string, number> = {}) {
   const order: string[] = [];
   const res = await handleBatch(records, {
-    ordered,
+    jobs: { send: async () => ({ failed: [] }) },
     process: async (bytes, record) => {
       order.push(record.messageId);
       await new Promise((r) => setTimeout(r, delays[record.messageId] ?? 0));
@@ -120,13 +119,12 @@ describe('a batch from the FIFO ledger queue', () => {
         ['log-b', false],
         ['log-c', false],
       ]),
-      true,
     );
     expect(r.failed).toEqual(['m2', 'm3', 'm4']);
   });
 
   it('runs the records of one group concurrently and still reports from the first failure on', async () => {
-    // Only the slot write must be serial, and the writer's per-log lock does that (ADR 0274): a group's later
+    // Only the slot write must be serial, and the writer's group commit does that (ADR 0274, ADR 0350): a group's later
     // records are processed meanwhile, and redelivered as duplicates when an earlier one failed.
     const r = await run(
       fifoBatch([
@@ -134,7 +132,6 @@ describe('a batch from the FIFO ledger queue', () => {
         ['log-a', false],
         ['log-a', false],
       ]),
-      true,
       { m0: 20 },
     );
     expect([...r.order].sort()).toEqual(['m0', 'm1', 'm2']);
@@ -149,7 +146,6 @@ describe('a batch from the FIFO ledger queue', () => {
         ['log-a', true],
         ['log-a', false],
       ]),
-      true,
       { m0: 15, m1: 5 },
     );
     expect(r.failed).toEqual(['m2', 'm3']);
@@ -163,22 +159,8 @@ describe('a batch from the FIFO ledger queue', () => {
             ['g', false],
             ['h', false],
           ]),
-          true,
         )
       ).failed,
     ).toEqual([]);
-  });
-
-  it('on a standard queue still fails only the records that failed', async () => {
-    const r = await run(
-      fifoBatch([
-        ['log-a', true],
-        ['log-a', false],
-        ['log-b', false],
-      ]),
-      false,
-    );
-    expect(r.failed).toEqual(['m0']);
-    expect([...r.order].sort()).toEqual(['m0', 'm1', 'm2']);
   });
 });

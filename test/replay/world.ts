@@ -46,8 +46,6 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
     defaultWorkBudget: 100_000,
     maxWorkBudget: 1_000_000,
     evaluator: { name: EVALUATOR_IDENTITY.name, version: EVALUATOR_IDENTITY.version, buildDigest: BUILD },
-    routeQueues: {},
-    unroutedQueue: 'q-unrouted',
     ...overrides,
   };
   const ports: PipelinePorts = {
@@ -60,8 +58,9 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
       config.draftFeatures,
     ),
     archive: { put: async (b) => void archive.set(hex(b), new Uint8Array(b)) },
-    ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-02T14:00:00Z' }),
-    handoffs: { send: async () => undefined },
+    ledger: ledgerWriter({ store, signer, logIds: config.logIds, now: () => '2026-12-02T14:00:00Z' }).forLog(
+      config.logIds[0]!,
+    ),
   };
   const draft = config.draftFeatures ?? [];
   const policy: TrustPolicy = {
@@ -104,6 +103,8 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
   const submit = async (bytes: Uint8Array): Promise<StoredEntry> => {
     const o = await processRequest(bytes, config, ports);
     if (o.status !== 'recorded') throw new Error(`not recorded: ${o.code}`);
+    // The position, as the delivery stage writes it once the batch's job names the entry (core/pipeline/deliver-job.ts).
+    await store.putPositionIfAbsent({ requestId: o.requestId, logId: o.logId, seq: o.seq });
     for await (const e of store.readEntries(o.logId, o.seq, o.seq)) return e;
     throw new Error('recorded entry not found');
   };

@@ -1,25 +1,25 @@
 /**
  * The delivery stage's consumer in the AWS scale model: one simulated Lambda execution environment of the function
  * a standard SQS queue of delivery jobs (core/pipeline/delivery-job.ts) feeds through its event source mapping. It
- * receives up to ten jobs, is invoked, runs the real `deliverJob` (core/pipeline/deliver-job.ts) for each job at once
- * over the modelled ledger store (its reads and position writes metered and throttled like the evaluate function's),
- * then deletes in one call the jobs that were wholly delivered; any other job stays in flight until the visibility
- * timeout returns it. Its own CPU (reading back ≤ 10 entries a job) is not modelled: small beside its calls.
+ * receives up to ten jobs, is invoked with them as an SQS event, runs the deployed handler's runtime
+ * (functions/lib/deliver-runtime.ts `createDeliverRuntime`: each job at once through deliverJob) over the modelled
+ * ledger store (its reads and position writes metered and throttled like the evaluate function's), then deletes in
+ * one call the jobs it did not report failed; any other job stays in flight until the visibility timeout returns it. Its own CPU (reading back ≤ 10 entries a job) is not modelled: small beside its calls.
  */
-import { deliverJob } from '../../../core/pipeline/deliver-job.js';
-import { readDeliveryJob } from '../../../core/pipeline/delivery-job.js';
+import { createDeliverRuntime, type DeliverRuntime } from '../../../functions/lib/deliver-runtime.js';
 import type { RouteQueueConfig } from '../../../core/pipeline/handoff-plan.js';
 import type { OutboxPorts } from '../../../core/pipeline/outbox.js';
 import type { PackSource } from '../../../core/pipeline/ports.js';
 import type { ModelledLedgerStore } from './modelled-ledger-store.js';
 import type { SimQueue, QueuedMessage } from './sqs-queue.js';
+import type { SQSEvent } from 'aws-lambda';
 import type { VirtualClock } from './virtual-clock.js';
 
 /** The stage's own counts over a run. */
 export interface DeliveryCounts {
   /** Jobs the evaluate side sent (a redelivered batch sends its jobs again). */
   jobsSent: number;
-  /** Jobs `deliverJob` delivered wholly, then deleted. */
+  /** Jobs the runtime delivered wholly, then deleted. */
   jobsDelivered: number;
   /** Jobs refused: unreadable, or naming a seq that holds no entry of the named request. None is expected. */
   jobsRefused: number;
@@ -54,12 +54,31 @@ export interface DeliveryConsumerParts {
   readonly counts: DeliveryCounts;
   /** Told of the request ids of a job received more than once. */
   readonly redelivered: (requestId: string) => void;
+  /** The messages as the event source mapping hands them to the function. */
+  readonly sqsEvent: (messages: readonly QueuedMessage[]) => SQSEvent;
 }
 
-const enc = new TextEncoder();
+/** The deliver function's runtime over the model: refused jobs are counted (none is expected) and dropped. */
+function runtimeOf(p: DeliveryConsumerParts): DeliverRuntime {
+  return createDeliverRuntime({
+    config: p.config,
+    ports: { store: p.store, packs: p.packs, outbox: p.outbox },
+    deadLetter: async () => undefined,
+    observer: {
+      delivered: (record, job) => {
+        p.counts.jobsDelivered += 1;
+        if (record.receiveCount > 1) for (const e of job.entries) p.redelivered(e.requestId);
+      },
+      refused: () => void (p.counts.jobsRefused += 1),
+      failed: () => undefined,
+      flush: () => undefined,
+    },
+  });
+}
 
 /** Polls the job queue forever: receive ≤ 10 jobs, be invoked, deliver each at once, delete the delivered ones. */
 export async function consumeDeliveryJobs(p: DeliveryConsumerParts): Promise<never> {
+  const runtime = runtimeOf(p);
   for (;;) {
     // Counted once answered: a long poll still waiting when the run ends took no job.
     const messages = await p.sqs(async () => {
@@ -69,37 +88,15 @@ export async function consumeDeliveryJobs(p: DeliveryConsumerParts): Promise<nev
     });
     await p.clock.sleep(p.invokeMs());
     const invoked = p.clock.now;
-    const done = await Promise.all(messages.map((m) => deliverOne(p, m)));
+    const answer = await runtime.handle(p.sqsEvent(messages));
     p.counts.invocations += 1;
     p.counts.invokedMs += p.clock.now - invoked;
-    const delivered = messages.filter((_m, i) => done[i]);
+    const failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier));
+    const delivered = messages.filter((m) => !failed.has(m.messageId));
     if (delivered.length > 0)
       await p.sqs(() => {
         p.counts.sqsCalls += 1;
         p.queue.delete(delivered);
       });
-  }
-}
-
-/** True when the job is done with (delivered, or refused for good); false leaves it to be redelivered. */
-async function deliverOne(p: DeliveryConsumerParts, m: QueuedMessage): Promise<boolean> {
-  const job = readDeliveryJob(enc.encode(m.body));
-  if (!job.ok) {
-    p.counts.jobsRefused += 1;
-    return true;
-  }
-  if (m.receiveCount > 1) for (const e of job.value.entries) p.redelivered(e.requestId);
-  try {
-    const out = await deliverJob(job.value, p.config, { store: p.store, packs: p.packs, outbox: p.outbox });
-    if (!out.ok) {
-      p.counts.jobsRefused += 1;
-      return true;
-    }
-    if (out.value.undelivered.size > 0) return false;
-    p.counts.jobsDelivered += 1;
-    return true;
-  } catch {
-    // A store call that failed after the SDK's retries: the job is retried after the visibility timeout.
-    return false;
   }
 }

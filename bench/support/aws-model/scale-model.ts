@@ -1,55 +1,46 @@
 /**
- * The AWS scale model (docs/adr/0280-aws-scale-model.md): the project's real batch handler (core/pipeline/batch.ts),
- * request processing (core/pipeline/process-request.ts), ledger writer (core/pipeline/ledger-writer.ts) and append
- * protocol (core/ledger/write/append.ts), run by simulated Lambda instances against the in-memory ledger store, with every
- * DynamoDB and SQS call costing a lognormal network latency on a virtual clock, metered per partition key and, with
+ * The AWS scale model (docs/adr/0280-aws-scale-model.md): the deployed handlers' own runtimes — the evaluate function's
+ * (functions/lib/evaluate-runtime.ts `createEvaluateRuntime`: handleBatch, processRequest, the ledger writer and the
+ * append protocol) and the deliver function's (functions/lib/deliver-runtime.ts `createDeliverRuntime`: deliverJob) —
+ * run by simulated Lambda instances over modelled AWS clients: the in-memory ledger store behind every DynamoDB and
+ * SQS call, each costing a lognormal network latency on a virtual clock, metered per partition key and, with
  * `throttle`, limited per key as DynamoDB limits it.
  *
- * Four designs, run on the same requests:
- *   many-writers        — the protocol before ADR 0270: the intake (SQS standard) feeds every evaluate instance; each
- *                         offers a new request the logs in turn from its own offset (logsInTurn), so many
- *                         instances write each log and race for its next slot.
- *   one-writer-per-log  — the sequencing as shipped (ADR 0270): a thin sequence function forwards each intake message
- *                         verbatim to an SQS FIFO ledger queue whose MessageGroupId is the request's log
- *                         (`ledgerGroupOf`: core/pipeline/sequencing.ts's decision); FIFO's one-batch-in-flight-per-
- *                         group gives each log one writer at a time, and the evaluate function does what
- *                         functions/lib/evaluate-runtime.ts does: a FIFO batch (`ordered`), the head of each log read
- *                         once per batch (`forgetHeads`, concurrent first reads sharing one call), each record written
- *                         only to its group's log (`forLog`), and each log's slot writes are group-committed: the
- *                         records waiting for a log's slot step go in one conditional PutItem of a bundle item
- *                         (ADR 0350, ADR 0400); each record's archive put and claim leave once it is read, before
- *                         its evaluation's CPU (ADR 0402). With the delivery stage: under the lock the batch only
- *                         appends (the writer's `positionsByStage`: no position for a new entry) and then sends one
- *                         delivery job per log (handleBatch's `jobs`, one SendMessageBatch per ten jobs) before the
- *                         delete; consumers of the standard job queue (delivery-consumer.ts, `deliveryInstances` of
- *                         them) run the real deliverJob: read the entries back, write their positions, send the
- *                         handoffs, then the notifications.
- *   one-writer-per-log-inline-delivery — the previous shipped protocol: the same, with the positions, handoffs and
- *                         notifications sent by the evaluate function under the lock, before the delete (the
- *                         per-invocation outbox, ADR 0253); kept as the same-run baseline of the delivery stage.
- *   one-writer-per-log-serial — the inline protocol with the slot writes of a log one at a time under the writer's
- *                         lock (ADR 0162): the protocol of ADR 0274, kept as the same-run baseline of the group commit.
+ * The design as shipped: intake → sequence function → SQS FIFO ledger queue whose MessageGroupId is the request's log
+ * (`ledgerGroupOf`: core/pipeline/sequencing.ts's decision; FIFO's one batch in flight per group gives each log one
+ * writer at a time) → the evaluate function: the head of each log read once per batch, each record written only to
+ * its group's log, each record's archive put and claim leaving once it is read (ADR 0402), each log's slot writes
+ * group-committed as one conditional PutItem of a bundle item (ADR 0350, ADR 0400), then one delivery job per log sent
+ * before the delete → consumers of the standard delivery queue (delivery-consumer.ts, `deliveryInstances` of them):
+ * read the entries back, write their positions, send the handoffs, then the notifications.
  *
- * Each simulated instance is one Lambda execution environment: its own ledger writer (head cache, slot lock, own
- * slots), pack cache, SDK retry quota and one CPU; it receives a batch (≤ 10), is invoked, runs handleBatch, and
- * deletes what succeeded. A failed record stays in flight until the visibility timeout returns it.
+ * Each simulated instance is one Lambda execution environment: its own runtime (ledger writer, head cache, own slots,
+ * pack cache), SDK retry quota and one CPU; it receives a batch (≤ 10), is invoked with it as an SQS event, and deletes
+ * what the runtime did not report failed. A failed record stays in flight until the visibility timeout returns it.
+ *
+ * The same-run baseline (`bareWrites`): the same number of bare conditional PutItems of the same entry items (the
+ * entries this run stored, one item each) against a fresh modelled table with the same latency and throttling, as many
+ * at once as the evaluate instances hold records — the floor a pipeline that must write every entry is measured
+ * against.
  */
 import { createHash } from 'node:crypto';
 import { REQUEST_FORMAT } from '../../../core/admission/request-format.js';
-import { logsInTurn } from '../../../core/ledger/write/log-selection.js';
 import { sequenceMessage } from '../../../core/pipeline/sequencing.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../../core/ledger/primitives/signature.js';
 import { readTrustPolicy } from '../../../core/ledger/trust-policy/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledger/verify/index.js';
 import { checkpointLog } from '../../../core/ledger/write/checkpoint-writer.js';
-import { handleBatch, type BatchRecord, type DeliveryJobSender } from '../../../core/pipeline/batch.js';
+import { backoffDelayMs } from '../../../core/ledger/write/append.js';
+import type { SQSEvent } from 'aws-lambda';
+import type { DeliveryJobSender } from '../../../core/pipeline/batch.js';
 import { deliveryJobBytes } from '../../../core/pipeline/delivery-job.js';
-import { ledgerWriter } from '../../../core/pipeline/ledger-writer.js';
+import type { RouteQueueConfig } from '../../../core/pipeline/handoff-plan.js';
+import { ledgerWriter, type SequencedLedgerWriter } from '../../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../../core/pipeline/pack-source.js';
-import { processRequest, type PipelineConfig } from '../../../core/pipeline/process-request.js';
+import type { PipelineConfig } from '../../../core/pipeline/process-request.js';
 import type { OutboxPorts } from '../../../core/pipeline/outbox.js';
 import type { ResultMessage } from '../../../core/pipeline/result-notification.js';
-import type { LedgerWriter } from '../../../core/pipeline/ports.js';
+import { createEvaluateRuntime, type EvaluateRuntime } from '../../../functions/lib/evaluate-runtime.js';
 import { prng } from '../seeded-prng.js';
 import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
 import { CapacityMeter } from './capacity-meter.js';
@@ -68,20 +59,10 @@ import {
 import { RetryQuota, ThrottlingError } from './sdk-retry.js';
 import { SimQueue, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
+import type { StoredEntry } from '../../../core/ledger/store/store.js';
 
-export type Design =
-  'many-writers' | 'one-writer-per-log-serial' | 'one-writer-per-log-inline-delivery' | 'one-writer-per-log';
-export const DESIGNS: readonly Design[] = [
-  'many-writers',
-  'one-writer-per-log-serial',
-  'one-writer-per-log-inline-delivery',
-  'one-writer-per-log',
-];
-const sequenced = (d: Design): boolean => d !== 'many-writers';
-/** Group commit of each log's slot writes (ADR 0350): the shipped writer and the inline baseline; the others don't. */
-const groupCommit = (d: Design): boolean => d === 'one-writer-per-log' || d === 'one-writer-per-log-inline-delivery';
-/** Delivery by the delivery stage rather than under the lock: the shipped design only. */
-const byStage = (d: Design): boolean => d === 'one-writer-per-log';
+/** The one design modelled: the shipped one (the figures name it, as the recorded figures of retired ones do theirs). */
+export const DESIGN = 'one-writer-per-log';
 
 export interface ScaleOptions {
   /** Evaluate function instances (the event source's maximumConcurrency). */
@@ -98,17 +79,10 @@ export interface ScaleOptions {
   readonly signMs: number;
   /** Intake and ledger queue visibility timeout, seconds (infra default: 6 × the 30 s function timeout). */
   readonly visibilityTimeoutSeconds: number;
-  /** Sequence function instances (one-writer-per-log only). */
+  /** Sequence function instances. */
   readonly sequencers: number;
   readonly batchSize: number;
   readonly seed: number;
-  /**
-   * What-if of the designs that deliver under the lock, not of the delivery stage (refused with it): the work after
-   * the slot writes (handoffs, notifications, position writes) costs no time under the FIFO group's lock. An upper
-   * bound on what moving it out could give; the position writes are still made and metered, off the lock's path.
-   * Default off.
-   */
-  readonly freeAfterSlots?: boolean;
   /** Delivery-stage consumer instances (its maximumConcurrency); default `instances`, as infra deploys it. */
   readonly deliveryInstances?: number;
 }
@@ -130,16 +104,18 @@ export interface BatchBreakdown {
   readonly slotWritesMs: number;
   /** Slot write calls (entry and bundle puts) per batch. */
   readonly slotCallsPerBatch: number;
-  /** Last slot write answered → handler returns: last position write, outbox (handoffs, notifications). */
+  /** Last slot write answered → handler returns: the delivery jobs' send. */
   readonly afterSlotsMs: number;
   /** Handler returns → delete applied (the group unlocks). */
   readonly deleteMs: number;
   /** Delete applied → next batch taken from a group this batch held (an instance already polling takes it at once). */
   readonly unlockToNextTakeMs: number;
+  /** Handler start → handler returns: the evaluate function's time under the FIFO lock, mean ms per batch. */
+  readonly evaluateUnderLockMs: number;
 }
 
 export interface RunFigures {
-  readonly design: Design;
+  readonly design: typeof DESIGN;
   readonly arrivals: Arrivals;
   readonly appends: number;
   /** Requests recorded per second: appends / (last entry durable − first request sent). */
@@ -176,14 +152,30 @@ export interface RunFigures {
    */
   readonly deliveredOnce: boolean;
   readonly deliveries: DeliveredOnceVerdict;
-  /** The delivery stage's counts (the shipped design only). */
-  readonly delivery?: DeliveryCounts & { readonly sqsCallsPerEntry: number };
+  /** The delivery stage's counts. */
+  readonly delivery: DeliveryCounts & { readonly sqsCallsPerEntry: number };
   /**
    * Bytes of the entry items: as stored (the adapter's encoder, the body compressed: ADR 0355) and as they would be
    * with the body as a plain String (the layout before), for the same entries.
    */
   readonly entryItemBytes: { readonly stored: ByteRange; readonly plain: ByteRange };
-  readonly breakdown?: BatchBreakdown;
+  readonly breakdown: BatchBreakdown;
+  readonly virtualSeconds: number;
+  /** The run's entries as bare conditional PutItems: the same-run baseline. */
+  readonly bareWrites: BareWrites;
+}
+
+/** The baseline: the run's entry items, each one bare conditional PutItem, as many at once as the instances hold. */
+export interface BareWrites {
+  readonly writes: number;
+  /** At once: instances × batch size. */
+  readonly concurrency: number;
+  readonly writesPerSecond: number;
+  /** Per write: sent → answered (throttle retries included). */
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly wcuPerWrite: number;
+  readonly throttled: number;
   readonly virtualSeconds: number;
 }
 
@@ -198,7 +190,7 @@ const rangeOf = (xs: readonly number[]): ByteRange =>
     ? { min: 0, mean: 0, max: 0 }
     : { min: Math.min(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length, max: Math.max(...xs) };
 
-/** The requests of a run: the same bytes for every design. */
+/** The requests of a run: the same bytes for every run of the same seed. */
 export interface Workload {
   readonly requestIds: readonly string[];
   readonly bodies: readonly string[];
@@ -252,10 +244,14 @@ function pipelineConfig(logIds: readonly string[]): PipelineConfig {
     defaultWorkBudget: 100_000,
     maxWorkBudget: 1_000_000,
     evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
-    routeQueues: { 'queue:Intake Desk': 'q1', 'human-role:Oversight': 'q2', 'human-role:Data Steward': 'q3' },
-    unroutedQueue: 'q0',
   };
 }
+
+/** The deliver function's route queues. */
+const ROUTES: RouteQueueConfig = {
+  routeQueues: { 'queue:Intake Desk': 'q1', 'human-role:Oversight': 'q2', 'human-role:Data Steward': 'q3' },
+  unroutedQueue: 'q0',
+};
 
 /** The test trust policy of the run: the model's entry key signs every log from seq 0. */
 function trustPolicy(logIds: readonly string[]) {
@@ -302,20 +298,24 @@ interface BatchTimes {
 class Instance {
   private cpuFreeAt = 0;
   private signedAt = 0;
+  /** When the CPU reading the latest record is done: its archive put and claim leave after it (ADR 0402). */
+  private readAt = 0;
   readonly site: CallSite;
   readonly sqsSite: CallSite;
   current: BatchTimes | undefined;
-  /** Called as each invocation starts. */
-  private newBatch: () => void = () => undefined;
-  private readonly handle: (records: BatchRecord[]) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
+  private readonly runtime: EvaluateRuntime;
 
   constructor(world: World, index: number) {
     const { clock, meter, o } = world;
     const quota = new RetryQuota();
     const rand = prng(o.seed * 7919 + index);
-    // A call leaves once the signature computed just before it is done (the only CPU between a record's first
-    // await and its slot write); a record's own CPU is waited for where it is spent (`process` below).
-    const cpuDone = (): Promise<void> => (this.signedAt > clock.now ? clock.until(this.signedAt) : Promise.resolve());
+    // A call leaves once the CPU spent just before it is done: the signature before a slot write, the read of the
+    // request before its archive put and claim (the only CPU between a record's awaits and those calls); a record's
+    // evaluation CPU is waited for where it is spent (`ledger` below).
+    const cpuDone = (): Promise<void> => {
+      const until = Math.max(this.signedAt, this.readAt);
+      return until > clock.now ? clock.until(until) : Promise.resolve();
+    };
     this.site = {
       clock,
       meter,
@@ -335,27 +335,33 @@ class Instance {
     // Signing is synchronous inside buildEntry: its CPU is queued and paid before the instance's next call.
     const signer: Signer = { keyId: inner.keyId, sign: (m) => ((this.signedAt = this.spend(o.signMs)), inner.sign(m)) };
     const config = world.config;
-    const store = new ModelledLedgerStore(world.table, this.site);
-    const turns = logsInTurn(config.logIds, Math.floor(rand() * 1024));
-    const ledger = ledgerWriter({
-      store,
+    // As functions/lib/evaluate-runtime.ts builds it, the lost-slot backoff's sleep on the virtual clock.
+    const writer = ledgerWriter({
+      store: new ModelledLedgerStore(world.table, this.site),
       signer,
       logIds: config.logIds,
       now: () => new Date(Date.UTC(2026, 11, 4, 6) + Math.floor(clock.now)).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      chooseLog: turns,
-      groupCommit: groupCommit(world.design),
-      deferPositions: groupCommit(world.design),
-      positionsByStage: byStage(world.design),
+      backoff: (attempt) => clock.sleep(backoffDelayMs(attempt, rand())),
     });
-    // As functions/lib/evaluate-runtime.ts: under one writer per log, each batch reads each log's head once.
-    this.newBatch = () => {
-      if (sequenced(world.design)) ledger.forgetHeads();
+    // The rest of a record's CPU — admission, evaluation, the entry's build — is spent before its append.
+    const ledger: SequencedLedgerWriter = {
+      forgetHeads: () => writer.forgetHeads(),
+      forLog: (group) => {
+        const w = writer.forLog(group);
+        return {
+          append: async (draft, options) => {
+            await clock.until(this.spend(o.cpuMsPerRecord * (1 - READ_SHARE)));
+            return w.append(draft, options);
+          },
+          ...(w.reserve !== undefined ? { reserve: w.reserve.bind(w) } : {}),
+        };
+      },
     };
-    const ordered = sequenced(world.design);
-    const packs = modelledPacks(world, this.site);
     const archive = {
-      put: (bytes: Uint8Array) =>
-        dynamoCall(this.site, async (now) => {
+      // processRequest calls it first, once the request is read: that read's CPU is queued here.
+      put: (bytes: Uint8Array) => {
+        this.readAt = this.spend(o.cpuMsPerRecord * READ_SHARE);
+        return dynamoCall(this.site, async (now) => {
           const digest = createHash('sha256').update(bytes).digest('hex');
           const item = { pk: `request#${digest}`, sk: 'request', bytes, size: bytes.byteLength };
           const size = itemSize(item);
@@ -364,10 +370,10 @@ class Instance {
             throw new ThrottlingError(`${item.pk} throttled`);
           world.archiveSizes.set(digest, size);
           return { digest, created: old === undefined };
-        }),
+        });
+      },
     };
-    const sendNow = sendingPorts(world, this.sqsSite);
-    // The shipped design's jobs: one SendMessageBatch per ten, under the lock, the body the job's own bytes.
+    // The delivery jobs: one SendMessageBatch per ten, under the lock, each body the job's own bytes.
     const jobs: DeliveryJobSender = {
       send: async (list) => {
         for (let i = 0; i < list.length; i += 10)
@@ -383,38 +389,16 @@ class Instance {
         return { failed: [] };
       },
     };
-    const stage = byStage(world.design);
-    this.handle = async (records) => {
-      const answer = await handleBatch(records, {
-        ordered,
-        process: async (bytes, record, sinks) => {
-          // A record's CPU as processRequest spends it: reading the request first (then the archive put and the
-          // claim leave, ADR 0402), the rest — admission, evaluation, the entry's build — before its append.
-          await clock.until(this.spend(o.cpuMsPerRecord * READ_SHARE));
-          if (record.receiveCount !== undefined && record.receiveCount > 1)
-            world.tally.redeliveredRequest(requestIdOf(record.body));
-          const writer = record.groupId !== undefined ? ledger.forLog(record.groupId) : ledger;
-          const decided: LedgerWriter = {
-            append: async (draft, options) => {
-              await clock.until(this.spend(o.cpuMsPerRecord * (1 - READ_SHARE)));
-              return writer.append(draft, options);
-            },
-            ...(writer.reserve !== undefined ? { reserve: writer.reserve.bind(writer) } : {}),
-          };
-          return processRequest(bytes, config, { packs, archive, ledger: decided, ...sinks! });
-        },
-        ...(stage ? { jobs } : { outbox: sendNow }),
-        deadLetter: async () => {
-          await sqsCall(this.sqsSite);
-          world.deadLettered += 1;
-        },
-      });
-      // As functions/lib/evaluate-runtime.ts: the deferred position writes (under the stage: a duplicate's only) are
-      // durable before the batch is answered.
-      if (o.freeAfterSlots === true) void ledger.settlePositions().catch(() => undefined);
-      else await ledger.settlePositions();
-      return answer;
-    };
+    this.runtime = createEvaluateRuntime({
+      config,
+      ports: { packs: modelledPacks(world, this.site), archive },
+      ledger,
+      jobs,
+      deadLetter: async () => {
+        await sqsCall(this.sqsSite);
+        world.deadLettered += 1;
+      },
+    });
   }
 
   /** Queues `ms` of work on the instance's one CPU (work runs in the order it was queued); returns when it ends. */
@@ -444,16 +428,9 @@ class Instance {
         slotCalls: 0,
       };
       this.current = times;
-      this.newBatch();
+      for (const m of messages) if (m.receiveCount > 1) world.tally.redeliveredRequest(requestIdOf(m.body));
       const byId = new Map(messages.map((m) => [m.messageId, m]));
-      const answer = await this.handle(
-        messages.map((m) => ({
-          messageId: m.messageId,
-          body: m.body,
-          receiveCount: m.receiveCount,
-          ...(m.group !== undefined ? { groupId: m.group } : {}),
-        })),
-      );
+      const answer = await this.runtime.handle(sqsEvent(messages));
       times.returned = clock.now;
       this.current = undefined;
       for (const f of answer.batchItemFailures) byId.delete(f.itemIdentifier);
@@ -465,6 +442,29 @@ class Instance {
       });
     }
   }
+}
+
+/** Queue messages as the event source mapping hands them to a function: an SQS event. */
+export function sqsEvent(messages: readonly QueuedMessage[]): SQSEvent {
+  return {
+    Records: messages.map((m) => ({
+      messageId: m.messageId,
+      receiptHandle: m.messageId,
+      body: m.body,
+      attributes: {
+        ApproximateReceiveCount: String(m.receiveCount),
+        SentTimestamp: '0',
+        SenderId: 'scale-model',
+        ApproximateFirstReceiveTimestamp: '0',
+        ...(m.group !== undefined ? { MessageGroupId: m.group } : {}),
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:scale-model',
+      awsRegion: 'eu-west-1',
+    })),
+  };
 }
 
 /** An SQS call: half a latency there, the queue's answer, half a latency back. */
@@ -488,10 +488,6 @@ const sqsCall = (site: CallSite): Promise<void> => sqsRoundTrip(site, () => unde
 function sendingPorts(world: World, site: CallSite): OutboxPorts {
   const { clock } = world;
   const batchCalls = async (n: number, applied: (from: number, to: number) => void): Promise<{ failed: [] }> => {
-    if (world.o.freeAfterSlots === true) {
-      applied(0, n);
-      return { failed: [] };
-    }
     for (let i = 0; i < n; i += 10) await sqsRoundTrip(site, () => applied(i, Math.min(n, i + 10)));
     return { failed: [] };
   };
@@ -546,9 +542,10 @@ function startDeliveryConsumer(world: World, index: number): void {
     store: new ModelledLedgerStore(world.table, site),
     packs: modelledPacks(world, site),
     outbox: sendingPorts(world, sqsSite),
-    config: world.config,
+    config: ROUTES,
     counts: world.delivery,
     redelivered: (requestId) => world.tally.redeliveredRequest(requestId),
+    sqsEvent,
   });
 }
 
@@ -563,7 +560,7 @@ class World {
   readonly sentAt = new Map<string, number>();
   /** Request id → virtual time its result notification was first published (the publish applied at the topic). */
   readonly notifiedAt = new Map<string, number>();
-  /** The delivery stage's standard queue of jobs (the shipped design). */
+  /** The delivery stage's standard queue of jobs. */
   readonly deliveryQueue: SimQueue;
   readonly delivery: DeliveryCounts = noDeliveryCounts();
   readonly tally = new DeliveryTally();
@@ -577,7 +574,6 @@ class World {
   readonly unlockGaps: number[] = [];
 
   constructor(
-    readonly design: Design,
     readonly work: Workload,
     readonly o: ScaleOptions,
   ) {
@@ -640,13 +636,12 @@ export interface RateAtP99 {
 }
 
 /**
- * Bisects the Poisson arrival rate between 0 and `ceiling` (a design's sustained rate, which no rate reaches with a
+ * Bisects the Poisson arrival rate between 0 and `ceiling` (the sustained rate, which no rate reaches with a
  * bounded p99) for `steps` runs: a run meeting the target raises the lower end, one missing it lowers the upper. p99
  * is not strictly monotone in the rate (it varies by a few ms with the draws), so the answer is a rate that met the
  * target in its run with the next rate tried above it missing, to within ceiling / 2^steps.
  */
 export async function rateAtP99(
-  design: Design,
   work: Workload,
   o: ScaleOptions,
   targetMs: number,
@@ -660,43 +655,32 @@ export async function rateAtP99(
   let p99Ms: number | undefined;
   for (let i = 0; i < steps; i++) {
     const rate = (low + high) / 2;
-    const run = await simulate(design, work, o, { kind: 'poisson', perSecond: rate });
+    const run = await simulate(work, o, { kind: 'poisson', perSecond: rate });
     if (run.p99Ms <= targetMs) [low, p99Ms] = [rate, run.p99Ms];
     else high = rate;
   }
   return { targetMs, requestsPerSecond: low, p99Ms, missedAtRequestsPerSecond: high, steps };
 }
 
-/** Runs one design over the workload and returns its figures; throws if the model stalls. */
-export async function simulate(
-  design: Design,
-  work: Workload,
-  o: ScaleOptions,
-  arrivals: Arrivals,
-): Promise<RunFigures> {
+/** Runs the workload and returns its figures; throws if the model stalls. */
+export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arrivals): Promise<RunFigures> {
   if (work.requestIds.length !== o.appends) throw new RangeError('the workload must hold exactly `appends` requests');
-  if (o.freeAfterSlots === true && byStage(design))
-    throw new RangeError('freeAfterSlots prices the work after the slot writes under the lock: the stage has none');
   if (o.deliveryInstances !== undefined && !(Number.isSafeInteger(o.deliveryInstances) && o.deliveryInstances >= 1))
     throw new RangeError('deliveryInstances must be an integer ≥ 1');
-  const world = new World(design, work, o);
+  const world = new World(work, o);
   const { clock } = world;
   const visibilityMs = o.visibilityTimeoutSeconds * 1000;
   const intake = new SimQueue(clock, 'standard', visibilityMs);
   const ledgerQueue = new SimQueue(clock, 'fifo', visibilityMs);
-  const consumed = sequenced(design) ? ledgerQueue : intake;
-  if (consumed === ledgerQueue) {
-    const receive = ledgerQueue.receive.bind(ledgerQueue);
-    ledgerQueue.receive = async (max) => {
-      const got = await receive(max);
-      world.onTaken(got, clock.now);
-      return got;
-    };
-  }
-  for (let i = 0; i < o.instances; i++) void new Instance(world, i).consume(world, consumed);
-  if (byStage(design)) for (let i = 0; i < (o.deliveryInstances ?? o.instances); i++) startDeliveryConsumer(world, i);
-  if (sequenced(design))
-    for (let i = 0; i < o.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
+  const receive = ledgerQueue.receive.bind(ledgerQueue);
+  ledgerQueue.receive = async (max) => {
+    const got = await receive(max);
+    world.onTaken(got, clock.now);
+    return got;
+  };
+  for (let i = 0; i < o.instances; i++) void new Instance(world, i).consume(world, ledgerQueue);
+  for (let i = 0; i < (o.deliveryInstances ?? o.instances); i++) startDeliveryConsumer(world, i);
+  for (let i = 0; i < o.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
 
   const send = (i: number): void => {
     world.sentAt.set(work.requestIds[i]!, clock.now);
@@ -716,7 +700,7 @@ export async function simulate(
 
   const durable = world.table.durableAt;
   if (durable.size !== o.appends)
-    throw new Error(`the model stalled: ${durable.size} of ${o.appends} requests recorded (${design})`);
+    throw new Error(`the model stalled: ${durable.size} of ${o.appends} requests recorded`);
   const latencies = work.requestIds.map((id) => durable.get(id)! - world.sentAt.get(id)!).sort((a, b) => a - b);
   const toNotified = work.requestIds
     .flatMap((id) => {
@@ -760,13 +744,13 @@ export async function simulate(
   const deliveries = await world.tally.verdict(
     store,
     world.config.logIds,
-    world.config,
+    ROUTES,
     cachedPackSource({ getPack: async () => work.packBytes, resolveAlias: async () => null }),
   );
   const hotW = world.meter.hottest(LEDGER_TABLE, 'wcu', 0, end);
   const hotR = world.meter.hottest(LEDGER_TABLE, 'rcu', 0, end);
   return {
-    design,
+    design: DESIGN,
     arrivals,
     appends: o.appends,
     appendsPerSecond: (o.appends * 1000) / end,
@@ -794,11 +778,58 @@ export async function simulate(
     verifyFindings: [...new Set(findings)],
     deliveredOnce: deliveries.ok && world.delivery.jobsRefused === 0,
     deliveries,
-    ...(byStage(design)
-      ? { delivery: { ...world.delivery, sqsCallsPerEntry: world.delivery.sqsCalls / o.appends } }
-      : {}),
+    delivery: { ...world.delivery, sqsCallsPerEntry: world.delivery.sqsCalls / o.appends },
     entryItemBytes: { stored: rangeOf(stored), plain: rangeOf(plain) },
-    ...(sequenced(design) ? { breakdown: breakdownOf(world) } : {}),
+    breakdown: breakdownOf(world),
+    virtualSeconds: end / 1000,
+    bareWrites: await bareWrites(
+      world.config.logIds.flatMap((logId) => store.snapshot(logId)),
+      o,
+    ),
+  };
+}
+
+/**
+ * The same-run baseline: `entries` (this run's, in log order) each written as one bare conditional PutItem of its
+ * entry item (adapters/ledger-entry-item.ts) to a fresh modelled table — same latency, same per-key limits — by
+ * instances × batch size writers at once, each sending its next write when the last is answered.
+ */
+export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOptions): Promise<BareWrites> {
+  const clock = new VirtualClock();
+  const meter = new CapacityMeter(o.throttle);
+  const table = new LedgerTable();
+  const latency = lognormalLatency(o.dynamoLatency, prng(o.seed));
+  const concurrency = o.instances * o.batchSize;
+  const took: number[] = [];
+  let next = 0;
+  const writer = async (index: number): Promise<void> => {
+    const store = new ModelledLedgerStore(table, {
+      clock,
+      meter,
+      latency,
+      retry: { sleep: (ms) => clock.sleep(ms), rand: prng(o.seed * 7919 + index), quota: new RetryQuota() },
+      cpuDone: () => Promise.resolve(),
+    });
+    while (next < entries.length) {
+      const e = entries[next++]!;
+      const sent = clock.now;
+      if (!(await store.putEntryIfAbsent(e))) throw new Error(`bare write of ${e.logId}/${e.seq} found its slot taken`);
+      took.push(clock.now - sent);
+    }
+  };
+  const done = Promise.all(Array.from({ length: concurrency }, (_, i) => writer(i)));
+  await clock.run();
+  await done;
+  took.sort((a, b) => a - b);
+  const end = Math.max(0, ...table.durableAt.values());
+  return {
+    writes: entries.length,
+    concurrency,
+    writesPerSecond: end === 0 ? 0 : (entries.length * 1000) / end,
+    p50Ms: percentile(took, 50),
+    p99Ms: percentile(took, 99),
+    wcuPerWrite: meter.total(LEDGER_TABLE, 'wcu') / Math.max(1, entries.length),
+    throttled: meter.throttled,
     virtualSeconds: end / 1000,
   };
 }
@@ -822,5 +853,6 @@ function breakdownOf(world: World): BatchBreakdown {
     afterSlotsMs: meanSlots((x) => x.returned - x.lastSlotAnswered!),
     deleteMs: mean((x) => x.deleted - x.returned),
     unlockToNextTakeMs: gaps.length === 0 ? 0 : gaps.reduce((s, g) => s + g, 0) / gaps.length,
+    evaluateUnderLockMs: mean((x) => x.returned - x.invoked),
   };
 }

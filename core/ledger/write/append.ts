@@ -13,15 +13,15 @@
  *       position (if absent) and return it (duplicate); else build the entry for seq n+1 with prev = hash(entry n)
  *       and create slot n+1 if absent; success → write the position and return; lost slot → re-read the head, repeat.
  * On the fast path (first sight, warm head cache, no contention) an append costs three conditional writes, and only
- * the slot write of (c) has to run one at a time per log within a writer (`slotLock`; ADR 0160).
+ * the slot write of (c) has to run one at a time per log within a writer (`slotCommits` below; ADR 0160).
  *
  * Under one writer per log (docs/adr/0270-one-writer-per-log.md) a writer may also ask for:
  *   - `onlyLog`: the request is written to `logId` only; a claim naming another log is answered with the typed
  *     `claim-in-other-log` instead of a slot write into a log this writer does not own;
  *   - `writtenSeqs`: the highest seq it wrote per log; a head read below it is the typed `head-regressed` (only a
  *     deletion moves a head backwards) and nothing is written to that log;
- *   - `backoff`: after a lost slot it leaves the slot lock and waits (jittered at the edge) before the next try,
- *     instead of retrying at once while holding the lock.
+ *   - `backoff`: after a lost slot it leaves the group commit and waits (jittered at the edge) before the next try,
+ *     instead of retrying at once.
  *
  * Step (a) needs only the request's id, digest and log, so a writer may start it (`claimRequest`) while the request
  * is still being evaluated and pass the promise as `claimed` (docs/adr/0402-claim-before-evaluation.md).
@@ -60,23 +60,12 @@ export interface AppendRequest {
   readonly maxAttempts?: number;
   readonly headCache?: HeadCache;
   /**
-   * Runs the slot step (find this request's entry above headBefore, or write slot head+1) one at a time per log
-   * within this writer, so its own appends never race each other for a slot. Claim and position writes run outside
-   * it. Absent: no serialization (correct, but concurrent appends to one log may lose slots and retry).
-   */
-  readonly slotLock?: SlotLock;
-  /**
-   * Group commit of the slot step (docs/adr/0350-group-commit-of-slot-writes.md): appends of a log that reach it
-   * while a write of that log is in flight go together in the next one, each entry chained to the one before it in
-   * memory, written all or nothing (`putEntriesIfAbsent`). Replaces `slotLock` when given; one per writer.
+   * Group commit of the slot step (docs/adr/0350-group-commit-of-slot-writes.md), one per writer: appends of a log
+   * that reach it while a write of that log is in flight go together in the next one, each entry chained to the one
+   * before it in memory, written all or nothing (`putEntriesIfAbsent`), so a writer's own appends never race each
+   * other for a slot. Absent: no serialization (correct, but concurrent appends to one log may lose slots and retry).
    */
   readonly slotCommits?: SlotCommits;
-  /**
-   * Takes the position write of an entry this call appended instead of awaiting it: the caller answers sooner and
-   * must await the write before it acknowledges the request (the edge does, once per batch; ADR 0350). Duplicates
-   * still write their position before returning.
-   */
-  readonly deferPosition?: (write: Promise<boolean>) => void;
   /**
    * The position of an entry this call appended is left to a later stage that names the entry (the delivery stage,
    * core/pipeline/deliver-job.ts). Positions only spare duplicates a scan — any entry of the request sits above its
@@ -99,7 +88,7 @@ export interface AppendRequest {
   readonly writtenSeqs?: WrittenSeqs;
   readonly headReads?: HeadReads;
   /**
-   * Waits before lost-slot retry number `attempt` (1, 2, ...), outside the slot lock. Core has no clock nor
+   * Waits before lost-slot retry number `attempt` (1, 2, ...), outside the group commit. Core has no clock nor
    * randomness: the edge passes a jittered sleep (backoffDelayMs below gives the policy). Absent: retry at once.
    */
   readonly backoff?: (attempt: number) => Promise<void>;
@@ -124,8 +113,6 @@ export function backoffDelayMs(attempt: number, unit: number, baseMs = 20, capMs
   const u = Number.isFinite(unit) ? Math.min(Math.max(unit, 0), 1) : 0;
   return Math.floor(ceiling * u);
 }
-
-export type SlotLock = <T>(logId: string, task: () => Promise<T>) => Promise<T>;
 
 /**
  * Slots this writer created, per log: seq → request id. A created slot never changes, so this is exact knowledge of
@@ -332,11 +319,6 @@ async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Re
   const slot = await takeSlot(store, req, claim, sight.head);
   if (!slot.ok) return slot;
   if (req.positionLater === true && slot.value.status === 'appended') return ok(slot.value);
-  if (req.deferPosition !== undefined && slot.value.status === 'appended') {
-    const e = slot.value.entry;
-    req.deferPosition(store.putPositionIfAbsent({ requestId: e.projection.requestId, logId: e.logId, seq: e.seq }));
-    return ok(slot.value);
-  }
   return ok(await placed(store, slot.value.entry, slot.value.status));
 }
 
@@ -350,9 +332,9 @@ export interface SlotSearch {
 /**
  * (c) Any entry of this request sits above headBefore (every writer reads the head only after the claim exists):
  * find it, or write slot head+1. Starts from the freshest head this writer knows — the cache is updated by every
- * append that ran while this one waited for the slot lock — which is still only a lower bound. Each try runs under
- * the slot lock; a lost slot leaves it and backs off before the next (ADR 0272), and the next try scans only the
- * entries written since the last one, skipping those this writer created itself.
+ * append that ran while this one waited for its group — which is still only a lower bound. Each try runs in a group
+ * commit; a lost slot leaves it and backs off before the next (ADR 0272), and the next try scans only the entries
+ * written since the last one, skipping those this writer created itself.
  */
 async function takeSlot(
   store: LedgerStore,
@@ -360,7 +342,6 @@ async function takeSlot(
   claim: Claim,
   sighted: StoredEntry | null | undefined,
 ): Promise<Result<AppendOutcome, AppendError>> {
-  const slotLock = req.slotLock ?? ((_logId, task) => task());
   const search: SlotSearch = { scanned: claim.headBefore, head: sighted };
   const maxAttempts = req.maxAttempts ?? 10_000;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
@@ -368,7 +349,7 @@ async function takeSlot(
     const tried =
       req.slotCommits !== undefined
         ? await req.slotCommits.join(claim.logId, { store, req, claim, search }, req.slotArrival)
-        : await slotLock(claim.logId, () => trySlot(store, req, claim, search));
+        : await trySlot(store, req, claim, search);
     if (tried !== 'lost') return ok(tried);
   }
   return err({ code: 'append-contention', message: `no free slot after ${maxAttempts} attempts` });
@@ -380,7 +361,7 @@ async function trySlot(
   claim: Claim,
   search: SlotSearch,
 ): Promise<AppendOutcome | 'lost'> {
-  // Read under the lock: the freshest head this writer knows (appends that held the lock before updated it).
+  // The freshest head this writer knows (appends that wrote before updated it).
   const cached = req.headCache?.get(claim.logId);
   let head = cached !== undefined ? cached : search.head;
   if (head === undefined) head = await readHead(store, claim.logId, req);

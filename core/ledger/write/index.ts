@@ -16,4 +16,4 @@ export {
   type HeadReads,
   type WrittenSeqs,
 } from './append.js';
-export { configuredLogs, logsInTurn, selectLog, type LogChooser } from './log-selection.js';
+export { configuredLogs, selectLog } from './log-selection.js';

@@ -1,17 +1,12 @@
 /**
- * Which log a new request is offered: every rule in one place. Any configured log is correct — the claim fixes the
- * log for every later delivery of the request (ADR 0160) — so a rule only decides how load spreads.
- *   logsInTurn — a writer's rule for tools and tests: the configured logs taken in turn from an offset the caller
- *     passes (the Lambda edge draws one per cold start), so concurrent records of one writer never share a log.
- *   selectLog — the deployed rule, the sequencer's message group (docs/adr/0270-one-writer-per-log.md):
- *     index = (first 8 bytes of SHA-256(UTF-8 request id), big-endian) mod N over the sorted ids.
- * Both read the configured ids the same way: deduplicated, sorted (so listing order does not matter), validated.
+ * Which log a new request is offered. Any configured log is correct — the claim fixes the log for every later
+ * delivery of the request (ADR 0160) — so the rule only decides how load spreads. selectLog: index = (first 8 bytes
+ * of SHA-256(UTF-8 request id), big-endian) mod N over the configured ids, deduplicated and sorted (so listing order
+ * does not matter) and validated. The sequence function groups each request on this log
+ * (core/pipeline/sequencing.ts), and the append protocol offers it to a caller that names no log.
  */
 import { ledgerCrypto } from '../primitives/crypto-port.js';
 import { LOG_ID_PATTERN } from '../entries/entry-rules.js';
-
-/** Chooses the log offered to a new request. Injectable into the pipeline's ledger writer. */
-export type LogChooser = (requestId: string) => string;
 
 /** The configured log ids as every rule reads them: deduplicated, sorted, each a valid log id. */
 export function configuredLogs(logIds: readonly string[]): readonly string[] {
@@ -28,16 +23,4 @@ export function selectLog(requestId: string, logIds: readonly string[]): string 
   const digest = ledgerCrypto().sha256(new TextEncoder().encode(requestId));
   const index = new DataView(digest.buffer, digest.byteOffset, 8).getBigUint64(0) % BigInt(sorted.length);
   return sorted[Number(index)] as string;
-}
-
-/** The configured logs in turn, starting at `offset` (any integer; taken modulo the number of logs). */
-export function logsInTurn(logIds: readonly string[], offset = 0): LogChooser {
-  const logs = configuredLogs(logIds);
-  if (!Number.isSafeInteger(offset)) throw new RangeError('the log offset is a safe integer');
-  let turn = ((offset % logs.length) + logs.length) % logs.length;
-  return () => {
-    const log = logs[turn] as string;
-    turn = (turn + 1) % logs.length;
-    return log;
-  };
 }
