@@ -21,6 +21,7 @@ const BENCHES = [
   'draft-entry',
   'graph-pipeline',
   'handoff-verify',
+  'handoff-consumer',
   'handler',
   'bundle',
   'append',
