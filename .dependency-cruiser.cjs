@@ -286,9 +286,12 @@ module.exports = {
         'Outside core/, a core package is used through its index.ts (ADR 0151, ADR 0211); a package of core/ledger ' +
         'through its own index.ts or the facade core/ledger/index.ts (ADR 0390).',
       severity: 'error',
-      // The one exception: the @docket/consumer handler imports the handoff verifier's own modules, as a bundle
-      // built from the index would carry the whole pipeline into every consumer Lambda (ADR 0443).
-      from: { path: '^(adapters|functions|cli|localstack|infra|stack)/', pathNot: '^adapters/handoff-consumer\\.ts$' },
+      // The exceptions: the modules @docket/consumer and @docket/client are built around import the core modules
+      // they use, as a bundle built from the indexes would carry the whole pipeline to every user (ADRs 0443, 0444).
+      from: {
+        path: '^(adapters|functions|cli|localstack|infra|stack)/',
+        pathNot: '^adapters/(handoff-consumer|docket-client)\\.ts$',
+      },
       to: { path: '^core/[^/]+/.+', pathNot: '^core/([^/]+|ledger/[^/]+)/index\\.ts$' },
     },
   ],

@@ -11,6 +11,7 @@
 import {
   ConditionalCheckFailedException,
   DeleteItemCommand,
+  GetItemCommand,
   PutItemCommand,
   UpdateItemCommand,
   type DynamoDBClient,
@@ -101,7 +102,12 @@ export function dynamoDbSeenHandoffs(o: DynamoDbSeenOptions): SeenHandoffs {
         return 'new';
       } catch (e) {
         if (!isConditionalFailure(e)) throw e;
-        const old = (e as { Item?: Record<string, { S?: string }> }).Item;
+        // The item that failed the condition, as DynamoDB returns it; an emulator without
+        // ReturnValuesOnConditionCheckFailure (dynalite) returns none, so it is then read.
+        const old =
+          (e as { Item?: Record<string, { S?: string }> }).Item ??
+          (await o.client.send(new GetItemCommand({ TableName: o.tableName, Key: key(id), ConsistentRead: true })))
+            .Item;
         return old?.state?.S === 'done' ? 'done' : 'in-progress';
       }
     },

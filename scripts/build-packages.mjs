@@ -171,6 +171,23 @@ function declarationFiles(dir) {
 }
 
 /**
+ * Deletes every declaration file no entry reaches through relative imports: tsc emits one for each module of the
+ * program, and a module the bundle needs at run time is not part of the public types.
+ */
+function pruneUnreachable(typesDir, entryTypes) {
+  const reached = new Set();
+  const queue = [...entryTypes];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (reached.has(file) || !existsSync(file)) continue;
+    reached.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*)['"](\.[^'"]+)['"]/g))
+      queue.push(resolve(dirname(file), m[1].replace(/\.js$/, '.d.ts')));
+  }
+  for (const file of declarationFiles(typesDir)) if (!reached.has(file)) rmSync(file);
+}
+
+/**
  * tsc's declaration tree for the entries (the repository's compiler options, declarations only) under
  * `<typesDir>`, and one `dist/<entry>.d.ts` per entry pointing into it. Fails on a type error or on a declaration
  * that names a package the users would not have installed.
@@ -205,6 +222,10 @@ export function emitTypes(folder, template, outDir) {
       }),
     );
   const declared = new Set(Object.keys({ ...template.dependencies, ...template.peerDependencies }));
+  const entryTypes = Object.values(template.docket.entries).map((s) =>
+    join(typesDir, 'packages', folder, s.replace(/\.ts$/, '.d.ts')),
+  );
+  pruneUnreachable(typesDir, entryTypes);
   for (const file of declarationFiles(typesDir)) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) {
