@@ -38,8 +38,7 @@ export async function proveResult(
   if (request === undefined)
     return { ok: false, reason: 'entry-not-awaited', detail: `it records request ${entry.entry.requestId}` };
   const verdict = verifyResultEntry(entry, request, policy);
-  if (!verdict.ok)
-    return { ok: false, reason: verdict.reason, detail: verdict.detail, requestId: request.requestId };
+  if (!verdict.ok) return { ok: false, reason: verdict.reason, detail: verdict.detail, requestId: request.requestId };
   return { ok: true, entry };
 }
 
