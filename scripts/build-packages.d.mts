@@ -17,6 +17,9 @@ export interface PackageManifest {
 }
 export declare function packageFolders(packagesDir?: string): string[];
 export declare function readTemplate(folder: string, packagesDir?: string): PackageManifest;
-export declare function buildPackage(folder: string): Promise<{ manifest: PackageManifest; dir: string }>;
+export declare function buildPackage(
+  folder: string,
+  outRoot?: string,
+): Promise<{ manifest: PackageManifest; dir: string }>;
 export declare function packPackage(dir: string): string;
 export declare function builtApiReport(folder: string, manifest: PackageManifest, dir: string): string;

@@ -260,10 +260,13 @@ function promisedPaths(manifest) {
   return paths;
 }
 
-/** Builds one package folder into dist/packages/<folder>/; returns its manifest and directory. */
-export async function buildPackage(folder) {
+/**
+ * Builds one package folder into `<outRoot>/<folder>/` (default dist/packages/; tests give their own directory under
+ * it, so that builds running at once never delete each other's output); returns its manifest and directory.
+ */
+export async function buildPackage(folder, outRoot = OUT_DIR) {
   const template = readTemplate(folder);
-  const outDir = join(OUT_DIR, folder);
+  const outDir = join(outRoot, folder);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'dist'), { recursive: true });
   await bundle(folder, template, outDir);

@@ -18,7 +18,15 @@ describe('the committed API reports', () => {
         timeout: 300_000,
       },
       async () => {
-        const { manifest, dir } = await buildPackage(folder);
+        mkdirSync(OUT_DIR, { recursive: true });
+        const root = mkdtempSync(join(OUT_DIR, '.api-report-'));
+        try {
+          const { manifest, dir } = await buildPackage(folder, root);
+          const committed = readFileSync(join(PACKAGES_DIR, folder, 'api.md'), 'utf8');
+          expect(builtApiReport(folder, manifest, dir)).toBe(committed);
+        } finally {
+          rmSync(root, { recursive: true, force: true });
+        }
         const committed = readFileSync(join(PACKAGES_DIR, folder, 'api.md'), 'utf8');
         expect(builtApiReport(folder, manifest, dir)).toBe(committed);
       },

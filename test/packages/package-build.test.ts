@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackage, readTemplate, type PackageManifest } from '../../scripts/build-packages.mjs';
+import { buildPackage, OUT_DIR, readTemplate, type PackageManifest } from '../../scripts/build-packages.mjs';
 
 describe('readTemplate', () => {
   let dir: string;
@@ -66,11 +66,15 @@ function importsOf(js: string): string[] {
 describe('the built @docket/verify', { timeout: 300_000 }, () => {
   let manifest: PackageManifest;
   let bundle: string;
+  let root: string;
   beforeAll(async () => {
-    const built = await buildPackage('verify');
+    mkdirSync(OUT_DIR, { recursive: true });
+    root = mkdtempSync(join(OUT_DIR, '.package-build-'));
+    const built = await buildPackage('verify', root);
     manifest = JSON.parse(readFileSync(join(built.dir, 'package.json'), 'utf8')) as PackageManifest;
     bundle = readFileSync(join(built.dir, 'dist', 'index.js'), 'utf8');
   }, 300_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('is ESM with an exports map of its entry and its package.json only, and no build section', () => {
     expect(manifest.type).toBe('module');

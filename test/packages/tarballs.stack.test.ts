@@ -12,7 +12,7 @@
  *   published on the results topic for one of its requests is reported and never yielded.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import canonicalize from 'canonicalize';
@@ -22,7 +22,7 @@ import { ListQueuesCommand, ReceiveMessageCommand, SendMessageCommand } from '@a
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryHashOf } from '../../core/ledger/entries/entry.js';
 import { handoffId } from '../../core/pipeline/handoff-message.js';
-import { buildPackage, packPackage } from '../../scripts/build-packages.mjs';
+import { buildPackage, OUT_DIR, packPackage } from '../../scripts/build-packages.mjs';
 import { startE2e, type E2eWorld } from '../e2e/harness.js';
 import { ex, sleep, worldIo, type WorldIo } from '../e2e/world-io.js';
 
@@ -62,10 +62,14 @@ let w: E2eWorld;
 let io: WorldIo;
 let routeQueues: Record<string, string>;
 let genuineEntry: string;
+/** This run's own build directory (under dist/packages, so the build resolves the repository's node_modules). */
+let built: string;
 
 beforeAll(async () => {
   const tarballs: string[] = [];
-  for (const folder of LIBRARIES) tarballs.push(packPackage((await buildPackage(folder)).dir));
+  mkdirSync(OUT_DIR, { recursive: true });
+  built = mkdtempSync(join(OUT_DIR, '.tarballs-'));
+  for (const folder of LIBRARIES) tarballs.push(packPackage((await buildPackage(folder, built)).dir));
   writeFileSync(join(project, 'package.json'), '{ "name": "docket-user", "private": true, "type": "module" }\n');
   for (const f of ['check.ts', 'tsconfig.json', 'consume.mjs', 'request.mjs'])
     copyFileSync(join(FIXTURES, f), join(project, f));
@@ -91,6 +95,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await w?.stop();
   rmSync(project, { recursive: true, force: true });
+  if (built !== undefined) rmSync(built, { recursive: true, force: true });
 });
 
 describe('the installed packages', () => {
