@@ -64,6 +64,24 @@ module.exports = {
       to: { pathNot: '^(console/web/|core/)|(^|/)node_modules/(lit|@lit|lit-html|lit-element|@lit-labs|vite)/' },
     },
     {
+      name: 'verify-package-imports-only-core',
+      comment:
+        '@docket/verify runs in a browser with no AWS SDK: its entry re-exports core/ only (docs/adr/0442), never ' +
+        'adapters, functions, the CLI or a cloud SDK.',
+      severity: 'error',
+      from: { path: '^packages/verify/' },
+      to: { pathNot: '^(packages/verify/|core/)|(^|/)node_modules/(@noble|canonicalize)/' },
+    },
+    {
+      name: 'packages-re-export-the-repository',
+      comment:
+        'A package entry re-exports the repository folders it is built from; no package imports another package ' +
+        'folder or the tests (docs/adr/0440).',
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/' },
+      to: { path: '^(packages/(?!$1/)|test/|bench/)' },
+    },
+    {
       name: 'console-api-imports-only-core',
       comment:
         "The console's API types (core/console-api) are shared by the server and the page: they import nothing but " +
@@ -272,7 +290,12 @@ module.exports = {
         'Outside core/, a core package is used through its index.ts (ADR 0151, ADR 0211); a package of core/ledger ' +
         'through its own index.ts or the facade core/ledger/index.ts (ADR 0390).',
       severity: 'error',
-      from: { path: '^(adapters|functions|cli|localstack|infra|stack)/' },
+      // The exceptions: the modules @docket/consumer and @docket/client are built around import the core modules
+      // they use, as a bundle built from the indexes would carry the whole pipeline to every user (ADRs 0443, 0444).
+      from: {
+        path: '^(adapters|functions|cli|localstack|infra|stack)/',
+        pathNot: '^adapters/(handoff-consumer|docket-client)\\.ts$',
+      },
       to: { path: '^core/[^/]+/.+', pathNot: '^core/([^/]+|ledger/[^/]+)/index\\.ts$' },
     },
   ],

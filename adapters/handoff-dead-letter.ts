@@ -8,29 +8,14 @@
  * attributes within SQS's 1 MiB is not deleted: the queue's own redrive policy moves it after maxReceiveCount.
  */
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
-import { deleteMessages, MAX_BATCH_BYTES, messageBytes, sendMessage, type OutgoingMessage } from './sqs.js';
+import { deadLetterCopy, type RejectedHandoff } from './dead-letter-copy.js';
+import { deleteMessages, MAX_BATCH_BYTES, messageBytes, sendMessage } from './sqs.js';
 
-export interface RejectedHandoff {
-  /** A fixed reason code (HANDOFF_REJECTIONS). */
-  readonly reason: string;
-  readonly detail: string;
-}
+export { deadLetterCopy, type RejectedHandoff } from './dead-letter-copy.js';
 
 export type DeadLetterOutcome =
   | { readonly moved: true; readonly dlqMessageId: string }
   | { readonly moved: false; readonly why: 'too-large-for-reason-attributes' };
-
-/** The DLQ copy: the exact body, the reason, and where it came from. */
-export function deadLetterCopy(message: Message, rejected: RejectedHandoff): OutgoingMessage {
-  return {
-    body: message.Body ?? '',
-    attributes: {
-      DocketReason: { DataType: 'String', StringValue: rejected.reason },
-      DocketReasonMessage: { DataType: 'String', StringValue: rejected.detail.slice(0, 1000) || rejected.reason },
-      ...(message.MessageId ? { OriginalMessageId: { DataType: 'String', StringValue: message.MessageId } } : {}),
-    },
-  };
-}
 
 /** Sends `message` to `dlqUrl` with its reason, then deletes it from `queueUrl`. Throws if a call fails. */
 export async function moveHandoffToDeadLetter(

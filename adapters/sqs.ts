@@ -4,11 +4,13 @@
  * A send that still has failed entries after its retries throws SqsBatchError naming them, so no message is
  * silently dropped (ADR 0067: no handoff is lost).
  */
-import type { Message, MessageAttributeValue, SQSClient } from '@aws-sdk/client-sqs';
+import type { Message, SQSClient } from '@aws-sdk/client-sqs';
 import { sqs } from './aws-sdk.js';
 import { chunkEntries, failedEntries, withRetries, type FailedEntry, type RetryOptions } from './batch-calls.js';
+import { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, messageBytes, type OutgoingMessage } from './sqs-message.js';
 
 export type { FailedEntry, RetryOptions } from './batch-calls.js';
+export { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, messageBytes, type OutgoingMessage } from './sqs-message.js';
 
 const {
   DeleteMessageBatchCommand,
@@ -18,17 +20,6 @@ const {
   SendMessageBatchCommand,
   SendMessageCommand,
 } = sqs;
-
-export interface OutgoingMessage {
-  /** Batch entry id: unique within one call, [A-Za-z0-9_-]{1,80}. Defaults to the entry's index. */
-  readonly id?: string;
-  readonly body: string;
-  readonly attributes?: Record<string, MessageAttributeValue>;
-  /** FIFO queues only. */
-  readonly groupId?: string;
-  readonly deduplicationId?: string;
-  readonly delaySeconds?: number;
-}
 
 export interface SentMessage {
   readonly id: string;
@@ -44,21 +35,6 @@ export class SqsBatchError extends Error {
   ) {
     super(message);
   }
-}
-
-/** SQS's limits on one batch call: 10 entries and 1 MiB of bodies plus attributes in total (as for one message). */
-export const MAX_BATCH_ENTRIES = 10;
-export const MAX_BATCH_BYTES = 1024 * 1024;
-
-/** Bytes SQS counts for a message: body plus each attribute's name, type and value. */
-export function messageBytes(m: OutgoingMessage): number {
-  let n = Buffer.byteLength(m.body, 'utf8');
-  for (const [name, a] of Object.entries(m.attributes ?? {})) {
-    n += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(a.DataType ?? '', 'utf8');
-    n += a.StringValue !== undefined ? Buffer.byteLength(a.StringValue, 'utf8') : 0;
-    n += a.BinaryValue !== undefined ? a.BinaryValue.byteLength : 0;
-  }
-  return n;
 }
 
 export async function sendMessage(client: SQSClient, queueUrl: string, message: OutgoingMessage): Promise<string> {

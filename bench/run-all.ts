@@ -22,6 +22,7 @@ const BENCHES = [
   'draft-entry',
   'graph-pipeline',
   'handoff-verify',
+  'handoff-consumer',
   'handler',
   'bundle',
   'start',

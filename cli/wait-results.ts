@@ -9,15 +9,8 @@
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { readResultNotification, resultLine, verifyResultEntry, type SentRequest } from '../core/pipeline/index.js';
-import {
-  entryHashOf,
-  graphRunStatus,
-  parseStoredEntry,
-  type LedgerStore,
-  type ParsedEntry,
-  type TrustPolicy,
-} from '../core/ledger/index.js';
+import { proveResult, resultLine, type ProvenEntry, type SentRequest } from '../core/pipeline/index.js';
+import { graphRunStatus, type LedgerStore, type ParsedEntry, type TrustPolicy } from '../core/ledger/index.js';
 import type { CliIo } from './io.js';
 import { terminalText } from './terminal-text.js';
 
@@ -83,33 +76,15 @@ export async function waitForResults(o: WaitOptions): Promise<{ missing: string[
 }
 
 /** The verified entry a notification carries (or points at), or undefined after saying on stderr why not. */
-async function provenResult(body: string, o: WaitOptions): Promise<(ParsedEntry & { body: string }) | undefined> {
+async function provenResult(body: string, o: WaitOptions): Promise<ProvenEntry | undefined> {
+  const proof = await proveResult(body, o.sent, o.policy, o.store);
+  if (proof.ok) return proof.entry;
+  const about = 'requestId' in proof ? ` (request ${proof.requestId})` : '';
   // The notification and the entry it names are anyone's writing until verified: what they say is terminal text.
-  const refuse = (why: string): undefined =>
-    void o.io.stderr(`docket submit: refused a result notification: ${terminalText(why)}\n`);
-  const read = readResultNotification(new TextEncoder().encode(body));
-  if (!read.ok) return refuse(`${read.error.code}: ${read.error.message}`);
-  const entry = read.value.entry ?? (await fetchEntry(read.value.ledger, o.store));
-  if (typeof entry === 'string') return refuse(entry);
-  const sent = o.sent.get(entry.entry.requestId);
-  if (sent === undefined) return refuse(`entry-not-awaited: it records request ${entry.entry.requestId}`);
-  const verdict = verifyResultEntry(entry, sent, o.policy);
-  if (!verdict.ok) return refuse(`${verdict.reason}: ${verdict.detail} (request ${sent.requestId})`);
-  return entry;
-}
-
-/** An entry left out of its notification, read at its coordinates; its bytes must hash to the promised hash. */
-async function fetchEntry(
-  at: { logId: string; seq: number; entryHash: string },
-  store: Pick<LedgerStore, 'readEntries'>,
-): Promise<(ParsedEntry & { body: string }) | string> {
-  for await (const e of store.readEntries(at.logId, at.seq, at.seq)) {
-    if (e.seq !== at.seq) continue;
-    if (entryHashOf(e.body) !== at.entryHash) return `entry-hash-mismatch: ${at.logId}#${at.seq} is another entry`;
-    const parsed = parseStoredEntry(e.body);
-    return parsed.ok ? { ...parsed.value, body: e.body } : `entry-malformed: ${parsed.error.code}`;
-  }
-  return `entry-not-found: no entry at ${at.logId}#${at.seq}`;
+  o.io.stderr(
+    `docket submit: refused a result notification: ${terminalText(`${proof.reason}: ${proof.detail}${about}`)}\n`,
+  );
+  return undefined;
 }
 
 /** One result as a terminal line: the entry's strings (ids, outcome, codes) escaped by terminalText. */

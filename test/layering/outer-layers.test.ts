@@ -23,6 +23,7 @@ const LAYERS = [
   'conformance',
   'bench',
   'test',
+  'packages',
 ];
 
 /** core/ledger's packages, lowest first, as .dependency-cruiser.cjs orders them (ADR 0390). */
@@ -110,6 +111,10 @@ const TARGETS: Record<string, string> = {
   'bench/show.bench.ts':
     "import { show } from '../cli/show.js';\nimport { helper } from '../test/helper.js';\nexport const b = [show, helper];\n",
   'test/helper.ts': "import { prng } from '../bench/support/prng.js';\nexport const helper = prng;\n",
+  // A package entry re-exports the repository folders it is built from (ADR 0440).
+  'packages/client/src/index.ts':
+    "import { sqs } from '../../../adapters/sqs.js';\nimport { ledger } from '../../../core/ledger/index.js';\n" +
+    'export const client = [sqs, ledger];\n',
 };
 
 /** rule → [the file that breaks it, its text]. */
@@ -195,6 +200,14 @@ const PLANTED: Record<string, readonly [string, string]> = {
   'core-through-public-index': [
     'stack/deep-ledger.ts',
     "import { entry } from '../core/ledger/entries/entry.js';\nexport const d = entry;\n",
+  ],
+  'verify-package-imports-only-core': [
+    'packages/verify/src/index.ts',
+    "import { sqs } from '../../../adapters/sqs.js';\nexport const v = sqs;\n",
+  ],
+  'packages-re-export-the-repository': [
+    'packages/consumer/src/index.ts',
+    "import { helper } from '../../../test/helper.js';\nexport const c = helper;\n",
   ],
   ...PLANTED_LEDGER,
   'outer-no-circular-types': [

@@ -44,7 +44,10 @@ async function deliverFrom(stored: StoredEntry, named: string) {
     },
   };
   const packs = { load: async () => ({ status: 'missing' }) as never, resolveAlias: async () => null };
-  const config: RouteQueueConfig = { routeQueues: { 'human-role:Oversight': 'q-oversight' }, unroutedQueue: 'q-unrouted' };
+  const config: RouteQueueConfig = {
+    routeQueues: { 'human-role:Oversight': 'q-oversight' },
+    unroutedQueue: 'q-unrouted',
+  };
   const r = await deliverJob({ logId: 'log-0', entries: [{ seq: 0, requestId: named }] }, config, {
     store: store as never,
     packs,

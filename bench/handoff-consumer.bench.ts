@@ -1,0 +1,146 @@
+/**
+ * @docket/consumer's two figures (docs/adr/0443-handoff-consumer-claims-before-it-handles.md; goals: ≥ 10,000
+ * handoffs/s on one core, a consumer Lambda ≤ 150 KB):
+ *
+ * 1. Throughput: `handoffConsumer` over SQS events of 10 distinct genuine handoffs each (verify, claim in memory,
+ *    a no-op `handle`, complete), beside a same-run baseline of ONE bare Ed25519 verification (node:crypto) of each
+ *    message's entry — the ratio is what the whole consumer costs per message in signature verifications.
+ * 2. Size: a Lambda handler that imports only the built @docket/consumer (dist/packages/consumer), bundled with
+ *    esbuild (ESM, minified, node22) with the AWS SDK external as the nodejs runtime provides it, and with the SDK
+ *    bundled for reference; the bundle's inputs are checked for aws-cdk-lib and ajv's compiler.
+ *
+ *   npm run build && npm run build:packages && node dist/bench/handoff-consumer.bench.js [messages]
+ */
+import { createPublicKey, verify } from 'node:crypto';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { generateHandoffCorpus } from '../conformance/ledger/handoff-scenarios.js';
+import { K1, signRaw } from '../conformance/ledger/fixtures.js';
+import { handoffConsumer, type SqsEvent } from '../adapters/handoff-consumer.js';
+import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
+import { handoffMessageBytes } from '../core/pipeline/handoff-message.js';
+import { parseStoredEntry } from '../core/ledger/entries/entry.js';
+import { fromHex } from '../core/ledger/primitives/bytes.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const n = Math.ceil(Number(process.argv[2] ?? 20_000) / 10) * 10;
+const files = generateHandoffCorpus();
+const policy = readTrustPolicy(new TextEncoder().encode(files.get('handoffs/forged-handoff/policy.json')!));
+if (!policy.ok) throw new Error(policy.error.detail);
+const template = JSON.parse(
+  (JSON.parse(files.get('handoffs/forged-handoff/messages.jsonl')!.split('\n')[0]!) as { entry: string }).entry,
+) as Record<string, unknown>;
+
+/** n distinct genuine entries (each its own request id, so its own handoff id) and their oversight handoffs. */
+const entries: string[] = [];
+const bodies: string[] = [];
+for (let i = 0; i < n; i++) {
+  const entry = signRaw({ ...template, requestId: `bench-${i}` }, K1);
+  entries.push(entry);
+  bodies.push(
+    handoffMessageBytes({
+      entryBody: entry,
+      routeIndex: 1,
+      shape: 'route',
+      destination: 'configured',
+      target: { kind: 'human-role', name: 'Oversight' },
+    }).body,
+  );
+}
+const routeQueue = { key: 'oversight', routeQueues: { 'human-role:Oversight': 'oversight', 'queue:Review': 'review' } };
+
+async function consumerMs(): Promise<number> {
+  let handled = 0;
+  const handler = handoffConsumer({
+    policy: policy.ok ? policy.value : (undefined as never),
+    routeQueue,
+    deadLetterQueueUrl: 'unused',
+    sqs: { send: async () => ({}) } as never,
+    handle: () => void (handled += 1),
+  });
+  const events: SqsEvent[] = [];
+  for (let i = 0; i < n; i += 10)
+    events.push({ Records: bodies.slice(i, i + 10).map((body, j) => ({ messageId: `m-${i + j}`, body })) });
+  const start = performance.now();
+  for (const e of events) {
+    const r = await handler(e);
+    if (r.batchItemFailures.length > 0) throw new Error('a genuine handoff failed');
+  }
+  const ms = performance.now() - start;
+  if (handled !== n) throw new Error(`handled ${handled} of ${n}`);
+  return ms;
+}
+
+/** One bare Ed25519 verification per entry: node:crypto over its signing message, no parsing, no policy. */
+function baselineMs(): number {
+  const key = createPublicKey({
+    key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(K1.publicKey)]),
+    format: 'der',
+    type: 'spki',
+  });
+  const signed = entries.map((e) => {
+    const p = parseStoredEntry(e);
+    if (!p.ok) throw new Error(p.error.detail);
+    return { message: p.value.signingMessage, signature: fromHex(p.value.entry.signature) };
+  });
+  const start = performance.now();
+  for (const s of signed)
+    if (!verify(null, s.message, key, s.signature)) throw new Error('a genuine entry must verify');
+  return performance.now() - start;
+}
+
+async function bundleKb(external: string[]): Promise<{ kb: number; forbidden: string[] }> {
+  const dir = join(root, '.docket', 'bench-consumer');
+  mkdirSync(dir, { recursive: true });
+  const entry = join(dir, 'handler.mjs');
+  writeFileSync(
+    entry,
+    `import { handoffConsumer, readTrustPolicy } from ${JSON.stringify(join(root, 'dist/packages/consumer/dist/index.js'))};\n` +
+      `const policy = readTrustPolicy(new TextEncoder().encode(process.env.TRUST_POLICY ?? ''));\n` +
+      `if (!policy.ok) throw new Error(policy.error.detail);\n` +
+      `export const handler = handoffConsumer({ policy: policy.value, routeQueue: JSON.parse(process.env.ROUTE_QUEUE ?? '{}'),\n` +
+      `  deadLetterQueueUrl: process.env.DLQ_URL ?? '', handle: async (h) => console.log(h.handoffId) });\n`,
+  );
+  const outfile = join(dir, `handler-${external.length}.mjs`);
+  const r = await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    minify: true,
+    metafile: true,
+    external,
+    outfile,
+    logLevel: 'error',
+  });
+  const forbidden = Object.keys(r.metafile.inputs).filter((i) => /aws-cdk-lib|ajv\/dist\/(compile|core)/.test(i));
+  const kb = statSync(outfile).size / 1024;
+  rmSync(dir, { recursive: true, force: true });
+  return { kb, forbidden };
+}
+
+const best = async (f: () => number | Promise<number>): Promise<number> => {
+  let b = Infinity;
+  for (let i = 0; i < 3; i++) b = Math.min(b, await f());
+  return b;
+};
+const consumer = await best(consumerMs);
+const baseline = await best(baselineMs);
+const rate = (ms: number) => Math.round(n / (ms / 1000)).toLocaleString('en-US');
+process.stdout.write(
+  `node ${process.version}, ${n} distinct genuine handoffs in batches of 10, best of 3 runs\n` +
+    `  handoffConsumer (verify + claim + handle + complete)  ${rate(consumer).padStart(8)} /s   goal ≥ 10,000 /s\n` +
+    `  baseline: one bare Ed25519 verify (node:crypto)     ${rate(baseline).padStart(8)} /s   ratio ${(consumer / baseline).toFixed(2)}×\n`,
+);
+const lean = await bundleKb(['@aws-sdk/*']);
+const full = await bundleKb([]);
+process.stdout.write(
+  `consumer Lambda importing only @docket/consumer (esbuild, ESM, minified, node22)\n` +
+    `  AWS SDK external (the nodejs runtime's) : ${lean.kb.toFixed(1)} KB   goal ≤ 150 KB\n` +
+    `  AWS SDK bundled (reference)             : ${full.kb.toFixed(1)} KB\n` +
+    `  aws-cdk-lib or ajv compiler in the bundle: ${[...lean.forbidden, ...full.forbidden].length === 0 ? 'none' : [...lean.forbidden, ...full.forbidden].join(', ')}\n`,
+);
