@@ -26,6 +26,7 @@ import { Results } from './constructs/results.js';
 import { Routes } from './constructs/routes.js';
 import { Sequencer } from './constructs/sequencer.js';
 import { SigningKey } from './constructs/signing-key.js';
+import { DOCKET_FEATURE_FLAGS } from './feature-flags.js';
 import { attachManagedPolicy } from './docket-grants.js';
 import { DocketPipelineError } from './docket-pipeline-error.js';
 import {
@@ -65,6 +66,8 @@ export class DocketPipeline extends Construct {
 
   constructor(scope: Construct, id: string, props: DocketPipelineProps = {}) {
     super(scope, id);
+    // Before any child exists: context set later would not apply to it.
+    for (const [flag, value] of Object.entries(DOCKET_FEATURE_FLAGS)) this.node.setContext(flag, value);
     const config = resolveConfig(props);
     const names = resourceNames(config.stage, config);
     this.config = config;

@@ -59,7 +59,11 @@ export class DocketStack extends Stack {
       p.registry.publisherPolicy.managedPolicyArn,
       'Attach to whoever runs `docket publish`',
     );
-    out('RequesterPolicyArn', p.intake.requesterPolicy.managedPolicyArn, 'Attach to requesters: send to the intake queue');
+    out(
+      'RequesterPolicyArn',
+      p.intake.requesterPolicy.managedPolicyArn,
+      'Attach to requesters: send to the intake queue',
+    );
     out(
       'AuditorPolicyArn',
       p.auditAccess.policy.managedPolicyArn,
