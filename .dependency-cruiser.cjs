@@ -64,6 +64,24 @@ module.exports = {
       to: { pathNot: '^(console/web/|core/)|(^|/)node_modules/(lit|@lit|lit-html|lit-element|@lit-labs|vite)/' },
     },
     {
+      name: 'verify-package-imports-only-core',
+      comment:
+        '@docket/verify runs in a browser with no AWS SDK: its entry re-exports core/ only (docs/adr/0442), never ' +
+        'adapters, functions, the CLI or a cloud SDK.',
+      severity: 'error',
+      from: { path: '^packages/verify/' },
+      to: { pathNot: '^(packages/verify/|core/)|(^|/)node_modules/(@noble|canonicalize)/' },
+    },
+    {
+      name: 'packages-re-export-the-repository',
+      comment:
+        'A package entry re-exports the repository folders it is built from; no package imports another package ' +
+        'folder or the tests (docs/adr/0440).',
+      severity: 'error',
+      from: { path: '^packages/([^/]+)/' },
+      to: { path: '^(packages/(?!$1/)|test/|bench/)' },
+    },
+    {
       name: 'console-api-imports-only-core',
       comment:
         "The console's API types (core/console-api) are shared by the server and the page: they import nothing but " +

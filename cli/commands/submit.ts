@@ -11,9 +11,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { createSnsClient } from '../../adapters/aws-clients.js';
 import { openFilteredSubscription, type FilteredSubscription } from '../../adapters/sns.js';
-import { requestIdFilterPolicies, type SentRequest } from '../../core/pipeline/index.js';
+import { requestIdFilterPolicies, sentRequestOf } from '../../core/pipeline/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
-import { readIntakeRequest } from '../../core/admission/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
@@ -189,7 +188,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       const { missing, interrupted } = await waitForResults({
         sqs: stack.sqs,
         queueUrl: subscription.queueUrl,
-        sent: new Map(sent.map((id) => [id, sentRequest(id, texts.get(id)!)])),
+        sent: new Map(sent.map((id) => [id, sentRequestOf(id, new TextEncoder().encode(texts.get(id)!))])),
         policy,
         store: stack.store,
         deadline: Date.now() + waitSeconds * 1000,
@@ -232,13 +231,6 @@ function resultsTopicArn(flag: string | undefined, intakeUrl: string, settings: 
   if (account === undefined)
     throw new UsageError(`cannot tell the results topic from the intake queue URL ${intakeUrl}; give --results-topic`);
   return `arn:aws:sns:${settings.region}:${account}:${settings.queuePrefix}-results`;
-}
-
-/** The exact bytes sent (as SendMessage carries the text, UTF-8) and the request they read as. */
-function sentRequest(requestId: string, text: string): SentRequest {
-  const bytes = new TextEncoder().encode(text);
-  const read = readIntakeRequest(bytes);
-  return { requestId, bytes, request: read.ok ? read.value : null };
 }
 
 function usage(io: CliIo, message: string): number {

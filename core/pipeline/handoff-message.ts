@@ -18,19 +18,21 @@
  * (docs/adr/0074-handoff-id-and-at-least-once-delivery.md) — so a re-sent handoff carries the same id and consumers
  * deduplicate on it; the reader recomputes it.
  */
-import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
 import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
+import { sha256Hex } from '../ledger/primitives/bytes.js';
 import type { DispositionEntryBody, GraphRunEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import { planGraphHandoffs } from './graph-handoffs.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
 
 export const HANDOFF_FORMAT = 'docket.handoff/2';
 const HANDOFF_FORMAT_PREFIX = 'docket.handoff/';
+/** The message's text as the reader compares it (no BOM stripping: the bytes are compared exactly). */
+const TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * SQS's largest message (1 MiB, body and attributes). A stored entry is under DynamoDB's 400 KB item limit and JSON
@@ -88,8 +90,8 @@ export class HandoffInvariantError extends Error {
 
 /** sha256:<hex> of "docket.handoff-id/1\n" + entryHash + "\n" + routeIndex (decimal). */
 export function handoffId(entryHash: string, routeIndex: number): string {
-  const h = createHash('sha256').update(`docket.handoff-id/1\n${entryHash}\n${routeIndex}`, 'utf8').digest('hex');
-  return `sha256:${h}`;
+  // The ledger's crypto port (ADR 0185), not node:crypto: the same bytes in a browser (docs/adr/0442).
+  return `sha256:${sha256Hex(`docket.handoff-id/1\n${entryHash}\n${routeIndex}`)}`;
 }
 
 /** What the reader refuses, in the order it checks (a subset of the verdict's reasons, handoff-verdict.ts). */
@@ -207,7 +209,7 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
   const shapeProblem = wireShapeProblem(plain);
   if (shapeProblem !== undefined) return fail('message-malformed', shapeProblem);
   const wire = plain as unknown as HandoffWire;
-  if (canonicalize(plain) !== Buffer.from(bytes).toString('utf8'))
+  if (canonicalize(plain) !== TEXT.decode(bytes))
     return fail('message-malformed', 'the message bytes are not the RFC 8785 form of what they parse to');
   const parsed = parseStoredEntry(wire.entry);
   if (!parsed.ok) return fail('entry-malformed', `${parsed.error.code}: ${parsed.error.detail}`);

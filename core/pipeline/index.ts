@@ -61,11 +61,18 @@ export {
 export { readSavedResult, resultLine, type SavedResultError } from './saved-result.js';
 export {
   RESULT_REJECTIONS,
+  sentRequestOf,
   verifyResultEntry,
   type ResultRejection,
   type ResultVerdict,
   type SentRequest,
 } from './result-verdict.js';
+export {
+  verifyResultBytes,
+  type ResultBytesOptions,
+  type ResultBytesVerdict,
+  type VerifiedResult,
+} from './result-bytes-verdict.js';
 export { requestIdFilterPolicies, FILTER_POLICY_MAX_VALUES } from './result-filter.js';
 export { forwardDeduplicationId, sequenceMessage, UNIDENTIFIED_GROUP_PREFIX, type Sequencing } from './sequencing.js';
 export { LedgerWriteError, type LedgerWriteErrorCode, type SequencedLedgerWriter } from './ledger-writer.js';

@@ -30,6 +30,8 @@ export const RESULT_FORMAT = 'docket.result/2' as const;
 /** The format before ADR 0290: unsigned copies of the entry's members. Refused by this reader (unsupported-format). */
 export const RESULT_FORMAT_V1 = 'docket.result/1';
 const RESULT_FORMAT_PREFIX = 'docket.result/';
+/** The notification's text as the reader compares it (no BOM stripping: the bytes are compared exactly). */
+const TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
  * SNS's largest message is 262,144 bytes, body and message attributes together. The attributes take at most
@@ -202,7 +204,7 @@ export function readResultNotification(bytes: Uint8Array): Result<ResultNotifica
   }
   const problem = wireProblem(plain);
   if (problem !== undefined) return fail('notification-malformed', problem);
-  if (canonicalize(plain) !== Buffer.from(bytes).toString('utf8'))
+  if (canonicalize(plain) !== TEXT.decode(bytes))
     return fail('notification-malformed', 'the bytes are not the RFC 8785 form of what they parse to');
   const wire = plain as unknown as ResultWire;
   if ('entryOmitted' in wire)

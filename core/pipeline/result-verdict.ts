@@ -10,7 +10,11 @@
  * Offline verification proves the key holder recorded the entry; that it stays in the log is what a checkpoint
  * covering its seq proves later (core/ledger/receipts/promise-audit.ts, `docket verify-receipt`).
  */
-import { isGraphRequest, type EvaluationRequest, type GraphRequest, type IntakeRequest } from '../admission/index.js';
+// The request readers' own modules, not the core/admission barrel: the barrel reaches the graph runtime, which a
+// verifier (@docket/verify, in a browser) neither needs nor can load (docs/adr/0442).
+import { isGraphRequest, type GraphRequest } from '../admission/graph-request.js';
+import { readIntakeRequest, type IntakeRequest } from '../admission/intake.js';
+import type { EvaluationRequest } from '../admission/request.js';
 import type { SignedEntry } from '../ledger/entries/entry-types.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import { verifyParsedEntrySignature, type ParsedEntry } from '../ledger/entries/entry.js';
@@ -53,10 +57,19 @@ export interface SentRequest {
   readonly request: IntakeRequest | null;
 }
 
-/** Judges one parsed entry as the result of `sent` under `policy`. Pure; never throws for bad input. */
+/** The request as sent: its exact bytes and what core/admission's reader makes of them (`submit --wait`'s record). */
+export function sentRequestOf(requestId: string, bytes: Uint8Array): SentRequest {
+  const read = readIntakeRequest(bytes);
+  return { requestId, bytes, request: read.ok ? read.value : null };
+}
+
+/**
+ * Judges one parsed entry as the result of `sent` under `policy`; without `sent`, only as a signed entry the policy
+ * accepts (key, signature, build, draft features). Pure; never throws for bad input.
+ */
 export function verifyResultEntry(
   parsed: ParsedEntry,
-  sent: SentRequest,
+  sent: SentRequest | undefined,
   policy: TrustPolicy,
   backend?: SignatureBackend,
 ): ResultVerdict {
@@ -71,6 +84,7 @@ export function verifyResultEntry(
     return no('evaluator-build-not-allowed', `${at} was written by build ${e.evaluator.buildDigest}`);
   if (!draftFeaturesAllowed(policy, e.logId, e.draftFeatures))
     return no('draft-features-not-allowed', `${at} was evaluated with draft features`);
+  if (sent === undefined) return { ok: true };
   if (e.requestId !== sent.requestId) return no('request-id-mismatch', `${at} records request ${e.requestId}`);
   const requestDigest = sha256Hex(sent.bytes);
   if (e.requestDigest !== requestDigest)

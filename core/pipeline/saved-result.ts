@@ -34,12 +34,14 @@ export function resultLine(p: ParsedEntry, body: string): string {
   return `${head},${result},"work":${n.work},"entry":${JSON.stringify(body)}}`;
 }
 
+/** Decoded without Buffer, so the reader runs in a browser too (the BOM is kept, as Buffer kept it). */
+const TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
 const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Reads a saved result (surrounding whitespace, such as the line's newline, is ignored); returns the entry text. */
 export function readSavedResult(bytes: Uint8Array): Result<{ readonly entry: string }, SavedResultError> {
   const bad = (detail: string) => err<SavedResultError>({ code: 'result-unreadable', detail });
-  const text = Buffer.from(bytes).toString('utf8').trim();
+  const text = TEXT.decode(bytes).trim();
   const trimmed = new TextEncoder().encode(text);
   const read = readJson(trimmed);
   if (!read.ok) return bad(`not JSON: ${read.error.message}`);

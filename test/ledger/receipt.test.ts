@@ -12,7 +12,7 @@ import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { publishCheckpointNote } from '../../core/ledger/checkpoints/publish-note.js';
 import { readReceipt, receiptText, ReceiptInvariantError, type Receipt } from '../../core/ledger/receipts/receipt.js';
 import { buildReceipt } from '../../core/ledger/receipts/receipt-build.js';
-import { verifyReceipt } from '../../core/ledger/receipts/receipt-verify.js';
+import { verifyReceipt, verifyReceiptBytes } from '../../core/ledger/receipts/receipt-verify.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { serializeSignedNote, readSignedNote } from '../../core/ledger/notes/signed-note.js';
 import type { WitnessPolicy } from '../../core/ledger/witness/witness-policy.js';
@@ -98,6 +98,21 @@ describe('portable receipts', () => {
       expect(r.inclusion).toMatchObject({ leafIndex: seq, treeSize: 11 });
       expect(verifyReceipt(r, POLICY)).toEqual({ ok: true, findings: [] });
     }
+  });
+
+  it('a receipt judged from its bytes gets the same verdict, and unreadable bytes get the reader error, not a finding', async () => {
+    const r = await receiptOf(await checkpointed(4), 'r2');
+    const bytes = utf8Bytes(receiptText(r));
+    expect(verifyReceiptBytes(bytes, POLICY, { inputs: { facts: FACTS } })).toEqual({ ok: true, findings: [] });
+    const other = utf8Bytes('{"amount":13}');
+    expect(verifyReceiptBytes(bytes, POLICY, { inputs: { facts: other } })).toEqual(
+      verifyReceipt(r, POLICY, { inputs: { facts: other } }),
+    );
+    expect(verifyReceiptBytes(utf8Bytes(receiptText(r).slice(0, -2)), POLICY)).toMatchObject({
+      ok: false,
+      findings: [],
+      unreadable: { code: 'receipt-malformed' },
+    });
   });
 
   it('an entry no checkpoint covers yet has no receipt, and the error dates the newest checkpoint', async () => {

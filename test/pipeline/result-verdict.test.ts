@@ -19,6 +19,8 @@ import { ledgerWriter } from '../../core/pipeline/ledger-writer.js';
 import { processRequest, type PipelineConfig, type PipelinePorts } from '../../core/pipeline/process-request.js';
 import { readResultNotification, type ResultMessage } from '../../core/pipeline/result-notification.js';
 import { verifyResultEntry, type SentRequest } from '../../core/pipeline/result-verdict.js';
+import { verifyResultBytes } from '../../core/pipeline/result-bytes-verdict.js';
+import { resultLine } from '../../core/pipeline/saved-result.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { readRequest } from '../../core/admission/request.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
@@ -157,6 +159,40 @@ describe('verifying a result against what was sent', () => {
     expect(
       verifyResultEntry(resigned({ pack: { ...e.pack, digest: 'd'.repeat(64) } }), sent(text), policy),
     ).toMatchObject({ reason: 'pack-mismatch' });
+  });
+});
+
+describe('verifying a result from its bytes (@docket/verify verifyResult)', () => {
+  it('accepts the genuine notification and the saved submit --wait --json line, and returns the signed entry', async () => {
+    const text = requestText('b-1');
+    const m = await genuine(text);
+    const e = entryOf(m);
+    const request = { requestId: 'b-1', bytes: enc.encode(text) };
+    for (const bytes of [enc.encode(m.body), enc.encode(`${resultLine(e, e.body)}\n`)]) {
+      const v = verifyResultBytes(bytes, policy, { request });
+      expect(v.ok && [v.result.entry.requestId, v.result.body]).toEqual(['b-1', e.body]);
+    }
+  });
+
+  it('judges the entry alone without the request, and as the result of that request with it', async () => {
+    const m = await genuine(requestText('b-2'));
+    expect(verifyResultBytes(enc.encode(m.body), policy).ok).toBe(true);
+    const another = { requestId: 'b-3', bytes: enc.encode(requestText('b-3')) };
+    expect(verifyResultBytes(enc.encode(m.body), policy, { request: another })).toMatchObject({
+      ok: false,
+      reason: 'request-id-mismatch',
+    });
+  });
+
+  it('refuses a forged notification (signature kept) as signature-mismatch and unreadable bytes as result-unreadable', async () => {
+    const m = await genuine(requestText('b-4'));
+    const d = (JSON.parse(entryOf(m).body) as { disposition: Record<string, unknown> }).disposition;
+    const reject = { ...d, outcomeId: 'reject' };
+    const f = forged(m, { disposition: reject, dispositionDigest: hex(canonicalize(reject) as string) });
+    const n = canonicalize({ format: 'docket.result/2', notificationId: f.entryHash, entry: f.body }) as string;
+    expect(verifyResultBytes(enc.encode(n), policy)).toMatchObject({ ok: false, reason: 'signature-mismatch' });
+    for (const bad of ['', 'null', '{"entry":"x"}', m.body.slice(0, -1)])
+      expect(verifyResultBytes(enc.encode(bad), policy)).toMatchObject({ ok: false, reason: 'result-unreadable' });
   });
 });
 

@@ -14,7 +14,9 @@ export {
 } from './receipt.js';
 export {
   verifyReceipt,
+  verifyReceiptBytes,
   RECEIPT_FINDING_CODES,
+  type ReceiptBytesVerdict,
   type ReceiptFinding,
   type ReceiptFindingCode,
   type ReceiptInput,

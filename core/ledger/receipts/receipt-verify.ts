@@ -16,7 +16,7 @@ import { noteBodyOf, readCheckpointNote, verifyLogSignature } from '../checkpoin
 import { cosignatureTime } from '../witness/cosignature.js';
 import { parseStoredEntry, verifyParsedEntrySignature, type ParsedEntry } from '../entries/entry.js';
 import { verifyInclusion } from '../checkpoints/merkle.js';
-import type { Receipt } from './receipt.js';
+import { readReceipt, type Receipt, type ReceiptReadError } from './receipt.js';
 import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy/trust-policy.js';
 import { checkCheckpoint } from '../verify/checkpoint-status.js';
 import type { WitnessPolicy } from '../witness/witness-policy.js';
@@ -118,6 +118,21 @@ export function verifyReceipt(
   if (options.inputs !== undefined) checkInputs(entry, options.inputs, findings);
   findings.sort((a, b) => (ORDER.get(a.code) ?? 0) - (ORDER.get(b.code) ?? 0));
   return { ok: findings.length === 0, findings };
+}
+
+/** A receipt judged from its bytes: unreadable bytes give no findings but the reader's error (`receipt-malformed`). */
+export type ReceiptBytesVerdict =
+  | (ReceiptVerdict & { readonly unreadable?: undefined })
+  | { readonly ok: false; readonly findings: readonly []; readonly unreadable: ReceiptReadError };
+
+/** readReceipt, then verifyReceipt, as `docket verify-receipt` does offline. Never throws for bad input. */
+export function verifyReceiptBytes(
+  bytes: Uint8Array,
+  policy: TrustPolicy,
+  options: ReceiptVerifyOptions = {},
+): ReceiptBytesVerdict {
+  const read = readReceipt(bytes);
+  return read.ok ? verifyReceipt(read.value, policy, options) : { ok: false, findings: [], unreadable: read.error };
 }
 
 /** RFC 9162 §2.1.3.2 of `leafHash` (hex) at the receipt's leaf index in the checkpoint's root; false if unreadable. */

@@ -1,0 +1,305 @@
+/**
+ * Builds Docket's publishable packages (docs/adr/0440-packages-built-from-the-repository-folders.md): every folder
+ * under packages/ holds one package's definition — a package.json template, README.md, CHANGELOG.md, src/ entries
+ * that re-export from the repository's own folders (core/, adapters/, functions/, …) and its API report api.md. This
+ * script turns each into dist/packages/<folder>/, ready for `npm pack`:
+ *
+ *   dist/<entry>.js     esbuild bundle of src/<entry>.ts (ESM); the package's dependencies stay external, every
+ *                       repository module it reaches is bundled, so no internal path exists to import
+ *   dist/<entry>.d.ts   re-exports types/packages/<folder>/src/<entry>.d.ts, the declaration tree tsc emits
+ *   package.json        the template without its "docket" build section
+ *   README.md, CHANGELOG.md
+ *
+ * The template's "docket" section: { "entries": { "<entry>": "src/<entry>.ts" }, "platform": "node" | "neutral",
+ * "bin"?: true when an entry is an executable (a shebang is kept) }. The rules every package meets, checked here:
+ * the name is @docket/<x> or docket, the version is semantic, every dependency's range is the repository's own
+ * (root package.json) or a sibling package's version, the bundle holds no aws-cdk-lib, constructs, AWS SDK or ajv
+ * compiler that is not a declared dependency, every bare module a declaration file names is a declared dependency
+ * (or node:), and every path of "exports", "types" and "bin" exists.
+ *
+ *   node scripts/build-packages.mjs [--pack] [--api-report] [folder ...]
+ *
+ * --pack writes dist/tarballs/<name>-<version>.tgz with `npm pack`; --api-report rewrites packages/<folder>/api.md
+ * (on purpose: test/packages/api-report.test.ts fails whenever the built API differs from the committed report).
+ */
+import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import ts from 'typescript';
+import { apiReport } from './api-report.mjs';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const PACKAGES_DIR = join(ROOT, 'packages');
+export const OUT_DIR = join(ROOT, 'dist', 'packages');
+export const TARBALL_DIR = join(ROOT, 'dist', 'tarballs');
+
+/** Packages a bundle may contain only as a declared (external) dependency: the heavy or cloud-bound ones. */
+const NEVER_BUNDLED = [
+  /^aws-cdk-lib(\/|$)/,
+  /^constructs(\/|$)/,
+  /^@aws-sdk\//,
+  /^@smithy\//,
+  /^ajv\/dist\/(compile|core|ajv)/,
+];
+
+/** A package's build failed one of the rules: the message says which and where. */
+export class PackageBuildError extends Error {
+  constructor(folder, message) {
+    super(`packages/${folder}: ${message}`);
+    this.name = 'PackageBuildError';
+  }
+}
+
+/** Every package folder (a folder under packages/ with a package.json), sorted. */
+export function packageFolders(packagesDir = PACKAGES_DIR) {
+  if (!existsSync(packagesDir)) return [];
+  return readdirSync(packagesDir)
+    .filter((f) => existsSync(join(packagesDir, f, 'package.json')))
+    .sort();
+}
+
+const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
+const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/** The template read and checked: name, version, entries, and every dependency range against the repository's. */
+export function readTemplate(folder, packagesDir = PACKAGES_DIR) {
+  const template = readJson(join(packagesDir, folder, 'package.json'));
+  const fail = (m) => {
+    throw new PackageBuildError(folder, m);
+  };
+  if (typeof template.name !== 'string' || !/^(@docket\/[a-z0-9-]+|docket)$/.test(template.name))
+    fail(`name ${JSON.stringify(template.name)} is not @docket/<name> or docket`);
+  if (typeof template.version !== 'string' || !SEMVER.test(template.version))
+    fail(`version ${JSON.stringify(template.version)} is not a semantic version`);
+  if (template.type !== 'module') fail('"type" must be "module" (the packages are ESM)');
+  if (template.exports === undefined) fail('no "exports" map: only exported paths are importable');
+  const cfg = template.docket;
+  if (cfg === undefined || typeof cfg.entries !== 'object' || Object.keys(cfg.entries).length === 0)
+    fail('no "docket": { "entries": { … } } build section');
+  if (cfg.platform !== undefined && cfg.platform !== 'node' && cfg.platform !== 'neutral')
+    fail(`platform ${JSON.stringify(cfg.platform)} is neither "node" nor "neutral"`);
+  const root = readJson(join(ROOT, 'package.json'));
+  const rootRanges = { ...root.devDependencies, ...root.dependencies };
+  const siblings = new Map(
+    packageFolders(packagesDir).map((f) => [readJson(join(packagesDir, f, 'package.json')).name, f]),
+  );
+  for (const field of ['dependencies', 'peerDependencies']) {
+    for (const [dep, range] of Object.entries(template[field] ?? {})) {
+      const sibling = siblings.get(dep);
+      const expected = sibling ? readJson(join(packagesDir, sibling, 'package.json')).version : rootRanges[dep];
+      if (expected === undefined) fail(`${field} names ${dep}, which the repository does not use`);
+      if (range !== expected && range !== `^${expected}`)
+        fail(`${field}.${dep} is ${range}; the repository builds against ${expected}: keep one version`);
+    }
+  }
+  return template;
+}
+
+/** The bare package name of a module specifier (`@a/b/c` → `@a/b`, `x/y` → `x`), or null for a relative one. */
+function packageOf(specifier) {
+  if (specifier.startsWith('.') || specifier.startsWith('/')) return null;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+const isBuiltin = (s) => s.startsWith('node:') || builtinModules.includes(s);
+
+/** esbuild bundles of the entries, dependencies external; refuses a bundled NEVER_BUNDLED module. */
+async function bundle(folder, template, outDir) {
+  const cfg = template.docket;
+  const declared = Object.keys({ ...template.dependencies, ...template.peerDependencies });
+  const platform = cfg.platform ?? 'node';
+  for (const [entry, source] of Object.entries(cfg.entries)) {
+    const outfile = join(outDir, 'dist', `${entry}.js`);
+    const result = await build({
+      entryPoints: [join(PACKAGES_DIR, folder, source)],
+      absWorkingDir: ROOT,
+      bundle: true,
+      format: 'esm',
+      platform,
+      target: platform === 'node' ? 'node22' : 'es2022',
+      mainFields: ['module', 'main'],
+      conditions: platform === 'neutral' ? ['browser', 'import'] : ['import'],
+      external: declared.flatMap((d) => [d, `${d}/*`]),
+      keepNames: true,
+      metafile: true,
+      outfile,
+      logLevel: 'error',
+      // CommonJS modules bundled into ESM may call require() for node built-ins (as the Lambda bundles do).
+      ...(platform === 'node'
+        ? {
+            banner: {
+              js: "import { createRequire as __docketRequire } from 'node:module'; const require = __docketRequire(import.meta.url);",
+            },
+          }
+        : {}),
+    });
+    for (const input of Object.keys(result.metafile.inputs)) {
+      const at = input.lastIndexOf('node_modules/');
+      if (at < 0) continue;
+      const path = input.slice(at + 'node_modules/'.length);
+      if (NEVER_BUNDLED.some((r) => r.test(path)))
+        throw new PackageBuildError(
+          folder,
+          `${entry} bundles ${path}: declare its package as a dependency or do not import it`,
+        );
+    }
+  }
+}
+
+/** The .d.ts files of a directory tree. */
+function declarationFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...declarationFiles(p));
+    else if (p.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * tsc's declaration tree for the entries (the repository's compiler options, declarations only) under
+ * `<typesDir>`, and one `dist/<entry>.d.ts` per entry pointing into it. Fails on a type error or on a declaration
+ * that names a package the users would not have installed.
+ */
+export function emitTypes(folder, template, outDir) {
+  const typesDir = join(outDir, 'types');
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
+  const entries = Object.values(template.docket.entries).map((s) => join(PACKAGES_DIR, folder, s));
+  const options = {
+    ...config.options,
+    declaration: true,
+    emitDeclarationOnly: true,
+    noEmit: false,
+    outDir: typesDir,
+    rootDir: ROOT,
+    incremental: false,
+    tsBuildInfoFile: undefined,
+  };
+  const program = ts.createProgram(entries, options);
+  const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
+  if (diagnostics.length > 0)
+    throw new PackageBuildError(
+      folder,
+      ts.formatDiagnostics(diagnostics, {
+        getCanonicalFileName: (f) => f,
+        getCurrentDirectory: () => ROOT,
+        getNewLine: () => '\n',
+      }),
+    );
+  const declared = new Set(Object.keys({ ...template.dependencies, ...template.peerDependencies }));
+  for (const file of declarationFiles(typesDir)) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) {
+      const pkg = packageOf(m[1]);
+      if (pkg !== null && !isBuiltin(m[1]) && !declared.has(pkg))
+        throw new PackageBuildError(
+          folder,
+          `${relative(outDir, file)} names ${m[1]}, which is not a dependency of ${template.name}`,
+        );
+    }
+  }
+  for (const [entry, source] of Object.entries(template.docket.entries)) {
+    const target = join(typesDir, 'packages', folder, source.replace(/\.ts$/, '.js'));
+    const stub = join(outDir, 'dist', `${entry}.d.ts`);
+    mkdirSync(dirname(stub), { recursive: true });
+    const rel = relative(dirname(stub), target).split('\\').join('/');
+    writeFileSync(stub, `export * from '${rel.startsWith('.') ? rel : `./${rel}`}';\n`);
+  }
+  return Object.keys(template.docket.entries).map((e) => join(outDir, 'dist', `${e}.d.ts`));
+}
+
+/** Every path the package.json promises ("exports", "types", "bin"), relative to the package. */
+function promisedPaths(manifest) {
+  const paths = [];
+  const walk = (v) => {
+    if (typeof v === 'string') paths.push(v);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(manifest.exports);
+  walk(manifest.types);
+  walk(manifest.bin);
+  return paths;
+}
+
+/** Builds one package folder into dist/packages/<folder>/; returns its manifest and directory. */
+export async function buildPackage(folder) {
+  const template = readTemplate(folder);
+  const outDir = join(OUT_DIR, folder);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, 'dist'), { recursive: true });
+  await bundle(folder, template, outDir);
+  emitTypes(folder, template, outDir);
+  const { docket: _build, ...manifest } = template;
+  writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const doc of ['README.md', 'CHANGELOG.md']) {
+    const from = join(PACKAGES_DIR, folder, doc);
+    if (!existsSync(from)) throw new PackageBuildError(folder, `no ${doc}`);
+    copyFileSync(from, join(outDir, doc));
+  }
+  for (const p of promisedPaths(manifest))
+    if (!existsSync(join(outDir, p)))
+      throw new PackageBuildError(folder, `package.json promises ${p}, which the build did not write`);
+  return { manifest, dir: outDir };
+}
+
+/** `npm pack` of a built package into dist/tarballs/; returns the tarball's path. */
+export function packPackage(dir) {
+  mkdirSync(TARBALL_DIR, { recursive: true });
+  const out = execFileSync('npm', ['pack', dir, '--pack-destination', TARBALL_DIR, '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return join(TARBALL_DIR, JSON.parse(out)[0].filename);
+}
+
+/** The API report of a built package (its first entry's declarations), as committed in packages/<folder>/api.md. */
+export function builtApiReport(folder, manifest, dir) {
+  const entries = Object.keys(readTemplate(folder).docket.entries);
+  return apiReport(
+    manifest.name,
+    entries.map((e) => ({ entry: e, file: join(dir, 'dist', `${e}.d.ts`) })),
+  );
+}
+
+async function main(argv) {
+  const pack = argv.includes('--pack');
+  const report = argv.includes('--api-report');
+  const named = argv.filter((a) => !a.startsWith('--'));
+  const folders = named.length > 0 ? named : packageFolders();
+  for (const folder of folders) {
+    const { manifest, dir } = await buildPackage(folder);
+    let line = `${manifest.name}@${manifest.version} → ${relative(ROOT, dir)}`;
+    if (report) {
+      writeFileSync(join(PACKAGES_DIR, folder, 'api.md'), builtApiReport(folder, manifest, dir));
+      line += `, api.md rewritten`;
+    }
+    if (pack) line += `, ${relative(ROOT, packPackage(dir))}`;
+    process.stdout.write(`${line}\n`);
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main(process.argv.slice(2)).catch((e) => {
+    process.stderr.write(`${e instanceof PackageBuildError ? e.message : (e.stack ?? String(e))}\n`);
+    process.exit(1);
+  });
+}
