@@ -17,6 +17,11 @@ export interface PackageManifest {
 }
 export declare function packageFolders(packagesDir?: string): string[];
 export declare function readTemplate(folder: string, packagesDir?: string): PackageManifest;
-export declare function buildPackage(folder: string): Promise<{ manifest: PackageManifest; dir: string }>;
+/** `assets: false` leaves out what the API needs not (the prebuilt handlers); default true. */
+export declare function buildPackage(
+  folder: string,
+  options?: { readonly assets?: boolean },
+): Promise<{ manifest: PackageManifest; dir: string }>;
+export declare function hasApiReport(folder: string): boolean;
 export declare function packPackage(dir: string): string;
 export declare function builtApiReport(folder: string, manifest: PackageManifest, dir: string): string;

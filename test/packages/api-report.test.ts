@@ -8,17 +8,24 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiReport } from '../../scripts/api-report.mjs';
-import { buildPackage, builtApiReport, OUT_DIR, PACKAGES_DIR, packageFolders } from '../../scripts/build-packages.mjs';
+import {
+  buildPackage,
+  builtApiReport,
+  hasApiReport,
+  OUT_DIR,
+  PACKAGES_DIR,
+  packageFolders,
+} from '../../scripts/build-packages.mjs';
 
 describe('the committed API reports', () => {
-  for (const folder of packageFolders()) {
+  for (const folder of packageFolders().filter(hasApiReport)) {
     it(
       `the API of packages/${folder} as built is its committed api.md (npm run api:report rewrites it on purpose)`,
       {
         timeout: 300_000,
       },
       async () => {
-        const { manifest, dir } = await buildPackage(folder);
+        const { manifest, dir } = await buildPackage(folder, { assets: false });
         const committed = readFileSync(join(PACKAGES_DIR, folder, 'api.md'), 'utf8');
         expect(builtApiReport(folder, manifest, dir)).toBe(committed);
       },

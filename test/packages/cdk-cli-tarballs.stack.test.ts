@@ -1,5 +1,5 @@
 /**
- * @docket/cdk and the `docket` CLI proved from the outside: each is built and packed (scripts/pack-cdk-cli.mjs), its
+ * @docket/cdk and the `docket` CLI proved from the outside: each is built and packed (scripts/build-packages.mjs), its
  * tarball installed into a fresh project in a temporary directory outside the repository, and used there.
  *
  * - @docket/cdk: the README's example app — DocketPipeline next to the project's own queue, role and Lambda, a
@@ -26,7 +26,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackage, packPackage, ROOT } from '../../scripts/pack-cdk-cli.mjs';
+import { buildPackage, packPackage, ROOT } from '../../scripts/build-packages.mjs';
 
 type Cfn = Record<string, any>;
 
