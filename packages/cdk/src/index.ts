@@ -5,10 +5,7 @@
  * ships prebuilt inside the package (docs/adr/0447-cdk-package-ships-prebuilt-handlers.md).
  */
 export { DocketPipeline, type DocketPipelineProps } from '../../../infra/docket-pipeline.js';
-export {
-  DocketPipelineError,
-  type DocketPipelineErrorCode,
-} from '../../../infra/docket-pipeline-error.js';
+export { DocketPipelineError, type DocketPipelineErrorCode } from '../../../infra/docket-pipeline-error.js';
 export {
   DocketConfigError,
   defaultConfig,
