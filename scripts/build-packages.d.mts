@@ -17,9 +17,11 @@ export interface PackageManifest {
 }
 export declare function packageFolders(packagesDir?: string): string[];
 export declare function readTemplate(folder: string, packagesDir?: string): PackageManifest;
+/** `outRoot`: where `<folder>/` is built (default dist/packages/); `assets: false` leaves out the prebuilt handlers. */
 export declare function buildPackage(
   folder: string,
-  outRoot?: string,
+  options?: { readonly outRoot?: string; readonly assets?: boolean },
 ): Promise<{ manifest: PackageManifest; dir: string }>;
+export declare function hasApiReport(folder: string): boolean;
 export declare function packPackage(dir: string): string;
 export declare function builtApiReport(folder: string, manifest: PackageManifest, dir: string): string;

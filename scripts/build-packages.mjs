@@ -11,7 +11,10 @@
  *   README.md, CHANGELOG.md
  *
  * The template's "docket" section: { "entries": { "<entry>": "src/<entry>.ts" }, "platform": "node" | "neutral",
- * "bin"?: true when an entry is an executable (a shebang is kept) }. The rules every package meets, checked here:
+ * "bin"?: true when an entry is an executable (a shebang is kept), "prebuiltHandlers"?: true to add the Lambda
+ * handlers DocketFunction bundles (handlers/, docs/adr/0447-cdk-package-ships-prebuilt-handlers.md) }, or, for the
+ * CLI, { "layout": "repository", "copy": [paths], "exclude"?: [paths] }: the built repository's files at their own
+ * paths instead of bundles (scripts/package-extras.mjs, docs/adr/0448-cli-package-keeps-the-repository-layout.md). The rules every package meets, checked here:
  * the name is @docket/<x> or docket, the version is semantic, every dependency's range is the repository's own
  * (root package.json) or a sibling package's version, the bundle holds no aws-cdk-lib, constructs, AWS SDK or ajv
  * compiler that is not a declared dependency, every bare module a declaration file names is a declared dependency
@@ -39,6 +42,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { apiReport } from './api-report.mjs';
+import { copyRepositoryLayout, writePrebuiltHandlers } from './package-extras.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const PACKAGES_DIR = join(ROOT, 'packages');
@@ -86,7 +90,9 @@ export function readTemplate(folder, packagesDir = PACKAGES_DIR) {
   if (template.type !== 'module') fail('"type" must be "module" (the packages are ESM)');
   if (template.exports === undefined) fail('no "exports" map: only exported paths are importable');
   const cfg = template.docket;
-  if (cfg === undefined || typeof cfg.entries !== 'object' || Object.keys(cfg.entries).length === 0)
+  if (cfg?.layout === 'repository') {
+    if (!Array.isArray(cfg.copy) || cfg.copy.length === 0) fail('a "repository" layout names no "copy" paths');
+  } else if (cfg === undefined || typeof cfg.entries !== 'object' || Object.keys(cfg.entries).length === 0)
     fail('no "docket": { "entries": { … } } build section');
   if (cfg.platform !== undefined && cfg.platform !== 'node' && cfg.platform !== 'neutral')
     fail(`platform ${JSON.stringify(cfg.platform)} is neither "node" nor "neutral"`);
@@ -170,21 +176,22 @@ function declarationFiles(dir) {
   return out;
 }
 
-/**
- * Deletes every declaration file no entry reaches through relative imports: tsc emits one for each module of the
- * program, and a module the bundle needs at run time is not part of the public types.
- */
-function pruneUnreachable(typesDir, entryTypes) {
-  const reached = new Set();
-  const queue = [...entryTypes];
+/** The declaration files reachable from `roots` through relative imports and re-exports. */
+function reachableDeclarations(roots) {
+  const seen = new Set();
+  const queue = roots.filter((r) => existsSync(r));
   while (queue.length > 0) {
     const file = queue.pop();
-    if (reached.has(file) || !existsSync(file)) continue;
-    reached.add(file);
-    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*)['"](\.[^'"]+)['"]/g))
-      queue.push(resolve(dirname(file), m[1].replace(/\.js$/, '.d.ts')));
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*)['"](\.[^'"]+)['"]/g)) {
+      const base = resolve(dirname(file), m[1]);
+      const candidates = [base.replace(/\.js$/, '.d.ts'), `${base}.d.ts`, join(base, 'index.d.ts')];
+      const next = candidates.find((c) => c.endsWith('.d.ts') && existsSync(c));
+      if (next !== undefined) queue.push(next);
+    }
   }
-  for (const file of declarationFiles(typesDir)) if (!reached.has(file)) rmSync(file);
+  return seen;
 }
 
 /**
@@ -221,12 +228,15 @@ export function emitTypes(folder, template, outDir) {
         getNewLine: () => '\n',
       }),
     );
-  const declared = new Set(Object.keys({ ...template.dependencies, ...template.peerDependencies }));
-  const entryTypes = Object.values(template.docket.entries).map((s) =>
-    join(typesDir, 'packages', folder, s.replace(/\.ts$/, '.d.ts')),
+  // Only what the entries' declarations reach is shipped and checked: tsc also emits a declaration for every module
+  // the implementation imports (e.g. generated validators behind a barrel), which no user's compiler ever reads.
+  const roots = Object.values(template.docket.entries).map((src) =>
+    join(typesDir, 'packages', folder, src.replace(/\.ts$/, '.d.ts')),
   );
-  pruneUnreachable(typesDir, entryTypes);
-  for (const file of declarationFiles(typesDir)) {
+  const reachable = reachableDeclarations(roots);
+  for (const file of declarationFiles(typesDir)) if (!reachable.has(file)) rmSync(file);
+  const declared = new Set(Object.keys({ ...template.dependencies, ...template.peerDependencies }));
+  for (const file of reachable) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) {
       const pkg = packageOf(m[1]);
@@ -263,14 +273,19 @@ function promisedPaths(manifest) {
 /**
  * Builds one package folder into `<outRoot>/<folder>/` (default dist/packages/; tests give their own directory under
  * it, so that builds running at once never delete each other's output); returns its manifest and directory.
+ * `assets: false` leaves out what the API needs not (the prebuilt handlers).
  */
-export async function buildPackage(folder, outRoot = OUT_DIR) {
+export async function buildPackage(folder, { outRoot = OUT_DIR, assets = true } = {}) {
   const template = readTemplate(folder);
   const outDir = join(outRoot, folder);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'dist'), { recursive: true });
-  await bundle(folder, template, outDir);
-  emitTypes(folder, template, outDir);
+  if (template.docket.layout === 'repository') copyRepositoryLayout(template, outDir);
+  else {
+    await bundle(folder, template, outDir);
+    emitTypes(folder, template, outDir);
+  }
+  if (assets && template.docket.prebuiltHandlers === true) writePrebuiltHandlers(outDir);
   const { docket: _build, ...manifest } = template;
   writeFileSync(join(outDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const doc of ['README.md', 'CHANGELOG.md']) {
@@ -295,6 +310,11 @@ export function packPackage(dir) {
   return join(TARBALL_DIR, JSON.parse(out)[0].filename);
 }
 
+/** Whether a package has an API report: one of entries does; the CLI's interface is its commands (ADR 0448). */
+export function hasApiReport(folder) {
+  return readTemplate(folder).docket.layout !== 'repository';
+}
+
 /** The API report of a built package (its first entry's declarations), as committed in packages/<folder>/api.md. */
 export function builtApiReport(folder, manifest, dir) {
   const entries = Object.keys(readTemplate(folder).docket.entries);
@@ -310,9 +330,10 @@ async function main(argv) {
   const named = argv.filter((a) => !a.startsWith('--'));
   const folders = named.length > 0 ? named : packageFolders();
   for (const folder of folders) {
-    const { manifest, dir } = await buildPackage(folder);
+    // The report needs declarations only: the prebuilt handlers are built when the package is (packed).
+    const { manifest, dir } = await buildPackage(folder, { assets: pack || !report });
     let line = `${manifest.name}@${manifest.version} → ${relative(ROOT, dir)}`;
-    if (report) {
+    if (report && hasApiReport(folder)) {
       writeFileSync(join(PACKAGES_DIR, folder, 'api.md'), builtApiReport(folder, manifest, dir));
       line += `, api.md rewritten`;
     }

@@ -1,6 +1,7 @@
 /**
  * One Docket Lambda function: NodejsFunction bundled by esbuild (no Docker), nodejs24.x on arm64, ESM output, its own
- * role (no managed policies) and its own log group with the configured retention.
+ * role (no managed policies) and its own log group with the configured retention. Run from an installed @docket/cdk,
+ * the same bundle comes prebuilt inside the package (infra/prebuilt-handlers.ts).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { repoRoot } from '../paths.js';
+import { prebuiltHandlerDirectory } from '../prebuilt-handlers.js';
 
 export interface DocketFunctionProps {
   readonly functionName: string;
@@ -30,6 +32,9 @@ export interface DocketFunctionProps {
 /** ESM bundles still meet CommonJS dependencies that call require(); give them one. */
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __docketCreateRequire } from 'module'; const require = __docketCreateRequire(import.meta.url);";
+
+/** What every Docket function has, whichever way its code comes. */
+type CommonFunctionProps = Omit<lambda.FunctionProps, 'code' | 'handler'>;
 
 export class DocketFunction extends Construct {
   readonly fn: lambda.Function;
@@ -54,9 +59,7 @@ export class DocketFunction extends Construct {
         resources: [this.logGroup.logGroupArn],
       }),
     );
-    const root = repoRoot();
-    const entry = join(root, props.entry);
-    const common = {
+    const common: CommonFunctionProps = {
       functionName: props.functionName,
       description: props.description,
       runtime: lambda.Runtime.NODEJS_24_X,
@@ -69,8 +72,33 @@ export class DocketFunction extends Construct {
       environment: props.environment,
       ...(props.codeSigningConfig !== undefined ? { codeSigningConfig: props.codeSigningConfig } : {}),
     };
+    this.fn = this.prebuilt(props, common) ?? this.fromSource(props, common);
+    Validations.of(this.fn).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Pinned to nodejs24.x on purpose (ADR 0110): the evaluator build digest recorded in every ledger entry names ' +
+        'one runtime, and moving to a newer runtime is a reviewed release (new build digest in the trust policy), ' +
+        'never an implicit upgrade.',
+    });
+  }
+
+  /** The bundle shipped inside an installed @docket/cdk (built by fromSource when the package was built). */
+  private prebuilt(props: DocketFunctionProps, common: CommonFunctionProps): lambda.Function | undefined {
+    const dir = prebuiltHandlerDirectory(props.entry, props.bundleAwsSdk === true);
+    if (dir === undefined) return undefined;
+    return new lambda.Function(this, 'Function', {
+      ...common,
+      handler: 'index.handler',
+      code: lambda.Code.fromAsset(dir),
+    });
+  }
+
+  /** Bundled from the repository's handler source at synth time. */
+  private fromSource(props: DocketFunctionProps, common: CommonFunctionProps): lambda.Function {
+    const root = repoRoot();
+    const entry = join(root, props.entry);
     if (existsSync(entry)) {
-      this.fn = new NodejsFunction(this, 'Function', {
+      return new NodejsFunction(this, 'Function', {
         ...common,
         entry,
         handler: 'handler',
@@ -98,25 +126,18 @@ export class DocketFunction extends Construct {
           forceDockerBundling: false,
         },
       });
-    } else if (!Stack.of(this).bundlingRequired) {
+    }
+    if (!Stack.of(this).bundlingRequired) {
       // The handler is not written yet and this synth skips bundling (unit tests): keep every property, with a
       // stub body that fails loudly if ever deployed.
-      this.fn = new lambda.Function(this, 'Function', {
+      return new lambda.Function(this, 'Function', {
         ...common,
         handler: 'index.handler',
         code: lambda.Code.fromInline(
           `exports.handler = async () => { throw new Error('${props.entry} was not built'); };`,
         ),
       });
-    } else {
-      throw new Error(`cannot bundle ${props.functionName}: ${props.entry} does not exist`);
     }
-    Validations.of(this.fn).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'Pinned to nodejs24.x on purpose (ADR 0110): the evaluator build digest recorded in every ledger entry names ' +
-        'one runtime, and moving to a newer runtime is a reviewed release (new build digest in the trust policy), ' +
-        'never an implicit upgrade.',
-    });
+    throw new Error(`cannot bundle ${props.functionName}: ${props.entry} does not exist`);
   }
 }

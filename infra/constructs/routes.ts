@@ -23,6 +23,8 @@ export class Routes extends Construct {
   /** By queue key. */
   readonly routes: ReadonlyMap<string, QueueWithDlq>;
   readonly unrouted: QueueWithDlq;
+  /** Each handoff queue's consumer policy (DocketPipeline.grantConsumeRoute attaches it). */
+  readonly consumerPolicies: ReadonlyMap<QueueWithDlq, iam.ManagedPolicy>;
 
   constructor(scope: Construct, id: string, props: { readonly config: DocketConfig; readonly names: ResourceNames }) {
     super(scope, id);
@@ -41,8 +43,10 @@ export class Routes extends Construct {
     this.routes = routes;
     this.unrouted = new QueueWithDlq(this, 'Unrouted', { ...common, names: props.names.unrouted });
     // One consumer policy per handoff queue, so each team reads only its own route (`docket handoffs`, ADR 0086).
+    const consumerPolicies = new Map<QueueWithDlq, iam.ManagedPolicy>();
+    this.consumerPolicies = consumerPolicies;
     for (const q of this.handoffQueues()) {
-      new iam.ManagedPolicy(q, 'ConsumerPolicy', {
+      const policy = new iam.ManagedPolicy(q, 'ConsumerPolicy', {
         managedPolicyName: `${q.names.queue}-consumer`,
         description: `Receive and acknowledge Docket handoffs on ${q.names.queue}`,
         statements: [
@@ -63,6 +67,7 @@ export class Routes extends Construct {
           }),
         ],
       });
+      consumerPolicies.set(q, policy);
     }
   }
 

@@ -8,10 +8,17 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { apiReport } from '../../scripts/api-report.mjs';
-import { buildPackage, builtApiReport, OUT_DIR, PACKAGES_DIR, packageFolders } from '../../scripts/build-packages.mjs';
+import {
+  buildPackage,
+  builtApiReport,
+  hasApiReport,
+  OUT_DIR,
+  PACKAGES_DIR,
+  packageFolders,
+} from '../../scripts/build-packages.mjs';
 
 describe('the committed API reports', () => {
-  for (const folder of packageFolders()) {
+  for (const folder of packageFolders().filter(hasApiReport)) {
     it(
       `the API of packages/${folder} as built is its committed api.md (npm run api:report rewrites it on purpose)`,
       {
@@ -21,7 +28,7 @@ describe('the committed API reports', () => {
         mkdirSync(OUT_DIR, { recursive: true });
         const root = mkdtempSync(join(OUT_DIR, '.api-report-'));
         try {
-          const { manifest, dir } = await buildPackage(folder, root);
+          const { manifest, dir } = await buildPackage(folder, { outRoot: root, assets: false });
           const committed = readFileSync(join(PACKAGES_DIR, folder, 'api.md'), 'utf8');
           expect(builtApiReport(folder, manifest, dir)).toBe(committed);
         } finally {

@@ -70,7 +70,7 @@ describe('the built @docket/verify', { timeout: 300_000 }, () => {
   beforeAll(async () => {
     mkdirSync(OUT_DIR, { recursive: true });
     root = mkdtempSync(join(OUT_DIR, '.package-build-'));
-    const built = await buildPackage('verify', root);
+    const built = await buildPackage('verify', { outRoot: root });
     manifest = JSON.parse(readFileSync(join(built.dir, 'package.json'), 'utf8')) as PackageManifest;
     bundle = readFileSync(join(built.dir, 'dist', 'index.js'), 'utf8');
   }, 300_000);

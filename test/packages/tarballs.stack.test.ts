@@ -69,7 +69,7 @@ beforeAll(async () => {
   const tarballs: string[] = [];
   mkdirSync(OUT_DIR, { recursive: true });
   built = mkdtempSync(join(OUT_DIR, '.tarballs-'));
-  for (const folder of LIBRARIES) tarballs.push(packPackage((await buildPackage(folder, built)).dir));
+  for (const folder of LIBRARIES) tarballs.push(packPackage((await buildPackage(folder, { outRoot: built })).dir));
   writeFileSync(join(project, 'package.json'), '{ "name": "docket-user", "private": true, "type": "module" }\n');
   for (const f of ['check.ts', 'tsconfig.json', 'consume.mjs', 'request.mjs'])
     copyFileSync(join(FIXTURES, f), join(project, f));
