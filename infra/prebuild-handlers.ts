@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import { EXIT } from '../core/exit-codes.js';
 import { DocketFunction } from './constructs/docket-function.js';
 import { HANDLER_ENTRIES } from './paths.js';
 import { handlerVariant, prebuiltHandlerPath } from './prebuilt-handlers.js';
@@ -58,7 +59,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const outDir = process.argv[2];
   if (outDir === undefined) {
     process.stderr.write('usage: prebuild-handlers.ts <outDir>\n');
-    process.exit(64);
+    process.exit(EXIT.USAGE);
   }
   for (const f of prebuildHandlers(resolve(outDir))) process.stdout.write(`${f}\n`);
 }

@@ -343,8 +343,10 @@ async function main(argv) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).catch((e) => {
+  main(process.argv.slice(2)).catch(async (e) => {
     process.stderr.write(`${e instanceof PackageBuildError ? e.message : (e.stack ?? String(e))}\n`);
-    process.exit(1);
+    // The one exit-code table, as bin/docket.js reads it: from the build this script packs (npm run build first).
+    const { EXIT } = await import('../dist/core/exit-codes.js');
+    process.exit(EXIT.FAILED);
   });
 }

@@ -4,7 +4,10 @@
  * members, so the identity a graph request named is re-derived from the entry alone — by `verifyResult`, replay and
  * the pipeline itself — with no registry.
  */
-import { CLOSURE_FORMAT, closureDigest, type GraphClosure } from '../graph-closure/index.js';
+// The identity's own modules, not the graph-closure barrel, which reaches the graph runtime a verifier cannot load.
+import type { GraphClosure } from '../graph-closure/closure.js';
+import { CLOSURE_FORMAT } from '../graph-closure/closure-format.js';
+import { closureDigest } from '../graph-closure/closure-identity.js';
 import type { GraphRunEntryDraft } from '../ledger/index.js';
 
 type Recorded = Pick<GraphRunEntryDraft, 'graph' | 'packs' | 'graphs'>;

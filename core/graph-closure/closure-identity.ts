@@ -4,7 +4,8 @@
  * the graph document AND the exact set of packs and subgraphs it runs, so a registry that serves another closed set
  * under that digest is caught by hashing what it served, with no key and no history.
  */
-import { bytesDigest } from '../graph/index.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Result } from '../result.js';
 import type { GraphClosure } from './closure.js';
 import { serializeClosure, type ClosureRecordError } from './closure-json.js';
@@ -17,5 +18,6 @@ import { serializeClosure, type ClosureRecordError } from './closure-json.js';
 export function closureDigest(c: GraphClosure): Result<string, ClosureRecordError> {
   const { format, graph, graphId, graphVersion, packs, graphs } = c;
   const record = serializeClosure({ format, graph, graphId, graphVersion, packs, graphs });
-  return record.ok ? { ok: true, value: bytesDigest(record.value) } : record;
+  // Portable SHA-256 (the same bytes as core/graph's bytesDigest): a verifier in a browser re-derives it too.
+  return record.ok ? { ok: true, value: `sha256:${bytesToHex(sha256(record.value))}` } : record;
 }

@@ -6,7 +6,8 @@
  */
 import { readJson, type JsonValue } from '../carrier/index.js';
 import type { Result } from '../result.js';
-import { CLOSURE_FORMAT, type GraphClosure, type TestedRows } from './closure.js';
+import type { GraphClosure, TestedRows } from './closure.js';
+import { CLOSURE_FORMAT } from './closure-format.js';
 
 export interface ClosureRecordError {
   readonly code: 'closure-record-invalid';

@@ -5,7 +5,9 @@
  */
 import { bytesDigest, loadGraph, type GraphProject } from '../graph/index.js';
 
-export const CLOSURE_FORMAT = 'docket.graph-closure/1';
+import { CLOSURE_FORMAT } from './closure-format.js';
+
+export { CLOSURE_FORMAT };
 
 export interface GraphClosure {
   readonly format: typeof CLOSURE_FORMAT;
