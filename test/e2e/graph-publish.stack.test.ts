@@ -112,7 +112,6 @@ describe('docket publish --config --graph over the local stack', () => {
     expect(r.err).toMatch(/graph-invalid/);
     expect(r.out).toBe('');
     expect(await graphs.resolveGraphAlias('https://example.com/graphs/drifted@0.1.0')).toBeNull();
-    expect(await graphs.getGraph(hex(readFileSync(g)))).toBeNull();
   });
 
   it('refuses, storing no closure, the same graph id@version pinned to another closed set (a changed pack under the same name)', async () => {
@@ -159,7 +158,9 @@ describe('docket publish --config --graph over the local stack', () => {
       expect(out.findings).toEqual([
         expect.objectContaining({ code: 'member-missing', member: 'pack procurement-decision' }),
       ]);
-    expect(await graphs.getGraph(hex(bytes))).toBeNull();
+    const named = closureDigest(c.closure);
+    if (!named.ok) throw new Error('no closure digest');
+    expect(await graphs.getGraph(named.value.slice('sha256:'.length))).toBeNull();
   });
 
   it('never serves a published graph once one of its members is gone from the table', async () => {
@@ -210,7 +211,7 @@ describe("docket publish runs the project's declared rows and matrices first (AD
     expect(r.err).toContain('graph onboarding case match-declines');
     expect(r.out).toBe('');
     expect(await graphs.resolveGraphAlias('failing-row-flow@0.1.0')).toBeNull();
-    expect(await graphs.getGraph(hex(readFileSync(join(root, FLOW))))).toBeNull();
+    expect(await graphs.getGraph((await publishedAs(root, FLOW)).slice('sha256:'.length))).toBeNull();
     expect(await packs().resolveAlias('https://example.invalid/judgment-packs/sanctions-screening@0.1.0')).toBeNull();
   });
 
@@ -218,7 +219,7 @@ describe("docket publish runs the project's declared rows and matrices first (AD
     const root = runtimeCopy('passing-flow');
     const r = await cli(['--config', join(root, 'jpack.json'), '--graph', join(root, FLOW)]);
     expect([r.code, r.err]).toEqual([0, expect.stringContaining('3 declared cases passed')]);
-    const g = await graphs.getGraph(hex(readFileSync(join(root, FLOW))));
+    const g = await graphs.getGraph((await publishedAs(root, FLOW)).slice('sha256:'.length));
     expect(g?.closure.testedRows).toEqual({
       digest: `sha256:${hex(readFileSync(join(root, 'onboarding.rows.json')))}`,
       cases: 3,
@@ -231,7 +232,7 @@ describe("docket publish runs the project's declared rows and matrices first (AD
     const r = await cli(['--config', join(root, 'jpack.json'), '--graph', join(root, FLOW), '--skip-tests']);
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/--skip-tests: publishing without running/);
-    const g = await graphs.getGraph(hex(readFileSync(join(root, FLOW))));
+    const g = await graphs.getGraph((await publishedAs(root, FLOW)).slice('sha256:'.length));
     expect(g).not.toBeNull();
     expect(g!.closure.testedRows).toBeUndefined();
   });
