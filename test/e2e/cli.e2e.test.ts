@@ -16,6 +16,9 @@ import { run as checkpoint } from '../../cli/commands/checkpoint.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
+/** Where `docket handoffs` remembers what it printed: a file of this test's own, never the working directory's. */
+const SEEN = ['--seen', join(mkdtempSync(join(tmpdir(), 'docket-seen-')), 'handoffs-seen.json')];
+
 let w: E2eWorld;
 let stackFlags: string[];
 const dir = mkdtempSync(join(tmpdir(), 'docket-cli-e2e-'));
@@ -86,7 +89,16 @@ describe('docket publish, submit, show, handoffs, tail and checkpoint over the l
     let received = '';
     for (let i = 0; i < 20 && !received.includes('cli-1'); i++)
       received += (
-        await cli(handoffs, ['--route', 'vendor-risk', '--json', '--policy', w.policyPath, '--routes', w.routesPath])
+        await cli(handoffs, [
+          '--route',
+          'vendor-risk',
+          '--json',
+          ...SEEN,
+          '--policy',
+          w.policyPath,
+          '--routes',
+          w.routesPath,
+        ])
       ).out;
     expect(received).toContain('"verified":true,"handoffId":');
     expect(received).toContain('"requestId":"cli-1"');
@@ -94,6 +106,7 @@ describe('docket publish, submit, show, handoffs, tail and checkpoint over the l
       '--route',
       'vendor-risk',
       '--json',
+      ...SEEN,
       '--policy',
       w.policyPath,
       '--routes',

@@ -4,6 +4,9 @@
  * prints only the genuine handoff and moves every forgery to the route's DLQ with its DocketReason.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import canonicalize from 'canonicalize';
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +20,9 @@ import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives
 import { handoffId } from '../../core/pipeline/handoff-message.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, sleep, worldIo, type WorldIo } from './world-io.js';
+
+/** Where `docket handoffs` remembers what it printed: a file of this test's own, never the working directory's. */
+const SEEN = ['--seen', join(mkdtempSync(join(tmpdir(), 'docket-seen-')), 'handoffs-seen.json')];
 
 let w: E2eWorld;
 let io: WorldIo;
@@ -153,6 +159,7 @@ describe('a forged handoff on a route queue', () => {
             '--expect-target',
             'human-role:Oversight',
             '--json',
+            ...SEEN,
             ...flags,
           ],
           cli,
@@ -200,7 +207,16 @@ describe('a forged handoff on a route queue', () => {
     for (const url of [w.queueUrl('route-data-steward'), w.queueUrl('route-data-steward'), oversightUrl, oversightUrl])
       await outsider.send(new SendMessageCommand({ QueueUrl: url, MessageBody: genuine }));
     // The deployment's routes (the harness deploys the local preset's), as an operator passes them.
-    const flags = ['--policy', w.policyPath, '--routes', w.routesPath, '--json', '--endpoint', w.stack.endpoint];
+    const flags = [
+      '--policy',
+      w.policyPath,
+      '--routes',
+      w.routesPath,
+      '--json',
+      ...SEEN,
+      '--endpoint',
+      w.stack.endpoint,
+    ];
     const stack = ['--region', w.stack.region, '--stage', 'forge'];
 
     const steward = memoryIo();

@@ -28,6 +28,9 @@ import { trustPolicyDocument } from '../../stack/local-files.js';
 import { verifyUnder } from './verify-under.js';
 import { stackFlags, startE2e, type E2eWorld } from './harness.js';
 
+/** Where `docket handoffs` remembers what it printed: a file of this test's own, never the working directory's. */
+const SEEN = ['--seen', join(mkdtempSync(join(tmpdir(), 'docket-seen-')), 'handoffs-seen.json')];
+
 const G = 'judgment-graphs';
 const EXAMPLE = join(process.cwd(), 'examples', 'graphs', 'procurement-triage');
 const JPACK = join(EXAMPLE, 'jpack.json');
@@ -125,9 +128,9 @@ describe('a graph request over the wire', () => {
     let lines: Record<string, unknown>[] = [];
     for (let i = 0; i < 20 && lines.length === 0; i++) {
       const io = memoryIo();
-      expect(await handoffs([...args, '--json', '--max', '10', '--wait', '1', ...stackFlags(on, 'graphs')], io)).toBe(
-        0,
-      );
+      expect(
+        await handoffs([...args, '--json', ...SEEN, '--max', '10', '--wait', '1', ...stackFlags(on, 'graphs')], io),
+      ).toBe(0);
       lines = io
         .out()
         .split('\n')

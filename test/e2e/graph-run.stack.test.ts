@@ -35,6 +35,9 @@ import { openStack } from '../../stack/clients.js';
 import { verifyUnder } from './verify-under.js';
 import { stackFlags, startE2e, type E2eWorld } from './harness.js';
 
+/** Where `docket handoffs` remembers what it printed: a file of this test's own, never the working directory's. */
+const SEEN = ['--seen', join(mkdtempSync(join(tmpdir(), 'docket-seen-')), 'handoffs-seen.json')];
+
 const FEATURE = 'judgment-graphs';
 const BUILD = 'e'.repeat(64); // the harness's evaluator build digest
 const RFC = join(process.cwd(), 'examples', 'graphs', 'procurement-triage');
@@ -135,6 +138,7 @@ describe('a graph run through the pipeline, on a stack that enables judgment gra
           '--route',
           'sanctions',
           '--json',
+          ...SEEN,
           '--policy',
           join(dir, 'permitting.json'),
           '--routes',
