@@ -83,7 +83,10 @@ beforeAll(async () => {
     '--no-fund',
   ]);
   if (install.code !== 0) throw new Error(`npm install failed: ${install.err}`);
-  w = await startE2e({ stage: 'pkg' });
+  // A receive that was in flight when a test stops the evaluate poller can hide a record until its visibility
+  // timeout passes; a short one keeps that within the client's 90 s wait (the append protocol makes any redelivery
+  // one entry).
+  w = await startE2e({ stage: 'pkg', visibilityTimeout: 10 });
   io = await worldIo(w);
   routeQueues = Object.fromEntries(
     (JSON.parse(readFileSync(w.routesPath, 'utf8')) as { kind: string; name: string; queue: string }[]).map((r) => [
