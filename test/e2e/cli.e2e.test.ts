@@ -86,32 +86,12 @@ describe('docket publish, submit, show, handoffs, tail and checkpoint over the l
     ]);
     const text = await cli(show, ['cli-1']);
     expect(text.out).toMatch(/result {4}unresolved {2}reasons: no-match/);
+    const route = ['--route', 'vendor-risk', '--json', ...SEEN, '--policy', w.policyPath, '--routes', w.routesPath];
     let received = '';
-    for (let i = 0; i < 20 && !received.includes('cli-1'); i++)
-      received += (
-        await cli(handoffs, [
-          '--route',
-          'vendor-risk',
-          '--json',
-          ...SEEN,
-          '--policy',
-          w.policyPath,
-          '--routes',
-          w.routesPath,
-        ])
-      ).out;
+    for (let i = 0; i < 20 && !received.includes('cli-1'); i++) received += (await cli(handoffs, route)).out;
     expect(received).toContain('"verified":true,"handoffId":');
     expect(received).toContain('"requestId":"cli-1"');
-    const again = await cli(handoffs, [
-      '--route',
-      'vendor-risk',
-      '--json',
-      ...SEEN,
-      '--policy',
-      w.policyPath,
-      '--routes',
-      w.routesPath,
-    ]);
+    const again = await cli(handoffs, route);
     expect(again.out).not.toContain('"requestId":"cli-1"');
   });
 
