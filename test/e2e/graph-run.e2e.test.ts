@@ -11,7 +11,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
@@ -19,14 +18,13 @@ import { run as graph } from '../../cli/commands/graph.js';
 import { run as replay } from '../../cli/commands/replay.js';
 import { run as handoffs } from '../../cli/commands/handoffs.js';
 import { GRAPH_REQUEST_FORMAT } from '../../core/admission/index.js';
-import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { verifyHandoff } from '../../core/pipeline/handoff-verdict.js';
 import { STAGE_PRESETS } from '../../infra/config.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { verifyUnder } from './verify-under.js';
-import { stackFlags, startE2e, type E2eWorld } from './harness.js';
+import { recordedEntry, stackFlags, startE2e, type E2eWorld } from './harness.js';
 
 /** Where `docket handoffs` remembers what it printed: a file of this test's own, never the working directory's. */
 const SEEN = ['--seen', join(mkdtempSync(join(tmpdir(), 'docket-seen-')), 'handoffs-seen.json')];
@@ -39,7 +37,6 @@ const INPUTS = readFileSync(join(EXAMPLE, 'inputs.json'), 'utf8').trim();
 const ALIAS = 'https://example.com/graphs/procurement-triage@0.1.0';
 const OFFICER = { kind: 'human-role', name: 'Sanctions Compliance Officer' } as const;
 const BUDGET = 100_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const dir = mkdtempSync(join(tmpdir(), 'docket-graph-e2e-'));
 let on: E2eWorld;
 let off: E2eWorld;
@@ -69,22 +66,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Sends one request body to the intake queue and returns the entry the stack records for it. */
-async function recorded(w: E2eWorld, requestId: string, body: string): Promise<{ entry: SignedEntry; body: string }> {
-  await w.sqs.send(new SendMessageCommand({ QueueUrl: w.queueUrl('intake'), MessageBody: body }));
-  for (let i = 0; i < 150; i++) {
-    const at = await w.store.readPosition(requestId);
-    if (at !== null)
-      for await (const s of w.store.readEntries(at.logId, at.seq, at.seq)) {
-        const parsed = parseStoredEntry(s.body);
-        if (!parsed.ok) throw new Error(parsed.error.detail);
-        return { entry: parsed.value.entry, body: s.body };
-      }
-    await sleep(200);
-  }
-  throw new Error(`${requestId} never recorded`);
-}
-
 const permitting = () =>
   trustPolicyDocument({
     keys: on.keys,
@@ -100,7 +81,7 @@ describe('a graph request over the wire', () => {
   let entry: SignedEntry;
 
   it('is recorded as exactly one graph-run entry whose run is what docket graph evaluate prints', async () => {
-    const r = await recorded(on, 'graph-e2e-1', graphRequest('graph-e2e-1'));
+    const r = await recordedEntry(on, 'graph-e2e-1', graphRequest('graph-e2e-1'));
     entry = r.entry;
     expect(entry.kind).toBe('graph-run');
     if (entry.kind !== 'graph-run') return;
@@ -113,7 +94,7 @@ describe('a graph request over the wire', () => {
     const run = JSON.parse(entry.run) as { headline: { node: string; disposition: { kind: string } } };
     expect(run.headline.node).toBe('procurement-approval');
     // The same bytes again (a redelivery or a retry) are the same entry, and no other entry names the request.
-    const again = await recorded(on, 'graph-e2e-1', graphRequest('graph-e2e-1'));
+    const again = await recordedEntry(on, 'graph-e2e-1', graphRequest('graph-e2e-1'));
     expect(again.body).toBe(r.body);
     let count = 0;
     for (const logId of JSON.parse(on.env.LOG_IDS!) as string[])
@@ -188,7 +169,7 @@ describe('a graph request over the wire', () => {
 
 describe('a deployment without the opt-in', () => {
   it('records the graph request as the admission refusal graphs-not-enabled', async () => {
-    const { entry } = await recorded(off, 'graph-off-1', graphRequest('graph-off-1'));
+    const { entry } = await recordedEntry(off, 'graph-off-1', graphRequest('graph-off-1'));
     expect(entry.kind).toBe('admission-refusal');
     if (entry.kind === 'admission-refusal') expect(entry.refusal.code).toBe('graphs-not-enabled');
   });

@@ -26,6 +26,9 @@ import { createSequenceRuntime } from '../../functions/lib/sequence-runtime.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { pollerOptionsFromEventSource, startPoller, type Poller } from '../../localstack/event-source-poller.js';
 import { STAGE_PRESETS, type DocketConfig } from '../../infra/config.js';
+import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { templateFor } from './template.js';
 
 export interface E2eWorld {
@@ -263,4 +266,24 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
       rmSync(policyDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Sends one request body to `w`'s intake queue and returns the entry the stack records for it, with its bytes. */
+export async function recordedEntry(
+  w: E2eWorld,
+  requestId: string,
+  body: string,
+): Promise<{ entry: SignedEntry; body: string }> {
+  await w.sqs.send(new SendMessageCommand({ QueueUrl: w.queueUrl('intake'), MessageBody: body }));
+  for (let i = 0; i < 150; i++) {
+    const at = await w.store.readPosition(requestId);
+    if (at !== null)
+      for await (const s of w.store.readEntries(at.logId, at.seq, at.seq)) {
+        const parsed = parseStoredEntry(s.body);
+        if (!parsed.ok) throw new Error(parsed.error.detail);
+        return { entry: parsed.value.entry, body: s.body };
+      }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${requestId} never recorded`);
 }

@@ -16,7 +16,6 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
@@ -25,12 +24,11 @@ import { ContentTable, type Item } from '../../adapters/content-table.js';
 import { GRAPH_REQUEST_FORMAT } from '../../core/admission/index.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { closureDigest, serializeClosure, type GraphClosure } from '../../core/graph-closure/index.js';
-import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { STAGE_PRESETS } from '../../infra/config.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { verifyUnder } from './verify-under.js';
-import { stackFlags, startE2e, type E2eWorld } from './harness.js';
+import { recordedEntry, stackFlags, startE2e, type E2eWorld } from './harness.js';
 
 const G = 'judgment-graphs';
 const STAGE = 'rebind';
@@ -43,7 +41,6 @@ const PACK_FILE = join(process.cwd(), 'examples', 'vendor-onboarding-target.json
 const PACK_ALIAS = 'https://packs.example.org/procurement/vendor-onboarding@2.1.0';
 const FACTS = '{"vendor":{"riskScore":"12.5","sanctioned":false}}';
 const hex = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const dir = mkdtempSync(join(tmpdir(), 'docket-rebind-'));
 let w: E2eWorld;
 let table: ContentTable;
@@ -71,20 +68,8 @@ async function reboundClosure(): Promise<{ closure: GraphClosure; record: Uint8A
   return { closure: c, record: record.value, digest: d.value.slice('sha256:'.length) };
 }
 
-async function recorded(requestId: string, body: string): Promise<SignedEntry> {
-  await w.sqs.send(new SendMessageCommand({ QueueUrl: w.queueUrl('intake'), MessageBody: body }));
-  for (let i = 0; i < 150; i++) {
-    const at = await w.store.readPosition(requestId);
-    if (at !== null)
-      for await (const s of w.store.readEntries(at.logId, at.seq, at.seq)) {
-        const parsed = parseStoredEntry(s.body);
-        if (!parsed.ok) throw new Error(parsed.error.detail);
-        return parsed.value.entry;
-      }
-    await sleep(200);
-  }
-  throw new Error(`${requestId} never recorded`);
-}
+const recorded = async (requestId: string, body: string): Promise<SignedEntry> =>
+  (await recordedEntry(w, requestId, body)).entry;
 
 const permitting = () =>
   trustPolicyDocument({
