@@ -25,6 +25,7 @@
  *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
  *   --rate r (paced run's requests/s)  --batch-size b (10)
  *   --delivery-instances N (delivery-stage consumers; default --instances; infra deploys max(10, maximumConcurrency))
+ *   --invoke-ms ms (the event source mapping's poll + invoke after a receive, every function; default one SQS draw)
  * It also reports the latency a requester sees, to the result notification (notifiedP50Ms, notifiedP99Ms),
  * `deliveredOnce`: every entry's handoffs and notification arrived, each id once but for redelivered requests, the
  * stage's jobs sent and delivered and its SQS calls (job send, receive, delete) per entry, and `evaluateUnderLockMs`:
@@ -68,6 +69,7 @@ const { values } = parseArgs({
     'batch-size': { type: 'string', default: '10' },
     'delivery-instances': { type: 'string' },
     'p99-target': { type: 'string' },
+    'invoke-ms': { type: 'string' },
   },
 });
 
@@ -98,6 +100,7 @@ const o: ScaleOptions = {
   ...(values['delivery-instances'] !== undefined
     ? { deliveryInstances: num('delivery-instances', values['delivery-instances'], 1, true) }
     : {}),
+  ...(values['invoke-ms'] !== undefined ? { invokeMs: num('invoke-ms', values['invoke-ms'], 0) } : {}),
 };
 
 const root = new URL('../../', import.meta.url);

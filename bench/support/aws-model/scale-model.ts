@@ -85,6 +85,11 @@ export interface ScaleOptions {
   readonly seed: number;
   /** Delivery-stage consumer instances (its maximumConcurrency); default `instances`, as infra deploys it. */
   readonly deliveryInstances?: number;
+  /**
+   * The event source mapping's invoke after a receive is answered (poll to handler start), ms, for every function
+   * the model runs; absent, one SQS latency draw.
+   */
+  readonly invokeMs?: number;
 }
 
 /** How requests reach the intake: all at once (a backlog: the sustained rate) or a Poisson stream at a rate. */
@@ -417,7 +422,7 @@ class Instance {
         taken = clock.now;
         return got;
       });
-      await clock.sleep(world.sqsLatency()); // the event source mapping invokes the function
+      await clock.sleep(world.invokeMs()); // the event source mapping invokes the function
       const times: BatchTimes = {
         taken,
         invoked: clock.now,
@@ -538,7 +543,7 @@ function startDeliveryConsumer(world: World, index: number): void {
     queue: world.deliveryQueue,
     batchSize: world.o.batchSize,
     sqs: (serve) => sqsRoundTrip(sqsSite, serve),
-    invokeMs: world.sqsLatency,
+    invokeMs: world.invokeMs,
     store: new ModelledLedgerStore(world.table, site),
     packs: modelledPacks(world, site),
     outbox: sendingPorts(world, sqsSite),
@@ -557,6 +562,8 @@ class World {
   readonly config: PipelineConfig;
   readonly dynamoLatency: () => number;
   readonly sqsLatency: () => number;
+  /** The event source mapping's invoke (ScaleOptions.invokeMs, else one SQS latency draw). */
+  readonly invokeMs: () => number;
   readonly sentAt = new Map<string, number>();
   /** Request id → virtual time its result notification was first published (the publish applied at the topic). */
   readonly notifiedAt = new Map<string, number>();
@@ -582,6 +589,8 @@ class World {
     const rand = prng(o.seed);
     this.dynamoLatency = lognormalLatency(o.dynamoLatency, rand);
     this.sqsLatency = lognormalLatency(o.sqsLatency, rand);
+    const invokeMs = o.invokeMs;
+    this.invokeMs = invokeMs === undefined ? this.sqsLatency : () => invokeMs;
     this.deliveryQueue = new SimQueue(this.clock, 'standard', o.visibilityTimeoutSeconds * 1000);
   }
 
@@ -612,7 +621,7 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
   };
   for (;;) {
     const messages = await sqsRoundTrip(site, () => intake.receive(world.o.batchSize));
-    await world.clock.sleep(world.sqsLatency()); // invoke
+    await world.clock.sleep(world.invokeMs()); // invoke
     for (const m of messages) if (m.receiveCount > 1) world.tally.redeliveredRequest(requestIdOf(m.body));
     await sqsRoundTrip(site, () => {
       for (const m of messages) {
