@@ -11,9 +11,16 @@
  * reader above the store see the same bytes as before.
  *
  * A group commit (docs/adr/0400-group-commit-as-one-entry-bundle.md) stores its run of contiguous entries as one
- * bundle item: `pk` "log#<logId>", `sk` the first seq, and `entries`, a List of 2..MAX_GROUP_MEMBERS Maps, member i
- * being seq sk+i with exactly the attributes above but the key (`bodyz`, `requestId`, `kind`, `entryHash`). A member
- * is read by the same rules as an entry item.
+ * bundle item keyed `pk` "log#<logId>", `sk` the first seq, in one of two layouts (both read, only the second written):
+ *   - layout 1 (ADR 0400): `entries`, a List of 2..MAX_GROUP_MEMBERS Maps, member i being seq sk+i with exactly the
+ *     attributes above but the key (`bodyz`, `requestId`, `kind`, `entryHash`), read by the same rules as an entry item;
+ *   - layout 2 (docs/adr/0476-bundle-compressed-as-one-stream.md): `entriesz`, Binary: one raw DEFLATE stream of the
+ *     members' exact stored bytes, each followed by a newline (a canonical entry never holds a raw one). The members
+ *     share most of their text (format, pack, evaluator, key id), so one stream stores a batch in about half the bytes
+ *     of per-member streams. The projection is not stored: the reader derives it from each body (requestId and kind as
+ *     the body states them, entryHash = SHA-256(0x00 ‖ body)), so it cannot disagree with the body it describes.
+ *     A stream that does not inflate within the bound, does not end with a newline, or holds other than
+ *     2..MAX_GROUP_MEMBERS members is not an item the store writes: StoreReadError, never a shorter log.
  *
  * Reading is strict and bounded: an item with both forms, a `bodyz` that is not Binary, a stream that does not inflate
  * (truncated, corrupt), inflates past the entry's byte cap (a zip bomb), has bytes after its end, or is not valid
@@ -27,6 +34,7 @@ import {
   MAX_GROUP_MEMBERS,
   StoreReadError,
   checkGroup,
+  entryHashOf,
   type StoredEntry,
 } from '../core/ledger/index.js';
 
@@ -56,9 +64,9 @@ export function compressBody(body: string): Uint8Array {
 }
 
 /** The exact body bytes of a compressed form, or null when it is not one (see the header for every case). */
-export function inflateBody(stored: Uint8Array): string | null {
+export function inflateBody(stored: Uint8Array, maxBytes = MAX_BODY_BYTES): string | null {
   try {
-    const { buffer, engine } = inflateRawSync(stored, { maxOutputLength: MAX_BODY_BYTES, info: true }) as unknown as {
+    const { buffer, engine } = inflateRawSync(stored, { maxOutputLength: maxBytes, info: true }) as unknown as {
       buffer: Buffer;
       engine: { bytesWritten: number };
     };
@@ -84,13 +92,43 @@ export function entryItem(entry: StoredEntry): Item {
   );
 }
 
-/** A bundle item's list of members (ADR 0400). */
+/** A layout 1 bundle item's list of members (ADR 0400): still read, no longer written. */
 export const BUNDLE_MEMBERS = 'entries';
+/** A layout 2 bundle item's one compressed stream of its members' bodies (ADR 0476): the only layout written. */
+export const PACKED_MEMBERS = 'entriesz';
+/** Ends each member's body in a layout 2 stream; RFC 8785 text escapes every control character, so none holds one. */
+const MEMBER_END = '\n';
+/**
+ * A layout 2 stream inflates to at most this: a group's uncompressed bodies stay under one item (GROUP_MAX_BYTES,
+ * core/ledger/write/append.ts), plus one newline per member. Past it, the read stops (a zip bomb).
+ */
+const MAX_PACKED_BYTES = MAX_BODY_BYTES + MAX_GROUP_MEMBERS;
 
-/** The one item of a group: an entry item for one entry, a bundle item for 2..MAX_GROUP_MEMBERS contiguous ones. */
+/**
+ * The one item of a group: an entry item for one entry, a layout 2 bundle item for 2..MAX_GROUP_MEMBERS ones. Layout 2
+ * stores no projection, so it refuses (TypeError, a caller's bug) a member whose projection is not the one its body
+ * states: what is written reads back exactly.
+ */
 export function entriesItem(entries: readonly StoredEntry[]): Item {
   checkGroup(entries);
   if (entries.length === 1) return entryItem(entries[0]!);
+  for (const e of entries) {
+    const stated = statedProjection(e.body);
+    const p = e.projection;
+    if (p.requestId !== stated.requestId || p.kind !== stated.kind || p.entryHash !== stated.entryHash)
+      throw new TypeError(`entry ${e.logId}/${e.seq}: its projection is not the one its body states`);
+  }
+  const first = entries[0]!;
+  return {
+    pk: { S: ENTRY_PREFIX + first.logId },
+    sk: { N: String(first.seq) },
+    [PACKED_MEMBERS]: { B: compressBody(entries.map((e) => e.body + MEMBER_END).join('')) },
+  };
+}
+
+/** A layout 1 bundle item of `entries` (ADR 0400): how tests plant the layout written before ADR 0476. */
+export function listedEntriesItem(entries: readonly StoredEntry[]): Item {
+  checkGroup(entries);
   const first = entries[0]!;
   return {
     pk: { S: ENTRY_PREFIX + first.logId },
@@ -104,26 +142,64 @@ function memberOf(item: Item): Item {
   return member;
 }
 
+/** Attributes of an entry item a bundle item never carries beside its members. */
+const ENTRY_ATTRIBUTES = [PLAIN_BODY, COMPRESSED_BODY, 'requestId', 'kind', 'entryHash'];
+
 /**
  * Every entry an entry or bundle item holds, ascending. The key and the bundle's shape are strict (StoreReadError: a
- * list that is not 2..MAX_GROUP_MEMBERS Maps, or a bundle that also carries an entry's attributes, is not an item the
- * store writes); each member's body and projection are judged by `verify`, as an entry item's are.
+ * list that is not 2..MAX_GROUP_MEMBERS Maps, a stream that is not one the store writes, a bundle in both layouts or
+ * that also carries an entry's attributes, is not an item the store writes); each member's body and projection are
+ * judged by `verify`, as an entry item's are.
  */
 export function entriesOfItem(item: Item): StoredEntry[] {
-  const bundle = item[BUNDLE_MEMBERS];
-  if (bundle === undefined) return [entryOfItem(item)];
+  const listed = item[BUNDLE_MEMBERS];
+  const packed = item[PACKED_MEMBERS];
+  if (listed === undefined && packed === undefined) return [entryOfItem(item)];
   const logId = keyString(item, 'pk').slice(ENTRY_PREFIX.length);
   const first = keyNumber(item, 'sk');
-  const members = bundle.L;
+  const where = `bundle ${logId}/${first}`;
+  if (listed !== undefined && packed !== undefined) throw new StoreReadError(`${where} is in both layouts`);
+  for (const name of ENTRY_ATTRIBUTES)
+    if (item[name] !== undefined) throw new StoreReadError(`${where} also carries ${name}`);
+  if (packed !== undefined) return packedMembers(where, logId, first, packed);
+  const members = listed!.L;
   if (!Array.isArray(members) || members.length < 2 || members.length > MAX_GROUP_MEMBERS)
-    throw new StoreReadError(`bundle ${logId}/${first} is not a list of 2..${MAX_GROUP_MEMBERS} members`);
-  for (const name of [PLAIN_BODY, COMPRESSED_BODY, 'requestId', 'kind', 'entryHash'])
-    if (item[name] !== undefined) throw new StoreReadError(`bundle ${logId}/${first} also carries ${name}`);
+    throw new StoreReadError(`${where} is not a list of 2..${MAX_GROUP_MEMBERS} members`);
   return members.map((m, i) => {
     if (m.M === undefined || m.M === null || typeof m.M !== 'object')
-      throw new StoreReadError(`bundle ${logId}/${first} member ${i} is not a map`);
+      throw new StoreReadError(`${where} member ${i} is not a map`);
     return entryOfMember(logId, first + i, m.M);
   });
+}
+
+/** A layout 2 bundle's members (ADR 0476), each with the projection its body states. */
+function packedMembers(where: string, logId: string, first: number, packed: AttributeValue): StoredEntry[] {
+  const text = packed.B instanceof Uint8Array ? inflateBody(packed.B, MAX_PACKED_BYTES) : null;
+  if (text === null) throw new StoreReadError(`${where}: ${PACKED_MEMBERS} is not a stream the store writes`);
+  const bodies = text.split(MEMBER_END);
+  // A stream ending in a newline splits into its members and one empty string after the last.
+  if (bodies.pop() !== '' || bodies.length < 2 || bodies.length > MAX_GROUP_MEMBERS)
+    throw new StoreReadError(`${where}: ${PACKED_MEMBERS} does not hold 2..${MAX_GROUP_MEMBERS} newline-ended members`);
+  return bodies.map((body, i) => ({ logId, seq: first + i, body, projection: statedProjection(body) }));
+}
+
+/**
+ * What a body says of itself: its request id and kind (read leniently — '' when it does not say; the strict read is
+ * verify's, which then reports the body) and its entry hash. Derived, so it always agrees with the body.
+ */
+function statedProjection(body: string): StoredEntry['projection'] {
+  let stated: { requestId?: unknown; kind?: unknown } = {};
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed === 'object' && parsed !== null) stated = parsed;
+  } catch {
+    // Not JSON: the projection says nothing, and verify reports the body malformed.
+  }
+  return {
+    requestId: typeof stated.requestId === 'string' ? stated.requestId : '',
+    kind: typeof stated.kind === 'string' ? stated.kind : '',
+    entryHash: entryHashOf(body),
+  };
 }
 
 /** The highest entry an entry or bundle item holds. */

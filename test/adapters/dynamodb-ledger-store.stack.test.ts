@@ -7,7 +7,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { entriesItem, entryItem } from '../../adapters/ledger-entry-item.js';
+import { entriesItem, entryItem, listedEntriesItem } from '../../adapters/ledger-entry-item.js';
 import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
 import { BUILD, K1, KC, policyText } from '../../conformance/ledger/fixtures.js';
 import { buildEntry, toStoredEntry, type BuiltEntry } from '../../core/ledger/entries/entry.js';
@@ -198,10 +198,15 @@ describe('the DynamoDB ledger store over the wire', () => {
       expect(await findingsOf(log)).toEqual([]);
     });
 
-    it('writes a group as one bundle item keyed by its first seq, every member compressed, and reads each back', async () => {
-      const log = `zt-${Date.now()}`;
+    const run = (log: string, n: number): BuiltEntry[] => {
       const built = [honest(log, 0, null)];
-      for (let seq = 1; seq < 4; seq++) built.push(honest(log, seq, built.at(-1)!.entryHash));
+      for (let seq = 1; seq < n; seq++) built.push(honest(log, seq, built.at(-1)!.entryHash));
+      return built;
+    };
+
+    it('writes a group as one bundle item keyed by its first seq, its members one compressed stream, and reads each back', async () => {
+      const log = `zt-${Date.now()}`;
+      const built = run(log, 4);
       const entries = built.map(toStoredEntry);
       expect(await store().putEntryIfAbsent(entries[0]!)).toBe(true);
       expect(await store().putEntriesIfAbsent(entries.slice(1))).toBe(true);
@@ -212,15 +217,22 @@ describe('the DynamoDB ledger store over the wire', () => {
           ExpressionAttributeValues: { ':pk': { S: `log#${log}` } },
         }),
       );
-      expect(page.Items!.map((i) => [i.sk!.N, i.body, i.bodyz !== undefined, i.entries?.L?.length])).toEqual([
-        ['0', undefined, true, undefined],
-        ['1', undefined, false, 3],
+      expect(Object.keys(page.Items![1]!).sort()).toEqual(['entriesz', 'pk', 'sk']);
+      expect(page.Items!.map((i) => [i.sk!.N, i.bodyz !== undefined, i.entriesz !== undefined])).toEqual([
+        ['0', true, false],
+        ['1', false, true],
       ]);
-      const members = page.Items![1]!.entries!.L!.map((m) => m.M!);
-      expect(members.map((m) => inflateRawSync(m.bodyz!.B!).toString('utf8'))).toEqual(
-        entries.slice(1).map((e) => e.body),
+      // Layout 2 (ADR 0476): each member's exact bytes, newline-ended, in one raw DEFLATE stream.
+      const stream = page.Items![1]!.entriesz!.B!;
+      expect(inflateRawSync(stream).toString('utf8')).toBe(
+        entries
+          .slice(1)
+          .map((e) => `${e.body}\n`)
+          .join(''),
       );
-      expect(members.map((m) => m.requestId!.S)).toEqual(['r-1', 'r-2', 'r-3']);
+      const perMember = entries.slice(1).reduce((n, e) => n + deflateRawSync(e.body).byteLength, 0);
+      expect(stream.byteLength).toBeLessThan(perMember);
+      // The projection is derived from each body, so the entries read back are exactly the ones written.
       expect(await collect(store().readEntries(log, 0))).toEqual(entries);
       expect(await collect(store().readEntries(log, 2, 2))).toEqual([entries[2]]);
       expect(await store().readHead(log)).toEqual(entries[3]);
@@ -229,13 +241,27 @@ describe('the DynamoDB ledger store over the wire', () => {
       expect(await store().putEntriesIfAbsent([toStoredEntry(honest(log, 1, built[0]!.entryHash))])).toBe(false);
     });
 
-    it('judges a bundle member like an entry item: a zip bomb in one member is that entry malformed, the rest valid', async () => {
+    it('refuses to write a bundle member whose projection is not the one its body states (a caller bug)', () => {
+      const entries = run(`zp-${Date.now()}`, 2).map(toStoredEntry);
+      const lying = { ...entries[1]!, projection: { ...entries[1]!.projection, requestId: 'r-x' } };
+      expect(() => entriesItem([entries[0]!, lying])).toThrow(TypeError);
+      expect(entriesItem(entries).entriesz).toBeDefined();
+    });
+
+    it('still reads a bundle in the listed layout written before, each member with its own projection', async () => {
+      const log = `zl-${Date.now()}`;
+      const entries = run(log, 3).map(toStoredEntry);
+      await client.send(new PutItemCommand({ TableName: TABLE, Item: listedEntriesItem(entries) }));
+      expect(await collect(store().readEntries(log, 0))).toEqual(entries);
+      expect(await store().readHead(log)).toEqual(entries[2]);
+      expect(await findingsOf(log)).toEqual([]);
+    });
+
+    it('judges a listed bundle member like an entry item: a zip bomb in one member is that entry malformed, the rest valid', async () => {
       const log = `zb-${Date.now()}`;
-      const first = honest(log, 0, null);
-      const second = honest(log, 1, first.entryHash);
-      const third = honest(log, 2, second.entryHash);
-      const item = entriesItem([first, second, third].map(toStoredEntry));
-      item.entries!.L![1]!.M!.bodyz = { B: deflateRawSync(second.body + ' '.repeat(10_000_000)) };
+      const [first, second, third] = run(log, 3);
+      const item = listedEntriesItem([first!, second!, third!].map(toStoredEntry));
+      item.entries!.L![1]!.M!.bodyz = { B: deflateRawSync(second!.body + ' '.repeat(10_000_000)) };
       await client.send(new PutItemCommand({ TableName: TABLE, Item: item }));
       expect((await collect(store().readEntries(log, 0))).map((e) => e.body === '')).toEqual([false, true, false]);
       const findings = await findingsOf(log);
@@ -243,7 +269,23 @@ describe('the DynamoDB ledger store over the wire', () => {
       expect(findings.filter((f) => f.endsWith('@0'))).toEqual([]);
     });
 
+    it('judges a compressed bundle member by its body: one rewritten member is that entry reported, the rest valid', async () => {
+      const log = `zr-${Date.now()}`;
+      const entries = run(log, 3).map(toStoredEntry);
+      // A keyless table writer recompresses the stream with member 1's request id changed.
+      const forged = { ...entries[1]!, body: entries[1]!.body.replace('"requestId":"r-1"', '"requestId":"r-x"') };
+      const stream = deflateRawSync([entries[0]!, forged, entries[2]!].map((e) => `${e.body}\n`).join(''));
+      const item = { pk: { S: `log#${log}` }, sk: { N: '0' }, entriesz: { B: stream } };
+      await client.send(new PutItemCommand({ TableName: TABLE, Item: item }));
+      const read = await collect(store().readEntries(log, 0));
+      expect(read.map((e) => e.projection.requestId)).toEqual(['r-0', 'r-x', 'r-2']);
+      const findings = await findingsOf(log);
+      expect(findings.some((f) => f.endsWith('@1'))).toBe(true);
+      expect(findings.filter((f) => f.endsWith('@0'))).toEqual([]);
+    });
+
     // Shapes the store never writes: read as StoreReadError (verify: no verdict), never as a shorter or chosen log.
+    const zs = (text: string): Uint8Array => deflateRawSync(text);
     const badBundles: [string, (item: Record<string, AttributeValue>) => Record<string, AttributeValue>][] = [
       ['entries that are not a list', (i) => ({ ...i, entries: { S: 'x' } })],
       ['a bundle of one member', (i) => ({ ...i, entries: { L: i.entries!.L!.slice(0, 1) } })],
@@ -253,11 +295,29 @@ describe('the DynamoDB ledger store over the wire', () => {
       ],
       ['a member that is not a map', (i) => ({ ...i, entries: { L: [i.entries!.L![0]!, { S: 'x' }] } })],
       ['a bundle that also carries a body', (i) => ({ ...i, bodyz: i.entries!.L![0]!.M!.bodyz! })],
+      ['a bundle in both layouts', (i) => ({ ...i, entriesz: { B: zs('a\nb\n') } })],
+      [
+        'a compressed bundle that also carries a body',
+        ({ entries: _l, ...i }) => ({ ...i, entriesz: { B: zs('a\nb\n') }, bodyz: { B: zs('a') } }),
+      ],
+      ['a stream that is not Binary', ({ entries: _l, ...i }) => ({ ...i, entriesz: { S: 'a\nb\n' } })],
+      ['a stream of one member', ({ entries: _l, ...i }) => ({ ...i, entriesz: { B: zs('a\n') } })],
+      ['a stream of 17 members', ({ entries: _l, ...i }) => ({ ...i, entriesz: { B: zs('a\n'.repeat(17)) } })],
+      ['a stream whose last member has no newline', ({ entries: _l, ...i }) => ({ ...i, entriesz: { B: zs('a\nb') } })],
+      [
+        'a truncated stream',
+        ({ entries: _l, ...i }) => ({ ...i, entriesz: { B: zs('a\nb\n'.repeat(50)).subarray(0, 8) } }),
+      ],
+      // 10 MB of spaces in ~10 KB: inflating stops at one item's bytes instead of allocating it all.
+      [
+        'a zip bomb stream',
+        ({ entries: _l, ...i }) => ({ ...i, entriesz: { B: zs(`a\nb${' '.repeat(10_000_000)}\n`) } }),
+      ],
     ];
     it.each(badBundles)('refuses %s as a store read error', async (_name, mangle) => {
       const log = `bb-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
       const first = honest(log, 0, null);
-      const item = entriesItem([first, honest(log, 1, first.entryHash)].map(toStoredEntry));
+      const item = listedEntriesItem([first, honest(log, 1, first.entryHash)].map(toStoredEntry));
       await client.send(new PutItemCommand({ TableName: TABLE, Item: mangle(item) }));
       await expect(collect(store().readEntries(log, 0))).rejects.toBeInstanceOf(StoreReadError);
       await expect(store().readHead(log)).rejects.toBeInstanceOf(StoreReadError);
@@ -272,7 +332,7 @@ describe('the DynamoDB ledger store over the wire', () => {
       expect(await collect(store().readEntries(log, 0))).toEqual(entries);
       // A keyless table writer adds a bundle at seq 1 that also claims seq 2.
       const forged = toStoredEntry(honest(log, 2, built[1]!.entryHash));
-      const item = entriesItem([entries[1]!, { ...forged, body: forged.body.replace('r-2', 'r-x') }]);
+      const item = listedEntriesItem([entries[1]!, { ...forged, body: forged.body.replace('r-2', 'r-x') }]);
       await client.send(new PutItemCommand({ TableName: TABLE, Item: item }));
       await expect(collect(store().readEntries(log, 0))).rejects.toBeInstanceOf(StoreReadError);
       await expect(collect(store().readEntries(log, 2))).rejects.toBeInstanceOf(StoreReadError);

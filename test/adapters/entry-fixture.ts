@@ -1,7 +1,7 @@
 /** Real signed ledger entries (admission refusals: the smallest kind) built with core/ledger, for store tests. */
 import { createHash } from 'node:crypto';
 import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
-import { buildEntry, type BuiltEntry } from '../../core/ledger/entries/entry.js';
+import { buildEntry, entryHashOf, type BuiltEntry } from '../../core/ledger/entries/entry.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/primitives/signature.js';
 import type { StoredEntry } from '../../core/ledger/store/store.js';
 
@@ -37,13 +37,11 @@ export function refusalEntry(
  * large on the table too, so paging still pages.
  */
 export function rawEntry(logId: string, seq: number, padBytes = 0): StoredEntry {
-  const body = JSON.stringify({ logId, seq, pad: noise(`${logId}/${seq}`, padBytes) });
-  return {
-    logId,
-    seq,
-    body,
-    projection: { requestId: `r-${logId}-${seq}`, kind: 'admission-refusal', entryHash: digestOf(body) },
-  };
+  const requestId = `r-${logId}-${seq}`;
+  const kind = 'admission-refusal';
+  const body = JSON.stringify({ kind, logId, requestId, seq, pad: noise(`${logId}/${seq}`, padBytes) });
+  // The projection its body states, as every store layout must read it back (a bundle derives it: ADR 0476).
+  return { logId, seq, body, projection: { requestId, kind, entryHash: entryHashOf(body) } };
 }
 
 /** `length` characters of base64 derived from `seed`: deterministic, and all but incompressible. */
