@@ -512,9 +512,20 @@ describe('the scale model end to end', () => {
     expect(b.afterSlotsMs).toBeLessThan(15);
     // Invoked → returned covers everything before, during and after the slot writes, and nothing else.
     expect(b.evaluateUnderLockMs).toBeCloseTo(b.beforeSlotsMs + b.slotWritesMs + b.afterSlotsMs, 0);
-    // The positions are written once each, by the stage: 1 WCU each beside the claim's and the bundle's share.
+    // The positions are written once each, by the stage: 1 WCU each beside the claim's and the bundle's share
+    // (a bundle's members one compressed stream, ADR 0476).
     expect(run.ledgerWcuPerEntry).toBeGreaterThan(2);
     expect(run.ledgerWcuPerEntry).toBeLessThan(3.5);
+  });
+
+  it('spends the given poll + invoke after every receive instead of one SQS latency draw', async () => {
+    const drawn = await simulate(work, o, { kind: 'backlog' });
+    const fixed = await simulate(work, { ...o, invokeMs: 20 }, { kind: 'backlog' });
+    // Receive answered → handler start is the receive's return half plus the invoke: 20 ms now, a ~4 ms draw before.
+    expect(fixed.breakdown.receiveToInvokeMs).toBeGreaterThanOrEqual(20);
+    expect(fixed.breakdown.receiveToInvokeMs - 20).toBeLessThan(drawn.breakdown.receiveToInvokeMs);
+    expect(fixed.appendsPerSecond).toBeLessThan(drawn.appendsPerSecond);
+    expect(fixed.chainValid && fixed.oneEntryPerRequest && fixed.deliveredOnce).toBe(true);
   });
 
   it('sends one delivery job per log of each batch, and each job is delivered once in a run without redeliveries', async () => {

@@ -67,7 +67,8 @@ describe('one writer per log over the local stack', () => {
         ConsistentRead: true,
       }),
     );
-    const bundles = (items.Items ?? []).filter((i) => i.entries?.L !== undefined);
+    // A bundle in the layout written since ADR 0476: its members as one compressed stream.
+    const bundles = (items.Items ?? []).filter((i) => i.entriesz?.B !== undefined);
     expect(bundles.length).toBeGreaterThan(0);
     const held = bundles.flatMap(entriesOfItem).map((e) => e.projection.requestId);
     expect(held.some((id) => ids.includes(id))).toBe(true);
