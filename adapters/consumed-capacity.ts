@@ -14,9 +14,14 @@ export interface ConsumedUnits {
   readonly write: number;
 }
 
+/** Units consumed, in all and by table name (batch and transact calls name each table they touched). */
+export interface ConsumedCapacityTotals extends ConsumedUnits {
+  readonly tables: Readonly<Record<string, ConsumedUnits>>;
+}
+
 export interface CapacityMeter {
   /** The units consumed since the last drain (or since the meter was attached), and a fresh count from zero. */
-  drain(): ConsumedUnits;
+  drain(): ConsumedCapacityTotals;
 }
 
 /** Operations that take ReturnConsumedCapacity, by the capacity they consume. */
@@ -36,19 +41,22 @@ const WRITES = new Set([
 ]);
 
 interface Capacity {
+  readonly TableName?: string;
   readonly CapacityUnits?: number;
   readonly ReadCapacityUnits?: number;
   readonly WriteCapacityUnits?: number;
 }
 
-/** The units of one answer: one ConsumedCapacity (single-item calls) or one per table (batch and transact calls). */
-export function unitsOf(consumed: unknown, kind: 'read' | 'write'): number {
+/** The units of one answer by table: one ConsumedCapacity (single-item calls) or one per table (batch, transact). */
+export function unitsByTable(consumed: unknown, kind: 'read' | 'write'): Map<string, number> {
   const list = Array.isArray(consumed) ? consumed : consumed === undefined || consumed === null ? [] : [consumed];
-  let units = 0;
+  const units = new Map<string, number>();
   for (const c of list as Capacity[]) {
     const own = kind === 'read' ? c?.ReadCapacityUnits : c?.WriteCapacityUnits;
     const n = typeof own === 'number' ? own : c?.CapacityUnits;
-    if (typeof n === 'number' && Number.isFinite(n) && n >= 0) units += n;
+    if (typeof n !== 'number' || !Number.isFinite(n) || n < 0) continue;
+    const table = typeof c?.TableName === 'string' ? c.TableName : '';
+    units.set(table, (units.get(table) ?? 0) + n);
   }
   return units;
 }
@@ -58,8 +66,7 @@ export function unitsOf(consumed: unknown, kind: 'read' | 'write'): number {
  * (adapters/aws-clients.ts) resolve each command's middleware once, at its first use.
  */
 export function meterConsumedCapacity(client: DynamoDBClient): CapacityMeter {
-  let read = 0;
-  let write = 0;
+  let tables = new Map<string, { read: number; write: number }>();
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const name = context.commandName ?? '';
@@ -69,19 +76,26 @@ export function meterConsumedCapacity(client: DynamoDBClient): CapacityMeter {
       // A caller that asked for INDEXES keeps it: its answer holds the total too.
       const unasked = input.ReturnConsumedCapacity === undefined || input.ReturnConsumedCapacity === 'NONE';
       const out = await next(unasked ? { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } } : args);
-      const units = unitsOf((out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity, kind);
-      if (kind === 'read') read += units;
-      else write += units;
+      for (const [table, n] of unitsByTable((out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity, kind)) {
+        const t = tables.get(table) ?? { read: 0, write: 0 };
+        t[kind] += n;
+        tables.set(table, t);
+      }
       return out;
     },
     { step: 'initialize', name: 'docketConsumedCapacity' },
   );
   return {
     drain() {
-      const d = { read, write };
-      read = 0;
-      write = 0;
-      return d;
+      const drained = tables;
+      tables = new Map();
+      let read = 0;
+      let write = 0;
+      for (const t of drained.values()) {
+        read += t.read;
+        write += t.write;
+      }
+      return { read, write, tables: Object.fromEntries(drained) };
     },
   };
 }

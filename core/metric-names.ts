@@ -14,9 +14,9 @@ export const DOCKET_METRICS = Object.freeze({
   ledgerQueueWait: 'LedgerQueueWaitMs',
   /** Per log, per record answered: sent to the intake queue → its batch answered (entry written, job sent). */
   requestToEntry: 'RequestToEntryMs',
-  /** Per function (dimension service): DynamoDB write units its calls consumed (ReturnConsumedCapacity). */
+  /** Per function and table (dimensions service, table): DynamoDB write units consumed (ReturnConsumedCapacity). */
   writeUnits: 'ConsumedWriteUnits',
-  /** Per function: DynamoDB read units its calls consumed. */
+  /** Per function and table: DynamoDB read units consumed. */
   readUnits: 'ConsumedReadUnits',
   /** Per log (dimensions service, logId): one per entry created. */
   appends: 'Appends',

@@ -115,6 +115,11 @@ export async function liveCheck(o: LiveCheckOptions): Promise<LiveFigures> {
     sentAt,
     results,
     logs: o.policy.logs,
+    tableKeys: new Map([
+      [o.stack.settings.ledgerTable, 'ledger'],
+      [o.stack.settings.requestsTable, 'requests'],
+      [o.stack.settings.packsTable, 'packs'],
+    ]),
     samples,
     sources: {
       latency:

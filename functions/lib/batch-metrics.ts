@@ -10,7 +10,7 @@
  *   LedgerQueueWaitMs  per record: sent to the ledger queue → invoked (waiting for the log's lock and the poll)
  *   RequestToEntryMs   per record answered: sent to the intake queue (IntakeSentTimestamp, set by the sequence
  *                      function) → the batch answered, its entry written and its delivery job sent
- * Per invocation (dimension service), when a capacity meter is given (adapters/consumed-capacity.ts):
+ * Per invocation and table (dimensions service, table), when a capacity meter is given (adapters/consumed-capacity.ts):
  *   ConsumedWriteUnits, ConsumedReadUnits   every DynamoDB unit the function's calls consumed since the last batch
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
@@ -72,8 +72,9 @@ export function measuredBatches(handle: SqsBatchHandler, o: BatchMetricsOptions)
         }
       }
       if (o.meter !== undefined) {
-        const units = o.meter.drain();
-        if (units.read > 0 || units.write > 0) {
+        for (const [table, units] of Object.entries(o.meter.drain().tables)) {
+          if (units.read === 0 && units.write === 0) continue;
+          metrics.addDimension('table', table || 'unnamed');
           metrics.addMetric(M.writeUnits, MetricUnit.Count, units.write);
           metrics.addMetric(M.readUnits, MetricUnit.Count, units.read);
           metrics.publishTo(write);

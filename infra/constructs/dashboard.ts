@@ -34,17 +34,6 @@ function perLog(name: string, stat: string, label: string, scale = ''): cloudwat
   return new cloudwatch.MathExpression({ expression: `${search}${scale}`, label, period: PERIOD, usingMetrics: {} });
 }
 
-function docketMetric(name: string, service: string, statistic: string): cloudwatch.Metric {
-  return new cloudwatch.Metric({
-    namespace: M.namespace,
-    metricName: name,
-    dimensionsMap: { service },
-    period: PERIOD,
-    statistic,
-    label: `${name} ${service}`,
-  });
-}
-
 function tableMetric(table: dynamodb.ITable, label: string, name: string): cloudwatch.Metric {
   return new cloudwatch.Metric({
     namespace: 'AWS/DynamoDB',
@@ -71,10 +60,16 @@ export class Dashboard extends Construct {
         ...(unit ? { leftYAxis: { label: unit, showUnits: false } } : {}),
       });
     const each = <T>(xs: ReadonlyArray<T>, f: (x: T) => cloudwatch.IMetric[]) => xs.flatMap(f);
-    const units = [DOCKET_SERVICES.evaluate, DOCKET_SERVICES.deliver].flatMap((s) => [
-      docketMetric(M.writeUnits, s, 'Sum'),
-      docketMetric(M.readUnits, s, 'Sum'),
-    ]);
+    // Per function and table, as the functions report them (dimensions service, table).
+    const units = [M.writeUnits, M.readUnits].map(
+      (name) =>
+        new cloudwatch.MathExpression({
+          expression: `SEARCH('{${M.namespace},service,table} MetricName="${name}"', 'Sum', ${SECONDS})`,
+          label: name,
+          period: PERIOD,
+          usingMetrics: {},
+        }),
+    );
     this.dashboard = new cloudwatch.Dashboard(this, 'Resource', {
       dashboardName: props.dashboardName,
       defaultInterval: Duration.hours(3),

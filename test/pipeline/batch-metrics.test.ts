@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { measuredBatches } from '../../functions/lib/batch-metrics.js';
 import { emfSamples } from '../../cli/bench/emf-metrics.js';
-import { unitsOf } from '../../adapters/consumed-capacity.js';
+import { unitsByTable } from '../../adapters/consumed-capacity.js';
 
 function record(id: string, group: string, sent: string, intake?: string): SQSRecord {
   return {
@@ -81,7 +81,12 @@ describe('batch metrics, emitted and read back', () => {
   it('drains the capacity meter once per invocation, even when the batch throws', async () => {
     const lines: string[] = [];
     let drained = 0;
-    const meter = { drain: () => (drained++, { read: 1.5, write: 4 }) };
+    const meter = {
+      drain: () => (
+        drained++,
+        { read: 1.5, write: 5, tables: { ledger: { read: 1.5, write: 4 }, requests: { read: 0, write: 1 } } }
+      ),
+    };
     const handle = measuredBatches(
       async () => {
         throw new Error('store down');
@@ -91,9 +96,11 @@ describe('batch metrics, emitted and read back', () => {
     await expect(handle({ Records: [record('a', 'log-0', '990')] })).rejects.toThrow('store down');
     expect(drained).toBe(1);
     const samples = emfSamples(lines.join('\n'), 'Docket');
-    expect(samples.map((s) => [s.name, s.values[0], s.dimensions.service])).toEqual([
-      ['ConsumedWriteUnits', 4, 'docket-deliver'],
-      ['ConsumedReadUnits', 1.5, 'docket-deliver'],
+    expect(samples.map((s) => [s.name, s.values[0], s.dimensions.service, s.dimensions.table])).toEqual([
+      ['ConsumedWriteUnits', 4, 'docket-deliver', 'ledger'],
+      ['ConsumedReadUnits', 1.5, 'docket-deliver', 'ledger'],
+      ['ConsumedWriteUnits', 1, 'docket-deliver', 'requests'],
+      ['ConsumedReadUnits', 0, 'docket-deliver', 'requests'],
     ]);
   });
 
@@ -115,11 +122,33 @@ describe('batch metrics, emitted and read back', () => {
 });
 
 describe('consumed capacity of one answer', () => {
-  it('sums the units of one or of every table, preferring the read or write figure when the table gives it', () => {
-    expect(unitsOf({ TableName: 't', CapacityUnits: 2 }, 'write')).toBe(2);
-    expect(unitsOf([{ CapacityUnits: 1 }, { CapacityUnits: 0.5 }], 'read')).toBe(1.5);
-    expect(unitsOf({ CapacityUnits: 3, ReadCapacityUnits: 1, WriteCapacityUnits: 2 }, 'write')).toBe(2);
-    expect(unitsOf(undefined, 'read')).toBe(0);
-    expect(unitsOf([{ CapacityUnits: -1 }, { CapacityUnits: 'x' }], 'read')).toBe(0);
+  it('counts the units of one table or of each, preferring the read or write figure when the table gives it', () => {
+    const of = (c: unknown, kind: 'read' | 'write') => Object.fromEntries(unitsByTable(c, kind));
+    expect(of({ TableName: 't', CapacityUnits: 2 }, 'write')).toEqual({ t: 2 });
+    expect(
+      of(
+        [
+          { TableName: 'a', CapacityUnits: 1 },
+          { TableName: 'b', CapacityUnits: 0.5 },
+        ],
+        'read',
+      ),
+    ).toEqual({
+      a: 1,
+      b: 0.5,
+    });
+    expect(of({ TableName: 't', CapacityUnits: 3, ReadCapacityUnits: 1, WriteCapacityUnits: 2 }, 'write')).toEqual({
+      t: 2,
+    });
+    expect(of(undefined, 'read')).toEqual({});
+    expect(
+      of(
+        [
+          { TableName: 't', CapacityUnits: -1 },
+          { TableName: 't', CapacityUnits: 'x' },
+        ],
+        'read',
+      ),
+    ).toEqual({});
   });
 });
