@@ -30,6 +30,7 @@ export const COMMANDS = Object.freeze({
   console: 'serve the read-only audit console: browse, verify and replay the ledger in a browser',
   graph: 'validate or evaluate a judgment graph (RFC 0002 flat graphs, RFC 0022 subgraphs; docs/graphs.md)',
   test: "run a project's declared pack matrices and graph rows (jpack.json; docs/graphs.md)",
+  bench: "bench live: requests through a stack at a set rate, printed as the scale model's figures (docs/deploy.md)",
 } as const);
 
 export type CommandName = keyof typeof COMMANDS;

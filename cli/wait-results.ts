@@ -26,6 +26,8 @@ export interface WaitOptions {
   readonly deadline: number;
   readonly json: boolean;
   readonly io: CliIo;
+  /** Told of each proven result as it arrives, instead of printing it (`docket bench live` times them). */
+  readonly onResult?: (proven: ProvenEntry) => void;
 }
 
 /** Waits until every request has a result, the deadline passes or SIGINT arrives; returns the ids still waiting. */
@@ -59,7 +61,8 @@ export async function waitForResults(o: WaitOptions): Promise<{ missing: string[
       for (const m of messages) {
         const proven = await provenResult(m.Body ?? '', o);
         if (proven === undefined || !pending.delete(proven.entry.requestId)) continue; // refused, a duplicate, not ours
-        o.io.stdout(`${o.json ? resultLine(proven, proven.body) : humanLine(proven)}\n`);
+        if (o.onResult !== undefined) o.onResult(proven);
+        else o.io.stdout(`${o.json ? resultLine(proven, proven.body) : humanLine(proven)}\n`);
       }
       if (messages.length > 0)
         await o.sqs.send(

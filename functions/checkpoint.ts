@@ -14,6 +14,8 @@ import { DynamoDbLedgerStore } from '../adapters/dynamodb-ledger-store.js';
 import { describeRefusal, rfc3339Now, runCheckpoints, type CheckpointRun } from './lib/checkpoint-runner.js';
 import { loadCheckpointSigner, loadTrustPolicy } from '../adapters/checkpoint-key.js';
 import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
+import { DOCKET_SERVICES } from '../core/metric-names.js';
+import { functionTracer, traced } from './lib/tracing.js';
 
 // node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md).
 useNodeLedgerCrypto();
@@ -21,13 +23,20 @@ useNodeLedgerCrypto();
 /** The metric the checkpoint-refusals alarm watches (namespace Docket, service docket-checkpoint). */
 export const CHECKPOINT_REFUSALS_METRIC = 'CheckpointRefusals';
 
-export async function handler(): Promise<{ checkpoints: CheckpointRun['checkpoints'] }> {
+const tracer = functionTracer(DOCKET_SERVICES.checkpoint);
+
+export const handler = traced(tracer, checkpointAll);
+
+async function checkpointAll(): Promise<{ checkpoints: CheckpointRun['checkpoints'] }> {
   const env = process.env;
   const table = env.LEDGER_TABLE;
   if (!table) throw new TypeError('LEDGER_TABLE is required');
   const logIds = JSON.parse(env.LOG_IDS ?? '[]') as string[];
   const [signer, policy] = await Promise.all([loadCheckpointSigner(env), loadTrustPolicy(env)]);
-  const store = new DynamoDbLedgerStore({ client: createDynamoDbClient({}, env), tableName: table });
+  const store = new DynamoDbLedgerStore({
+    client: tracer.captureAWSv3Client(createDynamoDbClient({}, env)),
+    tableName: table,
+  });
   const time = rfc3339Now();
   const run = await runCheckpoints({
     store,
@@ -48,7 +57,7 @@ export async function handler(): Promise<{ checkpoints: CheckpointRun['checkpoin
   if (env.DOCKET_CHECKPOINT_NOTES_FILE && run.notes !== null)
     await writeFile(env.DOCKET_CHECKPOINT_NOTES_FILE, run.notes);
   if (env.CHECKPOINT_EXPORT_BUCKET) {
-    const s3 = new S3Client({});
+    const s3 = tracer.captureAWSv3Client(new S3Client({}));
     // One immutable object per run (Object Lock retains it) plus nothing mutable: readers list by prefix.
     await s3.send(
       new PutObjectCommand({

@@ -8,29 +8,44 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { buildDigest } from './lib/build-digest.js';
-import { evaluateRuntimeFromEnv, type EvaluateRuntime } from './lib/evaluate-runtime.js';
+import { measuredBatches, type SqsBatchHandler } from './lib/batch-metrics.js';
+import { evaluateRuntimeFromEnv } from './lib/evaluate-runtime.js';
 import { powertoolsObservability } from './lib/observability.js';
+import { functionTracer, traced } from './lib/tracing.js';
+import { createDynamoDbClient, createSqsClient } from '../adapters/aws-clients.js';
+import { meterConsumedCapacity } from '../adapters/consumed-capacity.js';
+import { DOCKET_SERVICES } from '../core/metric-names.js';
 import { loadSigningKey } from '../adapters/signing-key.js';
 import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
 
 // node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md).
 useNodeLedgerCrypto();
 
-let runtime: Promise<EvaluateRuntime> | undefined;
+const tracer = functionTracer(DOCKET_SERVICES.evaluate);
+let runtime: Promise<SqsBatchHandler> | undefined;
 
-async function coldStart(): Promise<EvaluateRuntime> {
+async function coldStart(): Promise<SqsBatchHandler> {
   const signer = await loadSigningKey(process.env);
-  return evaluateRuntimeFromEnv({
+  // Traced (functions/lib/tracing.ts) and metered (batch metrics: units consumed) before their first call.
+  const dynamodb = tracer.captureAWSv3Client(createDynamoDbClient({}, process.env));
+  const meter = meterConsumedCapacity(dynamodb);
+  const rt = evaluateRuntimeFromEnv({
     env: process.env,
     signer,
     buildDigest: buildDigest(process.env, import.meta.url),
-    observability: powertoolsObservability('docket-evaluate', 'Docket'),
+    observability: powertoolsObservability(DOCKET_SERVICES.evaluate, 'Docket'),
+    dynamodb,
+    sqs: tracer.captureAWSv3Client(createSqsClient({}, process.env)),
   });
+  return traced(
+    tracer,
+    measuredBatches((event) => rt.handle(event), { serviceName: DOCKET_SERVICES.evaluate, perLog: true, meter }),
+  );
 }
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   runtime ??= coldStart();
-  let rt: EvaluateRuntime;
+  let rt: SqsBatchHandler;
   try {
     rt = await runtime;
   } catch (e) {
@@ -39,5 +54,5 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
     runtime = undefined;
     throw e;
   }
-  return rt.handle(event);
+  return rt(event);
 }

@@ -15,6 +15,7 @@ import { AuditAccess } from './constructs/audit-access.js';
 import { CheckpointKey } from './constructs/checkpoint-key.js';
 import { Checkpoints } from './constructs/checkpoints.js';
 import { CodeSigning } from './constructs/code-signing.js';
+import { Dashboard } from './constructs/dashboard.js';
 import { DataKey } from './constructs/data-key.js';
 import { denySendsToDeadLetterQueue } from './constructs/dead-letter-senders.js';
 import { Deliverer } from './constructs/deliverer.js';
@@ -63,6 +64,7 @@ export class DocketPipeline extends Construct {
   readonly results: Results;
   readonly checkpoints: Checkpoints;
   readonly alarms: Alarms;
+  readonly dashboard: Dashboard;
   readonly auditAccess: AuditAccess;
 
   constructor(scope: Construct, id: string, props: DocketPipelineProps = {}) {
@@ -205,23 +207,25 @@ export class DocketPipeline extends Construct {
       key,
     });
 
+    const dlqs = [
+      { label: 'intake', queue: this.intake.dlq },
+      { label: 'ledger-queue', queue: this.sequencer.dlq },
+      { label: 'delivery', queue: this.deliverer.dlq },
+      { label: 'unrouted', queue: this.routes.unrouted.dlq },
+      ...[...this.routes.routes.entries()].map(([k, q]) => ({ label: `route-${k}`, queue: q.dlq })),
+    ];
+    const functions = [
+      { label: 'evaluate', fn: this.evaluator.fn },
+      { label: 'checkpoint', fn: this.checkpoints.fn },
+      { label: 'sequence', fn: this.sequencer.fn },
+      { label: 'deliver', fn: this.deliverer.fn },
+    ];
     this.alarms = new Alarms(this, 'Alarms', {
       prefix: names.prefix,
       thresholds: config.alarms,
       ...(config.alarmEmail !== undefined ? { alarmEmail: config.alarmEmail } : {}),
-      dlqs: [
-        { label: 'intake', queue: this.intake.dlq },
-        { label: 'ledger-queue', queue: this.sequencer.dlq },
-        { label: 'delivery', queue: this.deliverer.dlq },
-        { label: 'unrouted', queue: this.routes.unrouted.dlq },
-        ...[...this.routes.routes.entries()].map(([k, q]) => ({ label: `route-${k}`, queue: q.dlq })),
-      ],
-      functions: [
-        { label: 'evaluate', fn: this.evaluator.fn },
-        { label: 'checkpoint', fn: this.checkpoints.fn },
-        { label: 'sequence', fn: this.sequencer.fn },
-        { label: 'deliver', fn: this.deliverer.fn },
-      ],
+      dlqs,
+      functions,
       deliveryQueue: this.deliverer.queue,
       deliveryJobsRefused: true,
       intake: this.intake.queue,
@@ -230,6 +234,24 @@ export class DocketPipeline extends Construct {
       topics: [{ label: 'results', topic: this.results.topic }],
       checkpointRefusals: true,
       throttled: { evaluate: this.evaluator.fn, ledger: this.ledger.table },
+    });
+    // What the pipeline does, beside whether an alarm fired (docs/deploy.md "Observe it").
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      dashboardName: names.prefix,
+      queues: [
+        { label: 'intake', queue: this.intake.queue },
+        { label: 'ledger-queue', queue: this.sequencer.queue },
+        { label: 'delivery', queue: this.deliverer.queue },
+        { label: 'unrouted', queue: this.routes.unrouted.queue },
+        ...[...this.routes.routes.entries()].map(([k, q]) => ({ label: `route-${k}`, queue: q.queue })),
+      ],
+      dlqs,
+      functions,
+      tables: [
+        { label: 'ledger', table: this.ledger.table },
+        { label: 'requests', table: this.requestArchive.table },
+        { label: 'packs', table: this.registry.table },
+      ],
     });
   }
 

@@ -140,7 +140,8 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     env: {
       DOCKET_SIGNING_KEY_FILE: paths.signingKey,
       POWERTOOLS_LOG_LEVEL: 'WARN',
-      POWERTOOLS_METRICS_DISABLED: 'true',
+      // Metrics on: the functions' EMF lines go to .docket/local/stack.log as a function's go to CloudWatch Logs,
+      // where `docket bench live` reads them back (docs/deploy.md "Observe it").
     },
   });
   if (state.recovered) say(`the previous local stack had died (${state.recovered}); cleaned up, its data kept\n`);

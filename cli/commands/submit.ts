@@ -15,12 +15,13 @@ import { requestIdFilterPolicies, sentRequestOf } from '../../core/pipeline/inde
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
+import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { buildGraphRequest, buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
 import { MAX_REQUEST_BYTES } from '../../core/admission/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
+import { resultsTopicArn, snsOptions } from '../results-topic.js';
 
 const USAGE = `docket submit --pack <sha256:…|id@version> --facts <file> [--evidence <file>] [--id <request-id>] [--budget <units>]
        docket submit --file <requests.jsonl> [--pack <ref>] [--quiet]
@@ -215,23 +216,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     stack.close();
   }
   return failures > 0 ? EXIT.FAILED : EXIT.OK;
-}
-
-function snsOptions(settings: ReturnType<typeof resolveSettings>) {
-  return { ...(settings.endpoint ? { endpoint: settings.endpoint } : {}), region: settings.region };
-}
-
-/**
- * The results topic: --results-topic, else RESULTS_TOPIC_ARN, else docket-<stage>-results in the intake queue's
- * account and region (a queue URL's path starts with the account id), as infra/names.ts names it.
- */
-function resultsTopicArn(flag: string | undefined, intakeUrl: string, settings: ReturnType<typeof resolveSettings>) {
-  const explicit = flag ?? process.env.RESULTS_TOPIC_ARN;
-  if (explicit !== undefined && explicit.trim() !== '') return explicit.trim();
-  const account = /^https?:\/\/[^/]+\/(\d{12})\//.exec(intakeUrl)?.[1];
-  if (account === undefined)
-    throw new UsageError(`cannot tell the results topic from the intake queue URL ${intakeUrl}; give --results-topic`);
-  return `arn:aws:sns:${settings.region}:${account}:${settings.queuePrefix}-results`;
 }
 
 function usage(io: CliIo, message: string): number {

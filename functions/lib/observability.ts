@@ -10,6 +10,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { LedgerWriteError, type BatchObserver, type BatchRecord } from '../../core/pipeline/index.js';
 import type { BatchOutcome } from '../../core/pipeline/index.js';
+import { DOCKET_METRICS } from '../../core/metric-names.js';
 
 export interface Observability extends BatchObserver {
   flush(): void;
@@ -63,6 +64,8 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
       });
       if (o.created) {
         count('Evaluations', 'kind', o.kind);
+        // Per log: the dashboard's appends/s (infra/constructs/dashboard.ts; the name: core/metric-names.ts).
+        count(DOCKET_METRICS.appends, 'logId', o.logId);
         if (o.errorClass) count('EvaluationErrors', 'class', o.errorClass);
         if (o.refusalCode) count('AdmissionRefusals', 'code', o.refusalCode);
       } else count('DuplicateDeliveries', 'kind', o.kind);

@@ -9,6 +9,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { sendMessages, SqsBatchError } from '../../adapters/sqs.js';
 import { configuredLogs } from '../../core/ledger/index.js';
 import { sequenceMessage } from '../../core/pipeline/index.js';
+import { INTAKE_SENT_TIMESTAMP_ATTRIBUTE } from '../../core/metric-names.js';
 
 export interface SequenceRuntime {
   handle(event: SQSEvent): Promise<SQSBatchResponse>;
@@ -36,8 +37,14 @@ export function createSequenceRuntime(o: {
           body: r.body,
           groupId: s.groupId,
           deduplicationId: s.deduplicationId,
-          // The intake message id, so a dead letter can still name the message the requester sent.
-          attributes: { IntakeMessageId: { DataType: 'String', StringValue: r.messageId } },
+          // The intake message id, so a dead letter can still name the message the requester sent; its sent time, so
+          // the evaluate function can measure request → entry (functions/lib/batch-metrics.ts).
+          attributes: {
+            IntakeMessageId: { DataType: 'String', StringValue: r.messageId },
+            ...(r.attributes?.SentTimestamp
+              ? { [INTAKE_SENT_TIMESTAMP_ATTRIBUTE]: { DataType: 'Number', StringValue: r.attributes.SentTimestamp } }
+              : {}),
+          },
         };
       });
       try {

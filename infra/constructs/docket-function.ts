@@ -69,10 +69,20 @@ export class DocketFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
+      // X-Ray active tracing: Lambda samples and records each invocation, and CDK grants the role the two X-Ray
+      // write actions; the handler's Powertools Tracer adds its SDK calls (docs/adr/0480-functions-traced-with-powertools-tracer.md).
+      tracing: lambda.Tracing.ACTIVE,
       environment: props.environment,
       ...(props.codeSigningConfig !== undefined ? { codeSigningConfig: props.codeSigningConfig } : {}),
     };
     this.fn = this.prebuilt(props, common) ?? this.fromSource(props, common);
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, which X-Ray only allows on every ' +
+        'resource (they take no resource-level permission); they write trace data and read nothing ' +
+        '(docs/adr/0480-functions-traced-with-powertools-tracer.md).',
+    });
     Validations.of(this.fn).acknowledge({
       id: 'AwsSolutions-L1',
       reason:

@@ -30,6 +30,8 @@ import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { templateFor } from './template.js';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { SqsBatchHandler } from '../../functions/lib/batch-metrics.js';
 
 export interface E2eWorld {
   readonly stack: LocalStack;
@@ -82,6 +84,10 @@ export interface E2eOptions {
   /** Visibility timeout the poller asks for, seconds (short, so redelivery tests are quick). */
   readonly visibilityTimeout?: number;
   readonly stage?: string;
+  /** Wraps each function's handler as its poller invokes it (measurement: functions/lib/batch-metrics.ts). */
+  readonly wrapHandler?: (fn: 'sequence' | 'evaluate' | 'deliver', handle: SqsBatchHandler) => SqsBatchHandler;
+  /** Makes the DynamoDB client the evaluate and deliver runtimes call through (default: the world's own `dynamodb`). */
+  readonly functionsDynamodb?: (stack: LocalStack) => DynamoDBClient;
 }
 
 /** The flags that point a `docket` command at `w`'s stack under `stage`. */
@@ -121,22 +127,28 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   });
   const parsedPolicy = readTrustPolicy(new TextEncoder().encode(policyText));
   if (!parsedPolicy.ok) throw new Error(parsedPolicy.error.detail);
+  const wrap = o.wrapHandler ?? ((_fn, handle) => handle);
+  const functionsDynamodb = o.functionsDynamodb?.(stack) ?? dynamodb;
   const newRuntime = () =>
     evaluateRuntimeFromEnv({
       env,
       signer: signerFromKeyPair(keys),
       buildDigest: 'e'.repeat(64),
-      dynamodb,
+      dynamodb: functionsDynamodb,
       sqs,
       ...(o.wrapJobs ? { wrapJobs: o.wrapJobs } : {}),
     });
   const newPoller = (r: EvaluateRuntime) =>
     startPoller(
-      pollerOptionsFromEventSource(es, (event) => r.handle(event), {
-        client: sqs,
-        waitTimeSeconds: 1,
-        ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
-      }),
+      pollerOptionsFromEventSource(
+        es,
+        wrap('evaluate', (event) => r.handle(event)),
+        {
+          client: sqs,
+          waitTimeSeconds: 1,
+          ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
+        },
+      ),
     );
   let runtime = newRuntime();
   let poller = newPoller(runtime);
@@ -146,11 +158,15 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     logIds: JSON.parse(sequenceEs.environment.LOG_IDS!) as string[],
   });
   const sequencePoller = startPoller(
-    pollerOptionsFromEventSource(sequenceEs, (event) => sequence.handle(event), {
-      client: sqs,
-      waitTimeSeconds: 1,
-      ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
-    }),
+    pollerOptionsFromEventSource(
+      sequenceEs,
+      wrap('sequence', (event) => sequence.handle(event)),
+      {
+        client: sqs,
+        waitTimeSeconds: 1,
+        ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
+      },
+    ),
   );
   const deliverEnv: Record<string, string> = {
     ...deliverEs.environment,
@@ -159,7 +175,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
   };
   const deliver: DeliverRuntime = deliverRuntimeFromEnv({
     env: deliverEnv,
-    dynamodb,
+    dynamodb: functionsDynamodb,
     sqs,
     sns,
     ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
@@ -169,11 +185,15 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2eWorld> {
     o.deliverPolling === false
       ? undefined
       : startPoller(
-          pollerOptionsFromEventSource(deliverEs, (event) => deliver.handle(event), {
-            client: sqs,
-            waitTimeSeconds: 1,
-            ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
-          }),
+          pollerOptionsFromEventSource(
+            deliverEs,
+            wrap('deliver', (event) => deliver.handle(event)),
+            {
+              client: sqs,
+              waitTimeSeconds: 1,
+              ...(o.visibilityTimeout !== undefined ? { visibilityTimeout: o.visibilityTimeout } : {}),
+            },
+          ),
         );
   const queueUrl = (suffix: string): string => {
     const q = stack.resources.queues.find((x) => x.name === `docket-${stage}-${suffix}`);

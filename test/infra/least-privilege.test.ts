@@ -55,10 +55,18 @@ describe('no wildcard actions', () => {
     for (const { st } of serviceWide) expect(st.Effect, JSON.stringify(st)).toBe('Deny');
   });
 
-  it('no identity policy allows an action on every resource', () => {
+  it('no identity policy allows an action on every resource but the X-Ray writes active tracing needs', () => {
     const identity = allStatements.filter(({ source, st }) => source.kind === 'identity' && st.Effect === 'Allow');
     expect(identity.length).toBeGreaterThan(5);
-    for (const { st } of identity) expect(st.Resource, JSON.stringify(st)).not.toContain('*');
+    // X-Ray's two write actions take no resource-level permission (ADR 0480): they alone may name every resource.
+    const xrayWrites = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
+    let traced = 0;
+    for (const { st } of identity) {
+      if (!st.Resource.includes('*')) continue;
+      expect([...st.Action].sort(), JSON.stringify(st)).toEqual(xrayWrites);
+      traced += 1;
+    }
+    expect(traced, 'every function role holds the X-Ray writes').toBe(4);
   });
 });
 
@@ -621,7 +629,11 @@ describe('queues', () => {
 
   it('the sequence role holds no key, no table and no queue but sending to the FIFO ledger queue and consuming intake', () => {
     const actions = roleStatements(t, sequenceRole).flatMap((s) => s.Action);
-    expect(actions.filter((a) => !a.startsWith('sqs:') && !a.startsWith('logs:'))).toEqual([]);
+    // Beside its logs, its traces (X-Ray's writes, ADR 0480).
+    expect(actions.filter((a) => !a.startsWith('sqs:') && !a.startsWith('logs:')).sort()).toEqual([
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
     const ledgerQueue = queueId(t, 'docket-dev-ledger.fifo');
     const sends = roleStatements(t, sequenceRole)
       .filter((s) => s.Action.includes('sqs:SendMessage'))
@@ -652,6 +664,8 @@ describe('the deliver role (docs/adr/0404-delivery-stage.md)', () => {
         'sqs:GetQueueUrl',
         'sqs:ReceiveMessage',
         'sqs:SendMessage',
+        'xray:PutTelemetryRecords',
+        'xray:PutTraceSegments',
       ].sort(),
     );
     // No secret, no parameter, no bucket, no signing: the entry key and the checkpoint key stay out of its reach.
