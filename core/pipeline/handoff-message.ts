@@ -18,13 +18,13 @@
  * (docs/adr/0074-handoff-id-and-at-least-once-delivery.md) — so a re-sent handoff carries the same id and consumers
  * deduplicate on it; the reader recomputes it.
  */
-import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
 import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
+import { canonicalText, LedgerValueError } from '../ledger/primitives/canonical.js';
 import type { DispositionEntryBody, GraphRunEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import { planGraphHandoffs } from './graph-handoffs.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
@@ -167,7 +167,9 @@ export function handoffMessagesFor(
     };
     const problem = checkRouting(wire, recorded);
     if (problem !== undefined) throw new HandoffInvariantError(`${problem.code}: ${problem.message}`);
-    const body = canonicalize(wire) as string;
+    const body = wireText(wire);
+    if (body === undefined)
+      throw new HandoffInvariantError('a member has no RFC 8785 form (a lone surrogate or an unsafe number)');
     if (Buffer.byteLength(body, 'utf8') > HANDOFF_MAX_BYTES)
       throw new HandoffInvariantError(`the message exceeds ${HANDOFF_MAX_BYTES} bytes`);
     return { id, body };
@@ -209,7 +211,7 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
   const shapeProblem = wireShapeProblem(plain);
   if (shapeProblem !== undefined) return fail('message-malformed', shapeProblem);
   const wire = plain as unknown as HandoffWire;
-  if (canonicalize(plain) !== TEXT.decode(bytes))
+  if (wireText(wire) !== TEXT.decode(bytes))
     return fail('message-malformed', 'the message bytes are not the RFC 8785 form of what they parse to');
   const parsed = parseStoredEntry(wire.entry);
   if (!parsed.ok) return fail('entry-malformed', `${parsed.error.code}: ${parsed.error.detail}`);
@@ -239,6 +241,21 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
     disposition,
     ...(e.correlation !== null ? { correlation: e.correlation } : {}),
   });
+}
+
+/**
+ * The RFC 8785 text of a message's members (the one serializer of this record, for the builder and the reader's
+ * canonical check): the ledger's canonical serializer, which is RFC 8785 for values whose member names are ASCII and
+ * whose numbers are safe integers (docs/adr/0055-ledger-canonical-serializer.md) — every wire member name is, and
+ * routeIndex is checked to be one. Undefined when a value has no such form (a lone surrogate, an unsafe number).
+ */
+function wireText(wire: HandoffWire): string | undefined {
+  try {
+    return canonicalText(wire);
+  } catch (e) {
+    if (e instanceof LedgerValueError) return undefined;
+    throw e;
+  }
 }
 
 function wireShapeProblem(m: Record<string, unknown>): string | undefined {

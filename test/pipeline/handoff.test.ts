@@ -133,6 +133,21 @@ describe('the handoff message', () => {
     expect(bad.ok ? 'ok' : bad.error.code).toBe('message-malformed');
   });
 
+  it('refuses a message that differs from its canonical form only in how a number or a string is spelled', () => {
+    const { body } = handoffMessageBytes({ ...base, routeIndex: 1, target: { kind: 'human-role', name: 'Oversight' } });
+    expect(readHandoffMessage(enc.encode(body)).ok).toBe(true);
+    for (const respelled of [
+      body.replace('"routeIndex":1', '"routeIndex":1.0'),
+      body.replace('"routeIndex":1', '"routeIndex":1e0'),
+      body.replace('"name":"Oversight"', '"name":"\\u004fversight"'),
+      body.replace('"format":"docket.handoff/2"', '"format":"docket.handoff\\/2"'),
+    ]) {
+      expect(respelled).not.toBe(body);
+      const r = readHandoffMessage(enc.encode(respelled));
+      expect(r.ok ? 'ok' : r.error.code).toBe('message-malformed');
+    }
+  });
+
   it('refuses the old coordinates-only format with a reason naming it', () => {
     const old = canonicalize({
       format: 'docket.handoff/1',
