@@ -24,7 +24,7 @@ import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
 import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
-import { canonicalText, LedgerValueError } from '../ledger/primitives/canonical.js';
+import { canonicalText, LedgerValueError, provenCanonicalValue } from '../ledger/primitives/canonical.js';
 import type { DispositionEntryBody, GraphRunEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import { planGraphHandoffs } from './graph-handoffs.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
@@ -32,7 +32,16 @@ import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
 export const HANDOFF_FORMAT = 'docket.handoff/2';
 const HANDOFF_FORMAT_PREFIX = 'docket.handoff/';
 /** The message's text as the reader compares it (no BOM stripping: the bytes are compared exactly). */
-const TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
+const STRICT_TEXT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The bytes' text, or undefined when they are not UTF-8 (the strict carrier then says so). */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return STRICT_TEXT.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * SQS's largest message (1 MiB, body and attributes). A stored entry is under DynamoDB's 400 KB item limit and JSON
@@ -195,9 +204,18 @@ const fail = (code: HandoffReadCode, message: string): Result<never, HandoffRead
 
 /** Reads a handoff message strictly: carrier, format, members, canonical bytes, the entry, routing, the id. */
 export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, HandoffReadError> {
-  const r = readJson(bytes);
-  if (!r.ok) return fail('message-malformed', `not JSON: ${r.error.message}`);
-  const plain = toPlain(r.value);
+  // Bytes the ledger's checked fast path proves canonical (docs/adr/0093-verify-performance.md) are read once, by
+  // JSON.parse, and need no second canonical check; all others take the strict carrier, so every refusal is the one
+  // (and in the order) the strict reader gives.
+  const text = utf8Text(bytes);
+  const proven = text === undefined ? undefined : provenCanonicalValue(text);
+  let plain: unknown;
+  if (proven !== undefined) plain = proven.value;
+  else {
+    const r = readJson(bytes);
+    if (!r.ok) return fail('message-malformed', `not JSON: ${r.error.message}`);
+    plain = toPlain(r.value);
+  }
   if (!isRec(plain)) return fail('message-malformed', 'a handoff message is a JSON object');
   if (plain.format !== HANDOFF_FORMAT) {
     if (typeof plain.format === 'string' && plain.format.startsWith(HANDOFF_FORMAT_PREFIX))
@@ -211,7 +229,8 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
   const shapeProblem = wireShapeProblem(plain);
   if (shapeProblem !== undefined) return fail('message-malformed', shapeProblem);
   const wire = plain as unknown as HandoffWire;
-  if (wireText(wire) !== TEXT.decode(bytes))
+  // The carrier read the bytes, so they are UTF-8 and `text` is theirs.
+  if (proven === undefined && wireText(wire) !== text)
     return fail('message-malformed', 'the message bytes are not the RFC 8785 form of what they parse to');
   const parsed = parseStoredEntry(wire.entry);
   if (!parsed.ok) return fail('entry-malformed', `${parsed.error.code}: ${parsed.error.detail}`);

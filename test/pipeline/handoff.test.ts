@@ -148,6 +148,20 @@ describe('the handoff message', () => {
     }
   });
 
+  it('refuses a message, or an entry it carries, nested far beyond the carrier’s depth limit, without throwing', () => {
+    const deep = '['.repeat(200_000) + ']'.repeat(200_000);
+    const { body } = handoffMessageBytes({ ...base, routeIndex: 1, target: { kind: 'human-role', name: 'Oversight' } });
+    const deepEntry = JSON.stringify({ ...(JSON.parse(body) as Record<string, unknown>), entry: deep });
+    const verdicts = [deep, deepEntry].map((m) => {
+      const r = readHandoffMessage(enc.encode(m));
+      return r.ok ? 'ok' : r.error;
+    });
+    expect(verdicts).toMatchObject([
+      { code: 'message-malformed', message: /limit-depth/ },
+      { code: 'entry-malformed', message: /limit-depth/ },
+    ]);
+  });
+
   it('refuses the old coordinates-only format with a reason naming it', () => {
     const old = canonicalize({
       format: 'docket.handoff/1',
