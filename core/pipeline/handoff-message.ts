@@ -18,13 +18,13 @@
  * (docs/adr/0074-handoff-id-and-at-least-once-delivery.md) — so a re-sent handoff carries the same id and consumers
  * deduplicate on it; the reader recomputes it.
  */
-import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
 import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
+import { canonicalText, LedgerValueError, provenCanonicalValue } from '../ledger/primitives/canonical.js';
 import type { DispositionEntryBody, GraphRunEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import { planGraphHandoffs } from './graph-handoffs.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
@@ -32,7 +32,16 @@ import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
 export const HANDOFF_FORMAT = 'docket.handoff/2';
 const HANDOFF_FORMAT_PREFIX = 'docket.handoff/';
 /** The message's text as the reader compares it (no BOM stripping: the bytes are compared exactly). */
-const TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
+const STRICT_TEXT = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The bytes' text, or undefined when they are not UTF-8 (the strict carrier then says so). */
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return STRICT_TEXT.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * SQS's largest message (1 MiB, body and attributes). A stored entry is under DynamoDB's 400 KB item limit and JSON
@@ -167,7 +176,9 @@ export function handoffMessagesFor(
     };
     const problem = checkRouting(wire, recorded);
     if (problem !== undefined) throw new HandoffInvariantError(`${problem.code}: ${problem.message}`);
-    const body = canonicalize(wire) as string;
+    const body = wireText(wire);
+    if (body === undefined)
+      throw new HandoffInvariantError('a member has no RFC 8785 form (a lone surrogate or an unsafe number)');
     if (Buffer.byteLength(body, 'utf8') > HANDOFF_MAX_BYTES)
       throw new HandoffInvariantError(`the message exceeds ${HANDOFF_MAX_BYTES} bytes`);
     return { id, body };
@@ -193,9 +204,18 @@ const fail = (code: HandoffReadCode, message: string): Result<never, HandoffRead
 
 /** Reads a handoff message strictly: carrier, format, members, canonical bytes, the entry, routing, the id. */
 export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, HandoffReadError> {
-  const r = readJson(bytes);
-  if (!r.ok) return fail('message-malformed', `not JSON: ${r.error.message}`);
-  const plain = toPlain(r.value);
+  // Bytes the ledger's checked fast path proves canonical (docs/adr/0093-verify-performance.md) are read once, by
+  // JSON.parse, and need no second canonical check; all others take the strict carrier, so every refusal is the one
+  // (and in the order) the strict reader gives.
+  const text = utf8Text(bytes);
+  const proven = text === undefined ? undefined : provenCanonicalValue(text);
+  let plain: unknown;
+  if (proven !== undefined) plain = proven.value;
+  else {
+    const r = readJson(bytes);
+    if (!r.ok) return fail('message-malformed', `not JSON: ${r.error.message}`);
+    plain = toPlain(r.value);
+  }
   if (!isRec(plain)) return fail('message-malformed', 'a handoff message is a JSON object');
   if (plain.format !== HANDOFF_FORMAT) {
     if (typeof plain.format === 'string' && plain.format.startsWith(HANDOFF_FORMAT_PREFIX))
@@ -209,7 +229,8 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
   const shapeProblem = wireShapeProblem(plain);
   if (shapeProblem !== undefined) return fail('message-malformed', shapeProblem);
   const wire = plain as unknown as HandoffWire;
-  if (canonicalize(plain) !== TEXT.decode(bytes))
+  // The carrier read the bytes, so they are UTF-8 and `text` is theirs.
+  if (proven === undefined && wireText(wire) !== text)
     return fail('message-malformed', 'the message bytes are not the RFC 8785 form of what they parse to');
   const parsed = parseStoredEntry(wire.entry);
   if (!parsed.ok) return fail('entry-malformed', `${parsed.error.code}: ${parsed.error.detail}`);
@@ -239,6 +260,21 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
     disposition,
     ...(e.correlation !== null ? { correlation: e.correlation } : {}),
   });
+}
+
+/**
+ * The RFC 8785 text of a message's members (the one serializer of this record, for the builder and the reader's
+ * canonical check): the ledger's canonical serializer, which is RFC 8785 for values whose member names are ASCII and
+ * whose numbers are safe integers (docs/adr/0055-ledger-canonical-serializer.md) — every wire member name is, and
+ * routeIndex is checked to be one. Undefined when a value has no such form (a lone surrogate, an unsafe number).
+ */
+function wireText(wire: HandoffWire): string | undefined {
+  try {
+    return canonicalText(wire);
+  } catch (e) {
+    if (e instanceof LedgerValueError) return undefined;
+    throw e;
+  }
 }
 
 function wireShapeProblem(m: Record<string, unknown>): string | undefined {

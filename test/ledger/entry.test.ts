@@ -13,6 +13,8 @@ import {
 } from '../../core/ledger/entries/entry.js';
 import { ENTRY_SIGNATURE_DOMAIN, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { createHash } from 'node:crypto';
+import { canonicalDisposition } from '../../core/evaluate/disposition.js';
+import type { Disposition } from '../../core/evaluate/types.js';
 import { inspect } from 'node:util';
 import { dispositionEntry, errorEntry, KEYS, OTHER_KEYS, refusalEntry, SIGNER } from './fixtures.js';
 
@@ -59,6 +61,27 @@ describe('the entry builder', () => {
     expect(() => buildEntry(dispositionEntry({ dispositionDigest: sha256Hex('other') }), SIGNER)).toThrow(
       EntryInvariantError,
     );
+  });
+
+  it('accepts exactly the digest the evaluator writes (canonicalDisposition), for text that needs escapes or is not ASCII', () => {
+    for (const name of ['Review', 'ÄÖü 承認', 'quote " back\\slash', 'tab\tnew\nline\u0001', 'emoji 😀', '\u2028']) {
+      const disposition: Disposition = {
+        kind: 'unresolved',
+        reasons: ['unknown'],
+        handoff: { state: 'requested', triggeredBy: ['unknown'], routes: [{ kind: 'queue', name }] },
+      };
+      const evaluatorDigest = sha256Hex(canonicalDisposition(disposition));
+      const built = buildEntry(dispositionEntry({ disposition, dispositionDigest: evaluatorDigest }), SIGNER);
+      expect(parseStoredEntry(built.body).ok).toBe(true);
+      const renamed: Disposition = {
+        ...disposition,
+        handoff: { ...disposition.handoff, routes: [{ kind: 'queue', name: `${name}.` }] },
+      };
+      const other = sha256Hex(canonicalDisposition(renamed));
+      expect(() => buildEntry(dispositionEntry({ disposition, dispositionDigest: other }), SIGNER)).toThrow(
+        /dispositionDigest/,
+      );
+    }
   });
 
   it('checks the embedded disposition against Core §8.3 invariants', () => {

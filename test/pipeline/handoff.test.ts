@@ -133,6 +133,35 @@ describe('the handoff message', () => {
     expect(bad.ok ? 'ok' : bad.error.code).toBe('message-malformed');
   });
 
+  it('refuses a message that differs from its canonical form only in how a number or a string is spelled', () => {
+    const { body } = handoffMessageBytes({ ...base, routeIndex: 1, target: { kind: 'human-role', name: 'Oversight' } });
+    expect(readHandoffMessage(enc.encode(body)).ok).toBe(true);
+    for (const respelled of [
+      body.replace('"routeIndex":1', '"routeIndex":1.0'),
+      body.replace('"routeIndex":1', '"routeIndex":1e0'),
+      body.replace('"name":"Oversight"', '"name":"\\u004fversight"'),
+      body.replace('"format":"docket.handoff/2"', '"format":"docket.handoff\\/2"'),
+    ]) {
+      expect(respelled).not.toBe(body);
+      const r = readHandoffMessage(enc.encode(respelled));
+      expect(r.ok ? 'ok' : r.error.code).toBe('message-malformed');
+    }
+  });
+
+  it('refuses a message, or an entry it carries, nested far beyond the carrier’s depth limit, without throwing', () => {
+    const deep = '['.repeat(200_000) + ']'.repeat(200_000);
+    const { body } = handoffMessageBytes({ ...base, routeIndex: 1, target: { kind: 'human-role', name: 'Oversight' } });
+    const deepEntry = JSON.stringify({ ...(JSON.parse(body) as Record<string, unknown>), entry: deep });
+    const verdicts = [deep, deepEntry].map((m) => {
+      const r = readHandoffMessage(enc.encode(m));
+      return r.ok ? 'ok' : r.error;
+    });
+    expect(verdicts).toMatchObject([
+      { code: 'message-malformed', message: /limit-depth/ },
+      { code: 'entry-malformed', message: /limit-depth/ },
+    ]);
+  });
+
   it('refuses the old coordinates-only format with a reason naming it', () => {
     const old = canonicalize({
       format: 'docket.handoff/1',

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CARRIER_LIMITS } from '../../core/carrier/index.js';
 import { readCanonicalRecord } from '../../core/ledger/primitives/canonical.js';
 import { readLedgerExport } from '../../core/ledger/export/export.js';
 import { readCanonicalText, readLedgerExportFast } from '../../core/ledger/verify/fast-read.js';
@@ -89,6 +90,31 @@ describe('the fast canonical reader', () => {
     const text = '{"10":1,"2":2}';
     expect(readCanonicalText(text)).toEqual(readCanonicalRecord(new TextEncoder().encode(text)));
     expect(readCanonicalText(text).ok).toBe(true);
+  });
+
+  it('gives the strict reader’s answer at and beyond the carrier’s limits, and never throws however deep the nesting', () => {
+    const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    const cases = [
+      nested(DEFAULT_CARRIER_LIMITS.depth),
+      nested(DEFAULT_CARRIER_LIMITS.depth + 1),
+      nested(1_000),
+      nested(200_000),
+      `[${'0,'.repeat(DEFAULT_CARRIER_LIMITS.collectionSize)}0]`,
+      `{"a":[${'[],'.repeat(DEFAULT_CARRIER_LIMITS.collectionSize - 1)}[]]}`,
+    ];
+    const answers = cases.map((text) => {
+      const strict = readCanonicalRecord(new TextEncoder().encode(text));
+      expect(readCanonicalText(text)).toEqual(strict);
+      return strict.ok ? 'ok' : strict.error;
+    });
+    expect(answers).toEqual([
+      'ok',
+      'carrier: limit-depth',
+      'carrier: limit-depth',
+      'carrier: limit-depth',
+      'carrier: limit-collection-size',
+      'ok',
+    ]);
   });
 });
 

@@ -2,13 +2,17 @@
  * Every invariant of a "docket.ledger-entry/1" or "/2" entry (/2 = /1 plus a non-empty `draftFeatures`; ADR 0220),
  * and of a "/3" graph run (ADR 0360; its own members in graph-run-rules.ts), checked by the one builder before it emits bytes and by the
  * strict reader after it parses them. Returns the first violation as a short rule text, or null.
- * The disposition is checked by the evaluator's own serializer (Core §8.3 via canonicalDisposition), and its digest
- * must be the SHA-256 of exactly those RFC 8785 bytes.
+ * The disposition is checked by the evaluator's own rules (Core §8.3, checkDisposition), and its digest must be the
+ * SHA-256 of its RFC 8785 bytes, written by the ledger's serializer: a disposition holds only strings under Core's
+ * ASCII member names, where that serializer is RFC 8785 (docs/adr/0055-ledger-canonical-serializer.md) and writes
+ * what the evaluator's canonicalDisposition writes, at a third of its cost on the handoff path
+ * (docs/adr/0491-handoff-consumer-throughput.md).
  */
 import { utf8ByteLength } from '../../carrier/index.js';
-import { canonicalDisposition } from '../../evaluate/disposition.js';
+import { checkDisposition } from '../../evaluate/disposition.js';
 import { EVALUATION_ERROR_CLASSES, type Disposition } from '../../evaluate/types.js';
 import { isHex, isWellFormed, sha256Hex } from '../primitives/bytes.js';
+import { canonicalText } from '../primitives/canonical.js';
 import {
   ENTRY_FORMAT,
   ENTRY_FORMAT_V2,
@@ -217,7 +221,8 @@ function evaluatorViolation(e: unknown): string | null {
 function dispositionViolation(o: Rec): string | null {
   let bytes: string;
   try {
-    bytes = canonicalDisposition(o.disposition as Disposition);
+    checkDisposition(o.disposition as Disposition);
+    bytes = canonicalText(o.disposition);
   } catch (e) {
     return `disposition satisfies Core §8.3 (${e instanceof Error ? e.message : String(e)})`;
   }

@@ -15,6 +15,7 @@ import {
   joinMembers,
   LedgerValueError,
   readCanonicalRecord,
+  readCanonicalText,
 } from '../primitives/canonical.js';
 import { entryViolation } from './entry-rules.js';
 import { ENTRY_FORMAT_PREFIX, ENTRY_FORMATS, type SignedEntry, type UnsignedEntry } from './entry-types.js';
@@ -73,8 +74,8 @@ export function buildEntry(unsigned: UnsignedEntry, signer: Signer): BuiltEntry 
 }
 
 const LEAF_PREFIX = Uint8Array.of(0x00);
-// The bytes were already read strictly as UTF-8 (readCanonicalRecord), so decoding cannot meet an invalid sequence.
-const UTF8_DECODER = new TextDecoder('utf-8');
+// ignoreBOM: a leading U+FEFF stays in the text, where the reader refuses it, as the carrier does (docs/adr/0010).
+const FATAL_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Entry hash (hex): RFC 9162 §2.1.1 leaf hash of the exact stored bytes. The chain's prevHash uses the same value. */
 export function entryHashOf(body: string | Uint8Array): string {
@@ -124,10 +125,23 @@ function unsignedTextOf(body: string, signatureHex: string): string | null {
   return body.slice(0, at) + body.slice(end + 1);
 }
 
-/** Strict reader of stored entry bytes. Never throws for bad input. */
+/** The stored text of `bytes`, or null when they are not UTF-8 (the strict reader then says why). */
+function textOf(bytes: Uint8Array): string | null {
+  try {
+    return FATAL_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Strict reader of stored entry bytes. Never throws for bad input. The text is read by readCanonicalText, the
+ * strict reader's checked fast path (same answers, docs/adr/0093-verify-performance.md); bytes that are not UTF-8 go
+ * to the strict reader itself.
+ */
 export function parseStoredEntry(bytes: Uint8Array | string): Result<ParsedEntry, EntryReadError> {
-  const raw = typeof bytes === 'string' ? utf8Bytes(bytes) : bytes;
-  const read = readCanonicalRecord(raw);
+  const text = typeof bytes === 'string' ? bytes : textOf(bytes);
+  const read = text === null ? readCanonicalRecord(bytes as Uint8Array) : readCanonicalText(text);
   if (!read.ok) return err({ code: 'malformed', detail: read.error });
   const plain = read.value;
   if (typeof plain === 'object' && plain !== null && !Array.isArray(plain)) {
@@ -139,10 +153,10 @@ export function parseStoredEntry(bytes: Uint8Array | string): Result<ParsedEntry
   const violation = entryViolation(plain, true);
   if (violation !== null) return err({ code: 'malformed', detail: violation });
   const entry = plain as SignedEntry;
-  const text = typeof bytes === 'string' ? bytes : UTF8_DECODER.decode(raw);
-  const unsigned = unsignedTextOf(text, entry.signature);
+  // The strict read succeeded, so `text` is the stored bytes' text (a string input decoding itself).
+  const unsigned = unsignedTextOf(text as string, entry.signature);
   if (unsigned === null) return err({ code: 'malformed', detail: 'signature member not found where RFC 8785 puts it' });
-  return ok({ entry, entryHash: entryHashOf(raw), signingMessage: signingMessage(unsigned) });
+  return ok({ entry, entryHash: entryHashOf(bytes), signingMessage: signingMessage(unsigned) });
 }
 
 /** Strict signature check of a read entry, using the message cut from its stored bytes (no re-serialization). */

@@ -4,7 +4,7 @@
  * within ±(2^53−1) (no floats, so JCS number formatting is the plain decimal integer), no undefined, no functions.
  * One pass checks and writes (docs/adr/0055-ledger-canonical-serializer.md).
  */
-import { readJson, type JsonValue } from '../../carrier/index.js';
+import { DEFAULT_CARRIER_LIMITS, readJson, type JsonValue } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
 import { bytesEqual, isWellFormed, utf8Bytes } from './bytes.js';
 
@@ -156,4 +156,72 @@ export function readCanonicalRecord(raw: Uint8Array): Result<unknown, string> {
   }
   if (!bytesEqual(canonical, raw)) return err('stored bytes are not the RFC 8785 form of their value');
   return ok(plain);
+}
+
+/** Member names already found printable ASCII: ledger records reuse a few dozen names, so the regex runs once each. */
+const asciiNames = new Set<string>();
+function isAsciiName(k: string): boolean {
+  if (asciiNames.has(k)) return true;
+  if (!ASCII_NAME.test(k)) return false;
+  if (asciiNames.size < 4096) asciiNames.add(k);
+  return true;
+}
+
+// The strict reader's carrier limits (readJson's defaults, Core §10). A value the fast path cannot show to be within
+// them is left to the strict reader, which refuses it with the limit's own error; a string's UTF-8 length is at
+// most three bytes per UTF-16 code unit.
+const LIMITS = DEFAULT_CARRIER_LIMITS;
+
+/**
+ * True when a JSON.parse result obeys the ledger value rules (integers within ±(2^53−1), no −0, printable-ASCII
+ * member names, well-formed strings), every object's members are in strictly ascending UTF-16 code-unit order, and
+ * it is visibly within the carrier's depth, collection and string limits. For such a value RFC 8785 text equals
+ * JSON.stringify(value) (§3.2: ECMAScript primitive serialization, sorted members). `open` counts the containers
+ * around `x`; the walk stops at the depth limit, so no input can exhaust the stack.
+ */
+export function isSortedLedgerValue(x: unknown, open = 0): boolean {
+  if (x === null || typeof x === 'boolean') return true;
+  if (typeof x === 'number') return Number.isSafeInteger(x) && !Object.is(x, -0);
+  if (typeof x === 'string') return x.length * 3 <= LIMITS.stringBytes && isWellFormed(x);
+  if (typeof x !== 'object' || open >= LIMITS.depth) return false;
+  if (Array.isArray(x)) {
+    if (x.length > LIMITS.collectionSize) return false;
+    for (const v of x) if (!isSortedLedgerValue(v, open + 1)) return false;
+    return true;
+  }
+  let prev: string | null = null;
+  let n = 0;
+  for (const k in x as Record<string, unknown>) {
+    if (!Object.hasOwn(x, k) || ++n > LIMITS.collectionSize) return false;
+    if ((prev !== null && !(prev < k)) || !isAsciiName(k)) return false;
+    if (!isSortedLedgerValue((x as Record<string, unknown>)[k], open + 1)) return false;
+    prev = k;
+  }
+  return true;
+}
+
+/**
+ * The checked fast path of the strict canonical read (docs/adr/0093-verify-performance.md): the value of `text` when
+ * JSON.parse(text) succeeds, the value is a sorted ledger value within the carrier's limits (isSortedLedgerValue) and
+ * JSON.stringify(value) === text; undefined when it cannot show that (decide with readCanonicalRecord). Such a text is
+ * strict RFC 8259 JSON with unique member names, no lone surrogate and integer numbers (it is what the one serializer
+ * emits), so the strict reader reads it to the same value; conversely a text the strict reader accepts is by
+ * definition the canonical text of its value. JSON.parse defines "__proto__" as an own member, like the carrier.
+ * Texts it merely cannot confirm (integer-like member names, which V8 enumerates first) are left undecided.
+ */
+export function provenCanonicalValue(text: string): { readonly value: unknown } | undefined {
+  if (text.length * 3 > LIMITS.documentBytes) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isSortedLedgerValue(value) && JSON.stringify(value) === text ? { value } : undefined;
+}
+
+/** The strict canonical read of a record given as text: the same answers as readCanonicalRecord(utf8(text)). */
+export function readCanonicalText(text: string): Result<unknown, string> {
+  const proven = provenCanonicalValue(text);
+  return proven !== undefined ? ok(proven.value) : readCanonicalRecord(utf8Bytes(text));
 }
