@@ -17,7 +17,12 @@ export interface PackageManifest {
 }
 export declare function packageFolders(packagesDir?: string): string[];
 export declare function readTemplate(folder: string, packagesDir?: string): PackageManifest;
-/** `outRoot`: where `<folder>/` is built (default dist/packages/); `assets: false` leaves out the prebuilt handlers. */
+/** `outRoot`: where each `<folder>/` is built (default dist/packages/); `assets: false` leaves out the prebuilt handlers. */
+export declare function buildPackages(
+  folders: readonly string[],
+  options?: { readonly outRoot?: string; readonly assets?: boolean },
+): Promise<{ manifest: PackageManifest; dir: string }[]>;
+/** buildPackages of one folder. */
 export declare function buildPackage(
   folder: string,
   options?: { readonly outRoot?: string; readonly assets?: boolean },

@@ -27,16 +27,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -165,29 +156,18 @@ async function bundle(folder, template, outDir) {
   }
 }
 
-/** The .d.ts files of a directory tree. */
-function declarationFiles(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...declarationFiles(p));
-    else if (p.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
-
-/** The declaration files reachable from `roots` through relative imports and re-exports. */
-function reachableDeclarations(roots) {
+/** The declaration files reachable from `roots` through relative imports and re-exports, among `texts` (by path). */
+function reachableDeclarations(roots, texts) {
   const seen = new Set();
-  const queue = roots.filter((r) => existsSync(r));
+  const queue = roots.filter((r) => texts.has(r));
   while (queue.length > 0) {
     const file = queue.pop();
     if (seen.has(file)) continue;
     seen.add(file);
-    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\s*\(\s*)['"](\.[^'"]+)['"]/g)) {
+    for (const m of texts.get(file).matchAll(/(?:from\s+|import\s*\(\s*)['"](\.[^'"]+)['"]/g)) {
       const base = resolve(dirname(file), m[1]);
       const candidates = [base.replace(/\.js$/, '.d.ts'), `${base}.d.ts`, join(base, 'index.d.ts')];
-      const next = candidates.find((c) => c.endsWith('.d.ts') && existsSync(c));
+      const next = candidates.find((c) => c.endsWith('.d.ts') && texts.has(c));
       if (next !== undefined) queue.push(next);
     }
   }
@@ -195,49 +175,66 @@ function reachableDeclarations(roots) {
 }
 
 /**
- * tsc's declaration tree for the entries (the repository's compiler options, declarations only) under
- * `<typesDir>`, and one `dist/<entry>.d.ts` per entry pointing into it. Fails on a type error or on a declaration
- * that names a package the users would not have installed.
+ * tsc's declarations for the entries of every package in `folders` (the repository's compiler options, declarations
+ * only), from ONE program: the packages share most of core/, and a program per package parsed and checked it once
+ * each. A declaration file's text does not depend on the other roots, so each package gets the same tree it would
+ * from a program of its own. Returns each emitted file's text by its path relative to the repository. Fails on a type
+ * error in any of the packages (the message names the file).
  */
-export function emitTypes(folder, template, outDir) {
-  const typesDir = join(outDir, 'types');
+export function emitDeclarations(folders) {
   const config = ts.getParsedCommandLineOfConfigFile(
     join(ROOT, 'tsconfig.json'),
     {},
     { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
   );
-  const entries = Object.values(template.docket.entries).map((s) => join(PACKAGES_DIR, folder, s));
+  const entries = folders.flatMap((folder) =>
+    Object.values(readTemplate(folder).docket.entries).map((s) => join(PACKAGES_DIR, folder, s)),
+  );
+  const outDir = join(ROOT, '.declarations');
   const options = {
     ...config.options,
     declaration: true,
     emitDeclarationOnly: true,
     noEmit: false,
-    outDir: typesDir,
+    outDir,
     rootDir: ROOT,
     incremental: false,
     tsBuildInfoFile: undefined,
   };
   const program = ts.createProgram(entries, options);
-  const diagnostics = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
+  const emitted = new Map();
+  const diagnostics = [
+    ...ts.getPreEmitDiagnostics(program),
+    ...program.emit(undefined, (file, text) => emitted.set(relative(outDir, file), text)).diagnostics,
+  ];
   if (diagnostics.length > 0)
     throw new PackageBuildError(
-      folder,
+      folders.join(', packages/'),
       ts.formatDiagnostics(diagnostics, {
         getCanonicalFileName: (f) => f,
         getCurrentDirectory: () => ROOT,
         getNewLine: () => '\n',
       }),
     );
+  return emitted;
+}
+
+/**
+ * A package's declaration tree under `<outDir>/types` from `declarations` (emitDeclarations), and one
+ * `dist/<entry>.d.ts` per entry pointing into it. Fails on a declaration that names a package the users would not
+ * have installed.
+ */
+export function emitTypes(folder, template, outDir, declarations) {
+  const typesDir = join(outDir, 'types');
+  const texts = new Map([...declarations].map(([path, text]) => [join(typesDir, path), text]));
   // Only what the entries' declarations reach is shipped and checked: tsc also emits a declaration for every module
   // the implementation imports (e.g. generated validators behind a barrel), which no user's compiler ever reads.
   const roots = Object.values(template.docket.entries).map((src) =>
     join(typesDir, 'packages', folder, src.replace(/\.ts$/, '.d.ts')),
   );
-  const reachable = reachableDeclarations(roots);
-  for (const file of declarationFiles(typesDir)) if (!reachable.has(file)) rmSync(file);
   const declared = new Set(Object.keys({ ...template.dependencies, ...template.peerDependencies }));
-  for (const file of reachable) {
-    const text = readFileSync(file, 'utf8');
+  for (const file of reachableDeclarations(roots, texts)) {
+    const text = texts.get(file);
     for (const m of text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)) {
       const pkg = packageOf(m[1]);
       if (pkg !== null && !isBuiltin(m[1]) && !declared.has(pkg))
@@ -246,6 +243,8 @@ export function emitTypes(folder, template, outDir) {
           `${relative(outDir, file)} names ${m[1]}, which is not a dependency of ${template.name}`,
         );
     }
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
   }
   for (const [entry, source] of Object.entries(template.docket.entries)) {
     const target = join(typesDir, 'packages', folder, source.replace(/\.ts$/, '.js'));
@@ -271,19 +270,34 @@ function promisedPaths(manifest) {
 }
 
 /**
- * Builds one package folder into `<outRoot>/<folder>/` (default dist/packages/; tests give their own directory under
- * it, so that builds running at once never delete each other's output); returns its manifest and directory.
- * `assets: false` leaves out what the API needs not (the prebuilt handlers).
+ * Builds package folders, each into `<outRoot>/<folder>/` (default dist/packages/; tests give their own directory
+ * under it, so that builds running at once never delete each other's output); returns each one's manifest and
+ * directory, in order. `assets: false` leaves out what the API needs not (the prebuilt handlers).
  */
-export async function buildPackage(folder, { outRoot = OUT_DIR, assets = true } = {}) {
-  const template = readTemplate(folder);
+export async function buildPackages(folders, { outRoot = OUT_DIR, assets = true } = {}) {
+  const templates = folders.map((folder) => readTemplate(folder));
+  const typed = folders.filter((_, i) => templates[i].docket.layout !== 'repository');
+  const declarations = typed.length > 0 ? emitDeclarations(typed) : new Map();
+  const built = [];
+  for (const [i, folder] of folders.entries())
+    built.push(await buildOne(folder, templates[i], outRoot, assets, declarations));
+  return built;
+}
+
+/** Builds one package folder (buildPackages). */
+export async function buildPackage(folder, options = {}) {
+  const [built] = await buildPackages([folder], options);
+  return built;
+}
+
+async function buildOne(folder, template, outRoot, assets, declarations) {
   const outDir = join(outRoot, folder);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, 'dist'), { recursive: true });
   if (template.docket.layout === 'repository') copyRepositoryLayout(template, outDir);
   else {
     await bundle(folder, template, outDir);
-    emitTypes(folder, template, outDir);
+    emitTypes(folder, template, outDir, declarations);
   }
   if (assets && template.docket.prebuiltHandlers === true) writePrebuiltHandlers(outDir);
   const { docket: _build, ...manifest } = template;
@@ -329,9 +343,10 @@ async function main(argv) {
   const report = argv.includes('--api-report');
   const named = argv.filter((a) => !a.startsWith('--'));
   const folders = named.length > 0 ? named : packageFolders();
-  for (const folder of folders) {
-    // The report needs declarations only: the prebuilt handlers are built when the package is (packed).
-    const { manifest, dir } = await buildPackage(folder, { assets: pack || !report });
+  // The report needs declarations only: the prebuilt handlers are built when the package is (packed).
+  const built = await buildPackages(folders, { assets: pack || !report });
+  for (const [i, folder] of folders.entries()) {
+    const { manifest, dir } = built[i];
     let line = `${manifest.name}@${manifest.version} → ${relative(ROOT, dir)}`;
     if (report && hasApiReport(folder)) {
       writeFileSync(join(PACKAGES_DIR, folder, 'api.md'), builtApiReport(folder, manifest, dir));

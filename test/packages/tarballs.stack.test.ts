@@ -22,7 +22,7 @@ import { ListQueuesCommand, ReceiveMessageCommand, SendMessageCommand } from '@a
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryHashOf } from '../../core/ledger/entries/entry.js';
 import { handoffId } from '../../core/pipeline/handoff-message.js';
-import { buildPackage, OUT_DIR, packPackage } from '../../scripts/build-packages.mjs';
+import { buildPackages, OUT_DIR, packPackage } from '../../scripts/build-packages.mjs';
 import { startE2e, type E2eWorld } from '../e2e/harness.js';
 import { ex, sleep, worldIo, type WorldIo } from '../e2e/world-io.js';
 
@@ -69,7 +69,7 @@ beforeAll(async () => {
   const tarballs: string[] = [];
   mkdirSync(OUT_DIR, { recursive: true });
   built = mkdtempSync(join(OUT_DIR, '.tarballs-'));
-  for (const folder of LIBRARIES) tarballs.push(packPackage((await buildPackage(folder, { outRoot: built })).dir));
+  for (const { dir } of await buildPackages(LIBRARIES, { outRoot: built })) tarballs.push(packPackage(dir));
   writeFileSync(join(project, 'package.json'), '{ "name": "docket-user", "private": true, "type": "module" }\n');
   for (const f of ['check.ts', 'tsconfig.json', 'consume.mjs', 'request.mjs'])
     copyFileSync(join(FIXTURES, f), join(project, f));

@@ -29,6 +29,10 @@ const file = (name: string, f: string): Uint8Array | undefined => {
 
 /** The scenarios (with mode) whose verdict differs from the hand-written one, under the verifier imported now. */
 async function failingScenarios(): Promise<string[]> {
+  // vi.resetModules() also reset the crypto port test/setup-node-crypto.ts installed: without this the fresh module
+  // graph verifies on the pure-JavaScript port, the same verdicts (test/ledger/crypto-port.test.ts) several times slower.
+  const { useFastestLedgerCrypto } = await import('../../adapters/sodium-ledger-crypto.js');
+  useFastestLedgerCrypto();
   const { verifyExportFiles } = await import('../../core/ledger/verify/files.js');
   const failing: string[] = [];
   for (const name of names) {
