@@ -212,6 +212,7 @@ describe('the cost model', () => {
     ]);
     expect(c.meanMs).toBe(30 + 8 + 17 + 10 + 9 + 5 + 4);
     expect(c.recordsPerBatch).toBe(9.5);
+    expect(c.perLogCeiling).toBeCloseTo((9.5 * 1000) / 83, 9);
   });
 });
 

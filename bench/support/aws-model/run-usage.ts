@@ -14,6 +14,8 @@ import type { BatchBreakdown, FunctionName, RunFigures } from './scale-model.js'
 export interface BatchCycle {
   readonly meanMs: number;
   readonly recordsPerBatch: number;
+  /** A log's ceiling at this cycle, appends/s: records per batch ÷ the cycle (the backlog's end waits for its slowest log). */
+  readonly perLogCeiling: number;
   readonly steps: {
     readonly receiveAndInvoke: number;
     readonly headRead: number;
@@ -36,7 +38,13 @@ export function batchCycle(b: BatchBreakdown): BatchCycle {
     delete: b.deleteMs,
     unlockToNextTake: b.unlockToNextTakeMs,
   };
-  return { meanMs: Object.values(steps).reduce((x, y) => x + y, 0), recordsPerBatch: b.recordsPerBatch, steps };
+  const meanMs = Object.values(steps).reduce((x, y) => x + y, 0);
+  return {
+    meanMs,
+    recordsPerBatch: b.recordsPerBatch,
+    perLogCeiling: meanMs > 0 ? (b.recordsPerBatch * 1000) / meanMs : 0,
+    steps,
+  };
 }
 
 /** Units per evaluation of every table the run metered, and their sum. */
