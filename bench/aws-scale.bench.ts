@@ -1,42 +1,47 @@
 /**
  * The AWS scale model (docs/adr/0280-aws-scale-model.md; model in bench/support/aws-model/): the deployed handlers'
  * runtimes (functions/lib/evaluate-runtime.ts, functions/lib/deliver-runtime.ts) run by simulated Lambda instances on
- * a virtual clock over modelled AWS clients, every DynamoDB and SQS call costing a lognormal latency, metered per
+ * a virtual clock over modelled AWS clients, every call costing a latency drawn from its API's distribution under a
+ * profile (bench/support/aws-model/latency-profile.ts, docs/adr/0470-calibrated-latency-profiles.md), metered per
  * partition key and (with --throttle) limited per key with the SDK's own retries. Virtual time: the figures do not
  * depend on this machine or its load, and the same flags and seed give the same figures on every run.
  *
- *   npm run build && node dist/bench/aws-scale.bench.js --instances 8 --logs 8 --appends 12000 --throttle --json
+ *   npm run build && node dist/bench/aws-scale.bench.js --logs 8 --appends 12000 --throttle --json --rate 1400
  *
- * It runs the design as shipped (intake → sequence function → SQS FIFO ledger queue, group = log: one writer per log;
- * each log's slot writes group-committed as one bundle item, ADR 0350 and ADR 0400; one delivery job per log sent
- * under the lock; a delivery stage that writes the positions and sends the handoffs and the notifications) twice:
+ * It models a deployment: the configuration object `cdk deploy` takes (infra/config.ts `resolveConfig`; flags map onto
+ * it, --config adds any other member as JSON) and refuses what synthesis refuses, with the configuration's own error
+ * (docs/adr/0471-scale-model-runs-deployable-configurations.md). It runs the design as shipped (intake → sequence
+ * function → SQS FIFO ledger queue, group = log: one writer per log; each log's slot writes group-committed as one
+ * bundle item, ADR 0350 and ADR 0400; one delivery job per log sent under the lock; a delivery stage that writes the
+ * positions and sends the handoffs and the notifications) twice:
  *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
- *             durable (the sustained rate); units per entry, hottest key, throttles and redeliveries are this run's;
- *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the sustained rate): p50/p99 are this run's, per
- *             request from its send to the intake to its entry's slot write applied at the table.
+ *             durable (the sustained rate); the batch cycle, hottest key, table peaks, throttles are this run's;
+ *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the sustained rate): p50/p99, and the units,
+ *             calls and cost per evaluation at the batch fill that rate gives, are this run's;
+ * per request from its send to the intake to its entry's slot write applied at the table.
  * Both runs' chains are checked with the project's verify (all signatures, position markers) under a test policy.
  * The same-run baseline (`baseline`, `ratio`): the backlog run's entries written again as bare conditional PutItems of
  * the same items against a fresh modelled table with the same latency and limits, instances × batch size at once —
  * the physical floor of writing every entry (scale-model.ts `bareWrites`).
  *
- * Flags: --instances N (50) --logs L (8) --appends K (12000) --throttle --json --seed S (1)
- *   --p50 / --p99 ms (4 / 15: DynamoDB call latency)  --sqs-p50 / --sqs-p99 ms (default: the same as DynamoDB)
+ * Flags (deployment: infra/config.ts's member in brackets, its default unless given):
+ *   --logs L [logCount] (8)  --instances N [maximumConcurrency]  --batch-size b [batchSize]
+ *   --sequencers S [sequencerMaximumConcurrency]  --delivery-instances N [deliverMaximumConcurrency]
+ *   --config JSON (any other DocketConfig members, as in cdk.json's docket.<stage>)
+ * Model: --appends K (12000) --throttle --json --seed S (1) --profile optimistic|published|pessimistic (published)
  *   --cpu-ms (1: evaluate-function CPU per record)  --sign-ms (0.1: per entry signature, under the slot lock)
- *   --visibility-timeout s (180: infra/config.ts, 6 × the 30 s function timeout)  --sequencers S (max(4, logs))
- *   --rate r (paced run's requests/s)  --batch-size b (10)
- *   --delivery-instances N (delivery-stage consumers; default --instances; infra deploys max(10, maximumConcurrency))
- *   --invoke-ms ms (the event source mapping's poll + invoke after a receive, every function; default one SQS draw)
- * It also reports the latency a requester sees, to the result notification (notifiedP50Ms, notifiedP99Ms),
- * `deliveredOnce`: every entry's handoffs and notification arrived, each id once but for redelivered requests, the
- * stage's jobs sent and delivered and its SQS calls (job send, receive, delete) per entry, and `evaluateUnderLockMs`:
- * the evaluate function's time under the FIFO lock (invoked → returned), mean ms per batch.
+ *   --rate r (paced run's requests/s)
  *   --p99-target ms: also bisect, in seven more paced runs, the highest rate whose p99 (to durable) meets the target
- *   (`rateAtP99Target`: the rate, its p99, its share of the sustained rate, the next rate tried that missed)
+ *   (`requestsPerSecondAtP99Target`, and `rateAtP99Target`: its p99, share of the sustained rate, the next rate missed)
+ * It also reports the latency to the result notification, `deliveredOnce`, the delivery stage's counts,
+ * `evaluateUnderLockMs`, `batchCycleMs` (a log's cycle and its steps), `wruPerEvaluation` / `rruPerEvaluation` (every
+ * table), `costPerMillion` (bench/support/aws-model/cost-model.ts, us-east-1) and `tableQuota` (table-quota.ts).
  * With --json the last line is one JSON object: the figures, `baseline` (the bare writes) and `ratio` (/ baseline).
  */
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DocketConfigError, resolveConfig, type DocketConfig } from '../infra/config.js';
 import {
   rateAtP99,
   simulate,
@@ -45,31 +50,31 @@ import {
   type RunFigures,
   type ScaleOptions,
 } from './support/aws-model/scale-model.js';
-import { lognormalMeanMs } from './support/aws-model/latency.js';
+import { isProfileName, PROFILES } from './support/aws-model/latency-profile.js';
+import { latencyMeanMs } from './support/aws-model/latency.js';
+import { costPerMillion } from './support/aws-model/cost-model.js';
+import { tableQuota } from './support/aws-model/table-quota.js';
+import { batchCycle, unitsPerEvaluation, usageOf } from './support/aws-model/run-usage.js';
 
 const COMMAND = 'npm run build && node dist/bench/aws-scale.bench.js';
 
 const { values } = parseArgs({
   options: {
-    instances: { type: 'string', default: '50' },
     logs: { type: 'string', default: '8' },
+    instances: { type: 'string' },
+    'batch-size': { type: 'string' },
+    sequencers: { type: 'string' },
+    'delivery-instances': { type: 'string' },
+    config: { type: 'string' },
     appends: { type: 'string', default: '12000' },
     throttle: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     seed: { type: 'string', default: '1' },
-    p50: { type: 'string', default: '4' },
-    p99: { type: 'string', default: '15' },
-    'sqs-p50': { type: 'string' },
-    'sqs-p99': { type: 'string' },
+    profile: { type: 'string', default: 'published' },
     'cpu-ms': { type: 'string', default: '1' },
     'sign-ms': { type: 'string', default: '0.1' },
-    'visibility-timeout': { type: 'string', default: '180' },
-    sequencers: { type: 'string' },
     rate: { type: 'string' },
-    'batch-size': { type: 'string', default: '10' },
-    'delivery-instances': { type: 'string' },
     'p99-target': { type: 'string' },
-    'invoke-ms': { type: 'string' },
   },
 });
 
@@ -80,28 +85,44 @@ function num(name: string, text: string | undefined, min: number, integer = fals
   return n;
 }
 
-const logs = num('logs', values.logs, 1, true);
+/** The flags as DocketConfig members: only those given, so the configuration's own defaults apply to the rest. */
+function deploymentOverrides(): Partial<DocketConfig> {
+  const fromJson = values.config === undefined ? {} : (JSON.parse(values.config) as Partial<DocketConfig>);
+  const given = (flag: string, member: keyof DocketConfig): Partial<DocketConfig> => {
+    const text = (values as Record<string, string | boolean | undefined>)[flag];
+    return typeof text === 'string' ? { [member]: Number(text) } : {};
+  };
+  return {
+    ...fromJson,
+    logCount: Number(values.logs),
+    ...given('instances', 'maximumConcurrency'),
+    ...given('batch-size', 'batchSize'),
+    ...given('sequencers', 'sequencerMaximumConcurrency'),
+    ...given('delivery-instances', 'deliverMaximumConcurrency'),
+  };
+}
+
+function deployment(): DocketConfig {
+  try {
+    return resolveConfig(deploymentOverrides());
+  } catch (e) {
+    if (!(e instanceof DocketConfigError)) throw e;
+    console.error(`aws-scale: not a deployable configuration (${e.code}): ${e.message}`);
+    process.exit(2);
+  }
+}
+
+if (!isProfileName(values.profile)) throw new RangeError(`--profile must be optimistic, published or pessimistic`);
 const o: ScaleOptions = {
-  instances: num('instances', values.instances, 1, true),
-  logs,
+  deployment: deployment(),
   appends: num('appends', values.appends, 1, true),
   throttle: values.throttle,
-  dynamoLatency: { p50Ms: num('p50', values.p50, 0.001), p99Ms: num('p99', values.p99, 0.001) },
-  sqsLatency: {
-    p50Ms: num('sqs-p50', values['sqs-p50'] ?? values.p50, 0.001),
-    p99Ms: num('sqs-p99', values['sqs-p99'] ?? values.p99, 0.001),
-  },
+  profile: PROFILES[values.profile],
   cpuMsPerRecord: num('cpu-ms', values['cpu-ms'], 0),
   signMs: num('sign-ms', values['sign-ms'], 0),
-  visibilityTimeoutSeconds: num('visibility-timeout', values['visibility-timeout'], 0),
-  sequencers: num('sequencers', values.sequencers ?? String(Math.max(4, logs)), 1, true),
-  batchSize: num('batch-size', values['batch-size'], 1, true),
   seed: num('seed', values.seed, 0, true),
-  ...(values['delivery-instances'] !== undefined
-    ? { deliveryInstances: num('delivery-instances', values['delivery-instances'], 1, true) }
-    : {}),
-  ...(values['invoke-ms'] !== undefined ? { invokeMs: num('invoke-ms', values['invoke-ms'], 0) } : {}),
 };
+const d = o.deployment;
 
 const root = new URL('../../', import.meta.url);
 const packBytes = new Uint8Array(readFileSync(new URL('examples/data-request-intake-triage.json', root)));
@@ -128,15 +149,29 @@ const round = (n: number, digits = 2): number => Number(n.toFixed(digits));
 /** The headline object of one design: the backlog run's rate, units and load; the paced run's latency. */
 function summary(f: DesignFigures) {
   const b = f.backlog;
+  const cycle = batchCycle(b.breakdown);
+  const cost = costPerMillion(usageOf(f.paced, d));
   return {
     design: b.design,
+    profile: o.profile.name,
+    logs: d.logCount,
+    maximumConcurrency: d.maximumConcurrency,
     appendsPerSecond: round(b.appendsPerSecond, 0),
+    perLogAppendsPerSecond: round(b.appendsPerSecond / d.logCount, 0),
     p50Ms: round(f.paced.p50Ms, 1),
     p99Ms: round(f.paced.p99Ms, 1),
     notifiedP50Ms: round(f.paced.notifiedP50Ms, 1),
     notifiedP99Ms: round(f.paced.notifiedP99Ms, 1),
     notified: f.paced.notified,
     latencyAtRequestsPerSecond: round(f.paced.arrivals.kind === 'poisson' ? f.paced.arrivals.perSecond : 0, 0),
+    // A log's batch cycle in the backlog run (full batches): records per batch ÷ the cycle bounds the log's rate.
+    batchCycleMs: {
+      mean: round(cycle.meanMs, 1),
+      recordsPerBatch: round(cycle.recordsPerBatch, 1),
+      perLogCeiling: round(cycle.perLogCeiling, 0),
+      steps: roundAll(cycle.steps),
+    },
+    requestsPerSecondAtP99Target: f.atTarget === undefined ? null : round(f.atTarget.requestsPerSecond, 0),
     ...(f.atTarget !== undefined
       ? {
           rateAtP99Target: {
@@ -148,6 +183,17 @@ function summary(f: DesignFigures) {
           },
         }
       : {}),
+    // Units, calls and cost per evaluation at the paced run's batch fill (at --rate).
+    wruPerEvaluation: roundAll(unitsPerEvaluation(f.paced.unitsPerEntry.wcu), 3),
+    rruPerEvaluation: roundAll(unitsPerEvaluation(f.paced.unitsPerEntry.rcu), 3),
+    costPerMillion: round(cost.total),
+    costItemsPerMillion: roundAll(cost.items, 3),
+    pacedRecordsPerBatch: round(f.paced.breakdown.recordsPerBatch, 1),
+    tableQuota: b.tablePeaks.map((t) => {
+      const q = tableQuota(t);
+      return { ...q, peakWruPerSecond: round(q.peakWruPerSecond, 0), peakRruPerSecond: round(q.peakRruPerSecond, 0) };
+    }),
+    coldStarts: b.lambda.coldStarts,
     ledgerWcuPerEntry: round(b.ledgerWcuPerEntry, 3),
     ledgerRcuPerEntry: round(b.ledgerRcuPerEntry, 3),
     archiveWcuPerEntry: round(b.archiveWcuPerEntry, 3),
@@ -198,8 +244,8 @@ function baselineOf(f: DesignFigures) {
   };
 }
 
-function roundAll<T extends object>(x: T): Record<string, number> {
-  return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, round(v as number, 1)]));
+function roundAll<T extends object>(x: T, digits = 1): Record<string, number> {
+  return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, round(v as number, digits)]));
 }
 
 async function main(): Promise<void> {
@@ -210,13 +256,14 @@ async function main(): Promise<void> {
   const wallS = Number(process.hrtime.bigint() - wall) / 1e9;
 
   const args = process.argv.slice(2).join(' ');
+  const p = o.profile;
+  const mean = (shape: Parameters<typeof latencyMeanMs>[0]) => latencyMeanMs(shape).toFixed(1);
   console.log(
-    `AWS scale model (virtual time; seed ${o.seed}): ${o.instances} instances × ${o.logs} logs, ${o.appends} appends, throttle ${o.throttle ? 'on' : 'off'}`,
+    `AWS scale model (virtual time; seed ${o.seed}; profile ${p.name}): logCount ${d.logCount}, maximumConcurrency ${d.maximumConcurrency}, sequencers ${d.sequencerMaximumConcurrency}, deliver ${d.deliverMaximumConcurrency}, batch ${d.batchSize}; ${o.appends} appends, throttle ${o.throttle ? 'on' : 'off'}`,
   );
   console.log(
-    `  DynamoDB latency p50 ${o.dynamoLatency.p50Ms} ms / p99 ${o.dynamoLatency.p99Ms} ms (mean ${lognormalMeanMs(o.dynamoLatency).toFixed(2)} ms), SQS p50 ${o.sqsLatency.p50Ms} / p99 ${o.sqsLatency.p99Ms} ms; CPU ${o.cpuMsPerRecord} ms/record + ${o.signMs} ms/signature; visibility timeout ${o.visibilityTimeoutSeconds} s`,
+    `  mean ms: DynamoDB read ${mean(p.dynamoRead)}, write ${mean(p.dynamoWrite)} (+${p.perKbMs}/KB), SQS ${mean(p.sqsCall)}, SNS ${mean(p.snsPublish)}, standard → handler ${mean(p.standardToHandler)}, FIFO → handler ${mean(p.fifoToHandler)}, cold start ${mean(p.coldStart)}; CPU ${o.cpuMsPerRecord} ms/record + ${o.signMs} ms/signature`,
   );
-  console.log(`  delivery stage: ${o.deliveryInstances ?? o.instances} consumer instances`);
   console.log(`  ${s.design}:`);
   console.log(
     `    ${s.appendsPerSecond} appends/s sustained; p50 ${s.p50Ms} ms, p99 ${s.p99Ms} ms at ${s.latencyAtRequestsPerSecond} requests/s`,
@@ -243,6 +290,16 @@ async function main(): Promise<void> {
     `    evaluate function under the FIFO lock: ${s.evaluateUnderLockMs} ms per batch (paced run ${s.pacedEvaluateUnderLockMs} ms)`,
   );
   console.log(`    per batch (mean ms): ${JSON.stringify(s.batchBreakdownMs)}`);
+  console.log(
+    `    batch cycle ${s.batchCycleMs.mean} ms for ${s.batchCycleMs.recordsPerBatch} records (${s.perLogAppendsPerSecond} appends/s per log sustained, ${s.batchCycleMs.perLogCeiling} at this cycle): ${JSON.stringify(s.batchCycleMs.steps)}`,
+  );
+  console.log(
+    `    per evaluation at ${s.latencyAtRequestsPerSecond} requests/s (${s.pacedRecordsPerBatch} records a batch): WRU ${JSON.stringify(s.wruPerEvaluation)}, RRU ${JSON.stringify(s.rruPerEvaluation)}; $${s.costPerMillion} per million ${JSON.stringify(s.costItemsPerMillion)}`,
+  );
+  for (const q of s.tableQuota)
+    console.log(
+      `    table ${q.table}: peak ${q.peakWruPerSecond} WRU/s, ${q.peakRruPerSecond} RRU/s; over the 40,000 quota ${q.exceedsQuota}; over a new on-demand table's warm throughput ${q.exceedsNewTableWarm} (${q.doublings} doublings, ${q.rampMinutes} min by traffic alone)`,
+    );
   console.log(
     `  baseline, same run: ${base.writes} bare conditional PutItems of the same entry items, ${base.concurrency} at once: ${base.appendsPerSecond} writes/s; p50 ${base.p50Ms} ms, p99 ${base.p99Ms} ms per write; ${base.ledgerWcuPerEntry} WCU each; throttled ${base.throttled}`,
   );

@@ -9,7 +9,9 @@ import { entryItem as wireEntryItem } from '../../adapters/ledger-entry-item.js'
 import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../bench/support/aws-model/virtual-clock.js';
-import { lognormalLatency, lognormalMeanMs } from '../../bench/support/aws-model/latency.js';
+import { latencyMeanMs, quantileLatency } from '../../bench/support/aws-model/latency.js';
+import { fixedLatency, PROFILES } from '../../bench/support/aws-model/latency-profile.js';
+import { resolveConfig } from '../../infra/config.js';
 import {
   itemSize,
   numberSize,
@@ -86,21 +88,21 @@ describe('the virtual clock', () => {
   });
 });
 
-describe('the lognormal latency', () => {
+describe('a latency fixed by its median and 99th percentile', () => {
   it('has the median and 99th percentile it was given', () => {
-    const draw = lognormalLatency({ p50Ms: 4, p99Ms: 15 }, prng(42));
+    const draw = quantileLatency({ p50Ms: 4, p99Ms: 15 }, prng(42));
     const xs = Array.from({ length: 100_000 }, draw).sort((a, b) => a - b);
     expect(xs[50_000]).toBeGreaterThan(3.9);
     expect(xs[50_000]).toBeLessThan(4.1);
     expect(xs[99_000]).toBeGreaterThan(14.4);
     expect(xs[99_000]).toBeLessThan(15.6);
     const mean = xs.reduce((s, x) => s + x, 0) / xs.length;
-    expect(Math.abs(mean - lognormalMeanMs({ p50Ms: 4, p99Ms: 15 }))).toBeLessThan(0.05);
+    expect(Math.abs(mean - latencyMeanMs({ p50Ms: 4, p99Ms: 15 }))).toBeLessThan(0.05);
   });
 
   it('draws the same sequence for the same seed', () => {
-    const a = lognormalLatency({ p50Ms: 4, p99Ms: 15 }, prng(7));
-    const b = lognormalLatency({ p50Ms: 4, p99Ms: 15 }, prng(7));
+    const a = quantileLatency({ p50Ms: 4, p99Ms: 15 }, prng(7));
+    const b = quantileLatency({ p50Ms: 4, p99Ms: 15 }, prng(7));
     expect([a(), a(), a()]).toEqual([b(), b(), b()]);
   });
 });
@@ -253,7 +255,7 @@ describe('the metered ledger store', () => {
   const site = (clock: VirtualClock, meter: CapacityMeter, latency = 4): CallSite => ({
     clock,
     meter,
-    latency: () => latency,
+    latency: fixedLatency(latency),
     retry: { sleep: (ms) => clock.sleep(ms), rand: () => 0.5, quota: new RetryQuota() },
     cpuDone: () => Promise.resolve(),
   });
@@ -324,7 +326,10 @@ describe('the metered ledger store', () => {
     const clock = new VirtualClock();
     const meter = new CapacityMeter(false);
     const draws = [6, 4];
-    const store = new ModelledLedgerStore(new LedgerTable(), { ...site(clock, meter), latency: () => draws.shift()! });
+    const store = new ModelledLedgerStore(new LedgerTable(), {
+      ...site(clock, meter),
+      latency: { ...fixedLatency(0), dynamo: () => draws.shift()! },
+    });
     const group = [member(0, noise(2400)), member(1, noise(100)), member(2, noise(100))];
     const bundle = itemSize(groupItem(group));
     const again = [member(0, 'y'), member(1, 'y')];
@@ -460,18 +465,15 @@ describe('the scale model end to end', () => {
   const packBytes = new Uint8Array(
     readFileSync(new URL('../../examples/data-request-intake-triage.json', import.meta.url)),
   );
+  // The smallest deployable shape with two logs: one evaluate instance per log (ADR 0273), AWS's minimum of 2 elsewhere.
+  const deployment = resolveConfig({ logCount: 2, sequencerMaximumConcurrency: 2, deliverMaximumConcurrency: 2 });
   const o: ScaleOptions = {
-    instances: 6,
-    logs: 2,
+    deployment,
     appends: 60,
     throttle: true,
-    dynamoLatency: { p50Ms: 4, p99Ms: 15 },
-    sqsLatency: { p50Ms: 4, p99Ms: 15 },
+    profile: PROFILES.optimistic,
     cpuMsPerRecord: 1,
     signMs: 0.1,
-    visibilityTimeoutSeconds: 180,
-    sequencers: 2,
-    batchSize: 10,
     seed: 5,
   };
   const work = workload(o.appends, packBytes, o.seed);
@@ -493,7 +495,7 @@ describe('the scale model end to end', () => {
     expect(run.ledgerRcuPerEntry).toBeLessThan(1.5);
     expect(run.breakdown.batches).toBeGreaterThan(0);
     expect(run.breakdown.groupsPerBatch).toBeGreaterThanOrEqual(1);
-    expect(run.breakdown.groupsPerBatch).toBeLessThanOrEqual(o.logs);
+    expect(run.breakdown.groupsPerBatch).toBeLessThanOrEqual(deployment.logCount);
   });
 
   it("reports when each request's result notification is published, never before its entry is durable", async () => {
@@ -518,16 +520,6 @@ describe('the scale model end to end', () => {
     expect(run.ledgerWcuPerEntry).toBeLessThan(3.5);
   });
 
-  it('spends the given poll + invoke after every receive instead of one SQS latency draw', async () => {
-    const drawn = await simulate(work, o, { kind: 'backlog' });
-    const fixed = await simulate(work, { ...o, invokeMs: 20 }, { kind: 'backlog' });
-    // Receive answered → handler start is the receive's return half plus the invoke: 20 ms now, a ~4 ms draw before.
-    expect(fixed.breakdown.receiveToInvokeMs).toBeGreaterThanOrEqual(20);
-    expect(fixed.breakdown.receiveToInvokeMs - 20).toBeLessThan(drawn.breakdown.receiveToInvokeMs);
-    expect(fixed.appendsPerSecond).toBeLessThan(drawn.appendsPerSecond);
-    expect(fixed.chainValid && fixed.oneEntryPerRequest && fixed.deliveredOnce).toBe(true);
-  });
-
   it('sends one delivery job per log of each batch, and each job is delivered once in a run without redeliveries', async () => {
     const stage = await simulate(work, o, { kind: 'backlog' });
     expect(stage.redelivered).toBe(0);
@@ -542,23 +534,25 @@ describe('the scale model end to end', () => {
     expect(stage.delivery.sqsCallsPerEntry).toBeCloseTo(stage.delivery.sqsCalls / o.appends, 9);
   });
 
-  it("runs as many delivery consumers as the evaluate function's instances unless told otherwise", async () => {
+  it("runs as many delivery consumers as the deployment's deliverMaximumConcurrency", async () => {
     const light: ScaleOptions = { ...o, throttle: false };
-    const same = await simulate(work, light, { kind: 'backlog' });
-    const asMany = await simulate(work, { ...light, deliveryInstances: o.instances }, { kind: 'backlog' });
-    const one = await simulate(work, { ...light, deliveryInstances: 1 }, { kind: 'backlog' });
-    expect(asMany).toEqual(same);
-    // One consumer delivers every job, one invocation at a time: the notifications queue behind it.
-    expect(one.deliveredOnce && one.notified === o.appends).toBe(true);
-    expect(one.notifiedP99Ms).toBeGreaterThan(same.notifiedP99Ms);
-    await expect(simulate(work, { ...o, deliveryInstances: 0 }, { kind: 'backlog' })).rejects.toThrow(RangeError);
+    const two = await simulate(work, light, { kind: 'backlog' });
+    const many = await simulate(
+      work,
+      { ...light, deployment: resolveConfig({ ...deployment, deliverMaximumConcurrency: 12 }) },
+      { kind: 'backlog' },
+    );
+    expect(two.deliveredOnce && many.deliveredOnce).toBe(true);
+    expect(many.lambda.invocations.deliver).not.toBe(two.lambda.invocations.deliver);
+    // Two consumers deliver every job, one invocation each at a time: more of them take smaller batches of jobs.
+    expect(many.lambda.invocations.deliver).toBeGreaterThan(two.lambda.invocations.deliver);
   });
 
   it('measures its baseline as bare conditional PutItems of the same entry items, faster than the pipeline', async () => {
     const run = await simulate(work, o, { kind: 'backlog' });
     const bare = run.bareWrites;
     expect(bare.writes).toBe(o.appends);
-    expect(bare.concurrency).toBe(o.instances * o.batchSize);
+    expect(bare.concurrency).toBe(deployment.maximumConcurrency * deployment.batchSize);
     // Each bare write is one entry item of about a KB: 1 WCU, where the pipeline also claims and places.
     expect(bare.wcuPerWrite).toBeCloseTo(1, 1);
     expect(bare.writesPerSecond).toBeGreaterThan(run.appendsPerSecond);

@@ -28,6 +28,8 @@ export interface HottestKey {
 
 export class CapacityMeter {
   private readonly keys = new Map<string, KeyUse>();
+  /** `${table}\u0000${kind}` → units per whole virtual second, over all the table's keys. */
+  private readonly tableBySecond = new Map<string, Map<number, number>>();
   /** Calls refused for the key's limit (each retry counted again). */
   throttled = 0;
 
@@ -68,6 +70,10 @@ export class CapacityMeter {
     const second = Math.floor(nowMs / 1000);
     const bySecond = kind === 'wcu' ? use.wcuBySecond : use.rcuBySecond;
     bySecond.set(second, (bySecond.get(second) ?? 0) + units);
+    const tableId = `${table}\u0000${kind}`;
+    let perTable = this.tableBySecond.get(tableId);
+    if (perTable === undefined) this.tableBySecond.set(tableId, (perTable = new Map()));
+    perTable.set(second, (perTable.get(second) ?? 0) + units);
     if (kind === 'wcu') use.wcu += units;
     else use.rcu += units;
     return true;
@@ -78,6 +84,22 @@ export class CapacityMeter {
     let n = 0;
     for (const u of this.keys.values()) if (u.table === table) n += kind === 'wcu' ? u.wcu : u.rcu;
     return n;
+  }
+
+  /**
+   * The table's busiest whole second in [fromMs, toMs), all keys together: what DynamoDB's table quota and an
+   * on-demand table's warm throughput are measured against (a run shorter than two seconds: its average).
+   */
+  tablePeak(table: string, kind: UnitKind, fromMs: number, toMs: number): number {
+    const bySecond = this.tableBySecond.get(`${table}\u0000${kind}`);
+    if (bySecond === undefined || !(toMs > fromMs)) return 0;
+    const first = Math.ceil(fromMs / 1000);
+    const last = Math.floor(toMs / 1000);
+    if (last - first < 1 || toMs - fromMs < 2000)
+      return ([...bySecond.values()].reduce((a, b) => a + b, 0) * 1000) / (toMs - fromMs);
+    let peak = 0;
+    for (const [s, units] of bySecond) if (s >= first && s < last && units > peak) peak = units;
+    return peak;
   }
 
   /** Units charged to one key. */

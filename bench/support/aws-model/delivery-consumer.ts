@@ -1,7 +1,7 @@
 /**
  * The delivery stage's consumer in the AWS scale model: one simulated Lambda execution environment of the function
  * a standard SQS queue of delivery jobs (core/pipeline/delivery-job.ts) feeds through its event source mapping. It
- * receives up to ten jobs, is invoked with them as an SQS event, runs the deployed handler's runtime
+ * takes up to ten jobs, is invoked with them as an SQS event (the profile's standard queue → handler time), runs the deployed handler's runtime
  * (functions/lib/deliver-runtime.ts `createDeliverRuntime`: each job at once through deliverJob) over the modelled
  * ledger store (its reads and position writes metered and throttled like the evaluate function's), then deletes in
  * one call the jobs it did not report failed; any other job stays in flight until the visibility timeout returns it. Its own CPU (reading back ≤ 10 entries a job) is not modelled: small beside its calls.
@@ -45,8 +45,10 @@ export interface DeliveryConsumerParts {
   readonly batchSize: number;
   /** An SQS call from this consumer: half a latency there, the queue's answer, half a latency back. */
   readonly sqs: <T>(serve: () => T | Promise<T>) => Promise<T>;
-  /** The event source mapping's invoke, as long as the evaluate function's. */
-  readonly invokeMs: () => number;
+  /** Told of each receive that took jobs (one ReceiveMessage call). */
+  readonly received: () => void;
+  /** Jobs taken → the handler runs with them: the event source mapping's poll + invoke (a cold start first). */
+  readonly pickUpMs: () => number;
   readonly store: ModelledLedgerStore;
   readonly packs: PackSource;
   readonly outbox: OutboxPorts;
@@ -80,13 +82,12 @@ function runtimeOf(p: DeliveryConsumerParts): DeliverRuntime {
 export async function consumeDeliveryJobs(p: DeliveryConsumerParts): Promise<never> {
   const runtime = runtimeOf(p);
   for (;;) {
-    // Counted once answered: a long poll still waiting when the run ends took no job.
-    const messages = await p.sqs(async () => {
-      const got = await p.queue.receive(p.batchSize);
-      p.counts.sqsCalls += 1;
-      return got;
-    });
-    await p.clock.sleep(p.invokeMs());
+    // The event source's pollers long-poll: jobs are taken as they arrive. Counted once answered: a long poll still
+    // waiting when the run ends took no job.
+    const messages = await p.queue.receive(p.batchSize);
+    p.counts.sqsCalls += 1;
+    p.received();
+    await p.clock.sleep(p.pickUpMs());
     const invoked = p.clock.now;
     const answer = await runtime.handle(p.sqsEvent(messages));
     p.counts.invocations += 1;

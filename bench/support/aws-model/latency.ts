@@ -1,33 +1,72 @@
 /**
- * Per-call network latency of the AWS scale model: lognormal, fixed by its median and 99th percentile (default p50
- * 4 ms, p99 15 ms: an in-region DynamoDB or SQS call, docs/adr/0280-aws-scale-model.md), drawn from a seeded PRNG
+ * One latency distribution of the AWS scale model, fixed by the quantiles a published measurement gives (p50 and p99
+ * always, p10 and p90 when the source has them; docs/adr/0470-calibrated-latency-profiles.md), drawn from a seeded PRNG
  * (bench/support/seeded-prng.ts) so every run draws the same sequence.
  *
- *   ln X ~ N(μ, σ²) with μ = ln p50 and σ = ln(p99 / p50) / z₀.₉₉ (z₀.₉₉ = 2.3263…, the standard normal's 99th
- *   percentile); a draw is p50 · exp(σ · Z), Z standard normal by Box–Muller.
+ *   A draw is Q(Φ(Z)) with Z standard normal (Box–Muller): ln Q is piecewise linear in z between the declared quantiles
+ *   (z₀.₁₀ = −1.2816, z₀.₅₀ = 0, z₀.₉₀ = 1.2816, z₀.₉₉ = 2.3263), extended beyond them along the end segments and
+ *   clamped at z = ±3.0902 (p0.1 and p99.9), so no single draw runs away with a short run's mean.
+ * With only p50 and p99 it is the lognormal with μ = ln p50 and σ = ln(p99 / p50) / z₀.₉₉ (clamped); with p10 and p90
+ * as well it follows a measured body and tail that no one lognormal fits (SQS FIFO → Lambda: p50 28, p90 61, p99 645).
  */
 
 /** The standard normal distribution's 99th percentile. */
 export const Z99 = 2.3263478740408408;
+/** The standard normal distribution's 90th percentile. */
+export const Z90 = 1.2815515655446004;
+/** Draws are clamped to the 0.1st and 99.9th percentiles. */
+export const Z_CLAMP = 3.090232306167813;
 
 export interface LatencyShape {
+  readonly p10Ms?: number;
   readonly p50Ms: number;
+  readonly p90Ms?: number;
   readonly p99Ms: number;
 }
 
-export function lognormalLatency(shape: LatencyShape, rand: () => number): () => number {
-  if (!(shape.p50Ms > 0) || !(shape.p99Ms >= shape.p50Ms))
-    throw new RangeError(`latency needs 0 < p50 ≤ p99, got p50 ${shape.p50Ms} ms, p99 ${shape.p99Ms} ms`);
-  const sigma = Math.log(shape.p99Ms / shape.p50Ms) / Z99;
+/** The declared quantiles as (z, ln ms) knots, in order; throws unless 0 < p10 ≤ p50 ≤ p90 ≤ p99. */
+function knots(shape: LatencyShape): [number, number][] {
+  const points: [number, number | undefined][] = [
+    [-Z90, shape.p10Ms],
+    [0, shape.p50Ms],
+    [Z90, shape.p90Ms],
+    [Z99, shape.p99Ms],
+  ];
+  const declared = points.filter((p): p is [number, number] => p[1] !== undefined);
+  const ok = declared.every(([, ms], i) => ms > 0 && (i === 0 || ms >= declared[i - 1]![1]));
+  if (!ok) throw new RangeError(`latency needs 0 < p10 ≤ p50 ≤ p90 ≤ p99, got ${JSON.stringify(shape)} (ms)`);
+  return declared.map(([z, ms]) => [z, Math.log(ms)]);
+}
+
+/** The distribution's quantile at standard normal z (clamped): log-linear between knots, along the end segments beyond. */
+function atZ(k: readonly [number, number][], z: number): number {
+  const c = Math.max(-Z_CLAMP, Math.min(Z_CLAMP, z));
+  let i = 0;
+  while (i < k.length - 2 && c > k[i + 1]![0]) i++;
+  const [z0, l0] = k[i]!;
+  const [z1, l1] = k[i + 1]!;
+  return Math.exp(l0 + ((c - z0) * (l1 - l0)) / (z1 - z0));
+}
+
+export function quantileLatency(shape: LatencyShape, rand: () => number): () => number {
+  const k = knots(shape);
   return () => {
     // 1 - rand() is in (0, 1], so the logarithm is finite.
     const z = Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-    return shape.p50Ms * Math.exp(sigma * z);
+    return atZ(k, z);
   };
 }
 
-/** The distribution's mean, p50 · exp(σ²/2): what a long serial chain of calls costs per call on average. */
-export function lognormalMeanMs(shape: LatencyShape): number {
-  const sigma = Math.log(shape.p99Ms / shape.p50Ms) / Z99;
-  return shape.p50Ms * Math.exp((sigma * sigma) / 2);
+/** The distribution's mean (numerically, over z): what a long serial chain of such calls costs per call on average. */
+export function latencyMeanMs(shape: LatencyShape): number {
+  const k = knots(shape);
+  const step = 0.001;
+  let sum = 0;
+  let weight = 0;
+  for (let z = -8; z <= 8; z += step) {
+    const w = Math.exp(-(z * z) / 2);
+    sum += w * atZ(k, z);
+    weight += w;
+  }
+  return sum / weight;
 }

@@ -2,8 +2,9 @@
  * The ledger table as the AWS scale model sees it: the real in-memory store (core/ledger/store/memory-store.ts) behind the
  * calls the DynamoDB adapter (adapters/dynamodb-ledger-store.ts) would send, each one
  *   - waiting out the instance's pending CPU (the request leaves only when the code that issues it has run),
- *   - taking half a network latency to reach the table, being applied and metered there at that virtual instant
- *     (or throttled: ThrottlingError, nothing charged), and half a latency to answer,
+ *   - taking half its operation's latency (latency-profile.ts: reads and writes apart) to reach the table, being
+ *     applied and metered there at that virtual instant (or throttled: ThrottlingError, nothing charged), and half a
+ *     latency plus what the item's size adds to answer,
  *   - retried on throttling by the SDK's standard strategy (sdk-retry.ts).
  * Items are metered in the adapter's layout: entry {pk "log#<logId>", sk seq, bodyz, requestId, kind, entryHash} built
  * by the adapter's own encoder (adapters/ledger-entry-item.ts: the body raw-DEFLATEd, ADR 0355),
@@ -30,6 +31,7 @@ import { itemSize, readUnits, writeUnits, type AttributeValue } from './dynamodb
 import type { CapacityMeter } from './capacity-meter.js';
 import { ThrottlingError, withSdkRetry, type RetryContext } from './sdk-retry.js';
 import type { VirtualClock } from './virtual-clock.js';
+import type { CallLatency, DynamoOp } from './latency-profile.js';
 
 /** DynamoDB's Query page limit (1 MB of items read). */
 export const QUERY_PAGE_BYTES = 1024 * 1024;
@@ -39,16 +41,20 @@ export const LEDGER_TABLE = 'ledger';
 export interface CallSite {
   readonly clock: VirtualClock;
   readonly meter: CapacityMeter;
-  /** One network latency draw (ms). */
-  readonly latency: () => number;
+  /** The latency of each kind of call (latency-profile.ts). */
+  readonly latency: CallLatency;
   readonly retry: RetryContext;
   /** Resolves once the instance's CPU has done the work queued before this call. */
   readonly cpuDone: () => Promise<void>;
   /** Told of every slot write: when it was sent, answered, and whether it created the slot. */
   readonly onSlotWrite?: (sentAt: number, answeredAt: number, created: boolean, entries: number) => void;
-  /** Told of every SQS or SNS call the site sends (they are priced per request). */
-  readonly onMessagingCall?: () => void;
+  /** Told of every SQS or SNS call the site sends (they are priced per request, FIFO above standard). */
+  readonly onMessagingCall?: (service: MessagingService) => void;
+  /** Told of every head read: when it was sent and answered (the batch cycle's head-read step). */
+  readonly onHeadRead?: (sentAt: number, answeredAt: number) => void;
 }
+
+export type MessagingService = 'sqs-standard' | 'sqs-fifo' | 'sns';
 
 /** The world shared by every instance: the one table, the size of each stored item, when each entry became durable. */
 export class LedgerTable {
@@ -99,16 +105,25 @@ export const positionItem = (p: Position): Record<string, AttributeValue> => ({
   seq: p.seq,
 });
 
-/** One network round trip of a DynamoDB call from `site`, retried as the SDK retries a throttle. */
-export async function dynamoCall<T>(site: CallSite, serve: (nowMs: number) => Promise<T>): Promise<T> {
+/**
+ * One network round trip of a DynamoDB call from `site`, retried as the SDK retries a throttle: half the operation's
+ * latency to reach the table, the call served there (it reports the bytes of item it moved), then the other half and
+ * the time those bytes add (latency-profile.ts `itemMs`) to answer.
+ */
+export async function dynamoCall<T>(
+  site: CallSite,
+  op: DynamoOp,
+  serve: (nowMs: number, moved: (bytes: number) => void) => Promise<T>,
+): Promise<T> {
   await site.cpuDone();
   return withSdkRetry(async () => {
-    const l = site.latency();
+    const l = site.latency.dynamo(op);
+    let bytes = 0;
     await site.clock.sleep(l / 2);
     try {
-      return await serve(site.clock.now);
+      return await serve(site.clock.now, (b) => (bytes += b));
     } finally {
-      await site.clock.sleep(l / 2);
+      await site.clock.sleep(l / 2 + site.latency.itemMs(bytes));
     }
   }, site.retry);
 }
@@ -151,10 +166,15 @@ export class ModelledLedgerStore implements LedgerStore {
   }
 
   readHead(logId: string): Promise<StoredEntry | null> {
-    return dynamoCall(this.site, async (now) => {
+    const sentAt = this.site.clock.now;
+    return dynamoCall(this.site, 'read', async (now, moved) => {
       const head = await this.inner.readHead(logId);
       const size = head === null ? 0 : this.itemHolding(logId, head.seq).size;
       this.charge(`log#${logId}`, 'rcu', readUnits(size), now);
+      moved(size);
+      return head;
+    }).then((head) => {
+      this.site.onHeadRead?.(sentAt, this.site.clock.now);
       return head;
     });
   }
@@ -175,7 +195,10 @@ export class ModelledLedgerStore implements LedgerStore {
       if (e.seq >= fromSeq) pages.at(-1)!.entries.push(e);
     }
     for (const page of pages) {
-      await dynamoCall(this.site, async (now) => this.charge(`log#${logId}`, 'rcu', readUnits(page.bytes), now));
+      await dynamoCall(this.site, 'read', async (now, moved) => {
+        this.charge(`log#${logId}`, 'rcu', readUnits(page.bytes), now);
+        moved(page.bytes);
+      });
       yield* page.entries;
     }
   }
@@ -192,9 +215,11 @@ export class ModelledLedgerStore implements LedgerStore {
   private putGroup(entries: readonly StoredEntry[], apply: () => Promise<boolean>): Promise<boolean> {
     const sentAt = this.site.clock.now;
     const first = entries[0]!;
-    return dynamoCall(this.site, async (now) => {
+    return dynamoCall(this.site, 'write', async (now, moved) => {
       // The store checks every slot; the item's key is only the first: "out of step" if they ever disagree.
-      const created = await this.putIfAbsent(groupItem(entries), now, apply);
+      const item = groupItem(entries);
+      moved(itemSize(item));
+      const created = await this.putIfAbsent(item, now, apply);
       if (created)
         for (const e of entries) {
           this.table.durableAt.set(e.projection.requestId, now);
@@ -209,7 +234,7 @@ export class ModelledLedgerStore implements LedgerStore {
   }
 
   readClaim(requestId: string): Promise<Claim | null> {
-    return dynamoCall(this.site, async (now) => {
+    return dynamoCall(this.site, 'read', async (now) => {
       const c = await this.inner.readClaim(requestId);
       this.charge(`req#${requestId}`, 'rcu', readUnits(c === null ? 0 : itemSize(claimItem(c))), now);
       return c;
@@ -217,13 +242,13 @@ export class ModelledLedgerStore implements LedgerStore {
   }
 
   putClaimIfAbsent(claim: Claim): Promise<boolean> {
-    return dynamoCall(this.site, (now) =>
+    return dynamoCall(this.site, 'write', (now) =>
       this.putIfAbsent(claimItem(claim), now, () => this.inner.putClaimIfAbsent(claim)),
     );
   }
 
   readPosition(requestId: string): Promise<Position | null> {
-    return dynamoCall(this.site, async (now) => {
+    return dynamoCall(this.site, 'read', async (now) => {
       const p = await this.inner.readPosition(requestId);
       this.charge(`req#${requestId}`, 'rcu', readUnits(p === null ? 0 : itemSize(positionItem(p))), now);
       return p;
@@ -231,7 +256,7 @@ export class ModelledLedgerStore implements LedgerStore {
   }
 
   putPositionIfAbsent(position: Position): Promise<boolean> {
-    return dynamoCall(this.site, (now) =>
+    return dynamoCall(this.site, 'write', (now) =>
       this.putIfAbsent(positionItem(position), now, () => this.inner.putPositionIfAbsent(position)),
     );
   }

@@ -46,8 +46,8 @@ import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
 import { CapacityMeter } from './capacity-meter.js';
 import { DeliveryTally, type DeliveredOnceVerdict } from './delivered-once.js';
 import { consumeDeliveryJobs, noDeliveryCounts, type DeliveryCounts } from './delivery-consumer.js';
-import { itemSize, writeUnits } from './dynamodb-capacity.js';
-import { lognormalLatency, type LatencyShape } from './latency.js';
+import { itemSize, readUnits, writeUnits } from './dynamodb-capacity.js';
+import { profileLatency, type CallLatency, type LatencyProfile, type QueueKind } from './latency-profile.js';
 import {
   dynamoCall,
   entryItem,
@@ -55,7 +55,9 @@ import {
   LedgerTable,
   ModelledLedgerStore,
   type CallSite,
+  type MessagingService,
 } from './modelled-ledger-store.js';
+import { DocketConfigError, validateConfig, type DocketConfig } from '../../../infra/config.js';
 import { RetryQuota, ThrottlingError } from './sdk-retry.js';
 import { SimQueue, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
@@ -65,31 +67,49 @@ import type { StoredEntry } from '../../../core/ledger/store/store.js';
 export const DESIGN = 'one-writer-per-log';
 
 export interface ScaleOptions {
-  /** Evaluate function instances (the event source's maximumConcurrency). */
-  readonly instances: number;
-  readonly logs: number;
+  /**
+   * The deployment modelled: the configuration object `cdk deploy` takes (infra/config.ts `resolveConfig`), refused
+   * as synthesis refuses it (docs/adr/0471-scale-model-runs-deployable-configurations.md).
+   */
+  readonly deployment: DocketConfig;
   readonly appends: number;
   /** Enforce DynamoDB's per-key limits (throttles retried by the SDK's standard strategy). */
   readonly throttle: boolean;
-  readonly dynamoLatency: LatencyShape;
-  readonly sqsLatency: LatencyShape;
+  /** Every call's latency distribution (latency-profile.ts). */
+  readonly profile: LatencyProfile;
   /** Evaluate-function CPU per record outside the slot lock (decode, admission, evaluation, entry build), ms. */
   readonly cpuMsPerRecord: number;
   /** CPU per entry signature (inside the slot lock: one per slot attempt), ms. */
   readonly signMs: number;
-  /** Intake and ledger queue visibility timeout, seconds (infra default: 6 × the 30 s function timeout). */
-  readonly visibilityTimeoutSeconds: number;
-  /** Sequence function instances. */
-  readonly sequencers: number;
-  readonly batchSize: number;
   readonly seed: number;
-  /** Delivery-stage consumer instances (its maximumConcurrency); default `instances`, as infra deploys it. */
-  readonly deliveryInstances?: number;
-  /**
-   * The event source mapping's invoke after a receive is answered (poll to handler start), ms, for every function
-   * the model runs; absent, one SQS latency draw.
-   */
-  readonly invokeMs?: number;
+}
+
+/** What the model runs of a deployment: its instances, logs, batches and timeouts, as infra deploys them. */
+export interface DeployedShape {
+  /** Evaluate function instances: the FIFO event source's maximumConcurrency. */
+  readonly instances: number;
+  readonly logs: number;
+  readonly batchSize: number;
+  /** Sequence function instances (sequencerMaximumConcurrency). */
+  readonly sequencers: number;
+  /** Deliver function instances (deliverMaximumConcurrency). */
+  readonly deliveryInstances: number;
+  /** Intake, ledger and delivery queue visibility timeout: visibilityTimeoutFactor × functionTimeoutSeconds. */
+  readonly visibilityTimeoutSeconds: number;
+}
+
+/** The shape of a deployable configuration; throws the configuration's own DocketConfigError for any other. */
+export function deployedShape(c: DocketConfig): DeployedShape {
+  const problems = validateConfig(c);
+  if (problems.length > 0) throw new DocketConfigError(problems);
+  return {
+    instances: c.maximumConcurrency,
+    logs: c.logCount,
+    batchSize: c.batchSize,
+    sequencers: c.sequencerMaximumConcurrency,
+    deliveryInstances: c.deliverMaximumConcurrency,
+    visibilityTimeoutSeconds: c.functionTimeoutSeconds * c.visibilityTimeoutFactor,
+  };
 }
 
 /** How requests reach the intake: all at once (a backlog: the sustained rate) or a Poisson stream at a rate. */
@@ -101,10 +121,14 @@ export interface BatchBreakdown {
   readonly recordsPerBatch: number;
   /** Message groups (logs) per batch: a FIFO receive fills up from more groups when the oldest has fewer than ten. */
   readonly groupsPerBatch: number;
-  /** Receive answered (messages taken) → handler starts: the receive's return trip and the invoke. */
+  /** Messages taken (the group was free) → handler starts: poll + invoke (latency-profile.ts `fifoToHandler`). */
   readonly receiveToInvokeMs: number;
-  /** Handler start → first slot write sent: CPU, request archive put, claim. */
+  /** Handler start → first slot write sent: CPU, head read, request archive puts, claims. */
   readonly beforeSlotsMs: number;
+  /** Handler start → the batch's last head read answered. */
+  readonly headReadMs: number;
+  /** Last head read answered → first slot write sent: the slowest claim and archive put (and the records' CPU). */
+  readonly claimsMs: number;
   /** First slot write sent → last slot write answered (the serial part under the slot lock or group commit). */
   readonly slotWritesMs: number;
   /** Slot write calls (entry and bundle puts) per batch. */
@@ -148,6 +172,17 @@ export interface RunFigures {
   readonly lostSlots: number;
   /** SQS and SNS calls the functions made per request (requesters' own sends not included). */
   readonly messagingCallsPerRequest: number;
+  /** The functions' SQS and SNS calls over the run, by service (requesters' own sends not included). */
+  readonly messagingCalls: Readonly<Record<MessagingService, number>>;
+  /** Lambda invocations and their summed duration (invoked → returned), per function; new environments started. */
+  readonly lambda: LambdaUse;
+  /** Units per entry of every table an evaluation reads or writes. */
+  readonly unitsPerEntry: {
+    readonly wcu: Readonly<Record<string, number>>;
+    readonly rcu: Readonly<Record<string, number>>;
+  };
+  /** Each table's busiest whole second, WCU and RCU (the table quota's measure). */
+  readonly tablePeaks: readonly TablePeak[];
   readonly chainValid: boolean;
   readonly oneEntryPerRequest: boolean;
   readonly verifyFindings: readonly string[];
@@ -183,6 +218,22 @@ export interface BareWrites {
   readonly throttled: number;
   readonly virtualSeconds: number;
 }
+
+export interface LambdaUse {
+  readonly invocations: Readonly<Record<FunctionName, number>>;
+  readonly invokedMs: Readonly<Record<FunctionName, number>>;
+  readonly coldStarts: number;
+}
+export type FunctionName = 'sequence' | 'evaluate' | 'deliver';
+
+export interface TablePeak {
+  readonly table: string;
+  readonly wcuPerSecond: number;
+  readonly rcuPerSecond: number;
+}
+
+/** The tables an evaluation touches, as the model meters them. */
+export const TABLES = [LEDGER_TABLE, 'requests', 'packs'] as const;
 
 export interface ByteRange {
   readonly min: number;
@@ -290,6 +341,7 @@ const percentile = (sorted: readonly number[], p: number): number =>
 interface BatchTimes {
   taken: number;
   invoked: number;
+  headReadAnswered?: number;
   firstSlotSent?: number;
   lastSlotAnswered?: number;
   returned: number;
@@ -324,7 +376,7 @@ class Instance {
     this.site = {
       clock,
       meter,
-      latency: world.dynamoLatency,
+      latency: world.latency,
       retry: { sleep: (ms) => clock.sleep(ms), rand, quota },
       cpuDone,
       onSlotWrite: (sent, answered) => {
@@ -334,8 +386,12 @@ class Instance {
         b.firstSlotSent ??= sent;
         b.lastSlotAnswered = Math.max(b.lastSlotAnswered ?? 0, answered);
       },
+      onHeadRead: (_sent, answered) => {
+        const b = this.current;
+        if (b !== undefined) b.headReadAnswered = Math.max(b.headReadAnswered ?? 0, answered);
+      },
     };
-    this.sqsSite = { ...this.site, latency: world.sqsLatency, onMessagingCall: () => (world.messagingCalls += 1) };
+    this.sqsSite = { ...this.site, onMessagingCall: (service) => world.messaged(service) };
     const inner = signerFromKeyPair(ENTRY_KEYS);
     // Signing is synchronous inside buildEntry: its CPU is queued and paid before the instance's next call.
     const signer: Signer = { keyId: inner.keyId, sign: (m) => ((this.signedAt = this.spend(o.signMs)), inner.sign(m)) };
@@ -366,10 +422,11 @@ class Instance {
       // processRequest calls it first, once the request is read: that read's CPU is queued here.
       put: (bytes: Uint8Array) => {
         this.readAt = this.spend(o.cpuMsPerRecord * READ_SHARE);
-        return dynamoCall(this.site, async (now) => {
+        return dynamoCall(this.site, 'write', async (now, moved) => {
           const digest = createHash('sha256').update(bytes).digest('hex');
           const item = { pk: `request#${digest}`, sk: 'request', bytes, size: bytes.byteLength };
           const size = itemSize(item);
+          moved(size);
           const old = world.archiveSizes.get(digest);
           if (!meter.charge('requests', item.pk, 'wcu', writeUnits(Math.max(size, old ?? 0)), now))
             throw new ThrottlingError(`${item.pk} throttled`);
@@ -382,7 +439,7 @@ class Instance {
     const jobs: DeliveryJobSender = {
       send: async (list) => {
         for (let i = 0; i < list.length; i += 10)
-          await sqsRoundTrip(this.sqsSite, () => {
+          await sqsRoundTrip(this.sqsSite, 'sqs-standard', () => {
             world.delivery.sqsCalls += 1;
             for (const job of list.slice(i, i + 10)) {
               const bytes = deliveryJobBytes(job);
@@ -400,7 +457,7 @@ class Instance {
       ledger,
       jobs,
       deadLetter: async () => {
-        await sqsCall(this.sqsSite);
+        await sqsCall(this.sqsSite, 'sqs-standard');
         world.deadLettered += 1;
       },
     });
@@ -412,17 +469,18 @@ class Instance {
     return this.cpuFreeAt;
   }
 
-  /** Polls `queue` forever: receive a batch, be invoked, handle it, delete what succeeded. */
+  /**
+   * Polls `queue` forever: take a batch as soon as a group is free (the event source's pollers long-poll), be invoked
+   * with it (poll + invoke: the profile's FIFO → handler time, a cold start first), handle it, delete what succeeded.
+   */
   async consume(world: World, queue: SimQueue): Promise<never> {
     const { clock } = world;
+    const pickUp = pickUpOf(world, 'fifo');
     for (;;) {
-      let taken = 0;
-      const messages = await sqsRoundTrip(this.sqsSite, async () => {
-        const got = await queue.receive(world.o.batchSize);
-        taken = clock.now;
-        return got;
-      });
-      await clock.sleep(world.invokeMs()); // the event source mapping invokes the function
+      const messages = await queue.receive(world.shape.batchSize);
+      world.messaged('sqs-fifo'); // counted once answered, as the delivery consumer counts its receives
+      const taken = clock.now;
+      await clock.sleep(pickUp());
       const times: BatchTimes = {
         taken,
         invoked: clock.now,
@@ -437,10 +495,11 @@ class Instance {
       const byId = new Map(messages.map((m) => [m.messageId, m]));
       const answer = await this.runtime.handle(sqsEvent(messages));
       times.returned = clock.now;
+      world.invoked('evaluate', times.returned - times.invoked);
       this.current = undefined;
       for (const f of answer.batchItemFailures) byId.delete(f.itemIdentifier);
       world.failedRecords += answer.batchItemFailures.length;
-      await sqsRoundTrip(this.sqsSite, async () => {
+      await sqsRoundTrip(this.sqsSite, 'sqs-fifo', async () => {
         queue.delete([...byId.values()]);
         times.deleted = clock.now;
         world.onDeleted(times);
@@ -472,10 +531,24 @@ export function sqsEvent(messages: readonly QueuedMessage[]): SQSEvent {
   };
 }
 
-/** An SQS call: half a latency there, the queue's answer, half a latency back. */
-async function sqsRoundTrip<T>(site: CallSite, serve: () => Promise<T> | T): Promise<T> {
-  site.onMessagingCall?.();
-  const l = site.latency();
+/**
+ * An event source mapping's time from a batch taken to the handler running with it: the profile's queue → handler
+ * draw, and before an instance's first invocation a cold start (each simulated instance is a new environment).
+ */
+function pickUpOf(world: World, queue: QueueKind): () => number {
+  let warm = false;
+  return () => {
+    const cold = warm ? 0 : world.latency.coldStart();
+    if (!warm) world.coldStarts += 1;
+    warm = true;
+    return cold + world.latency.toHandler(queue);
+  };
+}
+
+/** An SQS or SNS call: half a latency there, the service's answer, half a latency back. */
+async function sqsRoundTrip<T>(site: CallSite, service: MessagingService, serve: () => Promise<T> | T): Promise<T> {
+  site.onMessagingCall?.(service);
+  const l = service === 'sns' ? site.latency.sns() : site.latency.sqs();
   await site.clock.sleep(l / 2);
   const out = await serve();
   await site.clock.sleep(l / 2);
@@ -483,7 +556,8 @@ async function sqsRoundTrip<T>(site: CallSite, serve: () => Promise<T> | T): Pro
 }
 
 /** An SQS or SNS call whose answer the model does not need (a send, a publish). */
-const sqsCall = (site: CallSite): Promise<void> => sqsRoundTrip(site, () => undefined);
+const sqsCall = (site: CallSite, service: MessagingService): Promise<void> =>
+  sqsRoundTrip(site, service, () => undefined);
 
 /**
  * The outbox's batch ports as a function sends them from `site`: calls of ≤ 10 entries each, one after another
@@ -492,20 +566,24 @@ const sqsCall = (site: CallSite): Promise<void> => sqsRoundTrip(site, () => unde
  */
 function sendingPorts(world: World, site: CallSite): OutboxPorts {
   const { clock } = world;
-  const batchCalls = async (n: number, applied: (from: number, to: number) => void): Promise<{ failed: [] }> => {
-    for (let i = 0; i < n; i += 10) await sqsRoundTrip(site, () => applied(i, Math.min(n, i + 10)));
+  const batchCalls = async (
+    service: MessagingService,
+    n: number,
+    applied: (from: number, to: number) => void,
+  ): Promise<{ failed: [] }> => {
+    for (let i = 0; i < n; i += 10) await sqsRoundTrip(site, service, () => applied(i, Math.min(n, i + 10)));
     return { failed: [] };
   };
   return {
     handoffs: {
       sendBatch: (_queue, handoffs) =>
-        batchCalls(handoffs.length, (from, to) => {
+        batchCalls('sqs-standard', handoffs.length, (from, to) => {
           for (const h of handoffs.slice(from, to)) world.tally.applied(h.handoffId);
         }),
     },
     results: {
       publishBatch: (messages: readonly ResultMessage[]) =>
-        batchCalls(messages.length, (from, to) => {
+        batchCalls('sns', messages.length, (from, to) => {
           for (const m of messages.slice(from, to)) {
             world.tally.applied(m.id);
             const id = m.attributes.requestId; // the filter attribute: the model's request ids are short and plain
@@ -516,10 +594,18 @@ function sendingPorts(world: World, site: CallSite): OutboxPorts {
   };
 }
 
-/** A function's pack source: its own cache, a miss read from the packs table from `site`. */
+/** A function's pack source: its own cache, a miss one strongly consistent GetItem of the packs table from `site`. */
 function modelledPacks(world: World, site: CallSite) {
   return cachedPackSource({
-    getPack: (digest) => dynamoCall(site, async () => (digest === world.work.packDigest ? world.work.packBytes : null)),
+    getPack: (digest) =>
+      dynamoCall(site, 'read', async (now, moved) => {
+        const found = digest === world.work.packDigest ? world.work.packBytes : null;
+        const size = found === null ? 0 : itemSize({ pk: `pack#${digest}`, sk: 'pack', bytes: found });
+        if (!world.meter.charge('packs', `pack#${digest}`, 'rcu', readUnits(size), now))
+          throw new ThrottlingError(`pack#${digest} throttled`);
+        moved(size);
+        return found;
+      }),
     resolveAlias: async () => null,
   });
 }
@@ -533,17 +619,18 @@ function startDeliveryConsumer(world: World, index: number): void {
   const site: CallSite = {
     clock,
     meter: world.meter,
-    latency: world.dynamoLatency,
+    latency: world.latency,
     retry: { sleep: (ms) => clock.sleep(ms), rand: prng(world.o.seed * 104_729 + index), quota: new RetryQuota() },
     cpuDone: () => Promise.resolve(),
   };
-  const sqsSite: CallSite = { ...site, latency: world.sqsLatency, onMessagingCall: () => (world.messagingCalls += 1) };
+  const sqsSite: CallSite = { ...site, onMessagingCall: (service) => world.messaged(service) };
   void consumeDeliveryJobs({
     clock,
     queue: world.deliveryQueue,
-    batchSize: world.o.batchSize,
-    sqs: (serve) => sqsRoundTrip(sqsSite, serve),
-    invokeMs: world.invokeMs,
+    batchSize: world.shape.batchSize,
+    sqs: (serve) => sqsRoundTrip(sqsSite, 'sqs-standard', serve),
+    received: () => world.messaged('sqs-standard'),
+    pickUpMs: pickUpOf(world, 'standard'),
     store: new ModelledLedgerStore(world.table, site),
     packs: modelledPacks(world, site),
     outbox: sendingPorts(world, sqsSite),
@@ -560,10 +647,8 @@ class World {
   readonly table = new LedgerTable();
   readonly archiveSizes = new Map<string, number>();
   readonly config: PipelineConfig;
-  readonly dynamoLatency: () => number;
-  readonly sqsLatency: () => number;
-  /** The event source mapping's invoke (ScaleOptions.invokeMs, else one SQS latency draw). */
-  readonly invokeMs: () => number;
+  readonly shape: DeployedShape;
+  readonly latency: CallLatency;
   readonly sentAt = new Map<string, number>();
   /** Request id → virtual time its result notification was first published (the publish applied at the topic). */
   readonly notifiedAt = new Map<string, number>();
@@ -574,7 +659,10 @@ class World {
   deadLettered = 0;
   failedRecords = 0;
   /** SQS and SNS calls by the functions (receives, deletes, sends, publishes; the requesters' sends not included). */
-  messagingCalls = 0;
+  readonly messagingCalls: Record<MessagingService, number> = { 'sqs-standard': 0, 'sqs-fifo': 0, sns: 0 };
+  readonly invocations: Record<FunctionName, number> = { sequence: 0, evaluate: 0, deliver: 0 };
+  readonly invokedMs: Record<FunctionName, number> = { sequence: 0, evaluate: 0, deliver: 0 };
+  coldStarts = 0;
   readonly batches: BatchTimes[] = [];
   /** Group → virtual time its last batch was deleted (waiting for the next take). */
   private readonly unlockedAt = new Map<string, number>();
@@ -584,14 +672,20 @@ class World {
     readonly work: Workload,
     readonly o: ScaleOptions,
   ) {
+    this.shape = deployedShape(o.deployment);
     this.meter = new CapacityMeter(o.throttle);
-    this.config = pipelineConfig(logIdsFor(o.logs));
-    const rand = prng(o.seed);
-    this.dynamoLatency = lognormalLatency(o.dynamoLatency, rand);
-    this.sqsLatency = lognormalLatency(o.sqsLatency, rand);
-    const invokeMs = o.invokeMs;
-    this.invokeMs = invokeMs === undefined ? this.sqsLatency : () => invokeMs;
-    this.deliveryQueue = new SimQueue(this.clock, 'standard', o.visibilityTimeoutSeconds * 1000);
+    this.config = pipelineConfig(logIdsFor(this.shape.logs));
+    this.latency = profileLatency(o.profile, prng(o.seed));
+    this.deliveryQueue = new SimQueue(this.clock, 'standard', this.shape.visibilityTimeoutSeconds * 1000);
+  }
+
+  messaged(service: MessagingService): void {
+    this.messagingCalls[service] += 1;
+  }
+
+  invoked(fn: FunctionName, ms: number): void {
+    this.invocations[fn] += 1;
+    this.invokedMs[fn] += ms;
   }
 
   onTaken(messages: readonly QueuedMessage[], at: number): void {
@@ -614,21 +708,25 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
   const site: CallSite = {
     clock: world.clock,
     meter: world.meter,
-    latency: world.sqsLatency,
+    latency: world.latency,
     retry: { sleep: (ms) => world.clock.sleep(ms), rand: prng(index), quota: new RetryQuota() },
     cpuDone: () => Promise.resolve(),
-    onMessagingCall: () => (world.messagingCalls += 1),
+    onMessagingCall: (service) => world.messaged(service),
   };
+  const pickUp = pickUpOf(world, 'standard');
   for (;;) {
-    const messages = await sqsRoundTrip(site, () => intake.receive(world.o.batchSize));
-    await world.clock.sleep(world.invokeMs()); // invoke
+    const messages = await intake.receive(world.shape.batchSize);
+    world.messaged('sqs-standard');
+    await world.clock.sleep(pickUp());
+    const invoked = world.clock.now;
     for (const m of messages) if (m.receiveCount > 1) world.tally.redeliveredRequest(requestIdOf(m.body));
-    await sqsRoundTrip(site, () => {
+    await sqsRoundTrip(site, 'sqs-fifo', () => {
       for (const m of messages) {
         ledgerQueue.send(m.body, ledgerGroupOf(m.body, m.messageId, world.config.logIds));
       }
     });
-    await sqsRoundTrip(site, () => intake.delete(messages));
+    world.invoked('sequence', world.clock.now - invoked);
+    await sqsRoundTrip(site, 'sqs-standard', () => intake.delete(messages));
   }
 }
 
@@ -674,11 +772,9 @@ export async function rateAtP99(
 /** Runs the workload and returns its figures; throws if the model stalls. */
 export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arrivals): Promise<RunFigures> {
   if (work.requestIds.length !== o.appends) throw new RangeError('the workload must hold exactly `appends` requests');
-  if (o.deliveryInstances !== undefined && !(Number.isSafeInteger(o.deliveryInstances) && o.deliveryInstances >= 1))
-    throw new RangeError('deliveryInstances must be an integer ≥ 1');
   const world = new World(work, o);
-  const { clock } = world;
-  const visibilityMs = o.visibilityTimeoutSeconds * 1000;
+  const { clock, shape } = world;
+  const visibilityMs = shape.visibilityTimeoutSeconds * 1000;
   const intake = new SimQueue(clock, 'standard', visibilityMs);
   const ledgerQueue = new SimQueue(clock, 'fifo', visibilityMs);
   const receive = ledgerQueue.receive.bind(ledgerQueue);
@@ -687,9 +783,9 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
     world.onTaken(got, clock.now);
     return got;
   };
-  for (let i = 0; i < o.instances; i++) void new Instance(world, i).consume(world, ledgerQueue);
-  for (let i = 0; i < (o.deliveryInstances ?? o.instances); i++) startDeliveryConsumer(world, i);
-  for (let i = 0; i < o.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
+  for (let i = 0; i < shape.instances; i++) void new Instance(world, i).consume(world, ledgerQueue);
+  for (let i = 0; i < shape.deliveryInstances; i++) startDeliveryConsumer(world, i);
+  for (let i = 0; i < shape.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
 
   const send = (i: number): void => {
     world.sentAt.set(work.requestIds[i]!, clock.now);
@@ -778,7 +874,22 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
     throttled: world.meter.throttled,
     redelivered: intake.redelivered + ledgerQueue.redelivered,
     lostSlots: world.table.lostSlots,
-    messagingCallsPerRequest: world.messagingCalls / o.appends,
+    messagingCallsPerRequest: Object.values(world.messagingCalls).reduce((a, b) => a + b, 0) / o.appends,
+    messagingCalls: { ...world.messagingCalls },
+    lambda: {
+      invocations: { ...world.invocations, deliver: world.delivery.invocations },
+      invokedMs: { ...world.invokedMs, deliver: world.delivery.invokedMs },
+      coldStarts: world.coldStarts,
+    },
+    unitsPerEntry: {
+      wcu: Object.fromEntries(TABLES.map((t) => [t, world.meter.total(t, 'wcu') / o.appends])),
+      rcu: Object.fromEntries(TABLES.map((t) => [t, world.meter.total(t, 'rcu') / o.appends])),
+    },
+    tablePeaks: TABLES.map((table) => ({
+      table,
+      wcuPerSecond: world.meter.tablePeak(table, 'wcu', 0, end),
+      rcuPerSecond: world.meter.tablePeak(table, 'rcu', 0, end),
+    })),
     chainValid: verdict.ok && verdict.value.ok && findings.length === 0,
     oneEntryPerRequest:
       entries === o.appends &&
@@ -807,8 +918,9 @@ export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOption
   const clock = new VirtualClock();
   const meter = new CapacityMeter(o.throttle);
   const table = new LedgerTable();
-  const latency = lognormalLatency(o.dynamoLatency, prng(o.seed));
-  const concurrency = o.instances * o.batchSize;
+  const shape = deployedShape(o.deployment);
+  const latency = profileLatency(o.profile, prng(o.seed));
+  const concurrency = shape.instances * shape.batchSize;
   const took: number[] = [];
   let next = 0;
   const writer = async (index: number): Promise<void> => {
@@ -857,6 +969,8 @@ function breakdownOf(world: World): BatchBreakdown {
     groupsPerBatch: mean((x) => x.groups.length),
     receiveToInvokeMs: mean((x) => x.invoked - x.taken),
     beforeSlotsMs: meanSlots((x) => x.firstSlotSent! - x.invoked),
+    headReadMs: meanSlots((x) => (x.headReadAnswered ?? x.invoked) - x.invoked),
+    claimsMs: meanSlots((x) => x.firstSlotSent! - (x.headReadAnswered ?? x.invoked)),
     slotWritesMs: meanSlots((x) => x.lastSlotAnswered! - x.firstSlotSent!),
     slotCallsPerBatch: meanSlots((x) => x.slotCalls),
     afterSlotsMs: meanSlots((x) => x.returned - x.lastSlotAnswered!),
