@@ -584,6 +584,15 @@ describe('queues', () => {
       expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: q, principal: ADMIN_ARN })).toBe(true);
   });
 
+  it('the evaluate role may only send to the intake DLQ: it cannot receive, delete or purge there, so it cannot take away a message SQS redrove (ADR 0486)', () => {
+    const intakeDlq = queueId(t, 'docket-dev-intake-dlq');
+    for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue'])
+      expect(allowed(t, { action, resource: intakeDlq, principal: evaluateRole }), action).toBe(false);
+    // No function role but the evaluate role holds a send there, by grant or by policy.
+    for (const role of [deliverRole, checkpointRole, sequenceRole])
+      expect(allowed(t, { action: 'sqs:SendMessage', resource: intakeDlq, principal: role }), role).toBe(false);
+  });
+
   it('only the deliver role may take jobs off the delivery queue: administrators, the root user and the evaluate role cannot receive, delete or purge', () => {
     const delivery = queueId(t, 'docket-dev-delivery');
     for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue']) {
