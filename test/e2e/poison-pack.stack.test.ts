@@ -3,11 +3,13 @@
  * on a local stack, as a writer of the registry table with a plain PutItem would leave it: a published pack's item
  * re-put with bytes that do not hash to its digest, and a published alias's item re-put with no valid digest. Each
  * request naming one is recorded at once as one refusal entry (`pack-unreadable`, `alias-unreadable`), a request sent
- * behind it to the same log is recorded within one visibility timeout (the test prints the wait), `docket replay`
- * reproduces each refusal, and `docket verify` reports each as `registry-rewritten`.
+ * behind it to the same log is recorded within one visibility timeout (the test prints the wait), `docket submit
+ * --wait` hands the requester the verified refusal, `docket replay` reproduces each refusal, and `docket verify`
+ * reports each as `registry-rewritten`.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
@@ -15,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
 import { run as replay } from '../../cli/commands/replay.js';
+import { run as submit } from '../../cli/commands/submit.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
@@ -34,6 +37,7 @@ const VENDOR_DIGEST = createHash('sha256')
   .update(readFileSync(file(VENDOR)))
   .digest('hex');
 let w: E2eWorld;
+const dir = mkdtempSync(join(tmpdir(), 'docket-poison-pack-'));
 
 const request = (id: string, pack: string) =>
   `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"${pack}","facts":{}}`;
@@ -87,6 +91,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await w?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a poison pack item on the registry table', () => {
@@ -123,8 +128,37 @@ describe('a poison pack item on the registry table', () => {
     expect(waitedMs).toBeLessThan((await visibilitySeconds()) * 1000);
   }, 120_000);
 
-  it('docket replay reproduces both refusals from the registry as it still is', async () => {
-    for (const id of ['poison-pack-1', 'poison-alias-1']) {
+  it('docket submit --wait tells the requester what happened: the verified refusal pack-unreadable, from its notification', async () => {
+    const facts = join(dir, 'facts.json');
+    writeFileSync(facts, '{}');
+    const io = memoryIo();
+    const code = await submit(
+      [
+        '--pack',
+        `sha256:${VENDOR_DIGEST}`,
+        '--facts',
+        facts,
+        '--id',
+        'poison-pack-2',
+        '--wait',
+        '--json',
+        '--policy',
+        w.policyPath,
+        ...stackFlags(w, STAGE),
+      ],
+      io,
+    );
+    const line = JSON.parse(io.out()) as { entry: string };
+    const e = JSON.parse(line.entry) as SignedEntry;
+    expect(e.kind === 'admission-refusal' && [e.requestId, e.refusal.code]).toEqual([
+      'poison-pack-2',
+      'pack-unreadable',
+    ]);
+    expect(code, io.err()).toBe(0);
+  }, 60_000);
+
+  it('docket replay reproduces every such refusal from the registry as it still is', async () => {
+    for (const id of ['poison-pack-1', 'poison-pack-2', 'poison-alias-1']) {
       const io = memoryIo();
       const code = await replay(['--request', id, '--policy', w.policyPath, ...stackFlags(w, STAGE)], io);
       const line = JSON.parse(io.out().trimEnd().split('\n')[0]!) as Record<string, unknown>;
@@ -136,7 +170,11 @@ describe('a poison pack item on the registry table', () => {
   it('docket verify reports each refusal as registry-rewritten', async () => {
     const v = await w.verify();
     const verdict = JSON.parse(v.stdout) as { findings: { code: string }[] };
-    expect(verdict.findings.map((f) => f.code)).toEqual(['registry-rewritten', 'registry-rewritten']);
+    expect(verdict.findings.map((f) => f.code)).toEqual([
+      'registry-rewritten',
+      'registry-rewritten',
+      'registry-rewritten',
+    ]);
     expect(v.exitCode).toBe(1);
   });
 });
