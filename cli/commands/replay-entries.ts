@@ -94,7 +94,7 @@ export const stackDeps: ReplayDeps = {
             throw e;
           }
         },
-        resolveGraphAlias: (a) => stack.graphs.resolveGraphAlias(a),
+        resolveGraphAlias: (a) => registry(() => stack.graphs.resolveGraphAlias(a)),
       },
       close: () => stack.close(),
     };

@@ -25,13 +25,13 @@ export function packUnreadableRefusal(digest: string): Refused {
   };
 }
 
-/** The refusal of a request whose pack alias names a registry item that holds no valid digest. */
-export function aliasUnreadableRefusal(alias: string): Refused {
+/** The refusal of a request whose pack or graph alias names a registry item that holds no valid digest. */
+export function aliasUnreadableRefusal(alias: string, of: 'pack' | 'graph' = 'pack'): Refused {
   return {
     kind: 'refused',
     step: REFUSAL_STEP['alias-unreadable'],
     code: 'alias-unreadable',
-    message: `pack alias ${alias} is in the registry but its item holds no valid digest: it cannot be read`,
+    message: `${of} alias ${alias} is in the registry but its item holds no valid digest: it cannot be read`,
     pack: null,
     specVersion: null,
   };

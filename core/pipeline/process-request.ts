@@ -209,6 +209,9 @@ async function decideGraphRun(
       // A registry that holds the graph but cannot serve it will not heal by a retry: recorded at once, so no poison
       // holds its log's FIFO group (ADR 0456). A store fault still throws.
       return refusal(common, graphUnreadableRefusal(d.digest, d.detail));
+    case 'alias-unreadable':
+      // An alias item with no valid digest, as for a pack alias (ADR 0485).
+      return refusal(common, aliasUnreadableRefusal(d.alias, 'graph'));
     case 'run':
       // decideGraph admits only a deployment enabling judgment-graphs, so common carries its draft features.
       return { ...common, draftFeatures: common.draftFeatures ?? [], kind: 'graph-run', ...d.entry };

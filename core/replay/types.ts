@@ -60,8 +60,8 @@ export interface ReplayFetchers {
    * registry's own integrity refusal. Replay re-checks the closed set itself. Absent: graph runs are `graph-missing`.
    */
   publishedGraph?(digestHex: string): Promise<LoadedGraph | null | { readonly corrupt: string }>;
-  /** A graph alias `id@version` → digest hex, or null. */
-  resolveGraphAlias?(alias: string): Promise<string | null>;
+  /** A graph alias `id@version` → digest hex, null, or the registry's own integrity refusal of the alias item. */
+  resolveGraphAlias?(alias: string): Promise<string | null | { readonly corrupt: string }>;
 }
 
 export interface EvaluatorIdentity {

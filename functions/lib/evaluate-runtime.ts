@@ -180,7 +180,7 @@ export function sqsDeadLetter(sqs: SQSClient, env: NodeJS.ProcessEnv): RuntimePa
 export function cachedGraphRegistry(graphs: DynamoDbGraphRegistry, capacity = 16): GraphRegistry<GraphReadFailure> {
   const cache = new Lru<string, LoadedGraph>(capacity);
   return {
-    resolveGraphAlias: (alias) => graphs.resolveGraphAlias(alias),
+    resolveGraphAlias: (alias) => unlessIntegrityFault(() => graphs.resolveGraphAlias(alias)),
     async loadGraph(digest) {
       const hit = cache.get(digest);
       if (hit !== undefined) return hit;
