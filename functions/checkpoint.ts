@@ -3,15 +3,17 @@
  * writer over every log (core/ledger/write/checkpoint-writer.ts) with its own checkpoint key (KMS in the cloud) and the
  * trust policy, and exports all checkpoints outside the table — to S3 in the cloud (CHECKPOINT_EXPORT_BUCKET; the
  * bucket's Object Lock keeps them), to a file locally (DOCKET_CHECKPOINT_EXPORT_FILE). A log whose new entries
- * verify would refuse gets no checkpoint: an ERROR log line names the findings and the CheckpointRefusals metric
+ * verify would refuse gets no checkpoint, nor does any log while the archive cross-check finds an archived request
+ * without an entry (functions/lib/checkpoint-omissions.ts, ADR 0487): an ERROR log line names the findings and the CheckpointRefusals metric
  * (alarmed in infra/constructs/alarms.ts) counts it, on every run until the log is repaired. Thin: wiring only.
  */
 import { writeFile } from 'node:fs/promises';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import { createDynamoDbClient } from '../adapters/aws-clients.js';
+import { createDynamoDbClient, createSqsClient } from '../adapters/aws-clients.js';
 import { DynamoDbLedgerStore } from '../adapters/dynamodb-ledger-store.js';
 import { describeRefusal, rfc3339Now, runCheckpoints, type CheckpointRun } from './lib/checkpoint-runner.js';
+import { checkpointOmissions } from './lib/checkpoint-omissions.js';
 import { loadCheckpointSigner, loadTrustPolicy } from '../adapters/checkpoint-key.js';
 import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
 import { DOCKET_SERVICES } from '../core/metric-names.js';
@@ -33,10 +35,11 @@ async function checkpointAll(): Promise<{ checkpoints: CheckpointRun['checkpoint
   if (!table) throw new TypeError('LEDGER_TABLE is required');
   const logIds = JSON.parse(env.LOG_IDS ?? '[]') as string[];
   const [signer, policy] = await Promise.all([loadCheckpointSigner(env), loadTrustPolicy(env)]);
-  const store = new DynamoDbLedgerStore({
-    client: tracer.captureAWSv3Client(createDynamoDbClient({}, env)),
-    tableName: table,
-  });
+  const dynamodb = tracer.captureAWSv3Client(createDynamoDbClient({}, env));
+  const store = new DynamoDbLedgerStore({ client: dynamodb, tableName: table });
+  // The archive cross-check first: no log is signed over an open omission (ADR 0457, ADR 0487).
+  const sqs = tracer.captureAWSv3Client(createSqsClient({}, env));
+  const omissions = await checkpointOmissions(env, { dynamodb, sqs }, store, logIds);
   const time = rfc3339Now();
   const run = await runCheckpoints({
     store,
@@ -45,6 +48,7 @@ async function checkpointAll(): Promise<{ checkpoints: CheckpointRun['checkpoint
     logIds,
     origin: { environment: env.DOCKET_STAGE ?? 'unknown', table },
     time,
+    ...(omissions !== undefined ? { omissions } : {}),
   });
   const metrics = new Metrics({ namespace: 'Docket', serviceName: 'docket-checkpoint' });
   for (const r of run.refused) {

@@ -21,6 +21,7 @@ import { denySendsToDeadLetterQueue } from './constructs/dead-letter-senders.js'
 import { Deliverer } from './constructs/deliverer.js';
 import { Evaluator } from './constructs/evaluator.js';
 import { Intake, type QueueWithDlq } from './constructs/intake.js';
+import { grantQueueCrossCheck } from './constructs/cross-check-readers.js';
 import { Ledger } from './constructs/ledger.js';
 import { Registry } from './constructs/registry.js';
 import { RequestArchive } from './constructs/request-archive.js';
@@ -159,7 +160,13 @@ export class DocketPipeline extends Construct {
       functionName: names.checkpointFunction,
       key,
       environment: (exportBucket) =>
-        checkpointEnvironment({ config, names, checkpointKeyArn: this.checkpointKey.key.keyArn, exportBucket }),
+        checkpointEnvironment({
+          config,
+          names,
+          checkpointKeyArn: this.checkpointKey.key.keyArn,
+          exportBucket,
+          queueUrl,
+        }),
       codeSigningConfig: this.codeSigning.config,
     });
 
@@ -191,6 +198,13 @@ export class DocketPipeline extends Construct {
     this.results.grantPublishOnly(deliverRole);
     this.signingKey.grantSign(evaluateRole);
     this.ledger.grantCheckpoint(checkpointRole);
+    // The archive cross-check before it signs (ADR 0457, ADR 0487): read, never consume or write.
+    this.requestArchive.grantCrossCheck(checkpointRole);
+    grantQueueCrossCheck(
+      checkpointRole,
+      [this.intake.queue, this.sequencer.queue],
+      [this.intake.dlq, this.sequencer.dlq],
+    );
     // Separate custody (ADR 0120): the checkpoint role signs with the KMS checkpoint key and cannot read the entry key;
     // the evaluate role cannot use the checkpoint key.
     this.checkpointKey.grantSign(checkpointRole);

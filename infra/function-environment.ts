@@ -26,6 +26,9 @@ export const ENV = {
   maxWorkBudget: 'MAX_WORK_BUDGET',
   /** The FIFO ledger queue (docs/adr/0270-one-writer-per-log.md): the sequencer's target, evaluate's forwards. */
   ledgerQueueUrl: 'LEDGER_QUEUE_URL',
+  /** The intake queue and the FIFO ledger queue's DLQ: the checkpoint function's archive cross-check reads them. */
+  intakeQueueUrl: 'INTAKE_QUEUE_URL',
+  ledgerDlqUrl: 'LEDGER_DLQ_URL',
   /** The delivery queue: the evaluate function sends delivery jobs there (docs/adr/0404-delivery-stage.md). */
   deliveryQueueUrl: 'DELIVERY_QUEUE_URL',
   /** Where the deliver function dead-letters a job it refuses, with its reason. */
@@ -132,6 +135,7 @@ export interface CheckpointEnvironmentInput {
   readonly names: ResourceNames;
   readonly checkpointKeyArn: string;
   readonly exportBucket: string;
+  readonly queueUrl: (queueName: string) => string;
 }
 
 export function checkpointEnvironment(i: CheckpointEnvironmentInput): Record<string, string> {
@@ -142,5 +146,12 @@ export function checkpointEnvironment(i: CheckpointEnvironmentInput): Record<str
     [ENV.checkpointKmsKeyId]: i.checkpointKeyArn,
     [ENV.trustPolicyParameter]: i.names.trustPolicyParameter,
     [ENV.exportBucket]: i.exportBucket,
+    // The archive cross-check before signing (ADR 0457, docs/adr/0487-the-checkpoint-function-cross-checks-the-archive.md):
+    // the request archive, the request path's queues and their DLQs.
+    [ENV.requestsTable]: i.names.requestsTable,
+    [ENV.intakeQueueUrl]: i.queueUrl(i.names.intake.queue),
+    [ENV.ledgerQueueUrl]: i.queueUrl(i.names.ledgerQueue.queue),
+    [ENV.intakeDlqUrl]: i.queueUrl(i.names.intake.dlq),
+    [ENV.ledgerDlqUrl]: i.queueUrl(i.names.ledgerQueue.dlq),
   };
 }

@@ -25,7 +25,6 @@ import {
   summaryLine,
   type ReplayFetchers,
   type ReplaySelection,
-  type Retained,
 } from '../../core/replay/index.js';
 import type { LedgerStore } from '../../core/ledger/index.js';
 import { readTrustPolicy } from '../../core/ledger/index.js';
@@ -59,7 +58,7 @@ export interface ReplayDeps {
 
 const corruptOr =
   (code: string) =>
-  async (get: () => Promise<Uint8Array | null>): Promise<Retained> => {
+  async <T extends Uint8Array | string>(get: () => Promise<T | null>): Promise<T | null | { corrupt: string }> => {
     try {
       return await get();
     } catch (e) {
@@ -84,7 +83,8 @@ export const stackDeps: ReplayDeps = {
       fetch: {
         requestBytes: (d) => archive(() => stack.archive.get(d)),
         packBytes: (d) => registry(() => stack.registry.getPack(d)),
-        resolveAlias: (a) => stack.registry.resolveAlias(a),
+        // An alias item with no valid digest is reported (alias-unreadable replays against it, ADR 0485), never thrown.
+        resolveAlias: (a) => registry(() => stack.registry.resolveAlias(a)),
         // Published graphs (ADR 0340) for graph runs (ADR 0361): the registry's integrity refusal is reported, never served.
         publishedGraph: async (d) => {
           try {
@@ -94,7 +94,7 @@ export const stackDeps: ReplayDeps = {
             throw e;
           }
         },
-        resolveGraphAlias: (a) => stack.graphs.resolveGraphAlias(a),
+        resolveGraphAlias: (a) => registry(() => stack.graphs.resolveGraphAlias(a)),
       },
       close: () => stack.close(),
     };

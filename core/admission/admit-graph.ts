@@ -36,8 +36,11 @@ export interface GraphUnreadable<Reason extends string = string> {
 
 /** The graph registry as admission reads it. `Reason`: `never` for the pipeline's, which throws instead. */
 export interface GraphRegistry<Reason extends string = never> {
-  /** The published graph (closure digest, hex) an alias names, or null. */
-  resolveGraphAlias(alias: string): Promise<string | null>;
+  /**
+   * The published graph (closure digest, hex) an alias names, null, or an alias item the registry holds but cannot
+   * serve (no valid digest in it, ADR 0485).
+   */
+  resolveGraphAlias(alias: string): Promise<string | null | GraphUnreadable<Reason>>;
   /**
    * The published graph a closure digest (hex) names, null when none is published. Untrusted: decideGraph hashes the
    * closure it returns against the digest asked for (ADR 0450).
@@ -53,6 +56,7 @@ export type GraphDecision<Reason extends string = never> =
       readonly message: string;
     }
   | { readonly kind: 'graph-unreadable'; readonly digest: string; readonly reason: Reason; readonly detail: string }
+  | { readonly kind: 'alias-unreadable'; readonly alias: string; readonly reason: Reason; readonly detail: string }
   | {
       readonly kind: 'run';
       readonly request: GraphRequest;
@@ -92,6 +96,8 @@ export async function decideGraph<Reason extends string = never>(
   if (req.graph.kind === 'alias') {
     const resolved = await registry.resolveGraphAlias(req.graph.alias);
     if (resolved === null) return refused('unknown-graph-alias', `no graph is published as ${req.graph.alias}`);
+    if (typeof resolved !== 'string')
+      return { kind: 'alias-unreadable', alias: req.graph.alias, reason: resolved.reason, detail: resolved.detail };
     digest = resolved;
   } else digest = hex(req.graph.digest);
   const loaded = await registry.loadGraph(digest);

@@ -44,6 +44,9 @@ export const REFUSAL_STEP: Readonly<Record<RefusalCode, AdmissionStep>> = Object
   // The registry holds the digest but cannot serve it as a closed set (ADR 0340's re-check): recorded, never retried.
   'graph-unreadable': 'digest',
   'graph-closure-mismatch': 'digest',
+  // A registry item the request's name reaches but the registry cannot serve (ADR 0485): recorded, never retried.
+  'pack-unreadable': 'digest',
+  'alias-unreadable': 'alias',
 });
 
 /** Where `a` comes in the order of the checks relative to `b`: negative before, 0 the same, positive after. */
@@ -73,13 +76,16 @@ export interface PackUnreadable<Reason extends string = string> {
   readonly detail: string;
 }
 
-/** The registry as admission reads it: aliases to digests, digests to loaded (validated, compiled) packs. */
+/**
+ * The registry as admission reads it: aliases to digests, digests to loaded (validated, compiled) packs. `Reason`: why
+ * it may hold an item it cannot serve (an alias item with no valid digest, pack bytes that do not hash to theirs).
+ */
 export interface PackRegistry<Reason extends string = never> {
-  resolveAlias(alias: string): Promise<string | null>;
+  resolveAlias(alias: string): Promise<string | null | PackUnreadable<Reason>>;
   load(digestHex: string): Promise<PackLoad | PackUnreadable<Reason>>;
 }
 
-/** `Reason`: why the registry may fail to give a pack's bytes; `never` for the pipeline's, which throws instead. */
+/** `Reason`: why the registry may fail to serve an alias or a pack's bytes it holds (PackRegistry). */
 export type Admission<Reason extends string = never> =
   | {
       readonly kind: 'refused';
@@ -104,6 +110,13 @@ export type Admission<Reason extends string = never> =
       readonly kind: 'pack-unreadable';
       readonly step: 'digest';
       readonly digest: string;
+      readonly reason: Reason;
+      readonly detail: string;
+    }
+  | {
+      readonly kind: 'alias-unreadable';
+      readonly step: 'alias';
+      readonly alias: string;
       readonly reason: Reason;
       readonly detail: string;
     }
@@ -137,6 +150,14 @@ export async function admit<Reason extends string = never>(
   if (req.pack.kind === 'alias') {
     const resolved = await registry.resolveAlias(req.pack.alias);
     if (resolved === null) return refused('unknown-pack-alias', `no pack is published as ${req.pack.alias}`);
+    if (typeof resolved !== 'string')
+      return {
+        kind: 'alias-unreadable',
+        step: 'alias',
+        alias: req.pack.alias,
+        reason: resolved.reason,
+        detail: resolved.detail,
+      };
     digest = resolved; // recorded as the digest (docs/pipeline.md)
   } else {
     digest = req.pack.digest.slice('sha256:'.length);

@@ -43,3 +43,4 @@ export {
   type PackUnreadable,
 } from './admit.js';
 export { entryClosure, entryClosureDigest } from './graph-identity.js';
+export { aliasUnreadableRefusal, packUnreadableRefusal } from './registry-unreadable.js';

@@ -36,13 +36,14 @@ export type { PlannedHandoff, RouteQueueConfig } from './handoff-plan.js';
 export { handoffMessagesFor } from './handoff-message.js';
 export { planGraphHandoffs, type GraphPlannedHandoff } from './graph-handoffs.js';
 export { ledgerWriter } from './ledger-writer.js';
-export { cachedPackSource } from './pack-source.js';
+export { cachedPackSource, type PackBytesSource } from './pack-source.js';
 export type {
   LedgerWriter,
   BatchDeliveryReport,
   HandoffBatchSender,
   HandoffSender,
   OutboxHandoff,
+  PackReadFailure,
   ResultBatchPublisher,
   ResultPublisher,
 } from './ports.js';

@@ -3,13 +3,13 @@
  * The registry only stores bytes; conformance is re-checked here on load because the evaluator must not trust
  * storage (§8.2: the pack is the first preflight input).
  */
-import { Lru, loadPackBytes, type PackLoad } from '../admission/index.js';
+import { Lru, loadPackBytes, type PackLoad, type PackUnreadable } from '../admission/index.js';
 import type { DraftFeature } from '../pack/index.js';
-import type { PackSource } from './ports.js';
+import type { PackReadFailure, PackSource } from './ports.js';
 
 export interface PackBytesSource {
-  getPack(digestHex: string): Promise<Uint8Array | null>;
-  resolveAlias(alias: string): Promise<string | null>;
+  getPack(digestHex: string): Promise<Uint8Array | null | PackUnreadable<PackReadFailure>>;
+  resolveAlias(alias: string): Promise<string | null | PackUnreadable<PackReadFailure>>;
 }
 
 /** Compiled packs kept per warm function instance. 64 × a few hundred KB at most. */
@@ -28,8 +28,9 @@ export function cachedPackSource(
       const hit = cache.get(digest);
       if (hit !== undefined) return hit;
       const bytes = await registry.getPack(digest);
-      // A missing pack is not cached: it may be published a moment later.
+      // Neither a missing nor an unreadable pack is cached: it may be published (or put back) a moment later.
       if (bytes === null) return { status: 'missing' };
+      if (!(bytes instanceof Uint8Array)) return bytes;
       const loaded = loadPackBytes(digest, bytes, draftFeatures);
       cache.set(digest, loaded);
       return loaded;

@@ -2,17 +2,23 @@
  * What the pipeline needs from the world, as interfaces. core/pipeline stays pure (no AWS SDK, no clock, no env):
  * the handler wires these to adapters (DynamoDB, SQS) and tests wire them to in-memory fakes or the local stack.
  */
-import type { PackLoad } from '../admission/index.js';
+import type { PackRegistry } from '../admission/index.js';
 import type { SignedEntry, UnsignedEntry } from '../ledger/entries/entry-types.js';
 import type { ResultMessage } from './result-notification.js';
 
 export type { LoadedPack, PackLoad } from '../admission/index.js';
 
-export interface PackSource {
-  load(digestHex: string): Promise<PackLoad>;
-  /** `id@version` → digest hex, or null. */
-  resolveAlias(alias: string): Promise<string | null>;
-}
+/**
+ * The pack registry as the pipeline reads it: `id@version` → digest hex, digest → loaded pack, or an item the
+ * registry holds but cannot serve (`registry-integrity`, recorded as a refusal: ADR 0485).
+ */
+export type PackSource = PackRegistry<PackReadFailure>;
+
+/**
+ * Why the pipeline's registry could not serve an item it holds (ADR 0485): the store's integrity check refused it. A
+ * store fault (throttling, the network) is not this: it is thrown and retried.
+ */
+export type PackReadFailure = 'registry-integrity';
 
 export interface RequestArchive {
   /** Retain the exact request bytes, content-addressed (idempotent). */

@@ -19,7 +19,9 @@ import type { AppendResult, EntryDraft, LedgerWriter, PackSource, RequestArchive
 import { graphUnreadableRefusal, type GraphReadFailure } from './graph-unreadable-refusal.js';
 import {
   admit,
+  aliasUnreadableRefusal,
   decideGraph,
+  packUnreadableRefusal,
   isGraphRequest,
   readIntakeRequest,
   type Admission,
@@ -156,9 +158,12 @@ async function decide(
   switch (a.kind) {
     case 'refused':
       return refusal(common, a);
+    // A registry item that its name reaches but the registry cannot serve will not heal by a retry: recorded at once,
+    // so no poison pack or alias holds its log's FIFO group (ADR 0485). A store fault still throws.
     case 'pack-unreadable':
-      // The pipeline's pack source never answers this (it throws on a store fault); a port that did is a fault too.
-      throw new Error(`pack sha256:${a.digest} could not be read: ${a.reason}: ${a.detail}`);
+      return refusal(common, packUnreadableRefusal(a.digest));
+    case 'alias-unreadable':
+      return refusal(common, aliasUnreadableRefusal(a.alias));
     case 'pack-not-conformant': {
       const error: EvaluationError = {
         class: 'pack-not-conformant',
@@ -204,6 +209,9 @@ async function decideGraphRun(
       // A registry that holds the graph but cannot serve it will not heal by a retry: recorded at once, so no poison
       // holds its log's FIFO group (ADR 0456). A store fault still throws.
       return refusal(common, graphUnreadableRefusal(d.digest, d.detail));
+    case 'alias-unreadable':
+      // An alias item with no valid digest, as for a pack alias (ADR 0485).
+      return refusal(common, aliasUnreadableRefusal(d.alias, 'graph'));
     case 'run':
       // decideGraph admits only a deployment enabling judgment-graphs, so common carries its draft features.
       return { ...common, draftFeatures: common.draftFeatures ?? [], kind: 'graph-run', ...d.entry };

@@ -22,6 +22,8 @@ import { MAX_WORK_BUDGET } from '../evaluate/index.js';
 import type { DraftFeature } from '../pack/index.js';
 import {
   admit,
+  aliasUnreadableRefusal,
+  packUnreadableRefusal,
   REFUSAL_STEP,
   stepOrder,
   type Admission,
@@ -91,7 +93,12 @@ function replayDeployment(entry: RefusalEntry, ctx: ReplayContext): AdmissionDep
 function replayRegistry(entry: RefusalEntry, ctx: ReplayContext): PackRegistry<NotReplayableReason> {
   const features = (entry.draftFeatures ?? []) as readonly DraftFeature[];
   return {
-    resolveAlias: (alias) => ctx.options.fetch.resolveAlias(alias),
+    async resolveAlias(alias) {
+      const r = await ctx.options.fetch.resolveAlias(alias);
+      return r === null || typeof r === 'string'
+        ? r
+        : { status: 'unreadable', reason: 'alias-corrupt', detail: r.corrupt };
+    },
     async load(digest) {
       const loaded = await ctx.packs.load(digest, features);
       if (!loaded.ok) return { status: 'unreadable', reason: loaded.reason, detail: loaded.detail };
@@ -103,6 +110,7 @@ function replayRegistry(entry: RefusalEntry, ctx: ReplayContext): PackRegistry<N
 /** The digest admission reached (named, or resolved from the alias), if it got that far. */
 function decidedDigest(d: Decision): string | undefined {
   if (d.kind === 'refused') return d.pack?.digest;
+  if (d.kind === 'alias-unreadable') return undefined;
   return d.kind === 'admitted' || d.kind === 'pack-unreadable' ? d.digest : d.pack.digest;
 }
 
@@ -137,6 +145,13 @@ function judge(entry: RefusalEntry, req: EvaluationRequest, d: Decision, ctx: Re
       );
     case 'work-budget-out-of-range':
       return beforePack(code, entry, d) ?? beforeStep(code, d) ?? judgeBudget(code, req, d, ctx);
+    case 'pack-unreadable':
+      return judgePackUnreadable(entry, d);
+    case 'alias-unreadable':
+      if (req.pack.kind !== 'alias') return admitted(code, 'the request names a pack digest, not an alias');
+      // Still unreadable: the refusal is rebuilt from the alias alone, so it must be the recorded one byte for byte.
+      if (d.kind === 'alias-unreadable') return sameRefusal(entry, aliasUnreadableRefusal(d.alias));
+      return changed(`${req.pack.alias} reads now: ${now(d)}`);
     case 'entry-would-not-fit':
       return (
         beforePack(code, entry, d) ??
@@ -150,6 +165,33 @@ function judge(entry: RefusalEntry, req: EvaluationRequest, d: Decision, ctx: Re
   }
 }
 
+/**
+ * A recorded `pack-unreadable` (ADR 0485): still unreadable under the same digest is the refusal rebuilt byte for
+ * byte; a pack the registry serves whole (or no longer holds) now means the item was put back or removed since.
+ */
+function judgePackUnreadable(entry: RefusalEntry, d: Decision): Verdict {
+  const code = entry.refusal.code;
+  const digest = decidedDigest(d);
+  if (digest === undefined) return differ([{ member: 'refusal.code', recorded: code, replayed: now(d) }]);
+  if (entry.pack?.digest !== digest)
+    return differ([{ member: 'pack.digest', recorded: entry.pack?.digest ?? null, replayed: digest }]);
+  if (d.kind === 'pack-unreadable') return sameRefusal(entry, packUnreadableRefusal(digest));
+  return changed(`the registry's item for sha256:${digest} reads now: ${now(d)}`);
+}
+
+/** The recorded refusal against the one replay rebuilt: the same pack reference and message, byte for byte. */
+function sameRefusal(entry: RefusalEntry, r: Extract<Admission, { kind: 'refused' }>): Verdict {
+  const differs: Difference[] = [];
+  if (JSON.stringify(entry.pack) !== JSON.stringify(r.pack))
+    differs.push({ member: 'pack', recorded: entry.pack, replayed: r.pack });
+  if (entry.refusal.message !== r.message)
+    differs.push({ member: 'refusal.message', recorded: entry.refusal.message, replayed: r.message });
+  return differs.length === 0 ? match : differ(differs);
+}
+
+/** What admission decided now, named as a report shows it. */
+const now = (d: Decision): string => (d.kind === 'refused' ? d.code : d.kind);
+
 /** A refusal after the alias: the verdict when admission now stops at the alias or at the pack, else undefined. */
 function beforePack(code: RefusalCode, entry: RefusalEntry, d: Decision): Verdict | undefined {
   // The recorded refusal passed the alias; refused at it now, the alias is unknown (an alias is never unpublished).
@@ -158,7 +200,8 @@ function beforePack(code: RefusalCode, entry: RefusalEntry, d: Decision): Verdic
   const digest = decidedDigest(d);
   if (entry.pack !== null && digest !== undefined && entry.pack.digest !== digest)
     return differ([{ member: 'pack.digest', recorded: entry.pack.digest, replayed: digest }]);
-  if (d.kind === 'pack-unreadable') return { result: 'not-replayable', reason: d.reason, detail: d.detail };
+  if (d.kind === 'pack-unreadable' || d.kind === 'alias-unreadable')
+    return { result: 'not-replayable', reason: d.reason, detail: d.detail };
   if (code === 'unknown-pack-digest') return undefined;
   if (d.kind === 'refused' && d.code === 'unknown-pack-digest')
     return {

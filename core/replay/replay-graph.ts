@@ -9,6 +9,7 @@
  * settings the entry does not record unless the caller supplies them.
  */
 import {
+  aliasUnreadableRefusal,
   decideGraph,
   type AdmissionDeployment,
   type GraphDecision,
@@ -31,8 +32,12 @@ type RefusalEntry = SignedEntry & RefusalEntryBody;
 function replayGraphs(ctx: ReplayContext): GraphRegistry<NotReplayableReason> {
   const f = ctx.options.fetch;
   return {
-    resolveGraphAlias: (alias) =>
-      f.resolveGraphAlias === undefined ? Promise.resolve(null) : f.resolveGraphAlias(alias),
+    async resolveGraphAlias(alias) {
+      const r = f.resolveGraphAlias === undefined ? null : await f.resolveGraphAlias(alias);
+      return r === null || typeof r === 'string'
+        ? r
+        : { status: 'unreadable', reason: 'alias-corrupt', detail: r.corrupt };
+    },
     async loadGraph(digest) {
       if (f.publishedGraph === undefined)
         return { status: 'unreadable', reason: 'graph-missing', detail: 'replay was given no graph registry' };
@@ -71,7 +76,8 @@ export async function replayGraphRun(entry: GraphRunEntry, req: GraphRequest, ct
     deploymentOf(entry, { defaultWorkBudget: entry.workBudget, maxWorkBudget: MAX_WORK_BUDGET }),
     replayGraphs(ctx),
   );
-  if (d.kind === 'graph-unreadable') return { result: 'not-replayable', reason: d.reason, detail: d.detail };
+  if (d.kind === 'graph-unreadable' || d.kind === 'alias-unreadable')
+    return { result: 'not-replayable', reason: d.reason, detail: d.detail };
   if (d.kind === 'refused') {
     if (d.code === 'unknown-graph-digest')
       return { result: 'not-replayable', reason: 'graph-missing', detail: d.message };
@@ -131,7 +137,15 @@ export async function replayGraphRefusal(entry: RefusalEntry, req: GraphRequest,
       code === 'work-budget-out-of-range' ? Math.min(supplied ?? MAX_WORK_BUDGET, MAX_WORK_BUDGET) : MAX_WORK_BUDGET,
   };
   const d = await decideGraph({ ok: true, value: req }, deploymentOf(entry, budget), replayGraphs(ctx));
-  if (d.kind === 'graph-unreadable') return { result: 'not-replayable', reason: d.reason, detail: d.detail };
+  if (d.kind === 'alias-unreadable' && code === 'alias-unreadable') {
+    // Still unreadable: the refusal is rebuilt from the alias alone and must be the recorded one byte for byte.
+    const message = aliasUnreadableRefusal(d.alias, 'graph').message;
+    return entry.refusal.message === message
+      ? match
+      : differ([{ member: 'refusal.message', recorded: entry.refusal.message, replayed: message }]);
+  }
+  if (d.kind === 'graph-unreadable' || d.kind === 'alias-unreadable')
+    return { result: 'not-replayable', reason: d.reason, detail: d.detail };
   if (d.kind === 'refused' && d.code === code) return match;
   const mismatch = differ([{ member: 'refusal.code', recorded: code, replayed: now(d) }]);
   switch (code) {
@@ -143,8 +157,9 @@ export async function replayGraphRefusal(entry: RefusalEntry, req: GraphRequest,
     case 'unknown-graph-alias':
     case 'unknown-graph-digest':
     case 'graph-closure-mismatch':
+    case 'alias-unreadable':
       // The registry only grows (conditional creates, ADR 0340): an answer past this step means it was published
-      // since; for a closure mismatch (ADR 0450), that the rewritten item was put back.
+      // since; for a closure mismatch (ADR 0450) or an unreadable alias item (ADR 0485), that the item was put back.
       return d.kind === 'refused' && (d.step === 'request' || d.step === 'feature')
         ? mismatch
         : changed(`now ${now(d)}`);

@@ -25,6 +25,8 @@ export type NotReplayableReason =
   | 'pack-missing'
   /** The registry's bytes for the recorded pack digest do not hash to it. */
   | 'pack-digest-mismatch'
+  /** The registry's item for the alias the request names holds no valid digest (ADR 0485). */
+  | 'alias-corrupt'
   /** The entry names another evaluator (name or version) than the one running (ADR 0100). */
   | 'evaluator-identity-differs'
   /** The entry (format /2) records a draft feature this evaluator does not implement (ADR 0223). */
@@ -47,16 +49,19 @@ export interface ReplayFetchers {
   requestBytes(digestHex: string): Promise<Retained>;
   /** The exact pack bytes in the pack registry. */
   packBytes(digestHex: string): Promise<Retained>;
-  /** `id@version` → digest hex, or null (aliases are immutable once published, ADR 0062). */
-  resolveAlias(alias: string): Promise<string | null>;
+  /**
+   * `id@version` → digest hex, null (aliases are immutable once published, ADR 0062), or the registry's own integrity
+   * refusal of an alias item that holds no valid digest (ADR 0485).
+   */
+  resolveAlias(alias: string): Promise<string | null | { readonly corrupt: string }>;
   /**
    * The published graph a closure digest (hex, ADR 0450) names, with its closure and every member's exact bytes
    * (ADR 0340), null when none is published, or the
    * registry's own integrity refusal. Replay re-checks the closed set itself. Absent: graph runs are `graph-missing`.
    */
   publishedGraph?(digestHex: string): Promise<LoadedGraph | null | { readonly corrupt: string }>;
-  /** A graph alias `id@version` → digest hex, or null. */
-  resolveGraphAlias?(alias: string): Promise<string | null>;
+  /** A graph alias `id@version` → digest hex, null, or the registry's own integrity refusal of the alias item. */
+  resolveGraphAlias?(alias: string): Promise<string | null | { readonly corrupt: string }>;
 }
 
 export interface EvaluatorIdentity {

@@ -27,7 +27,7 @@ import {
 } from '../../core/pipeline/index.js';
 import { backoffDelayMs } from '../../core/ledger/index.js';
 import { ledgerWriter } from '../../core/pipeline/index.js';
-import { cachedPackSource, type GraphReadFailure } from '../../core/pipeline/index.js';
+import { cachedPackSource, type GraphReadFailure, type PackBytesSource } from '../../core/pipeline/index.js';
 import {
   processRequest,
   type PipelineConfig,
@@ -180,7 +180,7 @@ export function sqsDeadLetter(sqs: SQSClient, env: NodeJS.ProcessEnv): RuntimePa
 export function cachedGraphRegistry(graphs: DynamoDbGraphRegistry, capacity = 16): GraphRegistry<GraphReadFailure> {
   const cache = new Lru<string, LoadedGraph>(capacity);
   return {
-    resolveGraphAlias: (alias) => graphs.resolveGraphAlias(alias),
+    resolveGraphAlias: (alias) => unlessIntegrityFault(() => graphs.resolveGraphAlias(alias)),
     async loadGraph(digest) {
       const hit = cache.get(digest);
       if (hit !== undefined) return hit;
@@ -271,7 +271,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   return createEvaluateRuntime({
     config,
     ports: {
-      packs: cachedPackSource(registry, undefined, config.draftFeatures),
+      packs: cachedPackSource(integrityAsUnreadable(registry), undefined, config.draftFeatures),
       archive,
       graphs: cachedGraphRegistry(new DynamoDbGraphRegistry({ client: ddb, tableName: need('PACKS_TABLE') })),
     },
@@ -293,9 +293,21 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
 }
 
 /**
- * A graph the registry holds but cannot serve as a closed set (RegistryIntegrityError) is answered as unreadable, so
- * the request is recorded as the refusal graph-unreadable at once (docs/adr/0456-a-poison-graph-is-a-recorded-refusal.md);
- * any other failure (a store fault) is thrown and retried.
+ * The pack registry with every item it holds but cannot serve (RegistryIntegrityError: pack bytes that do not hash to
+ * their digest, an alias with no valid digest) answered as unreadable, so the request is recorded as the refusal
+ * pack-unreadable or alias-unreadable at once (docs/adr/0485-a-poison-pack-is-a-recorded-refusal.md).
+ */
+export function integrityAsUnreadable(registry: DynamoDbPackRegistry): PackBytesSource {
+  return {
+    getPack: (digest) => unlessIntegrityFault(() => registry.getPack(digest)),
+    resolveAlias: (alias) => unlessIntegrityFault(() => registry.resolveAlias(alias)),
+  };
+}
+
+/**
+ * A graph or pack the registry holds but cannot serve (RegistryIntegrityError) is answered as unreadable, so the
+ * request is recorded as a refusal at once (docs/adr/0456-a-poison-graph-is-a-recorded-refusal.md, ADR 0485); any
+ * other failure (a store fault) is thrown and retried.
  */
 async function unlessIntegrityFault<T>(
   read: () => Promise<T>,

@@ -73,6 +73,17 @@ export class RequestArchive extends Construct {
     );
   }
 
+  /**
+   * The checkpoint function's archive cross-check (ADR 0457, ADR 0487) lists every archived request: a Scan, and the
+   * key to read what it returns. Nothing else: no GetItem of one request, no write.
+   */
+  grantCrossCheck(role: iam.IRole): void {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['dynamodb:Scan'], resources: [this.table.tableArn] }),
+    );
+    grantKeyVia(this.key, role, ['dynamodb'], ['decrypt']);
+  }
+
   /** The evaluate function archives each request's exact bytes (conditional create) and reads them back. */
   grantArchive(role: iam.IRole): void {
     role.addToPrincipalPolicy(

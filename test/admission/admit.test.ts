@@ -53,12 +53,16 @@ describe('the admission decision', () => {
     // graphs-not-enabled, unknown-graph-* and graph-closure-mismatch are decided for graph requests only:
     // test/admission/admit-graph.test.ts; graph-unreadable by the pipeline for a graph its registry cannot serve:
     // test/pipeline/graph-run.test.ts.
+    // pack-unreadable and alias-unreadable by the pipeline for an item its registry cannot serve (admission answers
+    // with the item, below): test/pipeline/poison-pack.test.ts.
     const graphOnly = [
       'graphs-not-enabled',
       'unknown-graph-alias',
       'unknown-graph-digest',
       'graph-unreadable',
       'graph-closure-mismatch',
+      'pack-unreadable',
+      'alias-unreadable',
     ];
     expect(CASES.map(([code]) => code).sort()).toEqual(REFUSAL_CODES.filter((c) => !graphOnly.includes(c)).sort());
   });
@@ -119,6 +123,19 @@ describe('the admission decision', () => {
       digest: '1'.repeat(64),
       reason: 'pack-digest-mismatch',
       detail: 'corrupt',
+    });
+  });
+
+  it('says alias-unreadable, at the alias step, when the registry holds the alias but no valid digest under it', async () => {
+    const w = world();
+    w.aliases.set('refund-check@1.0.0', 'not-a-digest');
+    const decided = await admit(readRequest(request('m-13', 'refund-check@1.0.0', '{}')), w.config, w.ports.packs);
+    expect(decided).toEqual({
+      kind: 'alias-unreadable',
+      step: 'alias',
+      alias: 'refund-check@1.0.0',
+      reason: 'registry-integrity',
+      detail: 'alias refund-check@1.0.0 holds no valid digest',
     });
   });
 

@@ -389,6 +389,33 @@ describe('a poison graph in the registry (ADR 0456)', () => {
     );
     expect(waitedMs).toBeLessThan(visibility * 1000);
   }, 120_000);
+
+  it('records a request by a graph alias whose item holds no valid digest at once as alias-unreadable (ADR 0485)', async () => {
+    const alias = 'https://graphs.example.org/procurement/vendor-onboarding@2.0.0';
+    await on.dynamodb.send(
+      new PutItemCommand({
+        TableName: on.env.PACKS_TABLE!,
+        Item: { pk: { S: `graph-alias#${alias}` }, sk: { S: 'graph-alias' }, digest: { S: 'not a digest' } },
+      }),
+    );
+    const inputs = readFileSync(INPUTS, 'utf8').trim();
+    await on.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: on.queueUrl('intake'),
+        MessageBody: `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"poison-graph-alias-1","graph":"${alias}","inputs":${inputs}}`,
+      }),
+    );
+    let shown = { code: 1, out: '', err: '' };
+    for (let i = 0; i < 150 && shown.code !== 0; i++) {
+      shown = await cli(show, ['poison-graph-alias-1', '--json', ...stackFlags(on, 'graphs')]);
+      if (shown.code !== 0) await sleep(200);
+    }
+    expect(shown.code, shown.err).toBe(0);
+    expect((JSON.parse(shown.out) as { entry: unknown }).entry).toMatchObject({
+      kind: 'admission-refusal',
+      refusal: { code: 'alias-unreadable', message: expect.stringContaining(`graph alias ${alias}`) },
+    });
+  }, 60_000);
 });
 
 describe('a graph request on a stack without the opt-in', () => {

@@ -13,6 +13,7 @@ import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { writeSigningKey } from '../../stack/local-files.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { sequenceMessage } from '../../core/pipeline/sequencing.js';
+import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { startE2e, type E2eWorld } from './harness.js';
 
 let w: E2eWorld;
@@ -35,6 +36,10 @@ beforeAll(async () => {
     DOCKET_CHECKPOINT_KEY_FILE: checkpointKeyFile,
     DOCKET_TRUST_POLICY_FILE: policyFile,
     DOCKET_BUILD_DIGEST: 'd'.repeat(64),
+    // The checkpoint function's archive cross-check (ADR 0487): with REQUESTS_TABLE, LEDGER_QUEUE_URL and
+    // INTAKE_DLQ_URL from the evaluate function's environment, the whole path it reads.
+    INTAKE_QUEUE_URL: w.queueUrl('intake'),
+    LEDGER_DLQ_URL: w.queueUrl('ledger-dlq.fifo'),
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   });
@@ -162,4 +167,18 @@ it('publishes each checkpoint as a C2SP checkpoint note beside it, in the table 
   const stored = [];
   for await (const n of w.store.readNotes(logIds[0]!)) stored.push(n);
   expect(stored.length).toBeGreaterThan(0);
+});
+
+it('signs no log while an archived request has no entry: every log is refused with the finding (ADR 0457, ADR 0487)', async () => {
+  // Retained long ago (past any redelivery window) and never recorded: what a deleted entry leaves behind.
+  const archive = new DynamoDbRequestArchive({ client: w.dynamodb, tableName: w.env.REQUESTS_TABLE!, now: () => 0 });
+  const lost = `{"format":"${REQUEST_FORMAT}","requestId":"h-lost","pack":"sha256:${'0'.repeat(64)}","facts":{}}`;
+  await archive.put(new TextEncoder().encode(lost));
+  const { handler } = await import('../../functions/checkpoint.js');
+  const out = await handler();
+  const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
+  expect(out.checkpoints.map((c) => [c.logId, c.status])).toEqual(logIds.map((l) => [l, 'refused']));
+  expect(out.checkpoints[0]!.findings).toEqual([
+    expect.objectContaining({ code: 'request-without-entry', requestId: 'h-lost' }),
+  ]);
 });

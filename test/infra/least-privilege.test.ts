@@ -592,6 +592,15 @@ describe('queues', () => {
       expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: q, principal: ADMIN_ARN })).toBe(true);
   });
 
+  it('the evaluate role may only send to the intake DLQ: it cannot receive, delete or purge there, so it cannot take away a message SQS redrove (ADR 0486)', () => {
+    const intakeDlq = queueId(t, 'docket-dev-intake-dlq');
+    for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue'])
+      expect(allowed(t, { action, resource: intakeDlq, principal: evaluateRole }), action).toBe(false);
+    // No function role but the evaluate role holds a send there, by grant or by policy.
+    for (const role of [deliverRole, checkpointRole, sequenceRole])
+      expect(allowed(t, { action: 'sqs:SendMessage', resource: intakeDlq, principal: role }), role).toBe(false);
+  });
+
   it('only the deliver role may take jobs off the delivery queue: administrators, the root user and the evaluate role cannot receive, delete or purge', () => {
     const delivery = queueId(t, 'docket-dev-delivery');
     for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue']) {
@@ -604,7 +613,7 @@ describe('queues', () => {
     }
   });
 
-  it('only the sequence role consumes the intake queue, only the evaluate role the FIFO ledger queue, only the deliver role the delivery queue, and the checkpoint role touches no queue', () => {
+  it('only the sequence role consumes the intake queue, only the evaluate role the FIFO ledger queue, only the deliver role the delivery queue, and the checkpoint role consumes no queue', () => {
     const intake = queueId(t, 'docket-dev-intake');
     const ledgerQueue = queueId(t, 'docket-dev-ledger.fifo');
     const delivery = queueId(t, 'docket-dev-delivery');
@@ -613,7 +622,12 @@ describe('queues', () => {
     expect(identityAllows(t, evaluateRole, { action: 'sqs:ReceiveMessage', resource: ledgerQueue })).toBe(true);
     expect(identityAllows(t, evaluateRole, { action: 'sqs:DeleteMessage', resource: ledgerQueue })).toBe(true);
     expect(identityAllows(t, evaluateRole, { action: 'sqs:ReceiveMessage', resource: intake })).toBe(false);
-    expect(roleStatements(t, checkpointRole).some((s) => s.Action.some((a) => a.startsWith('sqs:')))).toBe(false);
+    // The checkpoint role reads the request path's queues for the archive cross-check, and takes nothing off them.
+    for (const action of ['sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue', 'sqs:SendMessage'])
+      expect(
+        roleStatements(t, checkpointRole).some((s) => s.Action.includes(action)),
+        action,
+      ).toBe(false);
     const receives = (role: string) =>
       roleStatements(t, role)
         .filter((s) => s.Action.includes('sqs:ReceiveMessage'))
@@ -625,6 +639,36 @@ describe('queues', () => {
       .map(([id]) => id)
       .filter((role) => identityAllows(t, role, { action: 'sqs:ReceiveMessage', resource: delivery }));
     expect(consumers).toEqual([deliverRole]);
+  });
+
+  it('the checkpoint role reads what the archive cross-check needs and no more: Scan of the request archive, the path queues’ attributes, receives of their DLQs (ADR 0487)', () => {
+    const archive = requests;
+    const sqsGrants = roleStatements(t, checkpointRole)
+      .filter((s) => s.Action.some((a) => a.startsWith('sqs:')))
+      .map((s) => [s.Action, s.Resource.map((r) => resolve(t, r))]);
+    expect(sqsGrants).toEqual([
+      [
+        ['sqs:GetQueueAttributes'],
+        [`${queueId(t, 'docket-dev-intake')}.Arn`, `${queueId(t, 'docket-dev-ledger.fifo')}.Arn`],
+      ],
+      [
+        ['sqs:ReceiveMessage'],
+        [`${queueId(t, 'docket-dev-intake-dlq')}.Arn`, `${queueId(t, 'docket-dev-ledger-dlq.fifo')}.Arn`],
+      ],
+    ]);
+    expect(allowed(t, { principal: checkpointRole, action: 'dynamodb:Scan', resource: archive })).toBe(true);
+    for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query'])
+      expect(allowed(t, { principal: checkpointRole, action, resource: archive }), action).toBe(false);
+    // The function's environment names exactly what the grants cover (infra/function-environment.ts).
+    const env = t.Resources[functionId(t, 'docket-dev-checkpoint')]!.Properties.Environment.Variables as Cfn;
+    const read = Object.entries(env).filter(([k]) => /REQUESTS_TABLE|_QUEUE_URL|_DLQ_URL/.test(k));
+    expect(Object.fromEntries(read.map(([k, v]) => [k, resolve(t, v)]))).toEqual({
+      REQUESTS_TABLE: 'docket-dev-requests',
+      INTAKE_QUEUE_URL: 'url:docket-dev-intake',
+      LEDGER_QUEUE_URL: 'url:docket-dev-ledger.fifo',
+      INTAKE_DLQ_URL: 'url:docket-dev-intake-dlq',
+      LEDGER_DLQ_URL: 'url:docket-dev-ledger-dlq.fifo',
+    });
   });
 
   it('the sequence role holds no key, no table and no queue but sending to the FIFO ledger queue and consuming intake', () => {

@@ -252,6 +252,43 @@ describe('a graph the registry cannot serve (ADR 0456)', () => {
   });
 });
 
+describe('a graph alias item that holds no valid digest (ADR 0485)', () => {
+  it('is recorded at once as alias-unreadable naming the graph alias, replays as a match while it stays so, and sends nothing', async () => {
+    const w = graphWorld();
+    const poisoned: GraphRegistry<GraphReadFailure> = {
+      ...graphs,
+      resolveGraphAlias: () =>
+        Promise.resolve({
+          status: 'unreadable',
+          reason: 'registry-integrity',
+          detail: `graph alias ${ALIAS} holds no valid digest`,
+        }),
+    };
+    const o = await processRequest(graphRequest('alias-0', ALIAS), w.config, { ...w.ports, graphs: poisoned });
+    expect(o.status === 'recorded' && o.refusalCode).toBe('alias-unreadable');
+    if (o.status !== 'recorded') return;
+    const fetch = (alias: string | { corrupt: string }) => ({
+      ...w.fetch,
+      publishedGraph: async (d: string) => (d === NAMED ? LOADED : null),
+      resolveGraphAlias: async () => alias,
+    });
+    for await (const e of w.store.readEntries(o.logId, o.seq, o.seq)) {
+      const p = parseStoredEntry(e.body);
+      expect(p.ok && p.value.entry.kind === 'admission-refusal' && p.value.entry.refusal.message).toBe(
+        `graph alias ${ALIAS} is in the registry but its item holds no valid digest: it cannot be read`,
+      );
+      const replayed = (f: ReturnType<typeof fetch>) => replayStoredEntry(e, replayContext(w.options({ fetch: f })));
+      expect((await replayed(fetch({ corrupt: 'no digest' }))).result).toBe('replay-match');
+      // Put back, the alias reads: a changed registry, never a match.
+      expect(await replayed(fetch(NAMED))).toMatchObject({
+        result: 'not-replayable',
+        reason: 'registry-state-changed',
+      });
+    }
+    expect(w.sent).toEqual([]);
+  });
+});
+
 describe('a deployment without the opt-in', () => {
   it('records graphs-not-enabled, replayable, and sends nothing', async () => {
     const w = graphWorld(false);

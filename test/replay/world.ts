@@ -27,6 +27,12 @@ export const example = (p: string): Uint8Array =>
 export const exampleText = (p: string): string => new TextDecoder().decode(example(p));
 
 export const BUILD = 'b'.repeat(64);
+
+const unreadable = (detail: string) => ({
+  status: 'unreadable' as const,
+  reason: 'registry-integrity' as const,
+  detail,
+});
 export const LOGS = ['t-0', 't-1'] as const;
 
 /** A request in the pipeline's version-1 format; `extra` is appended verbatim (e.g. `,"workBudget":10`). */
@@ -51,8 +57,18 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
   const ports: PipelinePorts = {
     packs: cachedPackSource(
       {
-        getPack: async (d) => packs.get(d) ?? null,
-        resolveAlias: async (a) => aliases.get(a) ?? null,
+        // As the DynamoDB registry reads (adapters/dynamodb-pack-registry.ts, via functions/lib/evaluate-runtime.ts):
+        // bytes that do not hash to their digest, or an alias with no valid digest, are an item it cannot serve.
+        getPack: async (d) => {
+          const b = packs.get(d);
+          if (b === undefined) return null;
+          return hex(b) === d ? b : unreadable(`stored pack ${d} does not hash to its digest`);
+        },
+        resolveAlias: async (a) => {
+          const d = aliases.get(a);
+          if (d === undefined) return null;
+          return /^[0-9a-f]{64}$/.test(d) ? d : unreadable(`alias ${a} holds no valid digest`);
+        },
       },
       undefined,
       config.draftFeatures,
@@ -91,7 +107,12 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
   const fetch: ReplayFetchers = {
     requestBytes: async (d): Promise<Retained> => archive.get(d) ?? null,
     packBytes: async (d): Promise<Retained> => packs.get(d) ?? null,
-    resolveAlias: async (a) => aliases.get(a) ?? null,
+    resolveAlias: async (a) => {
+      const d = aliases.get(a);
+      return d === undefined || /^[0-9a-f]{64}$/.test(d)
+        ? (d ?? null)
+        : { corrupt: `alias ${a} holds no valid digest` };
+    },
   };
   const options = (o: Partial<ReplayOptions> = {}): ReplayOptions => ({
     policy,

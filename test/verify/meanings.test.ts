@@ -43,10 +43,12 @@ describe('the meanings a ledger records', () => {
     expect(meaningOf({ kind: 'admission-refusal', pack: null } as unknown as SignedEntry)).toBeUndefined();
   });
 
-  it('takes a graph-closure-mismatch refusal as evidence of a rewritten registry, and no other refusal', () => {
+  it('takes a closure-mismatch, pack-unreadable or alias-unreadable refusal as evidence of a rewritten registry, and no other refusal', () => {
     const refusal = (code: string) => ({ kind: 'admission-refusal', pack: null, refusal: { code, message: 'm' } });
-    expect(recordsRewrittenRegistry(refusal('graph-closure-mismatch') as unknown as SignedEntry)).toBe(true);
-    expect(recordsRewrittenRegistry(refusal('unknown-graph-digest') as unknown as SignedEntry)).toBe(false);
+    for (const code of ['graph-closure-mismatch', 'pack-unreadable', 'alias-unreadable'])
+      expect(recordsRewrittenRegistry(refusal(code) as unknown as SignedEntry), code).toBe(true);
+    for (const code of ['unknown-graph-digest', 'unknown-pack-digest', 'unknown-pack-alias', 'graph-unreadable'])
+      expect(recordsRewrittenRegistry(refusal(code) as unknown as SignedEntry), code).toBe(false);
     expect(recordsRewrittenRegistry(run())).toBe(false);
   });
 });

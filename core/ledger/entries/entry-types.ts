@@ -68,6 +68,8 @@ export const REFUSAL_CODES = [
   'unknown-graph-alias',
   'graph-unreadable',
   'graph-closure-mismatch',
+  'pack-unreadable',
+  'alias-unreadable',
 ] as const;
 /**
  * The one closed list above is the type. Its consumers handle every code or fail to compile: admission gives each its

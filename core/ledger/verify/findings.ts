@@ -77,7 +77,10 @@ export type LogFinding =
       readonly firstLogId: string;
       readonly firstSeq: number;
     }
-  /** Entry (logId, seq) is a `graph-closure-mismatch` refusal: the registry served a rewritten closure (ADR 0450). */
+  /**
+   * Entry (logId, seq) is a refusal only a rewritten registry causes: `graph-closure-mismatch` (a rewritten closure,
+   * ADR 0450), `pack-unreadable` or `alias-unreadable` (an item the publisher never writes, ADR 0485).
+   */
   | { readonly code: 'registry-rewritten'; readonly logId: string; readonly seq: number }
   /** A position marker names (logId, seq) for a request, but no entry is stored there. */
   | {

@@ -6,7 +6,7 @@
  * first time it was recorded; a later entry that records another meaning under the same name is the evidence a
  * rebinding leaves, however the table was written.
  */
-import type { SignedEntry } from '../entries/entry-types.js';
+import type { RefusalCode, SignedEntry } from '../entries/entry-types.js';
 
 /** The name an entry records and what it meant, or undefined for an entry that names no pack or graph by version. */
 export function meaningOf(e: SignedEntry): { readonly name: string; readonly meaning: string } | undefined {
@@ -40,8 +40,16 @@ export class Meanings {
 }
 
 /**
- * Whether the entry is itself the evidence: the pipeline refused a graph request because the registry served, under
- * the digest asked for, a closure that does not hash to it (refusal `graph-closure-mismatch`, ADR 0450).
+ * The refusals that are themselves the evidence of a registry written around the create-only publisher: a closure
+ * served under a digest it does not hash to (`graph-closure-mismatch`, ADR 0450), a pack item whose bytes do not hash
+ * to its digest (`pack-unreadable`), an alias item with no valid digest (`alias-unreadable`, ADR 0485).
  */
+const REWRITTEN_REGISTRY_CODES: ReadonlySet<RefusalCode> = new Set<RefusalCode>([
+  'graph-closure-mismatch',
+  'pack-unreadable',
+  'alias-unreadable',
+]);
+
+/** Whether the entry is itself the evidence that the registry was rewritten (one of the refusals above). */
 export const recordsRewrittenRegistry = (e: SignedEntry): boolean =>
-  e.kind === 'admission-refusal' && e.refusal.code === 'graph-closure-mismatch';
+  e.kind === 'admission-refusal' && REWRITTEN_REGISTRY_CODES.has(e.refusal.code);
