@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { compareDecimalStrings, isDecimalString } from '../../core/carrier/index.js';
+import { NotADecimalStringError } from '../../core/carrier/decimal-string.js';
 import {
-  NotADecimalStringError,
   NotANumberLexemeError,
-  compareDecimalStrings,
   compareNumberLexemes,
-  isDecimalString,
   isNumberLexeme,
   parseNumberLexeme,
-} from '../../core/carrier/index.js';
+} from '../../core/carrier/exact-number.js';
 import { prng } from '../../bench/support/seeded-prng.js';
 
 describe('compareNumberLexemes compares exact mathematical values', () => {

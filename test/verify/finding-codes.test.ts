@@ -6,7 +6,7 @@ import {
   ENTRY_STATUS_ORDER,
   groupOf,
   VERIFY_FINDING_CODES,
-} from '../../core/ledger/verify/index.js';
+} from '../../core/ledger/verify/findings.js';
 
 const doc = readFileSync(new URL('../../docs/verify.md', import.meta.url), 'utf8');
 const section = (from: string, to: string) => doc.slice(doc.indexOf(from), doc.indexOf(to));
