@@ -26,6 +26,13 @@ describe('the closed lists of finding codes and their documentation', () => {
     expect(VERIFY_FINDING_CODES.slice(0, statuses.length)).toEqual(statuses);
     const groups = VERIFY_FINDING_CODES.map(groupOf);
     expect([...groups].sort()).toEqual(groups);
+    // The first code of each group: checkpoint, entry, log and anchor findings (ADR 0090).
+    expect([0, 1, 2, 3].map((g) => VERIFY_FINDING_CODES[groups.indexOf(g as 0 | 1 | 2 | 3)])).toEqual([
+      'checkpoint-malformed',
+      'malformed',
+      'sequence-broken',
+      'unregistered-log',
+    ]);
     expect(new Set(VERIFY_FINDING_CODES).size).toBe(VERIFY_FINDING_CODES.length);
   });
 
