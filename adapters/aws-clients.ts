@@ -64,47 +64,39 @@ export function resolveAwsSettings(
   return { endpoint, region, credentials, maxAttempts: options.maxAttempts ?? 3 };
 }
 
+/** What every client is built with: the resolved settings, the cached middleware stack and the keyed SHA-256. */
+function clientConfig(service: Service, options: AwsClientOptions, env: NodeJS.ProcessEnv) {
+  const s = resolveAwsSettings(service, options, env);
+  return {
+    ...(s.endpoint ? { endpoint: s.endpoint } : {}),
+    ...(s.region ? { region: s.region } : {}),
+    ...(s.credentials ? { credentials: s.credentials } : {}),
+    maxAttempts: s.maxAttempts,
+    cacheMiddleware: true,
+    sha256: KeyedSha256,
+  };
+}
+
 export function createDynamoDbClient(
   options: AwsClientOptions = {},
   env: NodeJS.ProcessEnv = process.env,
 ): DynamoDBClient {
-  const s = resolveAwsSettings('DYNAMODB', options, env);
-  return new dynamodb.DynamoDBClient({
-    ...(s.endpoint ? { endpoint: s.endpoint } : {}),
-    ...(s.region ? { region: s.region } : {}),
-    ...(s.credentials ? { credentials: s.credentials } : {}),
-    maxAttempts: s.maxAttempts,
-    cacheMiddleware: true,
-    sha256: KeyedSha256,
-  });
+  return new dynamodb.DynamoDBClient(clientConfig('DYNAMODB', options, env));
 }
 
 export function createSqsClient(options: AwsClientOptions = {}, env: NodeJS.ProcessEnv = process.env): SQSClient {
-  const s = resolveAwsSettings('SQS', options, env);
+  const config = clientConfig('SQS', options, env);
   return new sqs.SQSClient({
-    ...(s.endpoint ? { endpoint: s.endpoint } : {}),
-    ...(s.region ? { region: s.region } : {}),
-    ...(s.credentials ? { credentials: s.credentials } : {}),
-    maxAttempts: s.maxAttempts,
-    cacheMiddleware: true,
-    sha256: KeyedSha256,
+    ...config,
     // With an endpoint override every call goes to it, never to the host inside a QueueUrl (fauxqs hands out
     // sqs.<region>.localhost URLs that do not resolve here; see shared notes "One endpoint like LocalStack's").
-    ...(s.endpoint ? { useQueueUrlAsEndpoint: false } : {}),
+    ...(config.endpoint ? { useQueueUrlAsEndpoint: false } : {}),
   });
 }
 
 /** The results topic's client (docs/pipeline.md "Result notifications"). */
 export function createSnsClient(options: AwsClientOptions = {}, env: NodeJS.ProcessEnv = process.env): SNSClient {
-  const s = resolveAwsSettings('SNS', options, env);
-  return new sns.SNSClient({
-    ...(s.endpoint ? { endpoint: s.endpoint } : {}),
-    ...(s.region ? { region: s.region } : {}),
-    ...(s.credentials ? { credentials: s.credentials } : {}),
-    maxAttempts: s.maxAttempts,
-    cacheMiddleware: true,
-    sha256: KeyedSha256,
-  });
+  return new sns.SNSClient(clientConfig('SNS', options, env));
 }
 
 function nonEmpty(v: string | undefined): string | undefined {

@@ -23,7 +23,6 @@ export interface SnsBatchReport {
 }
 
 export interface SnsResultPublisher {
-  publish(m: SnsMessage): Promise<void>;
   /** Publishes in PublishBatch calls of at most 10 entries and SNS_BATCH_MAX_BYTES, retrying entries that failed. */
   publishBatch(messages: readonly SnsMessage[], retry?: RetryOptions): Promise<SnsBatchReport>;
 }
@@ -44,14 +43,9 @@ export function snsMessageBytes(m: SnsMessage): number {
   return n;
 }
 
-/** Publishes to `topicArn`, one message per Publish call or many per PublishBatch call, byte-identical either way. */
+/** Publishes to `topicArn` in PublishBatch calls. */
 export function snsResultPublisher(client: SNSClient, topicArn: string): SnsResultPublisher {
   return {
-    async publish(m) {
-      await client.send(
-        new sns.PublishCommand({ TopicArn: topicArn, Message: m.body, MessageAttributes: snsAttributes(m) }),
-      );
-    },
     async publishBatch(messages, retry = {}) {
       const entries = messages.map((m, i) => ({ id: String(i), m }));
       const published = new Set<string>();

@@ -62,22 +62,15 @@ async function checkpointAll(): Promise<{ checkpoints: CheckpointRun['checkpoint
     await writeFile(env.DOCKET_CHECKPOINT_NOTES_FILE, run.notes);
   if (env.CHECKPOINT_EXPORT_BUCKET) {
     const s3 = tracer.captureAWSv3Client(new S3Client({}));
-    // One immutable object per run (Object Lock retains it) plus nothing mutable: readers list by prefix.
-    await s3.send(
-      new PutObjectCommand({
-        Bucket: env.CHECKPOINT_EXPORT_BUCKET,
-        Key: `checkpoints/${time}.json`,
-        Body: run.export,
-        ContentType: 'application/json',
-      }),
-    );
-    // The checkpoint notes (C2SP tlog-checkpoint, with any cosignatures so far) beside them, for witnesses.
-    if (run.notes !== null)
+    // One immutable object per run (Object Lock retains it) plus nothing mutable: readers list by prefix. The
+    // checkpoint notes (C2SP tlog-checkpoint, with any cosignatures so far) beside them, for witnesses.
+    const objects = { checkpoints: run.export, ...(run.notes !== null ? { notes: run.notes } : {}) };
+    for (const [prefix, body] of Object.entries(objects))
       await s3.send(
         new PutObjectCommand({
           Bucket: env.CHECKPOINT_EXPORT_BUCKET,
-          Key: `notes/${time}.json`,
-          Body: run.notes,
+          Key: `${prefix}/${time}.json`,
+          Body: body,
           ContentType: 'application/json',
         }),
       );

@@ -13,6 +13,7 @@
  * not a string, no `:`, data after the object, no document member): the request stays unreadable. An empty document
  * value (`"facts":,`) is cut as zero bytes, which the evaluator refuses like any empty facts file.
  */
+import { concatBytes } from '@noble/hashes/utils.js';
 
 export interface DocumentSlices {
   /** The request with each `facts` / `evidence` value replaced by `null`, for the strict reader. */
@@ -111,13 +112,5 @@ export function documentSlices(b: Uint8Array, names: readonly string[] = DOCUMEN
   for (let j = i; j < b.length; j++) if (!isWs(b[j])) return null;
   if (documents.size === 0) return null;
   parts.push(b.subarray(from));
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const envelope = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    envelope.set(p, o);
-    o += p.length;
-  }
-  return { envelope, documents };
+  return { envelope: concatBytes(...parts), documents };
 }

@@ -11,7 +11,6 @@ export const REQUEST_FORMAT = 'docket.evaluation-request/1';
  * without spaces or separators that need quoting, 1–128 characters.
  */
 export const REQUEST_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:@+=-]{0,127}$/;
-export const MAX_REQUEST_ID_LENGTH = 128;
 
 /** `sha256:` followed by 64 lowercase hex digits: the exact-pack reference. */
 export const PACK_DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
@@ -29,7 +28,6 @@ export const MAX_REQUEST_BYTES = 393_216;
 
 /** Correlation metadata: a flat object of string values, echoed in logs and handoff messages (never evaluated). */
 export const MAX_CORRELATION_MEMBERS = 16;
-export const MAX_CORRELATION_NAME_BYTES = 64;
 export const MAX_CORRELATION_VALUE_BYTES = 256;
 export const CORRELATION_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 

@@ -17,10 +17,6 @@ const NUMBER_LEXEME = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?
 /** Integers of at most 15 digits are exact as doubles: the fast path compares them as numbers. */
 const SMALL_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
 
-export function isNumberLexeme(s: string): boolean {
-  return NUMBER_LEXEME.test(s);
-}
-
 /** Parses an RFC 8259 number lexeme into its exact value; undefined when `s` is not one. */
 export function parseNumberLexeme(s: string): ExactNumber | undefined {
   const m = NUMBER_LEXEME.exec(s);

@@ -1,15 +1,9 @@
-export { compilePack, CompileInvariantError } from './compile.js';
+export { compilePack } from './compile.js';
 export type { CompiledPack } from './compiled-pack.js';
 export { evaluateCompiled, evaluateParsed } from './evaluate.js';
 export { evaluateDocuments } from './documents.js';
-export {
-  canonicalDisposition,
-  checkDisposition,
-  DispositionInvariantError,
-  type DispositionContext,
-} from './disposition.js';
+export { canonicalDisposition } from './disposition.js';
 export { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from './limits.js';
 export { EVALUATOR_IDENTITY } from './identity.js';
 export * from './types.js';
 export type { HandoffTarget } from './types.js';
-export { DRAFT_FEATURES, isDraftFeature, normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';

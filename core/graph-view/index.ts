@@ -3,14 +3,7 @@
  * of the run's result object, a deterministic layered layout and an SVG model whose strings are all text. Pure; it
  * imports nothing but core/result.ts, so the console page can import it.
  */
-export {
-  readGraphRunView,
-  type GraphRunView,
-  type GraphViewError,
-  type ViewLeaf,
-  type ViewInstance,
-  type ViewFeed,
-} from './read.js';
-export { layoutGraphRun, type GraphLayout, type LaidLeaf, type LaidBox, type LaidEdge } from './layout.js';
-export { graphSvg, svgMarkup, summary, clip, KIND_COLOURS, type SvgElement } from './svg.js';
+export { readGraphRunView, type GraphRunView } from './read.js';
+export { layoutGraphRun } from './layout.js';
+export { graphSvg, svgMarkup, summary, type SvgElement } from './svg.js';
 export { showBidiControls } from './visible-text.js';

@@ -5,7 +5,6 @@
  * (prefixed by its instance path, ADR 0311), then the interface checks that need child documents, then the leaf
  * budget. Every instance of one graph name shares one snapshot of its bytes (0022:158).
  */
-import { err, ok, type Result } from '../result.js';
 import { GRAPH_LIMITS } from './codes.js';
 import { prefixed, type GraphDiagnostic } from './diagnostic.js';
 import { bytesDigest } from './digest.js';
@@ -209,12 +208,6 @@ export interface Resolution {
   readonly root: Instance;
   /** Every `graphs` file the resolution read, by name: what its answer depends on besides names (ADR 0380). */
   readonly sources: ReadonlyMap<string, Loaded>;
-}
-
-/** Every static finding for a root document, in B5 order; the instance tree when there are none. */
-export function resolveGraph(root: GraphDocument, project: GraphProject): Result<Instance, readonly GraphDiagnostic[]> {
-  const r = resolveAll(root, project);
-  return r.diagnostics.length === 0 ? ok(r.root) : err(r.diagnostics);
 }
 
 export function resolveAll(root: GraphDocument, project: GraphProject): Resolution {

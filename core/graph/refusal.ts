@@ -1,6 +1,5 @@
 import type { EvaluationErrorClass } from '../evaluate/index.js';
-import type { GraphExit, RefusalCode, RefusalLayer } from './codes.js';
-import type { DiagnosticCode } from './codes.js';
+import type { GraphExit, RefusalCode, RefusalLayer, DiagnosticCode } from './codes.js';
 
 /**
  * A refused run (graph-semantics.md "Output contract"): its layer and code, the first structural diagnostic, the

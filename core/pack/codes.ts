@@ -55,5 +55,3 @@ export const PackCodes = {
   // A documented limit on the pack document, checked before structural validation (ADR 0202)
   LIMIT_VALIDATION_COST: 'JPS-LIMIT-VALIDATION-COST',
 } as const;
-
-export type PackCode = (typeof PackCodes)[keyof typeof PackCodes];

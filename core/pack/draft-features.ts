@@ -10,10 +10,6 @@ export const DRAFT_FEATURES = ['judgment-graphs', 'rfc0008-quantifiers'] as cons
 export const JUDGMENT_GRAPHS: DraftFeature = 'judgment-graphs';
 export type DraftFeature = (typeof DRAFT_FEATURES)[number];
 
-/** RFC 0008 "Nesting": exists, every and uniform are aggregates; at most two on any root-to-node path. */
-export const AGGREGATE_OPS: readonly string[] = Object.freeze(['exists', 'every', 'uniform']);
-export const MAX_AGGREGATE_DEPTH = 2;
-
 export const isDraftFeature = (s: string): s is DraftFeature => (DRAFT_FEATURES as readonly string[]).includes(s);
 
 /** A sorted, duplicate-free list: the one canonical form features are compared and recorded in. */

@@ -4,8 +4,7 @@
  */
 import type { JsonValue } from '../carrier/json-value.js';
 import { fromPlain, jsonEquals } from '../carrier/index.js';
-import type { Interval, ValueSet } from './value-set.js';
-import { inIntervals } from './value-set.js';
+import { type Interval, type ValueSet, inIntervals } from './value-set.js';
 import { pointerTokens } from './pointer.js';
 
 /** A member of `s` (⊥ is represented by undefined), or null when `s` is empty. */

@@ -7,9 +7,7 @@
  */
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { Options, ValidateFunction } from 'ajv';
-import type { Profile, SpecVersion } from './types.js';
-import { effectiveSchema } from './effective-schema.js';
+import type { Options } from 'ajv';
 
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
@@ -36,14 +34,4 @@ export function newPackAjv(extra: Options = {}): InstanceType<typeof Ajv2020> {
   const ajv = new Ajv2020(packAjvOptions(extra));
   addFormats(ajv, [...PACK_FORMATS]);
   return ajv;
-}
-
-/** A validator compiled now, at run time: the reference the generated validators are checked against. */
-export function runtimeValidatorFor(specVersion: SpecVersion, profile: Profile, quantifiers = false): ValidateFunction {
-  return newPackAjv().compile(effectiveSchema(specVersion, profile, true, quantifiers));
-}
-
-/** For the equivalence test: a validator of the schema exactly as published (condition oneOf untouched). */
-export function literalValidatorFor(specVersion: SpecVersion, profile: Profile, quantifiers = false): ValidateFunction {
-  return newPackAjv().compile(effectiveSchema(specVersion, profile, false, quantifiers));
 }

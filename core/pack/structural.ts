@@ -5,8 +5,7 @@
  */
 import type { JsonObject } from '../carrier/json-value.js';
 import type { Diagnostic, Profile } from './types.js';
-import type { SpecVersionContract } from './spec-versions.js';
-import { KNOWN_PROFILES } from './spec-versions.js';
+import { type SpecVersionContract, KNOWN_PROFILES } from './spec-versions.js';
 import { PackCodes } from './codes.js';
 import { validatorFor } from './schemas.js';
 import { mapSchemaErrors } from './schema-diagnostics.js';

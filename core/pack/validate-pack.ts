@@ -8,8 +8,7 @@
  * supported version, so a carrier failure is reported only when no supported contract would accept the bytes; a
  * readable document with a missing, non-string or unknown selector, or a non-object root, is a structural refusal.
  */
-import { readJson, resolveLimits, toPlain } from '../carrier/index.js';
-import type { CarrierError } from '../carrier/index.js';
+import { readJson, resolveLimits, toPlain, type CarrierError } from '../carrier/index.js';
 import type { JsonObject, JsonValue } from '../carrier/json-value.js';
 import type { Diagnostic, PackValidation, Profile, ValidatePackOptions } from './types.js';
 import { PackCodes } from './codes.js';

@@ -27,9 +27,3 @@ export class HandoffRepeats {
     return [...this.seen];
   }
 }
-
-/** For a sequence of verified handoff ids: 'first' or 'repeat' each, as one run would judge them. */
-export function deliveriesOf(handoffIds: readonly string[]): ('first' | 'repeat')[] {
-  const r = new HandoffRepeats();
-  return handoffIds.map((id) => (r.first(id) ? 'first' : 'repeat'));
-}

@@ -3,20 +3,16 @@
  * replay re-runs the same function, so a refusal re-judged by replay is judged by the pipeline's own code.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  admit,
-  ADMISSION_STEPS,
-  readRequest,
-  REFUSAL_STEP,
-  stepOrder,
-  type Admission,
-} from '../../core/admission/index.js';
+import { admit, readRequest, REFUSAL_STEP, stepOrder, type Admission } from '../../core/admission/index.js';
+import { ADMISSION_STEPS } from '../../core/admission/admit.js';
 import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entries/entry.js';
 import type { UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
-import { REFUSAL_CODES, type RefusalCode } from '../../core/ledger/index.js';
+import { type RefusalCode } from '../../core/ledger/index.js';
+import { REFUSAL_CODES } from '../../core/ledger/entries/entry-types.js';
 import type { StoredEntry } from '../../core/ledger/store/store.js';
-import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
+import { replayContext } from '../../core/replay/replay-context.js';
+import { replayStoredEntry } from '../../core/replay/replay-entry.js';
 import { enc, example, exampleText, hex, request, world, type World } from '../replay/world.js';
 
 const VENDOR = 'vendor-onboarding-target.json';

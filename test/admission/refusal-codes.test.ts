@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REFUSAL_STEP } from '../../core/admission/index.js';
-import { REFUSAL_CODES } from '../../core/ledger/index.js';
+import { REFUSAL_CODES } from '../../core/ledger/entries/entry-types.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = (p: string): string => readFileSync(join(ROOT, p), 'utf8');

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  NotADecimalStringError,
-  NotANumberLexemeError,
-  compareDecimalStrings,
-  compareNumberLexemes,
-  isDecimalString,
-  isNumberLexeme,
-  parseNumberLexeme,
-} from '../../core/carrier/index.js';
+import { compareDecimalStrings, isDecimalString } from '../../core/carrier/index.js';
+import { NotADecimalStringError } from '../../core/carrier/decimal-string.js';
+import { NotANumberLexemeError, compareNumberLexemes, parseNumberLexeme } from '../../core/carrier/exact-number.js';
 import { prng } from '../../bench/support/seeded-prng.js';
 
 describe('compareNumberLexemes compares exact mathematical values', () => {
@@ -103,7 +97,7 @@ describe('compareNumberLexemes compares exact mathematical values', () => {
     for (const bad of ['', '+1', '01', '1.', '.5', 'NaN', 'Infinity', '0x1', '1e', ' 1', '1 ']) {
       expect(() => compareNumberLexemes(bad, '1'), bad).toThrow(NotANumberLexemeError);
       expect(() => compareNumberLexemes('1', bad), bad).toThrow(NotANumberLexemeError);
-      expect(isNumberLexeme(bad)).toBe(false);
+      expect(parseNumberLexeme(bad)).toBeUndefined();
     }
     expect(() => compareNumberLexemes('01', '01')).toThrow(NotANumberLexemeError);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CARRIER_ERROR_CODES, readJson, toPlain } from '../../core/carrier/index.js';
+import { readJson, toPlain } from '../../core/carrier/index.js';
+import { CARRIER_ERROR_CODES } from '../../core/carrier/errors.js';
 import { prng } from '../../bench/support/seeded-prng.js';
 import { utf8 } from './helpers.js';
 

@@ -1,4 +1,5 @@
-import { readJson, type CarrierError, type JsonValue, type ReadJsonOptions } from '../../core/carrier/index.js';
+import { readJson, type CarrierError, type JsonValue } from '../../core/carrier/index.js';
+import { type ReadJsonOptions } from '../../core/carrier/read-json.js';
 
 const encoder = new TextEncoder();
 

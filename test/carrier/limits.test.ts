@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CARRIER_LIMITS, resolveLimits } from '../../core/carrier/index.js';
 import {
   CARRIER_LIMIT_CEILINGS,
   CarrierLimitsError,
-  DEFAULT_CARRIER_LIMITS,
   MANDATED_MINIMUM_LIMITS,
   isWithinMandatedMinimum,
-  resolveLimits,
-} from '../../core/carrier/index.js';
+} from '../../core/carrier/limits.js';
 import { accept, refuse, utf8 } from './helpers.js';
 
 const nestedArrays = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemberMap, fromPlain, type JsonValue } from '../../core/carrier/index.js';
+import { fromPlain, type JsonValue } from '../../core/carrier/index.js';
+import { MemberMap } from '../../core/carrier/member-map.js';
 import { accept, refuse } from './helpers.js';
 
 const members = (text: string): ReadonlyMap<string, JsonValue> => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NotJsonDataError, fromPlain, readJson, toPlain } from '../../core/carrier/index.js';
+import { fromPlain, readJson, toPlain } from '../../core/carrier/index.js';
+import { NotJsonDataError } from '../../core/carrier/plain.js';
 import { accept, utf8 } from './helpers.js';
 
 describe('toPlain', () => {

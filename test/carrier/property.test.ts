@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { firstInvalidUtf8, readJson, toPlain, utf8ByteLength, type JsonValue } from '../../core/carrier/index.js';
+import { readJson, toPlain, utf8ByteLength, type JsonValue } from '../../core/carrier/index.js';
+import { firstInvalidUtf8 } from '../../core/carrier/utf8.js';
 import { prng } from '../../bench/support/seeded-prng.js';
 import { utf8 } from './helpers.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CARRIER_ERROR_CODES, readJson, type CarrierErrorCode } from '../../core/carrier/index.js';
+import { readJson, type CarrierErrorCode } from '../../core/carrier/index.js';
+import { CARRIER_ERROR_CODES } from '../../core/carrier/errors.js';
 import { accept, bytes, refuse, utf8 } from './helpers.js';
 
 describe('readJson refuses inputs that are not one complete JSON text', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { firstInvalidUtf8, utf8ByteLength } from '../../core/carrier/index.js';
+import { utf8ByteLength } from '../../core/carrier/index.js';
+import { firstInvalidUtf8 } from '../../core/carrier/utf8.js';
 import { bytes, utf8 } from './helpers.js';
 
 describe('utf8ByteLength', () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { verifyEntrySignature } from '../../core/ledger/entries/entry.js';
+import { verifyEntrySignature } from '../ledger/fixtures.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, handoffs, sleep, worldIo, type WorldIo } from './world-io.js';

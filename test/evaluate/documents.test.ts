@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateDocuments } from '../../core/evaluate/documents.js';
 import type { EvaluationResult } from '../../core/evaluate/types.js';
-import * as core from '../../core/index.js';
 import { file, json } from './fixtures.js';
 import { bytes, fact, lit, pack, rule } from './helpers.js';
 
@@ -126,25 +125,5 @@ describe('the example packs give the results worked out by hand in examples/READ
     expect(r.kind === 'disposition' && r.disposition.reasons).toEqual(['unknown']);
     expect(r.kind === 'disposition' && r.disposition.handoff.routes).toEqual(declared);
     expect(declared).toHaveLength(10);
-  });
-});
-
-describe('core/index.ts', () => {
-  it('exposes the whole pure API from one module', () => {
-    for (const name of [
-      'readJson',
-      'validatePack',
-      'compilePack',
-      'evaluateCompiled',
-      'evaluateDocuments',
-      'canonicalDisposition',
-      'DEFAULT_WORK_BUDGET',
-      'MAX_WORK_BUDGET',
-      'EVALUATOR_IDENTITY',
-      'ok',
-      'err',
-    ]) {
-      expect(typeof (core as Record<string, unknown>)[name], name).not.toBe('undefined');
-    }
   });
 });

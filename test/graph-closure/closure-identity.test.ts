@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { closureDigest, serializeClosure, type GraphClosure } from '../../core/graph-closure/index.js';
-import { entryClosure, entryClosureDigest } from '../../core/admission/index.js';
+import { entryClosureDigest } from '../../core/admission/index.js';
+import { entryClosure } from '../../core/admission/graph-identity.js';
 import { bytesDigest } from '../../core/graph/index.js';
 import { CLOSURE, graphRunEntry } from '../ledger/graph-run-fixtures.js';
 

@@ -13,9 +13,9 @@ import {
   evaluateGraph,
   graphRunJson,
   type GraphProject,
-  type GraphRunInput,
   type SourceFile,
 } from '../../core/graph/index.js';
+import { type GraphRunInput } from '../../core/graph/run.js';
 import { bytes, digestOf, draft, flat, PACKS, project, refusedWith, sub } from './fixtures.js';
 
 const NONE: ReadonlySet<string> = new Set();

@@ -6,11 +6,11 @@ import {
   bytesDigest,
   evaluateGraph,
   graphRunJson,
-  type GraphEvaluation,
   type GraphProject,
   type GraphRun,
   type SourceFile,
 } from '../../core/graph/index.js';
+import { type GraphEvaluation } from '../../core/graph/graph-run.js';
 
 const enc = new TextEncoder();
 export const bytes = (x: unknown): Uint8Array => enc.encode(typeof x === 'string' ? x : JSON.stringify(x));

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluateGraph, graphRunJson, type GraphEvaluation } from '../../core/graph/index.js';
+import { evaluateGraph, graphRunJson } from '../../core/graph/index.js';
+import { type GraphEvaluation } from '../../core/graph/graph-run.js';
 import { readProject } from '../../cli/graph/project-config.js';
 
 const DIR = join(process.cwd(), 'examples', 'graphs', 'vendor-onboarding');

@@ -111,7 +111,7 @@ describe('the core purity rules', () => {
   it('applies to core/ and not to adapters/ in the project config', async () => {
     const eslint = new ESLint({ cwd: ROOT });
     type Rules = { readonly rules?: Record<string, unknown> };
-    const core = (await eslint.calculateConfigForFile(join(ROOT, 'core/index.ts'))) as Rules;
+    const core = (await eslint.calculateConfigForFile(join(ROOT, 'core/result.ts'))) as Rules;
     const adapters = (await eslint.calculateConfigForFile(join(ROOT, 'adapters/sqs.ts'))) as Rules;
     expect(core.rules?.['no-restricted-properties']).toBeDefined();
     expect(adapters.rules?.['no-restricted-properties']).toBeUndefined();

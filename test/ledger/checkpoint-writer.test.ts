@@ -8,7 +8,7 @@ import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../core/ledger/verify/index.js';
-import { CHECKPOINT_SIGNER, dispositionEntry, OTHER_KEYS, policyV2, SIGNER } from './fixtures.js';
+import { CHECKPOINT_SIGNER, computeLogTree, dispositionEntry, OTHER_KEYS, policyV2, SIGNER } from './fixtures.js';
 
 const ORIGIN = { environment: 'test', table: 'docket-ledger' };
 const POLICY = policyV2();
@@ -194,8 +194,7 @@ describe('the checkpoint writer', () => {
     const forged = await forgeHead(store);
     await honest(store, 1);
     // An old writer's /1 checkpoint (same checkpoint key) over the forged entry does not make the new writer skip it.
-    const frontierRoot = (await import('../../core/ledger/checkpoints/checkpoint.js')).computeLogTree;
-    const tree = await frontierRoot(store, 'log-a');
+    const tree = await computeLogTree(store, 'log-a');
     const { body } = buildCheckpoint(
       {
         format: CHECKPOINT_FORMAT_V1,

@@ -6,24 +6,13 @@ import {
   buildCheckpoint,
   CHECKPOINT_FORMAT,
   CheckpointInvariantError,
-  computeLogTree,
   parseCheckpoint,
   verifyCheckpointSignature,
   type UnsignedCheckpoint,
 } from '../../core/ledger/checkpoints/checkpoint.js';
 import { checkpointLog } from '../../core/ledger/write/checkpoint-writer.js';
-import {
-  buildEntry,
-  entrySigningMessage,
-  parseStoredEntry,
-  verifyEntrySignature,
-} from '../../core/ledger/entries/entry.js';
-import {
-  exportCheckpoints,
-  ledgerExportLines,
-  readCheckpointExport,
-  readLedgerExport,
-} from '../../core/ledger/export/export.js';
+import { buildEntry, entrySigningMessage, parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import { exportCheckpoints, readCheckpointExport, readLedgerExport } from '../../core/ledger/export/export.js';
 import {
   consistencyProof,
   inclusionProof,
@@ -34,7 +23,17 @@ import {
 } from '../../core/ledger/checkpoints/merkle.js';
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { verifyEd25519 } from '../../core/ledger/primitives/signature.js';
-import { CHECKPOINT_KEYS, CHECKPOINT_SIGNER, dispositionEntry, KEYS, policyV2, SIGNER } from './fixtures.js';
+import {
+  CHECKPOINT_KEYS,
+  CHECKPOINT_SIGNER,
+  computeLogTree,
+  dispositionEntry,
+  KEYS,
+  ledgerExportLines,
+  policyV2,
+  SIGNER,
+  verifyEntrySignature,
+} from './fixtures.js';
 
 const POLICY = policyV2();
 

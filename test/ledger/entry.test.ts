@@ -8,7 +8,6 @@ import {
   entrySigningMessage,
   EntryInvariantError,
   parseStoredEntry,
-  verifyEntrySignature,
   verifyParsedEntrySignature,
 } from '../../core/ledger/entries/entry.js';
 import { ENTRY_SIGNATURE_DOMAIN, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
@@ -16,7 +15,15 @@ import { createHash } from 'node:crypto';
 import { canonicalDisposition } from '../../core/evaluate/disposition.js';
 import type { Disposition } from '../../core/evaluate/types.js';
 import { inspect } from 'node:util';
-import { dispositionEntry, errorEntry, KEYS, OTHER_KEYS, refusalEntry, SIGNER } from './fixtures.js';
+import {
+  dispositionEntry,
+  errorEntry,
+  KEYS,
+  OTHER_KEYS,
+  refusalEntry,
+  SIGNER,
+  verifyEntrySignature,
+} from './fixtures.js';
 
 const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 

@@ -1,9 +1,21 @@
 /** Shared test fixtures: deterministic keys (seeds are fixed bytes, never real secrets) and sample entries. */
 import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
-import { sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
+import { fromHex, sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
+import { canonicalText } from '../../core/ledger/primitives/canonical.js';
+import type { CheckpointOrigin } from '../../core/ledger/checkpoints/checkpoint.js';
+import { MerkleFrontier } from '../../core/ledger/checkpoints/merkle.js';
+import { entryHashOf, entrySigningMessage } from '../../core/ledger/entries/entry.js';
+import { LEDGER_EXPORT_FORMAT } from '../../core/ledger/export/export.js';
+import type { LedgerStore } from '../../core/ledger/store/store.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
-import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
-import { keyPairFromSeed, signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/primitives/signature.js';
+import { ENTRY_FORMAT, type SignedEntry, type UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
+import {
+  keyPairFromSeed,
+  signerFromKeyPair,
+  verifyEd25519,
+  type Ed25519KeyPair,
+  type SignatureBackend,
+} from '../../core/ledger/primitives/signature.js';
 
 export const seed = (byte: number): Uint8Array => new Uint8Array(32).fill(byte);
 export const KEYS: Ed25519KeyPair = keyPairFromSeed(seed(7));
@@ -135,4 +147,57 @@ export function policyV2(
   );
   if (!r.ok) throw new Error(r.error.detail);
   return r.value;
+}
+
+/** Strict signature check of an entry, its signing message re-serialized from the entry (what the writer signed). */
+export const verifyEntrySignature = (
+  entry: SignedEntry,
+  publicKey: Uint8Array,
+  backend: SignatureBackend = 'node',
+): boolean => verifyEd25519(fromHex(entry.signature), entrySigningMessage(entry), publicKey, backend);
+
+/** What a checkpoint states about a log prefix, plus the frontier to extend it later without rehashing. */
+export interface LogTreeState {
+  readonly logId: string;
+  readonly treeSize: number;
+  readonly rootHash: string;
+  readonly chainHead: string | null;
+  readonly frontier: MerkleFrontier;
+}
+
+/**
+ * The tree of a log's entries [from.treeSize, upTo), computed independently of the checkpoint writer: the entry
+ * hash is recomputed from the stored bytes, never taken from the projection. A gap in the sequence throws.
+ */
+export async function computeLogTree(
+  store: LedgerStore,
+  logId: string,
+  options: { readonly from?: LogTreeState; readonly upTo?: number } = {},
+): Promise<LogTreeState> {
+  const frontier = options.from?.frontier.clone() ?? new MerkleFrontier();
+  let chainHead = options.from?.chainHead ?? null;
+  let next = frontier.size;
+  if (options.upTo !== undefined && options.upTo < next) throw new RangeError('upTo is below the starting tree size');
+  if (options.upTo === undefined || options.upTo > next) {
+    for await (const e of store.readEntries(logId, next, options.upTo === undefined ? undefined : options.upTo - 1)) {
+      if (e.seq !== next) throw new RangeError(`log ${logId} has no entry at seq ${next}`);
+      const h = entryHashOf(e.body);
+      frontier.append(fromHex(h));
+      chainHead = h;
+      next += 1;
+    }
+  }
+  if (options.upTo !== undefined && next !== options.upTo)
+    throw new RangeError(`log ${logId} ends at ${next}, before ${options.upTo}`);
+  return { logId, treeSize: next, rootHash: toHex(frontier.root()), chainHead, frontier };
+}
+
+/** Every line of a docket.ledger-export/1 file of the store, header first (core/ledger/export/export.ts). */
+export async function* ledgerExportLines(store: LedgerStore, origin: CheckpointOrigin | null): AsyncIterable<string> {
+  yield `${canonicalText({ format: LEDGER_EXPORT_FORMAT, origin })}\n`;
+  for (const logId of [...(await store.listLogs())].sort()) {
+    for await (const e of store.readEntries(logId, 0)) {
+      yield `${canonicalText({ body: e.body, logId: e.logId, projection: { ...e.projection }, seq: e.seq })}\n`;
+    }
+  }
 }

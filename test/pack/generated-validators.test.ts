@@ -8,13 +8,18 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { SCHEMA_KEYS, schemaKeyParts } from '../../core/pack/effective-schema.js';
-import { runtimeValidatorFor } from '../../core/pack/schema-compiler.js';
+import { effectiveSchema, SCHEMA_KEYS, schemaKeyParts } from '../../core/pack/effective-schema.js';
+import { newPackAjv } from '../../core/pack/schema-compiler.js';
+import type { Profile, SpecVersion } from '../../core/pack/types.js';
 import { validatorFor } from '../../core/pack/schemas.js';
 import { generateValidatorsModule, OUTPUT } from '../../scripts/generate-validators.mjs';
 import { load, type Pack } from './fixtures/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
+
+/** A validator compiled now, at run time: the reference the generated validators are checked against. */
+const runtimeValidatorFor = (specVersion: SpecVersion, profile: Profile, quantifiers: boolean) =>
+  newPackAjv().compile(effectiveSchema(specVersion, profile, true, quantifiers));
 
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

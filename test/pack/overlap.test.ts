@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { PackCodes as C, OVERLAP_EFFECT } from '../../core/pack/index.js';
+import { PackCodes as C } from '../../core/pack/codes.js';
+import { OVERLAP_EFFECT } from '../../core/pack/overlap.js';
 import { checkOverlaps } from '../../core/pack/overlap.js';
 import { readJson } from '../../core/carrier/index.js';
 import type { JsonObject } from '../../core/carrier/json-value.js';

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { PackCodes as C, SUPPORTED_PROFILES } from '../../core/pack/index.js';
+import { PackCodes as C } from '../../core/pack/codes.js';
+import { SUPPORTED_PROFILES } from '../../core/pack/spec-versions.js';
 import { load, validate } from './fixtures/index.js';
 
 describe('§4.1 profile negotiation', () => {

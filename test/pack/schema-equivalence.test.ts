@@ -1,9 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { validatorFor, publishedSchema } from '../../core/pack/schemas.js';
-import { literalValidatorFor } from '../../core/pack/schema-compiler.js';
+import { newPackAjv } from '../../core/pack/schema-compiler.js';
+import { effectiveSchema } from '../../core/pack/effective-schema.js';
+import type { Profile, SpecVersion } from '../../core/pack/types.js';
 import { fact, load, type Pack } from './fixtures/index.js';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+
+/** A validator of the schema exactly as published (condition oneOf untouched). */
+const literalValidatorFor = (specVersion: SpecVersion, profile: Profile, quantifiers = false) =>
+  newPackAjv().compile(effectiveSchema(specVersion, profile, false, quantifiers));
 
 /** Conditions covering every branch, valid and invalid, including ones several branches half-match. */
 const CONDITIONS: unknown[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { PackCodes as C } from '../../core/pack/index.js';
+import { PackCodes as C } from '../../core/pack/codes.js';
 import { findings, load, validate, type Pack, type FixtureName } from './fixtures/index.js';
 
 type Case = readonly [label: string, mutate: (p: Pack) => void, expected: { code: string; pointer?: string }[]];

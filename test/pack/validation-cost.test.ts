@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { loadPackBytes } from '../../core/admission/index.js';
 import { readJson } from '../../core/carrier/index.js';
 import { evaluateDocuments } from '../../core/evaluate/index.js';
-import { countValues, MAX_PACK_VALUES, PackCodes, validatePack } from '../../core/pack/index.js';
+import { validatePack } from '../../core/pack/index.js';
+import { PackCodes } from '../../core/pack/codes.js';
+import { countValues, MAX_PACK_VALUES } from '../../core/pack/validation-cost.js';
 
 const enc = new TextEncoder();
 

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { validatePack, SUPPORTED_SPEC_VERSIONS, PackCodes } from '../../core/pack/index.js';
+import { validatePack } from '../../core/pack/index.js';
+import { PackCodes } from '../../core/pack/codes.js';
+import { SUPPORTED_SPEC_VERSIONS } from '../../core/pack/spec-versions.js';
 import { bytes, findings, fixtureBytes, load, validate } from './fixtures/index.js';
 
 const LONE = '\\ud800'; // a lone surrogate escape, as JSON text

@@ -29,7 +29,8 @@ import { readResultNotification, resultNotificationFor } from '../../core/pipeli
 import { resultLine } from '../../core/pipeline/saved-result.js';
 import { sequenceMessage } from '../../core/pipeline/sequencing.js';
 import { selectLog } from '../../core/ledger/write/log-selection.js';
-import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
+import { replayContext } from '../../core/replay/replay-context.js';
+import { replayStoredEntry } from '../../core/replay/replay-entry.js';
 import { CLOSURE, hexOf, PUBLISHED, INPUTS, PROJECT, ROOT_GRAPH, runExample } from '../ledger/graph-run-fixtures.js';
 import { enc, hex, world } from '../replay/world.js';
 

@@ -5,6 +5,7 @@ import { buildEntry, type BuiltEntry } from '../../core/ledger/entries/entry.js'
 import { signerFromKeyPair, type Ed25519KeyPair } from '../../core/ledger/primitives/signature.js';
 import type { TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import type { Disposition } from '../../core/evaluate/types.js';
+import { HandoffRepeats } from '../../core/pipeline/handoff-repeats.js';
 import { BUILD_DIGEST, dispositionEntry, KEYS } from '../ledger/fixtures.js';
 
 export const ROUTED: Disposition = {
@@ -69,3 +70,9 @@ export const POLICY: TrustPolicy = {
   authorities: [{ environment: 'test', table: 'docket-test-ledger' }],
   evaluatorBuilds: [BUILD_DIGEST],
 };
+
+/** For a sequence of verified handoff ids: 'first' or 'repeat' each, as one consumer run judges them. */
+export function deliveriesOf(handoffIds: readonly string[]): ('first' | 'repeat')[] {
+  const r = new HandoffRepeats();
+  return handoffIds.map((id) => (r.first(id) ? 'first' : 'repeat'));
+}

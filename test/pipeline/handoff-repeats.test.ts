@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deliveriesOf, HandoffRepeats } from '../../core/pipeline/handoff-repeats.js';
+import { HandoffRepeats } from '../../core/pipeline/handoff-repeats.js';
+import { deliveriesOf } from './handoff-fixtures.js';
 import {
   HANDOFFS_SEEN_FORMAT,
   MAX_REMEMBERED,

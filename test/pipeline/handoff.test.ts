@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packEscalationTarget } from '../../core/admission/index.js';
+import { packEscalationTarget } from '../../core/admission/pack-load.js';
 import { planHandoffs, parseRouteQueues } from '../../core/pipeline/handoff-plan.js';
 import canonicalize from 'canonicalize';
 import { DEFAULT_ADMISSION_LIMITS } from '../../core/ledger/entries/worst-case-entry.js';

@@ -13,7 +13,8 @@ import { readRequest } from '../../core/admission/index.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { capMessage } from '../../core/ledger/entries/entry.js';
 import { processRequest } from '../../core/pipeline/process-request.js';
-import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
+import { replayContext } from '../../core/replay/replay-context.js';
+import { replayStoredEntry } from '../../core/replay/replay-entry.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { enc, hex, world } from '../replay/world.js';
 

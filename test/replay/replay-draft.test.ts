@@ -5,7 +5,9 @@ import type { SignedEntry, UnsignedEntry } from '../../core/ledger/entries/entry
 import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { readLedgerExport } from '../../core/ledger/export/export.js';
 import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
-import { replayContext, replayStoredEntry, type ReplayOptions } from '../../core/replay/index.js';
+import { replayContext } from '../../core/replay/replay-context.js';
+import { replayStoredEntry } from '../../core/replay/replay-entry.js';
+import { type ReplayOptions } from '../../core/replay/types.js';
 import { hex, request, world, type World } from './world.js';
 
 const Q = 'rfc0008-quantifiers';

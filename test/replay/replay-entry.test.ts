@@ -4,8 +4,10 @@ import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/e
 import type { SignedEntry, UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/primitives/signature.js';
 import type { StoredEntry } from '../../core/ledger/store/store.js';
-import { checkEntry } from '../../core/ledger/verify/index.js';
-import { replayContext, replayStoredEntry, type ReplayOptions } from '../../core/replay/index.js';
+import { checkEntry } from '../../core/ledger/verify/entry-status.js';
+import { replayContext } from '../../core/replay/replay-context.js';
+import { replayStoredEntry } from '../../core/replay/replay-entry.js';
+import { type ReplayOptions } from '../../core/replay/types.js';
 import { enc, exampleText, hex, request, world } from './world.js';
 
 const VENDOR = 'vendor-onboarding-target.json';

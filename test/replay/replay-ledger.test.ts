@@ -3,11 +3,11 @@ import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import {
   outcomeLine,
   replayLedger,
-  summarize,
   summaryLine,
   type ReplayOutcome,
   type ReplaySelection,
 } from '../../core/replay/index.js';
+import { summarize } from '../../core/replay/replay-ledger.js';
 import type { LedgerStore } from '../../core/ledger/store/store.js';
 import { request, world, type World } from './world.js';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildEntry, parseStoredEntry, toStoredEntry } from '../../core/ledger/entries/entry.js';
 import type { UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
-import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
+import { replayContext } from '../../core/replay/replay-context.js';
+import { replayStoredEntry } from '../../core/replay/replay-entry.js';
 import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { MAX_REQUEST_BYTES, REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { enc, example, hex, request, world, type World } from './world.js';

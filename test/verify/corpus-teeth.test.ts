@@ -76,7 +76,6 @@ describe('the ledger corpus against deliberately broken verifiers', () => {
     vi.resetModules();
     vi.doMock('../../core/ledger/entries/entry.js', async (orig) => ({
       ...(await orig<EntryModule>()),
-      verifyEntrySignature: () => true,
       verifyStoredEntrySignature: () => true,
     }));
     const failing = await failingScenarios();

@@ -6,7 +6,7 @@ import {
   ENTRY_STATUS_ORDER,
   groupOf,
   VERIFY_FINDING_CODES,
-} from '../../core/ledger/verify/index.js';
+} from '../../core/ledger/verify/findings.js';
 
 const doc = readFileSync(new URL('../../docs/verify.md', import.meta.url), 'utf8');
 const section = (from: string, to: string) => doc.slice(doc.indexOf(from), doc.indexOf(to));
@@ -26,6 +26,13 @@ describe('the closed lists of finding codes and their documentation', () => {
     expect(VERIFY_FINDING_CODES.slice(0, statuses.length)).toEqual(statuses);
     const groups = VERIFY_FINDING_CODES.map(groupOf);
     expect([...groups].sort()).toEqual(groups);
+    // The first code of each group: checkpoint, entry, log and anchor findings (ADR 0090).
+    expect([0, 1, 2, 3].map((g) => VERIFY_FINDING_CODES[groups.indexOf(g as 0 | 1 | 2 | 3)])).toEqual([
+      'checkpoint-malformed',
+      'malformed',
+      'sequence-broken',
+      'unregistered-log',
+    ]);
     expect(new Set(VERIFY_FINDING_CODES).size).toBe(VERIFY_FINDING_CODES.length);
   });
 

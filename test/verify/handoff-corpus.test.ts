@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateHandoffCorpus } from '../../conformance/ledger/handoff-scenarios.js';
-import { deliveriesOf } from '../../core/pipeline/handoff-repeats.js';
+import { deliveriesOf } from '../pipeline/handoff-fixtures.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import {
   HANDOFF_CHECKS,

@@ -8,10 +8,13 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generatePromiseCorpus } from '../../conformance/ledger/promise-scenarios.js';
 import { recordOf } from '../../conformance/ledger/fixtures.js';
-import { auditPromise, MemoryLedgerStore, readTrustPolicy } from '../../core/ledger/index.js';
+import { auditPromise, readTrustPolicy } from '../../core/ledger/index.js';
+import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { omissionFindings, type OmissionInputs } from '../../core/ledger/verify/omission.js';
 import { readRequest } from '../../core/admission/index.js';
-import { readResultNotification, readSavedResult, verifyResultEntry } from '../../core/pipeline/index.js';
+import { readSavedResult } from '../../core/pipeline/index.js';
+import { readResultNotification } from '../../core/pipeline/result-notification.js';
+import { verifyResultEntry } from '../../core/pipeline/result-verdict.js';
 
 const DIR = join(import.meta.dirname, '..', '..', 'conformance', 'ledger');
 const CORPUS = join(DIR, 'promises');

@@ -19,11 +19,7 @@ import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import { witnessAddCheckpoint } from '../../core/ledger/witness/add-checkpoint.js';
 import { readWitnessPolicy } from '../../core/ledger/witness/witness-policy.js';
 import { WitnessService } from '../../core/ledger/witness/witness-service.js';
-import {
-  emptyWitnessState,
-  readWitnessStateText,
-  serializeWitnessState,
-} from '../../core/ledger/witness/witness-state.js';
+import { emptyWitnessState, readWitnessState, serializeWitnessState } from '../../core/ledger/witness/witness-state.js';
 import { submitCheckpoint } from '../../core/ledger/witness/submit-checkpoint.js';
 import { runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { buildLog, K1, policyText } from '../../conformance/ledger/fixtures.js';
@@ -90,7 +86,7 @@ describe('the witness state', () => {
   it('round-trips through its serializer and strict reader, and the file is replaced atomically', async () => {
     const out = witnessAddCheckpoint(`old 0\n\n${await noteFor(4)}`, emptyWitnessState(), { ...ctx, now: NOW });
     const text = serializeWitnessState(out.state!);
-    const back = readWitnessStateText(text);
+    const back = readWitnessState(utf8Bytes(text));
     expect(back.ok && serializeWitnessState(back.value)).toBe(text);
     const dir = mkdtempSync(join(tmpdir(), 'docket-ws-'));
     const path = join(dir, 'state.json');
@@ -106,7 +102,7 @@ describe('the witness state', () => {
     ['non-canonical text', (t: string) => t.replace('{"format"', '{ "format"')],
   ])('the reader refuses %s', async (_n, edit) => {
     const out = witnessAddCheckpoint(`old 0\n\n${await noteFor(4)}`, emptyWitnessState(), { ...ctx, now: NOW });
-    expect(readWitnessStateText(edit(serializeWitnessState(out.state!))).ok).toBe(false);
+    expect(readWitnessState(utf8Bytes(edit(serializeWitnessState(out.state!)))).ok).toBe(false);
   });
 
   it('is not changed when persisting fails, and nothing is cosigned', async () => {

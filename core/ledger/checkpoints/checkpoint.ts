@@ -13,8 +13,6 @@ import { err, ok, type Result } from '../../result.js';
 import { fromHex, isHex, sha256, toHex, utf8Bytes } from '../primitives/bytes.js';
 import { canonicalText, LedgerValueError, readCanonicalRecord } from '../primitives/canonical.js';
 import { isRfc3339Utc, LOG_ID_PATTERN } from '../entries/entry-rules.js';
-import { entryHashOf } from '../entries/entry.js';
-import { MerkleFrontier } from './merkle.js';
 import {
   CHECKPOINT_SIGNATURE_DOMAIN,
   KEY_ID_PATTERN,
@@ -22,7 +20,6 @@ import {
   type SignatureBackend,
   type Signer,
 } from '../primitives/signature.js';
-import type { LedgerStore } from '../store/store.js';
 
 export const CHECKPOINT_FORMAT = 'docket.checkpoint/2';
 export const CHECKPOINT_FORMAT_V1 = 'docket.checkpoint/1';
@@ -182,40 +179,4 @@ export function verifyCheckpointSignature(
   backend: SignatureBackend = 'node',
 ): boolean {
   return verifyEd25519(fromHex(cp.signature), checkpointSigningMessage(cp), publicKey, backend);
-}
-
-/** What a checkpoint states about a log prefix, plus the frontier to extend it later without rehashing. */
-export interface LogTreeState {
-  readonly logId: string;
-  readonly treeSize: number;
-  readonly rootHash: string;
-  readonly chainHead: string | null;
-  readonly frontier: MerkleFrontier;
-}
-
-/**
- * Reads entries [from.treeSize, upTo) of a log and extends `from` (or the empty tree). The entry hash is recomputed
- * from the stored bytes, never taken from the projection. A gap in the sequence throws (the store is not a ledger).
- */
-export async function computeLogTree(
-  store: LedgerStore,
-  logId: string,
-  options: { readonly from?: LogTreeState; readonly upTo?: number } = {},
-): Promise<LogTreeState> {
-  const frontier = options.from?.frontier.clone() ?? new MerkleFrontier();
-  let chainHead = options.from?.chainHead ?? null;
-  let next = frontier.size;
-  if (options.upTo !== undefined && options.upTo < next) throw new RangeError('upTo is below the starting tree size');
-  if (options.upTo === undefined || options.upTo > next) {
-    for await (const e of store.readEntries(logId, next, options.upTo === undefined ? undefined : options.upTo - 1)) {
-      if (e.seq !== next) throw new RangeError(`log ${logId} has no entry at seq ${next}`);
-      const h = entryHashOf(e.body);
-      frontier.append(fromHex(h));
-      chainHead = h;
-      next += 1;
-    }
-  }
-  if (options.upTo !== undefined && next !== options.upTo)
-    throw new RangeError(`log ${logId} ends at ${next}, before ${options.upTo}`);
-  return { logId, treeSize: next, rootHash: toHex(frontier.root()), chainHead, frontier };
 }

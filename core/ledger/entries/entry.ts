@@ -188,15 +188,6 @@ export function verifyStoredEntrySignature(
   return verifyEd25519(fromHex(entry.signature), storedSigningMessage(body, entry), publicKey, backend);
 }
 
-/** Strict signature check of a parsed entry against a public key (the key id match is the caller's policy check). */
-export function verifyEntrySignature(
-  entry: SignedEntry,
-  publicKey: Uint8Array,
-  backend: SignatureBackend = 'node',
-): boolean {
-  return verifyEd25519(fromHex(entry.signature), entrySigningMessage(entry), publicKey, backend);
-}
-
 /** Truncates an error message to the entry's cap at a code point boundary (so a long evaluator message still fits). */
 export function capMessage(message: string, maxBytes = 1024): string {
   const wf = message.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');

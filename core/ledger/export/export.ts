@@ -29,16 +29,6 @@ export interface ExportReadError {
 
 const exportErr = (line: number, detail: string) => err<ExportReadError>({ code: 'export-malformed', line, detail });
 
-/** Every line of a ledger export, header first. Reads the store completely (a short read throws StoreReadError). */
-export async function* ledgerExportLines(store: LedgerStore, origin: CheckpointOrigin | null): AsyncIterable<string> {
-  yield `${canonicalText({ format: LEDGER_EXPORT_FORMAT, origin })}\n`;
-  for (const logId of [...(await store.listLogs())].sort()) {
-    for await (const e of store.readEntries(logId, 0)) {
-      yield `${canonicalText({ body: e.body, logId: e.logId, projection: { ...e.projection }, seq: e.seq })}\n`;
-    }
-  }
-}
-
 const str = (m: ReadonlyMap<string, JsonValue>, k: string): string | undefined => {
   const v = m.get(k);
   return v?.kind === 'string' ? v.value : undefined;

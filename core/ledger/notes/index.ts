@@ -1,3 +1,2 @@
 /** core/ledger/notes: C2SP signed notes: signature lines, key names and verifier keys (vkeys; ADR 0302). */
 export { encodeBase64, signatureLine, type NoteSignature, isValidKeyName } from './signed-note.js';
-export { readVkey, serializeVkey, type Vkey, type VkeyError, type VkeyErrorCode, type VkeyType } from './vkey.js';

@@ -1,5 +1,8 @@
 /** Byte helpers shared by the ledger: lowercase hex, SHA-256 and UTF-8, through the crypto port (crypto-port.ts). */
+import { concatBytes } from '@noble/hashes/utils.js';
 import { hexOf, ledgerCrypto } from './crypto-port.js';
+
+export { concatBytes };
 
 const utf8 = new TextEncoder();
 
@@ -46,18 +49,6 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   let d = 0;
   for (let i = 0; i < a.length; i++) d |= (a[i] as number) ^ (b[i] as number);
   return d === 0;
-}
-
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

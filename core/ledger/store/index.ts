@@ -12,7 +12,6 @@ export {
   checkGroup,
   MAX_GROUP_MEMBERS,
 } from './store.js';
-export { MemoryLedgerStore, type MemoryStoreOptions } from './memory-store.js';
 export {
   cosignatureSortKey,
   type CheckpointNoteStore,

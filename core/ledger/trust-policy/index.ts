@@ -4,25 +4,16 @@
  */
 export {
   TRUST_POLICY_FORMAT,
-  TRUST_POLICY_FORMAT_V1,
   TRUST_POLICY_FORMAT_V3,
-  TRUST_POLICY_FORMAT_V4,
   TRUST_POLICY_FORMAT_V5,
   readTrustPolicy,
-  draftFeaturesAllowed,
   type DraftFeatureAllowance,
   keyForEntry,
-  keyForRole,
   keyForCheckpoint,
-  keyCoversTree,
-  type KeyRole,
-  type CheckpointKeyLookup,
   isAllowedAuthority,
-  isAllowedBuild,
   type TrustPolicy,
   type TrustedKey,
   type KeyValidity,
-  type KeyLookup,
   type TrustPolicyError,
 } from './trust-policy.js';
 export { rememberedPermits } from './draft-feature-history.js';

@@ -15,9 +15,9 @@ const keys = (o: Record<string, unknown>): string => Object.keys(o).sort().join(
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Reads a docket.ledger-export/1 file. When every line is the canonical text of a well-shaped record (what
- * ledgerExportLines writes), records are read with JSON.parse plus the canonical equality check; otherwise the whole
- * file goes to the ledger's strict readLedgerExport, so acceptance and results are the same either way.
+ * Reads a docket.ledger-export/1 file. When every line is the canonical text of a well-shaped record, records are
+ * read with JSON.parse plus the canonical equality check; otherwise the whole file goes to the ledger's strict
+ * readLedgerExport, so acceptance and results are the same either way.
  */
 export function readLedgerExportFast(bytes: Uint8Array): Result<LedgerExport, ExportReadError> {
   let text: string;

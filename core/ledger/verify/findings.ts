@@ -195,48 +195,14 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compile-time: the codes the Finding union carries are exactly the closed list. */
 export const FINDING_CODES_CLOSED: Same<Finding['code'], FindingCode> = true;
 
-/** The verdict group of a code: checkpoint 0, entry 1, log 2, anchor 3 (ADR 0090). Exhaustive, no default. */
-export function groupOf(code: FindingCode): 0 | 1 | 2 | 3 {
-  switch (code) {
-    case 'checkpoint-malformed':
-    case 'checkpoint-unsupported-version':
-    case 'checkpoint-unknown-key':
-    case 'checkpoint-key-not-valid-at-seq':
-    case 'checkpoint-signature-mismatch':
-    case 'checkpoint-unauthorized-origin':
-      return 0;
-    case 'malformed':
-    case 'unsupported-version':
-    case 'unknown-key':
-    case 'key-not-valid-at-seq':
-    case 'signature-mismatch':
-    case 'misfiled':
-    case 'projection-mismatch':
-    case 'disposition-digest-mismatch':
-    case 'evaluator-build-not-allowed':
-    case 'draft-features-not-allowed':
-      return 1;
-    case 'sequence-broken':
-    case 'chain-broken':
-    case 'duplicate-request':
-    case 'meaning-rebound':
-    case 'registry-rewritten':
-    case 'position-without-entry':
-    case 'position-mismatch':
-      return 2;
-    case 'unregistered-log':
-    case 'anchored-log-missing':
-    case 'tail-rollback':
-    case 'root-mismatch':
-    case 'head-mismatch':
-    case 'checkpoint-inconsistent':
-    case 'checkpoint-equivocation':
-    case 'rollback':
-    case 'stale-anchor':
-    case 'unwitnessed-anchor':
-      return 3;
-  }
-}
+/** Where the entry, log and anchor groups start in the closed list, which is in verdict order (ADR 0090). */
+const GROUP_STARTS: readonly FindingCode[] = ['malformed', 'sequence-broken', 'unregistered-log'];
+const GROUPS = new Map(
+  VERIFY_FINDING_CODES.map((c, i) => [c, GROUP_STARTS.filter((s) => VERIFY_FINDING_CODES.indexOf(s) <= i).length]),
+);
+
+/** The verdict group of a code: checkpoint 0, entry 1, log 2, anchor 3 (ADR 0090). */
+export const groupOf = (code: FindingCode): 0 | 1 | 2 | 3 => GROUPS.get(code) as 0 | 1 | 2 | 3;
 
 const at = (f: Finding): number => ('seq' in f ? f.seq : 'treeSize' in f ? f.treeSize : -1);
 

@@ -12,10 +12,9 @@
  *    and was signed by a key other than the entry's. Every other signature is checked.
  */
 import { err, ok, type Result } from '../../result.js';
-import { toHex } from '../primitives/bytes.js';
+import { toHex, fromHex } from '../primitives/bytes.js';
 import type { SignedCheckpoint } from '../checkpoints/checkpoint.js';
 import { consistencyProof, EMPTY_ROOT, MerkleFrontier, verifyConsistency } from '../checkpoints/merkle.js';
-import { fromHex } from '../primitives/bytes.js';
 import { StoreReadError, type Position, type StoredCheckpoint, type StoredEntry } from '../store/store.js';
 import type { TrustPolicy } from '../trust-policy/trust-policy.js';
 import { checkCheckpoint } from './checkpoint-status.js';

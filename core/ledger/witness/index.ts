@@ -6,19 +6,6 @@ export { readWitnessState, emptyWitnessState, serializeWitnessState, type Witnes
 export { type AddCheckpointResponse } from './add-checkpoint.js';
 export { WitnessService } from './witness-service.js';
 export { runWitness, type WitnessRunResult } from './witness-run.js';
-export {
-  witnessPolicyDocument,
-  witnessVkey,
-  readWitnessPolicy,
-  WITNESS_POLICY_FORMAT,
-  type WitnessPolicy,
-  type WitnessPolicyError,
-} from './witness-policy.js';
+export { witnessPolicyDocument, witnessVkey, readWitnessPolicy, type WitnessPolicy } from './witness-policy.js';
 export { type WitnessKey } from './cosignature.js';
-export {
-  judgeNotes,
-  newestClaim,
-  type CheckpointClaim,
-  type NewestClaim,
-  type NoteCheckpoint,
-} from './witness-evidence.js';
+export { judgeNotes, newestClaim, type NewestClaim } from './witness-evidence.js';

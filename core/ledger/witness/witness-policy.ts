@@ -14,7 +14,7 @@ import { readJson } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
 import { fromHex, isHex, toHex } from '../primitives/bytes.js';
 import { toLedgerPlain } from '../primitives/canonical.js';
-import { cosignatureKeyId, type WitnessIdentity } from './cosignature.js';
+import type { WitnessIdentity } from './cosignature.js';
 import { isAcceptablePublicKey } from '../primitives/signature.js';
 import { isValidKeyName, NOTE_SIG_COSIGNATURE_V1 } from '../notes/signed-note.js';
 import { readVkey, serializeVkey, VkeyInvariantError } from '../notes/vkey.js';
@@ -119,5 +119,3 @@ const plainOf = (p: WitnessPolicy, keys: 'hex' | 'vkey') => ({
 
 /** A witness's C2SP vkey (type 0x04): what a verifier or a witness policy /2 is configured with. */
 export const witnessVkey = (w: WitnessIdentity): string => serializeVkey(w.name, NOTE_SIG_COSIGNATURE_V1, w.publicKey);
-
-export const witnessKeyIdHex = (w: WitnessIdentity): string => toHex(cosignatureKeyId(w));

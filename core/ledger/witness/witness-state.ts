@@ -10,7 +10,6 @@ import { err, ok, type Result } from '../../result.js';
 import { canonicalText, readCanonicalRecord } from '../primitives/canonical.js';
 import { readCheckpointNote } from '../checkpoints/checkpoint-note.js';
 import { decodeBase64Strict, encodeBase64, isValidKeyName } from '../notes/signed-note.js';
-import { utf8Bytes } from '../primitives/bytes.js';
 
 export const WITNESS_STATE_FORMAT = 'docket.witness-state/1';
 
@@ -68,9 +67,6 @@ export function readWitnessState(bytes: Uint8Array): Result<WitnessState, Witnes
   }
   return ok(state);
 }
-
-export const readWitnessStateText = (text: string): Result<WitnessState, WitnessStateError> =>
-  readWitnessState(utf8Bytes(text));
 
 function logViolation(origin: string, treeSize: number, rootHash: Uint8Array, note: string): string | null {
   if (!isValidKeyName(origin)) return 'origin is a key name';
