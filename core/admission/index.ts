@@ -20,5 +20,7 @@ export {
   type AdmissionDeployment,
   type AdmissionStep,
   type PackRegistry,
+  type PackUnreadable,
 } from './admit.js';
 export { entryClosureDigest } from './graph-identity.js';
+export { aliasUnreadableRefusal, packUnreadableRefusal } from './registry-unreadable.js';

@@ -11,7 +11,8 @@ import type { SignedEntry, UnsignedEntry } from '../../core/ledger/entries/entry
 import type { StoredEntry } from '../../core/ledger/store/store.js';
 import { recordedFromStored } from '../../core/pipeline/ledger-writer.js';
 import { readResultNotification } from '../../core/pipeline/result-notification.js';
-import { replayContext, replayStoredEntry } from '../../core/replay/index.js';
+import { replayContext } from '../../core/replay/replay-context.js';
+import { replayStoredEntry } from '../../core/replay/replay-entry.js';
 import { enc, example, request, world, type World } from '../replay/world.js';
 import { owed } from './memory-pipeline-fixture.js';
 
