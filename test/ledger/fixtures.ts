@@ -1,5 +1,5 @@
 /** Shared test fixtures: deterministic keys (seeds are fixed bytes, never real secrets) and sample entries. */
-import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
+import { refusalEntryBody } from './refusal-entry.js';
 import { sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { ENTRY_FORMAT, type UnsignedEntry } from '../../core/ledger/entries/entry-types.js';
