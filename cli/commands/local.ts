@@ -103,6 +103,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       graphs: { type: 'boolean' },
     },
     { min: 0, max: 0 },
+    USAGE,
   );
   const port =
     typeof values.port === 'string' ? (values.port === '0' ? 0 : parsePositiveInteger(values.port, '--port')) : 4566;

@@ -154,11 +154,10 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
         policy: { type: 'string' },
         'max-work-budget': { type: 'string' },
         'across-evaluators': { type: 'boolean' },
-        help: { type: 'boolean' },
       },
       { min: 0, max: 0 },
+      USAGE,
     );
-    if (values.help === true) return 'help';
     const selection = selectionOf(values);
     const maxWorkBudget = seqOf(values['max-work-budget'], '--max-work-budget');
     if (maxWorkBudget === 0) throw new UsageError('--max-work-budget must be positive');
