@@ -15,7 +15,7 @@ import type { Result } from '../../core/result.js';
 import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, type SettingFlags } from '../../stack/settings.js';
 import { explainStackError } from '../../stack/clients.js';
-import { stackDeps, type ReplayDeps } from '../commands/replay-entries.js';
+import { stackDeps, type ReplayDeps } from '../commands/replay.js';
 import { verifyLive } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
 import { packRules, type PackRulesView } from './pack-rules.js';
