@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withArchiveCheck, type ArchiveVerdict, type Verdict } from '../../core/ledger/index.js';
-import type { EntryDetailResponse, LinkedFinding, VerifyVerdict } from '../../core/console-api/index.js';
+import type { EntryDetailResponse, LinkedFinding, VerifyVerdict, WitnessView } from '../../core/console-api/index.js';
 import { entryDetail } from './entry-detail.js';
 import { handoffsOf } from './handoffs.js';
 import { DEFAULT_PAGE_SIZE, filterFromQuery, intParam, pageOf } from './entry-query.js';
@@ -16,7 +16,7 @@ import { ALLOWED_METHODS, APP_CSP, hostAllowed, offlineCsp, SECURITY_HEADERS } f
 import { LedgerIndex } from './ledger-index.js';
 import { ChartCache, overviewOf } from './overview.js';
 import type { ConsoleSource } from './source.js';
-import { WITNESS_FINDING_CODES, witnessLogs, witnessPolicySummary, type WitnessView } from './witness-view.js';
+import { WITNESS_FINDING_CODES, witnessLogs, witnessPolicySummary } from './witness-view.js';
 
 /** The repository (or installed package) root: the nearest folder up from this module with a package.json. */
 export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
