@@ -18,15 +18,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, requireChromium } from '../test/console/browser.js';
-import {
-  buildLog,
-  checkpointsText,
-  checkpointV2Of,
-  exportText,
-  K1,
-  KC,
-  policyText,
-} from '../conformance/ledger/fixtures.js';
+import { generatedLedger } from './support/generated-ledger.js';
 import { spawn } from 'node:child_process';
 import { readLedgerExportFast } from '../core/ledger/index.js';
 import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
@@ -34,29 +26,18 @@ import { packageRoot } from '../cli/console/server.js';
 
 useNodeLedgerCrypto();
 const total = Number(process.argv[2] ?? 100_000);
-const LOGS = 4;
-const perLog = Math.floor(total / LOGS);
-const logIds = Array.from({ length: LOGS }, (_, i) => `log-${i}`);
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-console-bench-'));
 const t0 = performance.now();
-const logs = logIds.map((id) => buildLog(id, perLog));
+const generated = generatedLedger(total, 0);
+const entries = generated.records.length;
 const exportPath = join(dir, 'ledger.jsonl');
 const checkpointsPath = join(dir, 'checkpoints.json');
 const policyPath = join(dir, 'trust-policy.json');
-writeFileSync(exportPath, exportText(logs.flat()));
-writeFileSync(checkpointsPath, checkpointsText(logs.map((l, i) => checkpointV2Of(l, logIds[i] as string, perLog, KC))));
-const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
-writeFileSync(
-  policyPath,
-  policyText(logIds, [
-    { keys: K1, role: 'entries', validity: from0 },
-    { keys: KC, role: 'checkpoints', validity: from0 },
-  ]),
-);
-process.stdout.write(
-  `generated ${LOGS * perLog} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})\n`,
-);
+writeFileSync(exportPath, generated.exportText);
+writeFileSync(checkpointsPath, generated.checkpointsText);
+writeFileSync(policyPath, generated.policyText);
+process.stdout.write(`generated ${entries} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})\n`);
 
 async function baseline(): Promise<number> {
   const start = performance.now();
@@ -116,7 +97,7 @@ try {
       `baseline  read the export (readFile + strict reader): ${base.toFixed(0)} ms`,
       `overview  first paint with figures, cold:                         ${cold.ms.toFixed(0)} ms  = ${ratio(cold.ms)} × baseline`,
       `overview  first paint with figures, warm (reload):                ${warm.ms.toFixed(0)} ms  = ${ratio(warm.ms)} × baseline`,
-      `overview  charts on screen, cold (server indexes ${LOGS * perLog} entries): ${cold.charts.toFixed(0)} ms  = ${ratio(cold.charts)} × baseline`,
+      `overview  charts on screen, cold (server indexes ${entries} entries): ${cold.charts.toFixed(0)} ms  = ${ratio(cold.charts)} × baseline`,
       `overview  charts on screen, warm (reload, index kept):            ${warm.charts.toFixed(0)} ms  = ${ratio(warm.charts)} × baseline`,
       `browser   first-contentful-paint of the shell: cold ${cold.fcp.toFixed(0)} ms, warm ${warm.fcp.toFixed(0)} ms`,
       `command   npm run build && node dist/bench/console.bench.js ${total}`,

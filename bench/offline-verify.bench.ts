@@ -15,46 +15,25 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import {
-  buildLog,
-  checkpointsText,
-  checkpointV2Of,
-  exportText,
-  K1,
-  KC,
-  policyText,
-} from '../conformance/ledger/fixtures.js';
+import { generatedLedger } from './support/generated-ledger.js';
 import { buildOfflinePage, openOfflinePage, verifyInPage } from '../test/console/offline-browser.js';
 
 const total = Number(process.argv.find((a, i) => i >= 2 && /^\d+$/.test(a)) ?? 100_000);
 const allSignatures = process.argv.includes('--all-signatures');
-const LOGS = 4;
-const perLog = Math.floor(total / LOGS);
-const logIds = Array.from({ length: LOGS }, (_, i) => `log-${i}`);
 const root = join(import.meta.dirname, '..', '..');
 
 const t0 = performance.now();
-const logs = logIds.map((id) => buildLog(id, perLog));
-const entries = perLog * LOGS;
+const generated = generatedLedger(total, 100);
+const entries = generated.records.length;
 const dir = mkdtempSync(join(tmpdir(), 'docket-offline-bench-'));
 const files = {
   ledger: join(dir, 'ledger.jsonl'),
   checkpoints: join(dir, 'checkpoints.json'),
   policy: join(dir, 'policy.json'),
 };
-writeFileSync(files.ledger, exportText(logs.flat()));
-writeFileSync(
-  files.checkpoints,
-  checkpointsText(logs.map((l, i) => checkpointV2Of(l, logIds[i] as string, perLog - 100, KC))),
-);
-const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
-writeFileSync(
-  files.policy,
-  policyText(logIds, [
-    { keys: K1, role: 'entries', validity: from0 },
-    { keys: KC, role: 'checkpoints', validity: from0 },
-  ]),
-);
+writeFileSync(files.ledger, generated.exportText);
+writeFileSync(files.checkpoints, generated.checkpointsText);
+writeFileSync(files.policy, generated.policyText);
 process.stdout.write(`generated ${entries} entries in ${((performance.now() - t0) / 1000).toFixed(1)} s (${dir})\n`);
 
 try {

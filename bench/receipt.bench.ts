@@ -10,7 +10,7 @@
  * Baseline: one bare strict Ed25519 verification of the entry's signature — a receipt needs at least four
  * (entry, checkpoint, note, cosignature), so about 4× is the floor.
  */
-import { sha256, sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import { sha256, sha256Hex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
 import { checkpointLog } from '../core/ledger/write/checkpoint-writer.js';
 import { cosign } from '../core/ledger/witness/cosignature.js';
 import { buildEntry, entryHashOf, parseStoredEntry } from '../core/ledger/entries/entry.js';
@@ -25,6 +25,7 @@ import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledge
 import { readSignedNote, serializeSignedNote } from '../core/ledger/notes/signed-note.js';
 import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { bestPerSecond } from './support/best-rate.js';
+import { policyText } from '../conformance/ledger/fixtures.js';
 
 const n = Number(process.argv[2] ?? 4096);
 const key = (label: string) => keyPairFromSeed(sha256(utf8Bytes(`receipt bench ${label}`)));
@@ -36,16 +37,15 @@ const origin = { environment: 'bench', table: 'docket-bench-ledger' };
 const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
 const policyRead = readTrustPolicy(
   utf8Bytes(
-    JSON.stringify({
-      format: 'docket.trust-policy/2',
-      logs: ['log-0'],
-      keys: [
-        { keyId: entryKey.keyId, publicKey: toHex(entryKey.publicKey), role: 'entries', validity: from0 },
-        { keyId: checkpointKey.keyId, publicKey: toHex(checkpointKey.publicKey), role: 'checkpoints', validity: from0 },
+    policyText(
+      ['log-0'],
+      [
+        { keys: entryKey, role: 'entries', validity: from0 },
+        { keys: checkpointKey, role: 'checkpoints', validity: from0 },
       ],
-      authorities: [origin],
-      evaluatorBuilds: [BUILD],
-    }),
+      [BUILD],
+      [origin],
+    ),
   ),
 );
 if (!policyRead.ok) throw new Error(policyRead.error.detail);

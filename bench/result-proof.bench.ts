@@ -8,7 +8,7 @@
  * request sent (key lookup, strict Ed25519, build, draft features, request/facts/evidence digests, pack).
  * Baseline: one bare strict Ed25519 verification of the entry's signature — the floor of (b).
  */
-import { fromHex, sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import { fromHex, sha256Hex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
 import { buildEntry } from '../core/ledger/entries/entry.js';
 import type { UnsignedEntry } from '../core/ledger/entries/entry-types.js';
 import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
@@ -17,6 +17,7 @@ import { readRequest } from '../core/admission/index.js';
 import { readResultNotification, resultNotificationFor } from '../core/pipeline/result-notification.js';
 import { verifyResultEntry } from '../core/pipeline/result-verdict.js';
 import { bestPerSecond } from './support/best-rate.js';
+import { policyText } from '../conformance/ledger/fixtures.js';
 
 const keys = keyPairFromSeed(new Uint8Array(32).fill(3));
 const checkpointKeys = keyPairFromSeed(new Uint8Array(32).fill(4));
@@ -27,21 +28,15 @@ const REQUEST = `{"format":"docket.evaluation-request/1","requestId":"bench-1","
 const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
 const policyRead = readTrustPolicy(
   utf8Bytes(
-    JSON.stringify({
-      format: 'docket.trust-policy/2',
-      logs: ['log-0'],
-      keys: [
-        { keyId: keys.keyId, publicKey: toHex(keys.publicKey), role: 'entries', validity: from0 },
-        {
-          keyId: checkpointKeys.keyId,
-          publicKey: toHex(checkpointKeys.publicKey),
-          role: 'checkpoints',
-          validity: from0,
-        },
+    policyText(
+      ['log-0'],
+      [
+        { keys, role: 'entries', validity: from0 },
+        { keys: checkpointKeys, role: 'checkpoints', validity: from0 },
       ],
-      authorities: [{ environment: 'bench', table: 'docket-bench-ledger' }],
-      evaluatorBuilds: [BUILD],
-    }),
+      [BUILD],
+      [{ environment: 'bench', table: 'docket-bench-ledger' }],
+    ),
   ),
 );
 if (!policyRead.ok) throw new Error(policyRead.error.detail);

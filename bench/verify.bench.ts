@@ -13,42 +13,23 @@
 import './support/node-crypto.js';
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import {
-  buildLog,
-  checkpointOf,
-  checkpointsText,
-  checkpointV2Of,
-  exportText,
-  K1,
-  KC,
-  policyText,
-} from '../conformance/ledger/fixtures.js';
+import { checkpointOf, checkpointsText, KC } from '../conformance/ledger/fixtures.js';
+import { generatedLedger } from './support/generated-ledger.js';
 import { ledgerCrypto } from '../core/ledger/primitives/crypto-port.js';
 import { verifyExportFiles } from '../core/ledger/verify/files.js';
 
 const total = Number(process.argv[2] ?? 100_000);
-const LOGS = 4;
-const perLog = Math.floor(total / LOGS);
-const logIds = Array.from({ length: LOGS }, (_, i) => `log-${i}`);
 const enc = new TextEncoder();
 
 const t0 = performance.now();
-const logs = logIds.map((id) => buildLog(id, perLog));
-const recs = logs.flat();
-const ledger = enc.encode(exportText(recs));
-const checkpoints = enc.encode(
-  checkpointsText(logs.map((l, i) => checkpointV2Of(l, logIds[i] as string, perLog - 100, KC))),
-);
+const generated = generatedLedger(total, 100);
+const recs = generated.records;
+const ledger = enc.encode(generated.exportText);
+const checkpoints = enc.encode(generated.checkpointsText);
 const checkpointsV1 = enc.encode(
-  checkpointsText(logs.map((l, i) => checkpointOf(l, logIds[i] as string, perLog - 100, KC))),
+  checkpointsText(generated.logs.map((l, i) => checkpointOf(l, generated.logIds[i]!, generated.perLog - 100, KC))),
 );
-const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
-const policy = enc.encode(
-  policyText(logIds, [
-    { keys: K1, role: 'entries', validity: from0 },
-    { keys: KC, role: 'checkpoints', validity: from0 },
-  ]),
-);
+const policy = enc.encode(generated.policyText);
 process.stdout.write(
   `generated ${recs.length} entries (${(ledger.length / 1e6).toFixed(1)} MB export) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
 );

@@ -17,20 +17,29 @@ export interface ParsedArgs {
   readonly positionals: string[];
 }
 
+/** `--help` or `-h` was given: the usage it carries is printed on stdout, exit 0 (cli/main.ts, readCommandLine). */
+export class HelpRequested extends Error {
+  override readonly name = 'HelpRequested';
+  constructor(readonly usage: string) {
+    super('help requested');
+  }
+}
+
 /**
  * Strict flag parsing: unknown flags, missing flag values and unexpected positionals are usage errors.
- * "-" is an ordinary positional or flag value (stdin).
+ * "-" is an ordinary positional or flag value (stdin). Every command takes `--help`/`-h`: it throws HelpRequested.
  */
 export function parseCommandArgs(
   argv: readonly string[],
   options: FlagSpec,
   positionals: { min: number; max: number },
+  usage: string,
 ): ParsedArgs {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
     parsed = parseArgs({
       args: [...argv],
-      options,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: positionals.max > 0,
     }) as typeof parsed;
@@ -40,6 +49,7 @@ export function parseCommandArgs(
       ((e as Error).message.split('\n')[0] ?? '').replace(/\. To specify a positional argument.*$/s, ''),
     );
   }
+  if (parsed.values.help === true) throw new HelpRequested(usage);
   const n = parsed.positionals.length;
   if (n < positionals.min)
     throw new UsageError(positionals.min === 1 ? 'missing argument' : `expected at least ${positionals.min} arguments`);
@@ -74,21 +84,19 @@ export function reportUsage(io: CliIo, command: string, message: string, usage: 
 export type CommandLine<T> = { readonly ok: true; readonly args: T } | { readonly ok: false; readonly exit: number };
 
 /**
- * A command's argument reading, handled the same way by every command: `read` parses argv (throwing UsageError
- * on a mistake) and returns 'help' when --help was given. Help prints the usage on stdout (exit 0); a usage error
- * is reported with the usage on stderr (exit 64). Any other error is a bug and propagates.
+ * A command's argument reading that reports a usage error with the usage: `read` parses argv (throwing UsageError
+ * on a mistake). Help prints the usage on stdout (exit 0); a usage error is reported with the usage on stderr
+ * (exit 64). Any other error is a bug and propagates.
  */
-export function readCommandLine<T>(io: CliIo, command: string, usage: string, read: () => T | 'help'): CommandLine<T> {
-  let args: T | 'help';
+export function readCommandLine<T>(io: CliIo, command: string, usage: string, read: () => T): CommandLine<T> {
   try {
-    args = read();
+    return { ok: true, args: read() };
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      io.stdout(`usage: ${e.usage}\n`);
+      return { ok: false, exit: EXIT.OK };
+    }
     if (e instanceof UsageError) return { ok: false, exit: reportUsage(io, command, e.message, usage) };
     throw e;
   }
-  if (args === 'help') {
-    io.stdout(`usage: ${usage}\n`);
-    return { ok: false, exit: EXIT.OK };
-  }
-  return { ok: true, args };
 }

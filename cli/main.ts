@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { EXIT, UsageError } from './args.js';
+import { EXIT, HelpRequested, UsageError } from './args.js';
 import { InputReadError, processIo, type CliIo } from './io.js';
 
 /**
@@ -110,6 +110,10 @@ export async function main(argv: readonly string[], io: CliIo, options: MainOpti
   try {
     return await mod.run(rest, io);
   } catch (e) {
+    if (e instanceof HelpRequested) {
+      io.stdout(`usage: ${e.usage}\n`);
+      return EXIT.OK;
+    }
     if (e instanceof UsageError) {
       io.stderr(`docket ${name}: ${e.message}\n`);
       return EXIT.USAGE;

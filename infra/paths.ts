@@ -14,7 +14,7 @@ export function repoRoot(): string {
   }
 }
 
-/** Handler sources (written by the pipeline owner), bundled by esbuild at synth time. */
+/** Handler sources, bundled by esbuild at synth time. */
 export const HANDLER_ENTRIES = {
   evaluate: 'functions/evaluate.ts',
   checkpoint: 'functions/checkpoint.ts',

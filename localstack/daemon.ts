@@ -1,5 +1,5 @@
 /**
- * `docket local start` / `docket local stop` (the pipeline owner's CLI calls these): run the local stack as a
+ * `docket local start` / `docket local stop` (cli/commands/local.ts calls these): run the local stack as a
  * detached background process whose state lives in `.docket/local/stack.json` (endpoint, pid, resources) and whose
  * output goes to `.docket/local/stack.log`.
  *

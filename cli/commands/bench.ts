@@ -43,7 +43,6 @@ const FLAGS = {
   policy: { type: 'string' },
   'results-topic': { type: 'string' },
   'metrics-log': { type: 'string' },
-  help: { type: 'boolean' },
 } as const;
 
 /** A file of the repository, from this module built (dist/cli/commands) or run from source (cli/commands). */
@@ -60,13 +59,16 @@ const DEFAULT_REQUEST = {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === '--help' || sub === '-h') {
+    io.stdout(`usage: ${USAGE}\n`);
+    return EXIT.OK;
+  }
   if (sub !== 'live') {
     io.stderr(`usage: ${USAGE}\n`);
-    return sub === '--help' || sub === '-h' ? EXIT.OK : EXIT.USAGE;
+    return EXIT.USAGE;
   }
   const line = readCommandLine(io, 'bench live', USAGE, () => {
-    const { values } = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 });
-    if (values.help) return 'help' as const;
+    const { values } = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }, USAGE);
     const v = values as Record<string, string | boolean | undefined>;
     if (typeof v.rate !== 'string' || typeof v.duration !== 'string')
       throw new UsageError('give --rate and --duration');

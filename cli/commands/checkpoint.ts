@@ -51,14 +51,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       out: { type: 'string' },
       'notes-out': { type: 'string' },
       logs: { type: 'string' },
-      help: { type: 'boolean' },
     },
     { min: 0, max: 0 },
+    USAGE,
   );
-  if (values.help) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
   const inputs = loadInputs(
     typeof values.key === 'string' ? values.key : localPaths().checkpointKey,
     typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy,

@@ -19,13 +19,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         only: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         'rfc0008-quantifiers': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
       },
       { min: 0, max: 0 },
+      USAGE,
     );
     if (values.suite !== undefined && !['document', 'evaluation', 'graph'].includes(values.suite as string))
       throw new UsageError(`--suite must be document, evaluation or graph, got ${JSON.stringify(values.suite)}`);
-    return values.help === true ? 'help' : values;
+    return values;
   });
   if (!line.ok) return line.exit;
   const values = line.args;

@@ -110,11 +110,10 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
         cosigned: { type: 'string', multiple: true },
         now: { type: 'string' },
         'graph-result': { type: 'string' },
-        help: { type: 'boolean' },
       },
       { min: 0, max: 0 },
+      USAGE,
     );
-    if (values.help === true) return 'help';
     const port =
       typeof values.port === 'string'
         ? values.port === '0'

@@ -19,7 +19,6 @@ const FLAGS = {
   'work-budget': { type: 'string' },
   trace: { type: 'boolean' },
   'rfc0008-quantifiers': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 /**
@@ -51,7 +50,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 }
 
 type Options =
-  | 'help'
   | {
       readonly mode: 'single';
       readonly pack: string;
@@ -73,8 +71,7 @@ type Options =
     };
 
 function options(argv: string[]): Options {
-  const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 });
-  if (values.help === true) return 'help';
+  const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE);
   const str = (k: string): string | undefined => values[k] as string | undefined;
   const pack = str('pack');
   const facts = str('facts');

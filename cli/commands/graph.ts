@@ -25,7 +25,6 @@ const FLAGS = {
   'supported-extension': { type: 'string', multiple: true },
   'work-budget': { type: 'string' },
   human: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 /**
@@ -43,11 +42,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return usage(io, `expected "validate" or "evaluate", got ${JSON.stringify(sub ?? '')}`);
   let values: Record<string, unknown>;
   try {
-    values = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }).values;
-    if (values.help === true) {
-      io.stdout(`usage: ${USAGE}\n`);
-      return EXIT.OK;
-    }
+    values = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }, USAGE).values;
     if (values.config === undefined) throw new UsageError('--config is required');
     if (values.graph === undefined) throw new UsageError('--graph is required');
     if (sub === 'validate')

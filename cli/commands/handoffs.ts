@@ -111,14 +111,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       wait: { type: 'string' },
       peek: { type: 'boolean' },
       json: { type: 'boolean' },
-      help: { type: 'boolean' },
     },
     { min: 0, max: 0 },
+    USAGE,
   );
-  if (values.help) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
   if (typeof values.route !== 'string') {
     io.stderr(`docket handoffs: --route is required\nusage: ${USAGE}\n`);
     return EXIT.USAGE;

@@ -49,14 +49,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       // The policy permits the draft feature on every log (docket.trust-policy/3, ADR 0222): for a deployment that
       // enables it (infra/config.ts draftFeatures), so its checkpoint writer vouches for the entries.
       'rfc0008-quantifiers': { type: 'boolean' },
-      help: { type: 'boolean' },
     },
     { min: 0, max: 0 },
+    USAGE,
   );
-  if (values.help) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
   const wantsPolicy = typeof values['trust-policy'] === 'string';
   const cpOut = values['checkpoint-out'];
   const cpPublic = values['checkpoint-public-key'];

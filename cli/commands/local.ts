@@ -103,6 +103,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       graphs: { type: 'boolean' },
     },
     { min: 0, max: 0 },
+    USAGE,
   );
   const port =
     typeof values.port === 'string' ? (values.port === '0' ? 0 : parsePositiveInteger(values.port, '--port')) : 4566;
@@ -405,18 +406,9 @@ export async function showQueues(stack: StackClients, queues: Record<string, str
   }
 }
 
-/** Runs `docket verify` (built by the ledger owner) with no flags, when present; its exit code is ours. */
+/** Runs `docket verify` with the given flags (loaded only here: the stack's start needs none of it); its exit code is ours. */
 async function runVerify(io: CliIo, argv: string[] = []): Promise<number> {
-  let mod: { run?: (argv: string[], io: CliIo) => Promise<number> };
-  try {
-    const specifier = './verify.js'; // built by another area; absent in some builds
-    mod = (await import(specifier)) as typeof mod;
-  } catch {
-    io.stdout('\n== verify: the "docket verify" command is not in this build; skipped\n');
-    return EXIT.OK;
-  }
-  if (typeof mod.run !== 'function') return EXIT.OK;
+  const { run } = await import('./verify.js');
   io.stdout(`\n== docket verify ${argv.join(' ')}\n`);
-  const code = await mod.run(argv, io);
-  return code === 0 ? EXIT.OK : EXIT.FAILED;
+  return (await run(argv, io)) === 0 ? EXIT.OK : EXIT.FAILED;
 }

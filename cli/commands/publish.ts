@@ -27,17 +27,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     {
       ...SETTING_FLAGS,
       json: { type: 'boolean' },
-      help: { type: 'boolean' },
       config: { type: 'string' },
       graph: { type: 'string' },
       'skip-tests': { type: 'boolean' },
     },
     { min: 0, max: 1000 },
+    USAGE,
   );
-  if (values.help) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
   const graphMode = values.graph !== undefined;
   const usage = (message: string): number => {
     io.stderr(`docket publish: ${message}\nusage: ${USAGE}\n`);

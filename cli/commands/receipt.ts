@@ -45,11 +45,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         key: { type: 'string' },
         policy: { type: 'string' },
         schedule: { type: 'string' },
-        help: { type: 'boolean' },
       },
       { min: 0, max: 1 },
+      USAGE,
     );
-    if (values.help === true) return 'help';
     if (positionals[0] === undefined) throw new UsageError('name a request id');
     if (values.checkpoint !== true && (values.key !== undefined || values.policy !== undefined))
       throw new UsageError('--key and --policy go with --checkpoint');

@@ -16,13 +16,10 @@ const USAGE = `docket show <request-id> [--json]\n${SETTINGS_HELP}`;
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { ...SETTING_FLAGS, json: { type: 'boolean' }, help: { type: 'boolean' } },
+    { ...SETTING_FLAGS, json: { type: 'boolean' } },
     { min: 0, max: 1 },
+    USAGE,
   );
-  if (values.help) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
   const requestId = positionals[0];
   if (requestId === undefined) {
     io.stderr(`docket show: name a request id\nusage: ${USAGE}\n`);

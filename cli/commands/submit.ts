@@ -52,17 +52,12 @@ const FLAGS = {
   json: { type: 'boolean' },
   'results-topic': { type: 'string' },
   policy: { type: 'string' },
-  help: { type: 'boolean' },
 } as const;
 
 const DEFAULT_WAIT_SECONDS = 60;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 });
-  if (values.help) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
+  const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE);
   const v = values as Record<string, string | boolean | undefined>;
   let requests: { requestId: string; text: string }[];
   let failures = 0;

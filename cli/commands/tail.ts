@@ -21,14 +21,10 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
       once: { type: 'boolean' },
       interval: { type: 'string' },
       json: { type: 'boolean' },
-      help: { type: 'boolean' },
     },
     { min: 0, max: 0 },
+    USAGE,
   );
-  if (values.help) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
   const interval = typeof values.interval === 'string' ? parsePositiveInteger(values.interval, '--interval') : 1000;
   const settings = resolveSettings(values as never, process.env);
   const stack = openStack(settings);

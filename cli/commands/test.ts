@@ -19,17 +19,12 @@ const FLAGS = {
   config: { type: 'string' },
   pack: { type: 'string' },
   graph: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
 } as const;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   let values: Record<string, unknown>;
   try {
-    values = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }).values;
-    if (values.help === true) {
-      io.stdout(`usage: ${USAGE}\n`);
-      return EXIT.OK;
-    }
+    values = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE).values;
     if (values.config === undefined) throw new UsageError('--config is required');
     if (values.pack !== undefined && values.graph !== undefined)
       throw new UsageError('--pack and --graph name one entry: give one of them');

@@ -11,19 +11,14 @@ const USAGE = 'docket validate <pack-file|-> [--strict] [--json] [--rfc0008-quan
  * {"conformant", "class": "valid"|"carrier"|"structural"|"semantic", "diagnostics": [{"code", "pointer"?, "message", …}]}.
  */
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const line = readCommandLine(io, 'validate', USAGE, () => {
-    const args = parseCommandArgs(
+  const line = readCommandLine(io, 'validate', USAGE, () =>
+    parseCommandArgs(
       argv,
-      {
-        strict: { type: 'boolean' },
-        json: { type: 'boolean' },
-        'rfc0008-quantifiers': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      { strict: { type: 'boolean' }, json: { type: 'boolean' }, 'rfc0008-quantifiers': { type: 'boolean' } },
       { min: 0, max: 1 },
-    );
-    return args.values.help === true ? 'help' : args;
-  });
+      USAGE,
+    ),
+  );
   if (!line.ok) return line.exit;
   const args = line.args;
   const file = args.positionals[0];

@@ -79,11 +79,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         request: { type: 'string' },
         graph: { type: 'string' },
         inputs: { type: 'string' },
-        help: { type: 'boolean' },
       },
       { min: 1, max: 1 },
+      USAGE,
     );
-    return values.help === true ? 'help' : { values, path: positionals[0] as string };
+    return { values, path: positionals[0] as string };
   });
   if (!line.ok) return line.exit;
   const { values, path } = line.args;

@@ -113,15 +113,15 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
         witnesses: { type: 'string' },
         cosigned: { type: 'string', multiple: true },
         now: { type: 'string' },
-        help: { type: 'boolean' },
       },
       { min: 0, max: 0 },
+      USAGE,
     );
     if (typeof values.now === 'string' && !isUtcTime(values.now))
       throw new UsageError('--now is an RFC 3339 UTC date-time (YYYY-MM-DDTHH:MM:SSZ)');
     if (values.witnesses === undefined && (values.now !== undefined || values.cosigned !== undefined))
       throw new UsageError('--now and --cosigned go with --witnesses');
-    return values.help === true ? 'help' : values;
+    return values;
   });
   if (!line.ok) return line.exit;
   const values = line.args;

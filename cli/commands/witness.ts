@@ -57,7 +57,6 @@ const FLAGS = {
   'max-age': { type: 'string' },
   host: { type: 'string' },
   port: { type: 'string' },
-  help: { type: 'boolean' },
 } as const;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -66,11 +65,7 @@ const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'stri
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const sub = argv[0] === 'keygen' || argv[0] === 'serve' || argv[0] === 'run' ? argv[0] : 'run';
   const rest = argv[0] === sub ? argv.slice(1) : argv;
-  const { values } = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 });
-  if (values.help) {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
+  const { values } = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }, USAGE);
   try {
     if (sub === 'keygen') return keygen(values, io);
     if (sub === 'serve') return await serve(values, io);

@@ -18,8 +18,7 @@ import {
 } from '../../core/ledger/index.js';
 import type { LedgerIndex } from './ledger-index.js';
 import { newestCheckpoint } from './overview.js';
-import type { SignatureStatus, ProofStep, InclusionView, EntryDetail } from '../../core/console-api/index.js';
-export type { SignatureStatus, ProofStep, InclusionView, EntryDetail };
+import type { SignatureStatus, ProofStep, EntryDetail } from '../../core/console-api/index.js';
 
 /** The steps of §2.1.3.2 for a proof, with each side and intermediate hash (the same loop verifyInclusion runs). */
 export function proofSteps(leafIndex: number, treeSize: number, leaf: Uint8Array, proof: readonly Uint8Array[]) {

@@ -3,9 +3,7 @@
  * states, except `requestId`, which also matches a prefix (search), and the time range, which compares RFC 3339 UTC
  * strings (entries carry one fixed form, docs/ledger-format.md, so text order is time order).
  */
-import type { EntrySummary } from './ledger-index.js';
-import type { EntryPage } from '../../core/console-api/index.js';
-export type { EntryPage };
+import type { EntryPage, EntrySummary } from '../../core/console-api/index.js';
 
 export interface EntryFilter {
   readonly requestId?: string;

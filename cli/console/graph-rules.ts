@@ -13,7 +13,6 @@ import type { SignedEntry } from '../../core/ledger/index.js';
 import type { Retained } from '../../core/replay/index.js';
 import type { GraphLeafRules, GraphRulesView, PackItem } from '../../core/console-api/index.js';
 import { packItemsOf } from './pack-rules.js';
-export type { GraphLeafRules, GraphRulesView };
 
 type GraphRunEntry = Extract<SignedEntry, { kind: 'graph-run' }>;
 

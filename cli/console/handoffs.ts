@@ -16,7 +16,6 @@ import {
   type RouteQueueConfig,
 } from '../../core/pipeline/index.js';
 import type { HandoffView, HandoffsView } from '../../core/console-api/index.js';
-export type { HandoffView, HandoffsView };
 
 export interface HandoffContext {
   /** The deployment's routing, with physical queue names; null when unknown (files mode). */

@@ -6,7 +6,6 @@
  */
 import { graphRunStatus, leafHash, toHex, type LedgerStore, type StoredEntry } from '../../core/ledger/index.js';
 import type { EntrySummary } from '../../core/console-api/index.js';
-export type { EntrySummary };
 
 export interface LogState {
   readonly logId: string;

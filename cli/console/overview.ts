@@ -15,17 +15,15 @@ import {
   type TrustPolicy,
 } from '../../core/ledger/index.js';
 import { keepsNotes } from '../../core/ledger/index.js';
-import type { EntrySummary, LedgerIndex } from './ledger-index.js';
+import type { LedgerIndex } from './ledger-index.js';
 import type {
-  CheckpointStatus,
+  EntrySummary,
   CheckpointView,
   WitnessPolicySummary,
-  Series,
   Overview,
   Chart,
   OverviewChart,
 } from '../../core/console-api/index.js';
-export type { CheckpointStatus, CheckpointView, Series, Overview, Chart, OverviewChart };
 
 export const CHART_BUCKETS = 24;
 /** Packs drawn as their own series; the rest are summed as "other packs". */

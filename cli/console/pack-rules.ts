@@ -8,7 +8,6 @@
 import { readJson, toPlain } from '../../core/carrier/index.js';
 import { fetchPack, type ReplayFetchers, type ReplayOutcome } from '../../core/replay/index.js';
 import type { PackItem, PackRulesView } from '../../core/console-api/index.js';
-export type { PackItem, PackRulesView };
 
 type Rec = Record<string, unknown>;
 const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withArchiveCheck, type ArchiveVerdict, type Verdict } from '../../core/ledger/index.js';
-import type { EntryDetailResponse, LinkedFinding, VerifyVerdict } from '../../core/console-api/index.js';
+import type { EntryDetailResponse, LinkedFinding, VerifyVerdict, WitnessView } from '../../core/console-api/index.js';
 import { entryDetail } from './entry-detail.js';
 import { handoffsOf } from './handoffs.js';
 import { DEFAULT_PAGE_SIZE, filterFromQuery, intParam, pageOf } from './entry-query.js';
@@ -16,7 +16,7 @@ import { ALLOWED_METHODS, APP_CSP, hostAllowed, offlineCsp, SECURITY_HEADERS } f
 import { LedgerIndex } from './ledger-index.js';
 import { ChartCache, overviewOf } from './overview.js';
 import type { ConsoleSource } from './source.js';
-import { WITNESS_FINDING_CODES, witnessLogs, witnessPolicySummary, type WitnessView } from './witness-view.js';
+import { WITNESS_FINDING_CODES, witnessLogs, witnessPolicySummary } from './witness-view.js';
 
 /** The repository (or installed package) root: the nearest folder up from this module with a package.json. */
 export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url))): string {
@@ -174,41 +174,26 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
         200,
         pageOf(index.all(), filterFromQuery(q), intParam(q, 'page', 0), intParam(q, 'pageSize', DEFAULT_PAGE_SIZE)),
       );
-    const entry = /^\/api\/entry\/([^/]+)$/.exec(path);
-    if (entry) {
-      const id = decodeURIComponent(entry[1] as string);
-      const detail = await entryDetail(index, o.source.store, o.source.policy, id);
-      return detail === null
-        ? json(res, 404, { error: 'no-entry', requestId: id })
-        : json(res, 200, { ...detail, policyProblem: o.source.policyProblem } satisfies EntryDetailResponse);
-    }
-    const fanned = /^\/api\/handoffs\/([^/]+)$/.exec(path);
-    if (fanned) {
-      const id = decodeURIComponent(fanned[1] as string);
+    // Each of these reads one entry, by the request id it records.
+    const about = /^\/api\/(entry|handoffs|pack-rules|graph-rules)\/([^/]+)$/.exec(path);
+    if (about) {
+      const id = decodeURIComponent(about[2] as string);
       const detail = await entryDetail(index, o.source.store, o.source.policy, id);
       if (detail === null) return json(res, 404, { error: 'no-entry', requestId: id });
-      if (detail.entry === null)
-        return json(res, 200, { none: 'the stored bytes are not a readable entry', routes: '', handoffs: [] });
-      return json(res, 200, await handoffsOf(detail.entry, detail.body, detail.entryHash, o.source.handoffs));
-    }
-    const rules = /^\/api\/pack-rules\/([^/]+)$/.exec(path);
-    if (rules) {
-      const id = decodeURIComponent(rules[1] as string);
-      const detail = await entryDetail(index, o.source.store, o.source.policy, id);
-      if (detail === null) return json(res, 404, { error: 'no-entry', requestId: id });
-      const digest = detail.entry?.pack?.digest;
-      if (digest === undefined)
-        return json(res, 200, { registered: false, reason: 'the entry names no pack (or its bytes are unreadable)' });
-      return json(res, 200, await o.source.packRules(id, digest));
-    }
-    const graphRules = /^\/api\/graph-rules\/([^/]+)$/.exec(path);
-    if (graphRules) {
-      const id = decodeURIComponent(graphRules[1] as string);
-      const detail = await entryDetail(index, o.source.store, o.source.policy, id);
-      if (detail === null) return json(res, 404, { error: 'no-entry', requestId: id });
-      if (detail.entry?.kind !== 'graph-run')
-        return json(res, 200, { known: false, reason: 'the entry is not a graph run (or its bytes are unreadable)' });
-      return json(res, 200, await o.source.graphRules(detail.entry));
+      const e = detail.entry;
+      if (about[1] === 'entry')
+        return json(res, 200, { ...detail, policyProblem: o.source.policyProblem } satisfies EntryDetailResponse);
+      if (about[1] === 'handoffs')
+        return e === null
+          ? json(res, 200, { none: 'the stored bytes are not a readable entry', routes: '', handoffs: [] })
+          : json(res, 200, await handoffsOf(e, detail.body, detail.entryHash, o.source.handoffs));
+      if (about[1] === 'pack-rules')
+        return e?.pack?.digest === undefined
+          ? json(res, 200, { registered: false, reason: 'the entry names no pack (or its bytes are unreadable)' })
+          : json(res, 200, await o.source.packRules(id, e.pack.digest));
+      return e?.kind !== 'graph-run'
+        ? json(res, 200, { known: false, reason: 'the entry is not a graph run (or its bytes are unreadable)' })
+        : json(res, 200, await o.source.graphRules(e));
     }
     const replay = /^\/api\/replay\/([^/]+)$/.exec(path);
     if (replay) return json(res, 200, await o.source.replay(decodeURIComponent(replay[1] as string)));

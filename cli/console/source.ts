@@ -15,11 +15,11 @@ import type { Result } from '../../core/result.js';
 import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, type SettingFlags } from '../../stack/settings.js';
 import { explainStackError } from '../../stack/clients.js';
-import { stackDeps, type ReplayDeps } from '../commands/replay-entries.js';
+import { stackDeps, type ReplayDeps } from '../commands/replay.js';
 import { verifyLive } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
-import { packRules, type PackRulesView } from './pack-rules.js';
-import { graphRules, type GraphRulesView } from './graph-rules.js';
+import { packRules } from './pack-rules.js';
+import { graphRules } from './graph-rules.js';
 import type { HandoffContext } from './handoffs.js';
 import { loadPackBytes } from '../../core/admission/index.js';
 import { fetchPack } from '../../core/replay/index.js';
@@ -28,8 +28,7 @@ import { resolveConfig, routeTargetKey, type RouteConfig } from '../../infra/con
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { routeQueueName } from '../../stack/settings.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
-import type { ReplayView } from '../../core/console-api/index.js';
-export type { ReplayView };
+import type { GraphRulesView, PackRulesView, ReplayView } from '../../core/console-api/index.js';
 
 /** ADR 0102: what replay compares, in its order (shown beside a match so the auditor sees what "match" covers). */
 export const REPLAY_COMPARED = [

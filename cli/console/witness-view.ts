@@ -13,8 +13,7 @@ import {
   type WitnessInputs,
 } from '../../core/ledger/index.js';
 import { checkpointView } from './overview.js';
-import type { WitnessPolicySummary, WitnessLogView, WitnessView } from '../../core/console-api/index.js';
-export type { WitnessPolicySummary, WitnessLogView, WitnessView };
+import type { WitnessPolicySummary, WitnessLogView } from '../../core/console-api/index.js';
 
 /** The findings `verify --witnesses` adds (docs/verify.md "Witnesses"). */
 export const WITNESS_FINDING_CODES: ReadonlySet<string> = new Set(['rollback', 'stale-anchor', 'unwitnessed-anchor']);

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { entriesItem, entryItem, listedEntriesItem } from '../../adapters/ledger-entry-item.js';
-import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
+import { refusalEntryBody } from '../ledger/refusal-entry.js';
 import { BUILD, K1, KC, policyText } from '../../conformance/ledger/fixtures.js';
 import { buildEntry, toStoredEntry, type BuiltEntry } from '../../core/ledger/entries/entry.js';
 import { signerFromKeyPair } from '../../core/ledger/primitives/signature.js';

@@ -1,6 +1,6 @@
 /** Real signed ledger entries (admission refusals: the smallest kind) built with core/ledger, for store tests. */
 import { createHash } from 'node:crypto';
-import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
+import { refusalEntryBody } from '../ledger/refusal-entry.js';
 import { buildEntry, entryHashOf, type BuiltEntry } from '../../core/ledger/entries/entry.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../core/ledger/primitives/signature.js';
 import type { StoredEntry } from '../../core/ledger/store/store.js';

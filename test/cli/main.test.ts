@@ -23,6 +23,15 @@ describe('docket dispatch', () => {
     for (const name of Object.keys(COMMANDS)) expect(r.out).toContain(`  ${name}`);
   });
 
+  it('gives every command its usage on --help and -h with exit 0, before reading any argument', async () => {
+    for (const name of Object.keys(COMMANDS).filter((c) => c !== 'local'))
+      for (const flag of ['--help', '-h']) {
+        const r = await cli([name, flag]);
+        expect({ name, flag, code: r.code, err: r.err }).toEqual({ name, flag, code: 0, err: '' });
+        expect(r.out).toMatch(new RegExp(`^usage: docket ${name}\\b`));
+      }
+  });
+
   it('refuses an unknown command with exit 64 and names it', async () => {
     const r = await cli(['frobnicate']);
     expect(r.code).toBe(64);

@@ -12,7 +12,7 @@ import { sendMessage } from '../../adapters/sqs.js';
 import { validatePack } from '../../core/pack/index.js';
 import { buildRequest } from '../../core/pipeline/request-builder.js';
 import { DEMO_PACKS, DEMO_REQUESTS } from '../../stack/local-demo.js';
-import { stackDeps } from '../../cli/commands/replay-entries.js';
+import { stackDeps } from '../../cli/commands/replay.js';
 import { packageRoot, startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openStackSource, type ConsoleSource } from '../../cli/console/source.js';
 import { startE2e, type E2eWorld } from '../e2e/harness.js';

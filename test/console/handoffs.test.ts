@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openFileSource, openStackSource } from '../../cli/console/source.js';
-import type { HandoffsView } from '../../cli/console/handoffs.js';
+import type { HandoffsView } from '../../core/console-api/index.js';
 import { BUILD, exampleText, request, world, writePolicyFile, type World } from '../replay/world.js';
 import { writeLedgerFiles } from './ledger-files.js';
 import { resolveConfig, routeTargetKey } from '../../infra/config.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerStore } from '../../core/ledger/index.js';
 import { startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openFileSource, type ConsoleSource } from '../../cli/console/source.js';
-import type { Overview, OverviewChart } from '../../cli/console/overview.js';
+import type { Overview, OverviewChart } from '../../core/console-api/index.js';
 import { writeLedgerFiles, type LedgerFiles } from './ledger-files.js';
 
 let files: LedgerFiles;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openFileSource, openStackSource } from '../../cli/console/source.js';
-import type { PackRulesView } from '../../cli/console/pack-rules.js';
+import type { PackRulesView } from '../../core/console-api/index.js';
 import { BUILD, request, world, writePolicyFile, type World } from '../replay/world.js';
 import { writeLedgerFiles } from './ledger-files.js';
 

@@ -18,7 +18,7 @@ import { run as submit } from '../../cli/commands/submit.js';
 import { run as show } from '../../cli/commands/show.js';
 import { run as handoffs } from '../../cli/commands/handoffs.js';
 import { run as graph } from '../../cli/commands/graph.js';
-import { run as replay, stackDeps } from '../../cli/commands/replay-entries.js';
+import { run as replay, stackDeps } from '../../cli/commands/replay.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { runGraphDemo } from '../../cli/graph/graph-demo.js';
 import { showQueues } from '../../cli/commands/local.js';

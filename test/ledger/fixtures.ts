@@ -1,5 +1,5 @@
 /** Shared test fixtures: deterministic keys (seeds are fixed bytes, never real secrets) and sample entries. */
-import { refusalEntryBody } from '../../bench/support/refusal-entry.js';
+import { refusalEntryBody } from './refusal-entry.js';
 import { fromHex, sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
 import { canonicalText } from '../../core/ledger/primitives/canonical.js';
 import type { CheckpointOrigin } from '../../core/ledger/checkpoints/checkpoint.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
-import { run, type ReplayDeps } from '../../cli/commands/replay-entries.js';
+import { run, type ReplayDeps } from '../../cli/commands/replay.js';
 import { StoreReadError, type LedgerStore } from '../../core/ledger/store/store.js';
 import { BUILD, request, world, writePolicyFile, type World } from './world.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendMessage } from '../../adapters/sqs.js';
 import { memoryIo } from '../../cli/io.js';
-import { run, stackDeps } from '../../cli/commands/replay-entries.js';
+import { run, stackDeps } from '../../cli/commands/replay.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';

@@ -1,9 +1,9 @@
 import { html } from 'lit';
-import { entriesHref, entryHref, getJson } from './api.js';
+import { entriesHref, entryHref } from './api.js';
 import type { EntryPage } from '../../../core/console-api/index.js';
 import { correlationText, resultText, visible } from './format.js';
 import { LightElement } from './light-element.js';
-import { failure, shown, type Load } from './loader.js';
+import { load, shown, type Load } from './loader.js';
 
 const FILTERS = [
   ['requestId', 'Request id (or its start)'],
@@ -27,12 +27,10 @@ export class EntriesPage extends LightElement {
     const key = this.query.toString();
     if (key === this.loaded) return;
     this.loaded = key;
-    this.data = { state: 'loading' };
-    getJson<EntryPage>(`/api/entries?${key}`).then(
-      (value) => {
-        if (this.loaded === key) this.data = { state: 'ok', value };
-      },
-      (e: unknown) => (this.data = failure(e)),
+    void load<EntryPage>(
+      `/api/entries?${key}`,
+      (l) => (this.data = l),
+      () => this.loaded === key,
     );
   }
 

@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import { entriesHref, getJson } from './api.js';
+import { entriesHref } from './api.js';
 import type {
   EntryDetailResponse as EntryDetail,
   GraphRulesView,
@@ -12,7 +12,7 @@ import type {
 import type { SignedEntry as Entry } from '../../../core/ledger/index.js';
 import { correlationText, visible } from './format.js';
 import { LightElement } from './light-element.js';
-import { failure, shown, type Load } from './loader.js';
+import { load, shown, type Load } from './loader.js';
 import { merklePath } from './merkle-path.js';
 import { graphRunEntrySection, graphRunFacts } from './graph-entry.js';
 
@@ -45,51 +45,19 @@ export class EntryPage extends LightElement {
     if (this.loaded === this.requestId) return;
     const id = this.requestId;
     this.loaded = id;
-    this.data = { state: 'loading' };
     this.replay = null;
     this.rules = null;
     this.handoffs = null;
     this.graphRules = null;
-    getJson<EntryDetail>(`/api/entry/${encodeURIComponent(id)}`).then(
-      (value) => {
-        if (this.loaded !== id) return;
-        this.data = { state: 'ok', value };
-        if (value.entry?.pack) this.loadRules(id);
-        if (value.entry?.kind === 'disposition' || value.entry?.kind === 'graph-run') this.loadHandoffs(id);
-        if (value.entry?.kind === 'graph-run') this.loadGraphRules(id);
-      },
-      (e: unknown) => (this.data = failure(e)),
-    );
-  }
-
-  private loadRules(id: string): void {
-    this.rules = { state: 'loading' };
-    getJson<PackRulesView>(`/api/pack-rules/${encodeURIComponent(id)}`).then(
-      (value) => {
-        if (this.loaded === id) this.rules = { state: 'ok', value };
-      },
-      (e: unknown) => (this.rules = failure(e)),
-    );
-  }
-
-  private loadGraphRules(id: string): void {
-    this.graphRules = { state: 'loading' };
-    getJson<GraphRulesView>(`/api/graph-rules/${encodeURIComponent(id)}`).then(
-      (value) => {
-        if (this.loaded === id) this.graphRules = { state: 'ok', value };
-      },
-      (e: unknown) => (this.graphRules = failure(e)),
-    );
-  }
-
-  private loadHandoffs(id: string): void {
-    this.handoffs = { state: 'loading' };
-    getJson<HandoffsView>(`/api/handoffs/${encodeURIComponent(id)}`).then(
-      (value) => {
-        if (this.loaded === id) this.handoffs = { state: 'ok', value };
-      },
-      (e: unknown) => (this.handoffs = failure(e)),
-    );
+    const current = () => this.loaded === id;
+    const at = (api: string) => `/api/${api}/${encodeURIComponent(id)}`;
+    void load<EntryDetail>(at('entry'), (l) => (this.data = l), current).then((value) => {
+      if (value?.entry?.pack) void load<PackRulesView>(at('pack-rules'), (l) => (this.rules = l), current);
+      if (value?.entry?.kind === 'disposition' || value?.entry?.kind === 'graph-run')
+        void load<HandoffsView>(at('handoffs'), (l) => (this.handoffs = l), current);
+      if (value?.entry?.kind === 'graph-run')
+        void load<GraphRulesView>(at('graph-rules'), (l) => (this.graphRules = l), current);
+    });
   }
 
   private fannedOut() {
@@ -97,7 +65,7 @@ export class EntryPage extends LightElement {
     return html`<section aria-labelledby="handoffs-h">
       <h2 id="handoffs-h">Handoffs it fanned out</h2>
       <p class="muted">
-        Derived from the signed entry exactly as the evaluate function sends them (ADR 0233); the console never receives
+        Derived from the signed entry exactly as the deliver function sends them (ADR 0233); the console never receives
         from a queue.
       </p>
       ${shown(this.handoffs, (v) => this.handoffTable(v))}
@@ -204,12 +172,7 @@ export class EntryPage extends LightElement {
   }
 
   private runReplay(): void {
-    const id = this.requestId;
-    this.replay = { state: 'loading' };
-    getJson<ReplayView>(`/api/replay/${encodeURIComponent(id)}`).then(
-      (value) => (this.replay = { state: 'ok', value }),
-      (e: unknown) => (this.replay = failure(e)),
-    );
+    void load<ReplayView>(`/api/replay/${encodeURIComponent(this.requestId)}`, (l) => (this.replay = l));
   }
 
   override render() {

@@ -1,5 +1,5 @@
 import { html, type TemplateResult } from 'lit';
-import { ApiError } from './api.js';
+import { ApiError, getJson } from './api.js';
 
 /** The state of one API read: loading, failed (with the server's words), or loaded. */
 export type Load<T> =
@@ -22,4 +22,25 @@ export function shown<T>(l: Load<T>, body: (v: T) => TemplateResult): TemplateRe
   if (l.state === 'loading') return html`<p class="muted" role="status">Loading…</p>`;
   if (l.state === 'error') return html`<p class="error" role="alert">${l.message}</p>`;
   return body(l.value);
+}
+
+/**
+ * Reads one API path into `set`: loading, then the value or the failure, unless `current()` says the page has moved
+ * on to another read meanwhile. Resolves to the value (null on failure or when no longer current).
+ */
+export async function load<T>(
+  path: string,
+  set: (l: Load<T>) => void,
+  current = (): boolean => true,
+): Promise<T | null> {
+  set({ state: 'loading' });
+  try {
+    const value = await getJson<T>(path);
+    if (!current()) return null;
+    set({ state: 'ok', value });
+    return value;
+  } catch (e) {
+    if (current()) set(failure(e));
+    return null;
+  }
 }

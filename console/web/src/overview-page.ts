@@ -1,10 +1,10 @@
 import { html, nothing } from 'lit';
-import { entriesHref, getJson } from './api.js';
+import { entriesHref } from './api.js';
 import type { Overview, OverviewChart, WitnessPolicySummary, WitnessView } from '../../../core/console-api/index.js';
 import { stackedBars } from './chart.js';
 import { visible } from './format.js';
 import { LightElement, short } from './light-element.js';
-import { failure, shown, type Load } from './loader.js';
+import { load, shown, type Load } from './loader.js';
 
 export class OverviewPage extends LightElement {
   static override properties = { data: { state: true }, chart: { state: true }, witnesses: { state: true } };
@@ -15,18 +15,12 @@ export class OverviewPage extends LightElement {
   override connectedCallback(): void {
     super.connectedCallback();
     // The logs paint first; the charts need every entry indexed and follow when ready (ADR 0230).
-    getJson<Overview>('/api/overview').then(
-      (value) => {
-        this.data = { state: 'ok', value };
-        // With a witness policy, the judgement runs verify over the whole ledger: asked for after the first paint.
-        if (value.witnessPolicy !== null) this.judgeWitnesses();
-      },
-      (e: unknown) => (this.data = failure(e)),
-    );
-    getJson<OverviewChart>('/api/overview/chart').then(
-      (value) => (this.chart = { state: 'ok', value }),
-      (e: unknown) => (this.chart = failure(e)),
-    );
+    void load<Overview>('/api/overview', (l) => (this.data = l)).then((value) => {
+      // With a witness policy, the judgement runs verify over the whole ledger: asked for after the first paint.
+      if (value !== null && value.witnessPolicy !== null)
+        void load<WitnessView>('/api/witnesses', (l) => (this.witnesses = l));
+    });
+    void load<OverviewChart>('/api/overview/chart', (l) => (this.chart = l));
   }
 
   override render() {
@@ -99,14 +93,6 @@ export class OverviewPage extends LightElement {
             : shown(this.chart, (c) => this.charts(c))
         }
       </section>`;
-  }
-
-  private judgeWitnesses(): void {
-    this.witnesses = { state: 'loading' };
-    getJson<WitnessView>('/api/witnesses').then(
-      (value) => (this.witnesses = { state: 'ok', value }),
-      (e: unknown) => (this.witnesses = failure(e)),
-    );
   }
 
   private witnessSection(policy: WitnessPolicySummary | null) {

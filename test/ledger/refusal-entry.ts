@@ -1,5 +1,5 @@
 /**
- * An unsigned admission-refusal ledger entry (the smallest entry kind) for benches and tests. The members a refusal
+ * An unsigned admission-refusal ledger entry (the smallest entry kind) for tests. The members a refusal
  * before evaluation leaves empty (no correlation, spec version, facts, evidence, extensions or budget; zero work:
  * docs/adr/0052-admission-refusals-and-absent-members.md) are written here once; the caller names the rest.
  */
