@@ -41,6 +41,7 @@
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { EXIT } from '../core/exit-codes.js';
 import { DocketConfigError, resolveConfig, type DocketConfig } from '../infra/config.js';
 import {
   rateAtP99,
@@ -108,7 +109,7 @@ function deployment(): DocketConfig {
   } catch (e) {
     if (!(e instanceof DocketConfigError)) throw e;
     console.error(`aws-scale: not a deployable configuration (${e.code}): ${e.message}`);
-    process.exit(2);
+    process.exit(EXIT.USAGE);
   }
 }
 
