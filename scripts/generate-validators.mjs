@@ -10,7 +10,7 @@
  * writes from today's schemas and that its validators give the same verdicts and errors as runtime-compiled ones.
  * Run by Node with scripts/ts-resolve-hooks.mjs, which lets it import the TypeScript sources.
  */
-import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
@@ -171,9 +171,14 @@ export async function generateGraphValidatorsModule() {
   return out.join('\n').replace(/[^\t\n\r\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Writes `text` to `file` unless it already holds it: an untouched file keeps its time, so `tsc -b` sees nothing new. */
+function writeIfChanged(file, text) {
+  mkdirSync(dirname(file), { recursive: true });
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
+  writeFileSync(file, text);
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  mkdirSync(dirname(OUTPUT), { recursive: true });
-  writeFileSync(OUTPUT, await generateValidatorsModule());
-  mkdirSync(dirname(GRAPH_OUTPUT), { recursive: true });
-  writeFileSync(GRAPH_OUTPUT, await generateGraphValidatorsModule());
+  writeIfChanged(OUTPUT, await generateValidatorsModule());
+  writeIfChanged(GRAPH_OUTPUT, await generateGraphValidatorsModule());
 }
