@@ -10,7 +10,7 @@
  * writes from today's schemas and that its validators give the same verdicts and errors as runtime-compiled ones.
  * Run by Node with scripts/ts-resolve-hooks.mjs, which lets it import the TypeScript sources.
  */
-import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
@@ -155,9 +155,14 @@ export function generateGraphValidatorsModule() {
   );
 }
 
+/** Writes `text` to `file` unless it already holds it: an untouched file keeps its time, so `tsc -b` sees nothing new. */
+function writeIfChanged(file, text) {
+  mkdirSync(dirname(file), { recursive: true });
+  if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
+  writeFileSync(file, text);
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  mkdirSync(dirname(OUTPUT), { recursive: true });
-  writeFileSync(OUTPUT, await generateValidatorsModule());
-  mkdirSync(dirname(GRAPH_OUTPUT), { recursive: true });
-  writeFileSync(GRAPH_OUTPUT, await generateGraphValidatorsModule());
+  writeIfChanged(OUTPUT, await generateValidatorsModule());
+  writeIfChanged(GRAPH_OUTPUT, await generateGraphValidatorsModule());
 }

@@ -190,6 +190,8 @@ describe('backpressure', () => {
     let release: () => void = () => undefined;
     let blocked = true;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    let full: () => void = () => undefined;
+    const sinkFull = new Promise<void>((resolve) => (full = resolve));
     const writes: number[] = [];
     const io: CliIo = {
       ...memoryIo(),
@@ -200,9 +202,16 @@ describe('backpressure', () => {
           yield chunk;
         }
       },
-      stdoutDrained: () => (blocked ? gate : undefined),
+      stdoutDrained: () => {
+        if (!blocked) return undefined;
+        full();
+        return gate;
+      },
     };
     const run = main(['evaluate', '--pack', TRIAGE, '--batch', '-'], io);
+    // Once the sink reports itself full, a reader that does not wait for it would pull more within this pause; a
+    // fixed pause alone failed on a loaded machine, before the first chunk was even read.
+    await sinkFull;
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(pulled).toBe(1); // the first chunk's answers were written; the sink is full, so nothing more is read
     expect(writes.length).toBeGreaterThan(0);
@@ -219,6 +228,10 @@ describe('backpressure', () => {
 describe('a batch from a file, through the real process', () => {
   let dir: string;
   let file: string;
+  let oracle: { out: string; code: number } | undefined;
+  /** The whole-input batch's answers to the file, computed once for the tests below. */
+  const expected = () =>
+    (oracle ??= oracleBatch(packBytes(TRIAGE), packBytes(file), { extensions: new Set(), workBudget: undefined }));
   beforeAll(() => {
     ensureBuilt();
     dir = mkdtempSync(join(tmpdir(), 'docket-batch-'));
@@ -234,20 +247,16 @@ describe('a batch from a file, through the real process', () => {
       maxBuffer: 64 * MiB,
       timeout: 120_000,
     });
-    const expected = oracleBatch(packBytes(TRIAGE), packBytes(file), { extensions: new Set(), workBudget: undefined });
     expect(r.stderr).toBe('');
-    expect(r.stdout).toBe(expected.out);
-    expect(r.status).toBe(expected.code);
+    expect(r.stdout).toBe(expected().out);
+    expect(r.status).toBe(expected().code);
   });
 
   it('ends quietly on a closed pipe, with status 141 and the lines written so far', () => {
     const script = `"${process.execPath}" bin/docket.js evaluate --pack "${TRIAGE}" --batch "${file}" | head -n 3; echo "status \${PIPESTATUS[0]}" >&2`;
     const r = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr.trim()).toBe('status 141');
-    const expected = lines(
-      oracleBatch(packBytes(TRIAGE), packBytes(file), { extensions: new Set(), workBudget: undefined }).out,
-    );
-    expect(lines(r.stdout)).toEqual(expected.slice(0, 3));
+    expect(lines(r.stdout)).toEqual(lines(expected().out).slice(0, 3));
   });
 
   it('reports a batch file that does not exist before writing anything (exit 66)', () => {

@@ -17,10 +17,13 @@ export async function cli(argv: string[], stdin: string | Uint8Array = '') {
   return { code, out: io.out(), err: io.err(), outBytes: io.outBytes() };
 }
 
-/** Builds dist/ once if it is missing (npm test builds before vitest; a lone `npx vitest run test/cli` may not have). */
+/**
+ * Builds dist/ once if it is missing (npm test builds before vitest; a lone `npx vitest run test/cli` may not have).
+ * `--force`: the incremental build's record (dist/tsconfig.build.tsbuildinfo) may outlive a deleted output.
+ */
 export function ensureBuilt(): void {
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync('npx', ['tsc', '-b', 'tsconfig.build.json', '--force'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 /** Runs `node bin/docket.js …` as a real subprocess. */
