@@ -95,6 +95,9 @@ it('refuses to checkpoint a forged head entry, names it, and verify on its defau
     Object.assign(process.env, w.env, {
       DOCKET_CHECKPOINT_KEY_FILE: key,
       DOCKET_TRUST_POLICY_FILE: policy,
+      // The archive cross-check's queues beside the evaluate function's REQUESTS_TABLE and queue URLs (ADR 0487).
+      INTAKE_QUEUE_URL: w.queueUrl('intake'),
+      LEDGER_DLQ_URL: w.queueUrl('ledger-dlq.fifo'),
       POWERTOOLS_METRICS_DISABLED: 'false',
     });
     const { handler } = await import('../../functions/checkpoint.js');
