@@ -63,7 +63,8 @@ export interface AppendRequest {
    * Group commit of the slot step (docs/adr/0350-group-commit-of-slot-writes.md), one per writer: appends of a log
    * that reach it while a write of that log is in flight go together in the next one, each entry chained to the one
    * before it in memory, written all or nothing (`putEntriesIfAbsent`), so a writer's own appends never race each
-   * other for a slot. Absent: no serialization (correct, but concurrent appends to one log may lose slots and retry).
+   * other for a slot. Absent: each try is a group of its own (correct, but concurrent appends to one log may lose
+   * slots and retry).
    */
   readonly slotCommits?: SlotCommits;
   /**
@@ -346,57 +347,14 @@ async function takeSlot(
   const maxAttempts = req.maxAttempts ?? 10_000;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     if (attempt > 0 && req.backoff !== undefined) await req.backoff(attempt);
-    const tried =
-      req.slotCommits !== undefined
-        ? await req.slotCommits.join(claim.logId, { store, req, claim, search }, req.slotArrival)
-        : await trySlot(store, req, claim, search);
+    const tried = await (req.slotCommits ?? slotCommits()).join(
+      claim.logId,
+      { store, req, claim, search },
+      req.slotArrival,
+    );
     if (tried !== 'lost') return ok(tried);
   }
   return err({ code: 'append-contention', message: `no free slot after ${maxAttempts} attempts` });
-}
-
-async function trySlot(
-  store: LedgerStore,
-  req: AppendRequest,
-  claim: Claim,
-  search: SlotSearch,
-): Promise<AppendOutcome | 'lost'> {
-  // The freshest head this writer knows (appends that wrote before updated it).
-  const cached = req.headCache?.get(claim.logId);
-  let head = cached !== undefined ? cached : search.head;
-  if (head === undefined) head = await readHead(store, claim.logId, req);
-  const n = head === null ? -1 : head.seq;
-  if (n > search.scanned) {
-    if (!ownedByOthers(req.ownSlots, claim.logId, search.scanned + 1, n, req.requestId)) {
-      for await (const e of store.readEntries(claim.logId, search.scanned + 1, n)) {
-        if (e.projection.requestId === req.requestId) return { status: 'duplicate', entry: e };
-      }
-    }
-    search.scanned = n;
-  }
-  const prevHash = head === null ? null : entryHashOf(head.body);
-  const built = await req.build({ logId: claim.logId, seq: n + 1, prevHash });
-  const e = built.entry;
-  if (
-    e.logId !== claim.logId ||
-    e.seq !== n + 1 ||
-    e.prevHash !== prevHash ||
-    e.requestId !== req.requestId ||
-    e.requestDigest !== req.requestDigest
-  ) {
-    throw new LedgerStateError('build() returned an entry for another slot or request');
-  }
-  const stored = toStoredEntry(built);
-  if (await store.putEntryIfAbsent(stored)) {
-    req.headCache?.set(claim.logId, stored);
-    rememberOwnSlot(req.ownSlots, claim.logId, stored.seq, req.requestId);
-    if ((req.writtenSeqs?.get(claim.logId) ?? -1) < stored.seq) req.writtenSeqs?.set(claim.logId, stored.seq);
-    return { status: 'appended', entry: stored };
-  }
-  // Lost the slot: the cached or read head was stale. Forget it so the next try reads the head (and checks it).
-  search.head = undefined;
-  if (req.headCache?.get(claim.logId) === head) req.headCache.delete(claim.logId);
-  return 'lost';
 }
 
 /** One append waiting for its log's slot step under group commit. */
