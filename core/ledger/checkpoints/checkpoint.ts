@@ -13,6 +13,7 @@ import { err, ok, type Result } from '../../result.js';
 import { fromHex, isHex, sha256, toHex, utf8Bytes } from '../primitives/bytes.js';
 import { canonicalText, LedgerValueError, readCanonicalRecord } from '../primitives/canonical.js';
 import { isRfc3339Utc, LOG_ID_PATTERN } from '../entries/entry-rules.js';
+import { exactly, isNat, isRec, otherVersion } from '../primitives/shape.js';
 import {
   CHECKPOINT_SIGNATURE_DOMAIN,
   KEY_ID_PATTERN,
@@ -23,7 +24,6 @@ import {
 
 export const CHECKPOINT_FORMAT = 'docket.checkpoint/2';
 export const CHECKPOINT_FORMAT_V1 = 'docket.checkpoint/1';
-const CHECKPOINT_FORMAT_PREFIX = 'docket.checkpoint/';
 
 export interface CheckpointOrigin {
   /** The deployment environment (stage), e.g. "prod". */
@@ -61,9 +61,8 @@ const MEMBERS = ['format', 'logId', 'treeSize', 'rootHash', 'chainHead', 'keyId'
 const EMPTY_ROOT_HEX = toHex(sha256());
 
 /** First violated invariant of a checkpoint, or null. */
-export function checkpointViolation(x: unknown, signed: boolean): string | null {
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) return 'a checkpoint is an object';
-  const o = x as Record<string, unknown>;
+export function checkpointViolation(o: unknown, signed: boolean): string | null {
+  if (!isRec(o)) return 'a checkpoint is an object';
   if (o.format !== CHECKPOINT_FORMAT && o.format !== CHECKPOINT_FORMAT_V1)
     return `format is ${CHECKPOINT_FORMAT} or ${CHECKPOINT_FORMAT_V1}`;
   const base = o.format === CHECKPOINT_FORMAT ? [...MEMBERS, 'entriesVerified'] : MEMBERS;
@@ -71,8 +70,7 @@ export function checkpointViolation(x: unknown, signed: boolean): string | null 
   for (const k of Object.keys(o)) if (!members.includes(k)) return `checkpoint has no member ${JSON.stringify(k)}`;
   for (const k of members) if (!Object.hasOwn(o, k)) return `checkpoint.${k} is present`;
   if (typeof o.logId !== 'string' || !LOG_ID_PATTERN.test(o.logId)) return 'logId is a valid log id';
-  if (typeof o.treeSize !== 'number' || !Number.isSafeInteger(o.treeSize) || o.treeSize < 0)
-    return 'treeSize is a non-negative integer';
+  if (!isNat(o.treeSize)) return 'treeSize is a non-negative integer';
   if (!isHex(o.rootHash, 32)) return 'rootHash is 64 lowercase hex digits';
   if (o.treeSize === 0 ? o.chainHead !== null || o.rootHash !== EMPTY_ROOT_HEX : !isHex(o.chainHead, 32)) {
     return 'chainHead is null with the empty root for an empty tree, else 64 lowercase hex digits';
@@ -80,9 +78,9 @@ export function checkpointViolation(x: unknown, signed: boolean): string | null 
   if (o.treeSize === 1 && o.rootHash !== o.chainHead) return 'a one-entry tree has its only entry hash as root';
   if (typeof o.keyId !== 'string' || !KEY_ID_PATTERN.test(o.keyId))
     return 'keyId is "ed25519:" + 32 lowercase hex digits';
-  const origin = o.origin as Record<string, unknown> | null;
-  if (typeof origin !== 'object' || origin === null || Array.isArray(origin)) return 'origin is an object';
-  if (Object.keys(origin).sort().join(',') !== 'environment,table') return 'origin has exactly environment and table';
+  const origin = o.origin;
+  if (!isRec(origin)) return 'origin is an object';
+  if (!exactly(origin, ['environment', 'table'])) return 'origin has exactly environment and table';
   if (typeof origin.environment !== 'string' || !ENVIRONMENT_PATTERN.test(origin.environment))
     return 'origin.environment is a short ASCII token';
   if (typeof origin.table !== 'string' || !TABLE_PATTERN.test(origin.table))
@@ -160,14 +158,8 @@ export function parseCheckpoint(bytes: Uint8Array | string): Result<SignedCheckp
   const raw = typeof bytes === 'string' ? utf8Bytes(bytes) : bytes;
   const read = readCanonicalRecord(raw);
   if (!read.ok) return err({ code: 'malformed', detail: read.error });
-  const f = (read.value as Record<string, unknown> | null)?.format;
-  if (
-    typeof f === 'string' &&
-    f !== CHECKPOINT_FORMAT &&
-    f !== CHECKPOINT_FORMAT_V1 &&
-    f.startsWith(CHECKPOINT_FORMAT_PREFIX)
-  )
-    return err({ code: 'unsupported-version', detail: `format ${f}` });
+  const other = otherVersion(read.value, 'docket.checkpoint/', [CHECKPOINT_FORMAT, CHECKPOINT_FORMAT_V1]);
+  if (other !== null) return err({ code: 'unsupported-version', detail: `format ${other}` });
   const v = checkpointViolation(read.value, true);
   if (v !== null) return err({ code: 'malformed', detail: v });
   return ok(read.value as SignedCheckpoint);

@@ -23,8 +23,7 @@ import {
 } from './entry-types.js';
 import { graphRunViolation } from './graph-run-rules.js';
 import { KEY_ID_PATTERN } from '../primitives/signature.js';
-
-type Rec = Record<string, unknown>;
+import { isNat, isRec, type Rec } from '../primitives/shape.js';
 
 const COMMON = [
   'format',
@@ -85,9 +84,6 @@ export const LOG_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const CODE_PATTERN = /^[a-z0-9]+(?:[-.][a-z0-9]+)*$/;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
-
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
-const isNat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 
 function boundedText(x: unknown, maxBytes: number, allowControl = false): boolean {
   return (

@@ -20,6 +20,7 @@ import {
 import { entryViolation } from './entry-rules.js';
 import { ENTRY_FORMAT_PREFIX, ENTRY_FORMATS, type SignedEntry, type UnsignedEntry } from './entry-types.js';
 import { ENTRY_SIGNATURE_DOMAIN, verifyEd25519, type SignatureBackend, type Signer } from '../primitives/signature.js';
+import { otherVersion } from '../primitives/shape.js';
 import type { StoredEntry } from '../store/store.js';
 
 /** A bug in the caller (an entry that breaks an invariant): thrown, never written. */
@@ -144,12 +145,8 @@ export function parseStoredEntry(bytes: Uint8Array | string): Result<ParsedEntry
   const read = text === null ? readCanonicalRecord(bytes as Uint8Array) : readCanonicalText(text);
   if (!read.ok) return err({ code: 'malformed', detail: read.error });
   const plain = read.value;
-  if (typeof plain === 'object' && plain !== null && !Array.isArray(plain)) {
-    const f = (plain as Record<string, unknown>).format;
-    if (typeof f === 'string' && !ENTRY_FORMATS.includes(f) && f.startsWith(ENTRY_FORMAT_PREFIX)) {
-      return err({ code: 'unsupported-version', detail: `format ${f}` });
-    }
-  }
+  const other = otherVersion(plain, ENTRY_FORMAT_PREFIX, ENTRY_FORMATS);
+  if (other !== null) return err({ code: 'unsupported-version', detail: `format ${other}` });
   const violation = entryViolation(plain, true);
   if (violation !== null) return err({ code: 'malformed', detail: violation });
   const entry = plain as SignedEntry;

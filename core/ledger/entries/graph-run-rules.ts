@@ -8,10 +8,8 @@
 import { utf8ByteLength } from '../../carrier/index.js';
 import { isHex, isWellFormed } from '../primitives/bytes.js';
 import { ENTRY_LIMITS } from './entry-types.js';
+import { exactly, isNat, isRec, type Rec } from '../primitives/shape.js';
 
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
-const isNat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const CLOSURE_NAME = /^[\x21-\x7e]+$/;
@@ -25,11 +23,6 @@ const text = (x: unknown, maxBytes: number, allowControl: boolean): x is string 
   isWellFormed(x) &&
   utf8ByteLength(x) <= maxBytes &&
   (allowControl || !CONTROL.test(x));
-
-const exactly = (o: Rec, names: readonly string[]): boolean => {
-  const keys = Object.keys(o);
-  return keys.length === names.length && names.every((n) => Object.hasOwn(o, n));
-};
 
 function graphRefViolation(g: unknown): string | null {
   if (!isRec(g) || !exactly(g, ['digest', 'id', 'version'])) return 'graph has exactly digest, id and version';

@@ -3,8 +3,7 @@
  * for listings: "evaluated <headline disposition kind> [<outcome id>]" or "refused <layer> <code>". The entry was
  * read strictly, so the text is the contract's object; anything else still gives a line, never a throw.
  */
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
+import { isRec } from '../primitives/shape.js';
 
 export function graphRunStatus(run: string): string {
   let v: unknown;

@@ -13,7 +13,7 @@
  */
 import { readJson, type JsonValue } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
-import { canonicalText } from '../primitives/canonical.js';
+import { canonicalText, withoutFinalNewline } from '../primitives/canonical.js';
 import type { CheckpointOrigin } from '../checkpoints/checkpoint.js';
 import type { LedgerStore, StoredCheckpoint, StoredEntry } from '../store/store.js';
 
@@ -107,7 +107,7 @@ export async function exportCheckpoints(store: LedgerStore, logIds: readonly str
 
 /** Strict reader of a checkpoint export. Each body is returned as written (parseCheckpoint judges it). */
 export function readCheckpointExport(bytes: Uint8Array): Result<StoredCheckpoint[], ExportReadError> {
-  const r = readJson(bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, bytes.length - 1) : bytes);
+  const r = readJson(withoutFinalNewline(bytes));
   if (!r.ok) return exportErr(0, `carrier: ${r.error.code}`);
   if (r.value.kind !== 'object' || str(r.value.members, 'format') !== CHECKPOINT_EXPORT_FORMAT)
     return exportErr(0, `format is ${CHECKPOINT_EXPORT_FORMAT}`);

@@ -6,7 +6,7 @@
  */
 import { readJson } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
-import { canonicalText } from '../primitives/canonical.js';
+import { canonicalText, withoutFinalNewline } from '../primitives/canonical.js';
 import { cosignedNote, type CheckpointNoteStore, type StoredNote } from '../store/note-store.js';
 
 export const CHECKPOINT_NOTES_FORMAT = 'docket.checkpoint-notes/1';
@@ -37,7 +37,7 @@ export interface NotesReadError {
 /** Strict reader of a notes export. */
 export function readNotesExport(bytes: Uint8Array): Result<StoredNote[], NotesReadError> {
   const bad = (detail: string) => err<NotesReadError>({ code: 'notes-malformed', detail });
-  const r = readJson(bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, bytes.length - 1) : bytes);
+  const r = readJson(withoutFinalNewline(bytes));
   if (!r.ok) return bad(`carrier: ${r.error.code}`);
   const v = r.value;
   if (v.kind !== 'object' || v.members.size !== 2) return bad('a notes export is {format, notes}');

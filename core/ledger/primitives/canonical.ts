@@ -138,6 +138,31 @@ export function toLedgerPlain(v: JsonValue): unknown {
   }
 }
 
+/** The bytes without one final newline: the files Docket writes end with one. */
+export const withoutFinalNewline = (b: Uint8Array): Uint8Array =>
+  b[b.length - 1] === 0x0a ? b.subarray(0, b.length - 1) : b;
+
+/**
+ * Strict read of a record that need not be canonical (a policy people author, a receipt in transit, markers): the
+ * strict carrier, integer numbers only, then the record's own first broken rule (`violation`). The error is a detail
+ * for people.
+ */
+export function readLedgerJson<T>(
+  bytes: Uint8Array,
+  violation: (x: unknown) => string | null = () => null,
+): Result<T, string> {
+  const read = readJson(bytes);
+  if (!read.ok) return err(`carrier: ${read.error.code}`);
+  let plain: unknown;
+  try {
+    plain = toLedgerPlain(read.value);
+  } catch (e) {
+    return err(e instanceof Error ? e.message : String(e));
+  }
+  const v = violation(plain);
+  return v === null ? ok(plain as T) : err(v);
+}
+
 /**
  * Strict read of a canonical ledger record (entry, checkpoint): the strict carrier (duplicates, lone surrogates,
  * invalid UTF-8 refused), integer numbers only, and the bytes must equal the RFC 8785 form of the value they parse

@@ -13,10 +13,10 @@
  * hash and both signatures are computed over the very bytes the ledger holds. One serializer (validates, then
  * emits) and one strict reader; neither judges signatures — core/ledger/receipts/receipt-verify.ts does.
  */
-import { readJson } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
 import { isHex, isWellFormed } from '../primitives/bytes.js';
-import { canonicalText, toLedgerPlain } from '../primitives/canonical.js';
+import { canonicalText, readLedgerJson } from '../primitives/canonical.js';
+import { exactly, isNat, isRec } from '../primitives/shape.js';
 
 export const RECEIPT_FORMAT = 'docket.receipt/1';
 /** log₂ of the largest tree a safe integer can count: no RFC 9162 inclusion path is longer. */
@@ -50,11 +50,6 @@ export class ReceiptInvariantError extends Error {
   readonly code = 'receipt-invariant';
 }
 
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const nat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
-const exactly = (o: Record<string, unknown>, names: readonly string[]): boolean =>
-  Object.keys(o).sort().join(',') === [...names].sort().join(',');
-
 /** First broken rule of a receipt value (the shape only), or null. */
 export function receiptViolation(x: unknown): string | null {
   if (!isRec(x) || !exactly(x, ['format', 'entry', 'inclusion', 'checkpoint', 'note']))
@@ -69,7 +64,7 @@ export function receiptViolation(x: unknown): string | null {
   const p = x.inclusion;
   if (!isRec(p) || !exactly(p, ['leafIndex', 'treeSize', 'path']))
     return 'inclusion has exactly leafIndex, treeSize, path';
-  if (!nat(p.leafIndex) || !nat(p.treeSize) || p.leafIndex >= p.treeSize)
+  if (!isNat(p.leafIndex) || !isNat(p.treeSize) || p.leafIndex >= p.treeSize)
     return 'inclusion.leafIndex and inclusion.treeSize are integers with leafIndex < treeSize';
   if (!Array.isArray(p.path) || p.path.length > MAX_PATH_HASHES)
     return `inclusion.path is an array of at most ${MAX_PATH_HASHES} hashes`;
@@ -99,17 +94,9 @@ export function receiptText(r: Receipt): string {
 export function readReceipt(bytes: Uint8Array): Result<Receipt, ReceiptReadError> {
   const bad = (detail: string) => err<ReceiptReadError>({ code: 'receipt-malformed', detail });
   if (bytes.length > MAX_RECEIPT_BYTES) return bad(`a receipt is at most ${MAX_RECEIPT_BYTES} bytes`);
-  const read = readJson(bytes);
-  if (!read.ok) return bad(`carrier: ${read.error.code}`);
-  let plain: unknown;
-  try {
-    plain = toLedgerPlain(read.value);
-  } catch (e) {
-    return bad(e instanceof Error ? e.message : String(e));
-  }
-  const v = receiptViolation(plain);
-  if (v !== null) return bad(v);
-  const o = plain as Record<string, unknown> & { inclusion: InclusionProof };
+  const read = readLedgerJson<Record<string, unknown> & { inclusion: InclusionProof }>(bytes, receiptViolation);
+  if (!read.ok) return bad(read.error);
+  const o = read.value;
   return ok({
     entry: o.entry as string,
     inclusion: { leafIndex: o.inclusion.leafIndex, treeSize: o.inclusion.treeSize, path: [...o.inclusion.path] },

@@ -27,14 +27,14 @@
  *     "draftFeatures": [{ "logId": "log-0", "fromSeq": 0, "toSeq": 41, "allow": ["judgment-graphs"] }]
  * A /3 or /4 element permits its features from seq 0 on, open-ended.
  */
-import { readJson } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
 import { fromHex, isHex } from '../primitives/bytes.js';
 import { DRAFT_FEATURE_NAME_PATTERN, LOG_ID_PATTERN } from '../entries/entry-rules.js';
 import { isAcceptablePublicKey, KEY_ID_PATTERN, keyIdOf } from '../primitives/signature.js';
-import { canonicalText, toLedgerPlain } from '../primitives/canonical.js';
+import { canonicalText, readLedgerJson } from '../primitives/canonical.js';
 import { NOTE_SIG_ED25519 } from '../notes/signed-note.js';
 import { looksLikeVkey, readVkey } from '../notes/vkey.js';
+import { exactly, isNat, isRec } from '../primitives/shape.js';
 
 export const TRUST_POLICY_FORMAT = 'docket.trust-policy/2';
 export const TRUST_POLICY_FORMAT_V1 = 'docket.trust-policy/1';
@@ -98,11 +98,6 @@ export interface TrustPolicyError {
   readonly detail: string;
 }
 
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const exactly = (o: Record<string, unknown>, names: string[]): boolean =>
-  Object.keys(o).sort().join(',') === [...names].sort().join(',');
-const nat = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
-
 const BASE_MEMBERS = ['format', 'logs', 'keys', 'authorities', 'evaluatorBuilds'];
 
 /** The 32 raw bytes of a key's `publicKey`: lowercase hex, or (format /4) a type-0x01 vkey; a string saying why not. */
@@ -153,14 +148,10 @@ function policyViolation(x: unknown): string | null {
       const rat = `${at}.validity[${j}]`;
       if (!isRec(r) || !exactly(r, ['logId', 'fromSeq', 'toSeq'])) return `${rat} has exactly logId, fromSeq, toSeq`;
       if (typeof r.logId !== 'string' || !logs.has(r.logId)) return `${rat}.logId is one of logs`;
-      if (!nat(r.fromSeq)) return `${rat}.fromSeq is a non-negative integer`;
-      if (r.toSeq !== null && (!nat(r.toSeq) || r.toSeq < r.fromSeq))
-        return `${rat}.toSeq is null or an integer ≥ fromSeq`;
-      const mine = { logId: r.logId, fromSeq: r.fromSeq, toSeq: r.toSeq as number | null };
-      for (const o of ranges) {
-        if (o.logId === mine.logId && mine.fromSeq <= (o.toSeq ?? Infinity) && o.fromSeq <= (mine.toSeq ?? Infinity))
-          return `${rat} overlaps another range of the same key and log`;
-      }
+      const bad = rangeViolation(r, rat);
+      if (bad !== null) return bad;
+      const mine = { logId: r.logId, fromSeq: r.fromSeq as number, toSeq: r.toSeq as number | null };
+      if (ranges.some((o) => overlap(o, mine))) return `${rat} overlaps another range of the same key and log`;
       ranges.push(mine);
     }
   }
@@ -187,10 +178,21 @@ function policyViolation(x: unknown): string | null {
   return v3 ? draftFeaturesViolation(x.draftFeatures, logs, v5) : null;
 }
 
+/** A key's or a permit's seq range `at`: fromSeq…toSeq, toSeq null when open-ended. */
+function rangeViolation(r: Record<string, unknown>, at: string): string | null {
+  if (!isNat(r.fromSeq)) return `${at}.fromSeq is a non-negative integer`;
+  if (r.toSeq !== null && (!isNat(r.toSeq) || r.toSeq < r.fromSeq))
+    return `${at}.toSeq is null or an integer ≥ fromSeq`;
+  return null;
+}
+
+const overlap = (a: KeyValidity, b: KeyValidity): boolean =>
+  a.logId === b.logId && b.fromSeq <= (a.toSeq ?? Infinity) && a.fromSeq <= (b.toSeq ?? Infinity);
+
 function draftFeaturesViolation(x: unknown, logs: ReadonlySet<string>, ranged: boolean): string | null {
   if (!Array.isArray(x)) return 'draftFeatures is an array';
   const members = ranged ? ['logId', 'fromSeq', 'toSeq', 'allow'] : ['logId', 'allow'];
-  const ranges: { logId: string; fromSeq: number; toSeq: number | null }[] = [];
+  const ranges: KeyValidity[] = [];
   for (const [i, a] of x.entries()) {
     const at = `draftFeatures[${i}]`;
     if (!isRec(a) || !exactly(a, members)) return `${at} has exactly ${members.join(', ')}`;
@@ -198,15 +200,10 @@ function draftFeaturesViolation(x: unknown, logs: ReadonlySet<string>, ranged: b
     const mine = ranged
       ? { logId: a.logId, fromSeq: a.fromSeq as number, toSeq: a.toSeq as number | null }
       : { logId: a.logId, fromSeq: 0, toSeq: null };
-    if (ranged && !nat(mine.fromSeq)) return `${at}.fromSeq is a non-negative integer`;
-    if (ranged && mine.toSeq !== null && (!nat(mine.toSeq) || mine.toSeq < mine.fromSeq))
-      return `${at}.toSeq is null or an integer ≥ fromSeq`;
+    const bad = ranged ? rangeViolation(a, at) : null;
+    if (bad !== null) return bad;
     // One permit per seq: a log's history is a list of disjoint ranges (/3 and /4: one element per log).
-    if (
-      ranges.some(
-        (o) => o.logId === mine.logId && mine.fromSeq <= (o.toSeq ?? Infinity) && o.fromSeq <= (mine.toSeq ?? Infinity),
-      )
-    )
+    if (ranges.some((o) => overlap(o, mine)))
       return ranged ? `${at} overlaps another range of its log` : `${at}.logId names its log once`;
     ranges.push(mine);
     if (!Array.isArray(a.allow) || a.allow.length === 0) return `${at}.allow is a non-empty array`;
@@ -220,16 +217,9 @@ function draftFeaturesViolation(x: unknown, logs: ReadonlySet<string>, ranged: b
 
 /** Strict reader of a trust policy file. Never throws for bad input. */
 export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPolicyError> {
-  const read = readJson(bytes);
-  if (!read.ok) return err({ code: 'trust-policy-invalid', detail: `carrier: ${read.error.code}` });
-  let plain: Record<string, unknown>;
-  try {
-    plain = toLedgerPlain(read.value) as Record<string, unknown>; // integers only, as in every ledger record
-  } catch (e) {
-    return err({ code: 'trust-policy-invalid', detail: e instanceof Error ? e.message : String(e) });
-  }
-  const v = policyViolation(plain);
-  if (v !== null) return err({ code: 'trust-policy-invalid', detail: v });
+  const read = readLedgerJson<Record<string, unknown>>(bytes, policyViolation); // integers only, as in every record
+  if (!read.ok) return err({ code: 'trust-policy-invalid', detail: read.error });
+  const plain = read.value;
   const v1 = plain.format === TRUST_POLICY_FORMAT_V1;
   const v5 = plain.format === TRUST_POLICY_FORMAT_V5;
   const v4 = plain.format === TRUST_POLICY_FORMAT_V4 || v5;
@@ -242,15 +232,7 @@ export function readTrustPolicy(bytes: Uint8Array): Result<TrustPolicy, TrustPol
     validity: (k.validity as KeyValidity[]).map((r) => ({ logId: r.logId, fromSeq: r.fromSeq, toSeq: r.toSeq })),
   }));
   return ok({
-    format: v1
-      ? TRUST_POLICY_FORMAT_V1
-      : v5
-        ? TRUST_POLICY_FORMAT_V5
-        : v4
-          ? TRUST_POLICY_FORMAT_V4
-          : v3
-            ? TRUST_POLICY_FORMAT_V3
-            : TRUST_POLICY_FORMAT,
+    format: plain.format as TrustPolicy['format'], // one of FORMATS: checked by policyViolation
     logs: [...(plain.logs as string[])],
     keys,
     authorities: (plain.authorities as { environment: string; table: string }[]).map((a) => ({

@@ -9,6 +9,7 @@ import { fromHex } from '../primitives/bytes.js';
 import { entryViolation } from '../entries/entry-rules.js';
 import { ENTRY_FORMAT_PREFIX, ENTRY_FORMATS, type SignedEntry } from '../entries/entry-types.js';
 import { entryHashOf, verifyStoredEntrySignature } from '../entries/entry.js';
+import { otherVersion } from '../primitives/shape.js';
 import type { StoredEntry } from '../store/store.js';
 import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy/trust-policy.js';
 import { readCanonicalText } from './fast-read.js';
@@ -36,19 +37,20 @@ export interface EntryCheck {
 export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignature: boolean): EntryCheck {
   const entryHashHex = entryHashOf(stored.body);
   const entryHash = fromHex(entryHashHex);
+  const unread = (s: 'malformed' | 'unsupported-version'): EntryCheck => ({
+    status: s,
+    entryHash,
+    entryHashHex,
+    entry: null,
+    signatureChecked: false,
+  });
   const read = readCanonicalText(stored.body);
-  if (!read.ok) return { status: 'malformed', entryHash, entryHashHex, entry: null, signatureChecked: false };
-  const plain = read.value as Record<string, unknown> | null;
-  if (typeof plain === 'object' && plain !== null && !Array.isArray(plain)) {
-    const f = plain.format;
-    if (typeof f === 'string' && !ENTRY_FORMATS.includes(f) && f.startsWith(ENTRY_FORMAT_PREFIX)) {
-      return { status: 'unsupported-version', entryHash, entryHashHex, entry: null, signatureChecked: false };
-    }
-  }
+  if (!read.ok) return unread('malformed');
+  const plain = read.value;
+  if (otherVersion(plain, ENTRY_FORMAT_PREFIX, ENTRY_FORMATS) !== null) return unread('unsupported-version');
   const violation = entryViolation(plain, true);
-  if (violation !== null && violation !== DISPOSITION_DIGEST_RULE)
-    return { status: 'malformed', entryHash, entryHashHex, entry: null, signatureChecked: false };
-  const entry = plain as unknown as SignedEntry;
+  if (violation !== null && violation !== DISPOSITION_DIGEST_RULE) return unread('malformed');
+  const entry = plain as SignedEntry;
   const status = (s: EntryStatus, signatureChecked: boolean): EntryCheck => ({
     status: s,
     entryHash,

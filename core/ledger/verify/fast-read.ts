@@ -9,8 +9,8 @@ import { readCanonicalText } from '../primitives/canonical.js';
 export { isSortedLedgerValue, readCanonicalText } from '../primitives/canonical.js';
 import { LEDGER_EXPORT_FORMAT, readLedgerExport, type ExportReadError, type LedgerExport } from '../export/export.js';
 import type { StoredEntry } from '../store/store.js';
+import { isRec } from '../primitives/shape.js';
 
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const keys = (o: Record<string, unknown>): string => Object.keys(o).sort().join(',');
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

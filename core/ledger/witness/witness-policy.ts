@@ -10,14 +10,14 @@
  * (`auditor.example/witness+<key ID>+<base64>`, core/ledger/notes/vkey.ts; docs/adr/0302-c2sp-vkeys-in-keys-and-policies.md),
  * as witness operators publish them. /1 documents are read as before.
  */
-import { readJson } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';
 import { fromHex, isHex, toHex } from '../primitives/bytes.js';
-import { toLedgerPlain } from '../primitives/canonical.js';
+import { readLedgerJson } from '../primitives/canonical.js';
 import type { WitnessIdentity } from './cosignature.js';
 import { isAcceptablePublicKey } from '../primitives/signature.js';
 import { isValidKeyName, NOTE_SIG_COSIGNATURE_V1 } from '../notes/signed-note.js';
 import { readVkey, serializeVkey, VkeyInvariantError } from '../notes/vkey.js';
+import { exactly, isRec } from '../primitives/shape.js';
 
 export const WITNESS_POLICY_FORMAT = 'docket.witness-policy/1';
 /** /1 plus witnesses given as C2SP vkeys (ADR 0302). */
@@ -33,10 +33,6 @@ export interface WitnessPolicyError {
   readonly code: 'witness-policy-invalid';
   readonly detail: string;
 }
-
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const exactly = (o: Record<string, unknown>, names: string[]): boolean =>
-  Object.keys(o).sort().join(',') === [...names].sort().join(',');
 
 function violation(x: unknown): string | null {
   if (!isRec(x) || !exactly(x, ['format', 'quorum', 'maxAgeSeconds', 'witnesses']))
@@ -75,16 +71,9 @@ function violation(x: unknown): string | null {
 
 /** Strict reader. Never throws for bad input. */
 export function readWitnessPolicy(bytes: Uint8Array): Result<WitnessPolicy, WitnessPolicyError> {
-  const read = readJson(bytes);
-  if (!read.ok) return err({ code: 'witness-policy-invalid', detail: `carrier: ${read.error.code}` });
-  let plain: Record<string, unknown>;
-  try {
-    plain = toLedgerPlain(read.value) as Record<string, unknown>;
-  } catch (e) {
-    return err({ code: 'witness-policy-invalid', detail: e instanceof Error ? e.message : String(e) });
-  }
-  const v = violation(plain);
-  if (v !== null) return err({ code: 'witness-policy-invalid', detail: v });
+  const read = readLedgerJson<Record<string, unknown>>(bytes, violation);
+  if (!read.ok) return err({ code: 'witness-policy-invalid', detail: read.error });
+  const plain = read.value;
   return ok({
     quorum: plain.quorum as number,
     maxAgeSeconds: plain.maxAgeSeconds as number,

@@ -7,7 +7,7 @@
  *                "note": "<the checkpoint note with this witness's cosignature>" }] }   (ascending origin)
  */
 import { err, ok, type Result } from '../../result.js';
-import { canonicalText, readCanonicalRecord } from '../primitives/canonical.js';
+import { canonicalText, readCanonicalRecord, withoutFinalNewline } from '../primitives/canonical.js';
 import { readCheckpointNote } from '../checkpoints/checkpoint-note.js';
 import { decodeBase64Strict, encodeBase64, isValidKeyName } from '../notes/signed-note.js';
 
@@ -44,8 +44,7 @@ export function serializeWitnessState(state: WitnessState): string {
 
 /** The strict reader. */
 export function readWitnessState(bytes: Uint8Array): Result<WitnessState, WitnessStateError> {
-  const body = bytes[bytes.length - 1] === 0x0a ? bytes.subarray(0, bytes.length - 1) : bytes;
-  const read = readCanonicalRecord(body);
+  const read = readCanonicalRecord(withoutFinalNewline(bytes));
   if (!read.ok) return bad(read.error);
   const o = read.value as Record<string, unknown>;
   if (o === null || typeof o !== 'object' || Object.keys(o).sort().join(',') !== 'format,logs')
