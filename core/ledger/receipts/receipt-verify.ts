@@ -16,9 +16,10 @@ import { noteBodyOf, readCheckpointNote, verifyLogSignature } from '../checkpoin
 import { cosignatureTime } from '../witness/cosignature.js';
 import { parseStoredEntry, verifyParsedEntrySignature, type ParsedEntry } from '../entries/entry.js';
 import { verifyInclusion } from '../checkpoints/merkle.js';
-import { readReceipt, type Receipt, type ReceiptReadError } from './receipt.js';
+import { readReceipt, type InclusionProof, type Receipt, type ReceiptReadError } from './receipt.js';
 import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy/trust-policy.js';
 import { checkCheckpoint } from '../verify/checkpoint-status.js';
+import { CHECKPOINT_CODES } from '../verify/findings.js';
 import type { WitnessPolicy } from '../witness/witness-policy.js';
 
 /**
@@ -33,12 +34,7 @@ export const RECEIPT_FINDING_CODES = [
   'entry-signature-mismatch',
   'evaluator-build-not-allowed',
   'draft-features-not-allowed',
-  'checkpoint-malformed',
-  'checkpoint-unsupported-version',
-  'checkpoint-unknown-key',
-  'checkpoint-key-not-valid-at-seq',
-  'checkpoint-signature-mismatch',
-  'checkpoint-unauthorized-origin',
+  ...CHECKPOINT_CODES,
   'checkpoint-of-another-log',
   'inclusion-proof-invalid',
   'entry-omitted',
@@ -144,15 +140,13 @@ export function verifyReceiptBytes(
 /** RFC 9162 §2.1.3.2 of `leafHash` (hex) at the receipt's leaf index in the checkpoint's root; false if unreadable. */
 export function leafIncluded(r: Receipt, leafHash: string): boolean {
   const cp = parseCheckpoint(r.checkpoint);
-  if (!cp.ok || cp.value.treeSize !== r.inclusion.treeSize) return false;
-  return verifyInclusion(
-    r.inclusion.leafIndex,
-    r.inclusion.treeSize,
-    fromHex(leafHash),
-    r.inclusion.path.map((h) => fromHex(h)),
-    fromHex(cp.value.rootHash),
-  );
+  return cp.ok && inclusionHolds(r.inclusion, leafHash, cp.value);
 }
+
+/** RFC 9162 §2.1.3.2 of `leafHash` (hex) at the proof's leaf index in the root of a checkpoint of the proof's size. */
+const inclusionHolds = (p: InclusionProof, leafHash: string, cp: SignedCheckpoint): boolean =>
+  p.treeSize === cp.treeSize &&
+  verifyInclusion(p.leafIndex, p.treeSize, fromHex(leafHash), p.path.map(fromHex), fromHex(cp.rootHash));
 
 /** The entry judged alone, as a receipt's entry is: its findings are pushed; the parsed entry, or null if unreadable. */
 export function checkReceiptEntry(body: string, policy: TrustPolicy, findings: ReceiptFinding[]): ParsedEntry | null {
@@ -181,30 +175,17 @@ function checkReceiptCheckpoint(
   policy: TrustPolicy,
   findings: ReceiptFinding[],
 ): SignedCheckpoint | null {
+  // Filed where its body says it belongs: an unreadable body is judged by its reader's code alone.
   const parsed = parseCheckpoint(body);
-  if (!parsed.ok) {
-    findings.push({
-      code: parsed.error.code === 'unsupported-version' ? 'checkpoint-unsupported-version' : 'checkpoint-malformed',
-    });
-    return null;
-  }
-  const check = checkCheckpoint({ logId: parsed.value.logId, treeSize: parsed.value.treeSize, body }, policy);
+  const filed = parsed.ok ? parsed.value : { logId: '', treeSize: 0 };
+  const check = checkCheckpoint({ logId: filed.logId, treeSize: filed.treeSize, body }, policy);
   if (check.status !== 'ok') findings.push({ code: check.status });
-  return parsed.value;
+  return parsed.ok ? parsed.value : null;
 }
 
 /** RFC 9162 §2.1.3.2 with the entry's own seq as the leaf index and the checkpoint's size and root. */
-function included(r: Receipt, entry: ParsedEntry, cp: SignedCheckpoint): boolean {
-  const p = r.inclusion;
-  if (p.leafIndex !== entry.entry.seq || p.treeSize !== cp.treeSize) return false;
-  return verifyInclusion(
-    p.leafIndex,
-    p.treeSize,
-    fromHex(entry.entryHash),
-    p.path.map((h) => fromHex(h)),
-    fromHex(cp.rootHash),
-  );
-}
+const included = (r: Receipt, entry: ParsedEntry, cp: SignedCheckpoint): boolean =>
+  r.inclusion.leafIndex === entry.entry.seq && inclusionHolds(r.inclusion, entry.entryHash, cp);
 
 function checkNote(
   note: string | null,

@@ -23,27 +23,23 @@ export interface CheckpointCheck {
 }
 
 export function checkCheckpoint(stored: StoredCheckpoint, policy: TrustPolicy): CheckpointCheck {
+  const fail = (status: CheckpointStatus, checkpoint: SignedCheckpoint | null = null): CheckpointCheck => ({
+    status,
+    checkpoint,
+    vouches: false,
+  });
   const parsed = parseCheckpoint(stored.body);
   if (!parsed.ok)
-    return {
-      status: parsed.error.code === 'unsupported-version' ? 'checkpoint-unsupported-version' : 'checkpoint-malformed',
-      checkpoint: null,
-      vouches: false,
-    };
+    return fail(
+      parsed.error.code === 'unsupported-version' ? 'checkpoint-unsupported-version' : 'checkpoint-malformed',
+    );
   const cp = parsed.value;
   // The record's (logId, treeSize) is where the checkpoint was filed; a body that says otherwise is not readable as filed.
-  if (cp.logId !== stored.logId || cp.treeSize !== stored.treeSize)
-    return { status: 'checkpoint-malformed', checkpoint: null, vouches: false };
+  if (cp.logId !== stored.logId || cp.treeSize !== stored.treeSize) return fail('checkpoint-malformed');
   const key = keyForCheckpoint(policy, cp.keyId, cp.logId, cp.treeSize);
   if (!key.ok)
-    return {
-      status: key.code === 'unknown-key' ? 'checkpoint-unknown-key' : 'checkpoint-key-not-valid-at-seq',
-      checkpoint: cp,
-      vouches: false,
-    };
-  if (!verifyCheckpointSignature(cp, key.key.publicKey))
-    return { status: 'checkpoint-signature-mismatch', checkpoint: cp, vouches: false };
-  if (!isAllowedAuthority(policy, cp.origin))
-    return { status: 'checkpoint-unauthorized-origin', checkpoint: cp, vouches: false };
+    return fail(key.code === 'unknown-key' ? 'checkpoint-unknown-key' : 'checkpoint-key-not-valid-at-seq', cp);
+  if (!verifyCheckpointSignature(cp, key.key.publicKey)) return fail('checkpoint-signature-mismatch', cp);
+  if (!isAllowedAuthority(policy, cp.origin)) return fail('checkpoint-unauthorized-origin', cp);
   return { status: 'ok', checkpoint: cp, vouches: cp.format === CHECKPOINT_FORMAT && key.coversTree };
 }

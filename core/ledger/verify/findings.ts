@@ -8,7 +8,7 @@
  * Per-entry statuses in their fixed order (ADR 0090): an entry gets the FIRST status that applies, so an
  * entry with stacked defects always reports the same one. `ok` entries are counted, not listed.
  */
-export const ENTRY_STATUS_ORDER = [
+const ENTRY_CODES = [
   'malformed',
   'unsupported-version',
   'unknown-key',
@@ -19,20 +19,20 @@ export const ENTRY_STATUS_ORDER = [
   'disposition-digest-mismatch',
   'evaluator-build-not-allowed',
   'draft-features-not-allowed',
-  'ok',
 ] as const;
+export const ENTRY_STATUS_ORDER = [...ENTRY_CODES, 'ok'] as const;
 export type EntryStatus = (typeof ENTRY_STATUS_ORDER)[number];
 
 /** Checkpoint statuses in their fixed order; only a checkpoint that is `ok` counts as an anchor. */
-export const CHECKPOINT_STATUS_ORDER = [
+export const CHECKPOINT_CODES = [
   'checkpoint-malformed',
   'checkpoint-unsupported-version',
   'checkpoint-unknown-key',
   'checkpoint-key-not-valid-at-seq',
   'checkpoint-signature-mismatch',
   'checkpoint-unauthorized-origin',
-  'ok',
 ] as const;
+export const CHECKPOINT_STATUS_ORDER = [...CHECKPOINT_CODES, 'ok'] as const;
 export type CheckpointStatus = (typeof CHECKPOINT_STATUS_ORDER)[number];
 
 export type EntryFinding = {
@@ -155,22 +155,8 @@ export interface NoVerdict {
  * assignment below does not compile otherwise), and docs/verify.md documents each (test/verify/finding-codes.test.ts).
  */
 export const VERIFY_FINDING_CODES = [
-  'checkpoint-malformed',
-  'checkpoint-unsupported-version',
-  'checkpoint-unknown-key',
-  'checkpoint-key-not-valid-at-seq',
-  'checkpoint-signature-mismatch',
-  'checkpoint-unauthorized-origin',
-  'malformed',
-  'unsupported-version',
-  'unknown-key',
-  'key-not-valid-at-seq',
-  'signature-mismatch',
-  'misfiled',
-  'projection-mismatch',
-  'disposition-digest-mismatch',
-  'evaluator-build-not-allowed',
-  'draft-features-not-allowed',
+  ...CHECKPOINT_CODES,
+  ...ENTRY_CODES,
   'sequence-broken',
   'chain-broken',
   'duplicate-request',
