@@ -11,8 +11,6 @@ export type Fetched<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly reason: NotReplayableReason; readonly detail: string };
 
-const isBytes = (r: Retained): r is Uint8Array => r instanceof Uint8Array;
-
 /** The retained request bytes for `digest`, checked against it. `notRetained` names why absence is expected. */
 export async function fetchRequest(
   fetch: ReplayFetchers,
@@ -22,14 +20,20 @@ export async function fetchRequest(
   const r = await fetch.requestBytes(digest);
   if (r === null)
     return { ok: false, reason: absentReason, detail: `the request archive holds no bytes for sha256:${digest}` };
-  if (!isBytes(r)) return { ok: false, reason: 'request-digest-mismatch', detail: r.corrupt };
+  return checked(r, digest, 'request-digest-mismatch', 'the retained bytes');
+}
+
+/** Bytes a store returned for `digest`, unless it said they are corrupt or they hash to something else. */
+function checked(
+  r: Exclude<Retained, null>,
+  digest: string,
+  reason: 'request-digest-mismatch' | 'pack-digest-mismatch',
+  whose: string,
+): Fetched<Uint8Array> {
+  if (!(r instanceof Uint8Array)) return { ok: false, reason, detail: r.corrupt };
   const actual = sha256Hex(r);
   if (actual !== digest)
-    return {
-      ok: false,
-      reason: 'request-digest-mismatch',
-      detail: `the retained bytes hash to sha256:${actual}, the entry names sha256:${digest}`,
-    };
+    return { ok: false, reason, detail: `${whose} hash to sha256:${actual}, the entry names sha256:${digest}` };
   return { ok: true, value: r };
 }
 
@@ -39,16 +43,7 @@ export async function fetchRequest(
  */
 export async function fetchPack(fetch: ReplayFetchers, digest: string): Promise<Fetched<Uint8Array | null>> {
   const r = await fetch.packBytes(digest);
-  if (r === null) return { ok: true, value: null };
-  if (!isBytes(r)) return { ok: false, reason: 'pack-digest-mismatch', detail: r.corrupt };
-  const actual = sha256Hex(r);
-  if (actual !== digest)
-    return {
-      ok: false,
-      reason: 'pack-digest-mismatch',
-      detail: `the registry's bytes hash to sha256:${actual}, the entry names sha256:${digest}`,
-    };
-  return { ok: true, value: r };
+  return r === null ? { ok: true, value: null } : checked(r, digest, 'pack-digest-mismatch', "the registry's bytes");
 }
 
 /** Packs loaded for one replay run: validated and compiled once per digest, as the pipeline's cache does. */

@@ -35,12 +35,10 @@ import {
 import type { Result } from '../result.js';
 import type { RefusalCode, RefusalEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import type { Difference, NotReplayableReason } from './types.js';
-import type { ReplayContext, Verdict } from './replay-context.js';
+import { changed, dependsOnDeployment, match, mismatch, type ReplayContext, type Verdict } from './replay-context.js';
 
-const match: Verdict = { result: 'replay-match', work: { recorded: 0, replayed: 0 } };
-const differ = (differs: Difference[]): Verdict => ({ result: 'replay-mismatch', differs });
 const admitted = (recorded: RefusalCode, why: string): Verdict =>
-  differ([
+  mismatch([
     { member: 'refusal.code', recorded, replayed: null },
     { member: 'admission', recorded: 'refused', replayed: why },
   ]);
@@ -57,14 +55,14 @@ export async function replayRefusal(
   const readId = read.ok ? read.value.requestId : (read.error.requestId ?? null);
   // The pipeline records a refusal only under an id it could read (ADR 0071); otherwise it dead-letters.
   if (read.ok && readId !== entry.requestId)
-    return differ([{ member: 'requestId', recorded: entry.requestId, replayed: readId }]);
+    return mismatch([{ member: 'requestId', recorded: entry.requestId, replayed: readId }]);
   const decision = await admit(read, replayDeployment(entry, ctx), replayRegistry(entry, ctx));
   if (!read.ok) {
     const differs: Difference[] = [];
     if (readId !== entry.requestId) differs.push({ member: 'requestId', recorded: entry.requestId, replayed: readId });
     const replayed = decision.kind === 'refused' ? decision.code : null;
     if (replayed !== code) differs.push({ member: 'refusal.code', recorded: code, replayed });
-    return differs.length === 0 ? match : differ(differs);
+    return differs.length === 0 ? match : mismatch(differs);
   }
   return judge(entry, read.value, decision, ctx);
 }
@@ -172,9 +170,9 @@ function judge(entry: RefusalEntry, req: EvaluationRequest, d: Decision, ctx: Re
 function judgePackUnreadable(entry: RefusalEntry, d: Decision): Verdict {
   const code = entry.refusal.code;
   const digest = decidedDigest(d);
-  if (digest === undefined) return differ([{ member: 'refusal.code', recorded: code, replayed: now(d) }]);
+  if (digest === undefined) return mismatch([{ member: 'refusal.code', recorded: code, replayed: now(d) }]);
   if (entry.pack?.digest !== digest)
-    return differ([{ member: 'pack.digest', recorded: entry.pack?.digest ?? null, replayed: digest }]);
+    return mismatch([{ member: 'pack.digest', recorded: entry.pack?.digest ?? null, replayed: digest }]);
   if (d.kind === 'pack-unreadable') return sameRefusal(entry, packUnreadableRefusal(digest));
   return changed(`the registry's item for sha256:${digest} reads now: ${now(d)}`);
 }
@@ -186,7 +184,7 @@ function sameRefusal(entry: RefusalEntry, r: Extract<Admission, { kind: 'refused
     differs.push({ member: 'pack', recorded: entry.pack, replayed: r.pack });
   if (entry.refusal.message !== r.message)
     differs.push({ member: 'refusal.message', recorded: entry.refusal.message, replayed: r.message });
-  return differs.length === 0 ? match : differ(differs);
+  return differs.length === 0 ? match : mismatch(differs);
 }
 
 /** What admission decided now, named as a report shows it. */
@@ -199,7 +197,7 @@ function beforePack(code: RefusalCode, entry: RefusalEntry, d: Decision): Verdic
     return admitted(code, `the alias is unknown: the replay refuses it as unknown-pack-alias`);
   const digest = decidedDigest(d);
   if (entry.pack !== null && digest !== undefined && entry.pack.digest !== digest)
-    return differ([{ member: 'pack.digest', recorded: entry.pack.digest, replayed: digest }]);
+    return mismatch([{ member: 'pack.digest', recorded: entry.pack.digest, replayed: digest }]);
   if (d.kind === 'pack-unreadable' || d.kind === 'alias-unreadable')
     return { result: 'not-replayable', reason: d.reason, detail: d.detail };
   if (code === 'unknown-pack-digest') return undefined;
@@ -211,14 +209,14 @@ function beforePack(code: RefusalCode, entry: RefusalEntry, d: Decision): Verdic
     };
   // The pipeline records a non-conformant stored pack as an evaluation error before the budget check.
   if (d.kind === 'pack-not-conformant')
-    return differ([{ member: 'kind', recorded: 'admission-refusal', replayed: 'evaluation-error' }]);
+    return mismatch([{ member: 'kind', recorded: 'admission-refusal', replayed: 'evaluation-error' }]);
   return undefined;
 }
 
 /** Refused now at an earlier check than the recorded one: the recorded check was never reached. */
 function beforeStep(code: RefusalCode, d: Decision): Verdict | undefined {
   if (d.kind === 'refused' && stepOrder(d.step, REFUSAL_STEP[code]) < 0)
-    return differ([{ member: 'refusal.code', recorded: code, replayed: d.code }]);
+    return mismatch([{ member: 'refusal.code', recorded: code, replayed: d.code }]);
   return undefined;
 }
 
@@ -233,10 +231,3 @@ function judgeBudget(code: RefusalCode, req: EvaluationRequest, d: Decision, ctx
     );
   return admitted(code, `workBudget ${b} is within 1..${max}`);
 }
-
-const changed = (detail: string): Verdict => ({ result: 'not-replayable', reason: 'registry-state-changed', detail });
-const dependsOnDeployment = (detail: string): Verdict => ({
-  result: 'not-replayable',
-  reason: 'refusal-depends-on-deployment',
-  detail,
-});

@@ -26,7 +26,7 @@ import { checkEntry } from '../ledger/verify/entry-status.js';
 import { DRAFT_FEATURES, isDraftFeature, type DraftFeature } from '../pack/index.js';
 import { compareEvaluator } from './evaluator.js';
 import { fetchRequest } from './fetch.js';
-import type { ReplayContext, Verdict } from './replay-context.js';
+import { mismatch, sameValue, type ReplayContext, type Verdict } from './replay-context.js';
 import { replayRefusal } from './refusal.js';
 import type { Difference, EvaluatorComparison, ReplayOutcome } from './types.js';
 
@@ -225,17 +225,6 @@ function compareResult(
     same('error.phase', entry.error.phase, replayed.error.phase);
     same('error.code', entry.error.code, replayed.error.code);
   }
-}
-
-/** Strings, integers and null compare directly; objects (correlation) by their RFC 8785 text. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return canonicalText(a) === canonicalText(b);
-}
-
-export function mismatch(differs: Difference[]): Verdict {
-  return { result: 'replay-mismatch', differs };
 }
 
 export type { EvaluatorComparison };

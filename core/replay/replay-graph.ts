@@ -19,10 +19,17 @@ import {
 import { MAX_WORK_BUDGET } from '../evaluate/index.js';
 import { checkGraphClosedSet } from './graph-closed-set.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
-import { canonicalText } from '../ledger/primitives/canonical.js';
 import type { GraphRunEntryBody, RefusalEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import type { DraftFeature } from '../pack/index.js';
-import type { ReplayContext, Verdict } from './replay-context.js';
+import {
+  changed,
+  dependsOnDeployment,
+  match,
+  mismatch,
+  sameValue,
+  type ReplayContext,
+  type Verdict,
+} from './replay-context.js';
 import type { Difference, NotReplayableReason } from './types.js';
 
 type GraphRunEntry = SignedEntry & GraphRunEntryBody;
@@ -66,8 +73,6 @@ function deploymentOf(
   };
 }
 
-const differ = (differs: Difference[]): Verdict => ({ result: 'replay-mismatch', differs });
-
 /** A graph run, re-run whole from the registry's closed set and compared member by member, the run text by bytes. */
 export async function replayGraphRun(entry: GraphRunEntry, req: GraphRequest, ctx: ReplayContext): Promise<Verdict> {
   // The recorded budget is the request's or the deployment default that applied; it passed the deployment's range.
@@ -81,21 +86,14 @@ export async function replayGraphRun(entry: GraphRunEntry, req: GraphRequest, ct
   if (d.kind === 'refused') {
     if (d.code === 'unknown-graph-digest')
       return { result: 'not-replayable', reason: 'graph-missing', detail: d.message };
-    return differ([
+    return mismatch([
       { member: 'kind', recorded: 'graph-run', replayed: 'admission-refusal' },
       { member: 'refusal.code', recorded: null, replayed: d.code },
     ]);
   }
   const differs: Difference[] = [];
   const same = (member: string, recorded: unknown, replayed: unknown): void => {
-    const eq =
-      recorded === replayed ||
-      (typeof recorded === 'object' &&
-        typeof replayed === 'object' &&
-        recorded !== null &&
-        replayed !== null &&
-        canonicalText(recorded) === canonicalText(replayed));
-    if (!eq) differs.push({ member, recorded, replayed });
+    if (!sameValue(recorded, replayed)) differs.push({ member, recorded, replayed });
   };
   const r = d.entry;
   same('requestId', entry.requestId, req.requestId);
@@ -112,14 +110,6 @@ export async function replayGraphRun(entry: GraphRunEntry, req: GraphRequest, ct
   return differs.length === 0 ? { result: 'replay-match', work } : { result: 'replay-mismatch', differs, work };
 }
 
-const match: Verdict = { result: 'replay-match', work: { recorded: 0, replayed: 0 } };
-const changed = (detail: string): Verdict => ({ result: 'not-replayable', reason: 'registry-state-changed', detail });
-const dependsOnDeployment = (detail: string): Verdict => ({
-  result: 'not-replayable',
-  reason: 'refusal-depends-on-deployment',
-  detail,
-});
-
 /** What the decision is now, in a refusal's terms: its code, or the kind it reached instead. */
 const now = (d: GraphDecision<NotReplayableReason>): string => (d.kind === 'refused' ? d.code : d.kind);
 
@@ -127,7 +117,7 @@ const now = (d: GraphDecision<NotReplayableReason>): string => (d.kind === 'refu
 export async function replayGraphRefusal(entry: RefusalEntry, req: GraphRequest, ctx: ReplayContext): Promise<Verdict> {
   const code = entry.refusal.code;
   if (req.requestId !== entry.requestId)
-    return differ([{ member: 'requestId', recorded: entry.requestId, replayed: req.requestId }]);
+    return mismatch([{ member: 'requestId', recorded: entry.requestId, replayed: req.requestId }]);
   const supplied = ctx.options.maxWorkBudget;
   const budget = {
     // A refusal records no budget: a request that named none is judged with any in-range default, and only before
@@ -142,18 +132,15 @@ export async function replayGraphRefusal(entry: RefusalEntry, req: GraphRequest,
     const message = aliasUnreadableRefusal(d.alias, 'graph').message;
     return entry.refusal.message === message
       ? match
-      : differ([{ member: 'refusal.message', recorded: entry.refusal.message, replayed: message }]);
+      : mismatch([{ member: 'refusal.message', recorded: entry.refusal.message, replayed: message }]);
   }
   if (d.kind === 'graph-unreadable' || d.kind === 'alias-unreadable')
     return { result: 'not-replayable', reason: d.reason, detail: d.detail };
   if (d.kind === 'refused' && d.code === code) return match;
-  const mismatch = differ([{ member: 'refusal.code', recorded: code, replayed: now(d) }]);
+  const codeDiffers = mismatch([{ member: 'refusal.code', recorded: code, replayed: now(d) }]);
   switch (code) {
+    // graph-unreadable, read cleanly now: the registry was repaired (or changed) since the refusal.
     case 'graph-unreadable':
-      // Read cleanly now: the registry was repaired (or changed) since the refusal.
-      return d.kind === 'refused' && (d.step === 'request' || d.step === 'feature')
-        ? mismatch
-        : changed(`now ${now(d)}`);
     case 'unknown-graph-alias':
     case 'unknown-graph-digest':
     case 'graph-closure-mismatch':
@@ -161,20 +148,21 @@ export async function replayGraphRefusal(entry: RefusalEntry, req: GraphRequest,
       // The registry only grows (conditional creates, ADR 0340): an answer past this step means it was published
       // since; for a closure mismatch (ADR 0450) or an unreadable alias item (ADR 0485), that the item was put back.
       return d.kind === 'refused' && (d.step === 'request' || d.step === 'feature')
-        ? mismatch
+        ? codeDiffers
         : changed(`now ${now(d)}`);
     case 'work-budget-out-of-range': {
       const b = req.workBudget;
-      if (d.kind === 'refused' && (d.step === 'request' || d.step === 'feature' || d.step === 'alias')) return mismatch;
+      if (d.kind === 'refused' && (d.step === 'request' || d.step === 'feature' || d.step === 'alias'))
+        return codeDiffers;
       if (b === undefined) return dependsOnDeployment('the request named no budget; the deployment default applied');
       if (supplied === undefined)
         return dependsOnDeployment(
           `workBudget ${b} is within the evaluator's range; the deployment's maximum is not recorded`,
         );
-      return mismatch;
+      return codeDiffers;
     }
     case 'entry-would-not-fit':
-      if (d.kind === 'refused') return mismatch;
+      if (d.kind === 'refused') return codeDiffers;
       if (req.workBudget === undefined)
         return dependsOnDeployment('the request named no budget; the deployment default applied');
       return dependsOnDeployment(
@@ -182,6 +170,6 @@ export async function replayGraphRefusal(entry: RefusalEntry, req: GraphRequest,
       );
     default:
       // graphs-not-enabled, and the reader's own codes, are decided by the request and the recorded features alone.
-      return mismatch;
+      return codeDiffers;
   }
 }
