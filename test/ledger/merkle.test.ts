@@ -110,20 +110,18 @@ describe('the RFC 9162 Merkle tree', () => {
     expect(verifyConsistency(6, 13, merkleRoot(ls.slice(0, 6)), merkleRoot(rewritten), proof)).toBe(false);
   });
 
-  it('keeps a compact frontier whose root equals the tree head at every size, and which survives a round trip', () => {
+  it('keeps a compact frontier whose root equals the tree head at every size, and whose clone grows apart', () => {
     const ls = leaves(130);
     const f = new MerkleFrontier();
     expect(toHex(f.root())).toBe(PINNED_ROOTS[0]);
     for (let n = 1; n <= ls.length; n++) {
       f.append(ls[n - 1] as Uint8Array);
       expect(toHex(f.root())).toBe(toHex(merkleRoot(ls.slice(0, n))));
-      expect(f.toArray().length).toBe(n.toString(2).replace(/0/g, '').length);
     }
-    const again = MerkleFrontier.fromArray(f.size, f.toArray());
+    const before = toHex(f.root());
     const branch = f.clone();
     branch.append(ls[0] as Uint8Array);
-    expect(toHex(again.root())).toBe(toHex(f.root()));
-    expect(toHex(branch.root())).not.toBe(toHex(f.root()));
-    expect(() => MerkleFrontier.fromArray(3, [ls[0] as Uint8Array])).toThrow(RangeError);
+    expect(toHex(f.root())).toBe(before);
+    expect(toHex(branch.root())).not.toBe(before);
   });
 });

@@ -88,11 +88,9 @@ export function verifyInclusion(
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {
       r = nodeHash(p, r);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
       }
     } else {
       r = nodeHash(r, p);
@@ -130,11 +128,9 @@ export function verifyConsistency(
     if (fn % 2 === 1 || fn === sn) {
       fr = nodeHash(c, fr);
       sr = nodeHash(c, sr);
-      if (fn % 2 === 0) {
-        while (fn % 2 === 0 && fn !== 0) {
-          fn = Math.floor(fn / 2);
-          sn = Math.floor(sn / 2);
-        }
+      while (fn % 2 === 0 && fn !== 0) {
+        fn = Math.floor(fn / 2);
+        sn = Math.floor(sn / 2);
       }
     } else {
       sr = nodeHash(sr, c);
@@ -189,21 +185,5 @@ export class MerkleFrontier {
     c.nodes.push(...this.nodes);
     c.count = this.count;
     return c;
-  }
-
-  /** The frontier's subtree roots (largest first), e.g. to persist between scheduled checkpoints. */
-  toArray(): Uint8Array[] {
-    return [...this.nodes];
-  }
-
-  static fromArray(size: number, nodes: readonly Uint8Array[]): MerkleFrontier {
-    let bits = 0;
-    for (let s = size; s > 0; s = Math.floor(s / 2)) bits += s % 2;
-    if (!Number.isSafeInteger(size) || size < 0 || bits !== nodes.length)
-      throw new RangeError('a frontier holds one node per set bit of its size');
-    const f = new MerkleFrontier();
-    f.nodes.push(...nodes);
-    f.count = size;
-    return f;
   }
 }
