@@ -309,18 +309,17 @@ export function entryViolation(x: unknown, signed: boolean): string | null {
   if (!boundedText(x.requestId, ENTRY_LIMITS.requestIdBytes))
     return 'requestId is a non-empty string of at most 256 bytes without control characters';
   if (!isHex(x.requestDigest, 32)) return 'requestDigest is 64 lowercase hex digits';
-  const corr = correlationViolation(x.correlation);
-  if (corr !== null) return corr;
-  if (graphRun) {
-    const ext = extensionsViolation(x.supportedExtensions);
-    if (ext !== null) return ext;
-    const draft = draftFeaturesViolation(x.draftFeatures);
-    if (draft !== null) return draft;
-    if (!isNat(x.work)) return 'work is a non-negative integer';
-    return tailViolation(x, signed) ?? graphRunViolation(x);
-  }
-  const pack = packViolation(x.pack, kind);
-  if (pack !== null) return pack;
+  if (graphRun)
+    return (
+      correlationViolation(x.correlation) ??
+      extensionsViolation(x.supportedExtensions) ??
+      draftFeaturesViolation(x.draftFeatures) ??
+      (isNat(x.work) ? null : 'work is a non-negative integer') ??
+      tailViolation(x, signed) ??
+      graphRunViolation(x)
+    );
+  const first = correlationViolation(x.correlation) ?? packViolation(x.pack, kind);
+  if (first !== null) return first;
   const refusal = kind === 'admission-refusal';
   if (
     x.specVersion === null
@@ -332,12 +331,8 @@ export function entryViolation(x: unknown, signed: boolean): string | null {
     return 'factsDigest is 64 lowercase hex digits (null only in an admission refusal)';
   if (x.evidenceDigest !== null && !isHex(x.evidenceDigest, 32))
     return 'evidenceDigest is 64 lowercase hex digits or null';
-  const ext = extensionsViolation(x.supportedExtensions);
-  if (ext !== null) return ext;
-  if (v2) {
-    const draft = draftFeaturesViolation(x.draftFeatures);
-    if (draft !== null) return draft;
-  }
+  const lists = extensionsViolation(x.supportedExtensions) ?? (v2 ? draftFeaturesViolation(x.draftFeatures) : null);
+  if (lists !== null) return lists;
   if (x.workBudget === null ? !refusal : !(isNat(x.workBudget) && x.workBudget >= 1))
     return 'workBudget is a positive integer (null only in an admission refusal)';
   if (!isNat(x.work)) return 'work is a non-negative integer';
