@@ -48,10 +48,7 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
   async putEntryIfAbsent(entry: StoredEntry): Promise<boolean> {
     await this.step('putEntryIfAbsent');
     let log = this.logs.get(entry.logId);
-    if (log === undefined) {
-      log = [];
-      this.logs.set(entry.logId, log);
-    }
+    if (log === undefined) this.logs.set(entry.logId, (log = []));
     if (log.some((e) => e.seq === entry.seq)) return false;
     log.push(freeze(entry));
     log.sort((a, b) => a.seq - b.seq);
@@ -87,9 +84,7 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
 
   async putClaimIfAbsent(claim: Claim): Promise<boolean> {
     await this.step('putClaimIfAbsent');
-    if (this.claims.has(claim.requestId)) return false;
-    this.claims.set(claim.requestId, Object.freeze({ ...claim }));
-    return true;
+    return putIfAbsent(this.claims, claim.requestId, claim);
   }
 
   async readPosition(requestId: string): Promise<Position | null> {
@@ -99,18 +94,13 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
 
   async putPositionIfAbsent(position: Position): Promise<boolean> {
     await this.step('putPositionIfAbsent');
-    if (this.positions.has(position.requestId)) return false;
-    this.positions.set(position.requestId, Object.freeze({ ...position }));
-    return true;
+    return putIfAbsent(this.positions, position.requestId, position);
   }
 
   async putCheckpointIfAbsent(checkpoint: StoredCheckpoint): Promise<boolean> {
     await this.step('putCheckpointIfAbsent');
     let list = this.checkpoints.get(checkpoint.logId);
-    if (list === undefined) {
-      list = [];
-      this.checkpoints.set(checkpoint.logId, list);
-    }
+    if (list === undefined) this.checkpoints.set(checkpoint.logId, (list = []));
     if (list.some((c) => c.treeSize === checkpoint.treeSize)) return false;
     list.push(Object.freeze({ ...checkpoint }));
     list.sort((a, b) => a.treeSize - b.treeSize);
@@ -124,10 +114,7 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
 
   async putNoteIfAbsent(note: StoredNote): Promise<boolean> {
     await this.step('putNoteIfAbsent');
-    const k = `${note.logId}\u0000${note.treeSize}`;
-    if (this.notes.has(k)) return false;
-    this.notes.set(k, Object.freeze({ ...note }));
-    return true;
+    return putIfAbsent(this.notes, `${note.logId}\u0000${note.treeSize}`, note);
   }
 
   async *readNotes(logId: string): AsyncIterable<StoredNote> {
@@ -138,10 +125,7 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
 
   async putCosignatureIfAbsent(c: StoredCosignature): Promise<boolean> {
     await this.step('putCosignatureIfAbsent');
-    const k = `${c.logId}\u0000${c.treeSize}\u0000${cosignatureSortKey(c)}`;
-    if (this.cosignatures.has(k)) return false;
-    this.cosignatures.set(k, Object.freeze({ ...c }));
-    return true;
+    return putIfAbsent(this.cosignatures, `${c.logId}\u0000${c.treeSize}\u0000${cosignatureSortKey(c)}`, c);
   }
 
   async *readCosignatures(logId: string, treeSize: number): AsyncIterable<StoredCosignature> {
@@ -171,6 +155,13 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
   markers(): { claims: Claim[]; positions: Position[] } {
     return { claims: [...this.claims.values()], positions: [...this.positions.values()] };
   }
+}
+
+/** A conditional create: a frozen copy of `value` under `key` unless the key is taken. */
+function putIfAbsent<T extends object>(map: Map<string, T>, key: string, value: T): boolean {
+  if (map.has(key)) return false;
+  map.set(key, Object.freeze({ ...value }));
+  return true;
 }
 
 function freeze(e: StoredEntry): StoredEntry {
