@@ -123,17 +123,17 @@ export async function signCheckpointNote(body: CheckpointNoteBody, signer: NoteS
 
 /** Strict reader of a checkpoint note's text. */
 export function readCheckpointNoteText(text: string): Result<CheckpointNoteBody, NoteReadError> {
+  const malformed = (detail: string) => err<NoteReadError>({ code: 'note-malformed', detail });
   const v = noteTextViolation(text);
-  if (v !== null) return err({ code: 'note-malformed', detail: v });
+  if (v !== null) return malformed(v);
   const lines = text.slice(0, -1).split('\n');
-  if (lines.length < 3) return err({ code: 'note-malformed', detail: 'a checkpoint has origin, size and root lines' });
+  if (lines.length < 3) return malformed('a checkpoint has origin, size and root lines');
   const [origin, size, root, ...extensions] = lines as [string, string, string, ...string[]];
-  if (!isValidKeyName(origin)) return err({ code: 'note-malformed', detail: 'the origin is a valid key name' });
+  if (!isValidKeyName(origin)) return malformed('the origin is a valid key name');
   if (!SIZE.test(size) || !Number.isSafeInteger(Number(size)))
-    return err({ code: 'note-malformed', detail: 'the tree size is decimal without leading zeros' });
+    return malformed('the tree size is decimal without leading zeros');
   const rootHash = decodeBase64Strict(root);
-  if (rootHash === null || rootHash.length !== 32)
-    return err({ code: 'note-malformed', detail: 'the root hash is base64 of 32 bytes' });
+  if (rootHash === null || rootHash.length !== 32) return malformed('the root hash is base64 of 32 bytes');
   return ok({ origin, treeSize: Number(size), rootHash, extensions });
 }
 

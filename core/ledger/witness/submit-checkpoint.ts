@@ -37,6 +37,13 @@ export interface SubmitOptions {
 }
 
 const SIZE_BODY = /^(?:0|[1-9][0-9]{0,15})\n$/;
+/** The refusal each other status states (add-checkpoint.ts); a 422 or 400 may say more, judged below. */
+const REFUSAL_OF_STATUS = new Map<number, WitnessRefusal | 'response-malformed'>([
+  [404, 'unknown-origin'],
+  [403, 'no-trusted-log-signature'],
+  [422, 'inconsistent'],
+  [400, 'request-malformed'],
+]);
 
 export async function submitCheckpoint(o: SubmitOptions): Promise<SubmitOutcome> {
   let oldSize = o.oldSize;
@@ -59,20 +66,9 @@ export async function submitCheckpoint(o: SubmitOptions): Promise<SubmitOutcome>
       }
       return { outcome: 'refused', refusal: 'size-mismatch', status: 409, witnessSize: size };
     }
-    const refusal: WitnessRefusal | 'response-malformed' =
-      r.status === 404
-        ? 'unknown-origin'
-        : r.status === 403
-          ? 'no-trusted-log-signature'
-          : r.status === 422
-            ? oldSize === o.treeSize
-              ? 'equivocation'
-              : 'inconsistent'
-            : r.status === 400 && oldSize > o.treeSize
-              ? 'rollback'
-              : r.status === 400
-                ? 'request-malformed'
-                : 'response-malformed';
+    let refusal = REFUSAL_OF_STATUS.get(r.status) ?? 'response-malformed';
+    if (r.status === 422 && oldSize === o.treeSize) refusal = 'equivocation';
+    if (r.status === 400 && oldSize > o.treeSize) refusal = 'rollback';
     return { outcome: 'refused', refusal, status: r.status, witnessSize: oldSize > o.treeSize ? oldSize : null };
   }
 }
