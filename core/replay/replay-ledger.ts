@@ -127,10 +127,3 @@ export class ReplayTally {
     };
   }
 }
-
-/** Counts of a finished run (see ReplayTally). */
-export function summarize(outcomes: readonly ReplayOutcome[]): ReplaySummary {
-  const t = new ReplayTally();
-  for (const o of outcomes) t.add(o);
-  return t.summary();
-}

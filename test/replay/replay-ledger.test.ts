@@ -3,15 +3,22 @@ import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import {
   outcomeLine,
   replayLedger,
+  ReplayTally,
   summaryLine,
   type ReplayOutcome,
   type ReplaySelection,
 } from '../../core/replay/index.js';
-import { summarize } from '../../core/replay/replay-ledger.js';
 import type { LedgerStore } from '../../core/ledger/store/store.js';
 import { request, world, type World } from './world.js';
 
 const VENDOR = 'vendor-onboarding-target.json';
+
+/** The counts of a finished run, as a streaming caller's tally gives them. */
+function summarize(outcomes: readonly ReplayOutcome[]) {
+  const t = new ReplayTally();
+  for (const o of outcomes) t.add(o);
+  return t.summary();
+}
 
 async function collect(store: LedgerStore, selection: ReplaySelection, w: World): Promise<ReplayOutcome[]> {
   const out: ReplayOutcome[] = [];
