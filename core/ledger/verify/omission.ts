@@ -33,15 +33,9 @@ export interface RequestWithoutEntryFinding {
 }
 
 /** An archived request without an entry that may still be on its way, or that the ledger accounts for, and why. */
-export type ExcusedRequest =
-  | { readonly requestId: string; readonly requestDigest: string; readonly excuse: 'in-flight' }
-  | { readonly requestId: string; readonly requestDigest: string; readonly excuse: 'request-id-reused' }
-  | {
-      readonly requestId: string;
-      readonly requestDigest: string;
-      readonly excuse: 'dead-lettered';
-      readonly reason: string;
-    };
+export type ExcusedRequest = { readonly requestId: string; readonly requestDigest: string } & (
+  { readonly excuse: 'in-flight' | 'request-id-reused' } | { readonly excuse: 'dead-lettered'; readonly reason: string }
+);
 
 export interface ArchivedRequest {
   readonly requestDigest: string;

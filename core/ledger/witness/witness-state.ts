@@ -9,6 +9,7 @@
 import { err, ok, type Result } from '../../result.js';
 import { canonicalText, readCanonicalRecord, withoutFinalNewline } from '../primitives/canonical.js';
 import { readCheckpointNote } from '../checkpoints/checkpoint-note.js';
+import { exactly, isRec } from '../primitives/shape.js';
 import { decodeBase64Strict, encodeBase64, isValidKeyName } from '../notes/signed-note.js';
 
 export const WITNESS_STATE_FORMAT = 'docket.witness-state/1';
@@ -46,15 +47,13 @@ export function serializeWitnessState(state: WitnessState): string {
 export function readWitnessState(bytes: Uint8Array): Result<WitnessState, WitnessStateError> {
   const read = readCanonicalRecord(withoutFinalNewline(bytes));
   if (!read.ok) return bad(read.error);
-  const o = read.value as Record<string, unknown>;
-  if (o === null || typeof o !== 'object' || Object.keys(o).sort().join(',') !== 'format,logs')
-    return bad('a witness state has exactly format and logs');
+  const o = read.value;
+  if (!isRec(o) || !exactly(o, ['format', 'logs'])) return bad('a witness state has exactly format and logs');
   if (o.format !== WITNESS_STATE_FORMAT) return bad(`format is ${WITNESS_STATE_FORMAT}`);
   if (!Array.isArray(o.logs)) return bad('logs is an array');
   const state = new Map<string, WitnessedLog>();
-  for (const [i, l] of (o.logs as unknown[]).entries()) {
-    const r = l as Record<string, unknown>;
-    if (r === null || typeof r !== 'object' || Object.keys(r).sort().join(',') !== 'note,origin,rootHash,treeSize')
+  for (const [i, r] of (o.logs as unknown[]).entries()) {
+    if (!isRec(r) || !exactly(r, ['note', 'origin', 'rootHash', 'treeSize']))
       return bad(`logs[${i}] has exactly note, origin, rootHash, treeSize`);
     const root = typeof r.rootHash === 'string' ? decodeBase64Strict(r.rootHash) : null;
     if (typeof r.origin !== 'string' || typeof r.note !== 'string' || typeof r.treeSize !== 'number' || root === null)
