@@ -8,10 +8,9 @@
  * what the evaluator's canonicalDisposition writes, at a third of its cost on the handoff path
  * (docs/adr/0491-handoff-consumer-throughput.md).
  */
-import { utf8ByteLength } from '../../carrier/index.js';
 import { checkDisposition } from '../../evaluate/disposition.js';
 import { EVALUATION_ERROR_CLASSES, type Disposition } from '../../evaluate/types.js';
-import { isHex, isWellFormed, sha256Hex } from '../primitives/bytes.js';
+import { isHex, sha256Hex } from '../primitives/bytes.js';
 import { canonicalText } from '../primitives/canonical.js';
 import {
   ENTRY_FORMAT,
@@ -23,7 +22,7 @@ import {
 } from './entry-types.js';
 import { graphRunViolation } from './graph-run-rules.js';
 import { KEY_ID_PATTERN } from '../primitives/signature.js';
-import { isNat, isRec, type Rec } from '../primitives/shape.js';
+import { CONTROL, isBoundedText, isMessage, isNat, isRec, type Rec } from '../primitives/shape.js';
 
 const COMMON = [
   'format',
@@ -82,18 +81,6 @@ const REFUSALS: ReadonlySet<string> = new Set(REFUSAL_CODES);
 export const LOG_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Stable machine codes (error codes): lowercase ASCII words joined by '-'. */
 const CODE_PATTERN = /^[a-z0-9]+(?:[-.][a-z0-9]+)*$/;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
-function boundedText(x: unknown, maxBytes: number, allowControl = false): boolean {
-  return (
-    typeof x === 'string' &&
-    x.length > 0 &&
-    isWellFormed(x) &&
-    utf8ByteLength(x) <= maxBytes &&
-    (allowControl || !CONTROL.test(x))
-  );
-}
 
 /** The value of two ASCII digits at i and i + 1 (the pattern's \\d is [0-9]), or −1. */
 function twoDigits(s: string, i: number): number {
@@ -148,8 +135,9 @@ function packViolation(p: unknown, kind: string): string | null {
   if (!isHex(p.digest, 32)) return 'pack.digest is 64 lowercase hex digits';
   if (Object.hasOwn(p, 'id') !== Object.hasOwn(p, 'version')) return 'pack.id and pack.version are present together';
   if (Object.hasOwn(p, 'id')) {
-    if (!boundedText(p.id, ENTRY_LIMITS.packIdBytes)) return 'pack.id is a non-empty string without control characters';
-    if (!boundedText(p.version, ENTRY_LIMITS.packVersionBytes))
+    if (!isBoundedText(p.id, ENTRY_LIMITS.packIdBytes))
+      return 'pack.id is a non-empty string without control characters';
+    if (!isBoundedText(p.version, ENTRY_LIMITS.packVersionBytes))
       return 'pack.version is a non-empty string without control characters';
   } else if (kind === 'disposition') return 'a disposition names the pack id and version';
   return null;
@@ -166,12 +154,7 @@ function correlationViolation(c: unknown): string | null {
     if (!/^[\x21-\x7e]+$/.test(n) || n.length > ENTRY_LIMITS.correlationNameBytes)
       return 'correlation member names are printable ASCII without spaces, at most 64 bytes';
     const v = c[n];
-    if (
-      typeof v !== 'string' ||
-      !isWellFormed(v) ||
-      utf8ByteLength(v) > ENTRY_LIMITS.correlationValueBytes ||
-      CONTROL.test(v)
-    )
+    if (!isMessage(v, ENTRY_LIMITS.correlationValueBytes) || CONTROL.test(v))
       return 'correlation values are strings of at most 256 bytes without control characters';
   }
   return null;
@@ -182,7 +165,7 @@ function extensionsViolation(x: unknown): string | null {
   if (x.length > ENTRY_LIMITS.supportedExtensions)
     return `supportedExtensions has at most ${ENTRY_LIMITS.supportedExtensions} names`;
   for (let i = 0; i < x.length; i++) {
-    if (!boundedText(x[i], ENTRY_LIMITS.extensionNameBytes)) return 'supportedExtensions holds non-empty strings';
+    if (!isBoundedText(x[i], ENTRY_LIMITS.extensionNameBytes)) return 'supportedExtensions holds non-empty strings';
     if (i > 0 && !((x[i - 1] as string) < (x[i] as string)))
       return 'supportedExtensions is sorted ascending and duplicate-free';
   }
@@ -208,8 +191,8 @@ function evaluatorViolation(e: unknown): string | null {
   if (!isRec(e)) return 'evaluator is an object';
   const bad = onlyMembers(e, ['name', 'version', 'buildDigest'], ['name', 'version', 'buildDigest'], 'evaluator');
   if (bad !== null) return bad;
-  if (!boundedText(e.name, ENTRY_LIMITS.evaluatorNameBytes)) return 'evaluator.name is a non-empty string';
-  if (!boundedText(e.version, ENTRY_LIMITS.evaluatorVersionBytes)) return 'evaluator.version is a non-empty string';
+  if (!isBoundedText(e.name, ENTRY_LIMITS.evaluatorNameBytes)) return 'evaluator.name is a non-empty string';
+  if (!isBoundedText(e.version, ENTRY_LIMITS.evaluatorVersionBytes)) return 'evaluator.version is a non-empty string';
   if (!isHex(e.buildDigest, 32)) return 'evaluator.buildDigest is 64 lowercase hex digits';
   return null;
 }
@@ -235,11 +218,7 @@ function errorViolation(e: unknown): string | null {
   if (e.phase !== 'preflight' && e.phase !== 'evaluation') return 'error.phase is preflight or evaluation';
   if (typeof e.code !== 'string' || e.code.length > ENTRY_LIMITS.errorCodeBytes || !CODE_PATTERN.test(e.code))
     return 'error.code is a stable lowercase code';
-  if (
-    typeof e.message !== 'string' ||
-    !isWellFormed(e.message) ||
-    utf8ByteLength(e.message) > ENTRY_LIMITS.errorMessageBytes
-  )
+  if (!isMessage(e.message, ENTRY_LIMITS.errorMessageBytes))
     return `error.message is a string of at most ${ENTRY_LIMITS.errorMessageBytes} bytes`;
   return null;
 }
@@ -249,11 +228,7 @@ function refusalViolation(r: unknown): string | null {
   const bad = onlyMembers(r, ['code', 'message'], ['code', 'message'], 'refusal');
   if (bad !== null) return bad;
   if (typeof r.code !== 'string' || !REFUSALS.has(r.code)) return 'refusal.code is a documented refusal code';
-  if (
-    typeof r.message !== 'string' ||
-    !isWellFormed(r.message) ||
-    utf8ByteLength(r.message) > ENTRY_LIMITS.refusalMessageBytes
-  )
+  if (!isMessage(r.message, ENTRY_LIMITS.refusalMessageBytes))
     return `refusal.message is a string of at most ${ENTRY_LIMITS.refusalMessageBytes} bytes`;
   return null;
 }
@@ -306,7 +281,7 @@ export function entryViolation(x: unknown, signed: boolean): string | null {
   if (!isNat(x.seq)) return 'seq is a non-negative integer within 2^53−1';
   if (x.seq === 0 ? x.prevHash !== null : !isHex(x.prevHash, 32))
     return 'prevHash is null at seq 0 and otherwise 64 lowercase hex digits';
-  if (!boundedText(x.requestId, ENTRY_LIMITS.requestIdBytes))
+  if (!isBoundedText(x.requestId, ENTRY_LIMITS.requestIdBytes))
     return 'requestId is a non-empty string of at most 256 bytes without control characters';
   if (!isHex(x.requestDigest, 32)) return 'requestDigest is 64 lowercase hex digits';
   if (graphRun)
@@ -324,7 +299,7 @@ export function entryViolation(x: unknown, signed: boolean): string | null {
   if (
     x.specVersion === null
       ? !refusal && kind === 'disposition'
-      : !boundedText(x.specVersion, ENTRY_LIMITS.specVersionBytes)
+      : !isBoundedText(x.specVersion, ENTRY_LIMITS.specVersionBytes)
   )
     return 'specVersion is a string (null only without a readable pack)';
   if (x.factsDigest === null ? !refusal : !isHex(x.factsDigest, 32))

@@ -5,32 +5,22 @@
  * "Output contract", core/graph/output.ts) and is checked here against the entry's own members: the graph it names,
  * the budget and the work, every leaf's pack and every subgraph instance in the closure the entry records.
  */
-import { utf8ByteLength } from '../../carrier/index.js';
-import { isHex, isWellFormed } from '../primitives/bytes.js';
+import { isHex } from '../primitives/bytes.js';
 import { ENTRY_LIMITS } from './entry-types.js';
-import { exactly, isNat, isRec, type Rec } from '../primitives/shape.js';
+import { exactly, isBoundedText, isNat, isRec, type Rec } from '../primitives/shape.js';
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
 const CLOSURE_NAME = /^[\x21-\x7e]+$/;
 
 /** The draft feature a graph run needs (core/pack JUDGMENT_GRAPHS; the format names features by pattern, ADR 0220). */
 export const GRAPH_RUN_FEATURE = 'judgment-graphs';
 
-const text = (x: unknown, maxBytes: number, allowControl: boolean): x is string =>
-  typeof x === 'string' &&
-  x.length > 0 &&
-  isWellFormed(x) &&
-  utf8ByteLength(x) <= maxBytes &&
-  (allowControl || !CONTROL.test(x));
-
 function graphRefViolation(g: unknown): string | null {
   if (!isRec(g) || !exactly(g, ['digest', 'id', 'version'])) return 'graph has exactly digest, id and version';
   if (!isHex(g.digest, 32)) return 'graph.digest is 64 lowercase hex digits';
   // A1: a graph id is any non-empty string (RFC 0022 uses URIs); JSON escapes what it must.
-  if (!text(g.id, ENTRY_LIMITS.graphIdBytes, true))
+  if (!isBoundedText(g.id, ENTRY_LIMITS.graphIdBytes, true))
     return `graph.id is a non-empty string of at most ${ENTRY_LIMITS.graphIdBytes} bytes`;
-  if (!text(g.version, ENTRY_LIMITS.graphVersionBytes, false))
+  if (!isBoundedText(g.version, ENTRY_LIMITS.graphVersionBytes, false))
     return 'graph.version is a non-empty string without control characters';
   return null;
 }
