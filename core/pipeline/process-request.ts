@@ -122,19 +122,16 @@ export async function processRequest(
   const tooLarge = !read.ok && read.error.code === 'request-too-large';
   const retained = tooLarge ? undefined : ports.archive.put(bytes);
   retained?.catch(() => undefined); // awaited below; a decision that throws must not leave it unhandled
-  const ticket = ports.ledger.reserve?.(requestId, requestDigest);
+  const ticket = ports.ledger.reserve(requestId, requestDigest);
   try {
     const draft = await decide(read, common, config, ports);
     const [appended] = await Promise.all([
-      ports.ledger.append(draft, {
-        ...(retained !== undefined ? { retained } : {}),
-        ...(ticket !== undefined ? { ticket } : {}),
-      }),
+      ports.ledger.append(draft, { ...(retained !== undefined ? { retained } : {}), ticket }),
       retained,
     ]);
     return outcomeOf(appended, requestId);
   } finally {
-    ticket?.release();
+    ticket.release();
   }
 }
 

@@ -55,7 +55,7 @@ function world(overrides: Partial<PipelineConfig> = {}) {
   const handoffsOf = async (o: ProcessOutcome) => {
     if (o.status !== 'recorded') throw new Error(`not recorded: ${o.status}`);
     const owes = await owed(await recordedAt(store, o.logId, o.seq), ports.packs);
-    return owes.handoffs.map((h) => ({ queue: h.queue, id: h.handoff.handoffId, body: h.handoff.body }));
+    return owes.handoffs.map((h) => ({ queue: h.queue, id: h.handoffId, body: h.body }));
   };
   return { publish, publishBytes, store, archived, config, ports, handoffsOf };
 }
