@@ -7,26 +7,15 @@
  * (docs/adr/0456-a-poison-graph-is-a-recorded-refusal.md). A store fault (throttling, the network) is not this: it
  * still throws and is retried.
  */
-import type { RefusalCode } from '../ledger/entries/entry-types.js';
-import type { AdmissionStep } from '../admission/index.js';
+import { REFUSAL_STEP, type Admission } from '../admission/index.js';
 
 /** Why the pipeline's graph registry could not serve a graph it holds (the reason travels into the refusal message). */
 export type GraphReadFailure = 'registry-integrity';
 
-export function graphUnreadableRefusal(
-  digest: string,
-  detail: string,
-): {
-  readonly kind: 'refused';
-  readonly step: AdmissionStep;
-  readonly code: RefusalCode;
-  readonly message: string;
-  readonly pack: null;
-  readonly specVersion: null;
-} {
+export function graphUnreadableRefusal(digest: string, detail: string): Extract<Admission, { kind: 'refused' }> {
   return {
     kind: 'refused',
-    step: 'digest',
+    step: REFUSAL_STEP['graph-unreadable'],
     code: 'graph-unreadable',
     message: `graph sha256:${digest} is published but cannot be read as a closed set: ${detail}`,
     pack: null,

@@ -242,16 +242,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       // Our own entry, just written: buildEntry validated it (entry-rules, the same member and value rules a strict
       // read applies) and the stored bytes are exactly its canonical text, so reading them back would only repeat
       // that work. Entries written by anyone else (duplicates, earlier deliveries) are still read back strictly.
-      return {
-        status: 'appended',
-        recorded: {
-          logId: stored.logId,
-          seq: stored.seq,
-          entryHash: built.entryHash,
-          entry: built.entry,
-          body: built.body,
-        },
-      };
+      return { status: 'appended', recorded: { logId: stored.logId, seq: stored.seq, ...built } };
     }
     return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recordedFromStored(stored) };
   }

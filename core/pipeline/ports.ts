@@ -3,7 +3,8 @@
  * the handler wires these to adapters (DynamoDB, SQS) and tests wire them to in-memory fakes or the local stack.
  */
 import type { PackRegistry } from '../admission/index.js';
-import type { SignedEntry, UnsignedEntry } from '../ledger/entries/entry-types.js';
+import type { BuiltEntry } from '../ledger/entries/entry.js';
+import type { UnsignedEntry } from '../ledger/entries/entry-types.js';
 import type { ResultMessage } from './result-notification.js';
 
 export type { LoadedPack, PackLoad } from '../admission/index.js';
@@ -29,14 +30,10 @@ export interface RequestArchive {
 export type EntryDraft = DistributiveOmit<UnsignedEntry, 'format' | 'logId' | 'seq' | 'prevHash' | 'time' | 'keyId'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export interface RecordedEntry {
+/** An entry at its place in its log, with its exact stored bytes (a handoff message carries them). */
+export interface RecordedEntry extends BuiltEntry {
   readonly logId: string;
   readonly seq: number;
-  /** Entry hash as the ledger names it (hex). */
-  readonly entryHash: string;
-  readonly entry: SignedEntry;
-  /** The entry's exact stored bytes (a handoff message carries them, so consumers can check the signature). */
-  readonly body: string;
 }
 
 export type AppendResult =

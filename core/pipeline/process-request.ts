@@ -194,14 +194,7 @@ async function decideGraphRun(
   const d = await decideGraph({ ok: true, value: req }, config, ports.graphs ?? NO_GRAPHS);
   switch (d.kind) {
     case 'refused':
-      return refusal(common, {
-        kind: 'refused',
-        step: d.step,
-        code: d.code,
-        message: d.message,
-        pack: null,
-        specVersion: null,
-      });
+      return refusal(common, { ...d, pack: null, specVersion: null });
     case 'graph-unreadable':
       // A registry that holds the graph but cannot serve it will not heal by a retry: recorded at once, so no poison
       // holds its log's FIFO group (ADR 0456). A store fault still throws.
