@@ -290,13 +290,7 @@ function outcomeOf(result: AppendResult, requestId: string): ProcessOutcome {
 function capUtf8(s: string, maxBytes: number): string {
   const enc = new TextEncoder();
   if (enc.encode(s).length <= maxBytes) return s;
-  let out = '';
-  let n = 0;
-  for (const ch of s) {
-    const b = enc.encode(ch).length;
-    if (n + b > maxBytes - 3) break;
-    out += ch;
-    n += b;
-  }
-  return `${out}...`;
+  // encodeInto writes whole characters only: `read` ends the longest prefix that fits before the marker.
+  const { read } = enc.encodeInto(s, new Uint8Array(maxBytes - 3));
+  return `${s.slice(0, read)}...`;
 }

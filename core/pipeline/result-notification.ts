@@ -26,7 +26,7 @@ import { LOG_ID_PATTERN } from '../ledger/entries/entry-rules.js';
 import type { SignedEntry } from '../ledger/entries/entry-types.js';
 import { isWellFormed } from '../ledger/primitives/bytes.js';
 import { err, ok, type Result } from '../result.js';
-import type { CheckedEntry } from './handoff-message.js';
+import type { CheckedEntry, LedgerCoordinates } from './handoff-message.js';
 
 export const RESULT_FORMAT = 'docket.result/2' as const;
 /** The format before ADR 0290: unsigned copies of the entry's members. Refused by this reader (unsupported-format). */
@@ -59,13 +59,6 @@ export const RESULT_ATTRIBUTE_NAMES = [
 ] as const;
 export type ResultAttributeName = (typeof RESULT_ATTRIBUTE_NAMES)[number];
 
-export interface ResultLedgerCoordinates {
-  readonly logId: string;
-  readonly seq: number;
-  /** The entry hash (hex): also the notification id. */
-  readonly entryHash: string;
-}
-
 /** The members of a docket.result/2 notification on the wire: the entry's bytes, or its coordinates when omitted. */
 export type ResultWire =
   | { readonly format: typeof RESULT_FORMAT; readonly notificationId: string; readonly entry: string }
@@ -73,7 +66,7 @@ export type ResultWire =
       readonly format: typeof RESULT_FORMAT;
       readonly notificationId: string;
       readonly entryOmitted: true;
-      readonly ledger: ResultLedgerCoordinates;
+      readonly ledger: LedgerCoordinates;
     };
 
 /** A docket.result/2 notification as read. */
@@ -81,7 +74,7 @@ export interface ResultNotification {
   readonly format: typeof RESULT_FORMAT;
   /** The entry hash (recomputed from the carried bytes when they are carried). */
   readonly notificationId: string;
-  readonly ledger: ResultLedgerCoordinates;
+  readonly ledger: LedgerCoordinates;
   /**
    * The parsed entry and its exact text (signature not yet checked: that needs the trust policy), or null when the
    * entry was too large for one message and must be fetched at `ledger`.
