@@ -37,13 +37,18 @@ export async function deliverOwed(
   ports: OutboxPorts,
 ): Promise<Map<number, OutboxDeliveryError>> {
   const reasons = new Map<number, string[]>();
-  const fail: Fail = (entry, reason) => {
-    const list = reasons.get(entry);
-    if (list === undefined) reasons.set(entry, [reason]);
-    else list.push(reason);
-  };
+  const fail: Fail = (entry, reason) => void reasons.set(entry, [...(reasons.get(entry) ?? []), reason]);
   await deliverHandoffs(owed, ports.handoffs, fail);
-  if (ports.results !== undefined) await deliverNotifications(owed, reasons, ports.results, fail);
+  // Only entries whose every handoff was delivered publish: a notification never precedes its handoffs (ADR 0171).
+  const { results } = ports;
+  const due = [...owed.keys()].filter((entry) => !reasons.has(entry));
+  if (results !== undefined && due.length > 0)
+    await deliverOne(
+      () => results.publishBatch(due.map((i) => owed[i]!.notification)),
+      due,
+      'result notification',
+      fail,
+    );
   // The reasons travel in the message, so the function's failure log says which queue refused what.
   return new Map(
     [...reasons].map(([entry, list]) => [
@@ -55,43 +60,18 @@ export async function deliverOwed(
 
 /** One sendBatch per queue (queues in parallel: they are independent); a throwing call fails all it carried. */
 async function deliverHandoffs(owed: readonly OwedMessages[], sender: HandoffBatchSender, fail: Fail): Promise<void> {
-  const byQueue = new Map<string, { entry: number; handoff: OwedHandoff }[]>();
+  const byQueue = new Map<string, { owners: number[]; handoffs: OwedHandoff[] }>();
   for (const [entry, o] of owed.entries())
-    for (const handoff of o.handoffs) {
-      let list = byQueue.get(handoff.queue);
-      if (list === undefined) byQueue.set(handoff.queue, (list = []));
-      list.push({ entry, handoff });
+    for (const h of o.handoffs) {
+      const q = byQueue.get(h.queue) ?? { owners: [], handoffs: [] };
+      byQueue.set(h.queue, q);
+      q.owners.push(entry);
+      q.handoffs.push(h);
     }
   await Promise.all(
-    [...byQueue].map(([queue, list]) =>
-      deliverOne(
-        () =>
-          sender.sendBatch(
-            queue,
-            list.map((x) => x.handoff),
-          ),
-        list.map((x) => x.entry),
-        `handoff to ${queue}`,
-        fail,
-      ),
+    [...byQueue].map(([queue, q]) =>
+      deliverOne(() => sender.sendBatch(queue, q.handoffs), q.owners, `handoff to ${queue}`, fail),
     ),
-  );
-}
-
-/** Only entries whose every handoff was delivered publish: a notification never precedes its handoffs (ADR 0171). */
-async function deliverNotifications(
-  owed: readonly OwedMessages[],
-  failed: ReadonlyMap<number, unknown>,
-  publisher: ResultBatchPublisher,
-  fail: Fail,
-): Promise<void> {
-  const due = [...owed.keys()].filter((entry) => !failed.has(entry));
-  if (due.length === 0) return;
-  await deliverOne(
-    () => publisher.publishBatch(due.map((entry) => owed[entry]!.notification)),
-    due,
-    'result notification',
-    fail,
   );
 }
 
