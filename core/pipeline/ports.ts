@@ -21,6 +21,9 @@ export type PackSource = PackRegistry<PackReadFailure>;
  */
 export type PackReadFailure = 'registry-integrity';
 
+/** Why the pipeline's graph registry could not serve a graph it holds (ADR 0456): as for a pack. */
+export type GraphReadFailure = PackReadFailure;
+
 export interface RequestArchive {
   /** Retain the exact request bytes, content-addressed (idempotent). */
   put(bytes: Uint8Array): Promise<unknown>;

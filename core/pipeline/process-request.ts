@@ -15,8 +15,7 @@ import { normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';
 import type { EvaluationError } from '../evaluate/types.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import type { EntryRefusal } from '../ledger/entries/entry-types.js';
-import type { AppendResult, EntryDraft, LedgerWriter, PackSource, RequestArchive } from './ports.js';
-import { graphUnreadableRefusal, type GraphReadFailure } from './graph-unreadable-refusal.js';
+import type { AppendResult, EntryDraft, GraphReadFailure, LedgerWriter, PackSource, RequestArchive } from './ports.js';
 import {
   admit,
   aliasUnreadableRefusal,
@@ -135,6 +134,7 @@ export async function processRequest(
   }
 }
 
+type Refused = Extract<Admission, { kind: 'refused' }>;
 type Common = Pick<
   EntryDraft,
   'requestId' | 'requestDigest' | 'correlation' | 'supportedExtensions' | 'evaluator' | 'draftFeatures'
@@ -194,11 +194,14 @@ async function decideGraphRun(
   const d = await decideGraph({ ok: true, value: req }, config, ports.graphs ?? NO_GRAPHS);
   switch (d.kind) {
     case 'refused':
-      return refusal(common, { ...d, pack: null, specVersion: null });
+      return refusal(common, d);
     case 'graph-unreadable':
       // A registry that holds the graph but cannot serve it will not heal by a retry: recorded at once, so no poison
       // holds its log's FIFO group (ADR 0456). A store fault still throws.
-      return refusal(common, graphUnreadableRefusal(d.digest, d.detail));
+      return refusal(common, {
+        code: 'graph-unreadable',
+        message: `graph sha256:${d.digest} is published but cannot be read as a closed set: ${d.detail}`,
+      });
     case 'alias-unreadable':
       // An alias item with no valid digest, as for a pack alias (ADR 0485).
       return refusal(common, aliasUnreadableRefusal(d.alias, 'graph'));
@@ -247,13 +250,13 @@ function evaluateAdmitted(
 }
 
 /** The `admission-refusal` draft of a refusal `admit` decided, its message capped as the entry format requires. */
-function refusal(common: Common, a: Extract<Admission, { kind: 'refused' }>): EntryDraft {
+function refusal(common: Common, a: Pick<Refused, 'code' | 'message'> & Partial<Refused>): EntryDraft {
   const r: EntryRefusal = { code: a.code, message: capUtf8(a.message, 1024) };
   return {
     ...common,
     kind: 'admission-refusal',
-    pack: a.pack,
-    specVersion: a.specVersion,
+    pack: a.pack ?? null,
+    specVersion: a.specVersion ?? null,
     factsDigest: null,
     evidenceDigest: null,
     workBudget: null,
