@@ -11,7 +11,7 @@
  * queue call failed), and then the whole step is safe to retry: every write is idempotent.
  */
 import { evaluateCompiled } from '../evaluate/index.js';
-import { normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';
+import { normalizeDraftFeatures } from '../pack/index.js';
 import type { EvaluationError } from '../evaluate/types.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import type { EntryRefusal } from '../ledger/entries/entry-types.js';
@@ -33,22 +33,13 @@ import {
 } from '../admission/index.js';
 import type { Result } from '../result.js';
 
-export interface PipelineConfig extends AdmissionDeployment {
-  readonly logIds: readonly string[];
-  /** The deployed evaluator's supported extensions (§9): a property of the deployment, never of a request. */
-  readonly supportedExtensions: readonly string[];
-  /** Budget applied when a request names none, recorded in the entry so replay uses the same one. */
-  readonly defaultWorkBudget: number;
-  /** The most a request may ask for in this deployment (≤ the evaluator's MAX_WORK_BUDGET). */
-  readonly maxWorkBudget: number;
-  readonly evaluator: { readonly name: string; readonly version: string; readonly buildDigest: string };
-  /**
-   * The draft features the deployed evaluator enables (ADR 0190), a property of the deployment like the supported
-   * extensions: every entry records them (format /2; none: format /1, ADR 0220). The pack source must validate packs
-   * under the same features (cachedPackSource's `draftFeatures`). Absent = none.
-   */
-  readonly draftFeatures?: readonly DraftFeature[];
-}
+/**
+ * The deployment the pipeline runs as: its logs, evaluator, budgets, and the extensions (§9) and draft features
+ * (ADR 0190) it supports — properties of the deployment, never of a request, recorded in every entry (without draft
+ * features an entry stays format /1, ADR 0220). The pack source must validate packs under the same draft features
+ * (cachedPackSource's `draftFeatures`).
+ */
+export type PipelineConfig = AdmissionDeployment;
 
 export interface PipelinePorts {
   readonly packs: PackSource;
