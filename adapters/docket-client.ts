@@ -20,8 +20,7 @@ import { buildReceipt, locateEntry, type ReceiptBuildError } from '../core/ledge
 import { receiptText, type Receipt } from '../core/ledger/receipts/receipt.js';
 import { verifyReceipt, type ReceiptVerdict } from '../core/ledger/receipts/receipt-verify.js';
 import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy/index.js';
-import { buildGraphRequest } from '../core/pipeline/graph-request-builder.js';
-import { buildRequest } from '../core/pipeline/request-builder.js';
+import { buildGraphRequest, buildRequest } from '../core/pipeline/request-builder.js';
 import { requestIdFilterPolicies } from '../core/pipeline/result-filter.js';
 import { proveResult, type ProvenEntry, type ResultProof } from '../core/pipeline/result-proof.js';
 import { sentRequestOf, verifyResultEntry, type SentRequest } from '../core/pipeline/result-verdict.js';

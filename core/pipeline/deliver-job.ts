@@ -11,10 +11,10 @@
 import { err, ok, type Result } from '../result.js';
 import type { LedgerStore, StoredEntry } from '../ledger/store/store.js';
 import type { DeliveryJob } from './delivery-job.js';
-import { deliverRecorded, type FannedOut } from './fan-out.js';
+import { messagesOwed, type OwedMessages } from './fan-out.js';
 import type { RouteQueueConfig } from './handoff-plan.js';
 import { recordedFromStored, StoredEntryError } from './ledger-writer.js';
-import { createOutbox, type OutboxDeliveryError, type OutboxPorts } from './outbox.js';
+import { deliverOwed, type OutboxDeliveryError, type OutboxPorts } from './outbox.js';
 import type { PackSource, RecordedEntry } from './ports.js';
 
 export interface DeliverJobPorts {
@@ -31,8 +31,8 @@ export interface DeliverJobError {
 
 export interface DeliveredJob {
   readonly entries: readonly RecordedEntry[];
-  /** What each entry's delivery sent (by its index in the job): its handoffs and notification id. */
-  readonly fannedOut: readonly FannedOut[];
+  /** What each entry owed (by its index in the job): its handoffs and notification. */
+  readonly fannedOut: readonly OwedMessages[];
   /** Entries (by their index in the job) not wholly delivered, and why; empty when every message went out. */
   readonly undelivered: ReadonlyMap<number, OutboxDeliveryError>;
 }
@@ -49,12 +49,9 @@ export async function deliverJob(
   await Promise.all(
     entries.map((e) => ports.store.putPositionIfAbsent({ requestId: e.entry.requestId, logId: e.logId, seq: e.seq })),
   );
-  const outbox = createOutbox(ports.outbox);
-  const fannedOut: FannedOut[] = [];
-  for (const [i, e] of entries.entries())
-    fannedOut.push(await deliverRecorded(e, config, { packs: ports.packs, ...outbox.sinksFor(String(i)) }));
-  const failed = await outbox.deliver();
-  return ok({ entries, fannedOut, undelivered: new Map([...failed].map(([id, why]) => [Number(id), why])) });
+  const fannedOut: OwedMessages[] = [];
+  for (const e of entries) fannedOut.push(await messagesOwed(e, config, ports.packs));
+  return ok({ entries, fannedOut, undelivered: await deliverOwed(fannedOut, ports.outbox) });
 }
 
 /** The named entries, read in runs of consecutive seqs (one read per run: a batch's entries share a bundle item). */

@@ -1,76 +1,54 @@
 /**
- * What a recorded entry owes the outside world, sent from the entry itself: every planned handoff, in order, then the
- * result notification (docs/adr/0171-result-publish-retried-with-the-handoffs.md). Handoff and notification ids are
- * derived from the entry, so a second delivery of the same entry — a redelivered request, or a delivery job sent
- * again — re-sends the same messages under the same ids (ADR 0074).
+ * What a recorded entry owes the outside world, computed from the entry itself: every planned handoff, in order, and
+ * the result notification, sent in that order by the outbox (outbox.ts; docs/adr/0171-result-publish-retried-with-the-handoffs.md).
+ * Handoff and notification ids are derived from the entry, so a second delivery of the same entry — a delivery job
+ * sent again — re-sends the same messages under the same ids (ADR 0074).
  */
-import type { Disposition } from '../evaluate/types.js';
 import { planGraphHandoffs } from './graph-handoffs.js';
 import { handoffMessagesFor } from './handoff-message.js';
-import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
-import type { HandoffSender, LoadedPack, PackSource, RecordedEntry, ResultPublisher } from './ports.js';
-import { resultNotificationFor } from './result-notification.js';
+import { planHandoffs, routeKey, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
+import type { LoadedPack, OutboxHandoff, PackSource, RecordedEntry } from './ports.js';
+import { resultNotificationFor, type ResultMessage } from './result-notification.js';
 
-export interface FanOutPorts {
-  readonly packs: PackSource;
-  readonly handoffs: HandoffSender;
-  /** The results topic; absent, no notification is published (a deployment without one). */
-  readonly results?: ResultPublisher;
+/** One handoff an entry owes: where it goes (handoff-plan.ts) and the message that goes there. */
+export type OwedHandoff = PlannedHandoff & OutboxHandoff;
+
+export interface OwedMessages {
+  readonly handoffs: readonly OwedHandoff[];
+  readonly notification: ResultMessage;
 }
 
-export interface FannedOut {
-  readonly handoffs: (PlannedHandoff & { handoffId: string })[];
-  /** The notification published for the entry (its entry hash), when a results topic is configured. */
-  readonly notificationId?: string;
-}
-
-/** Sends the entry's handoffs, then publishes its notification; a failed send or publish throws. */
-export async function deliverRecorded(
+/** The entry's handoffs and notification; the ids are deterministic, so re-sends dedupe. */
+export async function messagesOwed(
   recorded: RecordedEntry,
   config: RouteQueueConfig,
-  ports: FanOutPorts,
-): Promise<FannedOut> {
-  const handoffs = await fanOut(recorded, config, ports);
-  if (ports.results === undefined) return { handoffs };
-  const message = resultNotificationFor(recorded);
-  await ports.results.publish(message);
-  return { handoffs, notificationId: message.id };
+  packs: PackSource,
+): Promise<OwedMessages> {
+  const plan = await planOf(recorded, config, packs);
+  const messages = handoffMessagesFor(recorded, plan);
+  const handoffs = plan.map((h, i) => ({
+    ...h,
+    handoffId: messages[i]!.id,
+    body: messages[i]!.body,
+    routeKey: h.target ? routeKey(h.target) : 'unrouted',
+  }));
+  return { handoffs, notification: resultNotificationFor(recorded) };
 }
 
-/** Sends every planned handoff of a recorded disposition, in order; the ids are deterministic, so re-sends dedupe. */
-async function fanOut(
+async function planOf(
   recorded: RecordedEntry,
   config: RouteQueueConfig,
-  ports: FanOutPorts,
-): Promise<(PlannedHandoff & { handoffId: string })[]> {
+  packs: PackSource,
+): Promise<readonly PlannedHandoff[]> {
   const e = recorded.entry;
-  if (e.kind === 'graph-run') {
-    // Every requested handoff at any depth, from the signed run text (ADR 0361).
-    const plan = planGraphHandoffs(e, config).map(({ leaf: _leaf, ...h }) => h);
-    return send(recorded, plan, ports);
-  }
+  // Every requested handoff at any depth, from the signed run text (ADR 0361).
+  if (e.kind === 'graph-run') return planGraphHandoffs(e, config).map(({ leaf: _leaf, ...h }) => h);
   if (e.kind !== 'disposition' || e.disposition.handoff.state !== 'requested') return [];
-  const disposition: Disposition = e.disposition;
   let target: LoadedPack['target'];
-  if (disposition.handoff.routes === undefined && e.pack !== null) {
+  if (e.disposition.handoff.routes === undefined && e.pack !== null) {
     // Target-only packs: §8.3 "a consumer reads that target from the pack".
-    const loaded = await ports.packs.load(e.pack.digest);
+    const loaded = await packs.load(e.pack.digest);
     target = loaded.status === 'found' ? loaded.pack.target : undefined;
   }
-  return send(recorded, planHandoffs(disposition, target, config), ports);
-}
-
-async function send(
-  recorded: RecordedEntry,
-  plan: readonly PlannedHandoff[],
-  ports: FanOutPorts,
-): Promise<(PlannedHandoff & { handoffId: string })[]> {
-  const messages = handoffMessagesFor(recorded, plan);
-  const sent: (PlannedHandoff & { handoffId: string })[] = [];
-  for (const [i, h] of plan.entries()) {
-    const { id, body } = messages[i]!;
-    await ports.handoffs.send(h.queue, id, body, h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
-    sent.push({ ...h, handoffId: id });
-  }
-  return sent;
+  return planHandoffs(e.disposition, target, config);
 }

@@ -45,10 +45,6 @@ export function readHandoffsSeen(bytes: Uint8Array): Result<HandoffsSeen, Handof
 /** `seen` with `queue`'s list replaced by the newest MAX_REMEMBERED of `ids`, as the file's text. */
 export function serializeHandoffsSeen(seen: HandoffsSeen, queue: string, ids: readonly string[]): string {
   const queues = { ...seen, [queue]: ids.slice(-MAX_REMEMBERED) };
-  const sorted = Object.fromEntries(
-    Object.keys(queues)
-      .sort()
-      .map((k) => [k, queues[k]]),
-  );
+  const sorted = Object.fromEntries(Object.entries(queues).sort(([a], [b]) => (a < b ? -1 : 1)));
   return `${JSON.stringify({ format: HANDOFFS_SEEN_FORMAT, queues: sorted })}\n`;
 }

@@ -2,38 +2,28 @@
  * The pipeline's public surface: one request end to end over ports (docs/architecture.md). Code outside core/ uses
  * the pipeline through this file only (ADR 0151).
  */
-export { readHandoffMessage } from './handoff-message.js';
+export { HANDOFF_MAX_BYTES, handoffMessagesFor, readHandoffMessage } from './handoff-message.js';
 export type { HandoffMessage } from './handoff-message.js';
 export { UNROUTED_QUEUE_KEY, verifyHandoff } from './handoff-verdict.js';
 export type { HandoffVerdict, HandoffVerifyOptions } from './handoff-verdict.js';
 export { HandoffRepeats } from './handoff-repeats.js';
 export { readHandoffsSeen, serializeHandoffsSeen, type HandoffsSeen } from './handoffs-seen.js';
-export { buildRequest } from './request-builder.js';
-export { idPrefixFor } from './request-builder.js';
-export { requestFromLine } from './request-builder.js';
-export { buildGraphRequest } from './graph-request-builder.js';
+export { buildGraphRequest, buildRequest, idPrefixFor, requestFromLine } from './request-builder.js';
 export { handleBatch } from './batch.js';
-export type { BatchRecord, DeliveryJobSender } from './batch.js';
+export type { BatchObserver, BatchOutcome, BatchRecord, DeliveryJobSender } from './batch.js';
 export { deliveryJobBytes, readDeliveryJob, type DeliveryJob } from './delivery-job.js';
 export { deliverJob, type DeliveredJob, type DeliverJobPorts } from './deliver-job.js';
 export { parseRouteQueues, planHandoffs, routeKey } from './handoff-plan.js';
 export type { PlannedHandoff, RouteQueueConfig } from './handoff-plan.js';
-export { handoffMessagesFor } from './handoff-message.js';
 export { planGraphHandoffs } from './graph-handoffs.js';
-export { ledgerWriter } from './ledger-writer.js';
+export { ledgerWriter, LedgerWriteError, type SequencedLedgerWriter } from './ledger-writer.js';
 export { cachedPackSource, type PackBytesSource } from './pack-source.js';
-export type { HandoffBatchSender, ResultBatchPublisher } from './ports.js';
+export type { GraphReadFailure, HandoffBatchSender, ResultBatchPublisher } from './ports.js';
 export type { OutboxPorts } from './outbox.js';
 export { processRequest } from './process-request.js';
-export type { PipelineConfig } from './process-request.js';
-export type { PipelinePorts } from './process-request.js';
-export type { ProcessOutcome } from './process-request.js';
-export type { GraphReadFailure } from './graph-unreadable-refusal.js';
-export type { BatchObserver, BatchOutcome } from './batch.js';
-export { HANDOFF_MAX_BYTES } from './handoff-message.js';
+export type { PipelineConfig, PipelinePorts, ProcessOutcome } from './process-request.js';
 export { readSavedResult, resultLine } from './saved-result.js';
 export { sentRequestOf, type SentRequest } from './result-verdict.js';
 export { proveResult, type ProvenEntry } from './result-proof.js';
 export { requestIdFilterPolicies } from './result-filter.js';
 export { forwardDeduplicationId, sequenceMessage } from './sequencing.js';
-export { LedgerWriteError, type LedgerWriteErrorCode, type SequencedLedgerWriter } from './ledger-writer.js';

@@ -95,15 +95,15 @@ export function recordedFromStored(stored: StoredEntry): RecordedEntry {
 
 /**
  * What a writer keeps of a claim ticket it issued (docs/adr/0402-claim-before-evaluation.md): the request and log it
- * is for, the claim in flight (absent when the group is not a configured log: append refuses it) and the request's
- * announced arrival at its log's group commit, held until the append joins or the ticket is released.
+ * is for, the claim in flight and the request's announced arrival at its log's group commit, held until the append
+ * joins or the ticket is released.
  */
 interface Issued {
   readonly requestId: string;
   readonly requestDigest: string;
   readonly logId: string;
-  readonly claimed?: Promise<ClaimSight>;
-  readonly arrival?: () => void;
+  readonly claimed: Promise<ClaimSight>;
+  readonly arrival: () => void;
 }
 
 export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
@@ -143,25 +143,23 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
   };
   /** Step (a) of a request bound to `logId`, started now; its arrival is announced as `appendNow` would. */
   function reserve(requestId: string, requestDigest: string, logId: string): ClaimTicket {
-    let held: Issued = { requestId, requestDigest, logId };
-    if (logs.includes(logId)) {
-      const arrival = commits.expect(logId);
-      const claimed = claimRequest(o.store, {
-        requestId,
-        requestDigest,
-        logIds: logs,
-        logId,
-        onlyLog: true,
-        headCache,
-        writtenSeqs,
-        headReads,
-      });
-      // Awaited by the append; a ticket released instead must not leave an unhandled rejection behind.
-      claimed.catch(() => undefined);
-      held = { ...held, claimed, arrival };
-    }
-    const ticket: ClaimTicket = { requestId, requestDigest, release: () => held.arrival?.() };
-    issued.set(ticket, held);
+    // A group naming no configured log claims nothing: its append is refused (not-a-log-group).
+    if (!logs.includes(logId)) return { requestId, requestDigest, release: () => undefined };
+    const arrival = commits.expect(logId);
+    const claimed = claimRequest(o.store, {
+      requestId,
+      requestDigest,
+      logIds: logs,
+      logId,
+      onlyLog: true,
+      headCache,
+      writtenSeqs,
+      headReads,
+    });
+    // Awaited by the append; a ticket released instead must not leave an unhandled rejection behind.
+    claimed.catch(() => undefined);
+    const ticket: ClaimTicket = { requestId, requestDigest, release: arrival };
+    issued.set(ticket, { requestId, requestDigest, logId, claimed, arrival });
     return ticket;
   }
   async function appendNow(
@@ -179,17 +177,17 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     // Bound to one log, this append can only ever join that log's groups: announce it (unless its ticket already
     // did), so the slot writes of the batch's records go together once they have all claimed (ADR 0350). Released
     // however the append ends; the arrival counts once, so the ticket's release after it is harmless.
-    const arrival = held !== undefined ? held.arrival : commits.expect(logId);
+    const arrival = held?.arrival ?? commits.expect(logId);
     try {
       return await appendTo(draft, logId, arrival, options?.retained, held?.claimed);
     } finally {
-      arrival?.();
+      arrival();
     }
   }
   async function appendTo(
     draft: EntryDraft,
     logId: string,
-    arrival: (() => void) | undefined,
+    arrival: () => void,
     retained: Promise<unknown> | undefined,
     claimed: Promise<ClaimSight> | undefined,
   ): Promise<AppendResult> {
@@ -208,7 +206,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       ...(o.backoff !== undefined ? { backoff: o.backoff } : {}),
       ...(maxAttempts !== undefined ? { maxAttempts } : {}),
       slotCommits: commits,
-      ...(arrival !== undefined ? { slotArrival: arrival } : {}),
+      slotArrival: arrival,
       ...(retained !== undefined ? { beforeSlot: retained } : {}),
       ...(claimed !== undefined ? { claimed } : {}),
       positionLater: true,
@@ -242,16 +240,7 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       // Our own entry, just written: buildEntry validated it (entry-rules, the same member and value rules a strict
       // read applies) and the stored bytes are exactly its canonical text, so reading them back would only repeat
       // that work. Entries written by anyone else (duplicates, earlier deliveries) are still read back strictly.
-      return {
-        status: 'appended',
-        recorded: {
-          logId: stored.logId,
-          seq: stored.seq,
-          entryHash: built.entryHash,
-          entry: built.entry,
-          body: built.body,
-        },
-      };
+      return { status: 'appended', recorded: { logId: stored.logId, seq: stored.seq, ...built } };
     }
     return { status: out.value.status === 'appended' ? 'appended' : 'existing', recorded: recordedFromStored(stored) };
   }

@@ -20,10 +20,9 @@ export function cachedPackSource(
   registry: PackBytesSource,
   capacity = DEFAULT_PACK_CACHE_SIZE,
   draftFeatures: readonly DraftFeature[] = [],
-): PackSource & { readonly cache: Lru<string, PackLoad> } {
+): PackSource {
   const cache = new Lru<string, PackLoad>(capacity);
   return {
-    cache,
     async load(digest) {
       const hit = cache.get(digest);
       if (hit !== undefined) return hit;

@@ -3,7 +3,8 @@
  * the handler wires these to adapters (DynamoDB, SQS) and tests wire them to in-memory fakes or the local stack.
  */
 import type { PackRegistry } from '../admission/index.js';
-import type { SignedEntry, UnsignedEntry } from '../ledger/entries/entry-types.js';
+import type { BuiltEntry } from '../ledger/entries/entry.js';
+import type { UnsignedEntry } from '../ledger/entries/entry-types.js';
 import type { ResultMessage } from './result-notification.js';
 
 export type { LoadedPack, PackLoad } from '../admission/index.js';
@@ -20,6 +21,9 @@ export type PackSource = PackRegistry<PackReadFailure>;
  */
 export type PackReadFailure = 'registry-integrity';
 
+/** Why the pipeline's graph registry could not serve a graph it holds (ADR 0456): as for a pack. */
+export type GraphReadFailure = PackReadFailure;
+
 export interface RequestArchive {
   /** Retain the exact request bytes, content-addressed (idempotent). */
   put(bytes: Uint8Array): Promise<unknown>;
@@ -29,14 +33,10 @@ export interface RequestArchive {
 export type EntryDraft = DistributiveOmit<UnsignedEntry, 'format' | 'logId' | 'seq' | 'prevHash' | 'time' | 'keyId'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-export interface RecordedEntry {
+/** An entry at its place in its log, with its exact stored bytes (a handoff message carries them). */
+export interface RecordedEntry extends BuiltEntry {
   readonly logId: string;
   readonly seq: number;
-  /** Entry hash as the ledger names it (hex). */
-  readonly entryHash: string;
-  readonly entry: SignedEntry;
-  /** The entry's exact stored bytes (a handoff message carries them, so consumers can check the signature). */
-  readonly body: string;
 }
 
 export type AppendResult =
@@ -50,10 +50,9 @@ export interface LedgerWriter {
   /**
    * Starts the request's claim (the append protocol's first step) before its entry's content is decided, so the
    * claim's round trips overlap the evaluation (docs/adr/0402-claim-before-evaluation.md). The ticket goes to
-   * `append` in its options, or is released if the request will not be appended. Optional: a writer without it
-   * claims inside `append`.
+   * `append` in its options, or is released if the request will not be appended.
    */
-  reserve?(requestId: string, requestDigest: string): ClaimTicket;
+  reserve(requestId: string, requestDigest: string): ClaimTicket;
 }
 
 /** A claim started by `LedgerWriter.reserve`: only the writer that issued it can use it. */
@@ -75,14 +74,7 @@ export interface AppendOptions {
   readonly ticket?: ClaimTicket;
 }
 
-export interface HandoffSender {
-  /**
-   * Records one message for the outbox to deliver after the job's fan-out (core/pipeline/outbox.ts).
-   */
-  send(queue: string, handoffId: string, body: string, routeKey: string): Promise<void>;
-}
-
-/** One handoff message as the outbox delivers it: what HandoffSender.send was given, minus the queue. */
+/** One handoff message as the outbox delivers it (fan-out.ts `OwedHandoff` adds where it goes). */
 export interface OutboxHandoff {
   readonly handoffId: string;
   readonly body: string;
@@ -105,12 +97,4 @@ export interface HandoffBatchSender {
 export interface ResultBatchPublisher {
   /** Publishes notifications in as few calls as the topic's batch limits allow (docs/adr/0253-per-invocation-outbox.md). */
   publishBatch(messages: readonly ResultMessage[]): Promise<BatchDeliveryReport>;
-}
-
-export interface ResultPublisher {
-  /**
-   * Records one result notification for the outbox to publish after the entry's handoffs
-   * (docs/adr/0171-result-publish-retried-with-the-handoffs.md).
-   */
-  publish(message: ResultMessage): Promise<void>;
 }

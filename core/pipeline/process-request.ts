@@ -11,12 +11,11 @@
  * queue call failed), and then the whole step is safe to retry: every write is idempotent.
  */
 import { evaluateCompiled } from '../evaluate/index.js';
-import { normalizeDraftFeatures, type DraftFeature } from '../pack/index.js';
+import { normalizeDraftFeatures } from '../pack/index.js';
 import type { EvaluationError } from '../evaluate/types.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import type { EntryRefusal } from '../ledger/entries/entry-types.js';
-import type { AppendResult, EntryDraft, LedgerWriter, PackSource, RequestArchive } from './ports.js';
-import { graphUnreadableRefusal, type GraphReadFailure } from './graph-unreadable-refusal.js';
+import type { AppendResult, EntryDraft, GraphReadFailure, LedgerWriter, PackSource, RequestArchive } from './ports.js';
 import {
   admit,
   aliasUnreadableRefusal,
@@ -34,22 +33,13 @@ import {
 } from '../admission/index.js';
 import type { Result } from '../result.js';
 
-export interface PipelineConfig extends AdmissionDeployment {
-  readonly logIds: readonly string[];
-  /** The deployed evaluator's supported extensions (§9): a property of the deployment, never of a request. */
-  readonly supportedExtensions: readonly string[];
-  /** Budget applied when a request names none, recorded in the entry so replay uses the same one. */
-  readonly defaultWorkBudget: number;
-  /** The most a request may ask for in this deployment (≤ the evaluator's MAX_WORK_BUDGET). */
-  readonly maxWorkBudget: number;
-  readonly evaluator: { readonly name: string; readonly version: string; readonly buildDigest: string };
-  /**
-   * The draft features the deployed evaluator enables (ADR 0190), a property of the deployment like the supported
-   * extensions: every entry records them (format /2; none: format /1, ADR 0220). The pack source must validate packs
-   * under the same features (cachedPackSource's `draftFeatures`). Absent = none.
-   */
-  readonly draftFeatures?: readonly DraftFeature[];
-}
+/**
+ * The deployment the pipeline runs as: its logs, evaluator, budgets, and the extensions (§9) and draft features
+ * (ADR 0190) it supports — properties of the deployment, never of a request, recorded in every entry (without draft
+ * features an entry stays format /1, ADR 0220). The pack source must validate packs under the same draft features
+ * (cachedPackSource's `draftFeatures`).
+ */
+export type PipelineConfig = AdmissionDeployment;
 
 export interface PipelinePorts {
   readonly packs: PackSource;
@@ -122,22 +112,20 @@ export async function processRequest(
   const tooLarge = !read.ok && read.error.code === 'request-too-large';
   const retained = tooLarge ? undefined : ports.archive.put(bytes);
   retained?.catch(() => undefined); // awaited below; a decision that throws must not leave it unhandled
-  const ticket = ports.ledger.reserve?.(requestId, requestDigest);
+  const ticket = ports.ledger.reserve(requestId, requestDigest);
   try {
     const draft = await decide(read, common, config, ports);
     const [appended] = await Promise.all([
-      ports.ledger.append(draft, {
-        ...(retained !== undefined ? { retained } : {}),
-        ...(ticket !== undefined ? { ticket } : {}),
-      }),
+      ports.ledger.append(draft, { ...(retained !== undefined ? { retained } : {}), ticket }),
       retained,
     ]);
     return outcomeOf(appended, requestId);
   } finally {
-    ticket?.release();
+    ticket.release();
   }
 }
 
+type Refused = Extract<Admission, { kind: 'refused' }>;
 type Common = Pick<
   EntryDraft,
   'requestId' | 'requestDigest' | 'correlation' | 'supportedExtensions' | 'evaluator' | 'draftFeatures'
@@ -197,18 +185,14 @@ async function decideGraphRun(
   const d = await decideGraph({ ok: true, value: req }, config, ports.graphs ?? NO_GRAPHS);
   switch (d.kind) {
     case 'refused':
-      return refusal(common, {
-        kind: 'refused',
-        step: d.step,
-        code: d.code,
-        message: d.message,
-        pack: null,
-        specVersion: null,
-      });
+      return refusal(common, d);
     case 'graph-unreadable':
       // A registry that holds the graph but cannot serve it will not heal by a retry: recorded at once, so no poison
       // holds its log's FIFO group (ADR 0456). A store fault still throws.
-      return refusal(common, graphUnreadableRefusal(d.digest, d.detail));
+      return refusal(common, {
+        code: 'graph-unreadable',
+        message: `graph sha256:${d.digest} is published but cannot be read as a closed set: ${d.detail}`,
+      });
     case 'alias-unreadable':
       // An alias item with no valid digest, as for a pack alias (ADR 0485).
       return refusal(common, aliasUnreadableRefusal(d.alias, 'graph'));
@@ -257,13 +241,13 @@ function evaluateAdmitted(
 }
 
 /** The `admission-refusal` draft of a refusal `admit` decided, its message capped as the entry format requires. */
-function refusal(common: Common, a: Extract<Admission, { kind: 'refused' }>): EntryDraft {
+function refusal(common: Common, a: Pick<Refused, 'code' | 'message'> & Partial<Refused>): EntryDraft {
   const r: EntryRefusal = { code: a.code, message: capUtf8(a.message, 1024) };
   return {
     ...common,
     kind: 'admission-refusal',
-    pack: a.pack,
-    specVersion: a.specVersion,
+    pack: a.pack ?? null,
+    specVersion: a.specVersion ?? null,
     factsDigest: null,
     evidenceDigest: null,
     workBudget: null,
@@ -300,13 +284,7 @@ function outcomeOf(result: AppendResult, requestId: string): ProcessOutcome {
 function capUtf8(s: string, maxBytes: number): string {
   const enc = new TextEncoder();
   if (enc.encode(s).length <= maxBytes) return s;
-  let out = '';
-  let n = 0;
-  for (const ch of s) {
-    const b = enc.encode(ch).length;
-    if (n + b > maxBytes - 3) break;
-    out += ch;
-    n += b;
-  }
-  return `${out}...`;
+  // encodeInto writes whole characters only: `read` ends the longest prefix that fits before the marker.
+  const { read } = enc.encodeInto(s, new Uint8Array(maxBytes - 3));
+  return `${s.slice(0, read)}...`;
 }

@@ -5,7 +5,7 @@
  * the key the trust policy pins, by an accepted build, and — when the request is given — recording exactly that
  * request. Bytes that read as neither are `result-unreadable` (saved-result.ts's reader).
  */
-import { parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
+import type { ParsedEntry } from '../ledger/entries/entry.js';
 import type { SignatureBackend } from '../ledger/primitives/signature.js';
 import type { TrustPolicy } from '../ledger/trust-policy/trust-policy.js';
 import { readSavedResult } from './saved-result.js';
@@ -32,10 +32,8 @@ export function verifyResultBytes(
 ): ResultBytesVerdict {
   const saved = readSavedResult(bytes);
   if (!saved.ok) return { ok: false, reason: 'result-unreadable', detail: saved.error.detail };
-  // readSavedResult accepted the entry text, so it parses.
-  const parsed = parseStoredEntry(saved.value.entry);
-  if (!parsed.ok) return { ok: false, reason: 'result-unreadable', detail: parsed.error.detail };
+  const { entry: body, parsed } = saved.value;
   const sent = options.request && sentRequestOf(options.request.requestId, options.request.bytes);
-  const verdict = verifyResultEntry(parsed.value, sent, policy, options.backend);
-  return verdict.ok ? { ok: true, result: { ...parsed.value, body: saved.value.entry } } : verdict;
+  const verdict = verifyResultEntry(parsed, sent, policy, options.backend);
+  return verdict.ok ? { ok: true, result: { ...parsed, body } } : verdict;
 }

@@ -6,15 +6,11 @@
  */
 export const FILTER_POLICY_MAX_VALUES = 100;
 
-/** The filter policies (JSON text) for `requestIds`, duplicates dropped, in chunks of at most `maxValues` ids. */
-export function requestIdFilterPolicies(
-  requestIds: readonly string[],
-  maxValues: number = FILTER_POLICY_MAX_VALUES,
-): string[] {
-  if (!Number.isSafeInteger(maxValues) || maxValues < 1 || maxValues > 150)
-    throw new RangeError('a filter policy carries from 1 to 150 values');
+/** The filter policies (JSON text) for `requestIds`, duplicates dropped, in chunks of FILTER_POLICY_MAX_VALUES ids. */
+export function requestIdFilterPolicies(requestIds: readonly string[]): string[] {
   const ids = [...new Set(requestIds)];
   const out: string[] = [];
-  for (let i = 0; i < ids.length; i += maxValues) out.push(JSON.stringify({ requestId: ids.slice(i, i + maxValues) }));
+  for (let i = 0; i < ids.length; i += FILTER_POLICY_MAX_VALUES)
+    out.push(JSON.stringify({ requestId: ids.slice(i, i + FILTER_POLICY_MAX_VALUES) }));
   return out;
 }

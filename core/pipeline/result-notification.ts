@@ -24,7 +24,9 @@ import { toPlain } from '../carrier/plain.js';
 import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
 import { LOG_ID_PATTERN } from '../ledger/entries/entry-rules.js';
 import type { SignedEntry } from '../ledger/entries/entry-types.js';
+import { isWellFormed } from '../ledger/primitives/bytes.js';
 import { err, ok, type Result } from '../result.js';
+import type { CheckedEntry, LedgerCoordinates } from './handoff-message.js';
 
 export const RESULT_FORMAT = 'docket.result/2' as const;
 /** The format before ADR 0290: unsigned copies of the entry's members. Refused by this reader (unsupported-format). */
@@ -57,13 +59,6 @@ export const RESULT_ATTRIBUTE_NAMES = [
 ] as const;
 export type ResultAttributeName = (typeof RESULT_ATTRIBUTE_NAMES)[number];
 
-export interface ResultLedgerCoordinates {
-  readonly logId: string;
-  readonly seq: number;
-  /** The entry hash (hex): also the notification id. */
-  readonly entryHash: string;
-}
-
 /** The members of a docket.result/2 notification on the wire: the entry's bytes, or its coordinates when omitted. */
 export type ResultWire =
   | { readonly format: typeof RESULT_FORMAT; readonly notificationId: string; readonly entry: string }
@@ -71,7 +66,7 @@ export type ResultWire =
       readonly format: typeof RESULT_FORMAT;
       readonly notificationId: string;
       readonly entryOmitted: true;
-      readonly ledger: ResultLedgerCoordinates;
+      readonly ledger: LedgerCoordinates;
     };
 
 /** A docket.result/2 notification as read. */
@@ -79,7 +74,7 @@ export interface ResultNotification {
   readonly format: typeof RESULT_FORMAT;
   /** The entry hash (recomputed from the carried bytes when they are carried). */
   readonly notificationId: string;
-  readonly ledger: ResultLedgerCoordinates;
+  readonly ledger: LedgerCoordinates;
   /**
    * The parsed entry and its exact text (signature not yet checked: that needs the trust policy), or null when the
    * entry was too large for one message and must be fetched at `ledger`.
@@ -99,18 +94,11 @@ export class ResultInvariantError extends Error {
   readonly code = 'result-invariant';
 }
 
-/** An entry as the ledger writer recorded it: its exact stored bytes and their hash. */
-export interface RecordedResultEntry {
-  readonly entry: SignedEntry;
-  readonly body: string;
-  readonly entryHash: string;
-}
-
 /**
  * The one serializer: the notification of one recorded entry, checked by the strict reader's own rules before its
  * bytes are emitted. Throws ResultInvariantError (a caller bug: the entry was read or built strictly).
  */
-export function resultNotificationFor(recorded: RecordedResultEntry): ResultMessage {
+export function resultNotificationFor(recorded: CheckedEntry): ResultMessage {
   if (entryHashOf(recorded.body) !== recorded.entryHash)
     throw new ResultInvariantError('the entry hash is not the hash of the entry bytes');
   const e = recorded.entry;
@@ -144,7 +132,7 @@ export function notificationAttributes(e: SignedEntry): Partial<Record<ResultAtt
   const put = (name: ResultAttributeName, v: string | undefined): void => {
     if (v === undefined || v === '' || Buffer.byteLength(v, 'utf8') > ATTRIBUTE_VALUE_MAX_BYTES) return;
     // eslint-disable-next-line no-control-regex -- the check is for control characters
-    if (/[\u0000-\u001f\u007f]/.test(v) || !wellFormed(v)) return;
+    if (/[\u0000-\u001f\u007f]/.test(v) || !isWellFormed(v)) return;
     out[name] = v;
   };
   // A graph run's headline (B6: the result leaf's disposition) filters as a disposition does (ADR 0361).
@@ -181,9 +169,6 @@ export interface ResultReadError {
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-/** No lone surrogate (String.prototype.isWellFormed is newer than the ES2022 library this project targets). */
-const wellFormed = (s: string): boolean =>
-  !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 const fail = (code: ResultReadCode, message: string): Result<never, ResultReadError> => err({ code, message });
 
 /** Reads a notification strictly: carrier, format, members, canonical bytes, the entry, the id. */

@@ -38,8 +38,10 @@ export function resultLine(p: ParsedEntry, body: string): string {
 const TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
 const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
-/** Reads a saved result (surrounding whitespace, such as the line's newline, is ignored); returns the entry text. */
-export function readSavedResult(bytes: Uint8Array): Result<{ readonly entry: string }, SavedResultError> {
+/** Reads a saved result (surrounding whitespace, such as the line's newline, is ignored): its entry, text and parsed. */
+export function readSavedResult(
+  bytes: Uint8Array,
+): Result<{ readonly entry: string; readonly parsed: ParsedEntry }, SavedResultError> {
   const bad = (detail: string) => err<SavedResultError>({ code: 'result-unreadable', detail });
   const text = TEXT.decode(bytes).trim();
   const trimmed = new TextEncoder().encode(text);
@@ -54,12 +56,12 @@ export function readSavedResult(bytes: Uint8Array): Result<{ readonly entry: str
       return bad(
         `a ${RESULT_FORMAT} notification without its entry (entryOmitted): save the submit --wait --json line`,
       );
-    return ok({ entry: n.value.entry.body });
+    return ok({ entry: n.value.entry.body, parsed: n.value.entry });
   }
   if (typeof plain.entry !== 'string') return bad('neither a result notification nor a submit --wait --json line');
   const parsed = parseStoredEntry(plain.entry);
   if (!parsed.ok) return bad(`entry: ${parsed.error.code}: ${parsed.error.detail}`);
   if (resultLine(parsed.value, plain.entry) !== text)
     return bad('the line is not the one its entry gives: a member beside the signed entry was changed');
-  return ok({ entry: plain.entry });
+  return ok({ entry: plain.entry, parsed: parsed.value });
 }

@@ -5,14 +5,13 @@
  * writer whatever the function's concurrency.
  *
  *   group  — selectLog(requestId, logIds) (ADR 0270: the hash of the request id over the sorted logs), the request id
- *            read by the intake reader (the one admission path: the id the evaluate function will read is this one, a
- *            graph request's whose inputs are not strict JSON included, ADR 0459). A body
- *            with no readable request id still goes on, to a group derived from its message id, which is never a
- *            log id ('~' is outside the log id alphabet), so the evaluate function dead-letters it with its reason
- *            exactly as for a standard queue (docs/adr/0071-unidentified-requests-go-to-the-dlq.md).
+ *            read by the intake reader, the one the evaluate function will read (a graph request's whose inputs are
+ *            not strict JSON included, ADR 0459). A body with no readable request id still goes on, to a group derived
+ *            from its message id, which is never a log id ('~' is outside the log id alphabet), so the evaluate
+ *            function dead-letters it with its reason (docs/adr/0071-unidentified-requests-go-to-the-dlq.md).
  *   dedup  — SHA-256 (hex) of the body's UTF-8 bytes: the request digest. A copy of the same bytes sent again
  *            within SQS's 5-minute window is one message; the same request id with other bytes is not deduplicated
- *            and meets the ledger's request-id-conflict refusal as before.
+ *            and meets the ledger's request-id-conflict refusal.
  */
 import { readIntakeRequest } from '../admission/index.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
@@ -23,8 +22,6 @@ export interface Sequencing {
   readonly groupId: string;
   /** The FIFO MessageDeduplicationId: SHA-256 hex of the body (64 characters, within SQS's 128). */
   readonly deduplicationId: string;
-  /** The request id read from the body, when readable. */
-  readonly requestId?: string;
 }
 
 /** The prefix of groups that carry unidentifiable messages; `~` never occurs in a log id (LOG_ID_PATTERN). */
@@ -40,7 +37,7 @@ export function sequenceMessage(body: string, messageId: string, logIds: readonl
     // hold back others behind it in a shared group.
     return { groupId: UNIDENTIFIED_GROUP_PREFIX + sha256Hex(messageId).slice(0, 32), deduplicationId };
   }
-  return { groupId: selectLog(requestId, logIds), deduplicationId, requestId };
+  return { groupId: selectLog(requestId, logIds), deduplicationId };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { HandoffsView } from '../../core/console-api/index.js';
 import { BUILD, exampleText, request, world, writePolicyFile, type World } from '../replay/world.js';
 import { writeLedgerFiles } from './ledger-files.js';
 import { resolveConfig, routeTargetKey } from '../../infra/config.js';
-import { deliverRecorded } from '../../core/pipeline/fan-out.js';
+import { messagesOwed } from '../../core/pipeline/fan-out.js';
 import { recordedFromStored } from '../../core/pipeline/ledger-writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'docket-console-handoffs-'));
@@ -51,10 +51,8 @@ beforeAll(async () => {
     const d = w.publish(pack);
     const ev = evidence === null ? '' : `,"evidence":${exampleText(`requests/${evidence}`)}`;
     const stored = await w.submit(request(id, `sha256:${d}`, exampleText(`requests/${facts}`), ev));
-    await deliverRecorded(recordedFromStored(stored), routes, {
-      packs: w.ports.packs,
-      handoffs: { send: async (queue, handoffId) => void sent.push({ requestId: id, queue, id: handoffId }) },
-    });
+    const owed = await messagesOwed(recordedFromStored(stored), routes, w.ports.packs);
+    sent.push(...owed.handoffs.map((h) => ({ requestId: id, queue: h.queue, id: h.handoffId })));
   }
   const policyPath = writePolicyFile(w, join(dir, 'policy.json'));
   const source = await openStackSource({

@@ -67,7 +67,7 @@ describe('the delivery stage', () => {
     const reference = { sent: [] as { queue: string; handoff: OutboxHandoff }[], published: [] as ResultMessage[] };
     for (const e of job.entries) {
       const o = await owed(await recordedAt(w.store, job.logId, e.seq), w.packSource);
-      reference.sent.push(...o.handoffs);
+      reference.sent.push(...o.handoffs.map((handoff) => ({ queue: handoff.queue, handoff })));
       reference.published.push(o.notification);
     }
     expect(job.entries.map((e) => e.requestId)).toEqual(['j-1', 'j-2', 'j-3']);

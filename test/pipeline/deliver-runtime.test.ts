@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handleBatch, type BatchOutcome, type BatchRecord } from '../../core/pipeline/batch.js';
 import type { DeliveredJob } from '../../core/pipeline/deliver-job.js';
 import { deliveryJobBytes, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
+import type { OwedMessages } from '../../core/pipeline/fan-out.js';
 import type { OutboxPorts } from '../../core/pipeline/outbox.js';
 import type { OutboxHandoff } from '../../core/pipeline/ports.js';
 import type { ResultMessage } from '../../core/pipeline/result-notification.js';
@@ -23,7 +24,7 @@ import {
 } from '../../functions/lib/deliver-runtime.js';
 import { powertoolsObservability } from '../../functions/lib/observability.js';
 import { triage, vendor } from './example-requests-fixture.js';
-import { memoryPipeline, owed, recordedAt, type Owed } from './memory-pipeline-fixture.js';
+import { memoryPipeline, owed, recordedAt } from './memory-pipeline-fixture.js';
 
 const bytesOf = (job: DeliveryJob): string => {
   const b = deliveryJobBytes(job);
@@ -128,7 +129,7 @@ function world(logIds: string[] = ['d-0']) {
       observer,
     });
   /** What a recorded request's entry owes, from the entry as the ledger holds it. */
-  const owedBy = async (o: BatchOutcome & { status: 'recorded' }): Promise<Owed> =>
+  const owedBy = async (o: BatchOutcome & { status: 'recorded' }): Promise<OwedMessages> =>
     owed(await recordedAt(store, o.logId, o.seq), packSource);
   return { store, evaluate, runtime, deadLettered, owedBy };
 }
@@ -151,7 +152,7 @@ describe('the deliver runtime', () => {
     expect(answer).toEqual({ batchItemFailures: [] });
     // Every handoff each entry owes, then every notification, under the ids derived from the entry.
     const owes = await Promise.all(['a-1', 'a-2', 'a-3'].map((id) => w.owedBy(outcomes.get(id)!)));
-    const planned = owes.flatMap((o) => o.handoffs.map((h) => h.handoff.handoffId));
+    const planned = owes.flatMap((o) => o.handoffs.map((h) => h.handoffId));
     const notifications = owes.map((o) => o.notification.id);
     expect(planned.length).toBeGreaterThan(3);
     expect(out.sent.map((s) => s.handoff.handoffId).sort()).toEqual([...planned].sort());
@@ -252,7 +253,7 @@ describe('the deliver runtime', () => {
     const first = await w.evaluate([triage('f-1')]);
     const second = await w.evaluate([triage('f-2')]);
     const f1 = await w.owedBy(first.outcomes.get('f-1')!);
-    const failing = new Set(f1.handoffs.map((h) => h.handoff.handoffId));
+    const failing = new Set(f1.handoffs.map((h) => h.handoffId));
     expect(failing.size).toBeGreaterThan(0);
     const out = recordingOutbox((h) => failing.has(h.handoffId));
     const obs = recordingObserver();

@@ -34,10 +34,12 @@ const id = (n: number): string => `sha256:${n.toString(16).padStart(64, '0')}`;
 const bytes = (x: unknown): Uint8Array => new TextEncoder().encode(typeof x === 'string' ? x : JSON.stringify(x));
 
 describe('the handoff ids a consumer keeps between runs', () => {
-  it('reads back what it wrote, each queue’s list apart, keeping only the newest MAX_REMEMBERED', () => {
+  it('reads back what it wrote, each queue’s list apart and the queues sorted, keeping only the newest MAX_REMEMBERED', () => {
     const text = serializeHandoffsSeen({ 'q-b': [id(1)] }, 'q-a', [id(2), id(3)]);
     const read = readHandoffsSeen(bytes(text));
     expect(read.ok && read.value).toEqual({ 'q-a': [id(2), id(3)], 'q-b': [id(1)] });
+    // The file names its queues in sorted order, whatever order they were added in.
+    expect(Object.keys((JSON.parse(text) as { queues: object }).queues)).toEqual(['q-a', 'q-b']);
     const many = Array.from({ length: MAX_REMEMBERED + 2 }, (_, i) => id(i));
     const kept = readHandoffsSeen(bytes(serializeHandoffsSeen({}, 'q', many)));
     expect(kept.ok && kept.value.q).toEqual(many.slice(2));

@@ -8,12 +8,11 @@
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../../core/ledger/primitives/signature.js';
 import type { BatchRecord } from '../../core/pipeline/batch.js';
-import { deliverRecorded } from '../../core/pipeline/fan-out.js';
+import { messagesOwed, type OwedMessages } from '../../core/pipeline/fan-out.js';
 import { ledgerWriter, recordedFromStored } from '../../core/pipeline/ledger-writer.js';
 import { cachedPackSource } from '../../core/pipeline/pack-source.js';
-import type { OutboxHandoff, PackSource, RecordedEntry } from '../../core/pipeline/ports.js';
+import type { PackSource, RecordedEntry } from '../../core/pipeline/ports.js';
 import { processRequest } from '../../core/pipeline/process-request.js';
-import type { ResultMessage } from '../../core/pipeline/result-notification.js';
 import type { LedgerStore } from '../../core/ledger/store/store.js';
 import { TRIAGE, VENDOR, hex } from './example-requests-fixture.js';
 import { testPipelineConfig, TEST_ROUTES } from './pipeline-config-fixture.js';
@@ -41,26 +40,9 @@ export function memoryPipeline(o: { readonly logIds?: string[] } = {}) {
   return { store, config, routes: TEST_ROUTES, writer, packSource, process };
 }
 
-/** What the delivery stage owes for one recorded entry: its handoffs (with their queues) and its notification. */
-export interface Owed {
-  readonly handoffs: { readonly queue: string; readonly handoff: OutboxHandoff }[];
-  readonly notification: ResultMessage;
-}
-
 /** The messages a recorded entry owes, computed from the entry by the deliver function's fan-out. */
-export async function owed(recorded: RecordedEntry, packs: PackSource): Promise<Owed> {
-  const handoffs: Owed['handoffs'] = [];
-  let notification: ResultMessage | undefined;
-  await deliverRecorded(recorded, TEST_ROUTES, {
-    packs,
-    handoffs: {
-      send: async (queue, handoffId, body, routeKey) =>
-        void handoffs.push({ queue, handoff: { handoffId, body, routeKey } }),
-    },
-    results: { publish: async (m) => void (notification = m) },
-  });
-  return { handoffs, notification: notification! };
-}
+export const owed = (recorded: RecordedEntry, packs: PackSource): Promise<OwedMessages> =>
+  messagesOwed(recorded, TEST_ROUTES, packs);
 
 /** The entry a log holds at `seq`, read back strictly. */
 export async function recordedAt(store: LedgerStore, logId: string, seq: number): Promise<RecordedEntry> {

@@ -1,14 +1,29 @@
 /**
- * The delivery stage's outbox (core/pipeline/outbox.ts; docs/adr/0253-per-invocation-outbox.md): handoffs and result
- * notifications recorded while a job's entries are fanned out and delivered in batch calls after it, with per-record
- * failures. The whole stage over it: deliver-job.test.ts and deliver-runtime.test.ts.
+ * The delivery stage's outbox (core/pipeline/outbox.ts; docs/adr/0253-per-invocation-outbox.md): the handoffs and
+ * result notifications a job's entries owe, delivered in batch calls, with per-entry failures. The whole stage over
+ * it: deliver-job.test.ts and deliver-runtime.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { createOutbox, OutboxDeliveryError } from '../../core/pipeline/outbox.js';
+import type { OwedHandoff, OwedMessages } from '../../core/pipeline/fan-out.js';
+import { deliverOwed, OutboxDeliveryError } from '../../core/pipeline/outbox.js';
 import type { BatchDeliveryReport, HandoffBatchSender, ResultBatchPublisher } from '../../core/pipeline/ports.js';
 import type { ResultMessage } from '../../core/pipeline/result-notification.js';
 
 const msg = (id: string): ResultMessage => ({ id, body: `{"n":"${id}"}`, attributes: { requestId: id } });
+const handoff = (queue: string, handoffId: string): OwedHandoff => ({
+  routeIndex: 0,
+  shape: 'no-destination',
+  destination: 'no-destination',
+  queue,
+  handoffId,
+  body: '{}',
+  routeKey: 'unrouted',
+});
+/** What entry `id` owes: one handoff per queue named (ids `<id>1`, `<id>2`, …) and the notification `n<id>`. */
+const entry = (id: string, queues: string[]): OwedMessages => ({
+  handoffs: queues.map((q, i) => handoff(q, `${id}${i + 1}`)),
+  notification: msg(`n${id}`),
+});
 
 /** Batch ports that record every call in one shared log and fail the entries `failIf` names. */
 function recordingPorts(failIf: (what: string) => string | undefined = () => undefined) {
@@ -37,20 +52,9 @@ function recordingPorts(failIf: (what: string) => string | undefined = () => und
 }
 
 describe('the outbox on its own', () => {
-  it('sends one batch per queue, in record then declaration order, and the notifications after every handoff', async () => {
+  it('sends one batch per queue, in entry then declaration order, and the notifications after every handoff', async () => {
     const p = recordingPorts();
-    const box = createOutbox(p);
-    const a = box.sinksFor('a');
-    const b = box.sinksFor('b');
-    // b finishes first: the order sent is still the records' order.
-    await b.handoffs.send('q1', 'b1', '{}', 'r');
-    await b.results!.publish(msg('nb'));
-    await a.handoffs.send('q1', 'a1', '{}', 'r');
-    await a.handoffs.send('q2', 'a2', '{}', 'r');
-    await a.handoffs.send('q1', 'a3', '{}', 'r');
-    await a.results!.publish(msg('na'));
-    expect(p.calls).toEqual([]); // recorded, not sent
-    expect(await box.deliver()).toEqual(new Map());
+    expect(await deliverOwed([entry('a', ['q1', 'q2', 'q1']), entry('b', ['q1'])], p)).toEqual(new Map());
     expect(p.calls.slice(0, 2)).toEqual(
       expect.arrayContaining([
         { kind: 'handoffs', queue: 'q1', ids: ['a1', 'a3', 'b1'] },
@@ -61,77 +65,56 @@ describe('the outbox on its own', () => {
     expect(p.calls).toHaveLength(3);
   });
 
-  it('fails exactly the records whose entries failed, and publishes no notification for them', async () => {
+  it('fails exactly the entries whose messages failed, and publishes no notification for them', async () => {
     const p = recordingPorts((id) => (id === 'b2' ? 'Throttled: slow down' : undefined));
-    const box = createOutbox(p);
-    for (const r of ['a', 'b', 'c']) {
-      const s = box.sinksFor(r);
-      await s.handoffs.send('q1', `${r}1`, '{}', 'r');
-      await s.handoffs.send('q2', `${r}2`, '{}', 'r');
-      await s.results!.publish(msg(`n${r}`));
-    }
-    const failed = await box.deliver();
-    expect([...failed.keys()]).toEqual(['b']);
-    expect(failed.get('b')).toBeInstanceOf(OutboxDeliveryError);
-    expect(failed.get('b')!.reasons).toEqual(['handoff to q2: Throttled: slow down']);
-    expect(failed.get('b')!.message).toBe('1 message(s) not delivered: handoff to q2: Throttled: slow down');
+    const failed = await deliverOwed(
+      ['a', 'b', 'c'].map((r) => entry(r, ['q1', 'q2'])),
+      p,
+    );
+    expect([...failed.keys()]).toEqual([1]);
+    expect(failed.get(1)).toBeInstanceOf(OutboxDeliveryError);
+    expect(failed.get(1)!.reasons).toEqual(['handoff to q2: Throttled: slow down']);
+    expect(failed.get(1)!.message).toBe('1 message(s) not delivered: handoff to q2: Throttled: slow down');
     expect(p.calls.at(-1)).toEqual({ kind: 'results', ids: ['na', 'nc'] });
   });
 
-  it('fails every record that had a message in a batch call that threw, and only those', async () => {
+  it('fails every entry that had a message in a batch call that threw, and only those', async () => {
     const p = recordingPorts();
-    const box = createOutbox({
+    const failed = await deliverOwed([entry('a', ['down', 'up']), entry('b', ['up'])], {
       handoffs: {
         sendBatch: (queue, list) =>
           queue === 'down' ? Promise.reject(new Error('connection reset')) : p.handoffs.sendBatch(queue, list),
       },
       results: p.results,
     });
-    const a = box.sinksFor('a');
-    await a.handoffs.send('down', 'a1', '{}', 'r');
-    await a.handoffs.send('up', 'a2', '{}', 'r');
-    await a.results!.publish(msg('na'));
-    const b = box.sinksFor('b');
-    await b.handoffs.send('up', 'b1', '{}', 'r');
-    await b.results!.publish(msg('nb'));
-    const failed = await box.deliver();
-    expect([...failed.keys()]).toEqual(['a']);
-    expect(failed.get('a')!.reasons).toEqual(['handoff to down: connection reset']);
+    expect([...failed.keys()]).toEqual([0]);
+    expect(failed.get(0)!.reasons).toEqual(['handoff to down: connection reset']);
     expect(p.calls.at(-1)).toEqual({ kind: 'results', ids: ['nb'] });
   });
 
-  it('fails the records whose notification was not published', async () => {
+  it('fails the entries whose notification was not published', async () => {
     const p = recordingPorts((id) => (id === 'na' ? 'InternalError: try again' : undefined));
-    const box = createOutbox(p);
-    for (const r of ['a', 'b']) {
-      const s = box.sinksFor(r);
-      await s.handoffs.send('q', `${r}1`, '{}', 'r');
-      await s.results!.publish(msg(`n${r}`));
-    }
-    const failed = await box.deliver();
-    expect([...failed.keys()]).toEqual(['a']);
-    expect(failed.get('a')!.reasons).toEqual(['result notification: InternalError: try again']);
+    const failed = await deliverOwed([entry('a', ['q']), entry('b', ['q'])], p);
+    expect([...failed.keys()]).toEqual([0]);
+    expect(failed.get(0)!.reasons).toEqual(['result notification: InternalError: try again']);
   });
 
-  it('fails every record of a call whose answer names an entry it was not given, rather than guess', async () => {
-    const box = createOutbox({
+  it('fails every entry of a call whose answer names an entry it was not given, rather than guess', async () => {
+    const failed = await deliverOwed([entry('a', ['q']), entry('b', ['q'])], {
       handoffs: { sendBatch: async () => ({ failed: [{ index: 7, reason: 'x' }] }) },
     });
-    await box.sinksFor('a').handoffs.send('q', 'a1', '{}', 'r');
-    await box.sinksFor('b').handoffs.send('q', 'b1', '{}', 'r');
-    expect([...(await box.deliver()).keys()]).toEqual(['a', 'b']);
+    expect([...failed.keys()]).toEqual([0, 1]);
   });
 
-  it('makes no call when nothing was recorded', async () => {
+  it('makes no call when nothing is owed', async () => {
     const p = recordingPorts();
-    const box = createOutbox(p);
-    box.sinksFor('b');
-    expect(await box.deliver()).toEqual(new Map());
+    expect(await deliverOwed([], p)).toEqual(new Map());
     expect(p.calls).toEqual([]);
   });
 
-  it('gives no result port to a record when the outbox has no results publisher', () => {
-    const box = createOutbox({ handoffs: recordingPorts().handoffs });
-    expect(box.sinksFor('a').results).toBeUndefined();
+  it('publishes nothing when the outbox has no results publisher', async () => {
+    const p = recordingPorts();
+    expect(await deliverOwed([entry('a', ['q'])], { handoffs: p.handoffs })).toEqual(new Map());
+    expect(p.calls).toEqual([{ kind: 'handoffs', queue: 'q', ids: ['a1'] }]);
   });
 });

@@ -16,6 +16,7 @@ import type { DeliveryJob } from '../../core/pipeline/delivery-job.js';
 import { handleBatch } from '../../core/pipeline/batch.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
+import { readIntakeRequest } from '../../core/admission/intake.js';
 import { testPipelineConfig } from './pipeline-config-fixture.js';
 import { owed, recordedAt } from './memory-pipeline-fixture.js';
 
@@ -55,7 +56,7 @@ function world(overrides: Partial<PipelineConfig> = {}) {
   const handoffsOf = async (o: ProcessOutcome) => {
     if (o.status !== 'recorded') throw new Error(`not recorded: ${o.status}`);
     const owes = await owed(await recordedAt(store, o.logId, o.seq), ports.packs);
-    return owes.handoffs.map((h) => ({ queue: h.queue, id: h.handoff.handoffId, body: h.handoff.body }));
+    return owes.handoffs.map((h) => ({ queue: h.queue, id: h.handoffId, body: h.body }));
   };
   return { publish, publishBytes, store, archived, config, ports, handoffsOf };
 }
@@ -214,6 +215,25 @@ describe('processing one request', () => {
     const dead = await processRequest(enc.encode('{"requestId": 5}'), w.config, w.ports);
     expect(dead.status === 'dead-letter' && dead.code).toBe('request-format-unsupported');
     expect((await entries(w.store)).length).toBe(1);
+  });
+
+  it('caps a refusal message at 1,024 UTF-8 bytes, cut between characters and marked with "..."', async () => {
+    const w = world();
+    // An unknown member's name is quoted in the reader's message: 800 two-byte characters make it over 1,600 bytes.
+    const bytes = req('cap-1', `sha256:${'b'.repeat(64)}`, '{}', `,"${'é'.repeat(800)}":1`);
+    const read = readIntakeRequest(bytes);
+    const full = read.ok ? '' : read.error.message;
+    expect(enc.encode(full).length).toBeGreaterThan(1600);
+    const o = await processRequest(bytes, w.config, w.ports);
+    expect(o.status === 'recorded' && o.refusalCode).toBe('request-malformed');
+    const [stored] = await entries(w.store);
+    const p = parseStoredEntry(stored!.body);
+    const message = p.ok && p.value.entry.kind === 'admission-refusal' ? p.value.entry.refusal.message : '';
+    // The longest whole-character prefix within 1,021 bytes, then the three-byte marker.
+    const kept = message.slice(0, -3);
+    expect(message.endsWith('...') && full.startsWith(kept)).toBe(true);
+    expect(enc.encode(kept).length).toBeLessThanOrEqual(1021);
+    expect(enc.encode(full.slice(0, kept.length + 1)).length).toBeGreaterThan(1021);
   });
 
   it('produces one entry for three deliveries, each answered with it, so its handoff ids are the same each time', async () => {

@@ -21,7 +21,10 @@ describe('reading a saved result', () => {
   it('reads back the entry of the line submit --wait --json printed, its final newline included', () => {
     expect(JSON.parse(line)).toMatchObject({ requestId: 'req-1', kind: 'disposition', entry: body });
     for (const saved of [line, `${line}\n`, `  ${line}\r\n`])
-      expect(readSavedResult(enc.encode(saved))).toEqual({ ok: true, value: { entry: body } });
+      expect(readSavedResult(enc.encode(saved))).toEqual({
+        ok: true,
+        value: { entry: body, parsed: expect.objectContaining({ entryHash: parsed.entryHash }) },
+      });
   });
 
   it('refuses a line whose members beside the signed entry were edited, or that carries no entry', () => {
@@ -34,7 +37,10 @@ describe('reading a saved result', () => {
 
   it('reads a docket.result/2 notification that carries its entry, and refuses one that left it out', () => {
     const n = canonicalize({ format: 'docket.result/2', notificationId: parsed.entryHash, entry: body }) as string;
-    expect(readSavedResult(enc.encode(n))).toEqual({ ok: true, value: { entry: body } });
+    expect(readSavedResult(enc.encode(n))).toEqual({
+      ok: true,
+      value: { entry: body, parsed: expect.objectContaining({ entryHash: parsed.entryHash }) },
+    });
     const omitted = canonicalize({
       format: 'docket.result/2',
       notificationId: parsed.entryHash,

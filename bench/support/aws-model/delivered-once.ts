@@ -1,11 +1,11 @@
 /**
  * The scale model's check that every recorded entry was delivered, and once: the ids each handoff and notification
- * carried when the queue or topic applied it, against the ids the real fan-out (core/pipeline/fan-out.ts) derives
+ * carried when the queue or topic applied it, against the ids the real fan-out (core/pipeline/fan-out.ts `messagesOwed`) derives
  * from each stored entry. An id may arrive twice only for a request whose message or delivery job was really
  * redelivered (a receive count above one): that is the at-least-once SQS gives, and the ids let consumers dedupe.
  */
 import type { LedgerStore } from '../../../core/ledger/store/store.js';
-import { deliverRecorded } from '../../../core/pipeline/fan-out.js';
+import { messagesOwed } from '../../../core/pipeline/fan-out.js';
 import type { RouteQueueConfig } from '../../../core/pipeline/handoff-plan.js';
 import { recordedFromStored } from '../../../core/pipeline/ledger-writer.js';
 import type { PackSource } from '../../../core/pipeline/ports.js';
@@ -49,12 +49,9 @@ export class DeliveryTally {
     for (const logId of logIds)
       for await (const stored of store.readEntries(logId, 0)) {
         const recorded = recordedFromStored(stored);
-        const owe = (id: string): void => void expected.set(id, recorded.entry.requestId);
-        await deliverRecorded(recorded, config, {
-          packs,
-          handoffs: { send: async (_queue, handoffId) => owe(handoffId) },
-          results: { publish: async (m) => owe(m.id) },
-        });
+        const owed = await messagesOwed(recorded, config, packs);
+        for (const id of [...owed.handoffs.map((h) => h.handoffId), owed.notification.id])
+          expected.set(id, recorded.entry.requestId);
       }
     let missing = 0;
     let repeats = 0;

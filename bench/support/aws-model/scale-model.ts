@@ -414,7 +414,7 @@ class Instance {
             await clock.until(this.spend(o.cpuMsPerRecord * (1 - READ_SHARE)));
             return w.append(draft, options);
           },
-          ...(w.reserve !== undefined ? { reserve: w.reserve.bind(w) } : {}),
+          reserve: w.reserve.bind(w),
         };
       },
     };
