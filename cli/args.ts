@@ -74,10 +74,16 @@ export function parsePositiveInteger(text: string, what: string): number {
   return n;
 }
 
-/** Prints a usage error and returns its exit code. */
-export function reportUsage(io: CliIo, command: string, message: string, usage: string): number {
+/** Prints a usage error and returns its exit code (64; the graph commands' table has its own, ADR 0314). */
+export function reportUsage(
+  io: CliIo,
+  command: string,
+  message: string,
+  usage: string,
+  exit: number = EXIT.USAGE,
+): number {
   io.stderr(`docket ${command}: ${message}\nusage: ${usage}\n`);
-  return EXIT.USAGE;
+  return exit;
 }
 
 /** What a command's argument reading gives: the arguments to run with, or the exit code to return at once. */

@@ -15,7 +15,8 @@ import { requestIdFilterPolicies, sentRequestOf, type SentRequest } from '../../
 import type { StackClients } from '../../stack/clients.js';
 import type { CliIo } from '../io.js';
 import { waitForResults } from '../wait-results.js';
-import type { MetricSample } from './emf-metrics.js';
+import { DOCKET_METRICS, DOCKET_SERVICES } from '../../core/metric-names.js';
+import { emfSamples, logOffset, logTextSince, type MetricSample } from './emf-metrics.js';
 import { liveFigures, type LiveFigures } from './live-figures.js';
 
 export interface LiveRequest {
@@ -148,32 +149,37 @@ async function send(o: LiveCheckOptions, chunk: readonly LiveRequest[]): Promise
   }
 }
 
-/** The local stack's log (or any file the functions' stdout goes to): EMF lines appended during the run. */
-export function logMetricsSource(
-  path: string,
-  read: { offset(path: string): number; since(path: string, offset: number): string },
-  parse: (text: string) => MetricSample[],
-  evaluateRecords: (samples: readonly MetricSample[]) => number,
-): MetricsSource {
+/**
+ * The local stack's log (or any file the functions' stdout goes to): the EMF lines of Docket's namespace appended
+ * during the run.
+ */
+export function logMetricsSource(path: string): MetricsSource {
   let offset = 0;
+  const read = () => emfSamples(logTextSince(path, offset), DOCKET_METRICS.namespace);
   return {
     description: `EMF lines in ${path}`,
     begin() {
-      offset = read.offset(path);
+      offset = logOffset(path);
     },
     async samples(batchRecords, settleMs) {
       const until = Date.now() + settleMs;
-      let samples = parse(read.since(path, offset));
+      let samples = read();
       while (evaluateRecords(samples) < batchRecords && Date.now() < until) {
         await sleep(200);
-        samples = parse(read.since(path, offset));
+        samples = read();
       }
       // The deliver function's units come after the notifications: a moment more for its last line.
       await sleep(500);
-      return parse(read.since(path, offset));
+      return read();
     },
   };
 }
+
+/** The records the evaluate function's batches held, by its own BatchRecords metric. */
+const evaluateRecords = (samples: readonly MetricSample[]): number =>
+  samples
+    .filter((s) => s.name === DOCKET_METRICS.batchRecords && s.dimensions.service === DOCKET_SERVICES.evaluate)
+    .reduce((n, s) => n + s.values.reduce((a, b) => a + b, 0), 0);
 
 /** No source: the figures from it are null, and the description says why. */
 export const unreadableMetrics = (why: string): MetricsSource => ({

@@ -11,13 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { createHash, randomBytes } from 'node:crypto';
 import { createSnsClient } from '../../adapters/aws-clients.js';
 import { readTrustPolicy } from '../../core/ledger/index.js';
-import { DOCKET_METRICS, DOCKET_SERVICES } from '../../core/metric-names.js';
 import { buildRequest } from '../../core/pipeline/index.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
-import { emfSamples, logOffset, logTextSince } from '../bench/emf-metrics.js';
 import { liveCheck, logMetricsSource, unreadableMetrics, type MetricsSource } from '../bench/live-check.js';
 import { readInput, type CliIo } from '../io.js';
 import { resultsTopicArn, snsOptions } from '../results-topic.js';
@@ -156,15 +154,7 @@ function metricsSource(flag: string | undefined, endpoint: string | undefined): 
       'unread: on AWS the functions publish to CloudWatch (namespace Docket; see the stack dashboard), which this ' +
         'build does not read: batch cycle, request → entry and units are null',
     );
-  return logMetricsSource(
-    path,
-    { offset: logOffset, since: logTextSince },
-    (text) => emfSamples(text, DOCKET_METRICS.namespace),
-    (samples) =>
-      samples
-        .filter((s) => s.name === DOCKET_METRICS.batchRecords && s.dimensions.service === DOCKET_SERVICES.evaluate)
-        .reduce((n, s) => n + s.values.reduce((a, b) => a + b, 0), 0),
-  );
+  return logMetricsSource(path);
 }
 
 function positiveNumber(text: string, what: string): number {

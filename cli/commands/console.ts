@@ -18,7 +18,7 @@ import {
   type ConsoleSource,
   type ConsoleWitnesses,
 } from '../console/source.js';
-import { isUtcTime, readWitnessInputs } from './verify.js';
+import { checkWitnessFlags, readWitnessInputs, WITNESS_FLAGS } from './verify.js';
 import { localPaths } from '../../stack/local-files.js';
 import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 
@@ -106,9 +106,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
         checkpoints: { type: 'string' },
         policy: { type: 'string' },
         static: { type: 'string' },
-        witnesses: { type: 'string' },
-        cosigned: { type: 'string', multiple: true },
-        now: { type: 'string' },
+        ...WITNESS_FLAGS,
         'graph-result': { type: 'string' },
       },
       { min: 0, max: 0 },
@@ -122,10 +120,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
         : DEFAULT_PORT;
     if (port > 65535) throw new UsageError('--port is at most 65535');
     if (values.host === '') throw new UsageError('--host names an address');
-    if (typeof values.now === 'string' && !isUtcTime(values.now))
-      throw new UsageError('--now is an RFC 3339 UTC date-time (YYYY-MM-DDTHH:MM:SSZ)');
-    if (values.witnesses === undefined && (values.now !== undefined || values.cosigned !== undefined))
-      throw new UsageError('--now and --cosigned go with --witnesses');
+    checkWitnessFlags(values);
     return { values, port };
   });
   if (!line.ok) return line.exit;

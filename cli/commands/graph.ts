@@ -8,7 +8,7 @@ import {
   type GraphProject,
   type GraphRun,
 } from '../../core/graph/index.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
+import { EXIT, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
 import { configRefusal, readFileOr, readProject } from '../graph/project-config.js';
 import type { CliIo } from '../io.js';
 import { terminalLines } from '../terminal-text.js';
@@ -61,10 +61,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function usage(io: CliIo, message: string): number {
-  io.stderr(`docket graph: ${message}\nusage: ${USAGE}\n`);
-  return EXIT.GRAPH_INVOCATION;
-}
+const usage = (io: CliIo, message: string): number => reportUsage(io, 'graph', message, USAGE, EXIT.GRAPH_INVOCATION);
 
 function print(io: CliIo, run: GraphRun): number {
   io.stdout(`${graphRunJson(run)}\n`);

@@ -8,7 +8,7 @@
  * gives, with --logs, its C2SP vkey per log (`vkeys`, ADR 0302).
  */
 import { writeFileSync } from 'node:fs';
-import { EXIT, parseCommandArgs } from '../args.js';
+import { EXIT, parseCommandArgs, reportUsage } from '../args.js';
 import type { CliIo } from '../io.js';
 import { checkpointVkeys, fromHex, isHex, toHex } from '../../core/ledger/index.js';
 import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf } from '../../core/ledger/index.js';
@@ -59,12 +59,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (
     wantsPolicy &&
     (typeof values.logs !== 'string' || (typeof cpOut === 'string') === (typeof cpPublic === 'string'))
-  ) {
-    io.stderr(
-      `docket keygen: --trust-policy needs --logs and exactly one of --checkpoint-out, --checkpoint-public-key\nusage: ${USAGE}\n`,
+  )
+    return reportUsage(
+      io,
+      'keygen',
+      '--trust-policy needs --logs and exactly one of --checkpoint-out, --checkpoint-public-key',
+      USAGE,
     );
-    return EXIT.USAGE;
-  }
   let checkpointKey: PublicKeyPin | null = null;
   if (typeof cpPublic === 'string') {
     checkpointKey = parsePublicKeyArg(cpPublic);
@@ -75,24 +76,24 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return EXIT.USAGE;
     }
   }
-  const out = typeof values.out === 'string' ? values.out : localPaths().signingKey;
-  const keys = newKeyPair();
-  try {
-    writeSigningKey(out, keys, values.force === true);
-  } catch (e) {
-    io.stderr(`docket keygen: ${(e as Error).message}\n`);
-    return EXIT.FAILED;
-  }
-  io.stdout(`${JSON.stringify({ keyId: keys.keyId, publicKey: toHex(keys.publicKey), keyFile: out })}\n`);
-  if (typeof cpOut === 'string') {
-    const cp = newKeyPair();
+  /** A new key pair written to `path`, or null after saying why it could not be. */
+  const newKeyFile = (path: string) => {
+    const keys = newKeyPair();
     try {
-      writeSigningKey(cpOut, cp, values.force === true);
+      writeSigningKey(path, keys, values.force === true);
+      return keys;
     } catch (e) {
       io.stderr(`docket keygen: ${(e as Error).message}\n`);
-      return EXIT.FAILED;
+      return null;
     }
-    checkpointKey = cp;
+  };
+  const out = typeof values.out === 'string' ? values.out : localPaths().signingKey;
+  const keys = newKeyFile(out);
+  if (keys === null) return EXIT.FAILED;
+  io.stdout(`${JSON.stringify({ keyId: keys.keyId, publicKey: toHex(keys.publicKey), keyFile: out })}\n`);
+  if (typeof cpOut === 'string') {
+    checkpointKey = newKeyFile(cpOut);
+    if (checkpointKey === null) return EXIT.FAILED;
   }
   const environment = typeof values.environment === 'string' ? values.environment : LOCAL_STAGE;
   const table = typeof values.table === 'string' ? values.table : `docket-${environment}-ledger`;

@@ -20,8 +20,9 @@ import {
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { localPaths } from '../../stack/local-files.js';
 import { parseSigningKey } from '../../adapters/signing-key.js';
-import { explainStackError, openStack } from '../../stack/clients.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
+import type { StackClients } from '../../stack/clients.js';
+import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { onStack } from '../on-stack.js';
 import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket receipt <request-id> [--out <receipt.json>] [--checkpoint [--key <checkpoint-key.json>] [--policy <trust-policy.json>]] [--schedule <rate(…)>]
@@ -58,12 +59,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   });
   if (!line.ok) return line.exit;
   const { values, requestId, schedule } = line.args;
-  const settings = resolveSettings(values as never, process.env);
-  const stack = openStack(settings);
-  try {
+  return onStack(io, 'receipt', values, async (stack) => {
     let built = await buildReceipt(stack.store, requestId);
     if (!built.ok && built.error.code === 'not-checkpointed' && values.checkpoint === true) {
-      const wrote = await checkpointLogNow(values, settings, stack.store, built.error.position.logId, io);
+      const wrote = await checkpointLogNow(values, stack, built.error.position.logId, io);
       if (wrote !== EXIT.OK) return wrote;
       built = await buildReceipt(stack.store, requestId);
     }
@@ -74,12 +73,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`receipt of ${requestId} written to ${values.out}\n`);
     } else io.stdout(text);
     return EXIT.OK;
-  } catch (e) {
-    io.stderr(`docket receipt: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
-  } finally {
-    stack.close();
-  }
+  });
 }
 
 function explain(io: CliIo, e: ReceiptBuildError, schedule: string): number {
@@ -117,8 +111,7 @@ export function nextCheckpoint(newest: string | null, schedule: string, nowMs: n
 /** The verifying checkpoint writer over one log, as `docket checkpoint --logs <log>` runs it. */
 async function checkpointLogNow(
   values: Record<string, unknown>,
-  settings: StackSettings,
-  store: ReturnType<typeof openStack>['store'],
+  { store, settings }: StackClients,
   logId: string,
   io: CliIo,
 ): Promise<number> {

@@ -55,7 +55,7 @@ export interface ReplayDeps {
 
 const corruptOr =
   (code: string) =>
-  async <T extends Uint8Array | string>(get: () => Promise<T | null>): Promise<T | null | { corrupt: string }> => {
+  async <T>(get: () => Promise<T | null>): Promise<T | null | { corrupt: string }> => {
     try {
       return await get();
     } catch (e) {
@@ -83,14 +83,7 @@ export const stackDeps: ReplayDeps = {
         // An alias item with no valid digest is reported (alias-unreadable replays against it, ADR 0485), never thrown.
         resolveAlias: (a) => registry(() => stack.registry.resolveAlias(a)),
         // Published graphs (ADR 0340) for graph runs (ADR 0361): the registry's integrity refusal is reported, never served.
-        publishedGraph: async (d) => {
-          try {
-            return await stack.graphs.getGraph(d);
-          } catch (e) {
-            if (e instanceof RegistryIntegrityError) return { corrupt: e.message };
-            throw e;
-          }
-        },
+        publishedGraph: (d) => registry(() => stack.graphs.getGraph(d)),
         resolveGraphAlias: (a) => registry(() => stack.graphs.resolveGraphAlias(a)),
       },
       close: () => stack.close(),

@@ -15,7 +15,7 @@ import { requestIdFilterPolicies, sentRequestOf } from '../../core/pipeline/inde
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import { EXIT, parseCommandArgs, parsePositiveInteger, reportUsage } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { buildGraphRequest, buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
 import { MAX_REQUEST_BYTES } from '../../core/admission/index.js';
@@ -213,10 +213,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return failures > 0 ? EXIT.FAILED : EXIT.OK;
 }
 
-function usage(io: CliIo, message: string): number {
-  io.stderr(`docket submit: ${message}\nusage: ${USAGE}\n`);
-  return EXIT.USAGE;
-}
+const usage = (io: CliIo, message: string): number => reportUsage(io, 'submit', message, USAGE);
 
 /** A one-line progress bar on stderr, redrawn in place. */
 function progressBar(io: CliIo, total: number): (done: number) => void {

@@ -6,8 +6,8 @@ import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { explainStackError, openStack } from '../../stack/clients.js';
+import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { onStack } from '../on-stack.js';
 import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket tail [--from-start] [--once] [--interval <ms>] [--json]\n${SETTINGS_HELP}`;
@@ -26,10 +26,8 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
     USAGE,
   );
   const interval = typeof values.interval === 'string' ? parsePositiveInteger(values.interval, '--interval') : 1000;
-  const settings = resolveSettings(values as never, process.env);
-  const stack = openStack(settings);
   const next = new Map<string, number>();
-  try {
+  return onStack(io, 'tail', values, async (stack) => {
     if (!values['from-start']) {
       for (const log of await stack.store.listLogs()) {
         const head = await stack.store.readHead(log);
@@ -54,12 +52,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
       if (values.once || signal?.aborted) return EXIT.OK;
       await new Promise((r) => setTimeout(r, interval));
     }
-  } catch (e) {
-    io.stderr(`docket tail: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
-  } finally {
-    stack.close();
-  }
+  });
 }
 
 export function summary(e: SignedEntry): string {
