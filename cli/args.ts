@@ -12,6 +12,19 @@ export class UsageError extends Error {
 
 export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
 
+/** A flag table by name: the flags that take a value, the switches, and the flags that take a value and repeat. */
+export function flagTable(
+  values: readonly string[],
+  switches: readonly string[] = [],
+  repeated: readonly string[] = [],
+) {
+  const table: FlagSpec = {};
+  for (const name of values) table[name] = { type: 'string' };
+  for (const name of switches) table[name] = { type: 'boolean' };
+  for (const name of repeated) table[name] = { type: 'string', multiple: true };
+  return table;
+}
+
 export interface ParsedArgs {
   readonly values: Record<string, string | boolean | string[] | undefined>;
   readonly positionals: string[];

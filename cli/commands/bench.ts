@@ -15,7 +15,7 @@ import { buildRequest } from '../../core/pipeline/index.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import { liveCheck, logMetricsSource, unreadableMetrics, type MetricsSource } from '../bench/live-check.js';
 import { readInput, type CliIo } from '../io.js';
 import { resultsTopicArn, snsOptions } from '../results-topic.js';
@@ -32,16 +32,8 @@ ${SETTINGS_HELP}`;
 
 const FLAGS = {
   ...SETTING_FLAGS,
-  rate: { type: 'string' },
-  duration: { type: 'string' },
-  timeout: { type: 'string' },
-  pack: { type: 'string' },
-  facts: { type: 'string' },
-  evidence: { type: 'string' },
-  policy: { type: 'string' },
-  'results-topic': { type: 'string' },
-  'metrics-log': { type: 'string' },
-} as const;
+  ...flagTable(['rate', 'duration', 'timeout', 'pack', 'facts', 'evidence', 'policy', 'results-topic', 'metrics-log']),
+};
 
 /** A file of the repository, from this module built (dist/cli/commands) or run from source (cli/commands). */
 const repoFile = (rel: string): string => {

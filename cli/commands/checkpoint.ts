@@ -9,7 +9,7 @@
  * an entry (docs/adr/0457-no-checkpoint-over-an-open-omission.md).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { EXIT, parseCommandArgs } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
 import { signerFromKeyPair, type Signer } from '../../core/ledger/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
@@ -44,14 +44,7 @@ function loadInputs(keyFile: string, policyFile: string): { signer: Signer; poli
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    {
-      ...SETTING_FLAGS,
-      key: { type: 'string' },
-      policy: { type: 'string' },
-      out: { type: 'string' },
-      'notes-out': { type: 'string' },
-      logs: { type: 'string' },
-    },
+    { ...SETTING_FLAGS, ...flagTable(['key', 'policy', 'out', 'notes-out', 'logs']) },
     { min: 0, max: 0 },
     USAGE,
   );

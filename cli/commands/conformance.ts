@@ -1,5 +1,5 @@
 import { runCorpus, type CaseResult, type Suite } from '../../conformance/runner.js';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 
 const USAGE =
@@ -13,13 +13,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const line = readCommandLine(io, 'conformance', USAGE, () => {
     const { values } = parseCommandArgs(
       argv,
-      {
-        strict: { type: 'boolean' },
-        suite: { type: 'string' },
-        only: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
-        'rfc0008-quantifiers': { type: 'boolean' },
-      },
+      { ...flagTable(['suite', 'only'], ['strict', 'rfc0008-quantifiers']), quiet: { type: 'boolean', short: 'q' } },
       { min: 0, max: 0 },
       USAGE,
     );

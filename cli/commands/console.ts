@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { defaultDistDir, startConsoleServer } from '../console/server.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../console/address.js';
@@ -99,13 +99,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
       argv,
       {
         ...SETTING_FLAGS,
-        port: { type: 'string' },
-        host: { type: 'string' },
-        open: { type: 'boolean' },
-        export: { type: 'string' },
-        checkpoints: { type: 'string' },
-        policy: { type: 'string' },
-        static: { type: 'string' },
+        ...flagTable(['port', 'host', 'export', 'checkpoints', 'policy', 'static'], ['open']),
         ...WITNESS_FLAGS,
         'graph-result': { type: 'string' },
       },

@@ -1,6 +1,6 @@
 import { evaluateDocuments } from '../../core/evaluate/index.js';
 import type { DraftFeature } from '../../core/pack/index.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import { resultLine } from '../batch/result-line.js';
 import { readInput, type CliIo } from '../io.js';
 
@@ -10,16 +10,11 @@ const USAGE = [
   '       (any one input may be "-" for standard input)',
 ].join('\n');
 
-const FLAGS = {
-  pack: { type: 'string' },
-  facts: { type: 'string' },
-  evidence: { type: 'string' },
-  batch: { type: 'string' },
-  extension: { type: 'string', multiple: true },
-  'work-budget': { type: 'string' },
-  trace: { type: 'boolean' },
-  'rfc0008-quantifiers': { type: 'boolean' },
-} as const;
+const FLAGS = flagTable(
+  ['pack', 'facts', 'evidence', 'batch', 'work-budget'],
+  ['trace', 'rfc0008-quantifiers'],
+  ['extension'],
+);
 
 /**
  * `docket evaluate`: Core §8 over exact input bytes. Prints exactly one line of JSON per evaluation:

@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import type { Message } from '@aws-sdk/client-sqs';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { moveHandoffToDeadLetter } from '../../adapters/handoff-dead-letter.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { HandoffTarget } from '../../core/evaluate/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
@@ -100,17 +100,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     argv,
     {
       ...SETTING_FLAGS,
-      route: { type: 'string' },
-      policy: { type: 'string' },
-      routes: { type: 'string' },
-      'expect-target': { type: 'string', multiple: true },
-      seen: { type: 'string' },
-      verify: { type: 'boolean' },
-      'no-verify': { type: 'boolean' },
-      max: { type: 'string' },
-      wait: { type: 'string' },
-      peek: { type: 'boolean' },
-      json: { type: 'boolean' },
+      ...flagTable(
+        ['route', 'policy', 'routes', 'seen', 'max', 'wait'],
+        ['verify', 'no-verify', 'peek', 'json'],
+        ['expect-target'],
+      ),
     },
     { min: 0, max: 0 },
     USAGE,

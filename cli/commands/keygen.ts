@@ -8,7 +8,7 @@
  * gives, with --logs, its C2SP vkey per log (`vkeys`, ADR 0302).
  */
 import { writeFileSync } from 'node:fs';
-import { EXIT, parseCommandArgs, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage } from '../args.js';
 import type { CliIo } from '../io.js';
 import { checkpointVkeys, fromHex, isHex, toHex } from '../../core/ledger/index.js';
 import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf } from '../../core/ledger/index.js';
@@ -36,20 +36,13 @@ export function parsePublicKeyArg(text: string): PublicKeyPin | null {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    {
-      out: { type: 'string' },
-      force: { type: 'boolean' },
-      'trust-policy': { type: 'string' },
-      'checkpoint-out': { type: 'string' },
-      'checkpoint-public-key': { type: 'string' },
-      logs: { type: 'string' },
-      environment: { type: 'string' },
-      table: { type: 'string' },
-      build: { type: 'string', multiple: true },
-      // The policy permits the draft feature on every log (docket.trust-policy/3, ADR 0222): for a deployment that
-      // enables it (infra/config.ts draftFeatures), so its checkpoint writer vouches for the entries.
-      'rfc0008-quantifiers': { type: 'boolean' },
-    },
+    flagTable(
+      ['out', 'trust-policy', 'checkpoint-out', 'checkpoint-public-key', 'logs', 'environment', 'table'],
+      // --rfc0008-quantifiers: the policy permits the draft feature on every log (docket.trust-policy/3, ADR 0222):
+      // for a deployment that enables it (infra/config.ts draftFeatures), so its checkpoint writer vouches for them.
+      ['force', 'rfc0008-quantifiers'],
+      ['build'],
+    ),
     { min: 0, max: 0 },
     USAGE,
   );

@@ -9,7 +9,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { EXIT, parseCommandArgs, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { validatePack } from '../../core/pack/index.js';
 import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
@@ -24,13 +24,7 @@ const USAGE = `docket publish <pack.json>… [--json] [stack options]\n       do
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    {
-      ...SETTING_FLAGS,
-      json: { type: 'boolean' },
-      config: { type: 'string' },
-      graph: { type: 'string' },
-      'skip-tests': { type: 'boolean' },
-    },
+    { ...SETTING_FLAGS, ...flagTable(['config', 'graph'], ['json', 'skip-tests']) },
     { min: 0, max: 1000 },
     USAGE,
   );

@@ -8,7 +8,7 @@
  * Exit 0 written, 1 unknown or not recorded (or the checkpoint writer refused), 3 not checkpointed yet, 64 usage.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import {
   buildReceipt,
@@ -39,14 +39,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const line = readCommandLine(io, 'receipt', USAGE, () => {
     const { values, positionals } = parseCommandArgs(
       argv,
-      {
-        ...SETTING_FLAGS,
-        out: { type: 'string' },
-        checkpoint: { type: 'boolean' },
-        key: { type: 'string' },
-        policy: { type: 'string' },
-        schedule: { type: 'string' },
-      },
+      { ...SETTING_FLAGS, ...flagTable(['out', 'key', 'policy', 'schedule'], ['checkpoint']) },
       { min: 0, max: 1 },
       USAGE,
     );

@@ -9,7 +9,7 @@
  * trust policy it wrote to .docket/local/trust-policy.json, and replays every log.
  */
 import { readFile } from 'node:fs/promises';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import { ArchiveIntegrityError } from '../../adapters/dynamodb-request-archive.js';
@@ -136,14 +136,7 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
       argv,
       {
         ...SETTING_FLAGS,
-        log: { type: 'string' },
-        seq: { type: 'string' },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        request: { type: 'string' },
-        policy: { type: 'string' },
-        'max-work-budget': { type: 'string' },
-        'across-evaluators': { type: 'boolean' },
+        ...flagTable(['log', 'seq', 'from', 'to', 'request', 'policy', 'max-work-budget'], ['across-evaluators']),
       },
       { min: 0, max: 0 },
       USAGE,

@@ -15,7 +15,7 @@ import { requestIdFilterPolicies, sentRequestOf } from '../../core/pipeline/inde
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { buildGraphRequest, buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
 import { MAX_REQUEST_BYTES } from '../../core/admission/index.js';
@@ -38,21 +38,11 @@ ${SETTINGS_HELP}`;
 
 const FLAGS = {
   ...SETTING_FLAGS,
-  pack: { type: 'string' },
-  graph: { type: 'string' },
-  inputs: { type: 'string' },
-  facts: { type: 'string' },
-  evidence: { type: 'string' },
-  id: { type: 'string' },
-  budget: { type: 'string' },
-  file: { type: 'string' },
-  quiet: { type: 'boolean' },
-  wait: { type: 'boolean' },
-  timeout: { type: 'string' },
-  json: { type: 'boolean' },
-  'results-topic': { type: 'string' },
-  policy: { type: 'string' },
-} as const;
+  ...flagTable(
+    ['pack', 'graph', 'inputs', 'facts', 'evidence', 'id', 'budget', 'file', 'timeout', 'results-topic', 'policy'],
+    ['quiet', 'wait', 'json'],
+  ),
+};
 
 const DEFAULT_WAIT_SECONDS = 60;
 

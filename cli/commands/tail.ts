@@ -2,7 +2,7 @@
  * `docket tail`: follows new ledger entries across every log, one line each (or JSON lines with --json).
  * Starts at the current heads (or at the beginning with --from-start); --once prints what is there and exits.
  */
-import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
@@ -15,13 +15,7 @@ const USAGE = `docket tail [--from-start] [--once] [--interval <ms>] [--json]\n$
 export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    {
-      ...SETTING_FLAGS,
-      'from-start': { type: 'boolean' },
-      once: { type: 'boolean' },
-      interval: { type: 'string' },
-      json: { type: 'boolean' },
-    },
+    { ...SETTING_FLAGS, ...flagTable(['interval'], ['from-start', 'once', 'json']) },
     { min: 0, max: 0 },
     USAGE,
   );

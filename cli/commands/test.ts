@@ -6,7 +6,7 @@
  * runtime's statuses, the graph commands' table (EXIT.GRAPH_*, core/exit-codes.ts): 0 every case passed, 1 a case failed or a matrix is
  * not one, 3 the configuration or the command line is refused, 4 a file cannot be read.
  */
-import { EXIT, parseCommandArgs, reportUsage, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage, UsageError } from '../args.js';
 import { terminalText } from '../terminal-text.js';
 import type { CliIo } from '../io.js';
 import { allPassed, everything, runProjectTests, testReport, testSummary } from '../project/project-tests.js';
@@ -14,11 +14,7 @@ import { loadErrorMessage, loadProject } from '../project/read-project.js';
 
 const USAGE = 'docket test --config <jpack.json> [--pack <name> | --graph <name>]';
 
-const FLAGS = {
-  config: { type: 'string' },
-  pack: { type: 'string' },
-  graph: { type: 'string' },
-} as const;
+const FLAGS = flagTable(['config', 'pack', 'graph']);
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   let values: Record<string, unknown>;

@@ -7,7 +7,7 @@
  * `entry-omitted`. Prints ONE line of JSON `{"ok":…,"findings":[…]}`. Exit 0 ok, 1 not ok, 2 no verdict (an
  * unreadable file, or a stage that cannot be read), 3 not yet (no checkpoint covers the saved entry), 64 usage error.
  */
-import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, reportUsage } from '../args.js';
 import { readBytesOrError, type CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import {
@@ -58,19 +58,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const line = readCommandLine(io, 'verify-receipt', USAGE, () => {
     const { values, positionals } = parseCommandArgs(
       argv,
-      {
-        ...SETTING_FLAGS,
-        wait: { type: 'boolean' },
-        timeout: { type: 'string' },
-        policy: { type: 'string' },
-        witnesses: { type: 'string' },
-        pack: { type: 'string' },
-        facts: { type: 'string' },
-        evidence: { type: 'string' },
-        request: { type: 'string' },
-        graph: { type: 'string' },
-        inputs: { type: 'string' },
-      },
+      { ...SETTING_FLAGS, ...flagTable(['timeout', 'policy', 'witnesses', ...INPUTS], ['wait']) },
       { min: 1, max: 1 },
       USAGE,
     );

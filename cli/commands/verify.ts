@@ -8,7 +8,7 @@
  * policy and checkpoint export that `npm start` writes under .docket/local/.
  */
 import { existsSync } from 'node:fs';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import { readBytesOrError, type CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import { readCheckpointExport } from '../../core/ledger/index.js';
@@ -95,12 +95,7 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
       argv,
       {
         ...SETTING_FLAGS,
-        export: { type: 'string' },
-        checkpoints: { type: 'string' },
-        policy: { type: 'string' },
-        markers: { type: 'string' },
-        'all-signatures': { type: 'boolean' },
-        'skip-archive': { type: 'boolean' },
+        ...flagTable(['export', 'checkpoints', 'policy', 'markers'], ['all-signatures', 'skip-archive']),
         ...WITNESS_FLAGS,
       },
       { min: 0, max: 0 },
@@ -247,11 +242,7 @@ export async function verifyLive(
 }
 
 /** The witness flags `docket verify` and `docket console` both take, read alike (readWitnessInputs). */
-export const WITNESS_FLAGS = {
-  witnesses: { type: 'string' },
-  cosigned: { type: 'string', multiple: true },
-  now: { type: 'string' },
-} as const;
+export const WITNESS_FLAGS = flagTable(['witnesses', 'now'], [], ['cosigned']);
 
 /** --now is a UTC date-time; it and --cosigned go with --witnesses. */
 export function checkWitnessFlags(values: Readonly<Record<string, unknown>>): void {
