@@ -24,20 +24,6 @@ export interface LiveRequest {
   readonly text: string;
 }
 
-/** Where the functions' metrics of a run are read: the local stack's log, CloudWatch, or nowhere (and why). */
-export interface MetricsSource {
-  /** What `sources.metrics` says. */
-  readonly description: string;
-  /** Marks the start of the run (e.g. the log's size now). */
-  begin(): void;
-  /**
-   * The samples emitted since begin(), once they hold at least `batchRecords` evaluate records (or `settleMs`
-   * passed: EMF lines are written after each invocation answers, a little after its notification); undefined when
-   * this source cannot be read.
-   */
-  samples(batchRecords: number, settleMs: number): Promise<readonly MetricSample[] | undefined>;
-}
-
 export interface LiveCheckOptions {
   readonly stack: StackClients;
   readonly sns: SNSClient;
@@ -50,7 +36,11 @@ export interface LiveCheckOptions {
   readonly waitSeconds: number;
   /** The i-th request (0-based) of the run. */
   readonly request: (i: number) => LiveRequest;
-  readonly metrics: MetricsSource;
+  /**
+   * The file the functions' stdout (their EMF lines) goes to: the local stack's log. Undefined on AWS, where they go
+   * to CloudWatch, which this build does not read: the figures from them are null.
+   */
+  readonly metricsLog: string | undefined;
   readonly io: CliIo;
 }
 
@@ -73,8 +63,8 @@ export async function liveCheck(o: LiveCheckOptions): Promise<LiveFigures> {
   const sentAt = new Map<string, number>();
   const results = new Map<string, { at: number; logId: string; seq: number }>();
   let notSent = 0;
+  const offset = o.metricsLog === undefined ? 0 : logOffset(o.metricsLog);
   try {
-    o.metrics.begin();
     o.io.stderr(`docket bench live: ${total} requests at ${o.rate}/s over ${o.durationSeconds} s\n`);
     const start = Date.now();
     const waiting = waitForResults({
@@ -108,7 +98,7 @@ export async function liveCheck(o: LiveCheckOptions): Promise<LiveFigures> {
       o.io.stderr(`docket bench live: could not remove the wait queue: ${(e as Error).message}\n`);
     });
   }
-  const samples = await o.metrics.samples(results.size, 5_000);
+  const samples = o.metricsLog === undefined ? undefined : await logSamples(o.metricsLog, offset, results.size, 5_000);
   return liveFigures({
     rate: o.rate,
     durationSeconds: o.durationSeconds,
@@ -125,7 +115,11 @@ export async function liveCheck(o: LiveCheckOptions): Promise<LiveFigures> {
     sources: {
       latency:
         'p50Ms/p99Ms: the evaluate function (RequestToEntryMs); notified*: this client, send → verified notification',
-      metrics: o.metrics.description,
+      metrics:
+        o.metricsLog === undefined
+          ? 'unread: on AWS the functions publish to CloudWatch (namespace Docket; see the stack dashboard), which ' +
+            'this build does not read: batch cycle, request → entry and units are null'
+          : `EMF lines in ${o.metricsLog}`,
       units: 'ReturnConsumedCapacity, as the table answered each call (ConsumedWriteUnits, ConsumedReadUnits)',
       ...(notSent > 0 ? { notSent: `${notSent} request(s) refused by SQS` } : {}),
     },
@@ -150,29 +144,17 @@ async function send(o: LiveCheckOptions, chunk: readonly LiveRequest[]): Promise
 }
 
 /**
- * The local stack's log (or any file the functions' stdout goes to): the EMF lines of Docket's namespace appended
- * during the run.
+ * The EMF lines of Docket's namespace appended to `path` since `offset`, once they hold at least `batchRecords`
+ * evaluate records (or `settleMs` passed: EMF lines are written after each invocation answers, a little after its
+ * notification).
  */
-export function logMetricsSource(path: string): MetricsSource {
-  let offset = 0;
+async function logSamples(path: string, offset: number, batchRecords: number, settleMs: number) {
   const read = () => emfSamples(logTextSince(path, offset), DOCKET_METRICS.namespace);
-  return {
-    description: `EMF lines in ${path}`,
-    begin() {
-      offset = logOffset(path);
-    },
-    async samples(batchRecords, settleMs) {
-      const until = Date.now() + settleMs;
-      let samples = read();
-      while (evaluateRecords(samples) < batchRecords && Date.now() < until) {
-        await sleep(200);
-        samples = read();
-      }
-      // The deliver function's units come after the notifications: a moment more for its last line.
-      await sleep(500);
-      return read();
-    },
-  };
+  const until = Date.now() + settleMs;
+  while (evaluateRecords(read()) < batchRecords && Date.now() < until) await sleep(200);
+  // The deliver function's units come after the notifications: a moment more for its last line.
+  await sleep(500);
+  return read();
 }
 
 /** The records the evaluate function's batches held, by its own BatchRecords metric. */
@@ -180,10 +162,3 @@ const evaluateRecords = (samples: readonly MetricSample[]): number =>
   samples
     .filter((s) => s.name === DOCKET_METRICS.batchRecords && s.dimensions.service === DOCKET_SERVICES.evaluate)
     .reduce((n, s) => n + s.values.reduce((a, b) => a + b, 0), 0);
-
-/** No source: the figures from it are null, and the description says why. */
-export const unreadableMetrics = (why: string): MetricsSource => ({
-  description: why,
-  begin() {},
-  samples: async () => undefined,
-});

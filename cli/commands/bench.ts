@@ -16,7 +16,7 @@ import { explainStackError, openStack } from '../../stack/clients.js';
 import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
-import { liveCheck, logMetricsSource, unreadableMetrics, type MetricsSource } from '../bench/live-check.js';
+import { liveCheck } from '../bench/live-check.js';
 import { readInput, type CliIo } from '../io.js';
 import { resultsTopicArn, snsOptions } from '../results-topic.js';
 
@@ -103,7 +103,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         if (!built.ok) throw new UsageError(`the request cannot be built: ${built.error}`);
         return { requestId, text: built.value };
       },
-      metrics: metricsSource(v['metrics-log'] as string | undefined, settings.endpoint),
+      // The local stack writes its functions' stdout to .docket/local/stack.log (localstack/daemon.ts); a deployed
+      // stage's go to CloudWatch (docs/deploy.md "Observe it").
+      metricsLog:
+        (v['metrics-log'] as string | undefined) ??
+        (settings.endpoint !== undefined ? join(localPaths().dir, 'stack.log') : undefined),
       io,
     });
     io.stdout(`${JSON.stringify(figures)}\n`);
@@ -132,21 +136,6 @@ async function requestDocuments(v: Record<string, string | boolean | undefined>,
     facts: new Uint8Array(readFileSync(repoFile(DEFAULT_REQUEST.facts))),
     evidence: new Uint8Array(readFileSync(repoFile(DEFAULT_REQUEST.evidence))),
   };
-}
-
-/**
- * The local stack writes its functions' stdout to .docket/local/stack.log (localstack/daemon.ts); a deployed stage's
- * go to CloudWatch, which needs a client this build does not carry: those figures are null there, and the dashboard
- * shows them (docs/deploy.md "Observe it").
- */
-function metricsSource(flag: string | undefined, endpoint: string | undefined): MetricsSource {
-  const path = flag ?? (endpoint !== undefined ? join(localPaths().dir, 'stack.log') : undefined);
-  if (path === undefined)
-    return unreadableMetrics(
-      'unread: on AWS the functions publish to CloudWatch (namespace Docket; see the stack dashboard), which this ' +
-        'build does not read: batch cycle, request → entry and units are null',
-    );
-  return logMetricsSource(path);
 }
 
 function positiveNumber(text: string, what: string): number {

@@ -2,6 +2,8 @@ import { runCorpus, type CaseResult, type Suite } from '../../conformance/runner
 import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 
+const SUITES: readonly Suite[] = ['document', 'evaluation', 'rfc0008-document', 'rfc0008-evaluation', 'graph'];
+
 const USAGE =
   'docket conformance [--strict] [--suite document|evaluation|graph] [--only <text>] [--quiet] [--rfc0008-quantifiers]';
 
@@ -35,13 +37,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (r.passed && values.quiet === true) continue;
     lines.push(caseLine(r));
   }
-  for (const suite of [
-    'document',
-    'evaluation',
-    'rfc0008-document',
-    'rfc0008-evaluation',
-    'graph',
-  ] as const satisfies Suite[]) {
+  for (const suite of SUITES) {
     const rs = report.results.filter((r) => r.suite === suite);
     if (rs.length === 0) continue;
     const ok = rs.filter((r) => r.passed).length;

@@ -80,21 +80,14 @@ function explain(io: CliIo, e: ReceiptBuildError, schedule: string): number {
   return EXIT.NOT_CHECKPOINTED;
 }
 
-const UNIT_SECONDS: Record<string, number> = {
-  minute: 60,
-  minutes: 60,
-  hour: 3600,
-  hours: 3600,
-  day: 86400,
-  days: 86400,
-};
+const UNIT_SECONDS: Record<string, number> = { minute: 60, hour: 3600, day: 86400 };
 
 /** When the next scheduled checkpoint is due: the newest checkpoint's time plus the rate, when both are known. */
 export function nextCheckpoint(newest: string | null, schedule: string, nowMs: number): string {
   const rate = /^rate\((\d+) (minutes?|hours?|days?)\)$/.exec(schedule);
   if (rate === null || newest === null)
     return `the checkpoint function runs on the schedule ${schedule}${newest === null ? ' and has not checkpointed this log yet' : ''}; run again after it, or pass --checkpoint on the local stack`;
-  const due = Date.parse(newest) + Number(rate[1]) * (UNIT_SECONDS[rate[2]!] ?? 60) * 1000;
+  const due = Date.parse(newest) + Number(rate[1]) * (UNIT_SECONDS[rate[2]!.replace(/s$/, '')] ?? 60) * 1000;
   const when = new Date(due).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return due > nowMs
     ? `the next scheduled checkpoint (${schedule} after ${newest}) is due at ${when}; run again after it`
