@@ -15,7 +15,7 @@ import { buildRequest } from '../../core/pipeline/index.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, HelpRequested, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import { liveCheck } from '../bench/live-check.js';
 import { readInput, type CliIo } from '../io.js';
 import { resultsTopicArn, snsOptions } from '../results-topic.js';
@@ -49,10 +49,7 @@ const DEFAULT_REQUEST = {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === '--help' || sub === '-h') {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
+  if (sub === '--help' || sub === '-h') throw new HelpRequested(USAGE);
   if (sub !== 'live') {
     io.stderr(`usage: ${USAGE}\n`);
     return EXIT.USAGE;

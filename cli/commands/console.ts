@@ -36,8 +36,6 @@ docket console --static <dir>
   --static copies the offline verification page (console/dist/offline.html, built by "npm run build") into <dir>.
 ${SETTINGS_HELP}`;
 
-export { DEFAULT_HOST, DEFAULT_PORT } from '../console/address.js';
-
 function openBrowser(url: string, io: CliIo): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   try {

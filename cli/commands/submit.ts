@@ -1,10 +1,8 @@
 /**
- * `docket submit`: puts evaluation requests on the intake queue and prints their request ids (docs/pipeline.md).
- *   docket submit --pack <sha256:…|id@version> --facts f.json [--evidence e.json] [--id ID] [--budget N]
- *   docket submit --file batch.jsonl [--pack REF]      (progress bar on stderr; one id per line on stdout)
- *   docket submit --graph <sha256:…|id@version> [--inputs f.json] [--id ID] [--budget N]   (a graph request)
- *   … --wait [--timeout <s>] [--json]: one result line per request as its result notification arrives, read from a
- *   short-lived queue subscribed to the results topic (docs/adr/0173-submit-wait-listens-on-a-filtered-queue.md).
+ * `docket submit` (USAGE below): puts evaluation requests on the intake queue and prints their request ids
+ * (docs/pipeline.md); --file shows a progress bar on stderr. With --wait, one result line per request as its result
+ * notification arrives, read from a short-lived queue subscribed to the results topic
+ * (docs/adr/0173-submit-wait-listens-on-a-filtered-queue.md).
  * Documents are spliced into the request verbatim (core/pipeline/request-builder.ts), never re-serialized.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
