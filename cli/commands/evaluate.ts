@@ -2,6 +2,7 @@ import { evaluateDocuments } from '../../core/evaluate/index.js';
 import type { DraftFeature } from '../../core/pack/index.js';
 import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import { resultLine } from '../batch/result-line.js';
+import type { BatchOptions } from '../batch/run-batch.js';
 import { readInput, type CliIo } from '../io.js';
 
 const USAGE = [
@@ -44,26 +45,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return result.kind === 'disposition' ? EXIT.OK : EXIT.EVALUATION_ERROR;
 }
 
+/** What `runBatch` takes, with the pack and the mode; a single evaluation adds its documents and --trace. */
 type Options =
-  | {
+  | (Omit<BatchOptions, 'batch'> & {
       readonly mode: 'single';
       readonly pack: string;
       readonly facts: string;
       readonly evidence: string | undefined;
-      readonly extensions: ReadonlySet<string>;
-      readonly workBudget: number | undefined;
       readonly trace: boolean;
-      readonly draftFeatures: readonly DraftFeature[];
-    }
-  | {
-      readonly mode: 'batch';
-      readonly pack: string;
-      readonly batch: string;
-      readonly extensions: ReadonlySet<string>;
-      readonly workBudget: number | undefined;
-      readonly trace: false;
-      readonly draftFeatures: readonly DraftFeature[];
-    };
+    })
+  | (BatchOptions & { readonly mode: 'batch'; readonly pack: string; readonly trace: false });
 
 function options(argv: string[]): Options {
   const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE);

@@ -127,7 +127,7 @@ function selectionOf(values: Record<string, unknown>): ReplaySelection {
 }
 
 function unreadable(io: CliIo, code: string, detail: string): number {
-  return reportNoVerdict(io, 'replay', { code, detail }, EXIT.NO_VERDICT);
+  return reportNoVerdict(io, 'replay', { code, detail });
 }
 
 export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDeps): Promise<number> {

@@ -66,8 +66,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   });
   if (!line.ok) return line.exit;
   const { values, path } = line.args;
-  const noVerdict = (code: NoVerdictCode, detail: string) =>
-    reportNoVerdict(io, 'verify-receipt', { code, detail }, EXIT.NO_VERDICT);
+  const noVerdict = (code: NoVerdictCode, detail: string) => reportNoVerdict(io, 'verify-receipt', { code, detail });
 
   const receiptBytes = await readBytesOrError(path);
   if (receiptBytes instanceof Error) return noVerdict('receipt-unreadable', `${path}: ${receiptBytes.message}`);
@@ -149,12 +148,7 @@ async function auditSaved(
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   } catch (e) {
-    return reportNoVerdict(
-      io,
-      'verify-receipt',
-      { code: 'stage-unreadable', detail: explainStackError(e, settings) },
-      EXIT.NO_VERDICT,
-    );
+    return reportNoVerdict(io, 'verify-receipt', { code: 'stage-unreadable', detail: explainStackError(e, settings) });
   } finally {
     stack.close();
   }

@@ -69,7 +69,7 @@ const defaultDeps: VerifyDeps = {
 };
 
 function noVerdict(io: CliIo, nv: NoVerdict): number {
-  return reportNoVerdict(io, 'verify', nv, EXIT.NO_VERDICT);
+  return reportNoVerdict(io, 'verify', nv);
 }
 
 function progress(io: CliIo): { onProgress: (n: number) => void; done: () => void } {
