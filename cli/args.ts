@@ -12,6 +12,19 @@ export class UsageError extends Error {
 
 export type FlagSpec = NonNullable<ParseArgsConfig['options']>;
 
+/** A flag table by name: the flags that take a value, the switches, and the flags that take a value and repeat. */
+export function flagTable(
+  values: readonly string[],
+  switches: readonly string[] = [],
+  repeated: readonly string[] = [],
+) {
+  const table: FlagSpec = {};
+  for (const name of values) table[name] = { type: 'string' };
+  for (const name of switches) table[name] = { type: 'boolean' };
+  for (const name of repeated) table[name] = { type: 'string', multiple: true };
+  return table;
+}
+
 export interface ParsedArgs {
   readonly values: Record<string, string | boolean | string[] | undefined>;
   readonly positionals: string[];
@@ -74,10 +87,16 @@ export function parsePositiveInteger(text: string, what: string): number {
   return n;
 }
 
-/** Prints a usage error and returns its exit code. */
-export function reportUsage(io: CliIo, command: string, message: string, usage: string): number {
+/** Prints a usage error and returns its exit code (64; the graph commands' table has its own, ADR 0314). */
+export function reportUsage(
+  io: CliIo,
+  command: string,
+  message: string,
+  usage: string,
+  exit: number = EXIT.USAGE,
+): number {
   io.stderr(`docket ${command}: ${message}\nusage: ${usage}\n`);
-  return EXIT.USAGE;
+  return exit;
 }
 
 /** What a command's argument reading gives: the arguments to run with, or the exit code to return at once. */

@@ -84,6 +84,15 @@ export async function readInput(path: string, io: CliIo): Promise<Uint8Array> {
   }
 }
 
+/** A file's bytes, or the Error reading it gave, for a command that reports an unreadable input as its verdict. */
+export async function readBytesOrError(path: string): Promise<Uint8Array | Error> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (e) {
+    return e as Error;
+  }
+}
+
 /** A command input as a stream of byte chunks: a file path, or "-" for standard input. Opening a file is checked
  * here, before anything is written, with the same errors as readInput. */
 export async function openInputChunks(path: string, io: CliIo): Promise<AsyncIterable<Uint8Array>> {

@@ -91,9 +91,7 @@ async function provenResult(body: string, o: WaitOptions): Promise<ProvenEntry |
 }
 
 /** One result as a terminal line: the entry's strings (ids, outcome, codes) escaped by terminalText. */
-export function humanLine(p: ParsedEntry): string {
-  return terminalText(humanText(p));
-}
+export const humanLine = (p: ParsedEntry): string => terminalText(humanText(p));
 
 function humanText(p: ParsedEntry): string {
   const n = p.entry;

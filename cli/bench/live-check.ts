@@ -15,26 +15,13 @@ import { requestIdFilterPolicies, sentRequestOf, type SentRequest } from '../../
 import type { StackClients } from '../../stack/clients.js';
 import type { CliIo } from '../io.js';
 import { waitForResults } from '../wait-results.js';
-import type { MetricSample } from './emf-metrics.js';
+import { DOCKET_METRICS, DOCKET_SERVICES } from '../../core/metric-names.js';
+import { emfSamples, logOffset, logTextSince, type MetricSample } from './emf-metrics.js';
 import { liveFigures, type LiveFigures } from './live-figures.js';
 
 export interface LiveRequest {
   readonly requestId: string;
   readonly text: string;
-}
-
-/** Where the functions' metrics of a run are read: the local stack's log, CloudWatch, or nowhere (and why). */
-export interface MetricsSource {
-  /** What `sources.metrics` says. */
-  readonly description: string;
-  /** Marks the start of the run (e.g. the log's size now). */
-  begin(): void;
-  /**
-   * The samples emitted since begin(), once they hold at least `batchRecords` evaluate records (or `settleMs`
-   * passed: EMF lines are written after each invocation answers, a little after its notification); undefined when
-   * this source cannot be read.
-   */
-  samples(batchRecords: number, settleMs: number): Promise<readonly MetricSample[] | undefined>;
 }
 
 export interface LiveCheckOptions {
@@ -49,7 +36,11 @@ export interface LiveCheckOptions {
   readonly waitSeconds: number;
   /** The i-th request (0-based) of the run. */
   readonly request: (i: number) => LiveRequest;
-  readonly metrics: MetricsSource;
+  /**
+   * The file the functions' stdout (their EMF lines) goes to: the local stack's log. Undefined on AWS, where they go
+   * to CloudWatch, which this build does not read: the figures from them are null.
+   */
+  readonly metricsLog: string | undefined;
   readonly io: CliIo;
 }
 
@@ -72,8 +63,8 @@ export async function liveCheck(o: LiveCheckOptions): Promise<LiveFigures> {
   const sentAt = new Map<string, number>();
   const results = new Map<string, { at: number; logId: string; seq: number }>();
   let notSent = 0;
+  const offset = o.metricsLog === undefined ? 0 : logOffset(o.metricsLog);
   try {
-    o.metrics.begin();
     o.io.stderr(`docket bench live: ${total} requests at ${o.rate}/s over ${o.durationSeconds} s\n`);
     const start = Date.now();
     const waiting = waitForResults({
@@ -107,7 +98,7 @@ export async function liveCheck(o: LiveCheckOptions): Promise<LiveFigures> {
       o.io.stderr(`docket bench live: could not remove the wait queue: ${(e as Error).message}\n`);
     });
   }
-  const samples = await o.metrics.samples(results.size, 5_000);
+  const samples = o.metricsLog === undefined ? undefined : await logSamples(o.metricsLog, offset, results.size, 5_000);
   return liveFigures({
     rate: o.rate,
     durationSeconds: o.durationSeconds,
@@ -124,7 +115,11 @@ export async function liveCheck(o: LiveCheckOptions): Promise<LiveFigures> {
     sources: {
       latency:
         'p50Ms/p99Ms: the evaluate function (RequestToEntryMs); notified*: this client, send → verified notification',
-      metrics: o.metrics.description,
+      metrics:
+        o.metricsLog === undefined
+          ? 'unread: on AWS the functions publish to CloudWatch (namespace Docket; see the stack dashboard), which ' +
+            'this build does not read: batch cycle, request → entry and units are null'
+          : `EMF lines in ${o.metricsLog}`,
       units: 'ReturnConsumedCapacity, as the table answered each call (ConsumedWriteUnits, ConsumedReadUnits)',
       ...(notSent > 0 ? { notSent: `${notSent} request(s) refused by SQS` } : {}),
     },
@@ -148,36 +143,22 @@ async function send(o: LiveCheckOptions, chunk: readonly LiveRequest[]): Promise
   }
 }
 
-/** The local stack's log (or any file the functions' stdout goes to): EMF lines appended during the run. */
-export function logMetricsSource(
-  path: string,
-  read: { offset(path: string): number; since(path: string, offset: number): string },
-  parse: (text: string) => MetricSample[],
-  evaluateRecords: (samples: readonly MetricSample[]) => number,
-): MetricsSource {
-  let offset = 0;
-  return {
-    description: `EMF lines in ${path}`,
-    begin() {
-      offset = read.offset(path);
-    },
-    async samples(batchRecords, settleMs) {
-      const until = Date.now() + settleMs;
-      let samples = parse(read.since(path, offset));
-      while (evaluateRecords(samples) < batchRecords && Date.now() < until) {
-        await sleep(200);
-        samples = parse(read.since(path, offset));
-      }
-      // The deliver function's units come after the notifications: a moment more for its last line.
-      await sleep(500);
-      return parse(read.since(path, offset));
-    },
-  };
+/**
+ * The EMF lines of Docket's namespace appended to `path` since `offset`, once they hold at least `batchRecords`
+ * evaluate records (or `settleMs` passed: EMF lines are written after each invocation answers, a little after its
+ * notification).
+ */
+async function logSamples(path: string, offset: number, batchRecords: number, settleMs: number) {
+  const read = () => emfSamples(logTextSince(path, offset), DOCKET_METRICS.namespace);
+  const until = Date.now() + settleMs;
+  while (evaluateRecords(read()) < batchRecords && Date.now() < until) await sleep(200);
+  // The deliver function's units come after the notifications: a moment more for its last line.
+  await sleep(500);
+  return read();
 }
 
-/** No source: the figures from it are null, and the description says why. */
-export const unreadableMetrics = (why: string): MetricsSource => ({
-  description: why,
-  begin() {},
-  samples: async () => undefined,
-});
+/** The records the evaluate function's batches held, by its own BatchRecords metric. */
+const evaluateRecords = (samples: readonly MetricSample[]): number =>
+  samples
+    .filter((s) => s.name === DOCKET_METRICS.batchRecords && s.dimensions.service === DOCKET_SERVICES.evaluate)
+    .reduce((n, s) => n + s.values.reduce((a, b) => a + b, 0), 0);

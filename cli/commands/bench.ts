@@ -11,14 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { createHash, randomBytes } from 'node:crypto';
 import { createSnsClient } from '../../adapters/aws-clients.js';
 import { readTrustPolicy } from '../../core/ledger/index.js';
-import { DOCKET_METRICS, DOCKET_SERVICES } from '../../core/metric-names.js';
 import { buildRequest } from '../../core/pipeline/index.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
-import { emfSamples, logOffset, logTextSince } from '../bench/emf-metrics.js';
-import { liveCheck, logMetricsSource, unreadableMetrics, type MetricsSource } from '../bench/live-check.js';
+import { EXIT, flagTable, HelpRequested, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { liveCheck } from '../bench/live-check.js';
 import { readInput, type CliIo } from '../io.js';
 import { resultsTopicArn, snsOptions } from '../results-topic.js';
 
@@ -34,16 +32,8 @@ ${SETTINGS_HELP}`;
 
 const FLAGS = {
   ...SETTING_FLAGS,
-  rate: { type: 'string' },
-  duration: { type: 'string' },
-  timeout: { type: 'string' },
-  pack: { type: 'string' },
-  facts: { type: 'string' },
-  evidence: { type: 'string' },
-  policy: { type: 'string' },
-  'results-topic': { type: 'string' },
-  'metrics-log': { type: 'string' },
-} as const;
+  ...flagTable(['rate', 'duration', 'timeout', 'pack', 'facts', 'evidence', 'policy', 'results-topic', 'metrics-log']),
+};
 
 /** A file of the repository, from this module built (dist/cli/commands) or run from source (cli/commands). */
 const repoFile = (rel: string): string => {
@@ -59,10 +49,7 @@ const DEFAULT_REQUEST = {
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub === '--help' || sub === '-h') {
-    io.stdout(`usage: ${USAGE}\n`);
-    return EXIT.OK;
-  }
+  if (sub === '--help' || sub === '-h') throw new HelpRequested(USAGE);
   if (sub !== 'live') {
     io.stderr(`usage: ${USAGE}\n`);
     return EXIT.USAGE;
@@ -113,7 +100,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         if (!built.ok) throw new UsageError(`the request cannot be built: ${built.error}`);
         return { requestId, text: built.value };
       },
-      metrics: metricsSource(v['metrics-log'] as string | undefined, settings.endpoint),
+      // The local stack writes its functions' stdout to .docket/local/stack.log (localstack/daemon.ts); a deployed
+      // stage's go to CloudWatch (docs/deploy.md "Observe it").
+      metricsLog:
+        (v['metrics-log'] as string | undefined) ??
+        (settings.endpoint !== undefined ? join(localPaths().dir, 'stack.log') : undefined),
       io,
     });
     io.stdout(`${JSON.stringify(figures)}\n`);
@@ -142,29 +133,6 @@ async function requestDocuments(v: Record<string, string | boolean | undefined>,
     facts: new Uint8Array(readFileSync(repoFile(DEFAULT_REQUEST.facts))),
     evidence: new Uint8Array(readFileSync(repoFile(DEFAULT_REQUEST.evidence))),
   };
-}
-
-/**
- * The local stack writes its functions' stdout to .docket/local/stack.log (localstack/daemon.ts); a deployed stage's
- * go to CloudWatch, which needs a client this build does not carry: those figures are null there, and the dashboard
- * shows them (docs/deploy.md "Observe it").
- */
-function metricsSource(flag: string | undefined, endpoint: string | undefined): MetricsSource {
-  const path = flag ?? (endpoint !== undefined ? join(localPaths().dir, 'stack.log') : undefined);
-  if (path === undefined)
-    return unreadableMetrics(
-      'unread: on AWS the functions publish to CloudWatch (namespace Docket; see the stack dashboard), which this ' +
-        'build does not read: batch cycle, request → entry and units are null',
-    );
-  return logMetricsSource(
-    path,
-    { offset: logOffset, since: logTextSince },
-    (text) => emfSamples(text, DOCKET_METRICS.namespace),
-    (samples) =>
-      samples
-        .filter((s) => s.name === DOCKET_METRICS.batchRecords && s.dimensions.service === DOCKET_SERVICES.evaluate)
-        .reduce((n, s) => n + s.values.reduce((a, b) => a + b, 0), 0),
-  );
 }
 
 function positiveNumber(text: string, what: string): number {

@@ -9,15 +9,15 @@
  * an entry (docs/adr/0457-no-checkpoint-over-an-open-omission.md).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { EXIT, parseCommandArgs } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs } from '../args.js';
 import type { CliIo } from '../io.js';
 import { signerFromKeyPair, type Signer } from '../../core/ledger/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { localPaths } from '../../stack/local-files.js';
 import { parseSigningKey } from '../../adapters/signing-key.js';
-import { explainStackError, openStack } from '../../stack/clients.js';
+import { onStack } from '../on-stack.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
 import { terminalText } from '../terminal-text.js';
 
@@ -44,14 +44,7 @@ function loadInputs(keyFile: string, policyFile: string): { signer: Signer; poli
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    {
-      ...SETTING_FLAGS,
-      key: { type: 'string' },
-      policy: { type: 'string' },
-      out: { type: 'string' },
-      'notes-out': { type: 'string' },
-      logs: { type: 'string' },
-    },
+    { ...SETTING_FLAGS, ...flagTable(['key', 'policy', 'out', 'notes-out', 'logs']) },
     { min: 0, max: 0 },
     USAGE,
   );
@@ -63,9 +56,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`docket checkpoint: ${inputs}\n`);
     return EXIT.FAILED;
   }
-  const settings = resolveSettings(values as never, process.env);
-  const stack = openStack(settings);
-  try {
+  return onStack(io, 'checkpoint', values, async (stack) => {
+    const { settings } = stack;
     const logIds =
       typeof values.logs === 'string' ? values.logs.split(',').filter(Boolean) : await stack.store.listLogs();
     // The archive cross-check first: no log is signed over an open omission (ADR 0457).
@@ -98,10 +90,5 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     for (const c of r.refused) io.stderr(`docket checkpoint: ${terminalText(describeRefusal(c))}\n`);
     io.stderr(`checkpoint export written to ${out}${r.notes === null ? '' : `, checkpoint notes to ${notesOut}`}\n`);
     return r.refused.length > 0 ? EXIT.FAILED : EXIT.OK;
-  } catch (e) {
-    io.stderr(`docket checkpoint: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
-  } finally {
-    stack.close();
-  }
+  });
 }

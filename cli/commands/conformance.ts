@@ -1,6 +1,8 @@
 import { runCorpus, type CaseResult, type Suite } from '../../conformance/runner.js';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
+
+const SUITES: readonly Suite[] = ['document', 'evaluation', 'rfc0008-document', 'rfc0008-evaluation', 'graph'];
 
 const USAGE =
   'docket conformance [--strict] [--suite document|evaluation|graph] [--only <text>] [--quiet] [--rfc0008-quantifiers]';
@@ -13,13 +15,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const line = readCommandLine(io, 'conformance', USAGE, () => {
     const { values } = parseCommandArgs(
       argv,
-      {
-        strict: { type: 'boolean' },
-        suite: { type: 'string' },
-        only: { type: 'string' },
-        quiet: { type: 'boolean', short: 'q' },
-        'rfc0008-quantifiers': { type: 'boolean' },
-      },
+      { ...flagTable(['suite', 'only'], ['strict', 'rfc0008-quantifiers']), quiet: { type: 'boolean', short: 'q' } },
       { min: 0, max: 0 },
       USAGE,
     );
@@ -41,13 +37,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (r.passed && values.quiet === true) continue;
     lines.push(caseLine(r));
   }
-  for (const suite of [
-    'document',
-    'evaluation',
-    'rfc0008-document',
-    'rfc0008-evaluation',
-    'graph',
-  ] as const satisfies Suite[]) {
+  for (const suite of SUITES) {
     const rs = report.results.filter((r) => r.suite === suite);
     if (rs.length === 0) continue;
     const ok = rs.filter((r) => r.passed).length;

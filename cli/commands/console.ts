@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { defaultDistDir, startConsoleServer } from '../console/server.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../console/address.js';
@@ -18,7 +18,7 @@ import {
   type ConsoleSource,
   type ConsoleWitnesses,
 } from '../console/source.js';
-import { isUtcTime, readWitnessInputs } from './verify.js';
+import { checkWitnessFlags, readWitnessInputs, WITNESS_FLAGS } from './verify.js';
 import { localPaths } from '../../stack/local-files.js';
 import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 
@@ -35,8 +35,6 @@ docket console --static <dir>
   (same files and defaults; without --now, the clock at each judgement).
   --static copies the offline verification page (console/dist/offline.html, built by "npm run build") into <dir>.
 ${SETTINGS_HELP}`;
-
-export { DEFAULT_HOST, DEFAULT_PORT } from '../console/address.js';
 
 function openBrowser(url: string, io: CliIo): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
@@ -99,16 +97,8 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
       argv,
       {
         ...SETTING_FLAGS,
-        port: { type: 'string' },
-        host: { type: 'string' },
-        open: { type: 'boolean' },
-        export: { type: 'string' },
-        checkpoints: { type: 'string' },
-        policy: { type: 'string' },
-        static: { type: 'string' },
-        witnesses: { type: 'string' },
-        cosigned: { type: 'string', multiple: true },
-        now: { type: 'string' },
+        ...flagTable(['port', 'host', 'export', 'checkpoints', 'policy', 'static'], ['open']),
+        ...WITNESS_FLAGS,
         'graph-result': { type: 'string' },
       },
       { min: 0, max: 0 },
@@ -122,10 +112,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
         : DEFAULT_PORT;
     if (port > 65535) throw new UsageError('--port is at most 65535');
     if (values.host === '') throw new UsageError('--host names an address');
-    if (typeof values.now === 'string' && !isUtcTime(values.now))
-      throw new UsageError('--now is an RFC 3339 UTC date-time (YYYY-MM-DDTHH:MM:SSZ)');
-    if (values.witnesses === undefined && (values.now !== undefined || values.cosigned !== undefined))
-      throw new UsageError('--now and --cosigned go with --witnesses');
+    checkWitnessFlags(values);
     return { values, port };
   });
   if (!line.ok) return line.exit;

@@ -1,7 +1,8 @@
 import { evaluateDocuments } from '../../core/evaluate/index.js';
 import type { DraftFeature } from '../../core/pack/index.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
 import { resultLine } from '../batch/result-line.js';
+import type { BatchOptions } from '../batch/run-batch.js';
 import { readInput, type CliIo } from '../io.js';
 
 const USAGE = [
@@ -10,16 +11,11 @@ const USAGE = [
   '       (any one input may be "-" for standard input)',
 ].join('\n');
 
-const FLAGS = {
-  pack: { type: 'string' },
-  facts: { type: 'string' },
-  evidence: { type: 'string' },
-  batch: { type: 'string' },
-  extension: { type: 'string', multiple: true },
-  'work-budget': { type: 'string' },
-  trace: { type: 'boolean' },
-  'rfc0008-quantifiers': { type: 'boolean' },
-} as const;
+const FLAGS = flagTable(
+  ['pack', 'facts', 'evidence', 'batch', 'work-budget'],
+  ['trace', 'rfc0008-quantifiers'],
+  ['extension'],
+);
 
 /**
  * `docket evaluate`: Core §8 over exact input bytes. Prints exactly one line of JSON per evaluation:
@@ -49,26 +45,16 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return result.kind === 'disposition' ? EXIT.OK : EXIT.EVALUATION_ERROR;
 }
 
+/** What `runBatch` takes, with the pack and the mode; a single evaluation adds its documents and --trace. */
 type Options =
-  | {
+  | (Omit<BatchOptions, 'batch'> & {
       readonly mode: 'single';
       readonly pack: string;
       readonly facts: string;
       readonly evidence: string | undefined;
-      readonly extensions: ReadonlySet<string>;
-      readonly workBudget: number | undefined;
       readonly trace: boolean;
-      readonly draftFeatures: readonly DraftFeature[];
-    }
-  | {
-      readonly mode: 'batch';
-      readonly pack: string;
-      readonly batch: string;
-      readonly extensions: ReadonlySet<string>;
-      readonly workBudget: number | undefined;
-      readonly trace: false;
-      readonly draftFeatures: readonly DraftFeature[];
-    };
+    })
+  | (BatchOptions & { readonly mode: 'batch'; readonly pack: string; readonly trace: false });
 
 function options(argv: string[]): Options {
   const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE);

@@ -8,7 +8,7 @@ import {
   type GraphProject,
   type GraphRun,
 } from '../../core/graph/index.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
 import { configRefusal, readFileOr, readProject } from '../graph/project-config.js';
 import type { CliIo } from '../io.js';
 import { terminalLines } from '../terminal-text.js';
@@ -18,14 +18,7 @@ const USAGE = [
   '       docket graph evaluate --config <jpack.json> --graph <g.json> [--inputs <file>] [--supported-extension <x>]... [--work-budget <n>] [--human]',
 ].join('\n');
 
-const FLAGS = {
-  config: { type: 'string' },
-  graph: { type: 'string' },
-  inputs: { type: 'string' },
-  'supported-extension': { type: 'string', multiple: true },
-  'work-budget': { type: 'string' },
-  human: { type: 'boolean' },
-} as const;
+const FLAGS = flagTable(['config', 'graph', 'inputs', 'work-budget'], ['human'], ['supported-extension']);
 
 /**
  * `docket graph validate|evaluate` (docs/graphs.md): prints exactly one JSON object, the output contract of
@@ -61,10 +54,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function usage(io: CliIo, message: string): number {
-  io.stderr(`docket graph: ${message}\nusage: ${USAGE}\n`);
-  return EXIT.GRAPH_INVOCATION;
-}
+const usage = (io: CliIo, message: string): number => reportUsage(io, 'graph', message, USAGE, EXIT.GRAPH_INVOCATION);
 
 function print(io: CliIo, run: GraphRun): number {
   io.stdout(`${graphRunJson(run)}\n`);

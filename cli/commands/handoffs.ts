@@ -20,7 +20,7 @@ import { readFileSync } from 'node:fs';
 import type { Message } from '@aws-sdk/client-sqs';
 import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { moveHandoffToDeadLetter } from '../../adapters/handoff-dead-letter.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { HandoffTarget } from '../../core/evaluate/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
@@ -35,7 +35,7 @@ import {
 import { DocketConfigError, resolveConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
 import { resolveSettings, routeQueueName, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
-import { explainStackError, openStack } from '../../stack/clients.js';
+import { onStack } from '../on-stack.js';
 import { terminalText } from '../terminal-text.js';
 import { HandoffsSeenFileError, loadHandoffsSeen, saveHandoffsSeen } from '../handoffs-seen-file.js';
 
@@ -100,29 +100,18 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     argv,
     {
       ...SETTING_FLAGS,
-      route: { type: 'string' },
-      policy: { type: 'string' },
-      routes: { type: 'string' },
-      'expect-target': { type: 'string', multiple: true },
-      seen: { type: 'string' },
-      verify: { type: 'boolean' },
-      'no-verify': { type: 'boolean' },
-      max: { type: 'string' },
-      wait: { type: 'string' },
-      peek: { type: 'boolean' },
-      json: { type: 'boolean' },
+      ...flagTable(
+        ['route', 'policy', 'routes', 'seen', 'max', 'wait'],
+        ['verify', 'no-verify', 'peek', 'json'],
+        ['expect-target'],
+      ),
     },
     { min: 0, max: 0 },
     USAGE,
   );
-  if (typeof values.route !== 'string') {
-    io.stderr(`docket handoffs: --route is required\nusage: ${USAGE}\n`);
-    return EXIT.USAGE;
-  }
-  if (values.verify === true && values['no-verify'] === true) {
-    io.stderr(`docket handoffs: --verify and --no-verify contradict each other\nusage: ${USAGE}\n`);
-    return EXIT.USAGE;
-  }
+  if (typeof values.route !== 'string') return reportUsage(io, 'handoffs', '--route is required', USAGE);
+  if (values.verify === true && values['no-verify'] === true)
+    return reportUsage(io, 'handoffs', '--verify and --no-verify contradict each other', USAGE);
   const verify = values['no-verify'] !== true;
   const expected = Array.isArray(values['expect-target']) ? values['expect-target'].map(parseTarget) : undefined;
   const max = typeof values.max === 'string' ? parsePositiveInteger(values.max, '--max') : 100;
@@ -149,12 +138,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return EXIT.NO_INPUT;
     }
     // Refuse before touching the queue: with an unknown key every genuine handoff would be moved to the DLQ.
-    if (queueKey !== UNROUTED_QUEUE_KEY && !routes.some((r) => r.queue === queueKey)) {
-      io.stderr(
-        `docket handoffs: --route ${values.route} is no queue key of the route configuration (${[...new Set(routes.map((r) => r.queue))].join(', ')}, ${UNROUTED_QUEUE_KEY}); name the deployment's routes with --routes\nusage: ${USAGE}\n`,
+    if (queueKey !== UNROUTED_QUEUE_KEY && !routes.some((r) => r.queue === queueKey))
+      return reportUsage(
+        io,
+        'handoffs',
+        `--route ${values.route} is no queue key of the route configuration (${[...new Set(routes.map((r) => r.queue))].join(', ')}, ${UNROUTED_QUEUE_KEY}); name the deployment's routes with --routes`,
+        USAGE,
       );
-      return EXIT.USAGE;
-    }
     verifyOptions = {
       routeQueue: { key: queueKey, routeQueues: Object.fromEntries(routes.map((r) => [routeTargetKey(r), r.queue])) },
       ...(expected ? { expectedTargets: expected, acceptNoDestination: queueKey === UNROUTED_QUEUE_KEY } : {}),
@@ -172,11 +162,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`docket handoffs: ${e.message} (name another file with --seen, or move it aside)\n`);
     return EXIT.NO_INPUT;
   }
-  const stack = openStack(settings);
   let received = 0;
   let rejected = 0;
   let repeated = 0;
-  try {
+  return onStack(io, 'handoffs', values, async (stack) => {
     const url = await stack.queueUrl(queueName);
     let dlqUrl: string | undefined;
     const check = (m: Message): Checked => {
@@ -256,12 +245,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
           (verify ? `; ${rejected} refused\n` : '\n'),
       );
     return verify && rejected > 0 ? EXIT.FAILED : EXIT.OK;
-  } catch (e) {
-    io.stderr(`docket handoffs: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
-  } finally {
-    stack.close();
-  }
+  });
 }
 
 /** One JSON line: what was read from the signed entry, whether it was verified, and the exact message bytes. */

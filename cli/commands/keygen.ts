@@ -8,7 +8,7 @@
  * gives, with --logs, its C2SP vkey per log (`vkeys`, ADR 0302).
  */
 import { writeFileSync } from 'node:fs';
-import { EXIT, parseCommandArgs } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage } from '../args.js';
 import type { CliIo } from '../io.js';
 import { checkpointVkeys, fromHex, isHex, toHex } from '../../core/ledger/index.js';
 import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf } from '../../core/ledger/index.js';
@@ -36,20 +36,13 @@ export function parsePublicKeyArg(text: string): PublicKeyPin | null {
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    {
-      out: { type: 'string' },
-      force: { type: 'boolean' },
-      'trust-policy': { type: 'string' },
-      'checkpoint-out': { type: 'string' },
-      'checkpoint-public-key': { type: 'string' },
-      logs: { type: 'string' },
-      environment: { type: 'string' },
-      table: { type: 'string' },
-      build: { type: 'string', multiple: true },
-      // The policy permits the draft feature on every log (docket.trust-policy/3, ADR 0222): for a deployment that
-      // enables it (infra/config.ts draftFeatures), so its checkpoint writer vouches for the entries.
-      'rfc0008-quantifiers': { type: 'boolean' },
-    },
+    flagTable(
+      ['out', 'trust-policy', 'checkpoint-out', 'checkpoint-public-key', 'logs', 'environment', 'table'],
+      // --rfc0008-quantifiers: the policy permits the draft feature on every log (docket.trust-policy/3, ADR 0222):
+      // for a deployment that enables it (infra/config.ts draftFeatures), so its checkpoint writer vouches for them.
+      ['force', 'rfc0008-quantifiers'],
+      ['build'],
+    ),
     { min: 0, max: 0 },
     USAGE,
   );
@@ -59,12 +52,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (
     wantsPolicy &&
     (typeof values.logs !== 'string' || (typeof cpOut === 'string') === (typeof cpPublic === 'string'))
-  ) {
-    io.stderr(
-      `docket keygen: --trust-policy needs --logs and exactly one of --checkpoint-out, --checkpoint-public-key\nusage: ${USAGE}\n`,
+  )
+    return reportUsage(
+      io,
+      'keygen',
+      '--trust-policy needs --logs and exactly one of --checkpoint-out, --checkpoint-public-key',
+      USAGE,
     );
-    return EXIT.USAGE;
-  }
   let checkpointKey: PublicKeyPin | null = null;
   if (typeof cpPublic === 'string') {
     checkpointKey = parsePublicKeyArg(cpPublic);
@@ -75,24 +69,24 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return EXIT.USAGE;
     }
   }
-  const out = typeof values.out === 'string' ? values.out : localPaths().signingKey;
-  const keys = newKeyPair();
-  try {
-    writeSigningKey(out, keys, values.force === true);
-  } catch (e) {
-    io.stderr(`docket keygen: ${(e as Error).message}\n`);
-    return EXIT.FAILED;
-  }
-  io.stdout(`${JSON.stringify({ keyId: keys.keyId, publicKey: toHex(keys.publicKey), keyFile: out })}\n`);
-  if (typeof cpOut === 'string') {
-    const cp = newKeyPair();
+  /** A new key pair written to `path`, or null after saying why it could not be. */
+  const newKeyFile = (path: string) => {
+    const keys = newKeyPair();
     try {
-      writeSigningKey(cpOut, cp, values.force === true);
+      writeSigningKey(path, keys, values.force === true);
+      return keys;
     } catch (e) {
       io.stderr(`docket keygen: ${(e as Error).message}\n`);
-      return EXIT.FAILED;
+      return null;
     }
-    checkpointKey = cp;
+  };
+  const out = typeof values.out === 'string' ? values.out : localPaths().signingKey;
+  const keys = newKeyFile(out);
+  if (keys === null) return EXIT.FAILED;
+  io.stdout(`${JSON.stringify({ keyId: keys.keyId, publicKey: toHex(keys.publicKey), keyFile: out })}\n`);
+  if (typeof cpOut === 'string') {
+    checkpointKey = newKeyFile(cpOut);
+    if (checkpointKey === null) return EXIT.FAILED;
   }
   const environment = typeof values.environment === 'string' ? values.environment : LOCAL_STAGE;
   const table = typeof values.table === 'string' ? values.table : `docket-${environment}-ledger`;

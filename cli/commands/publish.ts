@@ -9,11 +9,11 @@
  */
 import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { EXIT, parseCommandArgs } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { validatePack } from '../../core/pack/index.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { explainStackError, openStack } from '../../stack/clients.js';
+import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { onStack } from '../on-stack.js';
 import { publishGraph } from '../graph/publish-graph.js';
 import { loadErrorMessage, loadProject } from '../project/read-project.js';
 import { publishGate } from './publish-gate.js';
@@ -24,21 +24,12 @@ const USAGE = `docket publish <pack.json>… [--json] [stack options]\n       do
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
-    {
-      ...SETTING_FLAGS,
-      json: { type: 'boolean' },
-      config: { type: 'string' },
-      graph: { type: 'string' },
-      'skip-tests': { type: 'boolean' },
-    },
+    { ...SETTING_FLAGS, ...flagTable(['config', 'graph'], ['json', 'skip-tests']) },
     { min: 0, max: 1000 },
     USAGE,
   );
   const graphMode = values.graph !== undefined;
-  const usage = (message: string): number => {
-    io.stderr(`docket publish: ${message}\nusage: ${USAGE}\n`);
-    return EXIT.USAGE;
-  };
+  const usage = (message: string): number => reportUsage(io, 'publish', message, USAGE);
   if (graphMode && (values.config === undefined || positionals.length > 0))
     return usage('--graph goes with --config, without pack files');
   if (!graphMode && positionals.length === 0) return usage('name at least one pack file');
@@ -49,10 +40,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const gate = await gatePacks(values.config as string, positionals, skipTests, io);
     if (gate !== undefined) return gate;
   }
-  const settings = resolveSettings(values as never, process.env);
-  const stack = openStack(settings);
-  let failed = false;
-  try {
+  return onStack(io, 'publish', values, async (stack) => {
+    let failed = false;
     if (graphMode)
       failed = !(await publishGraph(
         values.config as string,
@@ -94,13 +83,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
           `${terminalText(`sha256:${out.digest}  ${out.alias}${out.created ? '' : '  (already published)'}`)}\n`,
         );
     }
-  } catch (e) {
-    io.stderr(`docket publish: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
-  } finally {
-    stack.close();
-  }
-  return failed ? EXIT.FAILED : EXIT.OK;
+    return failed ? EXIT.FAILED : EXIT.OK;
+  });
 }
 
 /**
@@ -127,8 +111,7 @@ async function gatePacks(
     const real = await realpath(file).catch(() => resolve(file));
     const name = declared.get(real);
     if (name === undefined) {
-      io.stderr(`docket publish: ${file} is not a pack ${configPath} declares; nothing published\nusage: ${USAGE}\n`);
-      return EXIT.USAGE;
+      return reportUsage(io, 'publish', `${file} is not a pack ${configPath} declares; nothing published`, USAGE);
     }
     names.push(name);
   }

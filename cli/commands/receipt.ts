@@ -8,7 +8,7 @@
  * Exit 0 written, 1 unknown or not recorded (or the checkpoint writer refused), 3 not checkpointed yet, 64 usage.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import {
   buildReceipt,
@@ -20,8 +20,9 @@ import {
 import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib/checkpoint-runner.js';
 import { localPaths } from '../../stack/local-files.js';
 import { parseSigningKey } from '../../adapters/signing-key.js';
-import { explainStackError, openStack } from '../../stack/clients.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP, type StackSettings } from '../../stack/settings.js';
+import type { StackClients } from '../../stack/clients.js';
+import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { onStack } from '../on-stack.js';
 import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket receipt <request-id> [--out <receipt.json>] [--checkpoint [--key <checkpoint-key.json>] [--policy <trust-policy.json>]] [--schedule <rate(…)>]
@@ -38,14 +39,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const line = readCommandLine(io, 'receipt', USAGE, () => {
     const { values, positionals } = parseCommandArgs(
       argv,
-      {
-        ...SETTING_FLAGS,
-        out: { type: 'string' },
-        checkpoint: { type: 'boolean' },
-        key: { type: 'string' },
-        policy: { type: 'string' },
-        schedule: { type: 'string' },
-      },
+      { ...SETTING_FLAGS, ...flagTable(['out', 'key', 'policy', 'schedule'], ['checkpoint']) },
       { min: 0, max: 1 },
       USAGE,
     );
@@ -58,12 +52,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   });
   if (!line.ok) return line.exit;
   const { values, requestId, schedule } = line.args;
-  const settings = resolveSettings(values as never, process.env);
-  const stack = openStack(settings);
-  try {
+  return onStack(io, 'receipt', values, async (stack) => {
     let built = await buildReceipt(stack.store, requestId);
     if (!built.ok && built.error.code === 'not-checkpointed' && values.checkpoint === true) {
-      const wrote = await checkpointLogNow(values, settings, stack.store, built.error.position.logId, io);
+      const wrote = await checkpointLogNow(values, stack, built.error.position.logId, io);
       if (wrote !== EXIT.OK) return wrote;
       built = await buildReceipt(stack.store, requestId);
     }
@@ -74,12 +66,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`receipt of ${requestId} written to ${values.out}\n`);
     } else io.stdout(text);
     return EXIT.OK;
-  } catch (e) {
-    io.stderr(`docket receipt: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
-  } finally {
-    stack.close();
-  }
+  });
 }
 
 function explain(io: CliIo, e: ReceiptBuildError, schedule: string): number {
@@ -93,21 +80,14 @@ function explain(io: CliIo, e: ReceiptBuildError, schedule: string): number {
   return EXIT.NOT_CHECKPOINTED;
 }
 
-const UNIT_SECONDS: Record<string, number> = {
-  minute: 60,
-  minutes: 60,
-  hour: 3600,
-  hours: 3600,
-  day: 86400,
-  days: 86400,
-};
+const UNIT_SECONDS: Record<string, number> = { minute: 60, hour: 3600, day: 86400 };
 
 /** When the next scheduled checkpoint is due: the newest checkpoint's time plus the rate, when both are known. */
 export function nextCheckpoint(newest: string | null, schedule: string, nowMs: number): string {
   const rate = /^rate\((\d+) (minutes?|hours?|days?)\)$/.exec(schedule);
   if (rate === null || newest === null)
     return `the checkpoint function runs on the schedule ${schedule}${newest === null ? ' and has not checkpointed this log yet' : ''}; run again after it, or pass --checkpoint on the local stack`;
-  const due = Date.parse(newest) + Number(rate[1]) * (UNIT_SECONDS[rate[2]!] ?? 60) * 1000;
+  const due = Date.parse(newest) + Number(rate[1]) * (UNIT_SECONDS[rate[2]!.replace(/s$/, '')] ?? 60) * 1000;
   const when = new Date(due).toISOString().replace(/\.\d{3}Z$/, 'Z');
   return due > nowMs
     ? `the next scheduled checkpoint (${schedule} after ${newest}) is due at ${when}; run again after it`
@@ -117,8 +97,7 @@ export function nextCheckpoint(newest: string | null, schedule: string, nowMs: n
 /** The verifying checkpoint writer over one log, as `docket checkpoint --logs <log>` runs it. */
 async function checkpointLogNow(
   values: Record<string, unknown>,
-  settings: StackSettings,
-  store: ReturnType<typeof openStack>['store'],
+  { store, settings }: StackClients,
   logId: string,
   io: CliIo,
 ): Promise<number> {

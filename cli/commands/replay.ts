@@ -9,7 +9,7 @@
  * trust policy it wrote to .docket/local/trust-policy.json, and replays every log.
  */
 import { readFile } from 'node:fs/promises';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import { ArchiveIntegrityError } from '../../adapters/dynamodb-request-archive.js';
@@ -55,7 +55,7 @@ export interface ReplayDeps {
 
 const corruptOr =
   (code: string) =>
-  async <T extends Uint8Array | string>(get: () => Promise<T | null>): Promise<T | null | { corrupt: string }> => {
+  async <T>(get: () => Promise<T | null>): Promise<T | null | { corrupt: string }> => {
     try {
       return await get();
     } catch (e) {
@@ -83,14 +83,7 @@ export const stackDeps: ReplayDeps = {
         // An alias item with no valid digest is reported (alias-unreadable replays against it, ADR 0485), never thrown.
         resolveAlias: (a) => registry(() => stack.registry.resolveAlias(a)),
         // Published graphs (ADR 0340) for graph runs (ADR 0361): the registry's integrity refusal is reported, never served.
-        publishedGraph: async (d) => {
-          try {
-            return await stack.graphs.getGraph(d);
-          } catch (e) {
-            if (e instanceof RegistryIntegrityError) return { corrupt: e.message };
-            throw e;
-          }
-        },
+        publishedGraph: (d) => registry(() => stack.graphs.getGraph(d)),
         resolveGraphAlias: (a) => registry(() => stack.graphs.resolveGraphAlias(a)),
       },
       close: () => stack.close(),
@@ -134,7 +127,7 @@ function selectionOf(values: Record<string, unknown>): ReplaySelection {
 }
 
 function unreadable(io: CliIo, code: string, detail: string): number {
-  return reportNoVerdict(io, 'replay', { code, detail }, EXIT.NO_VERDICT);
+  return reportNoVerdict(io, 'replay', { code, detail });
 }
 
 export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDeps): Promise<number> {
@@ -143,14 +136,7 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
       argv,
       {
         ...SETTING_FLAGS,
-        log: { type: 'string' },
-        seq: { type: 'string' },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        request: { type: 'string' },
-        policy: { type: 'string' },
-        'max-work-budget': { type: 'string' },
-        'across-evaluators': { type: 'boolean' },
+        ...flagTable(['log', 'seq', 'from', 'to', 'request', 'policy', 'max-work-budget'], ['across-evaluators']),
       },
       { min: 0, max: 0 },
       USAGE,

@@ -2,12 +2,12 @@
  * `docket show <request-id> [--json]`: the request's ledger entry and its disposition (or error, or refusal).
  * Exit 0 when recorded, 1 when unknown (or claimed but not yet recorded).
  */
-import { EXIT, parseCommandArgs } from '../args.js';
+import { EXIT, parseCommandArgs, reportUsage } from '../args.js';
 import type { CliIo } from '../io.js';
 import { parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { explainStackError, openStack } from '../../stack/clients.js';
+import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { onStack } from '../on-stack.js';
 import { describeGraphRunEntry } from '../graph/describe-graph-run.js';
 import { terminalLines, terminalText } from '../terminal-text.js';
 
@@ -21,13 +21,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     USAGE,
   );
   const requestId = positionals[0];
-  if (requestId === undefined) {
-    io.stderr(`docket show: name a request id\nusage: ${USAGE}\n`);
-    return EXIT.USAGE;
-  }
-  const settings = resolveSettings(values as never, process.env);
-  const stack = openStack(settings);
-  try {
+  if (requestId === undefined) return reportUsage(io, 'show', 'name a request id', USAGE);
+  return onStack(io, 'show', values, async (stack) => {
     const position = await stack.store.readPosition(requestId);
     if (position === null) {
       const claim = await stack.store.readClaim(requestId);
@@ -55,12 +50,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       `docket show: ${terminalText(`the position of ${requestId} names a missing entry ${position.logId}/${position.seq}`)}\n`,
     );
     return EXIT.FAILED;
-  } catch (e) {
-    io.stderr(`docket show: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
-  } finally {
-    stack.close();
-  }
+  });
 }
 
 /** The human form of an entry: what happened first, then where it is recorded and what it binds. */

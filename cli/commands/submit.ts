@@ -1,10 +1,8 @@
 /**
- * `docket submit`: puts evaluation requests on the intake queue and prints their request ids (docs/pipeline.md).
- *   docket submit --pack <sha256:…|id@version> --facts f.json [--evidence e.json] [--id ID] [--budget N]
- *   docket submit --file batch.jsonl [--pack REF]      (progress bar on stderr; one id per line on stdout)
- *   docket submit --graph <sha256:…|id@version> [--inputs f.json] [--id ID] [--budget N]   (a graph request)
- *   … --wait [--timeout <s>] [--json]: one result line per request as its result notification arrives, read from a
- *   short-lived queue subscribed to the results topic (docs/adr/0173-submit-wait-listens-on-a-filtered-queue.md).
+ * `docket submit` (USAGE below): puts evaluation requests on the intake queue and prints their request ids
+ * (docs/pipeline.md); --file shows a progress bar on stderr. With --wait, one result line per request as its result
+ * notification arrives, read from a short-lived queue subscribed to the results topic
+ * (docs/adr/0173-submit-wait-listens-on-a-filtered-queue.md).
  * Documents are spliced into the request verbatim (core/pipeline/request-builder.ts), never re-serialized.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -15,7 +13,7 @@ import { requestIdFilterPolicies, sentRequestOf } from '../../core/pipeline/inde
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { buildGraphRequest, buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
 import { MAX_REQUEST_BYTES } from '../../core/admission/index.js';
@@ -38,21 +36,11 @@ ${SETTINGS_HELP}`;
 
 const FLAGS = {
   ...SETTING_FLAGS,
-  pack: { type: 'string' },
-  graph: { type: 'string' },
-  inputs: { type: 'string' },
-  facts: { type: 'string' },
-  evidence: { type: 'string' },
-  id: { type: 'string' },
-  budget: { type: 'string' },
-  file: { type: 'string' },
-  quiet: { type: 'boolean' },
-  wait: { type: 'boolean' },
-  timeout: { type: 'string' },
-  json: { type: 'boolean' },
-  'results-topic': { type: 'string' },
-  policy: { type: 'string' },
-} as const;
+  ...flagTable(
+    ['pack', 'graph', 'inputs', 'facts', 'evidence', 'id', 'budget', 'file', 'timeout', 'results-topic', 'policy'],
+    ['quiet', 'wait', 'json'],
+  ),
+};
 
 const DEFAULT_WAIT_SECONDS = 60;
 
@@ -213,10 +201,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return failures > 0 ? EXIT.FAILED : EXIT.OK;
 }
 
-function usage(io: CliIo, message: string): number {
-  io.stderr(`docket submit: ${message}\nusage: ${USAGE}\n`);
-  return EXIT.USAGE;
-}
+const usage = (io: CliIo, message: string): number => reportUsage(io, 'submit', message, USAGE);
 
 /** A one-line progress bar on stderr, redrawn in place. */
 function progressBar(io: CliIo, total: number): (done: number) => void {

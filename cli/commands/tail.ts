@@ -2,12 +2,12 @@
  * `docket tail`: follows new ledger entries across every log, one line each (or JSON lines with --json).
  * Starts at the current heads (or at the beginning with --from-start); --once prints what is there and exits.
  */
-import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
-import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { explainStackError, openStack } from '../../stack/clients.js';
+import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
+import { onStack } from '../on-stack.js';
 import { terminalText } from '../terminal-text.js';
 
 const USAGE = `docket tail [--from-start] [--once] [--interval <ms>] [--json]\n${SETTINGS_HELP}`;
@@ -15,21 +15,13 @@ const USAGE = `docket tail [--from-start] [--once] [--interval <ms>] [--json]\n$
 export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    {
-      ...SETTING_FLAGS,
-      'from-start': { type: 'boolean' },
-      once: { type: 'boolean' },
-      interval: { type: 'string' },
-      json: { type: 'boolean' },
-    },
+    { ...SETTING_FLAGS, ...flagTable(['interval'], ['from-start', 'once', 'json']) },
     { min: 0, max: 0 },
     USAGE,
   );
   const interval = typeof values.interval === 'string' ? parsePositiveInteger(values.interval, '--interval') : 1000;
-  const settings = resolveSettings(values as never, process.env);
-  const stack = openStack(settings);
   const next = new Map<string, number>();
-  try {
+  return onStack(io, 'tail', values, async (stack) => {
     if (!values['from-start']) {
       for (const log of await stack.store.listLogs()) {
         const head = await stack.store.readHead(log);
@@ -54,12 +46,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
       if (values.once || signal?.aborted) return EXIT.OK;
       await new Promise((r) => setTimeout(r, interval));
     }
-  } catch (e) {
-    io.stderr(`docket tail: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
-  } finally {
-    stack.close();
-  }
+  });
 }
 
 export function summary(e: SignedEntry): string {

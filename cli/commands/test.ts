@@ -6,20 +6,15 @@
  * runtime's statuses, the graph commands' table (EXIT.GRAPH_*, core/exit-codes.ts): 0 every case passed, 1 a case failed or a matrix is
  * not one, 3 the configuration or the command line is refused, 4 a file cannot be read.
  */
-import { EXIT } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage, UsageError } from '../args.js';
 import { terminalText } from '../terminal-text.js';
-import { parseCommandArgs, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { allPassed, everything, runProjectTests, testReport, testSummary } from '../project/project-tests.js';
 import { loadErrorMessage, loadProject } from '../project/read-project.js';
 
 const USAGE = 'docket test --config <jpack.json> [--pack <name> | --graph <name>]';
 
-const FLAGS = {
-  config: { type: 'string' },
-  pack: { type: 'string' },
-  graph: { type: 'string' },
-} as const;
+const FLAGS = flagTable(['config', 'pack', 'graph']);
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   let values: Record<string, unknown>;
@@ -29,10 +24,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (values.pack !== undefined && values.graph !== undefined)
       throw new UsageError('--pack and --graph name one entry: give one of them');
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`docket test: ${e.message}\nusage: ${USAGE}\n`);
-      return EXIT.GRAPH_INVOCATION;
-    }
+    if (e instanceof UsageError) return usage(io, e.message);
     throw e;
   }
   const load = await loadProject(values.config as string);
@@ -44,8 +36,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const project = load.project;
   const pack = values.pack as string | undefined;
   const graph = values.graph as string | undefined;
-  if (pack !== undefined && !project.config.packs.has(pack)) return unknown(io, 'pack', pack);
-  if (graph !== undefined && !project.config.graphs.has(graph)) return unknown(io, 'graph', graph);
+  if (pack !== undefined && !project.config.packs.has(pack))
+    return usage(io, `the project declares no pack ${terminalText(JSON.stringify(pack))}`);
+  if (graph !== undefined && !project.config.graphs.has(graph))
+    return usage(io, `the project declares no graph ${terminalText(JSON.stringify(graph))}`);
   const selection =
     pack !== undefined
       ? { packs: [pack], graphs: [] }
@@ -64,7 +58,4 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return unreadable ? EXIT.GRAPH_IO : EXIT.GRAPH_INVALID;
 }
 
-function unknown(io: CliIo, kind: 'pack' | 'graph', name: string): number {
-  io.stderr(`docket test: the project declares no ${kind} ${terminalText(JSON.stringify(name))}\nusage: ${USAGE}\n`);
-  return EXIT.GRAPH_INVOCATION;
-}
+const usage = (io: CliIo, message: string): number => reportUsage(io, 'test', message, USAGE, EXIT.GRAPH_INVOCATION);

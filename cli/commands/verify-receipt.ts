@@ -7,9 +7,8 @@
  * `entry-omitted`. Prints ONE line of JSON `{"ok":…,"findings":[…]}`. Exit 0 ok, 1 not ok, 2 no verdict (an
  * unreadable file, or a stage that cannot be read), 3 not yet (no checkpoint covers the saved entry), 64 usage error.
  */
-import { readFile } from 'node:fs/promises';
-import { EXIT, parseCommandArgs, parsePositiveInteger, readCommandLine } from '../args.js';
-import type { CliIo } from '../io.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, reportUsage } from '../args.js';
+import { readBytesOrError, type CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import {
   readReceipt,
@@ -55,31 +54,11 @@ type NoVerdictCode = (typeof RECEIPT_NO_VERDICT_CODES)[number];
 
 const INPUTS: readonly ReceiptInput[] = ['pack', 'facts', 'evidence', 'request', 'graph', 'inputs'];
 
-async function bytesOf(path: string): Promise<Uint8Array | Error> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (e) {
-    return e as Error;
-  }
-}
-
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const line = readCommandLine(io, 'verify-receipt', USAGE, () => {
     const { values, positionals } = parseCommandArgs(
       argv,
-      {
-        ...SETTING_FLAGS,
-        wait: { type: 'boolean' },
-        timeout: { type: 'string' },
-        policy: { type: 'string' },
-        witnesses: { type: 'string' },
-        pack: { type: 'string' },
-        facts: { type: 'string' },
-        evidence: { type: 'string' },
-        request: { type: 'string' },
-        graph: { type: 'string' },
-        inputs: { type: 'string' },
-      },
+      { ...SETTING_FLAGS, ...flagTable(['timeout', 'policy', 'witnesses', ...INPUTS], ['wait']) },
       { min: 1, max: 1 },
       USAGE,
     );
@@ -87,10 +66,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   });
   if (!line.ok) return line.exit;
   const { values, path } = line.args;
-  const noVerdict = (code: NoVerdictCode, detail: string) =>
-    reportNoVerdict(io, 'verify-receipt', { code, detail }, EXIT.NO_VERDICT);
+  const noVerdict = (code: NoVerdictCode, detail: string) => reportNoVerdict(io, 'verify-receipt', { code, detail });
 
-  const receiptBytes = await bytesOf(path);
+  const receiptBytes = await readBytesOrError(path);
   if (receiptBytes instanceof Error) return noVerdict('receipt-unreadable', `${path}: ${receiptBytes.message}`);
   const receipt = readReceipt(receiptBytes);
   const saved = receipt.ok ? undefined : readSavedResult(receiptBytes);
@@ -103,14 +81,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return usageError(io, '--wait and --timeout go with a saved result, not a receipt');
 
   const policyPath = typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy;
-  const policyBytes = await bytesOf(policyPath);
+  const policyBytes = await readBytesOrError(policyPath);
   if (policyBytes instanceof Error) return noVerdict('policy-unreadable', `${policyPath}: ${policyBytes.message}`);
   const policy = readTrustPolicy(policyBytes);
   if (!policy.ok) return noVerdict('policy-unreadable', `${policyPath}: ${policy.error.detail}`);
 
   let witnesses: WitnessPolicy | undefined;
   if (typeof values.witnesses === 'string') {
-    const b = await bytesOf(values.witnesses);
+    const b = await readBytesOrError(values.witnesses);
     if (b instanceof Error) return noVerdict('witness-policy-unreadable', `${values.witnesses}: ${b.message}`);
     const w = readWitnessPolicy(b);
     if (!w.ok) return noVerdict('witness-policy-unreadable', `${values.witnesses}: ${w.error.detail}`);
@@ -121,7 +99,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   for (const name of INPUTS) {
     const file = values[name];
     if (typeof file !== 'string') continue;
-    const b = await bytesOf(file);
+    const b = await readBytesOrError(file);
     if (b instanceof Error) return noVerdict('input-unreadable', `--${name} ${file}: ${b.message}`);
     inputs[name] = b;
   }
@@ -142,10 +120,7 @@ function printVerdict(io: CliIo, verdict: ReceiptVerdict): number {
   return verdict.ok ? EXIT.OK : EXIT.NOT_OK;
 }
 
-function usageError(io: CliIo, message: string): number {
-  io.stderr(`docket verify-receipt: ${message}\nusage: ${USAGE}\n`);
-  return EXIT.USAGE;
-}
+const usageError = (io: CliIo, message: string): number => reportUsage(io, 'verify-receipt', message, USAGE);
 
 /** The saved entry's promise audited against the live stage, polled until `deadline` while no checkpoint covers it. */
 async function auditSaved(
@@ -173,12 +148,7 @@ async function auditSaved(
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
   } catch (e) {
-    return reportNoVerdict(
-      io,
-      'verify-receipt',
-      { code: 'stage-unreadable', detail: explainStackError(e, settings) },
-      EXIT.NO_VERDICT,
-    );
+    return reportNoVerdict(io, 'verify-receipt', { code: 'stage-unreadable', detail: explainStackError(e, settings) });
   } finally {
     stack.close();
   }

@@ -8,9 +8,8 @@
  * policy and checkpoint export that `npm start` writes under .docket/local/.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { EXIT, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
-import type { CliIo } from '../io.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { readBytesOrError, type CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import { readCheckpointExport } from '../../core/ledger/index.js';
 import type { LedgerStore, Position, StoredCheckpoint } from '../../core/ledger/index.js';
@@ -69,16 +68,8 @@ const defaultDeps: VerifyDeps = {
   },
 };
 
-async function readInput(path: string): Promise<Uint8Array | Error> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (e) {
-    return e as Error;
-  }
-}
-
 function noVerdict(io: CliIo, nv: NoVerdict): number {
-  return reportNoVerdict(io, 'verify', nv, EXIT.NO_VERDICT);
+  return reportNoVerdict(io, 'verify', nv);
 }
 
 function progress(io: CliIo): { onProgress: (n: number) => void; done: () => void } {
@@ -104,23 +95,13 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
       argv,
       {
         ...SETTING_FLAGS,
-        export: { type: 'string' },
-        checkpoints: { type: 'string' },
-        policy: { type: 'string' },
-        markers: { type: 'string' },
-        'all-signatures': { type: 'boolean' },
-        'skip-archive': { type: 'boolean' },
-        witnesses: { type: 'string' },
-        cosigned: { type: 'string', multiple: true },
-        now: { type: 'string' },
+        ...flagTable(['export', 'checkpoints', 'policy', 'markers'], ['all-signatures', 'skip-archive']),
+        ...WITNESS_FLAGS,
       },
       { min: 0, max: 0 },
       USAGE,
     );
-    if (typeof values.now === 'string' && !isUtcTime(values.now))
-      throw new UsageError('--now is an RFC 3339 UTC date-time (YYYY-MM-DDTHH:MM:SSZ)');
-    if (values.witnesses === undefined && (values.now !== undefined || values.cosigned !== undefined))
-      throw new UsageError('--now and --cosigned go with --witnesses');
+    checkWitnessFlags(values);
     return values;
   });
   if (!line.ok) return line.exit;
@@ -131,24 +112,18 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
   const explicitCheckpoints = typeof values.checkpoints === 'string' ? values.checkpoints : undefined;
   const checkpointsPath = explicitCheckpoints ?? (existsSync(local.checkpoints) ? local.checkpoints : undefined);
 
-  const policyBytes = await readInput(policyPath);
-  if (policyBytes instanceof Error)
-    return noVerdict(io, { code: 'policy-unreadable', detail: `${policyPath}: ${policyBytes.message}` });
-  let checkpointBytes: Uint8Array | undefined;
-  if (checkpointsPath !== undefined) {
-    const b = await readInput(checkpointsPath);
-    if (b instanceof Error)
-      return noVerdict(io, { code: 'checkpoints-unreadable', detail: `${checkpointsPath}: ${b.message}` });
-    checkpointBytes = b;
+  // Every input file named (or defaulted) is read first: one that cannot be read is no verdict, <name>-unreadable.
+  const named = { policy: policyPath, checkpoints: checkpointsPath, markers: values.markers };
+  const files: Partial<Record<keyof typeof named, Uint8Array>> = {};
+  for (const [name, path] of Object.entries(named) as [keyof typeof named, unknown][]) {
+    if (typeof path !== 'string') continue;
+    const b = await readBytesOrError(path);
+    if (b instanceof Error) return noVerdict(io, { code: `${name}-unreadable`, detail: `${path}: ${b.message}` });
+    files[name] = b;
   }
-  let markerBytes: Uint8Array | undefined;
-  if (typeof values.markers === 'string') {
-    const b = await readInput(values.markers);
-    if (b instanceof Error)
-      return noVerdict(io, { code: 'markers-unreadable', detail: `${values.markers}: ${b.message}` });
-    markerBytes = b;
-  }
-  let witnesses: WitnessOption | undefined;
+  const { checkpoints: checkpointBytes, markers: markerBytes } = files;
+  const policyBytes = files.policy!; // always named: it has a default
+  let witnesses: WitnessInputs | undefined;
   if (typeof values.witnesses === 'string') {
     const w = await readWitnessInputs(values, local);
     if (!w.ok) return noVerdict(io, w.error);
@@ -164,7 +139,7 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
 
   let result: Result<Verdict, NoVerdict>;
   if (typeof values.export === 'string') {
-    const ledger = await readInput(values.export);
+    const ledger = await readBytesOrError(values.export);
     if (ledger instanceof Error)
       return noVerdict(io, { code: 'export-unreadable', detail: `${values.export}: ${ledger.message}` });
     // An export with no checkpoint file is judged with no anchors: every log fails closed (unregistered-log).
@@ -212,7 +187,7 @@ export async function verifyLive(
     allSignatures: boolean;
     onProgress: (n: number) => void;
     progressEvery: number;
-    witnesses?: WitnessOption;
+    witnesses?: WitnessInputs;
   },
   deps: VerifyDeps,
 ): Promise<Result<Verdict, NoVerdict>> {
@@ -266,10 +241,18 @@ export async function verifyLive(
   }
 }
 
-export const isUtcTime = (s: string): boolean =>
-  /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(s) && !Number.isNaN(Date.parse(s));
+/** The witness flags `docket verify` and `docket console` both take, read alike (readWitnessInputs). */
+export const WITNESS_FLAGS = flagTable(['witnesses', 'now'], [], ['cosigned']);
 
-type WitnessOption = WitnessInputs;
+/** --now is a UTC date-time; it and --cosigned go with --witnesses. */
+export function checkWitnessFlags(values: Readonly<Record<string, unknown>>): void {
+  if (typeof values.now === 'string' && !isUtcTime(values.now))
+    throw new UsageError('--now is an RFC 3339 UTC date-time (YYYY-MM-DDTHH:MM:SSZ)');
+  if (values.witnesses === undefined && (values.now !== undefined || values.cosigned !== undefined))
+    throw new UsageError('--now and --cosigned go with --witnesses');
+}
+
+const isUtcTime = (s: string): boolean => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(s) && !Number.isNaN(Date.parse(s));
 
 /**
  * The witness policy, the cosigned notes of every --cosigned file (a notes export or a witness state), the clock.
@@ -278,16 +261,16 @@ type WitnessOption = WitnessInputs;
 export async function readWitnessInputs(
   values: Record<string, unknown>,
   local: ReturnType<typeof localPaths>,
-): Promise<Result<WitnessOption, NoVerdict>> {
+): Promise<Result<WitnessInputs, NoVerdict>> {
   const path = values.witnesses as string;
-  const bytes = await readInput(path);
+  const bytes = await readBytesOrError(path);
   if (bytes instanceof Error) return err({ code: 'witness-policy-unreadable', detail: `${path}: ${bytes.message}` });
   const files = Array.isArray(values.cosigned)
     ? (values.cosigned as string[])
     : [local.checkpointNotes, local.witnessState].filter((p) => existsSync(p));
   const cosigned: { name: string; bytes: Uint8Array }[] = [];
   for (const f of files) {
-    const b = await readInput(f);
+    const b = await readBytesOrError(f);
     if (b instanceof Error) return err({ code: 'notes-unreadable', detail: `${f}: ${b.message}` });
     cosigned.push({ name: f, bytes: b });
   }

@@ -26,7 +26,7 @@ import { fromHex } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
-import { EXIT, parseCommandArgs } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage } from '../args.js';
 import type { CliIo } from '../io.js';
 import { postAddCheckpoint, witnessServer } from '../witness/http.js';
 import { loadWitnessState, saveWitnessState } from '../witness/state-file.js';
@@ -43,21 +43,10 @@ ${SETTINGS_HELP}`;
 
 const FLAGS = {
   ...SETTING_FLAGS,
-  key: { type: 'string' },
-  state: { type: 'string' },
-  policy: { type: 'string' },
-  url: { type: 'string' },
-  export: { type: 'string' },
-  notes: { type: 'string' },
-  'notes-out': { type: 'string' },
-  name: { type: 'string' },
-  out: { type: 'string' },
-  force: { type: 'boolean' },
-  'policy-out': { type: 'string' },
-  'max-age': { type: 'string' },
-  host: { type: 'string' },
-  port: { type: 'string' },
-} as const;
+  ...flagTable(['key', 'state', 'policy', 'url', 'export', 'notes', 'notes-out']),
+  ...flagTable(['name', 'out', 'policy-out', 'max-age'], ['force']), // keygen
+  ...flagTable(['host', 'port']), // serve
+};
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'string' ? (v[k] as string) : undefined);
@@ -78,15 +67,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
 function keygen(values: Values, io: CliIo): number {
   const name = str(values, 'name');
-  if (name === undefined) {
-    io.stderr(`docket witness keygen: --name is required\nusage: ${USAGE}\n`);
-    return EXIT.USAGE;
-  }
+  if (name === undefined) return reportUsage(io, 'witness keygen', '--name is required', USAGE);
   const maxAge = str(values, 'max-age') ?? '86400';
-  if (!/^[1-9][0-9]{0,15}$/.test(maxAge)) {
-    io.stderr(`docket witness keygen: --max-age is a positive number of seconds\nusage: ${USAGE}\n`);
-    return EXIT.USAGE;
-  }
+  if (!/^[1-9][0-9]{0,15}$/.test(maxAge))
+    return reportUsage(io, 'witness keygen', '--max-age is a positive number of seconds', USAGE);
   const out = str(values, 'out') ?? localPaths().witnessKey;
   const key = newWitnessKey(name);
   writeWitnessKey(out, key, values.force === true);

@@ -35,11 +35,13 @@ export interface LoadedProject {
 export type ProjectLoad =
   { readonly ok: true; readonly project: LoadedProject } | { readonly ok: false; readonly error: ProjectLoadError };
 
-const outside = (member: string, rel: string, why: string): ConfigError => ({
-  code: 'config-path-outside',
+/** A declared path refused: `code`, the member that declares it, and why. */
+const pathRefusal = (code: ConfigError['code'], member: string, rel: string, why: string): ConfigError => ({
+  code,
   member,
   message: `jpack.json ${member}: ${JSON.stringify(rel)} ${why}`,
 });
+const outside = (member: string, rel: string, why: string) => pathRefusal('config-path-outside', member, rel, why);
 
 const errno = (e: unknown): string => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
 
@@ -62,21 +64,12 @@ export async function readDeclared(dir: string, member: string, rel: string): Pr
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (e) {
-    if (errno(e) === 'ELOOP')
-      return {
-        code: 'config-path-not-file',
-        member,
-        message: `jpack.json ${member}: ${JSON.stringify(rel)} is a symlink`,
-      };
+    if (errno(e) === 'ELOOP') return pathRefusal('config-path-not-file', member, rel, 'is a symlink');
     return { ok: false, message: errno(e) };
   }
   try {
     if (!(await handle.stat()).isFile())
-      return {
-        code: 'config-path-not-file',
-        member,
-        message: `jpack.json ${member}: ${JSON.stringify(rel)} is not a regular file`,
-      };
+      return pathRefusal('config-path-not-file', member, rel, 'is not a regular file');
     return { ok: true, bytes: new Uint8Array(await handle.readFile()) };
   } catch (e) {
     return { ok: false, message: errno(e) };
