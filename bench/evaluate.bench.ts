@@ -13,8 +13,6 @@
  * ~0.9 MB selected value against an equal authored operand (§8 timed on the parsed facts); it bounds what
  * MAX_WORK_BUDGET can cost (docs/adr/0034-work-budget-defaults.md).
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { readJson } from '../core/carrier/index.js';
@@ -27,14 +25,10 @@ import {
 } from '../core/evaluate/index.js';
 import { resolve } from '../core/evaluate/resolve.js';
 import { validatePack } from '../core/pack/index.js';
-import { prng } from './support/seeded-prng.js';
-import { TRIAGE_EVIDENCE, triageFacts } from './support/triage-facts.js';
+import { compiledTriagePack, TRIAGE_EVIDENCE, triageInputs } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/evaluate.bench.js';
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const enc = new TextEncoder();
-const facts = triageFacts;
-const EVIDENCE = TRIAGE_EVIDENCE;
 
 function time(rounds: number, body: () => void): number {
   const t0 = process.hrtime.bigint();
@@ -48,19 +42,9 @@ function gc(): () => void {
 }
 
 function main(): void {
-  const packBytes = new Uint8Array(readFileSync(`${root}examples/data-request-intake-triage.json`));
-  const validation = validatePack(packBytes);
-  if (!validation.conformant || validation.pack === undefined)
-    throw new Error('the triage example pack must be conformant');
-  const compiled = compilePack(validation.pack);
-
-  const r = prng(20261202);
-  const docs = Array.from({ length: 1000 }, () => facts(r));
-  const inputs: EvaluationInput[] = docs.map((f, i) => ({
-    facts: f,
-    evidence: EVIDENCE[i % EVIDENCE.length]!,
-    supportedExtensions: new Set<string>(),
-  }));
+  const compiled = compiledTriagePack();
+  const { inputs } = triageInputs(1000, 20261202);
+  const docs = inputs.map((x) => x.facts);
   const totalBytes = docs.reduce((n, d) => n + d.length, 0);
 
   // Correctness guard: every input must yield a disposition, and several kinds must appear.
@@ -120,7 +104,7 @@ function main(): void {
     });
   const bigBytes = enc.encode(JSON.stringify(big));
   const collect = gc();
-  const bigInput: EvaluationInput = { facts: bigBytes, evidence: EVIDENCE[0]!, supportedExtensions: new Set() };
+  const bigInput: EvaluationInput = { facts: bigBytes, evidence: TRIAGE_EVIDENCE[0]!, supportedExtensions: new Set() };
   evaluateCompiled(compiled, bigInput); // warm
   collect();
   const before = process.memoryUsage().heapUsed;
