@@ -12,7 +12,7 @@
  * (libsodium when sodium-native loads, ADR 0240) and on node:crypto alone — which bounds the writer from above.
  */
 import './support/node-crypto.js';
-import { createHash } from 'node:crypto';
+import { bestMs, sha256Ms } from './support/best-rate.js';
 import { performance } from 'node:perf_hooks';
 import {
   appendTo,
@@ -63,14 +63,6 @@ async function storeOf(entries: typeof recs): Promise<MemoryLedgerStore> {
   return s;
 }
 
-function baseline(): number {
-  const start = performance.now();
-  let x = 0;
-  for (const r of recs) x ^= createHash('sha256').update(r.body).digest()[0] as number;
-  if (x === 256) throw new Error('unreachable');
-  return performance.now() - start;
-}
-
 async function fresh(): Promise<number> {
   const store = await storeOf(recs);
   const start = performance.now();
@@ -116,19 +108,13 @@ function rawVerify(verify: NonNullable<ReturnType<typeof ledgerCrypto>['ed25519V
   };
 }
 
-const best = async (f: () => number | Promise<number>, runs: number): Promise<number> => {
-  let m = Infinity;
-  for (let i = 0; i < runs; i++) m = Math.min(m, await f());
-  return m;
-};
-
-const base = await best(baseline, 3);
-const full = await best(fresh, 2);
-const inc = await best(incremental, 2);
-const all = await best(verifyAll, 1);
+const base = await bestMs(() => sha256Ms(recs), 3);
+const full = await bestMs(fresh, 2);
+const inc = await bestMs(incremental, 2);
+const all = await bestMs(verifyAll, 1);
 const port = ledgerCrypto();
-const rawPort = await best(rawVerify(port.ed25519Verify ?? (() => false)), 2);
-const rawNode = await best(rawVerify(nodeLedgerCrypto.ed25519Verify ?? (() => false)), 2);
+const rawPort = await bestMs(rawVerify(port.ed25519Verify ?? (() => false)), 2);
+const rawNode = await bestMs(rawVerify(nodeLedgerCrypto.ed25519Verify ?? (() => false)), 2);
 const line = (label: string, ms: number, entries: number, goal?: number) => {
   const rate = Math.round(entries / (ms / 1000));
   return `${label.padEnd(46)} ${String(rate).padStart(9)} entries/s  ${(ms / 1000).toFixed(3).padStart(7)} s  ${(ms / base).toFixed(1).padStart(6)}× baseline${goal ? `  (goal ≥ ${goal.toLocaleString('en-US')}/s: ${rate >= goal ? 'met' : 'NOT met'})` : ''}\n`;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 /**
  * Calls per second of a synchronous check, best of three runs of `reps` calls (the figure least disturbed by the
@@ -11,4 +12,20 @@ export function bestPerSecond(f: () => boolean, reps: number): number {
     best = Math.max(best, reps / ((performance.now() - s) / 1000));
   }
   return best;
+}
+
+/** The fastest of `runs` timings, in ms, that `f` returns. */
+export async function bestMs(f: () => number | Promise<number>, runs: number): Promise<number> {
+  let m = Infinity;
+  for (let i = 0; i < runs; i++) m = Math.min(m, await f());
+  return m;
+}
+
+/** The verification benches' same-run baseline: ms to SHA-256 each stored body once (what verify must at least read). */
+export function sha256Ms(entries: readonly { readonly body: string }[]): number {
+  const start = performance.now();
+  let x = 0;
+  for (const r of entries) x ^= createHash('sha256').update(r.body).digest()[0] as number;
+  if (x === 256) throw new Error('unreachable');
+  return performance.now() - start;
 }
