@@ -12,7 +12,7 @@
  * (libsodium when sodium-native loads, ADR 0240) and on node:crypto alone — which bounds the writer from above.
  */
 import './support/node-crypto.js';
-import { bestMs, sha256Ms } from './support/best-rate.js';
+import { bestMs, sha256Ms } from './support/timing.js';
 import { performance } from 'node:perf_hooks';
 import {
   appendTo,

@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evaluateCompiled } from '../core/evaluate/index.js';
+import { median } from './support/timing.js';
 import { compiledTriagePack, triageInputs } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/cli-start.bench.js';
@@ -30,7 +31,6 @@ const DOCKET = join(root, 'bin/docket.js');
 const PACK = join(root, 'examples/data-request-intake-triage.json');
 const FACTS = join(root, 'examples/requests/triage-instance-1-not-applicable.facts.json');
 
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (xs: readonly number[]): string => `${median(xs).toFixed(0)} ms`;
 const spread = (xs: readonly number[]): string => {
   const s = [...xs].sort((a, b) => a - b);

@@ -25,16 +25,11 @@ import {
 } from '../core/evaluate/index.js';
 import { resolve } from '../core/evaluate/resolve.js';
 import { validatePack } from '../core/pack/index.js';
+import { secondsOf } from './support/timing.js';
 import { compiledTriagePack, TRIAGE_EVIDENCE, triageInputs } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/evaluate.bench.js';
 const enc = new TextEncoder();
-
-function time(rounds: number, body: () => void): number {
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < rounds; i++) body();
-  return Number(process.hrtime.bigint() - t0) / 1e9;
-}
 
 function gc(): () => void {
   setFlagsFromString('--expose-gc');
@@ -70,14 +65,14 @@ function main(): void {
     for (const input of inputs) sink += evaluateCompiled(compiled, input).work;
   };
   // Warm up both, then alternate measured rounds so drift affects both alike.
-  time(30, floorRound);
-  time(30, evalRound);
+  secondsOf(30, floorRound);
+  secondsOf(30, evalRound);
   let floorSeconds = 0;
   let evalSeconds = 0;
   const ROUNDS = 10;
   for (let i = 0; i < ROUNDS; i++) {
-    floorSeconds += time(10, floorRound);
-    evalSeconds += time(10, evalRound);
+    floorSeconds += secondsOf(10, floorRound);
+    evalSeconds += secondsOf(10, evalRound);
   }
   const n = ROUNDS * 10 * docs.length;
   const evalRate = n / evalSeconds;
@@ -165,8 +160,8 @@ function main(): void {
   const eqRun = () => {
     sink += resolve(eqCompiled, eqTree.value, { work: 0, budget: MAX_WORK_BUDGET }, undefined).kind.length;
   };
-  time(3, eqRun);
-  const nsPerUnit = ((time(20, eqRun) / 20) * 1e9) / eqResult.work;
+  secondsOf(3, eqRun);
+  const nsPerUnit = ((secondsOf(20, eqRun) / 20) * 1e9) / eqResult.work;
 
   const mib = (x: number) => `${(x / 1_048_576).toFixed(2)} MiB`;
   const lines = [

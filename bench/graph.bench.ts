@@ -36,13 +36,13 @@ import {
   graphRunJson,
   type GraphProject,
 } from '../core/graph/index.js';
+import { median } from './support/timing.js';
 import { compiledTriagePack, triageInputs, triagePackBytes } from './support/triage-facts.js';
 
 const COMMAND = 'npx tsc -p tsconfig.build.json && node dist/bench/graph.bench.js';
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fastest = (xs: number[]): number => Math.min(...xs);
 const ROUNDS = 21;
 /**

@@ -8,7 +8,7 @@
  * handoff envelope (JSON string unescaping, RFC 8785 check of the message, routing and id) adds.
  */
 import './support/node-crypto.js';
-import { bestPerSecond } from './support/best-rate.js';
+import { bestPerSecond } from './support/timing.js';
 import { generateHandoffCorpus } from '../conformance/ledger/handoff-scenarios.js';
 import { parseStoredEntry, verifyParsedEntrySignature } from '../core/ledger/entries/entry.js';
 import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';

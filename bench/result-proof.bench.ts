@@ -16,7 +16,7 @@ import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { readRequest } from '../core/admission/index.js';
 import { readResultNotification, resultNotificationFor } from '../core/pipeline/result-notification.js';
 import { verifyResultEntry } from '../core/pipeline/result-verdict.js';
-import { bestPerSecond as perSecond } from './support/best-rate.js';
+import { bestPerSecond as perSecond } from './support/timing.js';
 import { policyText } from '../conformance/ledger/fixtures.js';
 
 const keys = keyPairFromSeed(new Uint8Array(32).fill(3));

@@ -11,7 +11,7 @@
  * strict read, projection, chain and Merkle work per entry (ADR 0241), not by signatures.
  */
 import './support/node-crypto.js';
-import { bestMs, sha256Ms } from './support/best-rate.js';
+import { bestMs, sha256Ms } from './support/timing.js';
 import { performance } from 'node:perf_hooks';
 import { checkpointOf, checkpointsText, KC } from '../conformance/ledger/fixtures.js';
 import { generatedLedger } from './support/generated-ledger.js';

@@ -1,3 +1,4 @@
+/** Timing figures the benches share: best-of rates, baselines, rounds and medians. */
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 /**
@@ -29,3 +30,13 @@ export function sha256Ms(entries: readonly { readonly body: string }[]): number 
   if (x === 256) throw new Error('unreachable');
   return performance.now() - start;
 }
+
+/** Seconds `rounds` calls of `body` take, in a row. */
+export function secondsOf(rounds: number, body: () => void): number {
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < rounds; i++) body();
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+/** The upper median of `xs` (the middle one of an odd count). */
+export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
