@@ -13,6 +13,7 @@
  */
 import './support/node-crypto.js';
 import { bestMs, sha256Ms } from './support/timing.js';
+import { policyFromSeq0 } from './support/generated-ledger.js';
 import { performance } from 'node:perf_hooks';
 import {
   appendTo,
@@ -22,7 +23,6 @@ import {
   exportText,
   K1,
   KC,
-  policyText,
   PROD,
 } from '../conformance/ledger/fixtures.js';
 import { verifyExportFiles } from '../core/ledger/verify/files.js';
@@ -41,16 +41,7 @@ const t0 = performance.now();
 const recs = buildLog('log-0', total);
 const more = [...recs];
 for (let i = 0; i < extra; i++) appendTo(more, K1);
-const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-const policyBytes = new TextEncoder().encode(
-  policyText(
-    ['log-0'],
-    [
-      { keys: K1, role: 'entries', validity: from0 },
-      { keys: KC, role: 'checkpoints', validity: from0 },
-    ],
-  ),
-);
+const policyBytes = new TextEncoder().encode(policyFromSeq0(['log-0']));
 const parsed = readTrustPolicy(policyBytes);
 if (!parsed.ok) throw new Error(parsed.error.detail);
 const policy = parsed.value;
