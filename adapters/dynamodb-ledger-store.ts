@@ -9,14 +9,17 @@
  * failure (throttling after the SDK's retries, a network error, an item that is not of the family its key says)
  * surfaces as an error — never as a shorter ledger.
  */
-import type { AttributeValue, DynamoDBClient, QueryCommandInput, ScanCommandInput } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient, ScanCommandInput } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './aws-sdk.js';
 import {
   ENTRY_PREFIX,
   entriesItem,
   entriesOfItem,
   entryItem,
+  keyNumber,
+  keyString,
   lastEntryOfItem,
+  optionalString,
   type Item,
 } from './ledger-entry-item.js';
 import {
@@ -93,13 +96,7 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
       values[':to'] = { N: String(toSeq) };
     }
     let next = -Infinity;
-    for await (const item of this.queryAll('readEntries', {
-      TableName: this.tableName,
-      KeyConditionExpression: condition,
-      ExpressionAttributeValues: values,
-      ScanIndexForward: true,
-      ConsistentRead: true,
-    })) {
+    for await (const item of this.queryAll('readEntries', condition, values)) {
       const entries = entriesOfItem(item);
       // Ascending and strictly increasing is DynamoDB's promise; an item starting inside the one before is planted.
       if (entries[0]!.seq < next)
@@ -127,9 +124,9 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
     if (!item) return null;
     return {
       requestId,
-      logId: str(item, 'logId'),
-      requestDigest: str(item, 'requestDigest'),
-      headBefore: num(item, 'headBefore'),
+      logId: keyString(item, 'logId'),
+      requestDigest: keyString(item, 'requestDigest'),
+      headBefore: keyNumber(item, 'headBefore'),
     };
   }
 
@@ -146,7 +143,7 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
   async readPosition(requestId: string): Promise<Position | null> {
     const item = await this.getItem('readPosition', REQUEST_PREFIX + requestId, POSITION_SK);
     if (!item) return null;
-    return { requestId, logId: str(item, 'logId'), seq: num(item, 'seq') };
+    return { requestId, logId: keyString(item, 'logId'), seq: keyNumber(item, 'seq') };
   }
 
   async putPositionIfAbsent(position: Position): Promise<boolean> {
@@ -167,14 +164,8 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
   }
 
   async *readCheckpoints(logId: string): AsyncIterable<StoredCheckpoint> {
-    for await (const item of this.queryAll('readCheckpoints', {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': { S: CHECKPOINT_PREFIX + logId } },
-      ScanIndexForward: true,
-      ConsistentRead: true,
-    })) {
-      yield { logId, treeSize: num(item, 'sk'), body: bodyOf(item) };
+    for await (const item of this.partition('readCheckpoints', CHECKPOINT_PREFIX + logId)) {
+      yield { logId, treeSize: keyNumber(item, 'sk'), body: bodyOf(item) };
     }
   }
 
@@ -188,14 +179,8 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
   }
 
   async *readNotes(logId: string): AsyncIterable<StoredNote> {
-    for await (const item of this.queryAll('readNotes', {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': { S: NOTE_PREFIX + logId } },
-      ScanIndexForward: true,
-      ConsistentRead: true,
-    })) {
-      yield { logId, treeSize: num(item, 'sk'), note: bodyOf(item) };
+    for await (const item of this.partition('readNotes', NOTE_PREFIX + logId)) {
+      yield { logId, treeSize: keyNumber(item, 'sk'), note: bodyOf(item) };
     }
   }
 
@@ -210,14 +195,14 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
   }
 
   async *readCosignatures(logId: string, treeSize: number): AsyncIterable<StoredCosignature> {
-    for await (const item of this.queryAll('readCosignatures', {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': { S: `${COSIGNATURE_PREFIX}${logId}#${treeSize}` } },
-      ScanIndexForward: true,
-      ConsistentRead: true,
-    })) {
-      yield { logId, treeSize, time: num(item, 'time'), keyId: optStr(item, 'keyId'), line: bodyOf(item) };
+    for await (const item of this.partition('readCosignatures', `${COSIGNATURE_PREFIX}${logId}#${treeSize}`)) {
+      yield {
+        logId,
+        treeSize,
+        time: keyNumber(item, 'time'),
+        keyId: optionalString(item, 'keyId'),
+        line: bodyOf(item),
+      };
     }
   }
 
@@ -229,7 +214,7 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
       FilterExpression: 'begins_with(pk, :p)',
       ExpressionAttributeValues: { ':p': { S: ENTRY_PREFIX } },
     })) {
-      logs.add(str(item, 'pk').slice(ENTRY_PREFIX.length));
+      logs.add(keyString(item, 'pk').slice(ENTRY_PREFIX.length));
     }
     return [...logs].sort();
   }
@@ -242,9 +227,9 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
       ExpressionAttributeValues: { ':p': { S: REQUEST_PREFIX }, ':position': { N: String(POSITION_SK) } },
     })) {
       yield {
-        requestId: str(item, 'pk').slice(REQUEST_PREFIX.length),
-        logId: str(item, 'logId'),
-        seq: num(item, 'seq'),
+        requestId: keyString(item, 'pk').slice(REQUEST_PREFIX.length),
+        logId: keyString(item, 'logId'),
+        seq: keyNumber(item, 'seq'),
       };
     }
   }
@@ -279,7 +264,20 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
     return out.Item;
   }
 
-  private queryAll(op: string, input: QueryCommandInput): AsyncIterable<Item> {
+  /** Every item of one partition, in ascending sort-key order. */
+  private partition(op: string, pk: string): AsyncIterable<Item> {
+    return this.queryAll(op, 'pk = :pk', { ':pk': { S: pk } });
+  }
+
+  /** A consistent Query of this table in ascending sort-key order, every page. */
+  private queryAll(op: string, condition: string, values: Record<string, AttributeValue>): AsyncIterable<Item> {
+    const input = {
+      TableName: this.tableName,
+      KeyConditionExpression: condition,
+      ExpressionAttributeValues: values,
+      ScanIndexForward: true,
+      ConsistentRead: true,
+    };
     return this.pages(op, (startKey) => this.client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey })));
   }
 
@@ -325,25 +323,4 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
  * non-string attribute is surfaced as an empty string rather than hidden by a read error (ADR 0061). Entry items have
  * their own reader (adapters/ledger-entry-item.ts).
  */
-function bodyOf(item: Item): string {
-  return optStr(item, 'body');
-}
-
-function optStr(item: Item, name: string): string {
-  const v = item[name];
-  return v && typeof v.S === 'string' ? v.S : '';
-}
-
-/** Key and bookkeeping attributes must be well-typed: anything else means this is not the item we asked for. */
-function str(item: Item, name: string): string {
-  const v = item[name];
-  if (!v || typeof v.S !== 'string') throw new StoreReadError(`item attribute ${name} is missing or not a string`);
-  return v.S;
-}
-
-function num(item: Item, name: string): number {
-  const v = item[name];
-  const n = v && typeof v.N === 'string' ? Number(v.N) : Number.NaN;
-  if (!Number.isSafeInteger(n)) throw new StoreReadError(`item attribute ${name} is missing or not a safe integer`);
-  return n;
-}
+const bodyOf = (item: Item): string => optionalString(item, 'body');

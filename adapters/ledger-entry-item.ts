@@ -244,19 +244,20 @@ export function bodyOfItem(item: Item): string {
   return plain !== undefined && typeof plain.S === 'string' ? plain.S : '';
 }
 
-function optionalString(item: Item, name: string): string {
+/** A bookkeeping string attribute: a missing or non-string one reads as ''. */
+export function optionalString(item: Item, name: string): string {
   const v = item[name];
   return v && typeof v.S === 'string' ? v.S : '';
 }
 
-/** Key attributes must be well-typed: anything else means this is not the item we asked for. */
-function keyString(item: Item, name: string): string {
+/** Key and bookkeeping attributes must be well-typed: anything else means this is not the item we asked for. */
+export function keyString(item: Item, name: string): string {
   const v = item[name];
   if (!v || typeof v.S !== 'string') throw new StoreReadError(`item attribute ${name} is missing or not a string`);
   return v.S;
 }
 
-function keyNumber(item: Item, name: string): number {
+export function keyNumber(item: Item, name: string): number {
   const v = item[name];
   const n = v && typeof v.N === 'string' ? Number(v.N) : Number.NaN;
   if (!Number.isSafeInteger(n)) throw new StoreReadError(`item attribute ${name} is missing or not a safe integer`);

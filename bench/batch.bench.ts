@@ -16,16 +16,14 @@
  * Target (ADR 0200): whole-process rate ≥ min(100,000/s, in-process rate / 1.5).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evaluateLine } from '../cli/batch/line-evaluator.js';
 import { streamBatch } from '../cli/batch/stream-batch.js';
-import { compilePack, evaluateCompiled, type EvaluationInput } from '../core/evaluate/index.js';
-import { validatePack } from '../core/pack/index.js';
-import { prng } from './support/seeded-prng.js';
-import { TRIAGE_EVIDENCE, triageFacts } from './support/triage-facts.js';
+import { evaluateCompiled } from '../core/evaluate/index.js';
+import { compiledTriagePack, triageInputs } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/batch.bench.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -34,7 +32,6 @@ const DOCKET = join(root, 'bin/docket.js');
 const RSS_REPORTER = fileURLToPath(new URL('./support/report-max-rss.js', import.meta.url));
 const N = 50_000;
 const LARGE = Number(process.env.BENCH_BATCH_LARGE ?? 1_000_000);
-const dec = new TextDecoder();
 
 const seconds = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e9;
 const rate = (n: number, s: number): string => `${Math.round(n / s).toLocaleString('en-US')}/s`;
@@ -95,18 +92,8 @@ async function* chunksOf(bytes: Uint8Array, size: number): AsyncIterable<Uint8Ar
 }
 
 async function main(): Promise<void> {
-  const validation = validatePack(new Uint8Array(readFileSync(PACK)));
-  if (!validation.conformant || validation.pack === undefined) throw new Error('the triage pack must be conformant');
-  const compiled = compilePack(validation.pack);
-  const r = prng(20261202);
-  const inputs: EvaluationInput[] = [];
-  const lines: string[] = [];
-  for (let i = 0; i < N; i++) {
-    const facts = triageFacts(r);
-    const evidence = TRIAGE_EVIDENCE[i % TRIAGE_EVIDENCE.length]!;
-    inputs.push({ facts, evidence, supportedExtensions: new Set<string>() });
-    lines.push(`{"facts":${dec.decode(facts)},"evidence":${dec.decode(evidence)}}`);
-  }
+  const compiled = compiledTriagePack();
+  const { inputs, lines } = triageInputs(N, 20261202);
   const batchBytes = new TextEncoder().encode(`${lines.join('\n')}\n`);
   const dir = mkdtempSync(join(tmpdir(), 'docket-batch-bench-'));
   try {

@@ -12,7 +12,8 @@
  * (libsodium when sodium-native loads, ADR 0240) and on node:crypto alone — which bounds the writer from above.
  */
 import './support/node-crypto.js';
-import { createHash } from 'node:crypto';
+import { bestMs, sha256Ms } from './support/timing.js';
+import { policyFromSeq0 } from './support/generated-ledger.js';
 import { performance } from 'node:perf_hooks';
 import {
   appendTo,
@@ -22,7 +23,6 @@ import {
   exportText,
   K1,
   KC,
-  policyText,
   PROD,
 } from '../conformance/ledger/fixtures.js';
 import { verifyExportFiles } from '../core/ledger/verify/files.js';
@@ -41,16 +41,7 @@ const t0 = performance.now();
 const recs = buildLog('log-0', total);
 const more = [...recs];
 for (let i = 0; i < extra; i++) appendTo(more, K1);
-const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-const policyBytes = new TextEncoder().encode(
-  policyText(
-    ['log-0'],
-    [
-      { keys: K1, role: 'entries', validity: from0 },
-      { keys: KC, role: 'checkpoints', validity: from0 },
-    ],
-  ),
-);
+const policyBytes = new TextEncoder().encode(policyFromSeq0(['log-0']));
 const parsed = readTrustPolicy(policyBytes);
 if (!parsed.ok) throw new Error(parsed.error.detail);
 const policy = parsed.value;
@@ -61,14 +52,6 @@ async function storeOf(entries: typeof recs): Promise<MemoryLedgerStore> {
   const s = new MemoryLedgerStore();
   for (const e of entries) await s.putEntryIfAbsent(e);
   return s;
-}
-
-function baseline(): number {
-  const start = performance.now();
-  let x = 0;
-  for (const r of recs) x ^= createHash('sha256').update(r.body).digest()[0] as number;
-  if (x === 256) throw new Error('unreachable');
-  return performance.now() - start;
 }
 
 async function fresh(): Promise<number> {
@@ -116,19 +99,13 @@ function rawVerify(verify: NonNullable<ReturnType<typeof ledgerCrypto>['ed25519V
   };
 }
 
-const best = async (f: () => number | Promise<number>, runs: number): Promise<number> => {
-  let m = Infinity;
-  for (let i = 0; i < runs; i++) m = Math.min(m, await f());
-  return m;
-};
-
-const base = await best(baseline, 3);
-const full = await best(fresh, 2);
-const inc = await best(incremental, 2);
-const all = await best(verifyAll, 1);
+const base = await bestMs(() => sha256Ms(recs), 3);
+const full = await bestMs(fresh, 2);
+const inc = await bestMs(incremental, 2);
+const all = await bestMs(verifyAll, 1);
 const port = ledgerCrypto();
-const rawPort = await best(rawVerify(port.ed25519Verify ?? (() => false)), 2);
-const rawNode = await best(rawVerify(nodeLedgerCrypto.ed25519Verify ?? (() => false)), 2);
+const rawPort = await bestMs(rawVerify(port.ed25519Verify ?? (() => false)), 2);
+const rawNode = await bestMs(rawVerify(nodeLedgerCrypto.ed25519Verify ?? (() => false)), 2);
 const line = (label: string, ms: number, entries: number, goal?: number) => {
   const rate = Math.round(entries / (ms / 1000));
   return `${label.padEnd(46)} ${String(rate).padStart(9)} entries/s  ${(ms / 1000).toFixed(3).padStart(7)} s  ${(ms / base).toFixed(1).padStart(6)}× baseline${goal ? `  (goal ≥ ${goal.toLocaleString('en-US')}/s: ${rate >= goal ? 'met' : 'NOT met'})` : ''}\n`;

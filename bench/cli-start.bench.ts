@@ -19,10 +19,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compilePack, evaluateCompiled, type EvaluationInput } from '../core/evaluate/index.js';
-import { validatePack } from '../core/pack/index.js';
-import { prng } from './support/seeded-prng.js';
-import { TRIAGE_EVIDENCE, triageFacts } from './support/triage-facts.js';
+import { evaluateCompiled } from '../core/evaluate/index.js';
+import { median } from './support/timing.js';
+import { compiledTriagePack, triageInputs } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/cli-start.bench.js';
 const ROUNDS = Math.max(1, Number(process.env.BENCH_CLI_ROUNDS ?? 21));
@@ -31,9 +30,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const DOCKET = join(root, 'bin/docket.js');
 const PACK = join(root, 'examples/data-request-intake-triage.json');
 const FACTS = join(root, 'examples/requests/triage-instance-1-not-applicable.facts.json');
-const dec = new TextDecoder();
 
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (xs: readonly number[]): string => `${median(xs).toFixed(0)} ms`;
 const spread = (xs: readonly number[]): string => {
   const s = [...xs].sort((a, b) => a - b);
@@ -130,18 +127,8 @@ function startUp(): string[] {
 }
 
 function batch(): string[] {
-  const validation = validatePack(new Uint8Array(readFileSync(PACK)));
-  if (!validation.conformant || validation.pack === undefined) throw new Error('the triage pack must be conformant');
-  const compiled = compilePack(validation.pack);
-  const r = prng(20261202); // the batch bench's seed: the same 50,000 documents
-  const inputs: EvaluationInput[] = [];
-  const lines: string[] = [];
-  for (let i = 0; i < N; i++) {
-    const facts = triageFacts(r);
-    const evidence = TRIAGE_EVIDENCE[i % TRIAGE_EVIDENCE.length]!;
-    inputs.push({ facts, evidence, supportedExtensions: new Set<string>() });
-    lines.push(`{"facts":${dec.decode(facts)},"evidence":${dec.decode(evidence)}}`);
-  }
+  const compiled = compiledTriagePack();
+  const { inputs, lines } = triageInputs(N, 20261202); // the batch bench's seed: the same 50,000 documents
   const dir = mkdtempSync(join(tmpdir(), 'docket-cli-start-bench-'));
   try {
     const file = join(dir, 'triage-50k.jsonl');

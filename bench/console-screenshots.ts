@@ -9,17 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, requireChromium } from '../test/console/browser.js';
-import {
-  buildLog,
-  checkpointsText,
-  checkpointV2Of,
-  exportText,
-  K1,
-  KC,
-  policyText,
-} from '../conformance/ledger/fixtures.js';
+import { buildLog, checkpointsText, checkpointV2Of, exportText, K1, KC } from '../conformance/ledger/fixtures.js';
 import { packageRoot, startConsoleServer } from '../cli/console/server.js';
 import { openFileSource } from '../cli/console/source.js';
+import { policyFromSeq0 } from './support/generated-ledger.js';
 
 const root = packageRoot();
 const out = join(root, 'docs', 'console');
@@ -35,16 +28,12 @@ const logs = logIds.map((id, i) =>
     }),
   ),
 );
-const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
 const files = {
   exportPath: join(dir, 'ledger.jsonl'),
   checkpointsPath: join(dir, 'checkpoints.json'),
   policyPath: join(dir, 'trust-policy.json'),
 };
-const policy = policyText(logIds, [
-  { keys: K1, role: 'entries', validity: from0 },
-  { keys: KC, role: 'checkpoints', validity: from0 },
-]);
+const policy = policyFromSeq0(logIds);
 const cps = checkpointsText(logs.map((l, i) => checkpointV2Of(l, logIds[i] as string, l.length - 3, KC)));
 writeFileSync(files.checkpointsPath, cps);
 writeFileSync(files.policyPath, policy);

@@ -13,8 +13,6 @@
  * ~0.9 MB selected value against an equal authored operand (§8 timed on the parsed facts); it bounds what
  * MAX_WORK_BUDGET can cost (docs/adr/0034-work-budget-defaults.md).
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { readJson } from '../core/carrier/index.js';
@@ -27,20 +25,11 @@ import {
 } from '../core/evaluate/index.js';
 import { resolve } from '../core/evaluate/resolve.js';
 import { validatePack } from '../core/pack/index.js';
-import { prng } from './support/seeded-prng.js';
-import { TRIAGE_EVIDENCE, triageFacts } from './support/triage-facts.js';
+import { secondsOf } from './support/timing.js';
+import { compiledTriagePack, TRIAGE_EVIDENCE, triageInputs } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/evaluate.bench.js';
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const enc = new TextEncoder();
-const facts = triageFacts;
-const EVIDENCE = TRIAGE_EVIDENCE;
-
-function time(rounds: number, body: () => void): number {
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < rounds; i++) body();
-  return Number(process.hrtime.bigint() - t0) / 1e9;
-}
 
 function gc(): () => void {
   setFlagsFromString('--expose-gc');
@@ -48,19 +37,9 @@ function gc(): () => void {
 }
 
 function main(): void {
-  const packBytes = new Uint8Array(readFileSync(`${root}examples/data-request-intake-triage.json`));
-  const validation = validatePack(packBytes);
-  if (!validation.conformant || validation.pack === undefined)
-    throw new Error('the triage example pack must be conformant');
-  const compiled = compilePack(validation.pack);
-
-  const r = prng(20261202);
-  const docs = Array.from({ length: 1000 }, () => facts(r));
-  const inputs: EvaluationInput[] = docs.map((f, i) => ({
-    facts: f,
-    evidence: EVIDENCE[i % EVIDENCE.length]!,
-    supportedExtensions: new Set<string>(),
-  }));
+  const compiled = compiledTriagePack();
+  const { inputs } = triageInputs(1000, 20261202);
+  const docs = inputs.map((x) => x.facts);
   const totalBytes = docs.reduce((n, d) => n + d.length, 0);
 
   // Correctness guard: every input must yield a disposition, and several kinds must appear.
@@ -86,14 +65,14 @@ function main(): void {
     for (const input of inputs) sink += evaluateCompiled(compiled, input).work;
   };
   // Warm up both, then alternate measured rounds so drift affects both alike.
-  time(30, floorRound);
-  time(30, evalRound);
+  secondsOf(30, floorRound);
+  secondsOf(30, evalRound);
   let floorSeconds = 0;
   let evalSeconds = 0;
   const ROUNDS = 10;
   for (let i = 0; i < ROUNDS; i++) {
-    floorSeconds += time(10, floorRound);
-    evalSeconds += time(10, evalRound);
+    floorSeconds += secondsOf(10, floorRound);
+    evalSeconds += secondsOf(10, evalRound);
   }
   const n = ROUNDS * 10 * docs.length;
   const evalRate = n / evalSeconds;
@@ -120,7 +99,7 @@ function main(): void {
     });
   const bigBytes = enc.encode(JSON.stringify(big));
   const collect = gc();
-  const bigInput: EvaluationInput = { facts: bigBytes, evidence: EVIDENCE[0]!, supportedExtensions: new Set() };
+  const bigInput: EvaluationInput = { facts: bigBytes, evidence: TRIAGE_EVIDENCE[0]!, supportedExtensions: new Set() };
   evaluateCompiled(compiled, bigInput); // warm
   collect();
   const before = process.memoryUsage().heapUsed;
@@ -181,8 +160,8 @@ function main(): void {
   const eqRun = () => {
     sink += resolve(eqCompiled, eqTree.value, { work: 0, budget: MAX_WORK_BUDGET }, undefined).kind.length;
   };
-  time(3, eqRun);
-  const nsPerUnit = ((time(20, eqRun) / 20) * 1e9) / eqResult.work;
+  secondsOf(3, eqRun);
+  const nsPerUnit = ((secondsOf(20, eqRun) / 20) * 1e9) / eqResult.work;
 
   const mib = (x: number) => `${(x / 1_048_576).toFixed(2)} MiB`;
   const lines = [

@@ -8,15 +8,9 @@
  * A drawing = readGraphRunView + layoutGraphRun + graphSvg + svgMarkup. Rounds alternate; figures are medians.
  */
 import { graphSvg, layoutGraphRun, readGraphRunView, svgMarkup } from '../core/graph-view/index.js';
+import { median, secondsOf } from './support/timing.js';
 
 const COMMAND = 'npx tsc -p tsconfig.build.json && node dist/bench/graph-view.bench.js';
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-function seconds(body: () => void): number {
-  const t0 = process.hrtime.bigint();
-  body();
-  return Number(process.hrtime.bigint() - t0) / 1e9;
-}
-
 const disposition = (i: number) =>
   i % 3 === 0
     ? { handoff: { state: 'none' }, kind: 'outcome', outcomeId: 'cleared', reasons: [] }
@@ -108,8 +102,8 @@ function main(): void {
   const d: number[] = [];
   const p: number[] = [];
   for (let r = 0; r < 31; r++) {
-    d.push(seconds(draw));
-    p.push(seconds(parse));
+    d.push(secondsOf(1, draw));
+    p.push(secondsOf(1, parse));
   }
   const ms = (s: number) => (s * 1000).toFixed(2);
   console.log(`graph view, 256 leaves + 16 instances (${text.length} bytes of result, ${bytes} bytes of SVG)`);

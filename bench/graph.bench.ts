@@ -26,16 +26,8 @@
  * round (the fastest beside it) and a ratio the median over the rounds of each round's own ratio, so a figure and its
  * baseline are always compared on the same state of the machine.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { readJson, resolvePointer, type JsonObject, type JsonValue } from '../core/carrier/index.js';
-import {
-  compilePack,
-  evaluateCompiled,
-  evaluateDocuments,
-  evaluateParsed,
-  type EvaluationInput,
-} from '../core/evaluate/index.js';
+import { evaluateCompiled, evaluateDocuments, evaluateParsed, type EvaluationInput } from '../core/evaluate/index.js';
 import {
   bytesDigest,
   compileGraph,
@@ -44,16 +36,13 @@ import {
   graphRunJson,
   type GraphProject,
 } from '../core/graph/index.js';
-import { validatePack } from '../core/pack/index.js';
-import { prng } from './support/seeded-prng.js';
-import { TRIAGE_EVIDENCE, triageFacts } from './support/triage-facts.js';
+import { median } from './support/timing.js';
+import { compiledTriagePack, triageInputs, triagePackBytes } from './support/triage-facts.js';
 
 const COMMAND = 'npx tsc -p tsconfig.build.json && node dist/bench/graph.bench.js';
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fastest = (xs: number[]): number => Math.min(...xs);
 const ROUNDS = 21;
 /**
@@ -68,18 +57,10 @@ function measure(body: () => void, reps: number): number {
 }
 
 function main(): void {
-  const packBytes = new Uint8Array(readFileSync(`${root}examples/data-request-intake-triage.json`));
-  const validation = validatePack(packBytes);
-  if (!validation.pack) throw new Error('the triage pack must be conformant');
-  const compiled = compilePack(validation.pack);
-  const r = prng(20261204);
-  const facts = Array.from({ length: 1024 }, () => triageFacts(r));
-  const evidence = facts.map((_, i) => TRIAGE_EVIDENCE[i % TRIAGE_EVIDENCE.length]!);
-  const singles: EvaluationInput[] = facts.map((f, i) => ({
-    facts: f,
-    evidence: evidence[i]!,
-    supportedExtensions: new Set<string>(),
-  }));
+  const packBytes = triagePackBytes();
+  const compiled = compiledTriagePack(packBytes);
+  const { inputs: singles, lines } = triageInputs(1024, 20261204);
+  const facts = singles.map((x) => x.facts);
 
   // --- flat: 64 runs × 16 nodes
   const NODES = 16;
@@ -99,14 +80,7 @@ function main(): void {
     graphs: new Map(),
   };
   const inputsDocs = Array.from({ length: 64 }, (_, run) =>
-    enc.encode(
-      `{${ids
-        .map((id, i) => {
-          const k = run * NODES + i;
-          return `${JSON.stringify(id)}:{"facts":${dec.decode(facts[k])},"evidence":${dec.decode(evidence[k])}}`;
-        })
-        .join(',')}}`,
-    ),
+    enc.encode(`{${ids.map((id, i) => `${JSON.stringify(id)}:${lines[run * NODES + i]}`).join(',')}}`),
   );
   const ext = new Set<string>();
   const flatCompiled = compileGraph({ graph: flatGraph, project });

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { readJson } from '../core/carrier/index.js';
 import { compilePack, evaluateCompiled, type EvaluationInput } from '../core/evaluate/index.js';
 import { validatePack, type DraftFeature } from '../core/pack/index.js';
+import { secondsOf } from './support/timing.js';
 import { prng } from './support/seeded-prng.js';
 
 const COMMAND = 'npm run build && node dist/bench/quantifiers.bench.js';
@@ -47,20 +48,14 @@ const pack = (when: unknown) => ({
   fallbackOutcome: 'no',
 });
 
-function seconds(rounds: number, body: () => void): number {
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < rounds; i++) body();
-  return Number(process.hrtime.bigint() - t0) / 1e9;
-}
-
 function quantifierCase(name: string, when: unknown, factsText: string, rounds: number): void {
   const c = compiled(pack(when));
   const input: EvaluationInput = { facts: enc.encode(factsText), supportedExtensions: new Set() };
   const first = evaluateCompiled(c, input);
   if (first.kind !== 'disposition') throw new Error(`${name}: ${first.error.message}`);
   for (let i = 0; i < 20; i++) evaluateCompiled(c, input); // warm-up
-  const parse = seconds(rounds, () => readJson(input.facts));
-  const whole = seconds(rounds, () => evaluateCompiled(c, input));
+  const parse = secondsOf(rounds, () => readJson(input.facts));
+  const whole = secondsOf(rounds, () => evaluateCompiled(c, input));
   const us = (s: number) => (s / rounds) * 1e6;
   const eval8 = Math.max(us(whole) - us(parse), 1e-9);
   process.stdout.write(
@@ -128,8 +123,8 @@ const pass = (c: typeof on) => () => {
 let tOff = 0;
 let tOn = 0;
 for (let round = 0; round < 6; round++) {
-  tOff += seconds(20, pass(off));
-  tOn += seconds(20, pass(on));
+  tOff += secondsOf(20, pass(off));
+  tOn += secondsOf(20, pass(on));
 }
 const n = 6 * 20 * inputs.length;
 process.stdout.write(

@@ -24,7 +24,7 @@ import { fromHex } from '../core/ledger/primitives/bytes.js';
 import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
 import { readSignedNote, serializeSignedNote } from '../core/ledger/notes/signed-note.js';
 import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
-import { bestPerSecond } from './support/best-rate.js';
+import { bestPerSecond as perSecond } from './support/timing.js';
 import { policyText } from '../conformance/ledger/fixtures.js';
 
 const n = Number(process.argv[2] ?? 4096);
@@ -120,7 +120,6 @@ if (!parsed.ok) throw new Error(parsed.error.detail);
 const baseline = (): boolean =>
   verifyEd25519(fromHex(parsed.value.entry.signature), parsed.value.signingMessage, entryKey.publicKey);
 
-const perSecond = bestPerSecond;
 const base = perSecond(baseline, 2000);
 const rec = perSecond(verifyOnce, 500);
 process.stdout.write(

@@ -16,7 +16,7 @@ import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { readRequest } from '../core/admission/index.js';
 import { readResultNotification, resultNotificationFor } from '../core/pipeline/result-notification.js';
 import { verifyResultEntry } from '../core/pipeline/result-verdict.js';
-import { bestPerSecond } from './support/best-rate.js';
+import { bestPerSecond as perSecond } from './support/timing.js';
 import { policyText } from '../conformance/ledger/fixtures.js';
 
 const keys = keyPairFromSeed(new Uint8Array(32).fill(3));
@@ -89,7 +89,6 @@ const message0 = signingMessage();
 const bare = (): boolean => verifyEd25519(fromHex(built.entry.signature), message0, keys.publicKey);
 if (!prove() || !build() || !bare()) throw new Error('the bench result does not prove');
 
-const perSecond = bestPerSecond;
 const base = perSecond(bare, 2000);
 const proofs = perSecond(prove, 1000);
 const builds = perSecond(build, 1000);

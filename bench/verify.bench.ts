@@ -11,7 +11,7 @@
  * strict read, projection, chain and Merkle work per entry (ADR 0241), not by signatures.
  */
 import './support/node-crypto.js';
-import { createHash } from 'node:crypto';
+import { bestMs, sha256Ms } from './support/timing.js';
 import { performance } from 'node:perf_hooks';
 import { checkpointOf, checkpointsText, KC } from '../conformance/ledger/fixtures.js';
 import { generatedLedger } from './support/generated-ledger.js';
@@ -34,14 +34,6 @@ process.stdout.write(
   `generated ${recs.length} entries (${(ledger.length / 1e6).toFixed(1)} MB export) in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
 );
 
-function baseline(): number {
-  const start = performance.now();
-  let x = 0;
-  for (const r of recs) x ^= createHash('sha256').update(r.body).digest()[0] as number;
-  if (x === 256) throw new Error('unreachable');
-  return performance.now() - start;
-}
-
 async function verify(allSignatures: boolean, cps: Uint8Array = checkpoints): Promise<number> {
   const start = performance.now();
   const r = await verifyExportFiles({ ledger, policy, checkpoints: cps }, { allSignatures });
@@ -53,17 +45,11 @@ async function verify(allSignatures: boolean, cps: Uint8Array = checkpoints): Pr
   return ms;
 }
 
-const best = async (f: () => number | Promise<number>, runs: number): Promise<number> => {
-  let m = Infinity;
-  for (let i = 0; i < runs; i++) m = Math.min(m, await f());
-  return m;
-};
-
 await verify(false); // warm-up
-const base = await best(baseline, 3);
-const quick = await best(() => verify(false), 2);
-const all = await best(() => verify(true), 1);
-const oldCheckpoints = await best(() => verify(false, checkpointsV1), 1);
+const base = await bestMs(() => sha256Ms(recs), 3);
+const quick = await bestMs(() => verify(false), 2);
+const all = await bestMs(() => verify(true), 1);
+const oldCheckpoints = await bestMs(() => verify(false, checkpointsV1), 1);
 const rate = (ms: number) => Math.round(recs.length / (ms / 1000));
 const line = (label: string, ms: number, goal?: number) =>
   `${label.padEnd(34)} ${String(rate(ms)).padStart(9)} entries/s  ${(ms / 1000).toFixed(2).padStart(6)} s  ${(ms / base).toFixed(1).padStart(6)}× baseline${goal ? `  (goal ≥ ${goal.toLocaleString('en-US')}/s: ${rate(ms) >= goal ? 'met' : 'NOT met'})` : ''}\n`;

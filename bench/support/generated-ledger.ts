@@ -19,7 +19,6 @@ export function generatedLedger(total: number, uncovered: number) {
   const perLog = Math.floor(total / LOGS);
   const logIds = Array.from({ length: LOGS }, (_, i) => `log-${i}`);
   const logs = logIds.map((id) => buildLog(id, perLog));
-  const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
   return {
     logIds,
     perLog,
@@ -27,9 +26,15 @@ export function generatedLedger(total: number, uncovered: number) {
     records: logs.flat(),
     exportText: exportText(logs.flat()),
     checkpointsText: checkpointsText(logs.map((l, i) => checkpointV2Of(l, logIds[i]!, perLog - uncovered, KC))),
-    policyText: policyText(logIds, [
-      { keys: K1, role: 'entries', validity: from0 },
-      { keys: KC, role: 'checkpoints', validity: from0 },
-    ]),
+    policyText: policyFromSeq0(logIds),
   };
+}
+
+/** The benches' trust policy: K1 signs the entries and KC the checkpoints of every log in `logIds`, from seq 0. */
+export function policyFromSeq0(logIds: readonly string[]): string {
+  const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
+  return policyText(logIds, [
+    { keys: K1, role: 'entries', validity: from0 },
+    { keys: KC, role: 'checkpoints', validity: from0 },
+  ]);
 }

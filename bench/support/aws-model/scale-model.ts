@@ -457,7 +457,7 @@ class Instance {
       ledger,
       jobs,
       deadLetter: async () => {
-        await sqsCall(this.sqsSite, 'sqs-standard');
+        await sqsRoundTrip(this.sqsSite, 'sqs-standard', () => undefined); // the dead-letter send
         world.deadLettered += 1;
       },
     });
@@ -555,10 +555,6 @@ async function sqsRoundTrip<T>(site: CallSite, service: MessagingService, serve:
   return out;
 }
 
-/** An SQS or SNS call whose answer the model does not need (a send, a publish). */
-const sqsCall = (site: CallSite, service: MessagingService): Promise<void> =>
-  sqsRoundTrip(site, service, () => undefined);
-
 /**
  * The outbox's batch ports as a function sends them from `site`: calls of ≤ 10 entries each, one after another
  * (adapters/sqs.ts, adapters/sns.ts); each handoff and notification is tallied as the service applies it, and a
@@ -616,13 +612,7 @@ const requestIdOf = (body: string): string => (JSON.parse(body) as { requestId: 
 /** One delivery-stage consumer instance: its own SDK clients (retry quota), pack cache and store. */
 function startDeliveryConsumer(world: World, index: number): void {
   const { clock } = world;
-  const site: CallSite = {
-    clock,
-    meter: world.meter,
-    latency: world.latency,
-    retry: { sleep: (ms) => clock.sleep(ms), rand: prng(world.o.seed * 104_729 + index), quota: new RetryQuota() },
-    cpuDone: () => Promise.resolve(),
-  };
+  const site = world.site(prng(world.o.seed * 104_729 + index));
   const sqsSite: CallSite = { ...site, onMessagingCall: (service) => world.messaged(service) };
   void consumeDeliveryJobs({
     clock,
@@ -679,6 +669,13 @@ class World {
     this.deliveryQueue = new SimQueue(this.clock, 'standard', this.shape.visibilityTimeoutSeconds * 1000);
   }
 
+  /** A function instance's SDK call site: its own retry quota and jitter draws, no CPU of its own between calls. */
+  site(rand: () => number): CallSite {
+    const { clock } = this;
+    const retry = { sleep: (ms: number) => clock.sleep(ms), rand, quota: new RetryQuota() };
+    return { clock, meter: this.meter, latency: this.latency, retry, cpuDone: () => Promise.resolve() };
+  }
+
   messaged(service: MessagingService): void {
     this.messagingCalls[service] += 1;
   }
@@ -705,14 +702,7 @@ class World {
 
 /** The thin sequence function: intake batch → one SendMessageBatch to the ledger FIFO queue (group = log) → delete. */
 async function sequence(world: World, index: number, intake: SimQueue, ledgerQueue: SimQueue): Promise<never> {
-  const site: CallSite = {
-    clock: world.clock,
-    meter: world.meter,
-    latency: world.latency,
-    retry: { sleep: (ms) => world.clock.sleep(ms), rand: prng(index), quota: new RetryQuota() },
-    cpuDone: () => Promise.resolve(),
-    onMessagingCall: (service) => world.messaged(service),
-  };
+  const site: CallSite = { ...world.site(prng(index)), onMessagingCall: (service) => world.messaged(service) };
   const pickUp = pickUpOf(world, 'standard');
   for (;;) {
     const messages = await intake.receive(world.shape.batchSize);
