@@ -66,7 +66,7 @@ describe('malformed documents inside a readable request, over the local stack', 
     for (let i = 0; i < 30 && reason === undefined; i++) {
       const r = await w.sqs.send(
         new ReceiveMessageCommand({
-          QueueUrl: w.queueUrl('intake-dlq'),
+          QueueUrl: w.queueUrl('rejects'),
           MessageAttributeNames: ['All'],
           WaitTimeSeconds: 1,
         }),
