@@ -101,8 +101,7 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
             }
           },
           jobs: parts.jobs,
-          deadLetter: (record, o) =>
-            parts.deadLetter(record as BatchRecord & { intakeMessageId?: string }, o),
+          deadLetter: (record, o) => parts.deadLetter(record as BatchRecord & { intakeMessageId?: string }, o),
           observer: obs,
           ...(parts.concurrency !== undefined ? { concurrency: parts.concurrency } : {}),
         });

@@ -159,7 +159,7 @@ describe('bad input over the local stack', () => {
 });
 
 describe('volume over the local stack', () => {
-  it('accounts for 1,000 requests: entries plus DLQ messages equal what was submitted, and docket verify says ok', async () => {
+  it('accounts for 1,000 requests: entries plus rejects equal what was submitted, and docket verify says ok', async () => {
     const entryCount = async (): Promise<number> => {
       let n = 0;
       for (const log of await w.store.listLogs()) {
