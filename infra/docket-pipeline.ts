@@ -4,7 +4,7 @@
  * One construct per concern beneath it; everything it names comes from infra/names.ts and everything it tunes from
  * infra/config.ts, validated by resolveConfig exactly as `cdk deploy` from this repository validates cdk.json context.
  */
-import { Tags } from 'aws-cdk-lib';
+import { Duration, Tags } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -24,6 +24,7 @@ import { Intake, type QueueWithDlq } from './constructs/intake.js';
 import { grantQueueCrossCheck } from './constructs/cross-check-readers.js';
 import { Ledger } from './constructs/ledger.js';
 import { Registry } from './constructs/registry.js';
+import { Rejects } from './constructs/rejects.js';
 import { RequestArchive } from './constructs/request-archive.js';
 import { Results } from './constructs/results.js';
 import { Routes } from './constructs/routes.js';
@@ -52,6 +53,8 @@ export class DocketPipeline extends Construct {
   readonly names: ResourceNames;
   readonly dataKey: DataKey;
   readonly intake: Intake;
+  /** The evaluate function's deliberate rejects, with their reasons (ADR 0492); operators and auditors read it. */
+  readonly rejects: Rejects;
   readonly routes: Routes;
   readonly ledger: Ledger;
   readonly registry: Registry;
@@ -82,6 +85,10 @@ export class DocketPipeline extends Construct {
     this.dataKey = new DataKey(this, 'DataKey', { prefix: names.prefix });
     const key = this.dataKey.key;
     this.intake = new Intake(this, 'Intake', { config, names: names.intake });
+    this.rejects = new Rejects(this, 'Rejects', {
+      queueName: names.rejectsQueue,
+      retention: Duration.seconds(config.dlqRetentionSeconds),
+    });
     this.routes = new Routes(this, 'Routes', { config, names });
     this.ledger = new Ledger(this, 'Ledger', { config, tableName: names.ledgerTable, key });
     this.registry = new Registry(this, 'Registry', { config, tableName: names.packsTable, key });
@@ -141,6 +148,7 @@ export class DocketPipeline extends Construct {
       codeSigningConfig: this.codeSigning.config,
     });
     const queueUrl = (name: string): string => {
+      if (name === names.rejectsQueue) return this.rejects.queue.queueUrl;
       for (const p of [this.intake.queues, this.sequencer, this.deliverer, ...this.routes.handoffQueues()]) {
         if (p.names.queue === name) return p.queue.queueUrl;
         if (p.names.dlq === name) return p.dlq.queueUrl;
@@ -186,11 +194,12 @@ export class DocketPipeline extends Construct {
     this.registry.grantRead(deliverRole);
     this.routes.grantSend(deliverRole);
     this.routes.restrictSenders(deliverRole);
-    // A request without a usable id is dead-lettered by the handler itself, with its reason (ADR 0071); nobody else
-    // may send to the intake DLQ, and nobody at all to the ledger queue's DLQ: only SQS's redrive (ADR 0455).
-    this.intake.dlq.grantSendMessages(evaluateRole);
-    denySendsToDeadLetterQueue(this.intake.dlq, 'DenySendExceptEvaluate', [evaluateRole]);
-    denySendsToDeadLetterQueue(this.sequencer.dlq, 'DenySendToEveryone');
+    // A request without a usable id, or whose id is recorded for other bytes, goes to the rejects queue with its
+    // reason (ADR 0071, ADR 0492); the evaluate role may only send there. Nobody at all may send to either DLQ of the
+    // request path: only SQS's redrive fills them (ADR 0455).
+    this.rejects.grantSendOnly(evaluateRole);
+    denySendsToDeadLetterQueue(this.intake.dlq);
+    denySendsToDeadLetterQueue(this.sequencer.dlq);
     // A redelivery whose claim fixes another log goes on to that log's group (ADR 0270); nobody else sends there.
     this.sequencer.queue.grantSendMessages(evaluateRole);
     this.sequencer.restrictSenders([this.sequencer.function.role, evaluateRole]);
@@ -219,6 +228,7 @@ export class DocketPipeline extends Construct {
       exportBucket: this.checkpoints.bucket,
       trustPolicyParameterName: names.trustPolicyParameter,
       key,
+      rejects: this.rejects,
     });
 
     const dlqs = [
@@ -243,6 +253,7 @@ export class DocketPipeline extends Construct {
       deliveryQueue: this.deliverer.queue,
       deliveryJobsRefused: true,
       intake: this.intake.queue,
+      rejects: this.rejects.queue,
       ledgerQueue: this.sequencer.queue,
       headRegression: true,
       topics: [{ label: 'results', topic: this.results.topic }],
@@ -256,6 +267,7 @@ export class DocketPipeline extends Construct {
         { label: 'intake', queue: this.intake.queue },
         { label: 'ledger-queue', queue: this.sequencer.queue },
         { label: 'delivery', queue: this.deliverer.queue },
+        { label: 'rejects', queue: this.rejects.queue },
         { label: 'unrouted', queue: this.routes.unrouted.queue },
         ...[...this.routes.routes.entries()].map(([k, q]) => ({ label: `route-${k}`, queue: q.queue })),
       ],
@@ -272,6 +284,15 @@ export class DocketPipeline extends Construct {
   /** The queue requesters send evaluation requests to (docs/pipeline.md). */
   get intakeQueue(): sqs.IQueue {
     return this.intake.queue;
+  }
+
+  /**
+   * The evaluate function's rejects (ADR 0492): a copy of each message with no usable request id, and of each request
+   * whose id is recorded for other bytes, with its reason (`DocketReason`). It excuses no omission; only SQS's redrive
+   * to a DLQ does (ADR 0455). `grantAudit` reads it.
+   */
+  get rejectsQueue(): sqs.IQueue {
+    return this.rejects.queue;
   }
 
   /** The results topic: one docket.result/1 notification per appended entry (docs/pipeline.md "Result notifications"). */
@@ -310,7 +331,7 @@ export class DocketPipeline extends Construct {
 
   /**
    * Let `grantee` audit: attaches the read-only auditor policy (ledger, registry, request archive, exported
-   * checkpoints, trust policy; not one write action) and returns it.
+   * checkpoints, trust policy, the rejects queue; not one write action) and returns it.
    */
   grantAudit(grantee: iam.IGrantable): iam.IManagedPolicy {
     return attachManagedPolicy(this.auditAccess.policy, grantee, 'grantAudit');

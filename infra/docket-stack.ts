@@ -34,7 +34,8 @@ export class DocketStack extends Stack {
     const p = this.pipeline;
     const out = (id: string, value: string, description: string) => new CfnOutput(this, id, { value, description });
     out('IntakeQueueUrl', p.intake.queue.queueUrl, 'Requesters send evaluation requests here');
-    out('IntakeDlqUrl', p.intake.dlq.queueUrl, 'Requests without a usable id, or failing maxReceiveCount times');
+    out('IntakeDlqUrl', p.intake.dlq.queueUrl, 'Requests SQS redrove after maxReceiveCount failed receives');
+    out('RejectsQueueUrl', p.rejects.queue.queueUrl, 'Requests the ledger could not record, with their DocketReason');
     out('UnroutedQueueUrl', p.routes.unrouted.queue.queueUrl, 'Direct exception escalations with no escalation object');
     for (const [key, q] of p.routes.routes) {
       out(routeOutputId(key), q.queue.queueUrl, `Handoffs for route queue "${key}"`);

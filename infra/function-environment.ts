@@ -17,7 +17,12 @@ export const ENV = {
   /** JSON object: "<kind>:<name>" → queue URL. */
   routeQueues: 'ROUTE_QUEUES',
   unroutedQueueUrl: 'UNROUTED_QUEUE_URL',
-  /** Requests without a usable id are sent here with their reason as message attributes (ADR 0071). */
+  /**
+   * The evaluate function's rejects queue: requests without a usable id, or whose id is recorded for other bytes, are
+   * sent here with their reason as message attributes (ADR 0071, docs/adr/0492-the-evaluate-functions-rejects-have-their-own-queue.md).
+   */
+  rejectsQueueUrl: 'REJECTS_QUEUE_URL',
+  /** The intake queue's DLQ: the checkpoint function's archive cross-check reads it (only SQS's redrive fills it). */
   intakeDlqUrl: 'INTAKE_DLQ_URL',
   /** The results topic every appended entry is published to (docs/pipeline.md "Result notifications"). */
   resultsTopicArn: 'RESULTS_TOPIC_ARN',
@@ -89,7 +94,7 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
     [ENV.requestsTable]: i.names.requestsTable,
     // Entries record the draft features they were evaluated under (ADR 0190); handoffs are the deliver function's.
     ...draftFeatureEnvironment(i),
-    [ENV.intakeDlqUrl]: i.queueUrl(i.names.intake.dlq),
+    [ENV.rejectsQueueUrl]: i.queueUrl(i.names.rejectsQueue),
     [ENV.ledgerQueueUrl]: i.queueUrl(i.names.ledgerQueue.queue),
     [ENV.deliveryQueueUrl]: i.queueUrl(i.names.deliveryQueue.queue),
     [ENV.signingSecretArn]: i.signingSecretArn,

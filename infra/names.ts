@@ -23,6 +23,12 @@ export interface ResourceNames {
    * batch; the deliver function consumes it (docs/adr/0404-delivery-stage.md).
    */
   readonly deliveryQueue: QueuePair;
+  /**
+   * The evaluate function's deliberate rejects (standard, no DLQ of its own): a copy of every message with no usable
+   * request id and of every request whose id is recorded for other bytes, with its reason
+   * (docs/adr/0492-the-evaluate-functions-rejects-have-their-own-queue.md). Not a DLQ: what it holds excuses nothing.
+   */
+  readonly rejectsQueue: string;
   /** Direct exception escalations with no escalation object (§8.1) land here. */
   readonly unrouted: QueuePair;
   /** One pair per distinct route queue key, keyed by that key ("review" → docket-<stage>-route-review). */
@@ -59,6 +65,7 @@ export function resourceNames(stage: string, config: Pick<DocketConfig, 'routes'
     intake: pair(`${prefix}-intake`),
     ledgerQueue: { queue: `${prefix}-ledger.fifo`, dlq: `${prefix}-ledger-dlq.fifo` },
     deliveryQueue: pair(`${prefix}-delivery`),
+    rejectsQueue: `${prefix}-rejects`,
     unrouted: pair(`${prefix}-unrouted`),
     routes,
     ledgerTable: `${prefix}-ledger`,

@@ -80,8 +80,8 @@ export interface StackPlan {
   readonly functions: readonly FunctionPlan[];
   readonly eventSources: readonly EventSourcePlan[];
   /**
-   * Queues whose policy denies `sqs:SendMessage` to every principal without exception: the FIFO ledger queue's DLQ,
-   * which only SQS's redrive fills (ADR 0455). The edge proxy refuses sends to them as AWS would. A deny that excepts
+   * Queues whose policy denies `sqs:SendMessage` to every principal without exception: the intake queue's DLQ and the
+   * FIFO ledger queue's DLQ, which only SQS's redrive fills (ADR 0455, ADR 0492). The edge proxy refuses sends to them as AWS would. A deny that excepts
    * a role (aws:PrincipalArn) is not kept locally: the local stack knows no principals.
    */
   readonly sendDeniedQueues: readonly string[];

@@ -2,7 +2,9 @@
  * The archive cross-check of a stage the CLI reaches (docs/verify.md "Requests without an entry"; ADR 0292): the
  * reader (adapters/request-omissions.ts) over this stage's archive, every log the ledger table holds, the intake queue
  * and the FIFO ledger queue, and both dead-letter queues on that path. The rule itself is pure:
- * core/ledger/verify/omission.ts.
+ * core/ledger/verify/omission.ts. The rejects queue (`docket-<stage>-rejects`, where the evaluate function sends what
+ * it cannot record, with its reason) is not read: its messages carry no `DeadLetterQueueSourceArn` and excuse no
+ * omission; only SQS's redrive to a DLQ does (ADR 0455, docs/adr/0492-the-evaluate-functions-rejects-have-their-own-queue.md).
  */
 import {
   crossCheckArchive as readCrossCheck,
@@ -11,7 +13,7 @@ import {
 } from '../adapters/request-omissions.js';
 import type { ArchiveCheck } from '../core/ledger/index.js';
 import { explainStackError, type StackClients } from './clients.js';
-import { ledgerDlqName, requestPathQueues, routeQueueName } from './settings.js';
+import { intakeDlqName, ledgerDlqName, requestPathQueues } from './settings.js';
 
 export type { ArchiveCrossCheck } from '../adapters/request-omissions.js';
 
@@ -30,7 +32,7 @@ export async function crossCheckArchive(
       sqs: stack.sqs,
       pathQueues: requestPath(intake!, ledger!),
       deadLetterQueueUrls: [
-        await stack.queueUrl(routeQueueName(stack.settings, 'intake-dlq')),
+        await stack.queueUrl(intakeDlqName(stack.settings)),
         await stack.queueUrl(ledgerDlqName(stack.settings)),
       ],
     },

@@ -86,6 +86,9 @@ export function requestPathQueues(s: StackSettings): readonly string[] {
 /** The FIFO ledger queue's dead-letter queue (infra/names.ts `ledgerQueue.dlq`). */
 export const ledgerDlqName = (s: StackSettings): string => `${s.queuePrefix}-ledger-dlq.fifo`;
 
+/** The intake queue's dead-letter queue (infra/names.ts `intake.dlq`): only SQS's redrive fills it (ADR 0455). */
+export const intakeDlqName = (s: StackSettings): string => `${s.queuePrefix}-intake-dlq`;
+
 /** The physical queue name of a route key ("review" → docket-<stage>-route-review; "unrouted"; "intake-dlq"). */
 export function routeQueueName(s: StackSettings, route: string): string {
   if (route === 'unrouted' || route === 'intake-dlq' || route === 'unrouted-dlq' || route === 'intake')

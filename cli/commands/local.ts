@@ -390,16 +390,18 @@ async function waitForEntries(
 }
 
 /**
- * Each route queue's depth, read with GetQueueAttributes only: a receive, even with a zero visibility timeout, spends
+ * Each route queue's depth, and each DLQ's and the rejects queue's when they hold messages, read with
+ * GetQueueAttributes only: a receive, even with a zero visibility timeout, spends
  * a consumer's receive count, and a few starts would move a genuine handoff to its DLQ
  * (docs/adr/0458-local-start-reads-queues-by-attributes-only.md). The handoffs themselves are in the entries above
  * and in `docket handoffs`.
  */
 export async function showQueues(stack: StackClients, queues: Record<string, string>, io: CliIo): Promise<void> {
   for (const [name, url] of Object.entries(queues).sort()) {
-    if (!/-route-|-unrouted$|-dlq$/.test(name)) continue;
+    // The rejects queue holds what the evaluate function could not record, with its reason (ADR 0492).
+    if (!/-route-|-unrouted$|-dlq$|-rejects$/.test(name)) continue;
     const d = await approximateDepth(stack.sqs, url);
-    if (d.visible + d.inFlight === 0 && name.endsWith('-dlq')) continue;
+    if (d.visible + d.inFlight === 0 && /-dlq$|-rejects$/.test(name)) continue;
     io.stdout(
       `${name.padEnd(44)} ${d.visible} message${d.visible === 1 ? '' : 's'}${d.inFlight > 0 ? ` (${d.inFlight} in flight)` : ''}\n`,
     );

@@ -1,9 +1,11 @@
 /**
  * An SQS batch → partial batch response (ReportBatchItemFailures). Each record is processed on its own: one bad
  * record never fails its neighbours. A record fails (and is redelivered) only when processing threw — an
- * infrastructure fault — or when a dead letter could not be sent. A dead-lettered record is sent to the DLQ with its
- * reason and then counts as handled (docs/adr/0071-unidentified-requests-go-to-the-dlq.md), so every submitted
- * request ends as a ledger entry or as a DLQ message carrying its reason.
+ * infrastructure fault — or when a reject could not be sent. A record the ledger cannot record (outcome `dead-letter`:
+ * no usable id, or an id recorded for other bytes) is sent by `deadLetter` to the rejects queue with its reason and
+ * then counts as handled (docs/adr/0071-unidentified-requests-go-to-the-dlq.md,
+ * docs/adr/0492-the-evaluate-functions-rejects-have-their-own-queue.md), so every submitted request ends as a ledger
+ * entry or as a message carrying its reason (on the rejects queue, or on a DLQ after SQS's redrive).
  *
  * Records run with bounded concurrency: requests land on different logs, so appends proceed in parallel.
  *
@@ -53,6 +55,7 @@ export interface BatchObserver {
 
 export interface BatchDeps {
   readonly process: (bytes: Uint8Array, record: BatchRecord) => Promise<BatchOutcome>;
+  /** Sends the record, with its reason, to the rejects queue (never to a DLQ: only SQS's redrive fills those). */
   readonly deadLetter: (
     record: BatchRecord,
     outcome: Extract<ProcessOutcome, { status: 'dead-letter' }>,

@@ -3,7 +3,8 @@
  * docs/adr/0487-the-checkpoint-function-cross-checks-the-archive.md), from its environment: the request archive
  * (REQUESTS_TABLE), the configured logs' entries, the intake queue and the FIFO ledger queue (their attributes), and
  * both DLQs on that path (read without consuming). Any read failure throws: the run signs nothing rather than sign
- * without the check.
+ * without the check. The rejects queue is not read: a reject has no `DeadLetterQueueSourceArn` and excuses no
+ * omission (docs/adr/0492-the-evaluate-functions-rejects-have-their-own-queue.md).
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SQSClient } from '@aws-sdk/client-sqs';

@@ -12,7 +12,7 @@ import { DynamoDbPackRegistry, RegistryIntegrityError } from '../../adapters/dyn
 import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
 import { Lru, type GraphRegistry, type LoadedGraph } from '../../core/admission/index.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
-import { getQueueUrl, sendMessage, sendMessages, SqsBatchError } from '../../adapters/sqs.js';
+import { sendMessage, sendMessages, SqsBatchError } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
 import { closureDigest } from '../../core/graph-closure/index.js';
 import type { Signer } from '../../core/ledger/index.js';
@@ -58,9 +58,9 @@ export interface RuntimeParts {
   readonly forward?: (record: BatchRecord, logId: string) => Promise<void>;
   /** Sends the batch's delivery jobs to the delivery stage (docs/adr/0404-delivery-stage.md). */
   readonly jobs: DeliveryJobSender;
-  /** Sends an unidentifiable message to the DLQ with its reason. */
+  /** Sends a message the ledger cannot record (no usable id, or an id recorded for other bytes) to the rejects queue. */
   readonly deadLetter: (
-    record: BatchRecord & { readonly eventSourceArn?: string; readonly intakeMessageId?: string | undefined },
+    record: BatchRecord & { readonly intakeMessageId?: string | undefined },
     o: Extract<ProcessOutcome, { status: 'dead-letter' }>,
   ) => Promise<void>;
   readonly observability?: Observability;
@@ -78,7 +78,6 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
           messageId: r.messageId,
           body: r.body,
           receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1'),
-          eventSourceArn: r.eventSourceARN,
           // Set by the sequence function: the id of the message the requester sent to the intake queue.
           intakeMessageId: r.messageAttributes?.IntakeMessageId?.stringValue,
           ...(groupId !== undefined ? { groupId } : {}),
@@ -102,8 +101,7 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
             }
           },
           jobs: parts.jobs,
-          deadLetter: (record, o) =>
-            parts.deadLetter(record as BatchRecord & { eventSourceArn?: string; intakeMessageId?: string }, o),
+          deadLetter: (record, o) => parts.deadLetter(record as BatchRecord & { intakeMessageId?: string }, o),
           observer: obs,
           ...(parts.concurrency !== undefined ? { concurrency: parts.concurrency } : {}),
         });
@@ -141,26 +139,14 @@ export function pipelineConfigFromEnv(env: NodeJS.ProcessEnv, buildDigest: strin
 }
 
 /**
- * Dead letters: SQS delivers only the body to the handler, so the reason travels as message attributes on a copy
- * sent to the intake DLQ (INTAKE_DLQ_URL, or "<intake queue name>-dlq" looked up from the record's event source
- * ARN, the naming rule of infra/names.ts). If the send fails the record fails and SQS's redrive moves it there.
+ * Rejects: SQS delivers only the body to the handler, so the reason travels as message attributes on a copy sent to
+ * the rejects queue (REJECTS_QUEUE_URL; docs/adr/0492-the-evaluate-functions-rejects-have-their-own-queue.md), never
+ * to a DLQ, which only SQS's redrive fills (ADR 0455). If the send fails the record fails and is redelivered (after
+ * maxReceiveCount receives SQS's redrive moves it to the ledger queue's DLQ): nothing is lost either way (ADR 0071).
  */
-export function sqsDeadLetter(sqs: SQSClient, env: NodeJS.ProcessEnv): RuntimeParts['deadLetter'] {
-  const urls = new Map<string, Promise<string>>();
-  const dlqUrl = (arn: string | undefined): Promise<string> => {
-    if (env.INTAKE_DLQ_URL) return Promise.resolve(env.INTAKE_DLQ_URL);
-    const name = arn?.split(':').at(-1);
-    if (!name) return Promise.reject(new Error('no INTAKE_DLQ_URL and no event source ARN to derive the DLQ from'));
-    let u = urls.get(name);
-    if (u === undefined) {
-      u = getQueueUrl(sqs, `${name}-dlq`);
-      u.catch(() => urls.delete(name));
-      urls.set(name, u);
-    }
-    return u;
-  };
+export function sqsRejects(sqs: SQSClient, rejectsQueueUrl: string): RuntimeParts['deadLetter'] {
   return async (record, o) => {
-    await sendMessage(sqs, await dlqUrl(record.eventSourceArn), {
+    await sendMessage(sqs, rejectsQueueUrl, {
       body: record.body,
       attributes: {
         DocketReason: { DataType: 'String', StringValue: o.code },
@@ -287,7 +273,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
     jobs: o.wrapJobs
       ? o.wrapJobs(sqsDeliveryJobSender(sqs, deliveryQueueUrl))
       : sqsDeliveryJobSender(sqs, deliveryQueueUrl),
-    deadLetter: sqsDeadLetter(sqs, env),
+    deadLetter: sqsRejects(sqs, need('REJECTS_QUEUE_URL')),
     ...(o.observability ? { observability: o.observability } : {}),
   });
 }

@@ -30,13 +30,13 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
   return {
     outcome(record: BatchRecord, o: BatchOutcome) {
       if (o.status === 'dead-letter') {
-        logger.warn('request dead-lettered', {
+        logger.warn('request sent to the rejects queue', {
           messageId: record.messageId,
           requestId: o.requestId,
           reason: o.code,
           detail: o.message,
         });
-        count('DeadLetters', 'reason', o.code);
+        count('Rejects', 'reason', o.code);
         return;
       }
       if (o.status === 'forwarded') {

@@ -22,6 +22,8 @@ export interface AlarmsProps {
   readonly dlqs: ReadonlyArray<{ readonly label: string; readonly queue: sqs.IQueue }>;
   readonly functions: ReadonlyArray<{ readonly label: string; readonly fn: lambda.IFunction }>;
   readonly intake: sqs.IQueue;
+  /** The evaluate function's rejects queue (ADR 0492): its first message is a request the ledger could not record. */
+  readonly rejects?: sqs.IQueue;
   /** The FIFO ledger queue: an old message there is a stalled message group, i.e. a log nobody writes. */
   readonly ledgerQueue?: sqs.IQueue;
   /** The delivery queue: an old job there means handoffs and notifications are late (docs/adr/0404-delivery-stage.md). */
@@ -89,6 +91,13 @@ export class Alarms extends Construct {
         `Messages are dead-lettered in ${d.label}: inspect and redrive`,
       );
     }
+    if (props.rejects !== undefined)
+      add(
+        'rejects-depth',
+        props.rejects.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+        t.dlqDepth,
+        'The evaluate function rejected requests it could not record (no usable id, or an id recorded for other bytes): read their DocketReason on the rejects queue',
+      );
     for (const f of props.functions) {
       add(
         `${f.label}-errors`,

@@ -1,7 +1,8 @@
 /**
  * Read-only access for auditors and `docket verify` / `docket replay` / `docket show` against the live stage: the
  * ledger (Scan for listLogs, Query, GetItem), the pack registry and request archive (replay needs the exact bytes),
- * the exported checkpoints and the published trust policy. Not one write action; attach it to auditor roles.
+ * the exported checkpoints, the published trust policy and the evaluate function's rejects queue (ADR 0492). Not one
+ * write action; attach it to auditor roles.
  */
 import { Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -10,6 +11,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { keyUseStatement } from './key-grants.js';
+import type { Rejects } from './rejects.js';
 
 export interface AuditAccessProps {
   readonly policyName: string;
@@ -17,6 +19,8 @@ export interface AuditAccessProps {
   readonly exportBucket: s3.Bucket;
   readonly trustPolicyParameterName: string;
   readonly key: kms.IKey;
+  /** The evaluate function's rejects, read for their reasons (ADR 0492). */
+  readonly rejects: Rejects;
 }
 
 export const AUDIT_TABLE_ACTIONS = [
@@ -35,7 +39,7 @@ export class AuditAccess extends Construct {
     this.policy = new iam.ManagedPolicy(this, 'Policy', {
       managedPolicyName: props.policyName,
       description:
-        'Docket: read-only audit of the ledger, registry, request archive, exported checkpoints and trust policy',
+        'Docket: read-only audit of the ledger, registry, request archive, exported checkpoints, trust policy, rejects',
       statements: [
         new iam.PolicyStatement({ actions: [...AUDIT_TABLE_ACTIONS], resources: props.tables.map((t) => t.tableArn) }),
         new iam.PolicyStatement({
@@ -58,6 +62,7 @@ export class AuditAccess extends Construct {
           ],
         }),
         keyUseStatement(props.key, ['dynamodb', 's3'], ['decrypt']),
+        props.rejects.readStatement(),
       ],
     });
     const bucketLogicalId = stack.resolve((props.exportBucket.node.defaultChild as s3.CfnBucket).logicalId) as string;

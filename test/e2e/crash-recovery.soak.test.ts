@@ -4,7 +4,7 @@
  * two writers appending to the same logs); the stack then dies — SIGKILLed mid-run from outside,
  * SIGKILLed from inside the function thread mid-append (the entry written, its position marker not), or stopped
  * gracefully one second after the submission — and is started again on the same directory. Within a bounded time
- * every request is accounted for: one ledger entry, or (the unidentifiable ones) a DLQ message with its reason. No
+ * every request is accounted for: one ledger entry, or (the unidentifiable ones) a reject with its reason. No
  * request has two entries, every requested handoff is on a handoff queue under its handoff id (duplicates of an id
  * are byte-identical redeliveries), and `docket verify` is ok.
  */
@@ -31,7 +31,7 @@ import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 
 const STAGE = 'local'; // the local stage's route queues: every example target has one
 const REQUESTS = 3_000;
-const UNIDENTIFIED_EVERY = 100; // 30 of the 3,000 have no usable request id: they must reach the DLQ
+const UNIDENTIFIED_EVERY = 100; // 30 of the 3,000 have no usable request id: they must reach the rejects queue
 const BUILD = 'c'.repeat(64);
 const enc = new TextEncoder();
 
@@ -166,15 +166,15 @@ async function drain(s: StackClients, url: string): Promise<{ body: string; reas
   }
 }
 
-/** Waits (bounded) until every request has a position marker or a DLQ message; returns the DLQ messages. */
+/** Waits (bounded) until every request has a position marker or a reject (ADR 0492); returns the rejects. */
 async function accountFor(s: StackClients, state: StackState, batch: Batch, timeoutMs: number) {
-  const dlq = state.queues[`docket-${STAGE}-intake-dlq`]!;
+  const rejects = state.queues[`docket-${STAGE}-rejects`]!;
   const dead: { body: string; reason?: string }[] = [];
   const until = Date.now() + timeoutMs;
   for (;;) {
     const positions = new Set<string>();
     for await (const p of s.store.listPositions()) positions.add(p.requestId);
-    dead.push(...(await drain(s, dlq)));
+    dead.push(...(await drain(s, rejects)));
     const deadBodies = new Set(dead.map((d) => d.body));
     const missing = [
       ...batch.identified.filter((id) => !positions.has(id)),
@@ -299,7 +299,7 @@ async function scenario(
   s = clients(again);
   try {
     const dead = await accountFor(s, again, batch, 180_000);
-    // Each unidentifiable request reached the DLQ with its reason (a redelivery may add a copy, never lose one).
+    // Each unidentifiable request reached the rejects queue with its reason (a redelivery may add a copy, never lose one).
     for (const d of dead.filter((x) => batch.unidentified.includes(x.body))) expect(d.reason).toBe('request-not-json');
     await checkLedgerAndHandoffs(s, again, batch, name);
   } finally {

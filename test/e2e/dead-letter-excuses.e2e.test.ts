@@ -4,13 +4,16 @@
  * are deleted and its archived bytes put on the FIFO ledger queue's DLQ — the edge refuses the send (the queue policy
  * denies SendMessage to every principal), and a copy that reaches the queue another way carries no
  * `DeadLetterQueueSourceArn`, so `docket verify` still reports the omission. A request SQS itself redrove there is
- * excused. A re-put archive item whose first retention is dated in the future is a finding, not "in flight".
+ * excused. The intake DLQ refuses every send too; the evaluate function's rejects go to the rejects queue with their
+ * reasons and excuse nothing (ADR 0492). A re-put archive item whose first retention is dated in the future is a
+ * finding, not "in flight".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../adapters/aws-clients.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
+import { getQueueAttributes, sendMessage } from '../../adapters/sqs.js';
 import { deleteEntryItemAt } from '../adapters/entry-item-at.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { sleep, worldIo, type WorldIo } from './world-io.js';
@@ -76,6 +79,44 @@ it('a deleted request’s bytes sent to the ledger DLQ excuse nothing: the edge 
     { code: 'request-without-entry', requestId: 'planted-1', requestDigest: digest },
   ]);
   expect(v.summary.archive?.excused.filter((e) => e.requestId === 'planted-1')).toEqual([]);
+}, 180_000);
+
+it('no principal sends to the intake DLQ either: the edge refuses a planted copy with a reason of its choice, and the evaluate function’s rejects reach the rejects queue with their reasons, excusing nothing', async () => {
+  await w.coldStart();
+  const { body, digest } = await recordThenDelete('planted-intake-1');
+  // The intake DLQ's policy denies SendMessage to every principal, the evaluate role included (ADR 0492).
+  await expect(
+    w.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: w.queueUrl('intake-dlq'),
+        MessageBody: body,
+        MessageAttributes: { DocketReason: { DataType: 'String', StringValue: 'request-not-json' } },
+      }),
+    ),
+  ).rejects.toMatchObject({ name: 'AccessDenied' });
+  // What the evaluate function cannot record goes to the rejects queue, with its reason and the requester's message.
+  const unidentified = await sendMessage(w.sqs, w.queueUrl('intake'), { body: '{"facts": {}, "oops": ' });
+  await io.submit(io.request('reused-1', 'vendor', LOW_RISK));
+  await io.entryOf('reused-1');
+  const reused = io.request('reused-1', 'vendor', '{"vendor":{"riskScore":"99","sanctioned":true}}');
+  await io.submit(reused);
+  const rejects = await io.drain(w.queueUrl('rejects'), 2, 30_000);
+  expect(rejects.find((m) => m.body === '{"facts": {}, "oops": ')?.attributes).toMatchObject({
+    DocketReason: 'request-not-json',
+    DocketReasonMessage: expect.any(String),
+    OriginalMessageId: unidentified,
+  });
+  expect(rejects.find((m) => m.body === reused)?.attributes).toMatchObject({
+    DocketReason: 'request-id-reused',
+    RequestId: 'reused-1',
+  });
+  // Nothing reached either DLQ, and a reject names no redrive source: the deleted request stays a finding.
+  for (const q of ['intake-dlq', 'ledger-dlq.fifo'])
+    expect((await getQueueAttributes(w.sqs, w.queueUrl(q))).ApproximateNumberOfMessages, q).toBe('0');
+  const v = await verdict();
+  expect(v.findings.filter((f) => f.requestId === 'planted-intake-1')).toEqual([
+    { code: 'request-without-entry', requestId: 'planted-intake-1', requestDigest: digest },
+  ]);
 }, 180_000);
 
 it('a deleted request re-archived with a first retention in the future is a finding while the path is busy, not in flight', async () => {

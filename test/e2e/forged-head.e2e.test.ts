@@ -97,6 +97,7 @@ it('refuses to checkpoint a forged head entry, names it, and verify on its defau
       DOCKET_TRUST_POLICY_FILE: policy,
       // The archive cross-check's queues beside the evaluate function's REQUESTS_TABLE and queue URLs (ADR 0487).
       INTAKE_QUEUE_URL: w.queueUrl('intake'),
+      INTAKE_DLQ_URL: w.queueUrl('intake-dlq'),
       LEDGER_DLQ_URL: w.queueUrl('ledger-dlq.fifo'),
       POWERTOOLS_METRICS_DISABLED: 'false',
     });

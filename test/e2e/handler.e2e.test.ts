@@ -36,9 +36,10 @@ beforeAll(async () => {
     DOCKET_CHECKPOINT_KEY_FILE: checkpointKeyFile,
     DOCKET_TRUST_POLICY_FILE: policyFile,
     DOCKET_BUILD_DIGEST: 'd'.repeat(64),
-    // The checkpoint function's archive cross-check (ADR 0487): with REQUESTS_TABLE, LEDGER_QUEUE_URL and
-    // INTAKE_DLQ_URL from the evaluate function's environment, the whole path it reads.
+    // The checkpoint function's archive cross-check (ADR 0487): with REQUESTS_TABLE and LEDGER_QUEUE_URL from the
+    // evaluate function's environment, the whole path it reads.
     INTAKE_QUEUE_URL: w.queueUrl('intake'),
+    INTAKE_DLQ_URL: w.queueUrl('intake-dlq'),
     LEDGER_DLQ_URL: w.queueUrl('ledger-dlq.fifo'),
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
@@ -74,7 +75,7 @@ const ledgerRecord = (messageId: string, body: string) => {
   return { ...r, attributes: { ...r.attributes, MessageGroupId: groupId } };
 };
 
-it('cold-starts from the environment, records the good request and the refusal, and dead-letters the unidentifiable one', async () => {
+it('cold-starts from the environment, records the good request and the refusal, and sends the unidentifiable one to the rejects queue', async () => {
   const { digest } = await w.registry.putPack(new Uint8Array(readFileSync('examples/vendor-onboarding-target.json')));
   const { handler } = await import('../../functions/evaluate.js');
   const event = {
@@ -113,9 +114,10 @@ it('cold-starts from the environment, records the good request and the refusal, 
       buildDigest: 'd'.repeat(64),
     });
   }
+  // The unidentifiable request is on the rejects queue with its reason (ADR 0492), never on a DLQ.
   const dlq = await w.sqs.send(
     new ReceiveMessageCommand({
-      QueueUrl: w.queueUrl('intake-dlq'),
+      QueueUrl: w.queueUrl('rejects'),
       MaxNumberOfMessages: 10,
       WaitTimeSeconds: 1,
       MessageAttributeNames: ['All'],

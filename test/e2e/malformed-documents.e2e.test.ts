@@ -1,7 +1,7 @@
 /**
  * Over the wire on the local stack (started here on port 0): a request whose envelope is well formed but whose facts
  * document repeats a member name is recorded as the `malformed-input` error `docket evaluate` gives for those facts
- * bytes (ADR 0176), while a repeated envelope member still goes to the DLQ as `request-not-json`.
+ * bytes (ADR 0176), while a repeated envelope member still goes to the rejects queue as `request-not-json`.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,7 +46,7 @@ async function shown(id: string): Promise<Record<string, unknown>> {
 }
 
 describe('malformed documents inside a readable request, over the local stack', () => {
-  it('records the facts error docket evaluate gives for the same bytes; a duplicate envelope member stays in the DLQ', async () => {
+  it('records the facts error docket evaluate gives for the same bytes; a duplicate envelope member goes to the rejects queue', async () => {
     writeFileSync(join(dir, 'facts.json'), FACTS);
     const io = memoryIo();
     expect(await evaluate(['--pack', PACK, '--facts', join(dir, 'facts.json')], io)).toBe(2);
@@ -66,7 +66,7 @@ describe('malformed documents inside a readable request, over the local stack', 
     for (let i = 0; i < 30 && reason === undefined; i++) {
       const r = await w.sqs.send(
         new ReceiveMessageCommand({
-          QueueUrl: w.queueUrl('intake-dlq'),
+          QueueUrl: w.queueUrl('rejects'),
           MessageAttributeNames: ['All'],
           WaitTimeSeconds: 1,
         }),

@@ -79,9 +79,9 @@ describe('one writer per log over the local stack', () => {
     expect(verdict.exitCode, verdict.stdout + verdict.stderr).toBe(0);
   }, 60_000);
 
-  it('dead-letters a body with no readable request id, naming the message the requester sent', async () => {
+  it('rejects a body with no readable request id to the rejects queue, naming the message the requester sent', async () => {
     const messageId = await sendMessage(w.sqs, w.queueUrl('intake'), { body: 'not a request at all' });
-    const dead = await io.drain(w.queueUrl('intake-dlq'), 1, 20_000);
+    const dead = await io.drain(w.queueUrl('rejects'), 1, 20_000);
     const mine = dead.find((d) => d.body === 'not a request at all');
     expect(mine?.attributes.OriginalMessageId).toBe(messageId);
     expect(mine?.attributes.DocketReason).toBeTruthy();
@@ -110,18 +110,18 @@ describe('one writer per log over the local stack', () => {
     expect(verdict.exitCode, verdict.stdout + verdict.stderr).toBe(0);
   }, 90_000);
 
-  it('dead-letters a request whose id a keyless table writer claimed first under other bytes, and verify reports it', async () => {
+  it('rejects a request whose id a keyless table writer claimed first under other bytes, and verify reports it', async () => {
     // The claim is made before the evaluation (ADR 0402); a squatted id must still end as the requester's clear
-    // refusal on the DLQ, never as an entry under the planted digest, and the retained bytes stay accounted for.
+    // refusal on the rejects queue (ADR 0492), never as an entry under the planted digest.
     const id = idFor(logs[0]!, 'fifo-squatted');
     const body = io.request(id, 'triage', facts());
     await w.store.putClaimIfAbsent({ requestId: id, logId: logs[0]!, requestDigest: 'f'.repeat(64), headBefore: -1 });
     await io.submit(body);
-    const dead = (await io.drain(w.queueUrl('intake-dlq'), 1, 30_000)).find((d) => d.body === body);
+    const dead = (await io.drain(w.queueUrl('rejects'), 1, 30_000)).find((d) => d.body === body);
     expect(dead?.attributes.DocketReason).toBe('request-id-reused');
     for (const log of logs)
       for await (const x of w.store.readEntries(log, 0)) expect(x.projection.requestId).not.toBe(id);
-    // The function's copy is not SQS's redrive, so it excuses nothing (ADR 0455): an accepted request has no entry.
+    // The function's reject is not SQS's redrive, so it excuses nothing (ADR 0455): an accepted request has no entry.
     const after = await w.verify();
     expect(after.exitCode).not.toBe(0);
     expect(after.stdout).toContain('"code":"request-without-entry","requestId":"' + id + '"');

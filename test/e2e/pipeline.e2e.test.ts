@@ -121,9 +121,9 @@ describe('bad input over the local stack', () => {
     expect(entry.kind === 'admission-refusal' && entry.refusal.code).toBe('request-malformed');
   });
 
-  it('sends a message without a usable id to the DLQ with its reason, at once', async () => {
+  it('sends a message without a usable id to the rejects queue with its reason, at once', async () => {
     await submit('{"facts": {}, "oops": ');
-    const [m] = await drain(w.queueUrl('intake-dlq'), 1);
+    const [m] = await drain(w.queueUrl('rejects'), 1);
     expect(m?.attributes.DocketReason).toBe('request-not-json');
     expect(m?.body).toBe('{"facts": {}, "oops": ');
   });
@@ -159,7 +159,7 @@ describe('bad input over the local stack', () => {
 });
 
 describe('volume over the local stack', () => {
-  it('accounts for 1,000 requests: entries plus DLQ messages equal what was submitted, and docket verify says ok', async () => {
+  it('accounts for 1,000 requests: entries plus rejects equal what was submitted, and docket verify says ok', async () => {
     const entryCount = async (): Promise<number> => {
       let n = 0;
       for (const log of await w.store.listLogs()) {
@@ -194,7 +194,8 @@ describe('volume over the local stack', () => {
     expect((await entryCount()) - before).toBe(ids.length);
     let recorded = 0;
     for (const id of ids) if (await w.store.readPosition(id)) recorded += 1;
-    const dead = await drain(w.queueUrl('intake-dlq'), 10, 10_000);
+    // Every request is accounted for: an entry, or a reject with its reason (ADR 0492).
+    const dead = await drain(w.queueUrl('rejects'), 10, 10_000);
     expect(recorded + dead.length).toBe(1000);
     expect(dead.every((m) => m.attributes.DocketReason === 'request-not-json')).toBe(true);
     // docket verify over the live table, with a checkpoint of every log as its anchor.

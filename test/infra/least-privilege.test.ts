@@ -493,10 +493,10 @@ describe('queues', () => {
     'docket-dev-unrouted',
   ];
 
-  it('the evaluate role sends to the delivery queue, the FIFO ledger queue and the intake DLQ only: never to a handoff queue, the intake queue or another DLQ', () => {
-    expect(allQueues).toHaveLength(14);
+  it('the evaluate role sends to the delivery queue, the FIFO ledger queue and the rejects queue only: never to a handoff queue, the intake queue or any DLQ', () => {
+    expect(allQueues).toHaveLength(15);
     expect(allQueues.filter((q) => sends(evaluateRole, q)).sort()).toEqual(
-      ['docket-dev-delivery', 'docket-dev-ledger.fifo', 'docket-dev-intake-dlq'].sort(),
+      ['docket-dev-delivery', 'docket-dev-ledger.fifo', 'docket-dev-rejects'].sort(),
     );
     // The handoffs are the deliver function's to send now (docs/adr/0404-delivery-stage.md).
     for (const q of handoffQueues)
@@ -566,39 +566,64 @@ describe('queues', () => {
     expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: delivery, principal: deliverRole })).toBe(true);
   });
 
-  it('nobody may send to the ledger queue’s DLQ, and only the evaluate role to the intake DLQ: only SQS’s redrive fills them', () => {
-    const ledgerDlq = queueId(t, 'docket-dev-ledger-dlq.fifo');
-    const intakeDlq = queueId(t, 'docket-dev-intake-dlq');
-    const everyone = [ADMIN_ARN, ROOT_ARN, evaluateRole, deliverRole, checkpointRole, sequenceRole, purgeRole];
-    for (const who of everyone) {
-      const req = { action: 'sqs:SendMessage', resource: ledgerDlq, principal: who };
-      expect(allowed(t, req), who).toBe(false);
-      expect(
-        resourceDenials(t, req).map((s) => s.Sid),
-        who,
-      ).toEqual(['DenySendToEveryone']);
+  it('no principal may send to either DLQ of the request path — administrators, the root user and every role of the stack alike: only SQS’s redrive fills them (ADR 0492)', () => {
+    const everyRole = resourcesOfType(t, 'AWS::IAM::Role').map(([id]) => id);
+    expect(everyRole).toEqual(expect.arrayContaining([evaluateRole, deliverRole, checkpointRole, sequenceRole]));
+    for (const name of ['docket-dev-intake-dlq', 'docket-dev-ledger-dlq.fifo']) {
+      const dlq = queueId(t, name);
+      // SendMessageBatch is authorized as sqs:SendMessage, so this one action covers both.
+      for (const who of [ADMIN_ARN, ROOT_ARN, ...everyRole]) {
+        const req = { action: 'sqs:SendMessage', resource: dlq, principal: who };
+        expect(allowed(t, req), `${who} ${name}`).toBe(false);
+        expect(
+          resourceDenials(t, req).map((s) => s.Sid),
+          `${who} ${name}`,
+        ).toEqual(['DenySendToEveryone']);
+      }
+      // Reading them stays the operator's: the deny names SendMessage only.
+      expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: dlq, principal: ADMIN_ARN })).toBe(true);
     }
-    expect(allowed(t, { action: 'sqs:SendMessage', resource: intakeDlq, principal: evaluateRole })).toBe(true);
-    for (const who of everyone.filter((p) => p !== evaluateRole)) {
-      const req = { action: 'sqs:SendMessage', resource: intakeDlq, principal: who };
+  });
+
+  it('the deny on each DLQ of the request path has no condition and no exception, so no principal escapes it', () => {
+    for (const name of ['docket-dev-intake-dlq', 'docket-dev-ledger-dlq.fifo']) {
+      const dlq = queueId(t, name);
+      const policies = resourcesOfType(t, 'AWS::SQS::QueuePolicy').filter(([, r]) =>
+        (r.Properties.Queues as Cfn[]).some((q) => (q as { Ref?: string }).Ref === dlq),
+      );
+      const denies = policies.flatMap(([, r]) =>
+        ((r.Properties.PolicyDocument as Cfn).Statement as Cfn[]).filter((st) => st.Sid === 'DenySendToEveryone'),
+      );
+      expect(denies, name).toHaveLength(1);
+      expect(denies[0], name).toMatchObject({ Effect: 'Deny', Principal: { AWS: '*' }, Action: 'sqs:SendMessage' });
+      expect(denies[0]!.Condition, name).toBeUndefined();
+      expect(denies[0]!.NotPrincipal, name).toBeUndefined();
+    }
+  });
+
+  it('only the evaluate role may send to the rejects queue, and it may only send there: it cannot receive, delete or purge its own rejects (ADR 0492)', () => {
+    const rejects = queueId(t, 'docket-dev-rejects');
+    expect(allowed(t, { action: 'sqs:SendMessage', resource: rejects, principal: evaluateRole })).toBe(true);
+    for (const who of [ADMIN_ARN, ROOT_ARN, deliverRole, checkpointRole, sequenceRole, purgeRole]) {
+      const req = { action: 'sqs:SendMessage', resource: rejects, principal: who };
       expect(allowed(t, req), who).toBe(false);
       expect(
         resourceDenials(t, req).map((s) => s.Sid),
         who,
       ).toEqual(['DenySendExceptEvaluate']);
     }
-    // Reading them stays the operator's: the deny names SendMessage only.
-    for (const q of [ledgerDlq, intakeDlq])
-      expect(allowed(t, { action: 'sqs:ReceiveMessage', resource: q, principal: ADMIN_ARN })).toBe(true);
-  });
-
-  it('the evaluate role may only send to the intake DLQ: it cannot receive, delete or purge there, so it cannot take away a message SQS redrove (ADR 0486)', () => {
-    const intakeDlq = queueId(t, 'docket-dev-intake-dlq');
-    for (const action of ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue'])
-      expect(allowed(t, { action, resource: intakeDlq, principal: evaluateRole }), action).toBe(false);
-    // No function role but the evaluate role holds a send there, by grant or by policy.
-    for (const role of [deliverRole, checkpointRole, sequenceRole])
-      expect(allowed(t, { action: 'sqs:SendMessage', resource: intakeDlq, principal: role }), role).toBe(false);
+    for (const action of [
+      'sqs:ReceiveMessage',
+      'sqs:DeleteMessage',
+      'sqs:ChangeMessageVisibility',
+      'sqs:PurgeQueue',
+      'sqs:SetQueueAttributes',
+    ])
+      expect(allowed(t, { action, resource: rejects, principal: evaluateRole }), action).toBe(false);
+    const rejectsGrants = roleStatements(t, evaluateRole).filter((s) =>
+      s.Resource.some((r) => JSON.stringify(r).includes(rejects)),
+    );
+    expect(rejectsGrants.map((s) => s.Action)).toEqual([['sqs:SendMessage']]);
   });
 
   it('only the deliver role may take jobs off the delivery queue: administrators, the root user and the evaluate role cannot receive, delete or purge', () => {
@@ -782,7 +807,7 @@ describe('people', () => {
 });
 
 describe('auditor policy', () => {
-  it('reads the ledger, registry, archive, exported checkpoints and trust policy, and writes nothing', () => {
+  it('reads the ledger, registry, archive, exported checkpoints, trust policy and rejects queue, and writes nothing', () => {
     const [policyId] = resourcesOfType(t, 'AWS::IAM::ManagedPolicy').find(
       ([, r]) => r.Properties.ManagedPolicyName === 'docket-dev-auditor',
     )!;
@@ -800,9 +825,18 @@ describe('auditor policy', () => {
         's3:GetObjectVersion',
         's3:ListBucket',
         's3:ListBucketVersions',
+        'sqs:GetQueueAttributes',
+        'sqs:GetQueueUrl',
+        'sqs:ReceiveMessage',
         'ssm:GetParameter',
       ].sort(),
     );
+    // The queue it reads is the rejects queue alone, for the reasons of the requests the ledger could not record.
+    expect(
+      statements
+        .filter((s) => s.Action.some((a) => a.startsWith('sqs:')))
+        .flatMap((s) => s.Resource.map((r) => resolve(t, r))),
+    ).toEqual([`${queueId(t, 'docket-dev-rejects')}.Arn`]);
     const tables = statements
       .find((s) => s.Action.includes('dynamodb:Scan'))!
       .Resource.map((r) => resolve(t, r))

@@ -53,6 +53,8 @@ describe('cdk-nag AwsSolutions', () => {
         'Checkpoints/Checkpoint/Role',
         'Deliverer/Deliver/Function',
         'Evaluator/Evaluate/Function',
+        // SQS3 (no DLQ of its own, ADR 0492) on the rejects queue.
+        'Rejects/Queue',
         'Results/WaiterPolicy',
         'Results/WaiterPolicy',
         'Sequencer/Sequence/Function',

@@ -98,10 +98,11 @@ describe('DocketPipeline props', () => {
     expect(docket.names.intake.queue).toBe('docket-team-intake');
   });
 
-  it('expose the intake queue, each route queue and the results topic; an unknown route key is a typed error', () => {
+  it('expose the intake queue, the rejects queue, each route queue and the results topic; an unknown route key is a typed error', () => {
     const { stack, docket } = teamStack();
     const name = (q: sqs.IQueue) => (q.node.defaultChild as sqs.CfnQueue).queueName;
     expect(name(docket.intakeQueue)).toBe('docket-dev-intake');
+    expect(name(docket.rejectsQueue)).toBe('docket-dev-rejects');
     expect(name(docket.routeQueue('review'))).toBe('docket-dev-route-review');
     expect(name(docket.routeDeadLetterQueue('review'))).toBe('docket-dev-route-review-dlq');
     expect(stack.resolve(docket.resultsTopic.topicName)).toEqual({
@@ -172,6 +173,17 @@ describe('DocketPipeline grants, judged with the stack’s own Deny policies', (
     expect(
       allowed(t, { principal: ADMIN_ARN, action: 'dynamodb:UpdateItem', resource: ledger, leadingKey: 'log#dev-0' }),
     ).toBe(false);
+  });
+
+  it('grantAudit reads the rejects queue, for the reasons of requests the ledger could not record, and cannot send, delete or purge there (ADR 0492)', () => {
+    const a = id(auditor);
+    const rejects = q('docket-dev-rejects');
+    for (const action of ['sqs:ReceiveMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'])
+      expect(allowed(t, { principal: a, action, resource: rejects }), action).toBe(true);
+    for (const action of ['sqs:SendMessage', 'sqs:DeleteMessage', 'sqs:PurgeQueue', 'sqs:ChangeMessageVisibility'])
+      expect(allowed(t, { principal: a, action, resource: rejects }), action).toBe(false);
+    // Nor does it reach either DLQ's send, which no principal has (ADR 0455).
+    expect(allowed(t, { principal: a, action: 'sqs:SendMessage', resource: q('docket-dev-intake-dlq') })).toBe(false);
   });
 
   it('each grant attaches the pipeline’s own reviewed policy, once however often it is asked for', () => {

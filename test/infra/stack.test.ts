@@ -128,7 +128,9 @@ describe('evaluate function', () => {
     const value = (k: string) => resolve(t, env[k]);
     // Its configuration is what it uses: the handoffs' destinations are the deliver function's (ADR 0404).
     for (const k of [ENV.routeQueues, ENV.unroutedQueueUrl]) expect(Object.hasOwn(env, k), k).toBe(false);
-    expect(value(ENV.intakeDlqUrl)).toBe('url:docket-dev-intake-dlq');
+    // Its rejects go to the rejects queue, never to a DLQ (ADR 0492).
+    expect(value(ENV.rejectsQueueUrl)).toBe('url:docket-dev-rejects');
+    expect(Object.hasOwn(env, ENV.intakeDlqUrl)).toBe(false);
     expect(value(ENV.ledgerQueueUrl)).toBe('url:docket-dev-ledger.fifo');
     // It sends one delivery job per log per batch; the deliver function publishes (docs/adr/0404-delivery-stage.md).
     expect(value(ENV.deliveryQueueUrl)).toBe('url:docket-dev-delivery');
@@ -343,6 +345,7 @@ describe('handoff routes', () => {
         'docket-dev-intake-dlq',
         'docket-dev-ledger-dlq.fifo',
         'docket-dev-ledger.fifo',
+        'docket-dev-rejects',
         'docket-dev-route-case-mgmt',
         'docket-dev-route-case-mgmt-dlq',
         'docket-dev-route-review',
@@ -392,6 +395,7 @@ describe('handoff routes', () => {
     const n = resourceNames('qa', config);
     const expectedQueues = [n.intake, n.ledgerQueue, n.deliveryQueue, n.unrouted, ...Object.values(n.routes)]
       .flatMap((p) => [p.queue, p.dlq])
+      .concat(n.rejectsQueue)
       .sort();
     expect(
       resourcesOfType(t, 'AWS::SQS::Queue')
@@ -555,8 +559,14 @@ describe('alarms', () => {
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
     // DLQs, four functions' errors, two throttles, checkpoint refusals, failed deliveries, head regression, three
-    // ages, refused delivery jobs.
-    expect(alarms).toHaveLength(7 + 4 + 2 + 1 + 1 + 1 + 3 + 1);
+    // ages, refused delivery jobs, the rejects queue's depth.
+    expect(alarms).toHaveLength(7 + 4 + 2 + 1 + 1 + 1 + 3 + 1 + 1);
+    // A request the ledger could not record fires an alarm as a DLQ message does (ADR 0071, ADR 0492).
+    expect(alarms.find((x) => x.AlarmName === 'docket-dev-rejects-depth')).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [queueId(t, 'docket-dev-rejects'), 'QueueName'] } }],
+      Threshold: alarms.find((x) => x.AlarmName === 'docket-dev-intake-dlq-depth')!.Threshold,
+    });
     const ages = alarms.filter((x) => x.MetricName === 'ApproximateAgeOfOldestMessage');
     expect(ages).toHaveLength(3);
     for (const q of ['docket-dev-intake', 'docket-dev-ledger.fifo', 'docket-dev-delivery']) {
@@ -591,6 +601,7 @@ describe('outputs', () => {
     const out = (k: string) => resolve(t, t.Outputs[k].Value);
     expect(out('IntakeQueueUrl')).toBe('url:docket-dev-intake');
     expect(out('IntakeDlqUrl')).toBe('url:docket-dev-intake-dlq');
+    expect(out('RejectsQueueUrl')).toBe('url:docket-dev-rejects');
     expect(out('UnroutedQueueUrl')).toBe('url:docket-dev-unrouted');
     expect(out('RouteQueueUrlReview')).toBe('url:docket-dev-route-review');
     expect(out('RouteQueueUrlCaseManagement')).toBe('url:docket-dev-route-case-management');

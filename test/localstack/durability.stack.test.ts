@@ -66,7 +66,8 @@ describe('the local stack with its data directory', () => {
     const stateDir = join(work, 'a');
     const first = await startDaemon({ stateDir, port: 0, stage: STAGE, entry });
     const intake = first.queues[`docket-${STAGE}-intake`]!;
-    const dlq = first.queues[`docket-${STAGE}-intake-dlq`]!;
+    // A DLQ a function sends to (the request path's DLQs refuse every send: only SQS's redrive fills them, ADR 0492).
+    const dlq = first.queues[`docket-${STAGE}-delivery-dlq`]!;
     let ddb = createDynamoDbClient({ endpoint: first.endpoint });
     let sqs = createSqsClient({ endpoint: first.endpoint });
     let s3 = s3Of(first);
@@ -104,12 +105,12 @@ describe('the local stack with its data directory', () => {
     const intakeCount = counted?.find((q) => q.queue === `docket-${STAGE}-intake`);
     expect((intakeCount?.waiting ?? 0) + (intakeCount?.inFlight ?? 0)).toBe(3);
     expect(intakeCount?.inFlight).toBeGreaterThanOrEqual(1);
-    expect(counted?.find((q) => q.queue === `docket-${STAGE}-intake-dlq`)).toMatchObject({ waiting: 1 });
+    expect(counted?.find((q) => q.queue === `docket-${STAGE}-delivery-dlq`)).toMatchObject({ waiting: 1 });
 
     const second = await startDaemon({ stateDir, port: 0, stage: STAGE, entry });
     sqs = createSqsClient({ endpoint: second.endpoint });
     expect(await attrs(sqs, intake.replace(first.endpoint, second.endpoint))).toEqual({ visible: 2, inFlight: 1 });
-    expect(await attrs(sqs, second.queues[`docket-${STAGE}-intake-dlq`]!)).toEqual({ visible: 1, inFlight: 0 });
+    expect(await attrs(sqs, second.queues[`docket-${STAGE}-delivery-dlq`]!)).toEqual({ visible: 1, inFlight: 0 });
     sqs.destroy();
 
     // A crash: no drain, no stop report, no state file removal.

@@ -79,10 +79,11 @@ describe('provisioning the local stack from the synthesized CDK template', () =>
     }
   });
 
-  it('refuses at the edge a send to the queue the template denies SendMessage to everyone, and only to it', async () => {
+  it('refuses at the edge a send to either DLQ of the request path, which the template denies to everyone, and only to them', async () => {
     const names = resourceNames(STAGE, resolveConfig({ stage: STAGE }));
-    // The ledger queue's DLQ is denied to every principal; the intake DLQ's deny excepts the evaluate role (ADR 0455).
-    expect(stack.resources.sendDeniedQueues).toEqual([names.ledgerQueue.dlq]);
+    // Both DLQs are denied to every principal (ADR 0455, ADR 0492); the rejects queue's deny excepts the evaluate role,
+    // which the local stack (knowing no principals) does not keep.
+    expect(stack.resources.sendDeniedQueues).toEqual([names.intake.dlq, names.ledgerQueue.dlq].sort());
     const url = (n: string) => stack.resources.queues.find((q) => q.name === n)!.url;
     const send = (n: string) =>
       sqs.send(
@@ -93,7 +94,8 @@ describe('provisioning the local stack from the synthesized CDK template', () =>
         }),
       );
     await expect(send(names.ledgerQueue.dlq)).rejects.toMatchObject({ name: 'AccessDenied' });
-    await expect(send(names.intake.dlq)).resolves.toMatchObject({ MessageId: expect.any(String) });
+    await expect(send(names.intake.dlq)).rejects.toMatchObject({ name: 'AccessDenied' });
+    await expect(send(names.rejectsQueue)).resolves.toMatchObject({ MessageId: expect.any(String) });
   });
 
   it('finds the sequence function on the intake queue, the evaluate function on the FIFO ledger queue and the deliver function on the delivery queue, with the template’s settings', () => {
@@ -120,6 +122,9 @@ describe('provisioning the local stack from the synthesized CDK template', () =>
     expect(sourceOf('SequencerSequence').environment.LEDGER_TABLE).toBeUndefined();
     // Evaluate sends jobs and publishes nothing; the deliver function publishes and dead-letters refused jobs.
     expect(sourceOf('EvaluatorEvaluate').environment.DELIVERY_QUEUE_URL).toMatch(/-delivery$/);
+    // Its rejects go to the rejects queue, never to a DLQ (ADR 0492).
+    expect(sourceOf('EvaluatorEvaluate').environment.REJECTS_QUEUE_URL).toMatch(/-rejects$/);
+    expect(sourceOf('EvaluatorEvaluate').environment.INTAKE_DLQ_URL).toBeUndefined();
     expect(sourceOf('EvaluatorEvaluate').environment.RESULTS_TOPIC_ARN).toBeUndefined();
     expect(sourceOf('DelivererDeliver').environment.RESULTS_TOPIC_ARN).toMatch(/-results$/);
     expect(sourceOf('DelivererDeliver').environment.DELIVERY_DLQ_URL).toMatch(/-delivery-dlq$/);
