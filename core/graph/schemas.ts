@@ -8,6 +8,6 @@
  */
 import { GENERATED_GRAPH_VALIDATORS } from './generated/graph-validators.js';
 import type { FormatVersion } from './document.js';
-import { lazyValidators } from '../pack/schemas.js';
+import { lazyValidators } from '../pack/index.js';
 
 export const graphSchemaValidator = lazyValidators<FormatVersion>(GENERATED_GRAPH_VALIDATORS, 'graph validator');
