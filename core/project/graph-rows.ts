@@ -10,17 +10,7 @@
 import { toPlain, type JsonObject } from '../carrier/index.js';
 import { bytesDigest, evaluateGraph, jsonBytes, type GraphProject, type GraphRun } from '../graph/index.js';
 import { firstDifference, type CaseOutcome, type SuiteReport } from './case-report.js';
-import {
-  caseId,
-  caseOutcome,
-  closed,
-  expectation,
-  expectedError,
-  matrixRoot,
-  MatrixError,
-  object,
-  runSuite,
-} from './matrix-document.js';
+import * as matrixDoc from './matrix-document.js';
 
 const CASE_MEMBERS = [
   'id',
@@ -32,40 +22,40 @@ const CASE_MEMBERS = [
 ] as const;
 
 function checkCase(o: JsonObject, i: number): void {
-  const where = `case ${i} (${JSON.stringify(caseId(o))})`;
-  closed(o, where, CASE_MEMBERS);
-  object(o.members.get('inputs'), `${where}: "inputs"`);
-  const kind = expectation(o, where);
+  const where = `case ${i} (${JSON.stringify(matrixDoc.caseId(o))})`;
+  matrixDoc.closed(o, where, CASE_MEMBERS);
+  matrixDoc.object(o.members.get('inputs'), `${where}: "inputs"`);
+  const kind = matrixDoc.expectation(o, where);
   if (o.members.has('expectedNodes')) {
     if (kind !== 'disposition')
-      throw new MatrixError('matrix-shape', `${where}: "expectedNodes" goes with "expectedDisposition"`);
-    for (const [node, d] of object(o.members.get('expectedNodes'), `${where}: "expectedNodes"`).members)
-      object(d, `${where}: "expectedNodes" ${JSON.stringify(node)}`);
+      throw new matrixDoc.MatrixError('matrix-shape', `${where}: "expectedNodes" goes with "expectedDisposition"`);
+    for (const [node, d] of matrixDoc.object(o.members.get('expectedNodes'), `${where}: "expectedNodes"`).members)
+      matrixDoc.object(d, `${where}: "expectedNodes" ${JSON.stringify(node)}`);
   }
 }
 
 function outcome(o: JsonObject, run: GraphRun): CaseOutcome {
-  const expectedErr = expectedError(o);
+  const expectedErr = matrixDoc.expectedError(o);
   if (expectedErr !== undefined) {
     const actual =
       run.status === 'refused'
         ? { class: run.error.class, phase: run.error.phase, code: run.error.code }
         : { disposition: run.disposition };
-    return caseOutcome(o, firstDifference('error', expectedErr, actual));
+    return matrixDoc.caseOutcome(o, firstDifference('error', expectedErr, actual));
   }
   const expected = toPlain(o.members.get('expectedDisposition')!);
   if (run.status === 'refused')
-    return caseOutcome(o, { subject: 'disposition', pointer: '', expected, actual: { error: run.error } });
+    return matrixDoc.caseOutcome(o, { subject: 'disposition', pointer: '', expected, actual: { error: run.error } });
   const d = firstDifference('disposition', expected, run.disposition);
-  if (d !== undefined) return caseOutcome(o, d);
+  if (d !== undefined) return matrixDoc.caseOutcome(o, d);
   const nodes = o.members.get('expectedNodes');
   if (nodes?.kind === 'object')
     for (const [node, expectedNode] of nodes.members) {
       const leaf = run.nodes.find((n) => n.instancePath === node);
       const nd = firstDifference(`nodes/${node}`, toPlain(expectedNode), leaf?.disposition);
-      if (nd !== undefined) return caseOutcome(o, nd);
+      if (nd !== undefined) return matrixDoc.caseOutcome(o, nd);
     }
-  return caseOutcome(o, undefined);
+  return matrixDoc.caseOutcome(o, undefined);
 }
 
 /** Runs every case of `rows` against the graph; rows that are not a graph matrix are reported with no case run. */
@@ -76,10 +66,10 @@ export function runGraphRows(
   graph: Uint8Array,
   project: GraphProject,
 ): SuiteReport {
-  return runSuite(
+  return matrixDoc.runSuite(
     { kind: 'graph', name, file, digest: bytesDigest(rows) },
     () => {
-      const { cases } = matrixRoot(rows, 'graphMatrixVersion', ['1']);
+      const { cases } = matrixDoc.matrixRoot(rows, 'graphMatrixVersion', ['1']);
       cases.forEach((c, i) => checkCase(c, i));
       return cases;
     },

@@ -11,17 +11,7 @@ import { evaluateDocuments, type EvaluationResult } from '../evaluate/index.js';
 import { bytesDigest, jsonBytes } from '../graph/index.js';
 import { validatePack } from '../pack/index.js';
 import { firstDifference, type CaseOutcome, type SuiteReport } from './case-report.js';
-import {
-  caseId,
-  caseOutcome,
-  closed,
-  expectation,
-  expectedError,
-  matrixRoot,
-  MatrixError,
-  object,
-  runSuite,
-} from './matrix-document.js';
+import * as matrixDoc from './matrix-document.js';
 
 const CASE_MEMBERS = [
   'id',
@@ -40,23 +30,23 @@ const CASE_MEMBERS = [
 const EMPTY_OBJECT: JsonObject = { kind: 'object', members: new Map(), v: 1 };
 
 function checkCase(o: JsonObject, version: string, i: number): void {
-  const where = `case ${i} (${JSON.stringify(caseId(o))})`;
-  closed(o, where, CASE_MEMBERS);
+  const where = `case ${i} (${JSON.stringify(matrixDoc.caseId(o))})`;
+  matrixDoc.closed(o, where, CASE_MEMBERS);
   if (o.members.has('expectedHandoffTarget') && version !== '2')
-    throw new MatrixError('matrix-version', `${where}: "expectedHandoffTarget" needs "matrixVersion": "2"`);
+    throw new matrixDoc.MatrixError('matrix-version', `${where}: "expectedHandoffTarget" needs "matrixVersion": "2"`);
   const t = o.members.get('expectedHandoffTarget');
-  if (t !== undefined && t.kind !== 'null') object(t, `${where}: "expectedHandoffTarget"`);
+  if (t !== undefined && t.kind !== 'null') matrixDoc.object(t, `${where}: "expectedHandoffTarget"`);
   if (o.members.has('evidenceAvailability'))
-    object(o.members.get('evidenceAvailability'), `${where}: "evidenceAvailability"`);
+    matrixDoc.object(o.members.get('evidenceAvailability'), `${where}: "evidenceAvailability"`);
   const ext = o.members.get('supportedExtensions');
   if (ext !== undefined && (ext.kind !== 'array' || ext.items.some((x) => x.kind !== 'string')))
-    throw new MatrixError('matrix-shape', `${where}: "supportedExtensions" must be an array of strings`);
+    throw new matrixDoc.MatrixError('matrix-shape', `${where}: "supportedExtensions" must be an array of strings`);
   for (const m of ['origin', 'focus', 'specSection'] as const) {
     const v = o.members.get(m);
     if (v !== undefined && v.kind !== 'string')
-      throw new MatrixError('matrix-shape', `${where}: "${m}" must be a string`);
+      throw new matrixDoc.MatrixError('matrix-shape', `${where}: "${m}" must be a string`);
   }
-  expectation(o, where);
+  matrixDoc.expectation(o, where);
 }
 
 /** The pack's declared escalation target (§6.7), verbatim, or undefined. */
@@ -66,28 +56,28 @@ function declaredTarget(pack: Uint8Array): unknown {
 }
 
 function outcome(o: JsonObject, r: EvaluationResult, target: unknown): CaseOutcome {
-  const expectedErr = expectedError(o);
+  const expectedErr = matrixDoc.expectedError(o);
   if (expectedErr !== undefined) {
     const actual = r.kind === 'error' ? { class: r.error.class, phase: r.error.phase } : { disposition: r.disposition };
-    return caseOutcome(o, firstDifference('error', expectedErr, actual));
+    return matrixDoc.caseOutcome(o, firstDifference('error', expectedErr, actual));
   }
   const expected = toPlain(o.members.get('expectedDisposition')!);
   if (r.kind === 'error')
-    return caseOutcome(o, { subject: 'disposition', pointer: '', expected, actual: { error: r.error } });
+    return matrixDoc.caseOutcome(o, { subject: 'disposition', pointer: '', expected, actual: { error: r.error } });
   const d = firstDifference('disposition', expected, r.disposition);
   const t = o.members.get('expectedHandoffTarget');
-  if (d !== undefined || t === undefined) return caseOutcome(o, d);
+  if (d !== undefined || t === undefined) return matrixDoc.caseOutcome(o, d);
   const actual = r.disposition.handoff.state === 'requested' && target !== undefined ? target : null;
-  return caseOutcome(o, firstDifference('handoffTarget', toPlain(t), actual));
+  return matrixDoc.caseOutcome(o, firstDifference('handoffTarget', toPlain(t), actual));
 }
 
 /** Runs every case of `matrix` against `pack`; a matrix that is not one is reported with no case run. */
 export function runPackMatrix(name: string, file: string, matrix: Uint8Array, pack: Uint8Array): SuiteReport {
   const target = declaredTarget(pack);
-  return runSuite(
+  return matrixDoc.runSuite(
     { kind: 'pack', name, file, digest: bytesDigest(matrix) },
     () => {
-      const root = matrixRoot(matrix, 'matrixVersion', ['1', '2']);
+      const root = matrixDoc.matrixRoot(matrix, 'matrixVersion', ['1', '2']);
       root.cases.forEach((c, i) => checkCase(c, root.version, i));
       return root.cases;
     },
