@@ -12,7 +12,7 @@ import { closureDigest, type GraphClosure } from '../graph-closure/index.js';
 import { checkGraphRunFits, sha256Hex, type GraphRunEntryDraft, type RefusalCode } from '../ledger/index.js';
 import { JUDGMENT_GRAPHS } from '../pack/index.js';
 import type { Result } from '../result.js';
-import { REFUSAL_STEP, type AdmissionDeployment, type AdmissionStep } from './admit.js';
+import { REFUSAL_STEP, reasonOf, type AdmissionDeployment, type AdmissionStep, type PackUnreadable } from './admit.js';
 import type { GraphRequest } from './graph-request.js';
 import type { RequestError } from './request.js';
 import { refusalCodeOfRequestError } from './request-refusal.js';
@@ -27,12 +27,8 @@ export interface LoadedGraph {
   readonly project: GraphProject;
 }
 
-/** A registry that cannot give a graph's members it claims to hold (replay's digest-checked fetch, say). */
-export interface GraphUnreadable<Reason extends string = string> {
-  readonly status: 'unreadable';
-  readonly reason: Reason;
-  readonly detail: string;
-}
+/** A registry that cannot give a graph's members it claims to hold: the same shape as a pack it cannot give. */
+export type GraphUnreadable<Reason extends string = string> = PackUnreadable<Reason>;
 
 /** The graph registry as admission reads it. `Reason`: `never` for the pipeline's, which throws instead. */
 export interface GraphRegistry<Reason extends string = never> {
@@ -97,12 +93,12 @@ export async function decideGraph<Reason extends string = never>(
     const resolved = await registry.resolveGraphAlias(req.graph.alias);
     if (resolved === null) return refused('unknown-graph-alias', `no graph is published as ${req.graph.alias}`);
     if (typeof resolved !== 'string')
-      return { kind: 'alias-unreadable', alias: req.graph.alias, reason: resolved.reason, detail: resolved.detail };
+      return { kind: 'alias-unreadable', alias: req.graph.alias, ...reasonOf(resolved) };
     digest = resolved;
   } else digest = hex(req.graph.digest);
   const loaded = await registry.loadGraph(digest);
   if (loaded === null) return refused('unknown-graph-digest', `no graph with digest sha256:${digest} is published`);
-  if ('status' in loaded) return { kind: 'graph-unreadable', digest, reason: loaded.reason, detail: loaded.detail };
+  if ('status' in loaded) return { kind: 'graph-unreadable', digest, ...reasonOf(loaded) };
   // ADR 0450: the digest names the closure, so a registry that serves another closed set under it (a rewritten
   // closure item, a member rebound to other bytes) is refused and recorded here, never run.
   const served = closureDigest(loaded.closure);

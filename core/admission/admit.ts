@@ -129,7 +129,7 @@ export type Admission<Reason extends string = never> =
       readonly workBudget: number;
     };
 
-type Refused = Extract<Admission, { kind: 'refused' }>;
+export type Refused = Extract<Admission, { kind: 'refused' }>;
 
 const refused = (
   code: RefusalCode,
@@ -137,6 +137,12 @@ const refused = (
   pack: PackRef | null = null,
   specVersion: string | null = null,
 ): Refused => ({ kind: 'refused', step: REFUSAL_STEP[code], code, message, pack, specVersion });
+
+/** Why a registry could not serve an item, as a decision records it. */
+export const reasonOf = <R extends string>(u: PackUnreadable<R>): { reason: R; detail: string } => ({
+  reason: u.reason,
+  detail: u.detail,
+});
 
 /** The admission decision for one request; never throws for bad input (a registry's own failure propagates). */
 export async function admit<Reason extends string = never>(
@@ -151,20 +157,13 @@ export async function admit<Reason extends string = never>(
     const resolved = await registry.resolveAlias(req.pack.alias);
     if (resolved === null) return refused('unknown-pack-alias', `no pack is published as ${req.pack.alias}`);
     if (typeof resolved !== 'string')
-      return {
-        kind: 'alias-unreadable',
-        step: 'alias',
-        alias: req.pack.alias,
-        reason: resolved.reason,
-        detail: resolved.detail,
-      };
+      return { kind: 'alias-unreadable', step: 'alias', alias: req.pack.alias, ...reasonOf(resolved) };
     digest = resolved; // recorded as the digest (docs/pipeline.md)
   } else {
     digest = req.pack.digest.slice('sha256:'.length);
   }
   const loaded = await registry.load(digest);
-  if (loaded.status === 'unreadable')
-    return { kind: 'pack-unreadable', step: 'digest', digest, reason: loaded.reason, detail: loaded.detail };
+  if (loaded.status === 'unreadable') return { kind: 'pack-unreadable', step: 'digest', digest, ...reasonOf(loaded) };
   if (loaded.status === 'missing')
     return refused('unknown-pack-digest', `no pack with digest sha256:${digest} is published`, { digest });
   const workBudget = req.workBudget ?? deployment.defaultWorkBudget;

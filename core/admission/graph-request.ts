@@ -8,11 +8,11 @@
  */
 import { readJson } from '../carrier/read-json.js';
 import type { JsonValue } from '../carrier/json-value.js';
-import { err, ok, type Result } from '../result.js';
+import { ok, type Result } from '../result.js';
 import { documentSlices } from './document-slices.js';
 import { topLevelMemberSpans } from '../carrier/member-spans.js';
-import { MAX_REQUEST_BYTES, PACK_ALIAS_PATTERN, PACK_DIGEST_PATTERN, REQUEST_ID_PATTERN } from './request-format.js';
-import { readCorrelation, type RequestError, type RequestErrorCode } from './request.js';
+import { MAX_REQUEST_BYTES } from './request-format.js';
+import { readHead, readOptions, readRef, refuse, tooLarge, type PackRef, type RequestError } from './request.js';
 
 /** The exact format selector a graph request carries. */
 export const GRAPH_REQUEST_FORMAT = 'docket.graph-request/1';
@@ -28,8 +28,7 @@ export const GRAPH_REQUEST_MEMBERS: readonly string[] = [
 ];
 
 /** A published graph: its exact-bytes digest, or the alias `id@version` its publication wrote (ADR 0340). */
-export type GraphRef =
-  { readonly kind: 'digest'; readonly digest: string } | { readonly kind: 'alias'; readonly alias: string };
+export type GraphRef = PackRef;
 
 export interface GraphRequest {
   readonly requestId: string;
@@ -69,48 +68,15 @@ export function readGraphRequest(bytes: Uint8Array): Result<GraphRequest, Reques
   }
   if (root.kind !== 'object') return refuse('request-not-object', 'the request must be a JSON object');
   const m = root.members;
-  const idValue = m.get('requestId');
-  const requestId = idValue?.kind === 'string' && REQUEST_ID_PATTERN.test(idValue.value) ? idValue.value : undefined;
-  if (bytes.length > MAX_REQUEST_BYTES)
-    return refuse(
-      'request-too-large',
-      `the request is ${bytes.length} bytes; the limit is ${MAX_REQUEST_BYTES}`,
-      requestId,
-    );
-  const format = m.get('format');
-  if (format?.kind !== 'string' || format.value !== GRAPH_REQUEST_FORMAT)
-    return refuse(
-      'request-format-unsupported',
-      `the request must carry "format": "${GRAPH_REQUEST_FORMAT}"`,
-      requestId,
-    );
-  if (requestId === undefined)
-    return refuse('request-id-invalid', `requestId must be a string matching ${REQUEST_ID_PATTERN.source}`);
-  for (const name of m.keys())
-    if (!GRAPH_REQUEST_MEMBERS.includes(name))
-      return refuse('request-member-unknown', `unknown request member ${JSON.stringify(name)}`, requestId);
-  const graph = readGraphRef(m.get('graph'));
+  if (bytes.length > MAX_REQUEST_BYTES) return tooLarge(bytes, m);
+  const head = readHead(m, GRAPH_REQUEST_FORMAT, GRAPH_REQUEST_MEMBERS);
+  if (!head.ok) return head;
+  const requestId = head.value;
+  const graph = readRef(m.get('graph'));
   if (graph === undefined)
     return refuse('request-graph-invalid', 'graph must be "sha256:<64 lowercase hex>" or "<id>@<version>"', requestId);
-  let workBudget: number | undefined;
-  const budget = m.get('workBudget');
-  if (budget !== undefined) {
-    // The range is admission's to judge (work-budget-out-of-range); here only "an integer", as for evaluation requests.
-    if (
-      budget.kind !== 'number' ||
-      !/^-?(0|[1-9][0-9]{0,15})$/.test(budget.lexeme) ||
-      !Number.isSafeInteger(Number(budget.lexeme))
-    )
-      return refuse('request-work-budget-invalid', 'workBudget must be an integer', requestId);
-    workBudget = Number(budget.lexeme);
-  }
-  let correlation: Record<string, string> | undefined;
-  const corr = m.get('correlation');
-  if (corr !== undefined) {
-    const c = readCorrelation(corr);
-    if (typeof c === 'string') return refuse('request-correlation-invalid', c, requestId);
-    correlation = c;
-  }
+  const options = readOptions(m, requestId);
+  if (!options.ok) return options;
   if (inputs === undefined && m.has('inputs')) {
     const span = topLevelMemberSpans(bytes).get('inputs');
     if (span !== undefined) inputs = bytes.slice(span.start, span.end);
@@ -119,19 +85,6 @@ export function readGraphRequest(bytes: Uint8Array): Result<GraphRequest, Reques
     requestId,
     graph,
     ...(inputs !== undefined ? { inputs } : {}),
-    ...(workBudget !== undefined ? { workBudget } : {}),
-    ...(correlation !== undefined ? { correlation } : {}),
+    ...options.value,
   });
-}
-
-/** The same two reference shapes a pack reference has (request-format.ts), for graphs. */
-function readGraphRef(v: JsonValue | undefined): GraphRef | undefined {
-  if (v?.kind !== 'string') return undefined;
-  if (PACK_DIGEST_PATTERN.test(v.value)) return { kind: 'digest', digest: v.value };
-  if (PACK_ALIAS_PATTERN.test(v.value) && !v.value.startsWith('sha256:')) return { kind: 'alias', alias: v.value };
-  return undefined;
-}
-
-function refuse(code: RequestErrorCode, message: string, requestId?: string): Result<never, RequestError> {
-  return err(requestId === undefined ? { code, message } : { code, message, requestId });
 }

@@ -8,10 +8,7 @@
  * The message is a function of the name alone, never of the store's wording of the fault, so replay — which reads the
  * registry through its own fetchers — rebuilds it byte for byte (core/replay/refusal.ts).
  */
-import type { Admission } from './admit.js';
-import { REFUSAL_STEP } from './admit.js';
-
-type Refused = Extract<Admission, { kind: 'refused' }>;
+import { REFUSAL_STEP, type Refused } from './admit.js';
 
 /** The refusal of a request whose pack digest names a registry item that cannot be served. */
 export function packUnreadableRefusal(digest: string): Refused {

@@ -70,17 +70,7 @@ export function readRequest(bytes: Uint8Array): Result<EvaluationRequest, Reques
   if (!parsed.ok) return readAroundDocuments(bytes, parsed.error);
   const root = parsed.value;
   if (root.kind !== 'object') return refuse('request-not-object', 'the request must be a JSON object');
-  if (bytes.length > MAX_REQUEST_BYTES) {
-    // Too large to retain for replay (docs/pipeline.md "Size limit"), yet small enough to read (SQS caps a
-    // message at 1 MiB): refused under its own id so the refusal is accounted for in the ledger.
-    const id = root.members.get('requestId');
-    const requestId = id?.kind === 'string' && REQUEST_ID_PATTERN.test(id.value) ? id.value : undefined;
-    return refuse(
-      'request-too-large',
-      `the request is ${bytes.length} bytes; the limit is ${MAX_REQUEST_BYTES}`,
-      requestId,
-    );
-  }
+  if (bytes.length > MAX_REQUEST_BYTES) return tooLarge(bytes, root.members);
   const spans = topLevelMemberSpans(bytes);
   const slice = (name: string) => {
     const s = spans.get(name);
@@ -106,15 +96,7 @@ function readAroundDocuments(bytes: Uint8Array, strictError: CarrierError): Resu
   if (cut === null) return notJson();
   const envelope = readJson(cut.envelope, { allowLoneSurrogates: true });
   if (!envelope.ok || envelope.value.kind !== 'object') return notJson();
-  if (bytes.length > MAX_REQUEST_BYTES) {
-    const id = envelope.value.members.get('requestId');
-    const requestId = id?.kind === 'string' && REQUEST_ID_PATTERN.test(id.value) ? id.value : undefined;
-    return refuse(
-      'request-too-large',
-      `the request is ${bytes.length} bytes; the limit is ${MAX_REQUEST_BYTES}`,
-      requestId,
-    );
-  }
+  if (bytes.length > MAX_REQUEST_BYTES) return tooLarge(bytes, envelope.value.members);
   return readMembers(envelope.value, {
     facts: cut.documents.get('facts')?.slice(),
     evidence: cut.documents.get('evidence')?.slice(),
@@ -126,61 +108,92 @@ function readMembers(
   documents: { readonly facts: Uint8Array | undefined; readonly evidence: Uint8Array | undefined },
 ): Result<EvaluationRequest, RequestError> {
   const m = root.members;
-  const idValue = m.get('requestId');
-  const requestId = idValue?.kind === 'string' && REQUEST_ID_PATTERN.test(idValue.value) ? idValue.value : undefined;
-  const format = m.get('format');
-  if (format?.kind !== 'string' || format.value !== REQUEST_FORMAT) {
-    return refuse('request-format-unsupported', `the request must carry "format": "${REQUEST_FORMAT}"`, requestId);
-  }
-  if (requestId === undefined) {
-    return refuse('request-id-invalid', `requestId must be a string matching ${REQUEST_ID_PATTERN.source}`);
-  }
-  for (const name of m.keys()) {
-    if (!REQUEST_MEMBERS.includes(name))
-      return refuse('request-member-unknown', `unknown request member ${JSON.stringify(name)}`, requestId);
-  }
-  const pack = readPackRef(m.get('pack'));
+  const head = readHead(m, REQUEST_FORMAT, REQUEST_MEMBERS);
+  if (!head.ok) return head;
+  const requestId = head.value;
+  const pack = readRef(m.get('pack'));
   if (pack === undefined)
     return refuse('request-pack-invalid', 'pack must be "sha256:<64 lowercase hex>" or "<id>@<version>"', requestId);
   if (!m.has('facts')) return refuse('request-facts-missing', 'the request must carry a facts document', requestId);
-  const budget = m.get('workBudget');
-  let workBudget: number | undefined;
-  if (budget !== undefined) {
-    // The range (1..MAX_WORK_BUDGET) is the evaluator's to judge (§10, preflight); here only "an integer".
-    if (
-      budget.kind !== 'number' ||
-      !/^-?(0|[1-9][0-9]{0,15})$/.test(budget.lexeme) ||
-      !Number.isSafeInteger(Number(budget.lexeme))
-    ) {
-      return refuse('request-work-budget-invalid', 'workBudget must be an integer', requestId);
-    }
-    workBudget = Number(budget.lexeme);
-  }
-  const corr = m.get('correlation');
-  let correlation: Record<string, string> | undefined;
-  if (corr !== undefined) {
-    const c = readCorrelation(corr);
-    if (typeof c === 'string') return refuse('request-correlation-invalid', c, requestId);
-    correlation = c;
-  }
+  const options = readOptions(m, requestId);
+  if (!options.ok) return options;
   return ok({
     requestId,
     pack,
     facts: documents.facts!,
     ...(documents.evidence ? { evidence: documents.evidence } : {}),
-    ...(workBudget !== undefined ? { workBudget } : {}),
-    ...(correlation ? { correlation } : {}),
+    ...options.value,
   });
 }
 
-function readPackRef(v: JsonValue | undefined): PackRef | undefined {
+/** The request id when the members hold a valid one: a refusal then keeps it (docs/adr/0071). */
+export function readRequestId(m: ReadonlyMap<string, JsonValue>): string | undefined {
+  const id = m.get('requestId');
+  return id?.kind === 'string' && REQUEST_ID_PATTERN.test(id.value) ? id.value : undefined;
+}
+
+/**
+ * Too large to retain for replay (docs/pipeline.md "Size limit"), yet small enough to read (SQS caps a message at
+ * 1 MiB): refused under its own id so the refusal is accounted for in the ledger.
+ */
+export function tooLarge(bytes: Uint8Array, m: ReadonlyMap<string, JsonValue>): Result<never, RequestError> {
+  const message = `the request is ${bytes.length} bytes; the limit is ${MAX_REQUEST_BYTES}`;
+  return refuse('request-too-large', message, readRequestId(m));
+}
+
+/** The checks both request formats begin with, in order: the format selector, the request id, the closed members. */
+export function readHead(
+  m: ReadonlyMap<string, JsonValue>,
+  format: string,
+  members: readonly string[],
+): Result<string, RequestError> {
+  const requestId = readRequestId(m);
+  const f = m.get('format');
+  if (f?.kind !== 'string' || f.value !== format)
+    return refuse('request-format-unsupported', `the request must carry "format": "${format}"`, requestId);
+  if (requestId === undefined)
+    return refuse('request-id-invalid', `requestId must be a string matching ${REQUEST_ID_PATTERN.source}`);
+  for (const name of m.keys())
+    if (!members.includes(name))
+      return refuse('request-member-unknown', `unknown request member ${JSON.stringify(name)}`, requestId);
+  return ok(requestId);
+}
+
+/** A pack or graph reference: "sha256:<64 lowercase hex>" or "<id>@<version>". */
+export function readRef(v: JsonValue | undefined): PackRef | undefined {
   if (v?.kind !== 'string') return undefined;
   if (PACK_DIGEST_PATTERN.test(v.value)) return { kind: 'digest', digest: v.value };
   if (PACK_ALIAS_PATTERN.test(v.value) && !v.value.startsWith('sha256:')) return { kind: 'alias', alias: v.value };
   return undefined;
 }
 
-export function readCorrelation(v: JsonValue): Record<string, string> | string {
+/** The optional members both request formats end with: workBudget, then correlation. */
+export function readOptions(
+  m: ReadonlyMap<string, JsonValue>,
+  requestId: string,
+): Result<{ workBudget?: number; correlation?: Record<string, string> }, RequestError> {
+  const budget = m.get('workBudget');
+  let workBudget: number | undefined;
+  if (budget !== undefined) {
+    // The range is admission's to judge (work-budget-out-of-range); here only "an integer".
+    if (
+      budget.kind !== 'number' ||
+      !/^-?(0|[1-9][0-9]{0,15})$/.test(budget.lexeme) ||
+      !Number.isSafeInteger(Number(budget.lexeme))
+    )
+      return refuse('request-work-budget-invalid', 'workBudget must be an integer', requestId);
+    workBudget = Number(budget.lexeme);
+  }
+  const corr = m.get('correlation');
+  const correlation = corr === undefined ? undefined : readCorrelation(corr);
+  if (typeof correlation === 'string') return refuse('request-correlation-invalid', correlation, requestId);
+  return ok({
+    ...(workBudget !== undefined ? { workBudget } : {}),
+    ...(correlation !== undefined ? { correlation } : {}),
+  });
+}
+
+function readCorrelation(v: JsonValue): Record<string, string> | string {
   if (v.kind !== 'object') return 'correlation must be an object of strings';
   if (v.members.size > MAX_CORRELATION_MEMBERS) return `correlation holds at most ${MAX_CORRELATION_MEMBERS} members`;
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -197,6 +210,6 @@ export function readCorrelation(v: JsonValue): Record<string, string> | string {
   return out;
 }
 
-function refuse(code: RequestErrorCode, message: string, requestId?: string): Result<never, RequestError> {
+export function refuse(code: RequestErrorCode, message: string, requestId?: string): Result<never, RequestError> {
   return err(requestId === undefined ? { code, message } : { code, message, requestId });
 }

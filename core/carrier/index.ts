@@ -6,6 +6,6 @@ export { readJson, documentTooLarge } from './read-json.js';
 export { toPlain, fromPlain } from './plain.js';
 export { isDecimalString, compareDecimalStrings } from './decimal-string.js';
 export { jsonEquals } from './json-equals.js';
-export { readPointer, resolvePointer } from './pointer.js';
+export { escapeToken, pointerTokens, readPointer, resolvePointer } from './pointer.js';
 export { utf8ByteLength } from './utf8.js';
 export { topLevelMemberSpans } from './member-spans.js';

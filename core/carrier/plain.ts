@@ -7,32 +7,35 @@ import { JSON_FALSE, JSON_NULL, JSON_TRUE } from './read-json.js';
 import { utf8ByteLength } from './utf8.js';
 
 /**
- * The tree as plain data, for schema validation only: objects have a null prototype and get every member as an
- * own property (so "__proto__" and "constructor" stay data and nothing is inherited); numbers become JS numbers
- * (lossy: never use the result for §7.4 comparisons — use the tree).
+ * The tree as plain data: objects get every member as an own data property, so "__proto__" and "constructor" stay
+ * data and nothing is inherited, and a null prototype — or, when `ordinary`, Object.prototype: ajv's uniqueItems
+ * (fast-deep-equal) calls `valueOf` and so throws on a null prototype (core/pack/structural.ts). Numbers become JS
+ * numbers (lossy: never use the result for §7.4 comparisons — use the tree).
  */
-export function toPlain(v: JsonValue): unknown {
+export function toPlain(v: JsonValue, ordinary = false): unknown {
   switch (v.kind) {
     case 'null':
       return null;
     case 'boolean':
-      return v.value;
     case 'string':
       return v.value;
     case 'number':
       return Number(v.lexeme);
     case 'array':
-      return v.items.map(toPlain);
+      return v.items.map((item) => toPlain(item, ordinary));
     case 'object': {
-      const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-      // defineProperty, not assignment: even on a null-prototype object this states the intent (own data property).
+      const out = (ordinary ? {} : Object.create(null)) as Record<string, unknown>;
       for (const [name, value] of v.members) {
-        Object.defineProperty(out, name, {
-          value: toPlain(value),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+        // Assignment makes an own data property of every name but "__proto__", whose inherited setter on an ordinary
+        // object would change the prototype instead: that one name is defined explicitly.
+        if (name === '__proto__')
+          Object.defineProperty(out, name, {
+            value: toPlain(value, ordinary),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else out[name] = toPlain(value, ordinary);
       }
       return out;
     }

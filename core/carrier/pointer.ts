@@ -59,6 +59,15 @@ function decodeToken(raw: string): string | number {
   return out + raw.slice(from);
 }
 
+/** RFC 6901 §3 escaping of one reference token, for naming a location. */
+export const escapeToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** The tokens of a pointer a schema already admitted as well-formed (none, should it not be). */
+export function pointerTokens(p: string): string[] {
+  const r = readPointer(p);
+  return r.ok ? r.value : [];
+}
+
 /** RFC 6901 §4 array index: "0" or a digit string without a leading zero. */
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
 

@@ -72,9 +72,9 @@ class Refusal {
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 
-/** The single-character strings of the two-character escapes, indexed by code unit. */
+/** The character each two-character escape denotes (RFC 8259 §7), indexed by the code unit after the backslash. */
 const SHORT_ESCAPES: string[] = [];
-for (const c of [0x22, 0x5c, 0x2f, 0x08, 0x0c, 0x0a, 0x0d, 0x09]) SHORT_ESCAPES[c] = String.fromCharCode(c);
+for (const [e, c] of ['""', '\\\\', '//', 'b\b', 'f\f', 'n\n', 'r\r', 't\t']) SHORT_ESCAPES[e!.charCodeAt(0)] = c!;
 
 const NAME_CACHE_SIZE = 1024; // a power of two
 const NAME_CACHE_MAX_LENGTH = 32;
@@ -115,22 +115,13 @@ class Scanner {
   private tokenBytes = 0;
   /** UTF-8 byte length of the last scanned string's decoded value (for member-name V and the string limit). */
   private valueBytes = 0;
-  private readonly maxDepth: number;
-  private readonly maxString: number;
-  private readonly maxNumber: number;
-  private readonly maxCollection: number;
 
   constructor(
     private readonly s: string,
     private readonly ascii: boolean,
-    limits: CarrierLimits,
+    private readonly limits: CarrierLimits,
     private readonly allowLone: boolean,
-  ) {
-    this.maxDepth = limits.depth;
-    this.maxString = limits.stringBytes;
-    this.maxNumber = limits.numberBytes;
-    this.maxCollection = limits.collectionSize;
-  }
+  ) {}
 
   run(): Result<JsonValue, CarrierError> {
     try {
@@ -205,7 +196,7 @@ class Scanner {
   }
 
   private array(depth: number): JsonArray {
-    if (depth > this.maxDepth) this.fail('limit-depth', `nesting deeper than the limit of ${this.maxDepth}`);
+    if (depth > this.limits.depth) this.fail('limit-depth', `nesting deeper than the limit of ${this.limits.depth}`);
     this.i++;
     let v = 1;
     if (this.ws() === 0x5d) {
@@ -217,8 +208,8 @@ class Scanner {
     const base = this.valuesTop;
     for (;;) {
       // A further element is coming (a trailing comma stays a syntax error, reported by value()).
-      if (this.valuesTop - base === this.maxCollection && this.startsValue(this.ws())) {
-        this.fail('limit-collection-size', `array has more than the limit of ${this.maxCollection} elements`);
+      if (this.valuesTop - base === this.limits.collectionSize && this.startsValue(this.ws())) {
+        this.fail('limit-collection-size', `array has more than the limit of ${this.limits.collectionSize} elements`);
       }
       const item = this.value(depth);
       stack[this.valuesTop++] = item;
@@ -243,7 +234,7 @@ class Scanner {
   }
 
   private object(depth: number): JsonObject {
-    if (depth > this.maxDepth) this.fail('limit-depth', `nesting deeper than the limit of ${this.maxDepth}`);
+    if (depth > this.limits.depth) this.fail('limit-depth', `nesting deeper than the limit of ${this.limits.depth}`);
     this.i++;
     let v = 1;
     let c = this.ws();
@@ -263,8 +254,8 @@ class Scanner {
           c !== c ? 'unterminated object' : `unexpected character ${describe(c)}; expected a member name`,
         );
       const count = this.namesTop - base;
-      if (count === this.maxCollection) {
-        this.fail('limit-collection-size', `object has more than the limit of ${this.maxCollection} members`);
+      if (count === this.limits.collectionSize) {
+        this.fail('limit-collection-size', `object has more than the limit of ${this.limits.collectionSize} members`);
       }
       const nameAt = this.i;
       const name = this.memberName();
@@ -322,7 +313,7 @@ class Scanner {
       i++;
     }
     const length = i - start;
-    if (length > this.maxString) this.stringTooLong(start - 1);
+    if (length > this.limits.stringBytes) this.stringTooLong(start - 1);
     this.valueBytes = length;
     this.tokenBytes = length + 2;
     this.i = i + 1;
@@ -350,7 +341,7 @@ class Scanner {
       i++;
     }
     const valueBytes = i - start + extra;
-    if (valueBytes > this.maxString) this.stringTooLong(open);
+    if (valueBytes > this.limits.stringBytes) this.stringTooLong(open);
     this.valueBytes = valueBytes;
     this.tokenBytes = valueBytes + 2;
     this.i = i + 1;
@@ -363,7 +354,7 @@ class Scanner {
   }
 
   private stringTooLong(open: number): never {
-    return this.fail('limit-string-bytes', `string longer than the limit of ${this.maxString} bytes`, open);
+    return this.fail('limit-string-bytes', `string longer than the limit of ${this.limits.stringBytes} bytes`, open);
   }
 
   /** Slow path: a string with at least one escape. `i` is at the first backslash; `extra` counts raw bytes so far. */
@@ -388,78 +379,53 @@ class Scanner {
       }
       if (i > segment) out += s.slice(segment, i);
       const e = s.charCodeAt(i + 1);
-      let unit: number;
-      switch (e) {
-        case 0x22:
-          unit = 0x22;
-          break;
-        case 0x5c:
-          unit = 0x5c;
-          break;
-        case 0x2f:
-          unit = 0x2f;
-          break;
-        case 0x62:
-          unit = 0x08;
-          break;
-        case 0x66:
-          unit = 0x0c;
-          break;
-        case 0x6e:
-          unit = 0x0a;
-          break;
-        case 0x72:
-          unit = 0x0d;
-          break;
-        case 0x74:
-          unit = 0x09;
-          break;
-        case 0x75: {
-          const u = this.hex4(i + 2);
-          if (u >= 0xd800 && u <= 0xdbff) {
-            // §2.1: a high surrogate escape must be followed at once by a low surrogate escape.
-            const low = s.charCodeAt(i + 6) === 0x5c && s.charCodeAt(i + 7) === 0x75 ? this.hex4(i + 8) : -1;
-            if (low >= 0xdc00 && low <= 0xdfff) {
-              out += String.fromCharCode(u, low);
-              decodedBytes += 4;
-              i += 12;
-              segment = i;
-              continue;
-            }
-            if (!this.allowLone)
-              this.fail(
-                'lone-surrogate',
-                `\\u${hex(u)} is a high surrogate escape without a low surrogate escape after it`,
-                i,
-              );
-            decodedBytes += 3;
-          } else if (u >= 0xdc00 && u <= 0xdfff) {
-            if (!this.allowLone)
-              this.fail(
-                'lone-surrogate',
-                `\\u${hex(u)} is a low surrogate escape without a high surrogate escape before it`,
-                i,
-              );
-            decodedBytes += 3;
-          } else {
-            decodedBytes += u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
+      if (e === 0x75) {
+        const u = this.hex4(i + 2);
+        if (u >= 0xd800 && u <= 0xdbff) {
+          // §2.1: a high surrogate escape must be followed at once by a low surrogate escape.
+          const low = s.charCodeAt(i + 6) === 0x5c && s.charCodeAt(i + 7) === 0x75 ? this.hex4(i + 8) : -1;
+          if (low >= 0xdc00 && low <= 0xdfff) {
+            out += String.fromCharCode(u, low);
+            decodedBytes += 4;
+            i += 12;
+            segment = i;
+            continue;
           }
-          out += String.fromCharCode(u);
-          i += 6;
-          segment = i;
-          continue;
+          if (!this.allowLone)
+            this.fail(
+              'lone-surrogate',
+              `\\u${hex(u)} is a high surrogate escape without a low surrogate escape after it`,
+              i,
+            );
+          decodedBytes += 3;
+        } else if (u >= 0xdc00 && u <= 0xdfff) {
+          if (!this.allowLone)
+            this.fail(
+              'lone-surrogate',
+              `\\u${hex(u)} is a low surrogate escape without a high surrogate escape before it`,
+              i,
+            );
+          decodedBytes += 3;
+        } else {
+          decodedBytes += u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
         }
-        default:
-          if (e !== e) this.fail('syntax', 'unterminated string', i + 1);
-          this.fail('syntax', `invalid escape \\${describe(e)}`, i);
+        out += String.fromCharCode(u);
+        i += 6;
+        segment = i;
+        continue;
       }
-      out += SHORT_ESCAPES[unit]!;
+      const short = SHORT_ESCAPES[e];
+      if (short === undefined) {
+        if (e !== e) this.fail('syntax', 'unterminated string', i + 1);
+        this.fail('syntax', `invalid escape \\${describe(e)}`, i);
+      }
+      out += short;
       decodedBytes++;
       i += 2;
       segment = i;
     }
     if (i > segment) out += s.slice(segment, i);
-    if (decodedBytes > this.maxString) this.stringTooLong(open);
+    if (decodedBytes > this.limits.stringBytes) this.stringTooLong(open);
     this.valueBytes = decodedBytes;
     this.tokenBytes = i + 1 - open + rawExtra;
     this.i = i + 1;
@@ -507,8 +473,12 @@ class Scanner {
       while (isDigit(c));
     }
     const length = i - start; // ASCII: code units == bytes
-    if (length > this.maxNumber) {
-      this.fail('limit-number-bytes', `number token of ${length} bytes exceeds the limit of ${this.maxNumber}`, start);
+    if (length > this.limits.numberBytes) {
+      this.fail(
+        'limit-number-bytes',
+        `number token of ${length} bytes exceeds the limit of ${this.limits.numberBytes}`,
+        start,
+      );
     }
     this.i = i;
     return { kind: 'number', lexeme: s.slice(start, i), v: 1 + length };

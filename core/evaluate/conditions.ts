@@ -34,27 +34,20 @@ export interface Meter {
 
 /**
  * RFC 0008 "Condition precharge": price a whole tree — resolving its pointers, each resolution charged — before any
- * predicate of it runs. Resolved values are kept in the scratch slots so evaluation does not resolve again.
- * Returns false as soon as the running total exceeds the budget (the total is a monotone sum, so the first overrun
- * is the decision the whole total would have produced), before the priced step runs.
+ * predicate of it runs. Returns false as soon as the running total exceeds the budget (the total is a monotone sum,
+ * so the first overrun is the decision the whole total would have produced), before the priced step runs.
+ * A top-level tree (`store`) keeps its resolved values in the scratch slots so evaluation does not resolve again; a
+ * where tree is priced once per element, the element being the root its pointers resolve against.
  */
-export function prechargeTree(t: CompiledTree, c: CompiledPack, facts: JsonValue, m: Meter): boolean {
+export function prechargeTree(t: CompiledTree, c: CompiledPack, root: JsonValue, m: Meter, store = true): boolean {
   m.work += t.staticCharge;
   if (m.work > m.budget) return false;
-  const s = c.scratch;
-  const facts_ = t.facts;
-  for (let i = 0; i < facts_.length; i++) {
-    const f = facts_[i] as CompiledCondition;
-    const p = c.pointers[f.pointer]!;
-    // Compile charge once per distinct authored pointer per evaluation.
-    if (s.pointerEpoch[f.pointer] !== s.epoch) {
-      s.pointerEpoch[f.pointer] = s.epoch;
-      m.work += p.compileCost;
-    }
-    m.work += p.resolveCost; // a failed resolution still costs its lookup
-    if (m.work > m.budget) return false;
-    const selected = resolvePointer(facts, p.tokens as string[]);
-    s.slots[f.slot] = selected;
+  const facts = t.facts;
+  for (let i = 0; i < facts.length; i++) {
+    const f = facts[i] as CompiledCondition;
+    if (!chargeResolution(f.pointer, c, m)) return false; // a failed resolution still costs its lookup
+    const selected = resolveAt(f.pointer, c, root);
+    if (store) c.scratch.slots[f.slot] = selected;
     if (selected !== undefined) {
       // V(selected value); `in` charges it once per candidate.
       m.work += selected.v * f.candidates;
@@ -63,8 +56,7 @@ export function prechargeTree(t: CompiledTree, c: CompiledPack, facts: JsonValue
   }
   const aggregates = t.aggregates;
   for (let i = 0; i < aggregates.length; i++) {
-    const a = aggregates[i] as CompiledCondition;
-    if (!prechargeAggregate(a, c, facts, m, true)) return false;
+    if (!prechargeAggregate(aggregates[i] as CompiledCondition, c, root, m, store)) return false;
   }
   return true;
 }
@@ -84,27 +76,6 @@ function chargeResolution(pointer: number, c: CompiledPack, m: Meter): boolean {
   return m.work <= m.budget;
 }
 
-/** The precharge of a where tree for one element: the element is the root its pointers resolve against. */
-function prechargeScoped(t: CompiledTree, c: CompiledPack, root: JsonValue, m: Meter): boolean {
-  m.work += t.staticCharge;
-  if (m.work > m.budget) return false;
-  const facts = t.facts;
-  for (let i = 0; i < facts.length; i++) {
-    const f = facts[i] as CompiledCondition;
-    if (!chargeResolution(f.pointer, c, m)) return false;
-    const selected = resolvePointer(root, c.pointers[f.pointer]!.tokens as string[]);
-    if (selected !== undefined) {
-      m.work += selected.v * f.candidates;
-      if (m.work > m.budget) return false;
-    }
-  }
-  const aggregates = t.aggregates;
-  for (let i = 0; i < aggregates.length; i++) {
-    if (!prechargeAggregate(aggregates[i] as CompiledCondition, c, root, m, false)) return false;
-  }
-  return true;
-}
-
 /**
  * RFC 0008 "Aggregates": path compile on first use and one resolution; an unresolved or non-array path costs that
  * and nothing more. exists/every: their where once per element present. uniform: per member one resolution of at
@@ -113,13 +84,13 @@ function prechargeScoped(t: CompiledTree, c: CompiledPack, root: JsonValue, m: M
  */
 function prechargeAggregate(a: CompiledCondition, c: CompiledPack, root: JsonValue, m: Meter, store: boolean): boolean {
   if (!chargeResolution(a.pointer, c, m)) return false;
-  const selected = resolvePointer(root, c.pointers[a.pointer]!.tokens as string[]);
+  const selected = resolveAt(a.pointer, c, root);
   if (store) c.scratch.slots[a.slot] = selected;
   if (selected === undefined || selected.kind !== 'array') return true;
   const items = selected.items;
   if (a.op !== OP_UNIFORM) {
     const where = a.where as CompiledTree;
-    for (let i = 0; i < items.length; i++) if (!prechargeScoped(where, c, items[i] as JsonValue, m)) return false;
+    for (let i = 0; i < items.length; i++) if (!prechargeTree(where, c, items[i] as JsonValue, m, false)) return false;
     return true;
   }
   const at = c.pointers[a.at]!.tokens as string[];
@@ -145,10 +116,6 @@ function equal(a: JsonValue, b: JsonValue): boolean {
   if (a.kind === 'boolean') return a.value === (b as typeof a).value;
   if (a.kind === 'null') return true;
   return jsonEquals(a, b);
-}
-
-function fact(n: CompiledCondition, c: CompiledPack): Tri {
-  return compare(n, c.scratch.slots[n.slot]);
 }
 
 function compare(n: CompiledCondition, selected: JsonValue | undefined): Tri {
@@ -186,84 +153,50 @@ function compare(n: CompiledCondition, selected: JsonValue | undefined): Tri {
   }
 }
 
-/** §7: strong three-valued evaluation of a precharged tree. Short-circuiting only skips work already paid for. */
-export function evaluateCondition(n: CompiledCondition, c: CompiledPack): Tri {
+/**
+ * §7: strong three-valued evaluation of a precharged tree. Short-circuiting only skips work already paid for.
+ * `root` is set inside a where (RFC 0008 "Element scope"): the element every pointer resolves against (the empty
+ * pointer selects it). Roots are passed down, so they are restored per level and never accumulated; without one, a
+ * fact or aggregate reads the value its precharge kept in the scratch slots.
+ */
+export function evaluateCondition(n: CompiledCondition, c: CompiledPack, root?: JsonValue): Tri {
   switch (n.op) {
     case OP_LITERAL:
       return n.literal ? TRUE : FALSE;
-    case OP_ALL: {
-      // §7.1: false if any child is false; true if all are true; unknown otherwise.
-      let sawUnknown = false;
-      const ch = n.children;
-      for (let i = 0; i < ch.length; i++) {
-        const r = evaluateCondition(ch[i] as CompiledCondition, c);
-        if (r === FALSE) return FALSE;
-        if (r === UNKNOWN) sawUnknown = true;
-      }
-      return sawUnknown ? UNKNOWN : TRUE;
-    }
-    case OP_ANY: {
-      // §7.2: true if any child is true; false if all are false; unknown otherwise.
-      let sawUnknown = false;
-      const ch = n.children;
-      for (let i = 0; i < ch.length; i++) {
-        const r = evaluateCondition(ch[i] as CompiledCondition, c);
-        if (r === TRUE) return TRUE;
-        if (r === UNKNOWN) sawUnknown = true;
-      }
-      return sawUnknown ? UNKNOWN : FALSE;
-    }
-    case OP_NOT: {
-      // §7.3: unknown stays unknown.
-      const r = evaluateCondition(n.children[0] as CompiledCondition, c);
-      return r === UNKNOWN ? UNKNOWN : r === TRUE ? FALSE : TRUE;
-    }
-    case OP_FACT:
-      return fact(n, c);
-    case OP_EVIDENCE:
-      // §7.5: present → true, absent → false, unknown or omitted → unknown.
-      return c.scratch.evidence[n.evidence] as Tri;
-    case OP_EXISTS:
-    case OP_EVERY:
-    case OP_UNIFORM:
-      return aggregate(n, c, c.scratch.slots[n.slot]);
-    default:
-      return UNKNOWN;
-  }
-}
-
-/**
- * RFC 0008 "Element scope": inside a where the current condition root is the element; every pointer resolves against
- * it (the empty pointer selects it). Roots are passed down, so they are restored per level and never accumulated.
- */
-function evaluateScoped(n: CompiledCondition, c: CompiledPack, root: JsonValue): Tri {
-  switch (n.op) {
-    case OP_FACT:
-      return compare(n, resolvePointer(root, c.pointers[n.pointer]!.tokens as string[]));
-    case OP_EXISTS:
-    case OP_EVERY:
-    case OP_UNIFORM:
-      return aggregate(n, c, resolvePointer(root, c.pointers[n.pointer]!.tokens as string[]));
     case OP_ALL:
     case OP_ANY: {
+      // §7.1 all: false if any child is false, true if all are true; §7.2 any the dual; unknown otherwise.
       const dominant = n.op === OP_ALL ? FALSE : TRUE;
       let sawUnknown = false;
       const ch = n.children;
       for (let i = 0; i < ch.length; i++) {
-        const r = evaluateScoped(ch[i] as CompiledCondition, c, root);
+        const r = evaluateCondition(ch[i] as CompiledCondition, c, root);
         if (r === dominant) return dominant;
         if (r === UNKNOWN) sawUnknown = true;
       }
       return sawUnknown ? UNKNOWN : dominant === FALSE ? TRUE : FALSE;
     }
     case OP_NOT: {
-      const r = evaluateScoped(n.children[0] as CompiledCondition, c, root);
+      // §7.3: unknown stays unknown.
+      const r = evaluateCondition(n.children[0] as CompiledCondition, c, root);
       return r === UNKNOWN ? UNKNOWN : r === TRUE ? FALSE : TRUE;
     }
+    case OP_FACT:
+      return compare(n, root === undefined ? c.scratch.slots[n.slot] : resolveAt(n.pointer, c, root));
+    case OP_EVIDENCE:
+      // §7.5: present → true, absent → false, unknown or omitted → unknown.
+      return c.scratch.evidence[n.evidence] as Tri;
+    case OP_EXISTS:
+    case OP_EVERY:
+    case OP_UNIFORM:
+      return aggregate(n, c, root === undefined ? c.scratch.slots[n.slot] : resolveAt(n.pointer, c, root));
     default:
-      return evaluateCondition(n, c); // literal and evidence-present read no facts document
+      return UNKNOWN;
   }
 }
+
+const resolveAt = (pointer: number, c: CompiledPack, root: JsonValue): JsonValue | undefined =>
+  resolvePointer(root, c.pointers[pointer]!.tokens as string[]);
 
 /**
  * RFC 0008 "Evaluation": an unresolved or non-array path is unknown. exists/every are the §7.2/§7.1 tables over the
@@ -277,7 +210,7 @@ function aggregate(n: CompiledCondition, c: CompiledPack, selected: JsonValue | 
   const where = (n.where as CompiledTree).root;
   let sawUnknown = false;
   for (let i = 0; i < items.length; i++) {
-    const r = evaluateScoped(where, c, items[i] as JsonValue);
+    const r = evaluateCondition(where, c, items[i] as JsonValue);
     if (r === dominant) return dominant;
     if (r === UNKNOWN) sawUnknown = true;
   }

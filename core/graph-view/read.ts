@@ -82,35 +82,24 @@ function segments(instancePath: string, where: string): string[] {
   return s.some((x) => x === '') ? bad(`${where} has an empty segment`) : s;
 }
 
+/** Fact feeds, then evidence feeds (B2: an unbound caller or interface value leaves the requirement absent: nothing was injected). */
 function feeds(o: Obj, where: string): ViewFeed[] {
-  const out: ViewFeed[] = [];
-  arr(o, 'factFeeds', where).forEach((f, i) => {
-    const w = `${where}.factFeeds[${i}]`;
-    const x = obj(f, w);
-    if (typeof x.injected !== 'boolean') bad(`${w}.injected must be a boolean`);
-    const output = optStr(x, 'output', w);
-    out.push({
-      from: str(x, 'from', w),
-      ...(output === undefined ? {} : { output }),
-      label: str(x, 'pointer', w),
-      evidence: false,
-      injected: x.injected as boolean,
-    });
-  });
-  arr(o, 'evidenceFeeds', where).forEach((f, i) => {
-    const w = `${where}.evidenceFeeds[${i}]`;
-    const x = obj(f, w);
-    const output = optStr(x, 'output', w);
-    out.push({
-      from: str(x, 'from', w),
-      ...(output === undefined ? {} : { output }),
-      label: str(x, 'requirement', w),
-      evidence: true,
-      // B2: an unbound caller or interface value leaves the requirement absent: nothing was injected.
-      injected: x.state !== undefined,
-    });
-  });
-  return out;
+  return (['factFeeds', 'evidenceFeeds'] as const).flatMap((member) =>
+    arr(o, member, where).map((f, i): ViewFeed => {
+      const w = `${where}.${member}[${i}]`;
+      const x = obj(f, w);
+      const evidence = member === 'evidenceFeeds';
+      if (!evidence && typeof x.injected !== 'boolean') bad(`${w}.injected must be a boolean`);
+      const output = optStr(x, 'output', w);
+      return {
+        from: str(x, 'from', w),
+        ...(output === undefined ? {} : { output }),
+        label: str(x, evidence ? 'requirement' : 'pointer', w),
+        evidence,
+        injected: evidence ? x.state !== undefined : (x.injected as boolean),
+      };
+    }),
+  );
 }
 
 function disposition(v: unknown, rules: unknown, where: string): ViewDisposition {

@@ -10,9 +10,6 @@ export interface GraphDiagnostic {
   readonly message: string;
 }
 
-/** RFC 6901 §3 escaping of one reference token. */
-export const escapeToken = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
 export const prefixed = (instancePath: string, d: GraphDiagnostic): GraphDiagnostic =>
   instancePath === ''
     ? d

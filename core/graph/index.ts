@@ -9,7 +9,7 @@ export { validateGraph } from './validate.js';
 export { loadGraph } from './load.js';
 export { bytesDigest } from './digest.js';
 export { graphRunJson, graphValidationJson } from './output.js';
-export { jsonText } from './json-text.js';
+export { jsonBytes, jsonText } from './json-text.js';
 export type { GraphProject, SourceFile } from './project.js';
 export { refusal, type GraphRefusal } from './refusal.js';
 export type { GraphRun } from './graph-run.js';

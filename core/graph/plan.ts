@@ -7,7 +7,7 @@
  */
 import { CALLER, type EvidenceMapping, type FactMapping, type GraphDocument, type GraphEdge } from './document.js';
 import { evaluationOrder } from './order.js';
-import { pointerTokens } from './structure.js';
+import { pointerTokens } from '../carrier/index.js';
 
 /** One step feeding a node, in application order. */
 export type FeedStep =

@@ -5,6 +5,7 @@
  * (prefixed by its instance path, ADR 0311), then the interface checks that need child documents, then the leaf
  * budget. Every instance of one graph name shares one snapshot of its bytes (0022:158).
  */
+import { escapeToken } from '../carrier/index.js';
 import { GRAPH_LIMITS } from './codes.js';
 import { prefixed, type GraphDiagnostic } from './diagnostic.js';
 import { bytesDigest } from './digest.js';
@@ -176,9 +177,7 @@ function interfaceDiagnostics(inst: Instance, out: GraphDiagnostic[]): void {
   for (const m of doc.inputFacts) {
     const to = inst.children.get(m.node);
     if (to !== undefined && !to.doc.inputFacts.some((x) => x.key === m.pointer))
-      add(
-        undeclaredInput(`/inputs/facts/${m.key.replace(/~/g, '~0').replace(/\//g, '~1')}/pointer`, m.node, m.pointer),
-      );
+      add(undeclaredInput(`/inputs/facts/${escapeToken(m.key)}/pointer`, m.node, m.pointer));
   }
   for (const m of doc.inputEvidence) {
     const to = inst.children.get(m.node);

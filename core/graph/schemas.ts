@@ -6,19 +6,8 @@
  *   - "0.2.0-draft": Docket's RFC 0022 schema (schema/docket-graph-0.2.0-draft.schema.json, ADR 0310).
  * test/graph/generated-validators.test.ts checks them against runtime-compiled ones.
  */
-import type { ValidateFunction } from 'ajv';
 import { GENERATED_GRAPH_VALIDATORS } from './generated/graph-validators.js';
 import type { FormatVersion } from './document.js';
+import { lazyValidators } from '../pack/index.js';
 
-const built = new Map<FormatVersion, ValidateFunction>();
-
-export function graphSchemaValidator(version: FormatVersion): ValidateFunction {
-  let v = built.get(version);
-  if (v === undefined) {
-    const load = GENERATED_GRAPH_VALIDATORS[version];
-    if (load === undefined) throw new Error(`no generated graph validator for ${version}: run "npm run build"`);
-    v = load();
-    built.set(version, v);
-  }
-  return v;
-}
+export const graphSchemaValidator = lazyValidators<FormatVersion>(GENERATED_GRAPH_VALIDATORS, 'graph validator');

@@ -11,9 +11,9 @@
  *   5. JPS-GRAPH-RESULT-NODE; 6. JPS-GRAPH-CYCLE.
  * Checks that need a child document (undeclared outputs and interface keys) are in references.ts (B5 item 3).
  */
-import { readPointer } from '../carrier/index.js';
+import { escapeToken, pointerTokens } from '../carrier/index.js';
 import { GRAPH_LIMITS, type DiagnosticCode } from './codes.js';
-import { escapeToken, type GraphDiagnostic } from './diagnostic.js';
+import type { GraphDiagnostic } from './diagnostic.js';
 import { CALLER, type GraphDocument, type GraphNode } from './document.js';
 import { cycles } from './order.js';
 
@@ -23,11 +23,6 @@ export interface StructureContext {
   /** False when the document is checked as a subgraph instance (B4: caller edges are root-only). */
   readonly isRoot: boolean;
 }
-
-export const pointerTokens = (p: string): string[] => {
-  const r = readPointer(p);
-  return r.ok ? r.value : []; // the schema admitted only well-formed pointers
-};
 
 const sameTokens = (a: readonly string[], b: readonly string[]): boolean =>
   a.length === b.length && a.every((t, i) => t === b[i]);

@@ -2,6 +2,7 @@
  *  semantic (§3.3) and the recommended rule-overlap lint (§3.3.1). */
 export type { Diagnostic, PackValidation, ValidatedPack } from './types.js';
 export { validatePack } from './validate-pack.js';
+export { lazyValidators } from './schemas.js';
 export {
   DRAFT_FEATURES,
   JUDGMENT_GRAPHS,

@@ -3,9 +3,8 @@
  * §3.3.1 "witness facts input". Decimal witnesses are computed exactly with BigInt on scaled integers (never floats).
  */
 import type { JsonValue } from '../carrier/json-value.js';
-import { fromPlain, jsonEquals } from '../carrier/index.js';
+import { fromPlain, jsonEquals, pointerTokens } from '../carrier/index.js';
 import { type Interval, type ValueSet, inIntervals } from './value-set.js';
-import { pointerTokens } from './pointer.js';
 
 /** A member of `s` (⊥ is represented by undefined), or null when `s` is empty. */
 export function pickMember(s: ValueSet): { value: JsonValue | undefined } | null {

@@ -206,15 +206,9 @@ function factSets(operator: string, operand: JsonValue, meter: Meter): Sets {
     }
   }
   // Ordered: true and false sets are complementary intervals of decimal strings; every other value is unknown.
-  const x = str(operand);
-  const t: Interval =
-    operator === 'greater-than'
-      ? { lo: { value: x, inclusive: false } }
-      : operator === 'greater-than-or-equal'
-        ? { lo: { value: x, inclusive: true } }
-        : operator === 'less-than'
-          ? { hi: { value: x, inclusive: false } }
-          : { hi: { value: x, inclusive: true } };
+  const value = str(operand);
+  const inclusive = operator.endsWith('-or-equal');
+  const t: Interval = operator.startsWith('greater') ? { lo: { value, inclusive } } : { hi: { value, inclusive } };
   return { t: decimalSet([t]), f: decimalSet(complementIntervals([t])) };
 }
 

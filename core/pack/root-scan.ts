@@ -35,6 +35,15 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const SELECTORS = new Set(['specVersion', 'profile']);
 
+/** The JSON type of a non-string value, by its first byte ({, [, t, f, n); anything else is read as a number. */
+const JSON_TYPES: Partial<Record<number, 'object' | 'array' | 'boolean' | 'null'>> = {
+  0x7b: 'object',
+  0x5b: 'array',
+  0x74: 'boolean',
+  0x66: 'boolean',
+  0x6e: 'null',
+};
+
 class Unreadable extends Error {}
 
 export function scanRoot(bytes: Uint8Array, bounds: RootScanBounds): RootScan {
@@ -99,16 +108,7 @@ class Scanner {
   private selectorValue(): ScannedMember {
     const c = this.peek();
     if (c === QUOTE) return { kind: 'string', value: this.stringToken(true) };
-    const jsonType =
-      c === 0x7b
-        ? 'object'
-        : c === 0x5b
-          ? 'array'
-          : c === 0x74 || c === 0x66
-            ? 'boolean'
-            : c === 0x6e
-              ? 'null'
-              : 'number';
+    const jsonType = JSON_TYPES[c as number] ?? 'number';
     this.skipValue();
     return { kind: 'other', jsonType };
   }

@@ -19,30 +19,20 @@ function structural(code: string, pointer: string, message: string, extra?: Reco
   return { code, severity: 'error', pointer, message, ...extra };
 }
 
-function patternDiagnostic(pattern: string, pointer: string): Diagnostic {
-  switch (pattern) {
-    case LOCAL_ID_PATTERN:
-      return structural(PackCodes.SCHEMA_LOCAL_ID, pointer, `a local identifier must match ${LOCAL_ID_PATTERN} (§5)`);
-    case DECIMAL_PATTERN:
-      return structural(
-        PackCodes.SCHEMA_DECIMAL,
-        pointer,
-        'the operand of an ordered comparison must be a string in the §2.2 decimal grammar (no exponent, plus sign or leading zeroes)',
-      );
-    case VERSION_PATTERN:
-      return structural(PackCodes.SCHEMA_VERSION, pointer, 'version must be MAJOR.MINOR.PATCH without leading zeroes');
-    case POINTER_PATTERN:
-      return structural(PackCodes.SCHEMA_POINTER, pointer, 'fact.path must be an RFC 6901 JSON Pointer (§7.4)');
-    case EXTENSION_PATTERN:
-      return structural(
-        PackCodes.SCHEMA_EXTENSION_NAME,
-        pointer,
-        'an extension name must be reverse-domain and must not use the reserved org.judgmentpack. prefix (§9)',
-      );
-    default:
-      return structural(PackCodes.SCHEMA_PATTERN, pointer, `must match the pattern ${pattern}`);
-  }
-}
+/** The schema's patterns, each with its own code and message (§5, §2.2, §7.4, §9); any other is SCHEMA_PATTERN. */
+const PATTERN_CODES: Record<string, [string, string]> = {
+  [LOCAL_ID_PATTERN]: [PackCodes.SCHEMA_LOCAL_ID, `a local identifier must match ${LOCAL_ID_PATTERN} (§5)`],
+  [DECIMAL_PATTERN]: [
+    PackCodes.SCHEMA_DECIMAL,
+    'the operand of an ordered comparison must be a string in the §2.2 decimal grammar (no exponent, plus sign or leading zeroes)',
+  ],
+  [VERSION_PATTERN]: [PackCodes.SCHEMA_VERSION, 'version must be MAJOR.MINOR.PATCH without leading zeroes'],
+  [POINTER_PATTERN]: [PackCodes.SCHEMA_POINTER, 'fact.path must be an RFC 6901 JSON Pointer (§7.4)'],
+  [EXTENSION_PATTERN]: [
+    PackCodes.SCHEMA_EXTENSION_NAME,
+    'an extension name must be reverse-domain and must not use the reserved org.judgmentpack. prefix (§9)',
+  ],
+};
 
 const FORMAT_CODES: Record<string, [string, string]> = {
   uri: [PackCodes.SCHEMA_FORMAT_URI, 'must be an absolute URI (RFC 3986; §3.2)'],
@@ -141,7 +131,9 @@ function mapOne(e: ErrorObject, instance: unknown): Diagnostic | undefined {
       );
     case 'pattern': {
       const name = (e as ErrorObject & { propertyName?: string }).propertyName;
-      return patternDiagnostic(String(p['pattern']), name !== undefined ? childPointer(at, name) : at);
+      const pattern = String(p['pattern']);
+      const [code, message] = PATTERN_CODES[pattern] ?? [PackCodes.SCHEMA_PATTERN, `must match the pattern ${pattern}`];
+      return structural(code, name !== undefined ? childPointer(at, name) : at, message);
     }
     case 'format': {
       const [code, message] = FORMAT_CODES[String(p['format'])] ?? [

@@ -12,17 +12,25 @@ import type { Profile, SpecVersion } from './types.js';
 
 export { ROUTE_CEILINGS, effectiveSchema, publishedSchema } from './effective-schema.js';
 
-const built = new Map<SchemaKey, ValidateFunction>();
-
-export function validatorFor(specVersion: SpecVersion, profile: Profile, quantifiers = false): ValidateFunction {
-  const key = schemaKey(specVersion, profile, quantifiers);
-  let v = built.get(key);
-  if (v === undefined) {
-    const load = GENERATED_VALIDATORS[key];
-    // Only a generated module older than effective-schema.ts's keys can lack one: `npm run build` writes them all.
-    if (load === undefined) throw new Error(`no generated validator for ${key}: run "npm run build"`);
-    v = load();
-    built.set(key, v);
-  }
-  return v;
+/** A lookup of precompiled validators that builds each once per process, on first use. */
+export function lazyValidators<K extends string>(
+  generated: Partial<Record<K, () => ValidateFunction>>,
+  what: string,
+): (key: K) => ValidateFunction {
+  const built = new Map<K, ValidateFunction>();
+  return (key) => {
+    let v = built.get(key);
+    if (v === undefined) {
+      const load = generated[key];
+      // Only a generated module older than the keys can lack one: `npm run build` writes them all.
+      if (load === undefined) throw new Error(`no generated ${what} for ${key}: run "npm run build"`);
+      built.set(key, (v = load()));
+    }
+    return v;
+  };
 }
+
+const packValidator = lazyValidators<SchemaKey>(GENERATED_VALIDATORS, 'validator');
+
+export const validatorFor = (specVersion: SpecVersion, profile: Profile, quantifiers = false): ValidateFunction =>
+  packValidator(schemaKey(specVersion, profile, quantifiers));

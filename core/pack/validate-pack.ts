@@ -17,7 +17,6 @@ import { contractFor, SUPPORTED_PROFILES, SUPPORTED_SPEC_VERSIONS, type SpecVers
 import { negotiateProfile, validateStructure } from './structural.js';
 import { checkSemantics } from './semantic.js';
 import { checkOverlaps } from './overlap.js';
-import { toSchemaInstance } from './schema-instance.js';
 import { normalizeDraftFeatures } from './draft-features.js';
 import { checkVacuousEvery } from './vacuous-every.js';
 import { countValues, MAX_PACK_VALUES } from './validation-cost.js';
@@ -63,7 +62,7 @@ function validateDocument(
 
   const features = normalizeDraftFeatures(options.draftFeatures);
   const quantifiers = features.includes('rfc0008-quantifiers');
-  const structural = validateStructure(toSchemaInstance(root), contract, negotiated.profile, quantifiers);
+  const structural = validateStructure(toPlain(root, true), contract, negotiated.profile, quantifiers);
   if (structural.length > 0) return refuse('structural', structural);
 
   const plain = toPlain(root);

@@ -177,23 +177,19 @@ function inInterval(i: Interval, d: string): boolean {
   return true;
 }
 
-/** Lower bounds: unbounded first; at equal values an inclusive bound starts earlier. */
-function compareLo(a?: Endpoint, b?: Endpoint): number {
-  if (a === undefined) return b === undefined ? 0 : -1;
-  if (b === undefined) return 1;
+/**
+ * Orders two bounds of one side (`side` -1 lower, 1 upper): unbounded is outermost, and at equal values an inclusive
+ * bound is the outer one (a lower one starts earlier, an upper one ends later).
+ */
+function compareBound(side: -1 | 1, a?: Endpoint, b?: Endpoint): number {
+  if (a === undefined) return b === undefined ? 0 : side;
+  if (b === undefined) return -side;
   const c = compareDecimalStrings(a.value, b.value);
   if (c !== 0) return c;
-  return a.inclusive === b.inclusive ? 0 : a.inclusive ? -1 : 1;
+  return a.inclusive === b.inclusive ? 0 : a.inclusive ? side : -side;
 }
-
-/** Upper bounds: unbounded last; at equal values an inclusive bound ends later. */
-function compareHi(a?: Endpoint, b?: Endpoint): number {
-  if (a === undefined) return b === undefined ? 0 : 1;
-  if (b === undefined) return -1;
-  const c = compareDecimalStrings(a.value, b.value);
-  if (c !== 0) return c;
-  return a.inclusive === b.inclusive ? 0 : a.inclusive ? 1 : -1;
-}
+const compareLo = (a?: Endpoint, b?: Endpoint): number => compareBound(-1, a, b);
+const compareHi = (a?: Endpoint, b?: Endpoint): number => compareBound(1, a, b);
 
 function isEmptyInterval(i: Interval): boolean {
   if (i.lo === undefined || i.hi === undefined) return false;

@@ -3,6 +3,7 @@
  * and, for a failure, the first difference between what the case expects and what the evaluator answered.
  */
 import canonicalize from 'canonicalize';
+import { escapeToken } from '../carrier/pointer.js';
 
 /** The first place expected and actual differ: an RFC 6901 pointer into the compared value, and both sides there. */
 export interface Difference {
@@ -34,7 +35,6 @@ export interface SuiteReport {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
-const token = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first difference between two JSON values, members in the expected value's order; undefined when equal. */
@@ -47,12 +47,12 @@ export function firstDifference(
   if (canonicalize(expected) === canonicalize(actual)) return undefined;
   if (isObject(expected) && isObject(actual)) {
     for (const k of Object.keys(expected)) {
-      const d = firstDifference(subject, expected[k], actual[k], `${pointer}/${token(k)}`);
+      const d = firstDifference(subject, expected[k], actual[k], `${pointer}/${escapeToken(k)}`);
       if (d !== undefined) return d;
     }
     const extra = Object.keys(actual).find((k) => !(k in expected));
     if (extra !== undefined)
-      return { subject, pointer: `${pointer}/${token(extra)}`, expected: undefined, actual: actual[extra] };
+      return { subject, pointer: `${pointer}/${escapeToken(extra)}`, expected: undefined, actual: actual[extra] };
   }
   if (Array.isArray(expected) && Array.isArray(actual) && expected.length === actual.length)
     for (let i = 0; i < expected.length; i++) {

@@ -8,9 +8,9 @@
  * Each case is one run of `evaluateGraph`, as `docket graph evaluate` (no extension supported, default budget).
  */
 import { toPlain, type JsonObject } from '../carrier/index.js';
-import { bytesDigest, evaluateGraph, jsonText, type GraphProject, type GraphRun } from '../graph/index.js';
+import { bytesDigest, evaluateGraph, jsonBytes, type GraphProject, type GraphRun } from '../graph/index.js';
 import { firstDifference, type CaseOutcome, type SuiteReport } from './case-report.js';
-import { caseId, closed, expectation, matrixRoot, MatrixError, object } from './matrix-document.js';
+import * as matrixDoc from './matrix-document.js';
 
 const CASE_MEMBERS = [
   'id',
@@ -21,56 +21,41 @@ const CASE_MEMBERS = [
   'expectedErrorPhase',
 ] as const;
 
-const encoder = new TextEncoder();
-
 function checkCase(o: JsonObject, i: number): void {
-  const where = `case ${i} (${JSON.stringify(caseId(o))})`;
-  closed(o, where, CASE_MEMBERS);
-  object(o.members.get('inputs'), `${where}: "inputs"`);
-  const kind = expectation(o, where);
+  const where = `case ${i} (${JSON.stringify(matrixDoc.caseId(o))})`;
+  matrixDoc.closed(o, where, CASE_MEMBERS);
+  matrixDoc.object(o.members.get('inputs'), `${where}: "inputs"`);
+  const kind = matrixDoc.expectation(o, where);
   if (o.members.has('expectedNodes')) {
     if (kind !== 'disposition')
-      throw new MatrixError('matrix-shape', `${where}: "expectedNodes" goes with "expectedDisposition"`);
-    for (const [node, d] of object(o.members.get('expectedNodes'), `${where}: "expectedNodes"`).members)
-      object(d, `${where}: "expectedNodes" ${JSON.stringify(node)}`);
+      throw new matrixDoc.MatrixError('matrix-shape', `${where}: "expectedNodes" goes with "expectedDisposition"`);
+    for (const [node, d] of matrixDoc.object(o.members.get('expectedNodes'), `${where}: "expectedNodes"`).members)
+      matrixDoc.object(d, `${where}: "expectedNodes" ${JSON.stringify(node)}`);
   }
 }
 
 function outcome(o: JsonObject, run: GraphRun): CaseOutcome {
-  const id = caseId(o);
-  const expectedClass = o.members.get('expectedErrorClass');
-  if (expectedClass !== undefined) {
-    const expected: Record<string, unknown> = { class: toPlain(expectedClass) };
-    const phase = o.members.get('expectedErrorPhase');
-    if (phase !== undefined) expected.phase = toPlain(phase);
+  const expectedErr = matrixDoc.expectedError(o);
+  if (expectedErr !== undefined) {
     const actual =
       run.status === 'refused'
         ? { class: run.error.class, phase: run.error.phase, code: run.error.code }
         : { disposition: run.disposition };
-    const d = firstDifference('error', expected, actual);
-    return d === undefined ? { id, passed: true } : { id, passed: false, difference: d };
+    return matrixDoc.caseOutcome(o, firstDifference('error', expectedErr, actual));
   }
+  const expected = toPlain(o.members.get('expectedDisposition')!);
   if (run.status === 'refused')
-    return {
-      id,
-      passed: false,
-      difference: {
-        subject: 'disposition',
-        pointer: '',
-        expected: toPlain(o.members.get('expectedDisposition')!),
-        actual: { error: run.error },
-      },
-    };
-  const d = firstDifference('disposition', toPlain(o.members.get('expectedDisposition')!), run.disposition);
-  if (d !== undefined) return { id, passed: false, difference: d };
+    return matrixDoc.caseOutcome(o, { subject: 'disposition', pointer: '', expected, actual: { error: run.error } });
+  const d = firstDifference('disposition', expected, run.disposition);
+  if (d !== undefined) return matrixDoc.caseOutcome(o, d);
   const nodes = o.members.get('expectedNodes');
   if (nodes?.kind === 'object')
-    for (const [node, expected] of nodes.members) {
+    for (const [node, expectedNode] of nodes.members) {
       const leaf = run.nodes.find((n) => n.instancePath === node);
-      const nd = firstDifference(`nodes/${node}`, toPlain(expected), leaf?.disposition);
-      if (nd !== undefined) return { id, passed: false, difference: nd };
+      const nd = firstDifference(`nodes/${node}`, toPlain(expectedNode), leaf?.disposition);
+      if (nd !== undefined) return matrixDoc.caseOutcome(o, nd);
     }
-  return { id, passed: true };
+  return matrixDoc.caseOutcome(o, undefined);
 }
 
 /** Runs every case of `rows` against the graph; rows that are not a graph matrix are reported with no case run. */
@@ -81,27 +66,17 @@ export function runGraphRows(
   graph: Uint8Array,
   project: GraphProject,
 ): SuiteReport {
-  const head = { kind: 'graph' as const, name, file, digest: bytesDigest(rows) };
-  let cases: readonly JsonObject[];
-  try {
-    cases = matrixRoot(rows, 'graphMatrixVersion', ['1']).cases;
-    cases.forEach((c, i) => checkCase(c, i));
-  } catch (e) {
-    if (e instanceof MatrixError) return { ...head, cases: [], error: { code: e.code, message: e.message } };
-    throw e;
-  }
-  return {
-    ...head,
-    cases: cases.map((o) =>
+  return matrixDoc.runSuite(
+    { kind: 'graph', name, file, digest: bytesDigest(rows) },
+    () => {
+      const { cases } = matrixDoc.matrixRoot(rows, 'graphMatrixVersion', ['1']);
+      cases.forEach((c, i) => checkCase(c, i));
+      return cases;
+    },
+    (o) =>
       outcome(
         o,
-        evaluateGraph({
-          graph,
-          project,
-          inputs: encoder.encode(jsonText(o.members.get('inputs')!)),
-          supportedExtensions: new Set(),
-        }),
+        evaluateGraph({ graph, project, inputs: jsonBytes(o.members.get('inputs')!), supportedExtensions: new Set() }),
       ),
-    ),
-  };
+  );
 }

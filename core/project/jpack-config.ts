@@ -10,7 +10,7 @@
  * Pure: bytes in, the configuration or the first refusal out. A refusal names the member as an RFC 6901 pointer
  * into jpack.json and carries a stable code (ADR 0430).
  */
-import { readJson, type JsonObject, type JsonValue } from '../carrier/index.js';
+import { escapeToken, readJson, type JsonObject, type JsonValue } from '../carrier/index.js';
 import type { Result } from '../result.js';
 
 export type ConfigCode =
@@ -76,9 +76,6 @@ const DECISION_ID = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 const SEMVER = /^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$/;
 const JSON_POINTER = /^(?:\/(?:[^~/]|~0|~1)*)*$/;
 
-/** RFC 6901 §3 escaping of one reference token, for naming a member. */
-const token = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
 class Refused extends Error {
   constructor(readonly error: ConfigError) {
     super(error.message);
@@ -97,7 +94,7 @@ function object(v: JsonValue, at: string): JsonObject {
 function closed(o: JsonObject, at: string, allowed: readonly string[], required: readonly string[]): void {
   for (const name of o.members.keys())
     if (!allowed.includes(name))
-      fail('config-unknown-member', `${at}/${token(name)}`, `is not a member the runtime's jpack.json defines`);
+      fail('config-unknown-member', `${at}/${escapeToken(name)}`, `is not a member the runtime's jpack.json defines`);
   for (const name of required) if (!o.members.has(name)) fail('config-missing-member', `${at}/${name}`, 'is required');
 }
 
@@ -137,7 +134,7 @@ function hints(v: JsonValue, at: string, key: RegExp, what: string): Map<string,
   const o = object(v, at);
   const out = new Map<string, ConfigHint>();
   for (const [name, h] of o.members) {
-    const hat = `${at}/${token(name)}`;
+    const hat = `${at}/${escapeToken(name)}`;
     if (!key.test(name)) fail('config-invalid-value', hat, `the name is not ${what}`);
     const ho = object(h, hat);
     closed(ho, hat, ['source', 'hint'], []);
@@ -158,7 +155,7 @@ function table<T>(v: JsonValue, at: string, entry: (e: JsonValue, at: string) =>
   if (o.members.size === 0) fail('config-invalid-value', at, 'must declare at least one entry');
   const out = new Map<string, T>();
   for (const [name, e] of o.members) {
-    const eat = `${at}/${token(name)}`;
+    const eat = `${at}/${escapeToken(name)}`;
     if (!DECISION_ID.test(name)) fail('config-invalid-value', eat, 'the name is not a decision id');
     out.set(name, entry(e, eat));
   }
@@ -257,7 +254,7 @@ export function expectedVersionMismatch(name: string, entry: PackEntry, pack: Ui
   if (!tree.ok || tree.value.kind !== 'object') return undefined;
   const v = tree.value.members.get('version');
   if (v?.kind !== 'string' || v.value === entry.expectedVersion) return undefined;
-  const member = `/packs/${token(name)}/expectedVersion`;
+  const member = `/packs/${escapeToken(name)}/expectedVersion`;
   return {
     code: 'config-expected-version',
     member,

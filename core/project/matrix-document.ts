@@ -3,7 +3,8 @@
  * a closed JSON document read by the strict carrier (no duplicate member names), exact member spellings, unknown
  * members refused, a version the reader knows, at least one case, unique case ids.
  */
-import { readJson, type JsonObject, type JsonValue } from '../carrier/index.js';
+import { readJson, toPlain, type JsonObject, type JsonValue } from '../carrier/index.js';
+import type { CaseOutcome, Difference, SuiteReport } from './case-report.js';
 
 export class MatrixError extends Error {
   override readonly name = 'MatrixError';
@@ -80,3 +81,30 @@ export function expectation(o: JsonObject, where: string): 'disposition' | 'erro
 }
 
 export const caseId = (o: JsonObject): string => (o.members.get('id') as { value: string }).value;
+
+/** What a case expecting a §8.4 error is compared on: its class and, when it names one, its phase. */
+export function expectedError(o: JsonObject): Record<string, unknown> | undefined {
+  const expectedClass = o.members.get('expectedErrorClass');
+  if (expectedClass === undefined) return undefined;
+  const phase = o.members.get('expectedErrorPhase');
+  return { class: toPlain(expectedClass), ...(phase !== undefined ? { phase: toPlain(phase) } : {}) };
+}
+
+export const caseOutcome = (o: JsonObject, difference: Difference | undefined): CaseOutcome =>
+  difference === undefined ? { id: caseId(o), passed: true } : { id: caseId(o), passed: false, difference };
+
+/** The suite of a matrix file: its cases run by `run`, or, when the file is not such a matrix, no case run. */
+export function runSuite(
+  head: Omit<SuiteReport, 'cases' | 'error'>,
+  read: () => readonly JsonObject[],
+  run: (o: JsonObject) => CaseOutcome,
+): SuiteReport {
+  let cases: readonly JsonObject[];
+  try {
+    cases = read();
+  } catch (e) {
+    if (e instanceof MatrixError) return { ...head, cases: [], error: { code: e.code, message: e.message } };
+    throw e;
+  }
+  return { ...head, cases: cases.map(run) };
+}

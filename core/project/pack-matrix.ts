@@ -8,10 +8,10 @@
  */
 import { toPlain, type JsonObject } from '../carrier/index.js';
 import { evaluateDocuments, type EvaluationResult } from '../evaluate/index.js';
-import { bytesDigest, jsonText } from '../graph/index.js';
+import { bytesDigest, jsonBytes } from '../graph/index.js';
 import { validatePack } from '../pack/index.js';
-import { firstDifference, type CaseOutcome, type Difference, type SuiteReport } from './case-report.js';
-import { caseId, closed, expectation, matrixRoot, MatrixError, object } from './matrix-document.js';
+import { firstDifference, type CaseOutcome, type SuiteReport } from './case-report.js';
+import * as matrixDoc from './matrix-document.js';
 
 const CASE_MEMBERS = [
   'id',
@@ -27,26 +27,26 @@ const CASE_MEMBERS = [
   'specSection',
 ] as const;
 
-const encoder = new TextEncoder();
+const EMPTY_OBJECT: JsonObject = { kind: 'object', members: new Map(), v: 1 };
 
 function checkCase(o: JsonObject, version: string, i: number): void {
-  const where = `case ${i} (${JSON.stringify(caseId(o))})`;
-  closed(o, where, CASE_MEMBERS);
+  const where = `case ${i} (${JSON.stringify(matrixDoc.caseId(o))})`;
+  matrixDoc.closed(o, where, CASE_MEMBERS);
   if (o.members.has('expectedHandoffTarget') && version !== '2')
-    throw new MatrixError('matrix-version', `${where}: "expectedHandoffTarget" needs "matrixVersion": "2"`);
+    throw new matrixDoc.MatrixError('matrix-version', `${where}: "expectedHandoffTarget" needs "matrixVersion": "2"`);
   const t = o.members.get('expectedHandoffTarget');
-  if (t !== undefined && t.kind !== 'null') object(t, `${where}: "expectedHandoffTarget"`);
+  if (t !== undefined && t.kind !== 'null') matrixDoc.object(t, `${where}: "expectedHandoffTarget"`);
   if (o.members.has('evidenceAvailability'))
-    object(o.members.get('evidenceAvailability'), `${where}: "evidenceAvailability"`);
+    matrixDoc.object(o.members.get('evidenceAvailability'), `${where}: "evidenceAvailability"`);
   const ext = o.members.get('supportedExtensions');
   if (ext !== undefined && (ext.kind !== 'array' || ext.items.some((x) => x.kind !== 'string')))
-    throw new MatrixError('matrix-shape', `${where}: "supportedExtensions" must be an array of strings`);
+    throw new matrixDoc.MatrixError('matrix-shape', `${where}: "supportedExtensions" must be an array of strings`);
   for (const m of ['origin', 'focus', 'specSection'] as const) {
     const v = o.members.get(m);
     if (v !== undefined && v.kind !== 'string')
-      throw new MatrixError('matrix-shape', `${where}: "${m}" must be a string`);
+      throw new matrixDoc.MatrixError('matrix-shape', `${where}: "${m}" must be a string`);
   }
-  expectation(o, where);
+  matrixDoc.expectation(o, where);
 }
 
 /** The pack's declared escalation target (§6.7), verbatim, or undefined. */
@@ -56,56 +56,42 @@ function declaredTarget(pack: Uint8Array): unknown {
 }
 
 function outcome(o: JsonObject, r: EvaluationResult, target: unknown): CaseOutcome {
-  const id = caseId(o);
-  const fail = (difference: Difference): CaseOutcome => ({ id, passed: false, difference });
-  const expectedClass = o.members.get('expectedErrorClass');
-  if (expectedClass !== undefined) {
-    const expected: Record<string, unknown> = { class: toPlain(expectedClass) };
-    const phase = o.members.get('expectedErrorPhase');
-    if (phase !== undefined) expected.phase = toPlain(phase);
+  const expectedErr = matrixDoc.expectedError(o);
+  if (expectedErr !== undefined) {
     const actual = r.kind === 'error' ? { class: r.error.class, phase: r.error.phase } : { disposition: r.disposition };
-    const d = firstDifference('error', expected, actual);
-    return d === undefined ? { id, passed: true } : fail(d);
+    return matrixDoc.caseOutcome(o, firstDifference('error', expectedErr, actual));
   }
   const expected = toPlain(o.members.get('expectedDisposition')!);
-  if (r.kind === 'error') return fail({ subject: 'disposition', pointer: '', expected, actual: { error: r.error } });
+  if (r.kind === 'error')
+    return matrixDoc.caseOutcome(o, { subject: 'disposition', pointer: '', expected, actual: { error: r.error } });
   const d = firstDifference('disposition', expected, r.disposition);
-  if (d !== undefined) return fail(d);
   const t = o.members.get('expectedHandoffTarget');
-  if (t !== undefined) {
-    const actual = r.disposition.handoff.state === 'requested' && target !== undefined ? target : null;
-    const dt = firstDifference('handoffTarget', toPlain(t), actual);
-    if (dt !== undefined) return fail(dt);
-  }
-  return { id, passed: true };
+  if (d !== undefined || t === undefined) return matrixDoc.caseOutcome(o, d);
+  const actual = r.disposition.handoff.state === 'requested' && target !== undefined ? target : null;
+  return matrixDoc.caseOutcome(o, firstDifference('handoffTarget', toPlain(t), actual));
 }
 
 /** Runs every case of `matrix` against `pack`; a matrix that is not one is reported with no case run. */
 export function runPackMatrix(name: string, file: string, matrix: Uint8Array, pack: Uint8Array): SuiteReport {
-  const head = { kind: 'pack' as const, name, file, digest: bytesDigest(matrix) };
-  let cases: readonly JsonObject[];
-  try {
-    const root = matrixRoot(matrix, 'matrixVersion', ['1', '2']);
-    root.cases.forEach((c, i) => checkCase(c, root.version, i));
-    cases = root.cases;
-  } catch (e) {
-    if (e instanceof MatrixError) return { ...head, cases: [], error: { code: e.code, message: e.message } };
-    throw e;
-  }
   const target = declaredTarget(pack);
-  return {
-    ...head,
-    cases: cases.map((o) => {
+  return matrixDoc.runSuite(
+    { kind: 'pack', name, file, digest: bytesDigest(matrix) },
+    () => {
+      const root = matrixDoc.matrixRoot(matrix, 'matrixVersion', ['1', '2']);
+      root.cases.forEach((c, i) => checkCase(c, root.version, i));
+      return root.cases;
+    },
+    (o) => {
       const facts = o.members.get('facts');
       const evidence = o.members.get('evidenceAvailability');
       const ext = o.members.get('supportedExtensions');
       const r = evaluateDocuments({
         pack,
-        facts: encoder.encode(facts === undefined ? '{}' : jsonText(facts)),
-        ...(evidence !== undefined ? { evidence: encoder.encode(jsonText(evidence)) } : {}),
+        facts: jsonBytes(facts ?? EMPTY_OBJECT),
+        ...(evidence !== undefined ? { evidence: jsonBytes(evidence) } : {}),
         supportedExtensions: new Set(ext?.kind === 'array' ? ext.items.map((x) => (x as { value: string }).value) : []),
       });
       return outcome(o, r, target);
-    }),
-  };
+    },
+  );
 }
