@@ -8,6 +8,37 @@
 import { relative } from 'node:path';
 import ts from 'typescript';
 
+const OPTIONS = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  types: ['node'],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+};
+
+/**
+ * One compiler host for every report a process writes: what it parses under node_modules (TypeScript's lib files,
+ * @types/node, aws-cdk-lib's declarations) is installed, so each such file is parsed and bound once and shared by
+ * the programs of every package, as TypeScript's own services share source files between programs of the same
+ * options. The packages' own declarations are read afresh for each report.
+ */
+const host = ts.createCompilerHost(OPTIONS);
+const installed = new Map();
+const parse = host.getSourceFile.bind(host);
+host.getSourceFile = (fileName, languageVersion, onError, fresh) => {
+  if (fresh === true || !/[\\/]node_modules[\\/]/.test(fileName))
+    return parse(fileName, languageVersion, onError, fresh);
+  const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
+  let file = installed.get(key);
+  if (file === undefined) {
+    file = parse(fileName, languageVersion, onError);
+    installed.set(key, file);
+  }
+  return file;
+};
+
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 
 /** The node to print for a declaration: a variable's whole statement, else the declaration itself. */
@@ -47,15 +78,7 @@ function references(node, checker) {
  */
 export function apiReport(name, entries) {
   const files = entries.map((e) => e.file);
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    types: ['node'],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-  });
+  const program = ts.createProgram(files, OPTIONS, host);
   const checker = program.getTypeChecker();
   const packageRoot = files[0].replace(/[\\/]dist[\\/][^\\/]+$/, '');
   const inPackage = (d) => !relative(packageRoot, d.getSourceFile().fileName).startsWith('..');
