@@ -7,6 +7,7 @@
  */
 import { relative } from 'node:path';
 import ts from 'typescript';
+import { compilerHostSharingInstalled } from './installed-declarations.mjs';
 
 const OPTIONS = {
   module: ts.ModuleKind.NodeNext,
@@ -18,26 +19,8 @@ const OPTIONS = {
   skipLibCheck: true,
 };
 
-/**
- * One compiler host for every report a process writes: what it parses under node_modules (TypeScript's lib files,
- * @types/node, aws-cdk-lib's declarations) is installed, so each such file is parsed and bound once and shared by
- * the programs of every package, as TypeScript's own services share source files between programs of the same
- * options. The packages' own declarations are read afresh for each report.
- */
-const host = ts.createCompilerHost(OPTIONS);
-const installed = new Map();
-const parse = host.getSourceFile.bind(host);
-host.getSourceFile = (fileName, languageVersion, onError, fresh) => {
-  if (fresh === true || !/[\\/]node_modules[\\/]/.test(fileName))
-    return parse(fileName, languageVersion, onError, fresh);
-  const key = `${fileName}\0${JSON.stringify(languageVersion)}`;
-  let file = installed.get(key);
-  if (file === undefined) {
-    file = parse(fileName, languageVersion, onError);
-    installed.set(key, file);
-  }
-  return file;
-};
+/** One host for every report a process writes: the installed declarations are parsed once (aws-cdk-lib's included). */
+const host = compilerHostSharingInstalled(OPTIONS);
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 
