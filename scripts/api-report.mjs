@@ -7,6 +7,20 @@
  */
 import { relative } from 'node:path';
 import ts from 'typescript';
+import { compilerHostSharingInstalled } from './installed-declarations.mjs';
+
+const OPTIONS = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  types: ['node'],
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+};
+
+/** One host for every report a process writes: the installed declarations are parsed once (aws-cdk-lib's included). */
+const host = compilerHostSharingInstalled(OPTIONS);
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 
@@ -47,15 +61,7 @@ function references(node, checker) {
  */
 export function apiReport(name, entries) {
   const files = entries.map((e) => e.file);
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    types: ['node'],
-    strict: true,
-    noEmit: true,
-    skipLibCheck: true,
-  });
+  const program = ts.createProgram(files, OPTIONS, host);
   const checker = program.getTypeChecker();
   const packageRoot = files[0].replace(/[\\/]dist[\\/][^\\/]+$/, '');
   const inPackage = (d) => !relative(packageRoot, d.getSourceFile().fileName).startsWith('..');

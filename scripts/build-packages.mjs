@@ -33,6 +33,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import ts from 'typescript';
 import { apiReport } from './api-report.mjs';
+import { compilerHostSharingInstalled } from './installed-declarations.mjs';
 import { copyRepositoryLayout, writePrebuiltHandlers } from './package-extras.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..');
@@ -201,7 +202,8 @@ export function emitDeclarations(folders) {
     incremental: false,
     tsBuildInfoFile: undefined,
   };
-  const program = ts.createProgram(entries, options);
+  // The API reports of the same process reuse what this program parsed of the installed declarations.
+  const program = ts.createProgram(entries, options, compilerHostSharingInstalled(options));
   const emitted = new Map();
   const diagnostics = [
     ...ts.getPreEmitDiagnostics(program),

@@ -1,17 +1,32 @@
 /** Helpers to read a synthesized Docket template in tests: resources by type, intrinsic resolution, policy documents. */
 import { synthesizeTemplate } from '../../infra/synth.js';
-import type { DocketConfig } from '../../infra/config.js';
+import { resolveConfig, type DocketConfig } from '../../infra/config.js';
 
 export type Cfn = Record<string, any>;
 
 const cache = new Map<string, Cfn>();
 
-/** One synthesis per distinct configuration per test file (bundling and CloudFormation validation off). */
+/** The value, and everything it holds, made read-only: a test that changes a shared template throws instead. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * One synthesis per distinct configuration per worker (bundling and CloudFormation validation off): the unit lane's
+ * files share their worker's modules (docs/adr/0495-unit-lane-shares-module-graphs.md), so every infra test file of a
+ * worker reads the same template, frozen so that no test can change what another reads.
+ */
 export function template(config: Partial<DocketConfig> = {}): Cfn {
-  const key = JSON.stringify(config);
+  // Keyed by the configuration as resolved (infra/synth.ts synthesizes from nothing else): `{}` and `{ stage: 'dev' }`
+  // are one template.
+  const key = JSON.stringify(resolveConfig(config));
   let t = cache.get(key);
   if (t === undefined) {
-    t = synthesizeTemplate(config);
+    t = deepFreeze(synthesizeTemplate(config));
     cache.set(key, t);
   }
   return t;

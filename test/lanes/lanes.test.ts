@@ -7,11 +7,21 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, globSync, readFileSync } from 'node:fs';
 import { dirname, join, matchesGlob, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BROWSER_ENTRY_POINTS, LANES, lanesOf, STACK_ENTRY_POINTS, type LaneName } from './lanes.js';
+import {
+  BROWSER_ENTRY_POINTS,
+  LANES,
+  lanesOf,
+  MODULE_STATE_CHANGES,
+  STACK_ENTRY_POINTS,
+  UNIT_ISOLATED,
+  type LaneName,
+} from './lanes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const testFiles = globSync('test/**/*.test.ts', { cwd: ROOT }).map((f) => f.split('\\').join('/'));
 const laneOf = (file: string): LaneName[] => lanesOf(file, matchesGlob);
+/** The vitest project a file of a lane runs in (vitest.config.ts): the lane's name, or unit-isolated. */
+const projectOf = (file: string): string => (UNIT_ISOLATED.includes(file) ? 'unit-isolated' : laneOf(file)[0]!);
 
 /** The file and every test helper it imports (relative imports under test/), transitively. */
 function withHelpers(file: string): string[] {
@@ -77,8 +87,25 @@ describe('the test lanes', () => {
     const listed = (JSON.parse(r.stdout) as Array<{ file: string; projectName: string }>)
       .map((x) => `${relative(ROOT, x.file).split('\\').join('/')} ${x.projectName}`)
       .sort();
-    expect(listed).toEqual(testFiles.map((f) => `${f} ${laneOf(f)[0]}`).sort());
-    expect(new Set(listed.map((l) => l.split(' ')[1]))).toEqual(new Set(LANES.map((l) => l.name)));
+    expect(listed).toEqual(testFiles.map((f) => `${f} ${projectOf(f)}`).sort());
+    expect(new Set(listed.map((l) => l.split(' ')[1]))).toEqual(
+      new Set([...LANES.map((l) => l.name), 'unit-isolated']),
+    );
+  });
+
+  it('isolate only unit-lane files that exist', () => {
+    expect(UNIT_ISOLATED.filter((f) => !testFiles.includes(f) || laneOf(f)[0] !== 'unit')).toEqual([]);
+  });
+
+  it.each(testFiles.filter((f) => projectOf(f) === 'unit'))(
+    'keep %s, which shares its worker with other unit files, from changing state they would see',
+    (file) => {
+      expect(namedEntryPoints(file, MODULE_STATE_CHANGES)).toEqual([]);
+    },
+  );
+
+  it('find the state a file changes, itself or through a test helper it imports', () => {
+    for (const file of UNIT_ISOLATED) expect(namedEntryPoints(file, MODULE_STATE_CHANGES), file).not.toEqual([]);
   });
 
   it.each(testFiles.filter((f) => laneOf(f)[0] === 'unit'))(

@@ -9,6 +9,10 @@
  *
  * The suffixes are checked in that order, so `x.soak.test.ts` under `test/e2e/` is soak, not stack.
  * vitest.config.ts builds its projects from these globs and test/lanes/lanes.test.ts proves the partition.
+ *
+ * The unit lane runs as two vitest projects (docs/adr/0495-unit-lane-shares-module-graphs.md): `unit`, whose files
+ * share each worker's module graph (vitest `isolate: false`), and `unit-isolated`, the files of UNIT_ISOLATED, each in
+ * a fresh worker. `--project 'unit*'` runs the lane.
  */
 
 export type LaneName = 'unit' | 'stack' | 'browser' | 'soak';
@@ -28,6 +32,35 @@ export const LANES: readonly Lane[] = [
   { name: 'stack', include: STACK, exclude: [...SOAK, ...BROWSER] },
   { name: 'browser', include: BROWSER, exclude: SOAK },
   { name: 'soak', include: SOAK, exclude: [] },
+];
+
+/**
+ * The unit-lane files that change state another file sharing their worker would see (MODULE_STATE_CHANGES):
+ * the ledger's crypto port, mocked clocks and spied streams, reset module registries. They run each in a fresh
+ * worker; test/lanes/lanes.test.ts fails when a file of the shared project changes such state.
+ */
+export const UNIT_ISOLATED: readonly string[] = [
+  'test/adapters/sdk-sha256.test.ts',
+  'test/ledger/crypto-port.test.ts',
+  'test/ledger/sodium-ed25519.test.ts',
+  'test/pipeline/deliver-runtime.test.ts',
+  'test/pipeline/observability-head-regressed.test.ts',
+  'test/verify/corpus-teeth.test.ts',
+];
+
+/**
+ * What a test file (or a test helper it imports) does that outlives the file in a worker that shares its module
+ * graph: vitest mocks, spies, fake timers, module resets and stubs; writes to process.env, process-wide listeners or
+ * globals; a changed working directory; installing a ledger crypto port (test/setup-node-crypto.ts reinstalls the
+ * fastest port before every file, so the port a shared file runs on is always that one).
+ */
+export const MODULE_STATE_CHANGES: readonly RegExp[] = [
+  /\bvi\.(mock|doMock|unmock|spyOn|stubEnv|stubGlobal|resetModules|useFakeTimers|setSystemTime)\(/,
+  /\bprocess\.env(\.\w+|\[[^\]]+\])\s*=(?!=)/,
+  /\bdelete process\.env\b/,
+  /\bprocess\.(on|once|addListener|prependListener|chdir|umask|setUncaughtExceptionCaptureCallback)\(/,
+  /\bglobalThis\.\w+\s*=(?!=)/,
+  /\binstallLedgerCrypto\(/,
 ];
 
 /** The lanes whose globs take a repository-relative test file path (forward slashes). */
