@@ -14,7 +14,7 @@ import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 // graphs, generated validators), which a consumer Lambda would then carry — 1.4 MB instead of 75 KB (ADR 0443).
 import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy/index.js';
 import type { HandoffMessage } from '../core/pipeline/handoff-message.js';
-import { verifyHandoff, type HandoffRejection, type RouteQueueOfReader } from '../core/pipeline/handoff-verdict.js';
+import { verifyHandoffText, type HandoffRejection, type RouteQueueOfReader } from '../core/pipeline/handoff-verdict.js';
 import { deadLetterCopy } from './dead-letter-copy.js';
 import { useNodeLedgerCrypto } from './node-ledger-crypto.js';
 import { memorySeenHandoffs, type SeenHandoffs } from './seen-handoffs.js';
@@ -96,9 +96,10 @@ export function handoffRecordHandler(o: HandoffConsumerOptions): (record: SqsRec
   const sqs = o.sqs ?? new SQSClient({});
   const seen = o.seen ?? memorySeenHandoffs();
   const now = o.now ?? Date.now;
-  const encoder = new TextEncoder();
+  const options = { routeQueue: o.routeQueue };
   return async (record) => {
-    const v = verifyHandoff(encoder.encode(record.body), policy, { routeQueue: o.routeQueue });
+    // The body's UTF-8 bytes are the message; its text is read as is (ADR 0494).
+    const v = verifyHandoffText(record.body, policy, options);
     if (!v.ok) {
       const copy = deadLetterCopy({ Body: record.body, MessageId: record.messageId }, v);
       // Too large to carry its reason: left failing, so the queue's redrive policy moves it after maxReceiveCount.
