@@ -1,13 +1,14 @@
 /**
- * @docket/consumer's two figures (docs/adr/0443-handoff-consumer-claims-before-it-handles.md; goals: ≥ 10,000
- * handoffs/s on one core, a consumer Lambda ≤ 150 KB):
+ * @docket/consumer's two figures (docs/adr/0443-handoff-consumer-claims-before-it-handles.md, 0491, 0494; goals:
+ * ≥ 10,000 handoffs/s on one core, a consumer Lambda ≤ 150 KB):
  *
- * 1. Throughput: `handoffConsumer` over SQS events of 10 distinct genuine handoffs each (verify, claim in memory,
- *    a no-op `handle`, complete), beside a same-run baseline of ONE bare Ed25519 verification of each message's
- *    entry with the primitive the consumer uses (node:crypto `verify` with a KeyObject made once) — the ratio is what
- *    the whole consumer costs per message in signature verifications. Both are timed in process CPU time (every
- *    thread, the garbage collector's too), not wall time, so that other work on a shared machine does not move the
- *    figures; the runs alternate and the best of five of each is kept.
+ * 1. Throughput: `handoffConsumer` over SQS events of 10 distinct genuine handoffs each, each event parsed from its
+ *    JSON text as the Lambda runtime hands it over (verify, claim in memory, a no-op `handle`, complete), beside a
+ *    same-run baseline of ONE bare Ed25519 verification of each message's entry with the primitive the consumer
+ *    uses (node:crypto `verify` with a KeyObject made once) — the ratio is what the whole consumer costs per message
+ *    in signature verifications. Both are timed in process CPU time (every thread, the garbage collector's too), not
+ *    wall time, so that other work on a shared machine does not move the figures; the runs alternate and the best of
+ *    five of each is kept.
  * 2. Size: a Lambda handler that imports only the built @docket/consumer (dist/packages/consumer), bundled with
  *    esbuild (ESM, minified, node22) with the AWS SDK external as the nodejs runtime provides it, and with the SDK
  *    bundled for reference; the bundle's inputs are checked for aws-cdk-lib and ajv's compiler.
