@@ -14,9 +14,9 @@ import { readTrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js'
 import { verifyHandoffText, type HandoffVerifyOptions } from '../../core/pipeline/handoff-verdict.js';
 import { POLICY } from '../pipeline/handoff-fixtures.js';
 
-// The consumer verifies with libsodium when the optional sodium-native peer loads (docs/adr/0493-…), and libsodium
-// behind core's strict pre-checks gives node:crypto's verdicts (ADR 0240): both are checked here, where sodium-native
-// is installed as a dev dependency.
+// The consumer verifies with libsodium when the optional sodium-native peer loads
+// (docs/adr/0493-handoff-consumer-libsodium-optional-peer.md), and libsodium behind core's strict pre-checks gives
+// node:crypto's verdicts (ADR 0240): both are checked here, where sodium-native is installed as a dev dependency.
 const CORPUS = join(import.meta.dirname, '..', '..', 'conformance', 'ledger', 'handoffs');
 const before = ledgerCrypto();
 afterEach(() => void installLedgerCrypto(before));
