@@ -23,7 +23,7 @@ import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
 import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
-import { sha256Hex } from '../ledger/primitives/bytes.js';
+import { sha256Hex, utf8Bytes } from '../ledger/primitives/bytes.js';
 import { canonicalText, LedgerValueError, provenCanonicalValue } from '../ledger/primitives/canonical.js';
 import type { DispositionEntryBody, GraphRunEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import { planGraphHandoffs } from './graph-handoffs.js';
@@ -209,13 +209,29 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
   // (and in the order) the strict reader gives.
   const text = utf8Text(bytes);
   const proven = text === undefined ? undefined : provenCanonicalValue(text);
-  let plain: unknown;
-  if (proven !== undefined) plain = proven.value;
-  else {
-    const r = readJson(bytes);
-    if (!r.ok) return fail('message-malformed', `not JSON: ${r.error.message}`);
-    plain = toPlain(r.value);
-  }
+  if (proven !== undefined) return readMembers(proven.value, undefined);
+  const r = readJson(bytes);
+  if (!r.ok) return fail('message-malformed', `not JSON: ${r.error.message}`);
+  // The carrier read the bytes, so they are UTF-8 and `text` is theirs.
+  return readMembers(toPlain(r.value), text as string);
+}
+
+/**
+ * readHandoffMessage of the UTF-8 bytes of `text` — a message as an SQS body carries it — without encoding and
+ * decoding it when the checked fast path proves it canonical (docs/adr/0494-handoff-consumer-reads-the-body-text.md).
+ * A text the fast path proves holds no lone surrogate, so its UTF-8 bytes decode back to it exactly; every other text
+ * is read from its bytes (a lone surrogate encoded as U+FFFD, as TextEncoder writes it), as before.
+ */
+export function readHandoffText(text: string): Result<HandoffMessage, HandoffReadError> {
+  const proven = provenCanonicalValue(text);
+  return proven !== undefined ? readMembers(proven.value, undefined) : readHandoffMessage(utf8Bytes(text));
+}
+
+/**
+ * The message's members after its carrier read: `text` is the message's text when its canonical form is still to be
+ * checked, undefined when the fast path proved it.
+ */
+function readMembers(plain: unknown, text: string | undefined): Result<HandoffMessage, HandoffReadError> {
   if (!isRec(plain)) return fail('message-malformed', 'a handoff message is a JSON object');
   if (plain.format !== HANDOFF_FORMAT) {
     if (typeof plain.format === 'string' && plain.format.startsWith(HANDOFF_FORMAT_PREFIX))
@@ -229,8 +245,7 @@ export function readHandoffMessage(bytes: Uint8Array): Result<HandoffMessage, Ha
   const shapeProblem = wireShapeProblem(plain);
   if (shapeProblem !== undefined) return fail('message-malformed', shapeProblem);
   const wire = plain as unknown as HandoffWire;
-  // The carrier read the bytes, so they are UTF-8 and `text` is theirs.
-  if (proven === undefined && wireText(wire) !== text)
+  if (text !== undefined && wireText(wire) !== text)
     return fail('message-malformed', 'the message bytes are not the RFC 8785 form of what they parse to');
   const parsed = parseStoredEntry(wire.entry);
   if (!parsed.ok) return fail('entry-malformed', `${parsed.error.code}: ${parsed.error.detail}`);

@@ -18,7 +18,7 @@ import {
   keyForEntry,
   type TrustPolicy,
 } from '../ledger/trust-policy/trust-policy.js';
-import { readHandoffMessage, type HandoffMessage } from './handoff-message.js';
+import { readHandoffMessage, readHandoffText, type HandoffMessage } from './handoff-message.js';
 import { routeKey } from './handoff-plan.js';
 
 /** Every reason a handoff is refused, in the order checked. Stable codes: consumers may match on them. */
@@ -174,6 +174,18 @@ export function verifyHandoff(
   return verifyHandoffWith(HANDOFF_CHECKS, bytes, policy, options);
 }
 
+/**
+ * verifyHandoff of the UTF-8 bytes of `text`, the message as an SQS body carries it (readHandoffText: the same
+ * verdicts without encoding and decoding the body; docs/adr/0494-handoff-consumer-reads-body-text.md).
+ */
+export function verifyHandoffText(
+  text: string,
+  policy: TrustPolicy,
+  options: HandoffVerifyOptions = {},
+): HandoffVerdict {
+  return verdictOf(HANDOFF_CHECKS, readHandoffText(text), policy, options);
+}
+
 /** verifyHandoff with an explicit list of checks (the corpus's teeth tests drop one to show it matters). */
 export function verifyHandoffWith(
   checks: readonly HandoffCheck[],
@@ -181,7 +193,15 @@ export function verifyHandoffWith(
   policy: TrustPolicy,
   options: HandoffVerifyOptions = {},
 ): HandoffVerdict {
-  const read = readHandoffMessage(bytes);
+  return verdictOf(checks, readHandoffMessage(bytes), policy, options);
+}
+
+function verdictOf(
+  checks: readonly HandoffCheck[],
+  read: ReturnType<typeof readHandoffMessage>,
+  policy: TrustPolicy,
+  options: HandoffVerifyOptions,
+): HandoffVerdict {
   if (!read.ok) return { ok: false, reason: read.error.code, detail: read.error.message };
   for (const c of checks) {
     const refusal = c.check(read.value, policy, options);

@@ -197,11 +197,13 @@ function evaluatorViolation(e: unknown): string | null {
   return null;
 }
 
-function dispositionViolation(o: Rec): string | null {
+function dispositionViolation(o: Rec, sorted: boolean): string | null {
   let bytes: string;
   try {
     checkDisposition(o.disposition as Disposition);
-    bytes = canonicalText(o.disposition);
+    // A member of a value the checked fast path proved sorted (canonical.ts provenCanonicalValue) is itself a sorted
+    // ledger value, whose RFC 8785 text is JSON.stringify's (docs/adr/0494-handoff-consumer-reads-body-text.md).
+    bytes = sorted ? JSON.stringify(o.disposition) : canonicalText(o.disposition);
   } catch (e) {
     return `disposition satisfies Core §8.3 (${e instanceof Error ? e.message : String(e)})`;
   }
@@ -261,8 +263,11 @@ function tailViolation(x: Rec, signed: boolean): string | null {
   return null;
 }
 
-/** First violated invariant of an entry (without `signature` when `signed` is false), or null when it holds them all. */
-export function entryViolation(x: unknown, signed: boolean): string | null {
+/**
+ * First violated invariant of an entry (without `signature` when `signed` is false), or null when it holds them all.
+ * `sorted`: `x` is a value the checked fast path proved a sorted ledger value (provenCanonicalValue).
+ */
+export function entryViolation(x: unknown, signed: boolean, sorted = false): string | null {
   if (!isRec(x)) return 'an entry is an object';
   if (x.format !== ENTRY_FORMAT && x.format !== ENTRY_FORMAT_V2 && x.format !== ENTRY_FORMAT_V3)
     return `format is ${ENTRY_FORMAT}, ${ENTRY_FORMAT_V2} or ${ENTRY_FORMAT_V3}`;
@@ -314,7 +319,7 @@ export function entryViolation(x: unknown, signed: boolean): string | null {
   if (refusal && x.work !== 0) return 'an admission refusal charges no work';
   const tail = tailViolation(x, signed);
   if (tail !== null) return tail;
-  if (kind === 'disposition') return dispositionViolation(x);
+  if (kind === 'disposition') return dispositionViolation(x, sorted);
   if (kind === 'evaluation-error') return errorViolation(x.error);
   return refusalViolation(x.refusal);
 }

@@ -14,8 +14,8 @@ import {
   canonicalText,
   joinMembers,
   LedgerValueError,
+  provenCanonicalValue,
   readCanonicalRecord,
-  readCanonicalText,
 } from '../primitives/canonical.js';
 import { entryViolation } from './entry-rules.js';
 import { ENTRY_FORMAT_PREFIX, ENTRY_FORMATS, type SignedEntry, type UnsignedEntry } from './entry-types.js';
@@ -136,18 +136,23 @@ function textOf(bytes: Uint8Array): string | null {
 }
 
 /**
- * Strict reader of stored entry bytes. Never throws for bad input. The text is read by readCanonicalText, the
- * strict reader's checked fast path (same answers, docs/adr/0093-verify-performance.md); bytes that are not UTF-8 go
+ * Strict reader of stored entry bytes. Never throws for bad input. The text is read as readCanonicalText reads it, by
+ * the strict reader's checked fast path (same answers, docs/adr/0093-verify-performance.md); bytes that are not UTF-8 go
  * to the strict reader itself.
  */
 export function parseStoredEntry(bytes: Uint8Array | string): Result<ParsedEntry, EntryReadError> {
   const text = typeof bytes === 'string' ? bytes : textOf(bytes);
-  const read = text === null ? readCanonicalRecord(bytes as Uint8Array) : readCanonicalText(text);
+  // readCanonicalText's two steps, so the rules below know when the fast path proved the value sorted (ADR 0494).
+  const proven = text === null ? undefined : provenCanonicalValue(text);
+  const read =
+    proven !== undefined
+      ? ok(proven.value)
+      : readCanonicalRecord(text === null ? (bytes as Uint8Array) : utf8Bytes(text));
   if (!read.ok) return err({ code: 'malformed', detail: read.error });
   const plain = read.value;
   const other = otherVersion(plain, ENTRY_FORMAT_PREFIX, ENTRY_FORMATS);
   if (other !== null) return err({ code: 'unsupported-version', detail: `format ${other}` });
-  const violation = entryViolation(plain, true);
+  const violation = entryViolation(plain, true, proven !== undefined);
   if (violation !== null) return err({ code: 'malformed', detail: violation });
   const entry = plain as SignedEntry;
   // The strict read succeeded, so `text` is the stored bytes' text (a string input decoding itself).
