@@ -5,7 +5,7 @@
  * does not wait for them.
  */
 import { Duration } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -14,6 +14,7 @@ import type { DocketConfig } from '../config.js';
 import type { QueuePair } from '../names.js';
 import { HANDLER_ENTRIES } from '../paths.js';
 import { DocketFunction } from './docket-function.js';
+import { denyExcept } from './deny-except.js';
 
 export interface DelivererProps {
   readonly config: DocketConfig;
@@ -79,14 +80,12 @@ export class Deliverer extends Construct {
    */
   restrictConsumers(): void {
     this.queue.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyConsumeExceptDeliverRole',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue'],
-        resources: [this.queue.queueArn],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.function.role.roleArn } },
-      }),
+      denyExcept(
+        'DenyConsumeExceptDeliverRole',
+        ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:PurgeQueue'],
+        this.queue.queueArn,
+        this.function.role.roleArn,
+      ),
     );
   }
 
@@ -97,14 +96,7 @@ export class Deliverer extends Construct {
   /** Only `sender` (the evaluate role) may send jobs: a job makes recorded entries be delivered again. */
   restrictSenders(sender: iam.IRole): void {
     this.queue.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenySendExceptEvaluateRole',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['sqs:SendMessage'],
-        resources: [this.queue.queueArn],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': sender.roleArn } },
-      }),
+      denyExcept('DenySendExceptEvaluateRole', ['sqs:SendMessage'], this.queue.queueArn, sender.roleArn),
     );
   }
 }

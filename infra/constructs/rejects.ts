@@ -9,6 +9,7 @@ import { Validations, type Duration } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { denyExcept } from './deny-except.js';
 
 export interface RejectsProps {
   readonly queueName: string;
@@ -44,14 +45,7 @@ export class Rejects extends Construct {
       new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.queue.queueArn] }),
     );
     this.queue.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenySendExceptEvaluate',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['sqs:SendMessage'],
-        resources: [this.queue.queueArn],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': sender.roleArn } },
-      }),
+      denyExcept('DenySendExceptEvaluate', ['sqs:SendMessage'], this.queue.queueArn, sender.roleArn),
     );
   }
 

@@ -12,6 +12,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import { Stack, Validations } from 'aws-cdk-lib';
 import { Construct } from 'constructs';
 import { grantKeyVia } from './key-grants.js';
+import { denyExcept } from './deny-except.js';
 
 export interface ResultsProps {
   readonly prefix: string;
@@ -88,14 +89,7 @@ export class Results extends Construct {
     // Publishing to an encrypted topic uses its key, through SNS only (never directly).
     grantKeyVia(this.key, publisher, ['sns'], ['encrypt']);
     this.topic.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyPublishExceptDeliverRole',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['sns:Publish'],
-        resources: [this.topic.topicArn],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': publisher.roleArn } },
-      }),
+      denyExcept('DenyPublishExceptDeliverRole', ['sns:Publish'], this.topic.topicArn, publisher.roleArn),
     );
   }
 }

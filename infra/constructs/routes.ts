@@ -9,6 +9,7 @@ import type { DocketConfig } from '../config.js';
 import type { ResourceNames } from '../names.js';
 import { HANDOFF_MAX_BYTES } from '../../core/pipeline/index.js';
 import { QueueWithDlq } from './intake.js';
+import { denyExcept } from './deny-except.js';
 
 /** Consumers (people using `docket handoffs`, or systems) get five minutes to acknowledge a handoff. */
 const HANDOFF_VISIBILITY = Duration.minutes(5);
@@ -89,14 +90,7 @@ export class Routes extends Construct {
   restrictSenders(sender: iam.IRole): void {
     for (const q of this.handoffQueues()) {
       q.queue.addToResourcePolicy(
-        new iam.PolicyStatement({
-          sid: 'DenySendExceptDeliverRole',
-          effect: iam.Effect.DENY,
-          principals: [new iam.AnyPrincipal()],
-          actions: ['sqs:SendMessage'],
-          resources: [q.queue.queueArn],
-          conditions: { ArnNotEquals: { 'aws:PrincipalArn': sender.roleArn } },
-        }),
+        denyExcept('DenySendExceptDeliverRole', ['sqs:SendMessage'], q.queue.queueArn, sender.roleArn),
       );
     }
   }

@@ -5,7 +5,7 @@
  * one writer per log whatever its maximumConcurrency.
  */
 import { Duration } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -14,6 +14,7 @@ import type { DocketConfig } from '../config.js';
 import type { QueuePair } from '../names.js';
 import { HANDLER_ENTRIES } from '../paths.js';
 import { DocketFunction } from './docket-function.js';
+import { denyExcept } from './deny-except.js';
 
 export interface SequencerProps {
   readonly config: DocketConfig;
@@ -89,14 +90,12 @@ export class Sequencer extends Construct {
   /** Only the sequencer (and the evaluate function, which forwards a claim-in-other-log) may send to the queue. */
   restrictSenders(senders: readonly iam.IRole[]): void {
     this.queue.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenySendExceptSequencerAndEvaluate',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['sqs:SendMessage'],
-        resources: [this.queue.queueArn],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': senders.map((r) => r.roleArn) } },
-      }),
+      denyExcept(
+        'DenySendExceptSequencerAndEvaluate',
+        ['sqs:SendMessage'],
+        this.queue.queueArn,
+        senders.map((r) => r.roleArn),
+      ),
     );
   }
 }

@@ -1,0 +1,22 @@
+/**
+ * The one shape of every "only this role may" rule in a resource policy: deny `actions` on `resource` to every
+ * principal whose ARN is not `allowed`. In the resource's own policy, so no identity policy granted later (an admin's
+ * `sqs:*`) can widen it.
+ */
+import * as iam from 'aws-cdk-lib/aws-iam';
+
+export function denyExcept(
+  sid: string,
+  actions: string[],
+  resource: string,
+  allowed: string | string[],
+): iam.PolicyStatement {
+  return new iam.PolicyStatement({
+    sid,
+    effect: iam.Effect.DENY,
+    principals: [new iam.AnyPrincipal()],
+    actions,
+    resources: [resource],
+    conditions: { ArnNotEquals: { 'aws:PrincipalArn': allowed } },
+  });
+}
