@@ -128,7 +128,6 @@ export function deliverRuntimeFromEnv(o: DeliverEnvOptions): DeliverRuntime {
   };
   const ddb = o.dynamodb ?? createDynamoDbClient({}, env);
   const sqs = o.sqs ?? createSqsClient({}, env);
-  const topicArn = env.RESULTS_TOPIC_ARN;
   const dlqUrl = need('DELIVERY_DLQ_URL');
   const registry = new DynamoDbPackRegistry({ client: ddb, tableName: need('PACKS_TABLE') });
   return createDeliverRuntime({
@@ -139,7 +138,8 @@ export function deliverRuntimeFromEnv(o: DeliverEnvOptions): DeliverRuntime {
       packs: cachedPackSource(registry, undefined, draftFeaturesFromEnv(env.DRAFT_FEATURES)),
       outbox: outboxPorts({
         sqs,
-        ...(topicArn ? { sns: o.sns ?? createSnsClient({}, env), resultsTopicArn: topicArn } : {}),
+        sns: o.sns ?? createSnsClient({}, env),
+        resultsTopicArn: need('RESULTS_TOPIC_ARN'),
         ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
         ...(o.wrapPublisher ? { wrapPublisher: o.wrapPublisher } : {}),
       }),
