@@ -135,7 +135,7 @@ export function deliverRuntimeFromEnv(o: DeliverEnvOptions): DeliverRuntime {
     ports: {
       store: new DynamoDbLedgerStore({ client: ddb, tableName: need('LEDGER_TABLE') }),
       // Only target-only packs are loaded (a handoff's target, §8.3); draft features as the evaluate function has them.
-      packs: cachedPackSource(registry, undefined, draftFeaturesFromEnv(env.DRAFT_FEATURES)),
+      packs: cachedPackSource(registry, draftFeaturesFromEnv(env.DRAFT_FEATURES)),
       outbox: outboxPorts({
         sqs,
         sns: o.sns ?? createSnsClient({}, env),

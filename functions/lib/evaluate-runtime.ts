@@ -257,7 +257,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   return createEvaluateRuntime({
     config,
     ports: {
-      packs: cachedPackSource(integrityAsUnreadable(registry), undefined, config.draftFeatures),
+      packs: cachedPackSource(integrityAsUnreadable(registry), config.draftFeatures),
       archive,
       graphs: cachedGraphRegistry(new DynamoDbGraphRegistry({ client: ddb, tableName: need('PACKS_TABLE') })),
     },

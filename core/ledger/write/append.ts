@@ -98,10 +98,10 @@ export type HeadReads = Map<string, Promise<StoredEntry | null>>;
 
 /**
  * Full-jitter exponential backoff (the AWS SDK's own policy shape): a delay drawn uniformly from
- * [0, min(capMs, baseMs * 2^(attempt-1))). `unit` is a uniform draw in [0, 1) from the edge.
+ * [0, min(1000, 20 * 2^(attempt-1))) ms. `unit` is a uniform draw in [0, 1) from the edge.
  */
-export function backoffDelayMs(attempt: number, unit: number, baseMs = 20, capMs = 1000): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
+export function backoffDelayMs(attempt: number, unit: number): number {
+  const ceiling = Math.min(1000, 20 * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
   const u = Number.isFinite(unit) ? Math.min(Math.max(unit, 0), 1) : 0;
   return Math.floor(ceiling * u);
 }
