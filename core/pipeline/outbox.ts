@@ -10,7 +10,10 @@
 import type { OwedHandoff, OwedMessages } from './fan-out.js';
 import type { BatchDeliveryReport, HandoffBatchSender, ResultBatchPublisher } from './ports.js';
 
-/** Where the outbox delivers; every deployment has both (docs/adr/0501-the-deliver-function-requires-its-results-topic.md). */
+/**
+ * Where the outbox delivers; every deployment has both
+ * (docs/adr/0501-the-deliver-function-requires-its-results-topic.md).
+ */
 export interface OutboxPorts {
   readonly handoffs: HandoffBatchSender;
   readonly results: ResultBatchPublisher;
