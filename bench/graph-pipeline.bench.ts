@@ -80,7 +80,6 @@ function world() {
         },
         resolveAlias: async () => null,
       },
-      undefined,
       config.draftFeatures,
     ),
     archive: { put: async () => undefined },

@@ -151,7 +151,6 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       requestDigest,
       logIds: logs,
       logId,
-      onlyLog: true,
       headCache,
       writtenSeqs,
       headReads,
@@ -198,7 +197,6 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       requestDigest: draft.requestDigest,
       logIds: logs,
       logId,
-      onlyLog: true,
       headCache,
       ownSlots,
       writtenSeqs,
@@ -209,7 +207,6 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
       slotArrival: arrival,
       ...(retained !== undefined ? { beforeSlot: retained } : {}),
       ...(claimed !== undefined ? { claimed } : {}),
-      positionLater: true,
       build: (slot) =>
         (built = buildEntry(
           {

@@ -10,10 +10,13 @@
 import type { OwedHandoff, OwedMessages } from './fan-out.js';
 import type { BatchDeliveryReport, HandoffBatchSender, ResultBatchPublisher } from './ports.js';
 
-/** Where the outbox delivers: the batch ports. Without `results`, no notification is published. */
+/**
+ * Where the outbox delivers; every deployment has both
+ * (docs/adr/0501-the-deliver-function-requires-its-results-topic.md).
+ */
 export interface OutboxPorts {
   readonly handoffs: HandoffBatchSender;
-  readonly results?: ResultBatchPublisher;
+  readonly results: ResultBatchPublisher;
 }
 
 /** Why an entry's messages were not all delivered; its job is redelivered. */
@@ -40,11 +43,10 @@ export async function deliverOwed(
   const fail: Fail = (entry, reason) => void reasons.set(entry, [...(reasons.get(entry) ?? []), reason]);
   await deliverHandoffs(owed, ports.handoffs, fail);
   // Only entries whose every handoff was delivered publish: a notification never precedes its handoffs (ADR 0171).
-  const { results } = ports;
   const due = [...owed.keys()].filter((entry) => !reasons.has(entry));
-  if (results !== undefined && due.length > 0)
+  if (due.length > 0)
     await deliverOne(
-      () => results.publishBatch(due.map((i) => owed[i]!.notification)),
+      () => ports.results.publishBatch(due.map((i) => owed[i]!.notification)),
       due,
       'result notification',
       fail,

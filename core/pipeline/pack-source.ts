@@ -13,15 +13,11 @@ export interface PackBytesSource {
 }
 
 /** Compiled packs kept per warm function instance. 64 × a few hundred KB at most. */
-export const DEFAULT_PACK_CACHE_SIZE = 64;
+const PACK_CACHE_SIZE = 64;
 
 /** `draftFeatures`: the deployment's (PipelineConfig.draftFeatures), so a pack is judged under the grammar recorded. */
-export function cachedPackSource(
-  registry: PackBytesSource,
-  capacity = DEFAULT_PACK_CACHE_SIZE,
-  draftFeatures: readonly DraftFeature[] = [],
-): PackSource {
-  const cache = new Lru<string, PackLoad>(capacity);
+export function cachedPackSource(registry: PackBytesSource, draftFeatures: readonly DraftFeature[] = []): PackSource {
+  const cache = new Lru<string, PackLoad>(PACK_CACHE_SIZE);
   return {
     async load(digest) {
       const hit = cache.get(digest);

@@ -128,7 +128,6 @@ export function deliverRuntimeFromEnv(o: DeliverEnvOptions): DeliverRuntime {
   };
   const ddb = o.dynamodb ?? createDynamoDbClient({}, env);
   const sqs = o.sqs ?? createSqsClient({}, env);
-  const topicArn = env.RESULTS_TOPIC_ARN;
   const dlqUrl = need('DELIVERY_DLQ_URL');
   const registry = new DynamoDbPackRegistry({ client: ddb, tableName: need('PACKS_TABLE') });
   return createDeliverRuntime({
@@ -136,10 +135,11 @@ export function deliverRuntimeFromEnv(o: DeliverEnvOptions): DeliverRuntime {
     ports: {
       store: new DynamoDbLedgerStore({ client: ddb, tableName: need('LEDGER_TABLE') }),
       // Only target-only packs are loaded (a handoff's target, §8.3); draft features as the evaluate function has them.
-      packs: cachedPackSource(registry, undefined, draftFeaturesFromEnv(env.DRAFT_FEATURES)),
+      packs: cachedPackSource(registry, draftFeaturesFromEnv(env.DRAFT_FEATURES)),
       outbox: outboxPorts({
         sqs,
-        ...(topicArn ? { sns: o.sns ?? createSnsClient({}, env), resultsTopicArn: topicArn } : {}),
+        sns: o.sns ?? createSnsClient({}, env),
+        resultsTopicArn: need('RESULTS_TOPIC_ARN'),
         ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
         ...(o.wrapPublisher ? { wrapPublisher: o.wrapPublisher } : {}),
       }),

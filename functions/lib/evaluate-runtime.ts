@@ -252,12 +252,10 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   // DELIVERY_QUEUE_URL: the delivery stage delivers every recorded entry (ADR 0404).
   const deliveryQueueUrl = need('DELIVERY_QUEUE_URL');
   const random = o.random ?? Math.random;
-  // LEDGER_QUEUE_URL (infra/function-environment.ts): the FIFO ledger queue, where a claim-in-other-log goes on.
-  const ledgerQueueUrl = env.LEDGER_QUEUE_URL;
   return createEvaluateRuntime({
     config,
     ports: {
-      packs: cachedPackSource(integrityAsUnreadable(registry), undefined, config.draftFeatures),
+      packs: cachedPackSource(integrityAsUnreadable(registry), config.draftFeatures),
       archive,
       graphs: cachedGraphRegistry(new DynamoDbGraphRegistry({ client: ddb, tableName: need('PACKS_TABLE') })),
     },
@@ -269,7 +267,8 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
       // Jitter is drawn here, at the edge: core has no randomness nor clock (ADR 0272).
       backoff: (attempt) => new Promise((res) => setTimeout(res, backoffDelayMs(attempt, random()))),
     }),
-    ...(ledgerQueueUrl ? { forward: sqsLedgerForwarder(sqs, ledgerQueueUrl) } : {}),
+    // LEDGER_QUEUE_URL (infra/function-environment.ts): the FIFO ledger queue, where a claim-in-other-log goes on.
+    forward: sqsLedgerForwarder(sqs, need('LEDGER_QUEUE_URL')),
     jobs: o.wrapJobs
       ? o.wrapJobs(sqsDeliveryJobSender(sqs, deliveryQueueUrl))
       : sqsDeliveryJobSender(sqs, deliveryQueueUrl),

@@ -37,9 +37,8 @@ export function sqsHandoffSender(sqs: SQSClient): HandoffBatchSender {
 
 export interface OutboxPortOptions {
   readonly sqs: SQSClient;
-  /** Absent, nothing is published (a stack without the results topic). */
-  readonly sns?: SNSClient;
-  readonly resultsTopicArn?: string | undefined;
+  readonly sns: SNSClient;
+  readonly resultsTopicArn: string;
   /** Wraps the handoff sender (fault injection in tests). */
   readonly wrapSender?: (s: HandoffBatchSender) => HandoffBatchSender;
   /** Wraps the result publisher (fault injection in tests). */
@@ -48,9 +47,9 @@ export interface OutboxPortOptions {
 
 export function outboxPorts(o: OutboxPortOptions): OutboxPorts {
   const sender = sqsHandoffSender(o.sqs);
-  const publisher = o.resultsTopicArn && o.sns !== undefined ? snsResultPublisher(o.sns, o.resultsTopicArn) : undefined;
+  const publisher = snsResultPublisher(o.sns, o.resultsTopicArn);
   return {
     handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
-    ...(publisher ? { results: o.wrapPublisher ? o.wrapPublisher(publisher) : publisher } : {}),
+    results: o.wrapPublisher ? o.wrapPublisher(publisher) : publisher,
   };
 }

@@ -18,7 +18,7 @@ import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { createDynamoDbClient } from '../../adapters/aws-clients.js';
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
 import { StoreReadError } from '../../core/ledger/store/store.js';
-import { appendOnce } from '../../core/ledger/write/append.js';
+import { appendOnce, slotCommits } from '../../core/ledger/write/append.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { fixtureTemplate } from '../localstack/fixture-template.js';
 import { ledgerStoreBehaviour } from './ledger-store-behaviour.js';
@@ -110,11 +110,14 @@ describe('the DynamoDB ledger store over the wire', () => {
     relay.targets.length = 0;
     const store = new DynamoDbLedgerStore({ client: relayed, tableName: TABLE });
     const logIds = [`ops-${Date.now()}`];
+    const commits = slotCommits();
     for (const requestId of ['ops-1', 'ops-2', 'ops-1']) {
       const r = await appendOnce(store, {
         requestId,
         requestDigest: digestOf(requestId),
         logIds,
+        logId: logIds[0]!,
+        slotCommits: commits,
         build: (slot) => refusalEntry(slot, requestId),
       });
       expect(r.ok).toBe(true);

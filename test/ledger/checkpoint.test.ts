@@ -1,6 +1,6 @@
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { appendOnce } from '../../core/ledger/write/append.js';
+import { appendOnce, slotCommits } from '../../core/ledger/write/append.js';
 import { fromHex, sha256Hex, toHex } from '../../core/ledger/primitives/bytes.js';
 import {
   buildCheckpoint,
@@ -48,6 +48,8 @@ async function fill(store: MemoryLedgerStore, n: number, logId = 'log-a'): Promi
       requestId,
       requestDigest,
       logIds: [logId],
+      logId,
+      slotCommits: slotCommits(),
       build: ({ seq, prevHash }) =>
         buildEntry(dispositionEntry({ logId, seq, prevHash, requestId, requestDigest }), SIGNER),
     });

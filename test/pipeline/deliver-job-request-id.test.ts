@@ -33,6 +33,12 @@ async function deliverFrom(stored: StoredEntry, named: string) {
         return { failed: [] };
       },
     },
+    results: {
+      async publishBatch(list) {
+        sent.push(...list.map((m) => m.id));
+        return { failed: [] };
+      },
+    },
   };
   const store = {
     async *readEntries() {

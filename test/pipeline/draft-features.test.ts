@@ -46,7 +46,6 @@ async function recorded(
   const o = await processRequest(bytes, config, {
     packs: cachedPackSource(
       { getPack: async (d) => packs.get(d) ?? null, resolveAlias: async () => null },
-      8,
       draftFeatures,
     ),
     archive: { put: async () => undefined },

@@ -55,7 +55,7 @@ function world() {
     archive: { put: async () => undefined },
     ledger,
   };
-  const outbox: Required<OutboxPorts> = {
+  const outbox: OutboxPorts = {
     handoffs: { sendBatch: async (_q, list) => (sent.push(...list.map((h) => h.handoffId)), { failed: [] }) },
     results: {
       publishBatch: async (messages) => {
@@ -69,14 +69,10 @@ function world() {
     },
   };
   /** The delivery stage (core/pipeline/deliver-job.ts) given a job naming a recorded request's entry. */
-  const deliver = async (o: ProcessOutcome, withResults = true) => {
+  const deliver = async (o: ProcessOutcome) => {
     if (o.status !== 'recorded') throw new Error(`not recorded: ${o.status}`);
     const job = { logId: o.logId, entries: [{ seq: o.seq, requestId: o.requestId }] };
-    const r = await deliverJob(job, TEST_ROUTES, {
-      store,
-      packs: ports.packs,
-      outbox: withResults ? outbox : { handoffs: outbox.handoffs },
-    });
+    const r = await deliverJob(job, TEST_ROUTES, { store, packs: ports.packs, outbox });
     if (!r.ok) throw new Error(r.error.message);
     return r.value;
   };
@@ -200,14 +196,6 @@ describe('result notifications from the delivery stage', () => {
     expect(w.sent).toEqual([w.sent[0], w.sent[0]]); // same handoff id re-sent
     expect(w.published.map((m) => m.id)).toEqual([e.entryHash]);
     await onlyEntry(w.store);
-  });
-
-  it('publishes nothing when no results topic is configured', async () => {
-    const w = world();
-    const digest = w.publish('vendor-onboarding-target.json');
-    const o = await processRequest(req('n-none', `sha256:${digest}`, LOW_RISK), w.config, w.ports);
-    expect((await w.deliver(o, false)).undelivered.size).toBe(0);
-    expect(w.published).toHaveLength(0);
   });
 });
 

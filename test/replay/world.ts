@@ -71,7 +71,6 @@ export function world(overrides: Partial<PipelineConfig> = {}) {
           return /^[0-9a-f]{64}$/.test(d) ? d : unreadable(`alias ${a} holds no valid digest`);
         },
       },
-      undefined,
       config.draftFeatures,
     ),
     archive: { put: async (b) => void archive.set(hex(b), new Uint8Array(b)) },

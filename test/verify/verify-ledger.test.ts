@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { appendOnce } from '../../core/ledger/write/append.js';
+import { appendOnce, slotCommits } from '../../core/ledger/write/append.js';
+import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { checkpointLog } from '../../core/ledger/write/checkpoint-writer.js';
 import { buildEntry } from '../../core/ledger/entries/entry.js';
@@ -38,6 +39,8 @@ async function appendedStore(
       requestId,
       requestDigest: sha256Hex(`request ${requestId}`),
       logIds: LOGS,
+      logId: selectLog(requestId, LOGS),
+      slotCommits: slotCommits(),
       build: ({ logId, seq, prevHash }) =>
         buildEntry(
           {

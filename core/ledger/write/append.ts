@@ -3,21 +3,22 @@
  * exactly one terminal entry per request id under duplicate deliveries, concurrent deliveries and a crash at any
  * point; a log never forks (slots are created conditionally) and never has a gap (only slot head+1 is ever tried).
  *
- *   (a) read the head h0 of the log chosen for a new request (or take a cached head: heads only grow, so a cached
- *       one is a valid lower bound) and create the claim {requestId, logId, requestDigest, headBefore: h0} if absent.
+ *   (a) read the head h0 of the writer's log (or take a cached head: heads only grow, so a cached one is a valid
+ *       lower bound) and create the claim {requestId, logId, requestDigest, headBefore: h0} if absent.
  *       Created → this is the request's first sight: no entry or position of it can exist yet, skip to (c).
  *       Refused → read the winner; a requestDigest other than ours is a typed `request-id-conflict`. The claim
  *       fixes the log;
  *   (b) a position item exists → the request's entry is already placed: return it (duplicate);
  *   (c) loop: with head n of the claim's log, scan (claim.headBefore, n] for this request id — found → write the
  *       position (if absent) and return it (duplicate); else build the entry for seq n+1 with prev = hash(entry n)
- *       and create slot n+1 if absent; success → write the position and return; lost slot → re-read the head, repeat.
- * On the fast path (first sight, warm head cache, no contention) an append costs three conditional writes, and only
+ *       and create slot n+1 if absent; success → return it (its position is written later, by the delivery stage);
+ *       lost slot → re-read the head, repeat.
+ * On the fast path (first sight, warm head cache, no contention) an append costs two conditional writes, and only
  * the slot write of (c) has to run one at a time per log within a writer (`slotCommits` below; ADR 0160).
  *
- * Under one writer per log (docs/adr/0270-one-writer-per-log.md) a writer may also ask for:
- *   - `onlyLog`: the request is written to `logId` only; a claim naming another log is answered with the typed
- *     `claim-in-other-log` instead of a slot write into a log this writer does not own;
+ * One writer per log (docs/adr/0270-one-writer-per-log.md): the request is written to `logId` only; a claim naming
+ * another log is answered with the typed `claim-in-other-log` instead of a slot write into a log this writer does not
+ * own. A writer may also pass:
  *   - `writtenSeqs`: the highest seq it wrote per log; a head read below it is the typed `head-regressed` (only a
  *     deletion moves a head backwards) and nothing is written to that log;
  *   - `backoff`: after a lost slot it leaves the group commit and waits (jittered at the edge) before the next try,
@@ -26,7 +27,7 @@
  * Step (a) needs only the request's id, digest and log, so a writer may start it (`claimRequest`) while the request
  * is still being evaluated and pass the promise as `claimed` (docs/adr/0402-claim-before-evaluation.md).
  *
- * With `slotCommits` (docs/adr/0350-group-commit-of-slot-writes.md) step (c) is a group commit: the appends of a log
+ * Step (c) is a group commit (`slotCommits`, docs/adr/0350-group-commit-of-slot-writes.md): the appends of a log
  * waiting for its slot step take contiguous slots n+1..n+k in one all-or-nothing write (one bundle item keyed n+1,
  * docs/adr/0400-group-commit-as-one-entry-bundle.md), so the invariants above hold
  * unchanged — every slot is created conditionally, only head+1.. is ever tried, a lost group writes nothing and each
@@ -34,7 +35,6 @@
  */
 import { err, ok, type Result } from '../../result.js';
 import { entryHashOf, toStoredEntry, type BuiltEntry } from '../entries/entry.js';
-import { selectLog } from './log-selection.js';
 import { SlotGroups, type GroupAnswer } from './slot-groups.js';
 import type { Claim, LedgerStore, StoredEntry } from '../store/store.js';
 
@@ -46,10 +46,10 @@ export interface AppendRequest {
   readonly requestId: string;
   /** SHA-256 (hex) of the exact request bytes. */
   readonly requestDigest: string;
-  /** The configured log ids; a new request's log is `logId` when given, else selectLog(requestId, logIds). */
+  /** The configured log ids. */
   readonly logIds: readonly string[];
-  /** The log for a new request (e.g. a writer's own log, to avoid slot contention); must be one of logIds. */
-  readonly logId?: string;
+  /** The writer's log, the only one it writes (ADR 0270); must be one of logIds. */
+  readonly logId: string;
   /** Builds and signs the entry for (logId, seq, prevHash); called once per attempted slot. */
   build(slot: {
     readonly logId: string;
@@ -63,16 +63,9 @@ export interface AppendRequest {
    * Group commit of the slot step (docs/adr/0350-group-commit-of-slot-writes.md), one per writer: appends of a log
    * that reach it while a write of that log is in flight go together in the next one, each entry chained to the one
    * before it in memory, written all or nothing (`putEntriesIfAbsent`), so a writer's own appends never race each
-   * other for a slot. Absent: each try is a group of its own (correct, but concurrent appends to one log may lose
-   * slots and retry).
+   * other for a slot.
    */
-  readonly slotCommits?: SlotCommits;
-  /**
-   * The position of an entry this call appended is left to a later stage that names the entry (the delivery stage,
-   * core/pipeline/deliver-job.ts). Positions only spare duplicates a scan — any entry of the request sits above its
-   * claim's headBefore, and step (c) scans there — so none is needed for correctness. Duplicates still write theirs.
-   */
-  readonly positionLater?: boolean;
+  readonly slotCommits: SlotCommits;
   /**
    * Step (a) already started by `claimRequest` with this request's id, digest and log (the writer checks they
    * match); awaited in its place. Absent: appendOnce claims.
@@ -83,8 +76,6 @@ export interface AppendRequest {
   /** This append's arrival, announced to `slotCommits` by the writer (`expect`); passed on its first join. */
   readonly slotArrival?: () => void;
   readonly ownSlots?: OwnSlots;
-  /** Write only to `logId` (required then): a claim fixing another log is `claim-in-other-log`, never written. */
-  readonly onlyLog?: boolean;
   /** The highest seq this writer created per log; a head read below it is `head-regressed` (ADR 0271). */
   readonly writtenSeqs?: WrittenSeqs;
   readonly headReads?: HeadReads;
@@ -107,10 +98,10 @@ export type HeadReads = Map<string, Promise<StoredEntry | null>>;
 
 /**
  * Full-jitter exponential backoff (the AWS SDK's own policy shape): a delay drawn uniformly from
- * [0, min(capMs, baseMs * 2^(attempt-1))). `unit` is a uniform draw in [0, 1) from the edge.
+ * [0, min(1000, 20 * 2^(attempt-1))) ms. `unit` is a uniform draw in [0, 1) from the edge.
  */
-export function backoffDelayMs(attempt: number, unit: number, baseMs = 20, capMs = 1000): number {
-  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
+export function backoffDelayMs(attempt: number, unit: number): number {
+  const ceiling = Math.min(1000, 20 * 2 ** Math.max(0, Math.min(attempt - 1, 30)));
   const u = Number.isFinite(unit) ? Math.min(Math.max(unit, 0), 1) : 0;
   return Math.floor(ceiling * u);
 }
@@ -151,7 +142,7 @@ export interface AppendOutcome {
 export type AppendError =
   | { readonly code: 'request-id-conflict'; readonly claim: Claim; readonly message: string }
   | { readonly code: 'append-contention'; readonly message: string }
-  /** onlyLog: the request's claim fixes another log; this writer must not write there (ADR 0270). */
+  /** The request's claim fixes another log; this writer must not write there (ADR 0270). */
   | { readonly code: 'claim-in-other-log'; readonly claim: Claim; readonly message: string }
   /** A log's head read below a seq this writer created: an entry was deleted (ADR 0271). Nothing was written. */
   | {
@@ -227,10 +218,6 @@ async function readHeadChecked(
 }
 
 function newRequestLog(req: ClaimRequest): string {
-  if (req.logId === undefined) {
-    if (req.onlyLog === true) throw new RangeError('onlyLog needs the log to write to');
-    return selectLog(req.requestId, req.logIds);
-  }
   if (!req.logIds.includes(req.logId)) throw new RangeError(`log ${JSON.stringify(req.logId)} is not a configured log`);
   return req.logId;
 }
@@ -245,7 +232,7 @@ export interface ClaimSight {
 /** The parts of an append that step (a) reads: enough to claim before the entry's content is known. */
 export type ClaimRequest = Pick<
   AppendRequest,
-  'requestId' | 'requestDigest' | 'logIds' | 'logId' | 'onlyLog' | 'headCache' | 'writtenSeqs' | 'headReads'
+  'requestId' | 'requestDigest' | 'logIds' | 'logId' | 'headCache' | 'writtenSeqs' | 'headReads'
 >;
 
 /**
@@ -269,11 +256,6 @@ export async function claimRequest(store: LedgerStore, req: ClaimRequest): Promi
   const winner = await store.readClaim(req.requestId);
   if (winner === null) throw new LedgerStateError(`claim for ${req.requestId} refused yet absent`);
   return { claim: winner, created: false, head: undefined };
-}
-
-async function placed(store: LedgerStore, entry: StoredEntry, status: AppendOutcome['status']): Promise<AppendOutcome> {
-  await store.putPositionIfAbsent({ requestId: entry.projection.requestId, logId: entry.logId, seq: entry.seq });
-  return { status, entry };
 }
 
 /** Appends the one terminal entry of a request, or returns the one already there. Store errors propagate (retry). */
@@ -306,21 +288,25 @@ async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Re
       return ok({ status: 'duplicate', entry: e });
     }
   }
-  if (req.onlyLog === true && claim.logId !== req.logId) {
+  if (claim.logId !== req.logId) {
     // A redelivery whose claim names another log (the logs were reconfigured): that log has its own writer, and
     // writing its slot from here would race it (docs/adr/0270-one-writer-per-log.md).
     return err({
       code: 'claim-in-other-log',
       claim,
-      message: `request ${JSON.stringify(req.requestId)} is claimed by log ${claim.logId}, not ${String(req.logId)}`,
+      message: `request ${JSON.stringify(req.requestId)} is claimed by log ${claim.logId}, not ${req.logId}`,
     });
   }
   // (c) Only the slot write needs one-at-a-time per log; the claim and the position do not (ADR 0160).
   if (req.beforeSlot !== undefined) await req.beforeSlot;
   const slot = await takeSlot(store, req, claim, sight.head);
-  if (!slot.ok) return slot;
-  if (req.positionLater === true && slot.value.status === 'appended') return ok(slot.value);
-  return ok(await placed(store, slot.value.entry, slot.value.status));
+  // An entry this call appended gets its position from the delivery stage (core/pipeline/deliver-job.ts): positions
+  // only spare duplicates a scan — any entry of the request sits above its claim's headBefore, and step (c) scans
+  // there — so none is needed for correctness. A duplicate still writes its own.
+  if (!slot.ok || slot.value.status === 'appended') return slot;
+  const { entry } = slot.value;
+  await store.putPositionIfAbsent({ requestId: req.requestId, logId: entry.logId, seq: entry.seq });
+  return slot;
 }
 
 export interface SlotSearch {
@@ -347,11 +333,7 @@ async function takeSlot(
   const maxAttempts = req.maxAttempts ?? 10_000;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     if (attempt > 0 && req.backoff !== undefined) await req.backoff(attempt);
-    const tried = await (req.slotCommits ?? slotCommits()).join(
-      claim.logId,
-      { store, req, claim, search },
-      req.slotArrival,
-    );
+    const tried = await req.slotCommits.join(claim.logId, { store, req, claim, search }, req.slotArrival);
     if (tried !== 'lost') return ok(tried);
   }
   return err({ code: 'append-contention', message: `no free slot after ${maxAttempts} attempts` });
