@@ -40,6 +40,7 @@ export const LANES: readonly Lane[] = [
  * worker; test/lanes/lanes.test.ts fails when a file of the shared project changes such state.
  */
 export const UNIT_ISOLATED: readonly string[] = [
+  'test/adapters/handoff-consumer-port.test.ts',
   'test/adapters/sdk-sha256.test.ts',
   'test/ledger/crypto-port.test.ts',
   'test/ledger/sodium-ed25519.test.ts',
