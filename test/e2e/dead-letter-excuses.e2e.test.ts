@@ -119,6 +119,33 @@ it('no principal sends to the intake DLQ either: the edge refuses a planted copy
   ]);
 }, 180_000);
 
+it('a deleted request’s bytes planted on the rejects queue, with a reason of the writer’s choice, excuse nothing: verify still reports the omission', async () => {
+  await w.coldStart();
+  const { body, digest } = await recordThenDelete('planted-reject-1');
+  // Straight to the queue emulator, as the one principal the rejects queue's policy lets send (ADR 0492).
+  const direct = createSqsClient({ endpoint: w.stack.sqsEndpoint, region: w.stack.region });
+  try {
+    await direct.send(
+      new SendMessageCommand({
+        QueueUrl: w.queueUrl('rejects'),
+        MessageBody: body,
+        MessageAttributes: {
+          DocketReason: { DataType: 'String', StringValue: 'request-id-reused' },
+          RequestId: { DataType: 'String', StringValue: 'planted-reject-1' },
+        },
+      }),
+    );
+  } finally {
+    direct.destroy();
+  }
+  const v = await verdict();
+  expect(v.ok).toBe(false);
+  expect(v.findings.filter((f) => f.requestId === 'planted-reject-1')).toEqual([
+    { code: 'request-without-entry', requestId: 'planted-reject-1', requestDigest: digest },
+  ]);
+  expect(v.summary.archive?.excused.filter((e) => e.requestId === 'planted-reject-1')).toEqual([]);
+}, 180_000);
+
 it('a deleted request re-archived with a first retention in the future is a finding while the path is busy, not in flight', async () => {
   // A cold start first: a warm writer's head cache still knows the entry the test above deleted.
   await w.coldStart();
