@@ -126,20 +126,11 @@ export async function verifyOffline(files: VerifyFiles, options: OfflineOptions)
     }
   }
   options.onProgress?.('done', 1);
-  if (!result.ok)
-    return {
-      engine,
-      output: JSON.stringify({ noVerdict: result.error }),
-      verdict: null,
-      noVerdict: result.error,
-      webCryptoChecks,
-      secondPass,
-    };
   return {
     engine,
-    output: JSON.stringify(result.value),
-    verdict: result.value,
-    noVerdict: null,
+    output: JSON.stringify(result.ok ? result.value : { noVerdict: result.error }),
+    verdict: result.ok ? result.value : null,
+    noVerdict: result.ok ? null : result.error,
     webCryptoChecks,
     secondPass,
   };

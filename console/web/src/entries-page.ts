@@ -2,7 +2,7 @@ import { html } from 'lit';
 import { entriesHref, entryHref } from './api.js';
 import type { EntryPage } from '../../../core/console-api/index.js';
 import { correlationText, resultText, visible } from './format.js';
-import { LightElement } from './light-element.js';
+import { LightElement, tableHead } from './light-element.js';
 import { load, shown, type Load } from './loader.js';
 
 const FILTERS = [
@@ -73,16 +73,7 @@ export class EntriesPage extends LightElement {
         ${p.total.toLocaleString('en-US')} entries match; page ${p.page + 1} of ${pages}, newest first.
       </p>
       <table class="entries">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Request</th>
-            <th scope="col">Result</th>
-            <th scope="col">Pack</th>
-            <th scope="col">Correlation</th>
-            <th scope="col">Log / seq</th>
-          </tr>
-        </thead>
+        ${tableHead(['Time', 'Request', 'Result', 'Pack', 'Correlation', 'Log / seq'])}
         <tbody>
           ${p.entries.map(
             (e) =>

@@ -11,7 +11,7 @@ import type {
 } from '../../../core/console-api/index.js';
 import type { SignedEntry as Entry } from '../../../core/ledger/index.js';
 import { correlationText, visible } from './format.js';
-import { LightElement } from './light-element.js';
+import { LightElement, tableHead } from './light-element.js';
 import { load, shown, type Load } from './loader.js';
 import { merklePath } from './merkle-path.js';
 import { graphRunEntrySection, graphRunFacts } from './graph-entry.js';
@@ -77,17 +77,7 @@ export class EntryPage extends LightElement {
     // A graph run's handoffs come from leaves at any depth: each row names the instance path it came from.
     const fromLeaf = v.handoffs.some((h) => h.instancePath !== undefined);
     return html`<table class="handoffs" data-handoffs=${v.handoffs.length}>
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            ${fromLeaf ? html`<th scope="col">From node</th>` : nothing}
-            <th scope="col">Shape</th>
-            <th scope="col">Route</th>
-            <th scope="col">Queue</th>
-            <th scope="col">Handoff id</th>
-            <th scope="col">In the queue now</th>
-          </tr>
-        </thead>
+        ${tableHead(['#', ...(fromLeaf ? ['From node'] : []), 'Shape', 'Route', 'Queue', 'Handoff id', 'In the queue now'])}
         <tbody>
           ${v.handoffs.map(
             (h) =>
@@ -378,13 +368,7 @@ export class EntryPage extends LightElement {
       ${
         o.differs?.length
           ? html`<table>
-              <thead>
-                <tr>
-                  <th scope="col">Member</th>
-                  <th scope="col">Recorded</th>
-                  <th scope="col">Replayed</th>
-                </tr>
-              </thead>
+              ${tableHead(['Member', 'Recorded', 'Replayed'])}
               <tbody>
                 ${o.differs.map(
                   (x) =>

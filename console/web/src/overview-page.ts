@@ -3,7 +3,7 @@ import { entriesHref } from './api.js';
 import type { Overview, OverviewChart, WitnessPolicySummary, WitnessView } from '../../../core/console-api/index.js';
 import { stackedBars } from './chart.js';
 import { visible } from './format.js';
-import { LightElement, short } from './light-element.js';
+import { LightElement, short, tableHead } from './light-element.js';
 import { load, shown, type Load } from './loader.js';
 
 export class OverviewPage extends LightElement {
@@ -36,15 +36,7 @@ export class OverviewPage extends LightElement {
       <section aria-labelledby="logs-h">
         <h2 id="logs-h">Logs, heads and newest checkpoints</h2>
         <table class="logs">
-          <thead>
-            <tr>
-              <th scope="col">Log</th>
-              <th scope="col">Entries</th>
-              <th scope="col">Head</th>
-              <th scope="col">Newest checkpoint</th>
-              <th scope="col">Witnesses</th>
-            </tr>
-          </thead>
+          ${tableHead(['Log', 'Entries', 'Head', 'Newest checkpoint', 'Witnesses'])}
           <tbody>
             ${o.logs.map(
               (l) =>
@@ -120,14 +112,7 @@ export class OverviewPage extends LightElement {
     const v = w;
     const verdict = v.verdict;
     return html`<table class="witnesses" data-witnesses-ready="true">
-        <thead>
-          <tr>
-            <th scope="col">Log</th>
-            <th scope="col">Newest checkpoint</th>
-            <th scope="col">Cosigned by</th>
-            <th scope="col">Policy</th>
-          </tr>
-        </thead>
+        ${tableHead(['Log', 'Newest checkpoint', 'Cosigned by', 'Policy'])}
         <tbody>
           ${(v.logs ?? []).map(
             (l) =>
