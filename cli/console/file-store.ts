@@ -9,6 +9,8 @@ export class ReadOnlyStoreError extends Error {
   readonly code = 'console-read-only';
 }
 
+const refuse = (): Promise<boolean> => Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
+
 export class ExportStore implements LedgerStore {
   private readonly logs = new Map<string, StoredEntry[]>();
   private readonly checkpoints = new Map<string, StoredCheckpoint[]>();
@@ -59,16 +61,8 @@ export class ExportStore implements LedgerStore {
     return Promise.resolve(null);
   }
 
-  putEntryIfAbsent(): Promise<boolean> {
-    return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
-  }
-  putClaimIfAbsent(): Promise<boolean> {
-    return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
-  }
-  putPositionIfAbsent(): Promise<boolean> {
-    return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
-  }
-  putCheckpointIfAbsent(): Promise<boolean> {
-    return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
-  }
+  readonly putEntryIfAbsent = refuse;
+  readonly putClaimIfAbsent = refuse;
+  readonly putPositionIfAbsent = refuse;
+  readonly putCheckpointIfAbsent = refuse;
 }

@@ -31,25 +31,16 @@ export const CHART_PACKS = 6;
 
 export function checkpointView(c: StoredCheckpoint, policy: TrustPolicy | null): CheckpointView {
   const parsed = parseCheckpoint(c.body);
-  if (!parsed.ok)
-    return {
-      logId: c.logId,
-      treeSize: c.treeSize,
-      time: null,
-      rootHash: null,
-      chainHead: null,
-      keyId: null,
-      status: 'malformed',
-    };
-  const cp = parsed.value;
+  const cp = parsed.ok ? parsed.value : null;
   const base = {
     logId: c.logId,
     treeSize: c.treeSize,
-    time: cp.time,
-    rootHash: cp.rootHash,
-    chainHead: cp.chainHead,
-    keyId: cp.keyId,
+    time: cp?.time ?? null,
+    rootHash: cp?.rootHash ?? null,
+    chainHead: cp?.chainHead ?? null,
+    keyId: cp?.keyId ?? null,
   };
+  if (cp === null) return { ...base, status: 'malformed' };
   if (policy === null) return { ...base, status: 'no-policy' };
   const key = keyForCheckpoint(policy, cp.keyId, cp.logId, cp.treeSize);
   if (!key.ok) return { ...base, status: key.code };

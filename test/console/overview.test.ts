@@ -5,6 +5,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerStore } from '../../core/ledger/index.js';
+import { checkpointView } from '../../cli/console/overview.js';
 import { startConsoleServer, type RunningConsole } from '../../cli/console/server.js';
 import { openFileSource, type ConsoleSource } from '../../cli/console/source.js';
 import type { Overview, OverviewChart } from '../../core/console-api/index.js';
@@ -73,5 +74,49 @@ describe('the overview paints without reading every entry', () => {
       '/api/entries?log=log-a&pageSize=500',
     );
     expect(o.logs[0]?.head?.entryHash).toBe(list.entries.find((e) => e.seq === 6)?.entryHash);
+  });
+});
+
+describe('the files store is read-only', () => {
+  it('refuses every write with console-read-only, so the console cannot change what it shows', async () => {
+    const { store, close } = await openFileSource(files);
+    const head = (await store.readHead('log-a'))!;
+    const writes = [
+      () => store.putEntryIfAbsent(head),
+      () => store.putClaimIfAbsent({ requestId: head.projection.requestId, logId: 'log-a' } as never),
+      () => store.putPositionIfAbsent({ requestId: head.projection.requestId, logId: 'log-a', seq: 0 } as never),
+      () => store.putCheckpointIfAbsent({ logId: 'log-a', treeSize: 1, body: '{}' } as never),
+    ];
+    for (const write of writes) await expect(write()).rejects.toMatchObject({ code: 'console-read-only' });
+    close();
+  });
+});
+
+describe('a checkpoint as the overview shows it', () => {
+  it('is malformed, every member read from it null, when the stored bytes are not a checkpoint', () => {
+    expect(checkpointView({ logId: 'log-a', treeSize: 3, body: 'not a checkpoint' }, null)).toEqual({
+      logId: 'log-a',
+      treeSize: 3,
+      time: null,
+      rootHash: null,
+      chainHead: null,
+      keyId: null,
+      status: 'malformed',
+    });
+  });
+
+  it('keeps what it states and says no-policy when there is no trust policy to judge it by', async () => {
+    const { store, close } = await openFileSource(files);
+    let seen = 0;
+    for await (const c of store.readCheckpoints('log-a')) {
+      seen++;
+      const v = checkpointView(c, null);
+      expect(v.status).toBe('no-policy');
+      expect(v.treeSize).toBe(7);
+      expect(v.rootHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(v.keyId).not.toBeNull();
+    }
+    expect(seen).toBe(1);
+    close();
   });
 });
