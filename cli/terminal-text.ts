@@ -1,17 +1,11 @@
 /**
- * Text for a human's terminal (README.md, after the command table). Packs, graphs, entries, handoff messages and table
- * items are untrusted: a string from one of them — a target name, an outcome id, a reason, a route, an id, a detail —
- * can carry ESC (a terminal control sequence), CR (overwrite the line), a newline (forge a line) or a bidirectional
- * override that reorders what the operator reads. Every human (non-JSON) output of the CLI passes such strings
- * through `terminalText` before writing them, so each one prints as visible escapes and can act on nothing.
- *
- * Escaped, as `\u{hex}`: every C0 control (U+0000–U+001F, newline and tab included), DEL (U+007F), every C1 control
- * (U+0080–U+009F), and the Unicode bidirectional controls: LRM/RLM (U+200E, U+200F), the embeddings and overrides
- * LRE…RLO (U+202A–U+202E), the isolates LRI…PDI (U+2066–U+2069) and the Arabic letter mark (U+061C). A backslash is
- * left alone: the escapes are for a reader, never parsed back. JSON outputs are not passed through here: they are
- * data, and a JSON reader sees the exact strings.
+ * Text for a human's terminal (README.md, after the command table). Strings from packs, graphs, entries, handoff
+ * messages and table items are untrusted: an ESC, CR, newline or bidirectional override in one could act on the
+ * terminal, forge a line or reorder what the operator reads. Every human (non-JSON) output passes them through
+ * `terminalText`, so each prints as a visible `\u{hex}` escape: every C0 and C1 control, DEL, and the Unicode bidi
+ * controls (UNSAFE below). A backslash is left alone: the escapes are for a reader, never parsed back. JSON outputs
+ * are data: a JSON reader sees the exact strings.
  */
-
 // Control characters are what this pattern is for: they are the ones a terminal acts on.
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;

@@ -1,12 +1,9 @@
 /**
- * `docket checkpoint`: runs the verifying checkpoint writer over every log now (on demand; the checkpoint function
- * does the same on its schedule) and exports all checkpoints to a file (default .docket/local/checkpoints.json),
- * which `docket verify` reads as the anchor. It signs with the checkpoint key (--key, default the local stack's
- * .docket/local/checkpoint-key.json — never the entry key) and judges entries under the trust policy (--policy,
- * default .docket/local/trust-policy.json). A log with an entry verify would refuse gets no checkpoint: the
- * command names each finding on stderr and exits 1 (docs/adr/0121-checkpoints-verify-before-signing.md). Over a
- * stage with a request archive, no log is signed while the archive cross-check reports an archived request without
- * an entry (docs/adr/0457-no-checkpoint-over-an-open-omission.md).
+ * `docket checkpoint`: the verifying checkpoint writer over every log now (the checkpoint function runs it on its
+ * schedule), signed with the checkpoint key — never the entry key — and exported for `docket verify`. A log with an
+ * entry verify would refuse gets no checkpoint: each finding on stderr, exit 1
+ * (docs/adr/0121-checkpoints-verify-before-signing.md); nor does any log while the archive cross-check reports an
+ * archived request without an entry (docs/adr/0457-no-checkpoint-over-an-open-omission.md).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT, flagTable, parseCommandArgs } from '../args.js';

@@ -1,20 +1,10 @@
 /**
- * `docket handoffs --route <key>`: a routed consumer's view. Receives handoff messages from the route's queue,
- * verifies each one offline against the trust policy (core/pipeline/handoff-verdict.ts), prints the genuine ones
- * (human, or one JSON line each with --json) and acknowledges (deletes) each after printing it. A message that fails
- * is not printed as a handoff: it is reported on stderr with its reason and moved to the route's DLQ with a
- * `DocketReason` attribute (adapters/handoff-dead-letter.ts). Verification is the default; `--no-verify` prints
- * unchecked messages, marked so (docs/adr/0141-handoff-verification-in-consumers.md).
- *
- * `--route <key>` names the queue, so by default a genuine handoff whose route resolves to another queue key under the
- * route configuration (the stage's, or `--routes <file>`) is refused as `wrong-queue`; `--expect-target` narrows
- * further. Each handoff id is printed once and its repeats are acknowledged (consumers dedupe on handoffId, ADR 0074;
- * docs/adr/0300-handoff-consumers-check-the-route-queue.md), across runs too: the ids printed are remembered per
- * queue in a local file (`--seen`, default .docket/local/handoffs-seen.json; ADR 0460), written before the messages
- * are acknowledged, so a replayed delivery job's re-sent handoffs are not shown as new.
- *
- * `--route unrouted` reads destinationless and unmapped handoffs; `--peek` prints without acknowledging or moving
- * anything (the messages reappear after the visibility timeout).
+ * `docket handoffs --route <key>` (USAGE below): a routed consumer's view. Each message is verified offline against
+ * the trust policy (core/pipeline/handoff-verdict.ts; docs/adr/0141-handoff-verification-in-consumers.md) before it is
+ * printed and acknowledged; a refused one goes to the route's DLQ with its `DocketReason`
+ * (adapters/handoff-dead-letter.ts). A route resolving to another queue key is `wrong-queue` (ADR 0300); each id
+ * prints once, across runs too (consumers dedupe on handoffId, ADR 0074; `--seen`, ADR 0460), so a replayed delivery
+ * job's re-sent handoffs are not shown as new. `--peek` acknowledges and moves nothing (messages reappear).
  */
 import { readFileSync } from 'node:fs';
 import type { Message } from '@aws-sdk/client-sqs';

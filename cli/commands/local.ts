@@ -1,14 +1,9 @@
 /**
- * `docket local start | stop | status` — the main job on a laptop (ADR 0066, ADR 0076). `start` (what `npm start`
- * runs): brings the local stack up on 127.0.0.1:4566 detached (localstack/daemon.ts) with the event-source poller
- * running the real evaluate handler in it; creates the entry signing key, the separate checkpoint key (never given
- * to the evaluate function) and the trust policy under .docket/local/;
- * publishes the example packs; submits a demo batch covering every disposition kind and handoff shape; waits for
- * the entries; shows the dispositions, the ledger entries and what sits on each route queue; writes a checkpoint
- * and its notes; runs the local witness once; runs `docket verify --witnesses` when that command is present; and
- * exits 0 leaving the stack running. With `--graphs` (judgment graphs enabled) it also publishes the vendor-onboarding
- * graph, runs one graph request through the pipeline and shows its entry, its handoffs and the console link
- * (cli/graph/graph-demo.ts). `stop` stops it.
+ * `docket local start | stop | status` — the main job on a laptop (README "Two commands on a fresh machine"; ADR 0066,
+ * ADR 0076). `start` brings the local stack up detached (localstack/daemon.ts), keeps the entry key, the separate
+ * checkpoint key (never given to the evaluate function) and the trust policy under .docket/local/, then runs the demo
+ * (publish, submit, entries, route queues, checkpoint, local witness, verify; `--graphs`: cli/graph/graph-demo.ts) and
+ * exits leaving the stack running.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

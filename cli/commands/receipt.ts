@@ -1,11 +1,7 @@
 /**
- * `docket receipt <request-id> [--out <file>] [--checkpoint [--key <f>] [--policy <f>]] [--schedule <expr>]`
- * (docs/verify.md "Receipts"; docs/adr/0175-portable-receipts.md): writes the docket.receipt/1 of one request — its
- * exact stored entry, the RFC 9162 inclusion proof to a signed checkpoint covering it, that checkpoint and its
- * cosigned note — to --out or stdout. When no checkpoint covers the entry yet: with --checkpoint it runs the verifying
- * checkpoint writer on the entry's log first (as `docket checkpoint` does, with the local checkpoint key), otherwise it
- * says when the next scheduled checkpoint is due and exits 3.
- * Exit 0 written, 1 unknown or not recorded (or the checkpoint writer refused), 3 not checkpointed yet, 64 usage.
+ * `docket receipt <request-id>` (docs/verify.md "Receipts"; docs/adr/0175-portable-receipts.md; USAGE below): one
+ * request's docket.receipt/1 — its stored entry, the RFC 9162 inclusion proof to a signed checkpoint covering it, that
+ * checkpoint and its cosigned note. Exit 0 written, 1 unknown or refused, 3 not checkpointed yet.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';

@@ -1,12 +1,6 @@
 /**
- * `docket replay` (docs/replay.md), over core/replay: replays one entry, a range, a whole log or the whole ledger and
- * prints one JSON line per entry (`replay-match` | `replay-mismatch` with the members that differed |
- * `not-replayable` with a reason code), then one summary line. Exit 0 when every entry replayed matched, 1 when any
- * did not (or nothing was selected), 2 when the ledger, the request archive, the registry or the trust policy could
- * not be read (no verdict), 64 on a usage error.
- *
- * With no flags it talks to the local stack `npm start` brought up (http://127.0.0.1:4566, stage "local") with the
- * trust policy it wrote to .docket/local/trust-policy.json, and replays every log.
+ * `docket replay` (docs/replay.md; USAGE below), over core/replay: one JSON line per entry replayed, then a summary
+ * line. With no flags, every log of the local stack under the trust policy `npm start` wrote.
  */
 import { readFile } from 'node:fs/promises';
 import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';

@@ -1,7 +1,6 @@
 /**
- * `docket submit` (USAGE below): puts evaluation requests on the intake queue and prints their request ids
- * (docs/pipeline.md); --file shows a progress bar on stderr. With --wait, one result line per request as its result
- * notification arrives, read from a short-lived queue subscribed to the results topic
+ * `docket submit` (USAGE below; docs/pipeline.md): requests onto the intake queue, their ids printed; --wait reads
+ * results from a short-lived queue subscribed to the results topic
  * (docs/adr/0173-submit-wait-listens-on-a-filtered-queue.md).
  * Documents are spliced into the request verbatim (core/pipeline/request-builder.ts), never re-serialized.
  */

@@ -1,11 +1,7 @@
 /**
- * `docket verify-receipt <receipt.json | saved-result> [--policy <trust-policy.json>] [--witnesses <witness-policy.json>]
- *   [--pack <f>] [--facts <f>] [--evidence <f>] [--request <f>] [--graph <f>] [--inputs <f>] [--wait [--timeout <s>]] [stack options]`
- * (docs/verify.md "Receipts", "Saved results"): verifies one docket.receipt/1 offline — no stack, no network — with
- * core/ledger's verifyReceipt; or audits a saved result (a docket.result/2 notification or a `submit --wait --json`
- * line) against the live stage with auditPromise (ADR 0291): inclusion proven under a covering checkpoint, or
- * `entry-omitted`. Prints ONE line of JSON `{"ok":…,"findings":[…]}`. Exit 0 ok, 1 not ok, 2 no verdict (an
- * unreadable file, or a stage that cannot be read), 3 not yet (no checkpoint covers the saved entry), 64 usage error.
+ * `docket verify-receipt` (docs/verify.md "Receipts", "Saved results"; USAGE below): a docket.receipt/1 verified
+ * offline with core/ledger's verifyReceipt, or a saved result audited against the live stage with auditPromise
+ * (ADR 0291). ONE JSON line; exit 0 ok, 1 not ok, 2 no verdict, 3 not yet (no checkpoint covers the saved entry).
  */
 import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, reportUsage } from '../args.js';
 import { readBytesOrError, type CliIo } from '../io.js';

@@ -1,11 +1,7 @@
 /**
- * `docket verify` (docs/verify.md): verifies a ledger — the live table through the DynamoDB
- * adapter, or an export file — against a trust policy and signed checkpoints, and prints the verdict as ONE line of
- * JSON on stdout. Exit 0 when ok, 1 when not, 2 when no verdict could be reached (a read cut short, an unreadable
- * export, policy or checkpoint file), 64 on a usage error. Progress on large ledgers goes to stderr.
- *
- * With no flags: the local stack (default endpoint http://127.0.0.1:4566, table docket-local-ledger) with the trust
- * policy and checkpoint export that `npm start` writes under .docket/local/.
+ * `docket verify` (docs/verify.md; USAGE below): a ledger — the live table or an export — against a trust policy and
+ * signed checkpoints, the verdict as ONE JSON line on stdout; progress on stderr. With no flags, the local stack and
+ * the files `npm start` writes under .docket/local/.
  */
 import { existsSync } from 'node:fs';
 import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';

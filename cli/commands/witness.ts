@@ -1,11 +1,7 @@
 /**
- * `docket witness` (docs/verify.md "Witnesses"): the witness an auditor or any third party runs on a schedule.
- *   docket witness keygen --name <name>      its own Ed25519 key (docket.witness-key/1, mode 0600)
- *   docket witness [run]                     one run: each log's newest checkpoint note through the tlog-witness
- *                                            add-checkpoint exchange, to its own key and state file or (--url) to
- *                                            any C2SP witness; cosignatures stored beside the checkpoint
- *   docket witness serve                     the add-checkpoint endpoint over HTTP (127.0.0.1 by default)
- * A refusal (rollback, inconsistent, equivocating checkpoint, …) is printed as the log's finding; exit 1.
+ * `docket witness [run] | keygen | serve` (docs/verify.md "Witnesses"; USAGE below): the witness an auditor or any
+ * third party runs. A run sends each log's newest checkpoint note through the tlog-witness add-checkpoint exchange, to
+ * its own key and state or (--url) to any C2SP witness; a refusal is printed as the log's finding, exit 1.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { toHex } from '../../core/ledger/index.js';
