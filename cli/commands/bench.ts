@@ -5,9 +5,8 @@
  * run and prints one JSON object with the scale model's figures (cli/bench/live-figures.ts). Exit 0 when every request
  * was sent and its result arrived, 1 otherwise (the JSON is printed either way), 64 for a wrong command line.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createHash, randomBytes } from 'node:crypto';
 import { createSnsClient } from '../../adapters/aws-clients.js';
 import { readTrustPolicy } from '../../core/ledger/index.js';
@@ -17,6 +16,7 @@ import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { EXIT, flagTable, HelpRequested, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
 import { liveCheck } from '../bench/live-check.js';
+import { packageFile } from '../console/server.js';
 import { readInput, type CliIo } from '../io.js';
 import { resultsTopicArn, snsOptions } from '../results-topic.js';
 
@@ -35,11 +35,6 @@ const FLAGS = {
   ...flagTable(['rate', 'duration', 'timeout', 'pack', 'facts', 'evidence', 'policy', 'results-topic', 'metrics-log']),
 };
 
-/** A file of the repository, from this module built (dist/cli/commands) or run from source (cli/commands). */
-const repoFile = (rel: string): string => {
-  const built = fileURLToPath(new URL(`../../../${rel}`, import.meta.url));
-  return existsSync(built) ? built : fileURLToPath(new URL(`../../${rel}`, import.meta.url));
-};
 /** The default request: an example pack `docket local start` publishes, with documents that decide it. */
 const DEFAULT_REQUEST = {
   pack: 'examples/data-request-intake-triage.json',
@@ -126,12 +121,12 @@ async function requestDocuments(v: Record<string, string | boolean | undefined>,
       facts: await readInput(v.facts, io),
       ...(typeof v.evidence === 'string' ? { evidence: await readInput(v.evidence, io) } : {}),
     };
-  const packBytes = readFileSync(repoFile(DEFAULT_REQUEST.pack));
+  const packBytes = readFileSync(packageFile(DEFAULT_REQUEST.pack));
   return {
     // Published by its exact bytes' digest (ADR 0062): this names exactly the example `npm start` published.
     pack: `sha256:${createHash('sha256').update(packBytes).digest('hex')}`,
-    facts: new Uint8Array(readFileSync(repoFile(DEFAULT_REQUEST.facts))),
-    evidence: new Uint8Array(readFileSync(repoFile(DEFAULT_REQUEST.evidence))),
+    facts: new Uint8Array(readFileSync(packageFile(DEFAULT_REQUEST.facts))),
+    evidence: new Uint8Array(readFileSync(packageFile(DEFAULT_REQUEST.evidence))),
   };
 }
 

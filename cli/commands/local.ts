@@ -5,15 +5,13 @@
  * (publish, submit, entries, route queues, checkpoint, local witness, verify; `--graphs`: cli/graph/graph-demo.ts) and
  * exits leaving the stack running.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { approximateDepth } from '../../adapters/sqs.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
-import { graphRunStatus, parseStoredEntry } from '../../core/ledger/index.js';
-import { signerFromKeyPair } from '../../core/ledger/index.js';
+import { graphRunStatus, parseStoredEntry, signerFromKeyPair } from '../../core/ledger/index.js';
 import { readTrustPolicy, rememberedPermits, type DraftFeatureAllowance } from '../../core/ledger/index.js';
 import { validatePack } from '../../core/pack/index.js';
 import { buildRequest } from '../../core/pipeline/index.js';
@@ -23,13 +21,11 @@ import { describeRefusal, rfc3339Now, runCheckpoints } from '../../functions/lib
 import { DEMO_PACKS, DEMO_REQUESTS } from '../../stack/local-demo.js';
 import { ensureSigningKey, localPaths, trustPolicyDocument } from '../../stack/local-files.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
-import { writeFileSync } from 'node:fs';
 import { terminalText } from '../terminal-text.js';
+import { packageFile } from '../console/server.js';
 
 const USAGE =
   'docket local start [--port <n>] [--function-instances <n>] [--quiet] [--rfc0008-quantifiers] [--graphs] | docket local stop | docket local status';
-
-const repoFile = (rel: string): string => fileURLToPath(new URL(`../../../${rel}`, import.meta.url));
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = argv;
@@ -123,13 +119,13 @@ async function start(argv: string[], io: CliIo): Promise<number> {
   );
 
   const { pipelineHandlers, startDaemon } = await import('../../localstack/daemon.js');
-  const evaluateModule = repoFile('dist/functions/evaluate.js');
+  const evaluateModule = packageFile('dist/functions/evaluate.js');
   const state = await startDaemon({
     port,
     handlers: pipelineHandlers({
-      sequence: repoFile('dist/functions/sequence.js'),
+      sequence: packageFile('dist/functions/sequence.js'),
       evaluate: evaluateModule,
-      deliver: repoFile('dist/functions/deliver.js'),
+      deliver: packageFile('dist/functions/deliver.js'),
     }),
     ...(functionInstances !== undefined ? { functionInstances } : {}),
     draftFeatures,
@@ -299,7 +295,7 @@ function previousBuilds(file: string): string[] {
 async function publishExamples(stack: StackClients, io: CliIo): Promise<Map<string, string>> {
   const digests = new Map<string, string>();
   for (const file of DEMO_PACKS) {
-    const bytes = new Uint8Array(readFileSync(repoFile(`examples/${file}`)));
+    const bytes = new Uint8Array(readFileSync(packageFile(`examples/${file}`)));
     const v = validatePack(bytes);
     if (!v.conformant || !v.pack) {
       io.stderr(`example ${file} is not conformant (${v.class}); skipped\n`);
@@ -323,7 +319,7 @@ async function submitDemo(
   const url = await stack.queueUrl(stack.settings.intakeQueue);
   const { sendMessage } = await import('../../adapters/sqs.js');
   const ids: string[] = [];
-  const doc = (name: string) => new Uint8Array(readFileSync(repoFile(`examples/requests/${name}`)));
+  const doc = (name: string) => new Uint8Array(readFileSync(packageFile(`examples/requests/${name}`)));
   for (const r of DEMO_REQUESTS) {
     const digest = digests.get(r.pack);
     if (!digest) continue;

@@ -218,13 +218,8 @@ export async function verifyLive(
       positions = [];
       for await (const p of store.listPositions()) positions.push(p);
     }
-    // With witnesses, the table's own checkpoint notes and cosignatures join the files'.
-    if (options.witnesses !== undefined && keepsNotes(store)) {
-      const notes = [...options.witnesses.notes];
-      for (const logId of [...logs].sort())
-        for await (const n of store.readNotes(logId)) notes.push(await cosignedNote(store, n));
-      options = { ...options, witnesses: { ...options.witnesses, notes } };
-    }
+    if (options.witnesses !== undefined)
+      options = { ...options, witnesses: await withTableNotes(store, logs, options.witnesses) };
     return await verifyLedger(storeSource(store), policy.value, checkpoints, {
       ...options,
       ...(positions ? { positions } : {}),
@@ -235,6 +230,19 @@ export async function verifyLive(
   } finally {
     close();
   }
+}
+
+/** The table's own checkpoint notes with their cosignatures, joined to the files' (also the console's witnesses). */
+export async function withTableNotes(
+  store: LedgerStore,
+  logIds: Iterable<string>,
+  w: WitnessInputs,
+): Promise<WitnessInputs> {
+  if (!keepsNotes(store)) return w;
+  const notes = [...w.notes];
+  for (const logId of [...logIds].sort())
+    for await (const n of store.readNotes(logId)) notes.push(await cosignedNote(store, n));
+  return { ...w, notes };
 }
 
 /** The witness flags `docket verify` and `docket console` both take, read alike (readWitnessInputs). */

@@ -16,6 +16,8 @@ import {
   type RouteQueueConfig,
 } from '../../core/pipeline/index.js';
 import type { HandoffView, HandoffsView } from '../../core/console-api/index.js';
+import { routeTargetKey, type RouteConfig } from '../../infra/config.js';
+import { routeQueueName, type StackSettings } from '../../stack/settings.js';
 
 export interface HandoffContext {
   /** The deployment's routing, with physical queue names; null when unknown (files mode). */
@@ -24,6 +26,14 @@ export interface HandoffContext {
   /** The pack's escalation target for a target-only pack (read from the registry); `unknown` without a registry. */
   packTarget(digest: string): Promise<HandoffTarget | undefined | 'unknown'>;
   queueDepth?(queue: string): Promise<{ visible: number; inFlight: number } | null>;
+}
+
+/** A stage's routes with their physical queue names, as the evaluate function plans them. */
+export function routeQueueConfig(settings: StackSettings, routes: readonly RouteConfig[]): RouteQueueConfig {
+  return {
+    routeQueues: Object.fromEntries(routes.map((r) => [routeTargetKey(r), routeQueueName(settings, r.queue)])),
+    unroutedQueue: routeQueueName(settings, 'unrouted'),
+  };
 }
 
 /** Any queue name works for planning ids and route keys; only the queue column depends on the configuration. */

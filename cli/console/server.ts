@@ -29,7 +29,10 @@ export function packageRoot(from: string = dirname(fileURLToPath(import.meta.url
   return dir;
 }
 
-export const defaultDistDir = (): string => join(packageRoot(), 'console', 'dist');
+/** A file of this package, found from this module: from dist/ and from the sources alike. */
+export const packageFile = (rel: string): string => join(packageRoot(), rel);
+
+export const defaultDistDir = (): string => packageFile('console/dist');
 
 export interface ConsoleServerOptions {
   readonly source: ConsoleSource;

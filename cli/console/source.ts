@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { readCheckpointExport, readTrustPolicy, type LedgerStore, type TrustPolicy } from '../../core/ledger/index.js';
-import { cosignedNote, keepsNotes, type WitnessInputs } from '../../core/ledger/index.js';
+import type { WitnessInputs } from '../../core/ledger/index.js';
 import { readLedgerExportFast, verifyExportFiles } from '../../core/ledger/index.js';
 import type { ArchiveCheck, NoVerdict, SignedEntry, Verdict } from '../../core/ledger/index.js';
 import { EVALUATOR_IDENTITY } from '../../core/evaluate/index.js';
@@ -16,17 +16,16 @@ import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, type SettingFlags } from '../../stack/settings.js';
 import { explainStackError } from '../../stack/clients.js';
 import { stackDeps, type ReplayDeps } from '../commands/replay.js';
-import { verifyLive } from '../commands/verify.js';
+import { verifyLive, withTableNotes } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
 import { packRules } from './pack-rules.js';
 import { graphRules } from './graph-rules.js';
-import type { HandoffContext } from './handoffs.js';
+import { routeQueueConfig, type HandoffContext } from './handoffs.js';
 import { loadPackBytes } from '../../core/admission/index.js';
 import { fetchPack } from '../../core/replay/index.js';
 import { approximateDepth } from '../../adapters/sqs.js';
-import { resolveConfig, routeTargetKey, type RouteConfig } from '../../infra/config.js';
+import { resolveConfig, type RouteConfig } from '../../infra/config.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
-import { routeQueueName } from '../../stack/settings.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
 import type { GraphRulesView, PackRulesView, ReplayView } from '../../core/console-api/index.js';
 
@@ -213,10 +212,7 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
   const routes = o.routes ?? resolveConfig({ stage: settings.stage }).routes;
   let sqs: StackClients | null = null;
   const handoffs: HandoffContext = {
-    config: {
-      routeQueues: Object.fromEntries(routes.map((r) => [routeTargetKey(r), routeQueueName(settings, r.queue)])),
-      unroutedQueue: routeQueueName(settings, 'unrouted'),
-    },
+    config: routeQueueConfig(settings, routes),
     routesDescription:
       o.routesDescription ??
       `the routes a ${settings.stage} stack is deployed with by default (infra/config.ts), queues named by the stage`,
@@ -248,13 +244,7 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
     witnesses,
     async witnessInputs() {
       const w = withNow(witnesses);
-      if (w === undefined) return null;
-      if (!keepsNotes(opened.store)) return w;
-      // As verifyLive gathers them: the files' notes, then each log's own notes with their cosignatures.
-      const notes = [...w.notes];
-      for (const logId of [...(await opened.store.listLogs())].sort())
-        for await (const n of opened.store.readNotes(logId)) notes.push(await cosignedNote(opened.store, n));
-      return { ...w, notes };
+      return w === undefined ? null : withTableNotes(opened.store, await opened.store.listLogs(), w);
     },
     verify: (onProgress, progressEvery) => {
       const w = withNow(witnesses);

@@ -10,20 +10,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseStoredEntry, type SignedEntry } from '../../core/ledger/index.js';
-import { buildGraphRequest, planGraphHandoffs, type RouteQueueConfig } from '../../core/pipeline/index.js';
-import { routeTargetKey, type RouteConfig } from '../../infra/config.js';
-import { routeQueueName } from '../../stack/settings.js';
+import { buildGraphRequest, planGraphHandoffs } from '../../core/pipeline/index.js';
+import type { RouteConfig } from '../../infra/config.js';
 import { DEMO_GRAPH } from '../../stack/local-demo.js';
 import type { StackClients } from '../../stack/clients.js';
 import { consoleEntryUrl } from '../console/address.js';
+import { routeQueueConfig } from '../console/handoffs.js';
 import { describeEntry } from '../commands/show.js';
 import type { CliIo } from '../io.js';
-import { packageRoot } from '../console/server.js';
+import { packageFile } from '../console/server.js';
 import { publishGraph } from './publish-graph.js';
 import { terminalText } from '../terminal-text.js';
-
-/** A file of this package (found from this module, so from dist/ and from the sources alike). */
-const repoFile = (rel: string): string => join(packageRoot(), rel);
 
 /** The published graph's alias, `id@version`, read from its document (what `docket publish` printed last). */
 function aliasOf(graphBytes: Uint8Array): string {
@@ -38,7 +35,7 @@ export async function runGraphDemo(
   routes: readonly RouteConfig[],
   io: CliIo,
 ): Promise<boolean> {
-  const dir = repoFile(DEMO_GRAPH.project);
+  const dir = packageFile(DEMO_GRAPH.project);
   const graphPath = join(dir, DEMO_GRAPH.graph);
   io.stdout(`\n== judgment graph: publishing ${DEMO_GRAPH.project} (its packs, subgraph, then the graph)\n`);
   if (!(await publishGraph(join(dir, DEMO_GRAPH.config), graphPath, stack, io, false))) {
@@ -88,14 +85,6 @@ async function waitForEntry(
   return null;
 }
 
-/** The stage's routes with their physical queue names, as the console plans them. */
-function routeQueues(stack: StackClients, routes: readonly RouteConfig[]): RouteQueueConfig {
-  return {
-    routeQueues: Object.fromEntries(routes.map((r) => [routeTargetKey(r), routeQueueName(stack.settings, r.queue)])),
-    unroutedQueue: routeQueueName(stack.settings, 'unrouted'),
-  };
-}
-
 /** The handoffs the recorded graph run sent, planned from its signed entry: no queue is read. */
 function showGraphHandoffs(
   stack: StackClients,
@@ -103,7 +92,7 @@ function showGraphHandoffs(
   routes: readonly RouteConfig[],
   io: CliIo,
 ): void {
-  const plan = entry?.kind === 'graph-run' ? planGraphHandoffs(entry, routeQueues(stack, routes)) : [];
+  const plan = entry?.kind === 'graph-run' ? planGraphHandoffs(entry, routeQueueConfig(stack.settings, routes)) : [];
   for (const h of plan)
     io.stdout(
       `${terminalText(`${h.queue.padEnd(44)} ${h.target ? `${h.target.kind}:${h.target.name}` : '(no destination)'}  from ${h.instancePath}`)}\n`,
