@@ -42,15 +42,6 @@ export type CommandName = keyof typeof COMMANDS;
  */
 const WITHOUT_LEDGER: ReadonlySet<CommandName> = new Set<CommandName>(['evaluate', 'validate']);
 
-/**
- * node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md), with libsodium's Ed25519
- * verification when sodium-native loads (docs/adr/0240-libsodium-ed25519-verify.md).
- */
-async function installLedgerCrypto(): Promise<void> {
-  const { useFastestLedgerCrypto } = await import('../adapters/sodium-ledger-crypto.js');
-  useFastestLedgerCrypto();
-}
-
 export interface CommandModule {
   run(argv: string[], io: CliIo): Promise<number>;
 }
@@ -101,7 +92,9 @@ export async function main(argv: readonly string[], io: CliIo, options: MainOpti
     io.stderr(`docket: unknown command ${JSON.stringify(name)}\n${usage()}`);
     return EXIT.USAGE;
   }
-  if (!WITHOUT_LEDGER.has(name)) await installLedgerCrypto();
+  // node:crypto for the ledger's hashes and signatures (docs/adr/0185-ledger-crypto-port.md), with libsodium's Ed25519
+  // verification when sodium-native loads (docs/adr/0240-libsodium-ed25519-verify.md).
+  if (!WITHOUT_LEDGER.has(name)) (await import('../adapters/sodium-ledger-crypto.js')).useFastestLedgerCrypto();
   const mod = await loadCommand(name, options);
   if ('missing' in mod) {
     io.stderr(`docket: ${mod.missing}\n`);

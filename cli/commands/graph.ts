@@ -134,9 +134,7 @@ async function evaluate(values: Record<string, unknown>, io: CliIo): Promise<num
     supportedExtensions: new Set((values['supported-extension'] as string[] | undefined) ?? []),
     ...(workBudget !== undefined ? { workBudget } : {}),
   });
-  if (values.human === true) {
-    io.stderr(human(run));
-  }
+  if (values.human === true) io.stderr(human(run));
   return print(io, run);
 }
 

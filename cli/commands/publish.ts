@@ -99,8 +99,7 @@ async function gatePacks(
 ): Promise<number | undefined> {
   const load = await loadProject(configPath);
   if (!load.ok) {
-    const message = loadErrorMessage(load.error);
-    io.stderr(`docket publish: ${message}; nothing published\n`);
+    io.stderr(`docket publish: ${loadErrorMessage(load.error)}; nothing published\n`);
     return EXIT.FAILED;
   }
   const project = load.project;
@@ -110,9 +109,8 @@ async function gatePacks(
   for (const file of files) {
     const real = await realpath(file).catch(() => resolve(file));
     const name = declared.get(real);
-    if (name === undefined) {
+    if (name === undefined)
       return reportUsage(io, 'publish', `${file} is not a pack ${configPath} declares; nothing published`, USAGE);
-    }
     names.push(name);
   }
   const gate = await publishGate(project, { packs: names, graphs: [] }, skipTests, io);

@@ -120,9 +120,7 @@ function selectionOf(values: Record<string, unknown>): ReplaySelection {
   return { kind: 'range', logId: log, fromSeq, ...(to !== undefined ? { toSeq: to } : {}) };
 }
 
-function unreadable(io: CliIo, code: string, detail: string): number {
-  return reportNoVerdict(io, 'replay', { code, detail });
-}
+const unreadable = (io: CliIo, code: string, detail: string): number => reportNoVerdict(io, 'replay', { code, detail });
 
 export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDeps): Promise<number> {
   const line = readCommandLine(io, 'replay', USAGE, () => {

@@ -29,8 +29,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const load = await loadProject(values.config as string);
   if (!load.ok) {
-    const message = loadErrorMessage(load.error);
-    io.stderr(`docket test: ${terminalText(message)}\n`);
+    io.stderr(`docket test: ${terminalText(loadErrorMessage(load.error))}\n`);
     return load.error.kind === 'read' ? EXIT.GRAPH_IO : EXIT.GRAPH_INVOCATION;
   }
   const project = load.project;

@@ -64,9 +64,7 @@ const defaultDeps: VerifyDeps = {
   },
 };
 
-function noVerdict(io: CliIo, nv: NoVerdict): number {
-  return reportNoVerdict(io, 'verify', nv);
-}
+const noVerdict = (io: CliIo, nv: NoVerdict): number => reportNoVerdict(io, 'verify', nv);
 
 function progress(io: CliIo): { onProgress: (n: number) => void; done: () => void } {
   let shown = false;

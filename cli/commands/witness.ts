@@ -105,20 +105,19 @@ const knowsOrigin = (policy: TrustPolicy) => (origin: string) => {
   return o !== null && policy.logs.includes(o.logId) && isAllowedAuthority(policy, o);
 };
 
-function ownWitness(values: Values, policy: TrustPolicy): { service: WitnessService; statePath: string } {
+function ownWitness(values: Values, policy: TrustPolicy): WitnessService {
   const statePath = str(values, 'state') ?? localPaths().witnessState;
-  const service = new WitnessService(
+  return new WitnessService(
     loadWitnessState(statePath),
     { policy, knowsOrigin: knowsOrigin(policy), key: loadKey(values) },
     () => Math.floor(Date.now() / 1000),
     (s) => saveWitnessState(statePath, s),
   );
-  return { service, statePath };
 }
 
 async function serve(values: Values, io: CliIo): Promise<number> {
   const policy = loadPolicy(values);
-  const { service } = ownWitness(values, policy);
+  const service = ownWitness(values, policy);
   const host = str(values, 'host') ?? '127.0.0.1';
   const port = Number(str(values, 'port') ?? '0');
   const server = witnessServer(service, (e) => io.stderr(`docket witness serve: ${(e as Error).message}\n`));
@@ -242,7 +241,7 @@ async function runOnce(values: Values, io: CliIo): Promise<number> {
   const url = str(values, 'url');
   const own = url === undefined ? ownWitness(values, policy) : null;
   const send = (body: string): Promise<AddCheckpointResponse> =>
-    own !== null ? own.service.addCheckpoint(body).then((o) => o.response) : postAddCheckpoint(url as string, body);
+    own !== null ? own.addCheckpoint(body).then((o) => o.response) : postAddCheckpoint(url as string, body);
   let view: LedgerView & { close?: () => void };
   try {
     view = str(values, 'export') !== undefined ? fileView(values, io) : await liveView(values, policy, io);
@@ -259,9 +258,7 @@ async function runOnce(values: Values, io: CliIo): Promise<number> {
       const n = await view.newestNote(logId);
       if (n === null) {
         // A log the witness has cosigned before but that now shows no checkpoint note at all was rolled back.
-        const seen = [...(own?.service.current().values() ?? [])].find(
-          (w) => parseCheckpointOrigin(w.origin)?.logId === logId,
-        );
+        const seen = [...(own?.current().values() ?? [])].find((w) => parseCheckpointOrigin(w.origin)?.logId === logId);
         if (seen !== undefined) refusedBefore = true;
         io.stdout(
           `${JSON.stringify(seen === undefined ? { logId, outcome: 'no-checkpoint-note' } : { logId, treeSize: 0, outcome: 'refused', finding: 'rollback', witnessSize: seen.treeSize })}\n`,
@@ -279,7 +276,7 @@ async function runOnce(values: Values, io: CliIo): Promise<number> {
     }
     const results = await runWitness({
       logs,
-      oldSizeOf: (origin) => own?.service.current().get(origin)?.treeSize ?? 0,
+      oldSizeOf: (origin) => own?.current().get(origin)?.treeSize ?? 0,
       proofFor: async (logId, m, size) => {
         const leaves = await view.leaves(logId, size);
         return leaves === null ? null : consistencyProof(m, leaves);

@@ -8,8 +8,8 @@ export class ApiError extends Error {
   }
 }
 
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(path, { headers: { Accept: 'application/json' }, ...(signal ? { signal } : {}) });
+export async function getJson<T>(path: string): Promise<T> {
+  const res = await fetch(path, { headers: { Accept: 'application/json' } });
   const body: unknown = await res.json();
   if (!res.ok) throw new ApiError(res.status, body);
   return body as T;

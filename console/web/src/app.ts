@@ -8,9 +8,9 @@ import './receipt-page.js';
 import './graph-run-page.js';
 
 /**
- * The console's shell and router: real paths (`/`, `/entries?…`, `/entry/<request-id>`, `/verify`,
- * `/receipt`, `/graph-run`) handled on the
- * client with the History API; the server answers each with this app, so every page has a stable, linkable URL.
+ * The console's shell and router: real paths (`/`, `/entries?…`, `/entry/<request-id>`, `/verify`, `/receipt`,
+ * `/graph-run`) handled on the client with the History API; the server answers each with this app, so every page has
+ * a stable, linkable URL.
  */
 export class DocketConsole extends LightElement {
   static override properties = { path: { state: true }, search: { state: true } };
