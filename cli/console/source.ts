@@ -24,7 +24,7 @@ import { routeQueueConfig, type HandoffContext } from './handoffs.js';
 import { loadPackBytes } from '../../core/admission/index.js';
 import { fetchPack } from '../../core/replay/index.js';
 import { approximateDepth } from '../../adapters/sqs.js';
-import { resolveConfig, type RouteConfig } from '../../infra/config.js';
+import { resolveConfig } from '../../infra/config.js';
 import { openStack, type StackClients } from '../../stack/clients.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
 import type { GraphRulesView, PackRulesView, ReplayView } from '../../core/console-api/index.js';
@@ -169,22 +169,15 @@ export interface StackSourceOptions {
    * null, none: the checkpoints stored in the table only.
    */
   readonly checkpointsPath?: string | null;
-  readonly env?: Readonly<Record<string, string | undefined>>;
   /** How replay reaches the stack and names this build (tests pin the build digest). */
   readonly replayDeps?: ReplayDeps;
   readonly witnesses?: ConsoleWitnesses;
-  /** The stage's routes; default: the routes a stack is deployed with by default (infra/config.ts). */
-  readonly routes?: readonly RouteConfig[];
-  readonly routesDescription?: string;
-  /** How the request archive is cross-checked (stack/request-omissions.ts by default; tests substitute). */
-  readonly archiveCheck?: (stack: StackClients) => Promise<ArchiveCheck>;
   /** How a queue's depth is read (GetQueueAttributes by default; tests substitute). */
   readonly queueDepth?: (queue: string) => Promise<{ visible: number; inFlight: number } | null>;
 }
 
 export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSource> {
-  const env = o.env ?? process.env;
-  const settings = resolveSettings(o.flags, env);
+  const settings = resolveSettings(o.flags, process.env);
   const local = localPaths();
   const policyPath = o.policyPath ?? local.trustPolicy;
   const checkpointsPath =
@@ -209,13 +202,10 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
     return null;
   }
   // The stage as deployed: its defaults and its preset (the local stage routes every example target, infra/config.ts).
-  const routes = o.routes ?? resolveConfig({ stage: settings.stage }).routes;
   let sqs: StackClients | null = null;
   const handoffs: HandoffContext = {
-    config: routeQueueConfig(settings, routes),
-    routesDescription:
-      o.routesDescription ??
-      `the routes a ${settings.stage} stack is deployed with by default (infra/config.ts), queues named by the stage`,
+    config: routeQueueConfig(settings, resolveConfig({ stage: settings.stage }).routes),
+    routesDescription: `the routes a ${settings.stage} stack is deployed with by default (infra/config.ts), queues named by the stage`,
     async packTarget(digest) {
       const bytes = await fetchPack(opened.fetch, digest);
       if (!bytes.ok || bytes.value === null) return undefined;
@@ -259,7 +249,7 @@ export async function openStackSource(o: StackSourceOptions): Promise<ConsoleSou
     },
     async archiveCheck() {
       sqs ??= openStack(settings);
-      return (o.archiveCheck ?? archiveCheckOf)(sqs);
+      return archiveCheckOf(sqs);
     },
     async replay(requestId) {
       if (policy === null) return { available: false, reason: `replay needs a trust policy: ${problem}` };
