@@ -1,11 +1,8 @@
 /**
- * `docket publish --config <jpack.json> --graph <g.json>` publishes a judgment graph's closed set and then the graph
- * (cli/graph/publish-graph.ts, ADR 0340). `docket publish --config <jpack.json> <pack>…` publishes packs the project
- * declares. With --config, the matrices and rows the project declares for what is published run first and a failing
- * case publishes nothing (cli/commands/publish-gate.ts, ADR 0431); `--skip-tests` publishes anyway and says so.
- * `docket publish <pack>…`: validates each pack (Core §3; a non-conformant pack is refused with its diagnostics,
- * exit 1) and stores its exact bytes by SHA-256 digest plus the alias `id@version` → digest (ADR 0062, ADR 0081).
- * Prints one line per pack: "sha256:<digest>  <id>@<version>".
+ * `docket publish <pack>…` (USAGE below): validates each pack (Core §3; a non-conformant one is refused with its
+ * diagnostics, exit 1) and stores its exact bytes by SHA-256 digest plus the alias `id@version` (ADR 0062, ADR 0081).
+ * With --config, the project's declared tests gate it first (publish-gate.ts, ADR 0431); --graph publishes a judgment
+ * graph's closed set (cli/graph/publish-graph.ts, ADR 0340).
  */
 import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

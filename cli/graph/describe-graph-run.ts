@@ -1,10 +1,8 @@
 /**
  * `docket show` of a `graph-run` entry (docs/graphs.md "Submitting, showing and drawing a graph run", ADR 0370): what
- * was decided first — the headline, every leaf by instance path with its disposition kind, every requested handoff
- * with the node it came from and its target verbatim — then where it is recorded, what it binds and the console
- * page that draws it. The run is the recorded output contract text, read strictly with core/graph-view's reader; a
- * string from it (ids, paths, targets) is printed through cli/terminal-text.ts, so no terminal sequence in a hostile
- * id can act.
+ * was decided first — the headline, every leaf, every handoff with its node and target verbatim — then where it is
+ * recorded and what it binds. The recorded run is read strictly with core/graph-view's reader; its strings are
+ * printed as terminal text (cli/terminal-text.ts), so no terminal sequence in a hostile id can act.
  */
 import { readGraphRunView } from '../../core/graph-view/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';

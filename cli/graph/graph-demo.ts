@@ -1,11 +1,8 @@
 /**
- * The graph part of the main job (`npm start -- --graphs`, `docket local start --graphs`): publishes the
- * vendor-onboarding project's closed set and graph (ADR 0340), puts one graph request on the intake queue, waits for
- * its ledger entry, and shows the entry (as `docket show` does), the handoffs it put on the route queues (each with
- * its target verbatim and the instance path it came from) and the console page that draws the run (ADR 0370). The
- * handoffs are planned from the signed entry as the evaluate function plans them (planGraphHandoffs), never received
- * from a route queue: a receive, even with a zero visibility timeout, spends a consumer's receive count and enough of
- * them move a genuine handoff to its DLQ (docs/adr/0458-local-start-reads-queues-by-attributes-only.md).
+ * The graph part of the main job (`npm start -- --graphs`): publishes the vendor-onboarding project (ADR 0340), runs
+ * one graph request through the pipeline and shows its entry as `docket show` does, its handoffs and the console page
+ * that draws the run (ADR 0370). The handoffs are planned from the signed entry (planGraphHandoffs), never received
+ * from a route queue (docs/adr/0458-local-start-reads-queues-by-attributes-only.md).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
