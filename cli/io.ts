@@ -9,7 +9,6 @@ import { open, readFile } from 'node:fs/promises';
 export interface CliIo {
   /** Writes to standard output; text is encoded as UTF-8, bytes are written as they are. */
   readonly stdout: (chunk: string | Uint8Array) => void;
-  /** Writes to standard error. */
   readonly stderr: (chunk: string | Uint8Array) => void;
   /** Reads standard input to its end, as bytes. Called at most once per command run. */
   readonly readStdin: () => Promise<Uint8Array>;
@@ -19,7 +18,6 @@ export interface CliIo {
   readonly stdoutDrained?: () => Promise<void> | undefined;
 }
 
-/** The real process streams. */
 export function processIo(): CliIo {
   return {
     stdout: (chunk) => void process.stdout.write(chunk),
@@ -42,7 +40,6 @@ export interface MemoryIo extends CliIo {
   readonly out: () => string;
   /** Everything written to stderr so far, decoded as UTF-8. */
   readonly err: () => string;
-  /** Raw stdout bytes. */
   readonly outBytes: () => Uint8Array;
 }
 

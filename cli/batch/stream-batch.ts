@@ -9,7 +9,6 @@ import { LineSplitter, type SplitLine } from './line-splitter.js';
 import { MAX_LINE_BYTES } from './line-evaluator.js';
 import { resultLine } from './result-line.js';
 
-/** Where result lines go. */
 export interface BatchSink {
   readonly write: (text: string) => void;
   /** undefined when the sink can take more now; otherwise settles when it can (a stream's 'drain'). */
