@@ -5,21 +5,10 @@
  */
 import type { EntryPage, EntrySummary } from '../../core/console-api/index.js';
 
-export interface EntryFilter {
-  readonly requestId?: string;
-  readonly log?: string;
-  readonly kind?: string;
-  /** The disposition kind (`outcome`, `no-match`, …), the error class or the refusal code. */
-  readonly result?: string;
-  readonly outcome?: string;
-  /** A pack id, or a pack digest (64 hex). */
-  readonly pack?: string;
-  /** `name=value` (exact) or `value` (any correlation member with that value). */
-  readonly correlation?: string;
-  readonly from?: string;
-  readonly to?: string;
-}
-
+/**
+ * The filters by query name. `result`: the disposition kind (`outcome`, `no-match`, …), the error class or the refusal
+ * code; `pack`: a pack id or digest (64 hex); `correlation`: `name=value` (exact) or `value` (any member with it).
+ */
 export const FILTER_KEYS = [
   'requestId',
   'log',
@@ -31,6 +20,7 @@ export const FILTER_KEYS = [
   'from',
   'to',
 ] as const;
+export type EntryFilter = Readonly<Partial<Record<(typeof FILTER_KEYS)[number], string>>>;
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
 
