@@ -62,6 +62,9 @@ export class ExportStore implements LedgerStore {
   putEntryIfAbsent(): Promise<boolean> {
     return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
   }
+  putEntriesIfAbsent(): Promise<boolean> {
+    return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
+  }
   putClaimIfAbsent(): Promise<boolean> {
     return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
   }

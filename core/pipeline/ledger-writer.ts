@@ -149,7 +149,6 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     const claimed = claimRequest(o.store, {
       requestId,
       requestDigest,
-      logIds: logs,
       logId,
       headCache,
       writtenSeqs,
@@ -195,7 +194,6 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     const out = await appendOnce(o.store, {
       requestId: draft.requestId,
       requestDigest: draft.requestDigest,
-      logIds: logs,
       logId,
       headCache,
       ownSlots,
