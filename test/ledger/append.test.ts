@@ -147,8 +147,8 @@ async function assertLedger(store: MemoryLedgerStore, requestIds: readonly strin
 describe('the append protocol', () => {
   it('appends the first entry of a log at seq 0 with a null previous hash, then chains the next', async () => {
     const store = new MemoryLedgerStore();
-    const a = await appendOnce(store, { ...request('a'), logIds: ['only'], logId: 'only' });
-    const b = await appendOnce(store, { ...request('b'), logIds: ['only'], logId: 'only' });
+    const a = await appendOnce(store, { ...request('a'), logId: 'only' });
+    const b = await appendOnce(store, { ...request('b'), logId: 'only' });
     expect(a.ok && b.ok).toBe(true);
     if (!a.ok || !b.ok) return;
     expect([a.value.status, a.value.entry.seq, b.value.entry.seq]).toEqual(['appended', 0, 1]);
@@ -190,8 +190,8 @@ describe('the append protocol', () => {
 
   it("refuses a redelivery to another log's writer as a claim-in-other-log naming the claim's log, writing nothing", async () => {
     const store = new MemoryLedgerStore();
-    const first = await appendOnce(store, { ...request('moving'), logIds: ['x-log'], logId: 'x-log' });
-    const again = await appendOnce(store, { ...request('moving'), logIds: ['y-log', 'z-log'], logId: 'y-log' });
+    const first = await appendOnce(store, { ...request('moving'), logId: 'x-log' });
+    const again = await appendOnce(store, { ...request('moving'), logId: 'y-log' });
     expect(first.ok && first.value.entry.logId).toBe('x-log');
     expect(!again.ok && again.error.code === 'claim-in-other-log' && again.error.claim.logId).toBe('x-log');
     expect(await store.listLogs()).toEqual(['x-log']);
