@@ -48,7 +48,8 @@ export interface AdmissionInput {
  * + sort key number (≤ 21) + projection requestId (≤ 256) + kind (≤ 17) + entryHash (64) = 682, rounded up to 2,048
  * to leave room for an adapter's extra attributes (e.g. a GSI key). An adapter that stores more must raise this.
  */
-export const DEFAULT_ADMISSION_LIMITS = Object.freeze({ itemBytes: 409_600, itemOverheadBytes: 2_048 });
+export const DEFAULT_ADMISSION_LIMITS: { readonly itemBytes: number; readonly itemOverheadBytes: number } =
+  Object.freeze({ itemBytes: 409_600, itemOverheadBytes: 2_048 });
 /** The most bytes of entry body one ledger item holds. */
 const LIMIT_BYTES = DEFAULT_ADMISSION_LIMITS.itemBytes - DEFAULT_ADMISSION_LIMITS.itemOverheadBytes;
 
