@@ -62,6 +62,7 @@ export class ExportStore implements LedgerStore {
   }
 
   readonly putEntryIfAbsent = refuse;
+  readonly putEntriesIfAbsent = refuse;
   readonly putClaimIfAbsent = refuse;
   readonly putPositionIfAbsent = refuse;
   readonly putCheckpointIfAbsent = refuse;

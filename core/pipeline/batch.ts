@@ -1,27 +1,10 @@
 /**
- * An SQS batch → partial batch response (ReportBatchItemFailures). Each record is processed on its own: one bad
- * record never fails its neighbours. A record fails (and is redelivered) only when processing threw — an
- * infrastructure fault — or when a reject could not be sent. A record the ledger cannot record (outcome `dead-letter`:
- * no usable id, or an id recorded for other bytes) is sent by `deadLetter` to the rejects queue with its reason and
- * then counts as handled (docs/adr/0071-unidentified-requests-go-to-the-dlq.md,
- * docs/adr/0492-the-evaluate-functions-rejects-have-their-own-queue.md), so every submitted request ends as a ledger
- * entry or as a message carrying its reason (on the rejects queue, or on a DLQ after SQS's redrive).
- *
- * Records run with bounded concurrency: requests land on different logs, so appends proceed in parallel.
- *
- * Nothing is delivered here (the delivery stage, docs/adr/0404-delivery-stage.md): once every record has been
- * processed, the entries the batch recorded are named in delivery jobs, one per log (core/pipeline/delivery-job.ts),
- * and sent before the handler answers — so before the batch is deleted, and a crash first leaves the batch to be
- * redelivered, its records found as duplicates and their jobs sent again. A record whose job was not sent fails like
- * one whose processing threw. Outcomes are reported to the observer only once the jobs were sent.
- *
- * The source is the FIFO ledger queue (docs/adr/0270-one-writer-per-log.md), so the answer follows AWS's rule for FIFO
- * partial batch responses: the first failed record and every record after it in the batch are reported failed
- * (processed or not: a processed one is redelivered and found as a duplicate), so no message of a group is ever
- * deleted ahead of an earlier one that failed. The records themselves run concurrently, a group's too: the intake
- * promises requesters no order, the writer already serializes the one step that must be serial (the slot write: one
- * group commit of a log at a time, docs/adr/0350-group-commit-of-slot-writes.md), and the AWS scale model measured sequential groups at 338 appends/s against 8 logs where concurrent
- * ones give ~880 (docs/adr/0274-fifo-batches-run-concurrently.md).
+ * An SQS batch of the FIFO ledger queue → partial batch response (docs/pipeline.md "What becomes of a message", "The
+ * evaluate function"). Records run concurrently and each on its own (ADR 0274); a record the ledger cannot record goes
+ * to the rejects queue with its reason and counts as handled (ADRs 0071, 0492). Nothing is delivered here (ADR 0404):
+ * once every record is processed, the batch's entries are named in delivery jobs, one per log, sent before the
+ * handler answers, so a crash leaves the batch to be redelivered and its jobs sent again. FIFO's rule for partial
+ * batch responses: the first failed record and every record after it are reported failed.
  */
 import { MAX_JOB_ENTRIES, type DeliveryJob } from './delivery-job.js';
 import type { BatchDeliveryReport } from './ports.js';

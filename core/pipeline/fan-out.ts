@@ -7,7 +7,8 @@
 import { planGraphHandoffs } from './graph-handoffs.js';
 import { handoffMessagesFor } from './handoff-message.js';
 import { planHandoffs, routeKey, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
-import type { LoadedPack, OutboxHandoff, PackSource, RecordedEntry } from './ports.js';
+import type { LoadedPack } from '../admission/index.js';
+import type { OutboxHandoff, PackSource, RecordedEntry } from './ports.js';
 import { resultNotificationFor, type ResultMessage } from './result-notification.js';
 
 /** One handoff an entry owes: where it goes (handoff-plan.ts) and the message that goes there. */

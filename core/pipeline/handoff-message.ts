@@ -1,22 +1,9 @@
 /**
- * The handoff message, format docket.handoff/2 (schema/handoff-message.schema.json; docs/pipeline.md): what a route
- * consumer receives. One builder that checks every invariant before it emits RFC 8785 bytes, and one strict reader.
- *
- * The message carries the signed ledger entry's exact stored bytes (`entry`, a JSON string holding the entry's RFC
- * 8785 text), so a consumer can check the entry signature offline under its trust policy
- * (handoff-verdict.ts; docs/adr/0140-verifiable-handoff-messages.md). Everything a consumer acts on — ledger
- * coordinates, request id, pack digest, disposition, correlation — is read from those signed bytes, never from
- * unsigned copies beside them. Only the routing members (routeIndex, shape, destination, target) sit outside the
- * entry, and the reader checks them against the signed disposition (Core §8.1).
- *
- * A graph run's entry (kind `graph-run`, ADR 0361) fans out every requested handoff at any depth: its messages carry
- * two more routing members, `instancePath` (the originating instance path) and `node` (the leaf's id), checked like
- * the others against the signed run text (graph-handoffs.ts), and the disposition and pack digest a consumer reads
- * are the originating leaf's. A message of a pack's entry never carries them.
- *
- * The handoff id is deterministic — SHA-256 over a domain prefix, the entry hash and the route index
- * (docs/adr/0074-handoff-id-and-at-least-once-delivery.md) — so a re-sent handoff carries the same id and consumers
- * deduplicate on it; the reader recomputes it.
+ * The handoff message, format docket.handoff/2 (schema/handoff-message.schema.json; docs/pipeline.md "Handoffs"): one
+ * builder that checks every invariant before it emits RFC 8785 bytes, and one strict reader. Everything a consumer
+ * acts on is read from the signed entry bytes it carries (ADR 0140); only the routing members sit outside them, and
+ * the reader checks them against the signed disposition (Core §8.1) or, for a graph run (ADR 0361), the run's plan.
+ * The handoff id derives from the entry hash and route index (ADR 0074), so a re-sent handoff keeps its id.
  */
 import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';

@@ -1,12 +1,8 @@
 /**
- * The pipeline's LedgerWriter over the ledger's append protocol (core/ledger/write/append.ts): the pipeline decides the
- * entry's content, the protocol decides its slot (log, seq, prevHash), and the builder checks and signs it.
- * Time and the signer are passed in (core has no clock and never holds a key it did not receive).
- *
- * One writer per log (docs/adr/0270-one-writer-per-log.md): a record is written through `forLog(group)`, to its FIFO
- * group's log only; each log's slot writes are group-committed (docs/adr/0350-group-commit-of-slot-writes.md); and
- * no position is written for a new entry — the delivery stage writes it before it notifies
- * (core/pipeline/deliver-job.ts), so the FIFO lock is held only for what the append needs.
+ * The pipeline's LedgerWriter over the append protocol (core/ledger/write/append.ts; docs/ledger-write-path.md): the
+ * pipeline decides the entry's content, the protocol its slot, and the builder checks and signs it. A record is
+ * written through `forLog(group)`, to its FIFO group's log only (ADR 0270); no position is written for a new entry —
+ * the delivery stage writes it (ADR 0404), so the FIFO lock is held only for what the append needs.
  */
 import {
   appendOnce,
@@ -31,10 +27,7 @@ export interface LedgerWriterOptions {
   readonly logIds: readonly string[];
   /** RFC 3339 UTC time of the entry (the handler's clock). */
   readonly now: () => string;
-  /**
-   * Waits before lost-slot retry number `attempt`, outside the per-log lock (ADR 0272); the edge jitters it
-   * (core has no clock nor randomness). Absent: retry at once.
-   */
+  /** Waits before lost-slot retry number `attempt` (ADR 0272); the edge jitters it. Absent: retry at once. */
   readonly backoff?: (attempt: number) => Promise<void>;
 }
 
@@ -149,7 +142,6 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     const claimed = claimRequest(o.store, {
       requestId,
       requestDigest,
-      logIds: logs,
       logId,
       headCache,
       writtenSeqs,
@@ -195,7 +187,6 @@ export function ledgerWriter(o: LedgerWriterOptions): SequencedLedgerWriter {
     const out = await appendOnce(o.store, {
       requestId: draft.requestId,
       requestDigest: draft.requestDigest,
-      logIds: logs,
       logId,
       headCache,
       ownSlots,

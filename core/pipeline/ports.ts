@@ -7,8 +7,6 @@ import type { BuiltEntry } from '../ledger/entries/entry.js';
 import type { UnsignedEntry } from '../ledger/entries/entry-types.js';
 import type { ResultMessage } from './result-notification.js';
 
-export type { LoadedPack, PackLoad } from '../admission/index.js';
-
 /**
  * The pack registry as the pipeline reads it: `id@version` → digest hex, digest → loaded pack, or an item the
  * registry holds but cannot serve (`registry-integrity`, recorded as a refusal: ADR 0485).

@@ -15,6 +15,7 @@ import { normalizeDraftFeatures } from '../pack/index.js';
 import type { EvaluationError } from '../evaluate/types.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';
 import type { EntryRefusal } from '../ledger/entries/entry-types.js';
+import { capMessage } from '../ledger/entries/entry.js';
 import type { AppendResult, EntryDraft, GraphReadFailure, LedgerWriter, PackSource, RequestArchive } from './ports.js';
 import {
   admit,
@@ -230,7 +231,7 @@ function evaluateAdmitted(
     return {
       ...base,
       kind: 'evaluation-error',
-      error: { ...result.error, message: capUtf8(result.error.message, 1024) },
+      error: { ...result.error, message: capMessage(result.error.message) },
     };
   return {
     ...base,
@@ -242,7 +243,7 @@ function evaluateAdmitted(
 
 /** The `admission-refusal` draft of a refusal `admit` decided, its message capped as the entry format requires. */
 function refusal(common: Common, a: Pick<Refused, 'code' | 'message'> & Partial<Refused>): EntryDraft {
-  const r: EntryRefusal = { code: a.code, message: capUtf8(a.message, 1024) };
+  const r: EntryRefusal = { code: a.code, message: capMessage(a.message) };
   return {
     ...common,
     kind: 'admission-refusal',
@@ -279,12 +280,4 @@ function outcomeOf(result: AppendResult, requestId: string): ProcessOutcome {
     ...(e.kind === 'evaluation-error' ? { errorClass: e.error.class } : {}),
     ...(e.kind === 'admission-refusal' ? { refusalCode: e.refusal.code } : {}),
   };
-}
-
-function capUtf8(s: string, maxBytes: number): string {
-  const enc = new TextEncoder();
-  if (enc.encode(s).length <= maxBytes) return s;
-  // encodeInto writes whole characters only: `read` ends the longest prefix that fits before the marker.
-  const { read } = enc.encodeInto(s, new Uint8Array(maxBytes - 3));
-  return `${s.slice(0, read)}...`;
 }

@@ -1,22 +1,9 @@
 /**
  * The result notification, format docket.result/2 (schema/result-notification.schema.json; docs/pipeline.md
- * "Result notifications"; docs/adr/0290-verifiable-result-notifications.md): what
- * the results topic publishes for every appended ledger entry — a disposition, an evaluation error or an admission
- * refusal. One builder that checks every invariant before it emits RFC 8785 bytes, and one strict reader.
- *
- * Like a handoff message (handoff-message.ts, ADR 0140) the notification carries the signed entry's exact stored
- * bytes (`entry`, a JSON string holding the entry's RFC 8785 text), so a requester checks it offline under its trust
- * policy (result-verdict.ts); nothing a consumer acts on sits outside those signed bytes. The notification id is the
- * entry hash, recomputed by the reader, so a redelivered request re-publishes the same id and consumers deduplicate
- * on it.
- *
- * SNS's largest message is smaller than DynamoDB's largest item: an entry whose escaped text would not fit is left
- * out (`entryOmitted`) with only its coordinates (logId, seq, entryHash), never cut. Such a notification proves
- * nothing by itself: the reader of it fetches the entry at those coordinates and checks its hash.
- *
- * SNS message attributes (for subscription filter policies) are derived here too, from the same entry: only present,
- * non-empty values that SNS and a filter policy can carry unchanged (notificationAttributes). They are unsigned hints
- * for routing, never evidence.
+ * "Result notifications", which says what it carries; docs/adr/0290-verifiable-result-notifications.md): one builder
+ * that checks every invariant before it emits RFC 8785 bytes, and one strict reader. It carries the signed entry's
+ * exact bytes, or only their coordinates (`entryOmitted`) when they would not fit an SNS message, never cut; its id is
+ * the entry hash. Its SNS message attributes are unsigned routing hints, never evidence.
  */
 import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';

@@ -1,17 +1,12 @@
 /**
  * The sequencer's decision (docs/adr/0270-one-writer-per-log.md): which FIFO message group — which ledger log — an
- * intake message goes to, and its deduplication id. Pure: the sequence function forwards the body verbatim with
- * these two values, and the evaluate function then writes each log from that log's group only, so each log has one
- * writer whatever the function's concurrency.
+ * intake message goes to, and its deduplication id; the evaluate function then writes each log from its group only.
  *
- *   group  — selectLog(requestId, logIds) (ADR 0270: the hash of the request id over the sorted logs), the request id
- *            read by the intake reader, the one the evaluate function will read (a graph request's whose inputs are
- *            not strict JSON included, ADR 0459). A body with no readable request id still goes on, to a group derived
- *            from its message id, which is never a log id ('~' is outside the log id alphabet), so the evaluate
- *            function dead-letters it with its reason (docs/adr/0071-unidentified-requests-go-to-the-dlq.md).
- *   dedup  — SHA-256 (hex) of the body's UTF-8 bytes: the request digest. A copy of the same bytes sent again
- *            within SQS's 5-minute window is one message; the same request id with other bytes is not deduplicated
- *            and meets the ledger's request-id-conflict refusal.
+ *   group  — selectLog of the request id as the evaluate function will read it (a graph request's whose inputs are
+ *            not strict JSON included, ADR 0459); a body with no readable id goes to a group derived from its message
+ *            id, never a log id ('~' is outside the log id alphabet), so the evaluate function rejects it (ADR 0071).
+ *   dedup  — SHA-256 (hex) of the body's UTF-8 bytes: the same id with other bytes is not deduplicated and meets the
+ *            ledger's request-id-conflict refusal.
  */
 import { readIntakeRequest } from '../admission/index.js';
 import { sha256Hex } from '../ledger/primitives/bytes.js';

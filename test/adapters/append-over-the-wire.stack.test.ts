@@ -72,7 +72,6 @@ describe.each([1, 4, 16])('appending with %i concurrent writer(s) over the wire'
           const r = await appendOnce(store, {
             requestId,
             requestDigest: digestOf(requestId),
-            logIds,
             // The writer of the request's FIFO group (core/pipeline/sequencing.ts).
             logId: selectLog(requestId, logIds),
             slotCommits: commits,
@@ -108,7 +107,6 @@ describe('a request id reused with other bytes over the wire', () => {
     const first = await appendOnce(store, {
       requestId: 'dup-id',
       requestDigest: digestOf('one'),
-      logIds,
       logId: logIds[0]!,
       slotCommits: slotCommits(),
       build: (s) => refusalEntry(s, 'dup-id', digestOf('one')),
@@ -116,7 +114,6 @@ describe('a request id reused with other bytes over the wire', () => {
     const second = await appendOnce(store, {
       requestId: 'dup-id',
       requestDigest: digestOf('two'),
-      logIds,
       logId: logIds[0]!,
       slotCommits: slotCommits(),
       build: (s) => refusalEntry(s, 'dup-id', digestOf('two')),
@@ -142,7 +139,6 @@ describe('a writer that crashes mid-append over the wire', () => {
         appendOnce(store, {
           requestId,
           requestDigest: digestOf(requestId),
-          logIds,
           logId: logIds[0]!,
           slotCommits: slotCommits(),
           build: (slot) => refusalEntry(slot, requestId),

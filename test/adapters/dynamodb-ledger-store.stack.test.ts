@@ -115,7 +115,6 @@ describe('the DynamoDB ledger store over the wire', () => {
       const r = await appendOnce(store, {
         requestId,
         requestDigest: digestOf(requestId),
-        logIds,
         logId: logIds[0]!,
         slotCommits: commits,
         build: (slot) => refusalEntry(slot, requestId),

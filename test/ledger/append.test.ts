@@ -54,9 +54,7 @@ function crashingView(store: LedgerStore, at: number, when: 'before' | 'after'):
       return store.readEntries(l, f, t);
     },
     putEntryIfAbsent: (e) => gate(() => store.putEntryIfAbsent(e)),
-    ...(store.putEntriesIfAbsent !== undefined
-      ? { putEntriesIfAbsent: (es) => gate(() => store.putEntriesIfAbsent!(es)) }
-      : {}),
+    putEntriesIfAbsent: (es) => gate(() => store.putEntriesIfAbsent(es)),
     readClaim: (r) => gate(() => store.readClaim(r)),
     putClaimIfAbsent: (c) => gate(() => store.putClaimIfAbsent(c)),
     readPosition: (r) => gate(() => store.readPosition(r)),
@@ -74,7 +72,6 @@ function request(requestId: string, bytes = `request ${requestId}`): AppendReque
   return {
     requestId,
     requestDigest,
-    logIds: LOGS,
     // The writer of the request's FIFO group (core/pipeline/sequencing.ts), one group commit per delivery.
     logId: selectLog(requestId, LOGS),
     slotCommits: slotCommits(),
@@ -150,8 +147,8 @@ async function assertLedger(store: MemoryLedgerStore, requestIds: readonly strin
 describe('the append protocol', () => {
   it('appends the first entry of a log at seq 0 with a null previous hash, then chains the next', async () => {
     const store = new MemoryLedgerStore();
-    const a = await appendOnce(store, { ...request('a'), logIds: ['only'], logId: 'only' });
-    const b = await appendOnce(store, { ...request('b'), logIds: ['only'], logId: 'only' });
+    const a = await appendOnce(store, { ...request('a'), logId: 'only' });
+    const b = await appendOnce(store, { ...request('b'), logId: 'only' });
     expect(a.ok && b.ok).toBe(true);
     if (!a.ok || !b.ok) return;
     expect([a.value.status, a.value.entry.seq, b.value.entry.seq]).toEqual(['appended', 0, 1]);
@@ -193,8 +190,8 @@ describe('the append protocol', () => {
 
   it("refuses a redelivery to another log's writer as a claim-in-other-log naming the claim's log, writing nothing", async () => {
     const store = new MemoryLedgerStore();
-    const first = await appendOnce(store, { ...request('moving'), logIds: ['x-log'], logId: 'x-log' });
-    const again = await appendOnce(store, { ...request('moving'), logIds: ['y-log', 'z-log'], logId: 'y-log' });
+    const first = await appendOnce(store, { ...request('moving'), logId: 'x-log' });
+    const again = await appendOnce(store, { ...request('moving'), logId: 'y-log' });
     expect(first.ok && first.value.entry.logId).toBe('x-log');
     expect(!again.ok && again.error.code === 'claim-in-other-log' && again.error.claim.logId).toBe('x-log');
     expect(await store.listLogs()).toEqual(['x-log']);
@@ -347,11 +344,6 @@ describe('the append protocol with writer head caches and writer-chosen logs', (
     expect(calls).toEqual(['putClaimIfAbsent', 'putEntryIfAbsent']);
   });
 
-  it('refuses a writer-chosen log that is not configured', async () => {
-    storeRef.current = shuffledStore('unconfigured');
-    await expect(writer('log-9')('x')).rejects.toThrow(RangeError);
-  });
-
   it('keeps the ledger exact under crashes and redeliveries when every writer caches heads', async () => {
     const store = shuffledStore('cached-chaos');
     const r = rng('cached-chaos-plan');
@@ -377,18 +369,15 @@ describe('the append protocol with writer head caches and writer-chosen logs', (
 });
 
 describe('the append protocol with one slot write at a time and a memory of its own slots (ADR 0160)', () => {
-  /** A view of the store without group writes: the writer's group commit then places one slot per write. */
-  const oneSlotAtATime = (store: LedgerStore): LedgerStore =>
-    new Proxy(store, {
-      get: (target, prop, recv) => (prop === 'putEntriesIfAbsent' ? undefined : Reflect.get(target, prop, recv)),
-    });
+  /** A group commit whose byte limit lets every group hold only its first member: one slot per write. */
+  const oneSlotAtATime = () => slotCommits(1);
   /** One writer instance: its group commit (one slot per write here), a head cache and its own slots. */
   function instance(store: LedgerStore, logId: string) {
-    const commits = slotCommits();
+    const commits = oneSlotAtATime();
     const headCache = new Map();
     const ownSlots = new Map();
     const append = (id: string, via: LedgerStore = store, bytes?: string) =>
-      appendOnce(oneSlotAtATime(via), { ...request(id, bytes), logId, headCache, ownSlots, slotCommits: commits });
+      appendOnce(via, { ...request(id, bytes), logId, headCache, ownSlots, slotCommits: commits });
     return { append };
   }
 
@@ -432,10 +421,10 @@ describe('the append protocol with one slot write at a time and a memory of its 
   it('reads the slots above a claim when it has no memory of them (the control for the test above)', async () => {
     const store = shuffledStore('no-own-slots');
     const headCache = new Map();
-    const commits = slotCommits();
-    await appendOnce(oneSlotAtATime(store), { ...request('warm'), logId: 'log-1', headCache, slotCommits: commits });
+    const commits = oneSlotAtATime();
+    await appendOnce(store, { ...request('warm'), logId: 'log-1', headCache, slotCommits: commits });
     const calls: string[] = [];
-    const view = oneSlotAtATime(recording(store, calls));
+    const view = recording(store, calls);
     await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         appendOnce(view, { ...request(`c-${i}`), logId: 'log-1', headCache, slotCommits: commits }),
@@ -606,18 +595,6 @@ describe('the append protocol with group commit of slot writes (ADR 0350)', () =
     await assertLedger(store, ids);
   });
 
-  it('falls back to one slot per write on a store without group writes, and stays exact', async () => {
-    const store = new MemoryLedgerStore();
-    const groups: number[] = [];
-    const plain = counting(store, new Map(), groups);
-    const noGroups = { ...bindAll(plain), putEntriesIfAbsent: undefined } as unknown as LedgerStore;
-    const w = groupWriter(noGroups, 'log-0');
-    const ids = Array.from({ length: 5 }, (_, i) => `p-${i}`);
-    for (const o of await Promise.all(ids.map((id) => w.append(id)))) expect(o.ok).toBe(true);
-    expect(groups).toEqual([1, 1, 1, 1, 1]);
-    await assertLedger(store, ids);
-  });
-
   it('keeps the ledger exact under crashes, redeliveries and several group-committing writers sharing logs', async () => {
     const store = shuffledStore('group-chaos');
     const r = rng('group-chaos-plan');
@@ -637,22 +614,3 @@ describe('the append protocol with group commit of slot writes (ADR 0350)', () =
     await assertLedger(store, ids);
   });
 });
-
-/** The store's methods bound to it, as own properties (so they can be spread and one of them removed). */
-function bindAll(store: LedgerStore): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of [
-    'readHead',
-    'readEntries',
-    'putEntryIfAbsent',
-    'readClaim',
-    'putClaimIfAbsent',
-    'readPosition',
-    'putPositionIfAbsent',
-    'putCheckpointIfAbsent',
-    'readCheckpoints',
-    'listLogs',
-  ] as const)
-    out[k] = (store[k] as (...a: unknown[]) => unknown).bind(store);
-  return out;
-}

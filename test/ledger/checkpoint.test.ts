@@ -47,7 +47,6 @@ async function fill(store: MemoryLedgerStore, n: number, logId = 'log-a'): Promi
     const r = await appendOnce(store, {
       requestId,
       requestDigest,
-      logIds: [logId],
       logId,
       slotCommits: slotCommits(),
       build: ({ seq, prevHash }) =>

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CARRIER_LIMITS } from '../../core/carrier/index.js';
-import { readCanonicalRecord } from '../../core/ledger/primitives/canonical.js';
+import { readCanonicalRecord, readCanonicalText } from '../../core/ledger/primitives/canonical.js';
 import { readLedgerExport } from '../../core/ledger/export/export.js';
-import { readCanonicalText, readLedgerExportFast } from '../../core/ledger/verify/fast-read.js';
+import { readLedgerExportFast } from '../../core/ledger/verify/fast-read.js';
 
 const SCENARIOS = join(import.meta.dirname, '..', '..', 'conformance', 'ledger', 'scenarios');
 const exports = readdirSync(SCENARIOS)

@@ -38,7 +38,6 @@ async function appendedStore(
     const r = await appendOnce(store, {
       requestId,
       requestDigest: sha256Hex(`request ${requestId}`),
-      logIds: LOGS,
       logId: selectLog(requestId, LOGS),
       slotCommits: slotCommits(),
       build: ({ logId, seq, prevHash }) =>

@@ -190,17 +190,10 @@ export function verifyStoredEntrySignature(
   return verifyEd25519(fromHex(entry.signature), storedSigningMessage(body, entry), publicKey, backend);
 }
 
-/** Truncates an error message to the entry's cap at a code point boundary (so a long evaluator message still fits). */
+/** An error or refusal message cut to the entry's cap (1024 UTF-8 bytes) at a character boundary, marked "...". */
 export function capMessage(message: string, maxBytes = 1024): string {
-  const wf = message.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-  if (utf8Bytes(wf).length <= maxBytes) return wf;
-  let out = '';
-  let n = 0;
-  for (const ch of wf) {
-    const b = utf8Bytes(ch).length;
-    if (n + b > maxBytes - 3) break;
-    out += ch;
-    n += b;
-  }
-  return `${out}…`;
+  if (utf8Bytes(message).length <= maxBytes) return message;
+  // encodeInto writes whole characters only: `read` ends the longest prefix that fits before the marker.
+  const { read } = new TextEncoder().encodeInto(message, new Uint8Array(maxBytes - 3));
+  return `${message.slice(0, read)}...`;
 }

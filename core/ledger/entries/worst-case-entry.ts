@@ -42,22 +42,16 @@ export interface AdmissionInput {
   readonly draftFeatures?: readonly string[];
 }
 
-export interface AdmissionLimits {
-  /** DynamoDB's item limit: 400 KB = 409,600 bytes, attribute names and values included. */
-  readonly itemBytes: number;
-  /** Budget for everything in the item besides the body: attribute names, keys, the projection (see the doc). */
-  readonly itemOverheadBytes: number;
-}
-
 /**
- * itemOverheadBytes = 8 attribute names × 32 bytes (256) + partition key "log#" + logId (≤ 68) + sort key number
- * (≤ 21) + projection requestId (≤ 256) + kind (≤ 17) + entryHash (64) = 682, rounded up to 2,048 to leave room
- * for an adapter's extra attributes (e.g. a GSI key). An adapter that stores more must raise this.
+ * itemBytes is DynamoDB's item limit (400 KB, attribute names and values included); itemOverheadBytes budgets
+ * everything in the item besides the body = 8 attribute names × 32 bytes (256) + partition key "log#" + logId (≤ 68)
+ * + sort key number (≤ 21) + projection requestId (≤ 256) + kind (≤ 17) + entryHash (64) = 682, rounded up to 2,048
+ * to leave room for an adapter's extra attributes (e.g. a GSI key). An adapter that stores more must raise this.
  */
-export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = Object.freeze({
-  itemBytes: 409_600,
-  itemOverheadBytes: 2_048,
-});
+export const DEFAULT_ADMISSION_LIMITS: { readonly itemBytes: number; readonly itemOverheadBytes: number } =
+  Object.freeze({ itemBytes: 409_600, itemOverheadBytes: 2_048 });
+/** The most bytes of entry body one ledger item holds. */
+const LIMIT_BYTES = DEFAULT_ADMISSION_LIMITS.itemBytes - DEFAULT_ADMISSION_LIMITS.itemOverheadBytes;
 
 const MAX_INT = Number.MAX_SAFE_INTEGER; // 16 digits: seq, workBudget and work are at most this
 const HASH = 'f'.repeat(64);
@@ -142,10 +136,9 @@ export interface AdmissionRefusal {
 /** Admits the request when its worst-case entry plus the item overhead fits one DynamoDB item. */
 export function checkEntryFits(
   input: AdmissionInput,
-  limits: AdmissionLimits = DEFAULT_ADMISSION_LIMITS,
 ): Result<{ readonly worstCaseEntryBytes: number; readonly limitBytes: number }, AdmissionRefusal> {
   const bytes = worstCaseEntryBytes(input);
-  const limitBytes = limits.itemBytes - limits.itemOverheadBytes;
+  const limitBytes = LIMIT_BYTES;
   if (bytes > limitBytes) {
     return err({
       code: 'entry-would-not-fit',
@@ -169,7 +162,6 @@ export type GraphRunEntryDraft = Omit<GraphRunEntryBody, 'format' | 'logId' | 's
 export function checkGraphRunFits(
   draft: GraphRunEntryDraft,
   logIds: readonly string[],
-  limits: AdmissionLimits = DEFAULT_ADMISSION_LIMITS,
 ): Result<{ readonly entryBytes: number; readonly limitBytes: number }, AdmissionRefusal> {
   const worst = {
     ...draft,
@@ -180,7 +172,7 @@ export function checkGraphRunFits(
     time: LONGEST_TIME,
     keyId: `ed25519:${'f'.repeat(32)}`,
   };
-  const limitBytes = limits.itemBytes - limits.itemOverheadBytes;
+  const limitBytes = LIMIT_BYTES;
   const violation = entryViolation(worst, false);
   if (violation !== null)
     return err({

@@ -61,10 +61,9 @@ export interface LedgerStore {
    * when the first is free, and returns true; returns false, having written nothing, when it is taken. Never a partial
    * write (ADR 0350). The DynamoDB adapter writes them as one bundle item keyed by the first seq (ADR 0400), so only
    * the first slot is checked: under the append protocol the next item of a log, if any, starts exactly at the seq
-   * after the head the writer read, so a taken first slot is the only way any of the slots can be taken. Stores
-   * without it get the one-slot-at-a-time protocol.
+   * after the head the writer read, so a taken first slot is the only way any of the slots can be taken.
    */
-  putEntriesIfAbsent?(entries: readonly StoredEntry[]): Promise<boolean>;
+  putEntriesIfAbsent(entries: readonly StoredEntry[]): Promise<boolean>;
   readClaim(requestId: string): Promise<Claim | null>;
   /** Conditional create; false when a claim for this request id already exists. */
   putClaimIfAbsent(claim: Claim): Promise<boolean>;

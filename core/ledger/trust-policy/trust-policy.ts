@@ -1,31 +1,11 @@
 /**
- * Trust policy (schema/trust-policy.schema.json; docs/ledger-format.md; docs/adr/0120-separate-entry-and-checkpoint-keys.md):
- * what an auditor pins before verifying — the public keys with the sequence ranges (per log) each may sign, the logs
- * that exist, the authorities (environment + table) whose checkpoints count, and the evaluator builds accepted.
- * Authored by people, so it need not be canonical, but it is read with the strict carrier and every rule is checked.
- *
- *   { "format": "docket.trust-policy/2",
- *     "logs": ["log-0", …],
- *     "keys": [{ "keyId": "ed25519:…", "publicKey": "<64 hex>", "role": "entries" | "checkpoints",
- *                "validity": [{ "logId": "log-0", "fromSeq": 0, "toSeq": 999 | null }] }],
- *     "authorities": [{ "environment": "prod", "table": "docket-ledger" }],
- *     "evaluatorBuilds": ["<64 hex>", …] }
- *
- * An entry key's ranges are the seqs whose entries it may sign. A checkpoint key's ranges are the seqs it may vouch
- * for: a checkpoint of tree size T is an anchor when its key is valid at seq T−1 (seq 0 for the empty tree), and it
- * vouches for entry signatures only when its key is valid at every seq 0…T−1 (ADR 0121).
- * "docket.trust-policy/1" (no `role`) is still read: each of its keys holds both roles.
- * "docket.trust-policy/3" is /2 plus `draftFeatures`, the draft features each log's entries may record (ADR 0222):
- *     "draftFeatures": [{ "logId": "log-0", "allow": ["rfc0008-quantifiers"] }]
- * A log the member does not name, and every log of a /1 or /2 policy, permits none.
- * "docket.trust-policy/4" is /3 where a key's `publicKey` may also be a C2SP vkey of an Ed25519 note-signature key
- * (type 0x01, `<name>+<key ID>+<base64>`, core/ledger/notes/vkey.ts; ADR 0302), e.g. a log's checkpoint key as a stock
- * signed-note verifier is configured with it. The vkey's name is not used: Docket names a log key by the log's origin.
- * "docket.trust-policy/5" is /4 where each `draftFeatures` element also names the seq range it permits, as a key's
- * validity does, and a log may be named by several (non-overlapping) ranges — the policy's history per log, so a
- * permit that ended still covers the entries written under it (ADR 0462):
- *     "draftFeatures": [{ "logId": "log-0", "fromSeq": 0, "toSeq": 41, "allow": ["judgment-graphs"] }]
- * A /3 or /4 element permits its features from seq 0 on, open-ended.
+ * Trust policy (schema/trust-policy.schema.json; docs/ledger-format.md "Trust policy", which gives every format /1–/5;
+ * docs/adr/0120-separate-entry-and-checkpoint-keys.md): what an auditor pins before verifying — the keys with the
+ * seq ranges (per log) each may sign, the logs, the authorities whose checkpoints count, the evaluator builds
+ * accepted, and (/3 on) the draft features each log's entries may record. Authored by people, so it need not be
+ * canonical, but it is read with the strict carrier and every rule is checked. A checkpoint of tree size T is an
+ * anchor when its key is valid at seq T−1 (seq 0 for the empty tree), and vouches for entry signatures only when its
+ * key is valid at every seq 0…T−1 (ADR 0121).
  */
 import { err, ok, type Result } from '../../result.js';
 import { fromHex, isHex } from '../primitives/bytes.js';

@@ -12,7 +12,7 @@ import { entryHashOf, verifyStoredEntrySignature } from '../entries/entry.js';
 import { otherVersion } from '../primitives/shape.js';
 import type { StoredEntry } from '../store/store.js';
 import { draftFeaturesAllowed, isAllowedBuild, keyForEntry, type TrustPolicy } from '../trust-policy/trust-policy.js';
-import { readCanonicalText } from './fast-read.js';
+import { readCanonicalText } from '../primitives/canonical.js';
 import type { EntryStatus } from './findings.js';
 
 /** The exact text entry-rules.ts gives for a digest that is not the SHA-256 of the canonical disposition. */

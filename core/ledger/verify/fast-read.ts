@@ -1,12 +1,10 @@
 /**
  * The fast path for reading a ledger export, provably equivalent to the ledger's strict reader on its domain and
- * falling back to it outside (docs/adr/0093-verify-performance.md). The fast read of one canonical record
- * (readCanonicalText) lives with the strict one, in core/ledger/primitives/canonical.ts, and is re-exported here.
+ * falling back to it outside (docs/adr/0093-verify-performance.md); the fast read of one record is readCanonicalText.
  */
 import { ok, type Result } from '../../result.js';
 import { isWellFormed } from '../primitives/bytes.js';
 import { readCanonicalText } from '../primitives/canonical.js';
-export { isSortedLedgerValue, readCanonicalText } from '../primitives/canonical.js';
 import { LEDGER_EXPORT_FORMAT, readLedgerExport, type ExportReadError, type LedgerExport } from '../export/export.js';
 import type { StoredEntry } from '../store/store.js';
 import { isRec } from '../primitives/shape.js';

@@ -1,22 +1,9 @@
 /**
- * Omission caught by the auditor (docs/verify.md "Requests without an entry";
- * docs/adr/0292-archived-requests-cross-checked-with-the-ledger.md). The pipeline retains every request's exact
- * bytes before it appends the entry (docs/replay.md), so an archived request whose bytes no entry records is an
- * accepted request that left no trace in the ledger — unless the platform itself accounts for it:
- *
- *   - SQS moved it to a dead-letter queue: a DLQ message whose bytes are the request's and whose
- *     `DeadLetterQueueSourceArn` system attribute names a queue of the request's path. Only SQS's redrive sets that
- *     attribute (SendMessage cannot), so a message anyone sent to a DLQ excuses nothing, whatever attributes it
- *     carries (docs/adr/0455-only-a-redrive-excuses-an-omission.md);
- *   - its request id is recorded for other bytes: the ledger itself shows why these could not be (request-id-reused);
- *   - one of the queues a request passes through still holds messages (waiting or in flight) AND the request was
- *     first retained less than one redelivery window ago (visibility timeout × maxReceiveCount of the queue: after
- *     that, SQS has either delivered it for good or moved it to the DLQ). A first retention later than `now` (beyond
- *     the clock skew allowed) is no excuse but a finding of its own: the archive writes the time it retains, so a
- *     future one was written by someone else (docs/adr/0455-only-a-redrive-excuses-an-omission.md).
- *
- * An idle path leaves no excuse. Pure: the archive, the ledger's (requestId, requestDigest) pairs, the DLQs'
- * messages, the queues' state and the time are inputs.
+ * Omission caught by the auditor (docs/verify.md "Requests without an entry", which gives the rules; ADR 0292): an
+ * archived request whose bytes no entry records is a finding unless SQS's redrive moved it to a DLQ of its path
+ * (only a redrive excuses, ADR 0455), its id is recorded for other bytes, or a queue of its path still holds messages
+ * and it was first retained less than one redelivery window ago (a retention later than `now` is a finding of its
+ * own). Pure: the archive, the ledger's (requestId, requestDigest) pairs, the DLQs, the queues and the time are inputs.
  */
 import type { Finding, Verdict, VerifySummary } from './findings.js';
 

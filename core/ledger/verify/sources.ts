@@ -5,7 +5,7 @@
  * "no verdict" — never a shorter ledger.
  */
 import type { LedgerExport } from '../export/export.js';
-import type { LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../store/store.js';
+import type { LedgerStore, StoredCheckpoint, StoredEntry } from '../store/store.js';
 
 export interface LogSource {
   readonly logId: string;
@@ -70,5 +70,3 @@ export async function storeCheckpoints(store: LedgerStore, logIds: Iterable<stri
   for (const logId of [...new Set(logIds)].sort()) for await (const c of store.readCheckpoints(logId)) out.push(c);
   return out;
 }
-
-export type { Position };

@@ -1,37 +1,20 @@
 /**
- * The append protocol (ADR 0160) over LedgerStore's conditional single-item creates:
- * exactly one terminal entry per request id under duplicate deliveries, concurrent deliveries and a crash at any
- * point; a log never forks (slots are created conditionally) and never has a gap (only slot head+1 is ever tried).
+ * The append protocol (ADR 0160; docs/ledger-write-path.md) over LedgerStore's conditional creates: exactly one entry
+ * per request id under duplicate and concurrent deliveries and a crash at any point; a log never forks (slots are
+ * created conditionally) and never has a gap (only head+1 is ever tried).
  *
- *   (a) read the head h0 of the writer's log (or take a cached head: heads only grow, so a cached one is a valid
- *       lower bound) and create the claim {requestId, logId, requestDigest, headBefore: h0} if absent.
- *       Created → this is the request's first sight: no entry or position of it can exist yet, skip to (c).
- *       Refused → read the winner; a requestDigest other than ours is a typed `request-id-conflict`. The claim
- *       fixes the log;
- *   (b) a position item exists → the request's entry is already placed: return it (duplicate);
- *   (c) loop: with head n of the claim's log, scan (claim.headBefore, n] for this request id — found → write the
- *       position (if absent) and return it (duplicate); else build the entry for seq n+1 with prev = hash(entry n)
- *       and create slot n+1 if absent; success → return it (its position is written later, by the delivery stage);
- *       lost slot → re-read the head, repeat.
- * On the fast path (first sight, warm head cache, no contention) an append costs two conditional writes, and only
- * the slot write of (c) has to run one at a time per log within a writer (`slotCommits` below; ADR 0160).
+ *   (a) with head h0 of the writer's log (read, or cached: heads only grow, so a cached one is a lower bound) create
+ *       the claim {requestId, logId, requestDigest, headBefore: h0} if absent (`claimRequest`, which a writer may
+ *       start before evaluation, ADR 0402). Created → first sight: skip to (c). Refused → the winner's claim fixes
+ *       the log; another requestDigest is a typed `request-id-conflict`;
+ *   (b) a position item exists → the entry is already placed: return it (duplicate);
+ *   (c) with head n, scan (claim.headBefore, n] for this request id — found → write its position, return it
+ *       (duplicate); else build the entry for seq n+1 chained to entry n and create slot n+1 if absent — lost →
+ *       re-read the head and repeat. The slot writes of a log are group-committed (`slotCommits`, ADR 0350): its
+ *       waiting appends take slots n+1..n+k in one all-or-nothing bundle write (ADR 0400).
  *
- * One writer per log (docs/adr/0270-one-writer-per-log.md): the request is written to `logId` only; a claim naming
- * another log is answered with the typed `claim-in-other-log` instead of a slot write into a log this writer does not
- * own. A writer may also pass:
- *   - `writtenSeqs`: the highest seq it wrote per log; a head read below it is the typed `head-regressed` (only a
- *     deletion moves a head backwards) and nothing is written to that log;
- *   - `backoff`: after a lost slot it leaves the group commit and waits (jittered at the edge) before the next try,
- *     instead of retrying at once.
- *
- * Step (a) needs only the request's id, digest and log, so a writer may start it (`claimRequest`) while the request
- * is still being evaluated and pass the promise as `claimed` (docs/adr/0402-claim-before-evaluation.md).
- *
- * Step (c) is a group commit (`slotCommits`, docs/adr/0350-group-commit-of-slot-writes.md): the appends of a log
- * waiting for its slot step take contiguous slots n+1..n+k in one all-or-nothing write (one bundle item keyed n+1,
- * docs/adr/0400-group-commit-as-one-entry-bundle.md), so the invariants above hold
- * unchanged — every slot is created conditionally, only head+1.. is ever tried, a lost group writes nothing and each
- * member takes the lost-slot path on its own.
+ * One writer per log (ADR 0270): a claim naming another log is the typed `claim-in-other-log`, never a slot write
+ * there; a head read below a seq this writer created (`writtenSeqs`) is the typed `head-regressed` (ADR 0271).
  */
 import { err, ok, type Result } from '../../result.js';
 import { entryHashOf, toStoredEntry, type BuiltEntry } from '../entries/entry.js';
@@ -46,9 +29,7 @@ export interface AppendRequest {
   readonly requestId: string;
   /** SHA-256 (hex) of the exact request bytes. */
   readonly requestDigest: string;
-  /** The configured log ids. */
-  readonly logIds: readonly string[];
-  /** The writer's log, the only one it writes (ADR 0270); must be one of logIds. */
+  /** The writer's log, the only one it writes (ADR 0270); the writer checks it is a configured log. */
   readonly logId: string;
   /** Builds and signs the entry for (logId, seq, prevHash); called once per attempted slot. */
   build(slot: {
@@ -59,17 +40,9 @@ export interface AppendRequest {
   /** Upper bound on lost-slot retries before giving up (a store error, not a ledger state); default 10,000. */
   readonly maxAttempts?: number;
   readonly headCache?: HeadCache;
-  /**
-   * Group commit of the slot step (docs/adr/0350-group-commit-of-slot-writes.md), one per writer: appends of a log
-   * that reach it while a write of that log is in flight go together in the next one, each entry chained to the one
-   * before it in memory, written all or nothing (`putEntriesIfAbsent`), so a writer's own appends never race each
-   * other for a slot.
-   */
+  /** The writer's group commit of the slot step (ADR 0350), so its own appends never race each other for a slot. */
   readonly slotCommits: SlotCommits;
-  /**
-   * Step (a) already started by `claimRequest` with this request's id, digest and log (the writer checks they
-   * match); awaited in its place. Absent: appendOnce claims.
-   */
+  /** Step (a) already started by `claimRequest` for this request and log; awaited in its place. */
   readonly claimed?: Promise<ClaimSight>;
   /** Awaited before the first slot step (never before the claim); a rejection fails the append, nothing written. */
   readonly beforeSlot?: Promise<unknown>;
@@ -217,11 +190,6 @@ async function readHeadChecked(
   return head;
 }
 
-function newRequestLog(req: ClaimRequest): string {
-  if (!req.logIds.includes(req.logId)) throw new RangeError(`log ${JSON.stringify(req.logId)} is not a configured log`);
-  return req.logId;
-}
-
 /** Step (a)'s answer: the request's claim, whether this call created it, and the head it read first (if it did). */
 export interface ClaimSight {
   readonly claim: Claim;
@@ -232,18 +200,15 @@ export interface ClaimSight {
 /** The parts of an append that step (a) reads: enough to claim before the entry's content is known. */
 export type ClaimRequest = Pick<
   AppendRequest,
-  'requestId' | 'requestDigest' | 'logIds' | 'logId' | 'headCache' | 'writtenSeqs' | 'headReads'
+  'requestId' | 'requestDigest' | 'logId' | 'headCache' | 'writtenSeqs' | 'headReads'
 >;
 
 /**
- * Step (a) on its own: reads the head (or takes the cached one) and creates the claim if absent. A writer may run it
- * while the request is still being evaluated and hand the promise to appendOnce as `claimed`
- * (docs/adr/0402-claim-before-evaluation.md): the claim depends only on the request's id and exact bytes, and every
- * later step waits for it, so the protocol's order is unchanged. A head regression rejects with the error appendOnce
- * answers as `head-regressed`.
+ * Step (a) on its own, which a writer may run while the request is still being evaluated (ADR 0402): the claim depends
+ * only on the request's id and exact bytes, and every later step waits for it, so the protocol's order is unchanged.
  */
 export async function claimRequest(store: LedgerStore, req: ClaimRequest): Promise<ClaimSight> {
-  const logId = newRequestLog(req);
+  const logId = req.logId;
   const cached = req.headCache?.get(logId);
   const head = cached !== undefined ? cached : await readHead(store, logId, req);
   const claim: Claim = {
@@ -399,8 +364,6 @@ async function commitSlots(
   if (head === undefined) head = await readHead(store, logId, shared);
   const n = head === null ? -1 : head.seq;
   const found = await scanGroup(store, logId, members, n);
-  // A store without group writes places one member per group: the one-slot-at-a-time protocol (ADR 0160).
-  const perGroup = store.putEntriesIfAbsent === undefined ? 1 : members.length;
   const outcomes: (AppendOutcome | 'lost')[] = [];
   const written: { member: number; stored: StoredEntry }[] = [];
   const inGroup = new Set<string>();
@@ -413,7 +376,7 @@ async function commitSlots(
       continue;
     }
     // A second delivery of a request already in this group waits for the next one, whose scan then finds it.
-    if (written.length >= perGroup || inGroup.has(m.req.requestId)) break;
+    if (inGroup.has(m.req.requestId)) break;
     const stored = await buildSlot(m, logId, prev);
     bytes += itemBytes(stored);
     if (written.length > 0 && bytes > maxBytes) break;
@@ -425,7 +388,7 @@ async function commitSlots(
   if (written.length > 0) {
     const entries = written.map((w) => w.stored);
     const created =
-      entries.length === 1 ? await store.putEntryIfAbsent(entries[0]!) : await store.putEntriesIfAbsent!(entries);
+      entries.length === 1 ? await store.putEntryIfAbsent(entries[0]!) : await store.putEntriesIfAbsent(entries);
     if (created) {
       for (const w of written) {
         rememberOwnSlot(shared.ownSlots, logId, w.stored.seq, w.stored.projection.requestId);

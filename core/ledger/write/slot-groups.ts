@@ -1,17 +1,15 @@
 /**
  * Group commit of a log's slot writes (docs/adr/0350-group-commit-of-slot-writes.md): the members (appends) of one
- * log that reach the slot step while a commit of that log is in flight wait in a queue; when it completes, every
- * queued member goes in the next commit together. Commits of one log run strictly one at a time and in arrival
- * order, so this is also the per-log serialization the slot lock gave (ADR 0162); logs commit concurrently.
+ * log that reach the slot step while a commit of that log is in flight wait, and then go in the next commit together.
+ * Commits of one log run strictly one at a time, in arrival order; logs commit concurrently.
  *
- * A writer may also announce members before they arrive (`expect`): then a group leaves only when no announced
- * member is still on its way, so the records of a batch that all reach the slot step go in one group instead of
- * the first alone and the rest after it (ADR 0350 measured the difference). An announced member that will never
- * arrive (a duplicate, a refusal, an error) must be released, or its log waits for it.
+ * A writer may announce members before they arrive (`expect`): a group then leaves only when no announced member is
+ * still on its way, so a batch's records go in one group (ADR 0350 measured it). An announced member that will never
+ * arrive must be released, or its log waits for it.
  *
- * Pure: no clock, no I/O. `commit` is handed the members of one group (at most `maxMembers`) and answers one outcome
- * per member, in order; it may also hand back a tail of members it did not place this time (`deferred`: e.g. over a
- * transaction's byte limit), which go first in the next group. A commit that throws fails every member of its group.
+ * Pure: no clock, no I/O. `commit` answers one outcome per member of a group (at most `maxMembers`), in order, and may
+ * hand back a tail it did not place (`deferred`), which goes first in the next group. A commit that throws fails
+ * every member of its group.
  */
 
 // A group is at most the store's all-or-nothing write limit.
