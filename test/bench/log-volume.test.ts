@@ -34,7 +34,8 @@ const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
 /**
  * Lambda's system log lines per invocation in the JSON log format at the default system log level INFO: "start" and
  * "report" (AWS Lambda Developer Guide, "Log-level filtering": at INFO Lambda sends the start and report messages;
- * platform.runtimeDone is DEBUG). Shapes from the Telemetry API event schema reference (platform.start: requestId,
+ * platform.runtimeDone is DEBUG; https://docs.aws.amazon.com/lambda/latest/dg/monitoring-cloudwatchlogs-log-level.html).
+ * Shapes from the Telemetry API event schema reference (telemetry-schema-reference.html there; platform.start: requestId,
  * version, tracing; platform.report: requestId, metrics, tracing, status), with a cold start's initDurationMs and an
  * active-tracing X-Ray header as the functions run (tracing ACTIVE): the longest a warm or cold invocation writes.
  */
