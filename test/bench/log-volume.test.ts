@@ -11,22 +11,17 @@
  * `npx vitest run test/bench/log-volume.test.ts` prints the figures.
  */
 import { randomUUID } from 'node:crypto';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { deliveryJobBytes, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
 import { DOCKET_SERVICES } from '../../core/metric-names.js';
 import type { CapacityMeter } from '../../adapters/consumed-capacity.js';
 import { measuredBatches, type SqsBatchHandler } from '../../functions/lib/batch-metrics.js';
-import { powertoolsDeliverObserver } from '../../functions/lib/deliver-observability.js';
-import { createDeliverRuntime } from '../../functions/lib/deliver-runtime.js';
-import { createEvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
-import { powertoolsObservability } from '../../functions/lib/observability.js';
 import { createSequenceRuntime } from '../../functions/lib/sequence-runtime.js';
 import { LOG_BYTES } from '../../bench/support/aws-model/cost-model.js';
 import { SYSTEM_LOG_LEVEL } from '../../infra/constructs/docket-function.js';
-import { memoryPipeline } from '../pipeline/memory-pipeline-fixture.js';
 import { triage } from '../pipeline/example-requests-fixture.js';
+import { jobBody, observedRuntimes, printedWhile, sqsEvent } from '../pipeline/observed-runtimes-fixture.js';
 
 const LOG = 'prod-0';
 const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -71,59 +66,13 @@ const PLATFORM_BYTES = PLATFORM_LINES.reduce((a, l) => a + utf8(JSON.stringify(l
 /** Lambda sends the start and report lines at the system log levels INFO and DEBUG, neither at WARN. */
 const platformBytesSent = SYSTEM_LOG_LEVEL === 'WARN' ? 0 : PLATFORM_BYTES;
 
-/** Every byte printed to stdout, stderr or the console while `run` runs. */
+/** The bytes printed while `run` runs. */
 async function bytesPrinted(run: () => Promise<unknown>): Promise<{ bytes: number; text: string }> {
-  const out: string[] = [];
-  const keep = (chunk: string | Uint8Array) => (
-    out.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()),
-    true
-  );
-  const spies = [
-    vi.spyOn(process.stdout, 'write').mockImplementation(keep),
-    vi.spyOn(process.stderr, 'write').mockImplementation(keep),
-    ...(['log', 'info', 'warn', 'error', 'debug'] as const).map((m) =>
-      vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void out.push(a.map(String).join(' ') + '\n')),
-    ),
-  ];
-  try {
-    await run();
-  } finally {
-    spies.forEach((s) => s.mockRestore());
-  }
-  const text = out.join('');
+  const text = await printedWhile(run);
   return { bytes: utf8(text), text };
 }
 
-/** An SQS record as the event source mapping hands it over (ids and timestamps as SQS and the sequencer set them). */
-function sqsRecord(body: string, fifo: boolean): SQSRecord {
-  const sent = String(Date.now() - 40);
-  return {
-    messageId: randomUUID(),
-    receiptHandle: `AQEB${'x'.repeat(160)}`,
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: sent,
-      SenderId: 'AROAEXAMPLEROLEID:docket-prod-sequence',
-      ApproximateFirstReceiveTimestamp: sent,
-      ...(fifo ? { MessageGroupId: LOG, MessageDeduplicationId: 'd'.repeat(64), SequenceNumber: '1'.repeat(20) } : {}),
-    },
-    messageAttributes: fifo
-      ? {
-          IntakeMessageId: { dataType: 'String', stringValue: randomUUID() },
-          IntakeSentTimestamp: { dataType: 'Number', stringValue: String(Date.now() - 90) },
-        }
-      : {},
-    md5OfBody: '0'.repeat(32),
-    eventSource: 'aws:sqs',
-    eventSourceARN: `arn:aws:sqs:us-east-1:123456789012:docket-prod-${fifo ? 'ledger.fifo' : 'delivery'}`,
-    awsRegion: 'us-east-1',
-  } as SQSRecord;
-}
-
-const event = (bodies: readonly string[], fifo: boolean): SQSEvent => ({
-  Records: bodies.map((b) => sqsRecord(b, fifo)),
-});
+const event = (bodies: readonly string[], fifo: boolean): SQSEvent => sqsEvent(bodies, fifo ? LOG : undefined);
 
 /** A capacity meter answering as the functions' DynamoDB client does for the tables each one writes and reads. */
 const meterOf = (tables: readonly string[]): CapacityMeter => ({
@@ -136,29 +85,7 @@ const meterOf = (tables: readonly string[]): CapacityMeter => ({
 
 /** The functions as their handlers wire them, over one in-memory ledger, and the delivery jobs evaluate sent. */
 function functions() {
-  const p = memoryPipeline({ logIds: [LOG] });
-  const jobs: DeliveryJob[] = [];
-  const evaluate = createEvaluateRuntime({
-    config: p.config,
-    ports: { packs: p.packSource, archive: { put: async () => undefined } },
-    ledger: p.writer,
-    jobs: { send: async (list) => (jobs.push(...list), { failed: [] }) },
-    deadLetter: async () => undefined,
-    observability: powertoolsObservability(DOCKET_SERVICES.evaluate, 'Docket'),
-  });
-  const deliver = createDeliverRuntime({
-    config: p.routes,
-    ports: {
-      store: p.store,
-      packs: p.packSource,
-      outbox: {
-        handoffs: { sendBatch: async () => ({ failed: [] }) },
-        results: { publishBatch: async () => ({ failed: [] }) },
-      },
-    },
-    deadLetter: async () => undefined,
-    observer: powertoolsDeliverObserver(),
-  });
+  const { evaluate, deliver, jobs } = observedRuntimes(LOG);
   const sqs = {
     send: async (c: { input: { Entries: { Id: string }[] } }) => ({
       Successful: c.input.Entries.map((e) => ({ Id: e.Id, MessageId: randomUUID() })),
@@ -182,11 +109,6 @@ function functions() {
 }
 
 const requests = (n: number): string[] => Array.from({ length: n }, () => triage(`req-${randomUUID()}`));
-const jobBody = (job: DeliveryJob): string => {
-  const b = deliveryJobBytes(job);
-  if (!b.ok) throw new Error(b.error.message);
-  return b.value;
-};
 
 /** The measured figures: bytes per evaluation, and per invocation of each function (its lines, without Lambda's). */
 async function measure() {

@@ -5,85 +5,17 @@
  * the dashboard read with the Sum statistic and `docket bench live` reads back (cli/bench/emf-metrics.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emfSamples, type MetricSample } from '../../cli/bench/emf-metrics.js';
-import { deliveryJobBytes, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
-import { powertoolsDeliverObserver } from '../../functions/lib/deliver-observability.js';
-import { createDeliverRuntime } from '../../functions/lib/deliver-runtime.js';
-import { createEvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
-import { powertoolsObservability } from '../../functions/lib/observability.js';
-import { memoryPipeline } from './memory-pipeline-fixture.js';
 import { triage } from './example-requests-fixture.js';
+import { jobBody, observedRuntimes, printedWhile, sqsEvent as event } from './observed-runtimes-fixture.js';
 
 const LOG = 'prod-0';
 
-/** The lines printed (Powertools Logger and Metrics both end on stdout) while `run` runs. */
-async function printed(run: () => Promise<unknown>): Promise<string[]> {
-  const out: string[] = [];
-  const keep = (chunk: string | Uint8Array) => (out.push(String(chunk)), true);
-  const spies = [
-    vi.spyOn(process.stdout, 'write').mockImplementation(keep),
-    vi.spyOn(process.stderr, 'write').mockImplementation(keep),
-    ...(['log', 'info', 'warn', 'error'] as const).map((m) =>
-      vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void out.push(a.map(String).join(' ') + '\n')),
-    ),
-  ];
-  try {
-    await run();
-  } finally {
-    spies.forEach((s) => s.mockRestore());
-  }
-  return out.join('').split('\n').filter(Boolean);
-}
-
-const event = (bodies: readonly string[], group?: string): SQSEvent => ({
-  Records: bodies.map((body) => ({
-    messageId: randomUUID(),
-    receiptHandle: '',
-    body,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: '0',
-      SenderId: '',
-      ApproximateFirstReceiveTimestamp: '',
-      ...(group !== undefined ? { MessageGroupId: group } : {}),
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q',
-    awsRegion: 'us-east-1',
-  })),
-});
-
-function stage() {
-  const p = memoryPipeline({ logIds: [LOG] });
-  const jobs: DeliveryJob[] = [];
-  const sent: string[] = [];
-  const evaluate = createEvaluateRuntime({
-    config: p.config,
-    ports: { packs: p.packSource, archive: { put: async () => undefined } },
-    ledger: p.writer,
-    jobs: { send: async (list) => (jobs.push(...list), { failed: [] }) },
-    deadLetter: async () => undefined,
-    observability: powertoolsObservability('docket-evaluate', 'Docket'),
-  });
-  const deliver = createDeliverRuntime({
-    config: p.routes,
-    ports: {
-      store: p.store,
-      packs: p.packSource,
-      outbox: {
-        handoffs: { sendBatch: async (_q, hs) => (sent.push(...hs.map((h) => h.handoffId)), { failed: [] }) },
-        results: { publishBatch: async () => ({ failed: [] }) },
-      },
-    },
-    deadLetter: async () => undefined,
-    observer: powertoolsDeliverObserver('docket-deliver', 'Docket'),
-  });
-  return { evaluate, deliver, jobs, sent };
-}
+/** The lines printed while `run` runs. */
+const printed = async (run: () => Promise<unknown>): Promise<string[]> =>
+  (await printedWhile(run)).split('\n').filter(Boolean);
+const stage = () => observedRuntimes(LOG);
 
 const messages = (lines: string[], message: string) =>
   lines.filter((l) => l.startsWith('{') && JSON.parse(l).message === message).map((l) => JSON.parse(l));
@@ -139,9 +71,7 @@ describe('the deliver function, once per batch', () => {
         ),
       ),
     );
-    const body = deliveryJobBytes(s.jobs[0]!);
-    if (!body.ok) throw new Error(body.error.message);
-    const lines = await printed(() => s.deliver.handle(event([body.value])));
+    const lines = await printed(() => s.deliver.handle(event([jobBody(s.jobs[0]!)])));
     expect(s.sent.length).toBeGreaterThan(10);
     expect(messages(lines, 'delivery job delivered')).toEqual([
       expect.objectContaining({ logId: LOG, seqs: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], handoffs: s.sent.length }),
