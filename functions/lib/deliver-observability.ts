@@ -1,34 +1,33 @@
 /**
  * Structured logs and metrics of the delivery stage (docs/pipeline.md, docs/adr/0404-delivery-stage.md): one line per
- * delivered job naming its entries and what they sent, `Handoffs` by route (counted here, once sent), and
- * `DeliveryJobsRefused` by reason for a job that is not a job or names no entry (alarmed in
- * infra/constructs/alarms.ts: only someone other than the evaluate function can have written it).
+ * delivered job naming its log and seqs and how many handoffs it sent, `Handoffs` by route (counted here, once sent),
+ * and `DeliveryJobsRefused` by reason for a job that is not a job or names no entry (alarmed in
+ * infra/constructs/alarms.ts: only someone other than the evaluate function can have written it). Each handoff's id
+ * and destination follow from its signed entry (docs/pipeline.md "Handoffs"), so the line names the seqs, not them;
+ * the counts go out once per batch (functions/lib/batch-counts.ts; docs/adr/0502-log-volume-measured-and-cut.md).
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import { batchCounts } from './batch-counts.js';
 import type { DeliverObserver } from './deliver-runtime.js';
 
 export function powertoolsDeliverObserver(serviceName = 'docket-deliver', namespace = 'Docket'): DeliverObserver {
   const logger = new Logger({ serviceName });
-  const single = new Metrics({ namespace, serviceName }).singleMetric();
-  const count = (name: string, dimension: string, value: string): void => {
-    single.addDimension(dimension, value);
-    single.addMetric(name, MetricUnit.Count, 1);
-  };
+  const counts = batchCounts(new Metrics({ namespace, serviceName }));
   return {
     delivered(record, job, result) {
+      let handoffs = 0;
+      for (const f of result.fannedOut)
+        for (const h of f.handoffs) {
+          handoffs += 1;
+          counts.add('Handoffs', ['route', h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted']);
+        }
       logger.info('delivery job delivered', {
         messageId: record.messageId,
         logId: job.logId,
-        entries: job.entries.map((e, i) => ({
-          seq: e.seq,
-          requestId: e.requestId,
-          handoffs: result.fannedOut[i]!.handoffs.map((h) => ({ handoffId: h.handoffId, destination: h.destination })),
-        })),
+        seqs: job.entries.map((e) => e.seq),
+        handoffs,
       });
-      for (const f of result.fannedOut)
-        for (const h of f.handoffs)
-          count('Handoffs', 'route', h.target ? `${h.target.kind}:${h.target.name}` : 'unrouted');
     },
     refused(record, code, message) {
       logger.error('delivery job refused: dead-lettered with its reason', {
@@ -36,7 +35,7 @@ export function powertoolsDeliverObserver(serviceName = 'docket-deliver', namesp
         reason: code,
         detail: message,
       });
-      single.addMetric('DeliveryJobsRefused', MetricUnit.Count, 1);
+      counts.add('DeliveryJobsRefused');
     },
     failed(record, error) {
       const e = error as { name?: string; code?: string; message?: string };
@@ -47,10 +46,10 @@ export function powertoolsDeliverObserver(serviceName = 'docket-deliver', namesp
         errorCode: e?.code,
         error: e?.message,
       });
-      count('DeliveryFailures', 'class', e?.name ?? 'Error');
+      counts.add('DeliveryFailures', ['class', e?.name ?? 'Error']);
     },
     flush() {
-      // Each count is a single metric, emitted (EMF) when added (functions/lib/observability.ts says why).
+      counts.publish();
     },
   };
 }

@@ -1,32 +1,33 @@
 /**
- * Structured logs and metrics of the evaluate function (docs/pipeline.md): Powertools Logger (JSON lines with request
- * id, pack digest, log position, outcome kind, work units) and Powertools Metrics (CloudWatch EMF): evaluations by
- * kind, errors by class, dead letters by reason (the deliver function counts handoffs:
- * functions/lib/deliver-observability.ts). No secret or document content is ever logged.
+ * Structured logs and metrics of the evaluate function (docs/pipeline.md): Powertools Logger JSON lines and Powertools
+ * Metrics (CloudWatch EMF): evaluations by kind, errors by class, dead letters by reason (the deliver function counts
+ * handoffs: functions/lib/deliver-observability.ts). No secret or document content is ever logged.
+ *
+ * What every record's entry says — request id, pack digest, seq, entry hash, outcome, work — the ledger holds, signed;
+ * the logs carry one line per log and batch naming the seqs it recorded, and the counts go out once per batch
+ * (functions/lib/batch-counts.ts). What the ledger does not show keeps a line per record: a duplicate delivery, a
+ * request forwarded to another log or sent to the rejects queue, a record that failed
+ * (docs/adr/0502-log-volume-measured-and-cut.md).
  * A log whose head moved below a seq this instance wrote is an ERROR line and the metric `LedgerHeadRegressed`
  * (alarmed in infra/constructs/alarms.ts; docs/adr/0271-head-regression-is-an-attack.md).
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { LedgerWriteError, type BatchObserver, type BatchRecord } from '../../core/pipeline/index.js';
 import type { BatchOutcome } from '../../core/pipeline/index.js';
 import { DOCKET_METRICS } from '../../core/metric-names.js';
+import { batchCounts } from './batch-counts.js';
 
 export interface Observability extends BatchObserver {
+  /** The batch has ended: its summary lines and its counts are printed. */
   flush(): void;
 }
 
 export function powertoolsObservability(serviceName = 'docket-evaluate', namespace = 'Docket'): Observability {
   const logger = new Logger({ serviceName });
-  const metrics = new Metrics({ namespace, serviceName });
-  // One single-metric instance, reused: its addMetric publishes at once and then clears the metric and its
-  // dimensions (the default ones stay), so each count is still its own EMF line — without constructing a Metrics
-  // object (config, env and validation) per count, which cost more than a record's ledger signing.
-  const single = metrics.singleMetric();
-  const count = (name: string, dimension: string, value: string): void => {
-    single.addDimension(dimension, value);
-    single.addMetric(name, MetricUnit.Count, 1);
-  };
+  const counts = batchCounts(new Metrics({ namespace, serviceName }));
+  /** Per log, this batch's new entries: their seqs and how many of each outcome kind. */
+  let recorded = new Map<string, { seqs: number[]; outcomes: Record<string, number> }>();
   return {
     outcome(record: BatchRecord, o: BatchOutcome) {
       if (o.status === 'dead-letter') {
@@ -36,7 +37,7 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
           reason: o.code,
           detail: o.message,
         });
-        count('Rejects', 'reason', o.code);
+        counts.add('Rejects', ['reason', o.code]);
         return;
       }
       if (o.status === 'forwarded') {
@@ -46,29 +47,33 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
           logId: o.logId,
           group: record.groupId,
         });
-        count('ClaimForwards', 'logId', o.logId);
+        counts.add('ClaimForwards', ['logId', o.logId]);
         return;
       }
       // Either way the batch's delivery job names the entry: the delivery stage (re-)sends what it owes.
-      logger.info(o.created ? 'request recorded' : 'duplicate delivery: entry already recorded', {
-        messageId: record.messageId,
-        requestId: o.requestId,
-        packDigest: o.packDigest,
-        logId: o.logId,
-        seq: o.seq,
-        entryHash: o.entryHash,
-        outcome: o.kind,
-        work: o.work,
-        ...(o.errorClass ? { errorClass: o.errorClass } : {}),
-        ...(o.refusalCode ? { refusalCode: o.refusalCode } : {}),
-      });
-      if (o.created) {
-        count('Evaluations', 'kind', o.kind);
-        // Per log: the dashboard's appends/s (infra/constructs/dashboard.ts; the name: core/metric-names.ts).
-        count(DOCKET_METRICS.appends, 'logId', o.logId);
-        if (o.errorClass) count('EvaluationErrors', 'class', o.errorClass);
-        if (o.refusalCode) count('AdmissionRefusals', 'code', o.refusalCode);
-      } else count('DuplicateDeliveries', 'kind', o.kind);
+      if (!o.created) {
+        logger.info('duplicate delivery: entry already recorded', {
+          messageId: record.messageId,
+          requestId: o.requestId,
+          packDigest: o.packDigest,
+          logId: o.logId,
+          seq: o.seq,
+          entryHash: o.entryHash,
+          outcome: o.kind,
+          work: o.work,
+        });
+        counts.add('DuplicateDeliveries', ['kind', o.kind]);
+        return;
+      }
+      let log = recorded.get(o.logId);
+      if (log === undefined) recorded.set(o.logId, (log = { seqs: [], outcomes: {} }));
+      log.seqs.push(o.seq);
+      log.outcomes[o.kind] = (log.outcomes[o.kind] ?? 0) + 1;
+      counts.add('Evaluations', ['kind', o.kind]);
+      // Per log: the dashboard's appends/s (infra/constructs/dashboard.ts; the name: core/metric-names.ts).
+      counts.add(DOCKET_METRICS.appends, ['logId', o.logId]);
+      if (o.errorClass) counts.add('EvaluationErrors', ['class', o.errorClass]);
+      if (o.refusalCode) counts.add('AdmissionRefusals', ['code', o.refusalCode]);
     },
     failure(record: BatchRecord, error: unknown) {
       const e = error as { name?: string; code?: string; message?: string };
@@ -82,7 +87,7 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
           headSeq: error.detail.headSeq,
           writtenSeq: error.detail.writtenSeq,
         });
-        single.addMetric('LedgerHeadRegressed', MetricUnit.Count, 1);
+        counts.add('LedgerHeadRegressed');
       }
       logger.error('record failed; it will be redelivered', {
         messageId: record.messageId,
@@ -91,11 +96,14 @@ export function powertoolsObservability(serviceName = 'docket-evaluate', namespa
         errorCode: e?.code,
         error: e?.message,
       });
-      count('RecordFailures', 'class', e?.name ?? 'Error');
+      counts.add('RecordFailures', ['class', e?.name ?? 'Error']);
     },
     flush() {
-      // Each count is a single metric, emitted (EMF) the moment it is added: the shared buffer is always empty, and
-      // publishing an empty buffer only prints Powertools' "No application metrics to publish" warning per batch.
+      const batch = recorded;
+      recorded = new Map();
+      // Each seq's entry is in the ledger (docket show, docket verify): the line says which seqs this batch wrote.
+      for (const [logId, { seqs, outcomes }] of batch) logger.info('entries recorded', { logId, seqs, outcomes });
+      counts.publish();
     },
   };
 }

@@ -33,6 +33,16 @@ export interface DocketFunctionProps {
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __docketCreateRequire } from 'module'; const require = __docketCreateRequire(import.meta.url);";
 
+/**
+ * Lambda's own log lines kept: WARN, so neither the start nor the report line of each invocation is sent to
+ * CloudWatch Logs (at the default INFO Lambda sends both; AWS Lambda Developer Guide, "Log-level filtering"). They
+ * were most of what a batch logs (docs/adr/0502-log-volume-measured-and-cut.md): an invocation's duration, errors and
+ * throttles are Lambda's metrics (alarmed, on the dashboard), its cold start and calls are in its X-Ray trace, and
+ * what the function itself logs at any level is kept. The scale model prices no platform line at this level
+ * (bench/support/aws-model/cost-model.ts).
+ */
+export const SYSTEM_LOG_LEVEL = lambda.SystemLogLevel.WARN;
+
 /** What every Docket function has, whichever way its code comes. */
 type CommonFunctionProps = Omit<lambda.FunctionProps, 'code' | 'handler'>;
 
@@ -69,6 +79,7 @@ export class DocketFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
+      systemLogLevelV2: SYSTEM_LOG_LEVEL,
       // X-Ray active tracing: Lambda samples and records each invocation, and CDK grants the role the two X-Ray
       // write actions; the handler's Powertools Tracer adds its SDK calls (docs/adr/0480-functions-traced-with-powertools-tracer.md).
       tracing: lambda.Tracing.ACTIVE,

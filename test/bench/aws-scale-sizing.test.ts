@@ -14,7 +14,7 @@ import {
   PROFILES,
   profileLatency,
 } from '../../bench/support/aws-model/latency-profile.js';
-import { costPerMillion, US_EAST_1, type Usage } from '../../bench/support/aws-model/cost-model.js';
+import { costPerMillion, LOG_BYTES, US_EAST_1, type Usage } from '../../bench/support/aws-model/cost-model.js';
 import { tableQuota } from '../../bench/support/aws-model/table-quota.js';
 import { CapacityMeter } from '../../bench/support/aws-model/capacity-meter.js';
 import { batchCycle, usageOf } from '../../bench/support/aws-model/run-usage.js';
@@ -168,7 +168,7 @@ describe('the cost model', () => {
       unitsPerEntry: { wcu: { ledger: 2.9, requests: 1, packs: 0 }, rcu: { ledger: 0.8, requests: 0, packs: 0.1 } },
       messagingCalls: { 'sqs-standard': 50, 'sqs-fifo': 30, sns: 10 },
       lambda: {
-        invocations: { sequence: 10, evaluate: 10, deliver: 10 },
+        invocations: { sequence: 12, evaluate: 10, deliver: 8 },
         invokedMs: { sequence: 1000, evaluate: 2000, deliver: 4000 },
         coldStarts: 3,
       },
@@ -181,7 +181,9 @@ describe('the cost model', () => {
     expect(u.snsPublishes).toBe(10);
     expect(u.lambdaRequests).toBe(30);
     expect(u.lambdaGbSeconds).toBeCloseTo(1 * 0.5 + 2 * 1 + 4 * 0.5, 9);
-    expect(u.logBytes).toBe(100 * 1024 + 30 * 300);
+    // The measured log bytes: per evaluation, and per invocation of each function (test/bench/log-volume.test.ts).
+    const { perEvaluation, perInvocation: i } = LOG_BYTES;
+    expect(u.logBytes).toBe(100 * perEvaluation + 12 * i.sequence + 10 * i.evaluate + 8 * i.deliver);
   });
 
   it('adds a log’s batch cycle from its steps, in the order they hold the FIFO group', () => {

@@ -42,10 +42,12 @@ export const LANES: readonly Lane[] = [
 export const UNIT_ISOLATED: readonly string[] = [
   'test/adapters/handoff-consumer-port.test.ts',
   'test/adapters/sdk-sha256.test.ts',
+  'test/bench/log-volume.test.ts',
   'test/ledger/crypto-port.test.ts',
   'test/ledger/sodium-ed25519.test.ts',
   'test/pipeline/deliver-runtime.test.ts',
   'test/pipeline/observability-head-regressed.test.ts',
+  'test/pipeline/observability-per-batch.test.ts',
   'test/verify/corpus-teeth.test.ts',
 ];
 

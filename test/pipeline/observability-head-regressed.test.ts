@@ -38,6 +38,7 @@ describe('the evaluate function observes a head regression', () => {
         writtenSeq: 6,
       }),
     );
+    obs.flush(); // the batch's end, where the runtime prints its counts
     c.restore();
     const text = c.lines().join('\n');
     const error = c.lines().find((l) => l.includes('ledger head regressed'));
@@ -53,6 +54,7 @@ describe('the evaluate function observes a head regression', () => {
     const c = capture();
     obs.failure({ messageId: 'm-2', body: '{}' }, new LedgerWriteError('append-contention', 'busy', 'prod-1', 'r'));
     obs.failure({ messageId: 'm-3', body: '{}' }, new Error('store down'));
+    obs.flush();
     c.restore();
     expect(c.lines().some((l) => l.includes('LedgerHeadRegressed'))).toBe(false);
     expect(c.lines().filter((l) => l.includes('RecordFailures'))).toHaveLength(2);

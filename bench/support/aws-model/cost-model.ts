@@ -1,7 +1,8 @@
 /**
  * The AWS scale model's cost per million evaluations (docs/adr/0472-scale-model-cost-and-table-quota.md): a run's
  * measured use — request units of every table, SQS requests standard and FIFO, SNS publishes, Lambda requests and
- * GB-seconds — priced at on-demand us-east-1 list prices, plus CloudWatch Logs ingestion at an assumed log volume.
+ * GB-seconds — priced at on-demand us-east-1 list prices, plus CloudWatch Logs ingestion of the functions' measured
+ * log volume.
  * Prices as cited in docs/deploy.md "Cost model per million evaluations"; they change: re-check before quoting.
  * Free tiers, storage and per-stage fixed costs are left out (docs/deploy.md lists them).
  */
@@ -37,11 +38,21 @@ export const US_EAST_1: Prices = Object.freeze({
 });
 
 /**
- * Log bytes ingested per evaluation and per invocation: an assumption (the functions' structured lines per record,
- * Lambda's START/END/REPORT lines per invocation), not a measurement.
+ * Log bytes CloudWatch Logs ingests per evaluation and per invocation of each function, measured: what the functions
+ * print, in process on Lambda-shaped events (`npx vitest run test/bench/log-volume.test.ts` prints the figures and
+ * fails when a constant is below them; docs/adr/0502-log-volume-measured-and-cut.md). Measured 13 bytes per
+ * evaluation at two-digit seqs (each seq is named in the evaluate batch's line and in its delivery job's line, and
+ * the record's two latencies in the batch metrics): 40 holds for seqs up to ten digits. Per invocation: the evaluate
+ * batch's lines (its log's recorded seqs, the counts, the batch metrics, the units of two tables) and its delivery
+ * job's line, 2,057 measured; the deliver batch's counts by route and units, 1,028; the sequence function prints
+ * nothing for a batch it forwards. No Lambda platform line: the functions keep Lambda's system log level at WARN
+ * (infra/constructs/docket-function.ts), which sends neither the start nor the report line (707 bytes an invocation
+ * at INFO, with X-Ray tracing).
  */
-export const LOG_BYTES_PER_EVALUATION = 1024;
-export const LOG_BYTES_PER_INVOCATION = 300;
+export const LOG_BYTES = Object.freeze({
+  perEvaluation: 40,
+  perInvocation: Object.freeze({ sequence: 0, evaluate: 2100, deliver: 1100 }),
+});
 
 /** What a run used, totals over `evaluations` requests. */
 export interface Usage {

@@ -3,7 +3,7 @@
  * evaluation costs in each table, and the run's use of each priced service (cost-model.ts prices it).
  */
 import type { DocketConfig } from '../../../infra/config.js';
-import { LOG_BYTES_PER_EVALUATION, LOG_BYTES_PER_INVOCATION, type Usage } from './cost-model.js';
+import { LOG_BYTES, type Usage } from './cost-model.js';
 import type { BatchBreakdown, FunctionName, RunFigures } from './scale-model.js';
 
 /**
@@ -78,6 +78,7 @@ export function usageOf(run: RunFigures, deployment: DocketConfig): Usage {
     snsPublishes: run.messagingCalls.sns,
     lambdaRequests: invocations,
     lambdaGbSeconds: fns.reduce((a, f) => a + (run.lambda.invokedMs[f] / 1000) * (memory[f] / 1024), 0),
-    logBytes: n * LOG_BYTES_PER_EVALUATION + invocations * LOG_BYTES_PER_INVOCATION,
+    logBytes:
+      n * LOG_BYTES.perEvaluation + fns.reduce((a, f) => a + run.lambda.invocations[f] * LOG_BYTES.perInvocation[f], 0),
   };
 }
