@@ -5,8 +5,7 @@
  * its target pack does not declare (feeds by position). Root first, then instances depth first.
  */
 import { validatePack } from '../pack/index.js';
-import { type GraphExit } from './codes.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, type GraphExit } from '../exit-codes.js';
 import { prefixed, type GraphDiagnostic } from './diagnostic.js';
 import { CALLER } from './document.js';
 import { loadGraph } from './load.js';
