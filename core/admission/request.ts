@@ -84,7 +84,7 @@ export function readRequest(bytes: Uint8Array): Result<EvaluationRequest, Reques
  * that is not a strict JSON text (duplicate names, a lone surrogate, a limit, a syntax error inside the document):
  * then the request is read with those documents as raw slices, and the evaluator answers them with the same
  * `malformed-input` error `docket evaluate` gives for those bytes (docs/adr/0176-malformed-documents-are-recorded.md).
- * Anything wrong outside the two documents keeps the request unreadable (`request-not-json`), as before.
+ * Anything wrong outside the two documents keeps the request unreadable (`request-not-json`).
  */
 function readAroundDocuments(bytes: Uint8Array, strictError: CarrierError): Result<EvaluationRequest, RequestError> {
   const notJson = () =>
