@@ -10,7 +10,7 @@
 import { readJson } from '../carrier/read-json.js';
 import type { JsonObject, JsonValue } from '../carrier/json-value.js';
 import { err, ok, type Result } from '../result.js';
-import type { CarrierError } from '../carrier/index.js';
+import { utf8ByteLength, type CarrierError } from '../carrier/index.js';
 import { documentSlices } from './document-slices.js';
 import { topLevelMemberSpans } from '../carrier/member-spans.js';
 import {
@@ -59,8 +59,6 @@ export interface RequestError {
   /** Present when the request id could be read and is valid: the refusal can then be recorded in the ledger. */
   readonly requestId?: string;
 }
-
-const utf8 = new TextEncoder();
 
 /** Reads one request message body (its exact bytes). */
 export function readRequest(bytes: Uint8Array): Result<EvaluationRequest, RequestError> {
@@ -201,7 +199,7 @@ function readCorrelation(v: JsonValue): Record<string, string> | string {
     if (!CORRELATION_NAME_PATTERN.test(name))
       return `correlation member names must match ${CORRELATION_NAME_PATTERN.source}`;
     if (value.kind !== 'string') return `correlation.${name} must be a string`;
-    if (utf8.encode(value.value).length > MAX_CORRELATION_VALUE_BYTES)
+    if (utf8ByteLength(value.value) > MAX_CORRELATION_VALUE_BYTES)
       return `correlation.${name} exceeds ${MAX_CORRELATION_VALUE_BYTES} bytes`;
     // In a `u` regex a paired surrogate is one code point, so this matches lone surrogates only.
     if (/[\ud800-\udfff]/u.test(value.value)) return `correlation.${name} holds a lone surrogate`;
