@@ -167,24 +167,17 @@ export async function admit<Reason extends string = never>(
   if (loaded.status === 'missing')
     return refused('unknown-pack-digest', `no pack with digest sha256:${digest} is published`, { digest });
   const workBudget = req.workBudget ?? deployment.defaultWorkBudget;
-  if (loaded.status === 'not-conformant') {
-    // §8.2/§8.4: the pack is the first preflight input; a stored pack that no longer validates is that error.
-    const pack = {
-      digest,
-      ...(loaded.id !== undefined ? { id: loaded.id } : {}),
-      ...(loaded.version !== undefined ? { version: loaded.version } : {}),
-    };
-    const specVersion = loaded.specVersion ?? null;
+  // §8.2/§8.4: the pack is the first preflight input; a stored pack that no longer validates is that error.
+  if (loaded.status === 'not-conformant')
     return {
       kind: 'pack-not-conformant',
       step: 'digest',
       request: req,
-      pack,
-      specVersion,
+      pack: { digest },
+      specVersion: null,
       workBudget,
       message: loaded.message,
     };
-  }
   const p = loaded.pack;
   const pack = { id: p.id, version: p.version, digest };
   if (!Number.isSafeInteger(workBudget) || workBudget < 1 || workBudget > deployment.maxWorkBudget) {

@@ -11,7 +11,6 @@ export { readGraphRequest, isGraphRequest, GRAPH_REQUEST_FORMAT, type GraphReque
 export { readIntakeRequest, type IntakeRequest } from './intake.js';
 export { decideGraph, type GraphDecision, type GraphRegistry, type LoadedGraph } from './admit-graph.js';
 export { Lru } from './lru.js';
-export { MAX_REQUEST_BYTES } from './request-format.js';
 export {
   admit,
   REFUSAL_STEP,

@@ -28,5 +28,5 @@ export function readIntakeRequest(bytes: Uint8Array): Result<IntakeRequest, Requ
       : read;
   if (graph.ok || graph.error.code !== 'request-format-unsupported') return graph;
   const message = `the request must carry "format": "${REQUEST_FORMAT}" or "${GRAPH_REQUEST_FORMAT}"`;
-  return err(read.error.requestId === undefined ? { ...read.error, message } : { ...read.error, message });
+  return err({ ...read.error, message });
 }

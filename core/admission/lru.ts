@@ -17,10 +17,4 @@ export class Lru<K, V> {
     this.map.set(key, value);
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
   }
-  get size(): number {
-    return this.map.size;
-  }
-  has(key: K): boolean {
-    return this.map.has(key);
-  }
 }

@@ -28,13 +28,7 @@ export interface LoadedPack {
 export type PackLoad =
   | { readonly status: 'found'; readonly pack: LoadedPack }
   | { readonly status: 'missing' }
-  | {
-      readonly status: 'not-conformant';
-      readonly id?: string;
-      readonly version?: string;
-      readonly specVersion?: string;
-      readonly message: string;
-    };
+  | { readonly status: 'not-conformant'; readonly message: string };
 
 /** The pack's configured target (§6.7), read from the validated plain document; undefined for routes or none. */
 export function packEscalationTarget(plainPack: unknown): HandoffTarget | undefined {

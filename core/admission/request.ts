@@ -10,7 +10,7 @@
 import { readJson } from '../carrier/read-json.js';
 import type { JsonObject, JsonValue } from '../carrier/json-value.js';
 import { err, ok, type Result } from '../result.js';
-import type { CarrierError } from '../carrier/index.js';
+import { utf8ByteLength, type CarrierError } from '../carrier/index.js';
 import { documentSlices } from './document-slices.js';
 import { topLevelMemberSpans } from '../carrier/member-spans.js';
 import {
@@ -60,8 +60,6 @@ export interface RequestError {
   readonly requestId?: string;
 }
 
-const utf8 = new TextEncoder();
-
 /** Reads one request message body (its exact bytes). */
 export function readRequest(bytes: Uint8Array): Result<EvaluationRequest, RequestError> {
   // Lone surrogates are admitted at this layer so that a facts document for a 0.2.0-draft pack reaches the
@@ -84,7 +82,7 @@ export function readRequest(bytes: Uint8Array): Result<EvaluationRequest, Reques
  * that is not a strict JSON text (duplicate names, a lone surrogate, a limit, a syntax error inside the document):
  * then the request is read with those documents as raw slices, and the evaluator answers them with the same
  * `malformed-input` error `docket evaluate` gives for those bytes (docs/adr/0176-malformed-documents-are-recorded.md).
- * Anything wrong outside the two documents keeps the request unreadable (`request-not-json`), as before.
+ * Anything wrong outside the two documents keeps the request unreadable (`request-not-json`).
  */
 function readAroundDocuments(bytes: Uint8Array, strictError: CarrierError): Result<EvaluationRequest, RequestError> {
   const notJson = () =>
@@ -201,7 +199,7 @@ function readCorrelation(v: JsonValue): Record<string, string> | string {
     if (!CORRELATION_NAME_PATTERN.test(name))
       return `correlation member names must match ${CORRELATION_NAME_PATTERN.source}`;
     if (value.kind !== 'string') return `correlation.${name} must be a string`;
-    if (utf8.encode(value.value).length > MAX_CORRELATION_VALUE_BYTES)
+    if (utf8ByteLength(value.value) > MAX_CORRELATION_VALUE_BYTES)
       return `correlation.${name} exceeds ${MAX_CORRELATION_VALUE_BYTES} bytes`;
     // In a `u` regex a paired surrogate is one code point, so this matches lone surrogates only.
     if (/[\ud800-\udfff]/u.test(value.value)) return `correlation.${name} holds a lone surrogate`;

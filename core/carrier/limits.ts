@@ -46,15 +46,6 @@ export const DEFAULT_CARRIER_LIMITS: CarrierLimits = Object.freeze({
   collectionSize: 10_000,
 });
 
-/** RFC 0008's mandated minimum domain. A configured limit below one of these is allowed but leaves the portable domain. */
-export const MANDATED_MINIMUM_LIMITS: CarrierLimits = Object.freeze({
-  documentBytes: 2_097_152,
-  depth: 32,
-  stringBytes: 1_048_576,
-  numberBytes: 4_096,
-  collectionSize: 10_000,
-});
-
 /**
  * Hard ceilings on configured limits. The depth ceiling keeps every recursive helper (reader, toPlain, jsonEquals)
  * far from the JavaScript stack limit, so no configuration can turn deep input into a crash; the byte ceiling
@@ -76,7 +67,7 @@ export class CarrierLimitsError extends RangeError {
 /**
  * Merges overrides onto the defaults. Each value must be a positive safe integer no larger than its ceiling.
  * Values below RFC 0008's minimum are allowed (tests and tight deployments need them) but such a configuration
- * is outside the portable domain; `isWithinMandatedMinimum` says which.
+ * is outside the portable domain.
  */
 export function resolveLimits(overrides?: Partial<CarrierLimits>): CarrierLimits {
   if (overrides === undefined) return DEFAULT_CARRIER_LIMITS;
@@ -92,11 +83,4 @@ export function resolveLimits(overrides?: Partial<CarrierLimits>): CarrierLimits
     out[name] = value;
   }
   return Object.freeze(out);
-}
-
-/** True when every limit is at least RFC 0008's mandated minimum. */
-export function isWithinMandatedMinimum(limits: CarrierLimits): boolean {
-  return (Object.keys(MANDATED_MINIMUM_LIMITS) as (keyof CarrierLimits)[]).every(
-    (name) => limits[name] >= MANDATED_MINIMUM_LIMITS[name],
-  );
 }

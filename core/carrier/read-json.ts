@@ -381,9 +381,10 @@ class Scanner {
       const e = s.charCodeAt(i + 1);
       if (e === 0x75) {
         const u = this.hex4(i + 2);
-        if (u >= 0xd800 && u <= 0xdbff) {
+        if (u >= 0xd800 && u <= 0xdfff) {
           // §2.1: a high surrogate escape must be followed at once by a low surrogate escape.
-          const low = s.charCodeAt(i + 6) === 0x5c && s.charCodeAt(i + 7) === 0x75 ? this.hex4(i + 8) : -1;
+          const high = u <= 0xdbff;
+          const low = high && s.charCodeAt(i + 6) === 0x5c && s.charCodeAt(i + 7) === 0x75 ? this.hex4(i + 8) : -1;
           if (low >= 0xdc00 && low <= 0xdfff) {
             out += String.fromCharCode(u, low);
             decodedBytes += 4;
@@ -391,20 +392,11 @@ class Scanner {
             segment = i;
             continue;
           }
+          const missing = high
+            ? 'without a low surrogate escape after it'
+            : 'without a high surrogate escape before it';
           if (!this.allowLone)
-            this.fail(
-              'lone-surrogate',
-              `\\u${hex(u)} is a high surrogate escape without a low surrogate escape after it`,
-              i,
-            );
-          decodedBytes += 3;
-        } else if (u >= 0xdc00 && u <= 0xdfff) {
-          if (!this.allowLone)
-            this.fail(
-              'lone-surrogate',
-              `\\u${hex(u)} is a low surrogate escape without a high surrogate escape before it`,
-              i,
-            );
+            this.fail('lone-surrogate', `\\u${hex(u)} is a ${high ? 'high' : 'low'} surrogate escape ${missing}`, i);
           decodedBytes += 3;
         } else {
           decodedBytes += u < 0x80 ? 1 : u < 0x800 ? 2 : 3;

@@ -1,4 +1,4 @@
-import { isDecimalString, readPointer } from '../carrier/index.js';
+import { isDecimalString, readPointer, utf8ByteLength as utf8Length } from '../carrier/index.js';
 import type { JsonArray, JsonObject, JsonValue } from '../carrier/json-value.js';
 import type { ValidatedPack } from '../pack/index.js';
 import {
@@ -39,9 +39,6 @@ export class CompileInvariantError extends Error {
 const bad = (what: string): never => {
   throw new CompileInvariantError(`validated pack lacks the expected shape: ${what}`);
 };
-
-const encoder = new TextEncoder();
-const utf8Length = (s: string): number => encoder.encode(s).length;
 
 const member = (o: JsonObject, name: string): JsonValue | undefined => o.members.get(name);
 function obj(v: JsonValue | undefined, what: string): JsonObject {

@@ -28,18 +28,8 @@ const KINDS: ReadonlySet<string> = new Set(['outcome', 'not-applicable', 'unreso
 const TARGET_KINDS: ReadonlySet<string> = new Set(['human-role', 'queue', 'system']);
 const LOCAL_ID = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
-/** No lone surrogate: RFC 8785 cannot serialize one (String#isWellFormed is not in Node 20's ES2022 typings). */
-function isWellFormed(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const u = s.charCodeAt(i);
-    if (u >= 0xd800 && u <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
-      i++;
-    } else if (u >= 0xdc00 && u <= 0xdfff) return false;
-  }
-  return true;
-}
+/** A lone surrogate, which RFC 8785 cannot serialize (String#isWellFormed is not in Node 20's ES2022 typings). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const fail = (invariant: string): never => {
   throw new DispositionInvariantError(invariant);
@@ -69,7 +59,7 @@ function checkTarget(t: unknown, where: string): void {
   const o = t as Record<string, unknown>;
   onlyMembers(o, ['kind', 'name'], where);
   if (typeof o.kind !== 'string' || !TARGET_KINDS.has(o.kind)) fail(`${where}.kind is human-role, queue or system`);
-  if (typeof o.name !== 'string' || o.name.length === 0 || !isWellFormed(o.name))
+  if (typeof o.name !== 'string' || o.name.length === 0 || LONE_SURROGATE.test(o.name))
     fail(`${where}.name is a non-empty well-formed string`);
 }
 

@@ -6,4 +6,3 @@ export { canonicalDisposition } from './disposition.js';
 export { DEFAULT_WORK_BUDGET, MAX_WORK_BUDGET } from './limits.js';
 export { EVALUATOR_IDENTITY } from './identity.js';
 export * from './types.js';
-export type { HandoffTarget } from './types.js';

@@ -129,19 +129,10 @@ export function resolve(c: CompiledPack, facts: JsonValue, m: Meter, trace: Trac
   let conflict = false;
   for (let i = 0; i < c.rules.length; i++) {
     const r = c.rules[i]!;
-    if (suppressed[i] !== 0) {
-      trace?.rules.push({
-        id: r.id,
-        value: 'suppressed',
-        outcome: r.outcome,
-        onUnknown: r.escalateOnUnknown ? 'escalate' : 'ignore',
-      });
-      continue;
-    }
-    const v = evaluateCondition(r.when.root, c);
+    const v = suppressed[i] !== 0 ? undefined : evaluateCondition(r.when.root, c);
     trace?.rules.push({
       id: r.id,
-      value: truth(v),
+      value: v === undefined ? 'suppressed' : truth(v),
       outcome: r.outcome,
       onUnknown: r.escalateOnUnknown ? 'escalate' : 'ignore',
     });

@@ -5,7 +5,7 @@
  * from it with createElementNS / setAttribute / textContent; `svgMarkup` serializes it, escaping every character
  * that could end a text node or an attribute.
  */
-import type { GraphLayout, LaidBox, LaidEdge, LaidLeaf } from './layout.js';
+import type { GraphLayout, LaidBox, LaidEdge, LaidLeaf, Rect } from './layout.js';
 import type { GraphRunView } from './read.js';
 import { showBidiControls } from './visible-text.js';
 
@@ -33,6 +33,7 @@ const el = (tag: string, attrs: Record<string, string>, children: SvgElement[] =
   ...(text === undefined ? {} : { text: showBidiControls(text) }),
 });
 const n = (x: number): string => String(Math.round(x * 10) / 10);
+const bounds = (r: Rect): Record<string, string> => ({ x: n(r.x), y: n(r.y), width: n(r.w), height: n(r.h) });
 const title = (s: string): SvgElement => el('title', {}, [], s);
 /** Shortens for the drawing only (the full text is in the <title> and the page's list); by code points. */
 export function clip(s: string, max: number): string {
@@ -54,10 +55,7 @@ function box(b: LaidBox): SvgElement {
   return el('g', { class: 'graph-instance' }, [
     title(`${i.instancePath} — subgraph ${i.subgraph} ${i.digest}`),
     el('rect', {
-      x: n(b.x),
-      y: n(b.y),
-      width: n(b.w),
-      height: n(b.h),
+      ...bounds(b),
       rx: '10',
       fill: b.depth % 2 ? '#f3f6fb' : '#ffffff',
       stroke: '#5c6f91',
@@ -119,10 +117,7 @@ function leafNode(l: LaidLeaf): SvgElement {
     [
       title(`${l.leaf.instancePath} (${l.leaf.packRef}): ${summary(l.leaf)}${rules}`),
       el('rect', {
-        x: n(l.x),
-        y: n(l.y),
-        width: n(l.w),
-        height: n(l.h),
+        ...bounds(l),
         rx: '6',
         fill: c.fill,
         stroke: d.handoffRequested ? HANDOFF : c.stroke,
@@ -157,15 +152,7 @@ export function graphSvg(run: GraphRunView, layout: GraphLayout): SvgElement {
     const c = layout.caller;
     children.push(
       el('g', { class: 'graph-caller' }, [
-        el('rect', {
-          x: n(c.x),
-          y: n(c.y),
-          width: n(c.w),
-          height: n(c.h),
-          rx: '20',
-          fill: '#e8eaf6',
-          stroke: '#3949ab',
-        }),
+        el('rect', { ...bounds(c), rx: '20', fill: '#e8eaf6', stroke: '#3949ab' }),
         text(c.x + c.w / 2, c.y + c.h / 2 + 4, 'caller', { 'text-anchor': 'middle', 'font-weight': '600' }),
       ]),
     );

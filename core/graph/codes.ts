@@ -3,8 +3,6 @@
  * validation can answer and the layer it belongs to; the runtime's exit statuses (A1) are the GRAPH_ names of the
  * one exit table, core/exit-codes.ts.
  */
-export type { GraphExit } from '../exit-codes.js';
-
 /** Where a refusal was decided (graph-semantics.md "Output contract"). */
 export type RefusalLayer = 'load' | 'structure' | 'invocation' | 'node-read' | 'node';
 

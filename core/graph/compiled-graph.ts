@@ -97,9 +97,7 @@ export function compileGraph(input: GraphSource): CompiledGraph {
         'JPS-GRAPH-INVALID',
         EXIT.GRAPH_INVALID,
         `${first.code} at ${first.path}: ${first.message}`,
-        {
-          diagnostic: first.code,
-        },
+        { diagnostic: first.code },
       ),
     };
   const packs = new Map<string, PackState>();

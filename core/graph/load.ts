@@ -5,8 +5,8 @@
  */
 import { readJson, toPlain, type JsonObject } from '../carrier/index.js';
 import { err, ok, type Result } from '../result.js';
-import { GRAPH_LIMITS, type GraphExit, type LoadCode } from './codes.js';
-import { EXIT } from '../exit-codes.js';
+import { GRAPH_LIMITS, type LoadCode } from './codes.js';
+import { EXIT, type GraphExit } from '../exit-codes.js';
 import { bytesDigest } from './digest.js';
 import type {
   EvidenceMapping,

@@ -1,5 +1,6 @@
 import type { EvaluationErrorClass } from '../evaluate/index.js';
-import type { GraphExit, RefusalCode, RefusalLayer, DiagnosticCode } from './codes.js';
+import type { RefusalCode, RefusalLayer, DiagnosticCode } from './codes.js';
+import type { GraphExit } from '../exit-codes.js';
 
 /**
  * A refused run (graph-semantics.md "Output contract"): its layer and code, the first structural diagnostic, the

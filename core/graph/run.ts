@@ -75,11 +75,7 @@ const nodeRefusal = (error: EvaluationError, node: string): GraphRefusal =>
     error.code,
     error.class === 'unsupported-required-extension' ? EXIT.GRAPH_UNSUPPORTED : EXIT.GRAPH_INVALID,
     error.message,
-    {
-      class: error.class,
-      phase: error.phase,
-      node,
-    },
+    { class: error.class, phase: error.phase, node },
   );
 
 /** ADR 0313: the run's budget is checked before anything else. */
@@ -440,9 +436,7 @@ class Run {
           'JPS-GRAPH-NODE-PACK-READ',
           EXIT.GRAPH_IO,
           `pack ${JSON.stringify(pack)} cannot be read: ${state.message} (A3)`,
-          {
-            node: path,
-          },
+          { node: path },
         ),
       );
     if (state.kind === 'error') throw new Stop(nodeRefusal(state.error, path));

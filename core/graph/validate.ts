@@ -4,12 +4,11 @@
  * feed gives evidence to whose pack cannot be read (nodes sorted), JPS-GRAPH-EDGE-EVIDENCE-UNDECLARED for an evidence feed naming a requirement
  * its target pack does not declare (feeds by position). Root first, then instances depth first.
  */
-import { validatePack } from '../pack/index.js';
-import { type GraphExit } from './codes.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT, type GraphExit } from '../exit-codes.js';
 import { prefixed, type GraphDiagnostic } from './diagnostic.js';
 import { CALLER } from './document.js';
 import { loadGraph } from './load.js';
+import { packState } from './packs.js';
 import type { GraphProject } from './project.js';
 import { resolveAll, type Instance } from './references.js';
 
@@ -42,15 +41,11 @@ type PackEvidence = ReadonlySet<string> | 'unreadable' | undefined;
 function packEvidence(project: GraphProject, pack: string, cache: Map<string, PackEvidence>): PackEvidence {
   if (cache.has(pack)) return cache.get(pack);
   const file = project.packs.get(pack);
+  // The packs a run compiles, from the same memo (packs.ts); a pack not in jpack.json is JPS-GRAPH-NODE-PACK's.
+  const state = file === undefined ? undefined : packState(file).state;
   let answer: PackEvidence;
-  if (file === undefined)
-    answer = undefined; // JPS-GRAPH-NODE-PACK already said so
-  else if (!file.ok) answer = 'unreadable';
-  else {
-    const v = validatePack(file.bytes, { overlapCheck: false });
-    const reqs = (v.pack?.plain as { evidenceRequirements?: { id: string }[] } | undefined)?.evidenceRequirements;
-    answer = v.conformant ? new Set((reqs ?? []).map((r) => r.id)) : undefined;
-  }
+  if (state?.kind === 'ok') answer = new Set(state.compiled.evidenceIds);
+  else if (state?.kind === 'unreadable') answer = 'unreadable';
   cache.set(pack, answer);
   return answer;
 }

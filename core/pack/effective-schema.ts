@@ -50,15 +50,6 @@ export function schemaKeyParts(key: SchemaKey): { specVersion: SpecVersion; prof
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Schema = any;
 
-function clone(x: Schema): Schema {
-  return structuredClone(x);
-}
-
-/** The published schema documents (verbatim), e.g. for tools that want to show them. */
-export function publishedSchema(specVersion: SpecVersion): unknown {
-  return clone(specVersion === '0.3.0' ? schema030 : schema020);
-}
-
 /** The schema actually compiled for a version and profile (see the module comment). */
 export function effectiveSchema(
   specVersion: SpecVersion,
@@ -66,7 +57,7 @@ export function effectiveSchema(
   discriminatedConditions = true,
   quantifiers = false,
 ): Schema {
-  const s = clone(specVersion === '0.3.0' ? schema030 : schema020);
+  const s = structuredClone<Schema>(specVersion === '0.3.0' ? schema030 : schema020);
   if (specVersion === '0.3.0') {
     s.$defs.escalation.properties.routes.maxItems = ROUTE_CEILINGS[profile];
     s.$id = String(s.$id).replace(/\.schema\.json$/, `.${profile}-profile.schema.json`);

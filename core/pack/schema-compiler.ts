@@ -15,9 +15,9 @@ const addFormats = addFormatsModule.default;
 /** The formats the pack schemas assert (§3.2). */
 export const PACK_FORMATS = ['uri', 'date', 'date-time'] as const;
 
-/** ajv's options for the pack schemas; `extra` adds the standalone-code options for the build step. */
-export function packAjvOptions(extra: Options = {}): Options {
-  return {
+/** A new ajv instance configured for the pack schemas; `extra` adds the standalone-code options for the build step. */
+export function newPackAjv(extra: Options = {}): InstanceType<typeof Ajv2020> {
+  const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
     // The published 0.2.0-draft schema puts `properties`/`required` in if/then subschemas without a `type`, which
@@ -26,12 +26,7 @@ export function packAjvOptions(extra: Options = {}): Options {
     strictRequired: false,
     useDefaults: false, // §4.1: never insert the default profile
     ...extra,
-  };
-}
-
-/** A new ajv instance configured for the pack schemas. */
-export function newPackAjv(extra: Options = {}): InstanceType<typeof Ajv2020> {
-  const ajv = new Ajv2020(packAjvOptions(extra));
+  });
   addFormats(ajv, [...PACK_FORMATS]);
   return ajv;
 }

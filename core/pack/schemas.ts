@@ -10,7 +10,7 @@ import { GENERATED_VALIDATORS } from './generated/pack-validators.js';
 import { schemaKey, type SchemaKey } from './effective-schema.js';
 import type { Profile, SpecVersion } from './types.js';
 
-export { ROUTE_CEILINGS, effectiveSchema, publishedSchema } from './effective-schema.js';
+export { ROUTE_CEILINGS, effectiveSchema } from './effective-schema.js';
 
 /** A lookup of precompiled validators that builds each once per process, on first use. */
 export function lazyValidators<K extends string>(

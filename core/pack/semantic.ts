@@ -53,41 +53,25 @@ export function checkSemantics(pack: Plain): Diagnostic[] {
   }
 
   const ref = (pointer: string, id: string, expected: Kind): void => {
+    const report = (code: string, message: string, more: Record<string, unknown> = {}): void => {
+      out.push({ code, severity: 'error', pointer, message, id, expectedKind: expected, ...more });
+    };
     const found = index.get(expected)!.get(id);
     if (found !== undefined && found.length === 1) return;
-    if (found !== undefined) {
-      out.push({
-        code: PackCodes.AMBIGUOUS_REFERENCE,
-        severity: 'error',
-        pointer,
-        message: `"${id}" names ${found.length} ${expected}s; a reference must resolve exactly once (§3.3)`,
-        id,
-        expectedKind: expected,
-        candidates: [...found],
-      });
-      return;
-    }
+    if (found !== undefined)
+      return report(
+        PackCodes.AMBIGUOUS_REFERENCE,
+        `"${id}" names ${found.length} ${expected}s; a reference must resolve exactly once (§3.3)`,
+        { candidates: [...found] },
+      );
     const other = COLLECTIONS.map(([k]) => k).find((k) => k !== expected && index.get(k)!.has(id));
-    if (other !== undefined) {
-      out.push({
-        code: PackCodes.WRONG_KIND_REFERENCE,
-        severity: 'error',
-        pointer,
-        message: `"${id}" names a ${other}, but a ${expected} is required here (§3.3)`,
-        id,
-        expectedKind: expected,
-        foundKind: other,
-      });
-      return;
-    }
-    out.push({
-      code: PackCodes.UNRESOLVED_REFERENCE,
-      severity: 'error',
-      pointer,
-      message: `"${id}" does not name a declared ${expected} (§3.3)`,
-      id,
-      expectedKind: expected,
-    });
+    if (other !== undefined)
+      return report(
+        PackCodes.WRONG_KIND_REFERENCE,
+        `"${id}" names a ${other}, but a ${expected} is required here (§3.3)`,
+        { foundKind: other },
+      );
+    report(PackCodes.UNRESOLVED_REFERENCE, `"${id}" does not name a declared ${expected} (§3.3)`);
   };
 
   (pack.rules ?? []).forEach((rule: Plain, i: number) => {

@@ -225,17 +225,9 @@ function config(root: JsonValue): JpackConfig {
 
 /** jpack.json's exact bytes → the configuration, or the first refusal in document order. */
 export function parseJpackConfig(bytes: Uint8Array): Result<JpackConfig, ConfigError> {
-  const tree = readJson(bytes);
-  if (!tree.ok)
-    return {
-      ok: false,
-      error: {
-        code: 'config-json',
-        member: '',
-        message: `jpack.json (the document): not a strict JSON text: ${tree.error.message}`,
-      },
-    };
   try {
+    const tree = readJson(bytes);
+    if (!tree.ok) return fail('config-json', '', `not a strict JSON text: ${tree.error.message}`);
     return { ok: true, value: config(tree.value) };
   } catch (e) {
     if (e instanceof Refused) return { ok: false, error: e.error };

@@ -48,13 +48,8 @@ export async function fetchPack(fetch: ReplayFetchers, digest: string): Promise<
 
 /** Packs loaded for one replay run: validated and compiled once per digest, as the pipeline's cache does. */
 export class PackCache {
-  private readonly cache: Lru<string, Fetched<PackLoad | null>>;
-  constructor(
-    private readonly fetch: ReplayFetchers,
-    capacity = 64,
-  ) {
-    this.cache = new Lru(capacity);
-  }
+  private readonly cache = new Lru<string, Fetched<PackLoad | null>>(64);
+  constructor(private readonly fetch: ReplayFetchers) {}
 
   /**
    * The pack for `digest` judged under `draftFeatures` (the entry's recorded ones, ADR 0223): loaded (found or

@@ -2,21 +2,10 @@
  * Replaying an admission refusal (docs/adr/0101-replaying-admission-refusals.md): run the pipeline's own admission
  * decision (core/admission `admit`, ADR 0335) again on the retained request bytes, against the registry as it is now
  * and a deployment rebuilt from what the entry records, and compare where it refuses with the recorded refusal. What
- * the entry does not record is said plainly instead of guessed:
- *
- *   request-malformed, unsupported-request-format, request-too-large — decided by the request reader alone: the
- *     same refusal code is a match. (request-too-large bytes are never retained, so that refusal is
- *     `not-replayable/request-not-retained` before we get here.)
- *   unknown-pack-alias, unknown-pack-digest — the registry only grows (packs and aliases are conditional creates,
- *     ADR 0062): still unknown is a match; published since is `not-replayable/registry-state-changed`, because the
- *     refusal was right when made and cannot be reproduced now.
- *   work-budget-out-of-range — outside 1..MAX_WORK_BUDGET is a match whatever the deployment; inside it, the
- *     refusal depended on the deployment's lower maximum, which the entry does not record: judged when the caller
- *     supplies it (ReplayOptions.maxWorkBudget), else `not-replayable/refusal-depends-on-deployment`.
- *   entry-would-not-fit — the worst-case check (ADR 0054) over the one log the entry landed on. The pipeline judged
- *     over every configured log, whose worst case can only be larger, so "still does not fit" is a match; "fits over
- *     this log alone" means the refusal depended on the deployment's other log ids →
- *     `not-replayable/refusal-depends-on-deployment`.
+ * the entry does not record is said plainly instead of guessed, code by code as ADR 0101 decides: the registry only
+ * grows (ADR 0062), so a pack or alias published since is `registry-state-changed`; a budget refusal inside
+ * 1..MAX_WORK_BUDGET, or a worst-case fit (ADR 0054) judged here over the entry's one log, hung on deployment settings
+ * and is `refusal-depends-on-deployment` unless the caller supplies them.
  */
 import { MAX_WORK_BUDGET } from '../evaluate/index.js';
 import type { DraftFeature } from '../pack/index.js';

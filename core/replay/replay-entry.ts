@@ -1,12 +1,8 @@
 /**
- * Replays one stored entry (docs/replay.md): verify it first, fetch the retained request bytes by
- * the entry's request digest, decode them with the pipeline's own reader, load the recorded pack by digest with the
- * pipeline's own loader, evaluate under the RECORDED budget and supported-extension set, and compare what the
- * entry records with what the replay produced — RFC 8785 disposition bytes or error class/phase/code, the digests
- * of the exact facts and evidence slices, and the work units charged.
- *
- * Pure: every byte comes through ReplayOptions.fetch; it never throws for bad stored data (a fetcher's own
- * failure — a store that could not be read — propagates, so the caller reports no verdict rather than a wrong one).
+ * Replays one stored entry (docs/replay.md): verify it, then re-read the retained request and re-load the recorded
+ * pack with the pipeline's own reader and loader, evaluate under the RECORDED budget and extensions, and compare.
+ * Pure: every byte comes through ReplayOptions.fetch; it never throws for bad stored data (a fetcher's own failure
+ * propagates, so the caller reports no verdict rather than a wrong one).
  */
 import { evaluateCompiled, type EvaluationTrace } from '../evaluate/index.js';
 import {
@@ -28,9 +24,8 @@ import { compareEvaluator } from './evaluator.js';
 import { fetchRequest } from './fetch.js';
 import { mismatch, sameValue, type ReplayContext, type Verdict } from './replay-context.js';
 import { replayRefusal } from './refusal.js';
-import type { Difference, EvaluatorComparison, ReplayOutcome } from './types.js';
+import type { Difference, ReplayOutcome } from './types.js';
 
-/** Replay state shared by the entries of one run (compiled packs). */
 export async function replayStoredEntry(stored: StoredEntry, ctx: ReplayContext): Promise<ReplayOutcome> {
   // Verify first (docs/replay.md): canonical bytes, key valid at this position, strict Ed25519 signature, placement,
   // projection, disposition digest and allowed build — the verify owner's per-entry check, unchanged.
@@ -85,8 +80,8 @@ async function replayVerified(entry: SignedEntry, ctx: ReplayContext): Promise<V
     tooLarge ? 'request-not-retained' : 'request-purged',
   );
   if (!request.ok) return { result: 'not-replayable', reason: request.reason, detail: request.detail };
-  // The pipeline's decoder, so the facts/evidence slices and their digests are the pipeline's own.
-  // The pipeline's intake reader: evaluation and graph requests share the queue (ADR 0360).
+  // The pipeline's intake reader (evaluation and graph requests share the queue, ADR 0360), so the document slices
+  // and their digests are the pipeline's own.
   const intake = readIntakeRequest(request.value);
   const graph = intake.ok && isGraphRequest(intake.value) ? intake.value : undefined;
   if (entry.kind === 'admission-refusal')
@@ -226,5 +221,3 @@ function compareResult(
     same('error.code', entry.error.code, replayed.error.code);
   }
 }
-
-export type { EvaluatorComparison };

@@ -1,12 +1,8 @@
 /**
  * Replaying a graph request's entry (docs/replay.md "Graph runs"; ADR 0361): the pipeline's own decision
  * (`decideGraph`, core/admission) runs again on the retained request bytes, against the registry's published graph
- * — its closed set re-checked here, trusting no store — and a deployment rebuilt from what the entry records (its
- * log, extensions, evaluator, draft features and budget). A graph run must reproduce every member byte for byte:
- * the graph, the closure's pins, the inputs digest, the budget, the work and the run text. A refusal of a graph
- * request is judged like a pack's (ADR 0101): the reader and the opt-in alone decide theirs; an unknown graph still
- * unknown is a match, published since is `registry-state-changed`; the budget and the fit depend on deployment
- * settings the entry does not record unless the caller supplies them.
+ * (its closed set re-checked here, trusting no store) and a deployment rebuilt from what the entry records. A graph
+ * run must reproduce every member byte for byte; a refusal of a graph request is judged like a pack's (ADR 0101).
  */
 import {
   aliasUnreadableRefusal,

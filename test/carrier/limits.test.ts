@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CARRIER_LIMITS, resolveLimits } from '../../core/carrier/index.js';
-import {
-  CARRIER_LIMIT_CEILINGS,
-  CarrierLimitsError,
-  MANDATED_MINIMUM_LIMITS,
-  isWithinMandatedMinimum,
-} from '../../core/carrier/limits.js';
+import { CARRIER_LIMIT_CEILINGS, CarrierLimitsError } from '../../core/carrier/limits.js';
 import { accept, refuse, utf8 } from './helpers.js';
 
 const nestedArrays = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
@@ -15,14 +10,15 @@ const object = (n: number): string => `{${Array.from({ length: n }, (_, i) => `"
 
 describe('default carrier limits', () => {
   it('are at least RFC 0008 mandated minimum domain on every dimension', () => {
-    expect(isWithinMandatedMinimum(DEFAULT_CARRIER_LIMITS)).toBe(true);
-    expect(MANDATED_MINIMUM_LIMITS).toEqual({
+    const mandated = {
       documentBytes: 2_097_152,
       depth: 32,
       stringBytes: 1_048_576,
       numberBytes: 4_096,
       collectionSize: 10_000,
-    });
+    };
+    for (const [name, minimum] of Object.entries(mandated))
+      expect(DEFAULT_CARRIER_LIMITS[name as keyof typeof mandated]).toBeGreaterThanOrEqual(minimum);
   });
 
   it('are the documented values', () => {
@@ -161,8 +157,7 @@ describe('resolveLimits', () => {
     }
   });
 
-  it('reports a configuration below the mandated minimum as outside the portable domain', () => {
-    expect(isWithinMandatedMinimum(resolveLimits({ depth: 31 }))).toBe(false);
-    expect(isWithinMandatedMinimum(resolveLimits({ depth: 32 }))).toBe(true);
+  it('admits a configuration below the mandated minimum (tests and tight deployments need one)', () => {
+    expect(resolveLimits({ depth: 31 }).depth).toBe(31);
   });
 });

@@ -1,7 +1,8 @@
 /** Unique items of the pack's object collections, by a set of canonical texts (ADR 0154). */
 import { describe, expect, it } from 'vitest';
 import { checkUniqueItems, OBJECT_COLLECTIONS } from '../../core/pack/unique-items.js';
-import { effectiveSchema, publishedSchema } from '../../core/pack/schemas.js';
+import { effectiveSchema } from '../../core/pack/schemas.js';
+import schema030 from '../../schema/judgment-pack-core.schema.json' with { type: 'json' };
 
 const A = { id: 'a', when: { op: 'fact', path: '/x', operator: 'equals', value: 1 } };
 const B = { id: 'b', when: { op: 'fact', path: '/y', operator: 'equals', value: 2 } };
@@ -35,7 +36,7 @@ describe('checkUniqueItems', () => {
   });
 
   it('is the compiled schema’s only change to uniqueItems on those collections; the published schema keeps it', () => {
-    const published = publishedSchema('0.3.0') as { properties: Record<string, { uniqueItems?: boolean }> };
+    const published = schema030 as { properties: Record<string, { uniqueItems?: boolean }> };
     const compiled = effectiveSchema('0.3.0', 'base') as { properties: Record<string, { uniqueItems?: boolean }> };
     for (const m of OBJECT_COLLECTIONS) {
       expect(published.properties[m]?.uniqueItems).toBe(true);
