@@ -38,9 +38,7 @@ function outcome(o: JsonObject, run: GraphRun): CaseOutcome {
   const expectedErr = matrixDoc.expectedError(o);
   if (expectedErr !== undefined) {
     const actual =
-      run.status === 'refused'
-        ? { class: run.error.class, phase: run.error.phase, code: run.error.code }
-        : { disposition: run.disposition };
+      run.status === 'refused' ? matrixDoc.actualError(expectedErr, run.error) : { disposition: run.disposition };
     return matrixDoc.caseOutcome(o, firstDifference('error', expectedErr, actual));
   }
   const expected = toPlain(o.members.get('expectedDisposition')!);

@@ -90,6 +90,16 @@ export function expectedError(o: JsonObject): Record<string, unknown> | undefine
   return { class: toPlain(expectedClass), ...(phase !== undefined ? { phase: toPlain(phase) } : {}) };
 }
 
+/**
+ * A refusal as an error case compares it: its §8.4 class, and its phase only when the case names one (a case may
+ * give the class alone, docs/graphs.md "Testing a project"). A refusal without a class has class null and so matches
+ * no expectation.
+ */
+export const actualError = (
+  expected: Record<string, unknown>,
+  error: { readonly class: unknown; readonly phase: unknown },
+): Record<string, unknown> => ({ class: error.class, ...('phase' in expected ? { phase: error.phase } : {}) });
+
 export const caseOutcome = (o: JsonObject, difference: Difference | undefined): CaseOutcome =>
   difference === undefined ? { id: caseId(o), passed: true } : { id: caseId(o), passed: false, difference };
 

@@ -58,7 +58,7 @@ function declaredTarget(pack: Uint8Array): unknown {
 function outcome(o: JsonObject, r: EvaluationResult, target: unknown): CaseOutcome {
   const expectedErr = matrixDoc.expectedError(o);
   if (expectedErr !== undefined) {
-    const actual = r.kind === 'error' ? { class: r.error.class, phase: r.error.phase } : { disposition: r.disposition };
+    const actual = r.kind === 'error' ? matrixDoc.actualError(expectedErr, r.error) : { disposition: r.disposition };
     return matrixDoc.caseOutcome(o, firstDifference('error', expectedErr, actual));
   }
   const expected = toPlain(o.members.get('expectedDisposition')!);

@@ -121,6 +121,41 @@ describe('docket test', () => {
     });
   });
 
+  it('matches a node refusal by its class alone when the row names no phase, and by both when it does', async () => {
+    const refused = { screening: { facts: {}, evidence: { nope: 'present' } } };
+    const c = copy((d) =>
+      editJson(join(d, 'onboarding.rows.json'), (x) => {
+        x.cases = [
+          { id: 'class-only', inputs: refused, expectedErrorClass: 'malformed-input' },
+          {
+            id: 'class-and-phase',
+            inputs: refused,
+            expectedErrorClass: 'malformed-input',
+            expectedErrorPhase: 'preflight',
+          },
+          {
+            id: 'wrong-phase',
+            inputs: refused,
+            expectedErrorClass: 'malformed-input',
+            expectedErrorPhase: 'evaluation',
+          },
+        ];
+      }),
+    );
+    const cases = report((await cli(['test', '--config', c, '--graph', 'onboarding'])).out).suites[0]!.cases;
+    expect(cases.map((x) => [x.id, x.passed])).toEqual([
+      ['class-only', true],
+      ['class-and-phase', true],
+      ['wrong-phase', false],
+    ]);
+    expect(cases[2]!.difference).toEqual({
+      subject: 'error',
+      pointer: '/phase',
+      expected: 'evaluation',
+      actual: 'preflight',
+    });
+  });
+
   it("runs a pack's matrix by the runtime's rules: dispositions, handoff targets under matrixVersion 2, error classes", async () => {
     const c = copy((d) => {
       editJson(join(d, 'jpack.json'), (x) => {
@@ -158,6 +193,19 @@ describe('docket test', () => {
               expectedErrorPhase: 'preflight',
             },
             {
+              id: 'bad-evidence-any-phase',
+              facts: {},
+              evidenceAvailability: { nope: 'present' },
+              expectedErrorClass: 'malformed-input',
+            },
+            {
+              id: 'bad-evidence-wrong-phase',
+              facts: {},
+              evidenceAvailability: { nope: 'present' },
+              expectedErrorClass: 'malformed-input',
+              expectedErrorPhase: 'evaluation',
+            },
+            {
               id: 'wrong-target',
               facts: {},
               evidenceAvailability: { 'screening-record': 'present' },
@@ -178,9 +226,17 @@ describe('docket test', () => {
       ['clear', true],
       ['unknown-escalates', true],
       ['bad-evidence', true],
+      ['bad-evidence-any-phase', true],
+      ['bad-evidence-wrong-phase', false],
       ['wrong-target', false],
     ]);
-    expect(s.cases[3]!.difference).toMatchObject({
+    expect(s.cases[4]!.difference).toEqual({
+      subject: 'error',
+      pointer: '/phase',
+      expected: 'evaluation',
+      actual: 'preflight',
+    });
+    expect(s.cases[5]!.difference).toMatchObject({
       subject: 'handoffTarget',
       expected: null,
       actual: { kind: 'human-role', name: 'Compliance' },
