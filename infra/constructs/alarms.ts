@@ -23,13 +23,19 @@ export interface AlarmsProps {
   readonly functions: ReadonlyArray<{ readonly label: string; readonly fn: lambda.IFunction }>;
   readonly intake: sqs.IQueue;
   /** The evaluate function's rejects queue (ADR 0492): its first message is a request the ledger could not record. */
-  readonly rejects: sqs.IQueue;
+  readonly rejects?: sqs.IQueue;
   /** The FIFO ledger queue: an old message there is a stalled message group, i.e. a log nobody writes. */
-  readonly ledgerQueue: sqs.IQueue;
+  readonly ledgerQueue?: sqs.IQueue;
   /** The delivery queue: an old job there means handoffs and notifications are late (docs/adr/0404-delivery-stage.md). */
-  readonly deliveryQueue: sqs.IQueue;
+  readonly deliveryQueue?: sqs.IQueue;
+  /** Alarm on DeliveryJobsRefused (functions/lib/deliver-observability.ts): a job the evaluate function did not write. */
+  readonly deliveryJobsRefused?: boolean;
+  /** Alarm on LedgerHeadRegressed (functions/lib/observability.ts): a log's head moved below a written seq. */
+  readonly headRegression?: boolean;
   /** Topics whose deliveries to subscribers must not fail (SNS NumberOfNotificationsFailed). */
-  readonly topics: ReadonlyArray<{ readonly label: string; readonly topic: sns.ITopic }>;
+  readonly topics?: ReadonlyArray<{ readonly label: string; readonly topic: sns.ITopic }>;
+  /** Alarm on the checkpoint writer's refusals (functions/checkpoint.ts publishes CheckpointRefusals every run). */
+  readonly checkpointRefusals?: boolean;
   /** Throttling here means requests wait (SQS retries them): the signal to raise maximumConcurrency or logCount. */
   readonly throttled: { readonly evaluate: lambda.IFunction; readonly ledger: dynamodb.ITable };
 }
@@ -77,7 +83,7 @@ export class Alarms extends Construct {
       alarm.addOkAction(new actions.SnsAction(this.topic));
       this.alarms.push(alarm);
     };
-    // An alarm on a metric a Docket function publishes itself (namespace Docket, dimension service): one event is one too many.
+    // A metric a Docket function publishes itself (namespace Docket, dimension service): one event is one too many.
     const docket = (id: string, metricName: string, service: string, statistic: string, description: string) =>
       add(
         id,
@@ -100,12 +106,13 @@ export class Alarms extends Construct {
         `Messages are dead-lettered in ${d.label}: inspect and redrive`,
       );
     }
-    add(
-      'rejects-depth',
-      props.rejects.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
-      t.dlqDepth,
-      'The evaluate function rejected requests it could not record (no usable id, or an id recorded for other bytes): read their DocketReason on the rejects queue',
-    );
+    if (props.rejects !== undefined)
+      add(
+        'rejects-depth',
+        props.rejects.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+        t.dlqDepth,
+        'The evaluate function rejected requests it could not record (no usable id, or an id recorded for other bytes): read their DocketReason on the rejects queue',
+      );
     for (const f of props.functions) {
       add(
         `${f.label}-errors`,
@@ -114,7 +121,7 @@ export class Alarms extends Construct {
         `The ${f.label} function reported errors`,
       );
     }
-    for (const tp of props.topics) {
+    for (const tp of props.topics ?? []) {
       add(
         `${tp.label}-failed-deliveries`,
         tp.topic.metricNumberOfNotificationsFailed({ period, statistic: 'Sum' }),
@@ -123,13 +130,14 @@ export class Alarms extends Construct {
       );
     }
     // functions/checkpoint.ts publishes CheckpointRefusals on every run.
-    docket(
-      'checkpoint-refusals',
-      'CheckpointRefusals',
-      'docket-checkpoint',
-      'Maximum',
-      'The checkpoint writer refused to sign a log: an entry it would cover fails verification (see its ERROR log line and run docket verify)',
-    );
+    if (props.checkpointRefusals === true)
+      docket(
+        'checkpoint-refusals',
+        'CheckpointRefusals',
+        'docket-checkpoint',
+        'Maximum',
+        'The checkpoint writer refused to sign a log: an entry it would cover fails verification (see its ERROR log line and run docket verify)',
+      );
     add(
       'evaluate-throttles',
       props.throttled.evaluate.metricThrottles({ period, statistic: 'Sum' }),
@@ -148,36 +156,40 @@ export class Alarms extends Construct {
       t.throttles,
       'Ledger writes are throttled: one log (one partition) tops out at a few hundred appends/s; raise logCount',
     );
-    oldest(
-      'ledger-queue-age-of-oldest-message',
-      props.ledgerQueue,
-      'A message group of the FIFO ledger queue is stalled: its log is not being written (a record failing again ' +
-        'and again, e.g. a head regression, holds back every later request of that log until it is dead-lettered)',
-    );
-    oldest(
-      'delivery-queue-age-of-oldest-message',
-      props.deliveryQueue,
-      'Delivery jobs wait: recorded entries are not yet placed, handed off or notified (the deliver function is ' +
-        'failing, throttled or under-provisioned: see deliverMaximumConcurrency)',
-    );
+    if (props.ledgerQueue !== undefined)
+      oldest(
+        'ledger-queue-age-of-oldest-message',
+        props.ledgerQueue,
+        'A message group of the FIFO ledger queue is stalled: its log is not being written (a record failing again ' +
+          'and again, e.g. a head regression, holds back every later request of that log until it is dead-lettered)',
+      );
+    if (props.deliveryQueue !== undefined)
+      oldest(
+        'delivery-queue-age-of-oldest-message',
+        props.deliveryQueue,
+        'Delivery jobs wait: recorded entries are not yet placed, handed off or notified (the deliver function is ' +
+          'failing, throttled or under-provisioned: see deliverMaximumConcurrency)',
+      );
     // functions/lib/deliver-observability.ts: a job the evaluate function did not write.
-    docket(
-      'delivery-jobs-refused',
-      'DeliveryJobsRefused',
-      'docket-deliver',
-      'Sum',
-      'The deliver function refused a job that is not one or names no recorded entry: only a writer of the ' +
-        'delivery queue other than the evaluate function makes one. See the delivery DLQ and its DocketReason',
-    );
+    if (props.deliveryJobsRefused === true)
+      docket(
+        'delivery-jobs-refused',
+        'DeliveryJobsRefused',
+        'docket-deliver',
+        'Sum',
+        'The deliver function refused a job that is not one or names no recorded entry: only a writer of the ' +
+          'delivery queue other than the evaluate function makes one. See the delivery DLQ and its DocketReason',
+      );
     // functions/lib/observability.ts: a log's head moved below a written seq.
-    docket(
-      'ledger-head-regressed',
-      'LedgerHeadRegressed',
-      'docket-evaluate',
-      'Sum',
-      'A ledger log head moved below a sequence number the writer had written: only a deletion does that. The ' +
-        'writer refuses that log; see the ERROR line "ledger head regressed" and run docket verify',
-    );
+    if (props.headRegression === true)
+      docket(
+        'ledger-head-regressed',
+        'LedgerHeadRegressed',
+        'docket-evaluate',
+        'Sum',
+        'A ledger log head moved below a sequence number the writer had written: only a deletion does that. The ' +
+          'writer refuses that log; see the ERROR line "ledger head regressed" and run docket verify',
+      );
     oldest(
       'intake-age-of-oldest-message',
       props.intake,
