@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { HandlerBinding, ServeConfig, StackState, StopReport } from './serve.js';
 
@@ -281,8 +282,4 @@ function answersOnce(endpoint: string, timeoutMs: number): Promise<boolean> {
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolveAnswer(false));
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
