@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './aws-sdk.js';
 
-const { ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand, PutItemCommand, ScanCommand } = dynamodb;
+const { DeleteItemCommand, GetItemCommand, PutItemCommand, ScanCommand } = dynamodb;
 
 export type Item = Record<string, AttributeValue>;
 
@@ -20,13 +20,6 @@ export function sha256Hex(bytes: Uint8Array): string {
 }
 
 export const DIGEST_PATTERN = /^[0-9a-f]{64}$/;
-
-function isConditionalFailure(e: unknown): boolean {
-  return (
-    e instanceof ConditionalCheckFailedException ||
-    (e as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
-  );
-}
 
 function bytesOf(item: Item, name: string): Uint8Array | undefined {
   const v = item[name];
@@ -69,7 +62,8 @@ export class ContentTable {
       );
       return true;
     } catch (e) {
-      if (isConditionalFailure(e)) return false;
+      // The SDK's ConditionalCheckFailedException, by name (an emulator's error is not the SDK's class).
+      if ((e as { name?: string } | null)?.name === 'ConditionalCheckFailedException') return false;
       throw e;
     }
   }
