@@ -3,6 +3,7 @@
  * into calls under the service's entry and byte limits, in order, and per-entry retries — a batch call answers 200
  * even when some of its entries failed, so only those are retried (transient faults, with backoff).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface FailedEntry {
   readonly id: string;
@@ -74,8 +75,4 @@ export async function withRetries<T extends { id: string }>(
     pending = pending.filter((e) => retryIds.has(e.id));
   }
   return [...permanent, ...transient];
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

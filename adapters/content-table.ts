@@ -8,18 +8,9 @@ import { createHash } from 'node:crypto';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './aws-sdk.js';
 
-const { ConditionalCheckFailedException, DeleteItemCommand, GetItemCommand, PutItemCommand, ScanCommand } = dynamodb;
+const { DeleteItemCommand, GetItemCommand, PutItemCommand, ScanCommand } = dynamodb;
 
 export type Item = Record<string, AttributeValue>;
-
-/** The sort key attribute's name and the value each item family uses. */
-export interface KeyLayout {
-  readonly partitionKey: string;
-  /** null for a table keyed by partition key alone. */
-  readonly sortKey: string | null;
-}
-
-export const DEFAULT_KEY_LAYOUT: KeyLayout = Object.freeze({ partitionKey: 'pk', sortKey: 'sk' });
 
 /** DynamoDB's item size limit is 400 KB including attribute names; keep a margin for the other attributes. */
 export const MAX_STORED_BYTES = 400 * 1024 - 1024;
@@ -30,26 +21,6 @@ export function sha256Hex(bytes: Uint8Array): string {
 
 export const DIGEST_PATTERN = /^[0-9a-f]{64}$/;
 
-function key(layout: KeyLayout, pk: string, sk: string): Item {
-  const k: Item = { [layout.partitionKey]: { S: pk } };
-  if (layout.sortKey !== null) k[layout.sortKey] = { S: sk };
-  return k;
-}
-
-function notExistsCondition(layout: KeyLayout): {
-  ConditionExpression: string;
-  ExpressionAttributeNames: Record<string, string>;
-} {
-  return { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': layout.partitionKey } };
-}
-
-function isConditionalFailure(e: unknown): boolean {
-  return (
-    e instanceof ConditionalCheckFailedException ||
-    (e as { name?: string } | null)?.name === 'ConditionalCheckFailedException'
-  );
-}
-
 function bytesOf(item: Item, name: string): Uint8Array | undefined {
   const v = item[name];
   return v && v.B instanceof Uint8Array ? v.B : undefined;
@@ -58,7 +29,6 @@ function bytesOf(item: Item, name: string): Uint8Array | undefined {
 export interface ContentTableOptions {
   readonly client: DynamoDBClient;
   readonly tableName: string;
-  readonly keyLayout?: KeyLayout;
 }
 
 /**
@@ -68,28 +38,32 @@ export interface ContentTableOptions {
 export class ContentTable {
   private readonly client: DynamoDBClient;
   private readonly tableName: string;
-  private readonly layout: KeyLayout;
 
   constructor(options: ContentTableOptions) {
     this.client = options.client;
     this.tableName = options.tableName;
-    this.layout = options.keyLayout ?? DEFAULT_KEY_LAYOUT;
   }
 
-  /** The key of item (pk, sk) under this table's layout. */
+  /** The key of item (pk, sk). */
   key(pk: string, sk: string): Item {
-    return key(this.layout, pk, sk);
+    return { pk: { S: pk }, sk: { S: sk } };
   }
 
   /** Creates the item unless one with its key exists: true when this call created it. */
   async putIfAbsent(item: Item): Promise<boolean> {
     try {
       await this.client.send(
-        new PutItemCommand({ TableName: this.tableName, Item: item, ...notExistsCondition(this.layout) }),
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(#pk)',
+          ExpressionAttributeNames: { '#pk': 'pk' },
+        }),
       );
       return true;
     } catch (e) {
-      if (isConditionalFailure(e)) return false;
+      // The SDK's ConditionalCheckFailedException, by name (an emulator's error is not the SDK's class).
+      if ((e as { name?: string } | null)?.name === 'ConditionalCheckFailedException') return false;
       throw e;
     }
   }
@@ -137,13 +111,13 @@ export class ContentTable {
           TableName: this.tableName,
           ConsistentRead: true,
           FilterExpression: 'begins_with(#pk, :family)',
-          ExpressionAttributeNames: { '#pk': this.layout.partitionKey },
+          ExpressionAttributeNames: { '#pk': 'pk' },
           ExpressionAttributeValues: { ':family': { S: `${family}#` } },
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
       for (const item of out.Items ?? []) {
-        const digest = item[this.layout.partitionKey]?.S?.slice(family.length + 1) ?? '';
+        const digest = item.pk?.S?.slice(family.length + 1) ?? '';
         const bytes = bytesOf(item, 'bytes') ?? new Uint8Array();
         yield { digest, bytes, item, intact: DIGEST_PATTERN.test(digest) && sha256Hex(bytes) === digest };
       }

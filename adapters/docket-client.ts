@@ -28,7 +28,7 @@ import { createDynamoDbClient, createSnsClient, createSqsClient, type AwsClientO
 import { sqs as sqsCommands } from './aws-sdk.js';
 import { DynamoDbLedgerStore } from './dynamodb-ledger-store.js';
 import { openFilteredSubscription } from './sns.js';
-import { SqsBatchError, sendMessages } from './sqs.js';
+import { sendByPosition } from './sqs.js';
 
 /** A JSON document: exact bytes of its text, or a value serialized with JSON.stringify. */
 export type JsonDocument = Uint8Array | null | boolean | number | string | readonly unknown[] | object;
@@ -183,18 +183,12 @@ export function docketClient(o: DocketClientOptions): DocketClient {
   const sent = new Map<string, SentRequest>();
 
   async function send(texts: readonly { requestId: string; text: string }[]): Promise<SubmitManyResult> {
-    const failed: { requestId: string; error: string }[] = [];
-    try {
-      await sendMessages(
-        sqs,
-        o.intakeQueueUrl,
-        texts.map((t) => ({ body: t.text })),
-      );
-    } catch (e) {
-      if (!(e instanceof SqsBatchError)) throw e;
-      for (const f of e.failed)
-        failed.push({ requestId: texts[Number(f.id)]!.requestId, error: `${f.code}: ${f.message}` });
-    }
+    const out = await sendByPosition(
+      sqs,
+      o.intakeQueueUrl,
+      texts.map((t) => ({ body: t.text })),
+    );
+    const failed = out.failed.map((f) => ({ requestId: texts[f.index]!.requestId, error: f.reason }));
     const refused = new Set(failed.map((f) => f.requestId));
     const ok = texts.filter((t) => !refused.has(t.requestId));
     for (const t of ok) sent.set(t.requestId, sentRequestOf(t.requestId, utf8.encode(t.text)));

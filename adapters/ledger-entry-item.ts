@@ -1,31 +1,16 @@
 /**
- * A ledger entry's DynamoDB item: its one encoder and its one strict reader (docs/adr/0061-ledger-item-layout.md,
- * docs/adr/0355-entry-body-stored-compressed.md). Every module that writes or reads an entry item — the store
- * (adapters/dynamodb-ledger-store.ts, single puts and transactions alike), the AWS scale model that meters items
- * (bench/support/aws-model/), tests that plant hostile items — goes through here, so what is sized is what is stored.
+ * A ledger entry's DynamoDB item and a group's bundle item: their one encoder and their one strict reader, so what the
+ * store (adapters/dynamodb-ledger-store.ts), the AWS scale model (bench/support/aws-model/) and tests that plant
+ * hostile items size is what is stored. The layouts are docs/ledger-write-path.md "Storage": an entry's body
+ * raw-DEFLATEd in `bodyz` (docs/adr/0355-entry-body-stored-compressed.md; the String `body` of items written before
+ * stays readable), a bundle's members in one newline-ended stream `entriesz` with the projection derived from each
+ * body (docs/adr/0476-bundle-compressed-as-one-stream.md; layout 1's `entries` list, ADR 0400, stays readable).
+ * Compression is storage only: the entry hash, the signature and every reader above the store see the same bytes.
  *
- * Layout: `pk` "log#<logId>", `sk` seq, `bodyz` (Binary: the entry's exact stored bytes, UTF-8, as raw DEFLATE,
- * RFC 1951), and the projection `requestId`, `kind`, `entryHash`. DynamoDB bills an item by its stored size; the
- * compressed body keeps a typical entry under 1 KB (1 WCU, not 2). Items written before ADR 0355 carry the body as
- * the String `body`, and stay readable. The compression is storage only: the entry hash, the signature and every
- * reader above the store see the same bytes as before.
- *
- * A group commit (docs/adr/0400-group-commit-as-one-entry-bundle.md) stores its run of contiguous entries as one
- * bundle item keyed `pk` "log#<logId>", `sk` the first seq, in one of two layouts (both read, only the second written):
- *   - layout 1 (ADR 0400): `entries`, a List of 2..MAX_GROUP_MEMBERS Maps, member i being seq sk+i with exactly the
- *     attributes above but the key (`bodyz`, `requestId`, `kind`, `entryHash`), read by the same rules as an entry item;
- *   - layout 2 (docs/adr/0476-bundle-compressed-as-one-stream.md): `entriesz`, Binary: one raw DEFLATE stream of the
- *     members' exact stored bytes, each followed by a newline (a canonical entry never holds a raw one). The members
- *     share most of their text (format, pack, evaluator, key id), so one stream stores a batch in about half the bytes
- *     of per-member streams. The projection is not stored: the reader derives it from each body (requestId and kind as
- *     the body states them, entryHash = SHA-256(0x00 ‖ body)), so it cannot disagree with the body it describes.
- *     A stream that does not inflate within the bound, does not end with a newline, or holds other than
- *     2..MAX_GROUP_MEMBERS members is not an item the store writes: StoreReadError, never a shorter log.
- *
- * Reading is strict and bounded: an item with both forms, a `bodyz` that is not Binary, a stream that does not inflate
- * (truncated, corrupt), inflates past the entry's byte cap (a zip bomb), has bytes after its end, or is not valid
- * UTF-8 is surfaced as the empty body — which no canonical entry is, so `verify` reports that entry `malformed` —
- * never repaired and never a crash of the whole read (the same rule as a missing body, ADR 0061).
+ * Reading is strict and bounded (docs/verify.md): a body in both forms, not Binary, not inflating within the entry's
+ * byte cap (a zip bomb), with bytes after its stream's end or not valid UTF-8 reads as the empty body, which verify
+ * reports `malformed` — never repaired, never a crash of the whole read (ADR 0061); a bundle that is not one the store
+ * writes is a StoreReadError, never a shorter log.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';

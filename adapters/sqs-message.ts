@@ -13,7 +13,6 @@ export interface OutgoingMessage {
   /** FIFO queues only. */
   readonly groupId?: string;
   readonly deduplicationId?: string;
-  readonly delaySeconds?: number;
 }
 
 /** SQS's limits on one batch call: 10 entries and 1 MiB of bodies plus attributes in total (as for one message). */

@@ -45,7 +45,6 @@ export async function sendMessage(client: SQSClient, queueUrl: string, message: 
       MessageAttributes: message.attributes,
       MessageGroupId: message.groupId,
       MessageDeduplicationId: message.deduplicationId,
-      DelaySeconds: message.delaySeconds,
     }),
   );
   if (!out.MessageId) throw new Error('SendMessage answered without a MessageId');
@@ -90,7 +89,6 @@ export async function sendMessages(
             MessageAttributes: m.attributes,
             MessageGroupId: m.groupId,
             MessageDeduplicationId: m.deduplicationId,
-            DelaySeconds: m.delaySeconds,
           })),
         }),
       );
@@ -117,6 +115,24 @@ export async function sendMessages(
     );
   }
   return result;
+}
+
+/**
+ * `sendMessages` with each entry's id its position, answering the entries still failing after the retries by position
+ * (`index`, and `reason` as "<code>: <message>") instead of throwing: the caller fails exactly the records they carry.
+ */
+export async function sendByPosition(
+  client: SQSClient,
+  queueUrl: string,
+  messages: readonly Omit<OutgoingMessage, 'id'>[],
+): Promise<{ failed: { index: number; reason: string }[] }> {
+  try {
+    await sendMessages(client, queueUrl, messages);
+    return { failed: [] };
+  } catch (e) {
+    if (!(e instanceof SqsBatchError)) throw e;
+    return { failed: e.failed.map((f) => ({ index: Number(f.id), reason: `${f.code}: ${f.message}` })) };
+  }
 }
 
 export interface ReceiveOptions {

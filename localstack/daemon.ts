@@ -10,6 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { HandlerBinding, ServeConfig, StackState, StopReport } from './serve.js';
 
@@ -43,10 +44,6 @@ export interface DaemonOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** The compiled serve.js to run (default: the one beside this module). */
   readonly entry?: string;
-  /** How long to wait for the stack to report ready (default 60 s). */
-  readonly readyTimeoutMs?: number;
-  /** Node options for the stack process, before its entry (e.g. `--cpu-prof` to profile it under a benchmark). */
-  readonly nodeOptions?: readonly string[];
 }
 
 export class LocalStackStartError extends Error {
@@ -151,7 +148,7 @@ export async function startDaemon(
   );
   closeSync(out);
   child.unref();
-  const state = await waitForState(stateDir, child, options.readyTimeoutMs ?? 60_000, logFile);
+  const state = await waitForState(stateDir, child, 60_000, logFile);
   return { ...state, alreadyRunning: false, ...(recovered ? { recovered } : {}) };
 }
 
@@ -203,7 +200,7 @@ function spawnServe(
 ): ChildProcess {
   const entry = options.entry ?? defaultEntry();
   if (!existsSync(entry)) throw new LocalStackStartError(`${entry} does not exist (run npm run build first)`);
-  return spawn(process.execPath, [...(options.nodeOptions ?? []), entry, JSON.stringify(config)], {
+  return spawn(process.execPath, [entry, JSON.stringify(config)], {
     ...spawnOptions,
     env: { ...process.env, ...options.env },
   });
@@ -285,8 +282,4 @@ function answersOnce(endpoint: string, timeoutMs: number): Promise<boolean> {
     req.on('timeout', () => req.destroy());
     req.on('error', () => resolveAnswer(false));
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

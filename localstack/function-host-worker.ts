@@ -39,9 +39,8 @@ async function runWorker(config: InstanceConfig): Promise<void> {
       process.env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
       process.env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
       const mod = (await import(pathToFileURL(binding.module).href)) as Record<string, unknown>;
-      const handler = mod[binding.exportName ?? 'handler'];
-      if (typeof handler !== 'function')
-        throw new Error(`${binding.module} exports no function ${binding.exportName ?? 'handler'}`);
+      const handler = mod.handler;
+      if (typeof handler !== 'function') throw new Error(`${binding.module} exports no function handler`);
       for (const es of binding.sources) {
         const concurrency = concurrencyShare(eventSourceConcurrency(es), config.slot, config.count);
         if (concurrency === 0) continue; // the other instances take this source's whole concurrency

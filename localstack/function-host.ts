@@ -16,8 +16,8 @@ import { eventSourceConcurrency } from './event-source-poller.js';
 import { instancesFor } from './function-instances.js';
 
 export interface FunctionBinding {
+  /** An ES module exporting the function's `handler`. */
   readonly module: string;
-  readonly exportName?: string;
   /** Overrides the queue's visibility timeout for received records (tests that wait for a redelivery). */
   readonly visibilityTimeoutSeconds?: number;
   /** The event sources (from the template) whose records this module's handler receives. */

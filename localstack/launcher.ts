@@ -162,8 +162,7 @@ export async function synthesize(stage: string, draftFeatures: readonly string[]
 const DYNALITE_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const dynalite = require(workerData.dynalitePath);
-const ms = workerData.tableLifecycleMs;
-const server = dynalite({ path: workerData.dataDir, createTableMs: ms, deleteTableMs: ms, updateTableMs: ms });
+const server = dynalite({ path: workerData.dataDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
 server.once('error', (e) => parentPort.postMessage({ error: String(e && e.message || e) }));
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
 parentPort.on('message', (m) => {
@@ -171,24 +170,19 @@ parentPort.on('message', (m) => {
 });
 `;
 
-export interface DynaliteOptions {
-  /** LevelDB directory; in memory when absent. */
+/**
+ * dynalite alone on its worker thread, listening on an ephemeral loopback port; its LevelDB in `dataDir` (in memory
+ * when absent). Tables are ACTIVE at once: the stack never waits for CREATING/UPDATING/DELETING.
+ */
+async function startDynalite(options: {
   readonly dataDir?: string;
-  /** How long a table stays CREATING, UPDATING or DELETING (default 0: the stack never waits; tests of those states). */
-  readonly tableLifecycleMs?: number;
-}
-
-/** dynalite alone on its worker thread, listening on an ephemeral loopback port. */
-export async function startDynalite(
-  options: DynaliteOptions = {},
-): Promise<{ url: string; stop: () => Promise<void> }> {
+}): Promise<{ url: string; stop: () => Promise<void> }> {
   const worker = new Worker(DYNALITE_WORKER, {
     eval: true,
     name: 'dynalite',
     workerData: {
       dynalitePath: createRequire(import.meta.url).resolve('dynalite'),
       dataDir: options.dataDir,
-      tableLifecycleMs: options.tableLifecycleMs ?? 0,
     },
   });
   const port = await new Promise<number>((resolve, reject) => {

@@ -129,18 +129,6 @@ export async function provision(
       topics.push({ logicalId: t.logicalId, name: t.topicName, arn });
       byLogicalId.set(t.logicalId, { ref: arn, attributes: { TopicArn: arn, TopicName: t.topicName } });
     }
-    for (const sub of plan.subscriptions) {
-      const topic = byLogicalId.get(sub.topicLogicalId)?.ref;
-      const queue = byLogicalId.get(sub.queueLogicalId)?.attributes.Arn;
-      if (!topic || !queue) throw new ProvisionError(`subscription ${sub.logicalId} names a missing topic or queue`);
-      const attrs: Record<string, string> = {};
-      Object.entries(sub.attributes).forEach(([k, v], i) => {
-        attrs[`Attributes.entry.${i + 1}.key`] = k;
-        attrs[`Attributes.entry.${i + 1}.value`] = v;
-      });
-      // Subscribe is idempotent for the same topic, endpoint and attributes (as in AWS).
-      await snsCall(sns, region, { Action: 'Subscribe', TopicArn: topic, Protocol: 'sqs', Endpoint: queue, ...attrs });
-    }
   }
   const functions = new Map(plan.functions.map((f) => [f.logicalId, f]));
   const ctx = { resources: byLogicalId, region, accountId: LOCAL_ACCOUNT_ID };
@@ -190,8 +178,7 @@ async function createTable(client: DynamoDBClient, input: CreateTableCommandInpu
   }
   for (let i = 0; i < 200; i++) {
     const d = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
-    const indexesActive = (d.Table?.GlobalSecondaryIndexes ?? []).every((g) => g.IndexStatus === 'ACTIVE');
-    if (d.Table?.TableStatus === 'ACTIVE' && indexesActive) return;
+    if (d.Table?.TableStatus === 'ACTIVE') return;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new ProvisionError(`table ${input.TableName} did not become ACTIVE`);

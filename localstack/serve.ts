@@ -16,10 +16,8 @@ import { queueCounts, type QueueCount } from './queue-counts.js';
 import { EXIT } from '../core/exit-codes.js';
 
 export interface HandlerBinding {
-  /** Path (absolute, or relative to the working directory) of an ES module exporting the handler. */
+  /** Path (absolute, or relative to the working directory) of an ES module exporting `handler`. */
   readonly module: string;
-  /** Export name (default "handler"). */
-  readonly exportName?: string;
   /** Only event sources whose function logical id contains this text (default: every SQS event source). */
   readonly functionMatch?: string;
   /** Overrides the queue's visibility timeout for records this function receives (tests waiting for redelivery). */
@@ -126,7 +124,6 @@ async function main(): Promise<void> {
     if (sources.length === 0) throw new Error(`no enabled SQS event source matches ${binding.functionMatch ?? '*'}`);
     bindings.push({
       module: resolve(binding.module),
-      ...(binding.exportName ? { exportName: binding.exportName } : {}),
       ...(binding.visibilityTimeoutSeconds !== undefined
         ? { visibilityTimeoutSeconds: binding.visibilityTimeoutSeconds }
         : {}),

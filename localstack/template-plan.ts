@@ -1,6 +1,6 @@
 /**
  * Reads a synthesized CloudFormation template (infra/synth.ts) into what the local stack must create: DynamoDB tables
- * (keys, GSIs/LSIs), SQS queues (with RedrivePolicy, VisibilityTimeout, FIFO settings, …) and the Lambda SQS event
+ * (keys), SQS queues (with RedrivePolicy, VisibilityTimeout, FIFO settings, …) and the Lambda SQS event
  * source mappings the poller emulates. Pure: no I/O. One source of truth with the cloud stack (ADR 0064) —
  * there is no hand-written list of resources anywhere in localstack/.
  */
@@ -56,25 +56,16 @@ export interface BucketPlan {
   readonly bucketName: string;
 }
 
-/** An SNS topic, and the SQS subscriptions the template makes to it. */
+/** An SNS topic. */
 export interface TopicPlan {
   readonly logicalId: string;
   readonly topicName: string;
-}
-
-export interface SubscriptionPlan {
-  readonly logicalId: string;
-  readonly topicLogicalId: string;
-  readonly queueLogicalId: string;
-  /** Subscription attributes as SNS's string map (FilterPolicy, FilterPolicyScope, RawMessageDelivery). */
-  readonly attributes: Record<string, string>;
 }
 
 export interface StackPlan {
   readonly tables: readonly TablePlan[];
   readonly buckets: readonly BucketPlan[];
   readonly topics: readonly TopicPlan[];
-  readonly subscriptions: readonly SubscriptionPlan[];
   /** Dead-letter targets before the queues that name them. */
   readonly queues: readonly QueuePlan[];
   readonly functions: readonly FunctionPlan[];
@@ -108,7 +99,6 @@ export function planFromTemplate(template: CfnTemplate): StackPlan {
   const eventSources: EventSourcePlan[] = [];
   const buckets: BucketPlan[] = [];
   const topics: TopicPlan[] = [];
-  const subscriptions: SubscriptionPlan[] = [];
   for (const [logicalId, r] of Object.entries(resources)) {
     const p = r.Properties ?? {};
     if (r.Type === 'AWS::DynamoDB::Table') tables.push(planTable(logicalId, p));
@@ -116,10 +106,7 @@ export function planFromTemplate(template: CfnTemplate): StackPlan {
     else if (r.Type === 'AWS::Lambda::Function') functions.push(planFunction(logicalId, p));
     else if (r.Type === 'AWS::S3::Bucket') buckets.push({ logicalId, bucketName: bucketName(logicalId, p) });
     else if (r.Type === 'AWS::SNS::Topic') topics.push({ logicalId, topicName: literalName(p.TopicName, logicalId) });
-    else if (r.Type === 'AWS::SNS::Subscription') {
-      const sub = planSubscription(logicalId, p, resources);
-      if (sub) subscriptions.push(sub);
-    } else if (r.Type === 'AWS::Lambda::EventSourceMapping') {
+    else if (r.Type === 'AWS::Lambda::EventSourceMapping') {
       const es = planEventSource(logicalId, p, resources);
       if (es) eventSources.push(es);
     }
@@ -129,7 +116,6 @@ export function planFromTemplate(template: CfnTemplate): StackPlan {
     tables,
     buckets,
     topics,
-    subscriptions,
     queues: orderQueues(queues),
     functions,
     eventSources,
@@ -189,54 +175,21 @@ function bucketName(logicalId: string, p: Record<string, unknown>): string {
     .replace(/-+$/, '');
 }
 
-/** An SNS → SQS subscription (other protocols have nothing to deliver to locally and are skipped). */
-function planSubscription(
-  logicalId: string,
-  p: Record<string, unknown>,
-  resources: NonNullable<CfnTemplate['Resources']>,
-): SubscriptionPlan | null {
-  if (p.Protocol !== 'sqs') return null;
-  const topicLogicalId = logicalIdOf(p.TopicArn);
-  const queueLogicalId = logicalIdOf(p.Endpoint);
-  if (!topicLogicalId || resources[topicLogicalId]?.Type !== 'AWS::SNS::Topic')
-    throw new TemplatePlanError(`subscription ${logicalId} does not name a topic of this template`);
-  if (!queueLogicalId || resources[queueLogicalId]?.Type !== 'AWS::SQS::Queue')
-    throw new TemplatePlanError(`subscription ${logicalId} does not name a queue of this template`);
-  const attributes: Record<string, string> = {};
-  if (p.FilterPolicy !== undefined)
-    attributes.FilterPolicy = typeof p.FilterPolicy === 'string' ? p.FilterPolicy : JSON.stringify(p.FilterPolicy);
-  if (typeof p.FilterPolicyScope === 'string') attributes.FilterPolicyScope = p.FilterPolicyScope;
-  if (p.RawMessageDelivery !== undefined) attributes.RawMessageDelivery = String(p.RawMessageDelivery);
-  return { logicalId, topicLogicalId, queueLogicalId, attributes };
-}
-
 function planTable(logicalId: string, p: Record<string, unknown>): TablePlan {
   const tableName = literalName(p.TableName, logicalId);
-  const gsis = (p.GlobalSecondaryIndexes as Array<Record<string, unknown>> | undefined)?.map((g) => ({
-    IndexName: g.IndexName as string,
-    KeySchema: g.KeySchema as never,
-    Projection: g.Projection as never,
-    ...(g.ProvisionedThroughput ? { ProvisionedThroughput: numbers(g.ProvisionedThroughput) as never } : {}),
-  }));
-  const lsis = (p.LocalSecondaryIndexes as Array<Record<string, unknown>> | undefined)?.map((l) => ({
-    IndexName: l.IndexName as string,
-    KeySchema: l.KeySchema as never,
-    Projection: l.Projection as never,
-  }));
-  const billing =
-    (p.BillingMode as string | undefined) ?? (p.ProvisionedThroughput ? 'PROVISIONED' : 'PAY_PER_REQUEST');
   const input: CreateTableCommandInput = {
     TableName: tableName,
     KeySchema: p.KeySchema as never,
     AttributeDefinitions: p.AttributeDefinitions as never,
-    BillingMode: billing as never,
-    ...(billing === 'PROVISIONED' ? { ProvisionedThroughput: numbers(p.ProvisionedThroughput) as never } : {}),
-    ...(gsis && gsis.length > 0 ? { GlobalSecondaryIndexes: gsis } : {}),
-    ...(lsis && lsis.length > 0 ? { LocalSecondaryIndexes: lsis } : {}),
+    // Every table of the stack is on-demand (infra/constructs/durable-table.ts).
+    BillingMode: 'PAY_PER_REQUEST',
   };
   if (!Array.isArray(p.KeySchema) || !Array.isArray(p.AttributeDefinitions)) {
     throw new TemplatePlanError(`table ${logicalId} has no literal KeySchema/AttributeDefinitions`);
   }
+  // The stack's tables have none; a template that has them is not one the local stack can stand in for.
+  if (p.GlobalSecondaryIndexes !== undefined || p.LocalSecondaryIndexes !== undefined)
+    throw new TemplatePlanError(`table ${logicalId} has secondary indexes, which the local stack does not create`);
   return { logicalId, tableName, input };
 }
 
@@ -338,12 +291,6 @@ function literalName(v: unknown, fallback: string): string {
   if (v === undefined) return fallback;
   if (typeof v !== 'string') throw new TemplatePlanError(`physical name ${JSON.stringify(v)} is not a literal string`);
   return v;
-}
-
-function numbers(v: unknown): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, x] of Object.entries((v ?? {}) as Record<string, unknown>)) out[k] = Number(x);
-  return out;
 }
 
 /** What each logical id resolves to once the local resources exist. */

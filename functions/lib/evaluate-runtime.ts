@@ -12,34 +12,32 @@ import { DynamoDbPackRegistry, RegistryIntegrityError } from '../../adapters/dyn
 import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
 import { Lru, type GraphRegistry, type LoadedGraph } from '../../core/admission/index.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
-import { sendMessage, sendMessages, SqsBatchError } from '../../adapters/sqs.js';
+import { sendByPosition, sendMessage } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
 import { closureDigest } from '../../core/graph-closure/index.js';
-import type { Signer } from '../../core/ledger/index.js';
+import { backoffDelayMs, type Signer } from '../../core/ledger/index.js';
 import {
-  handleBatch,
-  forwardDeduplicationId,
-  LedgerWriteError,
+  cachedPackSource,
   deliveryJobBytes,
+  forwardDeduplicationId,
+  handleBatch,
+  LedgerWriteError,
+  ledgerWriter,
+  processRequest,
   type BatchRecord,
   type DeliveryJobSender,
-  type SequencedLedgerWriter,
-} from '../../core/pipeline/index.js';
-import { backoffDelayMs } from '../../core/ledger/index.js';
-import { ledgerWriter } from '../../core/pipeline/index.js';
-import { cachedPackSource, type GraphReadFailure, type PackBytesSource } from '../../core/pipeline/index.js';
-import {
-  processRequest,
+  type GraphReadFailure,
+  type PackBytesSource,
   type PipelineConfig,
   type PipelinePorts,
   type ProcessOutcome,
+  type SequencedLedgerWriter,
 } from '../../core/pipeline/index.js';
 import { draftFeaturesFromEnv, jsonArray } from './environment-lists.js';
 import { silentObservability, type Observability } from './observability.js';
 
 export interface EvaluateRuntime {
   handle(event: SQSEvent): Promise<SQSBatchResponse>;
-  readonly config: PipelineConfig;
 }
 
 export interface RuntimeParts {
@@ -64,13 +62,11 @@ export interface RuntimeParts {
     o: Extract<ProcessOutcome, { status: 'dead-letter' }>,
   ) => Promise<void>;
   readonly observability?: Observability;
-  readonly concurrency?: number;
 }
 
 export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
   const obs = parts.observability ?? silentObservability;
   return {
-    config: parts.config,
     async handle(event) {
       const records = (event.Records ?? []).map((r) => {
         const groupId = r.attributes?.MessageGroupId;
@@ -103,7 +99,6 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
           jobs: parts.jobs,
           deadLetter: (record, o) => parts.deadLetter(record as BatchRecord & { intakeMessageId?: string }, o),
           observer: obs,
-          ...(parts.concurrency !== undefined ? { concurrency: parts.concurrency } : {}),
         });
       } finally {
         obs.flush();
@@ -219,20 +214,16 @@ export function sqsLedgerForwarder(sqs: SQSClient, ledgerQueueUrl: string) {
  */
 export function sqsDeliveryJobSender(sqs: SQSClient, queueUrl: string): DeliveryJobSender {
   return {
-    async send(jobs) {
-      const messages = jobs.map((job, i) => {
-        const body = deliveryJobBytes(job);
-        if (!body.ok) throw new TypeError(body.error.message); // a bug here, not input: the batch is retried
-        return { id: String(i), body: body.value };
-      });
-      try {
-        await sendMessages(sqs, queueUrl, messages);
-        return { failed: [] };
-      } catch (e) {
-        if (!(e instanceof SqsBatchError)) throw e;
-        return { failed: e.failed.map((f) => ({ index: Number(f.id), reason: `${f.code}: ${f.message}` })) };
-      }
-    },
+    send: (jobs) =>
+      sendByPosition(
+        sqs,
+        queueUrl,
+        jobs.map((job) => {
+          const body = deliveryJobBytes(job);
+          if (!body.ok) throw new TypeError(body.error.message); // a bug here, not input: the batch is retried
+          return { body: body.value };
+        }),
+      ),
   };
 }
 
@@ -250,7 +241,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   const registry = new DynamoDbPackRegistry({ client: ddb, tableName: need('PACKS_TABLE') });
   const archive = new DynamoDbRequestArchive({ client: ddb, tableName: need('REQUESTS_TABLE') });
   // DELIVERY_QUEUE_URL: the delivery stage delivers every recorded entry (ADR 0404).
-  const deliveryQueueUrl = need('DELIVERY_QUEUE_URL');
+  const jobs = sqsDeliveryJobSender(sqs, need('DELIVERY_QUEUE_URL'));
   const random = o.random ?? Math.random;
   return createEvaluateRuntime({
     config,
@@ -269,9 +260,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
     }),
     // LEDGER_QUEUE_URL (infra/function-environment.ts): the FIFO ledger queue, where a claim-in-other-log goes on.
     forward: sqsLedgerForwarder(sqs, need('LEDGER_QUEUE_URL')),
-    jobs: o.wrapJobs
-      ? o.wrapJobs(sqsDeliveryJobSender(sqs, deliveryQueueUrl))
-      : sqsDeliveryJobSender(sqs, deliveryQueueUrl),
+    jobs: o.wrapJobs?.(jobs) ?? jobs,
     deadLetter: sqsRejects(sqs, need('REJECTS_QUEUE_URL')),
     ...(o.observability ? { observability: o.observability } : {}),
   });

@@ -5,7 +5,7 @@
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { snsResultPublisher } from '../../adapters/sns.js';
-import { sendMessages, SqsBatchError } from '../../adapters/sqs.js';
+import { sendByPosition } from '../../adapters/sqs.js';
 import type { HandoffBatchSender, OutboxPorts, ResultBatchPublisher } from '../../core/pipeline/index.js';
 
 /**
@@ -15,23 +15,18 @@ import type { HandoffBatchSender, OutboxPorts, ResultBatchPublisher } from '../.
  */
 export function sqsHandoffSender(sqs: SQSClient): HandoffBatchSender {
   return {
-    async sendBatch(queue, handoffs) {
-      const messages = handoffs.map((h, i) => ({
-        id: String(i),
-        body: h.body,
-        attributes: {
-          HandoffId: { DataType: 'String', StringValue: h.handoffId },
-          Route: { DataType: 'String', StringValue: h.routeKey },
-        },
-      }));
-      try {
-        await sendMessages(sqs, queue, messages);
-        return { failed: [] };
-      } catch (e) {
-        if (!(e instanceof SqsBatchError)) throw e;
-        return { failed: e.failed.map((f) => ({ index: Number(f.id), reason: `${f.code}: ${f.message}` })) };
-      }
-    },
+    sendBatch: (queue, handoffs) =>
+      sendByPosition(
+        sqs,
+        queue,
+        handoffs.map((h) => ({
+          body: h.body,
+          attributes: {
+            HandoffId: { DataType: 'String', StringValue: h.handoffId },
+            Route: { DataType: 'String', StringValue: h.routeKey },
+          },
+        })),
+      ),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { sendMessages, SqsBatchError } from '../../adapters/sqs.js';
+import { sendByPosition } from '../../adapters/sqs.js';
 import { configuredLogs } from '../../core/ledger/index.js';
 import { sequenceMessage } from '../../core/pipeline/index.js';
 import { INTAKE_SENT_TIMESTAMP_ATTRIBUTE } from '../../core/metric-names.js';
@@ -30,10 +30,9 @@ export function createSequenceRuntime(o: {
   return {
     async handle(event) {
       const records = event.Records ?? [];
-      const messages = records.map((r, i) => {
+      const messages = records.map((r) => {
         const s = sequenceMessage(r.body, r.messageId, logIds);
         return {
-          id: String(i),
           body: r.body,
           groupId: s.groupId,
           deduplicationId: s.deduplicationId,
@@ -47,21 +46,16 @@ export function createSequenceRuntime(o: {
           },
         };
       });
-      try {
-        await sendMessages(o.sqs, o.ledgerQueueUrl, messages);
-        return { batchItemFailures: [] };
-      } catch (e) {
-        // Any other error (no answer at all) throws: the whole batch is redelivered, and FIFO deduplication absorbs
-        // the copies that did arrive (same body → same deduplication id within SQS's 5-minute window).
-        if (!(e instanceof SqsBatchError)) throw e;
-        return {
-          batchItemFailures: e.failed.map((f) => {
-            const r = records[Number(f.id)]!;
-            o.observer?.failed(r.messageId, `${f.code}: ${f.message}`);
-            return { itemIdentifier: r.messageId };
-          }),
-        };
-      }
+      // Any other error (no answer at all) throws: the whole batch is redelivered, and FIFO deduplication absorbs
+      // the copies that did arrive (same body → same deduplication id within SQS's 5-minute window).
+      const { failed } = await sendByPosition(o.sqs, o.ledgerQueueUrl, messages);
+      return {
+        batchItemFailures: failed.map((f) => {
+          const r = records[f.index]!;
+          o.observer?.failed(r.messageId, f.reason);
+          return { itemIdentifier: r.messageId };
+        }),
+      };
     },
   };
 }

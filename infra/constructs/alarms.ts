@@ -83,6 +83,21 @@ export class Alarms extends Construct {
       alarm.addOkAction(new actions.SnsAction(this.topic));
       this.alarms.push(alarm);
     };
+    // A metric a Docket function publishes itself (namespace Docket, dimension service): one event is one too many.
+    const docket = (id: string, metricName: string, service: string, statistic: string, description: string) =>
+      add(
+        id,
+        new cloudwatch.Metric({ namespace: 'Docket', metricName, dimensionsMap: { service }, period, statistic }),
+        1,
+        description,
+      );
+    const oldest = (id: string, queue: sqs.IQueue, description: string) =>
+      add(
+        id,
+        queue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
+        t.intakeAgeOfOldestMessageSeconds,
+        description,
+      );
     for (const d of props.dlqs) {
       add(
         `${d.label}-dlq-depth`,
@@ -114,20 +129,15 @@ export class Alarms extends Construct {
         `Deliveries from the ${tp.label} topic to subscribers failed (after SNS's retries): check the subscribed queues' policies and keys`,
       );
     }
-    if (props.checkpointRefusals === true) {
-      add(
+    // functions/checkpoint.ts publishes CheckpointRefusals on every run.
+    if (props.checkpointRefusals === true)
+      docket(
         'checkpoint-refusals',
-        new cloudwatch.Metric({
-          namespace: 'Docket',
-          metricName: 'CheckpointRefusals',
-          dimensionsMap: { service: 'docket-checkpoint' },
-          period,
-          statistic: 'Maximum',
-        }),
-        1,
+        'CheckpointRefusals',
+        'docket-checkpoint',
+        'Maximum',
         'The checkpoint writer refused to sign a log: an entry it would cover fails verification (see its ERROR log line and run docket verify)',
       );
-    }
     add(
       'evaluate-throttles',
       props.throttled.evaluate.metricThrottles({ period, statistic: 'Sum' }),
@@ -146,58 +156,43 @@ export class Alarms extends Construct {
       t.throttles,
       'Ledger writes are throttled: one log (one partition) tops out at a few hundred appends/s; raise logCount',
     );
-    if (props.ledgerQueue !== undefined) {
-      add(
+    if (props.ledgerQueue !== undefined)
+      oldest(
         'ledger-queue-age-of-oldest-message',
-        props.ledgerQueue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
-        t.intakeAgeOfOldestMessageSeconds,
+        props.ledgerQueue,
         'A message group of the FIFO ledger queue is stalled: its log is not being written (a record failing again ' +
           'and again, e.g. a head regression, holds back every later request of that log until it is dead-lettered)',
       );
-    }
-    if (props.deliveryQueue !== undefined) {
-      add(
+    if (props.deliveryQueue !== undefined)
+      oldest(
         'delivery-queue-age-of-oldest-message',
-        props.deliveryQueue.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
-        t.intakeAgeOfOldestMessageSeconds,
+        props.deliveryQueue,
         'Delivery jobs wait: recorded entries are not yet placed, handed off or notified (the deliver function is ' +
           'failing, throttled or under-provisioned: see deliverMaximumConcurrency)',
       );
-    }
-    if (props.deliveryJobsRefused === true) {
-      add(
+    // functions/lib/deliver-observability.ts: a job the evaluate function did not write.
+    if (props.deliveryJobsRefused === true)
+      docket(
         'delivery-jobs-refused',
-        new cloudwatch.Metric({
-          namespace: 'Docket',
-          metricName: 'DeliveryJobsRefused',
-          dimensionsMap: { service: 'docket-deliver' },
-          period,
-          statistic: 'Sum',
-        }),
-        1,
+        'DeliveryJobsRefused',
+        'docket-deliver',
+        'Sum',
         'The deliver function refused a job that is not one or names no recorded entry: only a writer of the ' +
           'delivery queue other than the evaluate function makes one. See the delivery DLQ and its DocketReason',
       );
-    }
-    if (props.headRegression === true) {
-      add(
+    // functions/lib/observability.ts: a log's head moved below a written seq.
+    if (props.headRegression === true)
+      docket(
         'ledger-head-regressed',
-        new cloudwatch.Metric({
-          namespace: 'Docket',
-          metricName: 'LedgerHeadRegressed',
-          dimensionsMap: { service: 'docket-evaluate' },
-          period,
-          statistic: 'Sum',
-        }),
-        1,
+        'LedgerHeadRegressed',
+        'docket-evaluate',
+        'Sum',
         'A ledger log head moved below a sequence number the writer had written: only a deletion does that. The ' +
           'writer refuses that log; see the ERROR line "ledger head regressed" and run docket verify',
       );
-    }
-    add(
+    oldest(
       'intake-age-of-oldest-message',
-      props.intake.metricApproximateAgeOfOldestMessage({ period, statistic: 'Maximum' }),
-      t.intakeAgeOfOldestMessageSeconds,
+      props.intake,
       'Requests wait too long on the intake queue: the evaluator is failing, throttled or under-provisioned',
     );
   }

@@ -1,14 +1,8 @@
 /** A small CloudFormation template in the shape infra/synth.ts emits, for provisioning tests. */
 import type { CfnTemplate } from '../../localstack/template-plan.js';
 
-type AttributeDefinition = { AttributeName: string; AttributeType: 'S' | 'N' };
-
-/** A table keyed like infra's (pk S HASH, sk RANGE of the given type); `more` are further attributes (GSI keys). */
-function pkSkTable(
-  tableName: string,
-  sortKeyType: 'S' | 'N',
-  more: AttributeDefinition[] = [],
-): Record<string, unknown> {
+/** A table keyed like infra's (pk S HASH, sk RANGE of the given type). */
+function pkSkTable(tableName: string, sortKeyType: 'S' | 'N'): Record<string, unknown> {
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
@@ -19,7 +13,6 @@ function pkSkTable(
     AttributeDefinitions: [
       { AttributeName: 'pk', AttributeType: 'S' },
       { AttributeName: 'sk', AttributeType: sortKeyType },
-      ...more,
     ],
   };
 }
@@ -30,14 +23,7 @@ export function fixtureTemplate(prefix: string): CfnTemplate {
       LedgerTable: {
         Type: 'AWS::DynamoDB::Table',
         Properties: {
-          ...pkSkTable(`${prefix}-ledger`, 'N', [{ AttributeName: 'requestId', AttributeType: 'S' }]),
-          GlobalSecondaryIndexes: [
-            {
-              IndexName: 'byRequest',
-              KeySchema: [{ AttributeName: 'requestId', KeyType: 'HASH' }],
-              Projection: { ProjectionType: 'KEYS_ONLY' },
-            },
-          ],
+          ...pkSkTable(`${prefix}-ledger`, 'N'),
           PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
           DeletionProtectionEnabled: true,
           SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': ['Key', 'Arn'] } },

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import { provisionAt, startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { ProvisionError } from '../../localstack/provision.js';
+import { planFromTemplate, TemplatePlanError } from '../../localstack/template-plan.js';
 import { createDynamoDbClient, createSqsClient } from '../../adapters/aws-clients.js';
 import { fixtureTemplate } from './fixture-template.js';
 
@@ -80,14 +81,14 @@ describe('the local stack launcher', () => {
     expect(((await res.json()) as { message: string }).message).toMatch(/DynamoDB, SQS, SNS and S3 only/);
   });
 
-  it('provisions tables with their key schema and secondary indexes from the template', async () => {
+  it('provisions tables with their key schema from the template', async () => {
     const ddb = createDynamoDbClient({ endpoint: stack.endpoint });
     const d = await ddb.send(new DescribeTableCommand({ TableName: 'fx-ledger' }));
     expect(d.Table?.KeySchema).toEqual([
       { AttributeName: 'pk', KeyType: 'HASH' },
       { AttributeName: 'sk', KeyType: 'RANGE' },
     ]);
-    expect(d.Table?.GlobalSecondaryIndexes?.map((g) => g.IndexName)).toEqual(['byRequest']);
+    expect(d.Table?.GlobalSecondaryIndexes).toBeUndefined();
     ddb.destroy();
   });
 
@@ -131,10 +132,18 @@ describe('the local stack launcher', () => {
     expect(again.tables.map((t) => t.name).sort()).toEqual(['fx-ledger', 'fx-packs']);
   });
 
+  it('refuses a table with a secondary index, which it would not create, with a typed error', () => {
+    const indexed = fixtureTemplate('fx');
+    indexed.Resources!.LedgerTable!.Properties!.GlobalSecondaryIndexes = [{ IndexName: 'byRequest' }];
+    expect(() => planFromTemplate(indexed)).toThrow(TemplatePlanError);
+    expect(() => planFromTemplate(indexed)).toThrow(/LedgerTable has secondary indexes/);
+  });
+
   it('refuses to reuse an existing table whose key schema differs from the template', async () => {
     const changed = fixtureTemplate('fx');
     const ledger = changed.Resources!.LedgerTable!.Properties!;
     ledger.KeySchema = [{ AttributeName: 'pk', KeyType: 'HASH' }];
+    ledger.AttributeDefinitions = [{ AttributeName: 'pk', AttributeType: 'S' }];
     await expect(provisionAt(stack.endpoint, { template: changed })).rejects.toBeInstanceOf(ProvisionError);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * fauxqs 2 also serves SNS and S3, through the one edge endpoint (ADR 0111): the template's topics, SQS
- * subscriptions (with their filter policies) and buckets are provisioned from the template, and a client that knows
- * only the edge publishes to a topic and stores an object exactly as it would in AWS.
+ * fauxqs 2 also serves SNS and S3, through the one edge endpoint (ADR 0111): the template's topics and buckets are
+ * provisioned from the template, and a client that knows only the edge subscribes a queue with a filter policy,
+ * publishes to a topic and stores an object exactly as it would in AWS.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -15,16 +15,6 @@ const template: CfnTemplate = {
   Resources: {
     Errors: { Type: 'AWS::SQS::Queue', Properties: { QueueName: 'edge-errors' } },
     Results: { Type: 'AWS::SNS::Topic', Properties: { TopicName: 'edge-results' } },
-    ErrorsOnly: {
-      Type: 'AWS::SNS::Subscription',
-      Properties: {
-        Protocol: 'sqs',
-        TopicArn: { Ref: 'Results' },
-        Endpoint: { 'Fn::GetAtt': ['Errors', 'Arn'] },
-        FilterPolicy: { kind: ['evaluation-error'] },
-        RawMessageDelivery: true,
-      },
-    },
     ExportBucket: { Type: 'AWS::S3::Bucket', Properties: { Tags: [{ Key: 'docket:stage', Value: 'edge' }] } },
   },
 };
@@ -38,23 +28,26 @@ afterAll(async () => {
 });
 
 describe('SNS and S3 behind the edge', () => {
-  it('plans topics, SQS subscriptions with their filter policy, and a stable name for an unnamed bucket', () => {
+  it('plans topics and a stable name for an unnamed bucket', () => {
     const plan = planFromTemplate(template);
     expect(plan.topics).toEqual([{ logicalId: 'Results', topicName: 'edge-results' }]);
-    expect(plan.subscriptions).toEqual([
-      {
-        logicalId: 'ErrorsOnly',
-        topicLogicalId: 'Results',
-        queueLogicalId: 'Errors',
-        attributes: { FilterPolicy: '{"kind":["evaluation-error"]}', RawMessageDelivery: 'true' },
-      },
-    ]);
     expect(plan.buckets).toEqual([{ logicalId: 'ExportBucket', bucketName: 'docket-edge-exportbucket' }]);
   });
 
   it('delivers a publish through the edge to the subscribed queue only when the filter policy matches', async () => {
     const topic = stack.resources.topics?.[0];
     expect(topic?.arn).toMatch(/^arn:aws:sns:us-east-1:\d{12}:edge-results$/);
+    const errors = stack.resources.queues.find((q) => q.name === 'edge-errors')!;
+    await snsCall(stack.endpoint, stack.region, {
+      Action: 'Subscribe',
+      TopicArn: topic!.arn,
+      Protocol: 'sqs',
+      Endpoint: errors.arn,
+      'Attributes.entry.1.key': 'FilterPolicy',
+      'Attributes.entry.1.value': JSON.stringify({ kind: ['evaluation-error'] }),
+      'Attributes.entry.2.key': 'RawMessageDelivery',
+      'Attributes.entry.2.value': 'true',
+    });
     const publish = (kind: string, message: string) =>
       snsCall(stack.endpoint, stack.region, {
         Action: 'Publish',
@@ -67,9 +60,8 @@ describe('SNS and S3 behind the edge', () => {
     await publish('disposition', 'not for this queue');
     await publish('evaluation-error', 'for this queue');
     const sqs = createSqsClient({ endpoint: stack.endpoint, region: stack.region });
-    const url = stack.resources.queues.find((q) => q.name === 'edge-errors')!.url;
     const got = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
+      new ReceiveMessageCommand({ QueueUrl: errors.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
     );
     sqs.destroy();
     expect((got.Messages ?? []).map((m) => m.Body)).toEqual(['for this queue']);
