@@ -41,12 +41,6 @@ export interface LatencyProfile {
   readonly fifoToHandler: LatencyShape;
   /** A new execution environment's init, paid once by each instance before its first invocation (scale-out). */
   readonly coldStart: LatencyShape;
-  /**
-   * Kinesis (scratch: the sequencer alternatives of ADR 0496). A record put → the handler runs with it when the
-   * event source mapping has caught up: standard polling (once per second per shard) and enhanced fan-out (push).
-   */
-  readonly kinesisPolledToHandler: LatencyShape;
-  readonly kinesisPushedToHandler: LatencyShape;
 }
 
 export const PROFILES: Readonly<Record<ProfileName, LatencyProfile>> = Object.freeze({
@@ -62,8 +56,6 @@ export const PROFILES: Readonly<Record<ProfileName, LatencyProfile>> = Object.fr
     standardToHandler: { p50Ms: 13.7, p99Ms: 33.8 },
     fifoToHandler: { p50Ms: 21.9, p99Ms: 61.2 },
     coldStart: { p50Ms: 100, p99Ms: 250 },
-    kinesisPolledToHandler: { p50Ms: 267, p99Ms: 965 },
-    kinesisPushedToHandler: { p50Ms: 28.8, p99Ms: 67.5 },
   },
   published: {
     name: 'published',
@@ -77,9 +69,6 @@ export const PROFILES: Readonly<Record<ProfileName, LatencyProfile>> = Object.fr
     standardToHandler: { p10Ms: 13.7, p50Ms: 16.2, p90Ms: 33.8, p99Ms: 105 },
     fifoToHandler: { p10Ms: 21.9, p50Ms: 28.1, p90Ms: 61.2, p99Ms: 645 },
     coldStart: { p50Ms: 250, p99Ms: 800 },
-    // Bite-Sized Serverless, the same measurements as the SQS figures (eu-west-1, 2022): producer → handler.
-    kinesisPolledToHandler: { p10Ms: 267, p50Ms: 627, p90Ms: 965, p99Ms: 1580 },
-    kinesisPushedToHandler: { p10Ms: 28.8, p50Ms: 49.4, p90Ms: 67.5, p99Ms: 109 },
   },
   pessimistic: {
     name: 'pessimistic',
@@ -92,8 +81,6 @@ export const PROFILES: Readonly<Record<ProfileName, LatencyProfile>> = Object.fr
     standardToHandler: { p50Ms: 33.8, p99Ms: 157.5 },
     fifoToHandler: { p50Ms: 61.2, p99Ms: 967.5 },
     coldStart: { p50Ms: 500, p99Ms: 1500 },
-    kinesisPolledToHandler: { p50Ms: 965, p99Ms: 2370 },
-    kinesisPushedToHandler: { p50Ms: 67.5, p99Ms: 163.5 },
   },
 });
 
@@ -115,8 +102,6 @@ export interface CallLatency {
   /** A message available → the handler runs with it. */
   toHandler(queue: QueueKind): number;
   coldStart(): number;
-  /** Kinesis (scratch): a caught-up shard's record → handler, by how the event source reads the shard. */
-  streamToHandler(read: 'polling' | 'push'): number;
 }
 
 /** A profile's distributions, each drawing from the one seeded sequence `rand`. */
@@ -128,8 +113,6 @@ export function profileLatency(p: LatencyProfile, rand: () => number): CallLaten
   const standard = quantileLatency(p.standardToHandler, rand);
   const fifo = quantileLatency(p.fifoToHandler, rand);
   const cold = quantileLatency(p.coldStart, rand);
-  const polled = quantileLatency(p.kinesisPolledToHandler, rand);
-  const pushed = quantileLatency(p.kinesisPushedToHandler, rand);
   return {
     dynamo: (op) => (op === 'read' ? read() : write()),
     itemMs: (bytes) => p.perKbMs * Math.max(0, bytes / 1024 - 1),
@@ -137,7 +120,6 @@ export function profileLatency(p: LatencyProfile, rand: () => number): CallLaten
     sns,
     toHandler: (queue) => (queue === 'fifo' ? fifo() : standard()),
     coldStart: cold,
-    streamToHandler: (read) => (read === 'polling' ? polled() : pushed()),
   };
 }
 
@@ -150,6 +132,5 @@ export function fixedLatency(ms: number): CallLatency {
     sns: () => ms,
     toHandler: () => ms,
     coldStart: () => 0,
-    streamToHandler: () => ms,
   };
 }

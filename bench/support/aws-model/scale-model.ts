@@ -61,7 +61,6 @@ import { DocketConfigError, validateConfig, type DocketConfig } from '../../../i
 import { RetryQuota, ThrottlingError } from './sdk-retry.js';
 import { SimQueue, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
-import { SimShard, type StreamRecord } from './kinesis-shard.js';
 import type { StoredEntry } from '../../../core/ledger/store/store.js';
 
 /** The one design modelled: the shipped one (the figures name it, as the recorded figures of retired ones do theirs). */
@@ -83,21 +82,6 @@ export interface ScaleOptions {
   /** CPU per entry signature (inside the slot lock: one per slot attempt), ms. */
   readonly signMs: number;
   readonly seed: number;
-  /**
-   * SCRATCH (ADR 0496): the sequencer is a Kinesis stream, one shard per log, parallelization factor 1, instead of
-   * the FIFO ledger queue. Absent: the shipped design.
-   */
-  readonly stream?: StreamSequencer;
-}
-
-/** SCRATCH (ADR 0496): how the Kinesis sequencer's event source reads its shards and hands batches over. */
-export interface StreamSequencer {
-  /** Standard polling (once per second per shard when caught up, ≤ 5 GetRecords/s) or enhanced fan-out (push). */
-  readonly read: 'polling' | 'push';
-  /** The event source mapping's BatchSize: a batch is every visible record up to it (batching window 0). */
-  readonly batchSize: number;
-  /** The handler's records at once (handleBatch's `concurrency`). */
-  readonly handlerConcurrency: number;
 }
 
 /** What the model runs of a deployment: its instances, logs, batches and timeouts, as infra deploys them. */
@@ -169,12 +153,6 @@ export interface RunFigures {
   readonly p50Ms: number;
   readonly p99Ms: number;
   /**
-   * SCRATCH (ADR 0496): p50/p99 to durable over the second half of the requests (by send order), away from the cold
-   * starts and the catch-up of the run's first seconds.
-   */
-  readonly laterHalfP50Ms: number;
-  readonly laterHalfP99Ms: number;
-  /**
    * Per-request latency a requester sees: sent to the intake → its result notification's first publish applied at
    * the topic (over the requests that had one: `notified`).
    */
@@ -223,13 +201,6 @@ export interface RunFigures {
   readonly entryItemBytes: { readonly stored: ByteRange; readonly plain: ByteRange };
   readonly breakdown: BatchBreakdown;
   readonly virtualSeconds: number;
-  /** SCRATCH (ADR 0496): the Kinesis sequencer's use — PutRecords calls, records, the busiest shard second. */
-  readonly stream?: {
-    readonly putCalls: number;
-    readonly records: number;
-    readonly peakShardRecordsPerSecond: number;
-    readonly shards: number;
-  };
   /** The run's entries as bare conditional PutItems: the same-run baseline. */
   readonly bareWrites: BareWrites;
 }
@@ -489,67 +460,7 @@ class Instance {
         await sqsRoundTrip(this.sqsSite, 'sqs-standard', () => undefined); // the dead-letter send
         world.deadLettered += 1;
       },
-      ...(o.stream !== undefined ? { concurrency: o.stream.handlerConcurrency } : {}),
     });
-  }
-
-  /**
-   * SCRATCH (ADR 0496): the event source mapping of one shard, parallelization factor 1: one batch in flight. A
-   * batch is every record visible when the read happens, up to the batch size. Polling: a caught-up shard's first
-   * record waits the published polled → handler time (the once-per-second poll), of which the read and invoke are
-   * the last part; a shard with records waiting is read again at once after the checkpoint, at most 5 reads a second.
-   * Push: records arrive after their propagation (kinesis-shard.ts) and are handed over at once. Both: records in
-   * hand → handler runs is the standard queue → handler time (an assumption: the same poll-answered-then-invoke
-   * path), a cold start first; the checkpoint after the handler returns costs one call (an assumption) before the
-   * next batch. The handler is the evaluate runtime itself, given the batch as the SQS-shaped event it takes today
-   * with the shard's log as the message group (a Kinesis event would carry it as the partition key).
-   */
-  async consumeShard(world: World, shard: SimShard, logId: string): Promise<never> {
-    const { clock } = world;
-    const stream = world.o.stream!;
-    const pickUp = pickUpOf(world, 'standard');
-    const receives = new Map<number, number>();
-    let lastRead = -Infinity;
-    for (;;) {
-      if (shard.visible() === 0) {
-        await shard.untilVisible();
-        if (stream.read === 'polling')
-          await clock.sleep(
-            Math.max(0, world.latency.streamToHandler('polling') - world.latency.toHandler('standard')),
-          );
-      }
-      if (stream.read === 'polling') {
-        await clock.until(Math.max(clock.now, lastRead + 200));
-        lastRead = clock.now;
-      }
-      const records = shard.take(stream.batchSize);
-      const messages = records.map((r) => streamMessage(r, logId, receives));
-      world.onTaken(messages, clock.now);
-      const taken = clock.now;
-      await clock.sleep(pickUp());
-      const times: BatchTimes = {
-        taken,
-        invoked: clock.now,
-        returned: 0,
-        deleted: 0,
-        groups: [logId],
-        records: records.length,
-        slotCalls: 0,
-      };
-      this.current = times;
-      for (const m of messages) if (m.receiveCount > 1) world.tally.redeliveredRequest(requestIdOf(m.body));
-      const answer = await this.runtime.handle(sqsEvent(messages));
-      times.returned = clock.now;
-      world.invoked('evaluate', times.returned - times.invoked);
-      this.current = undefined;
-      const failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier));
-      world.failedRecords += failed.size;
-      const firstFailed = messages.findIndex((m) => failed.has(m.messageId));
-      await clock.sleep(world.latency.sqs()); // the checkpoint (an assumption: one call)
-      shard.checkpoint(firstFailed === -1 ? messages.length : firstFailed);
-      times.deleted = clock.now;
-      world.onDeleted(times);
-    }
   }
 
   /** Queues `ms` of work on the instance's one CPU (work runs in the order it was queued); returns when it ends. */
@@ -595,22 +506,6 @@ class Instance {
       });
     }
   }
-}
-
-/** SCRATCH (ADR 0496): a stream record as the message the evaluate runtime takes, its log as the group. */
-function streamMessage(r: StreamRecord, logId: string, receives: Map<number, number>): QueuedMessage {
-  const receiveCount = (receives.get(r.sequence) ?? 0) + 1;
-  receives.set(r.sequence, receiveCount);
-  return {
-    messageId: `${logId}:${r.sequence}`,
-    body: r.body,
-    group: logId,
-    sentAt: r.storedAt,
-    receiveCount,
-    receipt: receiveCount,
-    inFlight: true,
-    deleted: false,
-  };
 }
 
 /** Queue messages as the event source mapping hands them to a function: an SQS event. */
@@ -762,9 +657,6 @@ class World {
   /** Group → virtual time its last batch was deleted (waiting for the next take). */
   private readonly unlockedAt = new Map<string, number>();
   readonly unlockGaps: number[] = [];
-  /** SCRATCH (ADR 0496): the Kinesis sequencer's shards (one per log) and its PutRecords calls. */
-  readonly shards = new Map<string, SimShard>();
-  streamPutCalls = 0;
 
   constructor(
     readonly work: Workload,
@@ -818,37 +710,14 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
     await world.clock.sleep(pickUp());
     const invoked = world.clock.now;
     for (const m of messages) if (m.receiveCount > 1) world.tally.redeliveredRequest(requestIdOf(m.body));
-    if (world.o.stream !== undefined) await putRecords(world, site, messages);
-    else
-      await sqsRoundTrip(site, 'sqs-fifo', () => {
-        for (const m of messages) {
-          ledgerQueue.send(m.body, ledgerGroupOf(m.body, m.messageId, world.config.logIds));
-        }
-      });
+    await sqsRoundTrip(site, 'sqs-fifo', () => {
+      for (const m of messages) {
+        ledgerQueue.send(m.body, ledgerGroupOf(m.body, m.messageId, world.config.logIds));
+      }
+    });
     world.invoked('sequence', world.clock.now - invoked);
     await sqsRoundTrip(site, 'sqs-standard', () => intake.delete(messages));
   }
-}
-
-/**
- * SCRATCH (ADR 0496): the sequence function's PutRecords of an intake batch, each record to its log's shard (explicit
- * hash key = the log). Its latency is an SQS call's (an assumption: no per-call figure found). With enhanced fan-out
- * a record reaches the event source its push propagation later: the published put → handler time less the records
- * in hand → handler time the consumer adds.
- */
-async function putRecords(world: World, site: CallSite, messages: readonly QueuedMessage[]): Promise<void> {
-  world.streamPutCalls += 1;
-  const l = site.latency.sqs();
-  await site.clock.sleep(l / 2);
-  for (const m of messages) {
-    const shard = world.shards.get(ledgerGroupOf(m.body, m.messageId, world.config.logIds))!;
-    const propagation =
-      world.o.stream!.read === 'push'
-        ? Math.max(0, world.latency.streamToHandler('push') - world.latency.toHandler('standard'))
-        : 0;
-    shard.put(m.body, propagation);
-  }
-  await site.clock.sleep(l / 2);
 }
 
 /** The highest Poisson rate a bisection found whose run kept p99 (to durable) within a target. */
@@ -904,14 +773,7 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
     world.onTaken(got, clock.now);
     return got;
   };
-  if (o.stream === undefined)
-    for (let i = 0; i < shape.instances; i++) void new Instance(world, i).consume(world, ledgerQueue);
-  else
-    world.config.logIds.forEach((logId, i) => {
-      const shard = new SimShard(clock);
-      world.shards.set(logId, shard);
-      void new Instance(world, i).consumeShard(world, shard, logId);
-    });
+  for (let i = 0; i < shape.instances; i++) void new Instance(world, i).consume(world, ledgerQueue);
   for (let i = 0; i < shape.deliveryInstances; i++) startDeliveryConsumer(world, i);
   for (let i = 0; i < shape.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
 
@@ -934,9 +796,7 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
   const durable = world.table.durableAt;
   if (durable.size !== o.appends)
     throw new Error(`the model stalled: ${durable.size} of ${o.appends} requests recorded`);
-  const inOrder = work.requestIds.map((id) => durable.get(id)! - world.sentAt.get(id)!);
-  const latencies = [...inOrder].sort((a, b) => a - b);
-  const laterHalf = inOrder.slice(Math.floor(inOrder.length / 2)).sort((a, b) => a - b);
+  const latencies = work.requestIds.map((id) => durable.get(id)! - world.sentAt.get(id)!).sort((a, b) => a - b);
   const toNotified = work.requestIds
     .flatMap((id) => {
       const at = world.notifiedAt.get(id);
@@ -991,8 +851,6 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
     appendsPerSecond: (o.appends * 1000) / end,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
-    laterHalfP50Ms: percentile(laterHalf, 50),
-    laterHalfP99Ms: percentile(laterHalf, 99),
     notifiedP50Ms: percentile(toNotified, 50),
     notifiedP99Ms: percentile(toNotified, 99),
     notified: toNotified.length,
@@ -1034,19 +892,6 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
     entryItemBytes: { stored: rangeOf(stored), plain: rangeOf(plain) },
     breakdown: breakdownOf(world),
     virtualSeconds: end / 1000,
-    ...(o.stream !== undefined
-      ? {
-          stream: {
-            putCalls: world.streamPutCalls,
-            records: [...world.shards.values()].reduce((a, sh) => a + sh.perSecondTotal(), 0),
-            peakShardRecordsPerSecond: Math.max(
-              0,
-              ...[...world.shards.values()].map((sh) => sh.peakRecordsPerSecond()),
-            ),
-            shards: world.shards.size,
-          },
-        }
-      : {}),
     bareWrites: await bareWrites(
       world.config.logIds.flatMap((logId) => store.snapshot(logId)),
       o,
