@@ -1,13 +1,10 @@
 /**
- * The CLI as a whole process (docs/adr/0332-cli-start-up.md):
- *   - start-up: `node bin/docket.js evaluate` of one facts document, and `docket evaluate --batch` of a one-line file
- *     of the same facts, each next to a bare `node -e 0` on the same Node in the same run, interleaved round by
- *     round; median of BENCH_CLI_ROUNDS (default 21) each, as a ratio (goal ≤ 3× for both). Also with
- *     Node's compile cache off (NODE_DISABLE_COMPILE_CACHE=1), and started by an older Node (the launcher's re-run
- *     on Node 24, ADR 0110) when this machine has one (/usr/bin/node < 22.5, or DOCKET_OLD_NODE);
- *   - batch: `docket evaluate --batch` of 50,000 lines (the batch bench's seeded triage documents,
- *     support/triage-facts.ts) as a whole process from a file, median of 3, next to the core's in-process rate
- *     (evaluateCompiled over the same facts and evidence bytes, best of 3 after a warm-up) in the same run.
+ * The CLI's start-up (docs/adr/0332-cli-start-up.md): `node bin/docket.js evaluate` of one facts document, and
+ * `docket evaluate --batch` of a one-line file of the same facts, each next to a bare `node -e 0` on the same Node in
+ * the same run, interleaved round by round; median of BENCH_CLI_ROUNDS (default 21) each, as a ratio (goal ≤ 3× for
+ * both). Also with Node's compile cache off (NODE_DISABLE_COMPILE_CACHE=1), and started by an older Node (the
+ * launcher's re-run on Node 24, ADR 0110) when this machine has one (/usr/bin/node < 22.5, or DOCKET_OLD_NODE). A
+ * large batch as a whole process is bench/batch.bench.ts's.
  * BENCH_CLI_BASELINE=<another checkout's bin/docket.js> (built, e.g. from `git archive` of an older commit) times
  * that build's `docket evaluate`, single and `--batch` of one line, in the same rounds too: a before/after in one run.
  * CPU time (user + system, GNU time) is printed beside wall time: on a loaded shared machine it moves less.
@@ -19,13 +16,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluateCompiled } from '../core/evaluate/index.js';
 import { median } from './support/timing.js';
-import { compiledTriagePack, triageInputs } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/cli-start.bench.js';
 const ROUNDS = Math.max(1, Number(process.env.BENCH_CLI_ROUNDS ?? 21));
-const N = 50_000;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const DOCKET = join(root, 'bin/docket.js');
 const PACK = join(root, 'examples/data-request-intake-triage.json');
@@ -36,7 +30,6 @@ const spread = (xs: readonly number[]): string => {
   const s = [...xs].sort((a, b) => a - b);
   return `min ${s[0]!.toFixed(0)}, max ${s[s.length - 1]!.toFixed(0)}`;
 };
-const rate = (n: number, s: number): string => `${Math.round(n / s).toLocaleString('en-US')}/s`;
 
 /** One process's wall time (spawn to exit) and CPU time (user + system, from GNU time when present), in ms. */
 interface Timing {
@@ -46,14 +39,14 @@ interface Timing {
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const cpuFile = join(mkdtempSync(join(tmpdir(), 'docket-cli-start-cpu-')), 'cpu');
 
-/** Runs one process, which must exit with one of `ok`. CPU time is NaN without GNU time. */
-function timed(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, ok = [0]): Timing {
+/** Runs one process, which must exit 0. CPU time is NaN without GNU time. */
+function timed(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Timing {
   const [file, argv] =
     GNU_TIME === undefined ? [cmd, args] : [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, '--', cmd, ...args]];
   const t0 = performance.now();
   const r = spawnSync(file, argv, { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
   const wall = performance.now() - t0;
-  if (!ok.includes(r.status ?? -1)) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const cpu = GNU_TIME === undefined ? NaN : readFileSync(cpuFile, 'utf8').trim().split(/\s+/).map(Number);
   return { wall, cpu: Array.isArray(cpu) ? (cpu[0]! + cpu[1]!) * 1000 : cpu };
 }
@@ -126,36 +119,4 @@ function startUp(): string[] {
   return out;
 }
 
-function batch(): string[] {
-  const compiled = compiledTriagePack();
-  const { inputs, lines } = triageInputs(N, 20261202); // the batch bench's seed: the same 50,000 documents
-  const dir = mkdtempSync(join(tmpdir(), 'docket-cli-start-bench-'));
-  try {
-    const file = join(dir, 'triage-50k.jsonl');
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    let sink = 0;
-    const evalPass = (): number => {
-      const t0 = performance.now();
-      for (const input of inputs) sink += evaluateCompiled(compiled, input).work;
-      return (performance.now() - t0) / 1000;
-    };
-    evalPass();
-    const inProcess = Math.min(evalPass(), evalPass(), evalPass());
-    const args = [DOCKET, 'evaluate', '--pack', PACK, '--batch', file];
-    const whole = [0, 1, 2].map(() => timed(process.execPath, args, process.env, [0, 2]).wall / 1000);
-    const w = median(whole);
-    if (sink === -1) console.log('');
-    return [
-      `batch, ${N.toLocaleString('en-US')} lines (examples/data-request-intake-triage.json, seeded triage documents)`,
-      `  in-process evaluateCompiled, best of 3       : ${rate(N, inProcess)} (${(inProcess * 1000).toFixed(0)} ms)`,
-      `  whole process --batch <file>, median of 3    : ${rate(N, w)} (${(w * 1000).toFixed(0)} ms; runs ${whole.map((x) => (x * 1000).toFixed(0)).join(', ')} ms)`,
-      `  whole process / in-process rate              : ${(inProcess / w).toFixed(2)}`,
-      "  (the issue compares with a Python peer's in-process rate; no Python peer exists in this repository or on this",
-      "   machine, so that ratio cannot be measured here: the figure above is against Docket's own core, same inputs.)",
-    ];
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-console.log([`cli start bench — ${COMMAND}`, ...startUp(), ...batch()].join('\n'));
+console.log([`cli start bench — ${COMMAND}`, ...startUp()].join('\n'));
