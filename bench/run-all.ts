@@ -20,7 +20,6 @@ const BENCHES = [
   'receipt',
   'draft-entry',
   'graph-pipeline',
-  'handoff-verify',
   'handoff-consumer',
   'handler',
   'bundle',
