@@ -12,13 +12,14 @@
  */
 import './support/node-crypto.js';
 import { canonicalDisposition } from '../core/evaluate/disposition.js';
-import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import { sha256Hex } from '../core/ledger/primitives/bytes.js';
 import { buildEntry, toStoredEntry } from '../core/ledger/entries/entry.js';
 import { ENTRY_FORMAT, ENTRY_FORMAT_V2, type UnsignedEntry } from '../core/ledger/entries/entry-types.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/primitives/signature.js';
 import type { StoredEntry } from '../core/ledger/store/store.js';
-import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
+import type { TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { checkEntry } from '../core/ledger/verify/entry-status.js';
+import { benchPolicy } from './support/generated-ledger.js';
 
 const COMMAND = 'npm run build && node dist/bench/draft-entry.bench.js';
 const n = Number(process.argv[2] ?? 20_000);
@@ -28,23 +29,15 @@ const BUILD = sha256Hex('bench build');
 const Q = 'rfc0008-quantifiers';
 const DISPOSITION = { kind: 'outcome', outcomeId: 'approve', reasons: [], handoff: { state: 'none' } } as const;
 
-function policy(format: string, extra: Record<string, unknown>): TrustPolicy {
-  const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-  const r = readTrustPolicy(
-    utf8Bytes(
-      JSON.stringify({
-        format,
-        logs: ['log-0'],
-        keys: [{ keyId: keys.keyId, publicKey: toHex(keys.publicKey), role: 'entries', validity: from0 }],
-        authorities: [{ environment: 'bench', table: 'docket-bench-ledger' }],
-        evaluatorBuilds: [BUILD],
-        ...extra,
-      }),
-    ),
-  );
-  if (!r.ok) throw new Error(r.error.detail);
-  return r.value;
-}
+/** Format /2, or /3 permitting `draftFeatures` on log-0. */
+const policy = (draftFeatures: readonly string[]): TrustPolicy =>
+  benchPolicy({
+    keys,
+    checkpointKey: keyPairFromSeed(new Uint8Array(32).fill(4)),
+    logIds: ['log-0'],
+    evaluatorBuilds: [BUILD],
+    draftFeatures,
+  });
 
 function entries(draft: boolean): StoredEntry[] {
   const out: StoredEntry[] = [];
@@ -86,8 +79,8 @@ function rate(list: readonly StoredEntry[], p: TrustPolicy, signature: boolean):
 
 const v1 = entries(false);
 const v2 = entries(true);
-const p2 = policy('docket.trust-policy/2', {});
-const p3 = policy('docket.trust-policy/3', { draftFeatures: [{ logId: 'log-0', allow: [Q] }] });
+const p2 = policy([]);
+const p3 = policy([Q]);
 const f = (x: number): string => Math.round(x).toLocaleString('en-US');
 console.log(`${COMMAND}  (${f(n)} entries; Node ${process.version})`);
 for (const signature of [false, true]) {

@@ -22,10 +22,11 @@ import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY } from '../core/evaluate/index.
 import { GRAPH_REQUEST_FORMAT, REQUEST_FORMAT, type LoadedGraph } from '../core/admission/index.js';
 import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/primitives/signature.js';
 import { MemoryLedgerStore } from '../core/ledger/store/memory-store.js';
-import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
-import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
+import { sha256Hex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import type { TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { checkEntry } from '../core/ledger/verify/entry-status.js';
 import type { StoredEntry } from '../core/ledger/store/store.js';
+import { benchPolicy } from './support/generated-ledger.js';
 import {
   cachedPackSource,
   ledgerWriter,
@@ -139,24 +140,6 @@ function runMs(): number {
   return (performance.now() - t0) / n;
 }
 
-function policy(): TrustPolicy {
-  const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-  const r = readTrustPolicy(
-    utf8Bytes(
-      JSON.stringify({
-        format: 'docket.trust-policy/3',
-        logs: LOGS,
-        keys: [{ keyId: keys.keyId, publicKey: toHex(keys.publicKey), role: 'entries', validity: from0 }],
-        authorities: [{ environment: 'bench', table: 'docket-bench-ledger' }],
-        evaluatorBuilds: [BUILD],
-        draftFeatures: [{ logId: 'log-0', allow: ['judgment-graphs'] }],
-      }),
-    ),
-  );
-  if (!r.ok) throw new Error(r.error.detail);
-  return r.value;
-}
-
 function checkRate(list: readonly StoredEntry[], p: TrustPolicy): number {
   const t0 = performance.now();
   for (const s of list) if (checkEntry(s, p, true).status !== 'ok') throw new Error(`entry not ok`);
@@ -181,7 +164,13 @@ console.log(
 console.log(
   `  graph request through processRequest: ${f(best.pipeline)} ms   baseline one pack request through processRequest: ${f(best.pack)} ms   ${f(best.pipeline / best.pack)}× a pack request`,
 );
-const p = policy();
+const p = benchPolicy({
+  keys,
+  checkpointKey: keyPairFromSeed(new Uint8Array(32).fill(6)),
+  logIds: LOGS,
+  evaluatorBuilds: [BUILD],
+  draftFeatures: ['judgment-graphs'],
+});
 let graphRate = 0;
 let packRate = 0;
 for (let r = 0; r < 3; r++) {

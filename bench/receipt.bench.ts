@@ -23,9 +23,8 @@ import { verifyReceipt } from '../core/ledger/receipts/receipt-verify.js';
 import { fromHex } from '../core/ledger/primitives/bytes.js';
 import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
 import { readSignedNote, serializeSignedNote } from '../core/ledger/notes/signed-note.js';
-import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { bestPerSecond as perSecond } from './support/timing.js';
-import { policyText } from '../conformance/ledger/fixtures.js';
+import { benchPolicy } from './support/generated-ledger.js';
 
 const n = Number(process.argv[2] ?? 4096);
 const key = (label: string) => keyPairFromSeed(sha256(utf8Bytes(`receipt bench ${label}`)));
@@ -34,22 +33,7 @@ const checkpointKey = key('checkpoint');
 const witnessKey = key('witness');
 const BUILD = sha256Hex('bench build');
 const origin = { environment: 'bench', table: 'docket-bench-ledger' };
-const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-const policyRead = readTrustPolicy(
-  utf8Bytes(
-    policyText(
-      ['log-0'],
-      [
-        { keys: entryKey, role: 'entries', validity: from0 },
-        { keys: checkpointKey, role: 'checkpoints', validity: from0 },
-      ],
-      [BUILD],
-      [origin],
-    ),
-  ),
-);
-if (!policyRead.ok) throw new Error(policyRead.error.detail);
-const policy = policyRead.value;
+const policy = benchPolicy({ keys: entryKey, checkpointKey, logIds: ['log-0'], evaluatorBuilds: [BUILD] });
 const facts = utf8Bytes('{"vendor":{"riskScore":"12.5","sanctioned":false}}');
 
 const store = new MemoryLedgerStore();

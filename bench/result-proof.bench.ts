@@ -12,12 +12,11 @@ import { fromHex, sha256Hex, utf8Bytes } from '../core/ledger/primitives/bytes.j
 import { buildEntry } from '../core/ledger/entries/entry.js';
 import type { UnsignedEntry } from '../core/ledger/entries/entry-types.js';
 import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
-import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { readRequest } from '../core/admission/index.js';
 import { readResultNotification, resultNotificationFor } from '../core/pipeline/result-notification.js';
 import { verifyResultEntry } from '../core/pipeline/result-verdict.js';
 import { bestPerSecond as perSecond } from './support/timing.js';
-import { policyText } from '../conformance/ledger/fixtures.js';
+import { benchPolicy } from './support/generated-ledger.js';
 
 const keys = keyPairFromSeed(new Uint8Array(32).fill(3));
 const checkpointKeys = keyPairFromSeed(new Uint8Array(32).fill(4));
@@ -25,22 +24,7 @@ const BUILD = sha256Hex('bench build');
 const PACK = sha256Hex('bench pack');
 const FACTS = '{"vendor":{"riskScore":"12.5","sanctioned":false}}';
 const REQUEST = `{"format":"docket.evaluation-request/1","requestId":"bench-1","pack":"sha256:${PACK}","facts":${FACTS}}`;
-const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-const policyRead = readTrustPolicy(
-  utf8Bytes(
-    policyText(
-      ['log-0'],
-      [
-        { keys, role: 'entries', validity: from0 },
-        { keys: checkpointKeys, role: 'checkpoints', validity: from0 },
-      ],
-      [BUILD],
-      [{ environment: 'bench', table: 'docket-bench-ledger' }],
-    ),
-  ),
-);
-if (!policyRead.ok) throw new Error(policyRead.error.detail);
-const policy = policyRead.value;
+const policy = benchPolicy({ keys, checkpointKey: checkpointKeys, logIds: ['log-0'], evaluatorBuilds: [BUILD] });
 const disposition = { kind: 'outcome', outcomeId: 'onboard', reasons: [], handoff: { state: 'none' } };
 const unsigned = {
   format: 'docket.ledger-entry/1',
