@@ -34,8 +34,11 @@ export function generatedLedger(total: number, uncovered: number) {
   };
 }
 
-/** The benches' trust policy: K1 signs the entries and KC the checkpoints of every log in `logIds`, from seq 0. */
-export const policyFromSeq0 = (logIds: readonly string[]): string =>
+/**
+ * The benches' trust policy: K1 signs the entries and KC the checkpoints of every log in `logIds`, from seq 0; format
+ * /3 when `draftFeatures` are allowed.
+ */
+export const policyFromSeq0 = (logIds: readonly string[], draftFeatures: readonly string[] = []): string =>
   trustPolicyDocument({
     keys: K1,
     checkpointKey: KC,
@@ -43,6 +46,7 @@ export const policyFromSeq0 = (logIds: readonly string[]): string =>
     environment: PROD.environment,
     table: PROD.table,
     evaluatorBuilds: [BUILD],
+    draftFeatures,
   });
 
 /** `text` read as a trust policy; a bench's own policy that does not read stops the bench. */
