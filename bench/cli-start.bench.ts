@@ -1,13 +1,9 @@
 /**
- * The CLI's start-up (docs/adr/0332-cli-start-up.md): `node bin/docket.js evaluate` of one facts document, and
- * `docket evaluate --batch` of a one-line file of the same facts, each next to a bare `node -e 0` on the same Node in
- * the same run, interleaved round by round; median of BENCH_CLI_ROUNDS (default 21) each, as a ratio (goal ≤ 3× for
- * both). Also with Node's compile cache off (NODE_DISABLE_COMPILE_CACHE=1), and started by an older Node (the
- * launcher's re-run on Node 24, ADR 0110) when this machine has one (/usr/bin/node < 22.5, or DOCKET_OLD_NODE). A
- * large batch as a whole process is bench/batch.bench.ts's.
- * BENCH_CLI_BASELINE=<another checkout's bin/docket.js> (built, e.g. from `git archive` of an older commit) times
- * that build's `docket evaluate`, single and `--batch` of one line, in the same rounds too: a before/after in one run.
- * CPU time (user + system, GNU time) is printed beside wall time: on a loaded shared machine it moves less.
+ * The CLI's start-up: `docket evaluate` of one facts document and `--batch` of a one-line file, each next to a bare
+ * `node -e 0` in interleaved rounds, wall and CPU time (docs/performance.md "CLI start-up", ADR 0332). Also with
+ * Node's compile cache off, and started by an older Node (the launcher's re-run on Node 24, ADR 0110) when this
+ * machine has one (/usr/bin/node < 22.5, or DOCKET_OLD_NODE). BENCH_CLI_ROUNDS (default 21) rounds;
+ * BENCH_CLI_BASELINE=<another checkout's built bin/docket.js> times that build's two commands in the same rounds.
  *
  *   npm run build && node dist/bench/cli-start.bench.js
  */
@@ -69,54 +65,40 @@ function startUp(): string[] {
   const noCache = { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' };
   const old = olderNode();
   const baseline = process.env.BENCH_CLI_BASELINE;
-  const before: Timing[] = [];
-  const beforeBatch: Timing[] = [];
   const oldEnv = { ...process.env, PATH: '/usr/bin:/bin' };
+  const node = (args: readonly string[], env?: NodeJS.ProcessEnv) => () => timed(process.execPath, args, env);
+  /** Each row's label and the process it times, once per round in this order; `node -e 0` first, the ratios' base. */
+  const rows: [string, () => Timing][] = [
+    ['node -e 0', node(['-e', '0'])],
+    ['docket evaluate, one facts document', node(evaluate)],
+    ['docket evaluate --batch, a one-line file', node(batchOfOne)],
+    ['the same, compile cache off', node(evaluate, noCache)],
+  ];
+  if (baseline !== undefined)
+    rows.push(
+      [`baseline ${baseline}`, node([baseline, ...evaluate.slice(1)])],
+      ['the same baseline, --batch of one line', node([baseline, ...batchOfOne.slice(1)])],
+    );
+  if (old !== undefined)
+    rows.push(
+      [`started by ${old} (re-run on Node 24)`, () => timed(old, evaluate, oldEnv)],
+      [`${old} -e 0`, () => timed(old, ['-e', '0'], oldEnv)],
+    );
   timed(process.execPath, evaluate); // fills the compile cache if it is empty
-  const bare: Timing[] = [];
-  const cli: Timing[] = [];
-  const batchCli: Timing[] = [];
-  const cliNoCache: Timing[] = [];
-  const oldBare: Timing[] = [];
-  const oldCli: Timing[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    bare.push(timed(process.execPath, ['-e', '0']));
-    cli.push(timed(process.execPath, evaluate));
-    batchCli.push(timed(process.execPath, batchOfOne));
-    cliNoCache.push(timed(process.execPath, evaluate, noCache));
-    if (baseline !== undefined) {
-      before.push(timed(process.execPath, [baseline, ...evaluate.slice(1)]));
-      beforeBatch.push(timed(process.execPath, [baseline, ...batchOfOne.slice(1)]));
-    }
-    if (old !== undefined) {
-      oldBare.push(timed(old, ['-e', '0'], oldEnv));
-      oldCli.push(timed(old, evaluate, oldEnv));
-    }
-  }
-  const b = median(bare.map((t) => t.wall));
-  const bc = median(bare.map((t) => t.cpu));
+  const times = rows.map((): Timing[] => []);
+  for (let i = 0; i < ROUNDS; i++) rows.forEach(([, run], k) => times[k]!.push(run()));
+  rmSync(oneLineDir, { recursive: true, force: true });
+  const b = median(times[0]!.map((t) => t.wall));
+  const bc = median(times[0]!.map((t) => t.cpu));
   const row = (label: string, ts: readonly Timing[]): string => {
     const wall = ts.map((t) => t.wall);
     const cpu = median(ts.map((t) => t.cpu));
     return `  ${label.padEnd(46)}: ${ms(wall)} wall (${spread(wall)}) → ${(median(wall) / b).toFixed(2)}× node -e 0; CPU ${cpu.toFixed(0)} ms → ${(cpu / bc).toFixed(2)}×`;
   };
-  const out = [
+  return [
     `start-up, ${ROUNDS} interleaved rounds, medians (Node ${process.version}; ${process.execPath}); goal ≤ 3× node -e 0`,
-    row('node -e 0', bare),
-    row('docket evaluate, one facts document', cli),
-    row('docket evaluate --batch, a one-line file', batchCli),
-    row('the same, compile cache off', cliNoCache),
+    ...rows.map(([label], k) => row(label, times[k]!)),
   ];
-  if (baseline !== undefined) {
-    out.push(row(`baseline ${baseline}`, before));
-    out.push(row('the same baseline, --batch of one line', beforeBatch));
-  }
-  rmSync(oneLineDir, { recursive: true, force: true });
-  if (old !== undefined) {
-    out.push(row(`started by ${old} (re-run on Node 24)`, oldCli));
-    out.push(row(`${old} -e 0`, oldBare));
-  }
-  return out;
 }
 
 console.log([`cli start bench — ${COMMAND}`, ...startUp()].join('\n'));
