@@ -1,15 +1,12 @@
 /**
  * The checkpoint writer's cost per newly covered entry (ADR 0121: it verifies every entry before signing), beside a
- * same-run baseline and the same-run ceiling of Ed25519 verification alone. Reproduce:
+ * same-run baseline (SHA-256 of each stored body) and references (docs/performance.md "Verification"). Reproduce:
  * npm run build && node dist/bench/checkpoint.bench.js [entries]
  *
- * One log of N honest entries (the corpus's fixed entry key K1) in the in-memory store; the writer, signing with the
- * separate checkpoint key KC, runs (1) from an empty checkpoint history: every entry is newly covered and verified
- * (strict read, key lookup, Ed25519, placement, projection, chain); (2) again after 1% more entries: only those are
- * verified, the rest hashed against its own earlier checkpoint. Baseline: SHA-256 of each stored body; as same-run
- * references for the same per-entry work, `verify --all-signatures` over the same entries, and the raw verification
- * ceiling — one Ed25519 verification of each entry's signing message with no other work, on the port the CLI uses
- * (libsodium when sodium-native loads, ADR 0240) and on node:crypto alone — which bounds the writer from above.
+ * One log of N honest entries (the corpus's K1) in the in-memory store; the writer, signing with KC, runs from an
+ * empty checkpoint history (every entry newly covered and verified) and again after 1% more entries (only those
+ * verified). References in the same run: `verify --all-signatures` over the same entries, and the raw ceiling of one
+ * Ed25519 verification per entry on the CLI's port (libsodium when sodium-native loads, ADR 0240) and on node:crypto.
  */
 import './support/node-crypto.js';
 import { bestMs, sha256Ms } from './support/timing.js';

@@ -1,17 +1,13 @@
 /**
- * What taking a graph run through the pipeline costs (ADR 0360, ADR 0361), in the same run as its baselines:
+ * What taking a graph run through the pipeline costs (ADR 0360, ADR 0361; docs/pipeline.md "Graph requests"), in the
+ * same run as its baselines, on the procurement-triage example (examples/graphs/):
+ *   1. processRequest of a docket.graph-request/1 over in-memory ports (what the evaluate function does under the
+ *      FIFO lock), per request; baselines: evaluateGraph + graphRunJson alone, and a one-pack request.
+ *   2. verify's per-entry check (checkEntry, Ed25519 included) of the graph-run entries; baseline: the same check of
+ *      the one-pack requests' entries.
+ * Rounds alternate; each side shows its best of three.
  *
  *   npm run build && node dist/bench/graph-pipeline.bench.js [requests]
- *
- * Workload: the procurement-triage example (examples/graphs/: 7 leaf instances, a subgraph used twice, two requested
- * handoffs) and its inputs. Measured:
- *   1. processRequest of a docket.graph-request/1 over in-memory ports (intake read, decideGraph with the run, the
- *      exact-entry fit, the /3 entry built and signed, the append: what the evaluate function does under the FIFO lock;
- *      the handoffs and the notification are the delivery stage's), per request; baseline: evaluateGraph + graphRunJson alone, the run the
- *      entry records. The ratio is the pipeline's overhead on the run itself.
- *   2. verify's per-entry check (checkEntry, Ed25519 included) of the graph-run entries; baseline: the same check of
- *      disposition entries of the same pipeline (one pack request each). The ratio is what an auditor pays per run.
- * Rounds alternate; each side shows its best of three.
  */
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
