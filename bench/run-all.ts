@@ -18,6 +18,7 @@ const BENCHES = [
   'checkpoint',
   'witness',
   'receipt',
+  'result-proof',
   'draft-entry',
   'graph-pipeline',
   'handoff-consumer',
