@@ -16,13 +16,14 @@ import { closureDigest, closureOf } from '../core/graph-closure/index.js';
 import { evaluateGraph, graphRunJson, type GraphProject } from '../core/graph/index.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY } from '../core/evaluate/index.js';
 import { GRAPH_REQUEST_FORMAT, REQUEST_FORMAT, type LoadedGraph } from '../core/admission/index.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/primitives/signature.js';
+import { signerFromKeyPair } from '../core/ledger/primitives/signature.js';
 import { MemoryLedgerStore } from '../core/ledger/store/memory-store.js';
 import { sha256Hex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
 import type { TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { checkEntry } from '../core/ledger/verify/entry-status.js';
 import type { StoredEntry } from '../core/ledger/store/store.js';
-import { benchPolicy } from './support/generated-ledger.js';
+import { BUILD, K1 } from '../conformance/ledger/fixtures.js';
+import { policyFromSeq0, readPolicy } from './support/generated-ledger.js';
 import {
   cachedPackSource,
   ledgerWriter,
@@ -53,8 +54,6 @@ const loaded: LoadedGraph = { digest, bytes: graph, closure: closed.closure, pro
 const named = ((d) => (d.ok ? d.value.slice('sha256:'.length) : ''))(closureDigest(closed.closure));
 const inputsText = new TextDecoder().decode(inputs).trim();
 
-const keys = keyPairFromSeed(new Uint8Array(32).fill(5));
-const BUILD = sha256Hex('bench build');
 const LOGS = ['log-0'];
 const config: PipelineConfig = {
   logIds: LOGS,
@@ -82,7 +81,7 @@ function world() {
     archive: { put: async () => undefined },
     ledger: ledgerWriter({
       store,
-      signer: signerFromKeyPair(keys),
+      signer: signerFromKeyPair(K1),
       logIds: LOGS,
       now: () => '2026-12-04T09:00:00Z',
     }).forLog('log-0'),
@@ -160,13 +159,7 @@ console.log(
 console.log(
   `  graph request through processRequest: ${f(best.pipeline)} ms   baseline one pack request through processRequest: ${f(best.pack)} ms   ${f(best.pipeline / best.pack)}× a pack request`,
 );
-const p = benchPolicy({
-  keys,
-  checkpointKey: keyPairFromSeed(new Uint8Array(32).fill(6)),
-  logIds: LOGS,
-  evaluatorBuilds: [BUILD],
-  draftFeatures: ['judgment-graphs'],
-});
+const p = readPolicy(policyFromSeq0(LOGS, ['judgment-graphs']));
 let graphRate = 0;
 let packRate = 0;
 for (let r = 0; r < 3; r++) {

@@ -55,10 +55,3 @@ export function readPolicy(text: string): TrustPolicy {
   if (!r.ok) throw new Error(r.error.detail);
   return r.value;
 }
-
-/**
- * A bench's own trust policy, read (stack/local-files.ts): `keys` sign the entries and `checkpointKey` the checkpoints
- * of every log from seq 0, for the authority (bench, docket-bench-ledger); format /3 when `draftFeatures` are allowed.
- */
-export const benchPolicy = (o: Omit<Parameters<typeof trustPolicyDocument>[0], 'environment' | 'table'>): TrustPolicy =>
-  readPolicy(trustPolicyDocument({ environment: 'bench', table: 'docket-bench-ledger', ...o }));
