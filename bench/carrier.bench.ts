@@ -50,9 +50,9 @@ function factsDocument(r: () => number, unicode: boolean): Uint8Array {
   return enc.encode(JSON.stringify(doc));
 }
 
+/** `{"batches": [...]}`: rows of about `targetBytes` in all, 5,000 to a batch. */
 function bigDocument(r: () => number, targetBytes: number): Uint8Array {
   const rows: unknown[] = [];
-  const chunks: Uint8Array[] = [];
   let size = 0;
   const outer: unknown[][] = [];
   while (size < targetBytes) {
@@ -65,13 +65,10 @@ function bigDocument(r: () => number, targetBytes: number): Uint8Array {
     };
     rows.push(row);
     size += JSON.stringify(row).length + 1;
-    if (rows.length === 5000) {
-      outer.push(rows.splice(0));
-    }
+    if (rows.length === 5000) outer.push(rows.splice(0));
   }
   if (rows.length > 0) outer.push(rows);
-  chunks.push(enc.encode(JSON.stringify({ batches: outer })));
-  return chunks[0]!;
+  return enc.encode(JSON.stringify({ batches: outer }));
 }
 
 function escapedDocument(r: () => number): Uint8Array {

@@ -1,16 +1,9 @@
 /**
- * The CLI as a whole process (docs/adr/0332-cli-start-up.md):
- *   - start-up: `node bin/docket.js evaluate` of one facts document, and `docket evaluate --batch` of a one-line file
- *     of the same facts, each next to a bare `node -e 0` on the same Node in the same run, interleaved round by
- *     round; median of BENCH_CLI_ROUNDS (default 21) each, as a ratio (goal ≤ 3× for both). Also with
- *     Node's compile cache off (NODE_DISABLE_COMPILE_CACHE=1), and started by an older Node (the launcher's re-run
- *     on Node 24, ADR 0110) when this machine has one (/usr/bin/node < 22.5, or DOCKET_OLD_NODE);
- *   - batch: `docket evaluate --batch` of 50,000 lines (the batch bench's seeded triage documents,
- *     support/triage-facts.ts) as a whole process from a file, median of 3, next to the core's in-process rate
- *     (evaluateCompiled over the same facts and evidence bytes, best of 3 after a warm-up) in the same run.
- * BENCH_CLI_BASELINE=<another checkout's bin/docket.js> (built, e.g. from `git archive` of an older commit) times
- * that build's `docket evaluate`, single and `--batch` of one line, in the same rounds too: a before/after in one run.
- * CPU time (user + system, GNU time) is printed beside wall time: on a loaded shared machine it moves less.
+ * The CLI's start-up: `docket evaluate` of one facts document and `--batch` of a one-line file, each next to a bare
+ * `node -e 0` in interleaved rounds, wall and CPU time (docs/performance.md "CLI start-up", ADR 0332). Also with
+ * Node's compile cache off, and started by an older Node (the launcher's re-run on Node 24, ADR 0110) when this
+ * machine has one (/usr/bin/node < 22.5, or DOCKET_OLD_NODE). BENCH_CLI_ROUNDS (default 21) rounds;
+ * BENCH_CLI_BASELINE=<another checkout's built bin/docket.js> times that build's two commands in the same rounds.
  *
  *   npm run build && node dist/bench/cli-start.bench.js
  */
@@ -19,13 +12,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluateCompiled } from '../core/evaluate/index.js';
 import { median } from './support/timing.js';
-import { compiledTriagePack, triageInputs } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/cli-start.bench.js';
 const ROUNDS = Math.max(1, Number(process.env.BENCH_CLI_ROUNDS ?? 21));
-const N = 50_000;
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const DOCKET = join(root, 'bin/docket.js');
 const PACK = join(root, 'examples/data-request-intake-triage.json');
@@ -36,7 +26,6 @@ const spread = (xs: readonly number[]): string => {
   const s = [...xs].sort((a, b) => a - b);
   return `min ${s[0]!.toFixed(0)}, max ${s[s.length - 1]!.toFixed(0)}`;
 };
-const rate = (n: number, s: number): string => `${Math.round(n / s).toLocaleString('en-US')}/s`;
 
 /** One process's wall time (spawn to exit) and CPU time (user + system, from GNU time when present), in ms. */
 interface Timing {
@@ -46,14 +35,14 @@ interface Timing {
 const GNU_TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const cpuFile = join(mkdtempSync(join(tmpdir(), 'docket-cli-start-cpu-')), 'cpu');
 
-/** Runs one process, which must exit with one of `ok`. CPU time is NaN without GNU time. */
-function timed(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env, ok = [0]): Timing {
+/** Runs one process, which must exit 0. CPU time is NaN without GNU time. */
+function timed(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): Timing {
   const [file, argv] =
     GNU_TIME === undefined ? [cmd, args] : [GNU_TIME, ['-f', '%U %S', '-o', cpuFile, '--', cmd, ...args]];
   const t0 = performance.now();
   const r = spawnSync(file, argv, { env, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
   const wall = performance.now() - t0;
-  if (!ok.includes(r.status ?? -1)) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const cpu = GNU_TIME === undefined ? NaN : readFileSync(cpuFile, 'utf8').trim().split(/\s+/).map(Number);
   return { wall, cpu: Array.isArray(cpu) ? (cpu[0]! + cpu[1]!) * 1000 : cpu };
 }
@@ -76,86 +65,40 @@ function startUp(): string[] {
   const noCache = { ...process.env, NODE_DISABLE_COMPILE_CACHE: '1' };
   const old = olderNode();
   const baseline = process.env.BENCH_CLI_BASELINE;
-  const before: Timing[] = [];
-  const beforeBatch: Timing[] = [];
   const oldEnv = { ...process.env, PATH: '/usr/bin:/bin' };
+  const node = (args: readonly string[], env?: NodeJS.ProcessEnv) => () => timed(process.execPath, args, env);
+  /** Each row's label and the process it times, once per round in this order; `node -e 0` first, the ratios' base. */
+  const rows: [string, () => Timing][] = [
+    ['node -e 0', node(['-e', '0'])],
+    ['docket evaluate, one facts document', node(evaluate)],
+    ['docket evaluate --batch, a one-line file', node(batchOfOne)],
+    ['the same, compile cache off', node(evaluate, noCache)],
+  ];
+  if (baseline !== undefined)
+    rows.push(
+      [`baseline ${baseline}`, node([baseline, ...evaluate.slice(1)])],
+      ['the same baseline, --batch of one line', node([baseline, ...batchOfOne.slice(1)])],
+    );
+  if (old !== undefined)
+    rows.push(
+      [`started by ${old} (re-run on Node 24)`, () => timed(old, evaluate, oldEnv)],
+      [`${old} -e 0`, () => timed(old, ['-e', '0'], oldEnv)],
+    );
   timed(process.execPath, evaluate); // fills the compile cache if it is empty
-  const bare: Timing[] = [];
-  const cli: Timing[] = [];
-  const batchCli: Timing[] = [];
-  const cliNoCache: Timing[] = [];
-  const oldBare: Timing[] = [];
-  const oldCli: Timing[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    bare.push(timed(process.execPath, ['-e', '0']));
-    cli.push(timed(process.execPath, evaluate));
-    batchCli.push(timed(process.execPath, batchOfOne));
-    cliNoCache.push(timed(process.execPath, evaluate, noCache));
-    if (baseline !== undefined) {
-      before.push(timed(process.execPath, [baseline, ...evaluate.slice(1)]));
-      beforeBatch.push(timed(process.execPath, [baseline, ...batchOfOne.slice(1)]));
-    }
-    if (old !== undefined) {
-      oldBare.push(timed(old, ['-e', '0'], oldEnv));
-      oldCli.push(timed(old, evaluate, oldEnv));
-    }
-  }
-  const b = median(bare.map((t) => t.wall));
-  const bc = median(bare.map((t) => t.cpu));
+  const times = rows.map((): Timing[] => []);
+  for (let i = 0; i < ROUNDS; i++) rows.forEach(([, run], k) => times[k]!.push(run()));
+  rmSync(oneLineDir, { recursive: true, force: true });
+  const b = median(times[0]!.map((t) => t.wall));
+  const bc = median(times[0]!.map((t) => t.cpu));
   const row = (label: string, ts: readonly Timing[]): string => {
     const wall = ts.map((t) => t.wall);
     const cpu = median(ts.map((t) => t.cpu));
     return `  ${label.padEnd(46)}: ${ms(wall)} wall (${spread(wall)}) → ${(median(wall) / b).toFixed(2)}× node -e 0; CPU ${cpu.toFixed(0)} ms → ${(cpu / bc).toFixed(2)}×`;
   };
-  const out = [
+  return [
     `start-up, ${ROUNDS} interleaved rounds, medians (Node ${process.version}; ${process.execPath}); goal ≤ 3× node -e 0`,
-    row('node -e 0', bare),
-    row('docket evaluate, one facts document', cli),
-    row('docket evaluate --batch, a one-line file', batchCli),
-    row('the same, compile cache off', cliNoCache),
+    ...rows.map(([label], k) => row(label, times[k]!)),
   ];
-  if (baseline !== undefined) {
-    out.push(row(`baseline ${baseline}`, before));
-    out.push(row('the same baseline, --batch of one line', beforeBatch));
-  }
-  rmSync(oneLineDir, { recursive: true, force: true });
-  if (old !== undefined) {
-    out.push(row(`started by ${old} (re-run on Node 24)`, oldCli));
-    out.push(row(`${old} -e 0`, oldBare));
-  }
-  return out;
 }
 
-function batch(): string[] {
-  const compiled = compiledTriagePack();
-  const { inputs, lines } = triageInputs(N, 20261202); // the batch bench's seed: the same 50,000 documents
-  const dir = mkdtempSync(join(tmpdir(), 'docket-cli-start-bench-'));
-  try {
-    const file = join(dir, 'triage-50k.jsonl');
-    writeFileSync(file, `${lines.join('\n')}\n`);
-    let sink = 0;
-    const evalPass = (): number => {
-      const t0 = performance.now();
-      for (const input of inputs) sink += evaluateCompiled(compiled, input).work;
-      return (performance.now() - t0) / 1000;
-    };
-    evalPass();
-    const inProcess = Math.min(evalPass(), evalPass(), evalPass());
-    const args = [DOCKET, 'evaluate', '--pack', PACK, '--batch', file];
-    const whole = [0, 1, 2].map(() => timed(process.execPath, args, process.env, [0, 2]).wall / 1000);
-    const w = median(whole);
-    if (sink === -1) console.log('');
-    return [
-      `batch, ${N.toLocaleString('en-US')} lines (examples/data-request-intake-triage.json, seeded triage documents)`,
-      `  in-process evaluateCompiled, best of 3       : ${rate(N, inProcess)} (${(inProcess * 1000).toFixed(0)} ms)`,
-      `  whole process --batch <file>, median of 3    : ${rate(N, w)} (${(w * 1000).toFixed(0)} ms; runs ${whole.map((x) => (x * 1000).toFixed(0)).join(', ')} ms)`,
-      `  whole process / in-process rate              : ${(inProcess / w).toFixed(2)}`,
-      "  (the issue compares with a Python peer's in-process rate; no Python peer exists in this repository or on this",
-      "   machine, so that ratio cannot be measured here: the figure above is against Docket's own core, same inputs.)",
-    ];
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-console.log([`cli start bench — ${COMMAND}`, ...startUp(), ...batch()].join('\n'));
+console.log([`cli start bench — ${COMMAND}`, ...startUp()].join('\n'));

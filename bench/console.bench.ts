@@ -1,15 +1,11 @@
 /**
- * The audit console's time to first paint of the overview on a generated 100,000-entry ledger (docs/console.md),
- * in files mode, in headless Debian Chromium, beside a same-run baseline.
+ * The audit console's time to first paint of the overview on a generated ledger (docs/performance.md "The audit
+ * console"), files mode, headless Chromium, beside a same-run baseline: reading the export (readFile plus the strict
+ * export reader), the least any viewer of the file must do. Measured from navigation start to the overview's figures
+ * ([data-overview-ready], ADR 0230) and to its charts ([data-chart-ready]: the server indexes every entry first), cold
+ * and warm, with the shell's first-contentful-paint. The console runs as its own process, as an auditor runs it: in
+ * this process its indexing would also delay Playwright's own messages.
  * Reproduce: npm run build && node dist/bench/console.bench.js [entries]
- *
- * Baseline: reading the export (readFile plus the strict export reader), the least any viewer of the file must do.
- * Measured: from navigation start to the overview's figures on screen ([data-overview-ready]: logs, heads, newest
- * checkpoints, read per log, ADR 0230) and to its charts on screen ([data-chart-ready]: the server indexes every
- * entry first) — cold (first request) and warm (a reload, index kept) — plus the browser's own
- * first-contentful-paint of the page shell. Chromium's launch is not counted. The console runs as its own process
- * (`docket console --export …`, which installs the node:crypto ledger port), as an auditor runs it: in this
- * process its indexing would also delay Playwright's own messages and so the figures.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

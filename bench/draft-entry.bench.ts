@@ -11,71 +11,26 @@
  * Baseline: the same check of the /1 entries under a /2 policy. Rounds alternate; each side shows its best of three.
  */
 import './support/node-crypto.js';
-import { canonicalDisposition } from '../core/evaluate/disposition.js';
-import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
 import { buildEntry, toStoredEntry } from '../core/ledger/entries/entry.js';
-import { ENTRY_FORMAT, ENTRY_FORMAT_V2, type UnsignedEntry } from '../core/ledger/entries/entry-types.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/primitives/signature.js';
+import { ENTRY_FORMAT_V2 } from '../core/ledger/entries/entry-types.js';
+import { signerFromKeyPair } from '../core/ledger/primitives/signature.js';
 import type { StoredEntry } from '../core/ledger/store/store.js';
-import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
+import type { TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { checkEntry } from '../core/ledger/verify/entry-status.js';
+import { K1, unsignedEntry } from '../conformance/ledger/fixtures.js';
+import { policyFromSeq0, readPolicy } from './support/generated-ledger.js';
 
 const COMMAND = 'npm run build && node dist/bench/draft-entry.bench.js';
 const n = Number(process.argv[2] ?? 20_000);
-const keys = keyPairFromSeed(new Uint8Array(32).fill(3));
-const signer = signerFromKeyPair(keys);
-const BUILD = sha256Hex('bench build');
+const signer = signerFromKeyPair(K1);
 const Q = 'rfc0008-quantifiers';
-const DISPOSITION = { kind: 'outcome', outcomeId: 'approve', reasons: [], handoff: { state: 'none' } } as const;
 
-function policy(format: string, extra: Record<string, unknown>): TrustPolicy {
-  const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-  const r = readTrustPolicy(
-    utf8Bytes(
-      JSON.stringify({
-        format,
-        logs: ['log-0'],
-        keys: [{ keyId: keys.keyId, publicKey: toHex(keys.publicKey), role: 'entries', validity: from0 }],
-        authorities: [{ environment: 'bench', table: 'docket-bench-ledger' }],
-        evaluatorBuilds: [BUILD],
-        ...extra,
-      }),
-    ),
-  );
-  if (!r.ok) throw new Error(r.error.detail);
-  return r.value;
-}
-
-function entries(draft: boolean): StoredEntry[] {
-  const out: StoredEntry[] = [];
-  for (let seq = 0; seq < n; seq++) {
-    const u = {
-      format: draft ? ENTRY_FORMAT_V2 : ENTRY_FORMAT,
-      ...(draft ? { draftFeatures: [Q] } : {}),
-      kind: 'disposition',
-      logId: 'log-0',
-      seq,
-      prevHash: seq === 0 ? null : 'a'.repeat(64),
-      requestId: `bench-${seq}`,
-      requestDigest: sha256Hex(`request ${seq}`),
-      correlation: null,
-      pack: { id: 'bench', version: '1.0.0', digest: sha256Hex('pack') },
-      specVersion: '0.3.0',
-      factsDigest: sha256Hex(`facts ${seq}`),
-      evidenceDigest: null,
-      supportedExtensions: [],
-      workBudget: 100_000,
-      work: 40,
-      evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD },
-      disposition: DISPOSITION,
-      dispositionDigest: sha256Hex(canonicalDisposition(DISPOSITION as never)),
-      time: '2026-12-03T12:00:00Z',
-      keyId: keys.keyId,
-    } as unknown as UnsignedEntry;
-    out.push(toStoredEntry(buildEntry(u, signer)));
-  }
-  return out;
-}
+/** n disposition entries (the corpus's honest entry of seq 0, filed at each seq), as /1 or as /2 recording Q. */
+const entries = (draft: boolean): StoredEntry[] =>
+  Array.from({ length: n }, (_, seq) => {
+    const over = { seq, requestId: `bench-${seq}`, ...(draft ? { format: ENTRY_FORMAT_V2, draftFeatures: [Q] } : {}) };
+    return toStoredEntry(buildEntry(unsignedEntry('log-0', 0, seq === 0 ? null : 'a'.repeat(64), K1, over), signer));
+  });
 
 function rate(list: readonly StoredEntry[], p: TrustPolicy, signature: boolean): number {
   for (const s of list.slice(0, 500)) checkEntry(s, p, signature); // warm-up
@@ -86,8 +41,8 @@ function rate(list: readonly StoredEntry[], p: TrustPolicy, signature: boolean):
 
 const v1 = entries(false);
 const v2 = entries(true);
-const p2 = policy('docket.trust-policy/2', {});
-const p3 = policy('docket.trust-policy/3', { draftFeatures: [{ logId: 'log-0', allow: [Q] }] });
+const p2 = readPolicy(policyFromSeq0(['log-0']));
+const p3 = readPolicy(policyFromSeq0(['log-0'], [Q]));
 const f = (x: number): string => Math.round(x).toLocaleString('en-US');
 console.log(`${COMMAND}  (${f(n)} entries; Node ${process.version})`);
 for (const signature of [false, true]) {

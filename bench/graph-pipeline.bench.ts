@@ -1,17 +1,13 @@
 /**
- * What taking a graph run through the pipeline costs (ADR 0360, ADR 0361), in the same run as its baselines:
+ * What taking a graph run through the pipeline costs (ADR 0360, ADR 0361; docs/pipeline.md "Graph requests"), in the
+ * same run as its baselines, on the procurement-triage example (examples/graphs/):
+ *   1. processRequest of a docket.graph-request/1 over in-memory ports (what the evaluate function does under the
+ *      FIFO lock), per request; baselines: evaluateGraph + graphRunJson alone, and a one-pack request.
+ *   2. verify's per-entry check (checkEntry, Ed25519 included) of the graph-run entries; baseline: the same check of
+ *      the one-pack requests' entries.
+ * Rounds alternate; each side shows its best of three.
  *
  *   npm run build && node dist/bench/graph-pipeline.bench.js [requests]
- *
- * Workload: the procurement-triage example (examples/graphs/: 7 leaf instances, a subgraph used twice, two requested
- * handoffs) and its inputs. Measured:
- *   1. processRequest of a docket.graph-request/1 over in-memory ports (intake read, decideGraph with the run, the
- *      exact-entry fit, the /3 entry built and signed, the append: what the evaluate function does under the FIFO lock;
- *      the handoffs and the notification are the delivery stage's), per request; baseline: evaluateGraph + graphRunJson alone, the run the
- *      entry records. The ratio is the pipeline's overhead on the run itself.
- *   2. verify's per-entry check (checkEntry, Ed25519 included) of the graph-run entries; baseline: the same check of
- *      disposition entries of the same pipeline (one pack request each). The ratio is what an auditor pays per run.
- * Rounds alternate; each side shows its best of three.
  */
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';
@@ -20,12 +16,14 @@ import { closureDigest, closureOf } from '../core/graph-closure/index.js';
 import { evaluateGraph, graphRunJson, type GraphProject } from '../core/graph/index.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY } from '../core/evaluate/index.js';
 import { GRAPH_REQUEST_FORMAT, REQUEST_FORMAT, type LoadedGraph } from '../core/admission/index.js';
-import { keyPairFromSeed, signerFromKeyPair } from '../core/ledger/primitives/signature.js';
+import { signerFromKeyPair } from '../core/ledger/primitives/signature.js';
 import { MemoryLedgerStore } from '../core/ledger/store/memory-store.js';
-import { sha256Hex, toHex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
-import { readTrustPolicy, type TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
+import { sha256Hex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import type { TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { checkEntry } from '../core/ledger/verify/entry-status.js';
 import type { StoredEntry } from '../core/ledger/store/store.js';
+import { BUILD, K1 } from '../conformance/ledger/fixtures.js';
+import { policyFromSeq0, readPolicy } from './support/generated-ledger.js';
 import {
   cachedPackSource,
   ledgerWriter,
@@ -56,8 +54,6 @@ const loaded: LoadedGraph = { digest, bytes: graph, closure: closed.closure, pro
 const named = ((d) => (d.ok ? d.value.slice('sha256:'.length) : ''))(closureDigest(closed.closure));
 const inputsText = new TextDecoder().decode(inputs).trim();
 
-const keys = keyPairFromSeed(new Uint8Array(32).fill(5));
-const BUILD = sha256Hex('bench build');
 const LOGS = ['log-0'];
 const config: PipelineConfig = {
   logIds: LOGS,
@@ -85,7 +81,7 @@ function world() {
     archive: { put: async () => undefined },
     ledger: ledgerWriter({
       store,
-      signer: signerFromKeyPair(keys),
+      signer: signerFromKeyPair(K1),
       logIds: LOGS,
       now: () => '2026-12-04T09:00:00Z',
     }).forLog('log-0'),
@@ -139,24 +135,6 @@ function runMs(): number {
   return (performance.now() - t0) / n;
 }
 
-function policy(): TrustPolicy {
-  const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-  const r = readTrustPolicy(
-    utf8Bytes(
-      JSON.stringify({
-        format: 'docket.trust-policy/3',
-        logs: LOGS,
-        keys: [{ keyId: keys.keyId, publicKey: toHex(keys.publicKey), role: 'entries', validity: from0 }],
-        authorities: [{ environment: 'bench', table: 'docket-bench-ledger' }],
-        evaluatorBuilds: [BUILD],
-        draftFeatures: [{ logId: 'log-0', allow: ['judgment-graphs'] }],
-      }),
-    ),
-  );
-  if (!r.ok) throw new Error(r.error.detail);
-  return r.value;
-}
-
 function checkRate(list: readonly StoredEntry[], p: TrustPolicy): number {
   const t0 = performance.now();
   for (const s of list) if (checkEntry(s, p, true).status !== 'ok') throw new Error(`entry not ok`);
@@ -181,7 +159,7 @@ console.log(
 console.log(
   `  graph request through processRequest: ${f(best.pipeline)} ms   baseline one pack request through processRequest: ${f(best.pack)} ms   ${f(best.pipeline / best.pack)}× a pack request`,
 );
-const p = policy();
+const p = readPolicy(policyFromSeq0(LOGS, ['judgment-graphs']));
 let graphRate = 0;
 let packRate = 0;
 for (let r = 0; r < 3; r++) {

@@ -1,30 +1,16 @@
 /**
- * Graph evaluation cost per node, next to single evaluations of the same pack and documents in the same run, and a
- * 256-leaf graph's run time (docs/performance.md "Judgment graphs", ADR 0315).
+ * Graph evaluation cost per node and a 256-leaf graph's run time, each next to single evaluations of the same pack
+ * and documents in the same run; what each figure is and how rounds and ratios are taken: docs/performance.md
+ * "Judgment graphs" (ADRs 0315, 0380).
  *
  *   npx tsc -p tsconfig.build.json && node dist/bench/graph.bench.js
  *
- * Workload: RFC 0006's triage pack (examples/data-request-intake-triage.json) and 1,024 seeded facts documents with
- * the six evidence documents (bench/support/triage-facts.ts), identical bytes every run.
- *   - flat: 64 format "1" runs of a 16-node graph (no edges), each node with its own facts and evidence entry, so
- *     1,024 node evaluations per round, two ways:
- *       compiled — the graph compiled once (compileGraph: load, validation, plans, packs; ADR 0380) and run with
- *         evaluateCompiledGraph: reading the inputs document + per node assembly and evaluateParsed (ADR 0315). The
- *         like-for-like figure against evaluateCompiled, whose pack is compiled once too; the goal is ≤ 1.2×.
- *       evaluateGraph — bytes in, as the CLI runs: the same plus hashing the root and pack bytes to find the
- *         compiled graph in its memo (keyed by digests, ADR 0380).
- *   - floors, the same work without graph code: each inputs document read by the strict carrier as the graph reads
- *     it, then evaluateParsed on each entry's trees (flat); the caller document read, then evaluateParsed on each
- *     leaf's {"request": …} (256 leaves). The graph layer's own cost is a figure's distance from its floor.
- *   - baselines on the same 1,024 (facts, evidence) pairs: `evaluateCompiled` on a pack compiled once (the hot path)
- *     and `evaluateDocuments` (a whole single evaluation, as `docket evaluate` does: validate, compile, evaluate).
- *   - 256 leaves: a 0.2.0-draft root with 16 instances of a 16-node subgraph (k × m = 256, B5), every leaf bound to a
- *     caller facts document through 256 caller edges and the subgraph's inputs, compiled once and through
- *     evaluateGraph; next to 256 evaluateCompiled calls on the same leaf documents.
- * Figures are main-thread CPU time (process.threadCpuUsage): on a shared machine wall-clock rounds of the same work
- * vary 2× and more. Each of 21 rounds measures every figure back to back, its baseline first; a figure is the median
- * round (the fastest beside it) and a ratio the median over the rounds of each round's own ratio, so a figure and its
- * baseline are always compared on the same state of the machine.
+ * Workload: RFC 0006's triage pack and 1,024 seeded facts documents with the six evidence documents
+ * (bench/support/triage-facts.ts): 64 format "1" runs of a 16-node graph with no edges (each node its own facts and
+ * evidence entry); a 0.2.0-draft root with 16 instances of a 16-node subgraph (k × m = 256, B5), every leaf bound to a
+ * caller facts document through a caller edge and the subgraph's inputs. Each is run compiled once (compileGraph,
+ * evaluateCompiledGraph) and through evaluateGraph (bytes in, as the CLI); the floors do the same reads and
+ * evaluateParsed calls with no graph code, so the graph layer's own cost is a figure's distance from its floor.
  */
 import { readJson, resolvePointer, type JsonObject, type JsonValue } from '../core/carrier/index.js';
 import { evaluateCompiled, evaluateDocuments, evaluateParsed, type EvaluationInput } from '../core/evaluate/index.js';
@@ -199,53 +185,30 @@ function main(): void {
     for (const input of leafSingles) sink += evaluateCompiled(compiled, input).work;
   };
 
-  for (let i = 0; i < 5; i++) {
-    compiledGraphRound();
-    graphRound();
-    compiledRound();
-    documentsRound();
-    wideCompiledRound();
-    wideRound();
-    leafRound();
-    floorRound();
-    wideFloorRound();
-  }
-  const t = {
-    compiledGraph: [] as number[],
-    graph: [] as number[],
-    compiled: [] as number[],
-    floor: [] as number[],
-    wideFloor: [] as number[],
-    documents: [] as number[],
-    wideCompiled: [] as number[],
-    wide: [] as number[],
-    leaf: [] as number[],
+  // Per node (µs over the 1,024 nodes of a round) or per run (ms): each figure's round and calls per measurement.
+  const PER_NODE = 1e6 / 1024;
+  const figures = {
+    compiled: { round: compiledRound, reps: 4, scale: PER_NODE },
+    floor: { round: floorRound, reps: 4, scale: PER_NODE },
+    compiledGraph: { round: compiledGraphRound, reps: 4, scale: PER_NODE },
+    graph: { round: graphRound, reps: 4, scale: PER_NODE },
+    documents: { round: documentsRound, reps: 1, scale: PER_NODE },
+    leaf: { round: leafRound, reps: 24, scale: 1e3 },
+    wideFloor: { round: wideFloorRound, reps: 16, scale: 1e3 },
+    wideCompiled: { round: wideCompiledRound, reps: 16, scale: 1e3 },
+    wide: { round: wideRound, reps: 16, scale: 1e3 },
   };
+  type Name = keyof typeof figures;
+  const names = Object.keys(figures) as Name[];
+  for (let i = 0; i < 5; i++) for (const k of names) figures[k].round();
+  const t = Object.fromEntries(names.map((k) => [k, [] as number[]])) as Record<Name, number[]>;
   // Each round measures every figure back to back, baseline first, so a figure and its baseline see the same
   // machine; a ratio is the median over the rounds of that round's own ratio.
-  for (let i = 0; i < ROUNDS; i++) {
-    t.compiled.push(measure(compiledRound, 4));
-    t.floor.push(measure(floorRound, 4));
-    t.compiledGraph.push(measure(compiledGraphRound, 4));
-    t.graph.push(measure(graphRound, 4));
-    t.documents.push(measure(documentsRound, 1));
-    t.leaf.push(measure(leafRound, 24));
-    t.wideFloor.push(measure(wideFloorRound, 16));
-    t.wideCompiled.push(measure(wideCompiledRound, 16));
-    t.wide.push(measure(wideRound, 16));
-  }
-  // Per node (µs) or per run (ms): the median round and the fastest.
+  for (let i = 0; i < ROUNDS; i++) for (const k of names) t[k].push(measure(figures[k].round, figures[k].reps));
+  // The median round and the fastest.
   const per = (xs: number[], scale: number) => ({ xs, median: median(xs) * scale, fast: fastest(xs) * scale });
-  const perCompiled = per(t.compiled, 1e6 / 1024);
-  const perCompiledGraph = per(t.compiledGraph, 1e6 / 1024);
-  const perNode = per(t.graph, 1e6 / 1024);
-  const perDocuments = per(t.documents, 1e6 / 1024);
-  const leaf = per(t.leaf, 1e3);
-  const floor = per(t.floor, 1e6 / 1024);
-  const wideFloor = per(t.wideFloor, 1e3);
-  const wideCompiledRun = per(t.wideCompiled, 1e3);
-  const wideRun = per(t.wide, 1e3);
   type Fig = ReturnType<typeof per>;
+  const fig = Object.fromEntries(names.map((k) => [k, per(t[k], figures[k].scale)])) as Record<Name, Fig>;
   const show = (f: Fig, unit: string, digits: number) =>
     `${f.median.toFixed(digits).padStart(7)} ${unit} (fastest ${f.fast.toFixed(digits)})`;
   const vs = (f: Fig, base: Fig) =>
@@ -253,15 +216,15 @@ function main(): void {
   process.stdout.write(
     [
       `graph bench (Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; main-thread CPU time, median of ${ROUNDS} rounds, fastest beside it)`,
-      `  evaluateCompiled (pack compiled once), per evaluation       ${show(perCompiled, 'µs', 2)}   baseline; ratios are medians of same-round ratios`,
-      `  flat 16-node graph compiled once, per node                  ${show(perCompiledGraph, 'µs', 2)}   ${vs(perCompiledGraph, perCompiled)}  goal ≤ 1.2×`,
-      `  flat 16-node graph through evaluateGraph, per node          ${show(perNode, 'µs', 2)}   ${vs(perNode, perCompiled)}`,
-      `  floor: inputs read + evaluateParsed, no graph code, per node ${show(floor, 'µs', 2)}   ${vs(floor, perCompiled)}`,
-      `  evaluateDocuments (validate, compile, evaluate), per call   ${show(perDocuments, 'µs', 1)}`,
-      `  256 evaluateCompiled on the 256-leaf graph's leaf documents ${show(leaf, 'ms', 3)}   baseline`,
-      `  256-leaf graph (16 × 16) compiled once, one run             ${show(wideCompiledRun, 'ms', 3)}   ${vs(wideCompiledRun, leaf)}`,
-      `  256-leaf graph (16 × 16) through evaluateGraph, one run     ${show(wideRun, 'ms', 3)}   ${vs(wideRun, leaf)}`,
-      `  floor: caller document read + 256 evaluateParsed, one run  ${show(wideFloor, 'ms', 3)}   ${vs(wideFloor, leaf)}`,
+      `  evaluateCompiled (pack compiled once), per evaluation       ${show(fig.compiled, 'µs', 2)}   baseline; ratios are medians of same-round ratios`,
+      `  flat 16-node graph compiled once, per node                  ${show(fig.compiledGraph, 'µs', 2)}   ${vs(fig.compiledGraph, fig.compiled)}  goal ≤ 1.2×`,
+      `  flat 16-node graph through evaluateGraph, per node          ${show(fig.graph, 'µs', 2)}   ${vs(fig.graph, fig.compiled)}`,
+      `  floor: inputs read + evaluateParsed, no graph code, per node ${show(fig.floor, 'µs', 2)}   ${vs(fig.floor, fig.compiled)}`,
+      `  evaluateDocuments (validate, compile, evaluate), per call   ${show(fig.documents, 'µs', 1)}`,
+      `  256 evaluateCompiled on the 256-leaf graph's leaf documents ${show(fig.leaf, 'ms', 3)}   baseline`,
+      `  256-leaf graph (16 × 16) compiled once, one run             ${show(fig.wideCompiled, 'ms', 3)}   ${vs(fig.wideCompiled, fig.leaf)}`,
+      `  256-leaf graph (16 × 16) through evaluateGraph, one run     ${show(fig.wide, 'ms', 3)}   ${vs(fig.wide, fig.leaf)}`,
+      `  floor: caller document read + 256 evaluateParsed, one run  ${show(fig.wideFloor, 'ms', 3)}   ${vs(fig.wideFloor, fig.leaf)}`,
       `  reproduce: ${COMMAND}`,
       `  (sink ${sink % 10})`,
       '',

@@ -19,6 +19,7 @@ import { loadPackBytes } from '../core/admission/index.js';
 import { cachedPackSource } from '../core/pipeline/pack-source.js';
 import { processRequest, type PipelineConfig } from '../core/pipeline/process-request.js';
 import { REQUEST_FORMAT } from '../core/admission/request-format.js';
+import { secondsOf } from './support/timing.js';
 
 const BENCH_COMMAND = 'npm run build && node dist/bench/handler.bench.js';
 const N = Number(process.env.BENCH_N ?? 3000);
@@ -61,33 +62,26 @@ const compiled = loaded.pack.compiled;
 const factsBytes = enc.encode(facts);
 const evidenceBytes = enc.encode(evidence);
 const supported = new Set<string>();
+const evaluateOnce = () =>
+  evaluateCompiled(compiled, {
+    facts: factsBytes,
+    evidence: evidenceBytes,
+    supportedExtensions: supported,
+    workBudget: 100_000,
+  });
 
 async function main(): Promise<void> {
   // Warm-up (JIT, pack cache).
-  for (let i = 0; i < 200; i++)
-    evaluateCompiled(compiled, {
-      facts: factsBytes,
-      evidence: evidenceBytes,
-      supportedExtensions: supported,
-      workBudget: 100_000,
-    });
+  secondsOf(200, evaluateOnce);
   await processRequest(
     enc.encode(`{"format":"${REQUEST_FORMAT}","requestId":"warm","pack":"sha256:${digest}","facts":${facts}}`),
     config,
     ports,
   );
 
-  let t0 = process.hrtime.bigint();
-  for (let i = 0; i < N; i++)
-    evaluateCompiled(compiled, {
-      facts: factsBytes,
-      evidence: evidenceBytes,
-      supportedExtensions: supported,
-      workBudget: 100_000,
-    });
-  const evalUs = Number(process.hrtime.bigint() - t0) / 1000 / N;
+  const evalUs = (secondsOf(N, evaluateOnce) * 1e6) / N;
 
-  t0 = process.hrtime.bigint();
+  const t0 = process.hrtime.bigint();
   for (const r of requests) {
     const o = await processRequest(r, config, ports);
     if (o.status !== 'recorded' || !o.created) throw new Error('bench request not recorded');

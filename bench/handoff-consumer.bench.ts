@@ -1,19 +1,8 @@
 /**
- * @docket/consumer's two figures (docs/adr/0443-handoff-consumer-claims-before-it-handles.md, 0491, 0494; goals:
- * ≥ 10,000 handoffs/s on one core, a consumer Lambda ≤ 150 KB):
- *
- * 1. Throughput: `handoffConsumer` over SQS events of 10 distinct genuine handoffs each, each event parsed from its
- *    JSON text as the Lambda runtime hands it over (verify, claim in memory, a no-op `handle`, complete), beside a
- *    same-run baseline of ONE bare Ed25519 verification of each message's entry with the primitive the consumer
- *    uses — the ratio is what the whole consumer costs per message in signature verifications. Both ports are
- *    measured in the same run (ADR 0493): node:crypto (the consumer with `nodeLedgerCrypto` installed, against
- *    `verify` with a KeyObject made once) and, when sodium-native loads, libsodium (the consumer with the port
- *    `useFastestLedgerCrypto` installs, against bare `crypto_sign_verify_detached`). Everything is timed in process
- *    CPU time (every thread, the garbage collector's too), not wall time, so that other work on a shared machine
- *    does not move the figures; the runs alternate and the best of five of each is kept.
- * 2. Size: a Lambda handler that imports only the built @docket/consumer (dist/packages/consumer), bundled with
- *    esbuild (ESM, minified, node22) with the AWS SDK external as the nodejs runtime provides it, and with the SDK
- *    bundled for reference; the bundle's inputs are checked for aws-cdk-lib and ajv's compiler.
+ * @docket/consumer's throughput per handoff on each signature port (node:crypto, and libsodium when sodium-native
+ * loads), each against one bare Ed25519 verification of the same entries with the same primitive, in process CPU
+ * time; and the size of a Lambda that imports only the built package. Workload, timing and goals: docs/performance.md
+ * "Handoff consumer" (ADRs 0443, 0491, 0493, 0494).
  *
  *   npm run build && npm run build:packages && node dist/bench/handoff-consumer.bench.js [messages]
  */

@@ -1,13 +1,9 @@
 /**
- * Browser-side verification rate of the offline page (console/dist/offline.html, ADR 0186) next to `docket verify`
- * on the same export files, in the same run.
+ * The offline page's verification rate (console/dist/offline.html, ADR 0186; docs/verify.md) next to `docket verify`
+ * as a child process on the same export files (support/generated-ledger.ts), in the same run: the CLI's wall time
+ * includes process start and file reading; the page's is from the click to the verdict in headless Chromium, its
+ * own measure printed beside it. One run each: the machine is shared.
  * Reproduce: npm run build && node dist/bench/offline-verify.bench.js [entries] [--all-signatures]
- *
- * The export is verify.bench.ts's (fixed keys and times): 4 logs signed by the entry key K1, each checkpointed
- * 100 entries before its end by KC in format /2. CLI: `node bin/docket.js verify --export … --checkpoints …
- * --policy …` as a child process (wall time, process start and file reading included). Page: Debian's Chromium,
- * headless, the page opened from file://, files given through its inputs; wall time from the click to the verdict
- * (the page's own measure, from the click to the result, is printed beside it). One run each: the machine is shared.
  */
 import './support/node-crypto.js';
 import { spawnSync } from 'node:child_process';

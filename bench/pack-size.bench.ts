@@ -14,6 +14,7 @@
  */
 import { compilePack, evaluateCompiled, MAX_WORK_BUDGET } from '../core/evaluate/index.js';
 import { validatePack } from '../core/pack/index.js';
+import { bestMsPerCall } from './support/timing.js';
 
 const COMMAND = 'npm run build && node dist/bench/pack-size.bench.js';
 const enc = new TextEncoder();
@@ -47,16 +48,6 @@ function pack(rules: number): Uint8Array {
   );
 }
 
-function best(runs: number, body: () => void): number {
-  let min = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t0 = process.hrtime.bigint();
-    body();
-    min = Math.min(min, Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return min;
-}
-
 interface Row {
   readonly rules: number;
   readonly bytes: number;
@@ -70,14 +61,14 @@ function measure(rules: number): Row {
   const runs = rules >= 50_000 ? 1 : 3;
   const facts = enc.encode('{"request":{"field0":"1"}}');
   let sink = 0;
-  const parse = best(runs, () => {
+  const parse = bestMsPerCall(runs, 1, () => {
     sink += (JSON.parse(dec.decode(bytes)) as { rules: unknown[] }).rules.length;
   });
-  const validate = best(runs, () => {
+  const validate = bestMsPerCall(runs, 1, () => {
     const v = validatePack(bytes, { limits: LIMITS, maxValues: MAX_VALUES });
     if (!v.conformant) throw new Error(`the ${rules}-rule pack must be conformant: ${v.diagnostics[0]?.code}`);
   });
-  const evaluate = best(runs, () => {
+  const evaluate = bestMsPerCall(runs, 1, () => {
     const v = validatePack(bytes, { limits: LIMITS, maxValues: MAX_VALUES, overlapCheck: false });
     if (!v.conformant || v.pack === undefined) throw new Error('conformant');
     const r = evaluateCompiled(compilePack(v.pack), {

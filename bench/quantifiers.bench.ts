@@ -19,7 +19,7 @@ import { readJson } from '../core/carrier/index.js';
 import { compilePack, evaluateCompiled, type EvaluationInput } from '../core/evaluate/index.js';
 import { validatePack, type DraftFeature } from '../core/pack/index.js';
 import { secondsOf } from './support/timing.js';
-import { prng } from './support/seeded-prng.js';
+import { triageInputs } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/quantifiers.bench.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -86,31 +86,10 @@ quantifierCase(
 );
 
 // 3. The opt-in on a Core-only pack: the evaluate bench's workload, both configurations alternating in one run.
-function triageFacts(r: () => number): Uint8Array {
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;
-  const maybe = <T>(xs: readonly T[]): T | undefined => (r() < 0.15 ? undefined : pick(xs));
-  return enc.encode(
-    JSON.stringify({
-      request: {
-        type: pick(['data-access', 'data-access', 'data-access', 'media-inquiry']),
-        completeness: maybe(['complete', 'complete', 'incomplete']),
-        appropriateness: maybe(['pass', 'pass', 'fail']),
-        recordCount: maybe(['12', '99999.99', '100000', '2500000']),
-        specialCategory: maybe(['none', 'none', 'health']),
-        legalHold: maybe([false, false, true]),
-      },
-    }),
-  );
-}
 const triage = readFileSync(`${root}examples/data-request-intake-triage.json`, 'utf8');
 const off = compiled(triage, []);
 const on = compiled(triage, Q);
-const r = prng(20261202);
-const inputs: EvaluationInput[] = Array.from({ length: 1000 }, () => ({
-  facts: triageFacts(r),
-  evidence: enc.encode('{"intake-form":"present","sponsor-endorsement":"present"}'),
-  supportedExtensions: new Set<string>(),
-}));
+const { inputs } = triageInputs(1000, 20261202);
 for (const inp of inputs) {
   const a = evaluateCompiled(off, inp);
   const b = evaluateCompiled(on, inp);

@@ -2,19 +2,18 @@
  * Receipt verifications per second, beside a same-run baseline.
  * Reproduce: npm run build && node dist/bench/receipt.bench.js [entries]
  *
- * A log of n honest entries (default 4,096) in the memory store is checkpointed by the verifying writer with a
- * separate checkpoint key, its note is published and cosigned by one witness, and a receipt is built for the middle
- * entry. One verification = strict reading of the receipt bytes, then verifyReceipt with a witness policy and the
+ * A log of n honest entries (default 4,096; the corpus's generated log) in the memory store is checkpointed by the
+ * verifying writer with a separate checkpoint key, its note is published and cosigned by one witness, and a receipt
+ * is built for the middle disposition entry. One verification = strict reading of the receipt bytes, then verifyReceipt with a witness policy and the
  * facts and request files (entry key lookup and Ed25519, checkpoint key lookup and Ed25519, RFC 9162 inclusion over
  * ⌈log₂ n⌉ hashes, note reading, its log signature, the cosignature, two SHA-256 of the inputs).
  * Baseline: one bare strict Ed25519 verification of the entry's signature — a receipt needs at least four
  * (entry, checkpoint, note, cosignature), so about 4× is the floor.
  */
-import { sha256, sha256Hex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
+import { sha256, utf8Bytes } from '../core/ledger/primitives/bytes.js';
 import { checkpointLog } from '../core/ledger/write/checkpoint-writer.js';
 import { cosign } from '../core/ledger/witness/cosignature.js';
-import { buildEntry, entryHashOf, parseStoredEntry } from '../core/ledger/entries/entry.js';
-import type { UnsignedEntry } from '../core/ledger/entries/entry-types.js';
+import { parseStoredEntry } from '../core/ledger/entries/entry.js';
 import { MemoryLedgerStore } from '../core/ledger/store/memory-store.js';
 import { publishCheckpointNote } from '../core/ledger/checkpoints/publish-note.js';
 import { readReceipt, receiptText } from '../core/ledger/receipts/receipt.js';
@@ -23,84 +22,38 @@ import { verifyReceipt } from '../core/ledger/receipts/receipt-verify.js';
 import { fromHex } from '../core/ledger/primitives/bytes.js';
 import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
 import { readSignedNote, serializeSignedNote } from '../core/ledger/notes/signed-note.js';
-import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
+import { buildLog, K1, KC, PROD } from '../conformance/ledger/fixtures.js';
 import { bestPerSecond as perSecond } from './support/timing.js';
-import { policyText } from '../conformance/ledger/fixtures.js';
+import { policyFromSeq0, readPolicy } from './support/generated-ledger.js';
 
 const n = Number(process.argv[2] ?? 4096);
-const key = (label: string) => keyPairFromSeed(sha256(utf8Bytes(`receipt bench ${label}`)));
-const entryKey = key('entry');
-const checkpointKey = key('checkpoint');
-const witnessKey = key('witness');
-const BUILD = sha256Hex('bench build');
-const origin = { environment: 'bench', table: 'docket-bench-ledger' };
-const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-const policyRead = readTrustPolicy(
-  utf8Bytes(
-    policyText(
-      ['log-0'],
-      [
-        { keys: entryKey, role: 'entries', validity: from0 },
-        { keys: checkpointKey, role: 'checkpoints', validity: from0 },
-      ],
-      [BUILD],
-      [origin],
-    ),
-  ),
-);
-if (!policyRead.ok) throw new Error(policyRead.error.detail);
-const policy = policyRead.value;
-const facts = utf8Bytes('{"vendor":{"riskScore":"12.5","sanctioned":false}}');
+const witnessKey = keyPairFromSeed(sha256(utf8Bytes('receipt bench witness')));
+const policy = readPolicy(policyFromSeq0(['log-0']));
 
 const store = new MemoryLedgerStore();
-const signer = signerFromKeyPair(entryKey);
-let prev: string | null = null;
-for (let seq = 0; seq < n; seq++) {
-  const requestId = `bench-${seq}`;
-  const unsigned = {
-    format: 'docket.ledger-entry/1',
-    kind: 'evaluation-error',
-    logId: 'log-0',
-    seq,
-    prevHash: prev,
-    requestId,
-    requestDigest: sha256Hex(requestId),
-    correlation: null,
-    pack: { id: 'p', version: '1.0.0', digest: sha256Hex('pack') },
-    specVersion: '0.3.0',
-    factsDigest: sha256Hex(facts),
-    evidenceDigest: null,
-    supportedExtensions: [],
-    workBudget: 100000,
-    work: 7,
-    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD },
-    time: '2026-12-03T12:00:00Z',
-    keyId: entryKey.keyId,
-    error: { class: 'malformed-input', phase: 'preflight', code: 'facts-syntax', message: 'bench' },
-  } as unknown as UnsignedEntry;
-  const { body, entryHash } = buildEntry(unsigned, signer);
-  await store.putEntryIfAbsent({
-    logId: 'log-0',
-    seq,
-    body,
-    projection: { requestId, kind: 'evaluation-error', entryHash },
-  });
-  await store.putPositionIfAbsent({ requestId, logId: 'log-0', seq });
-  prev = entryHashOf(body);
+for (const r of buildLog('log-0', n)) {
+  await store.putEntryIfAbsent(r);
+  await store.putPositionIfAbsent({ requestId: r.projection.requestId, logId: 'log-0', seq: r.seq });
 }
-const cpSigner = signerFromKeyPair(checkpointKey);
-const written = await checkpointLog(store, 'log-0', { signer: cpSigner, policy, origin, time: '2026-12-03T12:05:00Z' });
+const cpSigner = signerFromKeyPair(KC);
+const written = await checkpointLog(store, 'log-0', {
+  signer: cpSigner,
+  policy,
+  origin: PROD,
+  time: '2026-12-03T12:05:00Z',
+});
 if (written.status === 'refused') throw new Error('checkpoint refused');
 const stored = await publishCheckpointNote(store, written.stored, {
-  publicKey: checkpointKey.publicKey,
+  publicKey: KC.publicKey,
   sign: (m) => cpSigner.sign(m),
 });
 const read = readSignedNote(stored.note);
 if (!read.ok) throw new Error(read.error.detail);
 const wk = { name: 'bench.example/w', publicKey: witnessKey.publicKey, secretKey: witnessKey.secretKey };
 const line = cosign(read.value.text, wk, 1_796_000_000);
-const mid = Math.floor(n / 2);
-const built = await buildReceipt(store, `bench-${mid}`);
+// The disposition entry nearest the middle (the corpus's log rotates disposition, evaluation-error, refusal).
+const requestId = `log-0-req-${Math.floor(n / 6) * 3}`;
+const built = await buildReceipt(store, requestId);
 if (!built.ok) throw new Error(built.error.detail);
 const receipt = {
   ...built.value,
@@ -108,7 +61,7 @@ const receipt = {
 };
 const bytes = utf8Bytes(receiptText(receipt));
 const witnesses = { quorum: 1, maxAgeSeconds: 3600, witnesses: [{ name: wk.name, publicKey: wk.publicKey }] };
-const inputs = { facts, request: utf8Bytes(`bench-${mid}`) };
+const inputs = { facts: utf8Bytes(`facts ${requestId}`), request: utf8Bytes(`request ${requestId}`) };
 
 const verifyOnce = (): boolean => {
   const r = readReceipt(bytes);
@@ -118,7 +71,7 @@ if (!verifyOnce()) throw new Error('the bench receipt does not verify');
 const parsed = parseStoredEntry(receipt.entry);
 if (!parsed.ok) throw new Error(parsed.error.detail);
 const baseline = (): boolean =>
-  verifyEd25519(fromHex(parsed.value.entry.signature), parsed.value.signingMessage, entryKey.publicKey);
+  verifyEd25519(fromHex(parsed.value.entry.signature), parsed.value.signingMessage, K1.publicKey);
 
 const base = perSecond(baseline, 2000);
 const rec = perSecond(verifyOnce, 500);

@@ -10,63 +10,26 @@
  */
 import { fromHex, sha256Hex, utf8Bytes } from '../core/ledger/primitives/bytes.js';
 import { buildEntry } from '../core/ledger/entries/entry.js';
-import type { UnsignedEntry } from '../core/ledger/entries/entry-types.js';
-import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
-import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
+import { signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
 import { readRequest } from '../core/admission/index.js';
 import { readResultNotification, resultNotificationFor } from '../core/pipeline/result-notification.js';
 import { verifyResultEntry } from '../core/pipeline/result-verdict.js';
+import { K1, PACK_DIGEST, unsignedEntry } from '../conformance/ledger/fixtures.js';
 import { bestPerSecond as perSecond } from './support/timing.js';
-import { policyText } from '../conformance/ledger/fixtures.js';
+import { policyFromSeq0, readPolicy } from './support/generated-ledger.js';
 
-const keys = keyPairFromSeed(new Uint8Array(32).fill(3));
-const checkpointKeys = keyPairFromSeed(new Uint8Array(32).fill(4));
-const BUILD = sha256Hex('bench build');
-const PACK = sha256Hex('bench pack');
 const FACTS = '{"vendor":{"riskScore":"12.5","sanctioned":false}}';
-const REQUEST = `{"format":"docket.evaluation-request/1","requestId":"bench-1","pack":"sha256:${PACK}","facts":${FACTS}}`;
-const from0 = [{ logId: 'log-0', fromSeq: 0, toSeq: null }];
-const policyRead = readTrustPolicy(
-  utf8Bytes(
-    policyText(
-      ['log-0'],
-      [
-        { keys, role: 'entries', validity: from0 },
-        { keys: checkpointKeys, role: 'checkpoints', validity: from0 },
-      ],
-      [BUILD],
-      [{ environment: 'bench', table: 'docket-bench-ledger' }],
-    ),
-  ),
-);
-if (!policyRead.ok) throw new Error(policyRead.error.detail);
-const policy = policyRead.value;
-const disposition = { kind: 'outcome', outcomeId: 'onboard', reasons: [], handoff: { state: 'none' } };
-const unsigned = {
-  format: 'docket.ledger-entry/1',
-  kind: 'disposition',
-  logId: 'log-0',
+const REQUEST = `{"format":"docket.evaluation-request/1","requestId":"bench-1","pack":"sha256:${PACK_DIGEST}","facts":${FACTS}}`;
+const policy = readPolicy(policyFromSeq0(['log-0']));
+// The corpus's honest disposition entry (seq 0 of its log), for this request.
+const unsigned = unsignedEntry('log-0', 0, null, K1, {
   seq: 41,
   prevHash: sha256Hex('prev'),
   requestId: 'bench-1',
   requestDigest: sha256Hex(REQUEST),
-  correlation: { ticket: 'OPS-1234' },
-  pack: { id: 'https://packs.example.org/procurement/vendor-onboarding', version: '2.1.0', digest: PACK },
-  specVersion: '0.3.0',
   factsDigest: sha256Hex(FACTS),
-  evidenceDigest: null,
-  supportedExtensions: [],
-  workBudget: 1000000,
-  work: 412,
-  evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD },
-  time: '2026-12-04T06:00:00Z',
-  keyId: keys.keyId,
-  disposition,
-  dispositionDigest: sha256Hex(
-    JSON.stringify({ handoff: { state: 'none' }, kind: 'outcome', outcomeId: 'onboard', reasons: [] }),
-  ),
-} as unknown as UnsignedEntry;
-const built = buildEntry(unsigned, signerFromKeyPair(keys));
+});
+const built = buildEntry(unsigned, signerFromKeyPair(K1));
 const recorded = { entry: built.entry, body: built.body, entryHash: built.entryHash };
 const message = resultNotificationFor(recorded);
 const bytes = utf8Bytes(message.body);
@@ -86,7 +49,7 @@ function signingMessage(): Uint8Array {
   return n.value.entry.signingMessage;
 }
 const message0 = signingMessage();
-const bare = (): boolean => verifyEd25519(fromHex(built.entry.signature), message0, keys.publicKey);
+const bare = (): boolean => verifyEd25519(fromHex(built.entry.signature), message0, K1.publicKey);
 if (!prove() || !build() || !bare()) throw new Error('the bench result does not prove');
 
 const base = perSecond(bare, 2000);

@@ -1,14 +1,11 @@
 /**
- * `docket verify` throughput on a generated 100,000-entry export (docs/verify.md), beside a same-run baseline.
+ * `docket verify` throughput on the generated export of support/generated-ledger.ts (docs/performance.md
+ * "Verification"), beside a same-run baseline: SHA-256 over each stored body, the bytes verify must at least read.
  * Reproduce: npm run build && node dist/bench/verify.bench.js [entries]
  *
- * The export is deterministic (the corpus's fixed test keys, fixed times): 4 logs of 25,000 entries signed by the
- * entry key K1, each log checkpointed 100 entries before its end by the separate checkpoint key KC in format /2 (its
- * writer verifies: ADR 0121), so the checkpoint path checks 400 entry signatures and every-signature checks 100,000.
- * The same ledger with format /1 checkpoints (which vouch for no signature) shows what the path costs without them.
- * Baseline: SHA-256 over each stored body (the bytes verify must at least read once). Ed25519 runs on the port the
- * CLI uses (libsodium when sodium-native loads, ADR 0240; the line names it). The checkpoint path is bound by the
- * strict read, projection, chain and Merkle work per entry (ADR 0241), not by signatures.
+ * The same ledger with format /1 checkpoints (which vouch for no signature) shows what the checkpoint path costs
+ * without them. Ed25519 runs on the port the CLI uses (libsodium when sodium-native loads, ADR 0240; the line names
+ * it). The checkpoint path is bound by the strict read, projection, chain and Merkle work per entry (ADR 0241).
  */
 import './support/node-crypto.js';
 import { bestMs, sha256Ms } from './support/timing.js';

@@ -9,7 +9,6 @@
  * cannot avoid. Leaf hashes are synthetic (SHA-256 of the index); reading them from a table is not counted.
  */
 import './support/node-crypto.js';
-import { performance } from 'node:perf_hooks';
 import { sha256, utf8Bytes } from '../core/ledger/primitives/bytes.js';
 import { checkpointOrigin, signCheckpointNote } from '../core/ledger/checkpoints/checkpoint-note.js';
 import { consistencyProof, merkleRoot } from '../core/ledger/checkpoints/merkle.js';
@@ -17,6 +16,7 @@ import { keyPairFromSeed, signEd25519, verifyEd25519 } from '../core/ledger/prim
 import type { TrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { serializeAddCheckpointRequest, witnessAddCheckpoint } from '../core/ledger/witness/add-checkpoint.js';
 import type { WitnessState } from '../core/ledger/witness/witness-state.js';
+import { bestMsPerCall } from './support/timing.js';
 
 const log = keyPairFromSeed(sha256(utf8Bytes('bench log key')));
 const wk = keyPairFromSeed(sha256(utf8Bytes('bench witness key')));
@@ -40,16 +40,6 @@ const policy: TrustPolicy = {
 const signer = { publicKey: log.publicKey, sign: (m: Uint8Array) => signEd25519(m, log.secretKey) };
 const ctx = { policy, knowsOrigin: (o: string) => o === origin, key: witness, now: 1_800_000_000 };
 
-const best = (f: () => void, runs: number, reps: number): number => {
-  let m = Infinity;
-  for (let r = 0; r < runs; r++) {
-    const s = performance.now();
-    for (let i = 0; i < reps; i++) f();
-    m = Math.min(m, (performance.now() - s) / reps);
-  }
-  return m;
-};
-
 process.stdout.write(`node ${process.version}; per checkpoint, best of 3 runs\n`);
 for (const n of [1_000, 10_000, 100_000]) {
   const leaves = Array.from({ length: n }, (_, i) => sha256(utf8Bytes(`leaf ${i}`)));
@@ -69,16 +59,12 @@ for (const n of [1_000, 10_000, 100_000]) {
     throw new Error('the bench checkpoint must be cosigned');
 
   const reps = n >= 100_000 ? 3 : 20;
-  const baseline = best(
-    () => {
-      const s = signEd25519(utf8Bytes(text), wk.secretKey);
-      if (!verifyEd25519(s, utf8Bytes(text), wk.publicKey)) throw new Error('unreachable');
-    },
-    3,
-    200,
-  );
-  const witnessSide = best(() => void witnessAddCheckpoint(body, state, ctx), 3, 200);
-  const proofSide = best(() => void consistencyProof(half, leaves), 3, reps);
+  const baseline = bestMsPerCall(3, 200, () => {
+    const s = signEd25519(utf8Bytes(text), wk.secretKey);
+    if (!verifyEd25519(s, utf8Bytes(text), wk.publicKey)) throw new Error('unreachable');
+  });
+  const witnessSide = bestMsPerCall(3, 200, () => void witnessAddCheckpoint(body, state, ctx));
+  const proofSide = bestMsPerCall(3, reps, () => void consistencyProof(half, leaves));
   const row = (label: string, ms: number) =>
     `  ${label.padEnd(44)} ${(ms * 1000).toFixed(0).padStart(9)} µs  ${(ms / baseline).toFixed(1).padStart(8)}× baseline\n`;
   process.stdout.write(

@@ -64,6 +64,12 @@ export function openStack(settings: StackSettings): StackClients {
   };
 }
 
+/** A table or queue the stage does not have. */
+export const isMissingResource = (e: unknown): boolean =>
+  ['ResourceNotFoundException', 'QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue'].includes(
+    (e as { name?: string } | null)?.name ?? '',
+  );
+
 /** A connection failure to the local stack, explained for people. */
 export function explainStackError(e: unknown, settings: StackSettings): string {
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string } };
@@ -71,12 +77,7 @@ export function explainStackError(e: unknown, settings: StackSettings): string {
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(err?.message ?? '')) {
     return `cannot reach ${settings.endpoint ?? 'AWS'}: is the local stack running? Start it with "npm start" (docket local start).`;
   }
-  if (
-    err?.name === 'ResourceNotFoundException' ||
-    err?.name === 'QueueDoesNotExist' ||
-    err?.name === 'AWS.SimpleQueueService.NonExistentQueue'
-  ) {
+  if (isMissingResource(e))
     return `${err.message ?? err.name} (stage ${settings.stage}; check --stage, --table, --queue)`;
-  }
   return `${err?.name ?? 'Error'}: ${err?.message ?? String(e)}`;
 }

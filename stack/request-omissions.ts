@@ -12,7 +12,7 @@ import {
   type ArchiveCrossCheck,
 } from '../adapters/request-omissions.js';
 import type { ArchiveCheck } from '../core/ledger/index.js';
-import { explainStackError, type StackClients } from './clients.js';
+import { explainStackError, isMissingResource, type StackClients } from './clients.js';
 import { intakeDlqName, ledgerDlqName, requestPathQueues } from './settings.js';
 
 export type { ArchiveCrossCheck } from '../adapters/request-omissions.js';
@@ -41,10 +41,7 @@ export async function crossCheckArchive(
 }
 
 /** A stage without the request archive table or a path queue: nothing to cross-check, which is said, not hidden. */
-export const isMissingResource = (e: unknown): boolean =>
-  ['ResourceNotFoundException', 'QueueDoesNotExist', 'AWS.SimpleQueueService.NonExistentQueue'].includes(
-    (e as { name?: string } | null)?.name ?? '',
-  );
+export { isMissingResource } from './clients.js';
 
 /** The cross-check, or why a stage has nothing to cross-check; any other failure to read throws (no verdict). */
 export async function archiveCheckOf(stack: StackClients): Promise<ArchiveCheck> {

@@ -4,14 +4,18 @@
  * format /2, and the trust policy that pins both keys from seq 0.
  */
 import {
+  BUILD,
   buildLog,
   checkpointsText,
   checkpointV2Of,
   exportText,
   K1,
   KC,
-  policyText,
+  PROD,
 } from '../../conformance/ledger/fixtures.js';
+import { utf8Bytes } from '../../core/ledger/primitives/bytes.js';
+import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
+import { trustPolicyDocument } from '../../stack/local-files.js';
 
 const LOGS = 4;
 
@@ -30,11 +34,24 @@ export function generatedLedger(total: number, uncovered: number) {
   };
 }
 
-/** The benches' trust policy: K1 signs the entries and KC the checkpoints of every log in `logIds`, from seq 0. */
-export function policyFromSeq0(logIds: readonly string[]): string {
-  const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
-  return policyText(logIds, [
-    { keys: K1, role: 'entries', validity: from0 },
-    { keys: KC, role: 'checkpoints', validity: from0 },
-  ]);
+/**
+ * The benches' trust policy: K1 signs the entries and KC the checkpoints of every log in `logIds`, from seq 0; format
+ * /3 when `draftFeatures` are allowed.
+ */
+export const policyFromSeq0 = (logIds: readonly string[], draftFeatures: readonly string[] = []): string =>
+  trustPolicyDocument({
+    keys: K1,
+    checkpointKey: KC,
+    logIds,
+    environment: PROD.environment,
+    table: PROD.table,
+    evaluatorBuilds: [BUILD],
+    draftFeatures,
+  });
+
+/** `text` read as a trust policy; a bench's own policy that does not read stops the bench. */
+export function readPolicy(text: string): TrustPolicy {
+  const r = readTrustPolicy(utf8Bytes(text));
+  if (!r.ok) throw new Error(r.error.detail);
+  return r.value;
 }

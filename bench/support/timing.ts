@@ -38,5 +38,9 @@ export function secondsOf(rounds: number, body: () => void): number {
   return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
+/** The fastest of `runs` timings of `reps` calls of `body` in a row, in ms per call. */
+export const bestMsPerCall = (runs: number, reps: number, body: () => void): number =>
+  Math.min(...Array.from({ length: runs }, () => (secondsOf(reps, body) * 1e3) / reps));
+
 /** The upper median of `xs` (the middle one of an odd count). */
 export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
