@@ -3,7 +3,7 @@
  * Entries stay in file order per log (the verifier judges that order, docs/verify.md); every write refuses, so the
  * console cannot change what it shows.
  */
-import type { LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../../core/ledger/index.js';
+import type { BatchMarker, LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../../core/ledger/index.js';
 
 export class ReadOnlyStoreError extends Error {
   readonly code = 'console-read-only';
@@ -59,6 +59,9 @@ export class ExportStore implements LedgerStore {
     return Promise.resolve(null);
   }
 
+  // An export holds no markers, and a claim-less store has nothing to find them from.
+  async *readMarkers(): AsyncIterable<BatchMarker> {}
+
   putEntryIfAbsent(): Promise<boolean> {
     return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
   }
@@ -66,6 +69,9 @@ export class ExportStore implements LedgerStore {
     return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
   }
   putPositionIfAbsent(): Promise<boolean> {
+    return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
+  }
+  putMarkerIfAbsent(): Promise<boolean> {
     return Promise.reject(new ReadOnlyStoreError('the console never writes to a ledger'));
   }
   putCheckpointIfAbsent(): Promise<boolean> {

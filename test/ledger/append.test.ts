@@ -61,6 +61,12 @@ function crashingView(store: LedgerStore, at: number, when: 'before' | 'after'):
     putClaimIfAbsent: (c) => gate(() => store.putClaimIfAbsent(c)),
     readPosition: (r) => gate(() => store.readPosition(r)),
     putPositionIfAbsent: (p) => gate(() => store.putPositionIfAbsent(p)),
+    putMarkerIfAbsent: (m) => gate(() => store.putMarkerIfAbsent(m)),
+    readMarkers: (l, f, t) => {
+      const n = ops++;
+      if (n === at) throw new Crash(`crash at marker read ${n}`);
+      return store.readMarkers(l, f, t);
+    },
     putCheckpointIfAbsent: (c) => gate(() => store.putCheckpointIfAbsent(c)),
     readCheckpoints: (l) => store.readCheckpoints(l),
     listLogs: () => gate(() => store.listLogs()),

@@ -8,7 +8,8 @@
  *       Created → this is the request's first sight: no entry or position of it can exist yet, skip to (c).
  *       Refused → read the winner; a requestDigest other than ours is a typed `request-id-conflict`. The claim
  *       fixes the log;
- *   (b) a position item exists → the request's entry is already placed: return it (duplicate);
+ *   (b) a position exists (its own item, or a batch marker keyed above headBefore naming it: ADR 0498) → the
+ *       request's entry is already placed: return it (duplicate);
  *   (c) loop: with head n of the claim's log, scan (claim.headBefore, n] for this request id — found → write the
  *       position (if absent) and return it (duplicate); else build the entry for seq n+1 with prev = hash(entry n)
  *       and create slot n+1 if absent; success → return it (its position is written later, by the delivery stage);
@@ -37,6 +38,7 @@ import { err, ok, type Result } from '../../result.js';
 import { entryHashOf, toStoredEntry, type BuiltEntry } from '../entries/entry.js';
 import { SlotGroups, type GroupAnswer } from './slot-groups.js';
 import type { Claim, LedgerStore, StoredEntry } from '../store/store.js';
+import { markedPosition } from '../store/find-position.js';
 
 /** A writer's own memory of each log's head. Only ever a lower bound of the true head, so it can cost a retry but
  *  never correctness; a writer keeps one per process and shares it across its appends. */
@@ -279,8 +281,9 @@ async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Re
     });
   }
   if (!sight.created) {
-    // (b) The position is written only after its entry, so when present the entry is final.
-    const position = await store.readPosition(req.requestId);
+    // (b) A position (its own item or a batch marker, ADR 0498) is written only after its entry, so when present the
+    // entry is final.
+    const position = (await store.readPosition(req.requestId)) ?? (await markedPosition(store, claim));
     if (position !== null) {
       const e = await entryAt(store, position.logId, position.seq);
       if (e === null || e.projection.requestId !== req.requestId)

@@ -16,4 +16,5 @@ export {
   type HeadReads,
   type WrittenSeqs,
 } from './append.js';
+export { markPositions, type MarkerWriter } from './mark-positions.js';
 export { configuredLogs, selectLog } from './log-selection.js';
