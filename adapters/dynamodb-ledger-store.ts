@@ -252,7 +252,12 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
       if (pk.startsWith(MARKER_PREFIX)) {
         const m = markerOfItem(item);
         for (const p of m.positions) yield { requestId: p.requestId, logId: m.logId, seq: p.seq };
-      } else yield { requestId: pk.slice(REQUEST_PREFIX.length), logId: keyString(item, 'logId'), seq: keyNumber(item, 'seq') };
+      } else
+        yield {
+          requestId: pk.slice(REQUEST_PREFIX.length),
+          logId: keyString(item, 'logId'),
+          seq: keyNumber(item, 'seq'),
+        };
     }
   }
 

@@ -110,7 +110,11 @@ describe('the DynamoDB ledger store over the wire', () => {
     const positions = Array.from({ length: 10 }, (_, i) => ({ seq: 20 + i, requestId: crypto.randomUUID() }));
     expect(await store.putMarkerIfAbsent({ logId: log, positions })).toBe(true);
     const stored = await client.send(
-      new GetItemCommand({ TableName: TABLE, Key: { pk: { S: `mark#${log}` }, sk: { N: '29' } }, ConsistentRead: true }),
+      new GetItemCommand({
+        TableName: TABLE,
+        Key: { pk: { S: `mark#${log}` }, sk: { N: '29' } },
+        ConsistentRead: true,
+      }),
     );
     expect(Object.keys(stored.Item!).sort()).toEqual(['pk', 'requestIds', 'seqs', 'sk']);
     // The item's JSON, type tags and quotes included, bounds what DynamoDB meters for it from above.

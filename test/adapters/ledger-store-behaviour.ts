@@ -125,7 +125,13 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       const store = makeStore();
       const log = fresh('marks');
       const first = { logId: log, positions: [0, 1, 2].map((seq) => ({ seq, requestId: `${log}-r${seq}` })) };
-      const second = { logId: log, positions: [{ seq: 3, requestId: `${log}-r3` }, { seq: 7, requestId: `${log}-r7` }] };
+      const second = {
+        logId: log,
+        positions: [
+          { seq: 3, requestId: `${log}-r3` },
+          { seq: 7, requestId: `${log}-r7` },
+        ],
+      };
       expect(await store.putMarkerIfAbsent(second)).toBe(true);
       expect(await store.putMarkerIfAbsent(first)).toBe(true);
       // Another job ending at seq 2 (a redelivered one, or one naming only duplicates) finds the key taken.
@@ -141,12 +147,7 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       const store = makeStore();
       const log = fresh('bad-marks');
       const at = (seq: number, requestId = `r${seq}`) => ({ seq, requestId });
-      for (const positions of [
-        [],
-        Array.from({ length: 11 }, (_, i) => at(i)),
-        [at(2), at(1)],
-        [at(1), at(2, 'r1')],
-      ])
+      for (const positions of [[], Array.from({ length: 11 }, (_, i) => at(i)), [at(2), at(1)], [at(1), at(2, 'r1')]])
         await expect(store.putMarkerIfAbsent({ logId: log, positions })).rejects.toBeInstanceOf(RangeError);
       expect(await collect(store.readMarkers(log, 0))).toEqual([]);
     });
@@ -155,7 +156,11 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       const store = makeStore();
       const log = fresh('find');
       const id = (n: number) => `${log}-q${n}`;
-      for (const [n, headBefore] of [[0, -1], [1, -1], [2, 1]] as const)
+      for (const [n, headBefore] of [
+        [0, -1],
+        [1, -1],
+        [2, 1],
+      ] as const)
         await store.putClaimIfAbsent({ requestId: id(n), logId: log, requestDigest: 'e'.repeat(64), headBefore });
       expect(await findPosition(store, id(0))).toBeNull();
       await store.putMarkerIfAbsent({ logId: log, positions: [0, 1].map((seq) => ({ seq, requestId: id(seq) })) });
@@ -178,7 +183,10 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       const log = fresh('listed-marks');
       const item = { requestId: `${log}-item`, logId: log, seq: 0 };
       await store.putPositionIfAbsent(item);
-      await store.putMarkerIfAbsent({ logId: log, positions: [1, 2].map((seq) => ({ seq, requestId: `${log}-m${seq}` })) });
+      await store.putMarkerIfAbsent({
+        logId: log,
+        positions: [1, 2].map((seq) => ({ seq, requestId: `${log}-m${seq}` })),
+      });
       const listed = (await collect(store.listPositions!())).filter((p) => p.logId === log);
       expect(listed.sort((a, b) => a.seq - b.seq)).toEqual([
         item,

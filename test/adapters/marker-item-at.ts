@@ -8,7 +8,12 @@ import { DeleteItemCommand, PutItemCommand, QueryCommand, type DynamoDBClient } 
 import { MARKER_PREFIX, markerItem, markerOfItem } from '../../adapters/ledger-marker-item.js';
 
 /** Returns how many markers were deleted or rewritten. */
-export async function unmarkFrom(client: DynamoDBClient, table: string, logId: string, fromSeq: number): Promise<number> {
+export async function unmarkFrom(
+  client: DynamoDBClient,
+  table: string,
+  logId: string,
+  fromSeq: number,
+): Promise<number> {
   const out = await client.send(
     new QueryCommand({
       TableName: table,

@@ -189,7 +189,10 @@ describe('ledger: append-only for every principal', () => {
       ['req#abc', marker, 'DenyPlacerAnythingButAPosition'],
     ] as const) {
       expect(allowed(t, put(key, [...attributes])), key).toBe(false);
-      expect(resourceDenials(t, put(key, [...attributes])).map((s) => s.Sid), key).toContain(sid);
+      expect(
+        resourceDenials(t, put(key, [...attributes])).map((s) => s.Sid),
+        key,
+      ).toContain(sid);
     }
     // Not vacuous: without its Deny, the table no longer stops a position-shaped item under mark#.
     const loose = structuredClone(t);

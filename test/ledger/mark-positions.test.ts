@@ -39,7 +39,13 @@ describe('marking a delivery job’s positions', () => {
 
   it('gives each member a taken key leaves unnamed its own position item, so every delivered entry is still found', async () => {
     const store = new MemoryLedgerStore();
-    for (const [id, head] of [['a', -1], ['b', -1], ['c', 1], ['d', 2]] as const) await claimed(store, id, head);
+    for (const [id, head] of [
+      ['a', -1],
+      ['b', -1],
+      ['c', 1],
+      ['d', 2],
+    ] as const)
+      await claimed(store, id, head);
     // The first job's marker is keyed 2 (a, b, c).
     await markPositions(store, marker('m-0', [0, 'a'], [1, 'b'], [2, 'c']));
     // A job naming only duplicates that ends at the same seq, with a member the held marker does not name.

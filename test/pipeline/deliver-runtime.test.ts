@@ -147,7 +147,8 @@ describe('the deliver runtime', () => {
       readMarkers: (logId, from, to) => w.store.readMarkers(logId, from, to),
       putPositionIfAbsent: (p) => (out.events.push(`position ${p.requestId}`), w.store.putPositionIfAbsent(p)),
       putMarkerIfAbsent: (m) => (
-        out.events.push(`marker ${m.positions.map((p) => p.requestId).join(' ')}`), w.store.putMarkerIfAbsent(m)
+        out.events.push(`marker ${m.positions.map((p) => p.requestId).join(' ')}`),
+        w.store.putMarkerIfAbsent(m)
       ),
     };
     const answer = await w
