@@ -169,7 +169,14 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       expect(await findPosition(store, id(2))).toEqual({ requestId: id(2), logId: log, seq: 2 });
       // A marker naming a request at or below its claim's headBefore is not where its entry can be (ADR 0160).
       await store.putClaimIfAbsent({ requestId: id(9), logId: log, requestDigest: 'e'.repeat(64), headBefore: 4 });
-      await store.putMarkerIfAbsent({ logId: log, positions: [{ seq: 4, requestId: id(9) }] });
+      // Keyed above it (seq 6), so it is read, but the position it names for the request is at headBefore.
+      await store.putMarkerIfAbsent({
+        logId: log,
+        positions: [
+          { seq: 4, requestId: id(9) },
+          { seq: 6, requestId: `${log}-other` },
+        ],
+      });
       expect(await findPosition(store, id(9))).toBeNull();
       // No claim, no search: an unknown request id.
       expect(await findPosition(store, fresh('unknown'))).toBeNull();
