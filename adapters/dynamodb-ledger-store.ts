@@ -22,9 +22,11 @@ import {
   optionalString,
   type Item,
 } from './ledger-entry-item.js';
+import { MARKER_PREFIX, markerItem, markerOfItem } from './ledger-marker-item.js';
 import {
   MAX_GROUP_MEMBERS,
   StoreReadError,
+  type BatchMarker,
   type Claim,
   type LedgerStore,
   type Position,
@@ -155,6 +157,20 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
     });
   }
 
+  /** One item per delivery job (adapters/ledger-marker-item.ts; ADR 0498). */
+  async putMarkerIfAbsent(marker: BatchMarker): Promise<boolean> {
+    return this.putIfAbsent(markerItem(marker));
+  }
+
+  async *readMarkers(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<BatchMarker> {
+    const pk = { ':pk': { S: MARKER_PREFIX + logId }, ':from': { N: String(fromSeq) } };
+    const items =
+      toSeq === undefined
+        ? this.queryAll('readMarkers', 'pk = :pk AND sk >= :from', pk)
+        : this.queryAll('readMarkers', 'pk = :pk AND sk BETWEEN :from AND :to', { ...pk, ':to': { N: String(toSeq) } });
+    for await (const item of items) yield markerOfItem(item);
+  }
+
   async putCheckpointIfAbsent(checkpoint: StoredCheckpoint): Promise<boolean> {
     return this.putIfAbsent({
       pk: { S: CHECKPOINT_PREFIX + checkpoint.logId },
@@ -219,18 +235,29 @@ export class DynamoDbLedgerStore implements LedgerStore, CheckpointNoteStore {
     return [...logs].sort();
   }
 
-  /** Every position marker: a complete, consistent Scan of the table (the same cost as listLogs, ADR 0061). */
+  /**
+   * Every position: each position item and each position a batch marker names (ADR 0498), from one complete,
+   * consistent Scan of the table (the same cost as listLogs, ADR 0061).
+   */
   async *listPositions(): AsyncIterable<Position> {
     for await (const item of this.scanAll('listPositions', {
-      ProjectionExpression: 'pk, sk, logId, seq',
-      FilterExpression: 'begins_with(pk, :p) AND sk = :position',
-      ExpressionAttributeValues: { ':p': { S: REQUEST_PREFIX }, ':position': { N: String(POSITION_SK) } },
+      FilterExpression: '(begins_with(pk, :p) AND sk = :position) OR begins_with(pk, :m)',
+      ExpressionAttributeValues: {
+        ':p': { S: REQUEST_PREFIX },
+        ':position': { N: String(POSITION_SK) },
+        ':m': { S: MARKER_PREFIX },
+      },
     })) {
-      yield {
-        requestId: keyString(item, 'pk').slice(REQUEST_PREFIX.length),
-        logId: keyString(item, 'logId'),
-        seq: keyNumber(item, 'seq'),
-      };
+      const pk = keyString(item, 'pk');
+      if (pk.startsWith(MARKER_PREFIX)) {
+        const m = markerOfItem(item);
+        for (const p of m.positions) yield { requestId: p.requestId, logId: m.logId, seq: p.seq };
+      } else
+        yield {
+          requestId: pk.slice(REQUEST_PREFIX.length),
+          logId: keyString(item, 'logId'),
+          seq: keyNumber(item, 'seq'),
+        };
     }
   }
 

@@ -13,7 +13,7 @@
  * (docs/adr/0471-scale-model-runs-deployable-configurations.md). It runs the design as shipped (intake → sequence
  * function → SQS FIFO ledger queue, group = log: one writer per log; each log's slot writes group-committed as one
  * bundle item, ADR 0350 and ADR 0400; one delivery job per log sent under the lock; a delivery stage that writes the
- * positions and sends the handoffs and the notifications) twice:
+ * batch marker of each job, ADR 0498, and sends the handoffs and the notifications) twice:
  *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
  *             durable (the sustained rate); the batch cycle, hottest key, table peaks, throttles are this run's;
  *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the sustained rate): p50/p99, and the units,

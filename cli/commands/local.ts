@@ -11,7 +11,7 @@ import { archiveCheckOf } from '../../stack/request-omissions.js';
 import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
-import { graphRunStatus, parseStoredEntry, signerFromKeyPair } from '../../core/ledger/index.js';
+import { findPosition, graphRunStatus, parseStoredEntry, signerFromKeyPair } from '../../core/ledger/index.js';
 import { readTrustPolicy, rememberedPermits, type DraftFeatureAllowance } from '../../core/ledger/index.js';
 import { validatePack } from '../../core/pack/index.js';
 import { buildRequest } from '../../core/pipeline/index.js';
@@ -353,7 +353,7 @@ async function waitForEntries(
   while (done.size < ids.length && Date.now() < until) {
     for (const id of ids) {
       if (done.has(id)) continue;
-      const p = await stack.store.readPosition(id);
+      const p = await findPosition(stack.store, id);
       if (!p) continue;
       for await (const s of stack.store.readEntries(p.logId, p.seq, p.seq)) {
         const parsed = parseStoredEntry(s.body);

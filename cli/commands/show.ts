@@ -4,7 +4,7 @@
  */
 import { EXIT, parseCommandArgs, reportUsage } from '../args.js';
 import type { CliIo } from '../io.js';
-import { parseStoredEntry } from '../../core/ledger/index.js';
+import { findPosition, parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { onStack } from '../on-stack.js';
@@ -23,7 +23,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const requestId = positionals[0];
   if (requestId === undefined) return reportUsage(io, 'show', 'name a request id', USAGE);
   return onStack(io, 'show', values, async (stack) => {
-    const position = await stack.store.readPosition(requestId);
+    const position = await findPosition(stack.store, requestId);
     if (position === null) {
       const claim = await stack.store.readClaim(requestId);
       io.stderr(

@@ -3,7 +3,7 @@
  * Entries stay in file order per log (the verifier judges that order, docs/verify.md); every write refuses, so the
  * console cannot change what it shows.
  */
-import type { LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../../core/ledger/index.js';
+import type { BatchMarker, LedgerStore, Position, StoredCheckpoint, StoredEntry } from '../../core/ledger/index.js';
 
 export class ReadOnlyStoreError extends Error {
   readonly code = 'console-read-only';
@@ -61,9 +61,13 @@ export class ExportStore implements LedgerStore {
     return Promise.resolve(null);
   }
 
+  // An export holds no markers, and a claim-less store has nothing to find them from.
+  async *readMarkers(): AsyncIterable<BatchMarker> {}
+
   readonly putEntryIfAbsent = refuse;
   readonly putEntriesIfAbsent = refuse;
   readonly putClaimIfAbsent = refuse;
   readonly putPositionIfAbsent = refuse;
+  readonly putMarkerIfAbsent = refuse;
   readonly putCheckpointIfAbsent = refuse;
 }

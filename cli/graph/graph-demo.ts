@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseStoredEntry, type SignedEntry } from '../../core/ledger/index.js';
+import { findPosition, parseStoredEntry, type SignedEntry } from '../../core/ledger/index.js';
 import { buildGraphRequest, planGraphHandoffs } from '../../core/pipeline/index.js';
 import type { RouteConfig } from '../../infra/config.js';
 import { DEMO_GRAPH } from '../../stack/local-demo.js';
@@ -69,7 +69,7 @@ async function waitForEntry(
 ): Promise<{ text: string; entry: SignedEntry | null } | null> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    const p = await stack.store.readPosition(requestId);
+    const p = await findPosition(stack.store, requestId);
     if (p !== null)
       for await (const s of stack.store.readEntries(p.logId, p.seq, p.seq)) {
         const parsed = parseStoredEntry(s.body);

@@ -1,7 +1,8 @@
 /**
  * The delivery stage's core: given a delivery job (core/pipeline/delivery-job.ts), deliver what the ledger holds at
- * the coordinates it names. Each named entry is read back strictly and must hold the named request; then every
- * entry's position is written, and only then are the handoffs and notifications sent, in batch calls through the
+ * the coordinates it names. Each named entry is read back strictly and must hold the named request; then the job's
+ * batch marker (one item naming every entry's position, docs/adr/0498-batch-markers-replace-positions.md) is written,
+ * and only then are the handoffs and notifications sent, in batch calls through the
  * outbox (docs/adr/0253-per-invocation-outbox.md), in ADR 0171's order. Positions before notifications:
  * a requester who has the notification can always get a receipt.
  *
@@ -10,6 +11,7 @@
  */
 import { err, ok, type Result } from '../result.js';
 import type { LedgerStore, StoredEntry } from '../ledger/store/store.js';
+import { markPositions, type MarkerWriter } from '../ledger/write/mark-positions.js';
 import type { DeliveryJob } from './delivery-job.js';
 import { messagesOwed, type OwedMessages } from './fan-out.js';
 import type { RouteQueueConfig } from './handoff-plan.js';
@@ -18,7 +20,7 @@ import { deliverOwed, type OutboxDeliveryError, type OutboxPorts } from './outbo
 import type { PackSource, RecordedEntry } from './ports.js';
 
 export interface DeliverJobPorts {
-  readonly store: Pick<LedgerStore, 'readEntries' | 'putPositionIfAbsent'>;
+  readonly store: Pick<LedgerStore, 'readEntries'> & MarkerWriter;
   readonly packs: PackSource;
   readonly outbox: OutboxPorts;
 }
@@ -46,9 +48,10 @@ export async function deliverJob(
   const read = await readNamed(job, ports.store);
   if (!read.ok) return read;
   const entries = read.value;
-  await Promise.all(
-    entries.map((e) => ports.store.putPositionIfAbsent({ requestId: e.entry.requestId, logId: e.logId, seq: e.seq })),
-  );
+  await markPositions(ports.store, {
+    logId: job.logId,
+    positions: entries.map((e) => ({ seq: e.seq, requestId: e.entry.requestId })),
+  });
   const fannedOut: OwedMessages[] = [];
   for (const e of entries) fannedOut.push(await messagesOwed(e, config, ports.packs));
   return ok({ entries, fannedOut, undelivered: await deliverOwed(fannedOut, ports.outbox) });

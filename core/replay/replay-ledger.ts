@@ -5,6 +5,7 @@
  * verdict rather than a shorter one (the store's contract, core/ledger/store/store.ts).
  */
 import type { LedgerStore, StoredEntry } from '../ledger/store/store.js';
+import { findPosition } from '../ledger/store/find-position.js';
 import { replayStoredEntry } from './replay-entry.js';
 import { replayContext, type ReplayContext } from './replay-context.js';
 import type { ReplayOptions, ReplayOutcome, ReplaySummary } from './types.js';
@@ -39,7 +40,7 @@ export async function* replayLedger(
       yield* replayOne(store, selection.logId, selection.seq, ctx, `no entry at ${selection.logId}/${selection.seq}`);
       return;
     case 'request': {
-      const position = await store.readPosition(selection.requestId);
+      const position = await findPosition(store, selection.requestId);
       if (position === null) {
         yield {
           ...absent(null, null, `no entry is recorded for request ${selection.requestId}`),

@@ -22,10 +22,15 @@ export const LEDGER_KEY_PREFIX = {
   // Checkpoint notes and witness cosignatures (core/ledger/store/note-store.ts; docs/adr/0131-witness-items-and-exports.md).
   note: 'note#',
   cosignature: 'cosig#',
+  // Batch markers: where a delivery job's entries landed (docs/adr/0498-batch-markers-replace-positions.md).
+  marker: 'mark#',
 } as const;
 
 /** The attributes of a position item (adapters/dynamodb-ledger-store.ts `putPositionIfAbsent`), and nothing else. */
 export const POSITION_ATTRIBUTES = ['pk', 'sk', 'logId', 'seq'] as const;
+
+/** The attributes of a batch marker item (adapters/ledger-marker-item.ts), and nothing else. */
+export const MARKER_ATTRIBUTES = ['pk', 'sk', 'seqs', 'requestIds'] as const;
 
 /** Every data-plane action that changes or removes an existing item, or could (TTL): denied to everyone. */
 export const LEDGER_REWRITE_ACTIONS = [
@@ -77,34 +82,45 @@ export class Ledger extends Construct {
     return tableArnLiteral(this, this.physicalName);
   }
 
-  /** The evaluate function: read and conditionally create entry, claim and position items (log#, req#). */
+  /**
+   * The evaluate function: read and conditionally create entry, claim and position items (log#, req#), and read batch
+   * markers (mark#: a redelivered request's entry is found from them, ADR 0498).
+   */
   grantAppend(role: iam.IRole): void {
     this.grantFamilies(
       role,
       ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem'],
       [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.request],
     );
+    this.grantFamilies(role, ['dynamodb:Query'], [LEDGER_KEY_PREFIX.marker]);
     grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
   }
 
   /**
-   * The deliver function (docs/adr/0404-delivery-stage.md): read entries (log#) and create position items (req#);
-   * it can neither append nor read a claim's log fixing beyond what an entry shows.
+   * The deliver function (docs/adr/0404-delivery-stage.md): read entries (log#) and batch markers (mark#), create
+   * batch markers and, on a taken marker key, position items (req#; ADR 0498); it can neither append nor read a claim's
+   * log fixing beyond what an entry shows.
    */
   grantPlace(role: iam.IRole): void {
-    this.grantFamilies(role, ['dynamodb:Query'], [LEDGER_KEY_PREFIX.entry]);
+    this.grantFamilies(role, ['dynamodb:Query'], [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.marker]);
     // A position item's attributes only: a claim (req# too) carries requestDigest and headBefore besides.
+    this.grantPutOf(role, LEDGER_KEY_PREFIX.request, POSITION_ATTRIBUTES);
+    this.grantPutOf(role, LEDGER_KEY_PREFIX.marker, MARKER_ATTRIBUTES);
+    grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
+  }
+
+  /** PutItem of `family` items carrying only `attributes`. */
+  private grantPutOf(role: iam.IRole, family: string, attributes: readonly string[]): void {
     role.addToPrincipalPolicy(
       new iam.PolicyStatement({
         actions: ['dynamodb:PutItem'],
         resources: [this.table.tableArn],
         conditions: {
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.request}*`] },
-          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...POSITION_ATTRIBUTES] },
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${family}*`] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...attributes] },
         },
       }),
     );
-    grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
   }
 
   /**
@@ -137,11 +153,21 @@ export class Ledger extends Construct {
         'aws:PrincipalArn': [writers.appender.roleArn, writers.checkpointer.roleArn, writers.placer.roleArn],
       },
     });
-    this.denyPutOutside('DenyPlacerOutsidePositionItems', writers.placer, anyOf([LEDGER_KEY_PREFIX.request]));
+    this.denyPutOutside(
+      'DenyPlacerOutsidePositionItems',
+      writers.placer,
+      anyOf([LEDGER_KEY_PREFIX.request, LEDGER_KEY_PREFIX.marker]),
+    );
     // req# also holds claims: the placer may write a position's attributes only, so it can never plant a claim.
     this.denyPut('DenyPlacerAnythingButAPosition', {
       ArnEquals: { 'aws:PrincipalArn': writers.placer.roleArn },
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.request}*`] },
       'ForAnyValue:StringNotEquals': { 'dynamodb:Attributes': [...POSITION_ATTRIBUTES] },
+    });
+    this.denyPut('DenyPlacerAnythingButAMarker', {
+      ArnEquals: { 'aws:PrincipalArn': writers.placer.roleArn },
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEDGER_KEY_PREFIX.marker}*`] },
+      'ForAnyValue:StringNotEquals': { 'dynamodb:Attributes': [...MARKER_ATTRIBUTES] },
     });
     this.denyPutOutside(
       'DenyAppenderOutsideEntryAndRequestItems',

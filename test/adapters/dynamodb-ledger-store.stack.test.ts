@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { entriesItem, entryItem, listedEntriesItem } from '../../adapters/ledger-entry-item.js';
+import { markerItem } from '../../adapters/ledger-marker-item.js';
 import { refusalEntryBody } from '../ledger/refusal-entry.js';
 import { BUILD, K1, KC, policyText } from '../../conformance/ledger/fixtures.js';
 import { buildEntry, toStoredEntry, type BuiltEntry } from '../../core/ledger/entries/entry.js';
@@ -97,8 +98,43 @@ describe('the DynamoDB ledger store over the wire', () => {
     await expect(collect(store.readEntries('l', 0))).rejects.toBeInstanceOf(StoreReadError);
     await expect(store.readClaim('r')).rejects.toBeInstanceOf(StoreReadError);
     await expect(store.readPosition('r')).rejects.toBeInstanceOf(StoreReadError);
+    await expect(collect(store.readMarkers('l', 0))).rejects.toBeInstanceOf(StoreReadError);
     await expect(collect(store.readCheckpoints('l'))).rejects.toBeInstanceOf(StoreReadError);
     await expect(store.listLogs()).rejects.toBeInstanceOf(StoreReadError);
+  });
+
+  it('stores a batch marker as one item under one write unit, and refuses every other marker shape as StoreReadError', async () => {
+    const store = new DynamoDbLedgerStore({ client, tableName: TABLE });
+    const log = `marker-shape-${Date.now()}`;
+    // A full delivery job of UUID-length request ids (ADR 0498 prices a marker at one write unit per job).
+    const positions = Array.from({ length: 10 }, (_, i) => ({ seq: 20 + i, requestId: crypto.randomUUID() }));
+    expect(await store.putMarkerIfAbsent({ logId: log, positions })).toBe(true);
+    const stored = await client.send(
+      new GetItemCommand({
+        TableName: TABLE,
+        Key: { pk: { S: `mark#${log}` }, sk: { N: '29' } },
+        ConsistentRead: true,
+      }),
+    );
+    expect(Object.keys(stored.Item!).sort()).toEqual(['pk', 'requestIds', 'seqs', 'sk']);
+    // The item's JSON, type tags and quotes included, bounds what DynamoDB meters for it from above.
+    expect(JSON.stringify(stored.Item).length).toBeLessThan(1024);
+    expect(await collect(store.readMarkers(log, 0))).toEqual([{ logId: log, positions }]);
+    const good = markerItem({ logId: log, positions: [{ seq: 3, requestId: 'a' }] });
+    const bad: [string, Record<string, AttributeValue>][] = [
+      ['an extra attribute', { ...good, logId: { S: log } }],
+      ['seqs not a list', { ...good, seqs: { N: '3' } }],
+      ['no seqs', { pk: good.pk!, sk: good.sk!, requestIds: good.requestIds! }],
+      ['an id that is not S', { ...good, requestIds: { L: [{ N: '1' }] } }],
+      ['lists of two lengths', { ...good, requestIds: { L: [{ S: 'a' }, { S: 'b' }] } }],
+      ['a key other than its last seq', { ...good, sk: { N: '4' } }],
+      ['no members', { ...good, seqs: { L: [] }, requestIds: { L: [] } }],
+    ];
+    for (const [what, item] of bad) {
+      const planted = `marker-bad-${Date.now()}-${what.replace(/\W/g, '')}`;
+      await client.send(new PutItemCommand({ TableName: TABLE, Item: { ...item, pk: { S: `mark#${planted}` } } }));
+      await expect(collect(store.readMarkers(planted, 0)), what).rejects.toBeInstanceOf(StoreReadError);
+    }
   });
 
   it('lets a write that is not a lost race fail loudly instead of reporting the slot taken', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerStore, StoredEntry } from '../../core/ledger/store/store.js';
 import { rawEntry } from './entry-fixture.js';
-import { MAX_GROUP_MEMBERS } from '../../core/ledger/index.js';
+import { findPosition, MAX_GROUP_MEMBERS } from '../../core/ledger/index.js';
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -119,6 +119,87 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       // The table may be shared with other suites: judge only this test's log.
       const listed = (await collect(store.listPositions!())).filter((p) => p.logId === log);
       expect(listed.sort((a, b) => a.seq - b.seq)).toEqual(mine);
+    });
+
+    it('creates a batch marker once under its last seq, and reads markers by key range in ascending order', async () => {
+      const store = makeStore();
+      const log = fresh('marks');
+      const first = { logId: log, positions: [0, 1, 2].map((seq) => ({ seq, requestId: `${log}-r${seq}` })) };
+      const second = {
+        logId: log,
+        positions: [
+          { seq: 3, requestId: `${log}-r3` },
+          { seq: 7, requestId: `${log}-r7` },
+        ],
+      };
+      expect(await store.putMarkerIfAbsent(second)).toBe(true);
+      expect(await store.putMarkerIfAbsent(first)).toBe(true);
+      // Another job ending at seq 2 (a redelivered one, or one naming only duplicates) finds the key taken.
+      expect(await store.putMarkerIfAbsent({ logId: log, positions: [{ seq: 2, requestId: 'other' }] })).toBe(false);
+      expect(await collect(store.readMarkers(log, 0))).toEqual([first, second]);
+      expect(await collect(store.readMarkers(log, 3))).toEqual([second]);
+      expect(await collect(store.readMarkers(log, 2, 2))).toEqual([first]);
+      expect(await collect(store.readMarkers(log, 8))).toEqual([]);
+      expect(await collect(store.readMarkers(`${log}0`, 0))).toEqual([]);
+    });
+
+    it('refuses to write a marker that is not one: no positions, more than ten, seqs out of order, an id twice', async () => {
+      const store = makeStore();
+      const log = fresh('bad-marks');
+      const at = (seq: number, requestId = `r${seq}`) => ({ seq, requestId });
+      for (const positions of [[], Array.from({ length: 11 }, (_, i) => at(i)), [at(2), at(1)], [at(1), at(2, 'r1')]])
+        await expect(store.putMarkerIfAbsent({ logId: log, positions })).rejects.toBeInstanceOf(RangeError);
+      expect(await collect(store.readMarkers(log, 0))).toEqual([]);
+    });
+
+    it('finds a delivered entry from its claim and its batch marker, and a position item before any marker', async () => {
+      const store = makeStore();
+      const log = fresh('find');
+      const id = (n: number) => `${log}-q${n}`;
+      for (const [n, headBefore] of [
+        [0, -1],
+        [1, -1],
+        [2, 1],
+      ] as const)
+        await store.putClaimIfAbsent({ requestId: id(n), logId: log, requestDigest: 'e'.repeat(64), headBefore });
+      expect(await findPosition(store, id(0))).toBeNull();
+      await store.putMarkerIfAbsent({ logId: log, positions: [0, 1].map((seq) => ({ seq, requestId: id(seq) })) });
+      await store.putMarkerIfAbsent({ logId: log, positions: [{ seq: 2, requestId: id(2) }] });
+      expect(await findPosition(store, id(1))).toEqual({ requestId: id(1), logId: log, seq: 1 });
+      expect(await findPosition(store, id(2))).toEqual({ requestId: id(2), logId: log, seq: 2 });
+      // A marker naming a request at or below its claim's headBefore is not where its entry can be (ADR 0160).
+      await store.putClaimIfAbsent({ requestId: id(9), logId: log, requestDigest: 'e'.repeat(64), headBefore: 4 });
+      // Keyed above it (seq 6), so it is read, but the position it names for the request is at headBefore.
+      await store.putMarkerIfAbsent({
+        logId: log,
+        positions: [
+          { seq: 4, requestId: id(9) },
+          { seq: 6, requestId: `${log}-other` },
+        ],
+      });
+      expect(await findPosition(store, id(9))).toBeNull();
+      // No claim, no search: an unknown request id.
+      expect(await findPosition(store, fresh('unknown'))).toBeNull();
+      // The request's own position item (written before ADR 0498, or on the rare path) is read first.
+      await store.putPositionIfAbsent({ requestId: id(9), logId: log, seq: 5 });
+      expect(await findPosition(store, id(9))).toEqual({ requestId: id(9), logId: log, seq: 5 });
+    });
+
+    it('lists every position a batch marker names beside the position items', async () => {
+      const store = makeStore();
+      const log = fresh('listed-marks');
+      const item = { requestId: `${log}-item`, logId: log, seq: 0 };
+      await store.putPositionIfAbsent(item);
+      await store.putMarkerIfAbsent({
+        logId: log,
+        positions: [1, 2].map((seq) => ({ seq, requestId: `${log}-m${seq}` })),
+      });
+      const listed = (await collect(store.listPositions!())).filter((p) => p.logId === log);
+      expect(listed.sort((a, b) => a.seq - b.seq)).toEqual([
+        item,
+        { requestId: `${log}-m1`, logId: log, seq: 1 },
+        { requestId: `${log}-m2`, logId: log, seq: 2 },
+      ]);
     });
 
     it('keeps checkpoints per log in tree-size order and never overwrites one', async () => {

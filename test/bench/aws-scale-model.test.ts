@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { entryItem as wireEntryItem } from '../../adapters/ledger-entry-item.js';
+import { markerItem as wireMarkerItem } from '../../adapters/ledger-marker-item.js';
 import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../bench/support/aws-model/virtual-clock.js';
@@ -30,6 +31,7 @@ import {
 import { SimQueue } from '../../bench/support/aws-model/sqs-queue.js';
 import {
   entryItem,
+  fromWire,
   groupItem,
   LEDGER_TABLE,
   LedgerTable,
@@ -322,6 +324,31 @@ describe('the metered ledger store', () => {
     expect(writeUnits(itemSize(sized))).toBe(1);
   });
 
+  it('prices a batch marker as one PutItem of the adapter’s marker item: 1 WCU for a full job, a taken key too', async () => {
+    const clock = new VirtualClock();
+    const meter = new CapacityMeter(false);
+    const store = new ModelledLedgerStore(new LedgerTable(), site(clock, meter));
+    // A full delivery job of UUID-length ids (ADR 0498).
+    const positions = Array.from({ length: 10 }, (_, i) => ({
+      seq: 10 + i,
+      requestId: `${noise(8)}-${i}`.padEnd(36, 'x'),
+    }));
+    const done = (async () => {
+      expect(await store.putMarkerIfAbsent({ logId: 'a', positions })).toBe(true);
+      expect(await store.putMarkerIfAbsent({ logId: 'a', positions: positions.slice(9) })).toBe(false);
+      const read: number[] = [];
+      for await (const m of store.readMarkers('a', 0)) read.push(m.positions.length);
+      expect(read).toEqual([10]);
+      return clock.now;
+    })();
+    await clock.run();
+    expect(await done).toBe(3 * 4);
+    const sized = fromWire(wireMarkerItem({ logId: 'a', positions }));
+    expect(writeUnits(itemSize(sized))).toBe(1);
+    expect(meter.ofKey(LEDGER_TABLE, 'mark#a', 'wcu')).toBe(2);
+    expect(meter.ofKey(LEDGER_TABLE, 'mark#a', 'rcu')).toBe(1);
+  });
+
   it('prices a group as one PutItem of its bundle item: one latency, 1 WCU per KB of the bundle, a refused one too', async () => {
     const clock = new VirtualClock();
     const meter = new CapacityMeter(false);
@@ -514,10 +541,10 @@ describe('the scale model end to end', () => {
     expect(b.afterSlotsMs).toBeLessThan(15);
     // Invoked → returned covers everything before, during and after the slot writes, and nothing else.
     expect(b.evaluateUnderLockMs).toBeCloseTo(b.beforeSlotsMs + b.slotWritesMs + b.afterSlotsMs, 0);
-    // The positions are written once each, by the stage: 1 WCU each beside the claim's and the bundle's share
-    // (a bundle's members one compressed stream, ADR 0476).
-    expect(run.ledgerWcuPerEntry).toBeGreaterThan(2);
-    expect(run.ledgerWcuPerEntry).toBeLessThan(3.5);
+    // The claim's 1 WCU, the bundle's share (its members one compressed stream, ADR 0476) and the job's one batch
+    // marker shared by the job's entries (ADR 0498): no unit per entry for its position.
+    expect(run.ledgerWcuPerEntry).toBeGreaterThan(1);
+    expect(run.ledgerWcuPerEntry).toBeLessThan(2);
   });
 
   it('sends one delivery job per log of each batch, and each job is delivered once in a run without redeliveries', async () => {

@@ -17,6 +17,7 @@ import { packageRoot, startConsoleServer, type RunningConsole } from '../../cli/
 import { openStackSource, type ConsoleSource } from '../../cli/console/source.js';
 import { startE2e, type E2eWorld } from '../e2e/harness.js';
 import { ensureBuilt, launchChromium, type TestBrowser } from './browser.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 const ROOT = packageRoot();
 const example = (p: string) => new Uint8Array(readFileSync(join(ROOT, 'examples', p)));
@@ -31,7 +32,7 @@ const ids: string[] = [];
 async function recorded(wanted: readonly string[], timeoutMs = 60_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const found = await Promise.all(wanted.map((id) => w.store.readPosition(id)));
+    const found = await Promise.all(wanted.map((id) => findPosition(w.store, id)));
     if (found.every((p) => p !== null)) return;
     if (Date.now() > until) throw new Error(`not recorded: ${wanted.filter((_, i) => found[i] === null).join(', ')}`);
     await sleep(200);
@@ -174,7 +175,7 @@ describe('the audit console over the local stack', () => {
   });
 
   it('shows data-verify-ok="false" with the finding linked to the entry after one ledger item is edited', async () => {
-    const p = await w.store.readPosition('console-triage-7a');
+    const p = await findPosition(w.store, 'console-triage-7a');
     expect(p).not.toBeNull();
     // The attacker rewrites the item's unsigned projection so queries by request id find another request.
     await rewriteEntryAt(w.dynamodb, w.env.LEDGER_TABLE!, p!.logId, p!.seq, (a) => ({

@@ -124,11 +124,11 @@ describe('docket bench live', () => {
     expect(cycle.recordsPerBatch).toBeGreaterThanOrEqual(1);
     expect(cycle.recordsPerBatch).toBeLessThanOrEqual(10);
     expect(cycle.p50).toBeLessThanOrEqual(cycle.p99);
-    // Each evaluation writes at least its claim, its bundle share and its position to the ledger, and its request
-    // to the archive: per table, as the model prints them.
+    // Each evaluation writes its claim (1), its bundle share and its job's batch marker share (ADR 0498) to the ledger,
+    // and its request to the archive: per table, as the model prints them.
     const wru = f.wruPerEvaluation as Record<string, number>;
     const rru = f.rruPerEvaluation as Record<string, number>;
-    expect(wru.ledger).toBeGreaterThanOrEqual(2);
+    expect(wru.ledger).toBeGreaterThan(1);
     expect(wru.requests).toBeGreaterThanOrEqual(1);
     expect(wru.total).toBeCloseTo(
       Object.entries(wru).reduce((a, [k, v]) => a + (k === 'total' ? 0 : v), 0),

@@ -28,6 +28,7 @@ import { openStack, type StackClients } from '../../stack/clients.js';
 import { pipelineHandlers, probeStack, startDaemon, stopDaemon, type StackState } from '../../localstack/daemon.js';
 import { buildModuleBeside, buildServeEntry } from '../localstack/build-serve.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 const STAGE = 'local'; // the local stage's route queues: every example target has one
 const REQUESTS = 3_000;
@@ -317,7 +318,7 @@ describe('3,000 requests and a stack that dies', () => {
       // Mid-run: the first entries written (a cheap GetItem per look, not a scan), most requests queued or in flight.
       const until = Date.now() + 60_000;
       for (let i = 0; Date.now() < until; i = (i + 1) % 50) {
-        if (await s.store.readPosition(batch.identified[i]!)) break;
+        if (await findPosition(s.store, batch.identified[i]!)) break;
         await new Promise((r) => setTimeout(r, 20));
       }
       process.kill(state.pid, 'SIGKILL');

@@ -15,6 +15,7 @@ import { createSqsClient } from '../../adapters/aws-clients.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { getQueueAttributes, sendMessage } from '../../adapters/sqs.js';
 import { deleteEntryItemAt } from '../adapters/entry-item-at.js';
+import { unmarkFrom } from '../adapters/marker-item-at.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { sleep, worldIo, type WorldIo } from './world-io.js';
 
@@ -37,7 +38,10 @@ type Verdict = {
 };
 const verdict = async (world: E2eWorld = w): Promise<Verdict> => JSON.parse((await world.verify()).stdout) as Verdict;
 
-/** A request recorded alone, then its entry and both markers deleted with the DynamoDB API; its archived bytes stay. */
+/**
+ * A request recorded alone, then its entry, its claim and every index of it (its batch marker; a position item, had one
+ * been written) deleted with the DynamoDB API; its archived bytes stay.
+ */
 async function recordThenDelete(id: string): Promise<{ body: string; digest: string }> {
   const body = io.request(id, 'vendor', LOW_RISK);
   await io.submit(body);
@@ -47,6 +51,7 @@ async function recordThenDelete(id: string): Promise<{ body: string; digest: str
     await w.dynamodb.send(
       new DeleteItemCommand({ TableName: w.env.LEDGER_TABLE!, Key: { pk: { S: `req#${id}` }, sk: { N: sk } } }),
     );
+  expect(await unmarkFrom(w.dynamodb, w.env.LEDGER_TABLE!, entry.logId, entry.seq)).toBe(1);
   return { body, digest: entry.requestDigest };
 }
 

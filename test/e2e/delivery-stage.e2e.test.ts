@@ -17,6 +17,7 @@ import type { DeliveryJobSender } from '../../core/pipeline/batch.js';
 import { deliveryJobBytes, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, handoffs, sleep, worldIo, type WorldIo } from './world-io.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 /** Request ids whose first delivery job is not sent (the send fails after the ledger write). */
 const failJobOnce = new Set<string>();
@@ -82,7 +83,7 @@ describe('the delivery stage over the local stack', () => {
     ]);
     // Nothing was delivered for any of them: no handoff, no position for the request id the forgery named.
     expect(await vendorHandoffs(0, 3_000)).toEqual([]);
-    expect(await w.store.readPosition('stage-not-a')).toBeNull();
+    expect(await findPosition(w.store, 'stage-not-a')).toBeNull();
   }, 60_000);
 
   it('delivers a replayed job again under the same handoff id and bytes, and records nothing new', async () => {
@@ -129,7 +130,7 @@ describe('the delivery stage over the local stack', () => {
     const dead = await deadLetters(2);
     expect(dead.map((x) => x.reason)).toEqual(['job-names-no-entry', 'job-names-no-entry']);
     expect(await vendorHandoffs(0, 3_000)).toEqual([]);
-    expect(await w.store.readPosition('stage-z')).toBeNull();
+    expect(await findPosition(w.store, 'stage-z')).toBeNull();
     await project('stage-d');
   }, 60_000);
 

@@ -21,6 +21,7 @@ import { verifyUnder } from './verify-under.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { bodyOfItem, withBody } from '../../adapters/ledger-entry-item.js';
 import { entryItemAt, rewriteEntryAt } from '../adapters/entry-item-at.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 const PACK = readFileSync(join(process.cwd(), 'conformance', 'rfc0008', 'evaluation', 'packs', 'q-exists-ok.json'));
 const FACTS = '{"xs":[{"ok":false},{"ok":true},{"ok":false}]}';
@@ -47,7 +48,7 @@ async function evaluated(w: E2eWorld, requestId: string): Promise<SignedEntry> {
   const body = `{"format":"${REQUEST_FORMAT}","requestId":"${requestId}","pack":"sha256:${digest}","facts":${FACTS}}`;
   await w.sqs.send(new SendMessageCommand({ QueueUrl: w.queueUrl('intake'), MessageBody: body }));
   for (let i = 0; i < 150; i++) {
-    const at = await w.store.readPosition(requestId);
+    const at = await findPosition(w.store, requestId);
     let stored: { body: string } | null = null;
     if (at !== null) for await (const s of w.store.readEntries(at.logId, at.seq, at.seq)) stored = s;
     if (stored !== null) {
@@ -99,7 +100,7 @@ describe('draft features recorded over the wire', () => {
 
   it('a table writer without the key who rewrites a /2 entry as /1, to hide the draft grammar from a forbidding policy, is exposed', async () => {
     // Runs after the test above: draft-2 is recorded and covered by the checkpoints it wrote to checkpoints.json.
-    const at = (await draft.store.readPosition('draft-2'))!;
+    const at = (await findPosition(draft.store, 'draft-2'))!;
     const table = draft.env.LEDGER_TABLE!;
     const held = await entryItemAt(draft.dynamodb, table, at.logId, at.seq);
     const body = JSON.parse(bodyOfItem(held.attributes)) as Record<string, unknown>;

@@ -15,6 +15,7 @@ import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { sequenceMessage } from '../../core/pipeline/sequencing.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { startE2e, type E2eWorld } from './harness.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 let w: E2eWorld;
 const dir = mkdtempSync(join(tmpdir(), 'docket-handler-'));
@@ -94,7 +95,7 @@ it('cold-starts from the environment, records the good request and the refusal, 
   const res = await handler(event);
   expect(res).toEqual({ batchItemFailures: [] });
   // The positions are the delivery stage's (docs/adr/0404-delivery-stage.md): none yet.
-  expect(await w.store.readPosition('h-1')).toBeNull();
+  expect(await findPosition(w.store, 'h-1')).toBeNull();
   const jobs = await w.sqs.send(
     new ReceiveMessageCommand({ QueueUrl: w.queueUrl('delivery'), MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
   );
@@ -104,8 +105,8 @@ it('cold-starts from the environment, records the good request and the refusal, 
     Records: (jobs.Messages ?? []).map((m) => record(m.MessageId!, m.Body!)),
   } as unknown as SQSEvent);
   expect(delivered).toEqual({ batchItemFailures: [] });
-  const p1 = await w.store.readPosition('h-1');
-  const p3 = await w.store.readPosition('h-3');
+  const p1 = await findPosition(w.store, 'h-1');
+  const p3 = await findPosition(w.store, 'h-3');
   expect([p1 !== null, p3 !== null]).toEqual([true, true]);
   for await (const e of w.store.readEntries(p1!.logId, p1!.seq, p1!.seq)) {
     expect(JSON.parse(e.body).evaluator).toEqual({

@@ -32,6 +32,7 @@ import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { templateFor } from './template.js';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SqsBatchHandler } from '../../functions/lib/batch-metrics.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 export interface E2eWorld {
   readonly stack: LocalStack;
@@ -296,7 +297,7 @@ export async function recordedEntry(
 ): Promise<{ entry: SignedEntry; body: string }> {
   await w.sqs.send(new SendMessageCommand({ QueueUrl: w.queueUrl('intake'), MessageBody: body }));
   for (let i = 0; i < 150; i++) {
-    const at = await w.store.readPosition(requestId);
+    const at = await findPosition(w.store, requestId);
     if (at !== null)
       for await (const s of w.store.readEntries(at.logId, at.seq, at.seq)) {
         const parsed = parseStoredEntry(s.body);

@@ -15,6 +15,7 @@ import { run as show } from '../../cli/commands/show.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { sha256Hex } from '../../core/ledger/primitives/bytes.js';
 import { startE2e, type E2eWorld } from './harness.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 const STAGE = 'malformed';
 let w: E2eWorld;
@@ -75,6 +76,6 @@ describe('malformed documents inside a readable request, over the local stack', 
       reason = m?.MessageAttributes?.DocketReason?.StringValue;
     }
     expect(reason).toBe('request-not-json');
-    expect(await w.store.readPosition('dup-env-1')).toBeNull();
+    expect(await findPosition(w.store, 'dup-env-1')).toBeNull();
   });
 });

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { deleteEntryItemAt } from '../adapters/entry-item-at.js';
+import { unmarkFrom } from '../adapters/marker-item-at.js';
 import { memoryIo } from '../../cli/io.js';
 import { run as checkpoint } from '../../cli/commands/checkpoint.js';
 import { run as submit } from '../../cli/commands/submit.js';
@@ -111,7 +112,8 @@ it('verify names a deleted request from the archive, and the requester’s saved
   expect(early.code, early.err).toBe(3);
   expect(JSON.parse(early.out)).toMatchObject({ ok: false, notYet: { code: 'not-checkpointed', seq: victim.seq } });
 
-  // The attacker: the newest entry of the victim's log and its two markers, deleted with the DynamoDB API.
+  // The attacker: the newest entry of the victim's log, its claim and its batch marker (and a position item, had
+  // one been written), deleted with the DynamoDB API.
   const table = w.env.LEDGER_TABLE!;
   const del = (pk: string, sk: string) =>
     w.dynamodb.send(new DeleteItemCommand({ TableName: table, Key: { pk: { S: pk }, sk: { N: sk } } }));
@@ -121,6 +123,7 @@ it('verify names a deleted request from the archive, and the requester’s saved
   expect(await deleteEntryItemAt(w.dynamodb, table, victim.logId, victim.seq)).toBe(victim.seq);
   await del('req#victim', '0');
   await del('req#victim', '1');
+  expect(await unmarkFrom(w.dynamodb, table, victim.logId, victim.seq)).toBe(1);
   // The checkpoint writer runs the archive cross-check first: it signs no log over the open omission (ADR 0457).
   const signed = await cli(checkpoint, ['--key', key, '--policy', policy, '--out', checkpoints, ...flags()]);
   expect(signed.code, signed.err).toBe(1);

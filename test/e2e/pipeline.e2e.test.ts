@@ -8,6 +8,7 @@ import { verifyEntrySignature } from '../ledger/fixtures.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { ex, handoffs, sleep, worldIo, type WorldIo } from './world-io.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 let w: E2eWorld;
 let digests: WorldIo['digests'];
@@ -193,7 +194,7 @@ describe('volume over the local stack', () => {
     while ((await entryCount()) < before + ids.length && Date.now() < until) await sleep(1000);
     expect((await entryCount()) - before).toBe(ids.length);
     let recorded = 0;
-    for (const id of ids) if (await w.store.readPosition(id)) recorded += 1;
+    for (const id of ids) if (await findPosition(w.store, id)) recorded += 1;
     // Every request is accounted for: an entry, or a reject with its reason (ADR 0492).
     const dead = await drain(w.queueUrl('rejects'), 10, 10_000);
     expect(recorded + dead.length).toBe(1000);

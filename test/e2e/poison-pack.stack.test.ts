@@ -23,6 +23,7 @@ import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { stackFlags, startE2e, type E2eWorld } from './harness.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 const STAGE = 'poisonpack';
 const file = (name: string) => join(process.cwd(), 'examples', name);
@@ -49,7 +50,7 @@ const overwrite = (item: Record<string, AttributeValue>) =>
 
 async function entryOf(requestId: string): Promise<SignedEntry> {
   for (;;) {
-    const at = await w.store.readPosition(requestId);
+    const at = await findPosition(w.store, requestId);
     if (at !== null)
       for await (const s of w.store.readEntries(at.logId, at.seq, at.seq)) {
         const p = parseStoredEntry(s.body);

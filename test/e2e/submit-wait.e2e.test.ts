@@ -18,6 +18,7 @@ import { run as publish } from '../../cli/commands/publish.js';
 import { run as submit } from '../../cli/commands/submit.js';
 import { run as evaluate } from '../../cli/commands/evaluate.js';
 import { startE2e, type E2eWorld } from './harness.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 let w: E2eWorld;
 let stackFlags: string[];
@@ -80,7 +81,7 @@ describe('docket submit --wait', () => {
       expected.disposition,
       expected.work,
     ]);
-    const e = await w.store.readPosition('wait-1');
+    const e = await findPosition(w.store, 'wait-1');
     expect(got.ledger).toMatchObject({ logId: e!.logId, seq: e!.seq });
     expect(await waitQueues()).toEqual([]);
   }, 120_000);

@@ -10,6 +10,7 @@ import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
 import { readHandoffMessage, type HandoffMessage } from '../../core/pipeline/handoff-message.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import type { E2eWorld } from './harness.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 export const enc = new TextEncoder();
 export const ex = (p: string): string => readFileSync(new URL(`../../examples/${p}`, import.meta.url), 'utf8');
@@ -56,7 +57,7 @@ export async function worldIo(w: Pick<E2eWorld, 'registry' | 'sqs' | 'store' | '
     async entryOf(requestId, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs;
       while (Date.now() < until) {
-        const p = await w.store.readPosition(requestId);
+        const p = await findPosition(w.store, requestId);
         if (p) {
           for await (const e of w.store.readEntries(p.logId, p.seq, p.seq)) {
             const parsed = parseStoredEntry(e.body);

@@ -115,7 +115,7 @@ describe('ledger: append-only for every principal', () => {
   });
 
   it('only the evaluate, checkpoint and deliver roles hold PutItem on the ledger, each on its own key families', () => {
-    const keys = ['log#dev-0', 'req#r1', 'ckpt#dev-0', 'note#dev-0', 'cosig#dev-0#4', 'other'];
+    const keys = ['log#dev-0', 'req#r1', 'mark#dev-0', 'ckpt#dev-0', 'note#dev-0', 'cosig#dev-0#4', 'other'];
     const puts = (role: string) =>
       keys.filter((k) => identityAllows(t, role, { action: 'dynamodb:PutItem', resource: ledger, leadingKey: k }));
     const holders = resourcesOfType(t, 'AWS::IAM::Role')
@@ -124,19 +124,21 @@ describe('ledger: append-only for every principal', () => {
     expect(holders.sort()).toEqual([checkpointRole, deliverRole, evaluateRole].sort());
     expect(puts(evaluateRole)).toEqual(['log#dev-0', 'req#r1']);
     expect(puts(checkpointRole)).toEqual(['ckpt#dev-0', 'note#dev-0']);
-    expect(puts(deliverRole)).toEqual(['req#r1']);
+    expect(puts(deliverRole)).toEqual(['req#r1', 'mark#dev-0']);
   });
 
-  it('the deliver role creates position items (req#) only: the resource policy denies it an entry, a checkpoint or a note', () => {
+  it('the deliver role creates position and marker items (req#, mark#) only: the resource policy denies it an entry, a checkpoint or a note', () => {
     const put = (leadingKey: string) => ({
       principal: deliverRole,
       action: 'dynamodb:PutItem',
       resource: ledger,
       leadingKey,
     });
-    expect(allowed(t, put('req#abc'))).toBe(true);
-    // A writer role: DenyPutItemExceptWriterRoles lets it through on its own family.
-    expect(resourceDenials(t, put('req#abc'))).toEqual([]);
+    for (const key of ['req#abc', 'mark#dev-0']) {
+      expect(allowed(t, put(key)), key).toBe(true);
+      // A writer role: DenyPutItemExceptWriterRoles lets it through on its own families.
+      expect(resourceDenials(t, put(key)), key).toEqual([]);
+    }
     for (const key of ['log#dev-0', 'ckpt#dev-0', 'note#dev-0', 'cosig#dev-0#4', 'other']) {
       expect(allowed(t, put(key)), key).toBe(false);
       // Denied by the table's resource policy, whatever an identity policy granted later would say.
@@ -170,15 +172,45 @@ describe('ledger: append-only for every principal', () => {
     expect(allowed(t, { ...claim, principal: evaluateRole })).toBe(true);
   });
 
-  it('the deliver role reads entries (Query on log#) and nothing else of the ledger, and can neither update nor delete an item', () => {
+  it('the deliver role writes a batch marker’s attributes only under mark#, and a marker’s nowhere else', () => {
+    const put = (leadingKey: string, attributes: string[]) => ({
+      principal: deliverRole,
+      action: 'dynamodb:PutItem',
+      resource: ledger,
+      leadingKey,
+      attributes,
+    });
+    const marker = ['pk', 'sk', 'seqs', 'requestIds'];
+    expect(allowed(t, put('mark#dev-0', marker))).toBe(true);
+    expect(resourceDenials(t, put('mark#dev-0', marker))).toEqual([]);
+    // A position's attributes under mark#, or a marker's under req#: denied by its identity and by the table.
+    for (const [key, attributes, sid] of [
+      ['mark#dev-0', ['pk', 'sk', 'logId', 'seq'], 'DenyPlacerAnythingButAMarker'],
+      ['req#abc', marker, 'DenyPlacerAnythingButAPosition'],
+    ] as const) {
+      expect(allowed(t, put(key, [...attributes])), key).toBe(false);
+      expect(
+        resourceDenials(t, put(key, [...attributes])).map((s) => s.Sid),
+        key,
+      ).toContain(sid);
+    }
+    // Not vacuous: without its Deny, the table no longer stops a position-shaped item under mark#.
+    const loose = structuredClone(t);
+    const doc = loose.Resources[ledger].Properties.ResourcePolicy.PolicyDocument;
+    doc.Statement = (doc.Statement as Cfn[]).filter((st) => st.Sid !== 'DenyPlacerAnythingButAMarker');
+    expect(resourceDenials(loose, put('mark#dev-0', ['pk', 'sk', 'logId', 'seq']))).toEqual([]);
+  });
+
+  it('the deliver role reads entries and markers (Query on log#, mark#) and nothing else of the ledger, and can neither update nor delete an item', () => {
     const req = (action: string, leadingKey?: string) => ({
       principal: deliverRole,
       action,
       resource: ledger,
       ...(leadingKey !== undefined ? { leadingKey } : {}),
     });
-    // readEntries is one consistent Query of the log's items (adapters/dynamodb-ledger-store.ts).
+    // readEntries is one consistent Query of the log's items, readMarkers of its markers (adapters/dynamodb-ledger-store.ts).
     expect(allowed(t, req('dynamodb:Query', 'log#dev-0'))).toBe(true);
+    expect(allowed(t, req('dynamodb:Query', 'mark#dev-0'))).toBe(true);
     for (const key of ['req#abc', 'ckpt#dev-0', 'note#dev-0'])
       expect(allowed(t, req('dynamodb:Query', key)), key).toBe(false);
     for (const key of ['log#dev-0', 'req#abc']) expect(allowed(t, req('dynamodb:GetItem', key)), key).toBe(false);
@@ -220,6 +252,13 @@ describe('ledger: append-only for every principal', () => {
     expect(
       allowed(t, { principal: evaluateRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'log#dev-0' }),
     ).toBe(true);
+    // A redelivered request's entry is found from the batch markers (ADR 0498): it reads them, never writes one.
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:Query', resource: ledger, leadingKey: 'mark#dev-0' }),
+    ).toBe(true);
+    expect(
+      allowed(t, { principal: evaluateRole, action: 'dynamodb:PutItem', resource: ledger, leadingKey: 'mark#dev-0' }),
+    ).toBe(false);
     expect(allowed(t, { principal: evaluateRole, action: 'dynamodb:Scan', resource: ledger })).toBe(false);
   });
 

@@ -59,6 +59,12 @@ function crashingView(store: LedgerStore, at: number, when: 'before' | 'after'):
     putClaimIfAbsent: (c) => gate(() => store.putClaimIfAbsent(c)),
     readPosition: (r) => gate(() => store.readPosition(r)),
     putPositionIfAbsent: (p) => gate(() => store.putPositionIfAbsent(p)),
+    putMarkerIfAbsent: (m) => gate(() => store.putMarkerIfAbsent(m)),
+    readMarkers: (l, f, t) => {
+      const n = ops++;
+      if (n === at) throw new Crash(`crash at marker read ${n}`);
+      return store.readMarkers(l, f, t);
+    },
     putCheckpointIfAbsent: (c) => gate(() => store.putCheckpointIfAbsent(c)),
     readCheckpoints: (l) => store.readCheckpoints(l),
     listLogs: () => gate(() => store.listLogs()),
@@ -165,6 +171,30 @@ describe('the append protocol', () => {
     expect(second.value.status).toBe('duplicate');
     expect(second.value.entry).toEqual(first.value.entry);
     await assertLedger(store, ['r']);
+  });
+
+  it('finds a delivered duplicate from the batch marker above its claim, without scanning the log or writing a position', async () => {
+    const store = new MemoryLedgerStore();
+    const on = (id: string): AppendRequest => ({ ...request(id), logIds: ['only'], logId: 'only' });
+    for (const id of ['pre', 'm', 'post-1', 'post-2']) expect((await appendOnce(store, on(id))).ok).toBe(true);
+    // The delivery stage marked m (seq 1, claimed above head 0) with the entries of its job (ADR 0498).
+    await store.putMarkerIfAbsent({
+      logId: 'only',
+      positions: [
+        { seq: 1, requestId: 'm' },
+        { seq: 2, requestId: 'post-1' },
+      ],
+    });
+    const reads: string[] = [];
+    const view: LedgerStore = Object.assign(Object.create(store) as LedgerStore, {
+      readEntries: (l: string, f: number, t?: number) => (reads.push(`${f}..${t}`), store.readEntries(l, f, t)),
+    });
+    const again = await appendOnce(view, on('m'));
+    expect(again.ok && again.value.status).toBe('duplicate');
+    expect(again.ok && again.value.entry.seq).toBe(1);
+    // Only the read of the entry the marker names; the scan of (headBefore, head] would read 1..3.
+    expect(reads).toEqual(['1..1']);
+    expect(await store.readPosition('m')).toBeNull();
   });
 
   it('refuses a request id reused with other bytes as a typed request-id-conflict and writes nothing', async () => {

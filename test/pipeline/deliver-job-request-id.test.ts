@@ -48,6 +48,12 @@ async function deliverFrom(stored: StoredEntry, named: string) {
       positions.push(p.requestId);
       return true;
     },
+    // The job's one batch marker (ADR 0498): its positions are what was placed.
+    async putMarkerIfAbsent(m: { positions: readonly { requestId: string }[] }) {
+      positions.push(...m.positions.map((p) => p.requestId));
+      return true;
+    },
+    async *readMarkers() {},
   };
   const packs = { load: async () => ({ status: 'missing' }) as never, resolveAlias: async () => null };
   const config: RouteQueueConfig = {

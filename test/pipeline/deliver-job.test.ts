@@ -75,9 +75,11 @@ describe('the delivery stage', () => {
     const events: string[] = [];
     const store = {
       readEntries: w.store.readEntries.bind(w.store),
-      putPositionIfAbsent: async (p: Parameters<typeof w.store.putPositionIfAbsent>[0]) => {
-        events.push(`position ${p.requestId}`);
-        return w.store.putPositionIfAbsent(p);
+      readMarkers: w.store.readMarkers.bind(w.store),
+      putPositionIfAbsent: w.store.putPositionIfAbsent.bind(w.store),
+      putMarkerIfAbsent: async (m: Parameters<typeof w.store.putMarkerIfAbsent>[0]) => {
+        events.push(`marker ${m.positions.map((p) => p.requestId).join(' ')}`);
+        return w.store.putMarkerIfAbsent(m);
       },
     };
     const ports: OutboxPorts = {
@@ -91,8 +93,9 @@ describe('the delivery stage', () => {
     expect(out.sent.map(key).sort()).toEqual(reference.sent.map(key).sort());
     expect(out.sent.length).toBeGreaterThan(3);
     expect(out.published.map((m) => [m.id, m.body])).toEqual(reference.published.map((m) => [m.id, m.body]));
-    // Every position before the first send; every send before the publish.
-    expect(events.slice(0, 3)).toEqual(['position j-1', 'position j-2', 'position j-3']);
+    // One marker naming every position, before the first send; every send before the publish.
+    expect(events[0]).toBe('marker j-1 j-2 j-3');
+    expect(events.filter((e) => e.startsWith('marker'))).toHaveLength(1);
     expect(events.lastIndexOf('send')).toBeLessThan(events.indexOf('publish'));
     expect(
       w.store

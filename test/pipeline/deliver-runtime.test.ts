@@ -144,7 +144,12 @@ describe('the deliver runtime', () => {
     const obs = recordingObserver();
     const store: DeliverParts['ports']['store'] = {
       readEntries: (logId, from, to) => w.store.readEntries(logId, from, to),
+      readMarkers: (logId, from, to) => w.store.readMarkers(logId, from, to),
       putPositionIfAbsent: (p) => (out.events.push(`position ${p.requestId}`), w.store.putPositionIfAbsent(p)),
+      putMarkerIfAbsent: (m) => (
+        out.events.push(`marker ${m.positions.map((p) => p.requestId).join(' ')}`),
+        w.store.putMarkerIfAbsent(m)
+      ),
     };
     const answer = await w
       .runtime(out.ports, obs.observer, { store })
@@ -157,11 +162,11 @@ describe('the deliver runtime', () => {
     expect(planned.length).toBeGreaterThan(3);
     expect(out.sent.map((s) => s.handoff.handoffId).sort()).toEqual([...planned].sort());
     expect(out.published.map((m) => m.id)).toEqual(notifications);
-    // Positions first (a notified requester can always get a receipt), then handoffs, then notifications.
-    expect(out.events.slice(0, 3).sort()).toEqual(['position a-1', 'position a-2', 'position a-3']);
+    // The batch marker first (a notified requester can always get a receipt), then handoffs, then notifications.
+    expect(out.events[0]).toBe('marker a-1 a-2 a-3');
     const firstPublish = out.events.findIndex((e) => e.startsWith('publish'));
-    expect(firstPublish).toBe(3 + planned.length);
-    expect(out.events.slice(3, firstPublish).every((e) => e.startsWith('send'))).toBe(true);
+    expect(firstPublish).toBe(1 + planned.length);
+    expect(out.events.slice(1, firstPublish).every((e) => e.startsWith('send'))).toBe(true);
     expect(
       w.store
         .markers()
@@ -322,7 +327,9 @@ describe('the deliver runtime', () => {
         if (down) throw new Error('ProvisionedThroughputExceededException');
         return w.store.readEntries(logId, from, to);
       },
+      readMarkers: (logId, from, to) => w.store.readMarkers(logId, from, to),
       putPositionIfAbsent: (p) => w.store.putPositionIfAbsent(p),
+      putMarkerIfAbsent: (m) => w.store.putMarkerIfAbsent(m),
     };
     const out = recordingOutbox();
     const obs = recordingObserver();

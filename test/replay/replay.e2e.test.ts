@@ -14,6 +14,7 @@ import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 import { startE2e, type E2eWorld } from '../e2e/harness.js';
 import { exampleText } from './world.js';
+import { findPosition } from '../../core/ledger/store/find-position.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let w: E2eWorld;
@@ -57,7 +58,7 @@ const body = (id: string, pack: string, facts: string, extra = '') =>
 async function recorded(ids: readonly string[], timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const found = await Promise.all(ids.map((id) => w.store.readPosition(id)));
+    const found = await Promise.all(ids.map((id) => findPosition(w.store, id)));
     if (found.every((p) => p !== null)) return;
     if (Date.now() > until)
       throw new Error(`not recorded within ${timeoutMs} ms: ${ids.filter((_, i) => found[i] === null).join(', ')}`);
@@ -138,7 +139,7 @@ describe('docket replay over the local stack', () => {
   });
 
   it('says request-purged once the archive item is deleted, while the entry still verifies', async () => {
-    const p = await w.store.readPosition('rp-outcome');
+    const p = await findPosition(w.store, 'rp-outcome');
     expect(p).not.toBeNull();
     let digest = '';
     for await (const e of w.store.readEntries(p!.logId, p!.seq, p!.seq)) {

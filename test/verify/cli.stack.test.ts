@@ -166,6 +166,32 @@ describe('docket verify on a live ledger store', () => {
     expect(await run(args, io2, { openStore: () => ({ store: bare, close: () => {} }) })).toBe(0);
   });
 
+  it("checks the positions the table's batch markers name the same way: the deleted unanchored tail is found (exit 1)", async () => {
+    const scenario = 'deleted-unanchored-tail-markers-intact';
+    const store = new MemoryLedgerStore();
+    await load(store, scenario);
+    const markers = readMarkers(new Uint8Array(readFileSync(file(scenario, 'markers.json'))));
+    if (!markers.ok) throw new Error(markers.error);
+    // The same positions as one batch marker per log (ADR 0498), as the delivery stage now writes them.
+    for (const logId of new Set(markers.value.map((p) => p.logId))) {
+      const mine = markers.value.filter((p) => p.logId === logId).sort((a, b) => a.seq - b.seq);
+      for (let i = 0; i < mine.length; i += 10)
+        expect(
+          await store.putMarkerIfAbsent({
+            logId,
+            positions: mine.slice(i, i + 10).map((p) => ({ seq: p.seq, requestId: p.requestId })),
+          }),
+        ).toBe(true);
+    }
+    expect(store.markers().positions).toHaveLength(markers.value.length);
+    const args = ['--policy', file(scenario, 'policy.json'), '--checkpoints', file(scenario, 'checkpoints.json')];
+    const io = memoryIo();
+    expect(await run(args, io, { openStore: () => ({ store, close: () => {} }) })).toBe(1);
+    expect(oneJsonLine(io.out()).findings).toEqual([
+      { code: 'position-without-entry', logId: 'log-a', seq: 5, requestId: 'log-a-req-5' },
+    ]);
+  });
+
   describe('over the local stack (DynamoDB wire protocol)', () => {
     let stack: LocalStack;
     let relay: RecordingProxy;

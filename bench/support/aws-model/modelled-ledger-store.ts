@@ -9,7 +9,7 @@
  * Items are metered in the adapter's layout: entry {pk "log#<logId>", sk seq, bodyz, requestId, kind, entryHash} built
  * by the adapter's own encoder (adapters/ledger-entry-item.ts: the body raw-DEFLATEd, ADR 0355),
  * claim {pk "req#<requestId>", sk 0, logId, requestDigest, headBefore}, position {pk "req#<requestId>", sk 1, logId,
- * seq}. A Query is paged at 1 MB as DynamoDB pages it, one call (latency and units) per page.
+ * seq}, batch marker by the adapter's own encoder (adapters/ledger-marker-item.ts, ADR 0498). A Query is paged at 1 MB as DynamoDB pages it, one call (latency and units) per page.
  * A group of slot writes (putEntriesIfAbsent, docs/adr/0350-group-commit-of-slot-writes.md) is one conditional
  * PutItem of the adapter's bundle item (docs/adr/0400-group-commit-as-one-entry-bundle.md): one latency, 1 WCU per
  * started KB of the whole bundle. Reads size what DynamoDB returns: the head read the log's last item (a bundle whole),
@@ -18,9 +18,11 @@
  */
 import type { AttributeValue as WireValue } from '@aws-sdk/client-dynamodb';
 import { entriesItem, entryItem as wireEntryItem } from '../../../adapters/ledger-entry-item.js';
+import { markerItem } from '../../../adapters/ledger-marker-item.js';
 import { MemoryLedgerStore } from '../../../core/ledger/store/memory-store.js';
 import {
   MAX_GROUP_MEMBERS,
+  type BatchMarker,
   type Claim,
   type LedgerStore,
   type Position,
@@ -259,6 +261,33 @@ export class ModelledLedgerStore implements LedgerStore {
     return dynamoCall(this.site, 'write', (now) =>
       this.putIfAbsent(positionItem(position), now, () => this.inner.putPositionIfAbsent(position)),
     );
+  }
+
+  /** One conditional PutItem of the adapter's marker item (adapters/ledger-marker-item.ts, ADR 0498). */
+  putMarkerIfAbsent(marker: BatchMarker): Promise<boolean> {
+    return dynamoCall(this.site, 'write', (now, moved) => {
+      const item = fromWire(markerItem(marker));
+      moved(itemSize(item));
+      return this.putIfAbsent(item, now, () => this.inner.putMarkerIfAbsent(marker));
+    });
+  }
+
+  /** The adapter's one Query of the log's marker partition, in 1 MB pages. */
+  async *readMarkers(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<BatchMarker> {
+    const pages: { markers: BatchMarker[]; bytes: number }[] = [{ markers: [], bytes: 0 }];
+    for await (const m of this.inner.readMarkers(logId, fromSeq, toSeq)) {
+      const size = itemSize(fromWire(markerItem(m)));
+      if (pages.at(-1)!.bytes + size > QUERY_PAGE_BYTES) pages.push({ markers: [], bytes: 0 });
+      pages.at(-1)!.bytes += size;
+      pages.at(-1)!.markers.push(m);
+    }
+    for (const page of pages) {
+      await dynamoCall(this.site, 'read', async (now, moved) => {
+        this.charge(`mark#${logId}`, 'rcu', readUnits(page.bytes), now);
+        moved(page.bytes);
+      });
+      yield* page.markers;
+    }
   }
 
   putCheckpointIfAbsent(checkpoint: StoredCheckpoint): Promise<boolean> {

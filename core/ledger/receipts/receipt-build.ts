@@ -17,6 +17,7 @@ import { cosignedNote, type CheckpointNoteStore } from '../store/note-store.js';
 import { keepsNotes } from '../checkpoints/publish-note.js';
 import type { Receipt } from './receipt.js';
 import type { LedgerStore, Position } from '../store/store.js';
+import { findPosition } from '../store/find-position.js';
 
 export type ReceiptBuildError =
   /** No entry and no claim for the request id. */
@@ -36,7 +37,7 @@ export async function locateEntry(
   store: LedgerStore,
   requestId: string,
 ): Promise<Result<{ position: Position; body: string }, ReceiptBuildError>> {
-  const position = await store.readPosition(requestId);
+  const position = await findPosition(store, requestId);
   if (position === null) {
     const claim = await store.readClaim(requestId);
     return claim === null

@@ -7,11 +7,16 @@ export {
   type StoredEntry,
   type Claim,
   type Position,
+  type BatchMarker,
   type StoredCheckpoint,
   StoreReadError,
   checkGroup,
   MAX_GROUP_MEMBERS,
+  MAX_MARKER_MEMBERS,
+  checkMarker,
+  markerKey,
 } from './store.js';
+export { findPosition, markedPosition, type PositionIndex } from './find-position.js';
 export {
   cosignatureSortKey,
   type CheckpointNoteStore,

@@ -5,6 +5,9 @@
  */
 import {
   checkGroup,
+  checkMarker,
+  markerKey,
+  type BatchMarker,
   type Claim,
   type LedgerStore,
   type Position,
@@ -22,6 +25,8 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
   private readonly logs = new Map<string, StoredEntry[]>();
   private readonly claims = new Map<string, Claim>();
   private readonly positions = new Map<string, Position>();
+  /** `${logId}\u0000${last seq}` → the batch marker keyed there (ADR 0498). */
+  private readonly batchMarkers = new Map<string, BatchMarker>();
   private readonly checkpoints = new Map<string, StoredCheckpoint[]>();
   private readonly notes = new Map<string, StoredNote>();
   private readonly cosignatures = new Map<string, StoredCosignature>();
@@ -97,6 +102,24 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
     return putIfAbsent(this.positions, position.requestId, position);
   }
 
+  async putMarkerIfAbsent(marker: BatchMarker): Promise<boolean> {
+    await this.step('putMarkerIfAbsent');
+    checkMarker(marker);
+    const key = `${marker.logId}\u0000${markerKey(marker)}`;
+    if (this.batchMarkers.has(key)) return false;
+    const positions = Object.freeze(marker.positions.map((p) => Object.freeze({ seq: p.seq, requestId: p.requestId })));
+    this.batchMarkers.set(key, Object.freeze({ logId: marker.logId, positions }));
+    return true;
+  }
+
+  async *readMarkers(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<BatchMarker> {
+    await this.step('readMarkers');
+    const mine = [...this.batchMarkers.values()].filter(
+      (m) => m.logId === logId && markerKey(m) >= fromSeq && (toSeq === undefined || markerKey(m) <= toSeq),
+    );
+    for (const m of mine.sort((a, b) => markerKey(a) - markerKey(b))) yield m;
+  }
+
   async putCheckpointIfAbsent(checkpoint: StoredCheckpoint): Promise<boolean> {
     await this.step('putCheckpointIfAbsent');
     let list = this.checkpoints.get(checkpoint.logId);
@@ -148,12 +171,15 @@ export class MemoryLedgerStore implements LedgerStore, CheckpointNoteStore {
   }
 
   async *listPositions(): AsyncIterable<Position> {
-    yield* [...this.positions.values()];
+    yield* this.markers().positions;
   }
 
-  /** Test/offline helper: all claims and positions. */
+  /** Test/offline helper: all claims, and every position (position items, then each batch marker's). */
   markers(): { claims: Claim[]; positions: Position[] } {
-    return { claims: [...this.claims.values()], positions: [...this.positions.values()] };
+    const marked = [...this.batchMarkers.values()].flatMap((m) =>
+      m.positions.map((p) => ({ requestId: p.requestId, logId: m.logId, seq: p.seq })),
+    );
+    return { claims: [...this.claims.values()], positions: [...this.positions.values(), ...marked] };
   }
 }
 

@@ -10,7 +10,9 @@
  *   entry       pk "log#<logId>"      sk = seq (0, 1, 2, …)  the signed entry's canonical bytes + unsigned projection;
  *                                                             or a bundle of entries sk..sk+k-1 (ADR 0400)
  *   claim       pk "req#<requestId>"  sk = 0                  first sight of a request: its log and the head seen before
- *   position    pk "req#<requestId>"  sk = 1                  where the request's entry landed (an index, written after)
+ *   position    pk "req#<requestId>"  sk = 1                  where one request's entry landed (an index, written after;
+ *                                                             since ADR 0498 only on a rare path, see find-position.ts)
+ *   marker      pk "mark#<logId>"     sk = last seq named     where a delivery job's entries landed (ADR 0498)
  *   checkpoint  pk "ckpt#<logId>"     sk = treeSize           signed checkpoint bytes
  *
  * Every read method either returns the complete answer or throws (StoreReadError); a read cut short (throttled,
@@ -43,6 +45,36 @@ export interface Position {
   readonly seq: number;
 }
 
+/**
+ * Where the entries of one delivery job landed (docs/adr/0498-batch-markers-replace-positions.md): one item per job,
+ * written by the delivery stage after it has read every named entry back. Keyed by its last seq: every entry it names
+ * sits at or below it, so the marker naming a request's entry is keyed above the request's claim's headBefore.
+ */
+export interface BatchMarker {
+  readonly logId: string;
+  /** 1..MAX_MARKER_MEMBERS positions of this log, ascending seqs, distinct request ids (a delivery job's). */
+  readonly positions: readonly { readonly seq: number; readonly requestId: string }[];
+}
+
+/** The most positions one marker names: a delivery job names at most 10 entries (core/pipeline/delivery-job.ts). */
+export const MAX_MARKER_MEMBERS = 10;
+
+/** The seq a marker is keyed by: its last (highest) position's. */
+export const markerKey = (m: BatchMarker): number => m.positions[m.positions.length - 1]!.seq;
+
+/** A marker is 1..MAX_MARKER_MEMBERS positions with ascending seqs and distinct request ids; else a caller's bug. */
+export function checkMarker(m: BatchMarker): void {
+  if (m.positions.length < 1 || m.positions.length > MAX_MARKER_MEMBERS)
+    throw new RangeError(`a marker names 1..${MAX_MARKER_MEMBERS} positions, not ${m.positions.length}`);
+  const ids = new Set<string>();
+  for (const [i, p] of m.positions.entries()) {
+    if (!Number.isSafeInteger(p.seq) || p.seq < 0) throw new RangeError(`a marker's seq is a natural number: ${p.seq}`);
+    if (i > 0 && p.seq <= m.positions[i - 1]!.seq) throw new RangeError("a marker's seqs ascend");
+    if (ids.has(p.requestId)) throw new RangeError(`a marker names request ${p.requestId} once`);
+    ids.add(p.requestId);
+  }
+}
+
 export interface StoredCheckpoint {
   readonly logId: string;
   readonly treeSize: number;
@@ -67,18 +99,23 @@ export interface LedgerStore {
   readClaim(requestId: string): Promise<Claim | null>;
   /** Conditional create; false when a claim for this request id already exists. */
   putClaimIfAbsent(claim: Claim): Promise<boolean>;
+  /** The request's own position item, if one was written. Where its entry landed is `findPosition` (ADR 0498). */
   readPosition(requestId: string): Promise<Position | null>;
   /** Conditional create; a second identical write is a no-op (returns false), never an overwrite. */
   putPositionIfAbsent(position: Position): Promise<boolean>;
+  /** Conditional create of a batch marker keyed (logId, its last seq); false when that key is taken. */
+  putMarkerIfAbsent(marker: BatchMarker): Promise<boolean>;
+  /** The markers of a log keyed fromSeq <= key <= toSeq (undefined = to the end), ascending, consistent, complete. */
+  readMarkers(logId: string, fromSeq: number, toSeq?: number): AsyncIterable<BatchMarker>;
   /** Conditional create of a checkpoint (logId, treeSize). */
   putCheckpointIfAbsent(checkpoint: StoredCheckpoint): Promise<boolean>;
   readCheckpoints(logId: string): AsyncIterable<StoredCheckpoint>;
   /** The log ids that hold at least one entry (a full, complete listing). */
   listLogs(): Promise<string[]>;
   /**
-   * Every request position marker (a full, complete listing, in no particular order), for stores that can list
-   * them. `verify` checks each names a stored entry of its request: the only trace of an entry deleted from an
-   * unanchored tail (ADR 0164).
+   * Every position the store records (a full, complete listing, in no particular order): each position item and each
+   * position a batch marker names (ADR 0498), for stores that can list them. `verify` checks each names a stored entry
+   * of its request: the only trace of an entry deleted from an unanchored tail (ADR 0164).
    */
   listPositions?(): AsyncIterable<Position>;
 }

@@ -7,7 +7,8 @@
  *       the claim {requestId, logId, requestDigest, headBefore: h0} if absent (`claimRequest`, which a writer may
  *       start before evaluation, ADR 0402). Created → first sight: skip to (c). Refused → the winner's claim fixes
  *       the log; another requestDigest is a typed `request-id-conflict`;
- *   (b) a position item exists → the entry is already placed: return it (duplicate);
+ *   (b) a position exists (its own item, or a batch marker keyed above headBefore naming it: ADR 0498) → the entry
+ *       is already placed: return it (duplicate);
  *   (c) with head n, scan (claim.headBefore, n] for this request id — found → write its position, return it
  *       (duplicate); else build the entry for seq n+1 chained to entry n and create slot n+1 if absent — lost →
  *       re-read the head and repeat. The slot writes of a log are group-committed (`slotCommits`, ADR 0350): its
@@ -20,6 +21,7 @@ import { err, ok, type Result } from '../../result.js';
 import { entryHashOf, toStoredEntry, type BuiltEntry } from '../entries/entry.js';
 import { SlotGroups, type GroupAnswer } from './slot-groups.js';
 import type { Claim, LedgerStore, StoredEntry } from '../store/store.js';
+import { markedPosition } from '../store/find-position.js';
 
 /** A writer's own memory of each log's head. Only ever a lower bound of the true head, so it can cost a retry but
  *  never correctness; a writer keeps one per process and shares it across its appends. */
@@ -244,8 +246,9 @@ async function appendChecked(store: LedgerStore, req: AppendRequest): Promise<Re
     });
   }
   if (!sight.created) {
-    // (b) The position is written only after its entry, so when present the entry is final.
-    const position = await store.readPosition(req.requestId);
+    // (b) A position (its own item or a batch marker, ADR 0498) is written only after its entry, so when present the
+    // entry is final.
+    const position = (await store.readPosition(req.requestId)) ?? (await markedPosition(store, claim));
     if (position !== null) {
       const e = await entryAt(store, position.logId, position.seq);
       if (e === null || e.projection.requestId !== req.requestId)
