@@ -175,7 +175,7 @@ describe('the append protocol', () => {
 
   it('finds a delivered duplicate from the batch marker above its claim, without scanning the log or writing a position', async () => {
     const store = new MemoryLedgerStore();
-    const on = (id: string): AppendRequest => ({ ...request(id), logIds: ['only'], logId: 'only' });
+    const on = (id: string): AppendRequest => ({ ...request(id), logId: 'only' });
     for (const id of ['pre', 'm', 'post-1', 'post-2']) expect((await appendOnce(store, on(id))).ok).toBe(true);
     // The delivery stage marked m (seq 1, claimed above head 0) with the entries of its job (ADR 0498).
     await store.putMarkerIfAbsent({
