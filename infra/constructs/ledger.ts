@@ -104,23 +104,9 @@ export class Ledger extends Construct {
   grantPlace(role: iam.IRole): void {
     this.grantFamilies(role, ['dynamodb:Query'], [LEDGER_KEY_PREFIX.entry, LEDGER_KEY_PREFIX.marker]);
     // A position item's attributes only: a claim (req# too) carries requestDigest and headBefore besides.
-    this.grantPutOf(role, LEDGER_KEY_PREFIX.request, POSITION_ATTRIBUTES);
-    this.grantPutOf(role, LEDGER_KEY_PREFIX.marker, MARKER_ATTRIBUTES);
+    grantPutOf(this.table, role, LEDGER_KEY_PREFIX.request, POSITION_ATTRIBUTES);
+    grantPutOf(this.table, role, LEDGER_KEY_PREFIX.marker, MARKER_ATTRIBUTES);
     grantKeyVia(this.key, role, ['dynamodb'], ['encrypt']);
-  }
-
-  /** PutItem of `family` items carrying only `attributes`. */
-  private grantPutOf(role: iam.IRole, family: string, attributes: readonly string[]): void {
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['dynamodb:PutItem'],
-        resources: [this.table.tableArn],
-        conditions: {
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${family}*`] },
-          'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...attributes] },
-        },
-      }),
-    );
   }
 
   /**
@@ -212,4 +198,18 @@ export class Ledger extends Construct {
       }),
     );
   }
+}
+
+/** PutItem of `family` items of `table` carrying only `attributes`. */
+function grantPutOf(table: dynamodb.ITable, role: iam.IRole, family: string, attributes: readonly string[]): void {
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:PutItem'],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${family}*`] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...attributes] },
+      },
+    }),
+  );
 }
