@@ -18,17 +18,28 @@ const PACK_CACHE_SIZE = 64;
 /** `draftFeatures`: the deployment's (PipelineConfig.draftFeatures), so a pack is judged under the grammar recorded. */
 export function cachedPackSource(registry: PackBytesSource, draftFeatures: readonly DraftFeature[] = []): PackSource {
   const cache = new Lru<string, PackLoad>(PACK_CACHE_SIZE);
+  // One registry read per digest at a time: a cold instance's batch names the same pack in most of its records,
+  // and each would otherwise read (and pay for) the same item concurrently.
+  const reading = new Map<string, ReturnType<PackSource['load']>>();
+  const read = async (digest: string): ReturnType<PackSource['load']> => {
+    const bytes = await registry.getPack(digest);
+    // Neither a missing nor an unreadable pack is cached: it may be published (or put back) a moment later.
+    if (bytes === null) return { status: 'missing' };
+    if (!(bytes instanceof Uint8Array)) return bytes;
+    const loaded = loadPackBytes(digest, bytes, draftFeatures);
+    cache.set(digest, loaded);
+    return loaded;
+  };
   return {
-    async load(digest) {
+    load(digest) {
       const hit = cache.get(digest);
-      if (hit !== undefined) return hit;
-      const bytes = await registry.getPack(digest);
-      // Neither a missing nor an unreadable pack is cached: it may be published (or put back) a moment later.
-      if (bytes === null) return { status: 'missing' };
-      if (!(bytes instanceof Uint8Array)) return bytes;
-      const loaded = loadPackBytes(digest, bytes, draftFeatures);
-      cache.set(digest, loaded);
-      return loaded;
+      if (hit !== undefined) return Promise.resolve(hit);
+      let pending = reading.get(digest);
+      if (pending === undefined) {
+        pending = read(digest).finally(() => reading.delete(digest));
+        reading.set(digest, pending);
+      }
+      return pending;
     },
     resolveAlias: (alias) => registry.resolveAlias(alias),
   };
