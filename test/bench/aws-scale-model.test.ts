@@ -562,10 +562,12 @@ describe('the scale model end to end', () => {
   });
 
   it("runs as many delivery consumers as the deployment's deliverMaximumConcurrency", async () => {
-    const light: ScaleOptions = { ...o, throttle: false };
-    const two = await simulate(work, light, { kind: 'backlog' });
+    // Enough jobs that two consumers fall behind and take several a receive; 60 appends can leave both at one each.
+    const light: ScaleOptions = { ...o, appends: 400, throttle: false };
+    const more = workload(light.appends, packBytes, light.seed);
+    const two = await simulate(more, light, { kind: 'backlog' });
     const many = await simulate(
-      work,
+      more,
       { ...light, deployment: resolveConfig({ ...deployment, deliverMaximumConcurrency: 12 }) },
       { kind: 'backlog' },
     );
