@@ -258,5 +258,25 @@ describe('docket verify on a live ledger store', () => {
         relay.fail = () => null;
       }
     }, 60_000);
+
+    // Runs after the honest verdicts above: it plants an item in the shared table.
+    it('finds a batch marker planted by a writer with table access and no key: it names a request at another’s seq (exit 1)', async () => {
+      // The item the delivery stage writes (adapters/ledger-marker-item.ts), written past every role: only verify stands.
+      const client = createDynamoDbClient({ endpoint: stack.endpoint });
+      try {
+        const planted = new DynamoDbLedgerStore({ client, tableName: TABLE });
+        expect(
+          await planted.putMarkerIfAbsent({ logId: 'log-a', positions: [{ seq: 3, requestId: 'log-a-req-1' }] }),
+        ).toBe(true);
+      } finally {
+        client.destroy();
+      }
+      const io = memoryIo();
+      const args = ['--endpoint', stack.endpoint, '--table', TABLE, '--policy', file('baseline', 'policy.json')];
+      expect(await run([...args, '--checkpoints', file('baseline', 'checkpoints.json')], io)).toBe(1);
+      expect(oneJsonLine(io.out()).findings).toEqual([
+        { code: 'position-mismatch', logId: 'log-a', seq: 3, requestId: 'log-a-req-1' },
+      ]);
+    });
   });
 });
