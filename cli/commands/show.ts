@@ -4,7 +4,7 @@
  */
 import { EXIT, parseCommandArgs, reportUsage } from '../args.js';
 import type { CliIo } from '../io.js';
-import { findPosition, parseStoredEntry } from '../../core/ledger/index.js';
+import { locateEntry, parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
 import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { onStack } from '../on-stack.js';
@@ -23,33 +23,25 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const requestId = positionals[0];
   if (requestId === undefined) return reportUsage(io, 'show', 'name a request id', USAGE);
   return onStack(io, 'show', values, async (stack) => {
-    const position = await findPosition(stack.store, requestId);
-    if (position === null) {
-      const claim = await stack.store.readClaim(requestId);
+    const located = await locateEntry(stack.store, requestId);
+    if (!located.ok) {
+      io.stderr(`docket show: ${terminalText(located.error.detail)}\n`);
+      return EXIT.FAILED;
+    }
+    const { position, body } = located.value;
+    const parsed = parseStoredEntry(body);
+    if (!parsed.ok) {
       io.stderr(
-        `docket show: ${terminalText(claim ? `${requestId} is claimed on log ${claim.logId} but not recorded yet` : `no entry for request ${requestId}`)}\n`,
+        `docket show: ${terminalText(`the stored entry ${position.logId}/${position.seq} is ${parsed.error.code}: ${parsed.error.detail}`)}\n`,
       );
       return EXIT.FAILED;
     }
-    for await (const stored of stack.store.readEntries(position.logId, position.seq, position.seq)) {
-      const parsed = parseStoredEntry(stored.body);
-      if (!parsed.ok) {
-        io.stderr(
-          `docket show: ${terminalText(`the stored entry ${position.logId}/${position.seq} is ${parsed.error.code}: ${parsed.error.detail}`)}\n`,
-        );
-        return EXIT.FAILED;
-      }
-      if (values.json)
-        io.stdout(
-          `${JSON.stringify({ logId: position.logId, seq: position.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry })}\n`,
-        );
-      else io.stdout(describeEntry(parsed.value.entry, parsed.value.entryHash));
-      return EXIT.OK;
-    }
-    io.stderr(
-      `docket show: ${terminalText(`the position of ${requestId} names a missing entry ${position.logId}/${position.seq}`)}\n`,
-    );
-    return EXIT.FAILED;
+    if (values.json)
+      io.stdout(
+        `${JSON.stringify({ logId: position.logId, seq: position.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry })}\n`,
+      );
+    else io.stdout(describeEntry(parsed.value.entry, parsed.value.entryHash));
+    return EXIT.OK;
   });
 }
 

@@ -100,6 +100,17 @@ describe('portable receipts', () => {
     }
   });
 
+  it('a position planted to name another request’s entry gives no receipt of that entry', async () => {
+    const store = await checkpointed(3);
+    // A writer with table access and no key claims r9 (never recorded) and marks it at r1's seq.
+    await store.putClaimIfAbsent({ requestId: 'r9', logId: 'log-a', requestDigest: sha256Hex('r9'), headBefore: -1 });
+    await store.putMarkerIfAbsent({ logId: 'log-a', positions: [{ seq: 1, requestId: 'r9' }] });
+    const r = await buildReceipt(store, 'r9');
+    expect(r).toMatchObject({ ok: false, error: { code: 'not-recorded' } });
+    expect(r.ok ? '' : r.error.detail).toContain('an entry of another request');
+    expect((await buildReceipt(store, 'r1')).ok).toBe(true);
+  });
+
   it('a receipt judged from its bytes gets the same verdict, and unreadable bytes get the reader error, not a finding', async () => {
     const r = await receiptOf(await checkpointed(4), 'r2');
     const bytes = utf8Bytes(receiptText(r));

@@ -4,5 +4,5 @@
  */
 export { receiptText, readReceipt } from './receipt.js';
 export { verifyReceipt, type ReceiptInput, type ReceiptVerdict } from './receipt-verify.js';
-export { buildReceipt, type ReceiptBuildError } from './receipt-build.js';
+export { buildReceipt, locateEntry, type ReceiptBuildError } from './receipt-build.js';
 export { auditPromise } from './promise-audit.js';

@@ -22,7 +22,7 @@ import { findPosition } from '../store/find-position.js';
 export type ReceiptBuildError =
   /** No entry and no claim for the request id. */
   | { readonly code: 'unknown-request'; readonly detail: string }
-  /** Claimed but not recorded yet, or the position names a slot with no entry. */
+  /** Claimed but not recorded yet, or its position names a slot with no entry or another request's entry. */
   | { readonly code: 'not-recorded'; readonly detail: string }
   /** Recorded, but no checkpoint of the log covers it yet; `newestCheckpointTime` dates the log's newest one, if any. */
   | {
@@ -44,8 +44,16 @@ export async function locateEntry(
       ? err({ code: 'unknown-request', detail: `no entry for request ${requestId}` })
       : err({ code: 'not-recorded', detail: `${requestId} is claimed on log ${claim.logId} but not recorded yet` });
   }
-  for await (const e of store.readEntries(position.logId, position.seq, position.seq))
-    if (e.seq === position.seq) return ok({ position, body: e.body });
+  for await (const e of store.readEntries(position.logId, position.seq, position.seq)) {
+    if (e.seq !== position.seq) continue;
+    // Positions and batch markers are unsigned indexes (docs/verify.md "Threat model"): the entry itself must say so.
+    if (e.projection.requestId !== requestId)
+      return err({
+        code: 'not-recorded',
+        detail: `the index of ${requestId} names ${position.logId}/${position.seq}, an entry of another request`,
+      });
+    return ok({ position, body: e.body });
+  }
   return err({
     code: 'not-recorded',
     detail: `the position of ${requestId} names a missing entry ${position.logId}/${position.seq}`,
