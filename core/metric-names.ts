@@ -29,9 +29,3 @@ export const DOCKET_SERVICES = Object.freeze({
   deliver: 'docket-deliver',
   checkpoint: 'docket-checkpoint',
 });
-
-/**
- * The message attribute the sequence function sets on each request it forwards to the FIFO ledger queue: the intake
- * message's SentTimestamp (epoch ms), from which the evaluate function measures RequestToEntryMs.
- */
-export const INTAKE_SENT_TIMESTAMP_ATTRIBUTE = 'IntakeSentTimestamp';

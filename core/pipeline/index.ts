@@ -27,3 +27,10 @@ export { sentRequestOf, type SentRequest } from './result-verdict.js';
 export { proveResult, type ProvenEntry } from './result-proof.js';
 export { requestIdFilterPolicies } from './result-filter.js';
 export { forwardDeduplicationId, sequenceMessage } from './sequencing.js';
+export {
+  isLedgerMessage,
+  ledgerMessageBytes,
+  packLedgerMessages,
+  readLedgerMessage,
+  type SequencedRequest,
+} from './ledger-message.js';

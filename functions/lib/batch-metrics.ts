@@ -6,17 +6,18 @@
  * Per log (the FIFO message group: the evaluate function, dimensions service + logId), once per invocation:
  *   BatchCycleMs       the invocation, invoked → answered: the part of a log's batch cycle spent under its FIFO lock
  *                      inside the function (SQS's poll, invoke and delete come on top of it)
- *   BatchRecords       the records of that log in the batch (the batch fill)
- *   LedgerQueueWaitMs  per record: sent to the ledger queue → invoked (waiting for the log's lock and the poll)
- *   RequestToEntryMs   per record answered: sent to the intake queue (IntakeSentTimestamp, set by the sequence
- *                      function) → the batch answered, its entry written and its delivery job sent
+ *   BatchRecords       the requests of that log in the batch (the batch fill; a ledger message carries several)
+ *   LedgerQueueWaitMs  per request: its message sent to the ledger queue → invoked (the log's lock and the poll)
+ *   RequestToEntryMs   per request answered: sent to the intake queue (its intakeSentTimestamp in the ledger
+ *                      message) → the batch answered, its entry written and its delivery job sent
  * Per invocation and table (dimensions service, table), when a capacity meter is given (adapters/consumed-capacity.ts):
  *   ConsumedWriteUnits, ConsumedReadUnits   every DynamoDB unit the function's calls consumed since the last batch
  */
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { ledgerQueueRecords, type LedgerQueueRecord } from './ledger-queue-records.js';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { CapacityMeter } from '../../adapters/consumed-capacity.js';
-import { DOCKET_METRICS as M, INTAKE_SENT_TIMESTAMP_ATTRIBUTE } from '../../core/metric-names.js';
+import { DOCKET_METRICS as M } from '../../core/metric-names.js';
 
 export type SqsBatchHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
@@ -56,15 +57,16 @@ export function measuredBatches(handle: SqsBatchHandler, o: BatchMetricsOptions)
       const answered = now();
       if (o.perLog === true && answer !== undefined) {
         const failed = new Set((answer?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
-        for (const [logId, records] of byLog(event.Records ?? [])) {
+        const sentAt = new Map((event.Records ?? []).map((r) => [r.messageId, timestamp(r.attributes?.SentTimestamp)]));
+        for (const [logId, records] of byLog(ledgerQueueRecords(event.Records ?? []))) {
           metrics.addDimension('logId', logId);
           metrics.addMetric(M.batchCycle, MetricUnit.Milliseconds, answered - invoked);
           metrics.addMetric(M.batchRecords, MetricUnit.Count, records.length);
           for (const r of records) {
-            const sent = timestamp(r.attributes?.SentTimestamp);
+            const sent = sentAt.get(r.messageId);
             if (sent !== undefined)
               metrics.addMetric(M.ledgerQueueWait, MetricUnit.Milliseconds, Math.max(0, invoked - sent));
-            const intake = timestamp(r.messageAttributes?.[INTAKE_SENT_TIMESTAMP_ATTRIBUTE]?.stringValue);
+            const intake = timestamp(r.intakeSentTimestamp);
             if (intake !== undefined && !failed.has(r.messageId))
               metrics.addMetric(M.requestToEntry, MetricUnit.Milliseconds, Math.max(0, answered - intake));
           }
@@ -84,10 +86,10 @@ export function measuredBatches(handle: SqsBatchHandler, o: BatchMetricsOptions)
   };
 }
 
-function byLog(records: readonly SQSRecord[]): Map<string, SQSRecord[]> {
-  const groups = new Map<string, SQSRecord[]>();
+function byLog(records: readonly LedgerQueueRecord[]): Map<string, LedgerQueueRecord[]> {
+  const groups = new Map<string, LedgerQueueRecord[]>();
   for (const r of records) {
-    const g = r.attributes?.MessageGroupId;
+    const g = r.groupId;
     if (g === undefined || g === '') continue;
     const list = groups.get(g);
     if (list === undefined) groups.set(g, [r]);

@@ -21,6 +21,7 @@ import {
   deliveryJobBytes,
   forwardDeduplicationId,
   handleBatch,
+  ledgerMessageBytes,
   LedgerWriteError,
   ledgerWriter,
   processRequest,
@@ -34,6 +35,7 @@ import {
   type SequencedLedgerWriter,
 } from '../../core/pipeline/index.js';
 import { draftFeaturesFromEnv, jsonArray } from './environment-lists.js';
+import { distinctFailures, ledgerQueueRecords, type LedgerQueueRecord } from './ledger-queue-records.js';
 import { silentObservability, type Observability } from './observability.js';
 
 export interface EvaluateRuntime {
@@ -62,28 +64,29 @@ export interface RuntimeParts {
     o: Extract<ProcessOutcome, { status: 'dead-letter' }>,
   ) => Promise<void>;
   readonly observability?: Observability;
+  /** Records processed at once (default RECORD_CONCURRENCY). */
+  readonly concurrency?: number;
 }
+
+/**
+ * Records of a batch processed at once: a batch of 10 ledger messages carries up to 100 requests, each a claim and an
+ * archive put in flight; 24 keeps those 48 calls within the SDK's default pool of 50 sockets per client.
+ */
+export const RECORD_CONCURRENCY = 24;
 
 export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
   const obs = parts.observability ?? silentObservability;
   return {
     async handle(event) {
-      const records = (event.Records ?? []).map((r) => {
-        const groupId = r.attributes?.MessageGroupId;
-        return {
-          messageId: r.messageId,
-          body: r.body,
-          receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1'),
-          // Set by the sequence function: the id of the message the requester sent to the intake queue.
-          intakeMessageId: r.messageAttributes?.IntakeMessageId?.stringValue,
-          ...(groupId !== undefined ? { groupId } : {}),
-        };
-      });
+      const records = ledgerQueueRecords(event.Records ?? []);
       // Heads are read once per log per batch and checked against what this instance wrote (ADR 0271).
       parts.ledger.forgetHeads();
       try {
-        return await handleBatch(records, {
+        const answer = await handleBatch(records, {
           process: async (bytes, record) => {
+            const invalid = (record as LedgerQueueRecord).invalid;
+            if (invalid !== undefined)
+              return { status: 'dead-letter', code: 'ledger-message-invalid', message: invalid };
             // A record without a group (not from the FIFO ledger queue) is refused by the writer: not-a-log-group.
             const ledger = parts.ledger.forLog(record.groupId ?? '');
             try {
@@ -97,9 +100,11 @@ export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
             }
           },
           jobs: parts.jobs,
-          deadLetter: (record, o) => parts.deadLetter(record as BatchRecord & { intakeMessageId?: string }, o),
+          deadLetter: (record, o) => parts.deadLetter(record as LedgerQueueRecord, o),
           observer: obs,
+          concurrency: parts.concurrency ?? RECORD_CONCURRENCY,
         });
+        return { batchItemFailures: distinctFailures(answer.batchItemFailures) };
       } finally {
         obs.flush();
       }
@@ -192,18 +197,24 @@ export interface EnvRuntimeOptions {
 }
 
 /**
- * Sends a record's body verbatim to the FIFO ledger queue under the group of the log its claim fixes
- * (claim-in-other-log, ADR 0270), keeping the intake message id for dead letters.
+ * Sends a request on to the FIFO ledger queue group of the log its claim fixes (claim-in-other-log, ADR 0270): a
+ * ledger message of that one request, keeping its intake message id for dead letters.
  */
 export function sqsLedgerForwarder(sqs: SQSClient, ledgerQueueUrl: string) {
-  return async (record: BatchRecord & { readonly intakeMessageId?: string }, logId: string): Promise<void> => {
-    await sendMessage(sqs, ledgerQueueUrl, {
-      body: record.body,
-      groupId: logId,
-      deduplicationId: forwardDeduplicationId(record.body, logId),
-      attributes: {
-        IntakeMessageId: { DataType: 'String', StringValue: record.intakeMessageId ?? record.messageId },
+  return async (record: LedgerQueueRecord, logId: string): Promise<void> => {
+    const body = ledgerMessageBytes([
+      {
+        body: record.body,
+        intakeMessageId: record.intakeMessageId ?? record.messageId,
+        ...(record.intakeSentTimestamp !== undefined ? { intakeSentTimestamp: record.intakeSentTimestamp } : {}),
       },
+    ]);
+    // It arrived in a message no larger, so it fits one; if not, the record fails and is redelivered.
+    if (!body.ok) throw new TypeError(body.error.message);
+    await sendMessage(sqs, ledgerQueueUrl, {
+      body: body.value,
+      groupId: logId,
+      deduplicationId: forwardDeduplicationId(body.value, logId),
     });
   };
 }
