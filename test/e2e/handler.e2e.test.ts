@@ -1,8 +1,9 @@
 /**
  * The Lambda modules themselves (functions/evaluate.ts and functions/deliver.ts `handler`): cold start from the
- * environment (key file, build digest, configuration), an SQS event of three records — a valid request, an
- * unidentifiable one, an unknown pack — and the partial batch response, against the local stack; the delivery job it
- * sent, handed to the deliver module, places both entries; then the checkpoint Lambda module on demand.
+ * environment (key file, build digest, configuration), an SQS event of the FIFO ledger queue — one ledger message
+ * carrying three requests (a valid one, an unidentifiable one, an unknown pack; ADR 0497) and one body that is not a
+ * ledger message, read as one request — and the partial batch response, against the local stack; the delivery job it
+ * sent, handed to the deliver module, places the entries; then the checkpoint Lambda module on demand.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { writeSigningKey } from '../../stack/local-files.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
-import { sequenceMessage } from '../../core/pipeline/sequencing.js';
+import { ledgerMessageBytes, sequenceMessage } from '../../core/pipeline/index.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { findPosition } from '../../core/ledger/store/find-position.js';
@@ -69,27 +70,37 @@ const record = (messageId: string, body: string) => ({
   awsRegion: 'us-east-1',
 });
 
-/** A record of the FIFO ledger queue: its group is the one the sequence function gives it (the log, ADR 0270). */
+/** A record of the FIFO ledger queue under the group the sequence function gives its body (a log, ADR 0497). */
 const ledgerRecord = (messageId: string, body: string) => {
   const r = record(messageId, body);
-  const groupId = sequenceMessage(body, messageId, JSON.parse(w.env.LOG_IDS!) as string[]).groupId;
+  const groupId = sequenceMessage(body, JSON.parse(w.env.LOG_IDS!) as string[]).groupId;
   return { ...r, attributes: { ...r.attributes, MessageGroupId: groupId } };
 };
 
-it('cold-starts from the environment, records the good request and the refusal, and sends the unidentifiable one to the rejects queue', async () => {
+/** The ledger message the sequence function sends for an intake batch of these (intake message id, body) pairs. */
+const ledgerMessage = (requests: readonly (readonly [string, string])[]) => {
+  const bytes = ledgerMessageBytes(requests.map(([intakeMessageId, body]) => ({ body, intakeMessageId })));
+  if (!bytes.ok) throw new Error(bytes.error.message);
+  return bytes.value;
+};
+
+it('cold-starts from the environment, records the good requests and the refusal, and sends the unidentifiable one to the rejects queue under its intake message id', async () => {
   const { digest } = await w.registry.putPack(new Uint8Array(readFileSync('examples/vendor-onboarding-target.json')));
   const { handler } = await import('../../functions/evaluate.js');
+  const good = (id: string) =>
+    `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"sha256:${digest}","facts":{"vendor":{"riskScore":"12.5","sanctioned":false}},"evidence":{"tax-certificate":"present"}}`;
   const event = {
     Records: [
       ledgerRecord(
         'm1',
-        `{"format":"${REQUEST_FORMAT}","requestId":"h-1","pack":"sha256:${digest}","facts":{"vendor":{"riskScore":"12.5","sanctioned":false}},"evidence":{"tax-certificate":"present"}}`,
+        ledgerMessage([
+          ['i1', good('h-1')],
+          ['i2', '{"requestId":'],
+          ['i3', `{"format":"${REQUEST_FORMAT}","requestId":"h-3","pack":"sha256:${'0'.repeat(64)}","facts":{}}`],
+        ]),
       ),
-      ledgerRecord('m2', '{"requestId":'),
-      ledgerRecord(
-        'm3',
-        `{"format":"${REQUEST_FORMAT}","requestId":"h-3","pack":"sha256:${'0'.repeat(64)}","facts":{}}`,
-      ),
+      // Not a ledger message (a planted body, or one sent before the format): one request's bytes.
+      ledgerRecord('m2', good('h-2')),
     ],
   } as unknown as SQSEvent;
   const res = await handler(event);
@@ -106,8 +117,9 @@ it('cold-starts from the environment, records the good request and the refusal, 
   } as unknown as SQSEvent);
   expect(delivered).toEqual({ batchItemFailures: [] });
   const p1 = await findPosition(w.store, 'h-1');
+  const p2 = await findPosition(w.store, 'h-2');
   const p3 = await findPosition(w.store, 'h-3');
-  expect([p1 !== null, p3 !== null]).toEqual([true, true]);
+  expect([p1 !== null, p2 !== null, p3 !== null]).toEqual([true, true, true]);
   for await (const e of w.store.readEntries(p1!.logId, p1!.seq, p1!.seq)) {
     expect(JSON.parse(e.body).evaluator).toEqual({
       name: 'docket-evaluator',
@@ -130,7 +142,7 @@ it('cold-starts from the environment, records the good request and the refusal, 
       m.MessageAttributes?.DocketReason?.StringValue,
       m.MessageAttributes?.OriginalMessageId?.StringValue,
     ]),
-  ).toEqual([['{"requestId":', 'request-not-json', 'm2']]);
+  ).toEqual([['{"requestId":', 'request-not-json', 'i2']]);
 });
 
 it('writes a signed checkpoint of every log on invocation and exports them to the configured file', async () => {
@@ -142,7 +154,7 @@ it('writes a signed checkpoint of every log on invocation and exports them to th
   expect(out.checkpoints.map((c) => c.logId)).toEqual(logIds);
   expect(out.checkpoints.map((c) => c.status)).toEqual(logIds.map(() => 'written'));
   const total = out.checkpoints.reduce((n, c) => n + c.treeSize, 0);
-  expect(total).toBe(2); // h-1 and h-3 of the test above
+  expect(total).toBe(3); // h-1, h-2 and h-3 of the test above
   const exported = JSON.parse(readFileSync(exportFile, 'utf8')) as { format: string; checkpoints: { body: string }[] };
   expect(exported.format).toBe('docket.checkpoint-export/1');
   expect(exported.checkpoints.map((c) => JSON.parse(c.body).origin)).toEqual(
