@@ -21,9 +21,9 @@ import { run as submit } from '../../cli/commands/submit.js';
 import { run as verify } from '../../cli/commands/verify.js';
 import { run as verifyReceipt } from '../../cli/commands/verify-receipt.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
-import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { signingKeyDocument } from '../../adapters/signing-key.js';
 import { startE2e, type E2eWorld } from './harness.js';
+import { sendToLog } from './ledger-queue.js';
 import { worldIo, type WorldIo } from './world-io.js';
 
 let w: E2eWorld;
@@ -39,23 +39,6 @@ afterAll(async () => {
   await w?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/**
- * Request ids `<prefix>-<i>` for which `wanted` holds of their log, `count` of them. Under one writer per log a
- * request's log is selectLog of its id (ADR 0270), so a test picks ids to put traffic where it needs it.
- */
-function idsOn(prefix: string, logIds: readonly string[], wanted: (log: string, taken: readonly string[]) => boolean) {
-  const ids: string[] = [];
-  const taken: string[] = [];
-  for (let i = 0; i < 10_000 && !wanted('', taken); i++) {
-    const log = selectLog(`${prefix}-${i}`, logIds);
-    if (wanted(log, taken)) {
-      ids.push(`${prefix}-${i}`);
-      taken.push(log);
-    }
-  }
-  return ids;
-}
 
 const flags = () => ['--endpoint', w.stack.endpoint, '--region', w.stack.region, '--stage', 'omit'];
 
@@ -74,12 +57,11 @@ it('verify names a deleted request from the archive, and the requester’s saved
   const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
 
   // Genuine traffic, then the victim's request, waited for and saved as its requester keeps it.
-  // One earlier entry on every log, so the victim's log is not emptied by the deletion below.
-  const before = idsOn('before', logIds, (log, taken) =>
-    log === '' ? taken.length === logIds.length : !taken.includes(log),
-  );
-  for (const id of before) await io.submit(io.request(id, 'vendor', LOW_RISK));
-  for (const id of before) await io.entryOf(id);
+  // One earlier entry on every log, so the victim's log is not emptied by the deletion below. The sequence function
+  // picks a log per ledger message, by its digest (ADR 0497): each log gets a ledger message of its own here.
+  const before = logIds.map((_, i) => `before-${i}`);
+  for (const [i, log] of logIds.entries()) await sendToLog(w, log, [io.request(before[i]!, 'vendor', LOW_RISK)]);
+  expect(await Promise.all(before.map(async (id) => (await io.entryOf(id)).logId))).toEqual(logIds);
   // An honest checkpoint of every log, before the victim: the logs are registered, the victim not yet covered.
   const honest = await cli(checkpoint, ['--key', key, '--policy', policy, '--out', checkpoints, ...flags()]);
   expect(honest.code, honest.err).toBe(0);
@@ -157,10 +139,14 @@ it('verify names a deleted request from the archive, and the requester’s saved
     }),
   );
   await w.coldStart();
-  // Two new requests on the victim's log: the first takes the deleted entry's slot.
-  const after = idsOn('after', logIds, (log, taken) => (log === '' ? taken.length === 2 : log === victim.logId));
-  for (const id of after) await io.submit(io.request(id, 'vendor', LOW_RISK));
-  for (const id of after) await io.entryOf(id);
+  // Two new requests on the victim's log (one ledger message under its group): the first takes the deleted entry's slot.
+  const after = ['after-0', 'after-1'];
+  await sendToLog(
+    w,
+    victim.logId,
+    after.map((id) => io.request(id, 'vendor', LOW_RISK)),
+  );
+  for (const id of after) expect((await io.entryOf(id)).logId).toBe(victim.logId);
   const refilled = await w.store.readHead(victim.logId);
   expect(refilled!.seq).toBeGreaterThanOrEqual(victim.seq);
   const again = await cli(checkpoint, ['--key', key, '--policy', policy, '--out', checkpoints, ...flags()]);
