@@ -1,7 +1,8 @@
 /**
- * One writer per log over the local stack (docs/adr/0270-one-writer-per-log.md): the real sequence runtime forwards
- * intake messages to the FIFO ledger queue under their log's message group, the real evaluate runtime writes each
- * group to its log only, forwards a claim naming another log, and refuses a log whose head moved backwards.
+ * One writer per log over the local stack (docs/adr/0270-one-writer-per-log.md): the real sequence runtime packs
+ * intake messages into ledger messages, each under the message group of a log (docs/adr/0497-a-ledger-message-carries-
+ * many-requests.md), the real evaluate runtime writes each group to its log only, forwards a claim naming another log,
+ * and refuses a log whose head moved backwards.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,9 @@ import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { entriesOfItem } from '../../adapters/ledger-entry-item.js';
 import { sendMessage, sendMessages } from '../../adapters/sqs.js';
-import { selectLog } from '../../core/ledger/write/log-selection.js';
+import { sequenceMessage } from '../../core/pipeline/index.js';
 import { startE2e, type E2eWorld } from './harness.js';
+import { ledgerMessageOf, sendToLog, watchLedgerQueue } from './ledger-queue.js';
 import { ex, sleep, worldIo, type WorldIo } from './world-io.js';
 import { findPosition } from '../../core/ledger/store/find-position.js';
 
@@ -19,14 +21,10 @@ let w: E2eWorld;
 let io: WorldIo;
 let logs: string[];
 const facts = () => ex('requests/triage-complete-appropriate.facts.json');
-
-/** A request id, with `prefix`, that selectLog sends to `log`. */
-function idFor(log: string, prefix: string): string {
-  for (let i = 0; ; i++) if (selectLog(`${prefix}-${i}`, logs) === log) return `${prefix}-${i}`;
-}
+const watch = watchLedgerQueue();
 
 beforeAll(async () => {
-  w = await startE2e({ stage: 'fifo', visibilityTimeout: 2 });
+  w = await startE2e({ stage: 'fifo', visibilityTimeout: 2, wrapHandler: watch.wrapHandler });
   io = await worldIo(w);
   logs = JSON.parse(w.env.LOG_IDS!) as string[];
 }, 120_000);
@@ -47,17 +45,27 @@ describe('one writer per log over the local stack', () => {
   it('records each request sent to the intake queue in the log its message group names', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `fifo-route-${i}`);
     for (const id of ids) await io.submit(io.request(id, 'triage', facts()));
-    for (const id of ids) expect((await io.entryOf(id, 30_000)).logId).toBe(selectLog(id, logs));
+    for (const id of ids) {
+      const { logId } = await io.entryOf(id, 30_000);
+      const carriers = watch.carriersOf(id);
+      expect(carriers.length).toBeGreaterThan(0);
+      // Every delivery of it came in the group of the log it is recorded in, the group the sequence function gives
+      // the ledger message that carries it (its digest's log: any log is correct, the claim fixes it, ADR 0160).
+      for (const m of carriers) expect([m.groupId, sequenceMessage(m.body, logs).groupId]).toEqual([logId, logId]);
+    }
   }, 60_000);
 
   it('writes a FIFO batch of one log as one bundle item, which every reader reads as its entries', async () => {
     const log = logs[3]!;
-    const ids = Array.from({ length: 10 }, (_, i) => idFor(log, `fifo-bundle-${i}`));
-    // Ten messages of one group put on the ledger queue in one call: its consumer takes them as one batch.
+    const ids = Array.from({ length: 10 }, (_, i) => `fifo-bundle-${i}`);
+    // Ten ledger messages of one group put on the ledger queue in one call: its consumer takes them as one batch.
     await sendMessages(
       w.sqs,
       w.queueUrl('ledger.fifo'),
-      ids.map((id) => ({ body: io.request(id, 'triage', facts()), groupId: log, deduplicationId: id })),
+      ids.map((id) => {
+        const { message } = ledgerMessageOf([io.request(id, 'triage', facts())]);
+        return { body: message, groupId: log, deduplicationId: sequenceMessage(message, [log]).deduplicationId };
+      }),
     );
     const entries = await Promise.all(ids.map((id) => io.entryOf(id, 30_000)));
     const items = await w.dynamodb.send(
@@ -90,7 +98,7 @@ describe('one writer per log over the local stack', () => {
 
   it('forwards a request whose claim names another log to that log, and records it there once', async () => {
     const [home, claimed] = [logs[0]!, logs[1]!];
-    const id = idFor(home, 'fifo-moved');
+    const id = 'fifo-moved';
     const body = io.request(id, 'triage', facts());
     const head = await w.store.readHead(claimed);
     // A claim left by a first delivery under another log configuration, which died before its slot.
@@ -100,9 +108,16 @@ describe('one writer per log over the local stack', () => {
       requestDigest: createHash('sha256').update(body, 'utf8').digest('hex'),
       headBefore: head === null ? -1 : head.seq,
     });
-    await io.submit(body);
+    // Sent, as the sequence function may, in a ledger message under a log other than the claim's.
+    const sent = await sendToLog(w, home, [body]);
     const e = await io.entryOf(id, 30_000);
     expect(e.logId).toBe(claimed);
+    // Handed first under its home group, then forwarded under the claimed log's as a ledger message of its own that
+    // still names the message the requester sent.
+    const carriers = watch.carriersOf(id);
+    expect([...new Set(carriers.map((m) => m.groupId))]).toEqual([home, claimed]);
+    for (const m of carriers)
+      expect(m.requests!.map((q) => q.intakeMessageId)).toEqual([sent.requests[0]!.intakeMessageId]);
     let copies = 0;
     for (const log of logs)
       for await (const x of w.store.readEntries(log, 0)) if (x.projection.requestId === id) copies++;
@@ -114,7 +129,7 @@ describe('one writer per log over the local stack', () => {
   it('rejects a request whose id a keyless table writer claimed first under other bytes, and verify reports it', async () => {
     // The claim is made before the evaluation (ADR 0402); a squatted id must still end as the requester's clear
     // refusal on the rejects queue (ADR 0492), never as an entry under the planted digest.
-    const id = idFor(logs[0]!, 'fifo-squatted');
+    const id = 'fifo-squatted';
     const body = io.request(id, 'triage', facts());
     await w.store.putClaimIfAbsent({ requestId: id, logId: logs[0]!, requestDigest: 'f'.repeat(64), headBefore: -1 });
     await io.submit(body);
@@ -130,21 +145,24 @@ describe('one writer per log over the local stack', () => {
 
   // Last: it damages the ledger on purpose.
   it('refuses to write a log whose newest entry was deleted from under its writer', async () => {
-    const log = logs[2]!;
-    const first = idFor(log, 'fifo-before');
+    const first = 'fifo-before';
     await io.submit(io.request(first, 'triage', facts()));
     const written = await io.entryOf(first, 30_000);
+    const log = written.logId;
     // The item holding it goes (with a bundle, the entries written with it too).
     const firstDeleted = await deleteEntryItemAt(w.dynamodb, w.env.LEDGER_TABLE!, log, written.seq);
-    const next = idFor(log, 'fifo-after');
-    await io.submit(io.request(next, 'triage', facts()));
+    // The next request for that log, in a ledger message under its group (the sequence function's pick is the
+    // message digest's log; the test needs this one).
+    const next = 'fifo-after';
+    await sendToLog(w, log, [io.request(next, 'triage', facts())]);
     // Several visibility timeouts (2 s): every delivery is refused, nothing is written into the hole.
     await sleep(8_000);
     expect(await findPosition(w.store, next)).toBeNull();
     expect((await w.store.readHead(log))?.seq ?? -1).toBe(firstDeleted - 1);
     // Other logs keep being written.
-    const other = idFor(logs[3]!, 'fifo-elsewhere');
-    await io.submit(io.request(other, 'triage', facts()));
-    expect((await io.entryOf(other, 30_000)).logId).toBe(logs[3]);
+    const elsewhere = logs.find((l) => l !== log)!;
+    const other = 'fifo-elsewhere';
+    await sendToLog(w, elsewhere, [io.request(other, 'triage', facts())]);
+    expect((await io.entryOf(other, 30_000)).logId).toBe(elsewhere);
   }, 90_000);
 });
