@@ -26,7 +26,6 @@ import { createHash } from 'node:crypto';
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
-import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { readHandoffMessage } from '../../core/pipeline/index.js';
 import { GRAPH_REQUEST_FORMAT } from '../../core/admission/index.js';
 import { STAGE_PRESETS } from '../../infra/config.js';
@@ -34,6 +33,7 @@ import { resolveSettings } from '../../stack/settings.js';
 import { openStack } from '../../stack/clients.js';
 import { verifyUnder } from './verify-under.js';
 import { stackFlags, startE2e, type E2eWorld } from './harness.js';
+import { sendToLog, watchLedgerQueue } from './ledger-queue.js';
 
 /** Where `docket handoffs` remembers what it printed: a file of this test's own, never the working directory's. */
 const SEEN = ['--seen', join(mkdtempSync(join(tmpdir(), 'docket-seen-')), 'handoffs-seen.json')];
@@ -53,6 +53,7 @@ const line0Headline = {
 };
 
 let on: E2eWorld;
+const watch = watchLedgerQueue();
 let off: E2eWorld;
 const dir = mkdtempSync(join(tmpdir(), 'docket-graph-run-e2e-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,7 +79,7 @@ async function cli(cmd: (argv: string[], io: ReturnType<typeof memoryIo>) => Pro
 
 beforeAll(async () => {
   [on, off] = await Promise.all([
-    startE2e({ stage: 'graphs', config: { draftFeatures: [FEATURE] } }),
+    startE2e({ stage: 'graphs', config: { draftFeatures: [FEATURE] }, wrapHandler: watch.wrapHandler }),
     startE2e({ stage: 'nographs' }),
   ]);
   writeFileSync(join(dir, 'permitting.json'), permitting(on, 'graphs'));
@@ -344,20 +345,18 @@ describe('a poison graph in the registry (ADR 0456)', () => {
       }),
     );
     await on.coldStart(); // no warm cache holds the graph as it was
-    const logIds = JSON.parse(on.env.LOG_IDS!) as string[];
+    const log = (JSON.parse(on.env.LOG_IDS!) as string[])[0]!;
     const poison = 'poison-graph-1';
-    let behind = '';
-    for (let i = 0; behind === ''; i++)
-      if (selectLog(`behind-poison-${i}`, logIds) === selectLog(poison, logIds)) behind = `behind-poison-${i}`;
+    const behind = 'behind-poison-graph-1';
     const inputs = readFileSync(INPUTS, 'utf8').trim();
+    // Each in a ledger message under one log's group (ADR 0497): the one behind is sent once the poison's message has
+    // been handed to the evaluate function, so FIFO holds it back for as long as that message is in flight.
     const send = (id: string, graphRef: string) =>
-      on.sqs.send(
-        new SendMessageCommand({
-          QueueUrl: on.queueUrl('intake'),
-          MessageBody: `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${graphRef}","inputs":${inputs}}`,
-        }),
-      );
+      sendToLog(on, log, [
+        `{"format":"${GRAPH_REQUEST_FORMAT}","requestId":"${id}","graph":"${graphRef}","inputs":${inputs}}`,
+      ]);
     await send(poison, `sha256:${digest}`);
+    while (watch.carriersOf(poison).length === 0) await sleep(20);
     const sent = Date.now();
     await send(behind, ALIAS);
     const entryOf = async (id: string) => {

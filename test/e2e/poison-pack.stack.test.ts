@@ -3,7 +3,8 @@
  * on a local stack, as a writer of the registry table with a plain PutItem would leave it: a published pack's item
  * re-put with bytes that do not hash to its digest, and a published alias's item re-put with no valid digest. Each
  * request naming one is recorded at once as one refusal entry (`pack-unreadable`, `alias-unreadable`), a request sent
- * behind it to the same log is recorded within one visibility timeout (the test prints the wait), `docket submit
+ * behind it to the same log — the next ledger message of its FIFO group, sent once the poison's was handed to the
+ * evaluate function — is recorded within one visibility timeout (the test prints the wait), `docket submit
  * --wait` hands the requester the verified refusal, `docket replay` reproduces each refusal, and `docket verify`
  * reports each as `registry-rewritten`.
  */
@@ -12,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GetQueueAttributesCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIo } from '../../cli/io.js';
 import { run as publish } from '../../cli/commands/publish.js';
@@ -21,8 +22,8 @@ import { run as submit } from '../../cli/commands/submit.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
 import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
 import type { SignedEntry } from '../../core/ledger/entries/entry-types.js';
-import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { stackFlags, startE2e, type E2eWorld } from './harness.js';
+import { sendToLog, watchLedgerQueue } from './ledger-queue.js';
 import { findPosition } from '../../core/ledger/store/find-position.js';
 
 const STAGE = 'poisonpack';
@@ -38,12 +39,11 @@ const VENDOR_DIGEST = createHash('sha256')
   .update(readFileSync(file(VENDOR)))
   .digest('hex');
 let w: E2eWorld;
+const watch = watchLedgerQueue();
 const dir = mkdtempSync(join(tmpdir(), 'docket-poison-pack-'));
 
 const request = (id: string, pack: string) =>
   `{"format":"${REQUEST_FORMAT}","requestId":"${id}","pack":"${pack}","facts":{}}`;
-const send = (body: string) =>
-  w.sqs.send(new SendMessageCommand({ QueueUrl: w.queueUrl('intake'), MessageBody: body }));
 /** PutItem with no condition: an overwrite, as a writer of the table can issue. */
 const overwrite = (item: Record<string, AttributeValue>) =>
   w.dynamodb.send(new PutItemCommand({ TableName: w.env.PACKS_TABLE!, Item: item }));
@@ -61,19 +61,18 @@ async function entryOf(requestId: string): Promise<SignedEntry> {
   }
 }
 
-/** A request id the log selection puts on the same log as `poison`. */
-function behind(poison: string): string {
-  const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
-  for (let i = 0; ; i++)
-    if (selectLog(`${poison}-behind-${i}`, logIds) === selectLog(poison, logIds)) return `${poison}-behind-${i}`;
-}
-
-/** Sends the poison request, then one behind it on its log; both entries and how long the one behind waited. */
+/**
+ * Sends the poison request in a ledger message under a log's group and, once the evaluate function has been handed
+ * it, the next request in the next message of that group (a message FIFO holds back while the poison's is in
+ * flight); both entries and how long the one behind waited.
+ */
 async function poisonThenNext(poisonId: string, poisonPack: string) {
-  const next = behind(poisonId);
-  await send(request(poisonId, poisonPack));
+  const log = (JSON.parse(w.env.LOG_IDS!) as string[])[0]!;
+  const next = `${poisonId}-behind`;
+  await sendToLog(w, log, [request(poisonId, poisonPack)]);
+  while (watch.carriersOf(poisonId).length === 0) await new Promise((r) => setTimeout(r, 20));
   const sent = Date.now();
-  await send(request(next, aliasOf(TRIAGE)));
+  await sendToLog(w, log, [request(next, aliasOf(TRIAGE))]);
   const [refused, after] = await Promise.all([entryOf(poisonId), entryOf(next)]);
   return { refused, after, next, waitedMs: Date.now() - sent };
 }
@@ -86,7 +85,7 @@ async function visibilitySeconds(): Promise<number> {
 }
 
 beforeAll(async () => {
-  w = await startE2e({ stage: STAGE });
+  w = await startE2e({ stage: STAGE, wrapHandler: watch.wrapHandler });
   for (const name of [VENDOR, LEAVE, TRIAGE])
     expect(await publish([file(name), ...stackFlags(w, STAGE)], memoryIo())).toBe(0);
 }, 180_000);
