@@ -6,9 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
-import { sendMessage } from '../../adapters/sqs.js';
-import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { startE2e, type E2eWorld } from './harness.js';
+import { sendToLog } from './ledger-queue.js';
 import { ex, handoffs, worldIo, type WorldIo } from './world-io.js';
 
 /** Request ids whose first handoff send "crashes" the function (after the ledger write). */
@@ -62,16 +61,11 @@ describe('delivery faults over the local stack', () => {
       ex('requests/vendor-no-match.facts.json'),
       ex('requests/vendor-certificate.evidence.json'),
     );
-    // Three copies on the intake queue are one FIFO message (the sequencer's deduplication id is the body's digest,
-    // ADR 0270); three deliveries to the evaluate function are three ledger-queue messages with their own ids.
+    // Three copies on the intake queue are three intake messages, carried in ledger messages that name them (ADR
+    // 0497); three more deliveries to the evaluate function are three ledger messages of it under one log's group.
     for (let i = 0; i < 3; i++) await submit(body);
     const logs = JSON.parse(w.env.LOG_IDS!) as string[];
-    for (let i = 0; i < 3; i++)
-      await sendMessage(w.sqs, w.queueUrl('ledger.fifo'), {
-        body,
-        groupId: selectLog('thrice', logs),
-        deduplicationId: `thrice-delivery-${i}`,
-      });
+    for (let i = 0; i < 3; i++) await sendToLog(w, logs[0]!, [body]);
     const first = await entryOf('thrice');
     const msgs = handoffs(await drain(w.queueUrl('route-vendor-risk'), 4, 20_000)).filter(
       (m) => m.requestId === 'thrice',
