@@ -14,8 +14,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import { getQueueAttributes, receiveMessages } from './sqs.js';
 import type { ArchivedBytes } from './dynamodb-request-archive.js';
 import { readRequest } from '../core/admission/index.js';
-// The module itself, not core/pipeline's index: the index reaches the whole pipeline.
-import { isLedgerMessage, readLedgerMessage } from '../core/pipeline/ledger-message.js';
+import { isLedgerMessage, readLedgerMessage } from '../core/pipeline/index.js';
 import {
   omissionFindings,
   recordedKey,
