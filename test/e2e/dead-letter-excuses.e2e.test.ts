@@ -71,7 +71,8 @@ it('a deleted request’s bytes sent to the ledger DLQ, alone or in a ledger mes
   for (let i = 0; i < 8; i++) await io.entryOf(`warm-${i}`);
   await w.coldStart();
   const { body, digest } = await recordThenDelete('planted-1');
-  // A cold start between: a warm writer's head cache still knows the entry just deleted.
+  // A cold start between: the next request may land on the same log (a ledger message's digest picks its log),
+  // where a warm writer's head cache still knows the entry just deleted.
   await w.coldStart();
   const packed = await recordThenDelete('planted-packed-1');
   const bodies = [body, ledgerMessage(packed.body, body)];
@@ -105,6 +106,9 @@ it('a deleted request’s bytes sent to the ledger DLQ, alone or in a ledger mes
 it('no principal sends to the intake DLQ either: the edge refuses a planted copy with a reason of its choice, and the evaluate function’s rejects reach the rejects queue with their reasons, excusing nothing', async () => {
   await w.coldStart();
   const { body, digest } = await recordThenDelete('planted-intake-1');
+  // A cold start again: the requests below may land on the victim's log (a ledger message's digest picks its log),
+  // where a warm writer's head cache still knows the entry just deleted.
+  await w.coldStart();
   // The intake DLQ's policy denies SendMessage to every principal, the evaluate role included (ADR 0492).
   await expect(
     w.sqs.send(
@@ -270,5 +274,29 @@ describe('with a short visibility timeout, so SQS’s own redrive (maxReceiveCou
         reason: 'ledger-queue-redriven',
       })),
     );
+  }, 180_000);
+
+  it('a corrupt ledger message on the ledger queue goes whole to the rejects queue, where SQS’s redrive never moves it, and excuses none of the requests in it', async () => {
+    // A ledger message of one archived request with a byte past its end: the strict reader refuses it.
+    const victim = rio.request('corrupt-victim-1', 'vendor', LOW_RISK);
+    const { digest } = await r.archive.put(new TextEncoder().encode(victim));
+    const corrupt = `${ledgerMessage(victim)} `;
+    await r.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: r.queueUrl('ledger.fifo'),
+        MessageBody: corrupt,
+        MessageGroupId: 'log-0',
+        MessageDeduplicationId: createHash('sha256').update(corrupt).digest('hex'),
+      }),
+    );
+    const rejects = await rio.drain(r.queueUrl('rejects'), 1, 30_000);
+    expect(rejects.find((m) => m.body === corrupt)?.attributes).toMatchObject({
+      DocketReason: 'ledger-message-invalid',
+    });
+    const v = await verdict(r);
+    expect(v.summary.archive?.excused.filter((e) => e.requestId === 'corrupt-victim-1')).toEqual([]);
+    expect(v.findings.filter((f) => f.requestId === 'corrupt-victim-1')).toEqual([
+      { code: 'request-without-entry', requestId: 'corrupt-victim-1', requestDigest: digest },
+    ]);
   }, 180_000);
 });
