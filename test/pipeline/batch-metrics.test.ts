@@ -3,9 +3,9 @@
  * reader (cli/bench/emf-metrics.ts): what one emits the other reads, and the reader trusts no line.
  */
 import { describe, expect, it } from 'vitest';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { measuredBatches } from '../../functions/lib/batch-metrics.js';
-import { ledgerMessageBytes } from '../../core/pipeline/ledger-message.js';
+import { ledgerMessage, sqsRecord } from './ledger-queue-fixture.js';
 import { emfSamples } from '../../cli/bench/emf-metrics.js';
 import { unitsByTable } from '../../adapters/consumed-capacity.js';
 
@@ -13,40 +13,18 @@ import { unitsByTable } from '../../adapters/consumed-capacity.js';
  * A record of the FIFO ledger queue: a ledger message of one request per intake sent time given (`null`: the intake
  * message had none), or, given a string body, that body as SQS delivered it.
  */
-function record(
-  id: string,
-  group: string,
-  sent: string,
-  intakes: readonly (string | null)[] | string = [null],
-): SQSRecord {
+function record(id: string, group: string, sent: string, intakes: readonly (string | null)[] | string = [null]) {
   const body =
     typeof intakes === 'string'
       ? intakes
-      : ledgerMessageBytes(
+      : ledgerMessage(
           intakes.map((t, i) => ({
             body: `{"n":${i}}`,
             intakeMessageId: `${id}-${i}`,
             ...(t !== null ? { intakeSentTimestamp: t } : {}),
           })),
         );
-  if (typeof body !== 'string' && !body.ok) throw new Error(body.error.message);
-  return {
-    messageId: id,
-    receiptHandle: '',
-    body: typeof body === 'string' ? body : body.value,
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: sent,
-      SenderId: '',
-      ApproximateFirstReceiveTimestamp: '',
-      MessageGroupId: group,
-    },
-    messageAttributes: {},
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q.fifo',
-    awsRegion: 'us-east-1',
-  } as SQSRecord;
+  return sqsRecord({ messageId: id, body, group, sent });
 }
 
 /** A clock that answers 1000 at the invocation and 1040 at its answer. */
