@@ -8,8 +8,9 @@
  *   <body 1><body 2>…
  *
  * The header is RFC 8785 JSON (no raw newline can occur in it); `bytes` is each body's UTF-8 length, and the bodies
- * fill the rest exactly. Bodies are not escaped, so a request takes its own size plus ~100 bytes of header, and a
- * request any intake message can hold fits a ledger message of its own. One serializer that validates before it emits,
+ * fill the rest exactly. Bodies are not escaped, so a request takes its own size plus ~100 bytes of header: only a
+ * body within that of SQS's 1 MiB fits no message (it fails the sequence function, and SQS's redrive moves it to the
+ * intake DLQ, as any message too large to forward). One serializer that validates before it emits,
  * one strict reader. A body that does not begin with the header's opening is one request's bytes (what a writer with
  * send access to the ledger queue may put there, and what the sequence function sent before this format).
  */

@@ -1,6 +1,7 @@
 /**
  * One writer per log (docs/adr/0270-one-writer-per-log.md): the internal FIFO ledger queue whose message group is
- * the log, its FIFO DLQ, and the sequence function that forwards every intake message to it, body verbatim.
+ * the log, its FIFO DLQ, and the sequence function that packs the intake batches' bodies, verbatim, into ledger
+ * messages on it (docs/adr/0497-a-ledger-message-carries-many-requests.md).
  * FIFO delivers one batch per message group at a time, so the evaluate function, consuming this queue, has exactly
  * one writer per log whatever its maximumConcurrency.
  */

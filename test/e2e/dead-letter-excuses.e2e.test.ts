@@ -1,19 +1,22 @@
 /**
  * Excuses only the platform can make, tried over the wire on the local stack as an attacker with the DynamoDB and SQS
  * APIs would (docs/verify.md "Requests without an entry"; ADRs 0292, 0455): an accepted request's entry and markers
- * are deleted and its archived bytes put on the FIFO ledger queue's DLQ — the edge refuses the send (the queue policy
- * denies SendMessage to every principal), and a copy that reaches the queue another way carries no
- * `DeadLetterQueueSourceArn`, so `docket verify` still reports the omission. A request SQS itself redrove there is
- * excused. The intake DLQ refuses every send too; the evaluate function's rejects go to the rejects queue with their
+ * are deleted and its archived bytes put on the FIFO ledger queue's DLQ, alone or in a ledger message — the edge
+ * refuses the send (the queue policy denies SendMessage to every principal), and a copy that reaches the queue another
+ * way carries no `DeadLetterQueueSourceArn`, so `docket verify` still reports the omission. A request SQS itself
+ * redrove there is excused, and so is each request of a ledger message SQS redrove there
+ * (docs/adr/0497-a-ledger-message-carries-many-requests.md). The intake DLQ refuses every send too; the evaluate function's rejects go to the rejects queue with their
  * reasons and excuse nothing (ADR 0492). A re-put archive item whose first retention is dated in the future is a
  * finding, not "in flight".
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { createSqsClient } from '../../adapters/aws-clients.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { getQueueAttributes, sendMessage } from '../../adapters/sqs.js';
+import { ledgerMessageBytes } from '../../core/pipeline/ledger-message.js';
 import { deleteEntryItemAt } from '../adapters/entry-item-at.js';
 import { unmarkFrom } from '../adapters/marker-item-at.js';
 import { startE2e, type E2eWorld } from './harness.js';
@@ -38,6 +41,13 @@ type Verdict = {
 };
 const verdict = async (world: E2eWorld = w): Promise<Verdict> => JSON.parse((await world.verify()).stdout) as Verdict;
 
+/** The ledger message (core/pipeline/ledger-message.ts) the sequence function would send for these request bodies. */
+const ledgerMessage = (...bodies: string[]): string => {
+  const m = ledgerMessageBytes(bodies.map((body, i) => ({ body, intakeMessageId: `intake-${i}` })));
+  if (!m.ok) throw new Error(m.error.message);
+  return m.value;
+};
+
 /**
  * A request recorded alone, then its entry, its claim and every index of it (its batch marker; a position item, had one
  * been written) deleted with the DynamoDB API; its archived bytes stay.
@@ -55,40 +65,50 @@ async function recordThenDelete(id: string): Promise<{ body: string; digest: str
   return { body, digest: entry.requestDigest };
 }
 
-it('a deleted request’s bytes sent to the ledger DLQ excuse nothing: the edge refuses the send, and a copy sent past it has no redrive source', async () => {
+it('a deleted request’s bytes sent to the ledger DLQ, alone or in a ledger message, excuse nothing: the edge refuses the send, and a copy sent past it has no redrive source', async () => {
   // An earlier entry on every log keeps the victim's log from being emptied (then verify would see no log at all).
   for (let i = 0; i < 8; i++) await io.submit(io.request(`warm-${i}`, 'vendor', LOW_RISK));
   for (let i = 0; i < 8; i++) await io.entryOf(`warm-${i}`);
   await w.coldStart();
   const { body, digest } = await recordThenDelete('planted-1');
-  const plant = (client: typeof w.sqs) =>
+  // A cold start between: the next request may land on the same log (a ledger message's digest picks its log),
+  // where a warm writer's head cache still knows the entry just deleted.
+  await w.coldStart();
+  const packed = await recordThenDelete('planted-packed-1');
+  const bodies = [body, ledgerMessage(packed.body, body)];
+  const plant = (client: typeof w.sqs, messageBody: string) =>
     client.send(
       new SendMessageCommand({
         QueueUrl: w.queueUrl('ledger-dlq.fifo'),
-        MessageBody: body,
+        MessageBody: messageBody,
         MessageGroupId: 'log-0',
-        MessageDeduplicationId: digest,
+        MessageDeduplicationId: createHash('sha256').update(messageBody).digest('hex'),
       }),
     );
-  await expect(plant(w.sqs)).rejects.toMatchObject({ name: 'AccessDenied' });
+  for (const b of bodies) await expect(plant(w.sqs, b)).rejects.toMatchObject({ name: 'AccessDenied' });
   // Past the edge, straight to the queue emulator (as a principal the policy would except): on the queue, no source.
   const direct = createSqsClient({ endpoint: w.stack.sqsEndpoint, region: w.stack.region });
   try {
-    await plant(direct);
+    for (const b of bodies) await plant(direct, b);
   } finally {
     direct.destroy();
   }
   const v = await verdict();
   expect(v.ok).toBe(false);
-  expect(v.findings.filter((f) => f.requestId === 'planted-1')).toEqual([
+  const planted = ['planted-1', 'planted-packed-1'];
+  expect(v.findings.filter((f) => planted.includes(f.requestId ?? ''))).toEqual([
     { code: 'request-without-entry', requestId: 'planted-1', requestDigest: digest },
+    { code: 'request-without-entry', requestId: 'planted-packed-1', requestDigest: packed.digest },
   ]);
-  expect(v.summary.archive?.excused.filter((e) => e.requestId === 'planted-1')).toEqual([]);
+  expect(v.summary.archive?.excused.filter((e) => planted.includes(e.requestId))).toEqual([]);
 }, 180_000);
 
 it('no principal sends to the intake DLQ either: the edge refuses a planted copy with a reason of its choice, and the evaluate function’s rejects reach the rejects queue with their reasons, excusing nothing', async () => {
   await w.coldStart();
   const { body, digest } = await recordThenDelete('planted-intake-1');
+  // A cold start again: the requests below may land on the victim's log (a ledger message's digest picks its log),
+  // where a warm writer's head cache still knows the entry just deleted.
+  await w.coldStart();
   // The intake DLQ's policy denies SendMessage to every principal, the evaluate role included (ADR 0492).
   await expect(
     w.sqs.send(
@@ -124,22 +144,26 @@ it('no principal sends to the intake DLQ either: the edge refuses a planted copy
   ]);
 }, 180_000);
 
-it('a deleted request’s bytes planted on the rejects queue, with a reason of the writer’s choice, excuse nothing: verify still reports the omission', async () => {
+it('a deleted request’s bytes planted on the rejects queue, alone or in a ledger message, with a reason of the writer’s choice, excuse nothing: verify still reports the omission', async () => {
   await w.coldStart();
   const { body, digest } = await recordThenDelete('planted-reject-1');
   // Straight to the queue emulator, as the one principal the rejects queue's policy lets send (ADR 0492).
   const direct = createSqsClient({ endpoint: w.stack.sqsEndpoint, region: w.stack.region });
   try {
-    await direct.send(
-      new SendMessageCommand({
-        QueueUrl: w.queueUrl('rejects'),
-        MessageBody: body,
-        MessageAttributes: {
-          DocketReason: { DataType: 'String', StringValue: 'request-id-reused' },
-          RequestId: { DataType: 'String', StringValue: 'planted-reject-1' },
-        },
-      }),
-    );
+    for (const [messageBody, reason] of [
+      [body, 'request-id-reused'],
+      [ledgerMessage(body), 'ledger-message-invalid'],
+    ] as const)
+      await direct.send(
+        new SendMessageCommand({
+          QueueUrl: w.queueUrl('rejects'),
+          MessageBody: messageBody,
+          MessageAttributes: {
+            DocketReason: { DataType: 'String', StringValue: reason },
+            RequestId: { DataType: 'String', StringValue: 'planted-reject-1' },
+          },
+        }),
+      );
   } finally {
     direct.destroy();
   }
@@ -217,5 +241,62 @@ describe('with a short visibility timeout, so SQS’s own redrive (maxReceiveCou
       excuse: 'dead-lettered',
       reason: 'ledger-queue-redriven',
     });
+  }, 180_000);
+
+  it('each request of a ledger message SQS redrove from the ledger queue to its DLQ is excused as ledger-queue-redriven, and no other', async () => {
+    // Three requests in one ledger message, as the sequence function packs an intake batch, in a group that names no
+    // log: the evaluate function fails the message on every receive and SQS moves it, whole, to the DLQ. A fourth
+    // request, archived too but in no message, is not excused by it.
+    const ids = ['packed-1', 'packed-2', 'packed-3', 'packed-left-out'];
+    const bodies = ids.map((id) => rio.request(id, 'vendor', LOW_RISK));
+    const digests = await Promise.all(
+      bodies.map(async (b) => (await r.archive.put(new TextEncoder().encode(b))).digest),
+    );
+    const message = ledgerMessage(...bodies.slice(0, 3));
+    await r.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: r.queueUrl('ledger.fifo'),
+        MessageBody: message,
+        MessageGroupId: 'not-a-log',
+        MessageDeduplicationId: createHash('sha256').update(message).digest('hex'),
+      }),
+    );
+    const deadLettered = (v: Verdict) =>
+      (v.summary.archive?.excused ?? []).filter((e) => ids.includes(e.requestId) && e.excuse === 'dead-lettered');
+    let excused: ReturnType<typeof deadLettered> = [];
+    for (const until = Date.now() + 90_000; excused.length < 3 && Date.now() < until; await sleep(1000))
+      excused = deadLettered(await verdict(r));
+    expect(excused).toEqual(
+      ids.slice(0, 3).map((requestId, i) => ({
+        requestId,
+        requestDigest: digests[i],
+        excuse: 'dead-lettered',
+        reason: 'ledger-queue-redriven',
+      })),
+    );
+  }, 180_000);
+
+  it('a corrupt ledger message on the ledger queue goes whole to the rejects queue, where SQS’s redrive never moves it, and excuses none of the requests in it', async () => {
+    // A ledger message of one archived request with a byte past its end: the strict reader refuses it.
+    const victim = rio.request('corrupt-victim-1', 'vendor', LOW_RISK);
+    const { digest } = await r.archive.put(new TextEncoder().encode(victim));
+    const corrupt = `${ledgerMessage(victim)} `;
+    await r.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: r.queueUrl('ledger.fifo'),
+        MessageBody: corrupt,
+        MessageGroupId: 'log-0',
+        MessageDeduplicationId: createHash('sha256').update(corrupt).digest('hex'),
+      }),
+    );
+    const rejects = await rio.drain(r.queueUrl('rejects'), 1, 30_000);
+    expect(rejects.find((m) => m.body === corrupt)?.attributes).toMatchObject({
+      DocketReason: 'ledger-message-invalid',
+    });
+    const v = await verdict(r);
+    expect(v.summary.archive?.excused.filter((e) => e.requestId === 'corrupt-victim-1')).toEqual([]);
+    expect(v.findings.filter((f) => f.requestId === 'corrupt-victim-1')).toEqual([
+      { code: 'request-without-entry', requestId: 'corrupt-victim-1', requestDigest: digest },
+    ]);
   }, 180_000);
 });

@@ -3,29 +3,28 @@
  * reader (cli/bench/emf-metrics.ts): what one emits the other reads, and the reader trusts no line.
  */
 import { describe, expect, it } from 'vitest';
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { measuredBatches } from '../../functions/lib/batch-metrics.js';
+import { ledgerMessage, sqsRecord } from './ledger-queue-fixture.js';
 import { emfSamples } from '../../cli/bench/emf-metrics.js';
 import { unitsByTable } from '../../adapters/consumed-capacity.js';
 
-function record(id: string, group: string, sent: string, intake?: string): SQSRecord {
-  return {
-    messageId: id,
-    receiptHandle: '',
-    body: '{}',
-    attributes: {
-      ApproximateReceiveCount: '1',
-      SentTimestamp: sent,
-      SenderId: '',
-      ApproximateFirstReceiveTimestamp: '',
-      MessageGroupId: group,
-    },
-    messageAttributes: intake === undefined ? {} : { IntakeSentTimestamp: { dataType: 'Number', stringValue: intake } },
-    md5OfBody: '',
-    eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:q.fifo',
-    awsRegion: 'us-east-1',
-  } as SQSRecord;
+/**
+ * A record of the FIFO ledger queue: a ledger message of one request per intake sent time given (`null`: the intake
+ * message had none), or, given a string body, that body as SQS delivered it.
+ */
+function record(id: string, group: string, sent: string, intakes: readonly (string | null)[] | string = [null]) {
+  const body =
+    typeof intakes === 'string'
+      ? intakes
+      : ledgerMessage(
+          intakes.map((t, i) => ({
+            body: `{"n":${i}}`,
+            intakeMessageId: `${id}-${i}`,
+            ...(t !== null ? { intakeSentTimestamp: t } : {}),
+          })),
+        );
+  return sqsRecord({ messageId: id, body, group, sent });
 }
 
 /** A clock that answers 1000 at the invocation and 1040 at its answer. */
@@ -35,14 +34,14 @@ function clock(): () => number {
 }
 
 describe('batch metrics, emitted and read back', () => {
-  it('emits per log the invocation time, the batch fill and, per answered record, request → entry', async () => {
+  it('emits per log the invocation time, the requests of the batch and, per answered request, request → entry', async () => {
     const lines: string[] = [];
     const event: SQSEvent = {
       Records: [
-        record('a', 'log-0', '990', '900'),
-        record('b', 'log-0', '995', '950'),
-        record('c', 'log-1', '980', '700'),
-        record('d', 'log-1', '985', '800'),
+        record('a', 'log-0', '990', ['900', '950']),
+        record('b', 'log-0', '995', ['960']),
+        record('c', 'log-1', '980', ['700']),
+        record('d', 'log-1', '985', ['800', '820', null]),
       ],
     };
     const handle = measuredBatches(async () => ({ batchItemFailures: [{ itemIdentifier: 'd' }] }), {
@@ -57,12 +56,32 @@ describe('batch metrics, emitted and read back', () => {
       samples.filter((s) => s.name === name && s.dimensions.logId === log).flatMap((s) => s.values);
     expect(of('BatchCycleMs', 'log-0')).toEqual([40]);
     expect(of('BatchCycleMs', 'log-1')).toEqual([40]);
-    expect(of('BatchRecords', 'log-0')).toEqual([2]);
-    expect(of('RequestToEntryMs', 'log-0')).toEqual([140, 90]);
-    // d failed: it has no entry yet, so no request → entry.
+    // Requests, not messages: a ledger message carries several.
+    expect(of('BatchRecords', 'log-0')).toEqual([3]);
+    expect(of('BatchRecords', 'log-1')).toEqual([4]);
+    // From each request's own intake sent time in its message's header, to the answer at 1040.
+    expect(of('RequestToEntryMs', 'log-0')).toEqual([140, 90, 80]);
+    // d failed: none of its requests has an entry yet, so no request → entry.
     expect(of('RequestToEntryMs', 'log-1')).toEqual([340]);
-    expect(of('LedgerQueueWaitMs', 'log-1')).toEqual([20, 15]);
+    // Per request, from its message's SentTimestamp on the ledger queue to the invocation at 1000.
+    expect(of('LedgerQueueWaitMs', 'log-0')).toEqual([10, 10, 5]);
+    expect(of('LedgerQueueWaitMs', 'log-1')).toEqual([20, 15, 15, 15]);
     expect(samples.every((s) => s.dimensions.service === 'docket-evaluate')).toBe(true);
+  });
+
+  it('counts a body that is no ledger message as one request, and an invalid ledger message as one', async () => {
+    const lines: string[] = [];
+    const handle = measuredBatches(async () => ({ batchItemFailures: [] }), {
+      serviceName: 'docket-evaluate',
+      perLog: true,
+      write: (l) => lines.push(l),
+      now: clock(),
+    });
+    const broken = '{"format":"docket.ledger-message/1","requests":[{"bytes":9,"intakeMessageId":"x"}]}\n{}';
+    await handle({ Records: [record('a', 'log-0', '990', '{"requestId":"r"}'), record('b', 'log-0', '990', broken)] });
+    const samples = emfSamples(lines.join('\n'), 'Docket');
+    expect(samples.filter((s) => s.name === 'BatchRecords').flatMap((s) => s.values)).toEqual([2]);
+    expect(samples.filter((s) => s.name === 'RequestToEntryMs')).toEqual([]);
   });
 
   it('skips a sent time that is not a timestamp (queue messages are untrusted)', async () => {
@@ -73,7 +92,13 @@ describe('batch metrics, emitted and read back', () => {
       write: (l) => lines.push(l),
       now: clock(),
     });
-    await handle({ Records: [record('a', 'log-0', 'soon', '-5'), record('b', 'log-0', '1e3', '12.5')] });
+    // An intake sent time the ledger message reader refuses never reaches the metrics (the header is forged here);
+    // one it takes (16 digits) but no epoch-milliseconds timestamp of this era is skipped by the metrics.
+    const forged =
+      '{"format":"docket.ledger-message/1","requests":[{"bytes":2,"intakeMessageId":"x","intakeSentTimestamp":"-5"}]}\n{}';
+    await handle({
+      Records: [record('a', 'log-0', 'soon', forged), record('b', 'log-0', '1e3', ['9999999999999999'])],
+    });
     const names = emfSamples(lines.join('\n'), 'Docket').map((s) => s.name);
     expect(names.sort()).toEqual(['BatchCycleMs', 'BatchRecords']);
   });

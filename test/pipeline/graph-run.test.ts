@@ -27,8 +27,7 @@ import { verifyHandoff } from '../../core/pipeline/handoff-verdict.js';
 import { processRequest, type PipelinePorts } from '../../core/pipeline/process-request.js';
 import { readResultNotification, resultNotificationFor } from '../../core/pipeline/result-notification.js';
 import { resultLine } from '../../core/pipeline/saved-result.js';
-import { sequenceMessage } from '../../core/pipeline/sequencing.js';
-import { selectLog } from '../../core/ledger/write/log-selection.js';
+import { ledgerMessageBytes, readLedgerMessage } from '../../core/pipeline/ledger-message.js';
 import { replayContext } from '../../core/replay/replay-context.js';
 import { replayStoredEntry } from '../../core/replay/replay-entry.js';
 import { CLOSURE, hexOf, PUBLISHED, INPUTS, PROJECT, ROOT_GRAPH, runExample } from '../ledger/graph-run-fixtures.js';
@@ -215,9 +214,19 @@ describe('a graph request through the pipeline', () => {
 });
 
 describe('a graph request on the intake queue', () => {
-  it('is sequenced to its log by its request id, like an evaluation request', () => {
-    const s = sequenceMessage(new TextDecoder().decode(graphRequest('seq-1')), 'm-1', ['t-0', 't-1']);
-    expect(s.groupId).toBe(selectLog('seq-1', ['t-0', 't-1']));
+  it('travels to the evaluate function in a ledger message byte for byte, like an evaluation request', () => {
+    const body = new TextDecoder().decode(graphRequest('seq-1'));
+    const sent = ledgerMessageBytes([
+      { body: '{"format":"docket.request/1"}', intakeMessageId: 'm-0' },
+      { body, intakeMessageId: 'm-1' },
+    ]);
+    expect(sent.ok && readLedgerMessage(sent.value)).toEqual({
+      ok: true,
+      value: [
+        { body: '{"format":"docket.request/1"}', intakeMessageId: 'm-0' },
+        { body, intakeMessageId: 'm-1' },
+      ],
+    });
   });
 
   it('is recorded, never dead-lettered, by a deployment without the opt-in', async () => {

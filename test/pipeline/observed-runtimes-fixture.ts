@@ -12,6 +12,7 @@ import { powertoolsDeliverObserver } from '../../functions/lib/deliver-observabi
 import { createDeliverRuntime } from '../../functions/lib/deliver-runtime.js';
 import { createEvaluateRuntime } from '../../functions/lib/evaluate-runtime.js';
 import { powertoolsObservability } from '../../functions/lib/observability.js';
+import { ledgerMessage } from './ledger-queue-fixture.js';
 import { memoryPipeline } from './memory-pipeline-fixture.js';
 
 /** Everything printed to stdout, stderr or the console while `run` runs (Powertools prints through a Console). */
@@ -38,7 +39,7 @@ export async function printedWhile(run: () => Promise<unknown>): Promise<string>
 
 /**
  * An SQS record as the event source mapping hands it over: ids and timestamps as SQS sets them, and on the FIFO ledger
- * queue (`group` given) the group and the attributes the sequence function adds.
+ * queue (`group` given) the group.
  */
 function sqsRecord(body: string, group: string | undefined): SQSRecord {
   const sent = String(Date.now() - 40);
@@ -55,13 +56,7 @@ function sqsRecord(body: string, group: string | undefined): SQSRecord {
         ? { MessageGroupId: group, MessageDeduplicationId: 'd'.repeat(64), SequenceNumber: '1'.repeat(20) }
         : {}),
     },
-    messageAttributes:
-      group !== undefined
-        ? {
-            IntakeMessageId: { dataType: 'String', stringValue: randomUUID() },
-            IntakeSentTimestamp: { dataType: 'Number', stringValue: String(Date.now() - 90) },
-          }
-        : {},
+    messageAttributes: {},
     md5OfBody: '0'.repeat(32),
     eventSource: 'aws:sqs',
     eventSourceARN: `arn:aws:sqs:us-east-1:123456789012:docket-prod-${group !== undefined ? 'ledger.fifo' : 'delivery'}`,
@@ -69,10 +64,16 @@ function sqsRecord(body: string, group: string | undefined): SQSRecord {
   } as SQSRecord;
 }
 
-/** An event of `bodies`, from the FIFO ledger queue's `group` when given, else from a standard queue. */
-export const sqsEvent = (bodies: readonly string[], group?: string): SQSEvent => ({
-  Records: bodies.map((b) => sqsRecord(b, group)),
-});
+/**
+ * An event of `bodies`: from the FIFO ledger queue's `group` when given, one ledger message carrying them all with
+ * their intake ids and sent times (as the sequence function packs an intake batch); else each from a standard queue.
+ */
+export const sqsEvent = (bodies: readonly string[], group?: string): SQSEvent => {
+  if (group === undefined) return { Records: bodies.map((b) => sqsRecord(b, undefined)) };
+  const intakeSentTimestamp = String(Date.now() - 90);
+  const message = ledgerMessage(bodies.map((body) => ({ body, intakeMessageId: randomUUID(), intakeSentTimestamp })));
+  return { Records: [sqsRecord(message, group)] };
+};
 
 /** A delivery job's body, as the evaluate function sends it. */
 export function jobBody(job: DeliveryJob): string {

@@ -3,71 +3,64 @@ import { describe, expect, it } from 'vitest';
 import { selectLog } from '../../core/ledger/write/log-selection.js';
 import { handleBatch, type BatchRecord } from '../../core/pipeline/batch.js';
 import type { ProcessOutcome } from '../../core/pipeline/process-request.js';
-import { forwardDeduplicationId, sequenceMessage, UNIDENTIFIED_GROUP_PREFIX } from '../../core/pipeline/sequencing.js';
+import { forwardDeduplicationId, sequenceMessage } from '../../core/pipeline/sequencing.js';
+import { ledgerMessageBytes } from '../../core/pipeline/ledger-message.js';
 
 const LOGS = ['log-0', 'log-1', 'log-2', 'log-3'];
 const request = (id: string): string =>
   `{"format":"docket.request/1","requestId":${JSON.stringify(id)},"pack":"sha256:${'b'.repeat(64)}","facts":{"n":1}}`;
 const sha = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+/** A ledger message of these request bodies, as the sequence function packs an intake batch. */
+const message = (...bodies: string[]): string => {
+  const b = ledgerMessageBytes(bodies.map((body, i) => ({ body, intakeMessageId: `intake-${i}` })));
+  if (!b.ok) throw new Error(b.error.message);
+  return b.value;
+};
 
-describe('the sequencer decides each intake message a log group and a deduplication id', () => {
-  it('sends a request to the group of the log selectLog picks for its id', () => {
-    for (const id of ['req-1', 'req-2', 'req-3', 'another-request', 'z']) {
-      const s = sequenceMessage(request(id), 'm-1', LOGS);
-      expect(s.groupId).toBe(selectLog(id, LOGS));
+describe('the sequencer decides each ledger message a log group and a deduplication id', () => {
+  it('sends a message to the group of the log selectLog picks for the message digest, reading no request', () => {
+    for (const m of [message(request('req-1')), message(request('a'), request('b')), message('not json'), 'x']) {
+      const s = sequenceMessage(m, LOGS);
+      expect(s.groupId).toBe(selectLog(sha(m), LOGS));
+      expect(LOGS).toContain(s.groupId);
     }
   });
 
-  it('spreads requests over every configured log', () => {
-    const groups = new Set(Array.from({ length: 64 }, (_, i) => sequenceMessage(request(`r-${i}`), 'm', LOGS).groupId));
+  it('spreads messages over every configured log', () => {
+    const groups = new Set(
+      Array.from({ length: 64 }, (_, i) => sequenceMessage(message(request(`r-${i}`)), LOGS).groupId),
+    );
     expect([...groups].sort()).toEqual(LOGS);
   });
 
-  it('deduplicates by the SHA-256 of the exact body, so a re-sent copy is one message and other bytes are not', () => {
-    const body = request('same');
-    expect(sequenceMessage(body, 'm-1', LOGS).deduplicationId).toBe(sha(body));
-    expect(sequenceMessage(body, 'm-2', LOGS).deduplicationId).toBe(sha(body));
-    const spaced = body.replace('{"n":1}', '{"n": 1}');
-    expect(sequenceMessage(spaced, 'm-1', LOGS).deduplicationId).not.toBe(sha(body));
-    expect(sequenceMessage(spaced, 'm-1', LOGS).groupId).toBe(sequenceMessage(body, 'm-1', LOGS).groupId);
+  it('deduplicates by the SHA-256 of the exact message, so a re-sent copy is one message and other bytes are not', () => {
+    const m = message(request('same'), request('other'));
+    expect(sequenceMessage(m, LOGS).deduplicationId).toBe(sha(m));
+    expect(sequenceMessage(m, LOGS).deduplicationId).toMatch(/^[0-9a-f]{64}$/);
+    const reordered = message(request('other'), request('same'));
+    expect(sequenceMessage(reordered, LOGS).deduplicationId).toBe(sha(reordered));
+    expect(sequenceMessage(reordered, LOGS).deduplicationId).not.toBe(sha(m));
   });
 
-  it('routes an invalid request that still has a readable id to its log, where it is recorded as a refusal', () => {
-    const body = `{"format":"docket.request/1","requestId":"bad-one","pack":42,"facts":{}}`;
-    expect(sequenceMessage(body, 'm', LOGS).groupId).toBe(selectLog('bad-one', LOGS));
-  });
-
-  it('routes a graph request whose inputs are not strict JSON to its log by its id, as the evaluate function reads it', () => {
-    const body = '{"format":"docket.graph-request/1","requestId":"g-dup","graph":"a@1.0.0","inputs":{"x":{},"x":{}}}';
-    expect(sequenceMessage(body, 'm-1', LOGS).groupId).toBe(selectLog('g-dup', LOGS));
-  });
-
-  it('sends a body with no readable request id to an unidentified group derived from its message id, never a log', () => {
-    for (const body of ['not json', '{}', '{"requestId":"has spaces"}', '[1,2]', '']) {
-      const a = sequenceMessage(body, 'message-a', LOGS);
-      const b = sequenceMessage(body, 'message-b', LOGS);
-      expect(a.groupId.startsWith(UNIDENTIFIED_GROUP_PREFIX)).toBe(true);
-      expect(a.groupId).not.toBe(b.groupId);
-      expect(LOGS).not.toContain(a.groupId);
-      // SQS: a group id is at most 128 characters of alphanumerics and punctuation.
-      expect(a.groupId).toMatch(/^[\x21-\x7e]{1,128}$/);
-      expect(a.deduplicationId).toBe(sha(body));
-    }
+  it('sends a message carrying unidentifiable requests to a configured log too, where the evaluate function rejects them', () => {
+    for (const body of ['not json', '{}', '{"requestId":"has spaces"}', '[1,2]', ''])
+      expect(LOGS).toContain(sequenceMessage(message(body), LOGS).groupId);
   });
 
   it('gives a forward to another log a deduplication id of its own, the same for every copy of that forward', () => {
-    const body = request('moved');
-    const a = forwardDeduplicationId(body, 'log-1');
+    const m = message(request('moved'));
+    const a = forwardDeduplicationId(m, 'log-1');
     expect(a).toMatch(/^[0-9a-f]{64}$/);
-    expect(a).toBe(forwardDeduplicationId(body, 'log-1'));
-    expect(a).not.toBe(forwardDeduplicationId(body, 'log-2'));
-    expect(a).not.toBe(sequenceMessage(body, 'm', LOGS).deduplicationId);
+    expect(a).toBe(forwardDeduplicationId(m, 'log-1'));
+    expect(a).not.toBe(forwardDeduplicationId(m, 'log-2'));
+    expect(a).not.toBe(sequenceMessage(m, LOGS).deduplicationId);
+    expect(a).not.toBe(forwardDeduplicationId(message(request('moved-too')), 'log-1'));
   });
 
-  it('gives the same decision for the same message forever', () => {
-    expect(sequenceMessage(request('stable'), 'mid', ['b', 'a'])).toEqual(
-      sequenceMessage(request('stable'), 'mid', ['a', 'b']),
-    );
+  it('gives the same decision for the same message forever, whatever the order the logs are configured in', () => {
+    const m = message(request('stable'));
+    expect(sequenceMessage(m, ['b', 'a'])).toEqual(sequenceMessage(m, ['a', 'b']));
+    expect(sequenceMessage(m, LOGS)).toEqual({ groupId: selectLog(sha(m), LOGS), deduplicationId: sha(m) });
   });
 });
 

@@ -255,8 +255,8 @@ export interface Workload {
 }
 
 /** The sequencing's "which group": a ledger queue message's MessageGroupId is its request's log. */
-export function ledgerGroupOf(body: string, messageId: string, logIds: readonly string[]): string {
-  return sequenceMessage(body, messageId, logIds).groupId;
+export function ledgerGroupOf(body: string, _messageId: string, logIds: readonly string[]): string {
+  return sequenceMessage(body, logIds).groupId;
 }
 
 export const logIdsFor = (n: number): string[] => Array.from({ length: n }, (_, i) => `scale-${i}`);
