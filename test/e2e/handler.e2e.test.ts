@@ -13,7 +13,8 @@ import type { SQSEvent } from 'aws-lambda';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { writeSigningKey } from '../../stack/local-files.js';
 import { REQUEST_FORMAT } from '../../core/admission/request-format.js';
-import { ledgerMessageBytes, sequenceMessage } from '../../core/pipeline/index.js';
+import { sequenceMessage } from '../../core/pipeline/index.js';
+import { ledgerMessage } from '../pipeline/ledger-queue-fixture.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { findPosition } from '../../core/ledger/store/find-position.js';
@@ -77,13 +78,6 @@ const ledgerRecord = (messageId: string, body: string) => {
   return { ...r, attributes: { ...r.attributes, MessageGroupId: groupId } };
 };
 
-/** The ledger message the sequence function sends for an intake batch of these (intake message id, body) pairs. */
-const ledgerMessage = (requests: readonly (readonly [string, string])[]) => {
-  const bytes = ledgerMessageBytes(requests.map(([intakeMessageId, body]) => ({ body, intakeMessageId })));
-  if (!bytes.ok) throw new Error(bytes.error.message);
-  return bytes.value;
-};
-
 it('cold-starts from the environment, records the good requests and the refusal, and sends the unidentifiable one to the rejects queue under its intake message id', async () => {
   const { digest } = await w.registry.putPack(new Uint8Array(readFileSync('examples/vendor-onboarding-target.json')));
   const { handler } = await import('../../functions/evaluate.js');
@@ -93,10 +87,14 @@ it('cold-starts from the environment, records the good requests and the refusal,
     Records: [
       ledgerRecord(
         'm1',
+        // The ledger message the sequence function sends for an intake batch of three.
         ledgerMessage([
-          ['i1', good('h-1')],
-          ['i2', '{"requestId":'],
-          ['i3', `{"format":"${REQUEST_FORMAT}","requestId":"h-3","pack":"sha256:${'0'.repeat(64)}","facts":{}}`],
+          { intakeMessageId: 'i1', body: good('h-1') },
+          { intakeMessageId: 'i2', body: '{"requestId":' },
+          {
+            intakeMessageId: 'i3',
+            body: `{"format":"${REQUEST_FORMAT}","requestId":"h-3","pack":"sha256:${'0'.repeat(64)}","facts":{}}`,
+          },
         ]),
       ),
       // Not a ledger message (a planted body, or one sent before the format): one request's bytes.

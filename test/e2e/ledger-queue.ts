@@ -12,11 +12,11 @@ import { sendMessage } from '../../adapters/sqs.js';
 import { readIntakeRequest } from '../../core/admission/intake.js';
 import {
   isLedgerMessage,
-  ledgerMessageBytes,
   readLedgerMessage,
   sequenceMessage,
   type SequencedRequest,
 } from '../../core/pipeline/index.js';
+import { ledgerMessage } from '../pipeline/ledger-queue-fixture.js';
 import type { E2eOptions, E2eWorld } from './harness.js';
 
 /** A ledger message of `bodies` in order, each under a fresh intake message id, as the sequence function writes one. */
@@ -26,9 +26,7 @@ export function ledgerMessageOf(bodies: readonly string[]): { message: string; r
     intakeMessageId: randomUUID(),
     intakeSentTimestamp: `${Date.now()}`,
   }));
-  const bytes = ledgerMessageBytes(requests);
-  if (!bytes.ok) throw new Error(bytes.error.message);
-  return { message: bytes.value, requests };
+  return { message: ledgerMessage(requests), requests };
 }
 
 /**
