@@ -20,6 +20,7 @@ import { ledgerMessageBytes } from '../../core/pipeline/ledger-message.js';
 import { deleteEntryItemAt } from '../adapters/entry-item-at.js';
 import { unmarkFrom } from '../adapters/marker-item-at.js';
 import { startE2e, type E2eWorld } from './harness.js';
+import { sendToLog } from './ledger-queue.js';
 import { sleep, worldIo, type WorldIo } from './world-io.js';
 
 let w: E2eWorld;
@@ -67,8 +68,10 @@ async function recordThenDelete(id: string): Promise<{ body: string; digest: str
 
 it('a deleted request’s bytes sent to the ledger DLQ, alone or in a ledger message, excuse nothing: the edge refuses the send, and a copy sent past it has no redrive source', async () => {
   // An earlier entry on every log keeps the victim's log from being emptied (then verify would see no log at all).
-  for (let i = 0; i < 8; i++) await io.submit(io.request(`warm-${i}`, 'vendor', LOW_RISK));
-  for (let i = 0; i < 8; i++) await io.entryOf(`warm-${i}`);
+  // A request id no longer picks its log (a ledger message's digest does), so each log is sent one directly.
+  const logIds = JSON.parse(w.env.LOG_IDS!) as string[];
+  for (const [i, logId] of logIds.entries()) await sendToLog(w, logId, [io.request(`warm-${i}`, 'vendor', LOW_RISK)]);
+  for (const [i, logId] of logIds.entries()) expect((await io.entryOf(`warm-${i}`)).entry.logId).toBe(logId);
   await w.coldStart();
   const { body, digest } = await recordThenDelete('planted-1');
   // A cold start between: the next request may land on the same log (a ledger message's digest picks its log),
