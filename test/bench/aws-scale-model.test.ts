@@ -11,7 +11,6 @@ import { markerItem as wireMarkerItem } from '../../adapters/ledger-marker-item.
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { readLedgerMessage } from '../../core/pipeline/ledger-message.js';
 import { sequenceMessage } from '../../core/pipeline/sequencing.js';
-import { RECORD_CONCURRENCY } from '../../functions/lib/evaluate-runtime.js';
 import { createSequenceRuntime } from '../../functions/lib/sequence-runtime.js';
 import { modelledSqsClient } from '../../bench/support/aws-model/modelled-sqs-client.js';
 import { describe, expect, it } from 'vitest';
@@ -669,7 +668,7 @@ describe('the scale model end to end', () => {
     const run = await simulate(work, o, { kind: 'backlog' });
     const bare = run.bareWrites;
     expect(bare.writes).toBe(o.appends);
-    expect(bare.concurrency).toBe(deployment.maximumConcurrency * RECORD_CONCURRENCY);
+    expect(bare.concurrency).toBe(deployment.maximumConcurrency * deployment.batchSize);
     // Each bare write is one entry item of about a KB: 1 WCU, where the pipeline also claims and places.
     expect(bare.wcuPerWrite).toBeCloseTo(1, 1);
     expect(bare.writesPerSecond).toBeGreaterThan(run.appendsPerSecond);

@@ -25,9 +25,11 @@
  * returns it. Figures per batch count requests (`recordsPerBatch`), not messages (`messagesPerBatch`).
  *
  * The same-run baseline (`bareWrites`): the same number of bare conditional PutItems of the same entry items (the
- * entries this run stored, one item each) against a fresh modelled table with the same latency and throttling, as many
- * at once as the evaluate instances process requests (RECORD_CONCURRENCY each) — the floor a pipeline that must write
- * every entry is measured against.
+ * entries this run stored, one item each) against a fresh modelled table with the same latency and throttling,
+ * instances × batch size at once — the floor a pipeline that must write every entry is measured against. Its width is
+ * the batch's in messages, as before ledger messages carried several requests, so the ratio compares designs: at
+ * RECORD_CONCURRENCY per instance the bare writers, taking the entries log by log, throttle one log's key past the
+ * SDK's retries.
  */
 import { createHash } from 'node:crypto';
 import { REQUEST_FORMAT } from '../../../core/admission/request-format.js';
@@ -45,11 +47,7 @@ import { cachedPackSource } from '../../../core/pipeline/pack-source.js';
 import type { PipelineConfig } from '../../../core/pipeline/process-request.js';
 import type { OutboxPorts } from '../../../core/pipeline/outbox.js';
 import type { ResultMessage } from '../../../core/pipeline/result-notification.js';
-import {
-  createEvaluateRuntime,
-  RECORD_CONCURRENCY,
-  type EvaluateRuntime,
-} from '../../../functions/lib/evaluate-runtime.js';
+import { createEvaluateRuntime, type EvaluateRuntime } from '../../../functions/lib/evaluate-runtime.js';
 import { ledgerQueueRecords } from '../../../functions/lib/ledger-queue-records.js';
 import { createSequenceRuntime } from '../../../functions/lib/sequence-runtime.js';
 import { prng } from '../seeded-prng.js';
@@ -226,10 +224,10 @@ export interface RunFigures {
   readonly bareWrites: BareWrites;
 }
 
-/** The baseline: the run's entry items, each one bare conditional PutItem, as many at once as the instances process. */
+/** The baseline: the run's entry items, each one bare conditional PutItem, instances × batch size at once. */
 export interface BareWrites {
   readonly writes: number;
-  /** At once: instances × RECORD_CONCURRENCY (the requests an evaluate instance processes at once). */
+  /** At once: instances × batch size. */
   readonly concurrency: number;
   readonly writesPerSecond: number;
   /** Per write: sent → answered (throttle retries included). */
@@ -953,7 +951,7 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
 /**
  * The same-run baseline: `entries` (this run's, in log order) each written as one bare conditional PutItem of its
  * entry item (adapters/ledger-entry-item.ts) to a fresh modelled table — same latency, same per-key limits — by
- * instances × RECORD_CONCURRENCY writers at once, each sending its next write when the last is answered.
+ * instances × batch size writers at once, each sending its next write when the last is answered.
  */
 export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOptions): Promise<BareWrites> {
   const clock = new VirtualClock();
@@ -961,7 +959,7 @@ export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOption
   const table = new LedgerTable();
   const shape = deployedShape(o.deployment);
   const latency = profileLatency(o.profile, prng(o.seed));
-  const concurrency = shape.instances * RECORD_CONCURRENCY;
+  const concurrency = shape.instances * shape.batchSize;
   const took: number[] = [];
   let next = 0;
   const writer = async (index: number): Promise<void> => {
