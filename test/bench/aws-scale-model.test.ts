@@ -44,6 +44,7 @@ import {
   type CallSite,
 } from '../../bench/support/aws-model/modelled-ledger-store.js';
 import {
+  bareWrites,
   rateAtP99,
   simulate,
   sqsEvent,
@@ -673,6 +674,22 @@ describe('the scale model end to end', () => {
     expect(bare.wcuPerWrite).toBeCloseTo(1, 1);
     expect(bare.writesPerSecond).toBeGreaterThan(run.appendsPerSecond);
     expect(bare.p99Ms).toBeLessThan(run.p99Ms);
+  });
+
+  it("writes every entry in its baseline even when its writers, all on one log's key, outlast the SDK's retries", async () => {
+    // 80 writers (8 instances × 10) on one key of 1,000 WCU/s: three attempts are not always enough.
+    const eight: ScaleOptions = { ...o, deployment: resolveConfig({ logCount: 8 }) };
+    const entries: StoredEntry[] = Array.from({ length: 3000 }, (_, seq) => ({
+      logId: 'scale-0',
+      seq,
+      body: `{"n":${seq}}`,
+      projection: { requestId: `r${seq}`, kind: 'disposition', entryHash: 'e'.repeat(64) },
+    }));
+    const bare = await bareWrites(entries, eight);
+    expect(bare.writes).toBe(3000);
+    expect(bare.concurrency).toBe(80);
+    expect(bare.throttled).toBeGreaterThan(0);
+    expect(bare.wcuPerWrite).toBe(1);
   });
 
   it('finds by bisection a rate whose p99 meets a target, with the next rate tried above it missing', async () => {
