@@ -11,9 +11,11 @@
  * It models a deployment: the configuration object `cdk deploy` takes (infra/config.ts `resolveConfig`; flags map onto
  * it, --config adds any other member as JSON) and refuses what synthesis refuses, with the configuration's own error
  * (docs/adr/0471-scale-model-runs-deployable-configurations.md). It runs the design as shipped (intake → sequence
- * function → SQS FIFO ledger queue, group = log: one writer per log; each log's slot writes group-committed as one
- * bundle item, ADR 0350 and ADR 0400; one delivery job per log sent under the lock; a delivery stage that writes the
- * batch marker of each job, ADR 0498, and sends the handoffs and the notifications) twice:
+ * function, its own runtime, packing each intake batch into one ledger message → SQS FIFO ledger queue, group = a log:
+ * one writer per log, ADR 0497; the evaluate function opening a batch of ≤ 10 messages into its ≤ 100 requests; each
+ * log's slot writes group-committed as bundle items, ADR 0350 and ADR 0400; the delivery jobs, ten entries each, sent
+ * under the lock; a delivery stage that writes the batch marker of each job, ADR 0498, and sends the handoffs and the
+ * notifications) twice:
  *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
  *             durable (the sustained rate); the batch cycle, hottest key, table peaks, throttles are this run's;
  *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the sustained rate): p50/p99, and the units,
@@ -165,7 +167,7 @@ function summary(f: DesignFigures) {
     notifiedP99Ms: round(f.paced.notifiedP99Ms, 1),
     notified: f.paced.notified,
     latencyAtRequestsPerSecond: round(f.paced.arrivals.kind === 'poisson' ? f.paced.arrivals.perSecond : 0, 0),
-    // A log's batch cycle in the backlog run (full batches): records per batch ÷ the cycle bounds the log's rate.
+    // A log's batch cycle in the backlog run (full batches): requests per batch (what its ledger messages carry) ÷ the cycle bounds the log's rate.
     batchCycleMs: {
       mean: round(cycle.meanMs, 1),
       recordsPerBatch: round(cycle.recordsPerBatch, 1),
@@ -292,10 +294,10 @@ async function main(): Promise<void> {
   );
   console.log(`    per batch (mean ms): ${JSON.stringify(s.batchBreakdownMs)}`);
   console.log(
-    `    batch cycle ${s.batchCycleMs.mean} ms for ${s.batchCycleMs.recordsPerBatch} records (${s.perLogAppendsPerSecond} appends/s per log sustained, ${s.batchCycleMs.perLogCeiling} at this cycle): ${JSON.stringify(s.batchCycleMs.steps)}`,
+    `    batch cycle ${s.batchCycleMs.mean} ms for ${s.batchCycleMs.recordsPerBatch} requests (${s.perLogAppendsPerSecond} appends/s per log sustained, ${s.batchCycleMs.perLogCeiling} at this cycle): ${JSON.stringify(s.batchCycleMs.steps)}`,
   );
   console.log(
-    `    per evaluation at ${s.latencyAtRequestsPerSecond} requests/s (${s.pacedRecordsPerBatch} records a batch): WRU ${JSON.stringify(s.wruPerEvaluation)}, RRU ${JSON.stringify(s.rruPerEvaluation)}; $${s.costPerMillion} per million ${JSON.stringify(s.costItemsPerMillion)}`,
+    `    per evaluation at ${s.latencyAtRequestsPerSecond} requests/s (${s.pacedRecordsPerBatch} requests a batch): WRU ${JSON.stringify(s.wruPerEvaluation)}, RRU ${JSON.stringify(s.rruPerEvaluation)}; $${s.costPerMillion} per million ${JSON.stringify(s.costItemsPerMillion)}`,
   );
   for (const q of s.tableQuota)
     console.log(

@@ -14,7 +14,13 @@ import {
   PROFILES,
   profileLatency,
 } from '../../bench/support/aws-model/latency-profile.js';
-import { costPerMillion, LOG_BYTES, US_EAST_1, type Usage } from '../../bench/support/aws-model/cost-model.js';
+import {
+  costPerMillion,
+  LOG_BYTES,
+  pricedRequests,
+  US_EAST_1,
+  type Usage,
+} from '../../bench/support/aws-model/cost-model.js';
 import { tableQuota } from '../../bench/support/aws-model/table-quota.js';
 import { CapacityMeter } from '../../bench/support/aws-model/capacity-meter.js';
 import { batchCycle, usageOf } from '../../bench/support/aws-model/run-usage.js';
@@ -161,12 +167,18 @@ describe('the cost model', () => {
     expect(() => costPerMillion({ ...u, evaluations: 0 })).toThrow(RangeError);
   });
 
-  it("reads a run's use from its figures: every table's units, the requesters' sends, GB-seconds at each function's memory", () => {
+  it('prices each started 64 KB of a call’s payload as one SQS or SNS request, a call without payload as one', () => {
+    expect([0, 1, 65_536, 65_537, 10 * 6_700, 262_144].map(pricedRequests)).toEqual([1, 1, 1, 2, 2, 4]);
+  });
+
+  it("reads a run's use from its figures: every table's units, the requests as priced, the requesters' sends, GB-seconds at each function's memory", () => {
     const deployment = resolveConfig({ logCount: 8 }); // evaluate 1,024 MB, sequence and deliver 512 MB
     const run = {
       appends: 100,
       unitsPerEntry: { wcu: { ledger: 2.9, requests: 1, packs: 0 }, rcu: { ledger: 0.8, requests: 0, packs: 0.1 } },
-      messagingCalls: { 'sqs-standard': 50, 'sqs-fifo': 30, sns: 10 },
+      // Calls, and the requests they are priced as: a FIFO receive of ten ledger messages is two 64 KB chunks.
+      messagingCalls: { 'sqs-standard': 50, 'sqs-fifo': 24, sns: 10 },
+      messagingRequests: { 'sqs-standard': 50, 'sqs-fifo': 30, sns: 10 },
       lambda: {
         invocations: { sequence: 12, evaluate: 10, deliver: 8 },
         invokedMs: { sequence: 1000, evaluate: 2000, deliver: 4000 },
@@ -190,6 +202,7 @@ describe('the cost model', () => {
     const b = {
       batches: 10,
       recordsPerBatch: 9.5,
+      messagesPerBatch: 1.9,
       groupsPerBatch: 1,
       receiveToInvokeMs: 30,
       beforeSlotsMs: 25,

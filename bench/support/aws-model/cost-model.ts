@@ -38,6 +38,16 @@ export const US_EAST_1: Prices = Object.freeze({
 });
 
 /**
+ * SQS and SNS bill each started 64 KB of a call's payload as one request (SQS pricing: "each 64 KB chunk of a payload
+ * is billed as 1 request"): a FIFO receive of ten ledger messages of ten requests each (~7 KB apiece) is two.
+ */
+export const PRICED_CHUNK_BYTES = 64 * 1024;
+
+/** The requests one call of `payloadBytes` is priced as (at least one: a delete, an empty receive). */
+export const pricedRequests = (payloadBytes: number): number =>
+  Math.max(1, Math.ceil(payloadBytes / PRICED_CHUNK_BYTES));
+
+/**
  * Log bytes CloudWatch Logs ingests per evaluation and per invocation of each function, measured: what the functions
  * print, in process on Lambda-shaped events (`npx vitest run test/bench/log-volume.test.ts` prints the figures and
  * fails when a constant is below them; docs/adr/0502-log-volume-measured-and-cut.md). Measured 13 bytes per
@@ -60,7 +70,7 @@ export interface Usage {
   /** Write and read request units of every table. */
   readonly wru: number;
   readonly rru: number;
-  /** SQS requests: the requesters' own sends included. */
+  /** SQS requests as priced (64 KB chunks of payload): the requesters' own sends included. */
   readonly sqsStandardRequests: number;
   readonly sqsFifoRequests: number;
   readonly snsPublishes: number;

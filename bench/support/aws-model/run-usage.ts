@@ -9,7 +9,8 @@ import type { BatchBreakdown, FunctionName, RunFigures } from './scale-model.js'
 /**
  * One log's batch cycle, mean ms, and its steps in the order they hold the FIFO group: taken → handler runs (poll +
  * invoke), head read, claims and archive puts (the slowest of them), bundle put, delivery job send, delete, and the
- * time from the group freed to its next batch taken. A log records `recordsPerBatch` per cycle.
+ * time from the group freed to its next batch taken. A log records `recordsPerBatch` requests per cycle (the requests
+ * its batch's ledger messages carry).
  */
 export interface BatchCycle {
   readonly meanMs: number;
@@ -59,8 +60,8 @@ const memoryMbOf = (c: DocketConfig): Record<FunctionName, number> => ({
 });
 
 /**
- * The run's use of each priced service: request units of every table, SQS requests (each requester's SendMessage
- * included: one standard request per evaluation), SNS publishes, Lambda requests and GB-seconds at the deployment's
+ * The run's use of each priced service: request units of every table, SQS requests as priced (each started 64 KB of a
+ * call's payload one; each requester's SendMessage included: one standard request per evaluation), SNS publishes, Lambda requests and GB-seconds at the deployment's
  * memory sizes, and log bytes (cost-model.ts assumptions).
  */
 export function usageOf(run: RunFigures, deployment: DocketConfig): Usage {
@@ -73,9 +74,9 @@ export function usageOf(run: RunFigures, deployment: DocketConfig): Usage {
     evaluations: n,
     wru: sum(run.unitsPerEntry.wcu) * n,
     rru: sum(run.unitsPerEntry.rcu) * n,
-    sqsStandardRequests: run.messagingCalls['sqs-standard'] + n,
-    sqsFifoRequests: run.messagingCalls['sqs-fifo'],
-    snsPublishes: run.messagingCalls.sns,
+    sqsStandardRequests: run.messagingRequests['sqs-standard'] + n,
+    sqsFifoRequests: run.messagingRequests['sqs-fifo'],
+    snsPublishes: run.messagingRequests.sns,
     lambdaRequests: invocations,
     lambdaGbSeconds: fns.reduce((a, f) => a + (run.lambda.invokedMs[f] / 1000) * (memory[f] / 1024), 0),
     logBytes:

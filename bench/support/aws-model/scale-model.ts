@@ -1,31 +1,38 @@
 /**
- * The AWS scale model (docs/adr/0280-aws-scale-model.md): the deployed handlers' own runtimes — the evaluate function's
- * (functions/lib/evaluate-runtime.ts `createEvaluateRuntime`: handleBatch, processRequest, the ledger writer and the
- * append protocol) and the deliver function's (functions/lib/deliver-runtime.ts `createDeliverRuntime`: deliverJob) —
- * run by simulated Lambda instances over modelled AWS clients: the in-memory ledger store behind every DynamoDB and
- * SQS call, each costing a lognormal network latency on a virtual clock, metered per partition key and, with
- * `throttle`, limited per key as DynamoDB limits it.
+ * The AWS scale model (docs/adr/0280-aws-scale-model.md): the deployed handlers' own runtimes — the sequence
+ * function's (functions/lib/sequence-runtime.ts `createSequenceRuntime`: packLedgerMessages, sequenceMessage, the SQS
+ * adapter's batch send), the evaluate function's (functions/lib/evaluate-runtime.ts `createEvaluateRuntime`:
+ * ledgerQueueRecords, handleBatch, processRequest, the ledger writer and the append protocol) and the deliver
+ * function's (functions/lib/deliver-runtime.ts `createDeliverRuntime`: deliverJob) — run by simulated Lambda instances
+ * over modelled AWS clients: the in-memory ledger store behind every DynamoDB call and simulated queues behind every
+ * SQS call (modelled-sqs-client.ts for the sequence function's sends), each costing a latency drawn from its API's
+ * distribution on a virtual clock, metered per partition key and, with `throttle`, limited per key as DynamoDB limits
+ * it.
  *
- * The design as shipped: intake → sequence function → SQS FIFO ledger queue whose MessageGroupId is the request's log
- * (`ledgerGroupOf`: core/pipeline/sequencing.ts's decision; FIFO's one batch in flight per group gives each log one
- * writer at a time) → the evaluate function: the head of each log read once per batch, each record written only to
- * its group's log, each record's archive put and claim leaving once it is read (ADR 0402), each log's slot writes
- * group-committed as one conditional PutItem of a bundle item (ADR 0350, ADR 0400), then one delivery job per log sent
+ * The design as shipped (docs/adr/0497-a-ledger-message-carries-many-requests.md): intake → sequence function, which
+ * packs its intake batch into ledger messages and sends each to the SQS FIFO ledger queue under the group of a log
+ * (core/pipeline/sequencing.ts: chosen from the message's digest; FIFO's one batch in flight per group gives each log
+ * one writer at a time) → the evaluate function: a batch of ≤ 10 messages opened into their requests (≤ 100), the head
+ * of each log read once per batch, RECORD_CONCURRENCY requests at once, each written only to its group's log, each
+ * request's archive put and claim leaving once it is read (ADR 0402), each log's slot writes group-committed as
+ * conditional PutItems of bundle items (ADR 0350, ADR 0400), then the delivery jobs (one per log and ten entries) sent
  * before the delete → consumers of the standard delivery queue (delivery-consumer.ts, `deliveryInstances` of them):
- * read the entries back, write their positions, send the handoffs, then the notifications.
+ * read the entries back, write their batch markers, send the handoffs, then the notifications.
  *
  * Each simulated instance is one Lambda execution environment: its own runtime (ledger writer, head cache, own slots,
- * pack cache), SDK retry quota and one CPU; it receives a batch (≤ 10), is invoked with it as an SQS event, and deletes
- * what the runtime did not report failed. A failed record stays in flight until the visibility timeout returns it.
+ * pack cache), SDK retry quota and one CPU; it receives a batch (≤ 10 messages), is invoked with it as an SQS event,
+ * and deletes what the runtime did not report failed. A failed message stays in flight until the visibility timeout
+ * returns it. Figures per batch count requests (`recordsPerBatch`), not messages (`messagesPerBatch`).
  *
  * The same-run baseline (`bareWrites`): the same number of bare conditional PutItems of the same entry items (the
- * entries this run stored, one item each) against a fresh modelled table with the same latency and throttling, as many
- * at once as the evaluate instances hold records — the floor a pipeline that must write every entry is measured
- * against.
+ * entries this run stored, one item each) against a fresh modelled table with the same latency and throttling,
+ * instances × batch size at once — the floor a pipeline that must write every entry is measured against. Its width is
+ * the batch's in messages, as before ledger messages carried several requests, so the ratio compares designs: at
+ * RECORD_CONCURRENCY per instance the bare writers, taking the entries log by log, throttle one log's key past the
+ * SDK's retries.
  */
 import { createHash } from 'node:crypto';
 import { REQUEST_FORMAT } from '../../../core/admission/request-format.js';
-import { sequenceMessage } from '../../../core/pipeline/sequencing.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../../core/ledger/primitives/signature.js';
 import { readTrustPolicy } from '../../../core/ledger/trust-policy/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledger/verify/index.js';
@@ -41,12 +48,15 @@ import type { PipelineConfig } from '../../../core/pipeline/process-request.js';
 import type { OutboxPorts } from '../../../core/pipeline/outbox.js';
 import type { ResultMessage } from '../../../core/pipeline/result-notification.js';
 import { createEvaluateRuntime, type EvaluateRuntime } from '../../../functions/lib/evaluate-runtime.js';
+import { ledgerQueueRecords } from '../../../functions/lib/ledger-queue-records.js';
+import { createSequenceRuntime } from '../../../functions/lib/sequence-runtime.js';
 import { prng } from '../seeded-prng.js';
 import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
 import { CapacityMeter } from './capacity-meter.js';
 import { DeliveryTally, type DeliveredOnceVerdict } from './delivered-once.js';
 import { consumeDeliveryJobs, noDeliveryCounts, type DeliveryCounts } from './delivery-consumer.js';
 import { itemSize, readUnits, writeUnits } from './dynamodb-capacity.js';
+import { pricedRequests } from './cost-model.js';
 import { profileLatency, type CallLatency, type LatencyProfile, type QueueKind } from './latency-profile.js';
 import {
   dynamoCall,
@@ -58,13 +68,17 @@ import {
   type MessagingService,
 } from './modelled-ledger-store.js';
 import { DocketConfigError, validateConfig, type DocketConfig } from '../../../infra/config.js';
+import { modelledSqsClient } from './modelled-sqs-client.js';
 import { RetryQuota, ThrottlingError } from './sdk-retry.js';
 import { SimQueue, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
 import type { StoredEntry } from '../../../core/ledger/store/store.js';
 
-/** The one design modelled: the shipped one (the figures name it, as the recorded figures of retired ones do theirs). */
-export const DESIGN = 'one-writer-per-log';
+/**
+ * The one design modelled: the shipped one (the figures name it, as the recorded figures of retired ones do theirs):
+ * one writer per log, a ledger message carrying the requests of one intake batch.
+ */
+export const DESIGN = 'one-writer-per-log, packed ledger messages';
 
 export interface ScaleOptions {
   /**
@@ -118,7 +132,10 @@ export type Arrivals = { readonly kind: 'backlog' } | { readonly kind: 'poisson'
 /** Where each batch of the ledger consumers spent its time, mean ms per batch. */
 export interface BatchBreakdown {
   readonly batches: number;
+  /** Requests per batch: what its ledger messages carry (the batch fill). */
   readonly recordsPerBatch: number;
+  /** Ledger messages per batch (≤ the batch size). */
+  readonly messagesPerBatch: number;
   /** Message groups (logs) per batch: a FIFO receive fills up from more groups when the oldest has fewer than ten. */
   readonly groupsPerBatch: number;
   /** Messages taken (the group was free) → handler starts: poll + invoke (latency-profile.ts `fifoToHandler`). */
@@ -174,6 +191,8 @@ export interface RunFigures {
   readonly messagingCallsPerRequest: number;
   /** The functions' SQS and SNS calls over the run, by service (requesters' own sends not included). */
   readonly messagingCalls: Readonly<Record<MessagingService, number>>;
+  /** Those calls as priced: each 64 KB chunk of a call's payload one request. */
+  readonly messagingRequests: Readonly<Record<MessagingService, number>>;
   /** Lambda invocations and their summed duration (invoked → returned), per function; new environments started. */
   readonly lambda: LambdaUse;
   /** Units per entry of every table an evaluation reads or writes. */
@@ -205,7 +224,21 @@ export interface RunFigures {
   readonly bareWrites: BareWrites;
 }
 
-/** The baseline: the run's entry items, each one bare conditional PutItem, as many at once as the instances hold. */
+/**
+ * A write the baseline owes: sent again when the SDK's retries give up on a throttle, as a writer that must write every
+ * entry would (hundreds of writers on one log's key, taking the entries log by log, can exhaust three attempts).
+ */
+async function owed<T>(write: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await write();
+    } catch (e) {
+      if (!(e instanceof ThrottlingError)) throw e;
+    }
+  }
+}
+
+/** The baseline: the run's entry items, each one bare conditional PutItem, instances × batch size at once. */
 export interface BareWrites {
   readonly writes: number;
   /** At once: instances × batch size. */
@@ -252,11 +285,6 @@ export interface Workload {
   readonly bodies: readonly string[];
   readonly packBytes: Uint8Array;
   readonly packDigest: string;
-}
-
-/** The sequencing's "which group": a ledger queue message's MessageGroupId is its request's log. */
-export function ledgerGroupOf(body: string, _messageId: string, logIds: readonly string[]): string {
-  return sequenceMessage(body, logIds).groupId;
 }
 
 export const logIdsFor = (n: number): string[] => Array.from({ length: n }, (_, i) => `scale-${i}`);
@@ -347,7 +375,9 @@ interface BatchTimes {
   returned: number;
   deleted: number;
   groups: readonly string[];
+  /** Requests, and the messages that carried them. */
   records: number;
+  messages: number;
   slotCalls: number;
 }
 
@@ -391,7 +421,7 @@ class Instance {
         if (b !== undefined) b.headReadAnswered = Math.max(b.headReadAnswered ?? 0, answered);
       },
     };
-    this.sqsSite = { ...this.site, onMessagingCall: (service) => world.messaged(service) };
+    this.sqsSite = { ...this.site, onMessagingCall: (service, bytes) => world.messaged(service, bytes) };
     const inner = signerFromKeyPair(ENTRY_KEYS);
     // Signing is synchronous inside buildEntry: its CPU is queued and paid before the instance's next call.
     const signer: Signer = { keyId: inner.keyId, sign: (m) => ((this.signedAt = this.spend(o.signMs)), inner.sign(m)) };
@@ -478,22 +508,27 @@ class Instance {
     const pickUp = pickUpOf(world, 'fifo');
     for (;;) {
       const messages = await queue.receive(world.shape.batchSize);
-      world.messaged('sqs-fifo'); // counted once answered, as the delivery consumer counts its receives
+      // Counted once answered, as the delivery consumer counts its receives.
+      world.messaged('sqs-fifo', payloadBytes(messages));
       const taken = clock.now;
       await clock.sleep(pickUp());
+      const event = sqsEvent(messages);
+      // The requests the runtime will handle, opened as it opens them (functions/lib/ledger-queue-records.ts).
+      const requests = ledgerQueueRecords(event.Records);
       const times: BatchTimes = {
         taken,
         invoked: clock.now,
         returned: 0,
         deleted: 0,
         groups: [...new Set(messages.map((m) => m.group ?? ''))],
-        records: messages.length,
+        records: requests.length,
+        messages: messages.length,
         slotCalls: 0,
       };
       this.current = times;
-      for (const m of messages) if (m.receiveCount > 1) world.tally.redeliveredRequest(requestIdOf(m.body));
+      for (const r of requests) if ((r.receiveCount ?? 1) > 1) world.tally.redeliveredRequest(requestIdOf(r.body));
       const byId = new Map(messages.map((m) => [m.messageId, m]));
-      const answer = await this.runtime.handle(sqsEvent(messages));
+      const answer = await this.runtime.handle(event);
       times.returned = clock.now;
       world.invoked('evaluate', times.returned - times.invoked);
       this.current = undefined;
@@ -517,7 +552,8 @@ export function sqsEvent(messages: readonly QueuedMessage[]): SQSEvent {
       body: m.body,
       attributes: {
         ApproximateReceiveCount: String(m.receiveCount),
-        SentTimestamp: '0',
+        // Epoch ms on the virtual clock: the sequence function carries it on into the ledger message.
+        SentTimestamp: String(Math.floor(m.sentAt)),
         SenderId: 'scale-model',
         ApproximateFirstReceiveTimestamp: '0',
         ...(m.group !== undefined ? { MessageGroupId: m.group } : {}),
@@ -545,9 +581,18 @@ function pickUpOf(world: World, queue: QueueKind): () => number {
   };
 }
 
+/** The bytes SQS counts for received messages: their bodies (the model's messages carry no attributes). */
+const payloadBytes = (messages: readonly QueuedMessage[]): number =>
+  messages.reduce((n, m) => n + Buffer.byteLength(m.body, 'utf8'), 0);
+
 /** An SQS or SNS call: half a latency there, the service's answer, half a latency back. */
-async function sqsRoundTrip<T>(site: CallSite, service: MessagingService, serve: () => Promise<T> | T): Promise<T> {
-  site.onMessagingCall?.(service);
+async function sqsRoundTrip<T>(
+  site: CallSite,
+  service: MessagingService,
+  serve: () => Promise<T> | T,
+  payload = 0,
+): Promise<T> {
+  site.onMessagingCall?.(service, payload);
   const l = service === 'sns' ? site.latency.sns() : site.latency.sqs();
   await site.clock.sleep(l / 2);
   const out = await serve();
@@ -613,7 +658,7 @@ const requestIdOf = (body: string): string => (JSON.parse(body) as { requestId: 
 function startDeliveryConsumer(world: World, index: number): void {
   const { clock } = world;
   const site = world.site(prng(world.o.seed * 104_729 + index));
-  const sqsSite: CallSite = { ...site, onMessagingCall: (service) => world.messaged(service) };
+  const sqsSite: CallSite = { ...site, onMessagingCall: (service, bytes) => world.messaged(service, bytes) };
   void consumeDeliveryJobs({
     clock,
     queue: world.deliveryQueue,
@@ -650,6 +695,8 @@ class World {
   failedRecords = 0;
   /** SQS and SNS calls by the functions (receives, deletes, sends, publishes; the requesters' sends not included). */
   readonly messagingCalls: Record<MessagingService, number> = { 'sqs-standard': 0, 'sqs-fifo': 0, sns: 0 };
+  /** The same calls as priced: each started 64 KB of a call's payload one request. */
+  readonly messagingRequests: Record<MessagingService, number> = { 'sqs-standard': 0, 'sqs-fifo': 0, sns: 0 };
   readonly invocations: Record<FunctionName, number> = { sequence: 0, evaluate: 0, deliver: 0 };
   readonly invokedMs: Record<FunctionName, number> = { sequence: 0, evaluate: 0, deliver: 0 };
   coldStarts = 0;
@@ -676,8 +723,9 @@ class World {
     return { clock, meter: this.meter, latency: this.latency, retry, cpuDone: () => Promise.resolve() };
   }
 
-  messaged(service: MessagingService): void {
+  messaged(service: MessagingService, payloadBytes = 0): void {
     this.messagingCalls[service] += 1;
+    this.messagingRequests[service] += pricedRequests(payloadBytes);
   }
 
   invoked(fn: FunctionName, ms: number): void {
@@ -700,23 +748,37 @@ class World {
   }
 }
 
-/** The thin sequence function: intake batch → one SendMessageBatch to the ledger FIFO queue (group = log) → delete. */
+/** The ledger queue's URL in the model (the sequence function's LEDGER_QUEUE_URL). */
+const LEDGER_QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/000000000000/scale-model-ledger.fifo';
+
+/**
+ * One sequence function instance: the event source's receive of an intake batch (≤ batch size), then the function's
+ * own runtime (functions/lib/sequence-runtime.ts) over the modelled SQS client — it packs the batch into ledger
+ * messages and sends each under the group its digest selects — then the delete of what it did not report failed.
+ */
 async function sequence(world: World, index: number, intake: SimQueue, ledgerQueue: SimQueue): Promise<never> {
-  const site: CallSite = { ...world.site(prng(index)), onMessagingCall: (service) => world.messaged(service) };
+  const site: CallSite = {
+    ...world.site(prng(index)),
+    onMessagingCall: (service, bytes) => world.messaged(service, bytes),
+  };
+  const runtime = createSequenceRuntime({
+    sqs: modelledSqsClient(new Map([[LEDGER_QUEUE_URL, ledgerQueue]]), (service, bytes, serve) =>
+      sqsRoundTrip(site, service, serve, bytes),
+    ),
+    ledgerQueueUrl: LEDGER_QUEUE_URL,
+    logIds: world.config.logIds,
+  });
   const pickUp = pickUpOf(world, 'standard');
   for (;;) {
     const messages = await intake.receive(world.shape.batchSize);
-    world.messaged('sqs-standard');
+    world.messaged('sqs-standard', payloadBytes(messages));
     await world.clock.sleep(pickUp());
     const invoked = world.clock.now;
     for (const m of messages) if (m.receiveCount > 1) world.tally.redeliveredRequest(requestIdOf(m.body));
-    await sqsRoundTrip(site, 'sqs-fifo', () => {
-      for (const m of messages) {
-        ledgerQueue.send(m.body, ledgerGroupOf(m.body, m.messageId, world.config.logIds));
-      }
-    });
+    const answer = await runtime.handle(sqsEvent(messages));
     world.invoked('sequence', world.clock.now - invoked);
-    await sqsRoundTrip(site, 'sqs-standard', () => intake.delete(messages));
+    const failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier));
+    await sqsRoundTrip(site, 'sqs-standard', () => intake.delete(messages.filter((m) => !failed.has(m.messageId))));
   }
 }
 
@@ -866,6 +928,7 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
     lostSlots: world.table.lostSlots,
     messagingCallsPerRequest: Object.values(world.messagingCalls).reduce((a, b) => a + b, 0) / o.appends,
     messagingCalls: { ...world.messagingCalls },
+    messagingRequests: { ...world.messagingRequests },
     lambda: {
       invocations: { ...world.invocations, deliver: world.delivery.invocations },
       invokedMs: { ...world.invokedMs, deliver: world.delivery.invokedMs },
@@ -924,7 +987,8 @@ export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOption
     while (next < entries.length) {
       const e = entries[next++]!;
       const sent = clock.now;
-      if (!(await store.putEntryIfAbsent(e))) throw new Error(`bare write of ${e.logId}/${e.seq} found its slot taken`);
+      if (!(await owed(() => store.putEntryIfAbsent(e))))
+        throw new Error(`bare write of ${e.logId}/${e.seq} found its slot taken`);
       took.push(clock.now - sent);
     }
   };
@@ -956,6 +1020,7 @@ function breakdownOf(world: World): BatchBreakdown {
   return {
     batches: b.length,
     recordsPerBatch: mean((x) => x.records),
+    messagesPerBatch: mean((x) => x.messages),
     groupsPerBatch: mean((x) => x.groups.length),
     receiveToInvokeMs: mean((x) => x.invoked - x.taken),
     beforeSlotsMs: meanSlots((x) => x.firstSlotSent! - x.invoked),

@@ -6,10 +6,15 @@
  *   fifo     — messages carry a MessageGroupId; a group with a message in flight delivers nothing more until that
  *              message is deleted or its visibility timeout returns it (SQS FIFO's one-batch-in-flight-per-group), and
  *              a receive fills up to 10 messages from the group with the oldest waiting message first, then the next
- *              unlocked groups. High-throughput mode is assumed (no 300-calls/s cap per queue).
+ *              unlocked groups. High-throughput mode is assumed (no 300-calls/s cap per queue), with the stack's
+ *              deduplication scope (infra/constructs/sequencer.ts: per message group): a message sent with the
+ *              deduplication id of one sent to its group within the last five minutes is accepted and not queued.
  * A message not deleted within the visibility timeout becomes visible again with its receive count raised.
  */
 import type { VirtualClock } from './virtual-clock.js';
+
+/** SQS FIFO's deduplication interval. */
+export const DEDUPLICATION_WINDOW_MS = 5 * 60_000;
 
 export interface QueuedMessage {
   readonly messageId: string;
@@ -32,8 +37,12 @@ export class SimQueue {
   /** FIFO: each group's waiting messages in order, and how many of the group's messages are in flight. */
   private readonly groups = new Map<string, { queue: QueuedMessage[]; head: number; inFlight: number }>();
   private wakeReceivers: (() => void)[] = [];
+  /** FIFO: group and deduplication id → the message first sent with them, and when. */
+  private readonly sentOnce = new Map<string, { readonly at: number; readonly message: QueuedMessage }>();
   /** Receives of a message already received once (a visibility timeout expired before its delete). */
   redelivered = 0;
+  /** Sends accepted as copies of a message sent within the deduplication interval (not queued again). */
+  deduplicated = 0;
 
   constructor(
     private readonly clock: VirtualClock,
@@ -41,9 +50,16 @@ export class SimQueue {
     private readonly visibilityTimeoutMs: number,
   ) {}
 
-  send(body: string, group?: string): QueuedMessage {
+  /** Queues a message; a FIFO copy within the deduplication interval answers the message first sent instead. */
+  send(body: string, group?: string, deduplicationId?: string): QueuedMessage {
     if ((this.kind === 'fifo') !== (group !== undefined))
       throw new TypeError(this.kind === 'fifo' ? 'a FIFO message needs a group' : 'a standard message has no group');
+    const key = group !== undefined && deduplicationId !== undefined ? `${group}\u0000${deduplicationId}` : undefined;
+    const first = key === undefined ? undefined : this.sentOnce.get(key);
+    if (first !== undefined && this.clock.now - first.at < DEDUPLICATION_WINDOW_MS) {
+      this.deduplicated += 1;
+      return first.message;
+    }
     const m: QueuedMessage = {
       messageId: `m-${this.nextId++}`,
       body,
@@ -54,6 +70,7 @@ export class SimQueue {
       inFlight: false,
       deleted: false,
     };
+    if (key !== undefined) this.sentOnce.set(key, { at: this.clock.now, message: m });
     this.enqueue(m);
     return m;
   }
