@@ -20,7 +20,7 @@ import { ledgerMessageBytes } from '../../core/pipeline/ledger-message.js';
 import { deleteEntryItemAt } from '../adapters/entry-item-at.js';
 import { unmarkFrom } from '../adapters/marker-item-at.js';
 import { startE2e, type E2eWorld } from './harness.js';
-import { sendToLog } from './ledger-queue.js';
+import { sendToGroup, sendToLog } from './ledger-queue.js';
 import { sleep, worldIo, type WorldIo } from './world-io.js';
 
 let w: E2eWorld;
@@ -256,14 +256,7 @@ describe('with a short visibility timeout, so SQS’s own redrive (maxReceiveCou
       bodies.map(async (b) => (await r.archive.put(new TextEncoder().encode(b))).digest),
     );
     const message = ledgerMessage(...bodies.slice(0, 3));
-    await r.sqs.send(
-      new SendMessageCommand({
-        QueueUrl: r.queueUrl('ledger.fifo'),
-        MessageBody: message,
-        MessageGroupId: 'not-a-log',
-        MessageDeduplicationId: createHash('sha256').update(message).digest('hex'),
-      }),
-    );
+    await sendToGroup(r, 'not-a-log', message);
     const deadLettered = (v: Verdict) =>
       (v.summary.archive?.excused ?? []).filter((e) => ids.includes(e.requestId) && e.excuse === 'dead-lettered');
     let excused: ReturnType<typeof deadLettered> = [];
@@ -284,14 +277,7 @@ describe('with a short visibility timeout, so SQS’s own redrive (maxReceiveCou
     const victim = rio.request('corrupt-victim-1', 'vendor', LOW_RISK);
     const { digest } = await r.archive.put(new TextEncoder().encode(victim));
     const corrupt = `${ledgerMessage(victim)} `;
-    await r.sqs.send(
-      new SendMessageCommand({
-        QueueUrl: r.queueUrl('ledger.fifo'),
-        MessageBody: corrupt,
-        MessageGroupId: 'log-0',
-        MessageDeduplicationId: createHash('sha256').update(corrupt).digest('hex'),
-      }),
-    );
+    await sendToGroup(r, 'log-0', corrupt);
     const rejects = await rio.drain(r.queueUrl('rejects'), 1, 30_000);
     expect(rejects.find((m) => m.body === corrupt)?.attributes).toMatchObject({
       DocketReason: 'ledger-message-invalid',

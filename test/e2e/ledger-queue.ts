@@ -30,18 +30,26 @@ export function ledgerMessageOf(bodies: readonly string[]): { message: string; r
 }
 
 /**
- * Sends one ledger message of `bodies` to the group of `logId`, deduplicated as the sequence function deduplicates
- * (the message's digest: sequenceMessage over that one log). Answers the SQS message id and the intake ids it names.
+ * Sends `body` verbatim to the ledger queue under `groupId` (a log, or a group that names none), deduplicated by its
+ * SHA-256 as the sequence function deduplicates. Answers the SQS message id.
  */
+export async function sendToGroup(
+  w: Pick<E2eWorld, 'sqs' | 'queueUrl'>,
+  groupId: string,
+  body: string,
+): Promise<string> {
+  const deduplicationId = sequenceMessage(body, ['log-0']).deduplicationId;
+  return sendMessage(w.sqs, w.queueUrl('ledger.fifo'), { body, groupId, deduplicationId });
+}
+
+/** Sends one ledger message of `bodies` to the group of `logId`. Answers the SQS message id and the intake ids it names. */
 export async function sendToLog(
   w: Pick<E2eWorld, 'sqs' | 'queueUrl'>,
   logId: string,
   bodies: readonly string[],
 ): Promise<{ messageId: string; requests: SequencedRequest[] }> {
   const { message, requests } = ledgerMessageOf(bodies);
-  const { groupId, deduplicationId } = sequenceMessage(message, [logId]);
-  const messageId = await sendMessage(w.sqs, w.queueUrl('ledger.fifo'), { body: message, groupId, deduplicationId });
-  return { messageId, requests };
+  return { messageId: await sendToGroup(w, logId, message), requests };
 }
 
 /** One ledger queue message as the evaluate function was handed it. */

@@ -33,6 +33,18 @@ function clock(): () => number {
   return () => ticks.shift() ?? 9999;
 }
 
+/** The evaluate function's per-log metrics over a handler that answers every record, and the lines they print. */
+function evaluateMetrics() {
+  const lines: string[] = [];
+  const handle = measuredBatches(async () => ({ batchItemFailures: [] }), {
+    serviceName: 'docket-evaluate',
+    perLog: true,
+    write: (l) => lines.push(l),
+    now: clock(),
+  });
+  return { lines, handle };
+}
+
 describe('batch metrics, emitted and read back', () => {
   it('emits per log the invocation time, the requests of the batch and, per answered request, request → entry', async () => {
     const lines: string[] = [];
@@ -70,13 +82,7 @@ describe('batch metrics, emitted and read back', () => {
   });
 
   it('counts a body that is no ledger message as one request, and an invalid ledger message as one', async () => {
-    const lines: string[] = [];
-    const handle = measuredBatches(async () => ({ batchItemFailures: [] }), {
-      serviceName: 'docket-evaluate',
-      perLog: true,
-      write: (l) => lines.push(l),
-      now: clock(),
-    });
+    const { lines, handle } = evaluateMetrics();
     const broken = '{"format":"docket.ledger-message/1","requests":[{"bytes":9,"intakeMessageId":"x"}]}\n{}';
     await handle({ Records: [record('a', 'log-0', '990', '{"requestId":"r"}'), record('b', 'log-0', '990', broken)] });
     const samples = emfSamples(lines.join('\n'), 'Docket');
@@ -85,13 +91,7 @@ describe('batch metrics, emitted and read back', () => {
   });
 
   it('skips a sent time that is not a timestamp (queue messages are untrusted)', async () => {
-    const lines: string[] = [];
-    const handle = measuredBatches(async () => ({ batchItemFailures: [] }), {
-      serviceName: 'docket-evaluate',
-      perLog: true,
-      write: (l) => lines.push(l),
-      now: clock(),
-    });
+    const { lines, handle } = evaluateMetrics();
     // An intake sent time the ledger message reader refuses never reaches the metrics (the header is forged here);
     // one it takes (16 digits) but no epoch-milliseconds timestamp of this era is skipped by the metrics.
     const forged =
