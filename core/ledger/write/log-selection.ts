@@ -1,9 +1,10 @@
 /**
  * Which log a new request is offered. Any configured log is correct — the claim fixes the log for every later
  * delivery of the request (ADR 0160) — so the rule only decides how load spreads. selectLog: index = (first 8 bytes
- * of SHA-256(UTF-8 request id), big-endian) mod N over the configured ids, deduplicated and sorted (so listing order
- * does not matter) and validated. The sequence function groups each request on this log
- * (core/pipeline/sequencing.ts), and the append protocol offers it to a caller that names no log.
+ * of SHA-256(UTF-8 key), big-endian) mod N over the configured ids, deduplicated and sorted (so listing order does
+ * not matter) and validated. The sequence function groups each ledger message on the log of its digest
+ * (core/pipeline/sequencing.ts, ADR 0497), and the append protocol offers a request to the log of its id when the
+ * caller names no log.
  */
 import { ledgerCrypto } from '../primitives/crypto-port.js';
 import { LOG_ID_PATTERN } from '../entries/entry-rules.js';
@@ -17,10 +18,10 @@ export function configuredLogs(logIds: readonly string[]): readonly string[] {
   return sorted;
 }
 
-export function selectLog(requestId: string, logIds: readonly string[]): string {
+export function selectLog(key: string, logIds: readonly string[]): string {
   const sorted = configuredLogs(logIds);
   // Through the crypto port, not node:crypto, so core/ledger's index loads in a browser too (ADR 0185).
-  const digest = ledgerCrypto().sha256(new TextEncoder().encode(requestId));
+  const digest = ledgerCrypto().sha256(new TextEncoder().encode(key));
   const index = new DataView(digest.buffer, digest.byteOffset, 8).getBigUint64(0) % BigInt(sorted.length);
   return sorted[Number(index)] as string;
 }
