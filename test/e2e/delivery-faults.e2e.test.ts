@@ -4,11 +4,12 @@
  * to inject faults (docs/adr/0404-delivery-stage.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { approximateDepth } from '../../adapters/sqs.js';
 import { readHandoffMessage } from '../../core/pipeline/handoff-message.js';
 import type { HandoffBatchSender } from '../../core/pipeline/ports.js';
 import { startE2e, type E2eWorld } from './harness.js';
 import { sendToLog } from './ledger-queue.js';
-import { ex, handoffs, worldIo, type WorldIo } from './world-io.js';
+import { ex, handoffs, sleep, worldIo, type WorldIo } from './world-io.js';
 
 /** Request ids whose first handoff send "crashes" the function (after the ledger write). */
 const crashOnce = new Set<string>();
@@ -37,6 +38,22 @@ const faults = (s: HandoffBatchSender): HandoffBatchSender => ({
     return { failed };
   },
 });
+
+/**
+ * Waits until the request path — intake, ledger and delivery queues — holds nothing, visible, in flight or delayed,
+ * twice in a row: every delivery of what was sent has been handled and its handoffs are on their route queue.
+ */
+async function untilPathIsEmpty(timeoutMs = 60_000): Promise<void> {
+  let quiet = 0;
+  for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(250)) {
+    const depths = await Promise.all(
+      ['intake', 'ledger.fifo', 'delivery'].map((q) => approximateDepth(w.sqs, w.queueUrl(q))),
+    );
+    quiet = depths.every((d) => d.visible + d.inFlight + d.delayed === 0) ? quiet + 1 : 0;
+    if (quiet === 2) return;
+  }
+  throw new Error('the request path did not empty');
+}
 
 let w: E2eWorld;
 let request: WorldIo['request'];
@@ -67,7 +84,9 @@ describe('delivery faults over the local stack', () => {
     const logs = JSON.parse(w.env.LOG_IDS!) as string[];
     for (let i = 0; i < 3; i++) await sendToLog(w, logs[0]!, [body]);
     const first = await entryOf('thrice');
-    const msgs = handoffs(await drain(w.queueUrl('route-vendor-risk'), 4, 20_000)).filter(
+    // Once every copy has been handled, whatever handoffs they caused are on the route queue.
+    await untilPathIsEmpty();
+    const msgs = handoffs(await drain(w.queueUrl('route-vendor-risk'), 6, 2_000)).filter(
       (m) => m.requestId === 'thrice',
     );
     // At least once, always the same handoff id: consumers dedupe on it. (Copies that share a FIFO batch are named once
