@@ -17,7 +17,19 @@ export interface LedgerQueueRecord extends BatchRecord {
   readonly invalid?: string;
 }
 
-export function ledgerQueueRecords(records: readonly SQSRecord[]): LedgerQueueRecord[] {
+/**
+ * Each batch is opened once: the evaluate runtime and its metrics (functions/lib/batch-metrics.ts) are handed the same
+ * event, and opening reads every message's bytes. Keyed by the event's record list, which Lambda never changes.
+ */
+const opened = new WeakMap<readonly SQSRecord[], readonly LedgerQueueRecord[]>();
+
+export function ledgerQueueRecords(records: readonly SQSRecord[]): readonly LedgerQueueRecord[] {
+  let out = opened.get(records);
+  if (out === undefined) opened.set(records, (out = open(records)));
+  return out;
+}
+
+function open(records: readonly SQSRecord[]): LedgerQueueRecord[] {
   return records.flatMap((r): LedgerQueueRecord[] => {
     const groupId = r.attributes?.MessageGroupId;
     const common = {

@@ -40,12 +40,12 @@ export function createSequenceRuntime(o: {
         })),
       );
       const failures: { index: number; reason: string }[] = [];
-      const sendable = packs.filter((p) => {
-        if (!p.bytes.ok) for (const index of p.indexes) failures.push({ index, reason: p.bytes.error.message });
-        return p.bytes.ok;
-      });
-      const messages = sendable.map((p) => {
-        const body = (p.bytes as { value: string }).value;
+      const sendable: { indexes: readonly number[]; body: string }[] = [];
+      for (const p of packs) {
+        if (p.bytes.ok) sendable.push({ indexes: p.indexes, body: p.bytes.value });
+        else for (const index of p.indexes) failures.push({ index, reason: p.bytes.error.message });
+      }
+      const messages = sendable.map(({ body }) => {
         const s = sequenceMessage(body, logIds);
         return { body, groupId: s.groupId, deduplicationId: s.deduplicationId };
       });

@@ -40,6 +40,17 @@ describe('the records of a ledger queue batch', () => {
     ]);
   });
 
+  it('opens a batch once: the evaluate runtime and its metrics, handed one event, share one opening', () => {
+    const batch = [
+      sqsRecord({ messageId: 'm-1', body: ledgerMessage([{ body: '{}', intakeMessageId: 'i-1' }]), group: 'log-0' }),
+    ];
+    const first = ledgerQueueRecords(batch);
+    expect(ledgerQueueRecords(batch)).toBe(first);
+    // Another event with the same messages is opened on its own.
+    expect(ledgerQueueRecords([...batch])).not.toBe(first);
+    expect(ledgerQueueRecords([...batch])).toEqual(first);
+  });
+
   it('reads a body that is no ledger message as one request’s bytes, with the intake id an attribute gave', () => {
     const planted = '{"format":"docket.request/1","requestId":"r-9"}';
     const attributes = { IntakeMessageId: { dataType: 'String', stringValue: 'intake-old' } };
