@@ -37,11 +37,8 @@ function open(records: readonly SQSRecord[]): LedgerQueueRecord[] {
       receiveCount: Number(r.attributes?.ApproximateReceiveCount ?? '1'),
       ...(groupId !== undefined ? { groupId } : {}),
     };
-    if (!isLedgerMessage(r.body)) {
-      // A planted message, or one sent before this format: its intake id travelled as an attribute then.
-      const intakeMessageId = r.messageAttributes?.IntakeMessageId?.stringValue;
-      return [{ ...common, body: r.body, ...(intakeMessageId !== undefined ? { intakeMessageId } : {}) }];
-    }
+    // A planted message, or one sent before this format: its own SQS message id names it (no attribute is read).
+    if (!isLedgerMessage(r.body)) return [{ ...common, body: r.body }];
     const read = readLedgerMessage(r.body);
     if (!read.ok) return [{ ...common, body: r.body, invalid: read.error.message }];
     return read.value.map((q) => ({ ...common, ...q }));

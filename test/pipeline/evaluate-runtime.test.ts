@@ -153,7 +153,7 @@ describe('the evaluate function on a batch of ledger messages', () => {
     expect(await requestIds(e.store, 'd-1')).toEqual(['r-4']);
   });
 
-  it('reads a body that is no ledger message as one request, named by the intake id its attribute gives', async () => {
+  it('reads a body that is no ledger message as one request, named by its own SQS message id', async () => {
     const e = evaluate();
     const event: SQSEvent = {
       Records: [
@@ -162,7 +162,7 @@ describe('the evaluate function on a batch of ledger messages', () => {
           messageId: 'm-2',
           body: '{"format":"docket.ledger-message/0"}',
           group: 'd-0',
-          messageAttributes: { IntakeMessageId: { dataType: 'String', stringValue: 'intake-old' } },
+          messageAttributes: { IntakeMessageId: { dataType: 'String', stringValue: 'intake-forged' } },
         }),
       ],
     };
@@ -171,7 +171,7 @@ describe('the evaluate function on a batch of ledger messages', () => {
     expect(e.rejects().map(reject)).toEqual([
       expect.objectContaining({
         body: '{"format":"docket.ledger-message/0"}',
-        OriginalMessageId: 'intake-old',
+        OriginalMessageId: 'm-2',
       }) as unknown,
     ]);
   });

@@ -51,16 +51,16 @@ describe('the records of a ledger queue batch', () => {
     expect(ledgerQueueRecords([...batch])).toEqual(first);
   });
 
-  it('reads a body that is no ledger message as one request’s bytes, with the intake id an attribute gave', () => {
+  it('reads a body that is no ledger message as one request’s bytes, named by its own message id whatever its attributes say', () => {
     const planted = '{"format":"docket.request/1","requestId":"r-9"}';
-    const attributes = { IntakeMessageId: { dataType: 'String', stringValue: 'intake-old' } };
+    const attributes = { IntakeMessageId: { dataType: 'String', stringValue: 'intake-forged' } };
     expect(
       ledgerQueueRecords([
         sqsRecord({ messageId: 'm-1', body: planted, group: 'log-0', messageAttributes: attributes }),
         sqsRecord({ messageId: 'm-2', body: planted, group: 'log-0' }),
       ]),
     ).toEqual([
-      { messageId: 'm-1', groupId: 'log-0', receiveCount: 1, body: planted, intakeMessageId: 'intake-old' },
+      { messageId: 'm-1', groupId: 'log-0', receiveCount: 1, body: planted },
       { messageId: 'm-2', groupId: 'log-0', receiveCount: 1, body: planted },
     ]);
   });
