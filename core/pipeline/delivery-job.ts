@@ -13,6 +13,7 @@ import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import { REQUEST_ID_PATTERN } from '../admission/request-format.js';
 import { LOG_ID_PATTERN } from '../ledger/entries/entry-rules.js';
+import { isRec } from '../ledger/primitives/shape.js';
 
 export const DELIVERY_JOB_FORMAT = 'docket.delivery-job/1';
 /** A FIFO batch carries at most 10 records, so one log's share of a batch is at most 10 entries. */
@@ -37,7 +38,6 @@ export interface DeliveryJobError {
 }
 
 const invalid = (message: string): Result<never, DeliveryJobError> => err({ code: 'delivery-job-invalid', message });
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** What is wrong with a job's content, or undefined. */
 function problemOf(job: DeliveryJob): string | undefined {

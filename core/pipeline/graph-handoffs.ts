@@ -8,6 +8,7 @@
  */
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
 import type { GraphRunEntryBody } from '../ledger/entries/entry-types.js';
+import { isRec, type Rec } from '../ledger/primitives/shape.js';
 import { planHandoffs, type PlannedHandoff, type RouteQueueConfig } from './handoff-plan.js';
 
 /** One leaf whose disposition requested a handoff, as the run recorded it. */
@@ -24,9 +25,6 @@ export interface GraphLeafHandoff {
 }
 
 export type GraphPlannedHandoff = PlannedHandoff & { readonly instancePath: string; readonly node: string };
-
-type Rec = Record<string, unknown>;
-const isRec = (x: unknown): x is Rec => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** The requested handoffs of a graph run in the contract's order; [] for a refused run (it has no dispositions). */
 export function graphLeafHandoffs(e: Pick<GraphRunEntryBody, 'run' | 'packs'>): GraphLeafHandoff[] {

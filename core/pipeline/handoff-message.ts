@@ -12,6 +12,7 @@ import type { Disposition, HandoffTarget } from '../evaluate/types.js';
 import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
 import { sha256Hex, utf8Bytes } from '../ledger/primitives/bytes.js';
 import { canonicalText, LedgerValueError, provenCanonicalValue } from '../ledger/primitives/canonical.js';
+import { isRec } from '../ledger/primitives/shape.js';
 import type { DispositionEntryBody, GraphRunEntryBody, SignedEntry } from '../ledger/entries/entry-types.js';
 import { planGraphHandoffs } from './graph-handoffs.js';
 import type { HandoffDestination, HandoffShape } from './handoff-plan.js';
@@ -186,7 +187,6 @@ const WIRE_MEMBERS = new Set([
 const SHAPES: readonly string[] = ['route', 'target', 'no-destination'];
 const DESTINATIONS: readonly string[] = ['configured', 'unmapped-target', 'no-destination'];
 const TARGET_KINDS: readonly string[] = ['human-role', 'queue', 'system'];
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const fail = (code: HandoffReadCode, message: string): Result<never, HandoffReadError> => err({ code, message });
 
 /** Reads a handoff message strictly: carrier, format, members, canonical bytes, the entry, routing, the id. */

@@ -19,6 +19,7 @@ import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import { isWellFormed } from '../ledger/primitives/bytes.js';
+import { isRec } from '../ledger/primitives/shape.js';
 
 export const LEDGER_MESSAGE_FORMAT = 'docket.ledger-message/1';
 /** A message's requests: at most a standard-queue event source's largest batch without a window (10) × 10. */
@@ -55,7 +56,6 @@ const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 const invalid = (message: string): Result<never, LedgerMessageError> =>
   err({ code: 'ledger-message-invalid', message });
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Whether a ledger queue body is in this format (else it is one request's bytes). */
 export function isLedgerMessage(body: string): boolean {

@@ -12,6 +12,7 @@ import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entri
 import { LOG_ID_PATTERN } from '../ledger/entries/entry-rules.js';
 import type { SignedEntry } from '../ledger/entries/entry-types.js';
 import { isWellFormed } from '../ledger/primitives/bytes.js';
+import { isRec } from '../ledger/primitives/shape.js';
 import { err, ok, type Result } from '../result.js';
 import type { CheckedEntry, LedgerCoordinates } from './handoff-message.js';
 
@@ -155,7 +156,6 @@ export interface ResultReadError {
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const fail = (code: ResultReadCode, message: string): Result<never, ResultReadError> => err({ code, message });
 
 /** Reads a notification strictly: carrier, format, members, canonical bytes, the entry, the id. */

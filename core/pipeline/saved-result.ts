@@ -9,6 +9,7 @@ import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
 import { parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
+import { isRec } from '../ledger/primitives/shape.js';
 import { err, ok, type Result } from '../result.js';
 import { RESULT_FORMAT, readResultNotification } from './result-notification.js';
 
@@ -36,7 +37,6 @@ export function resultLine(p: ParsedEntry, body: string): string {
 
 /** Decoded without Buffer, so the reader runs in a browser too (the BOM is kept, as Buffer kept it). */
 const TEXT = new TextDecoder('utf-8', { ignoreBOM: true });
-const isRec = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Reads a saved result (surrounding whitespace, such as the line's newline, is ignored): its entry, text and parsed. */
 export function readSavedResult(
