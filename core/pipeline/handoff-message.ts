@@ -37,19 +37,11 @@ function utf8Text(bytes: Uint8Array): string | undefined {
  */
 export const HANDOFF_MAX_BYTES = 1_048_576;
 
-/** The members of a docket.handoff/2 message on the wire. */
-export interface HandoffWire {
+/** The members of a docket.handoff/2 message on the wire: its routing, id and the entry's exact stored bytes. */
+export interface HandoffWire extends HandoffRouting {
   readonly format: typeof HANDOFF_FORMAT;
   readonly handoffId: string;
-  /** The entry's exact stored bytes (RFC 8785 text of the signed entry). */
   readonly entry: string;
-  readonly routeIndex: number;
-  readonly shape: HandoffShape;
-  readonly destination: HandoffDestination;
-  readonly target?: HandoffTarget;
-  /** Graph runs only (ADR 0361): the originating leaf's instance path and node id. */
-  readonly instancePath?: string;
-  readonly node?: string;
 }
 
 export interface LedgerCoordinates {
@@ -111,7 +103,7 @@ export interface HandoffRouting {
   readonly shape: HandoffShape;
   readonly destination: HandoffDestination;
   readonly target?: HandoffTarget;
-  /** Graph runs only (graph-handoffs.ts). */
+  /** Graph runs only (ADR 0361, graph-handoffs.ts): the originating leaf's instance path and node id. */
   readonly instancePath?: string;
   readonly node?: string;
 }
