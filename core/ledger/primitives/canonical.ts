@@ -169,18 +169,15 @@ export function readLedgerJson<T>(
  * to. The error is a detail for people; callers report it as `malformed`.
  */
 export function readCanonicalRecord(raw: Uint8Array): Result<unknown, string> {
-  const read = readJson(raw);
-  if (!read.ok) return err(`carrier: ${read.error.code}`);
-  let plain: unknown;
-  let canonical: Uint8Array;
-  try {
-    plain = toLedgerPlain(read.value);
-    canonical = utf8Bytes(canonicalText(plain));
-  } catch (e) {
-    return err(e instanceof Error ? e.message : String(e));
-  }
-  if (!bytesEqual(canonical, raw)) return err('stored bytes are not the RFC 8785 form of their value');
-  return ok(plain);
+  return readLedgerJson(raw, (plain) => {
+    try {
+      return bytesEqual(utf8Bytes(canonicalText(plain)), raw)
+        ? null
+        : 'stored bytes are not the RFC 8785 form of their value';
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+  });
 }
 
 /** Member names already found printable ASCII: ledger records reuse a few dozen names, so the regex runs once each. */
