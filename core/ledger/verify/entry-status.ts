@@ -37,13 +37,14 @@ export interface EntryCheck {
 export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignature: boolean): EntryCheck {
   const entryHashHex = entryHashOf(stored.body);
   const entryHash = fromHex(entryHashHex);
-  const unread = (s: 'malformed' | 'unsupported-version'): EntryCheck => ({
-    status: s,
+  const check = (status: EntryStatus, entry: SignedEntry | null, signatureChecked = false): EntryCheck => ({
+    status,
     entryHash,
     entryHashHex,
-    entry: null,
-    signatureChecked: false,
+    entry,
+    signatureChecked,
   });
+  const unread = (s: 'malformed' | 'unsupported-version'): EntryCheck => check(s, null);
   const read = readCanonicalText(stored.body);
   if (!read.ok) return unread('malformed');
   const plain = read.value;
@@ -51,13 +52,7 @@ export function checkEntry(stored: StoredEntry, policy: TrustPolicy, checkSignat
   const violation = entryViolation(plain, true);
   if (violation !== null && violation !== DISPOSITION_DIGEST_RULE) return unread('malformed');
   const entry = plain as SignedEntry;
-  const status = (s: EntryStatus, signatureChecked: boolean): EntryCheck => ({
-    status: s,
-    entryHash,
-    entryHashHex,
-    entry,
-    signatureChecked,
-  });
+  const status = (s: EntryStatus, signatureChecked: boolean): EntryCheck => check(s, entry, signatureChecked);
   // Key validity is judged at the position the signed body claims; misplacement is the later `misfiled`.
   const key = keyForEntry(policy, entry.keyId, entry.logId, entry.seq);
   if (!key.ok) return status(key.code, false);

@@ -35,11 +35,11 @@ export function readLedgerExportFast(bytes: Uint8Array): Result<LedgerExport, Ex
   )
     return readLedgerExport(bytes);
   const o = header.value.origin;
-  if (!(
-    o === null ||
-    (isRec(o) && keys(o) === 'environment,table' && typeof o.environment === 'string' && typeof o.table === 'string')
-  ))
-    return readLedgerExport(bytes);
+  const origin =
+    isRec(o) && keys(o) === 'environment,table' && typeof o.environment === 'string' && typeof o.table === 'string'
+      ? { environment: o.environment, table: o.table }
+      : null;
+  if (o !== null && origin === null) return readLedgerExport(bytes);
   const entries: StoredEntry[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as string;
@@ -74,14 +74,5 @@ export function readLedgerExportFast(bytes: Uint8Array): Result<LedgerExport, Ex
       return readLedgerExport(bytes);
     entries.push({ logId, seq, body, projection: { requestId: p.requestId, kind: p.kind, entryHash: p.entryHash } });
   }
-  return ok({
-    origin:
-      o === null
-        ? null
-        : {
-            environment: (o as Record<string, string>).environment as string,
-            table: (o as Record<string, string>).table as string,
-          },
-    entries,
-  });
+  return ok({ origin, entries });
 }
