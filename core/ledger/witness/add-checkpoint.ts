@@ -112,8 +112,9 @@ const text = (
   status: AddCheckpointResponse['status'],
   body: string,
   refusal: WitnessRefusal,
+  contentType = 'text/plain; charset=utf-8',
 ): AddCheckpointOutcome => ({
-  response: { status, contentType: 'text/plain; charset=utf-8', body },
+  response: { status, contentType, body },
   state: null,
   refusal,
   cosignedNote: null,
@@ -133,13 +134,7 @@ export function witnessAddCheckpoint(body: string, state: WitnessState, ctx: Wit
   if (oldSize > treeSize) return text(400, 'old size is larger than the checkpoint size\n', 'rollback');
   const last = state.get(origin);
   const lastSize = last?.treeSize ?? 0;
-  if (oldSize !== lastSize)
-    return {
-      response: { status: 409, contentType: TLOG_SIZE_CONTENT_TYPE, body: `${lastSize}\n` },
-      state: null,
-      refusal: 'size-mismatch',
-      cosignedNote: null,
-    };
+  if (oldSize !== lastSize) return text(409, `${lastSize}\n`, 'size-mismatch', TLOG_SIZE_CONTENT_TYPE);
   // ADR 0301: the old size matches, so a 409 (whose body would state the very size the client sent) would make a
   // client that retries from it loop. Between equal sizes the only consistency proof is the empty one, and it holds
   // only for equal roots (RFC 9162 §2.1.4.2): another root is a proof that fails, 422.

@@ -5,7 +5,7 @@
  *               "cosignature/v1\ntime <timestamp>\n" ‖ the checkpoint note text
  * It states: as of that time, this is the largest consistent checkpoint the witness has seen for the origin.
  */
-import { utf8Bytes } from '../primitives/bytes.js';
+import { bytesEqual, utf8Bytes } from '../primitives/bytes.js';
 import { signEd25519, verifyEd25519 } from '../primitives/signature.js';
 import { noteKeyId, NOTE_SIG_COSIGNATURE_V1, NoteInvariantError, type NoteSignature } from '../notes/signed-note.js';
 
@@ -53,7 +53,7 @@ export function cosignatureTime(
   const id = cosignatureKeyId(w);
   let best: number | null = null;
   for (const s of signatures) {
-    if (s.name !== w.name || s.signature.length !== 72 || !sameBytes(s.keyId, id)) continue;
+    if (s.name !== w.name || s.signature.length !== 72 || !bytesEqual(s.keyId, id)) continue;
     const t = new DataView(s.signature.buffer, s.signature.byteOffset, 8).getBigUint64(0);
     if (t > BigInt(Number.MAX_SAFE_INTEGER)) continue;
     const time = Number(t);
@@ -62,5 +62,3 @@ export function cosignatureTime(
   }
   return best;
 }
-
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
