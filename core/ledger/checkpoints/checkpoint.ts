@@ -91,15 +91,10 @@ export function checkpointViolation(o: unknown, signed: boolean): string | null 
   return null;
 }
 
-const DOMAIN = utf8Bytes(CHECKPOINT_SIGNATURE_DOMAIN);
-
 export function checkpointSigningMessage(cp: UnsignedCheckpoint): Uint8Array {
   const { signature: _drop, ...unsigned } = cp as UnsignedCheckpoint & { signature?: string };
-  const text = utf8Bytes(canonicalText(unsigned));
-  const m = new Uint8Array(DOMAIN.length + text.length);
-  m.set(DOMAIN, 0);
-  m.set(text, DOMAIN.length);
-  return m;
+  // The domain prefix is ASCII, so encoding prefix + text at once gives the same bytes as concatenating them.
+  return utf8Bytes(CHECKPOINT_SIGNATURE_DOMAIN + canonicalText(unsigned));
 }
 
 /**
