@@ -1,18 +1,9 @@
 /**
- * A ledger message (`docket.ledger-message/1`): what the sequence function sends on the FIFO ledger queue. One
- * message carries the requests of one intake batch, so a log's batch of 10 messages carries up to 10 × that many
- * requests (docs/adr/0497-a-ledger-message-carries-many-requests.md). The bytes are a header line and the requests'
- * exact bodies after it, unescaped:
- *
- *   {"format":"docket.ledger-message/1","requests":[{"bytes":N,"intakeMessageId":"…","intakeSentTimestamp":"…"},…]}\n
- *   <body 1><body 2>…
- *
- * The header is RFC 8785 JSON (no raw newline can occur in it); `bytes` is each body's UTF-8 length, and the bodies
- * fill the rest exactly. Bodies are not escaped, so a request takes its own size plus ~100 bytes of header: only a
- * body within that of SQS's 1 MiB fits no message (it fails the sequence function, and SQS's redrive moves it to the
- * intake DLQ, as any message too large to forward). One serializer that validates before it emits,
- * one strict reader. A body that does not begin with the header's opening is one request's bytes (what a writer with
- * send access to the ledger queue may put there, and what the sequence function sent before this format).
+ * A ledger message (`docket.ledger-message/1`): what the sequence function sends on the FIFO ledger queue, the
+ * requests of one intake batch behind an RFC 8785 header line naming each body's UTF-8 size — the layout and limits
+ * are docs/adr/0497-a-ledger-message-carries-many-requests.md's. One serializer that validates before it emits, one
+ * strict reader. A body that does not begin with the header's opening is one request's bytes (what a writer with
+ * send access to the ledger queue may put there).
  */
 import canonicalize from 'canonicalize';
 import { readJson } from '../carrier/read-json.js';

@@ -1,20 +1,9 @@
 /**
- * The requester's audit of a promise of inclusion (docs/verify.md "Saved results";
- * docs/adr/0291-saved-results-audited-against-checkpoints.md), as Certificate Transparency audits an SCT: a signed
- * entry the requester was given (a docket.result/2 notification, or the `submit --wait --json` line) promises that
- * the entry holds position `seq` of its log. Once a valid checkpoint's tree covers `seq`, the log either proves the
- * entry's inclusion at that position (RFC 9162 §2.1.3.2) or holds another leaf there — and since the checkpoint
- * signs the root over those leaves, the promised entry was left out: `entry-omitted`, with the leaf the checkpoint
- * committed to instead. Before any checkpoint covers `seq` nothing can be proven yet (`not-checkpointed`): the audit
- * is rerun later.
- *
- * The checkpoint and path come from the live ledger and are judged exactly as a receipt is (receipt-verify.ts); an
- * omission is reported only when the checkpoint itself verifies under the trust policy and the other leaf's path
- * leads to its root, so a forged or stale store cannot manufacture one.
- *
- * A log whose tail was deleted may end before `seq`, checkpoint or not. When it ends exactly at `seq` and the saved
- * entry's prevHash is the hash of its last entry, the saved entry — valid under the policy — proves the log reached
- * `seq`: that is an omission too, stated as one (`entry-omitted` with `logEnd`; ADR 0461), never "no verdict".
+ * The requester's audit of a promise of inclusion, as Certificate Transparency audits an SCT (docs/verify.md "Saved
+ * results", which gives every outcome; docs/adr/0291-saved-results-audited-against-checkpoints.md, ADR 0461). The
+ * checkpoint and path are judged exactly as a receipt is (receipt-verify.ts); an omission is reported only when the
+ * checkpoint verifies under the trust policy and the other leaf's path leads to its root, so a forged or stale store
+ * cannot manufacture one.
  */
 import { receiptAt } from './receipt-build.js';
 import type { Receipt } from './receipt.js';

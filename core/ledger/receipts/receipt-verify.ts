@@ -1,14 +1,8 @@
 /**
- * Offline verification of a docket.receipt/1 (docs/verify.md "Receipts"; docs/adr/0175-portable-receipts.md) with
- * nothing but the trust policy (and, optionally, a witness policy and the input files the requester kept). Pure: no
+ * Offline verification of a docket.receipt/1 with nothing but the trust policy (and, optionally, a witness policy and
+ * the input files the requester kept): docs/verify.md "Receipts" lists every check and finding;
+ * docs/adr/0175-portable-receipts.md. Each check is made independently, so one verdict names every defect. Pure: no
  * clock, no store, no network.
- *
- * Checked, each independently so one verdict names every defect: the entry (strict read, entry key pinned for its
- * log and seq, strict Ed25519, evaluator build), the checkpoint (strict read, checkpoint key pinned and valid at
- * seq T−1 under the /2 roles, signature, authority), that the checkpoint is of the entry's log, the RFC 9162
- * §2.1.3.2 inclusion of the entry's leaf hash in the checkpoint's root at the entry's seq, the checkpoint note when
- * present (it states the checkpoint's origin, size and root and carries a valid log signature), the witness quorum
- * when a witness policy is given, and the SHA-256 of each input file given against the digest the entry recorded.
  */
 import { fromHex, sha256Hex, toHex } from '../primitives/bytes.js';
 import { parseCheckpoint, type SignedCheckpoint } from '../checkpoints/checkpoint.js';
