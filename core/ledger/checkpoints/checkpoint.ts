@@ -1,13 +1,9 @@
 /**
- * Signed checkpoints, format "docket.checkpoint/2" (docs/ledger-format.md; schema/checkpoint.schema.json):
- *   { format, logId, treeSize, rootHash, chainHead, keyId, origin: { environment, table }, time, entriesVerified,
- *     signature }
- * entriesVerified is always true: the writer read every entry the checkpoint newly covers strictly and checked it
- * under the trust policy before signing (core/ledger/write/checkpoint-writer.ts; docs/adr/0121-checkpoints-verify-before-signing.md).
- * "docket.checkpoint/1" (no entriesVerified; its writer hashed whatever the table held) is still read, never written.
- * rootHash = RFC 9162 MTH over the leaf hashes of entries 0..treeSize−1 (the leaf hash is the entry hash);
- * chainHead = entry hash of entry treeSize−1 (null for the empty tree). The signature covers
- * CHECKPOINT_SIGNATURE_DOMAIN || RFC 8785(checkpoint without `signature`), a prefix no entry signature uses.
+ * Signed checkpoints, format "docket.checkpoint/2" (docs/ledger-format.md "Checkpoint" gives every member;
+ * schema/checkpoint.schema.json): the writer verified every entry it newly covers before signing
+ * (core/ledger/write/checkpoint-writer.ts; docs/adr/0121-checkpoints-verify-before-signing.md). "docket.checkpoint/1"
+ * is still read, never written. The signature covers CHECKPOINT_SIGNATURE_DOMAIN || RFC 8785(checkpoint without
+ * `signature`), a prefix no entry signature uses.
  */
 import { err, ok, type Result } from '../../result.js';
 import { fromHex, isHex, sha256, toHex, utf8Bytes } from '../primitives/bytes.js';

@@ -1,15 +1,7 @@
 /**
- * Export formats (docs/ledger-format.md), so a ledger and its anchors can be verified away from the table.
- *
- * docket.ledger-export/1 — JSON Lines, UTF-8, each line the RFC 8785 text of one object, "\n" after every line:
- *   line 1:  {"format":"docket.ledger-export/1","origin":{"environment":…,"table":…}}   (origin may be null)
- *   then one line per stored entry, logs in ascending log id, entries in ascending seq:
- *            {"body":"<the exact stored bytes, as a JSON string>","logId":…,"projection":{…},"seq":…}
- *   The body travels as a string so tampered stored bytes (duplicates, non-canonical text, bad escapes) survive
- *   export unchanged and are judged by the verifier, not by the export reader.
- *
- * docket.checkpoint-export/1 — one JSON object:
- *   {"checkpoints":[{"body":"<exact checkpoint bytes>","logId":…,"treeSize":…},…],"format":"docket.checkpoint-export/1"}
+ * Export formats docket.ledger-export/1 (JSON Lines) and docket.checkpoint-export/1 (docs/ledger-format.md gives
+ * both), so a ledger and its anchors can be verified away from the table. An entry's body travels as a string, so
+ * tampered stored bytes survive export unchanged and are judged by the verifier, not by the export reader.
  */
 import { readJson, type JsonValue } from '../../carrier/index.js';
 import { err, ok, type Result } from '../../result.js';

@@ -1,18 +1,9 @@
 /**
- * Ed25519 signing and strict verification for ledger entries and checkpoints (docs/adr/0051-entry-hash-signatures-and-key-ids.md).
- *
- * Strict means (RFC 8032 §5.1.7, the cofactorless check, plus the rules below), identically on both paths:
- *   - signature is 64 bytes, public key 32 bytes;
- *   - S < L (RFC 8032 §5.1.7 step 1; rejects S+L malleability and every non-canonical S);
- *   - A and R are canonical encodings (y < p, and x = 0 never carries the sign bit);
- *   - A and R are not of small order (the 8 torsion points);
- *   - the encoding of [S]B − [k]A equals the R bytes (cofactorless, as OpenSSL computes it).
- * noble's own `verify(…, { zip215: false })` is cofactored ([8][S]B = [8]R + [8][k]A): on its own it accepts a
- * signature whose R carries a torsion component, which OpenSSL rejects. So the noble path checks the cofactorless
- * equation with noble's strict point decoding, and both paths run the same pre-checks; test/ledger/signature.test.ts
- * proves they agree over the malleability corpus and random cases.
- *
- * Private keys are parameters only: never logged, never serialized into any record.
+ * Ed25519 signing and strict verification for ledger entries and checkpoints: Docket's own pre-checks (S < L,
+ * canonical A and R, neither of small order) and the cofactorless RFC 8032 §5.1.7 equation, identically on the node
+ * and noble paths — docs/adr/0051-entry-hash-signatures-and-key-ids.md gives the rules and why (noble's own verify is
+ * cofactored); test/ledger/signature.test.ts proves the paths agree. Private keys are parameters only: never logged,
+ * never serialized into any record.
  */
 import * as ed from '@noble/ed25519';
 import { bytesEqual, concatBytes, fromHex, sha256, toHex } from './bytes.js';

@@ -1,15 +1,9 @@
 /**
  * verifyLedger (docs/verify.md): judges a ledger against a trust policy and signed checkpoints and returns a verdict
  * {ok, findings}, or no verdict when the ledger could not be read completely. Pure apart from reading the async
- * source: no clock, no I/O of its own.
- *
- * Two modes (docs/adr/0091-checkpoint-path.md, narrowed by docs/adr/0121-checkpoints-verify-before-signing.md):
- *  - all-signatures: every entry's Ed25519 signature is checked.
- *  - checkpoint (default): every entry is still read strictly, its key looked up under the policy, its placement,
- *    projection, digests, chain link and request id checked, and the RFC 9162 root of each log is recomputed from
- *    the stored bytes; but the entry signature is skipped for an entry only when the largest matched checkpoint that
- *    vouches (format /2: its writer verified before signing; its key valid for the whole covered range) covers it
- *    and was signed by a key other than the entry's. Every other signature is checked.
+ * source. Two modes: all-signatures, and the checkpoint path, which skips an entry's signature only when the largest
+ * matched vouching checkpoint covers it and was signed by another key (docs/verify.md;
+ * docs/adr/0091-checkpoint-path.md, narrowed by docs/adr/0121-checkpoints-verify-before-signing.md).
  */
 import { err, ok, type Result } from '../../result.js';
 import { toHex, fromHex } from '../primitives/bytes.js';
