@@ -235,22 +235,16 @@ function refusalViolation(r: unknown): string | null {
   return null;
 }
 
-/** The member list of an entry of this format and kind (empty for a kind the format does not hold). */
-function membersOf(format: unknown, kind: string, signed: boolean): readonly string[] {
-  const table =
-    format === ENTRY_FORMAT_V3
-      ? signed
-        ? SIGNED_MEMBERS_V3
-        : BY_KIND_V3
-      : format === ENTRY_FORMAT_V2
-        ? signed
-          ? SIGNED_MEMBERS_V2
-          : BY_KIND_V2
-        : signed
-          ? SIGNED_MEMBERS
-          : BY_KIND;
-  return table[kind] ?? [];
-}
+/** Per format: the members of each kind, unsigned and signed. */
+const MEMBERS_BY_FORMAT = new Map<unknown, readonly Record<string, readonly string[]>[]>([
+  [ENTRY_FORMAT, [BY_KIND, SIGNED_MEMBERS]],
+  [ENTRY_FORMAT_V2, [BY_KIND_V2, SIGNED_MEMBERS_V2]],
+  [ENTRY_FORMAT_V3, [BY_KIND_V3, SIGNED_MEMBERS_V3]],
+]);
+
+/** The member list of an entry of this (checked) format and kind (empty for a kind the format does not hold). */
+const membersOf = (format: unknown, kind: string, signed: boolean): readonly string[] =>
+  MEMBERS_BY_FORMAT.get(format)![signed ? 1 : 0]![kind] ?? [];
 
 /** The members every kind shares, after the kind-specific ones were checked. */
 function tailViolation(x: Rec, signed: boolean): string | null {

@@ -99,12 +99,8 @@ export function graphRunTextViolation(e: Rec): string | null {
 
 /** The graph-run members' invariants (the common members are checked by entryViolation). */
 export function graphRunViolation(e: Rec): string | null {
-  const g = graphRefViolation(e.graph);
-  if (g !== null) return g;
-  const packs = pinsViolation(e.packs, 'packs');
-  if (packs !== null) return packs;
-  const graphs = pinsViolation(e.graphs, 'graphs');
-  if (graphs !== null) return graphs;
+  const members = graphRefViolation(e.graph) ?? pinsViolation(e.packs, 'packs') ?? pinsViolation(e.graphs, 'graphs');
+  if (members !== null) return members;
   if (e.inputsDigest !== null && !isHex(e.inputsDigest, 32)) return 'inputsDigest is 64 lowercase hex digits or null';
   if (!(e.draftFeatures as readonly string[]).includes(GRAPH_RUN_FEATURE))
     return `a graph run's draftFeatures name ${GRAPH_RUN_FEATURE}`;
