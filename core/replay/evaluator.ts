@@ -6,9 +6,9 @@
  * dist/ tree), replayed and marked.
  */
 import type { EvaluatorRef } from '../ledger/entries/entry-types.js';
-import type { EvaluatorComparison, EvaluatorIdentity } from './types.js';
+import type { EvaluatorComparison } from './types.js';
 
-export function compareEvaluator(recorded: EvaluatorRef, running: EvaluatorIdentity): EvaluatorComparison {
+export function compareEvaluator(recorded: EvaluatorRef, running: EvaluatorRef): EvaluatorComparison {
   if (recorded.name !== running.name || recorded.version !== running.version) return 'identity-differs';
   return recorded.buildDigest === running.buildDigest ? 'same' : 'build-differs';
 }

@@ -2,7 +2,7 @@
  * Shapes of `docket replay` (docs/replay.md): what replay needs from the outside world (functions,
  * never I/O of its own) and what it reports for each entry.
  */
-import type { EntryKind } from '../ledger/entries/entry-types.js';
+import type { EntryKind, EvaluatorRef } from '../ledger/entries/entry-types.js';
 import type { TrustPolicy } from '../ledger/trust-policy/trust-policy.js';
 import type { EvaluationTrace } from '../evaluate/types.js';
 import type { LoadedGraph } from '../admission/index.js';
@@ -64,17 +64,11 @@ export interface ReplayFetchers {
   resolveGraphAlias?(alias: string): Promise<string | null | { readonly corrupt: string }>;
 }
 
-export interface EvaluatorIdentity {
-  readonly name: string;
-  readonly version: string;
-  readonly buildDigest: string;
-}
-
 export interface ReplayOptions {
   readonly policy: TrustPolicy;
   readonly fetch: ReplayFetchers;
   /** The evaluator doing the replay (EVALUATOR_IDENTITY plus this build's digest). */
-  readonly evaluator: EvaluatorIdentity;
+  readonly evaluator: EvaluatorRef;
   /** Replay entries recorded by another evaluator name/version too, marking them (ADR 0100). Default false. */
   readonly acrossEvaluators?: boolean;
   /** The deployment's maximum work budget, when known: lets a `work-budget-out-of-range` refusal be re-judged. */
