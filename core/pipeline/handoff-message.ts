@@ -9,7 +9,7 @@ import { readJson } from '../carrier/read-json.js';
 import { toPlain } from '../carrier/plain.js';
 import { err, ok, type Result } from '../result.js';
 import type { Disposition, HandoffTarget } from '../evaluate/types.js';
-import { entryHashOf, parseStoredEntry, type ParsedEntry } from '../ledger/entries/entry.js';
+import { entryHashOf, parseStoredEntry, type BuiltEntry, type ParsedEntry } from '../ledger/entries/entry.js';
 import { sha256Hex, utf8Bytes } from '../ledger/primitives/bytes.js';
 import { canonicalText, LedgerValueError, provenCanonicalValue } from '../ledger/primitives/canonical.js';
 import { isRec } from '../ledger/primitives/shape.js';
@@ -121,13 +121,7 @@ export function handoffMessageBytes(d: HandoffDraft): { id: string; body: string
 }
 
 /** An entry as the ledger writer records it: read strictly or built and checked by the entry builder. */
-export interface CheckedEntry {
-  readonly entry: SignedEntry;
-  /** The exact stored bytes. */
-  readonly body: string;
-  /** The entry hash (hex) of `body`. */
-  readonly entryHash: string;
-}
+export type CheckedEntry = BuiltEntry;
 
 /**
  * Builds the messages of every handoff of one recorded entry. The ledger writer built the entry from, or read it
