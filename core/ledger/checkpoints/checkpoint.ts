@@ -117,25 +117,22 @@ function checkedMessage(unsigned: UnsignedCheckpoint, keyId: string): Uint8Array
   }
 }
 
-function emit(unsigned: UnsignedCheckpoint, signature: Uint8Array): { checkpoint: SignedCheckpoint; body: string } {
+/** A signed checkpoint and its RFC 8785 bytes. */
+type BuiltCheckpoint = { checkpoint: SignedCheckpoint; body: string };
+
+function emit(unsigned: UnsignedCheckpoint, signature: Uint8Array): BuiltCheckpoint {
   if (signature.length !== 64) throw new CheckpointInvariantError('the signer returns a 64-byte Ed25519 signature');
   const checkpoint = { ...unsigned, signature: toHex(signature) } as SignedCheckpoint;
   return { checkpoint, body: canonicalText(checkpoint) };
 }
 
 /** The one checkpoint builder: checks, signs, emits the RFC 8785 bytes. Throws CheckpointInvariantError on a bug. */
-export function buildCheckpoint(
-  unsigned: UnsignedCheckpoint,
-  signer: Signer,
-): { checkpoint: SignedCheckpoint; body: string } {
+export function buildCheckpoint(unsigned: UnsignedCheckpoint, signer: Signer): BuiltCheckpoint {
   return emit(unsigned, signer.sign(checkedMessage(unsigned, signer.keyId)));
 }
 
 /** buildCheckpoint for a signer that may answer asynchronously (same checks, same bytes). */
-export async function signCheckpoint(
-  unsigned: UnsignedCheckpoint,
-  signer: CheckpointSigner,
-): Promise<{ checkpoint: SignedCheckpoint; body: string }> {
+export async function signCheckpoint(unsigned: UnsignedCheckpoint, signer: CheckpointSigner): Promise<BuiltCheckpoint> {
   return emit(unsigned, await signer.sign(checkedMessage(unsigned, signer.keyId)));
 }
 
