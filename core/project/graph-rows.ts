@@ -35,25 +35,16 @@ function checkCase(o: JsonObject, i: number): void {
 }
 
 function outcome(o: JsonObject, run: GraphRun): CaseOutcome {
-  const expectedErr = matrixDoc.expectedError(o);
-  if (expectedErr !== undefined) {
-    const actual =
-      run.status === 'refused' ? matrixDoc.actualError(expectedErr, run.error) : { disposition: run.disposition };
-    return matrixDoc.caseOutcome(o, firstDifference('error', expectedErr, actual));
-  }
-  const expected = toPlain(o.members.get('expectedDisposition')!);
-  if (run.status === 'refused')
-    return matrixDoc.caseOutcome(o, { subject: 'disposition', pointer: '', expected, actual: { error: run.error } });
-  const d = firstDifference('disposition', expected, run.disposition);
-  if (d !== undefined) return matrixDoc.caseOutcome(o, d);
+  const d = matrixDoc.headlineDifference(o, run.status === 'refused' ? { error: run.error } : run);
   const nodes = o.members.get('expectedNodes');
-  if (nodes?.kind === 'object')
+  // expectedNodes goes with expectedDisposition (checkCase), so it is compared only once that matched.
+  if (d === undefined && run.status === 'evaluated' && nodes?.kind === 'object')
     for (const [node, expectedNode] of nodes.members) {
       const leaf = run.nodes.find((n) => n.instancePath === node);
       const nd = firstDifference(`nodes/${node}`, toPlain(expectedNode), leaf?.disposition);
       if (nd !== undefined) return matrixDoc.caseOutcome(o, nd);
     }
-  return matrixDoc.caseOutcome(o, undefined);
+  return matrixDoc.caseOutcome(o, d);
 }
 
 /** Runs every case of `rows` against the graph; rows that are not a graph matrix are reported with no case run. */

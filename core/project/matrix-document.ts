@@ -4,7 +4,7 @@
  * members refused, a version the reader knows, at least one case, unique case ids.
  */
 import { readJson, toPlain, type JsonObject, type JsonValue } from '../carrier/index.js';
-import type { CaseOutcome, Difference, SuiteReport } from './case-report.js';
+import { firstDifference, type CaseOutcome, type Difference, type SuiteReport } from './case-report.js';
 
 export class MatrixError extends Error {
   override readonly name = 'MatrixError';
@@ -82,23 +82,30 @@ export function expectation(o: JsonObject, where: string): 'disposition' | 'erro
 
 export const caseId = (o: JsonObject): string => (o.members.get('id') as { value: string }).value;
 
-/** What a case expecting a §8.4 error is compared on: its class and, when it names one, its phase. */
-export function expectedError(o: JsonObject): Record<string, unknown> | undefined {
-  const expectedClass = o.members.get('expectedErrorClass');
-  if (expectedClass === undefined) return undefined;
-  const phase = o.members.get('expectedErrorPhase');
-  return { class: toPlain(expectedClass), ...(phase !== undefined ? { phase: toPlain(phase) } : {}) };
-}
-
 /**
- * A refusal as an error case compares it: its §8.4 class, and its phase only when the case names one (a case may
- * give the class alone, docs/graphs.md "Testing a project"). A refusal without a class has class null and so matches
- * no expectation.
+ * The first difference in what every case asserts of its result, or undefined. A case expecting a §8.4 error is
+ * compared on the class and, only when the case names one, the phase (a case may give the class alone,
+ * docs/graphs.md "Testing a project"); a refusal without a class has class null and so matches no expectation. A
+ * case expecting a disposition is compared on the disposition.
  */
-export const actualError = (
-  expected: Record<string, unknown>,
-  error: { readonly class: unknown; readonly phase: unknown },
-): Record<string, unknown> => ({ class: error.class, ...('phase' in expected ? { phase: error.phase } : {}) });
+export function headlineDifference(
+  o: JsonObject,
+  result: { readonly error: { readonly class: unknown; readonly phase: unknown } } | { readonly disposition: unknown },
+): Difference | undefined {
+  const expectedClass = o.members.get('expectedErrorClass');
+  if (expectedClass !== undefined) {
+    const phase = o.members.get('expectedErrorPhase');
+    const expected = { class: toPlain(expectedClass), ...(phase !== undefined ? { phase: toPlain(phase) } : {}) };
+    const actual =
+      'error' in result
+        ? { class: result.error.class, ...(phase !== undefined ? { phase: result.error.phase } : {}) }
+        : { disposition: result.disposition };
+    return firstDifference('error', expected, actual);
+  }
+  const expected = toPlain(o.members.get('expectedDisposition')!);
+  if ('error' in result) return { subject: 'disposition', pointer: '', expected, actual: { error: result.error } };
+  return firstDifference('disposition', expected, result.disposition);
+}
 
 export const caseOutcome = (o: JsonObject, difference: Difference | undefined): CaseOutcome =>
   difference === undefined ? { id: caseId(o), passed: true } : { id: caseId(o), passed: false, difference };

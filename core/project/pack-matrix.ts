@@ -56,17 +56,9 @@ function declaredTarget(pack: Uint8Array): unknown {
 }
 
 function outcome(o: JsonObject, r: EvaluationResult, target: unknown): CaseOutcome {
-  const expectedErr = matrixDoc.expectedError(o);
-  if (expectedErr !== undefined) {
-    const actual = r.kind === 'error' ? matrixDoc.actualError(expectedErr, r.error) : { disposition: r.disposition };
-    return matrixDoc.caseOutcome(o, firstDifference('error', expectedErr, actual));
-  }
-  const expected = toPlain(o.members.get('expectedDisposition')!);
-  if (r.kind === 'error')
-    return matrixDoc.caseOutcome(o, { subject: 'disposition', pointer: '', expected, actual: { error: r.error } });
-  const d = firstDifference('disposition', expected, r.disposition);
+  const d = matrixDoc.headlineDifference(o, r);
   const t = o.members.get('expectedHandoffTarget');
-  if (d !== undefined || t === undefined) return matrixDoc.caseOutcome(o, d);
+  if (d !== undefined || t === undefined || r.kind === 'error') return matrixDoc.caseOutcome(o, d);
   const actual = r.disposition.handoff.state === 'requested' && target !== undefined ? target : null;
   return matrixDoc.caseOutcome(o, firstDifference('handoffTarget', toPlain(t), actual));
 }
