@@ -1,13 +1,9 @@
 /**
  * Where a request's entry landed, from the store's indexes (docs/adr/0498-batch-markers-replace-positions.md): the
- * request's own position item when one was written (before ADR 0498 every delivered entry had one; now only a
- * duplicate found by the append protocol's scan, or a member a taken marker key left unnamed), else the batch marker
- * that names it. The claim bounds the search: the claim fixes the request's log, and every entry of the request sits
- * above the claim's headBefore (ADR 0160), so the marker naming it is keyed above it too (a marker is keyed by its
- * last seq). The markers read are those of the jobs delivered between the claim and the entry: normally one.
- *
- * An index, not the truth: a caller reads the entry it names and checks it is the request's. An entry recorded but not
- * yet delivered has no index yet (null), exactly as before ADR 0498 an entry had no position until its delivery.
+ * request's own position item when one was written, else the batch marker that names it. The claim bounds the search:
+ * it fixes the request's log, and every entry of the request sits above the claim's headBefore (ADR 0160), so the
+ * marker naming it (keyed by its last seq) is keyed above it too. An index, not the truth: a caller reads the entry it
+ * names and checks it is the request's; an entry recorded but not yet delivered has no index yet (null).
  */
 import type { Claim, LedgerStore, Position } from './store.js';
 
