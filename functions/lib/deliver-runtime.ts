@@ -13,6 +13,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDynamoDbClient, createSnsClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { reasonAttributes } from '../../adapters/dead-letter-copy.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
 import { sendMessage } from '../../adapters/sqs.js';
@@ -28,7 +29,7 @@ import {
   type ResultBatchPublisher,
   type RouteQueueConfig,
 } from '../../core/pipeline/index.js';
-import { draftFeaturesFromEnv } from './environment-lists.js';
+import { draftFeaturesFromEnv, requiredEnv } from './environment-lists.js';
 import { outboxPorts } from './outbox-ports.js';
 
 export interface DeliverRuntime {
@@ -121,11 +122,7 @@ export interface DeliverEnvOptions {
 /** The delivery stage from the function environment (infra/function-environment.ts `deliverEnvironment`). */
 export function deliverRuntimeFromEnv(o: DeliverEnvOptions): DeliverRuntime {
   const env = o.env;
-  const need = (name: string): string => {
-    const v = env[name];
-    if (!v) throw new TypeError(`${name} is required`);
-    return v;
-  };
+  const need = (name: string): string => requiredEnv(env, name);
   const ddb = o.dynamodb ?? createDynamoDbClient({}, env);
   const sqs = o.sqs ?? createSqsClient({}, env);
   const dlqUrl = need('DELIVERY_DLQ_URL');
@@ -145,14 +142,7 @@ export function deliverRuntimeFromEnv(o: DeliverEnvOptions): DeliverRuntime {
       }),
     },
     deadLetter: async (r, code, message) => {
-      await sendMessage(sqs, dlqUrl, {
-        body: r.body,
-        attributes: {
-          DocketReason: { DataType: 'String', StringValue: code },
-          DocketReasonMessage: { DataType: 'String', StringValue: message.slice(0, 1000) || code },
-          OriginalMessageId: { DataType: 'String', StringValue: r.messageId },
-        },
-      });
+      await sendMessage(sqs, dlqUrl, { body: r.body, attributes: reasonAttributes(code, message, r.messageId) });
     },
     ...(o.observer ? { observer: o.observer } : {}),
   });
