@@ -81,6 +81,17 @@ export class ContentTable {
   }
 
   /**
+   * The digest the alias item of `family` names (pk "<family>#<alias>", digest S), or null when there is none. An
+   * alias item without a valid digest is never served: `integrityError` is thrown instead.
+   */
+  async aliasDigest(family: string, alias: string, integrityError: () => Error): Promise<string | null> {
+    const item = await this.getItem(`${family}#${alias}`, family);
+    const digest = item?.digest?.S;
+    if (item && (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest))) throw integrityError();
+    return digest ?? null;
+  }
+
+  /**
    * Stores exact bytes as a `family` item under their digest (idempotent: `created` is false when already there).
    * Bytes over MAX_STORED_BYTES could not fit one item: refused here with a RangeError, before any call.
    */

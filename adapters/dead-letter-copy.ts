@@ -4,7 +4,7 @@
  * (`DocketReason`, `DocketReasonMessage`, `OriginalMessageId`). One writer for `docket handoffs` and the
  * @docket/consumer handler.
  */
-import type { Message } from '@aws-sdk/client-sqs';
+import type { Message, MessageAttributeValue } from '@aws-sdk/client-sqs';
 import type { OutgoingMessage } from './sqs-message.js';
 
 export interface RejectedHandoff {
@@ -17,10 +17,19 @@ export interface RejectedHandoff {
 export function deadLetterCopy(message: Message, rejected: RejectedHandoff): OutgoingMessage {
   return {
     body: message.Body ?? '',
-    attributes: {
-      DocketReason: { DataType: 'String', StringValue: rejected.reason },
-      DocketReasonMessage: { DataType: 'String', StringValue: rejected.detail.slice(0, 1000) || rejected.reason },
-      ...(message.MessageId ? { OriginalMessageId: { DataType: 'String', StringValue: message.MessageId } } : {}),
-    },
+    attributes: reasonAttributes(rejected.reason, rejected.detail, message.MessageId),
+  };
+}
+
+/** The reason every copy Docket dead-letters or rejects carries: its code, message and the original's id. */
+export function reasonAttributes(
+  code: string,
+  message: string,
+  originalMessageId: string | undefined,
+): Record<string, MessageAttributeValue> {
+  return {
+    DocketReason: { DataType: 'String', StringValue: code },
+    DocketReasonMessage: { DataType: 'String', StringValue: message.slice(0, 1000) || code },
+    ...(originalMessageId ? { OriginalMessageId: { DataType: 'String', StringValue: originalMessageId } } : {}),
   };
 }

@@ -19,7 +19,7 @@ import {
   type GraphClosure,
 } from '../core/graph-closure/index.js';
 import type { GraphProject } from '../core/graph/index.js';
-import { ContentTable, DIGEST_PATTERN, MAX_STORED_BYTES, type ContentTableOptions } from './content-table.js';
+import { ContentTable, MAX_STORED_BYTES, type ContentTableOptions } from './content-table.js';
 import { DynamoDbPackRegistry, RegistryIntegrityError } from './dynamodb-pack-registry.js';
 
 export type GraphPublishOutcome =
@@ -93,7 +93,7 @@ export class DynamoDbGraphRegistry {
     });
     if (!closureCreated) {
       const existing = await this.closureBytes(digest);
-      if (existing === null || !equalBytes(existing, record.value))
+      if (existing === null || Buffer.compare(existing, record.value) !== 0)
         return {
           ok: false,
           code: 'closure-conflict',
@@ -111,11 +111,8 @@ export class DynamoDbGraphRegistry {
 
   /** The hex digest a graph alias names, or null. */
   async resolveGraphAlias(alias: string): Promise<string | null> {
-    const item = await this.table.getItem(`graph-alias#${alias}`, 'graph-alias');
-    const digest = item?.digest?.S;
-    if (item && (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest)))
-      throw new RegistryIntegrityError(`graph alias ${alias} holds no valid digest`);
-    return digest ?? null;
+    const invalid = () => new RegistryIntegrityError(`graph alias ${alias} holds no valid digest`);
+    return this.table.aliasDigest('graph-alias', alias, invalid);
   }
 
   /**
@@ -173,9 +170,3 @@ const aliasConflict = (alias: string): GraphPublishOutcome => ({
   alias,
   message: `${alias} is already published as another graph; an alias is immutable, publish a new version`,
 });
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}

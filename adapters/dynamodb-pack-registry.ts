@@ -7,13 +7,7 @@
  * published, names one digest forever: publishing it again with the same bytes is an idempotent success, with
  * other bytes a typed refusal (docs/adr/0062-content-addressed-tables.md).
  */
-import {
-  ContentTable,
-  DIGEST_PATTERN,
-  MAX_STORED_BYTES,
-  sha256Hex,
-  type ContentTableOptions,
-} from './content-table.js';
+import { ContentTable, MAX_STORED_BYTES, sha256Hex, type ContentTableOptions } from './content-table.js';
 
 export type PackRegistryOptions = ContentTableOptions;
 
@@ -64,12 +58,11 @@ export class DynamoDbPackRegistry {
 
   /** The digest an alias `id@version` names, or null. */
   async resolveAlias(alias: string): Promise<string | null> {
-    const item = await this.table.getItem(`alias#${alias}`, 'alias');
-    const digest = item?.digest?.S;
-    if (item && (typeof digest !== 'string' || !DIGEST_PATTERN.test(digest))) {
-      throw new RegistryIntegrityError(`alias ${alias} holds no valid digest`);
-    }
-    return digest ?? null;
+    return this.table.aliasDigest(
+      'alias',
+      alias,
+      () => new RegistryIntegrityError(`alias ${alias} holds no valid digest`),
+    );
   }
 
   /** Pack bytes first, then the alias, so an alias never names a digest whose bytes are missing. */

@@ -9,9 +9,8 @@
  */
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
 import { deadLetterCopy, type RejectedHandoff } from './dead-letter-copy.js';
-import { deleteMessages, MAX_BATCH_BYTES, messageBytes, sendMessage } from './sqs.js';
-
-export { deadLetterCopy, type RejectedHandoff } from './dead-letter-copy.js';
+import { deleteMessages, sendMessage } from './sqs.js';
+import { MAX_BATCH_BYTES, messageBytes } from './sqs-message.js';
 
 export type DeadLetterOutcome =
   | { readonly moved: true; readonly dlqMessageId: string }

@@ -9,11 +9,14 @@
  * a corrupted answer is refused here, not discovered by verifiers.
  */
 import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
-import { toHex } from '../core/ledger/index.js';
-import type { CheckpointSigner } from '../core/ledger/index.js';
-import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf, verifyEd25519 } from '../core/ledger/index.js';
-
-export { ed25519FromSpki };
+import {
+  ed25519FromSpki,
+  isAcceptablePublicKey,
+  keyIdOf,
+  toHex,
+  verifyEd25519,
+  type CheckpointSigner,
+} from '../core/ledger/index.js';
 
 /** KMS accepts at most 4096 bytes of RAW message. */
 const KMS_RAW_MESSAGE_LIMIT = 4096;

@@ -6,6 +6,7 @@ import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { sns, sqs } from './aws-sdk.js';
 import { chunkEntries, failedEntries, withRetries, type FailedEntry, type RetryOptions } from './batch-calls.js';
+import { messageBytes } from './sqs-message.js';
 
 /** What is published: a notification's bytes and its String attributes (the pipeline's ResultMessage). */
 export interface SnsMessage {
@@ -35,12 +36,9 @@ function snsAttributes(m: SnsMessage): Record<string, { DataType: string; String
   return attributes;
 }
 
-/** Bytes SNS counts for a message: the body plus each attribute's name, type and value. */
+/** Bytes SNS counts for a message: as SQS counts them, the body plus each attribute's name, type and value. */
 export function snsMessageBytes(m: SnsMessage): number {
-  let n = Buffer.byteLength(m.body, 'utf8');
-  for (const [name, a] of Object.entries(snsAttributes(m)))
-    n += Buffer.byteLength(name, 'utf8') + Buffer.byteLength(a.DataType, 'utf8') + Buffer.byteLength(a.StringValue);
-  return n;
+  return messageBytes({ body: m.body, attributes: snsAttributes(m) });
 }
 
 /** Publishes to `topicArn` in PublishBatch calls. */

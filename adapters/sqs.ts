@@ -9,9 +9,6 @@ import { sqs } from './aws-sdk.js';
 import { chunkEntries, failedEntries, withRetries, type FailedEntry, type RetryOptions } from './batch-calls.js';
 import { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, messageBytes, type OutgoingMessage } from './sqs-message.js';
 
-export type { FailedEntry, RetryOptions } from './batch-calls.js';
-export { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, messageBytes, type OutgoingMessage } from './sqs-message.js';
-
 const {
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,

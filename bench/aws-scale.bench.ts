@@ -1,30 +1,22 @@
 /**
- * The AWS scale model (docs/adr/0280-aws-scale-model.md; model in bench/support/aws-model/): the deployed handlers'
- * runtimes (functions/lib/evaluate-runtime.ts, functions/lib/deliver-runtime.ts) run by simulated Lambda instances on
- * a virtual clock over modelled AWS clients, every call costing a latency drawn from its API's distribution under a
- * profile (bench/support/aws-model/latency-profile.ts, docs/adr/0470-calibrated-latency-profiles.md), metered per
- * partition key and (with --throttle) limited per key with the SDK's own retries. Virtual time: the figures do not
- * depend on this machine or its load, and the same flags and seed give the same figures on every run.
+ * The AWS scale model (docs/adr/0280-aws-scale-model.md): the deployed handlers' runtimes on a virtual clock over
+ * modelled AWS clients, as bench/support/aws-model/scale-model.ts describes, under a latency profile
+ * (docs/adr/0470-calibrated-latency-profiles.md). Virtual time: the same flags and seed give the same figures on every
+ * run, whatever this machine's load.
  *
  *   npm run build && node dist/bench/aws-scale.bench.js --logs 8 --appends 12000 --throttle --json --rate 1400
  *
  * It models a deployment: the configuration object `cdk deploy` takes (infra/config.ts `resolveConfig`; flags map onto
  * it, --config adds any other member as JSON) and refuses what synthesis refuses, with the configuration's own error
- * (docs/adr/0471-scale-model-runs-deployable-configurations.md). It runs the design as shipped (intake → sequence
- * function, its own runtime, packing each intake batch into one ledger message → SQS FIFO ledger queue, group = a log:
- * one writer per log, ADR 0497; the evaluate function opening a batch of ≤ 10 messages into its ≤ 100 requests; each
- * log's slot writes group-committed as bundle items, ADR 0350 and ADR 0400; the delivery jobs, ten entries each, sent
- * under the lock; a delivery stage that writes the batch marker of each job, ADR 0498, and sends the handoffs and the
- * notifications) twice:
+ * (docs/adr/0471-scale-model-runs-deployable-configurations.md). It runs the design as shipped twice:
  *   backlog — all requests on the intake at t = 0: appendsPerSecond = requests / time until the last entry is
  *             durable (the sustained rate); the batch cycle, hottest key, table peaks, throttles are this run's;
  *   paced   — Poisson arrivals at --rate requests/s (default: 80 % of the sustained rate): p50/p99, and the units,
  *             calls and cost per evaluation at the batch fill that rate gives, are this run's;
  * per request from its send to the intake to its entry's slot write applied at the table.
  * Both runs' chains are checked with the project's verify (all signatures, position markers) under a test policy.
- * The same-run baseline (`baseline`, `ratio`): the backlog run's entries written again as bare conditional PutItems of
- * the same items against a fresh modelled table with the same latency and limits, instances × batch size at once —
- * the physical floor of writing every entry (scale-model.ts `bareWrites`).
+ * The same-run baseline (`baseline`, `ratio`): the backlog run's entries as bare conditional PutItems (scale-model.ts
+ * `bareWrites`), the physical floor of writing every entry.
  *
  * Flags (deployment: infra/config.ts's member in brackets, its default unless given):
  *   --logs L [logCount] (8)  --instances N [maximumConcurrency]  --batch-size b [batchSize]

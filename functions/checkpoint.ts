@@ -14,6 +14,7 @@ import { createDynamoDbClient, createSqsClient } from '../adapters/aws-clients.j
 import { DynamoDbLedgerStore } from '../adapters/dynamodb-ledger-store.js';
 import { describeRefusal, rfc3339Now, runCheckpoints, type CheckpointRun } from './lib/checkpoint-runner.js';
 import { checkpointOmissions } from './lib/checkpoint-omissions.js';
+import { requiredEnv } from './lib/environment-lists.js';
 import { loadCheckpointSigner, loadTrustPolicy } from '../adapters/checkpoint-key.js';
 import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
 import { DOCKET_SERVICES } from '../core/metric-names.js';
@@ -31,8 +32,7 @@ export const handler = traced(tracer, checkpointAll);
 
 async function checkpointAll(): Promise<{ checkpoints: CheckpointRun['checkpoints'] }> {
   const env = process.env;
-  const table = env.LEDGER_TABLE;
-  if (!table) throw new TypeError('LEDGER_TABLE is required');
+  const table = requiredEnv(env, 'LEDGER_TABLE');
   const logIds = JSON.parse(env.LOG_IDS ?? '[]') as string[];
   const [signer, policy] = await Promise.all([loadCheckpointSigner(env), loadTrustPolicy(env)]);
   const dynamodb = tracer.captureAWSv3Client(createDynamoDbClient({}, env));

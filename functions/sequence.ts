@@ -8,6 +8,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import { createSqsClient } from '../adapters/aws-clients.js';
 import { useNodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
 import { DOCKET_SERVICES } from '../core/metric-names.js';
+import { jsonArray, requiredEnv } from './lib/environment-lists.js';
 import { createSequenceRuntime } from './lib/sequence-runtime.js';
 import { functionTracer, traced } from './lib/tracing.js';
 
@@ -18,17 +19,12 @@ const tracer = functionTracer(DOCKET_SERVICES.sequence);
 let runtime: ((event: SQSEvent) => Promise<SQSBatchResponse>) | undefined;
 
 function coldStart(): (event: SQSEvent) => Promise<SQSBatchResponse> {
-  const url = process.env.LEDGER_QUEUE_URL;
-  if (!url) throw new TypeError('LEDGER_QUEUE_URL is required');
-  const logIds = JSON.parse(process.env.LOG_IDS ?? '[]') as unknown;
-  if (!Array.isArray(logIds) || !logIds.every((x) => typeof x === 'string'))
-    throw new TypeError('LOG_IDS must be a JSON array of strings');
   const logger = new Logger({ serviceName: DOCKET_SERVICES.sequence });
   const rt = createSequenceRuntime({
     // Traced: its sends carry the trace header on to the evaluate function (functions/lib/tracing.ts).
     sqs: tracer.captureAWSv3Client(createSqsClient({}, process.env)),
-    ledgerQueueUrl: url,
-    logIds,
+    ledgerQueueUrl: requiredEnv(process.env, 'LEDGER_QUEUE_URL'),
+    logIds: jsonArray(process.env.LOG_IDS, 'LOG_IDS'),
     observer: {
       failed: (messageId, reason) => logger.error('not forwarded; it will be redelivered', { messageId, reason }),
     },

@@ -170,7 +170,6 @@ export class DocketConfigError extends Error {
   }
 }
 
-/** Merge overrides over the stage defaults (nested `budgets` and `alarms` merge member-wise), then validate. */
 /**
  * Per-stage presets shipped with Docket, applied over the defaults and under any override. `local` is the stage
  * `npm start` runs: one route queue per target the example packs name (examples/, examples/graphs/), so the demo shows every handoff
@@ -194,6 +193,7 @@ export const STAGE_PRESETS: Readonly<Record<string, Partial<DocketConfig>>> = {
   },
 };
 
+/** Merge overrides over the stage defaults (nested `budgets` and `alarms` merge member-wise), then validate. */
 export function resolveConfig(overrides: Partial<DocketConfig> = {}): DocketConfig {
   const stage = overrides.stage ?? 'dev';
   const base: DocketConfig = {

@@ -126,8 +126,11 @@ export class DocketPipeline extends Construct {
       waitQueuePrefix: names.waitQueuePrefix,
     });
     const resultsTopicArn = this.results.topic.topicArn;
-    const routeUrl = (name: string): string => {
-      for (const p of [this.intake.queues, this.sequencer, ...this.routes.handoffQueues()]) {
+    const queueUrl = (name: string): string => {
+      if (name === names.rejectsQueue) return this.rejects.queue.queueUrl;
+      // The deliverer last: it is not built yet while its own environment (which names its queues itself) is.
+      for (const p of [this.intake.queues, this.sequencer, ...this.routes.handoffQueues(), this.deliverer]) {
+        if (p === undefined) break;
         if (p.names.queue === name) return p.queue.queueUrl;
         if (p.names.dlq === name) return p.dlq.queueUrl;
       }
@@ -137,24 +140,16 @@ export class DocketPipeline extends Construct {
       config,
       functionName: names.deliverFunction,
       names: names.deliveryQueue,
-      environment: (queueUrl, dlqUrl) =>
+      environment: (ownUrl, dlqUrl) =>
         deliverEnvironment({
           config,
           names,
           resultsTopicArn,
           queueUrl: (n) =>
-            n === names.deliveryQueue.queue ? queueUrl : n === names.deliveryQueue.dlq ? dlqUrl : routeUrl(n),
+            n === names.deliveryQueue.queue ? ownUrl : n === names.deliveryQueue.dlq ? dlqUrl : queueUrl(n),
         }),
       codeSigningConfig: this.codeSigning.config,
     });
-    const queueUrl = (name: string): string => {
-      if (name === names.rejectsQueue) return this.rejects.queue.queueUrl;
-      for (const p of [this.intake.queues, this.sequencer, this.deliverer, ...this.routes.handoffQueues()]) {
-        if (p.names.queue === name) return p.queue.queueUrl;
-        if (p.names.dlq === name) return p.dlq.queueUrl;
-      }
-      throw new Error(`no queue named ${name}`);
-    };
     const signingSecretArn = this.signingKey.secret.secretArn;
     this.evaluator = new Evaluator(this, 'Evaluator', {
       config,

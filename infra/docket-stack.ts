@@ -8,7 +8,7 @@ import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { DocketConfig } from './config.js';
 import { DocketPipeline } from './docket-pipeline.js';
-import { routeOutputId } from './names.js';
+import { routeOutputId } from './output-ids.js';
 
 export interface DocketStackProps extends StackProps {
   readonly config: DocketConfig;

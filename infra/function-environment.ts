@@ -51,11 +51,15 @@ export const ENV = {
   trustPolicyParameter: 'TRUST_POLICY_PARAMETER',
 } as const;
 
-export interface EvaluateEnvironmentInput {
+/** What every function's environment is built from. */
+export interface SequenceEnvironmentInput {
   readonly config: DocketConfig;
   readonly names: ResourceNames;
   /** Queue URL by physical queue name, DLQs included (a token in the stack, a real URL locally). */
   readonly queueUrl: (queueName: string) => string;
+}
+
+export interface EvaluateEnvironmentInput extends SequenceEnvironmentInput {
   readonly signingSecretArn: string;
 }
 
@@ -81,7 +85,7 @@ function draftFeatureEnvironment(i: Pick<DeliverEnvironmentInput, 'config'>): Re
     : {};
 }
 
-export interface DeliverEnvironmentInput extends Omit<EvaluateEnvironmentInput, 'signingSecretArn'> {
+export interface DeliverEnvironmentInput extends SequenceEnvironmentInput {
   /** The results topic's ARN (a token in the stack, a real ARN locally). */
   readonly resultsTopicArn: string;
 }
@@ -120,12 +124,6 @@ export function deliverEnvironment(i: DeliverEnvironmentInput): Record<string, s
   };
 }
 
-export interface SequenceEnvironmentInput {
-  readonly config: DocketConfig;
-  readonly names: ResourceNames;
-  readonly queueUrl: (queueName: string) => string;
-}
-
 /** The sequence function: where to forward (the FIFO ledger queue) and the logs that are its message groups. */
 export function sequenceEnvironment(i: SequenceEnvironmentInput): Record<string, string> {
   return {
@@ -135,12 +133,9 @@ export function sequenceEnvironment(i: SequenceEnvironmentInput): Record<string,
   };
 }
 
-export interface CheckpointEnvironmentInput {
-  readonly config: DocketConfig;
-  readonly names: ResourceNames;
+export interface CheckpointEnvironmentInput extends SequenceEnvironmentInput {
   readonly checkpointKeyArn: string;
   readonly exportBucket: string;
-  readonly queueUrl: (queueName: string) => string;
 }
 
 export function checkpointEnvironment(i: CheckpointEnvironmentInput): Record<string, string> {

@@ -87,5 +87,3 @@ export function resourceNames(stage: string, config: Pick<DocketConfig, 'routes'
 export function routeQueueKeys(routes: readonly RouteConfig[]): string[] {
   return [...new Set(routes.map((r) => r.queue))];
 }
-
-export { routeOutputId } from './output-ids.js';

@@ -62,21 +62,22 @@ function defaultEntry(): string {
   return fileURLToPath(new URL('./serve.js', import.meta.url));
 }
 
-/** The running stack's state, or null when there is none (no file, or its process is gone: a stale file is removed). */
-export function readStackState(stateDir: string = defaultStateDir()): StackState | null {
-  const file = stateFileOf(stateDir);
-  if (!existsSync(file)) return null;
-  let state: StackState;
+/** A JSON file this module wrote, or null when there is none or it does not parse. */
+function jsonFile<T>(file: string): T | null {
   try {
-    state = JSON.parse(readFileSync(file, 'utf8')) as StackState;
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
   } catch {
     return null;
   }
-  if (!isAlive(state.pid)) {
-    rmSync(file, { force: true });
-    return null;
-  }
-  return state;
+}
+
+/** The running stack's state, or null when there is none (no file, or its process is gone: a stale file is removed). */
+export function readStackState(stateDir: string = defaultStateDir()): StackState | null {
+  const file = stateFileOf(stateDir);
+  const state = jsonFile<StackState>(file);
+  if (state === null || isAlive(state.pid)) return state;
+  rmSync(file, { force: true });
+  return null;
 }
 
 export type StackProbe =
@@ -92,11 +93,8 @@ export type StackProbe =
  */
 export async function probeStack(stateDir: string = defaultStateDir()): Promise<StackProbe> {
   const file = stateFileOf(stateDir);
-  if (!existsSync(file)) return { status: 'none' };
-  let state: StackState;
-  try {
-    state = JSON.parse(readFileSync(file, 'utf8')) as StackState;
-  } catch {
+  const state = jsonFile<StackState>(file);
+  if (state === null) {
     rmSync(file, { force: true });
     return { status: 'none' };
   }
@@ -186,11 +184,7 @@ export async function stopDaemon(options: { stateDir?: string; timeoutMs?: numbe
 
 /** The report the last graceful stop left, or null. */
 export function readStopReport(stateDir: string = defaultStateDir()): StopReport | null {
-  try {
-    return JSON.parse(readFileSync(stopReportOf(stateDir), 'utf8')) as StopReport;
-  } catch {
-    return null;
-  }
+  return jsonFile<StopReport>(stopReportOf(stateDir));
 }
 
 function spawnServe(

@@ -120,17 +120,14 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
       : null;
     // fauxqs builds a queue's URL from the Host header's port; presenting its own keeps every URL canonical.
     // (fauxqs speaks SQS's JSON protocol only; target-less calls are SNS/S3 and keep their Host.)
-    await forward(req, res, sqs, upstreamBody, rewrite, target ? `${sqs.hostname}:${sqsPort}` : undefined);
+    await forward(req, res, upstreamBody, rewrite, target ? `${sqs.hostname}:${sqsPort}` : undefined);
   }
 
   function pipeThrough(req: http.IncomingMessage, res: http.ServerResponse, upstream: URL): void {
     const up = http.request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers, agent },
       (upRes) => {
-        const headers: http.OutgoingHttpHeaders = { ...upRes.headers };
-        delete headers.connection;
-        delete headers['keep-alive'];
-        res.writeHead(upRes.statusCode ?? 502, headers);
+        res.writeHead(upRes.statusCode ?? 502, ownHeaders(upRes.headers));
         upRes.pipe(res);
       },
     );
@@ -141,10 +138,10 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
     req.pipe(up);
   }
 
+  /** A buffered call to fauxqs, its answer rewritten by `rewrite` when given. */
   function forward(
     req: http.IncomingMessage,
     res: http.ServerResponse,
-    upstream: URL,
     body: Buffer,
     rewrite: ((text: string) => string) | null,
     hostHeader?: string,
@@ -157,18 +154,16 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
       };
       delete headers['transfer-encoding'];
       const up = http.request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent },
+        { host: sqs.hostname, port: sqs.port, method: req.method, path: req.url, headers, agent },
         (upRes) => {
           const parts: Buffer[] = [];
           upRes.on('data', (c: Buffer) => parts.push(c));
           upRes.on('end', () => {
             let out = Buffer.concat(parts);
             if (rewrite) out = Buffer.from(rewrite(out.toString('utf8')), 'utf8');
-            const outHeaders: http.OutgoingHttpHeaders = { ...upRes.headers, 'content-length': String(out.length) };
+            const outHeaders = ownHeaders(upRes.headers);
             delete outHeaders['transfer-encoding'];
-            delete outHeaders.connection;
-            delete outHeaders['keep-alive'];
-            res.writeHead(upRes.statusCode ?? 502, outHeaders);
+            res.writeHead(upRes.statusCode ?? 502, { ...outHeaders, 'content-length': String(out.length) });
             res.end(out);
             resolve();
           });
@@ -198,6 +193,12 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
         agent.destroy();
       }),
   };
+}
+
+/** An upstream answer's headers without its hop-by-hop ones: the edge's own connection to the client is another. */
+function ownHeaders(headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders {
+  const { connection: _connection, 'keep-alive': _keepAlive, ...rest } = headers;
+  return rest;
 }
 
 function header(req: http.IncomingMessage, name: string): string | undefined {

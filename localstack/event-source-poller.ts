@@ -86,7 +86,7 @@ export function startPoller(options: PollerOptions): Poller {
   const ownClient = options.client === undefined;
   const client = options.client ?? createSqsClient({ endpoint: options.endpoint, region: options.region });
   const batchSize = options.batchSize ?? 10;
-  const fifo = isFifoQueueUrl(options.queueUrl);
+  const fifo = options.queueUrl.endsWith('.fifo'); // SQS FIFO queue names (and so URLs) end in .fifo
   if (fifo && batchSize > 10) throw new RangeError('a FIFO event source takes at most 10 records per batch');
   const windowMs = fifo ? 0 : (options.maxBatchingWindowSeconds ?? 0) * 1000;
   const waitTimeSeconds = Math.min(20, Math.max(0, options.waitTimeSeconds ?? 20));
@@ -138,12 +138,8 @@ export function startPoller(options: PollerOptions): Poller {
     stats.invocations++;
     stats.records += ids.length;
     const verdict = await runHandler(event);
-    let failedIds: Set<string>;
-    if (verdict.kind === 'failed') {
-      failedIds = new Set(ids);
-    } else {
-      failedIds = fifo ? keptInOrder(ids, verdict.failed) : verdict.failed;
-    }
+    const failedIds =
+      verdict.kind === 'failed' ? new Set(ids) : fifo ? keptInOrder(ids, verdict.failed) : verdict.failed;
     const toDelete = event.Records.filter((r) => !failedIds.has(r.messageId));
     if (toDelete.length > 0) {
       try {
@@ -235,11 +231,6 @@ export function startPoller(options: PollerOptions): Poller {
         if (ownClient) client.destroy();
       })()),
   };
-}
-
-/** SQS FIFO queue names end in ".fifo" (and so do their URLs). */
-export function isFifoQueueUrl(url: string): boolean {
-  return url.endsWith('.fifo');
 }
 
 /** FIFO: the first failed record and every later one of the batch are kept (see the header). */

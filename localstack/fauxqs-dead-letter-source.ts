@@ -15,11 +15,8 @@
  * The mark lives in memory: a DLQ message read back from fauxqs's SQLite after a restart has none, and excuses
  * nothing (a finding, never a wrong excuse). Any other shape of fauxqs is refused (FauxqsDeadLetterSourceError).
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { useFifoGroupReceive } from './fauxqs-fifo-receive.js';
+import { fauxqsModule } from './fauxqs-module.js';
 
 export class FauxqsDeadLetterSourceError extends Error {
   readonly code = 'fauxqs-dead-letter-source-unknown';
@@ -49,19 +46,12 @@ export function useDeadLetterSource(): Promise<void> {
   return (done ??= patch());
 }
 
-/** fauxqs's module beside its entry point (the same instance app.js imports), or the typed error. */
-async function fauxqsModule<T>(rel: string): Promise<T> {
-  const dirs = createRequire(import.meta.url).resolve.paths('fauxqs') ?? [];
-  const file = dirs.map((d) => join(d, 'fauxqs', 'dist', ...rel.split('/'))).find((f) => existsSync(f));
-  if (!file) throw new FauxqsDeadLetterSourceError(`fauxqs/dist/${rel} not found`);
-  return (await import(pathToFileURL(file).href)) as T;
-}
-
 async function patch(): Promise<void> {
   // After the FIFO receive patch, which rebuilds dequeueFifo from its source text: it wraps that method, never this one.
   await useFifoGroupReceive();
-  const store = await fauxqsModule<{ SqsQueue?: { prototype: Record<string, unknown> } }>('sqs/sqsStore.js');
-  const router = await fauxqsModule<{ SqsRouter?: { prototype: Record<string, unknown> } }>('sqs/sqsRouter.js');
+  const fail = (m: string) => new FauxqsDeadLetterSourceError(m);
+  const store = await fauxqsModule<{ SqsQueue?: { prototype: Record<string, unknown> } }>('sqs/sqsStore.js', fail);
+  const router = await fauxqsModule<{ SqsRouter?: { prototype: Record<string, unknown> } }>('sqs/sqsRouter.js', fail);
   const queue = store.SqsQueue?.prototype;
   const routes = router.SqsRouter?.prototype;
   const methods = ['dequeue', 'dequeueFifo', 'enqueue'] as const;

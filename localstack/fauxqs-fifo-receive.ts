@@ -10,10 +10,7 @@
  * (FauxqsFifoReceiveError): a fauxqs upgrade is reviewed, never silently left unpatched.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fauxqsModule } from './fauxqs-module.js';
 
 export class FauxqsFifoReceiveError extends Error {
   readonly code = 'fauxqs-fifo-receive-unknown';
@@ -41,11 +38,10 @@ export function groupReceiveSource(method: string): string {
 }
 
 async function patch(): Promise<void> {
-  // The module app.js imports (fauxqs exports only its entry point), so the same SqsQueue class it serves with.
-  const dirs = createRequire(import.meta.url).resolve.paths('fauxqs') ?? [];
-  const file = dirs.map((d) => join(d, 'fauxqs', 'dist', 'sqs', 'sqsStore.js')).find((f) => existsSync(f));
-  if (!file) throw new FauxqsFifoReceiveError('fauxqs/dist/sqs/sqsStore.js not found');
-  const mod = (await import(pathToFileURL(file).href)) as { SqsQueue?: { prototype: Record<string, unknown> } };
+  const mod = await fauxqsModule<{ SqsQueue?: { prototype: Record<string, unknown> } }>(
+    'sqs/sqsStore.js',
+    (m) => new FauxqsFifoReceiveError(m),
+  );
   const proto = mod.SqsQueue?.prototype;
   if (!proto || typeof proto.dequeueFifo !== 'function')
     throw new FauxqsFifoReceiveError('fauxqs SqsQueue has changed shape; review localstack/fauxqs-fifo-receive.ts');

@@ -7,10 +7,7 @@
  * it, so its persistence class is patched once, before any stack starts: the connection's pragma is set when the
  * stored state is loaded, which startFauxqs does right after opening the database and before serving.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fauxqsModule } from './fauxqs-module.js';
 
 export class FauxqsSyncError extends Error {
   readonly code = 'fauxqs-persistence-unknown';
@@ -26,14 +23,10 @@ export function useNormalSqliteSync(): Promise<void> {
 }
 
 async function patch(): Promise<void> {
-  // fauxqs exports only its entry point; its persistence module is found beside it (the same file app.js imports,
-  // so the same module instance).
-  const dirs = createRequire(import.meta.url).resolve.paths('fauxqs') ?? [];
-  const file = dirs.map((d) => join(d, 'fauxqs', 'dist', 'persistence.js')).find((f) => existsSync(f));
-  if (!file) throw new FauxqsSyncError('fauxqs/dist/persistence.js not found');
-  const mod = (await import(pathToFileURL(file).href)) as {
-    PersistenceManager?: { prototype: Record<string, unknown> };
-  };
+  const mod = await fauxqsModule<{ PersistenceManager?: { prototype: Record<string, unknown> } }>(
+    'persistence.js',
+    (m) => new FauxqsSyncError(m),
+  );
   const proto = mod.PersistenceManager?.prototype;
   if (!proto || typeof proto.load !== 'function' || typeof proto.loadSqsAndSns !== 'function')
     throw new FauxqsSyncError('fauxqs PersistenceManager has changed shape; review localstack/fauxqs-sync.ts');

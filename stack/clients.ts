@@ -50,12 +50,8 @@ export function openStack(settings: StackSettings): StackClients {
     archive: new DynamoDbRequestArchive({ client: dynamodb, tableName: settings.requestsTable }),
     queueUrl(nameOrUrl) {
       if (/^https?:\/\//.test(nameOrUrl)) return Promise.resolve(nameOrUrl);
-      let u = urls.get(nameOrUrl);
-      if (!u) {
-        u = getQueueUrl(sqs, nameOrUrl);
-        urls.set(nameOrUrl, u);
-      }
-      return u;
+      if (!urls.has(nameOrUrl)) urls.set(nameOrUrl, getQueueUrl(sqs, nameOrUrl));
+      return urls.get(nameOrUrl)!;
     },
     close() {
       dynamodb.destroy();

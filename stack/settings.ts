@@ -19,7 +19,6 @@ export interface StackSettings {
   /** Queue names (URLs are looked up with GetQueueUrl unless given as a URL). */
   readonly intakeQueue: string;
   readonly queuePrefix: string;
-  readonly logIds?: readonly string[];
 }
 
 export interface SettingFlags {

@@ -13,8 +13,10 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDynamoDbClient, createSnsClient, createSqsClient } from '../../adapters/aws-clients.js';
+import { reasonAttributes } from '../../adapters/dead-letter-copy.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry } from '../../adapters/dynamodb-pack-registry.js';
+import { snsResultPublisher } from '../../adapters/sns.js';
 import { sendMessage } from '../../adapters/sqs.js';
 import {
   cachedPackSource,
@@ -28,8 +30,8 @@ import {
   type ResultBatchPublisher,
   type RouteQueueConfig,
 } from '../../core/pipeline/index.js';
-import { draftFeaturesFromEnv } from './environment-lists.js';
-import { outboxPorts } from './outbox-ports.js';
+import { draftFeaturesFromEnv, requiredEnv } from './environment-lists.js';
+import { sqsHandoffSender } from './outbox-ports.js';
 
 export interface DeliverRuntime {
   handle(event: SQSEvent): Promise<SQSBatchResponse>;
@@ -121,38 +123,26 @@ export interface DeliverEnvOptions {
 /** The delivery stage from the function environment (infra/function-environment.ts `deliverEnvironment`). */
 export function deliverRuntimeFromEnv(o: DeliverEnvOptions): DeliverRuntime {
   const env = o.env;
-  const need = (name: string): string => {
-    const v = env[name];
-    if (!v) throw new TypeError(`${name} is required`);
-    return v;
-  };
+  const need = (name: string): string => requiredEnv(env, name);
   const ddb = o.dynamodb ?? createDynamoDbClient({}, env);
   const sqs = o.sqs ?? createSqsClient({}, env);
   const dlqUrl = need('DELIVERY_DLQ_URL');
   const registry = new DynamoDbPackRegistry({ client: ddb, tableName: need('PACKS_TABLE') });
+  const sender = sqsHandoffSender(sqs);
+  const publisher = snsResultPublisher(o.sns ?? createSnsClient({}, env), need('RESULTS_TOPIC_ARN'));
   return createDeliverRuntime({
     config: { routeQueues: parseRouteQueues(env.ROUTE_QUEUES), unroutedQueue: need('UNROUTED_QUEUE_URL') },
     ports: {
       store: new DynamoDbLedgerStore({ client: ddb, tableName: need('LEDGER_TABLE') }),
       // Only target-only packs are loaded (a handoff's target, §8.3); draft features as the evaluate function has them.
       packs: cachedPackSource(registry, draftFeaturesFromEnv(env.DRAFT_FEATURES)),
-      outbox: outboxPorts({
-        sqs,
-        sns: o.sns ?? createSnsClient({}, env),
-        resultsTopicArn: need('RESULTS_TOPIC_ARN'),
-        ...(o.wrapSender ? { wrapSender: o.wrapSender } : {}),
-        ...(o.wrapPublisher ? { wrapPublisher: o.wrapPublisher } : {}),
-      }),
+      outbox: {
+        handoffs: o.wrapSender?.(sender) ?? sender,
+        results: o.wrapPublisher?.(publisher) ?? publisher,
+      },
     },
     deadLetter: async (r, code, message) => {
-      await sendMessage(sqs, dlqUrl, {
-        body: r.body,
-        attributes: {
-          DocketReason: { DataType: 'String', StringValue: code },
-          DocketReasonMessage: { DataType: 'String', StringValue: message.slice(0, 1000) || code },
-          OriginalMessageId: { DataType: 'String', StringValue: r.messageId },
-        },
-      });
+      await sendMessage(sqs, dlqUrl, { body: r.body, attributes: reasonAttributes(code, message, r.messageId) });
     },
     ...(o.observer ? { observer: o.observer } : {}),
   });

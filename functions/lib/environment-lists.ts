@@ -1,5 +1,12 @@
-/** Environment lists the functions share (infra/function-environment.ts names them): JSON arrays of strings. */
+/** Environment values the functions share (infra/function-environment.ts names them). */
 import { DRAFT_FEATURES, isDraftFeature, type DraftFeature } from '../../core/pack/index.js';
+
+/** A setting the function cannot run without: its cold start fails, naming it. */
+export function requiredEnv(env: NodeJS.ProcessEnv, name: string): string {
+  const v = env[name];
+  if (!v) throw new TypeError(`${name} is required`);
+  return v;
+}
 
 /** A JSON array of strings; absent or empty text is the empty list. */
 export function jsonArray(text: string | undefined, name: string): string[] {

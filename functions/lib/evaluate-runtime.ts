@@ -11,6 +11,7 @@ import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { DynamoDbPackRegistry, RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
 import { DynamoDbGraphRegistry } from '../../adapters/dynamodb-graph-registry.js';
 import { Lru, type GraphRegistry, type LoadedGraph } from '../../core/admission/index.js';
+import { reasonAttributes } from '../../adapters/dead-letter-copy.js';
 import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.js';
 import { sendByPosition, sendMessage } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
@@ -34,7 +35,7 @@ import {
   type ProcessOutcome,
   type SequencedLedgerWriter,
 } from '../../core/pipeline/index.js';
-import { draftFeaturesFromEnv, jsonArray } from './environment-lists.js';
+import { draftFeaturesFromEnv, jsonArray, requiredEnv } from './environment-lists.js';
 import { distinctFailures, ledgerQueueRecords, type LedgerQueueRecord } from './ledger-queue-records.js';
 import { silentObservability, type Observability } from './observability.js';
 
@@ -149,10 +150,8 @@ export function sqsRejects(sqs: SQSClient, rejectsQueueUrl: string): RuntimePart
     await sendMessage(sqs, rejectsQueueUrl, {
       body: record.body,
       attributes: {
-        DocketReason: { DataType: 'String', StringValue: o.code },
-        DocketReasonMessage: { DataType: 'String', StringValue: o.message.slice(0, 1000) || o.code },
         // The message the requester sent (its intake id, carried through the FIFO ledger queue by the sequencer).
-        OriginalMessageId: { DataType: 'String', StringValue: record.intakeMessageId ?? record.messageId },
+        ...reasonAttributes(o.code, o.message, record.intakeMessageId ?? record.messageId),
         ...(o.requestId ? { RequestId: { DataType: 'String', StringValue: o.requestId } } : {}),
       },
     });
@@ -242,11 +241,7 @@ export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   const env = o.env;
   const ddb = o.dynamodb ?? createDynamoDbClient({}, env);
   const sqs = o.sqs ?? createSqsClient({}, env);
-  const need = (name: string): string => {
-    const v = env[name];
-    if (!v) throw new TypeError(`${name} is required`);
-    return v;
-  };
+  const need = (name: string): string => requiredEnv(env, name);
   const config = pipelineConfigFromEnv(env, o.buildDigest);
   const store = new DynamoDbLedgerStore({ client: ddb, tableName: need('LEDGER_TABLE') });
   const registry = new DynamoDbPackRegistry({ client: ddb, tableName: need('PACKS_TABLE') });

@@ -1,12 +1,10 @@
 /**
- * Where an outbox delivers (docs/adr/0253-per-invocation-outbox.md): handoffs to the route queues in SendMessageBatch
- * calls and notifications to the results topic, from the delivery stage (functions/deliver.ts).
+ * Where the delivery stage's outbox sends handoffs (docs/adr/0253-per-invocation-outbox.md): the route queues, in
+ * SendMessageBatch calls; its notifications go through adapters/sns.ts `snsResultPublisher`.
  */
-import type { SNSClient } from '@aws-sdk/client-sns';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { snsResultPublisher } from '../../adapters/sns.js';
 import { sendByPosition } from '../../adapters/sqs.js';
-import type { HandoffBatchSender, OutboxPorts, ResultBatchPublisher } from '../../core/pipeline/index.js';
+import type { HandoffBatchSender } from '../../core/pipeline/index.js';
 
 /**
  * Handoffs in SendMessageBatch calls (adapters/sqs.ts: ≤ 10 entries and 1 MiB per call, failed entries retried),
@@ -27,24 +25,5 @@ export function sqsHandoffSender(sqs: SQSClient): HandoffBatchSender {
           },
         })),
       ),
-  };
-}
-
-export interface OutboxPortOptions {
-  readonly sqs: SQSClient;
-  readonly sns: SNSClient;
-  readonly resultsTopicArn: string;
-  /** Wraps the handoff sender (fault injection in tests). */
-  readonly wrapSender?: (s: HandoffBatchSender) => HandoffBatchSender;
-  /** Wraps the result publisher (fault injection in tests). */
-  readonly wrapPublisher?: (p: ResultBatchPublisher) => ResultBatchPublisher;
-}
-
-export function outboxPorts(o: OutboxPortOptions): OutboxPorts {
-  const sender = sqsHandoffSender(o.sqs);
-  const publisher = snsResultPublisher(o.sns, o.resultsTopicArn);
-  return {
-    handoffs: o.wrapSender ? o.wrapSender(sender) : sender,
-    results: o.wrapPublisher ? o.wrapPublisher(publisher) : publisher,
   };
 }

@@ -1,7 +1,8 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { deadLetterCopy, moveHandoffToDeadLetter } from '../../adapters/handoff-dead-letter.js';
-import { MAX_BATCH_BYTES } from '../../adapters/sqs.js';
+import { deadLetterCopy } from '../../adapters/dead-letter-copy.js';
+import { moveHandoffToDeadLetter } from '../../adapters/handoff-dead-letter.js';
+import { MAX_BATCH_BYTES } from '../../adapters/sqs-message.js';
 
 const rejected = { reason: 'signature-mismatch', detail: 'entry log-0#3 is not signed by ed25519:…' };
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KMSClient } from '@aws-sdk/client-kms';
-import { ed25519FromSpki, kmsCheckpointSigner, KmsSignerError } from '../../adapters/kms-checkpoint-signer.js';
+import { kmsCheckpointSigner, KmsSignerError } from '../../adapters/kms-checkpoint-signer.js';
+import { ed25519FromSpki } from '../../core/ledger/index.js';
 import { fromHex, toHex } from '../../core/ledger/primitives/bytes.js';
 import {
   checkpointSigningMessage,

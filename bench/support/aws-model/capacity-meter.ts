@@ -10,13 +10,10 @@ export type UnitKind = 'wcu' | 'rcu';
 interface KeyUse {
   readonly table: string;
   readonly key: string;
-  wcu: number;
-  rcu: number;
+  readonly units: Record<UnitKind, number>;
   /** Units per whole virtual second since the start of the run. */
-  readonly wcuBySecond: Map<number, number>;
-  readonly rcuBySecond: Map<number, number>;
-  writes?: TokenBucket;
-  reads?: TokenBucket;
+  readonly bySecond: Record<UnitKind, Map<number, number>>;
+  readonly buckets: Partial<Record<UnitKind, TokenBucket>>;
 }
 
 export interface HottestKey {
@@ -24,6 +21,21 @@ export interface HottestKey {
   readonly key: string;
   /** The key's busiest whole second. */
   readonly unitsPerSecond: number;
+}
+
+/**
+ * The busiest whole second of `bySecond` among those [fromMs, toMs) wholly covers (a run shorter than two seconds is
+ * averaged over its length instead, so a partial second never reads as a whole one).
+ */
+function peakPerSecond(bySecond: ReadonlyMap<number, number>, fromMs: number, toMs: number): number {
+  if (!(toMs > fromMs)) return 0;
+  const first = Math.ceil(fromMs / 1000);
+  const last = Math.floor(toMs / 1000); // exclusive
+  if (last - first < 1 || toMs - fromMs < 2000)
+    return ([...bySecond.values()].reduce((a, b) => a + b, 0) * 1000) / (toMs - fromMs);
+  let peak = 0;
+  for (const [s, units] of bySecond) if (s >= first && s < last && units > peak) peak = units;
+  return peak;
 }
 
 export class CapacityMeter {
@@ -44,90 +56,51 @@ export class CapacityMeter {
     const id = `${table}\u0000${key}`;
     let use = this.keys.get(id);
     if (use === undefined) {
-      use = { table, key, wcu: 0, rcu: 0, wcuBySecond: new Map(), rcuBySecond: new Map() };
-      this.keys.set(id, use);
+      const bySecond = { wcu: new Map(), rcu: new Map() };
+      this.keys.set(id, (use = { table, key, units: { wcu: 0, rcu: 0 }, bySecond, buckets: {} }));
     }
     if (this.enforce) {
-      const bucket =
-        kind === 'wcu'
-          ? (use.writes ??= new TokenBucket(
-              this.limits.wcuPerSecond,
-              this.limits.burstSeconds,
-              this.limits.initialSeconds,
-              nowMs,
-            ))
-          : (use.reads ??= new TokenBucket(
-              this.limits.rcuPerSecond,
-              this.limits.burstSeconds,
-              this.limits.initialSeconds,
-              nowMs,
-            ));
+      const l = this.limits;
+      const perSecond = kind === 'wcu' ? l.wcuPerSecond : l.rcuPerSecond;
+      const bucket = (use.buckets[kind] ??= new TokenBucket(perSecond, l.burstSeconds, l.initialSeconds, nowMs));
       if (!bucket.take(units, nowMs)) {
         this.throttled += 1;
         return false;
       }
     }
     const second = Math.floor(nowMs / 1000);
-    const bySecond = kind === 'wcu' ? use.wcuBySecond : use.rcuBySecond;
-    bySecond.set(second, (bySecond.get(second) ?? 0) + units);
     const tableId = `${table}\u0000${kind}`;
-    let perTable = this.tableBySecond.get(tableId);
-    if (perTable === undefined) this.tableBySecond.set(tableId, (perTable = new Map()));
-    perTable.set(second, (perTable.get(second) ?? 0) + units);
-    if (kind === 'wcu') use.wcu += units;
-    else use.rcu += units;
+    if (!this.tableBySecond.has(tableId)) this.tableBySecond.set(tableId, new Map());
+    for (const bySecond of [use.bySecond[kind], this.tableBySecond.get(tableId)!])
+      bySecond.set(second, (bySecond.get(second) ?? 0) + units);
+    use.units[kind] += units;
     return true;
   }
 
   /** Units charged to a table (all keys). */
   total(table: string, kind: UnitKind): number {
     let n = 0;
-    for (const u of this.keys.values()) if (u.table === table) n += kind === 'wcu' ? u.wcu : u.rcu;
+    for (const u of this.keys.values()) if (u.table === table) n += u.units[kind];
     return n;
   }
 
-  /**
-   * The table's busiest whole second in [fromMs, toMs), all keys together: what DynamoDB's table quota and an
-   * on-demand table's warm throughput are measured against (a run shorter than two seconds: its average).
-   */
+  /** The table's busiest whole second, all keys together: what DynamoDB's table quota and warm throughput measure. */
   tablePeak(table: string, kind: UnitKind, fromMs: number, toMs: number): number {
     const bySecond = this.tableBySecond.get(`${table}\u0000${kind}`);
-    if (bySecond === undefined || !(toMs > fromMs)) return 0;
-    const first = Math.ceil(fromMs / 1000);
-    const last = Math.floor(toMs / 1000);
-    if (last - first < 1 || toMs - fromMs < 2000)
-      return ([...bySecond.values()].reduce((a, b) => a + b, 0) * 1000) / (toMs - fromMs);
-    let peak = 0;
-    for (const [s, units] of bySecond) if (s >= first && s < last && units > peak) peak = units;
-    return peak;
+    return bySecond === undefined ? 0 : peakPerSecond(bySecond, fromMs, toMs);
   }
 
   /** Units charged to one key. */
   ofKey(table: string, key: string, kind: UnitKind): number {
-    const u = this.keys.get(`${table}\u0000${key}`);
-    return u === undefined ? 0 : kind === 'wcu' ? u.wcu : u.rcu;
+    return this.keys.get(`${table}\u0000${key}`)?.units[kind] ?? 0;
   }
 
-  /**
-   * The key of `table` with the busiest second, over the seconds [fromMs, toMs) wholly covers (a run shorter than
-   * two seconds is averaged over its length instead, so a partial second never reads as a whole one).
-   */
+  /** The key of `table` with the busiest whole second (peakPerSecond). */
   hottest(table: string, kind: UnitKind, fromMs: number, toMs: number): HottestKey {
     let best: HottestKey = { table, key: '', unitsPerSecond: 0 };
-    const first = Math.ceil(fromMs / 1000);
-    const last = Math.floor(toMs / 1000); // exclusive
-    const whole = last - first >= 1 && toMs - fromMs >= 2000;
     for (const u of this.keys.values()) {
       if (u.table !== table) continue;
-      const bySecond = kind === 'wcu' ? u.wcuBySecond : u.rcuBySecond;
-      let peak = 0;
-      if (whole) {
-        for (const [s, units] of bySecond) if (s >= first && s < last && units > peak) peak = units;
-      } else {
-        let sum = 0;
-        for (const units of bySecond.values()) sum += units;
-        peak = toMs > fromMs ? (sum * 1000) / (toMs - fromMs) : 0;
-      }
+      const peak = peakPerSecond(u.bySecond[kind], fromMs, toMs);
       if (peak > best.unitsPerSecond) best = { table, key: u.key, unitsPerSecond: peak };
     }
     return best;

@@ -9,15 +9,9 @@
  * distribution on a virtual clock, metered per partition key and, with `throttle`, limited per key as DynamoDB limits
  * it.
  *
- * The design as shipped (docs/adr/0497-a-ledger-message-carries-many-requests.md): intake → sequence function, which
- * packs its intake batch into ledger messages and sends each to the SQS FIFO ledger queue under the group of a log
- * (core/pipeline/sequencing.ts: chosen from the message's digest; FIFO's one batch in flight per group gives each log
- * one writer at a time) → the evaluate function: a batch of ≤ 10 messages opened into their requests (≤ 100), the head
- * of each log read once per batch, RECORD_CONCURRENCY requests at once, each written only to its group's log, each
- * request's archive put and claim leaving once it is read (ADR 0402), each log's slot writes group-committed as
- * conditional PutItems of bundle items (ADR 0350, ADR 0400), then the delivery jobs (one per log and ten entries) sent
- * before the delete → consumers of the standard delivery queue (delivery-consumer.ts, `deliveryInstances` of them):
- * read the entries back, write their batch markers, send the handoffs, then the notifications.
+ * The design modelled is the one docs/architecture.md's request path describes (ADR 0497: a ledger message carries an
+ * intake batch's requests; ADR 0402, ADR 0350, ADR 0400: claims once read, slot writes group-committed as bundle
+ * items), the delivery stage's consumers in delivery-consumer.ts.
  *
  * Each simulated instance is one Lambda execution environment: its own runtime (ledger writer, head cache, own slots,
  * pack cache), SDK retry quota and one CPU; it receives a batch (≤ 10 messages), is invoked with it as an SQS event,
