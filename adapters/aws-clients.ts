@@ -26,6 +26,8 @@ export interface AwsClientOptions {
   };
   /** SDK attempts per call (default 3, the SDK's standard retry mode: throttling and 5xx are retried). */
   readonly maxAttempts?: number;
+  /** Connections the client keeps open at most (default the SDK's 50); calls past it wait for one to free. */
+  readonly maxSockets?: number;
 }
 
 /** Credentials the local stack accepts (any non-empty pair does; these are LocalStack's documented defaults). */
@@ -39,6 +41,7 @@ export interface ResolvedAwsSettings {
   readonly region: string | undefined;
   readonly credentials: AwsClientOptions['credentials'] | undefined;
   readonly maxAttempts: number;
+  readonly maxSockets: number | undefined;
 }
 
 type Service = 'DYNAMODB' | 'SQS' | 'SNS';
@@ -61,7 +64,7 @@ export function resolveAwsSettings(
   const credentials =
     (options.credentials && { ...options.credentials }) ??
     (endpoint && !envHasCredentials ? { ...LOCAL_CREDENTIALS } : undefined);
-  return { endpoint, region, credentials, maxAttempts: options.maxAttempts ?? 3 };
+  return { endpoint, region, credentials, maxAttempts: options.maxAttempts ?? 3, maxSockets: options.maxSockets };
 }
 
 /** What every client is built with: the resolved settings, the cached middleware stack and the keyed SHA-256. */
@@ -72,6 +75,10 @@ function clientConfig(service: Service, options: AwsClientOptions, env: NodeJS.P
     ...(s.region ? { region: s.region } : {}),
     ...(s.credentials ? { credentials: s.credentials } : {}),
     maxAttempts: s.maxAttempts,
+    // The SDK's NodeHttpHandler takes its options as this plain object; the agent keeps its connections alive.
+    ...(s.maxSockets
+      ? { requestHandler: { httpAgent: { maxSockets: s.maxSockets }, httpsAgent: { maxSockets: s.maxSockets } } }
+      : {}),
     cacheMiddleware: true,
     sha256: KeyedSha256,
   };

@@ -111,6 +111,12 @@ export function entriesItem(entries: readonly StoredEntry[]): Item {
   };
 }
 
+/**
+ * Layout 1 bundles were written only while a group held at most 16 entries (ADR 0400); one that holds more was never
+ * written by the store (docs/adr/0506-a-batch-is-one-bundle.md).
+ */
+const LISTED_MAX_MEMBERS = 16;
+
 /** A layout 1 bundle item of `entries` (ADR 0400): how tests plant the layout written before ADR 0476. */
 export function listedEntriesItem(entries: readonly StoredEntry[]): Item {
   checkGroup(entries);
@@ -132,7 +138,7 @@ const ENTRY_ATTRIBUTES = [PLAIN_BODY, COMPRESSED_BODY, 'requestId', 'kind', 'ent
 
 /**
  * Every entry an entry or bundle item holds, ascending. The key and the bundle's shape are strict (StoreReadError: a
- * list that is not 2..MAX_GROUP_MEMBERS Maps, a stream that is not one the store writes, a bundle in both layouts or
+ * list that is not 2..16 Maps, a stream of other than 2..MAX_GROUP_MEMBERS members or that is not one the store writes, a bundle in both layouts or
  * that also carries an entry's attributes, is not an item the store writes); each member's body and projection are
  * judged by `verify`, as an entry item's are.
  */
@@ -148,8 +154,8 @@ export function entriesOfItem(item: Item): StoredEntry[] {
     if (item[name] !== undefined) throw new StoreReadError(`${where} also carries ${name}`);
   if (packed !== undefined) return packedMembers(where, logId, first, packed);
   const members = listed!.L;
-  if (!Array.isArray(members) || members.length < 2 || members.length > MAX_GROUP_MEMBERS)
-    throw new StoreReadError(`${where} is not a list of 2..${MAX_GROUP_MEMBERS} members`);
+  if (!Array.isArray(members) || members.length < 2 || members.length > LISTED_MAX_MEMBERS)
+    throw new StoreReadError(`${where} is not a list of 2..${LISTED_MAX_MEMBERS} members`);
   return members.map((m, i) => {
     if (m.M === undefined || m.M === null || typeof m.M !== 'object')
       throw new StoreReadError(`${where} member ${i} is not a map`);

@@ -16,7 +16,7 @@ import { DynamoDbRequestArchive } from '../../adapters/dynamodb-request-archive.
 import { sendByPosition, sendMessage } from '../../adapters/sqs.js';
 import { DEFAULT_WORK_BUDGET, EVALUATOR_IDENTITY, MAX_WORK_BUDGET } from '../../core/evaluate/index.js';
 import { closureDigest } from '../../core/graph-closure/index.js';
-import { backoffDelayMs, type Signer } from '../../core/ledger/index.js';
+import { backoffDelayMs, MAX_GROUP_MEMBERS, type Signer } from '../../core/ledger/index.js';
 import {
   cachedPackSource,
   deliveryJobBytes,
@@ -70,10 +70,13 @@ export interface RuntimeParts {
 }
 
 /**
- * Records of a batch processed at once: a batch of 10 ledger messages carries up to 100 requests, each a claim and an
- * archive put in flight; 24 keeps those 48 calls within the SDK's default pool of 50 sockets per client.
+ * Requests of a batch processed at once: as many as one bundle holds (MAX_GROUP_MEMBERS), so a batch's requests reach
+ * the log's group commit together and go in one PutItem, not one per few (docs/adr/0506-a-batch-is-one-bundle.md).
  */
-export const RECORD_CONCURRENCY = 24;
+export const RECORD_CONCURRENCY = MAX_GROUP_MEMBERS;
+
+/** Each request in flight has a claim and an archive put open at once; the head read and the bundle put need one more. */
+export const DYNAMODB_SOCKETS = 2 * RECORD_CONCURRENCY + 2;
 
 export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
   const obs = parts.observability ?? silentObservability;
@@ -239,7 +242,7 @@ export function sqsDeliveryJobSender(sqs: SQSClient, queueUrl: string): Delivery
 
 export function evaluateRuntimeFromEnv(o: EnvRuntimeOptions): EvaluateRuntime {
   const env = o.env;
-  const ddb = o.dynamodb ?? createDynamoDbClient({}, env);
+  const ddb = o.dynamodb ?? createDynamoDbClient({ maxSockets: DYNAMODB_SOCKETS }, env);
   const sqs = o.sqs ?? createSqsClient({}, env);
   const need = (name: string): string => requiredEnv(env, name);
   const config = pipelineConfigFromEnv(env, o.buildDigest);

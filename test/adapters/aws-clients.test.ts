@@ -1,3 +1,6 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
   createDynamoDbClient,
@@ -56,4 +59,46 @@ describe('AWS client settings', () => {
       sqs.destroy();
     }
   });
+
+  it('opens as many connections at once as maxSockets allows, and the SDK default of 50 without it', async () => {
+    expect(await mostConnectionsAtOnce(undefined, 80)).toBe(50);
+    expect(await mostConnectionsAtOnce(130, 80)).toBe(80);
+  });
 });
+
+/**
+ * Sends `calls` GetItems at once to a server that answers only when no new connection has come for 100 ms, and
+ * returns how many connections were open together.
+ */
+async function mostConnectionsAtOnce(maxSockets: number | undefined, calls: number): Promise<number> {
+  const held: ServerResponse[] = [];
+  let open = 0;
+  let most = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const answerAll = (): void => {
+    for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end('{}');
+  };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    held.push(res);
+    clearTimeout(timer);
+    timer = setTimeout(answerAll, 100);
+  });
+  server.on('connection', (socket) => {
+    most = Math.max(most, ++open);
+    socket.on('close', () => open--);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const ddb = createDynamoDbClient({ endpoint: `http://127.0.0.1:${port}`, maxSockets });
+  try {
+    const get = new GetItemCommand({ TableName: 't', Key: { pk: { S: 'k' } } });
+    await Promise.all(Array.from({ length: calls }, () => ddb.send(get)));
+    return most;
+  } finally {
+    ddb.destroy();
+    clearTimeout(timer);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}

@@ -18,7 +18,7 @@ import { verifyLedger } from '../../core/ledger/verify/index.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { createDynamoDbClient } from '../../adapters/aws-clients.js';
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
-import { StoreReadError } from '../../core/ledger/store/store.js';
+import { MAX_GROUP_MEMBERS, StoreReadError } from '../../core/ledger/store/store.js';
 import { appendOnce, slotCommits } from '../../core/ledger/write/append.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { fixtureTemplate } from '../localstack/fixture-template.js';
@@ -340,7 +340,10 @@ describe('the DynamoDB ledger store over the wire', () => {
       ],
       ['a stream that is not Binary', ({ entries: _l, ...i }) => ({ ...i, entriesz: { S: 'a\nb\n' } })],
       ['a stream of one member', ({ entries: _l, ...i }) => ({ ...i, entriesz: { B: zs('a\n') } })],
-      ['a stream of 17 members', ({ entries: _l, ...i }) => ({ ...i, entriesz: { B: zs('a\n'.repeat(17)) } })],
+      [
+        `a stream of ${MAX_GROUP_MEMBERS + 1} members`,
+        ({ entries: _l, ...i }) => ({ ...i, entriesz: { B: zs('a\n'.repeat(MAX_GROUP_MEMBERS + 1)) } }),
+      ],
       // Two whole members and a third cut off: never read as a bundle of two.
       [
         'a stream whose last member has no newline',

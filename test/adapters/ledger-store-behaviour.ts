@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerStore, StoredEntry } from '../../core/ledger/store/store.js';
 import { rawEntry } from './entry-fixture.js';
+import { GROUP_MAX_BYTES } from '../../core/ledger/write/append.js';
 import { findPosition, MAX_GROUP_MEMBERS } from '../../core/ledger/index.js';
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
@@ -281,10 +282,13 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       expect(await store.readHead(log)).toEqual(all[11]);
     });
 
-    it(`writes a group of ${MAX_GROUP_MEMBERS} slots of about 20 KB each in one call and refuses one more`, async () => {
+    it(`writes a group of ${MAX_GROUP_MEMBERS} incompressible slots as large as the append offers in one call and refuses one more`, async () => {
       const store = makeStore();
-      const log = fresh('sixteen');
-      const group = Array.from({ length: MAX_GROUP_MEMBERS }, (_, seq) => rawEntry(log, seq, 20_000));
+      const log = fresh('largest');
+      // The append offers at most GROUP_MAX_BYTES of bodies in one group: here the largest such group of the most slots.
+      const pad = Math.floor(GROUP_MAX_BYTES / MAX_GROUP_MEMBERS) - 200;
+      const group = Array.from({ length: MAX_GROUP_MEMBERS }, (_, seq) => rawEntry(log, seq, pad));
+      expect(group.reduce((n, e) => n + Buffer.byteLength(e.body), 0)).toBeLessThanOrEqual(GROUP_MAX_BYTES);
       expect(await store.putEntriesIfAbsent(group)).toBe(true);
       expect((await store.readHead(log))?.seq).toBe(MAX_GROUP_MEMBERS - 1);
       expect(await collect(store.readEntries(log, MAX_GROUP_MEMBERS - 1))).toEqual([group.at(-1)]);

@@ -54,7 +54,7 @@ describe('the in-memory ledger store', () => {
     expect(s.snapshot('l').map((e) => e.body)).toEqual(['a', 'b', 'taken']);
   });
 
-  it('refuses a malformed group as a range error: empty, two logs, a seq twice, a hole, or over 16 entries', async () => {
+  it(`refuses a malformed group as a range error: empty, two logs, a seq twice, a hole, or over ${MAX_GROUP_MEMBERS} entries`, async () => {
     const s = new MemoryLedgerStore();
     await expect(s.putEntriesIfAbsent([])).rejects.toThrow(RangeError);
     await expect(s.putEntriesIfAbsent([entry(0, 'a'), { ...entry(1, 'b'), logId: 'm' }])).rejects.toThrow(/one log/);

@@ -218,14 +218,14 @@ describe('the evaluate function on a batch of ledger messages', () => {
         inFlight--;
       },
     });
-    const ids = Array.from({ length: 40 }, (_, i) => `r-${i}`);
-    const messages = [0, 1, 2, 3].map((k) => ({
+    const ids = Array.from({ length: 80 }, (_, i) => `r-${i}`);
+    const messages = [0, 1, 2, 3, 4, 5, 6, 7].map((k) => ({
       id: `m-${k}`,
       group: 'd-0',
       body: pack(`m-${k}`, ids.slice(k * 10, k * 10 + 10).map(triage)),
     }));
     expect(await e.rt.handle(batch(messages))).toEqual({ batchItemFailures: [] });
     expect(most).toBe(RECORD_CONCURRENCY);
-    expect((await requestIds(e.store, 'd-0')).length).toBe(40);
+    expect((await requestIds(e.store, 'd-0')).length).toBe(80);
   });
 });

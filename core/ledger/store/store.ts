@@ -127,9 +127,10 @@ export class StoreReadError extends Error {
 
 /**
  * The largest group, and so the most entries one bundle item holds (ADR 0400): a reader looking for seq s reads the
- * items keyed s-15..s, since one of them is the item that holds it. A Lambda FIFO batch brings at most 10 records.
+ * items keyed s-63..s, since one of them is the item that holds it. 64 is what the evaluate function processes of a
+ * batch at once, so the requests of a batch go in one bundle (docs/adr/0506-a-batch-is-one-bundle.md).
  */
-export const MAX_GROUP_MEMBERS = 16;
+export const MAX_GROUP_MEMBERS = 64;
 
 /** A group is 1..MAX_GROUP_MEMBERS entries of one log with contiguous ascending seqs (one bundle, ADR 0400). */
 export function checkGroup(entries: readonly StoredEntry[]): void {
