@@ -45,8 +45,8 @@ export class HelpRequested extends Error {
 export function parseCommandArgs(
   argv: readonly string[],
   options: FlagSpec,
-  positionals: { min: number; max: number },
   usage: string,
+  positionals: { min: number; max: number } = { min: 0, max: 0 },
 ): ParsedArgs {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {

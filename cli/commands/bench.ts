@@ -50,7 +50,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT.USAGE;
   }
   const line = readCommandLine(io, 'bench live', USAGE, () => {
-    const { values } = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }, USAGE);
+    const { values } = parseCommandArgs(rest, FLAGS, USAGE);
     const v = values as Record<string, string | boolean | undefined>;
     if (typeof v.rate !== 'string' || typeof v.duration !== 'string')
       throw new UsageError('give --rate and --duration');

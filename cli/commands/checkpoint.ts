@@ -42,7 +42,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
     { ...SETTING_FLAGS, ...flagTable(['key', 'policy', 'out', 'notes-out', 'logs']) },
-    { min: 0, max: 0 },
     USAGE,
   );
   const inputs = loadInputs(

@@ -101,7 +101,6 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
         ...WITNESS_FLAGS,
         'graph-result': { type: 'string' },
       },
-      { min: 0, max: 0 },
       USAGE,
     );
     const port =

@@ -35,7 +35,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return usage(io, `expected "validate" or "evaluate", got ${JSON.stringify(sub ?? '')}`);
   let values: Record<string, unknown>;
   try {
-    values = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }, USAGE).values;
+    values = parseCommandArgs(rest, FLAGS, USAGE).values;
     if (values.config === undefined) throw new UsageError('--config is required');
     if (values.graph === undefined) throw new UsageError('--graph is required');
     if (sub === 'validate')

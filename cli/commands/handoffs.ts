@@ -96,7 +96,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         ['expect-target'],
       ),
     },
-    { min: 0, max: 0 },
     USAGE,
   );
   if (typeof values.route !== 'string') return reportUsage(io, 'handoffs', '--route is required', USAGE);

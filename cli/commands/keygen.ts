@@ -43,7 +43,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       ['force', 'rfc0008-quantifiers'],
       ['build'],
     ),
-    { min: 0, max: 0 },
     USAGE,
   );
   const wantsPolicy = typeof values['trust-policy'] === 'string';

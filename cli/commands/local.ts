@@ -93,7 +93,6 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       'rfc0008-quantifiers': { type: 'boolean' },
       graphs: { type: 'boolean' },
     },
-    { min: 0, max: 0 },
     USAGE,
   );
   const port =

@@ -22,8 +22,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
     { ...SETTING_FLAGS, ...flagTable(['config', 'graph'], ['json', 'skip-tests']) },
-    { min: 0, max: 1000 },
     USAGE,
+    { min: 0, max: 1000 },
   );
   const graphMode = values.graph !== undefined;
   const usage = (message: string): number => reportUsage(io, 'publish', message, USAGE);

@@ -36,8 +36,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(
       argv,
       { ...SETTING_FLAGS, ...flagTable(['out', 'key', 'policy', 'schedule'], ['checkpoint']) },
-      { min: 0, max: 1 },
       USAGE,
+      { min: 0, max: 1 },
     );
     if (positionals[0] === undefined) throw new UsageError('name a request id');
     if (values.checkpoint !== true && (values.key !== undefined || values.policy !== undefined))

@@ -130,7 +130,6 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
         ...SETTING_FLAGS,
         ...flagTable(['log', 'seq', 'from', 'to', 'request', 'policy', 'max-work-budget'], ['across-evaluators']),
       },
-      { min: 0, max: 0 },
       USAGE,
     );
     const selection = selectionOf(values);

@@ -14,12 +14,10 @@ import { terminalLines, terminalText } from '../terminal-text.js';
 const USAGE = `docket show <request-id> [--json]\n${SETTINGS_HELP}`;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    argv,
-    { ...SETTING_FLAGS, json: { type: 'boolean' } },
-    { min: 0, max: 1 },
-    USAGE,
-  );
+  const { values, positionals } = parseCommandArgs(argv, { ...SETTING_FLAGS, json: { type: 'boolean' } }, USAGE, {
+    min: 0,
+    max: 1,
+  });
   const requestId = positionals[0];
   if (requestId === undefined) return reportUsage(io, 'show', 'name a request id', USAGE);
   return onStack(io, 'show', values, async (stack) => {

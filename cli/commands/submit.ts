@@ -44,7 +44,7 @@ const FLAGS = {
 const DEFAULT_WAIT_SECONDS = 60;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE);
+  const { values } = parseCommandArgs(argv, FLAGS, USAGE);
   const v = values as Record<string, string | boolean | undefined>;
   let requests: { requestId: string; text: string }[];
   let failures = 0;

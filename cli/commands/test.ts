@@ -19,7 +19,7 @@ const FLAGS = flagTable(['config', 'pack', 'graph']);
 export async function run(argv: string[], io: CliIo): Promise<number> {
   let values: Record<string, unknown>;
   try {
-    values = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE).values;
+    values = parseCommandArgs(argv, FLAGS, USAGE).values;
     if (values.config === undefined) throw new UsageError('--config is required');
     if (values.pack !== undefined && values.graph !== undefined)
       throw new UsageError('--pack and --graph name one entry: give one of them');

@@ -15,8 +15,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     parseCommandArgs(
       argv,
       { strict: { type: 'boolean' }, json: { type: 'boolean' }, 'rfc0008-quantifiers': { type: 'boolean' } },
-      { min: 0, max: 1 },
       USAGE,
+      { min: 0, max: 1 },
     ),
   );
   if (!line.ok) return line.exit;

@@ -92,7 +92,6 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
         ...flagTable(['export', 'checkpoints', 'policy', 'markers'], ['all-signatures', 'skip-archive']),
         ...WITNESS_FLAGS,
       },
-      { min: 0, max: 0 },
       USAGE,
     );
     checkWitnessFlags(values);

@@ -50,7 +50,7 @@ const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'stri
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const sub = argv[0] === 'keygen' || argv[0] === 'serve' || argv[0] === 'run' ? argv[0] : 'run';
   const rest = argv[0] === sub ? argv.slice(1) : argv;
-  const { values } = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }, USAGE);
+  const { values } = parseCommandArgs(rest, FLAGS, USAGE);
   try {
     if (sub === 'keygen') return keygen(values, io);
     if (sub === 'serve') return await serve(values, io);
