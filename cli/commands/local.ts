@@ -191,12 +191,12 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       .slice(0, 14);
     const ids = await submitDemo(stack, digests, `demo-${stamp}`, io);
     const recorded = await waitForEntries(stack, ids, 60_000);
-    if (recorded.length < ids.length)
+    if (recorded.size < ids.length)
       io.stderr(
-        `warning: ${ids.length - recorded.length} demo request(s) not recorded within 60 s; see .docket/local/stack.log\n`,
+        `warning: ${ids.length - recorded.size} demo request(s) not recorded within 60 s; see .docket/local/stack.log\n`,
       );
     say('\n== dispositions and ledger entries\n');
-    for (const r of recorded) say(`${r.line}\n`);
+    for (const id of ids) if (recorded.has(id)) say(`${entryLine(id, recorded.get(id)!)}\n`);
     if (values.graphs === true) {
       const { runGraphDemo } = await import('../graph/graph-demo.js');
       await runGraphDemo(stack, stamp, deployed.routes, io);
@@ -342,41 +342,40 @@ async function submitDemo(
   return ids;
 }
 
-async function waitForEntries(
+type StoredRead = ReturnType<typeof parseStoredEntry>;
+
+/** Each request's stored entry, read strictly once recorded; polls until every one is or `timeoutMs` has passed. */
+export async function waitForEntries(
   stack: StackClients,
   ids: readonly string[],
   timeoutMs: number,
-): Promise<{ id: string; line: string }[]> {
+): Promise<Map<string, StoredRead>> {
   const until = Date.now() + timeoutMs;
-  const done = new Map<string, string>();
+  const done = new Map<string, StoredRead>();
   while (done.size < ids.length && Date.now() < until) {
     for (const id of ids) {
-      if (done.has(id)) continue;
-      const p = await findPosition(stack.store, id);
-      if (!p) continue;
-      for await (const s of stack.store.readEntries(p.logId, p.seq, p.seq)) {
-        const parsed = parseStoredEntry(s.body);
-        if (!parsed.ok) done.set(id, `${id}: stored entry unreadable (${parsed.error.code})`);
-        else {
-          const e = parsed.value.entry;
-          const what =
-            e.kind === 'disposition'
-              ? `${e.disposition.kind}${e.disposition.kind === 'outcome' ? ` ${e.disposition.outcomeId}` : ''} reasons [${e.disposition.reasons.join(',')}] handoff ${e.disposition.handoff.state}${e.disposition.handoff.routes ? ` routes ${e.disposition.handoff.routes.length}` : ''}`
-              : e.kind === 'evaluation-error'
-                ? `evaluation-error ${e.error.class}/${e.error.phase}`
-                : e.kind === 'graph-run'
-                  ? `graph-run ${graphRunStatus(e.run)}`
-                  : `admission-refusal ${e.refusal.code}`;
-          done.set(
-            id,
-            `${id.padEnd(48)} ${what}\n${''.padEnd(48)} ledger ${e.logId}#${e.seq} entry ${parsed.value.entryHash.slice(0, 16)}… work ${e.work}`,
-          );
-        }
-      }
+      const p = done.has(id) ? null : await findPosition(stack.store, id);
+      if (p !== null)
+        for await (const s of stack.store.readEntries(p.logId, p.seq, p.seq)) done.set(id, parseStoredEntry(s.body));
     }
     if (done.size < ids.length) await new Promise((r) => setTimeout(r, 250));
   }
-  return ids.filter((id) => done.has(id)).map((id) => ({ id, line: done.get(id)! }));
+  return done;
+}
+
+/** The main job's line for a recorded demo request: what was decided, then where it is recorded. */
+function entryLine(id: string, parsed: StoredRead): string {
+  if (!parsed.ok) return `${id}: stored entry unreadable (${parsed.error.code})`;
+  const e = parsed.value.entry;
+  const what =
+    e.kind === 'disposition'
+      ? `${e.disposition.kind}${e.disposition.kind === 'outcome' ? ` ${e.disposition.outcomeId}` : ''} reasons [${e.disposition.reasons.join(',')}] handoff ${e.disposition.handoff.state}${e.disposition.handoff.routes ? ` routes ${e.disposition.handoff.routes.length}` : ''}`
+      : e.kind === 'evaluation-error'
+        ? `evaluation-error ${e.error.class}/${e.error.phase}`
+        : e.kind === 'graph-run'
+          ? `graph-run ${graphRunStatus(e.run)}`
+          : `admission-refusal ${e.refusal.code}`;
+  return `${id.padEnd(48)} ${what}\n${''.padEnd(48)} ledger ${e.logId}#${e.seq} entry ${parsed.value.entryHash.slice(0, 16)}… work ${e.work}`;
 }
 
 /**
