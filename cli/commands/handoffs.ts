@@ -8,7 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Message } from '@aws-sdk/client-sqs';
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand } from '@aws-sdk/client-sqs';
+import { receiveMessages } from '../../adapters/sqs.js';
 import { moveHandoffToDeadLetter } from '../../adapters/handoff-dead-letter.js';
 import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
@@ -164,16 +165,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return r.ok ? { ok: true, handoff: r.value } : { ok: false, reason: r.error.code, detail: r.error.message };
     };
     while (received < max) {
-      const out = await stack.sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: url,
-          MaxNumberOfMessages: Math.min(10, max - received),
-          WaitTimeSeconds: wait,
-          MessageAttributeNames: ['All'],
-          VisibilityTimeout: values.peek ? 5 : 30,
-        }),
-      );
-      const messages = out.Messages ?? [];
+      const messages = await receiveMessages(stack.sqs, url, {
+        maxMessages: Math.min(10, max - received),
+        waitTimeSeconds: wait,
+        visibilityTimeout: values.peek ? 5 : 30,
+      });
       if (messages.length === 0) break;
       const acknowledge: Message[] = [];
       let printed = 0;
