@@ -87,6 +87,9 @@ export function parsePositiveInteger(text: string, what: string): number {
   return n;
 }
 
+/** A --port value: 0 picks a free port, else a positive integer. */
+export const parsePort = (text: string): number => (text === '0' ? 0 : parsePositiveInteger(text, '--port'));
+
 /** Prints a usage error and returns its exit code (64; the graph commands' table has its own, ADR 0314). */
 export function reportUsage(
   io: CliIo,

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePort, readCommandLine, UsageError } from '../args.js';
 import type { CliIo } from '../io.js';
 import { defaultDistDir, startConsoleServer } from '../console/server.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../console/address.js';
@@ -103,12 +103,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
       },
       USAGE,
     );
-    const port =
-      typeof values.port === 'string'
-        ? values.port === '0'
-          ? 0
-          : parsePositiveInteger(values.port, '--port')
-        : DEFAULT_PORT;
+    const port = typeof values.port === 'string' ? parsePort(values.port) : DEFAULT_PORT;
     if (port > 65535) throw new UsageError('--port is at most 65535');
     if (values.host === '') throw new UsageError('--host names an address');
     checkWitnessFlags(values);

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { approximateDepth } from '../../adapters/sqs.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import { EXIT, parseCommandArgs, parsePort, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
 import { findPosition, graphRunStatus, parseStoredEntry, signerFromKeyPair } from '../../core/ledger/index.js';
@@ -95,8 +95,7 @@ async function start(argv: string[], io: CliIo): Promise<number> {
     },
     USAGE,
   );
-  const port =
-    typeof values.port === 'string' ? (values.port === '0' ? 0 : parsePositiveInteger(values.port, '--port')) : 4566;
+  const port = typeof values.port === 'string' ? parsePort(values.port) : 4566;
   // Instances of the evaluate function (worker threads); absent: DOCKET_FUNCTION_INSTANCES, else 1 (ADR 0259).
   const functionInstances =
     typeof values['function-instances'] === 'string'
