@@ -99,6 +99,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     },
     USAGE,
   );
+  /** An input that cannot be used (the trust policy, the routes, the memory of ids printed): exit 66. */
+  const noInput = (message: string): number => {
+    io.stderr(`docket handoffs: ${message}\n`);
+    return EXIT.NO_INPUT;
+  };
   if (typeof values.route !== 'string') return reportUsage(io, 'handoffs', '--route is required', USAGE);
   if (values.verify === true && values['no-verify'] === true)
     return reportUsage(io, 'handoffs', '--verify and --no-verify contradict each other', USAGE);
@@ -109,10 +114,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let policy: TrustPolicy | undefined;
   if (verify) {
     const p = loadPolicy(typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy);
-    if (typeof p === 'string') {
-      io.stderr(`docket handoffs: ${p}\n`);
-      return EXIT.NO_INPUT;
-    }
+    if (typeof p === 'string') return noInput(p);
     policy = p;
   } else
     io.stderr(
@@ -123,10 +125,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let verifyOptions: HandoffVerifyOptions = {};
   if (verify) {
     const routes = loadRoutes(typeof values.routes === 'string' ? values.routes : undefined, settings.stage);
-    if (typeof routes === 'string') {
-      io.stderr(`docket handoffs: ${routes}\n`);
-      return EXIT.NO_INPUT;
-    }
+    if (typeof routes === 'string') return noInput(routes);
     // Refuse before touching the queue: with an unknown key every genuine handoff would be moved to the DLQ.
     if (queueKey !== UNROUTED_QUEUE_KEY && !routes.some((r) => r.queue === queueKey))
       return reportUsage(
@@ -149,8 +148,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     repeats = new HandoffRepeats(verify ? (loadHandoffsSeen(seenPath)[queueName] ?? []) : []);
   } catch (e) {
     if (!(e instanceof HandoffsSeenFileError)) throw e;
-    io.stderr(`docket handoffs: ${e.message} (name another file with --seen, or move it aside)\n`);
-    return EXIT.NO_INPUT;
+    return noInput(`${e.message} (name another file with --seen, or move it aside)`);
   }
   let received = 0;
   let rejected = 0;
