@@ -90,17 +90,15 @@ export function parsePositiveInteger(text: string, what: string): number {
 /** A --port value: 0 picks a free port, else a positive integer. */
 export const parsePort = (text: string): number => (text === '0' ? 0 : parsePositiveInteger(text, '--port'));
 
-/** Prints a usage error and returns its exit code (64; the graph commands' table has its own, ADR 0314). */
-export function reportUsage(
-  io: CliIo,
-  command: string,
-  message: string,
-  usage: string,
-  exit: number = EXIT.USAGE,
-): number {
-  io.stderr(`docket ${command}: ${message}\nusage: ${usage}\n`);
+/** Says on stderr why the command stops, as `docket <command>: <message>`, and returns its exit code. */
+export function fail(io: CliIo, command: string, message: string, exit: number): number {
+  io.stderr(`docket ${command}: ${message}\n`);
   return exit;
 }
+
+/** Prints a usage error and returns its exit code (64; the graph commands' table has its own, ADR 0314). */
+export const reportUsage = (io: CliIo, command: string, message: string, usage: string, exit: number = EXIT.USAGE) =>
+  fail(io, command, `${message}\nusage: ${usage}`, exit);
 
 /** What a command's argument reading gives: the arguments to run with, or the exit code to return at once. */
 export type CommandLine<T> = { readonly ok: true; readonly args: T } | { readonly ok: false; readonly exit: number };

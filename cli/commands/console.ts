@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, flagTable, parseCommandArgs, parsePort, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePort, readCommandLine, UsageError, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import { defaultDistDir, startConsoleServer } from '../console/server.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../console/address.js';
@@ -116,10 +116,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
   let witnesses: ConsoleWitnesses | undefined;
   if (typeof values.witnesses === 'string') {
     const w = await readWitnessInputs(values, localPaths());
-    if (!w.ok) {
-      io.stderr(`docket console: ${w.error.code}: ${w.error.detail}\n`);
-      return EXIT.NO_INPUT;
-    }
+    if (!w.ok) return fail(io, 'console', `${w.error.code}: ${w.error.detail}`, EXIT.NO_INPUT);
     const fixed = typeof values.now === 'string' ? w.value.now : null;
     witnesses = { inputs: w.value, now: () => fixed ?? Math.floor(Date.now() / 1000) };
   }
@@ -141,10 +138,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
             ...withWitnesses,
           });
   } catch (e) {
-    if (e instanceof SourceError) {
-      io.stderr(`docket console: ${e.message}\n`);
-      return EXIT.NO_INPUT;
-    }
+    if (e instanceof SourceError) return fail(io, 'console', e.message, EXIT.NO_INPUT);
     throw e;
   }
   let graphResult: unknown;

@@ -8,7 +8,7 @@ import {
   type GraphProject,
   type GraphRun,
 } from '../../core/graph/index.js';
-import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError, fail } from '../args.js';
 import { configRefusal, readFileOr, readProject } from '../graph/project-config.js';
 import type { CliIo } from '../io.js';
 import { terminalLines } from '../terminal-text.js';
@@ -49,8 +49,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return await (sub === 'validate' ? validate(values, io) : evaluate(values, io));
   } catch (e) {
     if (e instanceof UsageError) return usage(io, e.message);
-    io.stderr(`docket graph: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    return EXIT.GRAPH_INTERNAL;
+    return fail(io, 'graph', `internal error: ${(e as Error)?.stack ?? String(e)}`, EXIT.GRAPH_INTERNAL);
   }
 }
 

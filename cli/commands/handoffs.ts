@@ -11,7 +11,7 @@ import type { Message } from '@aws-sdk/client-sqs';
 import { DeleteMessageCommand } from '@aws-sdk/client-sqs';
 import { receiveMessages } from '../../adapters/sqs.js';
 import { moveHandoffToDeadLetter } from '../../adapters/handoff-dead-letter.js';
-import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { HandoffTarget } from '../../core/evaluate/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
@@ -101,8 +101,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   );
   /** An input that cannot be used (the trust policy, the routes, the memory of ids printed): exit 66. */
   const noInput = (message: string): number => {
-    io.stderr(`docket handoffs: ${message}\n`);
-    return EXIT.NO_INPUT;
+    return fail(io, 'handoffs', message, EXIT.NO_INPUT);
   };
   if (typeof values.route !== 'string') return reportUsage(io, 'handoffs', '--route is required', USAGE);
   if (values.verify === true && values['no-verify'] === true)

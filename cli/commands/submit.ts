@@ -12,7 +12,7 @@ import { requestIdFilterPolicies, sentRequestOf } from '../../core/pipeline/inde
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
-import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, fail } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { buildGraphRequest, buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
 import { MAX_REQUEST_BYTES } from '../../core/admission/index.js';
@@ -93,10 +93,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     });
   }
   if (built !== undefined) {
-    if (!built.ok) {
-      io.stderr(`docket submit: ${built.error}\n`);
-      return EXIT.FAILED;
-    }
+    if (!built.ok) return fail(io, 'submit', built.error, EXIT.FAILED);
     requests.push({ requestId: (JSON.parse(built.value) as { requestId: string }).requestId, text: built.value });
   }
   for (const r of requests) {
@@ -116,10 +113,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // Read before anything is sent: without the policy no result could be proven (ADR 0290).
     const policyPath = typeof v.policy === 'string' ? v.policy : localPaths().trustPolicy;
     const read = readTrustPolicy(await readInput(policyPath, io));
-    if (!read.ok) {
-      io.stderr(`docket submit: ${policyPath}: ${read.error.detail}\n`);
-      return EXIT.FAILED;
-    }
+    if (!read.ok) return fail(io, 'submit', `${policyPath}: ${read.error.detail}`, EXIT.FAILED);
     policy = read.value;
   }
   const waitSeconds =
@@ -184,8 +178,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       }
     }
   } catch (e) {
-    io.stderr(`docket submit: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
+    return fail(io, 'submit', explainStackError(e, settings), EXIT.FAILED);
   } finally {
     // The queue and its subscriptions are removed on every way out: results, timeout, error, Ctrl-C.
     await subscription?.close().catch((e: unknown) => {

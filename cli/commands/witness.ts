@@ -22,7 +22,7 @@ import { fromHex } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
-import { EXIT, flagTable, parseCommandArgs, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import { postAddCheckpoint, witnessServer } from '../witness/http.js';
 import { loadWitnessState, saveWitnessState } from '../witness/state-file.js';
@@ -56,8 +56,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (sub === 'serve') return await serve(values, io);
     return await runOnce(values, io);
   } catch (e) {
-    io.stderr(`docket witness: ${(e as Error).message}\n`);
-    return EXIT.FAILED;
+    return fail(io, 'witness', (e as Error).message, EXIT.FAILED);
   }
 }
 
