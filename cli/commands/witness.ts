@@ -27,7 +27,6 @@ import type { CliIo } from '../io.js';
 import { postAddCheckpoint, witnessServer } from '../witness/http.js';
 import { loadWitnessState, saveWitnessState } from '../witness/state-file.js';
 import { newWitnessKey, parseWitnessKey, writeWitnessKey } from '../witness/witness-key-file.js';
-import type { WitnessKey } from '../../core/ledger/index.js';
 
 const USAGE = `docket witness keygen --name <witness-name> [--out <witness-key.json>] [--force] [--policy-out <witness-policy.json>] [--max-age <seconds>]
 docket witness [run] [--key <witness-key.json>] [--state <witness-state.json>] [--policy <trust-policy.json>]
@@ -93,11 +92,6 @@ function loadPolicy(values: Values): TrustPolicy {
   return p.value;
 }
 
-function loadKey(values: Values): WitnessKey {
-  const path = str(values, 'key') ?? localPaths().witnessKey;
-  return parseWitnessKey(readFileSync(path, 'utf8'), path);
-}
-
 /** The origins this witness follows: Docket origins of a log and an authority the trust policy lists. */
 const knowsOrigin = (policy: TrustPolicy) => (origin: string) => {
   const o = parseCheckpointOrigin(origin);
@@ -106,9 +100,10 @@ const knowsOrigin = (policy: TrustPolicy) => (origin: string) => {
 
 function ownWitness(values: Values, policy: TrustPolicy): WitnessService {
   const statePath = str(values, 'state') ?? localPaths().witnessState;
+  const keyPath = str(values, 'key') ?? localPaths().witnessKey;
   return new WitnessService(
     loadWitnessState(statePath),
-    { policy, knowsOrigin: knowsOrigin(policy), key: loadKey(values) },
+    { policy, knowsOrigin: knowsOrigin(policy), key: parseWitnessKey(readFileSync(keyPath, 'utf8'), keyPath) },
     () => Math.floor(Date.now() / 1000),
     (s) => saveWitnessState(statePath, s),
   );
