@@ -11,7 +11,8 @@ import { archiveCheckOf } from '../../stack/request-omissions.js';
 import { EXIT, parseCommandArgs, parsePort, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
-import { findPosition, graphRunStatus, parseStoredEntry, signerFromKeyPair } from '../../core/ledger/index.js';
+import { graphRunStatus, signerFromKeyPair } from '../../core/ledger/index.js';
+import { waitForEntries, type StoredRead } from '../wait-entries.js';
 import { readTrustPolicy, rememberedPermits, type DraftFeatureAllowance } from '../../core/ledger/index.js';
 import { validatePack } from '../../core/pack/index.js';
 import { buildRequest } from '../../core/pipeline/index.js';
@@ -339,27 +340,6 @@ async function submitDemo(
   ids.push(`${prefix}-unknown-pack`);
   io.stdout(`submitted ${ids.length} demo requests (${prefix}-*)\n`);
   return ids;
-}
-
-type StoredRead = ReturnType<typeof parseStoredEntry>;
-
-/** Each request's stored entry, read strictly once recorded; polls until every one is or `timeoutMs` has passed. */
-export async function waitForEntries(
-  stack: StackClients,
-  ids: readonly string[],
-  timeoutMs: number,
-): Promise<Map<string, StoredRead>> {
-  const until = Date.now() + timeoutMs;
-  const done = new Map<string, StoredRead>();
-  while (done.size < ids.length && Date.now() < until) {
-    for (const id of ids) {
-      const p = done.has(id) ? null : await findPosition(stack.store, id);
-      if (p !== null)
-        for await (const s of stack.store.readEntries(p.logId, p.seq, p.seq)) done.set(id, parseStoredEntry(s.body));
-    }
-    if (done.size < ids.length) await new Promise((r) => setTimeout(r, 250));
-  }
-  return done;
 }
 
 /** The main job's line for a recorded demo request: what was decided, then where it is recorded. */

@@ -14,7 +14,7 @@ import type { StackClients } from '../../stack/clients.js';
 import { consoleEntryUrl } from '../console/address.js';
 import { routeQueueConfig } from '../console/handoffs.js';
 import { describeEntry } from '../commands/show.js';
-import { waitForEntries } from '../commands/local.js';
+import { waitForEntries } from '../wait-entries.js';
 import type { CliIo } from '../io.js';
 import { packageFile } from '../console/server.js';
 import { publishGraph } from './publish-graph.js';
