@@ -115,7 +115,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
 
   let witnesses: ConsoleWitnesses | undefined;
   if (typeof values.witnesses === 'string') {
-    const w = await readWitnessInputs(values, localPaths());
+    const w = await readWitnessInputs(values);
     if (!w.ok) return fail(io, 'console', `${w.error.code}: ${w.error.detail}`, EXIT.NO_INPUT);
     const fixed = typeof values.now === 'string' ? w.value.now : null;
     witnesses = { inputs: w.value, now: () => fixed ?? Math.floor(Date.now() / 1000) };
