@@ -45,8 +45,8 @@ export class HelpRequested extends Error {
 export function parseCommandArgs(
   argv: readonly string[],
   options: FlagSpec,
-  positionals: { min: number; max: number },
   usage: string,
+  positionals: { min: number; max: number } = { min: 0, max: 0 },
 ): ParsedArgs {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
@@ -87,17 +87,18 @@ export function parsePositiveInteger(text: string, what: string): number {
   return n;
 }
 
-/** Prints a usage error and returns its exit code (64; the graph commands' table has its own, ADR 0314). */
-export function reportUsage(
-  io: CliIo,
-  command: string,
-  message: string,
-  usage: string,
-  exit: number = EXIT.USAGE,
-): number {
-  io.stderr(`docket ${command}: ${message}\nusage: ${usage}\n`);
+/** A --port value: 0 picks a free port, else a positive integer. */
+export const parsePort = (text: string): number => (text === '0' ? 0 : parsePositiveInteger(text, '--port'));
+
+/** Says on stderr why the command stops, as `docket <command>: <message>`, and returns its exit code. */
+export function fail(io: CliIo, command: string, message: string, exit: number): number {
+  io.stderr(`docket ${command}: ${message}\n`);
   return exit;
 }
+
+/** Prints a usage error and returns its exit code (64; the graph commands' table has its own, ADR 0314). */
+export const reportUsage = (io: CliIo, command: string, message: string, usage: string, exit: number = EXIT.USAGE) =>
+  fail(io, command, `${message}\nusage: ${usage}`, exit);
 
 /** What a command's argument reading gives: the arguments to run with, or the exit code to return at once. */
 export type CommandLine<T> = { readonly ok: true; readonly args: T } | { readonly ok: false; readonly exit: number };

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { EXIT, HelpRequested, UsageError } from './args.js';
+import { EXIT, HelpRequested, UsageError, fail } from './args.js';
 import { InputReadError, processIo, type CliIo } from './io.js';
 
 /**
@@ -107,16 +107,9 @@ export async function main(argv: readonly string[], io: CliIo, options: MainOpti
       io.stdout(`usage: ${e.usage}\n`);
       return EXIT.OK;
     }
-    if (e instanceof UsageError) {
-      io.stderr(`docket ${name}: ${e.message}\n`);
-      return EXIT.USAGE;
-    }
-    if (e instanceof InputReadError) {
-      io.stderr(`docket ${name}: ${e.message}\n`);
-      return EXIT.NO_INPUT;
-    }
-    io.stderr(`docket ${name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    return EXIT.SOFTWARE;
+    if (e instanceof UsageError) return fail(io, name, e.message, EXIT.USAGE);
+    if (e instanceof InputReadError) return fail(io, name, e.message, EXIT.NO_INPUT);
+    return fail(io, name, `internal error: ${(e as Error)?.stack ?? String(e)}`, EXIT.SOFTWARE);
   }
 }
 

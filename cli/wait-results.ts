@@ -8,7 +8,8 @@
  * early (the caller then removes the queue). Duplicates (at-least-once delivery) print once.
  */
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { DeleteMessageBatchCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { receiveMessages } from '../adapters/sqs.js';
 import { proveResult, resultLine, type ProvenEntry, type SentRequest } from '../core/pipeline/index.js';
 import { graphRunStatus, type LedgerStore, type ParsedEntry, type TrustPolicy } from '../core/ledger/index.js';
 import type { CliIo } from './io.js';
@@ -45,15 +46,8 @@ export async function waitForResults(o: WaitOptions): Promise<{ missing: string[
       if (left <= 0) break;
       let messages;
       try {
-        const r = await o.sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: o.queueUrl,
-            MaxNumberOfMessages: 10,
-            WaitTimeSeconds: Math.max(1, Math.min(20, Math.floor(left / 1000))),
-          }),
-          { abortSignal: abort.signal },
-        );
-        messages = r.Messages ?? [];
+        const waitTimeSeconds = Math.max(1, Math.min(20, Math.floor(left / 1000)));
+        messages = await receiveMessages(o.sqs, o.queueUrl, { waitTimeSeconds, abortSignal: abort.signal });
       } catch (e) {
         if (abort.signal.aborted) break;
         throw e;

@@ -39,37 +39,31 @@ const carrierRefusal = (e: CarrierError): EvaluationResult => refused(notJson(e.
 
 export function evaluateLine(c: CompiledPack, line: SplitLine, settings: BatchSettings): EvaluationResult {
   if (line.kind === 'oversize') return carrierRefusal(documentTooLarge(line.length, MAX_LINE_BYTES));
-  const parsed = readJson(line.bytes);
-  if (!parsed.ok) {
-    if (parsed.error.code === 'lone-surrogate') return evaluateSlices(c, line.bytes, settings);
-    return carrierRefusal(parsed.error);
-  }
-  const members = checkBatchMembers(parsed.value);
-  if ('error' in members) return refused(members.error);
-  const workBudget = members.workBudget ?? settings.workBudget;
-  return evaluateParsed(c, {
-    facts: members.facts,
-    ...(members.evidence !== undefined ? { evidence: members.evidence } : {}),
-    supportedExtensions: settings.supportedExtensions,
-    ...(workBudget !== undefined ? { workBudget } : {}),
-  });
-}
-
-/** A line holding a lone surrogate escape: read permissively, then its facts and evidence slices are evaluated as
- * bytes under the pack's carrier, exactly as the same documents given as files. */
-function evaluateSlices(c: CompiledPack, line: Uint8Array, settings: BatchSettings): EvaluationResult {
-  const parsed = readJson(line, { allowLoneSurrogates: true });
+  let parsed = readJson(line.bytes);
+  // A line holding a lone surrogate escape is read permissively, then its facts and evidence slices are evaluated as
+  // bytes under the pack's carrier, exactly as the same documents given as files.
+  const asSlices = !parsed.ok && parsed.error.code === 'lone-surrogate';
+  if (asSlices) parsed = readJson(line.bytes, { allowLoneSurrogates: true });
   if (!parsed.ok) return carrierRefusal(parsed.error);
   const members = checkBatchMembers(parsed.value);
   if ('error' in members) return refused(members.error);
-  const spans = topLevelMemberSpans(line);
-  const facts = spans.get('facts')!; // checkBatchMembers found it
-  const evidence = spans.get('evidence');
   const workBudget = members.workBudget ?? settings.workBudget;
-  return evaluateCompiled(c, {
-    facts: line.subarray(facts.start, facts.end),
-    ...(evidence !== undefined ? { evidence: line.subarray(evidence.start, evidence.end) } : {}),
+  const options = {
     supportedExtensions: settings.supportedExtensions,
     ...(workBudget !== undefined ? { workBudget } : {}),
+  };
+  if (!asSlices)
+    return evaluateParsed(c, {
+      facts: members.facts,
+      ...(members.evidence !== undefined ? { evidence: members.evidence } : {}),
+      ...options,
+    });
+  const spans = topLevelMemberSpans(line.bytes);
+  const facts = spans.get('facts')!; // checkBatchMembers found it
+  const evidence = spans.get('evidence');
+  return evaluateCompiled(c, {
+    facts: line.bytes.subarray(facts.start, facts.end),
+    ...(evidence !== undefined ? { evidence: line.bytes.subarray(evidence.start, evidence.end) } : {}),
+    ...options,
   });
 }

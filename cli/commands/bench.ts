@@ -14,7 +14,7 @@ import { buildRequest } from '../../core/pipeline/index.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
 import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
-import { EXIT, flagTable, HelpRequested, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, HelpRequested, parseCommandArgs, readCommandLine, UsageError, fail } from '../args.js';
 import { liveCheck } from '../bench/live-check.js';
 import { packageFile } from '../console/server.js';
 import { readInput, type CliIo } from '../io.js';
@@ -50,7 +50,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT.USAGE;
   }
   const line = readCommandLine(io, 'bench live', USAGE, () => {
-    const { values } = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }, USAGE);
+    const { values } = parseCommandArgs(rest, FLAGS, USAGE);
     const v = values as Record<string, string | boolean | undefined>;
     if (typeof v.rate !== 'string' || typeof v.duration !== 'string')
       throw new UsageError('give --rate and --duration');
@@ -69,10 +69,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
   const policyPath = typeof v.policy === 'string' ? v.policy : localPaths().trustPolicy;
   const policy = readTrustPolicy(await readInput(policyPath, io));
-  if (!policy.ok) {
-    io.stderr(`docket bench live: ${policyPath}: ${policy.error.detail}\n`);
-    return EXIT.FAILED;
-  }
+  if (!policy.ok) return fail(io, 'bench live', `${policyPath}: ${policy.error.detail}`, EXIT.FAILED);
   const docs = await requestDocuments(v, io);
   const runId = randomBytes(4).toString('hex');
   const settings = resolveSettings(v as never, process.env);
@@ -106,8 +103,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return figures.missing === 0 && figures.sent === figures.requests ? EXIT.OK : EXIT.FAILED;
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    io.stderr(`docket bench live: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
+    return fail(io, 'bench live', explainStackError(e, settings), EXIT.FAILED);
   } finally {
     sns.destroy();
     stack.close();

@@ -6,7 +6,7 @@
  * archived request without an entry (docs/adr/0457-no-checkpoint-over-an-open-omission.md).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { EXIT, flagTable, parseCommandArgs } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import { signerFromKeyPair, type Signer } from '../../core/ledger/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
@@ -42,17 +42,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
     { ...SETTING_FLAGS, ...flagTable(['key', 'policy', 'out', 'notes-out', 'logs']) },
-    { min: 0, max: 0 },
     USAGE,
   );
   const inputs = loadInputs(
     typeof values.key === 'string' ? values.key : localPaths().checkpointKey,
     typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy,
   );
-  if (typeof inputs === 'string') {
-    io.stderr(`docket checkpoint: ${inputs}\n`);
-    return EXIT.FAILED;
-  }
+  if (typeof inputs === 'string') return fail(io, 'checkpoint', inputs, EXIT.FAILED);
   return onStack(io, 'checkpoint', values, async (stack) => {
     const { settings } = stack;
     const logIds =

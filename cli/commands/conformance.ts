@@ -16,7 +16,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const { values } = parseCommandArgs(
       argv,
       { ...flagTable(['suite', 'only'], ['strict', 'rfc0008-quantifiers']), quiet: { type: 'boolean', short: 'q' } },
-      { min: 0, max: 0 },
       USAGE,
     );
     if (values.suite !== undefined && !['document', 'evaluation', 'graph'].includes(values.suite as string))

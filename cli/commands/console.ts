@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePort, readCommandLine, UsageError, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import { defaultDistDir, startConsoleServer } from '../console/server.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../console/address.js';
@@ -101,15 +101,9 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
         ...WITNESS_FLAGS,
         'graph-result': { type: 'string' },
       },
-      { min: 0, max: 0 },
       USAGE,
     );
-    const port =
-      typeof values.port === 'string'
-        ? values.port === '0'
-          ? 0
-          : parsePositiveInteger(values.port, '--port')
-        : DEFAULT_PORT;
+    const port = typeof values.port === 'string' ? parsePort(values.port) : DEFAULT_PORT;
     if (port > 65535) throw new UsageError('--port is at most 65535');
     if (values.host === '') throw new UsageError('--host names an address');
     checkWitnessFlags(values);
@@ -121,11 +115,8 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
 
   let witnesses: ConsoleWitnesses | undefined;
   if (typeof values.witnesses === 'string') {
-    const w = await readWitnessInputs(values, localPaths());
-    if (!w.ok) {
-      io.stderr(`docket console: ${w.error.code}: ${w.error.detail}\n`);
-      return EXIT.NO_INPUT;
-    }
+    const w = await readWitnessInputs(values);
+    if (!w.ok) return fail(io, 'console', `${w.error.code}: ${w.error.detail}`, EXIT.NO_INPUT);
     const fixed = typeof values.now === 'string' ? w.value.now : null;
     witnesses = { inputs: w.value, now: () => fixed ?? Math.floor(Date.now() / 1000) };
   }
@@ -147,10 +138,7 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
             ...withWitnesses,
           });
   } catch (e) {
-    if (e instanceof SourceError) {
-      io.stderr(`docket console: ${e.message}\n`);
-      return EXIT.NO_INPUT;
-    }
+    if (e instanceof SourceError) return fail(io, 'console', e.message, EXIT.NO_INPUT);
     throw e;
   }
   let graphResult: unknown;

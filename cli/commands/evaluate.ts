@@ -57,7 +57,7 @@ type Options =
   | (BatchOptions & { readonly mode: 'batch'; readonly pack: string; readonly trace: false });
 
 function options(argv: string[]): Options {
-  const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE);
+  const { values } = parseCommandArgs(argv, FLAGS, USAGE);
   const str = (k: string): string | undefined => values[k] as string | undefined;
   const pack = str('pack');
   const facts = str('facts');

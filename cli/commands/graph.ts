@@ -6,9 +6,10 @@ import {
   refusal,
   validateGraph,
   type GraphProject,
+  type GraphRefusal,
   type GraphRun,
 } from '../../core/graph/index.js';
-import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError, fail } from '../args.js';
 import { configRefusal, readFileOr, readProject } from '../graph/project-config.js';
 import type { CliIo } from '../io.js';
 import { terminalLines } from '../terminal-text.js';
@@ -35,7 +36,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return usage(io, `expected "validate" or "evaluate", got ${JSON.stringify(sub ?? '')}`);
   let values: Record<string, unknown>;
   try {
-    values = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }, USAGE).values;
+    values = parseCommandArgs(rest, FLAGS, USAGE).values;
     if (values.config === undefined) throw new UsageError('--config is required');
     if (values.graph === undefined) throw new UsageError('--graph is required');
     if (sub === 'validate')
@@ -49,8 +50,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return await (sub === 'validate' ? validate(values, io) : evaluate(values, io));
   } catch (e) {
     if (e instanceof UsageError) return usage(io, e.message);
-    io.stderr(`docket graph: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    return EXIT.GRAPH_INTERNAL;
+    return fail(io, 'graph', `internal error: ${(e as Error)?.stack ?? String(e)}`, EXIT.GRAPH_INTERNAL);
   }
 }
 
@@ -61,45 +61,34 @@ function print(io: CliIo, run: GraphRun): number {
   return run.status === 'refused' ? run.error.exit : EXIT.OK;
 }
 
+/** A refusal printed as the run it is (the output contract's refused object); its exit status. */
+const refuse = (io: CliIo, error: GraphRefusal): number => print(io, { status: 'refused', error });
+
 /** The config's project and the graph's exact bytes, or the refusal that prints for a file that cannot be read. */
 async function readGraphFiles(
   values: Record<string, unknown>,
   evaluating: boolean,
-): Promise<
-  | { readonly ok: true; readonly project: GraphProject; readonly graph: Uint8Array }
-  | { readonly ok: false; readonly refused: GraphRun }
-> {
+): Promise<GraphRefusal | { readonly project: GraphProject; readonly graph: Uint8Array }> {
   const project = await readProject(values.config as string, values.graph as string);
-  if (!project.ok) return { ok: false, refused: { status: 'refused', error: project.error } };
+  if (!project.ok) return project.error;
   const audit = project.loaded.config.audit;
   if (audit !== undefined && evaluating)
     // ADR 0430: the runtime would append this evaluation to audit.dir; Docket's record of an evaluation is its
     // ledger entry, so the member is refused where it would take effect rather than silently ignored.
-    return {
-      ok: false,
-      refused: {
-        status: 'refused',
-        error: configRefusal({
-          code: 'config-audit',
-          member: '/audit',
-          message: `jpack.json /audit: Docket does not append evaluation records to ${JSON.stringify(audit.dir)}; it records evaluations in its ledger (submit the graph request to a deployment: docket submit --graph), so "graph evaluate" refuses a project that asks for an audit directory`,
-        }),
-      },
-    };
+    return configRefusal({
+      code: 'config-audit',
+      member: '/audit',
+      message: `jpack.json /audit: Docket does not append evaluation records to ${JSON.stringify(audit.dir)}; it records evaluations in its ledger (submit the graph request to a deployment: docket submit --graph), so "graph evaluate" refuses a project that asks for an audit directory`,
+    });
   const graph = await readFileOr(values.graph as string);
-  if (!graph.ok) {
-    const message = `cannot read ${values.graph as string}: ${graph.message}`;
-    return {
-      ok: false,
-      refused: { status: 'refused', error: refusal('load', 'JPS-GRAPH-READ', EXIT.GRAPH_IO, message) },
-    };
-  }
-  return { ok: true, project: project.project, graph: graph.bytes };
+  if (!graph.ok)
+    return refusal('load', 'JPS-GRAPH-READ', EXIT.GRAPH_IO, `cannot read ${values.graph as string}: ${graph.message}`);
+  return { project: project.project, graph: graph.bytes };
 }
 
 async function validate(values: Record<string, unknown>, io: CliIo): Promise<number> {
   const read = await readGraphFiles(values, false);
-  if (!read.ok) return print(io, read.refused);
+  if ('code' in read) return refuse(io, read);
   const { project, graph } = read;
   const v = validateGraph(graph, project);
   io.stdout(`${graphValidationJson(v)}\n`);
@@ -110,21 +99,21 @@ async function evaluate(values: Record<string, unknown>, io: CliIo): Promise<num
   const wb = values['work-budget'] as string | undefined;
   const workBudget = wb === undefined ? undefined : parsePositiveInteger(wb, '--work-budget');
   const read = await readGraphFiles(values, true);
-  if (!read.ok) return print(io, read.refused);
+  if ('code' in read) return refuse(io, read);
   const { project, graph } = read;
   let inputs: Uint8Array | undefined;
   if (values.inputs !== undefined) {
     const f = await readFileOr(values.inputs as string);
     if (!f.ok)
-      return print(io, {
-        status: 'refused',
-        error: refusal(
+      return refuse(
+        io,
+        refusal(
           'invocation',
           'JPS-GRAPH-INPUTS-READ',
           EXIT.GRAPH_IO,
           `cannot read ${values.inputs as string}: ${f.message}`,
         ),
-      });
+      );
     inputs = f.bytes;
   }
   const run = evaluateGraph({

@@ -8,9 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Message } from '@aws-sdk/client-sqs';
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { DeleteMessageCommand } from '@aws-sdk/client-sqs';
+import { receiveMessages } from '../../adapters/sqs.js';
 import { moveHandoffToDeadLetter } from '../../adapters/handoff-dead-letter.js';
-import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, UsageError, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { HandoffTarget } from '../../core/evaluate/index.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
@@ -96,9 +97,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         ['expect-target'],
       ),
     },
-    { min: 0, max: 0 },
     USAGE,
   );
+  /** An input that cannot be used (the trust policy, the routes, the memory of ids printed): exit 66. */
+  const noInput = (message: string): number => {
+    return fail(io, 'handoffs', message, EXIT.NO_INPUT);
+  };
   if (typeof values.route !== 'string') return reportUsage(io, 'handoffs', '--route is required', USAGE);
   if (values.verify === true && values['no-verify'] === true)
     return reportUsage(io, 'handoffs', '--verify and --no-verify contradict each other', USAGE);
@@ -109,10 +113,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let policy: TrustPolicy | undefined;
   if (verify) {
     const p = loadPolicy(typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy);
-    if (typeof p === 'string') {
-      io.stderr(`docket handoffs: ${p}\n`);
-      return EXIT.NO_INPUT;
-    }
+    if (typeof p === 'string') return noInput(p);
     policy = p;
   } else
     io.stderr(
@@ -123,10 +124,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let verifyOptions: HandoffVerifyOptions = {};
   if (verify) {
     const routes = loadRoutes(typeof values.routes === 'string' ? values.routes : undefined, settings.stage);
-    if (typeof routes === 'string') {
-      io.stderr(`docket handoffs: ${routes}\n`);
-      return EXIT.NO_INPUT;
-    }
+    if (typeof routes === 'string') return noInput(routes);
     // Refuse before touching the queue: with an unknown key every genuine handoff would be moved to the DLQ.
     if (queueKey !== UNROUTED_QUEUE_KEY && !routes.some((r) => r.queue === queueKey))
       return reportUsage(
@@ -149,8 +147,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     repeats = new HandoffRepeats(verify ? (loadHandoffsSeen(seenPath)[queueName] ?? []) : []);
   } catch (e) {
     if (!(e instanceof HandoffsSeenFileError)) throw e;
-    io.stderr(`docket handoffs: ${e.message} (name another file with --seen, or move it aside)\n`);
-    return EXIT.NO_INPUT;
+    return noInput(`${e.message} (name another file with --seen, or move it aside)`);
   }
   let received = 0;
   let rejected = 0;
@@ -165,16 +162,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       return r.ok ? { ok: true, handoff: r.value } : { ok: false, reason: r.error.code, detail: r.error.message };
     };
     while (received < max) {
-      const out = await stack.sqs.send(
-        new ReceiveMessageCommand({
-          QueueUrl: url,
-          MaxNumberOfMessages: Math.min(10, max - received),
-          WaitTimeSeconds: wait,
-          MessageAttributeNames: ['All'],
-          VisibilityTimeout: values.peek ? 5 : 30,
-        }),
-      );
-      const messages = out.Messages ?? [];
+      const messages = await receiveMessages(stack.sqs, url, {
+        maxMessages: Math.min(10, max - received),
+        waitTimeSeconds: wait,
+        visibilityTimeout: values.peek ? 5 : 30,
+      });
       if (messages.length === 0) break;
       const acknowledge: Message[] = [];
       let printed = 0;

@@ -8,7 +8,7 @@
  * gives, with --logs, its C2SP vkey per log (`vkeys`, ADR 0302).
  */
 import { writeFileSync } from 'node:fs';
-import { EXIT, flagTable, parseCommandArgs, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import { checkpointVkeys, fromHex, isHex, toHex } from '../../core/ledger/index.js';
 import { ed25519FromSpki, isAcceptablePublicKey, keyIdOf } from '../../core/ledger/index.js';
@@ -43,7 +43,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       ['force', 'rfc0008-quantifiers'],
       ['build'],
     ),
-    { min: 0, max: 0 },
     USAGE,
   );
   const wantsPolicy = typeof values['trust-policy'] === 'string';
@@ -98,8 +97,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     try {
       vkeys = checkpointVkeys(checkpointKey.publicKey, { environment, table }, logIds);
     } catch (e) {
-      io.stderr(`docket keygen: ${(e as Error).message}\n`);
-      return EXIT.USAGE;
+      return fail(io, 'keygen', (e as Error).message, EXIT.USAGE);
     }
     io.stdout(
       `${JSON.stringify({

@@ -8,10 +8,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { approximateDepth } from '../../adapters/sqs.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
-import { EXIT, parseCommandArgs, parsePositiveInteger } from '../args.js';
+import { EXIT, parseCommandArgs, parsePort, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
-import { findPosition, graphRunStatus, parseStoredEntry, signerFromKeyPair } from '../../core/ledger/index.js';
+import { graphRunStatus, signerFromKeyPair } from '../../core/ledger/index.js';
+import { waitForEntries, type StoredRead } from '../wait-entries.js';
 import { readTrustPolicy, rememberedPermits, type DraftFeatureAllowance } from '../../core/ledger/index.js';
 import { validatePack } from '../../core/pack/index.js';
 import { buildRequest } from '../../core/pipeline/index.js';
@@ -93,11 +94,9 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       'rfc0008-quantifiers': { type: 'boolean' },
       graphs: { type: 'boolean' },
     },
-    { min: 0, max: 0 },
     USAGE,
   );
-  const port =
-    typeof values.port === 'string' ? (values.port === '0' ? 0 : parsePositiveInteger(values.port, '--port')) : 4566;
+  const port = typeof values.port === 'string' ? parsePort(values.port) : 4566;
   // Instances of the evaluate function (worker threads); absent: DOCKET_FUNCTION_INSTANCES, else 1 (ADR 0259).
   const functionInstances =
     typeof values['function-instances'] === 'string'
@@ -192,12 +191,12 @@ async function start(argv: string[], io: CliIo): Promise<number> {
       .slice(0, 14);
     const ids = await submitDemo(stack, digests, `demo-${stamp}`, io);
     const recorded = await waitForEntries(stack, ids, 60_000);
-    if (recorded.length < ids.length)
+    if (recorded.size < ids.length)
       io.stderr(
-        `warning: ${ids.length - recorded.length} demo request(s) not recorded within 60 s; see .docket/local/stack.log\n`,
+        `warning: ${ids.length - recorded.size} demo request(s) not recorded within 60 s; see .docket/local/stack.log\n`,
       );
     say('\n== dispositions and ledger entries\n');
-    for (const r of recorded) say(`${r.line}\n`);
+    for (const id of ids) if (recorded.has(id)) say(`${entryLine(id, recorded.get(id)!)}\n`);
     if (values.graphs === true) {
       const { runGraphDemo } = await import('../graph/graph-demo.js');
       await runGraphDemo(stack, stamp, deployed.routes, io);
@@ -343,41 +342,19 @@ async function submitDemo(
   return ids;
 }
 
-async function waitForEntries(
-  stack: StackClients,
-  ids: readonly string[],
-  timeoutMs: number,
-): Promise<{ id: string; line: string }[]> {
-  const until = Date.now() + timeoutMs;
-  const done = new Map<string, string>();
-  while (done.size < ids.length && Date.now() < until) {
-    for (const id of ids) {
-      if (done.has(id)) continue;
-      const p = await findPosition(stack.store, id);
-      if (!p) continue;
-      for await (const s of stack.store.readEntries(p.logId, p.seq, p.seq)) {
-        const parsed = parseStoredEntry(s.body);
-        if (!parsed.ok) done.set(id, `${id}: stored entry unreadable (${parsed.error.code})`);
-        else {
-          const e = parsed.value.entry;
-          const what =
-            e.kind === 'disposition'
-              ? `${e.disposition.kind}${e.disposition.kind === 'outcome' ? ` ${e.disposition.outcomeId}` : ''} reasons [${e.disposition.reasons.join(',')}] handoff ${e.disposition.handoff.state}${e.disposition.handoff.routes ? ` routes ${e.disposition.handoff.routes.length}` : ''}`
-              : e.kind === 'evaluation-error'
-                ? `evaluation-error ${e.error.class}/${e.error.phase}`
-                : e.kind === 'graph-run'
-                  ? `graph-run ${graphRunStatus(e.run)}`
-                  : `admission-refusal ${e.refusal.code}`;
-          done.set(
-            id,
-            `${id.padEnd(48)} ${what}\n${''.padEnd(48)} ledger ${e.logId}#${e.seq} entry ${parsed.value.entryHash.slice(0, 16)}… work ${e.work}`,
-          );
-        }
-      }
-    }
-    if (done.size < ids.length) await new Promise((r) => setTimeout(r, 250));
-  }
-  return ids.filter((id) => done.has(id)).map((id) => ({ id, line: done.get(id)! }));
+/** The main job's line for a recorded demo request: what was decided, then where it is recorded. */
+function entryLine(id: string, parsed: StoredRead): string {
+  if (!parsed.ok) return `${id}: stored entry unreadable (${parsed.error.code})`;
+  const e = parsed.value.entry;
+  const what =
+    e.kind === 'disposition'
+      ? `${e.disposition.kind}${e.disposition.kind === 'outcome' ? ` ${e.disposition.outcomeId}` : ''} reasons [${e.disposition.reasons.join(',')}] handoff ${e.disposition.handoff.state}${e.disposition.handoff.routes ? ` routes ${e.disposition.handoff.routes.length}` : ''}`
+      : e.kind === 'evaluation-error'
+        ? `evaluation-error ${e.error.class}/${e.error.phase}`
+        : e.kind === 'graph-run'
+          ? `graph-run ${graphRunStatus(e.run)}`
+          : `admission-refusal ${e.refusal.code}`;
+  return `${id.padEnd(48)} ${what}\n${''.padEnd(48)} ledger ${e.logId}#${e.seq} entry ${parsed.value.entryHash.slice(0, 16)}… work ${e.work}`;
 }
 
 /**

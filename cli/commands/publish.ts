@@ -6,7 +6,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { EXIT, flagTable, parseCommandArgs, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage, fail } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { validatePack } from '../../core/pack/index.js';
 import { SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
@@ -22,8 +22,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(
     argv,
     { ...SETTING_FLAGS, ...flagTable(['config', 'graph'], ['json', 'skip-tests']) },
-    { min: 0, max: 1000 },
     USAGE,
+    { min: 0, max: 1000 },
   );
   const graphMode = values.graph !== undefined;
   const usage = (message: string): number => reportUsage(io, 'publish', message, USAGE);
@@ -95,10 +95,7 @@ async function gatePacks(
   io: CliIo,
 ): Promise<number | undefined> {
   const load = await loadProject(configPath);
-  if (!load.ok) {
-    io.stderr(`docket publish: ${loadErrorMessage(load.error)}; nothing published\n`);
-    return EXIT.FAILED;
-  }
+  if (!load.ok) return fail(io, 'publish', `${loadErrorMessage(load.error)}; nothing published`, EXIT.FAILED);
   const project = load.project;
   const declared = new Map<string, string>();
   for (const [name, entry] of project.config.packs) declared.set(join(project.dir, entry.path), name);
@@ -112,6 +109,5 @@ async function gatePacks(
   }
   const gate = await publishGate(project, { packs: names, graphs: [] }, skipTests, io);
   if (gate.ok) return undefined;
-  io.stderr(`docket publish: ${terminalText(gate.message)}\n`);
-  return EXIT.FAILED;
+  return fail(io, 'publish', terminalText(gate.message), EXIT.FAILED);
 }

@@ -4,7 +4,7 @@
  * checkpoint and its cosigned note. Exit 0 written, 1 unknown or refused, 3 not checkpointed yet.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import {
   buildReceipt,
@@ -36,8 +36,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(
       argv,
       { ...SETTING_FLAGS, ...flagTable(['out', 'key', 'policy', 'schedule'], ['checkpoint']) },
-      { min: 0, max: 1 },
       USAGE,
+      { min: 0, max: 1 },
     );
     if (positionals[0] === undefined) throw new UsageError('name a request id');
     if (values.checkpoint !== true && (values.key !== undefined || values.policy !== undefined))
@@ -66,14 +66,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 }
 
 function explain(io: CliIo, e: ReceiptBuildError, schedule: string): number {
-  if (e.code !== 'not-checkpointed') {
-    io.stderr(`docket receipt: ${terminalText(e.detail)}\n`);
-    return EXIT.FAILED;
-  }
-  io.stderr(
-    `docket receipt: ${terminalText(e.detail)}; ${nextCheckpoint(e.newestCheckpointTime, schedule, Date.now())}\n`,
+  if (e.code !== 'not-checkpointed') return fail(io, 'receipt', terminalText(e.detail), EXIT.FAILED);
+  return fail(
+    io,
+    'receipt',
+    `${terminalText(e.detail)}; ${nextCheckpoint(e.newestCheckpointTime, schedule, Date.now())}`,
+    EXIT.NOT_CHECKPOINTED,
   );
-  return EXIT.NOT_CHECKPOINTED;
 }
 
 const UNIT_SECONDS: Record<string, number> = { minute: 60, hour: 3600, day: 86400 };
@@ -105,14 +104,10 @@ async function checkpointLogNow(
     signer = signerFromKeyPair(parseSigningKey(readFileSync(keyFile, 'utf8'), keyFile));
     policyBytes = new Uint8Array(readFileSync(policyFile));
   } catch (e) {
-    io.stderr(`docket receipt: cannot use ${keyFile} / ${policyFile}: ${(e as Error).message}\n`);
-    return EXIT.FAILED;
+    return fail(io, 'receipt', `cannot use ${keyFile} / ${policyFile}: ${(e as Error).message}`, EXIT.FAILED);
   }
   const policy = readTrustPolicy(policyBytes);
-  if (!policy.ok) {
-    io.stderr(`docket receipt: ${policyFile}: ${policy.error.detail}\n`);
-    return EXIT.FAILED;
-  }
+  if (!policy.ok) return fail(io, 'receipt', `${policyFile}: ${policy.error.detail}`, EXIT.FAILED);
   const r = await runCheckpoints({
     store,
     signer,

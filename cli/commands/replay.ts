@@ -2,9 +2,8 @@
  * `docket replay` (docs/replay.md; USAGE below), over core/replay: one JSON line per entry replayed, then a summary
  * line. With no flags, every log of the local stack under the trust policy `npm start` wrote.
  */
-import { readFile } from 'node:fs/promises';
 import { EXIT, flagTable, parseCommandArgs, readCommandLine, UsageError } from '../args.js';
-import type { CliIo } from '../io.js';
+import { readBytesOrError, type CliIo } from '../io.js';
 import { reportNoVerdict } from '../no-verdict.js';
 import { ArchiveIntegrityError } from '../../adapters/dynamodb-request-archive.js';
 import { RegistryIntegrityError } from '../../adapters/dynamodb-pack-registry.js';
@@ -130,7 +129,6 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
         ...SETTING_FLAGS,
         ...flagTable(['log', 'seq', 'from', 'to', 'request', 'policy', 'max-work-budget'], ['across-evaluators']),
       },
-      { min: 0, max: 0 },
       USAGE,
     );
     const selection = selectionOf(values);
@@ -142,12 +140,8 @@ export async function run(argv: string[], io: CliIo, deps: ReplayDeps = stackDep
   const { values, selection, maxWorkBudget } = line.args;
 
   const policyPath = typeof values.policy === 'string' ? values.policy : localPaths().trustPolicy;
-  let policyBytes: Uint8Array;
-  try {
-    policyBytes = new Uint8Array(await readFile(policyPath));
-  } catch (e) {
-    return unreadable(io, 'policy-unreadable', `${policyPath}: ${(e as Error).message}`);
-  }
+  const policyBytes = await readBytesOrError(policyPath);
+  if (policyBytes instanceof Error) return unreadable(io, 'policy-unreadable', `${policyPath}: ${policyBytes.message}`);
   const policy = readTrustPolicy(policyBytes);
   if (!policy.ok) return unreadable(io, 'policy-unreadable', `${policyPath}: ${policy.error.detail}`);
 

@@ -2,7 +2,7 @@
  * `docket show <request-id> [--json]`: the request's ledger entry and its disposition (or error, or refusal).
  * Exit 0 when recorded, 1 when unknown (or claimed but not yet recorded).
  */
-import { EXIT, parseCommandArgs, reportUsage } from '../args.js';
+import { EXIT, parseCommandArgs, reportUsage, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import { locateEntry, parseStoredEntry } from '../../core/ledger/index.js';
 import type { SignedEntry } from '../../core/ledger/index.js';
@@ -14,28 +14,26 @@ import { terminalLines, terminalText } from '../terminal-text.js';
 const USAGE = `docket show <request-id> [--json]\n${SETTINGS_HELP}`;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs(
-    argv,
-    { ...SETTING_FLAGS, json: { type: 'boolean' } },
-    { min: 0, max: 1 },
-    USAGE,
-  );
+  const { values, positionals } = parseCommandArgs(argv, { ...SETTING_FLAGS, json: { type: 'boolean' } }, USAGE, {
+    min: 0,
+    max: 1,
+  });
   const requestId = positionals[0];
   if (requestId === undefined) return reportUsage(io, 'show', 'name a request id', USAGE);
   return onStack(io, 'show', values, async (stack) => {
     const located = await locateEntry(stack.store, requestId);
-    if (!located.ok) {
-      io.stderr(`docket show: ${terminalText(located.error.detail)}\n`);
-      return EXIT.FAILED;
-    }
+    if (!located.ok) return fail(io, 'show', terminalText(located.error.detail), EXIT.FAILED);
     const { position, body } = located.value;
     const parsed = parseStoredEntry(body);
-    if (!parsed.ok) {
-      io.stderr(
-        `docket show: ${terminalText(`the stored entry ${position.logId}/${position.seq} is ${parsed.error.code}: ${parsed.error.detail}`)}\n`,
+    if (!parsed.ok)
+      return fail(
+        io,
+        'show',
+        terminalText(
+          `the stored entry ${position.logId}/${position.seq} is ${parsed.error.code}: ${parsed.error.detail}`,
+        ),
+        EXIT.FAILED,
       );
-      return EXIT.FAILED;
-    }
     if (values.json)
       io.stdout(
         `${JSON.stringify({ logId: position.logId, seq: position.seq, entryHash: parsed.value.entryHash, entry: parsed.value.entry })}\n`,

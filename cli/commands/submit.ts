@@ -12,7 +12,7 @@ import { requestIdFilterPolicies, sentRequestOf } from '../../core/pipeline/inde
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/index.js';
 import { localPaths } from '../../stack/local-files.js';
 import { waitForResults } from '../wait-results.js';
-import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePositiveInteger, reportUsage, fail } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { buildGraphRequest, buildRequest, idPrefixFor, requestFromLine } from '../../core/pipeline/index.js';
 import { MAX_REQUEST_BYTES } from '../../core/admission/index.js';
@@ -44,31 +44,26 @@ const FLAGS = {
 const DEFAULT_WAIT_SECONDS = 60;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE);
+  const { values } = parseCommandArgs(argv, FLAGS, USAGE);
   const v = values as Record<string, string | boolean | undefined>;
-  let requests: { requestId: string; text: string }[];
+  const requests: { requestId: string; text: string }[] = [];
   let failures = 0;
   if (v.inputs !== undefined && v.graph === undefined) return usage(io, '--inputs goes with --graph');
+  let built: ReturnType<typeof buildRequest> | undefined;
   if (typeof v.graph === 'string') {
     if (v.file !== undefined || v.pack !== undefined || v.facts !== undefined || v.evidence !== undefined)
       return usage(io, '--graph cannot be combined with --pack, --facts, --evidence or --file');
-    const built = buildGraphRequest({
+    built = buildGraphRequest({
       requestId: typeof v.id === 'string' ? v.id : `req-${randomUUID()}`,
       graph: v.graph,
       ...(typeof v.inputs === 'string' ? { inputs: await readInput(v.inputs, io) } : {}),
       ...(typeof v.budget === 'string' ? { workBudget: parsePositiveInteger(v.budget, '--budget') } : {}),
     });
-    if (!built.ok) {
-      io.stderr(`docket submit: ${built.error}\n`);
-      return EXIT.FAILED;
-    }
-    requests = [{ requestId: (JSON.parse(built.value) as { requestId: string }).requestId, text: built.value }];
   } else if (typeof v.file === 'string') {
     if (v.facts !== undefined || v.evidence !== undefined || v.id !== undefined)
       return usage(io, '--file cannot be combined with --facts, --evidence or --id');
     const bytes = await readInput(v.file, io);
     const prefix = idPrefixFor(v.file, bytes);
-    requests = [];
     let start = 0;
     let lineNo = 0;
     for (let i = 0; i <= bytes.length; i++) {
@@ -89,18 +84,17 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   } else {
     if (typeof v.pack !== 'string' || typeof v.facts !== 'string')
       return usage(io, 'give --pack and --facts, --file, or --graph');
-    const built = buildRequest({
+    built = buildRequest({
       requestId: typeof v.id === 'string' ? v.id : `req-${randomUUID()}`,
       pack: v.pack,
       facts: await readInput(v.facts, io),
       ...(typeof v.evidence === 'string' ? { evidence: await readInput(v.evidence, io) } : {}),
       ...(typeof v.budget === 'string' ? { workBudget: parsePositiveInteger(v.budget, '--budget') } : {}),
     });
-    if (!built.ok) {
-      io.stderr(`docket submit: ${built.error}\n`);
-      return EXIT.FAILED;
-    }
-    requests = [{ requestId: (JSON.parse(built.value) as { requestId: string }).requestId, text: built.value }];
+  }
+  if (built !== undefined) {
+    if (!built.ok) return fail(io, 'submit', built.error, EXIT.FAILED);
+    requests.push({ requestId: (JSON.parse(built.value) as { requestId: string }).requestId, text: built.value });
   }
   for (const r of requests) {
     const size = Buffer.byteLength(r.text);
@@ -119,10 +113,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // Read before anything is sent: without the policy no result could be proven (ADR 0290).
     const policyPath = typeof v.policy === 'string' ? v.policy : localPaths().trustPolicy;
     const read = readTrustPolicy(await readInput(policyPath, io));
-    if (!read.ok) {
-      io.stderr(`docket submit: ${policyPath}: ${read.error.detail}\n`);
-      return EXIT.FAILED;
-    }
+    if (!read.ok) return fail(io, 'submit', `${policyPath}: ${read.error.detail}`, EXIT.FAILED);
     policy = read.value;
   }
   const waitSeconds =
@@ -187,8 +178,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       }
     }
   } catch (e) {
-    io.stderr(`docket submit: ${explainStackError(e, settings)}\n`);
-    return EXIT.FAILED;
+    return fail(io, 'submit', explainStackError(e, settings), EXIT.FAILED);
   } finally {
     // The queue and its subscriptions are removed on every way out: results, timeout, error, Ctrl-C.
     await subscription?.close().catch((e: unknown) => {

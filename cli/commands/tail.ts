@@ -16,7 +16,6 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
   const { values } = parseCommandArgs(
     argv,
     { ...SETTING_FLAGS, ...flagTable(['interval'], ['from-start', 'once', 'json']) },
-    { min: 0, max: 0 },
     USAGE,
   );
   const interval = typeof values.interval === 'string' ? parsePositiveInteger(values.interval, '--interval') : 1000;

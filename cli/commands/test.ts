@@ -6,7 +6,7 @@
  * runtime's statuses, the graph commands' table (EXIT.GRAPH_*, core/exit-codes.ts): 0 every case passed, 1 a case failed or a matrix is
  * not one, 3 the configuration or the command line is refused, 4 a file cannot be read.
  */
-import { EXIT, flagTable, parseCommandArgs, reportUsage, UsageError } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage, UsageError, fail } from '../args.js';
 import { terminalText } from '../terminal-text.js';
 import type { CliIo } from '../io.js';
 import { allPassed, everything, runProjectTests, testReport, testSummary } from '../project/project-tests.js';
@@ -19,7 +19,7 @@ const FLAGS = flagTable(['config', 'pack', 'graph']);
 export async function run(argv: string[], io: CliIo): Promise<number> {
   let values: Record<string, unknown>;
   try {
-    values = parseCommandArgs(argv, FLAGS, { min: 0, max: 0 }, USAGE).values;
+    values = parseCommandArgs(argv, FLAGS, USAGE).values;
     if (values.config === undefined) throw new UsageError('--config is required');
     if (values.pack !== undefined && values.graph !== undefined)
       throw new UsageError('--pack and --graph name one entry: give one of them');
@@ -46,10 +46,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         ? { packs: [], graphs: [graph] }
         : everything(project);
   const ran = await runProjectTests(project, selection);
-  if (!ran.ok) {
-    io.stderr(`docket test: ${terminalText(`${ran.error.message} (${ran.error.code})`)}\n`);
-    return EXIT.GRAPH_INVOCATION;
-  }
+  if (!ran.ok) return fail(io, 'test', terminalText(`${ran.error.message} (${ran.error.code})`), EXIT.GRAPH_INVOCATION);
   io.stdout(`${JSON.stringify(testReport(ran.suites))}\n`);
   io.stderr(testSummary(ran.suites));
   if (allPassed(ran.suites)) return EXIT.OK;

@@ -1,4 +1,4 @@
-import { validatePack, type Diagnostic } from '../../core/pack/index.js';
+import { validatePack, type Diagnostic, type PackValidation } from '../../core/pack/index.js';
 import { EXIT, parseCommandArgs, readCommandLine, reportUsage } from '../args.js';
 import { readInput, type CliIo } from '../io.js';
 import { terminalLines } from '../terminal-text.js';
@@ -15,8 +15,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     parseCommandArgs(
       argv,
       { strict: { type: 'boolean' }, json: { type: 'boolean' }, 'rfc0008-quantifiers': { type: 'boolean' } },
-      { min: 0, max: 1 },
       USAGE,
+      { min: 0, max: 1 },
     ),
   );
   if (!line.ok) return line.exit;
@@ -31,20 +31,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     ...(quantifiers ? { draftFeatures: ['rfc0008-quantifiers'] as const } : {}),
   });
   const diagnostics = result.diagnostics.map(diagnosticView);
-  if (args.values.json === true) {
+  if (args.values.json === true)
     io.stdout(`${JSON.stringify({ conformant: result.conformant, class: result.class, diagnostics })}\n`);
-  } else {
-    io.stdout(
-      readable(
-        file,
-        result.conformant,
-        result.class,
-        result.pack?.specVersion,
-        result.pack?.profile,
-        result.diagnostics,
-      ),
-    );
-  }
+  else io.stdout(readable(file, result));
   return result.conformant ? EXIT.OK : EXIT.FAILED;
 }
 
@@ -58,18 +47,12 @@ function diagnosticView(d: Diagnostic): Record<string, unknown> {
   return view;
 }
 
-function readable(
-  file: string,
-  conformant: boolean,
-  layer: string,
-  specVersion: string | undefined,
-  profile: string | undefined,
-  ds: readonly Diagnostic[],
-): string {
+function readable(file: string, result: PackValidation): string {
   const name = file === '-' ? '<stdin>' : file;
-  const head = conformant
-    ? `${name}: conformant (specVersion ${specVersion ?? '?'}, profile ${profile ?? 'base'})`
-    : `${name}: not conformant (fails the ${layer} layer)`;
+  const ds = result.diagnostics;
+  const head = result.conformant
+    ? `${name}: conformant (specVersion ${result.pack?.specVersion ?? '?'}, profile ${result.pack?.profile ?? 'base'})`
+    : `${name}: not conformant (fails the ${result.class} layer)`;
   const lines = ds.map(
     (d) =>
       `  ${d.severity.padEnd(7)} ${d.code}${d.pointer !== undefined ? ` at ${d.pointer === '' ? '(root)' : d.pointer}` : ''}: ${d.message}`,

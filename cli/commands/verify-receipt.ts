@@ -55,8 +55,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseCommandArgs(
       argv,
       { ...SETTING_FLAGS, ...flagTable(['timeout', 'policy', 'witnesses', ...INPUTS], ['wait']) },
-      { min: 1, max: 1 },
       USAGE,
+      { min: 1, max: 1 },
     );
     return { values, path: positionals[0] as string };
   });

@@ -92,7 +92,6 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
         ...flagTable(['export', 'checkpoints', 'policy', 'markers'], ['all-signatures', 'skip-archive']),
         ...WITNESS_FLAGS,
       },
-      { min: 0, max: 0 },
       USAGE,
     );
     checkWitnessFlags(values);
@@ -119,7 +118,7 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
   const policyBytes = files.policy!; // always named: it has a default
   let witnesses: WitnessInputs | undefined;
   if (typeof values.witnesses === 'string') {
-    const w = await readWitnessInputs(values, local);
+    const w = await readWitnessInputs(values);
     if (!w.ok) return noVerdict(io, w.error);
     witnesses = w.value;
   }
@@ -260,16 +259,13 @@ const isUtcTime = (s: string): boolean => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.te
  * The witness policy, the cosigned notes of every --cosigned file (a notes export or a witness state), the clock.
  * Also `docket console --witnesses`, so both commands read the same files alike.
  */
-export async function readWitnessInputs(
-  values: Record<string, unknown>,
-  local: ReturnType<typeof localPaths>,
-): Promise<Result<WitnessInputs, NoVerdict>> {
+export async function readWitnessInputs(values: Record<string, unknown>): Promise<Result<WitnessInputs, NoVerdict>> {
   const path = values.witnesses as string;
   const bytes = await readBytesOrError(path);
   if (bytes instanceof Error) return err({ code: 'witness-policy-unreadable', detail: `${path}: ${bytes.message}` });
   const files = Array.isArray(values.cosigned)
     ? (values.cosigned as string[])
-    : [local.checkpointNotes, local.witnessState].filter((p) => existsSync(p));
+    : [localPaths().checkpointNotes, localPaths().witnessState].filter((p) => existsSync(p));
   const cosigned: { name: string; bytes: Uint8Array }[] = [];
   for (const f of files) {
     const b = await readBytesOrError(f);

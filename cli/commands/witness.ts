@@ -22,12 +22,11 @@ import { fromHex } from '../../core/ledger/index.js';
 import { resolveSettings, SETTING_FLAGS, SETTINGS_HELP } from '../../stack/settings.js';
 import { localPaths } from '../../stack/local-files.js';
 import { explainStackError, openStack } from '../../stack/clients.js';
-import { EXIT, flagTable, parseCommandArgs, reportUsage } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, reportUsage, fail } from '../args.js';
 import type { CliIo } from '../io.js';
 import { postAddCheckpoint, witnessServer } from '../witness/http.js';
 import { loadWitnessState, saveWitnessState } from '../witness/state-file.js';
 import { newWitnessKey, parseWitnessKey, writeWitnessKey } from '../witness/witness-key-file.js';
-import type { WitnessKey } from '../../core/ledger/index.js';
 
 const USAGE = `docket witness keygen --name <witness-name> [--out <witness-key.json>] [--force] [--policy-out <witness-policy.json>] [--max-age <seconds>]
 docket witness [run] [--key <witness-key.json>] [--state <witness-state.json>] [--policy <trust-policy.json>]
@@ -50,14 +49,13 @@ const str = (v: Values, k: string): string | undefined => (typeof v[k] === 'stri
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const sub = argv[0] === 'keygen' || argv[0] === 'serve' || argv[0] === 'run' ? argv[0] : 'run';
   const rest = argv[0] === sub ? argv.slice(1) : argv;
-  const { values } = parseCommandArgs(rest, FLAGS, { min: 0, max: 0 }, USAGE);
+  const { values } = parseCommandArgs(rest, FLAGS, USAGE);
   try {
     if (sub === 'keygen') return keygen(values, io);
     if (sub === 'serve') return await serve(values, io);
     return await runOnce(values, io);
   } catch (e) {
-    io.stderr(`docket witness: ${(e as Error).message}\n`);
-    return EXIT.FAILED;
+    return fail(io, 'witness', (e as Error).message, EXIT.FAILED);
   }
 }
 
@@ -94,11 +92,6 @@ function loadPolicy(values: Values): TrustPolicy {
   return p.value;
 }
 
-function loadKey(values: Values): WitnessKey {
-  const path = str(values, 'key') ?? localPaths().witnessKey;
-  return parseWitnessKey(readFileSync(path, 'utf8'), path);
-}
-
 /** The origins this witness follows: Docket origins of a log and an authority the trust policy lists. */
 const knowsOrigin = (policy: TrustPolicy) => (origin: string) => {
   const o = parseCheckpointOrigin(origin);
@@ -107,9 +100,10 @@ const knowsOrigin = (policy: TrustPolicy) => (origin: string) => {
 
 function ownWitness(values: Values, policy: TrustPolicy): WitnessService {
   const statePath = str(values, 'state') ?? localPaths().witnessState;
+  const keyPath = str(values, 'key') ?? localPaths().witnessKey;
   return new WitnessService(
     loadWitnessState(statePath),
-    { policy, knowsOrigin: knowsOrigin(policy), key: loadKey(values) },
+    { policy, knowsOrigin: knowsOrigin(policy), key: parseWitnessKey(readFileSync(keyPath, 'utf8'), keyPath) },
     () => Math.floor(Date.now() / 1000),
     (s) => saveWitnessState(statePath, s),
   );

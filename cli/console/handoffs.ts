@@ -46,45 +46,27 @@ export async function handoffsOf(
   ctx: HandoffContext,
 ): Promise<HandoffsView> {
   const base = { routes: ctx.routesDescription, handoffs: [] };
-  if (entry.kind === 'graph-run') return graphHandoffsOf(entry, body, entryHash, ctx);
-  if (entry.kind !== 'disposition') return { ...base, none: `an ${entry.kind} requests no handoff` };
-  const d = entry.disposition;
-  if (d.handoff.state !== 'requested')
-    return { ...base, none: `the disposition's handoff state is ${d.handoff.state}` };
-  // Target-only packs: §8.3 "a consumer reads that target from the pack" — as the evaluate function does.
-  const target =
-    d.handoff.routes === undefined && entry.pack !== null ? await ctx.packTarget(entry.pack.digest) : undefined;
-  if (target === 'unknown')
-    return { ...base, none: "the pack's escalation target decides it, and no pack registry is at hand" };
-  const plan = planHandoffs(d, target, ctx.config ?? UNKNOWN);
-  return viewOf(plan, handoffMessagesFor({ entry, body, entryHash }, plan), ctx);
-}
-
-/**
- * A graph run's handoffs: every requested handoff at any depth, planned from the signed run text as the evaluate
- * function plans them (planGraphHandoffs, ADR 0361), each with the instance path it came from.
- */
-async function graphHandoffsOf(
-  entry: Extract<SignedEntry, { kind: 'graph-run' }>,
-  body: string,
-  entryHash: string,
-  ctx: HandoffContext,
-): Promise<HandoffsView> {
-  const plan = planGraphHandoffs(entry, ctx.config ?? UNKNOWN);
-  if (plan.length === 0)
-    return { none: 'no node of the graph run requested a handoff', routes: ctx.routesDescription, handoffs: [] };
-  return viewOf(plan, handoffMessagesFor({ entry, body, entryHash }, plan), ctx);
-}
-
-async function viewOf(
-  plan: readonly (PlannedHandoff & { readonly instancePath?: string })[],
-  messages: readonly { id: string; body: string }[],
-  ctx: HandoffContext,
-): Promise<HandoffsView> {
-  const enc = new TextEncoder();
+  let plan: readonly (PlannedHandoff & { readonly instancePath?: string })[];
+  if (entry.kind === 'graph-run') {
+    // Every requested handoff at any depth, planned from the signed run text as the evaluate function plans them
+    // (planGraphHandoffs, ADR 0361), each with the instance path it came from.
+    plan = planGraphHandoffs(entry, ctx.config ?? UNKNOWN);
+    if (plan.length === 0) return { none: 'no node of the graph run requested a handoff', ...base };
+  } else {
+    if (entry.kind !== 'disposition') return { ...base, none: `an ${entry.kind} requests no handoff` };
+    const d = entry.disposition;
+    if (d.handoff.state !== 'requested')
+      return { ...base, none: `the disposition's handoff state is ${d.handoff.state}` };
+    // Target-only packs: §8.3 "a consumer reads that target from the pack" — as the evaluate function does.
+    const target =
+      d.handoff.routes === undefined && entry.pack !== null ? await ctx.packTarget(entry.pack.digest) : undefined;
+    if (target === 'unknown')
+      return { ...base, none: "the pack's escalation target decides it, and no pack registry is at hand" };
+    plan = planHandoffs(d, target, ctx.config ?? UNKNOWN);
+  }
+  const messages = handoffMessagesFor({ entry, body, entryHash }, plan);
   const handoffs: HandoffView[] = [];
   for (const [i, h] of plan.entries()) {
-    const m = messages[i] as { id: string; body: string };
     const queue = ctx.config === null ? null : h.queue;
     handoffs.push({
       routeIndex: h.routeIndex,
@@ -92,8 +74,8 @@ async function viewOf(
       routeKey: h.target ? routeKey(h.target) : null,
       destination: ctx.config === null ? null : h.destination,
       queue,
-      handoffId: m.id,
-      bytes: enc.encode(m.body).length,
+      handoffId: messages[i]!.id,
+      bytes: new TextEncoder().encode(messages[i]!.body).length,
       depth: queue !== null && ctx.queueDepth ? await ctx.queueDepth(queue) : null,
       ...(h.instancePath !== undefined ? { instancePath: h.instancePath } : {}),
     });

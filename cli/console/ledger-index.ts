@@ -26,20 +26,17 @@ const isRec = (x: unknown): x is Loose => typeof x === 'object' && x !== null &&
 const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
 const KINDS = new Set(['disposition', 'evaluation-error', 'admission-refusal', 'graph-run']);
 
-function unreadable(stored: StoredEntry, code: string): EntrySummary {
+/** An entry whose body is not read as one: only its place and the key projection stored beside it. */
+function unreadable({ logId, seq, projection }: StoredEntry, code: string): EntrySummary {
+  const none = { outcomeId: null, packId: null, packVersion: null, packDigest: null, correlation: null, time: null };
   return {
-    logId: stored.logId,
-    seq: stored.seq,
-    requestId: stored.projection.requestId,
+    logId,
+    seq,
+    requestId: projection.requestId,
     kind: 'unreadable',
     result: code,
-    outcomeId: null,
-    packId: null,
-    packVersion: null,
-    packDigest: null,
-    correlation: null,
-    time: null,
-    entryHash: stored.projection.entryHash,
+    ...none,
+    entryHash: projection.entryHash,
   };
 }
 

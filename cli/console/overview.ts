@@ -16,6 +16,7 @@ import {
 } from '../../core/ledger/index.js';
 import { keepsNotes } from '../../core/ledger/index.js';
 import type { LedgerIndex } from './ledger-index.js';
+import type { ConsoleSource } from './source.js';
 import type {
   EntrySummary,
   CheckpointView,
@@ -115,10 +116,7 @@ async function witnessesOf(store: LedgerStore, logId: string): Promise<Overview[
 
 /** Per log: one head read, its checkpoints and notes (ADR 0230: nothing here reads every entry). */
 export async function overviewOf(
-  store: LedgerStore,
-  policy: TrustPolicy | null,
-  source: string,
-  retention: string,
+  { store, policy, description, retention }: Pick<ConsoleSource, 'store' | 'policy' | 'description' | 'retention'>,
   witnessPolicy: WitnessPolicySummary | null,
 ): Promise<Overview> {
   const logs = [];
@@ -139,7 +137,7 @@ export async function overviewOf(
       witnesses: await witnessesOf(store, logId),
     });
   }
-  return { source, entries: logs.reduce((a, l) => a + l.entries, 0), logs, retention, witnessPolicy };
+  return { source: description, entries: logs.reduce((a, l) => a + l.entries, 0), logs, retention, witnessPolicy };
 }
 
 /** The head's `time` member, read leniently as the list reads it (ADR 0182). */

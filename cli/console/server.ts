@@ -158,17 +158,7 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
         : json(res, 200, o.graphResult);
     // The overview paints from per-log reads; only its charts wait for the index (ADR 0230).
     if (path === '/api/overview')
-      return json(
-        res,
-        200,
-        await overviewOf(
-          o.source.store,
-          o.source.policy,
-          o.source.description,
-          o.source.retention,
-          witnessPolicySummary(o.source.witnesses?.inputs ?? null),
-        ),
-      );
+      return json(res, 200, await overviewOf(o.source, witnessPolicySummary(o.source.witnesses?.inputs ?? null)));
     if (path === '/api/overview/chart') return json(res, 200, await charts.get());
     await index.refresh();
     if (path === '/api/entries')

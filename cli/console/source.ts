@@ -3,7 +3,6 @@
  * AWS with the usual stack flags; read-only access is enough) or files (a ledger export, a checkpoint export and a
  * trust policy). Verify and replay run the same code as `docket verify` and `docket replay`.
  */
-import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { readCheckpointExport, readTrustPolicy, type LedgerStore, type TrustPolicy } from '../../core/ledger/index.js';
 import type { WitnessInputs } from '../../core/ledger/index.js';
@@ -18,6 +17,7 @@ import { explainStackError } from '../../stack/clients.js';
 import { stackDeps, type ReplayDeps } from '../commands/replay.js';
 import { verifyLive, withTableNotes } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
+import { readBytesOrError } from '../io.js';
 import { packRules } from './pack-rules.js';
 import { graphRules } from './graph-rules.js';
 import { routeQueueConfig, type HandoffContext } from './handoffs.js';
@@ -92,11 +92,9 @@ export class SourceError extends Error {
 }
 
 async function readBytes(path: string, what: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (e) {
-    throw new SourceError(`cannot read the ${what} ${path}: ${(e as Error).message}`);
-  }
+  const bytes = await readBytesOrError(path);
+  if (bytes instanceof Error) throw new SourceError(`cannot read the ${what} ${path}: ${bytes.message}`);
+  return bytes;
 }
 
 function policyOf(bytes: Uint8Array | null, path: string): { policy: TrustPolicy | null; problem: string | null } {

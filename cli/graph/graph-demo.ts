@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findPosition, parseStoredEntry, type SignedEntry } from '../../core/ledger/index.js';
+import type { SignedEntry } from '../../core/ledger/index.js';
 import { buildGraphRequest, planGraphHandoffs } from '../../core/pipeline/index.js';
 import type { RouteConfig } from '../../infra/config.js';
 import { DEMO_GRAPH } from '../../stack/local-demo.js';
@@ -14,6 +14,7 @@ import type { StackClients } from '../../stack/clients.js';
 import { consoleEntryUrl } from '../console/address.js';
 import { routeQueueConfig } from '../console/handoffs.js';
 import { describeEntry } from '../commands/show.js';
+import { waitForEntries } from '../wait-entries.js';
 import type { CliIo } from '../io.js';
 import { packageFile } from '../console/server.js';
 import { publishGraph } from './publish-graph.js';
@@ -50,36 +51,19 @@ export async function runGraphDemo(
   const { sendMessage } = await import('../../adapters/sqs.js');
   await sendMessage(stack.sqs, await stack.queueUrl(stack.settings.intakeQueue), { body: built.value });
   io.stdout(`submitted graph request ${requestId} (graph ${alias}, inputs ${DEMO_GRAPH.inputs})\n`);
-  const recorded = await waitForEntry(stack, requestId, 60_000);
-  if (recorded === null) {
+  const parsed = (await waitForEntries(stack, [requestId], 60_000)).get(requestId);
+  if (parsed === undefined) {
     io.stderr(`warning: the graph request ${requestId} was not recorded within 60 s; see .docket/local/stack.log\n`);
     return false;
   }
-  io.stdout(`\n== the graph run's ledger entry (docket show ${requestId})\n${recorded.text}`);
+  const text = parsed.ok
+    ? describeEntry(parsed.value.entry, parsed.value.entryHash)
+    : `stored entry unreadable (${parsed.error.code}: ${parsed.error.detail})\n`;
+  io.stdout(`\n== the graph run's ledger entry (docket show ${requestId})\n${text}`);
   io.stdout(`\n== its handoffs on the route queues\n`);
-  showGraphHandoffs(stack, recorded.entry, routes, io);
+  showGraphHandoffs(stack, parsed.ok ? parsed.value.entry : null, routes, io);
   io.stdout(`\n== see it drawn: docket console, then ${consoleEntryUrl(requestId)}\n`);
   return true;
-}
-
-async function waitForEntry(
-  stack: StackClients,
-  requestId: string,
-  timeoutMs: number,
-): Promise<{ text: string; entry: SignedEntry | null } | null> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const p = await findPosition(stack.store, requestId);
-    if (p !== null)
-      for await (const s of stack.store.readEntries(p.logId, p.seq, p.seq)) {
-        const parsed = parseStoredEntry(s.body);
-        return parsed.ok
-          ? { text: describeEntry(parsed.value.entry, parsed.value.entryHash), entry: parsed.value.entry }
-          : { text: `stored entry unreadable (${parsed.error.code}: ${parsed.error.detail})\n`, entry: null };
-      }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return null;
 }
 
 /** The handoffs the recorded graph run sent, planned from its signed entry: no queue is read. */

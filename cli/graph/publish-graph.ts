@@ -18,7 +18,8 @@ import { terminalText } from '../terminal-text.js';
 
 interface Printer {
   ok(kind: 'pack' | 'graph', name: string, digest: string, alias: string, created: boolean): void;
-  fail(kind: 'pack' | 'graph' | 'config', name: string, code: string, message: string, detail?: unknown): void;
+  /** Reports a document not published; false, what the publishing step returns then. */
+  fail(kind: 'pack' | 'graph' | 'config', name: string, code: string, message: string, detail?: unknown): false;
 }
 
 function printer(io: CliIo, json: boolean): Printer {
@@ -37,6 +38,7 @@ function printer(io: CliIo, json: boolean): Printer {
         io.stdout(
           `${JSON.stringify({ kind, name, published: false, code, ...(detail === undefined ? {} : { detail }) })}\n`,
         );
+      return false;
     },
   };
 }
@@ -52,28 +54,19 @@ export async function publishGraph(
 ): Promise<boolean> {
   const p = printer(io, json);
   const read = await readProject(configPath, graphPath);
-  if (!read.ok) {
-    p.fail('config', configPath, read.error.code, read.error.message);
-    return false;
-  }
+  if (!read.ok) return p.fail('config', configPath, read.error.code, read.error.message);
   const graph = await readFileOr(graphPath);
-  if (!graph.ok) {
-    p.fail('graph', graphPath, 'JPS-GRAPH-READ', `cannot read ${graphPath}: ${graph.message}`);
-    return false;
-  }
+  if (!graph.ok) return p.fail('graph', graphPath, 'JPS-GRAPH-READ', `cannot read ${graphPath}: ${graph.message}`);
   const project = read.project;
   const v = validateGraph(graph.bytes, project);
   if (v.status !== 'valid') {
     for (const d of v.diagnostics)
       io.stderr(`  ${terminalText(`${d.code}${d.path ? ` at ${d.path}` : ''}: ${d.message}`)}\n`);
-    p.fail('graph', graphPath, 'graph-invalid', 'the graph is not valid; nothing published', v.diagnostics);
-    return false;
+    return p.fail('graph', graphPath, 'graph-invalid', 'the graph is not valid; nothing published', v.diagnostics);
   }
   const closure = closureOf(graph.bytes, project);
-  if (!closure.ok) {
-    p.fail('graph', graphPath, 'graph-not-closed', closure.findings.map((f) => f.message).join('; '));
-    return false;
-  }
+  if (!closure.ok)
+    return p.fail('graph', graphPath, 'graph-not-closed', closure.findings.map((f) => f.message).join('; '));
   const gate = await publishGate(
     read.loaded,
     {
@@ -83,10 +76,7 @@ export async function publishGraph(
     skipTests,
     io,
   );
-  if (!gate.ok) {
-    p.fail('graph', graphPath, 'tests-failed', gate.message);
-    return false;
-  }
+  if (!gate.ok) return p.fail('graph', graphPath, 'tests-failed', gate.message);
   const rows = gate.testedRows;
   let failed = false;
   for (const name of Object.keys(closure.closure.packs))
@@ -101,21 +91,13 @@ export async function publishGraph(
 
 async function publishPack(name: string, project: GraphProject, stack: StackClients, p: Printer): Promise<boolean> {
   const file = project.packs.get(name);
-  if (!file?.ok) {
-    p.fail('pack', name, 'pack-missing', 'not readable');
-    return false;
-  }
+  if (!file?.ok) return p.fail('pack', name, 'pack-missing', 'not readable');
   const v = validatePack(file.bytes);
-  if (!v.conformant || !v.pack) {
-    p.fail('pack', name, 'pack-not-conformant', `not conformant (${v.class}); not published`, v.diagnostics);
-    return false;
-  }
+  if (!v.conformant || !v.pack)
+    return p.fail('pack', name, 'pack-not-conformant', `not conformant (${v.class}); not published`, v.diagnostics);
   const plain = v.pack.plain as { id: string; version: string };
   const out = await stack.registry.publish(String(plain.id), String(plain.version), file.bytes);
-  if (!out.ok) {
-    p.fail('pack', name, out.code, out.message);
-    return false;
-  }
+  if (!out.ok) return p.fail('pack', name, out.code, out.message);
   p.ok('pack', name, out.digest, out.alias, out.created);
   return true;
 }
@@ -153,18 +135,13 @@ async function publishOne(
   testedRows: TestedRows | undefined,
 ): Promise<boolean> {
   const closure = closureOf(bytes, project);
-  if (!closure.ok) {
-    p.fail('graph', name, 'graph-not-closed', closure.findings.map((f) => f.message).join('; '));
-    return false;
-  }
+  if (!closure.ok) return p.fail('graph', name, 'graph-not-closed', closure.findings.map((f) => f.message).join('; '));
   const out = await stack.graphs.publishGraph(
     bytes,
     testedRows === undefined ? closure.closure : { ...closure.closure, testedRows },
   );
-  if (!out.ok) {
-    p.fail('graph', name, out.code, out.message, out.code === 'graph-not-closed' ? out.findings : undefined);
-    return false;
-  }
+  if (!out.ok)
+    return p.fail('graph', name, out.code, out.message, out.code === 'graph-not-closed' ? out.findings : undefined);
   p.ok('graph', name, out.digest, out.alias, out.created);
   return true;
 }

@@ -20,6 +20,7 @@ import {
   type VerifyFiles,
   type WitnessInputs,
 } from '../../core/ledger/verify/index.js';
+import { toHex } from '../../core/ledger/primitives/index.js';
 import { verifyAll, webCryptoEd25519Works, type SignatureQuery } from './webcrypto-ed25519.js';
 
 export type Ed25519Engine = 'webcrypto' | 'noble';
@@ -53,7 +54,6 @@ function countLines(bytes: Uint8Array): number {
   return Math.max(1, n);
 }
 
-const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -109,7 +109,7 @@ export async function verifyOffline(files: VerifyFiles, options: OfflineOptions)
       secondPass = true;
       const known = new Map<string, { message: Uint8Array; ok: boolean }[]>();
       queries.forEach((q, i) => {
-        const id = `${hex(q.signature)}:${hex(q.publicKey)}`;
+        const id = `${toHex(q.signature)}:${toHex(q.publicKey)}`;
         let list = known.get(id);
         if (list === undefined) known.set(id, (list = []));
         list.push({ message: q.message, ok: answers[i] as boolean });
@@ -118,7 +118,7 @@ export async function verifyOffline(files: VerifyFiles, options: OfflineOptions)
         ...portableLedgerCrypto,
         name: 'webcrypto (answers)',
         ed25519Verify: (signature, message, publicKey) => {
-          const hit = known.get(`${hex(signature)}:${hex(publicKey)}`)?.find((k) => sameBytes(k.message, message));
+          const hit = known.get(`${toHex(signature)}:${toHex(publicKey)}`)?.find((k) => sameBytes(k.message, message));
           return hit !== undefined ? hit.ok : verifyEd25519(signature, message, publicKey, 'noble');
         },
       };

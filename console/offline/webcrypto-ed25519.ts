@@ -3,13 +3,12 @@
  * and the ledger's verification is synchronous, so signatures are verified in batches between verification runs
  * (docs/adr/0186-offline-verification-page.md); signature.ts's strict pre-checks still run first on every call.
  */
+import { fromHex, toHex } from '../../core/ledger/primitives/index.js';
 
 /** RFC 8032 §7.1 TEST 1 (empty message): proves the browser's Ed25519 works before it is trusted. */
 const TEST_PUBLIC = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
 const TEST_SIGNATURE =
   'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b';
-
-const fromHex = (s: string): Uint8Array => Uint8Array.from(s.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
 
 export interface SignatureQuery {
   readonly signature: Uint8Array;
@@ -46,7 +45,7 @@ export async function verifyAll(
   const subtle = globalThis.crypto.subtle;
   const keys = new Map<string, Promise<CryptoKey | null>>();
   const keyOf = (pub: Uint8Array): Promise<CryptoKey | null> => {
-    const id = Array.from(pub, (b) => b.toString(16).padStart(2, '0')).join('');
+    const id = toHex(pub);
     let k = keys.get(id);
     if (k === undefined) {
       k = subtle.importKey('raw', buf(pub), ALG, false, ['verify']).catch(() => null);

@@ -14,7 +14,7 @@ import { correlationText, visible } from './format.js';
 import { LightElement, tableHead } from './light-element.js';
 import { load, shown, type Load } from './loader.js';
 import { merklePath } from './merkle-path.js';
-import { graphRunEntrySection, graphRunFacts } from './graph-entry.js';
+import { graphRunEntrySection, graphRunFacts, recordFacts } from './graph-entry.js';
 
 const SIGNATURE_TEXT: Record<string, string> = {
   ok: 'valid: verifies under the pinned entry key',
@@ -263,16 +263,12 @@ export class EntryPage extends LightElement {
       >, key
       <code>${visible(e.keyId)}</code
       >${d.policyProblem ? html` <span class="muted">(${visible(d.policyProblem)})</span>` : nothing}`;
-    if (e.kind === 'graph-run')
-      return html`<section aria-labelledby="result-h">
-          <h2 id="result-h">What was decided</h2>
-          ${this.result(e)}
-        </section>
-        ${graphRunFacts(e, signature)}`;
-    return html`<section aria-labelledby="result-h">
-        <h2 id="result-h">What was decided</h2>
-        ${this.result(e)}
-      </section>
+    const decided = html`<section aria-labelledby="result-h">
+      <h2 id="result-h">What was decided</h2>
+      ${this.result(e)}
+    </section>`;
+    if (e.kind === 'graph-run') return html`${decided} ${graphRunFacts(e, signature)}`;
+    return html`${decided}
       <section aria-labelledby="facts-h">
         <h2 id="facts-h">What it was decided on</h2>
         <dl class="facts">
@@ -310,18 +306,7 @@ export class EntryPage extends LightElement {
                   <dd><code>${e.dispositionDigest}</code></dd>`
               : nothing
           }
-          <dt>Previous entry hash</dt>
-          <dd><code>${visible(e.prevHash)}</code></dd>
-          <dt>Work</dt>
-          <dd>${e.work}${e.workBudget !== null ? ` of a budget of ${e.workBudget}` : ''} units</dd>
-          <dt>Evaluator</dt>
-          <dd>
-            ${visible(e.evaluator.name)} ${visible(e.evaluator.version)}, build <code>${e.evaluator.buildDigest}</code>
-          </dd>
-          <dt>Recorded</dt>
-          <dd>${visible(e.time)}</dd>
-          <dt>Signature</dt>
-          <dd>${signature}</dd>
+          ${recordFacts(e, signature)}
         </dl>
       </section>`;
   }

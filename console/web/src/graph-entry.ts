@@ -118,18 +118,21 @@ export function graphRunFacts(e: GraphRunEntry, signature: TemplateResult): Temp
       <dd><code>${e.requestDigest}</code></dd>
       <dt>Inputs digest</dt>
       <dd><code>${visible(e.inputsDigest)}</code></dd>
-      <dt>Previous entry hash</dt>
-      <dd><code>${visible(e.prevHash)}</code></dd>
-      <dt>Work</dt>
-      <dd>${e.work} of a budget of ${e.workBudget} units</dd>
-      <dt>Evaluator</dt>
-      <dd>
-        ${visible(e.evaluator.name)} ${visible(e.evaluator.version)}, build <code>${e.evaluator.buildDigest}</code>
-      </dd>
-      <dt>Recorded</dt>
-      <dd>${visible(e.time)}</dd>
-      <dt>Signature</dt>
-      <dd>${signature}</dd>
+      ${recordFacts(e, signature)}
     </dl>
   </section>`;
+}
+
+/** The facts every entry ends with, a graph run's and a single evaluation's alike: its chain link, work and signer. */
+export function recordFacts(e: SignedEntry, signature: TemplateResult): TemplateResult {
+  return html`<dt>Previous entry hash</dt>
+    <dd><code>${visible(e.prevHash)}</code></dd>
+    <dt>Work</dt>
+    <dd>${e.work}${e.workBudget !== null ? ` of a budget of ${e.workBudget}` : ''} units</dd>
+    <dt>Evaluator</dt>
+    <dd>${visible(e.evaluator.name)} ${visible(e.evaluator.version)}, build <code>${e.evaluator.buildDigest}</code></dd>
+    <dt>Recorded</dt>
+    <dd>${visible(e.time)}</dd>
+    <dt>Signature</dt>
+    <dd>${signature}</dd>`;
 }

@@ -109,12 +109,11 @@ export class OverviewPage extends LightElement {
 
   private witnessJudgement(w: WitnessView, policy: WitnessPolicySummary) {
     if (w.policy === null) return html`<p class="muted" data-witness-policy="none">No witness policy was given.</p>`;
-    const v = w;
-    const verdict = v.verdict;
+    const verdict = w.verdict;
     return html`<table class="witnesses" data-witnesses-ready="true">
         ${tableHead(['Log', 'Newest checkpoint', 'Cosigned by', 'Policy'])}
         <tbody>
-          ${(v.logs ?? []).map(
+          ${(w.logs ?? []).map(
             (l) =>
               html`<tr data-witness-log=${l.logId} data-meets-policy=${String(l.meetsPolicy)}>
                 <th scope="row">${visible(l.logId)}</th>
