@@ -14,12 +14,16 @@ import { err, ok, type Result } from '../result.js';
 import { REQUEST_ID_PATTERN } from '../admission/request-format.js';
 import { LOG_ID_PATTERN } from '../ledger/entries/entry-rules.js';
 import { isRec } from '../ledger/primitives/shape.js';
+import { MAX_GROUP_MEMBERS } from '../ledger/store/store.js';
 
 export const DELIVERY_JOB_FORMAT = 'docket.delivery-job/1';
-/** A FIFO batch carries at most 10 records, so one log's share of a batch is at most 10 entries. */
-export const MAX_JOB_ENTRIES = 10;
-/** Far above the largest valid job (~1.9 KB); the reader refuses anything longer before parsing it. */
-export const MAX_JOB_BYTES = 4096;
+/**
+ * A job names at most one bundle's entries, so the deliver function reads each bundle once, not once per ten entries
+ * (docs/adr/0506-a-batch-is-one-bundle.md).
+ */
+export const MAX_JOB_ENTRIES = MAX_GROUP_MEMBERS;
+/** Far above the largest valid job (~11.5 KB); the reader refuses anything longer before parsing it. */
+export const MAX_JOB_BYTES = 32_768;
 
 export interface DeliveryJobEntry {
   readonly seq: number;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { LedgerStore, StoredEntry } from '../../core/ledger/store/store.js';
 import { rawEntry } from './entry-fixture.js';
 import { GROUP_MAX_BYTES } from '../../core/ledger/write/append.js';
-import { findPosition, MAX_GROUP_MEMBERS } from '../../core/ledger/index.js';
+import { findPosition, MAX_GROUP_MEMBERS, MAX_MARKER_MEMBERS } from '../../core/ledger/index.js';
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -144,11 +144,16 @@ export function ledgerStoreBehaviour(name: string, makeStore: () => LedgerStore)
       expect(await collect(store.readMarkers(`${log}0`, 0))).toEqual([]);
     });
 
-    it('refuses to write a marker that is not one: no positions, more than ten, seqs out of order, an id twice', async () => {
+    it('refuses to write a marker that is not one: no positions, more than one bundle holds, seqs out of order, an id twice', async () => {
       const store = makeStore();
       const log = fresh('bad-marks');
       const at = (seq: number, requestId = `r${seq}`) => ({ seq, requestId });
-      for (const positions of [[], Array.from({ length: 11 }, (_, i) => at(i)), [at(2), at(1)], [at(1), at(2, 'r1')]])
+      for (const positions of [
+        [],
+        Array.from({ length: MAX_MARKER_MEMBERS + 1 }, (_, i) => at(i)),
+        [at(2), at(1)],
+        [at(1), at(2, 'r1')],
+      ])
         await expect(store.putMarkerIfAbsent({ logId: log, positions })).rejects.toBeInstanceOf(RangeError);
       expect(await collect(store.readMarkers(log, 0))).toEqual([]);
     });

@@ -11,7 +11,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { handleBatch, type BatchOutcome, type BatchRecord } from '../../core/pipeline/batch.js';
 import type { DeliveredJob } from '../../core/pipeline/deliver-job.js';
-import { deliveryJobBytes, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
+import { deliveryJobBytes, MAX_JOB_BYTES, type DeliveryJob } from '../../core/pipeline/delivery-job.js';
 import type { OwedMessages } from '../../core/pipeline/fan-out.js';
 import type { OutboxPorts } from '../../core/pipeline/outbox.js';
 import type { OutboxHandoff } from '../../core/pipeline/ports.js';
@@ -200,7 +200,10 @@ describe('the deliver runtime', () => {
         body: `{"entries":${entries},"extra":1,"format":"docket.delivery-job/1","logId":"d-0"}`,
         why: /exactly the members/,
       },
-      oversize: { body: good + ' '.repeat(4097 - good.length), why: /at most 4096 bytes/ },
+      oversize: {
+        body: good + ' '.repeat(MAX_JOB_BYTES + 1 - good.length),
+        why: new RegExp(`at most ${MAX_JOB_BYTES} bytes`),
+      },
     };
     const out = recordingOutbox();
     const obs = recordingObserver();

@@ -56,8 +56,15 @@ export interface BatchMarker {
   readonly positions: readonly { readonly seq: number; readonly requestId: string }[];
 }
 
-/** The most positions one marker names: a delivery job names at most 10 entries (core/pipeline/delivery-job.ts). */
-export const MAX_MARKER_MEMBERS = 10;
+/**
+ * The largest group, and so the most entries one bundle item holds (ADR 0400): a reader looking for seq s reads the
+ * items keyed s-63..s, since one of them is the item that holds it. 64 is what the evaluate function processes of a
+ * batch at once, so the requests of a batch go in one bundle (docs/adr/0506-a-batch-is-one-bundle.md).
+ */
+export const MAX_GROUP_MEMBERS = 64;
+
+/** The most positions one marker names: a delivery job's, at most one bundle's entries (core/pipeline/delivery-job.ts). */
+export const MAX_MARKER_MEMBERS = MAX_GROUP_MEMBERS;
 
 /** The seq a marker is keyed by: its last (highest) position's. */
 export const markerKey = (m: BatchMarker): number => m.positions[m.positions.length - 1]!.seq;
@@ -124,13 +131,6 @@ export interface LedgerStore {
 export class StoreReadError extends Error {
   readonly code = 'store-read-incomplete';
 }
-
-/**
- * The largest group, and so the most entries one bundle item holds (ADR 0400): a reader looking for seq s reads the
- * items keyed s-63..s, since one of them is the item that holds it. 64 is what the evaluate function processes of a
- * batch at once, so the requests of a batch go in one bundle (docs/adr/0506-a-batch-is-one-bundle.md).
- */
-export const MAX_GROUP_MEMBERS = 64;
 
 /** A group is 1..MAX_GROUP_MEMBERS entries of one log with contiguous ascending seqs (one bundle, ADR 0400). */
 export function checkGroup(entries: readonly StoredEntry[]): void {
