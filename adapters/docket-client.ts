@@ -164,6 +164,7 @@ export function docketClient(o: DocketClientOptions): DocketClient {
     ...(o.region !== undefined ? { region: o.region } : {}),
     ...(o.credentials !== undefined ? { credentials: o.credentials } : {}),
     ...(o.maxAttempts !== undefined ? { maxAttempts: o.maxAttempts } : {}),
+    ...(o.maxSockets !== undefined ? { maxSockets: o.maxSockets } : {}),
   };
   const own: { destroy(): void }[] = [];
   const made = <T extends { destroy(): void }>(c: T): T => (own.push(c), c);

@@ -10,6 +10,7 @@ import { entryItem as wireEntryItem } from '../../adapters/ledger-entry-item.js'
 import { markerItem as wireMarkerItem } from '../../adapters/ledger-marker-item.js';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { readLedgerMessage } from '../../core/pipeline/ledger-message.js';
+import { MAX_JOB_ENTRIES } from '../../core/pipeline/delivery-job.js';
 import { sequenceMessage } from '../../core/pipeline/sequencing.js';
 import { createSequenceRuntime } from '../../functions/lib/sequence-runtime.js';
 import { modelledSqsClient } from '../../bench/support/aws-model/modelled-sqs-client.js';
@@ -625,17 +626,18 @@ describe('the scale model end to end', () => {
     expect(run.ledgerWcuPerEntry).toBeLessThan(2);
   });
 
-  it('sends the delivery jobs of each log of each batch, ten entries a job, and each job is delivered once in a run without redeliveries', async () => {
+  it(`sends the delivery jobs of each log of each batch, ${MAX_JOB_ENTRIES} entries a job at most, and each job is delivered once in a run without redeliveries`, async () => {
     const stage = await simulate(work, o, { kind: 'backlog' });
     expect(stage.redelivered).toBe(0);
     const b = stage.breakdown;
     const { jobsSent } = stage.delivery;
-    // Per batch and log ⌈entries / 10⌉ jobs: at least one per log of each batch and one per ten entries, and at most
-    // one per log of each batch plus one per ten entries beyond the first of each.
+    // Per batch and log ⌈entries / MAX_JOB_ENTRIES⌉ jobs: at least one per log of each batch and one per
+    // MAX_JOB_ENTRIES entries, and at most one per log of each batch plus one per MAX_JOB_ENTRIES beyond the first.
     const logBatches = Math.round(b.batches * b.groupsPerBatch);
-    expect(jobsSent).toBeGreaterThanOrEqual(Math.max(logBatches, Math.ceil(o.appends / 10)));
-    expect(jobsSent).toBeLessThanOrEqual(logBatches + (o.appends - logBatches) / 10);
-    expect(jobsSent).toBeGreaterThan(logBatches); // a log's share of a batch of packs is over ten requests
+    expect(jobsSent).toBeGreaterThanOrEqual(Math.max(logBatches, Math.ceil(o.appends / MAX_JOB_ENTRIES)));
+    expect(jobsSent).toBeLessThanOrEqual(logBatches + (o.appends - logBatches) / MAX_JOB_ENTRIES);
+    // A log's share of a backlog's batch is one bundle: well over ten entries a job.
+    expect(o.appends / jobsSent).toBeGreaterThan(10);
     expect(stage.delivery.jobsDelivered).toBe(jobsSent);
     expect(stage.delivery.jobsRefused).toBe(0);
     expect(stage.deliveries).toMatchObject({ missing: 0, repeats: 0, unexpected: 0 });
