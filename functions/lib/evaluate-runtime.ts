@@ -76,7 +76,7 @@ export interface RuntimeParts {
 export const RECORD_CONCURRENCY = MAX_GROUP_MEMBERS;
 
 /** Each request in flight has a claim and an archive put open at once; the head read and the bundle put need one more. */
-export const DYNAMODB_SOCKETS = 2 * RECORD_CONCURRENCY + 2;
+const DYNAMODB_SOCKETS = 2 * RECORD_CONCURRENCY + 2;
 
 export function createEvaluateRuntime(parts: RuntimeParts): EvaluateRuntime {
   const obs = parts.observability ?? silentObservability;

@@ -18,7 +18,7 @@ import { verifyLedger } from '../../core/ledger/verify/index.js';
 import { DynamoDbLedgerStore } from '../../adapters/dynamodb-ledger-store.js';
 import { createDynamoDbClient } from '../../adapters/aws-clients.js';
 import { MemoryLedgerStore } from '../../core/ledger/store/memory-store.js';
-import { MAX_GROUP_MEMBERS, StoreReadError } from '../../core/ledger/store/store.js';
+import { MAX_GROUP_MEMBERS, MAX_MARKER_MEMBERS, StoreReadError } from '../../core/ledger/store/store.js';
 import { appendOnce, slotCommits } from '../../core/ledger/write/append.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
 import { fixtureTemplate } from '../localstack/fixture-template.js';
@@ -120,7 +120,23 @@ describe('the DynamoDB ledger store over the wire', () => {
     // The item's JSON, type tags and quotes included, bounds what DynamoDB meters for it from above.
     expect(JSON.stringify(stored.Item).length).toBeLessThan(1024);
     expect(await collect(store.readMarkers(log, 0))).toEqual([{ logId: log, positions }]);
+    // A job of one whole bundle (ADR 0506): 64 UUID positions stay under 4 KB, four write units at the most.
+    const whole = Array.from({ length: MAX_MARKER_MEMBERS }, (_, i) => ({
+      seq: 40 + i,
+      requestId: crypto.randomUUID(),
+    }));
+    expect(await store.putMarkerIfAbsent({ logId: log, positions: whole })).toBe(true);
+    const wholeItem = await client.send(
+      new GetItemCommand({
+        TableName: TABLE,
+        Key: { pk: { S: `mark#${log}` }, sk: { N: '103' } },
+        ConsistentRead: true,
+      }),
+    );
+    expect(JSON.stringify(wholeItem.Item).length).toBeLessThan(4096);
+    expect(await collect(store.readMarkers(log, 40))).toEqual([{ logId: log, positions: whole }]);
     const good = markerItem({ logId: log, positions: [{ seq: 3, requestId: 'a' }] });
+    const tooMany = markerItem({ logId: log, positions: whole });
     const bad: [string, Record<string, AttributeValue>][] = [
       ['an extra attribute', { ...good, logId: { S: log } }],
       ['seqs not a list', { ...good, seqs: { N: '3' } }],
@@ -129,6 +145,15 @@ describe('the DynamoDB ledger store over the wire', () => {
       ['lists of two lengths', { ...good, requestIds: { L: [{ S: 'a' }, { S: 'b' }] } }],
       ['a key other than its last seq', { ...good, sk: { N: '4' } }],
       ['no members', { ...good, seqs: { L: [] }, requestIds: { L: [] } }],
+      [
+        'more positions than a job names',
+        {
+          ...tooMany,
+          sk: { N: '104' },
+          seqs: { L: [...tooMany.seqs!.L!, { N: '104' }] },
+          requestIds: { L: [...tooMany.requestIds!.L!, { S: 'one-more' }] },
+        },
+      ],
     ];
     for (const [what, item] of bad) {
       const planted = `marker-bad-${Date.now()}-${what.replace(/\W/g, '')}`;
