@@ -32,7 +32,6 @@ import { readTrustPolicy } from '../../../core/ledger/trust-policy/trust-policy.
 import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledger/verify/index.js';
 import { checkpointLog } from '../../../core/ledger/write/checkpoint-writer.js';
 import { backoffDelayMs } from '../../../core/ledger/write/append.js';
-import type { SQSEvent } from 'aws-lambda';
 import type { DeliveryJobSender } from '../../../core/pipeline/batch.js';
 import { deliveryJobBytes } from '../../../core/pipeline/delivery-job.js';
 import type { RouteQueueConfig } from '../../../core/pipeline/handoff-plan.js';
@@ -64,7 +63,7 @@ import {
 import { DocketConfigError, validateConfig, type DocketConfig } from '../../../infra/config.js';
 import { modelledSqsClient } from './modelled-sqs-client.js';
 import { RetryQuota, ThrottlingError } from './sdk-retry.js';
-import { SimQueue, type QueuedMessage } from './sqs-queue.js';
+import { SimQueue, sqsEvent, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
 import type { StoredEntry } from '../../../core/ledger/store/store.js';
 
@@ -268,10 +267,14 @@ export interface ByteRange {
   readonly max: number;
 }
 
+/** The mean of `f` over `xs` (0 over none). */
+const meanOf = <T>(xs: readonly T[], f: (x: T) => number): number =>
+  xs.length === 0 ? 0 : xs.reduce((s, x) => s + f(x), 0) / xs.length;
+
 const rangeOf = (xs: readonly number[]): ByteRange =>
   xs.length === 0
     ? { min: 0, mean: 0, max: 0 }
-    : { min: Math.min(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length, max: Math.max(...xs) };
+    : { min: Math.min(...xs), mean: meanOf(xs, (x) => x), max: Math.max(...xs) };
 
 /** The requests of a run: the same bytes for every run of the same seed. */
 export interface Workload {
@@ -314,16 +317,6 @@ const ENTRY_KEYS = keyPairFromSeed(new Uint8Array(32).fill(3));
 const CHECKPOINT_KEYS = keyPairFromSeed(new Uint8Array(32).fill(4));
 const ORIGIN = { environment: 'scale-model', table: 'docket-ledger' };
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-
-function pipelineConfig(logIds: readonly string[]): PipelineConfig {
-  return {
-    logIds,
-    supportedExtensions: [],
-    defaultWorkBudget: 100_000,
-    maxWorkBudget: 1_000_000,
-    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
-  };
-}
 
 /** The deliver function's route queues. */
 const ROUTES: RouteQueueConfig = {
@@ -382,13 +375,11 @@ class Instance {
   /** When the CPU reading the latest record is done: its archive put and claim leave after it (ADR 0402). */
   private readAt = 0;
   readonly site: CallSite;
-  readonly sqsSite: CallSite;
   current: BatchTimes | undefined;
   private readonly runtime: EvaluateRuntime;
 
   constructor(world: World, index: number) {
     const { clock, meter, o } = world;
-    const quota = new RetryQuota();
     const rand = prng(o.seed * 7919 + index);
     // A call leaves once the CPU spent just before it is done: the signature before a slot write, the read of the
     // request before its archive put and claim (the only CPU between a record's awaits and those calls); a record's
@@ -398,10 +389,7 @@ class Instance {
       return until > clock.now ? clock.until(until) : Promise.resolve();
     };
     this.site = {
-      clock,
-      meter,
-      latency: world.latency,
-      retry: { sleep: (ms) => clock.sleep(ms), rand, quota },
+      ...world.site(rand),
       cpuDone,
       onSlotWrite: (sent, answered) => {
         const b = this.current;
@@ -415,7 +403,6 @@ class Instance {
         if (b !== undefined) b.headReadAnswered = Math.max(b.headReadAnswered ?? 0, answered);
       },
     };
-    this.sqsSite = { ...this.site, onMessagingCall: (service, bytes) => world.messaged(service, bytes) };
     const inner = signerFromKeyPair(ENTRY_KEYS);
     // Signing is synchronous inside buildEntry: its CPU is queued and paid before the instance's next call.
     const signer: Signer = { keyId: inner.keyId, sign: (m) => ((this.signedAt = this.spend(o.signMs)), inner.sign(m)) };
@@ -463,7 +450,7 @@ class Instance {
     const jobs: DeliveryJobSender = {
       send: async (list) => {
         for (let i = 0; i < list.length; i += 10)
-          await sqsRoundTrip(this.sqsSite, 'sqs-standard', () => {
+          await sqsRoundTrip(world, 'sqs-standard', () => {
             world.delivery.sqsCalls += 1;
             for (const job of list.slice(i, i + 10)) {
               const bytes = deliveryJobBytes(job);
@@ -481,7 +468,7 @@ class Instance {
       ledger,
       jobs,
       deadLetter: async () => {
-        await sqsRoundTrip(this.sqsSite, 'sqs-standard', () => undefined); // the dead-letter send
+        await sqsRoundTrip(world, 'sqs-standard', () => undefined); // the dead-letter send
         world.deadLettered += 1;
       },
     });
@@ -528,37 +515,13 @@ class Instance {
       this.current = undefined;
       for (const f of answer.batchItemFailures) byId.delete(f.itemIdentifier);
       world.failedRecords += answer.batchItemFailures.length;
-      await sqsRoundTrip(this.sqsSite, 'sqs-fifo', async () => {
+      await sqsRoundTrip(world, 'sqs-fifo', async () => {
         queue.delete([...byId.values()]);
         times.deleted = clock.now;
         world.onDeleted(times);
       });
     }
   }
-}
-
-/** Queue messages as the event source mapping hands them to a function: an SQS event. */
-export function sqsEvent(messages: readonly QueuedMessage[]): SQSEvent {
-  return {
-    Records: messages.map((m) => ({
-      messageId: m.messageId,
-      receiptHandle: m.messageId,
-      body: m.body,
-      attributes: {
-        ApproximateReceiveCount: String(m.receiveCount),
-        // Epoch ms on the virtual clock: the sequence function carries it on into the ledger message.
-        SentTimestamp: String(Math.floor(m.sentAt)),
-        SenderId: 'scale-model',
-        ApproximateFirstReceiveTimestamp: '0',
-        ...(m.group !== undefined ? { MessageGroupId: m.group } : {}),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:scale-model',
-      awsRegion: 'eu-west-1',
-    })),
-  };
 }
 
 /**
@@ -579,34 +542,34 @@ function pickUpOf(world: World, queue: QueueKind): () => number {
 const payloadBytes = (messages: readonly QueuedMessage[]): number =>
   messages.reduce((n, m) => n + Buffer.byteLength(m.body, 'utf8'), 0);
 
-/** An SQS or SNS call: half a latency there, the service's answer, half a latency back. */
+/** A function's SQS or SNS call, counted and priced: half a latency there, the service's answer, half a latency back. */
 async function sqsRoundTrip<T>(
-  site: CallSite,
+  world: World,
   service: MessagingService,
   serve: () => Promise<T> | T,
   payload = 0,
 ): Promise<T> {
-  site.onMessagingCall?.(service, payload);
-  const l = service === 'sns' ? site.latency.sns() : site.latency.sqs();
-  await site.clock.sleep(l / 2);
+  world.messaged(service, payload);
+  const l = service === 'sns' ? world.latency.sns() : world.latency.sqs();
+  await world.clock.sleep(l / 2);
   const out = await serve();
-  await site.clock.sleep(l / 2);
+  await world.clock.sleep(l / 2);
   return out;
 }
 
 /**
- * The outbox's batch ports as a function sends them from `site`: calls of ≤ 10 entries each, one after another
- * (adapters/sqs.ts, adapters/sns.ts); each handoff and notification is tallied as the service applies it, and a
- * notification's first publish is when its requester is notified.
+ * The outbox's batch ports as a function sends them: calls of ≤ 10 entries each, one after another (adapters/sqs.ts,
+ * adapters/sns.ts); each handoff and notification is tallied as the service applies it, and a notification's first
+ * publish is when its requester is notified.
  */
-function sendingPorts(world: World, site: CallSite): OutboxPorts {
+function sendingPorts(world: World): OutboxPorts {
   const { clock } = world;
   const batchCalls = async (
     service: MessagingService,
     n: number,
     applied: (from: number, to: number) => void,
   ): Promise<{ failed: [] }> => {
-    for (let i = 0; i < n; i += 10) await sqsRoundTrip(site, service, () => applied(i, Math.min(n, i + 10)));
+    for (let i = 0; i < n; i += 10) await sqsRoundTrip(world, service, () => applied(i, Math.min(n, i + 10)));
     return { failed: [] };
   };
   return {
@@ -652,21 +615,19 @@ const requestIdOf = (body: string): string => (JSON.parse(body) as { requestId: 
 function startDeliveryConsumer(world: World, index: number): void {
   const { clock } = world;
   const site = world.site(prng(world.o.seed * 104_729 + index));
-  const sqsSite: CallSite = { ...site, onMessagingCall: (service, bytes) => world.messaged(service, bytes) };
   void consumeDeliveryJobs({
     clock,
     queue: world.deliveryQueue,
     batchSize: world.shape.batchSize,
-    sqs: (serve) => sqsRoundTrip(sqsSite, 'sqs-standard', serve),
+    sqs: (serve) => sqsRoundTrip(world, 'sqs-standard', serve),
     received: () => world.messaged('sqs-standard'),
     pickUpMs: pickUpOf(world, 'standard'),
     store: new ModelledLedgerStore(world.table, site),
     packs: modelledPacks(world, site),
-    outbox: sendingPorts(world, sqsSite),
+    outbox: sendingPorts(world),
     config: ROUTES,
     counts: world.delivery,
     redelivered: (requestId) => world.tally.redeliveredRequest(requestId),
-    sqsEvent,
   });
 }
 
@@ -705,16 +666,19 @@ class World {
   ) {
     this.shape = deployedShape(o.deployment);
     this.meter = new CapacityMeter(o.throttle);
-    this.config = pipelineConfig(logIdsFor(this.shape.logs));
+    this.config = {
+      logIds: logIdsFor(this.shape.logs),
+      supportedExtensions: [],
+      defaultWorkBudget: 100_000,
+      maxWorkBudget: 1_000_000,
+      evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
+    };
     this.latency = profileLatency(o.profile, prng(o.seed));
     this.deliveryQueue = new SimQueue(this.clock, 'standard', this.shape.visibilityTimeoutSeconds * 1000);
   }
 
-  /** A function instance's SDK call site: its own retry quota and jitter draws, no CPU of its own between calls. */
   site(rand: () => number): CallSite {
-    const { clock } = this;
-    const retry = { sleep: (ms: number) => clock.sleep(ms), rand, quota: new RetryQuota() };
-    return { clock, meter: this.meter, latency: this.latency, retry, cpuDone: () => Promise.resolve() };
+    return callSite(this.clock, this.meter, this.latency, rand);
   }
 
   messaged(service: MessagingService, payloadBytes = 0): void {
@@ -742,6 +706,12 @@ class World {
   }
 }
 
+/** A function instance's SDK call site: its own retry quota and jitter draws, no CPU of its own between calls. */
+function callSite(clock: VirtualClock, meter: CapacityMeter, latency: CallLatency, rand: () => number): CallSite {
+  const retry = { sleep: (ms: number) => clock.sleep(ms), rand, quota: new RetryQuota() };
+  return { clock, meter, latency, retry, cpuDone: () => Promise.resolve() };
+}
+
 /** The ledger queue's URL in the model (the sequence function's LEDGER_QUEUE_URL). */
 const LEDGER_QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/000000000000/scale-model-ledger.fifo';
 
@@ -750,14 +720,10 @@ const LEDGER_QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/000000000000/scale
  * own runtime (functions/lib/sequence-runtime.ts) over the modelled SQS client — it packs the batch into ledger
  * messages and sends each under the group its digest selects — then the delete of what it did not report failed.
  */
-async function sequence(world: World, index: number, intake: SimQueue, ledgerQueue: SimQueue): Promise<never> {
-  const site: CallSite = {
-    ...world.site(prng(index)),
-    onMessagingCall: (service, bytes) => world.messaged(service, bytes),
-  };
+async function sequence(world: World, intake: SimQueue, ledgerQueue: SimQueue): Promise<never> {
   const runtime = createSequenceRuntime({
     sqs: modelledSqsClient(new Map([[LEDGER_QUEUE_URL, ledgerQueue]]), (service, bytes, serve) =>
-      sqsRoundTrip(site, service, serve, bytes),
+      sqsRoundTrip(world, service, serve, bytes),
     ),
     ledgerQueueUrl: LEDGER_QUEUE_URL,
     logIds: world.config.logIds,
@@ -772,7 +738,7 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
     const answer = await runtime.handle(sqsEvent(messages));
     world.invoked('sequence', world.clock.now - invoked);
     const failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier));
-    await sqsRoundTrip(site, 'sqs-standard', () => intake.delete(messages.filter((m) => !failed.has(m.messageId))));
+    await sqsRoundTrip(world, 'sqs-standard', () => intake.delete(messages.filter((m) => !failed.has(m.messageId))));
   }
 }
 
@@ -831,7 +797,7 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
   };
   for (let i = 0; i < shape.instances; i++) void new Instance(world, i).consume(world, ledgerQueue);
   for (let i = 0; i < shape.deliveryInstances; i++) startDeliveryConsumer(world, i);
-  for (let i = 0; i < shape.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
+  for (let i = 0; i < shape.sequencers; i++) void sequence(world, intake, ledgerQueue);
 
   const send = (i: number): void => {
     world.sentAt.set(work.requestIds[i]!, clock.now);
@@ -971,13 +937,7 @@ export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOption
   const took: number[] = [];
   let next = 0;
   const writer = async (index: number): Promise<void> => {
-    const store = new ModelledLedgerStore(table, {
-      clock,
-      meter,
-      latency,
-      retry: { sleep: (ms) => clock.sleep(ms), rand: prng(o.seed * 7919 + index), quota: new RetryQuota() },
-      cpuDone: () => Promise.resolve(),
-    });
+    const store = new ModelledLedgerStore(table, callSite(clock, meter, latency, prng(o.seed * 7919 + index)));
     while (next < entries.length) {
       const e = entries[next++]!;
       const sent = clock.now;
@@ -1005,12 +965,9 @@ export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOption
 
 function breakdownOf(world: World): BatchBreakdown {
   const b = world.batches.filter((x) => x.records > 0);
-  const mean = (f: (x: BatchTimes) => number): number =>
-    b.length === 0 ? 0 : b.reduce((s, x) => s + f(x), 0) / b.length;
+  const mean = (f: (x: BatchTimes) => number): number => meanOf(b, f);
   const withSlots = b.filter((x) => x.firstSlotSent !== undefined);
-  const meanSlots = (f: (x: BatchTimes) => number): number =>
-    withSlots.length === 0 ? 0 : withSlots.reduce((s, x) => s + f(x), 0) / withSlots.length;
-  const gaps = world.unlockGaps;
+  const meanSlots = (f: (x: BatchTimes) => number): number => meanOf(withSlots, f);
   return {
     batches: b.length,
     recordsPerBatch: mean((x) => x.records),
@@ -1024,7 +981,7 @@ function breakdownOf(world: World): BatchBreakdown {
     slotCallsPerBatch: meanSlots((x) => x.slotCalls),
     afterSlotsMs: meanSlots((x) => x.returned - x.lastSlotAnswered!),
     deleteMs: mean((x) => x.deleted - x.returned),
-    unlockToNextTakeMs: gaps.length === 0 ? 0 : gaps.reduce((s, g) => s + g, 0) / gaps.length,
+    unlockToNextTakeMs: meanOf(world.unlockGaps, (g) => g),
     evaluateUnderLockMs: mean((x) => x.returned - x.invoked),
   };
 }
