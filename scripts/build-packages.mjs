@@ -255,7 +255,6 @@ export function emitTypes(folder, template, outDir, declarations) {
     const rel = relative(dirname(stub), target).split('\\').join('/');
     writeFileSync(stub, `export * from '${rel.startsWith('.') ? rel : `./${rel}`}';\n`);
   }
-  return Object.keys(template.docket.entries).map((e) => join(outDir, 'dist', `${e}.d.ts`));
 }
 
 /** Every path the package.json promises ("exports", "types", "bin"), relative to the package. */
