@@ -11,6 +11,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
+import { denyToEveryone } from './deny-except.js';
 import { durableTableProps, tableArnLiteral } from './durable-table.js';
 import { grantKeyVia } from './key-grants.js';
 
@@ -67,13 +68,7 @@ export class Ledger extends Construct {
       // No timeToLiveAttribute, ever: a TTL deletion would remove signed entries (see LEDGER_REWRITE_ACTIONS).
     });
     this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyEveryRewriteToEveryone',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: [...LEDGER_REWRITE_ACTIONS],
-        resources: [this.tableArnLiteral()],
-      }),
+      denyToEveryone('DenyEveryRewriteToEveryone', [...LEDGER_REWRITE_ACTIONS], this.tableArnLiteral()),
     );
   }
 
@@ -169,16 +164,7 @@ export class Ledger extends Construct {
 
   /** A table-policy Deny of PutItem to every principal the conditions match. */
   private denyPut(sid: string, conditions: Record<string, unknown>): void {
-    this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid,
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:PutItem'],
-        resources: [this.tableArnLiteral()],
-        conditions,
-      }),
-    );
+    this.table.addToResourcePolicy(denyToEveryone(sid, ['dynamodb:PutItem'], this.tableArnLiteral(), conditions));
   }
 
   /** Denies `role` PutItem on any key outside `patterns`. */

@@ -14,6 +14,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
 import { ContentTable } from './content-table.js';
+import { denyToEveryone } from './deny-except.js';
 import { grantKeyVia, keyUseStatement } from './key-grants.js';
 
 export const REGISTRY_REWRITE_ACTIONS = [
@@ -46,13 +47,7 @@ export class Registry extends Construct {
     });
     this.table = content.table;
     this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyEveryRewriteToEveryone',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: [...REGISTRY_REWRITE_ACTIONS],
-        resources: [content.tableArnLiteral()],
-      }),
+      denyToEveryone('DenyEveryRewriteToEveryone', [...REGISTRY_REWRITE_ACTIONS], content.tableArnLiteral()),
     );
     this.publisherPolicy = new iam.ManagedPolicy(this, 'PublisherPolicy', {
       managedPolicyName: `${props.tableName}-publisher`,

@@ -10,6 +10,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
 import { ContentTable } from './content-table.js';
+import { denyExcept, denyToEveryone } from './deny-except.js';
 import { grantKeyVia } from './key-grants.js';
 
 export class RequestArchive extends Construct {
@@ -45,31 +46,22 @@ export class RequestArchive extends Construct {
       }),
     );
     grantKeyVia(this.key, this.purgeRole, ['dynamodb'], ['decrypt']);
-    const resources = [content.tableArnLiteral()];
+    const arn = content.tableArnLiteral();
     this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyRewritesToEveryone',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: [
+      denyToEveryone(
+        'DenyRewritesToEveryone',
+        [
           'dynamodb:UpdateItem',
           'dynamodb:BatchWriteItem',
           'dynamodb:PartiQLUpdate',
           'dynamodb:PartiQLDelete',
           'dynamodb:DeleteTable',
         ],
-        resources,
-      }),
+        arn,
+      ),
     );
     this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyDeleteItemExceptPurgeRole',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:DeleteItem'],
-        resources,
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.purgeRole.roleArn } },
-      }),
+      denyExcept('DenyDeleteItemExceptPurgeRole', ['dynamodb:DeleteItem'], arn, this.purgeRole.roleArn),
     );
   }
 

@@ -12,6 +12,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
+import { denyExcept } from './deny-except.js';
 import { grantKeyVia } from './key-grants.js';
 
 /** Marker member of the placeholder value; handlers refuse to sign while it is present. */
@@ -102,15 +103,9 @@ export class SigningKey extends Construct {
 
   /** Deny GetSecretValue to every principal but the signers (call after every grantSign). */
   seal(): void {
+    const signers = this.signers.map((r) => r.roleArn);
     this.secret.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyReadExceptSigners',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['secretsmanager:GetSecretValue'],
-        resources: ['*'],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.signers.map((r) => r.roleArn) } },
-      }),
+      denyExcept('DenyReadExceptSigners', ['secretsmanager:GetSecretValue'], '*', signers),
     );
   }
 }
