@@ -15,6 +15,10 @@ import { Construct } from 'constructs';
 import { denyExcept } from './deny-except.js';
 import { grantKeyVia } from './key-grants.js';
 
+/** The trust policy parameter's ARN: formatArn keeps the name's leading slash out of the resource path. */
+export const trustPolicyParameterArn = (scope: Construct, name: string): string =>
+  Stack.of(scope).formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') });
+
 /** Marker member of the placeholder value; handlers refuse to sign while it is present. */
 export const SIGNING_SECRET_PLACEHOLDER_MEMBER = 'docketPlaceholder';
 
@@ -86,19 +90,8 @@ export class SigningKey extends Construct {
 
   /** The checkpoint writer reads the trust policy it verifies entries under (ADR 0121); nothing else of this key. */
   grantReadTrustPolicy(role: iam.IRole): void {
-    const stack = Stack.of(this);
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['ssm:GetParameter'],
-        resources: [
-          stack.formatArn({
-            service: 'ssm',
-            resource: 'parameter',
-            resourceName: this.trustPolicyParameterName.replace(/^\//, ''),
-          }),
-        ],
-      }),
-    );
+    const resources = [trustPolicyParameterArn(this, this.trustPolicyParameterName)];
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources }));
   }
 
   /** Deny GetSecretValue to every principal but the signers (call after every grantSign). */
