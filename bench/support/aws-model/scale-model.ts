@@ -28,7 +28,6 @@
 import { createHash } from 'node:crypto';
 import { REQUEST_FORMAT } from '../../../core/admission/request-format.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../../core/ledger/primitives/signature.js';
-import { readTrustPolicy } from '../../../core/ledger/trust-policy/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledger/verify/index.js';
 import { checkpointLog } from '../../../core/ledger/write/checkpoint-writer.js';
 import { backoffDelayMs } from '../../../core/ledger/write/append.js';
@@ -43,6 +42,7 @@ import type { ResultMessage } from '../../../core/pipeline/result-notification.j
 import { createEvaluateRuntime, type EvaluateRuntime } from '../../../functions/lib/evaluate-runtime.js';
 import { ledgerQueueRecords } from '../../../functions/lib/ledger-queue-records.js';
 import { createSequenceRuntime } from '../../../functions/lib/sequence-runtime.js';
+import { readPolicy } from '../generated-ledger.js';
 import { prng } from '../seeded-prng.js';
 import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
 import { CapacityMeter } from './capacity-meter.js';
@@ -327,27 +327,23 @@ const ROUTES: RouteQueueConfig = {
 /** The test trust policy of the run: the model's entry key signs every log from seq 0. */
 function trustPolicy(logIds: readonly string[]) {
   const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
-  const r = readTrustPolicy(
-    new TextEncoder().encode(
-      JSON.stringify({
-        format: 'docket.trust-policy/2',
-        logs: logIds,
-        keys: [
-          { keyId: ENTRY_KEYS.keyId, publicKey: hex(ENTRY_KEYS.publicKey), role: 'entries', validity: from0 },
-          {
-            keyId: CHECKPOINT_KEYS.keyId,
-            publicKey: hex(CHECKPOINT_KEYS.publicKey),
-            role: 'checkpoints',
-            validity: from0,
-          },
-        ],
-        authorities: [ORIGIN],
-        evaluatorBuilds: [BUILD_DIGEST],
-      }),
-    ),
+  return readPolicy(
+    JSON.stringify({
+      format: 'docket.trust-policy/2',
+      logs: logIds,
+      keys: [
+        { keyId: ENTRY_KEYS.keyId, publicKey: hex(ENTRY_KEYS.publicKey), role: 'entries', validity: from0 },
+        {
+          keyId: CHECKPOINT_KEYS.keyId,
+          publicKey: hex(CHECKPOINT_KEYS.publicKey),
+          role: 'checkpoints',
+          validity: from0,
+        },
+      ],
+      authorities: [ORIGIN],
+      evaluatorBuilds: [BUILD_DIGEST],
+    }),
   );
-  if (!r.ok) throw new Error(`scale model trust policy: ${r.error.detail}`);
-  return r.value;
 }
 
 const percentile = (sorted: readonly number[], p: number): number =>
