@@ -27,10 +27,7 @@
  *   --rate r (paced run's requests/s)
  *   --p99-target ms: also bisect, in seven more paced runs, the highest rate whose p99 (to durable) meets the target
  *   (`requestsPerSecondAtP99Target`, and `rateAtP99Target`: its p99, share of the sustained rate, the next rate missed)
- * It also reports the latency to the result notification, `deliveredOnce`, the delivery stage's counts,
- * `evaluateUnderLockMs`, `batchCycleMs` (a log's cycle and its steps), `wruPerEvaluation` / `rruPerEvaluation` (every
- * table), `costPerMillion` (bench/support/aws-model/cost-model.ts, us-east-1) and `tableQuota` (table-quota.ts).
- * With --json the last line is one JSON object: the figures, `baseline` (the bare writes) and `ratio` (/ baseline).
+ * With --json the last line is one JSON object: the figures (`summary`), `baseline` (the bare writes) and `ratio`.
  */
 import './support/node-crypto.js';
 import { readFileSync } from 'node:fs';

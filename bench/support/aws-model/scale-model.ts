@@ -16,14 +16,8 @@
  * Each simulated instance is one Lambda execution environment: its own runtime (ledger writer, head cache, own slots,
  * pack cache), SDK retry quota and one CPU; it receives a batch (≤ 10 messages), is invoked with it as an SQS event,
  * and deletes what the runtime did not report failed. A failed message stays in flight until the visibility timeout
- * returns it. Figures per batch count requests (`recordsPerBatch`), not messages (`messagesPerBatch`).
- *
- * The same-run baseline (`bareWrites`): the same number of bare conditional PutItems of the same entry items (the
- * entries this run stored, one item each) against a fresh modelled table with the same latency and throttling,
- * instances × batch size at once — the floor a pipeline that must write every entry is measured against. Its width is
- * the batch's in messages, as before ledger messages carried several requests, so the ratio compares designs: at
- * RECORD_CONCURRENCY per instance the bare writers, taking the entries log by log, throttle one log's key past the
- * SDK's retries.
+ * returns it. Figures per batch count requests (`recordsPerBatch`), not messages (`messagesPerBatch`). The same-run
+ * baseline is `bareWrites`.
  */
 import { createHash } from 'node:crypto';
 import { REQUEST_FORMAT } from '../../../core/admission/request-format.js';
@@ -919,9 +913,11 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
 }
 
 /**
- * The same-run baseline: `entries` (this run's, in log order) each written as one bare conditional PutItem of its
- * entry item (adapters/ledger-entry-item.ts) to a fresh modelled table — same latency, same per-key limits — by
- * instances × batch size writers at once, each sending its next write when the last is answered.
+ * The same-run baseline, the floor a pipeline that must write every entry is measured against: `entries` (this run's,
+ * in log order) each written as one bare conditional PutItem of its entry item (adapters/ledger-entry-item.ts) to a
+ * fresh modelled table — same latency, same per-key limits — by instances × batch size writers at once (the batch's
+ * width in messages, as before ledger messages carried several requests, so the ratio compares designs), each sending
+ * its next write when the last is answered.
  */
 export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOptions): Promise<BareWrites> {
   const clock = new VirtualClock();
