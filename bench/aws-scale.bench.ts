@@ -30,7 +30,6 @@
  * With --json the last line is one JSON object: the figures (`summary`), `baseline` (the bare writes) and `ratio`.
  */
 import './support/node-crypto.js';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXIT } from '../core/exit-codes.js';
 import { DocketConfigError, resolveConfig, type DocketConfig } from '../infra/config.js';
@@ -47,6 +46,7 @@ import { latencyMeanMs } from './support/aws-model/latency.js';
 import { costPerMillion } from './support/aws-model/cost-model.js';
 import { tableQuota } from './support/aws-model/table-quota.js';
 import { batchCycle, unitsPerEvaluation, usageOf } from './support/aws-model/run-usage.js';
+import { triagePackBytes } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/aws-scale.bench.js';
 
@@ -116,9 +116,7 @@ const o: ScaleOptions = {
 };
 const d = o.deployment;
 
-const root = new URL('../../', import.meta.url);
-const packBytes = new Uint8Array(readFileSync(new URL('examples/data-request-intake-triage.json', root)));
-const work = workload(o.appends, packBytes, o.seed);
+const work = workload(o.appends, triagePackBytes(), o.seed);
 
 interface DesignFigures {
   readonly backlog: RunFigures;
