@@ -26,7 +26,7 @@
  * (on purpose: test/packages/api-report.test.ts fails whenever the built API differs from the committed report).
  */
 import { execFileSync } from 'node:child_process';
-import { builtinModules } from 'node:module';
+import { isBuiltin } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -111,8 +111,6 @@ function packageOf(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
-
-const isBuiltin = (s) => s.startsWith('node:') || builtinModules.includes(s);
 
 /** esbuild bundles of the entries, dependencies external; refuses a bundled NEVER_BUNDLED module. */
 async function bundle(folder, template, outDir) {
