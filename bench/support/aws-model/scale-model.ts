@@ -278,8 +278,6 @@ export interface Workload {
   readonly packDigest: string;
 }
 
-export const logIdsFor = (n: number): string[] => Array.from({ length: n }, (_, i) => `scale-${i}`);
-
 export function workload(n: number, packBytes: Uint8Array, seed: number): Workload {
   const packDigest = createHash('sha256').update(packBytes).digest('hex');
   const r = prng(seed);
@@ -657,7 +655,7 @@ class World {
     this.shape = deployedShape(o.deployment);
     this.meter = new CapacityMeter(o.throttle);
     this.config = {
-      logIds: logIdsFor(this.shape.logs),
+      logIds: Array.from({ length: this.shape.logs }, (_, i) => `scale-${i}`),
       supportedExtensions: [],
       defaultWorkBudget: 100_000,
       maxWorkBudget: 1_000_000,
