@@ -436,19 +436,16 @@ class Instance {
     };
     // The delivery jobs: one SendMessageBatch per ten, under the lock, each body the job's own bytes.
     const jobs: DeliveryJobSender = {
-      send: async (list) => {
-        for (let i = 0; i < list.length; i += 10)
-          await sqsRoundTrip(world, 'sqs-standard', () => {
-            world.delivery.sqsCalls += 1;
-            for (const job of list.slice(i, i + 10)) {
-              const bytes = deliveryJobBytes(job);
-              if (!bytes.ok) throw new Error(`scale model: ${bytes.error.message}`);
-              world.deliveryQueue.send(bytes.value);
-              world.delivery.jobsSent += 1;
-            }
-          });
-        return { failed: [] };
-      },
+      send: (list) =>
+        inCallsOfTen(world, 'sqs-standard', list, (ten) => {
+          world.delivery.sqsCalls += 1;
+          for (const job of ten) {
+            const bytes = deliveryJobBytes(job);
+            if (!bytes.ok) throw new Error(`scale model: ${bytes.error.message}`);
+            world.deliveryQueue.send(bytes.value);
+            world.delivery.jobsSent += 1;
+          }
+        }),
     };
     this.runtime = createEvaluateRuntime({
       config,
@@ -545,32 +542,34 @@ async function sqsRoundTrip<T>(
   return out;
 }
 
+/** Batch calls of ≤ 10 of `items` each, one after another (adapters/sqs.ts, adapters/sns.ts), each applying its ten. */
+async function inCallsOfTen<T>(
+  world: World,
+  service: MessagingService,
+  items: readonly T[],
+  apply: (ten: readonly T[]) => void,
+): Promise<{ failed: [] }> {
+  for (let i = 0; i < items.length; i += 10) await sqsRoundTrip(world, service, () => apply(items.slice(i, i + 10)));
+  return { failed: [] };
+}
+
 /**
- * The outbox's batch ports as a function sends them: calls of ≤ 10 entries each, one after another (adapters/sqs.ts,
- * adapters/sns.ts); each handoff and notification is tallied as the service applies it, and a notification's first
- * publish is when its requester is notified.
+ * The outbox's batch ports as a function sends them (inCallsOfTen); each handoff and notification is tallied as the
+ * service applies it, and a notification's first publish is when its requester is notified.
  */
 function sendingPorts(world: World): OutboxPorts {
   const { clock } = world;
-  const batchCalls = async (
-    service: MessagingService,
-    n: number,
-    applied: (from: number, to: number) => void,
-  ): Promise<{ failed: [] }> => {
-    for (let i = 0; i < n; i += 10) await sqsRoundTrip(world, service, () => applied(i, Math.min(n, i + 10)));
-    return { failed: [] };
-  };
   return {
     handoffs: {
       sendBatch: (_queue, handoffs) =>
-        batchCalls('sqs-standard', handoffs.length, (from, to) => {
-          for (const h of handoffs.slice(from, to)) world.tally.applied(h.handoffId);
+        inCallsOfTen(world, 'sqs-standard', handoffs, (ten) => {
+          for (const h of ten) world.tally.applied(h.handoffId);
         }),
     },
     results: {
       publishBatch: (messages: readonly ResultMessage[]) =>
-        batchCalls('sns', messages.length, (from, to) => {
-          for (const m of messages.slice(from, to)) {
+        inCallsOfTen(world, 'sns', messages, (ten) => {
+          for (const m of ten) {
             world.tally.applied(m.id);
             const id = m.attributes.requestId; // the filter attribute: the model's request ids are short and plain
             if (id !== undefined && !world.notifiedAt.has(id)) world.notifiedAt.set(id, clock.now);
