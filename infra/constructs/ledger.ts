@@ -10,9 +10,8 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import type { DocketConfig } from '../config.js';
 import { denyToEveryone } from './deny-except.js';
-import { durableTableProps, tableArnLiteral } from './durable-table.js';
+import { durableTableProps, tableArnLiteral, type DocketTableProps } from './durable-table.js';
 import { grantKeyVia } from './key-grants.js';
 
 /** Partition-key prefixes of the item families (core/ledger/store/store.ts). */
@@ -52,11 +51,7 @@ export class Ledger extends Construct {
   private readonly key: kms.IKey;
   private readonly physicalName: string;
 
-  constructor(
-    scope: Construct,
-    id: string,
-    props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey },
-  ) {
+  constructor(scope: Construct, id: string, props: DocketTableProps) {
     super(scope, id);
     this.key = props.key;
     this.physicalName = props.tableName;

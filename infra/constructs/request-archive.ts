@@ -8,8 +8,8 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import type { DocketConfig } from '../config.js';
 import { ContentTable } from './content-table.js';
+import type { DocketTableProps } from './durable-table.js';
 import { denyExcept, denyToEveryone } from './deny-except.js';
 import { grantKeyVia } from './key-grants.js';
 
@@ -19,11 +19,7 @@ export class RequestArchive extends Construct {
   readonly purgeRole: iam.Role;
   private readonly key: kms.IKey;
 
-  constructor(
-    scope: Construct,
-    id: string,
-    props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey },
-  ) {
+  constructor(scope: Construct, id: string, props: DocketTableProps) {
     super(scope, id);
     this.key = props.key;
     const ttl = props.config.requestArchiveTtlAttribute;
