@@ -27,13 +27,9 @@
  *   --rate r (paced run's requests/s)
  *   --p99-target ms: also bisect, in seven more paced runs, the highest rate whose p99 (to durable) meets the target
  *   (`requestsPerSecondAtP99Target`, and `rateAtP99Target`: its p99, share of the sustained rate, the next rate missed)
- * It also reports the latency to the result notification, `deliveredOnce`, the delivery stage's counts,
- * `evaluateUnderLockMs`, `batchCycleMs` (a log's cycle and its steps), `wruPerEvaluation` / `rruPerEvaluation` (every
- * table), `costPerMillion` (bench/support/aws-model/cost-model.ts, us-east-1) and `tableQuota` (table-quota.ts).
- * With --json the last line is one JSON object: the figures, `baseline` (the bare writes) and `ratio` (/ baseline).
+ * With --json the last line is one JSON object: the figures (`summary`), `baseline` (the bare writes) and `ratio`.
  */
 import './support/node-crypto.js';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXIT } from '../core/exit-codes.js';
 import { DocketConfigError, resolveConfig, type DocketConfig } from '../infra/config.js';
@@ -50,6 +46,7 @@ import { latencyMeanMs } from './support/aws-model/latency.js';
 import { costPerMillion } from './support/aws-model/cost-model.js';
 import { tableQuota } from './support/aws-model/table-quota.js';
 import { batchCycle, unitsPerEvaluation, usageOf } from './support/aws-model/run-usage.js';
+import { triagePackBytes } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/aws-scale.bench.js';
 
@@ -119,9 +116,7 @@ const o: ScaleOptions = {
 };
 const d = o.deployment;
 
-const root = new URL('../../', import.meta.url);
-const packBytes = new Uint8Array(readFileSync(new URL('examples/data-request-intake-triage.json', root)));
-const work = workload(o.appends, packBytes, o.seed);
+const work = workload(o.appends, triagePackBytes(), o.seed);
 
 interface DesignFigures {
   readonly backlog: RunFigures;

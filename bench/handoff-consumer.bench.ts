@@ -14,19 +14,16 @@ import { build } from 'esbuild';
 import { generateHandoffCorpus } from '../conformance/ledger/handoff-scenarios.js';
 import { K1, signRaw } from '../conformance/ledger/fixtures.js';
 import { handoffConsumer, type SqsEvent } from '../adapters/handoff-consumer.js';
-import { readTrustPolicy } from '../core/ledger/trust-policy/trust-policy.js';
 import { handoffMessageBytes } from '../core/pipeline/handoff-message.js';
-import { parseStoredEntry } from '../core/ledger/entries/entry.js';
-import { fromHex } from '../core/ledger/primitives/bytes.js';
 import { installLedgerCrypto, type LedgerCrypto } from '../core/ledger/primitives/crypto-port.js';
 import { nodeLedgerCrypto } from '../adapters/node-ledger-crypto.js';
 import { loadSodiumEd25519Verify, sodiumLedgerCrypto } from '../adapters/sodium-ledger-crypto.js';
+import { readPolicy, signedParts } from './support/generated-ledger.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const n = Math.ceil(Number(process.argv[2] ?? 20_000) / 10) * 10;
 const files = generateHandoffCorpus();
-const policy = readTrustPolicy(new TextEncoder().encode(files.get('handoffs/forged-handoff/policy.json')!));
-if (!policy.ok) throw new Error(policy.error.detail);
+const policy = readPolicy(files.get('handoffs/forged-handoff/policy.json')!);
 const template = JSON.parse(
   (JSON.parse(files.get('handoffs/forged-handoff/messages.jsonl')!.split('\n')[0]!) as { entry: string }).entry,
 ) as Record<string, unknown>;
@@ -59,7 +56,7 @@ function cpuMs(start: NodeJS.CpuUsage): number {
 async function consumerMs(port: LedgerCrypto): Promise<number> {
   let handled = 0;
   const handler = handoffConsumer({
-    policy: policy.ok ? policy.value : (undefined as never),
+    policy,
     routeQueue,
     deadLetterQueueUrl: 'unused',
     sqs: { send: async () => ({}) } as never,
@@ -83,11 +80,7 @@ async function consumerMs(port: LedgerCrypto): Promise<number> {
 }
 
 /** Each entry's signing message and signature, read once. */
-const signed = entries.map((e) => {
-  const p = parseStoredEntry(e);
-  if (!p.ok) throw new Error(p.error.detail);
-  return { message: p.value.signingMessage, signature: fromHex(p.value.entry.signature) };
-});
+const signed = entries.map(signedParts);
 
 /** One bare Ed25519 verification per entry: node:crypto over its signing message, no parsing, no policy. */
 function nodeBaselineMs(): number {

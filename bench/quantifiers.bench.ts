@@ -13,21 +13,18 @@
  * 3. The triage pack (no quantifier) over the evaluate bench's 1,000 seeded facts, validated and compiled with the
  *    opt-in on and off, evaluated alternately in the same run: the ratio shows what the opt-in costs a Core pack.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { readJson } from '../core/carrier/index.js';
 import { compilePack, evaluateCompiled, type EvaluationInput } from '../core/evaluate/index.js';
 import { validatePack, type DraftFeature } from '../core/pack/index.js';
 import { secondsOf } from './support/timing.js';
-import { triageInputs } from './support/triage-facts.js';
+import { compiledTriagePack, triageInputs, triagePackBytes } from './support/triage-facts.js';
 
 const COMMAND = 'npm run build && node dist/bench/quantifiers.bench.js';
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const enc = new TextEncoder();
 const Q: readonly DraftFeature[] = ['rfc0008-quantifiers'];
 
 function compiled(doc: unknown, features: readonly DraftFeature[] = Q) {
-  const v = validatePack(typeof doc === 'string' ? enc.encode(doc) : enc.encode(JSON.stringify(doc)), {
+  const v = validatePack(doc instanceof Uint8Array ? doc : enc.encode(JSON.stringify(doc)), {
     draftFeatures: features,
   });
   if (v.pack === undefined) throw new Error(`bench pack not conformant: ${JSON.stringify(v.diagnostics)}`);
@@ -86,9 +83,8 @@ quantifierCase(
 );
 
 // 3. The opt-in on a Core-only pack: the evaluate bench's workload, both configurations alternating in one run.
-const triage = readFileSync(`${root}examples/data-request-intake-triage.json`, 'utf8');
-const off = compiled(triage, []);
-const on = compiled(triage, Q);
+const off = compiledTriagePack();
+const on = compiled(triagePackBytes(), Q);
 const { inputs } = triageInputs(1000, 20261202);
 for (const inp of inputs) {
   const a = evaluateCompiled(off, inp);

@@ -13,18 +13,16 @@
 import { sha256, utf8Bytes } from '../core/ledger/primitives/bytes.js';
 import { checkpointLog } from '../core/ledger/write/checkpoint-writer.js';
 import { cosign } from '../core/ledger/witness/cosignature.js';
-import { parseStoredEntry } from '../core/ledger/entries/entry.js';
 import { MemoryLedgerStore } from '../core/ledger/store/memory-store.js';
 import { publishCheckpointNote } from '../core/ledger/checkpoints/publish-note.js';
 import { readReceipt, receiptText } from '../core/ledger/receipts/receipt.js';
 import { buildReceipt } from '../core/ledger/receipts/receipt-build.js';
 import { verifyReceipt } from '../core/ledger/receipts/receipt-verify.js';
-import { fromHex } from '../core/ledger/primitives/bytes.js';
 import { keyPairFromSeed, signerFromKeyPair, verifyEd25519 } from '../core/ledger/primitives/signature.js';
 import { readSignedNote, serializeSignedNote } from '../core/ledger/notes/signed-note.js';
 import { buildLog, K1, KC, PROD } from '../conformance/ledger/fixtures.js';
 import { bestPerSecond as perSecond } from './support/timing.js';
-import { policyFromSeq0, readPolicy } from './support/generated-ledger.js';
+import { policyFromSeq0, readPolicy, signedParts } from './support/generated-ledger.js';
 
 const n = Number(process.argv[2] ?? 4096);
 const witnessKey = keyPairFromSeed(sha256(utf8Bytes('receipt bench witness')));
@@ -68,10 +66,8 @@ const verifyOnce = (): boolean => {
   return r.ok && verifyReceipt(r.value, policy, { witnesses, inputs }).ok;
 };
 if (!verifyOnce()) throw new Error('the bench receipt does not verify');
-const parsed = parseStoredEntry(receipt.entry);
-if (!parsed.ok) throw new Error(parsed.error.detail);
-const baseline = (): boolean =>
-  verifyEd25519(fromHex(parsed.value.entry.signature), parsed.value.signingMessage, K1.publicKey);
+const signed = signedParts(receipt.entry);
+const baseline = (): boolean => verifyEd25519(signed.signature, signed.message, K1.publicKey);
 
 const base = perSecond(baseline, 2000);
 const rec = perSecond(verifyOnce, 500);

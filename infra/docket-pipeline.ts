@@ -246,13 +246,10 @@ export class DocketPipeline extends Construct {
       dlqs,
       functions,
       deliveryQueue: this.deliverer.queue,
-      deliveryJobsRefused: true,
       intake: this.intake.queue,
       rejects: this.rejects.queue,
       ledgerQueue: this.sequencer.queue,
-      headRegression: true,
       topics: [{ label: 'results', topic: this.results.topic }],
-      checkpointRefusals: true,
       throttled: { evaluate: this.evaluator.fn, ledger: this.ledger.table },
     });
     // What the pipeline does, beside whether an alarm fired (docs/deploy.md "Observe it").

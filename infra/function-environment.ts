@@ -63,21 +63,6 @@ export interface EvaluateEnvironmentInput extends SequenceEnvironmentInput {
   readonly signingSecretArn: string;
 }
 
-/** The route queues (a handoff's destination, planned and sent by the deliver function). */
-function routeEnvironment(i: DeliverEnvironmentInput): Record<string, string> {
-  const routeQueues: Record<string, string> = {};
-  for (const r of i.config.routes) {
-    const pair = i.names.routes[r.queue];
-    if (pair === undefined) throw new Error(`no queue named for route key ${r.queue}`);
-    routeQueues[routeTargetKey(r)] = i.queueUrl(pair.queue);
-  }
-  return {
-    [ENV.routeQueues]: JSON.stringify(routeQueues),
-    [ENV.unroutedQueueUrl]: i.queueUrl(i.names.unrouted.queue),
-    ...draftFeatureEnvironment(i),
-  };
-}
-
 /** Only when enabled, so a deployment without draft features synthesizes the same template as before. */
 function draftFeatureEnvironment(i: Pick<DeliverEnvironmentInput, 'config'>): Record<string, string> {
   return i.config.draftFeatures.length > 0
@@ -114,11 +99,20 @@ export function evaluateEnvironment(i: EvaluateEnvironmentInput): Record<string,
  * the pack registry (target-only packs), where handoffs and notifications go, and its own DLQ. No key.
  */
 export function deliverEnvironment(i: DeliverEnvironmentInput): Record<string, string> {
+  // The route queues: a handoff's destination, planned and sent by the deliver function.
+  const routeQueues: Record<string, string> = {};
+  for (const r of i.config.routes) {
+    const pair = i.names.routes[r.queue];
+    if (pair === undefined) throw new Error(`no queue named for route key ${r.queue}`);
+    routeQueues[routeTargetKey(r)] = i.queueUrl(pair.queue);
+  }
   return {
     [ENV.stage]: i.config.stage,
     [ENV.ledgerTable]: i.names.ledgerTable,
     [ENV.packsTable]: i.names.packsTable,
-    ...routeEnvironment(i),
+    [ENV.routeQueues]: JSON.stringify(routeQueues),
+    [ENV.unroutedQueueUrl]: i.queueUrl(i.names.unrouted.queue),
+    ...draftFeatureEnvironment(i),
     [ENV.resultsTopicArn]: i.resultsTopicArn,
     [ENV.deliveryDlqUrl]: i.queueUrl(i.names.deliveryQueue.dlq),
   };

@@ -4,13 +4,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
+  for (const p of packagesAbove(import.meta.url)) if (p.name === 'docket') return p.dir;
+  throw new Error('cannot find the docket repository root above ' + fileURLToPath(import.meta.url));
+}
+
+/** The directory and name of every package.json above the module at `fromUrl`, nearest first. */
+export function* packagesAbove(fromUrl: string): Generator<{ dir: string; name: string | undefined }> {
+  for (let dir = dirname(fileURLToPath(fromUrl)); ; dir = resolve(dir, '..')) {
     const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'docket') return dir;
-    const up = resolve(dir, '..');
-    if (up === dir) throw new Error('cannot find the docket repository root above ' + fileURLToPath(import.meta.url));
-    dir = up;
+    if (existsSync(pkg)) yield { dir, name: (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name };
+    if (resolve(dir, '..') === dir) return;
   }
 }
 

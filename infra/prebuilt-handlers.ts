@@ -4,9 +4,9 @@
  * (docs/adr/0447-cdk-package-ships-prebuilt-handlers.md). In the repository this finds none, and DocketFunction
  * bundles from functions/*.ts as it always has.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { packagesAbove } from './paths.js';
 
 /** The npm name of the construct package. */
 export const CDK_PACKAGE_NAME = '@docket/cdk';
@@ -21,18 +21,6 @@ export function prebuiltHandlerPath(entry: string, variant: HandlerVariant): str
   return join('handlers', variant, basename(entry, '.ts'));
 }
 
-/** The directory and name of the package.json nearest above `fromUrl` (the package this code runs from). */
-function nearestPackage(fromUrl: string): { dir: string; name: string | undefined } | undefined {
-  let dir = dirname(fileURLToPath(fromUrl));
-  for (;;) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg)) return { dir, name: (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name };
-    const up = resolve(dir, '..');
-    if (up === dir) return undefined;
-    dir = up;
-  }
-}
-
 /**
  * The directory holding the prebuilt bundle of `entry` (e.g. "functions/evaluate.ts") when this code runs from an
  * installed @docket/cdk, else undefined. A package without the bundle is broken: that throws rather than deploying a
@@ -43,7 +31,8 @@ export function prebuiltHandlerDirectory(
   bundleAwsSdk: boolean,
   fromUrl: string = import.meta.url,
 ): string | undefined {
-  const pkg = nearestPackage(fromUrl);
+  // The package this code runs from: the nearest package.json above it.
+  const pkg = packagesAbove(fromUrl).next().value;
   if (pkg?.name !== CDK_PACKAGE_NAME) return undefined;
   const dir = join(pkg.dir, prebuiltHandlerPath(entry, handlerVariant(bundleAwsSdk)));
   if (!existsSync(join(dir, 'index.mjs')))

@@ -24,14 +24,12 @@ const host = compilerHostSharingInstalled(OPTIONS);
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
 
-/** The node to print for a declaration: a variable's whole statement, else the declaration itself. */
-function printable(decl) {
-  if (ts.isVariableDeclaration(decl)) return decl.parent.parent;
-  return decl;
-}
-
-/** The printed text, without `export`/`declare` modifiers (where a declaration is exported is said by its section). */
-function text(node) {
+/**
+ * A declaration printed (a variable's whole statement), without `export`/`declare` modifiers (where a declaration is
+ * exported is said by its section).
+ */
+function text(decl) {
+  const node = ts.isVariableDeclaration(decl) ? decl.parent.parent : decl;
   const printed = printer.printNode(ts.EmitHint.Unspecified, node, node.getSourceFile());
   return printed.replace(/^(export\s+)?(default\s+)?(declare\s+)?/, '');
 }
@@ -85,7 +83,7 @@ export function apiReport(name, entries) {
       const decls = declarationsOf(target);
       if (decls.length === 0) lines.push(`export { ${s.name} } // from outside the package`);
       for (const d of decls) {
-        const body = text(printable(d));
+        const body = text(d);
         lines.push(`export ${body}${target.name !== s.name ? ` // exported as ${s.name}` : ''}`);
         queue.push(...references(d, checker));
       }
@@ -99,7 +97,7 @@ export function apiReport(name, entries) {
     seen.add(s);
     for (const d of declarationsOf(s)) {
       if (ts.isTypeParameterDeclaration(d)) continue;
-      unexported.push({ name: s.name, body: text(printable(d)) });
+      unexported.push({ name: s.name, body: text(d) });
       queue.push(...references(d, checker));
     }
   }

@@ -1,24 +1,8 @@
 /**
- * Builds Docket's publishable packages (docs/adr/0440-packages-built-from-the-repository-folders.md): every folder
- * under packages/ holds one package's definition — a package.json template, README.md, CHANGELOG.md, src/ entries
- * that re-export from the repository's own folders (core/, adapters/, functions/, …) and its API report api.md. This
- * script turns each into dist/packages/<folder>/, ready for `npm pack`:
- *
- *   dist/<entry>.js     esbuild bundle of src/<entry>.ts (ESM); the package's dependencies stay external, every
- *                       repository module it reaches is bundled, so no internal path exists to import
- *   dist/<entry>.d.ts   re-exports types/packages/<folder>/src/<entry>.d.ts, the declaration tree tsc emits
- *   package.json        the template without its "docket" build section
- *   README.md, CHANGELOG.md
- *
- * The template's "docket" section: { "entries": { "<entry>": "src/<entry>.ts" }, "platform": "node" | "neutral",
- * "bin"?: true when an entry is an executable (a shebang is kept), "prebuiltHandlers"?: true to add the Lambda
- * handlers DocketFunction bundles (handlers/, docs/adr/0447-cdk-package-ships-prebuilt-handlers.md) }, or, for the
- * CLI, { "layout": "repository", "copy": [paths], "exclude"?: [paths] }: the built repository's files at their own
- * paths instead of bundles (scripts/package-extras.mjs, docs/adr/0448-cli-package-keeps-the-repository-layout.md). The rules every package meets, checked here:
- * the name is @docket/<x> or docket, the version is semantic, every dependency's range is the repository's own
- * (root package.json) or a sibling package's version, the bundle holds no aws-cdk-lib, constructs, AWS SDK or ajv
- * compiler that is not a declared dependency, every bare module a declaration file names is a declared dependency
- * (or node:), and every path of "exports", "types" and "bin" exists.
+ * Builds Docket's publishable packages, every folder under packages/ into dist/packages/<folder>/ ready for `npm pack`,
+ * with the layout and the refusals docs/adr/0440-packages-built-from-the-repository-folders.md decides. The template's
+ * "docket" section names the entries ({ "entries": { "<entry>": "src/<entry>.ts" }, "platform": "node" | "neutral" })
+ * and what scripts/package-extras.mjs adds ("prebuiltHandlers"; "layout": "repository" with "copy" and "exclude").
  *
  *   node scripts/build-packages.mjs [--pack] [--api-report] [folder ...]
  *
@@ -26,7 +10,7 @@
  * (on purpose: test/packages/api-report.test.ts fails whenever the built API differs from the committed report).
  */
 import { execFileSync } from 'node:child_process';
-import { builtinModules } from 'node:module';
+import { isBuiltin } from 'node:module';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -111,8 +95,6 @@ function packageOf(specifier) {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
-
-const isBuiltin = (s) => s.startsWith('node:') || builtinModules.includes(s);
 
 /** esbuild bundles of the entries, dependencies external; refuses a bundled NEVER_BUNDLED module. */
 async function bundle(folder, template, outDir) {
@@ -255,7 +237,6 @@ export function emitTypes(folder, template, outDir, declarations) {
     const rel = relative(dirname(stub), target).split('\\').join('/');
     writeFileSync(stub, `export * from '${rel.startsWith('.') ? rel : `./${rel}`}';\n`);
   }
-  return Object.keys(template.docket.entries).map((e) => join(outDir, 'dist', `${e}.d.ts`));
 }
 
 /** Every path the package.json promises ("exports", "types", "bin"), relative to the package. */

@@ -1,14 +1,9 @@
 /**
  * Build step: writes core/pack/generated/pack-validators.ts, the pack schemas' validators (§3.2) as ajv standalone
- * code, so no process compiles a schema at start-up (docs/adr/0330-precompiled-schema-validators.md).
+ * code, so no process compiles a schema at start-up, as docs/adr/0330-precompiled-schema-validators.md decides (its
+ * layout, its one ajv configuration, the test that keeps it in sync, scripts/ts-resolve-hooks.mjs to run it).
  *
  *   npm run generate        (part of `npm run build`, before tsc; the output is git-ignored and never hand-edited)
- *
- * One module holds every SchemaKey's validator, each in its own function scope (ajv's CommonJS form with a small
- * `require` mapped to the three runtime helpers it names, which are inlined), built on first use; it imports nothing. The same ajv options as the runtime
- * compiler (core/pack/schema-compiler.ts); test/pack/generated-validators.test.ts checks the file is what this
- * writes from today's schemas and that its validators give the same verdicts and errors as runtime-compiled ones.
- * Run by Node with scripts/ts-resolve-hooks.mjs, which lets it import the TypeScript sources.
  */
 import { existsSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -13,7 +13,8 @@ import {
   KC,
   PROD,
 } from '../../conformance/ledger/fixtures.js';
-import { utf8Bytes } from '../../core/ledger/primitives/bytes.js';
+import { parseStoredEntry } from '../../core/ledger/entries/entry.js';
+import { fromHex, utf8Bytes } from '../../core/ledger/primitives/bytes.js';
 import { readTrustPolicy, type TrustPolicy } from '../../core/ledger/trust-policy/trust-policy.js';
 import { trustPolicyDocument } from '../../stack/local-files.js';
 
@@ -54,4 +55,11 @@ export function readPolicy(text: string): TrustPolicy {
   const r = readTrustPolicy(utf8Bytes(text));
   if (!r.ok) throw new Error(r.error.detail);
   return r.value;
+}
+
+/** An entry body's signing message and signature, for a bare Ed25519 baseline; a bench entry that does not read stops it. */
+export function signedParts(body: string): { message: Uint8Array; signature: Uint8Array } {
+  const p = parseStoredEntry(body);
+  if (!p.ok) throw new Error(p.error.detail);
+  return { message: p.value.signingMessage, signature: fromHex(p.value.entry.signature) };
 }

@@ -23,19 +23,13 @@ export interface AlarmsProps {
   readonly functions: ReadonlyArray<{ readonly label: string; readonly fn: lambda.IFunction }>;
   readonly intake: sqs.IQueue;
   /** The evaluate function's rejects queue (ADR 0492): its first message is a request the ledger could not record. */
-  readonly rejects?: sqs.IQueue;
+  readonly rejects: sqs.IQueue;
   /** The FIFO ledger queue: an old message there is a stalled message group, i.e. a log nobody writes. */
-  readonly ledgerQueue?: sqs.IQueue;
+  readonly ledgerQueue: sqs.IQueue;
   /** The delivery queue: an old job there means handoffs and notifications are late (docs/adr/0404-delivery-stage.md). */
-  readonly deliveryQueue?: sqs.IQueue;
-  /** Alarm on DeliveryJobsRefused (functions/lib/deliver-observability.ts): a job the evaluate function did not write. */
-  readonly deliveryJobsRefused?: boolean;
-  /** Alarm on LedgerHeadRegressed (functions/lib/observability.ts): a log's head moved below a written seq. */
-  readonly headRegression?: boolean;
+  readonly deliveryQueue: sqs.IQueue;
   /** Topics whose deliveries to subscribers must not fail (SNS NumberOfNotificationsFailed). */
-  readonly topics?: ReadonlyArray<{ readonly label: string; readonly topic: sns.ITopic }>;
-  /** Alarm on the checkpoint writer's refusals (functions/checkpoint.ts publishes CheckpointRefusals every run). */
-  readonly checkpointRefusals?: boolean;
+  readonly topics: ReadonlyArray<{ readonly label: string; readonly topic: sns.ITopic }>;
   /** Throttling here means requests wait (SQS retries them): the signal to raise maximumConcurrency or logCount. */
   readonly throttled: { readonly evaluate: lambda.IFunction; readonly ledger: dynamodb.ITable };
 }
@@ -106,13 +100,12 @@ export class Alarms extends Construct {
         `Messages are dead-lettered in ${d.label}: inspect and redrive`,
       );
     }
-    if (props.rejects !== undefined)
-      add(
-        'rejects-depth',
-        props.rejects.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
-        t.dlqDepth,
-        'The evaluate function rejected requests it could not record (no usable id, or an id recorded for other bytes): read their DocketReason on the rejects queue',
-      );
+    add(
+      'rejects-depth',
+      props.rejects.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+      t.dlqDepth,
+      'The evaluate function rejected requests it could not record (no usable id, or an id recorded for other bytes): read their DocketReason on the rejects queue',
+    );
     for (const f of props.functions) {
       add(
         `${f.label}-errors`,
@@ -121,7 +114,7 @@ export class Alarms extends Construct {
         `The ${f.label} function reported errors`,
       );
     }
-    for (const tp of props.topics ?? []) {
+    for (const tp of props.topics) {
       add(
         `${tp.label}-failed-deliveries`,
         tp.topic.metricNumberOfNotificationsFailed({ period, statistic: 'Sum' }),
@@ -130,14 +123,13 @@ export class Alarms extends Construct {
       );
     }
     // functions/checkpoint.ts publishes CheckpointRefusals on every run.
-    if (props.checkpointRefusals === true)
-      docket(
-        'checkpoint-refusals',
-        'CheckpointRefusals',
-        'docket-checkpoint',
-        'Maximum',
-        'The checkpoint writer refused to sign a log: an entry it would cover fails verification (see its ERROR log line and run docket verify)',
-      );
+    docket(
+      'checkpoint-refusals',
+      'CheckpointRefusals',
+      'docket-checkpoint',
+      'Maximum',
+      'The checkpoint writer refused to sign a log: an entry it would cover fails verification (see its ERROR log line and run docket verify)',
+    );
     add(
       'evaluate-throttles',
       props.throttled.evaluate.metricThrottles({ period, statistic: 'Sum' }),
@@ -156,40 +148,36 @@ export class Alarms extends Construct {
       t.throttles,
       'Ledger writes are throttled: one log (one partition) tops out at a few hundred appends/s; raise logCount',
     );
-    if (props.ledgerQueue !== undefined)
-      oldest(
-        'ledger-queue-age-of-oldest-message',
-        props.ledgerQueue,
-        'A message group of the FIFO ledger queue is stalled: its log is not being written (a record failing again ' +
-          'and again, e.g. a head regression, holds back every later request of that log until it is dead-lettered)',
-      );
-    if (props.deliveryQueue !== undefined)
-      oldest(
-        'delivery-queue-age-of-oldest-message',
-        props.deliveryQueue,
-        'Delivery jobs wait: recorded entries are not yet placed, handed off or notified (the deliver function is ' +
-          'failing, throttled or under-provisioned: see deliverMaximumConcurrency)',
-      );
+    oldest(
+      'ledger-queue-age-of-oldest-message',
+      props.ledgerQueue,
+      'A message group of the FIFO ledger queue is stalled: its log is not being written (a record failing again ' +
+        'and again, e.g. a head regression, holds back every later request of that log until it is dead-lettered)',
+    );
+    oldest(
+      'delivery-queue-age-of-oldest-message',
+      props.deliveryQueue,
+      'Delivery jobs wait: recorded entries are not yet placed, handed off or notified (the deliver function is ' +
+        'failing, throttled or under-provisioned: see deliverMaximumConcurrency)',
+    );
     // functions/lib/deliver-observability.ts: a job the evaluate function did not write.
-    if (props.deliveryJobsRefused === true)
-      docket(
-        'delivery-jobs-refused',
-        'DeliveryJobsRefused',
-        'docket-deliver',
-        'Sum',
-        'The deliver function refused a job that is not one or names no recorded entry: only a writer of the ' +
-          'delivery queue other than the evaluate function makes one. See the delivery DLQ and its DocketReason',
-      );
+    docket(
+      'delivery-jobs-refused',
+      'DeliveryJobsRefused',
+      'docket-deliver',
+      'Sum',
+      'The deliver function refused a job that is not one or names no recorded entry: only a writer of the ' +
+        'delivery queue other than the evaluate function makes one. See the delivery DLQ and its DocketReason',
+    );
     // functions/lib/observability.ts: a log's head moved below a written seq.
-    if (props.headRegression === true)
-      docket(
-        'ledger-head-regressed',
-        'LedgerHeadRegressed',
-        'docket-evaluate',
-        'Sum',
-        'A ledger log head moved below a sequence number the writer had written: only a deletion does that. The ' +
-          'writer refuses that log; see the ERROR line "ledger head regressed" and run docket verify',
-      );
+    docket(
+      'ledger-head-regressed',
+      'LedgerHeadRegressed',
+      'docket-evaluate',
+      'Sum',
+      'A ledger log head moved below a sequence number the writer had written: only a deletion does that. The ' +
+        'writer refuses that log; see the ERROR line "ledger head regressed" and run docket verify',
+    );
     oldest(
       'intake-age-of-oldest-message',
       props.intake,

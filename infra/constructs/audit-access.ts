@@ -12,6 +12,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { keyUseStatement } from './key-grants.js';
 import type { Rejects } from './rejects.js';
+import { trustPolicyParameterArn } from './signing-key.js';
 
 export interface AuditAccessProps {
   readonly policyName: string;
@@ -52,14 +53,7 @@ export class AuditAccess extends Construct {
         }),
         new iam.PolicyStatement({
           actions: ['ssm:GetParameter'],
-          // formatArn keeps the leading slash of the parameter name out of the resource path.
-          resources: [
-            stack.formatArn({
-              service: 'ssm',
-              resource: 'parameter',
-              resourceName: props.trustPolicyParameterName.replace(/^\//, ''),
-            }),
-          ],
+          resources: [trustPolicyParameterArn(this, props.trustPolicyParameterName)],
         }),
         keyUseStatement(props.key, ['dynamodb', 's3'], ['decrypt']),
         props.rejects.readStatement(),

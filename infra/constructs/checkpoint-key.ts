@@ -10,6 +10,7 @@ import { CfnOutput, Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
+import { denyExcept } from './deny-except.js';
 
 export class CheckpointKey extends Construct {
   readonly key: kms.Key;
@@ -43,15 +44,7 @@ export class CheckpointKey extends Construct {
 
   /** Deny kms:Sign to every principal but the signers (call after every grantSign). */
   seal(): void {
-    this.key.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenySignExceptCheckpointWriter',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['kms:Sign'],
-        resources: ['*'],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.signers.map((r) => r.roleArn) } },
-      }),
-    );
+    const signers = this.signers.map((r) => r.roleArn);
+    this.key.addToResourcePolicy(denyExcept('DenySignExceptCheckpointWriter', ['kms:Sign'], '*', signers));
   }
 }

@@ -1,10 +1,7 @@
 /**
- * What the archive cross-check reads of the request path's queues (adapters/request-omissions.ts;
- * docs/adr/0487-the-checkpoint-function-cross-checks-the-archive.md): the path queues' attributes (depth, in flight,
- * redrive window, ARN) and the messages of their DLQs with SQS's `DeadLetterQueueSourceArn`. SQS has no read that
- * leaves a message untouched, so a DLQ is read with ReceiveMessage at visibility timeout 0: the message stays visible
- * and on the queue (no DeleteMessage, no ChangeMessageVisibility, no PurgeQueue is granted), and only its receive
- * count grows, which on a DLQ (no redrive of its own) moves nothing.
+ * What the archive cross-check reads of the request path's queues (adapters/request-omissions.ts): the path queues'
+ * attributes and their DLQs' messages, read at visibility timeout 0, as
+ * docs/adr/0487-the-checkpoint-function-cross-checks-the-archive.md ("Its grants, exactly") decides and explains.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';

@@ -59,7 +59,10 @@ export class Dashboard extends Construct {
         period: PERIOD,
         ...(unit ? { leftYAxis: { label: unit, showUnits: false } } : {}),
       });
-    const each = <T>(xs: ReadonlyArray<T>, f: (x: T) => cloudwatch.IMetric[]) => xs.flatMap(f);
+    const visible = (queues: DashboardProps['queues']) =>
+      queues.map((q) =>
+        q.queue.metricApproximateNumberOfMessagesVisible({ period: PERIOD, statistic: 'Maximum', label: q.label }),
+      );
     // Per function and table, as the functions report them (dimensions service, table).
     const units = [M.writeUnits, M.readUnits].map(
       (name) =>
@@ -94,40 +97,20 @@ export class Dashboard extends Construct {
           ]),
         ],
         [
-          graph(
-            'Queue depth (visible messages)',
-            each(props.queues, (q) => [
-              q.queue.metricApproximateNumberOfMessagesVisible({
-                period: PERIOD,
-                statistic: 'Maximum',
-                label: q.label,
-              }),
-            ]),
-          ),
+          graph('Queue depth (visible messages)', visible(props.queues)),
           graph(
             'Age of the oldest message',
-            each(props.queues, (q) => [
+            props.queues.map((q) =>
               q.queue.metricApproximateAgeOfOldestMessage({ period: PERIOD, statistic: 'Maximum', label: q.label }),
-            ]),
+            ),
             's',
           ),
         ],
         [
-          graph(
-            'Dead-letter queue depth',
-            each(props.dlqs, (q) => [
-              q.queue.metricApproximateNumberOfMessagesVisible({
-                period: PERIOD,
-                statistic: 'Maximum',
-                label: q.label,
-              }),
-            ]),
-          ),
+          graph('Dead-letter queue depth', visible(props.dlqs)),
           graph('Throttles', [
-            ...each(props.functions, (f) => [
-              f.fn.metricThrottles({ period: PERIOD, statistic: 'Sum', label: f.label }),
-            ]),
-            ...each(props.tables, (t) => [
+            ...props.functions.map((f) => f.fn.metricThrottles({ period: PERIOD, statistic: 'Sum', label: f.label })),
+            ...props.tables.flatMap((t) => [
               tableMetric(t.table, t.label, 'WriteThrottleEvents'),
               tableMetric(t.table, t.label, 'ReadThrottleEvents'),
             ]),
@@ -137,7 +120,7 @@ export class Dashboard extends Construct {
           graph('Capacity units the functions consumed (ReturnConsumedCapacity)', units, 'units'),
           graph(
             'Capacity units consumed, per table',
-            each(props.tables, (t) => [
+            props.tables.flatMap((t) => [
               tableMetric(t.table, t.label, 'ConsumedWriteCapacityUnits'),
               tableMetric(t.table, t.label, 'ConsumedReadCapacityUnits'),
             ]),

@@ -7,17 +7,9 @@
  * (infra/constructs/rejects.ts). `docket verify` does not rely on this deny: a message without SQS's
  * `DeadLetterQueueSourceArn` excuses nothing in any case.
  */
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { denyToEveryone } from './deny-except.js';
 
 export function denySendsToDeadLetterQueue(dlq: sqs.Queue): void {
-  dlq.addToResourcePolicy(
-    new iam.PolicyStatement({
-      sid: 'DenySendToEveryone',
-      effect: iam.Effect.DENY,
-      principals: [new iam.AnyPrincipal()],
-      actions: ['sqs:SendMessage'],
-      resources: [dlq.queueArn],
-    }),
-  );
+  dlq.addToResourcePolicy(denyToEveryone('DenySendToEveryone', ['sqs:SendMessage'], dlq.queueArn));
 }

@@ -8,13 +8,13 @@ import { Duration } from 'aws-cdk-lib';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
 import type { QueuePair } from '../names.js';
 import { HANDLER_ENTRIES } from '../paths.js';
 import { DocketFunction } from './docket-function.js';
 import { denyExcept } from './deny-except.js';
+import { eventSourceQueueProps, QueueWithDlq } from './intake.js';
 
 export interface DelivererProps {
   readonly config: DocketConfig;
@@ -25,33 +25,16 @@ export interface DelivererProps {
   readonly codeSigningConfig: lambda.ICodeSigningConfig;
 }
 
-export class Deliverer extends Construct {
-  readonly queue: sqs.Queue;
-  readonly dlq: sqs.Queue;
-  readonly names: QueuePair;
+/**
+ * Standard, not FIFO: jobs of one log may be delivered in any order and more than once (every id is derived from the
+ * entry, so a consumer sees the same messages again, never different ones).
+ */
+export class Deliverer extends QueueWithDlq {
   readonly function: DocketFunction;
 
   constructor(scope: Construct, id: string, props: DelivererProps) {
-    super(scope, id);
+    super(scope, id, eventSourceQueueProps(props.config, props.names));
     const c = props.config;
-    this.names = props.names;
-    this.dlq = new sqs.Queue(this, 'Dlq', {
-      queueName: props.names.dlq,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.seconds(c.dlqRetentionSeconds),
-    });
-    // Standard, not FIFO: jobs of one log may be delivered in any order and more than once (every id is derived from
-    // the entry, so a consumer sees the same messages again, never different ones).
-    this.queue = new sqs.Queue(this, 'Queue', {
-      queueName: props.names.queue,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // AWS guidance for SQS event sources: visibility timeout ≥ 6 × function timeout (config enforces factor ≥ 6).
-      visibilityTimeout: Duration.seconds(c.functionTimeoutSeconds * c.visibilityTimeoutFactor),
-      retentionPeriod: Duration.seconds(c.queueRetentionSeconds),
-      deadLetterQueue: { queue: this.dlq, maxReceiveCount: c.maxReceiveCount },
-    });
     this.function = new DocketFunction(this, 'Deliver', {
       functionName: props.functionName,
       entry: HANDLER_ENTRIES.deliver,

@@ -1,15 +1,16 @@
 /**
- * The one shape of every "only this role may" rule in a resource policy: deny `actions` on `resource` to every
- * principal whose ARN is not `allowed`. In the resource's own policy, so no identity policy granted later (an admin's
- * `sqs:*`) can widen it.
+ * The one shape of every "nobody may" and "only this role may" rule in a resource policy: deny `actions` on
+ * `resource` to every principal (whose ARN is not `allowed`). In the resource's own policy, so no identity policy
+ * granted later (an admin's `sqs:*`) can widen it.
  */
 import * as iam from 'aws-cdk-lib/aws-iam';
 
-export function denyExcept(
+/** Deny `actions` on `resource` to every principal the `conditions` match (to everyone without them). */
+export function denyToEveryone(
   sid: string,
   actions: string[],
   resource: string,
-  allowed: string | string[],
+  conditions?: Record<string, unknown>,
 ): iam.PolicyStatement {
   return new iam.PolicyStatement({
     sid,
@@ -17,6 +18,15 @@ export function denyExcept(
     principals: [new iam.AnyPrincipal()],
     actions,
     resources: [resource],
-    conditions: { ArnNotEquals: { 'aws:PrincipalArn': allowed } },
+    conditions,
   });
+}
+
+export function denyExcept(
+  sid: string,
+  actions: string[],
+  resource: string,
+  allowed: string | string[],
+): iam.PolicyStatement {
+  return denyToEveryone(sid, actions, resource, { ArnNotEquals: { 'aws:PrincipalArn': allowed } });
 }

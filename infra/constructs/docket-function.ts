@@ -35,11 +35,7 @@ const ESM_REQUIRE_BANNER =
 
 /**
  * Lambda's own log lines kept: WARN, so neither the start nor the report line of each invocation is sent to
- * CloudWatch Logs (at the default INFO Lambda sends both; AWS Lambda Developer Guide, "Log-level filtering"). They
- * were most of what a batch logs (docs/adr/0502-log-volume-measured-and-cut.md): an invocation's duration, errors and
- * throttles are Lambda's metrics (alarmed, on the dashboard), its cold start and calls are in its X-Ray trace, and
- * what the function itself logs at any level is kept. The scale model prices no platform line at this level
- * (bench/support/aws-model/cost-model.ts).
+ * CloudWatch Logs (docs/adr/0502-log-volume-measured-and-cut.md, "Lambda's own lines at WARN").
  */
 export const SYSTEM_LOG_LEVEL = lambda.SystemLogLevel.WARN;
 

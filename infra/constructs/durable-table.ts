@@ -7,6 +7,14 @@ import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
+import type { DocketConfig } from '../config.js';
+
+/** What each of Docket's tables (ledger, registry, request archive) is built from. */
+export interface DocketTableProps {
+  readonly config: DocketConfig;
+  readonly tableName: string;
+  readonly key: kms.IKey;
+}
 
 /** The durability and encryption properties of a Docket table (keys, name and TTL are the caller's). */
 export function durableTableProps(key: kms.IKey, pitrRecoveryDays: number) {

@@ -14,11 +14,25 @@ export interface QueueWithDlqProps {
   readonly maxReceiveCount: number;
   /** SQS's MaximumMessageSize for the queue and its DLQ (default: SQS's own default). */
   readonly maxMessageSizeBytes?: number;
+  /** A FIFO queue's settings (names ending in ".fifo" make the queue and its DLQ FIFO). */
+  readonly fifo?: Pick<sqs.QueueProps, 'deduplicationScope' | 'fifoThroughputLimit' | 'contentBasedDeduplication'>;
+}
+
+/** The settings of a queue a Docket function consumes: AWS's guidance for SQS event sources, the configured retention. */
+export function eventSourceQueueProps(c: DocketConfig, names: QueuePair): QueueWithDlqProps {
+  return {
+    names,
+    // AWS guidance for SQS event sources: visibility timeout ≥ 6 × function timeout (config enforces factor ≥ 6).
+    visibilityTimeout: Duration.seconds(c.functionTimeoutSeconds * c.visibilityTimeoutFactor),
+    retention: Duration.seconds(c.queueRetentionSeconds),
+    dlqRetention: Duration.seconds(c.dlqRetentionSeconds),
+    maxReceiveCount: c.maxReceiveCount,
+  };
 }
 
 /**
- * A standard queue, SSE-SQS encrypted, TLS-only, with a redrive policy to its own DLQ. Queues are destroyed with the
- * stack (they hold transit data; every handoff can be re-derived from the retained ledger, docs/deploy.md).
+ * A queue, SSE-SQS encrypted, TLS-only, with a redrive policy to its own DLQ. Queues are destroyed with the stack (they
+ * hold transit data; every handoff can be re-derived from the retained ledger, docs/deploy.md).
  */
 export class QueueWithDlq extends Construct {
   readonly queue: sqs.Queue;
@@ -28,20 +42,22 @@ export class QueueWithDlq extends Construct {
   constructor(scope: Construct, id: string, props: QueueWithDlqProps) {
     super(scope, id);
     this.names = props.names;
-    this.dlq = new sqs.Queue(this, 'Dlq', {
-      queueName: props.names.dlq,
+    const common = {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
+      maxMessageSizeBytes: props.maxMessageSizeBytes,
+    };
+    this.dlq = new sqs.Queue(this, 'Dlq', {
+      queueName: props.names.dlq,
+      ...common,
       retentionPeriod: props.dlqRetention,
-      ...(props.maxMessageSizeBytes !== undefined ? { maxMessageSizeBytes: props.maxMessageSizeBytes } : {}),
     });
     this.queue = new sqs.Queue(this, 'Queue', {
       queueName: props.names.queue,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+      ...common,
+      ...props.fifo,
       visibilityTimeout: props.visibilityTimeout,
       retentionPeriod: props.retention,
-      ...(props.maxMessageSizeBytes !== undefined ? { maxMessageSizeBytes: props.maxMessageSizeBytes } : {}),
       deadLetterQueue: { queue: this.dlq, maxReceiveCount: props.maxReceiveCount },
     });
   }
@@ -54,15 +70,7 @@ export class Intake extends Construct {
 
   constructor(scope: Construct, id: string, props: { readonly config: DocketConfig; readonly names: QueuePair }) {
     super(scope, id);
-    const c = props.config;
-    this.queues = new QueueWithDlq(this, 'Intake', {
-      names: props.names,
-      // AWS guidance for SQS event sources: visibility timeout ≥ 6 × function timeout (config enforces factor ≥ 6).
-      visibilityTimeout: Duration.seconds(c.functionTimeoutSeconds * c.visibilityTimeoutFactor),
-      retention: Duration.seconds(c.queueRetentionSeconds),
-      dlqRetention: Duration.seconds(c.dlqRetentionSeconds),
-      maxReceiveCount: c.maxReceiveCount,
-    });
+    this.queues = new QueueWithDlq(this, 'Intake', eventSourceQueueProps(props.config, props.names));
     this.requesterPolicy = new iam.ManagedPolicy(this, 'RequesterPolicy', {
       managedPolicyName: `${props.names.queue}-requester`,
       description: 'Submit Docket evaluation requests to the intake queue',

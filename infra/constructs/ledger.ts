@@ -10,8 +10,8 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import type { DocketConfig } from '../config.js';
-import { durableTableProps, tableArnLiteral } from './durable-table.js';
+import { denyToEveryone } from './deny-except.js';
+import { durableTableProps, tableArnLiteral, type DocketTableProps } from './durable-table.js';
 import { grantKeyVia } from './key-grants.js';
 
 /** Partition-key prefixes of the item families (core/ledger/store/store.ts). */
@@ -51,11 +51,7 @@ export class Ledger extends Construct {
   private readonly key: kms.IKey;
   private readonly physicalName: string;
 
-  constructor(
-    scope: Construct,
-    id: string,
-    props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey },
-  ) {
+  constructor(scope: Construct, id: string, props: DocketTableProps) {
     super(scope, id);
     this.key = props.key;
     this.physicalName = props.tableName;
@@ -67,13 +63,7 @@ export class Ledger extends Construct {
       // No timeToLiveAttribute, ever: a TTL deletion would remove signed entries (see LEDGER_REWRITE_ACTIONS).
     });
     this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyEveryRewriteToEveryone',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: [...LEDGER_REWRITE_ACTIONS],
-        resources: [this.tableArnLiteral()],
-      }),
+      denyToEveryone('DenyEveryRewriteToEveryone', [...LEDGER_REWRITE_ACTIONS], this.tableArnLiteral()),
     );
   }
 
@@ -169,16 +159,7 @@ export class Ledger extends Construct {
 
   /** A table-policy Deny of PutItem to every principal the conditions match. */
   private denyPut(sid: string, conditions: Record<string, unknown>): void {
-    this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid,
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:PutItem'],
-        resources: [this.tableArnLiteral()],
-        conditions,
-      }),
-    );
+    this.table.addToResourcePolicy(denyToEveryone(sid, ['dynamodb:PutItem'], this.tableArnLiteral(), conditions));
   }
 
   /** Denies `role` PutItem on any key outside `patterns`. */

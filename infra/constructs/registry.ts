@@ -12,8 +12,9 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import type { DocketConfig } from '../config.js';
 import { ContentTable } from './content-table.js';
+import type { DocketTableProps } from './durable-table.js';
+import { denyToEveryone } from './deny-except.js';
 import { grantKeyVia, keyUseStatement } from './key-grants.js';
 
 export const REGISTRY_REWRITE_ACTIONS = [
@@ -32,11 +33,7 @@ export class Registry extends Construct {
   readonly publisherPolicy: iam.ManagedPolicy;
   private readonly key: kms.IKey;
 
-  constructor(
-    scope: Construct,
-    id: string,
-    props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey },
-  ) {
+  constructor(scope: Construct, id: string, props: DocketTableProps) {
     super(scope, id);
     this.key = props.key;
     const content = new ContentTable(this, 'Packs', {
@@ -46,13 +43,7 @@ export class Registry extends Construct {
     });
     this.table = content.table;
     this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyEveryRewriteToEveryone',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: [...REGISTRY_REWRITE_ACTIONS],
-        resources: [content.tableArnLiteral()],
-      }),
+      denyToEveryone('DenyEveryRewriteToEveryone', [...REGISTRY_REWRITE_ACTIONS], content.tableArnLiteral()),
     );
     this.publisherPolicy = new iam.ManagedPolicy(this, 'PublisherPolicy', {
       managedPolicyName: `${props.tableName}-publisher`,

@@ -8,8 +8,9 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import type { DocketConfig } from '../config.js';
 import { ContentTable } from './content-table.js';
+import type { DocketTableProps } from './durable-table.js';
+import { denyExcept, denyToEveryone } from './deny-except.js';
 import { grantKeyVia } from './key-grants.js';
 
 export class RequestArchive extends Construct {
@@ -18,11 +19,7 @@ export class RequestArchive extends Construct {
   readonly purgeRole: iam.Role;
   private readonly key: kms.IKey;
 
-  constructor(
-    scope: Construct,
-    id: string,
-    props: { readonly config: DocketConfig; readonly tableName: string; readonly key: kms.IKey },
-  ) {
+  constructor(scope: Construct, id: string, props: DocketTableProps) {
     super(scope, id);
     this.key = props.key;
     const ttl = props.config.requestArchiveTtlAttribute;
@@ -45,31 +42,22 @@ export class RequestArchive extends Construct {
       }),
     );
     grantKeyVia(this.key, this.purgeRole, ['dynamodb'], ['decrypt']);
-    const resources = [content.tableArnLiteral()];
+    const arn = content.tableArnLiteral();
     this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyRewritesToEveryone',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: [
+      denyToEveryone(
+        'DenyRewritesToEveryone',
+        [
           'dynamodb:UpdateItem',
           'dynamodb:BatchWriteItem',
           'dynamodb:PartiQLUpdate',
           'dynamodb:PartiQLDelete',
           'dynamodb:DeleteTable',
         ],
-        resources,
-      }),
+        arn,
+      ),
     );
     this.table.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyDeleteItemExceptPurgeRole',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['dynamodb:DeleteItem'],
-        resources,
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.purgeRole.roleArn } },
-      }),
+      denyExcept('DenyDeleteItemExceptPurgeRole', ['dynamodb:DeleteItem'], arn, this.purgeRole.roleArn),
     );
   }
 

@@ -10,12 +10,13 @@ import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import type { DocketConfig } from '../config.js';
 import type { QueuePair } from '../names.js';
 import { HANDLER_ENTRIES } from '../paths.js';
 import { DocketFunction } from './docket-function.js';
 import { denyExcept } from './deny-except.js';
+import { eventSourceQueueProps, QueueWithDlq } from './intake.js';
 
 export interface SequencerProps {
   readonly config: DocketConfig;
@@ -28,38 +29,21 @@ export interface SequencerProps {
   readonly codeSigningConfig: lambda.ICodeSigningConfig;
 }
 
-export class Sequencer extends Construct {
-  readonly queue: sqs.Queue;
-  readonly dlq: sqs.Queue;
-  readonly names: QueuePair;
+export class Sequencer extends QueueWithDlq {
   readonly function: DocketFunction;
 
   constructor(scope: Construct, id: string, props: SequencerProps) {
-    super(scope, id);
+    super(scope, id, {
+      ...eventSourceQueueProps(props.config, props.names),
+      fifo: {
+        // High-throughput FIFO: deduplication and throughput per message group (per log), not per queue.
+        deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
+        fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+        // The sequencer sets the deduplication id (the request digest); the body alone must not decide it.
+        contentBasedDeduplication: false,
+      },
+    });
     const c = props.config;
-    this.names = props.names;
-    this.dlq = new sqs.Queue(this, 'Dlq', {
-      queueName: props.names.dlq,
-      fifo: true,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.seconds(c.dlqRetentionSeconds),
-    });
-    this.queue = new sqs.Queue(this, 'Queue', {
-      queueName: props.names.queue,
-      fifo: true,
-      // High-throughput FIFO: deduplication and throughput per message group (per log), not per queue.
-      deduplicationScope: sqs.DeduplicationScope.MESSAGE_GROUP,
-      fifoThroughputLimit: sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
-      // The sequencer sets the deduplication id (the request digest); the body alone must not decide it.
-      contentBasedDeduplication: false,
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // AWS guidance for SQS event sources: visibility timeout ≥ 6 × function timeout (config enforces factor ≥ 6).
-      visibilityTimeout: Duration.seconds(c.functionTimeoutSeconds * c.visibilityTimeoutFactor),
-      retentionPeriod: Duration.seconds(c.queueRetentionSeconds),
-      deadLetterQueue: { queue: this.dlq, maxReceiveCount: c.maxReceiveCount },
-    });
     this.function = new DocketFunction(this, 'Sequence', {
       functionName: props.functionName,
       entry: HANDLER_ENTRIES.sequence,

@@ -12,7 +12,12 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
+import { denyExcept } from './deny-except.js';
 import { grantKeyVia } from './key-grants.js';
+
+/** The trust policy parameter's ARN: formatArn keeps the name's leading slash out of the resource path. */
+export const trustPolicyParameterArn = (scope: Construct, name: string): string =>
+  Stack.of(scope).formatArn({ service: 'ssm', resource: 'parameter', resourceName: name.replace(/^\//, '') });
 
 /** Marker member of the placeholder value; handlers refuse to sign while it is present. */
 export const SIGNING_SECRET_PLACEHOLDER_MEMBER = 'docketPlaceholder';
@@ -85,32 +90,15 @@ export class SigningKey extends Construct {
 
   /** The checkpoint writer reads the trust policy it verifies entries under (ADR 0121); nothing else of this key. */
   grantReadTrustPolicy(role: iam.IRole): void {
-    const stack = Stack.of(this);
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['ssm:GetParameter'],
-        resources: [
-          stack.formatArn({
-            service: 'ssm',
-            resource: 'parameter',
-            resourceName: this.trustPolicyParameterName.replace(/^\//, ''),
-          }),
-        ],
-      }),
-    );
+    const resources = [trustPolicyParameterArn(this, this.trustPolicyParameterName)];
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: ['ssm:GetParameter'], resources }));
   }
 
   /** Deny GetSecretValue to every principal but the signers (call after every grantSign). */
   seal(): void {
+    const signers = this.signers.map((r) => r.roleArn);
     this.secret.addToResourcePolicy(
-      new iam.PolicyStatement({
-        sid: 'DenyReadExceptSigners',
-        effect: iam.Effect.DENY,
-        principals: [new iam.AnyPrincipal()],
-        actions: ['secretsmanager:GetSecretValue'],
-        resources: ['*'],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.signers.map((r) => r.roleArn) } },
-      }),
+      denyExcept('DenyReadExceptSigners', ['secretsmanager:GetSecretValue'], '*', signers),
     );
   }
 }

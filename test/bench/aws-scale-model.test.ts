@@ -34,7 +34,7 @@ import {
   throttlingBackoffMs,
   withSdkRetry,
 } from '../../bench/support/aws-model/sdk-retry.js';
-import { DEDUPLICATION_WINDOW_MS, SimQueue } from '../../bench/support/aws-model/sqs-queue.js';
+import { DEDUPLICATION_WINDOW_MS, SimQueue, sqsEvent } from '../../bench/support/aws-model/sqs-queue.js';
 import {
   entryItem,
   fromWire,
@@ -48,7 +48,6 @@ import {
   bareWrites,
   rateAtP99,
   simulate,
-  sqsEvent,
   workload,
   type ScaleOptions,
 } from '../../bench/support/aws-model/scale-model.js';

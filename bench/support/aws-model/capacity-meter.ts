@@ -3,7 +3,7 @@
  * enforces the per-key limits when asked, and keeps per-second totals per key, so the hottest key's peak second can
  * be read after the run.
  */
-import { DYNAMODB_KEY_LIMITS, TokenBucket, type KeyLimits } from './dynamodb-capacity.js';
+import { DYNAMODB_KEY_LIMITS, TokenBucket } from './dynamodb-capacity.js';
 
 export type UnitKind = 'wcu' | 'rcu';
 
@@ -45,11 +45,8 @@ export class CapacityMeter {
   /** Calls refused for the key's limit (each retry counted again). */
   throttled = 0;
 
-  constructor(
-    /** Enforce the per-key limits (`--throttle`); off, every call is admitted and only metered. */
-    private readonly enforce: boolean,
-    private readonly limits: KeyLimits = DYNAMODB_KEY_LIMITS,
-  ) {}
+  /** `enforce`: the per-key limits (`--throttle`); off, every call is admitted and only metered. */
+  constructor(private readonly enforce: boolean) {}
 
   /** Charges `units` to (table, key) at `nowMs`; false when the key's limit refuses the call (nothing charged). */
   charge(table: string, key: string, kind: UnitKind, units: number, nowMs: number): boolean {
@@ -60,7 +57,7 @@ export class CapacityMeter {
       this.keys.set(id, (use = { table, key, units: { wcu: 0, rcu: 0 }, bySecond, buckets: {} }));
     }
     if (this.enforce) {
-      const l = this.limits;
+      const l = DYNAMODB_KEY_LIMITS;
       const perSecond = kind === 'wcu' ? l.wcuPerSecond : l.rcuPerSecond;
       const bucket = (use.buckets[kind] ??= new TokenBucket(perSecond, l.burstSeconds, l.initialSeconds, nowMs));
       if (!bucket.take(units, nowMs)) {

@@ -48,16 +48,9 @@ export const pricedRequests = (payloadBytes: number): number =>
   Math.max(1, Math.ceil(payloadBytes / PRICED_CHUNK_BYTES));
 
 /**
- * Log bytes CloudWatch Logs ingests per evaluation and per invocation of each function, measured: what the functions
- * print, in process on Lambda-shaped events (`npx vitest run test/bench/log-volume.test.ts` prints the figures and
- * fails when a constant is below them; docs/adr/0502-log-volume-measured-and-cut.md). Measured 13 bytes per
- * evaluation at two-digit seqs (each seq is named in the evaluate batch's line and in its delivery job's line, and
- * the record's two latencies in the batch metrics): 40 holds for seqs up to ten digits. Per invocation: the evaluate
- * batch's lines (its log's recorded seqs, the counts, the batch metrics, the units of two tables) and its delivery
- * job's line, 2,057 measured; the deliver batch's counts by route and units, 1,028; the sequence function prints
- * nothing for a batch it forwards. No Lambda platform line: the functions keep Lambda's system log level at WARN
- * (infra/constructs/docket-function.ts), which sends neither the start nor the report line (707 bytes an invocation
- * at INFO, with X-Ray tracing).
+ * Log bytes CloudWatch Logs ingests per evaluation and per invocation of each function: docs/adr/0502-log-volume-measured-and-cut.md
+ * ("The model prices the measured volume"). `npx vitest run test/bench/log-volume.test.ts` prints what the functions
+ * print and fails when a constant is below it.
  */
 export const LOG_BYTES = Object.freeze({
   perEvaluation: 40,

@@ -6,13 +6,12 @@
  * ledger store (its reads and position writes metered and throttled like the evaluate function's), then deletes in
  * one call the jobs it did not report failed; any other job stays in flight until the visibility timeout returns it. Its own CPU (reading back ≤ 10 entries a job) is not modelled: small beside its calls.
  */
-import { createDeliverRuntime, type DeliverRuntime } from '../../../functions/lib/deliver-runtime.js';
+import { createDeliverRuntime } from '../../../functions/lib/deliver-runtime.js';
 import type { RouteQueueConfig } from '../../../core/pipeline/handoff-plan.js';
 import type { OutboxPorts } from '../../../core/pipeline/outbox.js';
 import type { PackSource } from '../../../core/pipeline/ports.js';
 import type { ModelledLedgerStore } from './modelled-ledger-store.js';
-import type { SimQueue, QueuedMessage } from './sqs-queue.js';
-import type { SQSEvent } from 'aws-lambda';
+import { sqsEvent, type SimQueue } from './sqs-queue.js';
 import type { VirtualClock } from './virtual-clock.js';
 
 /** The stage's own counts over a run. */
@@ -56,13 +55,12 @@ export interface DeliveryConsumerParts {
   readonly counts: DeliveryCounts;
   /** Told of the request ids of a job received more than once. */
   readonly redelivered: (requestId: string) => void;
-  /** The messages as the event source mapping hands them to the function. */
-  readonly sqsEvent: (messages: readonly QueuedMessage[]) => SQSEvent;
 }
 
-/** The deliver function's runtime over the model: refused jobs are counted (none is expected) and dropped. */
-function runtimeOf(p: DeliveryConsumerParts): DeliverRuntime {
-  return createDeliverRuntime({
+/** Polls the job queue forever: receive ≤ 10 jobs, be invoked, deliver each at once, delete the delivered ones. */
+export async function consumeDeliveryJobs(p: DeliveryConsumerParts): Promise<never> {
+  // The deliver function's runtime over the model: refused jobs are counted (none is expected) and dropped.
+  const runtime = createDeliverRuntime({
     config: p.config,
     ports: { store: p.store, packs: p.packs, outbox: p.outbox },
     deadLetter: async () => undefined,
@@ -76,11 +74,6 @@ function runtimeOf(p: DeliveryConsumerParts): DeliverRuntime {
       flush: () => undefined,
     },
   });
-}
-
-/** Polls the job queue forever: receive ≤ 10 jobs, be invoked, deliver each at once, delete the delivered ones. */
-export async function consumeDeliveryJobs(p: DeliveryConsumerParts): Promise<never> {
-  const runtime = runtimeOf(p);
   for (;;) {
     // The event source's pollers long-poll: jobs are taken as they arrive. Counted once answered: a long poll still
     // waiting when the run ends took no job.
@@ -89,7 +82,7 @@ export async function consumeDeliveryJobs(p: DeliveryConsumerParts): Promise<nev
     p.received();
     await p.clock.sleep(p.pickUpMs());
     const invoked = p.clock.now;
-    const answer = await runtime.handle(p.sqsEvent(messages));
+    const answer = await runtime.handle(sqsEvent(messages));
     p.counts.invocations += 1;
     p.counts.invokedMs += p.clock.now - invoked;
     const failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier));

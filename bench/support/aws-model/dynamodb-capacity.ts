@@ -1,19 +1,7 @@
 /**
- * DynamoDB's capacity arithmetic for the AWS scale model, as AWS documents it for on-demand and provisioned tables
- * (docs/adr/0280-aws-scale-model.md):
- *   - item size = Σ over attributes of (UTF-8 bytes of the name + size of the value); a string value is its UTF-8
- *     bytes, a binary value its length, a number ⌈significant digits / 2⌉ + 1 bytes, a list or a map 3 bytes plus 1
- *     per element plus its elements (a map's element: its name and its value). No index overhead (the ledger table
- *     has no secondary index).
- *   - a write costs 1 WCU per started KB of the item (at least 1); a conditional write that fails is charged too, at
- *     the larger of the stored item and the one offered.
- *   - a strongly consistent GetItem costs 1 RCU per started 4 KB of the item (1 when absent); a strongly consistent
- *     Query 1 RCU per started 4 KB of the items it returns together (at least 1).
- *   - each partition key may use at most 1,000 WCU/s and 3,000 RCU/s. Modelled as a token bucket per key and kind:
- *     it refills at the limit, holds up to `burstSeconds` (300, DynamoDB's documented burst) of unused capacity, and
- *     starts holding `initialSeconds` (1 by default: a fresh or busy key has no saved burst, so the model shows what
- *     is sustained, not what a 5-minute reserve hides). A call finding fewer tokens than it costs is throttled and
- *     charged nothing.
+ * DynamoDB's capacity arithmetic for the AWS scale model, as AWS documents it and docs/adr/0280-aws-scale-model.md
+ * ("DynamoDB units", "Per-key limits") states it; beyond it, a string value is its UTF-8 bytes, a binary value its
+ * length, a list or a map 3 bytes plus 1 per element plus its elements (a map's element: its name and its value).
  */
 
 export type AttributeValue =

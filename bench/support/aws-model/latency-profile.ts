@@ -1,22 +1,8 @@
 /**
  * The AWS scale model's latency profiles: one distribution per API the pipeline calls
- * (docs/adr/0470-calibrated-latency-profiles.md; sources in docs/deploy.md "Latency profiles").
- *
- * `published` is what public measurements give (the default); `optimistic` and `pessimistic` bracket it for the
- * sensitivity table. Published sources (docs/deploy.md cites each):
- *   - SQS → Lambda handler through the event source mapping, producer's send to handler start, eu-west-1 (Bite-Sized
- *     Serverless, "Serverless Messaging: Latency Compared", 2022): standard p10 13.7 / p50 16.2 / p90 33.8 / p99 105 ms,
- *     FIFO 21.9 / 28.1 / 61.2 / 645 ms.
- *   - A DynamoDB PutItem from Lambda with HTTP keep-alive averages ~10 ms (Yan Cui, "Lambda optimization tip – enable
- *     HTTP keep-alive", 2019); typical DynamoDB calls from a client take 10–20 ms (Dynobase, "DynamoDB Performance &
- *     Latency", 2022).
- *   - A Node.js arm64 cold start of a minimal function: 80–200 ms p50 (hivebook, "AWS Lambda: Cold Start Times by
- *     Runtime", 2026).
- * Assumptions (no per-call figure was found; the sensitivity table brackets them): a read is a little faster than a
- * write; SQS SendMessage(Batch)/DeleteMessageBatch and SNS PublishBatch cost what a DynamoDB write costs (the same
- * HTTPS API path; the standard send → handler p10 of 13.7 ms bounds the send from above); each KB of item beyond the
- * first adds `perKbMs` (DynamoDB moves larger items more slowly); the cold start adds the bundle's init and the
- * secret read to the platform's.
+ * (docs/adr/0470-calibrated-latency-profiles.md). `published` is what public measurements give (the default);
+ * `optimistic` and `pessimistic` bracket it for the sensitivity table. The source of each `published` figure, or
+ * that it is an assumption: docs/deploy.md "Latency profiles".
  */
 import { quantileLatency, type LatencyShape } from './latency.js';
 

@@ -1,13 +1,8 @@
 /**
- * One latency distribution of the AWS scale model, fixed by the quantiles a published measurement gives (p50 and p99
- * always, p10 and p90 when the source has them; docs/adr/0470-calibrated-latency-profiles.md), drawn from a seeded PRNG
- * (bench/support/seeded-prng.ts) so every run draws the same sequence.
- *
- *   A draw is Q(Φ(Z)) with Z standard normal (Box–Muller): ln Q is piecewise linear in z between the declared quantiles
- *   (z₀.₁₀ = −1.2816, z₀.₅₀ = 0, z₀.₉₀ = 1.2816, z₀.₉₉ = 2.3263), extended beyond them along the end segments and
- *   clamped at z = ±3.0902 (p0.1 and p99.9), so no single draw runs away with a short run's mean.
- * With only p50 and p99 it is the lognormal with μ = ln p50 and σ = ln(p99 / p50) / z₀.₉₉ (clamped); with p10 and p90
- * as well it follows a measured body and tail that no one lognormal fits (SQS FIFO → Lambda: p50 28, p90 61, p99 645).
+ * One latency distribution of the AWS scale model, fixed by the quantiles a published measurement gives as
+ * docs/adr/0470-calibrated-latency-profiles.md decides, drawn from a seeded PRNG (bench/support/seeded-prng.ts) so
+ * every run draws the same sequence. A draw is Q(Φ(Z)) with Z standard normal (Box–Muller), ln Q piecewise linear in z
+ * between the declared quantiles; the clamp keeps a single draw from running away with a short run's mean.
  */
 
 /** The standard normal distribution's 99th percentile. */

@@ -50,11 +50,6 @@ export interface CallSite {
   readonly cpuDone: () => Promise<void>;
   /** Told of every slot write: when it was sent, answered, and whether it created the slot. */
   readonly onSlotWrite?: (sentAt: number, answeredAt: number, created: boolean, entries: number) => void;
-  /**
-   * Told of every SQS or SNS call the site sends and the bytes of its payload (they are priced per request, FIFO above
-   * standard, each 64 KB chunk of a payload one request).
-   */
-  readonly onMessagingCall?: (service: MessagingService, payloadBytes?: number) => void;
   /** Told of every head read: when it was sent and answered (the batch cycle's head-read step). */
   readonly onHeadRead?: (sentAt: number, answeredAt: number) => void;
 }

@@ -53,12 +53,6 @@ export function unitsPerEvaluation(perTable: Readonly<Record<string, number>>): 
   return { ...perTable, total: Object.values(perTable).reduce((a, b) => a + b, 0) };
 }
 
-const memoryMbOf = (c: DocketConfig): Record<FunctionName, number> => ({
-  sequence: c.sequencerMemoryMb,
-  evaluate: c.memoryMb,
-  deliver: c.deliverMemoryMb,
-});
-
 /**
  * The run's use of each priced service: request units of every table, SQS requests as priced (each started 64 KB of a
  * call's payload one; each requester's SendMessage included: one standard request per evaluation), SNS publishes, Lambda requests and GB-seconds at the deployment's
@@ -67,7 +61,11 @@ const memoryMbOf = (c: DocketConfig): Record<FunctionName, number> => ({
 export function usageOf(run: RunFigures, deployment: DocketConfig): Usage {
   const n = run.appends;
   const sum = (r: Readonly<Record<string, number>>) => Object.values(r).reduce((a, b) => a + b, 0);
-  const memory = memoryMbOf(deployment);
+  const memory: Record<FunctionName, number> = {
+    sequence: deployment.sequencerMemoryMb,
+    evaluate: deployment.memoryMb,
+    deliver: deployment.deliverMemoryMb,
+  };
   const fns = Object.keys(memory) as FunctionName[];
   const invocations = fns.reduce((a, f) => a + run.lambda.invocations[f], 0);
   return {

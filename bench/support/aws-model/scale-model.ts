@@ -16,23 +16,15 @@
  * Each simulated instance is one Lambda execution environment: its own runtime (ledger writer, head cache, own slots,
  * pack cache), SDK retry quota and one CPU; it receives a batch (≤ 10 messages), is invoked with it as an SQS event,
  * and deletes what the runtime did not report failed. A failed message stays in flight until the visibility timeout
- * returns it. Figures per batch count requests (`recordsPerBatch`), not messages (`messagesPerBatch`).
- *
- * The same-run baseline (`bareWrites`): the same number of bare conditional PutItems of the same entry items (the
- * entries this run stored, one item each) against a fresh modelled table with the same latency and throttling,
- * instances × batch size at once — the floor a pipeline that must write every entry is measured against. Its width is
- * the batch's in messages, as before ledger messages carried several requests, so the ratio compares designs: at
- * RECORD_CONCURRENCY per instance the bare writers, taking the entries log by log, throttle one log's key past the
- * SDK's retries.
+ * returns it. Figures per batch count requests (`recordsPerBatch`), not messages (`messagesPerBatch`). The same-run
+ * baseline is `bareWrites`.
  */
 import { createHash } from 'node:crypto';
 import { REQUEST_FORMAT } from '../../../core/admission/request-format.js';
 import { keyPairFromSeed, signerFromKeyPair, type Signer } from '../../../core/ledger/primitives/signature.js';
-import { readTrustPolicy } from '../../../core/ledger/trust-policy/trust-policy.js';
 import { storeCheckpoints, storeSource, verifyLedger } from '../../../core/ledger/verify/index.js';
 import { checkpointLog } from '../../../core/ledger/write/checkpoint-writer.js';
 import { backoffDelayMs } from '../../../core/ledger/write/append.js';
-import type { SQSEvent } from 'aws-lambda';
 import type { DeliveryJobSender } from '../../../core/pipeline/batch.js';
 import { deliveryJobBytes } from '../../../core/pipeline/delivery-job.js';
 import type { RouteQueueConfig } from '../../../core/pipeline/handoff-plan.js';
@@ -44,6 +36,7 @@ import type { ResultMessage } from '../../../core/pipeline/result-notification.j
 import { createEvaluateRuntime, type EvaluateRuntime } from '../../../functions/lib/evaluate-runtime.js';
 import { ledgerQueueRecords } from '../../../functions/lib/ledger-queue-records.js';
 import { createSequenceRuntime } from '../../../functions/lib/sequence-runtime.js';
+import { readPolicy } from '../generated-ledger.js';
 import { prng } from '../seeded-prng.js';
 import { TRIAGE_EVIDENCE, triageFacts } from '../triage-facts.js';
 import { CapacityMeter } from './capacity-meter.js';
@@ -64,7 +57,7 @@ import {
 import { DocketConfigError, validateConfig, type DocketConfig } from '../../../infra/config.js';
 import { modelledSqsClient } from './modelled-sqs-client.js';
 import { RetryQuota, ThrottlingError } from './sdk-retry.js';
-import { SimQueue, type QueuedMessage } from './sqs-queue.js';
+import { SimQueue, sqsEvent, type QueuedMessage } from './sqs-queue.js';
 import { VirtualClock } from './virtual-clock.js';
 import type { StoredEntry } from '../../../core/ledger/store/store.js';
 
@@ -268,10 +261,14 @@ export interface ByteRange {
   readonly max: number;
 }
 
+/** The mean of `f` over `xs` (0 over none). */
+const meanOf = <T>(xs: readonly T[], f: (x: T) => number): number =>
+  xs.length === 0 ? 0 : xs.reduce((s, x) => s + f(x), 0) / xs.length;
+
 const rangeOf = (xs: readonly number[]): ByteRange =>
   xs.length === 0
     ? { min: 0, mean: 0, max: 0 }
-    : { min: Math.min(...xs), mean: xs.reduce((a, b) => a + b, 0) / xs.length, max: Math.max(...xs) };
+    : { min: Math.min(...xs), mean: meanOf(xs, (x) => x), max: Math.max(...xs) };
 
 /** The requests of a run: the same bytes for every run of the same seed. */
 export interface Workload {
@@ -280,8 +277,6 @@ export interface Workload {
   readonly packBytes: Uint8Array;
   readonly packDigest: string;
 }
-
-export const logIdsFor = (n: number): string[] => Array.from({ length: n }, (_, i) => `scale-${i}`);
 
 export function workload(n: number, packBytes: Uint8Array, seed: number): Workload {
   const packDigest = createHash('sha256').update(packBytes).digest('hex');
@@ -315,16 +310,6 @@ const CHECKPOINT_KEYS = keyPairFromSeed(new Uint8Array(32).fill(4));
 const ORIGIN = { environment: 'scale-model', table: 'docket-ledger' };
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
-function pipelineConfig(logIds: readonly string[]): PipelineConfig {
-  return {
-    logIds,
-    supportedExtensions: [],
-    defaultWorkBudget: 100_000,
-    maxWorkBudget: 1_000_000,
-    evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
-  };
-}
-
 /** The deliver function's route queues. */
 const ROUTES: RouteQueueConfig = {
   routeQueues: { 'queue:Intake Desk': 'q1', 'human-role:Oversight': 'q2', 'human-role:Data Steward': 'q3' },
@@ -334,27 +319,23 @@ const ROUTES: RouteQueueConfig = {
 /** The test trust policy of the run: the model's entry key signs every log from seq 0. */
 function trustPolicy(logIds: readonly string[]) {
   const from0 = logIds.map((logId) => ({ logId, fromSeq: 0, toSeq: null }));
-  const r = readTrustPolicy(
-    new TextEncoder().encode(
-      JSON.stringify({
-        format: 'docket.trust-policy/2',
-        logs: logIds,
-        keys: [
-          { keyId: ENTRY_KEYS.keyId, publicKey: hex(ENTRY_KEYS.publicKey), role: 'entries', validity: from0 },
-          {
-            keyId: CHECKPOINT_KEYS.keyId,
-            publicKey: hex(CHECKPOINT_KEYS.publicKey),
-            role: 'checkpoints',
-            validity: from0,
-          },
-        ],
-        authorities: [ORIGIN],
-        evaluatorBuilds: [BUILD_DIGEST],
-      }),
-    ),
+  return readPolicy(
+    JSON.stringify({
+      format: 'docket.trust-policy/2',
+      logs: logIds,
+      keys: [
+        { keyId: ENTRY_KEYS.keyId, publicKey: hex(ENTRY_KEYS.publicKey), role: 'entries', validity: from0 },
+        {
+          keyId: CHECKPOINT_KEYS.keyId,
+          publicKey: hex(CHECKPOINT_KEYS.publicKey),
+          role: 'checkpoints',
+          validity: from0,
+        },
+      ],
+      authorities: [ORIGIN],
+      evaluatorBuilds: [BUILD_DIGEST],
+    }),
   );
-  if (!r.ok) throw new Error(`scale model trust policy: ${r.error.detail}`);
-  return r.value;
 }
 
 const percentile = (sorted: readonly number[], p: number): number =>
@@ -382,13 +363,11 @@ class Instance {
   /** When the CPU reading the latest record is done: its archive put and claim leave after it (ADR 0402). */
   private readAt = 0;
   readonly site: CallSite;
-  readonly sqsSite: CallSite;
   current: BatchTimes | undefined;
   private readonly runtime: EvaluateRuntime;
 
   constructor(world: World, index: number) {
     const { clock, meter, o } = world;
-    const quota = new RetryQuota();
     const rand = prng(o.seed * 7919 + index);
     // A call leaves once the CPU spent just before it is done: the signature before a slot write, the read of the
     // request before its archive put and claim (the only CPU between a record's awaits and those calls); a record's
@@ -398,10 +377,7 @@ class Instance {
       return until > clock.now ? clock.until(until) : Promise.resolve();
     };
     this.site = {
-      clock,
-      meter,
-      latency: world.latency,
-      retry: { sleep: (ms) => clock.sleep(ms), rand, quota },
+      ...world.site(rand),
       cpuDone,
       onSlotWrite: (sent, answered) => {
         const b = this.current;
@@ -415,7 +391,6 @@ class Instance {
         if (b !== undefined) b.headReadAnswered = Math.max(b.headReadAnswered ?? 0, answered);
       },
     };
-    this.sqsSite = { ...this.site, onMessagingCall: (service, bytes) => world.messaged(service, bytes) };
     const inner = signerFromKeyPair(ENTRY_KEYS);
     // Signing is synchronous inside buildEntry: its CPU is queued and paid before the instance's next call.
     const signer: Signer = { keyId: inner.keyId, sign: (m) => ((this.signedAt = this.spend(o.signMs)), inner.sign(m)) };
@@ -461,19 +436,16 @@ class Instance {
     };
     // The delivery jobs: one SendMessageBatch per ten, under the lock, each body the job's own bytes.
     const jobs: DeliveryJobSender = {
-      send: async (list) => {
-        for (let i = 0; i < list.length; i += 10)
-          await sqsRoundTrip(this.sqsSite, 'sqs-standard', () => {
-            world.delivery.sqsCalls += 1;
-            for (const job of list.slice(i, i + 10)) {
-              const bytes = deliveryJobBytes(job);
-              if (!bytes.ok) throw new Error(`scale model: ${bytes.error.message}`);
-              world.deliveryQueue.send(bytes.value);
-              world.delivery.jobsSent += 1;
-            }
-          });
-        return { failed: [] };
-      },
+      send: (list) =>
+        inCallsOfTen(world, 'sqs-standard', list, (ten) => {
+          world.delivery.sqsCalls += 1;
+          for (const job of ten) {
+            const bytes = deliveryJobBytes(job);
+            if (!bytes.ok) throw new Error(`scale model: ${bytes.error.message}`);
+            world.deliveryQueue.send(bytes.value);
+            world.delivery.jobsSent += 1;
+          }
+        }),
     };
     this.runtime = createEvaluateRuntime({
       config,
@@ -481,7 +453,7 @@ class Instance {
       ledger,
       jobs,
       deadLetter: async () => {
-        await sqsRoundTrip(this.sqsSite, 'sqs-standard', () => undefined); // the dead-letter send
+        await sqsRoundTrip(world, 'sqs-standard', () => undefined); // the dead-letter send
         world.deadLettered += 1;
       },
     });
@@ -528,37 +500,13 @@ class Instance {
       this.current = undefined;
       for (const f of answer.batchItemFailures) byId.delete(f.itemIdentifier);
       world.failedRecords += answer.batchItemFailures.length;
-      await sqsRoundTrip(this.sqsSite, 'sqs-fifo', async () => {
+      await sqsRoundTrip(world, 'sqs-fifo', async () => {
         queue.delete([...byId.values()]);
         times.deleted = clock.now;
         world.onDeleted(times);
       });
     }
   }
-}
-
-/** Queue messages as the event source mapping hands them to a function: an SQS event. */
-export function sqsEvent(messages: readonly QueuedMessage[]): SQSEvent {
-  return {
-    Records: messages.map((m) => ({
-      messageId: m.messageId,
-      receiptHandle: m.messageId,
-      body: m.body,
-      attributes: {
-        ApproximateReceiveCount: String(m.receiveCount),
-        // Epoch ms on the virtual clock: the sequence function carries it on into the ledger message.
-        SentTimestamp: String(Math.floor(m.sentAt)),
-        SenderId: 'scale-model',
-        ApproximateFirstReceiveTimestamp: '0',
-        ...(m.group !== undefined ? { MessageGroupId: m.group } : {}),
-      },
-      messageAttributes: {},
-      md5OfBody: '',
-      eventSource: 'aws:sqs',
-      eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:scale-model',
-      awsRegion: 'eu-west-1',
-    })),
-  };
 }
 
 /**
@@ -579,47 +527,49 @@ function pickUpOf(world: World, queue: QueueKind): () => number {
 const payloadBytes = (messages: readonly QueuedMessage[]): number =>
   messages.reduce((n, m) => n + Buffer.byteLength(m.body, 'utf8'), 0);
 
-/** An SQS or SNS call: half a latency there, the service's answer, half a latency back. */
+/** A function's SQS or SNS call, counted and priced: half a latency there, the service's answer, half a latency back. */
 async function sqsRoundTrip<T>(
-  site: CallSite,
+  world: World,
   service: MessagingService,
   serve: () => Promise<T> | T,
   payload = 0,
 ): Promise<T> {
-  site.onMessagingCall?.(service, payload);
-  const l = service === 'sns' ? site.latency.sns() : site.latency.sqs();
-  await site.clock.sleep(l / 2);
+  world.messaged(service, payload);
+  const l = service === 'sns' ? world.latency.sns() : world.latency.sqs();
+  await world.clock.sleep(l / 2);
   const out = await serve();
-  await site.clock.sleep(l / 2);
+  await world.clock.sleep(l / 2);
   return out;
 }
 
+/** Batch calls of ≤ 10 of `items` each, one after another (adapters/sqs.ts, adapters/sns.ts), each applying its ten. */
+async function inCallsOfTen<T>(
+  world: World,
+  service: MessagingService,
+  items: readonly T[],
+  apply: (ten: readonly T[]) => void,
+): Promise<{ failed: [] }> {
+  for (let i = 0; i < items.length; i += 10) await sqsRoundTrip(world, service, () => apply(items.slice(i, i + 10)));
+  return { failed: [] };
+}
+
 /**
- * The outbox's batch ports as a function sends them from `site`: calls of ≤ 10 entries each, one after another
- * (adapters/sqs.ts, adapters/sns.ts); each handoff and notification is tallied as the service applies it, and a
- * notification's first publish is when its requester is notified.
+ * The outbox's batch ports as a function sends them (inCallsOfTen); each handoff and notification is tallied as the
+ * service applies it, and a notification's first publish is when its requester is notified.
  */
-function sendingPorts(world: World, site: CallSite): OutboxPorts {
+function sendingPorts(world: World): OutboxPorts {
   const { clock } = world;
-  const batchCalls = async (
-    service: MessagingService,
-    n: number,
-    applied: (from: number, to: number) => void,
-  ): Promise<{ failed: [] }> => {
-    for (let i = 0; i < n; i += 10) await sqsRoundTrip(site, service, () => applied(i, Math.min(n, i + 10)));
-    return { failed: [] };
-  };
   return {
     handoffs: {
       sendBatch: (_queue, handoffs) =>
-        batchCalls('sqs-standard', handoffs.length, (from, to) => {
-          for (const h of handoffs.slice(from, to)) world.tally.applied(h.handoffId);
+        inCallsOfTen(world, 'sqs-standard', handoffs, (ten) => {
+          for (const h of ten) world.tally.applied(h.handoffId);
         }),
     },
     results: {
       publishBatch: (messages: readonly ResultMessage[]) =>
-        batchCalls('sns', messages.length, (from, to) => {
-          for (const m of messages.slice(from, to)) {
+        inCallsOfTen(world, 'sns', messages, (ten) => {
+          for (const m of ten) {
             world.tally.applied(m.id);
             const id = m.attributes.requestId; // the filter attribute: the model's request ids are short and plain
             if (id !== undefined && !world.notifiedAt.has(id)) world.notifiedAt.set(id, clock.now);
@@ -652,21 +602,19 @@ const requestIdOf = (body: string): string => (JSON.parse(body) as { requestId: 
 function startDeliveryConsumer(world: World, index: number): void {
   const { clock } = world;
   const site = world.site(prng(world.o.seed * 104_729 + index));
-  const sqsSite: CallSite = { ...site, onMessagingCall: (service, bytes) => world.messaged(service, bytes) };
   void consumeDeliveryJobs({
     clock,
     queue: world.deliveryQueue,
     batchSize: world.shape.batchSize,
-    sqs: (serve) => sqsRoundTrip(sqsSite, 'sqs-standard', serve),
+    sqs: (serve) => sqsRoundTrip(world, 'sqs-standard', serve),
     received: () => world.messaged('sqs-standard'),
     pickUpMs: pickUpOf(world, 'standard'),
     store: new ModelledLedgerStore(world.table, site),
     packs: modelledPacks(world, site),
-    outbox: sendingPorts(world, sqsSite),
+    outbox: sendingPorts(world),
     config: ROUTES,
     counts: world.delivery,
     redelivered: (requestId) => world.tally.redeliveredRequest(requestId),
-    sqsEvent,
   });
 }
 
@@ -705,16 +653,19 @@ class World {
   ) {
     this.shape = deployedShape(o.deployment);
     this.meter = new CapacityMeter(o.throttle);
-    this.config = pipelineConfig(logIdsFor(this.shape.logs));
+    this.config = {
+      logIds: Array.from({ length: this.shape.logs }, (_, i) => `scale-${i}`),
+      supportedExtensions: [],
+      defaultWorkBudget: 100_000,
+      maxWorkBudget: 1_000_000,
+      evaluator: { name: 'docket-evaluator', version: '0.1.0', buildDigest: BUILD_DIGEST },
+    };
     this.latency = profileLatency(o.profile, prng(o.seed));
     this.deliveryQueue = new SimQueue(this.clock, 'standard', this.shape.visibilityTimeoutSeconds * 1000);
   }
 
-  /** A function instance's SDK call site: its own retry quota and jitter draws, no CPU of its own between calls. */
   site(rand: () => number): CallSite {
-    const { clock } = this;
-    const retry = { sleep: (ms: number) => clock.sleep(ms), rand, quota: new RetryQuota() };
-    return { clock, meter: this.meter, latency: this.latency, retry, cpuDone: () => Promise.resolve() };
+    return callSite(this.clock, this.meter, this.latency, rand);
   }
 
   messaged(service: MessagingService, payloadBytes = 0): void {
@@ -742,6 +693,12 @@ class World {
   }
 }
 
+/** A function instance's SDK call site: its own retry quota and jitter draws, no CPU of its own between calls. */
+function callSite(clock: VirtualClock, meter: CapacityMeter, latency: CallLatency, rand: () => number): CallSite {
+  const retry = { sleep: (ms: number) => clock.sleep(ms), rand, quota: new RetryQuota() };
+  return { clock, meter, latency, retry, cpuDone: () => Promise.resolve() };
+}
+
 /** The ledger queue's URL in the model (the sequence function's LEDGER_QUEUE_URL). */
 const LEDGER_QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/000000000000/scale-model-ledger.fifo';
 
@@ -750,14 +707,10 @@ const LEDGER_QUEUE_URL = 'https://sqs.eu-west-1.amazonaws.com/000000000000/scale
  * own runtime (functions/lib/sequence-runtime.ts) over the modelled SQS client — it packs the batch into ledger
  * messages and sends each under the group its digest selects — then the delete of what it did not report failed.
  */
-async function sequence(world: World, index: number, intake: SimQueue, ledgerQueue: SimQueue): Promise<never> {
-  const site: CallSite = {
-    ...world.site(prng(index)),
-    onMessagingCall: (service, bytes) => world.messaged(service, bytes),
-  };
+async function sequence(world: World, intake: SimQueue, ledgerQueue: SimQueue): Promise<never> {
   const runtime = createSequenceRuntime({
     sqs: modelledSqsClient(new Map([[LEDGER_QUEUE_URL, ledgerQueue]]), (service, bytes, serve) =>
-      sqsRoundTrip(site, service, serve, bytes),
+      sqsRoundTrip(world, service, serve, bytes),
     ),
     ledgerQueueUrl: LEDGER_QUEUE_URL,
     logIds: world.config.logIds,
@@ -772,7 +725,7 @@ async function sequence(world: World, index: number, intake: SimQueue, ledgerQue
     const answer = await runtime.handle(sqsEvent(messages));
     world.invoked('sequence', world.clock.now - invoked);
     const failed = new Set(answer.batchItemFailures.map((f) => f.itemIdentifier));
-    await sqsRoundTrip(site, 'sqs-standard', () => intake.delete(messages.filter((m) => !failed.has(m.messageId))));
+    await sqsRoundTrip(world, 'sqs-standard', () => intake.delete(messages.filter((m) => !failed.has(m.messageId))));
   }
 }
 
@@ -831,7 +784,7 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
   };
   for (let i = 0; i < shape.instances; i++) void new Instance(world, i).consume(world, ledgerQueue);
   for (let i = 0; i < shape.deliveryInstances; i++) startDeliveryConsumer(world, i);
-  for (let i = 0; i < shape.sequencers; i++) void sequence(world, o.seed * 31 + i, intake, ledgerQueue);
+  for (let i = 0; i < shape.sequencers; i++) void sequence(world, intake, ledgerQueue);
 
   const send = (i: number): void => {
     world.sentAt.set(work.requestIds[i]!, clock.now);
@@ -957,9 +910,11 @@ export async function simulate(work: Workload, o: ScaleOptions, arrivals: Arriva
 }
 
 /**
- * The same-run baseline: `entries` (this run's, in log order) each written as one bare conditional PutItem of its
- * entry item (adapters/ledger-entry-item.ts) to a fresh modelled table — same latency, same per-key limits — by
- * instances × batch size writers at once, each sending its next write when the last is answered.
+ * The same-run baseline, the floor a pipeline that must write every entry is measured against: `entries` (this run's,
+ * in log order) each written as one bare conditional PutItem of its entry item (adapters/ledger-entry-item.ts) to a
+ * fresh modelled table — same latency, same per-key limits — by instances × batch size writers at once (the batch's
+ * width in messages, as before ledger messages carried several requests, so the ratio compares designs), each sending
+ * its next write when the last is answered.
  */
 export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOptions): Promise<BareWrites> {
   const clock = new VirtualClock();
@@ -971,13 +926,7 @@ export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOption
   const took: number[] = [];
   let next = 0;
   const writer = async (index: number): Promise<void> => {
-    const store = new ModelledLedgerStore(table, {
-      clock,
-      meter,
-      latency,
-      retry: { sleep: (ms) => clock.sleep(ms), rand: prng(o.seed * 7919 + index), quota: new RetryQuota() },
-      cpuDone: () => Promise.resolve(),
-    });
+    const store = new ModelledLedgerStore(table, callSite(clock, meter, latency, prng(o.seed * 7919 + index)));
     while (next < entries.length) {
       const e = entries[next++]!;
       const sent = clock.now;
@@ -1005,12 +954,9 @@ export async function bareWrites(entries: readonly StoredEntry[], o: ScaleOption
 
 function breakdownOf(world: World): BatchBreakdown {
   const b = world.batches.filter((x) => x.records > 0);
-  const mean = (f: (x: BatchTimes) => number): number =>
-    b.length === 0 ? 0 : b.reduce((s, x) => s + f(x), 0) / b.length;
+  const mean = (f: (x: BatchTimes) => number): number => meanOf(b, f);
   const withSlots = b.filter((x) => x.firstSlotSent !== undefined);
-  const meanSlots = (f: (x: BatchTimes) => number): number =>
-    withSlots.length === 0 ? 0 : withSlots.reduce((s, x) => s + f(x), 0) / withSlots.length;
-  const gaps = world.unlockGaps;
+  const meanSlots = (f: (x: BatchTimes) => number): number => meanOf(withSlots, f);
   return {
     batches: b.length,
     recordsPerBatch: mean((x) => x.records),
@@ -1024,7 +970,7 @@ function breakdownOf(world: World): BatchBreakdown {
     slotCallsPerBatch: meanSlots((x) => x.slotCalls),
     afterSlotsMs: meanSlots((x) => x.returned - x.lastSlotAnswered!),
     deleteMs: mean((x) => x.deleted - x.returned),
-    unlockToNextTakeMs: gaps.length === 0 ? 0 : gaps.reduce((s, g) => s + g, 0) / gaps.length,
+    unlockToNextTakeMs: meanOf(world.unlockGaps, (g) => g),
     evaluateUnderLockMs: mean((x) => x.returned - x.invoked),
   };
 }

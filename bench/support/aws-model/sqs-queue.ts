@@ -11,6 +11,7 @@
  *              deduplication id of one sent to its group within the last five minutes is accepted and not queued.
  * A message not deleted within the visibility timeout becomes visible again with its receive count raised.
  */
+import type { SQSEvent } from 'aws-lambda';
 import type { VirtualClock } from './virtual-clock.js';
 
 /** SQS FIFO's deduplication interval. */
@@ -159,4 +160,28 @@ export class SimQueue {
     this.wakeReceivers = [];
     for (const w of waiting) w();
   }
+}
+
+/** Queue messages as the event source mapping hands them to a function: an SQS event. */
+export function sqsEvent(messages: readonly QueuedMessage[]): SQSEvent {
+  return {
+    Records: messages.map((m) => ({
+      messageId: m.messageId,
+      receiptHandle: m.messageId,
+      body: m.body,
+      attributes: {
+        ApproximateReceiveCount: String(m.receiveCount),
+        // Epoch ms on the virtual clock: the sequence function carries it on into the ledger message.
+        SentTimestamp: String(Math.floor(m.sentAt)),
+        SenderId: 'scale-model',
+        ApproximateFirstReceiveTimestamp: '0',
+        ...(m.group !== undefined ? { MessageGroupId: m.group } : {}),
+      },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:eu-west-1:000000000000:scale-model',
+      awsRegion: 'eu-west-1',
+    })),
+  };
 }

@@ -1,12 +1,7 @@
 /**
- * A discrete-event clock for the AWS scale model (bench/aws-scale.bench.ts): `sleep(ms)` waits on virtual time, not
- * on real timers, so a simulated minute of 50 Lambda instances runs in seconds and gives the same figures on any
- * machine under any load. `run()` drives it: it lets every ready promise chain settle (one setImmediate turn drains
- * the microtask queue), then advances the clock to the earliest pending wake-up and resolves every waiter due then,
- * until nothing is pending.
- *
- * The simulated code must wait only through this clock: a real timer or real I/O would let `run()` see an empty
- * queue while work is still outstanding (the driver checks that every request finished and throws otherwise).
+ * The AWS scale model's discrete-event clock, as docs/adr/0280-aws-scale-model.md describes it. The simulated code
+ * must wait only through it: a real timer or real I/O would let `run()` see an empty queue while work is still
+ * outstanding (the driver checks that every request finished and throws otherwise).
  */
 
 interface Waiter {
