@@ -1,10 +1,12 @@
 /**
  * The delivery stage's consumer in the AWS scale model: one simulated Lambda execution environment of the function
  * a standard SQS queue of delivery jobs (core/pipeline/delivery-job.ts) feeds through its event source mapping. It
- * takes up to ten jobs, is invoked with them as an SQS event (the profile's standard queue → handler time), runs the deployed handler's runtime
- * (functions/lib/deliver-runtime.ts `createDeliverRuntime`: each job at once through deliverJob) over the modelled
- * ledger store (its reads and position writes metered and throttled like the evaluate function's), then deletes in
- * one call the jobs it did not report failed; any other job stays in flight until the visibility timeout returns it. Its own CPU (reading back ≤ 10 entries a job) is not modelled: small beside its calls.
+ * takes up to ten jobs, is invoked with them as an SQS event (the profile's standard queue → handler time), runs the
+ * deployed handler's runtime (functions/lib/deliver-runtime.ts `createDeliverRuntime`: each job at once through
+ * deliverJob) over the modelled ledger store (its reads and position writes metered and throttled like the evaluate
+ * function's), then deletes in one call the jobs it did not report failed; any other job stays in flight until the
+ * visibility timeout returns it. Its own CPU (reading back a job's entries, one bundle of ≤ 64: ADR 0506) is not
+ * modelled: small beside its calls.
  */
 import { createDeliverRuntime } from '../../../functions/lib/deliver-runtime.js';
 import type { RouteQueueConfig } from '../../../core/pipeline/handoff-plan.js';
