@@ -12,12 +12,13 @@ import http from 'node:http';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { LocalStackOptions } from './launcher.js';
 import type { HandlerBinding, ServeConfig, StackState, StopReport } from './serve.js';
 
 export type { HandlerBinding, StackState, StopReport } from './serve.js';
 export { pipelineHandlers, type PipelineModules } from './pipeline-handlers.js';
 
-export interface DaemonOptions {
+export interface DaemonOptions extends Pick<LocalStackOptions, 'stage' | 'region' | 'draftFeatures'> {
   /** Directory of stack.json and stack.log (default `.docket/local` under the working directory). */
   readonly stateDir?: string;
   /** Edge port (default 4566, LocalStack's; 0 = ephemeral). */
@@ -29,10 +30,6 @@ export interface DaemonOptions {
   readonly dataDir?: string | null;
   /** How long `stop` lets in-flight invocations finish, seconds (default 10). */
   readonly drainSeconds?: number;
-  readonly stage?: string;
-  readonly region?: string;
-  /** Draft features the stack's evaluate function enables (infra/config.ts `draftFeatures`; default none). */
-  readonly draftFeatures?: readonly string[];
   /** Run the event-source poller in the stack process with these handler modules (e.g. dist/functions/evaluate.js). */
   readonly handlers?: readonly HandlerBinding[];
   /**
