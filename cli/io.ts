@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { open, readFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 
 /**
  * What a command may touch of the outside world. Commands write only through these functions and read stdin only
@@ -22,12 +23,7 @@ export function processIo(): CliIo {
   return {
     stdout: (chunk) => void process.stdout.write(chunk),
     stderr: (chunk) => void process.stderr.write(chunk),
-    readStdin: async () => {
-      const parts: Buffer[] = [];
-      for await (const part of process.stdin)
-        parts.push(typeof part === 'string' ? Buffer.from(part, 'utf8') : (part as Buffer));
-      return new Uint8Array(Buffer.concat(parts));
-    },
+    readStdin: async () => new Uint8Array(await buffer(process.stdin)),
     stdinChunks: () => process.stdin,
     stdoutDrained: () =>
       process.stdout.writableNeedDrain ? once(process.stdout, 'drain').then(() => undefined) : undefined,

@@ -12,12 +12,13 @@ import http from 'node:http';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import type { LocalStackOptions } from './launcher.js';
 import type { HandlerBinding, ServeConfig, StackState, StopReport } from './serve.js';
 
 export type { HandlerBinding, StackState, StopReport } from './serve.js';
 export { pipelineHandlers, type PipelineModules } from './pipeline-handlers.js';
 
-export interface DaemonOptions {
+export interface DaemonOptions extends Pick<LocalStackOptions, 'stage' | 'region' | 'draftFeatures'> {
   /** Directory of stack.json and stack.log (default `.docket/local` under the working directory). */
   readonly stateDir?: string;
   /** Edge port (default 4566, LocalStack's; 0 = ephemeral). */
@@ -29,10 +30,6 @@ export interface DaemonOptions {
   readonly dataDir?: string | null;
   /** How long `stop` lets in-flight invocations finish, seconds (default 10). */
   readonly drainSeconds?: number;
-  readonly stage?: string;
-  readonly region?: string;
-  /** Draft features the stack's evaluate function enables (infra/config.ts `draftFeatures`; default none). */
-  readonly draftFeatures?: readonly string[];
   /** Run the event-source poller in the stack process with these handler modules (e.g. dist/functions/evaluate.js). */
   readonly handlers?: readonly HandlerBinding[];
   /**
@@ -55,12 +52,7 @@ export function defaultStateDir(cwd: string = process.cwd()): string {
 }
 
 const stateFileOf = (dir: string): string => join(dir, 'stack.json');
-const logFileOf = (dir: string): string => join(dir, 'stack.log');
 const stopReportOf = (dir: string): string => join(dir, 'last-stop.json');
-
-function defaultEntry(): string {
-  return fileURLToPath(new URL('./serve.js', import.meta.url));
-}
 
 /** A JSON file this module wrote, or null when there is none or it does not parse. */
 function jsonFile<T>(file: string): T | null {
@@ -124,29 +116,32 @@ export async function startDaemon(
   if (probe.status === 'running') return { ...probe.state, alreadyRunning: true };
   const recovered = probe.status === 'dead' ? `pid ${probe.state.pid}: ${probe.cleaned}` : undefined;
   mkdirSync(stateDir, { recursive: true });
-  const logFile = logFileOf(stateDir);
+  const logFile = join(stateDir, 'stack.log');
+  const entry = options.entry ?? fileURLToPath(new URL('./serve.js', import.meta.url));
+  if (!existsSync(entry)) throw new LocalStackStartError(`${entry} does not exist (run npm run build first)`);
   const out = openSync(logFile, 'a');
-  const child = spawnServe(
-    {
-      port: options.port ?? 4566,
-      dataDir: options.dataDir === null ? undefined : resolve(options.dataDir ?? stateDir),
-      stage: options.stage,
-      region: options.region,
-      ...(options.draftFeatures !== undefined && options.draftFeatures.length > 0
-        ? { draftFeatures: [...options.draftFeatures] }
-        : {}),
-      stateFile: stateFileOf(stateDir),
-      stopReportFile: stopReportOf(stateDir),
-      ...(options.drainSeconds !== undefined ? { drainSeconds: options.drainSeconds } : {}),
-      ...(options.functionInstances !== undefined ? { functionInstances: options.functionInstances } : {}),
-      handlers: options.handlers?.map((h) => ({ ...h, module: resolve(h.module) })),
-    },
-    options,
-    { detached: true, stdio: ['ignore', out, out] },
-  );
+  const config: ServeConfig = {
+    port: options.port ?? 4566,
+    dataDir: options.dataDir === null ? undefined : resolve(options.dataDir ?? stateDir),
+    stage: options.stage,
+    region: options.region,
+    ...(options.draftFeatures !== undefined && options.draftFeatures.length > 0
+      ? { draftFeatures: [...options.draftFeatures] }
+      : {}),
+    stateFile: stateFileOf(stateDir),
+    stopReportFile: stopReportOf(stateDir),
+    ...(options.drainSeconds !== undefined ? { drainSeconds: options.drainSeconds } : {}),
+    ...(options.functionInstances !== undefined ? { functionInstances: options.functionInstances } : {}),
+    handlers: options.handlers?.map((h) => ({ ...h, module: resolve(h.module) })),
+  };
+  const child = spawn(process.execPath, [entry, JSON.stringify(config)], {
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, ...options.env },
+  });
   closeSync(out);
   child.unref();
-  const state = await waitForState(stateDir, child, 60_000, logFile);
+  const state = await waitForState(stateDir, child, logFile);
   return { ...state, alreadyRunning: false, ...(recovered ? { recovered } : {}) };
 }
 
@@ -187,25 +182,9 @@ export function readStopReport(stateDir: string = defaultStateDir()): StopReport
   return jsonFile<StopReport>(stopReportOf(stateDir));
 }
 
-function spawnServe(
-  config: ServeConfig,
-  options: DaemonOptions,
-  spawnOptions: Parameters<typeof spawn>[2],
-): ChildProcess {
-  const entry = options.entry ?? defaultEntry();
-  if (!existsSync(entry)) throw new LocalStackStartError(`${entry} does not exist (run npm run build first)`);
-  return spawn(process.execPath, [entry, JSON.stringify(config)], {
-    ...spawnOptions,
-    env: { ...process.env, ...options.env },
-  });
-}
-
-async function waitForState(
-  stateDir: string,
-  child: ChildProcess,
-  timeoutMs: number,
-  logFile: string,
-): Promise<StackState> {
+/** The stack's state once its process has written it; it gets a minute. */
+async function waitForState(stateDir: string, child: ChildProcess, logFile: string): Promise<StackState> {
+  const timeoutMs = 60_000;
   let exitCode: number | null = null;
   child.once('exit', (code) => {
     exitCode = code ?? -1;
@@ -226,9 +205,9 @@ async function waitForState(
   }
 }
 
-function tail(file: string, lines = 20): string {
+function tail(file: string): string {
   try {
-    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-20).join('\n');
   } catch {
     return '(no log)';
   }

@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 
 export interface EdgeProxyOptions {
   readonly host?: string;
@@ -64,10 +65,7 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
     });
     req.on('end', () => {
       if (res.headersSent) return;
-      handle(req, res, Buffer.concat(chunks)).catch((e: unknown) => {
-        if (!res.headersSent) reply(res, 502, { __type: 'BadGateway', message: (e as Error).message });
-        else res.destroy();
-      });
+      handle(req, res, Buffer.concat(chunks)).catch((e: unknown) => badGateway(res, e as Error));
     });
     req.on('error', () => res.destroy());
   });
@@ -131,10 +129,7 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
         upRes.pipe(res);
       },
     );
-    up.on('error', (e) => {
-      if (!res.headersSent) reply(res, 502, { __type: 'BadGateway', message: e.message });
-      else res.destroy();
-    });
+    up.on('error', (e) => badGateway(res, e));
     req.pipe(up);
   }
 
@@ -155,20 +150,15 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
       delete headers['transfer-encoding'];
       const up = http.request(
         { host: sqs.hostname, port: sqs.port, method: req.method, path: req.url, headers, agent },
-        (upRes) => {
-          const parts: Buffer[] = [];
-          upRes.on('data', (c: Buffer) => parts.push(c));
-          upRes.on('end', () => {
-            let out = Buffer.concat(parts);
-            if (rewrite) out = Buffer.from(rewrite(out.toString('utf8')), 'utf8');
+        (upRes) =>
+          void buffer(upRes).then((raw) => {
+            const out = rewrite ? Buffer.from(rewrite(raw.toString('utf8')), 'utf8') : raw;
             const outHeaders = ownHeaders(upRes.headers);
             delete outHeaders['transfer-encoding'];
             res.writeHead(upRes.statusCode ?? 502, { ...outHeaders, 'content-length': String(out.length) });
             res.end(out);
             resolve();
-          });
-          upRes.on('error', reject);
-        },
+          }, reject),
       );
       up.on('error', reject);
       up.end(body);
@@ -210,6 +200,12 @@ function header(req: http.IncomingMessage, name: string): string | undefined {
 function signedRegion(req: http.IncomingMessage): string | undefined {
   const m = /Credential=[^/]+\/\d{8}\/([a-z0-9-]+)\//.exec(header(req, 'authorization') ?? '');
   return m?.[1];
+}
+
+/** An upstream failure: a 502 when the answer has not begun, else the connection cut. */
+function badGateway(res: http.ServerResponse, e: Error): void {
+  if (!res.headersSent) reply(res, 502, { __type: 'BadGateway', message: e.message });
+  else res.destroy();
 }
 
 function reply(res: http.ServerResponse, status: number, body: unknown): void {

@@ -16,7 +16,7 @@
  * nothing (a finding, never a wrong excuse). Any other shape of fauxqs is refused (FauxqsDeadLetterSourceError).
  */
 import { useFifoGroupReceive } from './fauxqs-fifo-receive.js';
-import { fauxqsModule } from './fauxqs-module.js';
+import { fauxqsModule, patchOnce } from './fauxqs-module.js';
 
 export class FauxqsDeadLetterSourceError extends Error {
   readonly code = 'fauxqs-dead-letter-source-unknown';
@@ -40,11 +40,8 @@ type Handler = (body: unknown, store: unknown, request: unknown) => Promise<unkn
 
 /** The queue whose receive is running now (dequeue is synchronous, so at most one at a time). */
 let redriving: FauxqsQueue | undefined;
-let done: Promise<void> | undefined;
 
-export function useDeadLetterSource(): Promise<void> {
-  return (done ??= patch());
-}
+export const useDeadLetterSource = patchOnce(patch);
 
 async function patch(): Promise<void> {
   // After the FIFO receive patch, which rebuilds dequeueFifo from its source text: it wraps that method, never this one.

@@ -10,7 +10,7 @@
  * (FauxqsFifoReceiveError): a fauxqs upgrade is reviewed, never silently left unpatched.
  */
 import { randomUUID } from 'node:crypto';
-import { fauxqsModule } from './fauxqs-module.js';
+import { fauxqsModule, patchOnce } from './fauxqs-module.js';
 
 export class FauxqsFifoReceiveError extends Error {
   readonly code = 'fauxqs-fifo-receive-unknown';
@@ -21,11 +21,7 @@ const PATCHED = Symbol.for('docket.fauxqs.fifo-receive-takes-a-group');
 const ONE_PER_GROUP =
   /(this\.fifoLockedGroups\.set\(groupId, \(this\.fifoLockedGroups\.get\(groupId\) \?\? 0\) \+ 1\);)\s*break;/g;
 
-let done: Promise<void> | undefined;
-
-export function useFifoGroupReceive(): Promise<void> {
-  return (done ??= patch());
-}
+export const useFifoGroupReceive = patchOnce(patch);
 
 /** The source of a `dequeueFifo` method that takes a group's messages up to the count (exported for its test). */
 export function groupReceiveSource(method: string): string {

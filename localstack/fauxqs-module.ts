@@ -15,3 +15,9 @@ export async function fauxqsModule<T>(rel: string, fail: (message: string) => Er
   if (!file) throw fail(`fauxqs/dist/${rel} not found`);
   return (await import(pathToFileURL(file).href)) as T;
 }
+
+/** A patch applied once per process, however many stacks start: every call shares the first call's promise. */
+export function patchOnce(patch: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= patch());
+}

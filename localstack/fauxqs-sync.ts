@@ -7,7 +7,7 @@
  * it, so its persistence class is patched once, before any stack starts: the connection's pragma is set when the
  * stored state is loaded, which startFauxqs does right after opening the database and before serving.
  */
-import { fauxqsModule } from './fauxqs-module.js';
+import { fauxqsModule, patchOnce } from './fauxqs-module.js';
 
 export class FauxqsSyncError extends Error {
   readonly code = 'fauxqs-persistence-unknown';
@@ -16,11 +16,7 @@ export class FauxqsSyncError extends Error {
 const PATCHED = Symbol.for('docket.fauxqs.synchronous-normal');
 type Loader = (this: { db?: { exec(sql: string): void } }, ...args: unknown[]) => unknown;
 
-let done: Promise<void> | undefined;
-
-export function useNormalSqliteSync(): Promise<void> {
-  return (done ??= patch());
-}
+export const useNormalSqliteSync = patchOnce(patch);
 
 async function patch(): Promise<void> {
   const mod = await fauxqsModule<{ PersistenceManager?: { prototype: Record<string, unknown> } }>(

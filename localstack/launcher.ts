@@ -12,6 +12,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import {
   createDynamoDbClient,
+  createSnsClient,
   createSqsClient,
   DEFAULT_LOCAL_REGION,
   LOCAL_CREDENTIALS,
@@ -134,7 +135,7 @@ export async function provisionAt(
     dynamodb: createDynamoDbClient({ endpoint, region }),
     sqs: createSqsClient({ endpoint, region }),
     s3: new S3Client({ endpoint, region, credentials: { ...LOCAL_CREDENTIALS }, forcePathStyle: true }),
-    snsEndpoint: endpoint,
+    sns: createSnsClient({ endpoint, region }),
   };
   try {
     return await provision(planFromTemplate(template), clients, region);
@@ -142,6 +143,7 @@ export async function provisionAt(
     clients.dynamodb.destroy();
     clients.sqs.destroy();
     clients.s3.destroy();
+    clients.sns.destroy();
   }
 }
 

@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
-import { snsCall } from './sns-query.js';
+import { CreateTopicCommand, type SNSClient } from '@aws-sdk/client-sns';
 import {
   resolveIntrinsic,
   type EventSourcePlan,
@@ -75,7 +75,7 @@ export class ProvisionError extends Error {
 
 export async function provision(
   plan: StackPlan,
-  clients: { dynamodb: DynamoDBClient; sqs: SQSClient; s3?: S3Client; snsEndpoint?: string },
+  clients: { dynamodb: DynamoDBClient; sqs: SQSClient; s3?: S3Client; sns?: SNSClient },
   region: string,
 ): Promise<LocalResources> {
   const byLogicalId = new Map<string, ResolvedResource>();
@@ -121,10 +121,9 @@ export async function provision(
     }
   }
   const topics: LocalTopic[] = [];
-  const sns = clients.snsEndpoint;
-  if (sns) {
+  if (clients.sns) {
     for (const t of plan.topics) {
-      const arn = (await snsCall(sns, region, { Action: 'CreateTopic', Name: t.topicName }, 'TopicArn')) ?? '';
+      const arn = (await clients.sns.send(new CreateTopicCommand({ Name: t.topicName }))).TopicArn;
       if (!arn) throw new ProvisionError(`CreateTopic ${t.topicName} answered without a TopicArn`);
       topics.push({ logicalId: t.logicalId, name: t.topicName, arn });
       byLogicalId.set(t.logicalId, { ref: arn, attributes: { TopicArn: arn, TopicName: t.topicName } });

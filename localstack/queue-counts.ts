@@ -3,7 +3,8 @@
  * what `docket local status` shows while it runs (ADR 0112). Read over the wire with GetQueueAttributes, so the
  * figures are the emulator's own.
  */
-import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { approximateDepth } from '../adapters/sqs.js';
 
 export interface QueueCount {
   readonly queue: string;
@@ -18,23 +19,8 @@ export async function queueCounts(sqs: SQSClient, queues: Readonly<Record<string
   const names = Object.keys(queues).sort();
   return Promise.all(
     names.map(async (queue) => {
-      const a = await sqs.send(
-        new GetQueueAttributesCommand({
-          QueueUrl: queues[queue],
-          AttributeNames: [
-            'ApproximateNumberOfMessages',
-            'ApproximateNumberOfMessagesNotVisible',
-            'ApproximateNumberOfMessagesDelayed',
-          ],
-        }),
-      );
-      const n = (k: string): number => Number(a.Attributes?.[k as never] ?? '0');
-      return {
-        queue,
-        waiting: n('ApproximateNumberOfMessages'),
-        inFlight: n('ApproximateNumberOfMessagesNotVisible'),
-        delayed: n('ApproximateNumberOfMessagesDelayed'),
-      };
+      const d = await approximateDepth(sqs, queues[queue]!);
+      return { queue, waiting: d.visible, inFlight: d.inFlight, delayed: d.delayed };
     }),
   );
 }

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { startLocalStack, type LocalStack } from './launcher.js';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from './launcher.js';
 import { startFunctionHost, type FunctionBinding, type FunctionHost } from './function-host.js';
 import { resolveFunctionInstances } from './function-instances.js';
 import { eventSourceConcurrency } from './event-source-poller.js';
@@ -24,14 +24,11 @@ export interface HandlerBinding {
   readonly visibilityTimeoutSeconds?: number;
 }
 
-export interface ServeConfig {
+export interface ServeConfig extends Pick<
+  LocalStackOptions,
+  'host' | 'dataDir' | 'stage' | 'region' | 'draftFeatures'
+> {
   readonly port: number;
-  readonly host?: string;
-  readonly dataDir?: string;
-  readonly stage?: string;
-  readonly region?: string;
-  /** Draft features the evaluate function enables (synthesized into its DRAFT_FEATURES; default none). */
-  readonly draftFeatures?: readonly string[];
   /** Where to write the state JSON once ready (absent: print it on stdout only). */
   readonly stateFile?: string;
   readonly handlers?: readonly HandlerBinding[];

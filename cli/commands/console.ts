@@ -97,9 +97,8 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
       argv,
       {
         ...SETTING_FLAGS,
-        ...flagTable(['port', 'host', 'export', 'checkpoints', 'policy', 'static'], ['open']),
+        ...flagTable(['port', 'host', 'export', 'checkpoints', 'policy', 'static', 'graph-result'], ['open']),
         ...WITNESS_FLAGS,
-        'graph-result': { type: 'string' },
       },
       USAGE,
     );
@@ -145,9 +144,8 @@ export async function run(argv: string[], io: CliIo, signal?: AbortSignal): Prom
   if (typeof values['graph-result'] === 'string') {
     const g = readGraphResult(values['graph-result']);
     if (!g.ok) {
-      io.stderr(`docket console: --graph-result ${values['graph-result']}: ${g.message}\n`);
       source.close();
-      return EXIT.NO_INPUT;
+      return fail(io, 'console', `--graph-result ${values['graph-result']}: ${g.message}`, EXIT.NO_INPUT);
     }
     graphResult = g.value;
   }

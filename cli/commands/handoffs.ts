@@ -100,9 +100,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     USAGE,
   );
   /** An input that cannot be used (the trust policy, the routes, the memory of ids printed): exit 66. */
-  const noInput = (message: string): number => {
-    return fail(io, 'handoffs', message, EXIT.NO_INPUT);
-  };
+  const noInput = (message: string): number => fail(io, 'handoffs', message, EXIT.NO_INPUT);
   if (typeof values.route !== 'string') return reportUsage(io, 'handoffs', '--route is required', USAGE);
   if (values.verify === true && values['no-verify'] === true)
     return reportUsage(io, 'handoffs', '--verify and --no-verify contradict each other', USAGE);

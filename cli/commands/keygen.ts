@@ -61,12 +61,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   let checkpointKey: PublicKeyPin | null = null;
   if (typeof cpPublic === 'string') {
     checkpointKey = parsePublicKeyArg(cpPublic);
-    if (checkpointKey === null) {
-      io.stderr(
-        'docket keygen: --checkpoint-public-key is not an acceptable Ed25519 public key (base64 DER SPKI or 64 hex)\n',
+    if (checkpointKey === null)
+      return fail(
+        io,
+        'keygen',
+        '--checkpoint-public-key is not an acceptable Ed25519 public key (base64 DER SPKI or 64 hex)',
+        EXIT.USAGE,
       );
-      return EXIT.USAGE;
-    }
   }
   /** A new key pair written to `path`, or null after saying why it could not be. */
   const newKeyFile = (path: string) => {

@@ -8,7 +8,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { approximateDepth } from '../../adapters/sqs.js';
 import { archiveCheckOf } from '../../stack/request-omissions.js';
-import { EXIT, parseCommandArgs, parsePort, parsePositiveInteger } from '../args.js';
+import { EXIT, flagTable, parseCommandArgs, parsePort, parsePositiveInteger } from '../args.js';
 import type { CliIo } from '../io.js';
 import type { StackState } from '../../localstack/daemon.js';
 import { graphRunStatus, signerFromKeyPair } from '../../core/ledger/index.js';
@@ -87,13 +87,7 @@ async function status(io: CliIo): Promise<number> {
 async function start(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommandArgs(
     argv,
-    {
-      port: { type: 'string' },
-      'function-instances': { type: 'string' },
-      quiet: { type: 'boolean' },
-      'rfc0008-quantifiers': { type: 'boolean' },
-      graphs: { type: 'boolean' },
-    },
+    flagTable(['port', 'function-instances'], ['quiet', 'rfc0008-quantifiers', 'graphs']),
     USAGE,
   );
   const port = typeof values.port === 'string' ? parsePort(values.port) : 4566;

@@ -38,6 +38,8 @@ ${SETTINGS_HELP}`;
 
 const PROGRESS_EVERY = 10_000;
 
+export const NO_CHECKPOINTS = new TextEncoder().encode('{"checkpoints":[],"format":"docket.checkpoint-export/1"}');
+
 /** How the live path opens its store; tests may substitute another LedgerStore. */
 export interface VerifyDeps {
   readonly openStore: (settings: StackSettings) => { readonly store: LedgerStore; close(): void };
@@ -136,8 +138,7 @@ export async function run(argv: string[], io: CliIo, given: Partial<VerifyDeps> 
     if (ledger instanceof Error)
       return noVerdict(io, { code: 'export-unreadable', detail: `${values.export}: ${ledger.message}` });
     // An export with no checkpoint file is judged with no anchors: every log fails closed (unregistered-log).
-    const checkpoints =
-      checkpointBytes ?? new TextEncoder().encode('{"checkpoints":[],"format":"docket.checkpoint-export/1"}');
+    const checkpoints = checkpointBytes ?? NO_CHECKPOINTS;
     result = await verifyExportFiles(
       { ledger, policy: policyBytes, checkpoints, ...(markerBytes ? { markers: markerBytes } : {}) },
       options,

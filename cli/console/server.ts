@@ -193,9 +193,9 @@ export function startConsoleServer(o: ConsoleServerOptions): Promise<RunningCons
     return json(res, 404, { error: 'no-such-endpoint', path });
   }
 
-  function serveFile(res: ServerResponse, file: string, type: string, csp?: string): void {
+  function serveFile(res: ServerResponse, file: string, type: string): void {
     if (!existsSync(file)) return text(res, 404, 'not found');
-    send(res, 200, type, readFileSync(file), csp ? { 'Content-Security-Policy': csp } : {});
+    send(res, 200, type, readFileSync(file));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -15,7 +15,7 @@ import { localPaths } from '../../stack/local-files.js';
 import { resolveSettings, type SettingFlags } from '../../stack/settings.js';
 import { explainStackError } from '../../stack/clients.js';
 import { stackDeps, type ReplayDeps } from '../commands/replay.js';
-import { verifyLive, withTableNotes } from '../commands/verify.js';
+import { NO_CHECKPOINTS, verifyLive, withTableNotes } from '../commands/verify.js';
 import { ExportStore } from './file-store.js';
 import { readBytesOrError } from '../io.js';
 import { packRules } from './pack-rules.js';
@@ -110,11 +110,9 @@ export interface FileSourceOptions {
   readonly witnesses?: ConsoleWitnesses;
 }
 
-const EMPTY_CHECKPOINTS = new TextEncoder().encode('{"checkpoints":[],"format":"docket.checkpoint-export/1"}');
-
 export async function openFileSource(o: FileSourceOptions): Promise<ConsoleSource> {
   const ledger = await readBytes(o.exportPath, 'ledger export');
-  const checkpoints = o.checkpointsPath ? await readBytes(o.checkpointsPath, 'checkpoint export') : EMPTY_CHECKPOINTS;
+  const checkpoints = o.checkpointsPath ? await readBytes(o.checkpointsPath, 'checkpoint export') : NO_CHECKPOINTS;
   const policyBytes = existsSync(o.policyPath) ? await readBytes(o.policyPath, 'trust policy') : null;
   const exp = readLedgerExportFast(ledger);
   if (!exp.ok) throw new SourceError(`${o.exportPath} line ${exp.error.line}: ${exp.error.detail}`);

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PublishCommand, SubscribeCommand } from '@aws-sdk/client-sns';
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { createSqsClient, LOCAL_CREDENTIALS } from '../../adapters/aws-clients.js';
+import { createSnsClient, createSqsClient, LOCAL_CREDENTIALS } from '../../adapters/aws-clients.js';
 import { startLocalStack, type LocalStack } from '../../localstack/launcher.js';
-import { snsCall } from '../../localstack/sns-query.js';
 import { planFromTemplate, type CfnTemplate } from '../../localstack/template-plan.js';
 
 const template: CfnTemplate = {
@@ -38,27 +38,26 @@ describe('SNS and S3 behind the edge', () => {
     const topic = stack.resources.topics?.[0];
     expect(topic?.arn).toMatch(/^arn:aws:sns:us-east-1:\d{12}:edge-results$/);
     const errors = stack.resources.queues.find((q) => q.name === 'edge-errors')!;
-    await snsCall(stack.endpoint, stack.region, {
-      Action: 'Subscribe',
-      TopicArn: topic!.arn,
-      Protocol: 'sqs',
-      Endpoint: errors.arn,
-      'Attributes.entry.1.key': 'FilterPolicy',
-      'Attributes.entry.1.value': JSON.stringify({ kind: ['evaluation-error'] }),
-      'Attributes.entry.2.key': 'RawMessageDelivery',
-      'Attributes.entry.2.value': 'true',
-    });
-    const publish = (kind: string, message: string) =>
-      snsCall(stack.endpoint, stack.region, {
-        Action: 'Publish',
+    const sns = createSnsClient({ endpoint: stack.endpoint, region: stack.region });
+    await sns.send(
+      new SubscribeCommand({
         TopicArn: topic!.arn,
-        Message: message,
-        'MessageAttributes.entry.1.Name': 'kind',
-        'MessageAttributes.entry.1.Value.DataType': 'String',
-        'MessageAttributes.entry.1.Value.StringValue': kind,
-      });
+        Protocol: 'sqs',
+        Endpoint: errors.arn,
+        Attributes: { FilterPolicy: JSON.stringify({ kind: ['evaluation-error'] }), RawMessageDelivery: 'true' },
+      }),
+    );
+    const publish = (kind: string, message: string) =>
+      sns.send(
+        new PublishCommand({
+          TopicArn: topic!.arn,
+          Message: message,
+          MessageAttributes: { kind: { DataType: 'String', StringValue: kind } },
+        }),
+      );
     await publish('disposition', 'not for this queue');
     await publish('evaluation-error', 'for this queue');
+    sns.destroy();
     const sqs = createSqsClient({ endpoint: stack.endpoint, region: stack.region });
     const got = await sqs.send(
       new ReceiveMessageCommand({ QueueUrl: errors.url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
