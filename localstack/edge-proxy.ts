@@ -151,14 +151,17 @@ export async function startEdgeProxy(options: EdgeProxyOptions): Promise<EdgePro
       const up = http.request(
         { host: sqs.hostname, port: sqs.port, method: req.method, path: req.url, headers, agent },
         (upRes) =>
-          void buffer(upRes).then((raw) => {
-            const out = rewrite ? Buffer.from(rewrite(raw.toString('utf8')), 'utf8') : raw;
-            const outHeaders = ownHeaders(upRes.headers);
-            delete outHeaders['transfer-encoding'];
-            res.writeHead(upRes.statusCode ?? 502, { ...outHeaders, 'content-length': String(out.length) });
-            res.end(out);
-            resolve();
-          }, reject),
+          void buffer(upRes)
+            .then((raw) => {
+              const out = rewrite ? Buffer.from(rewrite(raw.toString('utf8')), 'utf8') : raw;
+              const outHeaders = ownHeaders(upRes.headers);
+              delete outHeaders['transfer-encoding'];
+              res.writeHead(upRes.statusCode ?? 502, { ...outHeaders, 'content-length': String(out.length) });
+              res.end(out);
+              resolve();
+            })
+            // A failed read or rewrite is the request's failure (a 502), never an unhandled rejection.
+            .catch(reject),
       );
       up.on('error', reject);
       up.end(body);
